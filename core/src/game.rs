@@ -1,0 +1,121 @@
+//! The one game API every game implements, and the bot API every built-in bot implements.
+
+use crate::digest::Digest;
+use crate::outcome::Outcome;
+use crate::seat::{Seat, SeatSet, MAX_SEATS};
+
+/// Why a game could not be set up. Small and `Copy`, like every error in the core.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum SetupError {
+    /// A parameter is out of its documented range.
+    Invalid(&'static str),
+    /// The parameters need more room than this build's capacity consts give.
+    Capacity(&'static str),
+    /// A map could not be read: 1-based line and column, and what was wrong.
+    Map {
+        line: u32,
+        column: u32,
+        what: &'static str,
+    },
+}
+
+impl core::fmt::Display for SetupError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            SetupError::Invalid(what) => write!(f, "invalid parameters: {what}"),
+            SetupError::Capacity(what) => write!(f, "over capacity: {what}"),
+            SetupError::Map { line, column, what } => {
+                write!(f, "map line {line}, column {column}: {what}")
+            }
+        }
+    }
+}
+
+/// What a step did with the actions it was given.
+///
+/// Refusing an action is a rule, not an error: the seat passes instead, and the count is kept
+/// for the match report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct StepReport {
+    /// Actions (or, for games with many orders per turn, orders) refused this step, per seat.
+    pub refused: [u16; MAX_SEATS],
+}
+
+impl StepReport {
+    pub fn refuse(&mut self, seat: Seat) {
+        if let Some(r) = self.refused.get_mut(seat) {
+            *r = r.saturating_add(1);
+        }
+    }
+
+    pub fn total_refused(&self) -> u32 {
+        self.refused.iter().map(|&r| r as u32).sum()
+    }
+}
+
+/// A game: its state, and the rules that move it on.
+///
+/// The description (`Params`) is separate from the state (`Self`). `new` validates the params and
+/// takes an explicit seed for everything random. `step` takes one action per seat (seats that are not
+/// in [`Game::to_move`] are ignored; missing actions are passes) and never panics, whatever the
+/// actions hold. Once [`Game::outcome`] is `Some`, `step` changes nothing.
+pub trait Game: Clone {
+    /// The game's name on the command line and in logs (`"tower-defense"`).
+    const NAME: &'static str;
+    /// Map, variant, sizes.
+    type Params: Clone;
+    /// One seat's move for one turn. `Default` is the pass.
+    type Action: Clone + Default + PartialEq + core::fmt::Debug;
+
+    fn new(params: &Self::Params, seed: u64) -> Result<Self, SetupError>;
+    fn seats(&self) -> usize;
+    /// Turns played so far.
+    fn turn(&self) -> u32;
+    /// Who is to move: every seat in simultaneous games, one seat in sequential games, none once over.
+    fn to_move(&self) -> SeatSet;
+    fn step(&mut self, actions: &[Self::Action]) -> StepReport;
+    fn outcome(&self) -> Option<Outcome>;
+    /// Feed the whole state into `d`, field by field.
+    fn hash_into(&self, d: &mut Digest);
+
+    /// A stable hash of the whole state: equal on every target for the same match.
+    fn digest(&self) -> u64 {
+        let mut d = Digest::new();
+        self.hash_into(&mut d);
+        d.finish()
+    }
+
+    fn is_over(&self) -> bool {
+        self.outcome().is_some()
+    }
+}
+
+/// A bot: given the state, the action for one seat.
+pub trait Bot<G: Game> {
+    fn act(&mut self, game: &G, seat: Seat) -> G::Action;
+}
+
+/// The built-in bots of a game, by name. Every built-in bot is deterministic for its seed.
+pub trait Roster: Game {
+    type Bot: Bot<Self>;
+    /// Names accepted by [`Roster::bot`], the first being the default opponent.
+    const BOTS: &'static [&'static str];
+    fn bot(name: &str, seed: u64) -> Option<Self::Bot>;
+}
+
+/// Plays one step with one bot per seat: what a match loop does each turn.
+pub fn step_with_bots<G: Game, B: Bot<G>>(game: &mut G, bots: &mut [B]) -> StepReport {
+    let movers = game.to_move();
+    let mut actions: heapless::Vec<G::Action, MAX_SEATS> = heapless::Vec::new();
+    for seat in 0..game.seats().min(MAX_SEATS) {
+        let action = match bots.get_mut(seat) {
+            Some(bot) if movers.contains(seat) => bot.act(game, seat),
+            _ => G::Action::default(),
+        };
+        // Cannot fail: at most MAX_SEATS pushes.
+        let _ = actions.push(action);
+    }
+    game.step(&actions)
+}

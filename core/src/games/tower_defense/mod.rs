@@ -1,0 +1,1 @@
+//! Work in progress on its own branch.

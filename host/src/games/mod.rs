@@ -1,0 +1,1 @@
+//! Per-game codecs (canonical JSON), protocols and verifiers.

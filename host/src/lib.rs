@@ -1,0 +1,6 @@
+//! # arena-host: Pocket Arena on the desktop
+//!
+//! The `arena` command and everything that needs an operating system: JSON codecs, bot processes
+//! and their protocols, time limits, replays and traces.
+
+pub mod games;

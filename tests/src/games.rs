@@ -1,0 +1,1 @@
+//! The generic suite's view of each game: params, arbitrary actions, invariants.

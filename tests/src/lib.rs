@@ -1,0 +1,140 @@
+//! # arena-tests: the tests every game goes through
+//!
+//! [`Suite`] is written once and run over every game (as OpenSpiel's generic tests are): arbitrary
+//! action sequences never panic, the game's invariants hold after every turn, the same seed and
+//! actions give the same digests, and a clone re-plays to the same digests. A game joins by
+//! implementing [`Suite`] (in `games.rs`) and adding one line to `tests/suite.rs`.
+//!
+//! [`golden`] finds the data written by the original engines (`../shared/golden`, or `ARENA_GOLDEN`).
+
+use arena_core::{Game, Seat};
+use proptest::prelude::*;
+use std::path::PathBuf;
+
+pub mod games;
+
+/// What the generic suite needs to know about a game beyond the [`Game`] API.
+pub trait Suite: Game + core::fmt::Debug {
+    /// The params the suite plays with (several, to cover variants and sizes).
+    fn params() -> Vec<Self::Params>;
+    /// Any action a bot could send for `seat`, legal or not.
+    fn arb_action(seat: Seat) -> BoxedStrategy<Self::Action>;
+    /// The invariants that must hold after every step, given the state before it.
+    fn check(&self, before: &Self) -> Result<(), String>;
+}
+
+/// A strategy for `turns` turns of actions for `seats` seats.
+pub fn arb_turns<G: Suite>(
+    seats: usize,
+    turns: std::ops::Range<usize>,
+) -> impl Strategy<Value = Vec<Vec<G::Action>>> {
+    let per_turn: Vec<BoxedStrategy<G::Action>> = (0..seats).map(G::arb_action).collect();
+    proptest::collection::vec(per_turn, turns)
+}
+
+/// Plays `turns` from a fresh game, checking the invariants after every step. Returns the digests.
+pub fn play_checked<G: Suite>(
+    params: &G::Params,
+    seed: u64,
+    turns: &[Vec<G::Action>],
+) -> Result<Vec<u64>, TestCaseError> {
+    let mut game = match G::new(params, seed) {
+        Ok(g) => g,
+        Err(e) => return Err(TestCaseError::fail(format!("setup failed: {e}"))),
+    };
+    let mut digests = vec![game.digest()];
+    for (t, actions) in turns.iter().enumerate() {
+        if game.is_over() {
+            break;
+        }
+        let before = game.clone();
+        game.step(actions);
+        if let Err(why) = game.check(&before) {
+            return Err(TestCaseError::fail(format!(
+                "invariant broken at step {t} (seed {seed}): {why}"
+            )));
+        }
+        digests.push(game.digest());
+    }
+    Ok(digests)
+}
+
+/// The generic properties, for one game.
+pub fn check_suite_case<G: Suite>(
+    which: usize,
+    seed: u64,
+    turns: &[Vec<G::Action>],
+) -> Result<(), TestCaseError> {
+    let all = G::params();
+    let params = &all[which % all.len()];
+    // No panic, invariants after every turn.
+    let first = play_checked::<G>(params, seed, turns)?;
+    // Determinism: the same seed and actions give the same digest after every turn.
+    let second = play_checked::<G>(params, seed, turns)?;
+    prop_assert_eq!(&first, &second, "same seed and actions, different digests");
+    // A clone taken mid-game re-plays to the same digests (no hidden shared state).
+    let mut game = G::new(params, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let half = turns.len() / 2;
+    for a in &turns[..half] {
+        game.step(a);
+    }
+    let mut copy = game.clone();
+    for a in &turns[half..] {
+        game.step(a);
+        copy.step(a);
+        prop_assert_eq!(game.digest(), copy.digest(), "a clone diverged");
+    }
+    Ok(())
+}
+
+/// Declares the generic suite's tests for one game: `suite!(td, TowerDefense, seats = 2, turns = 0..400);`
+#[macro_export]
+macro_rules! suite {
+    ($name:ident, $game:ty, seats = $seats:expr, turns = $turns:expr) => {
+        mod $name {
+            use super::*;
+            use proptest::prelude::*;
+            proptest! {
+                #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+                #[test]
+                fn generic_suite(
+                    which in 0usize..8,
+                    seed in any::<u64>(),
+                    turns in $crate::arb_turns::<$game>($seats, $turns),
+                ) {
+                    $crate::check_suite_case::<$game>(which, seed, &turns)?;
+                }
+            }
+        }
+    };
+}
+
+/// The folder of golden data for `game` (`tower-defense`, `ants`...): `$ARENA_GOLDEN/<game>` if set,
+/// else `../shared/golden/<game>` beside the project. Missing data is a test failure with a clear
+/// message, never a skip.
+pub fn golden(game: &str) -> PathBuf {
+    let root = match std::env::var_os("ARENA_GOLDEN") {
+        Some(dir) => PathBuf::from(dir),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden"),
+    };
+    let dir = root.join(game);
+    assert!(
+        dir.is_dir(),
+        "golden data for {game} not found at {}: put ../shared beside the project or set ARENA_GOLDEN",
+        dir.display()
+    );
+    dir
+}
+
+/// Every file in a golden folder with the given extension, sorted by name.
+pub fn golden_files(game: &str, ext: &str) -> Vec<PathBuf> {
+    let dir = golden(game);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == ext))
+        .collect();
+    files.sort();
+    assert!(!files.is_empty(), "no .{ext} files in {}", dir.display());
+    files
+}

@@ -1,0 +1,3 @@
+//! The generic suite, run over every game.
+#![allow(unused_imports)]
+use arena_tests::games::*;
