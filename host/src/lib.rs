@@ -4,3 +4,5 @@
 //! and their protocols, time limits, replays and traces.
 
 pub mod games;
+pub mod play;
+pub mod process;
