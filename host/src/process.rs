@@ -133,12 +133,20 @@ impl BotProcess {
         let mut child = cmd.spawn()?;
         let mut threads = Vec::new();
 
-        let stdout = child.stdout.take().ok_or_else(|| io::Error::other("no stdout"))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io::Error::other("no stdout"))?;
         let (line_tx, from_bot) = mpsc::sync_channel(16);
         let max_line = limits.max_line;
-        threads.push(std::thread::spawn(move || read_lines(stdout, max_line, line_tx)));
+        threads.push(std::thread::spawn(move || {
+            read_lines(stdout, max_line, line_tx)
+        }));
 
-        let mut stdin = child.stdin.take().ok_or_else(|| io::Error::other("no stdin"))?;
+        let mut stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| io::Error::other("no stdin"))?;
         let (to_bot, write_rx) = mpsc::sync_channel::<Vec<u8>>(64);
         threads.push(std::thread::spawn(move || {
             for bytes in write_rx {
@@ -204,7 +212,7 @@ impl BotProcess {
         if let Some(f) = &self.gone {
             return Err(f.clone());
         }
-        if self.turns % self.limits.window.max(1) == 0 {
+        if self.turns.is_multiple_of(self.limits.window.max(1)) {
             self.bank = self.limits.per_turn * self.limits.window.max(1);
         }
         self.turns += 1;
@@ -214,7 +222,9 @@ impl BotProcess {
         }
         let start = Instant::now();
         let event = if self.limits.no_timeout {
-            self.from_bot.recv().map_err(|_| RecvTimeoutError::Disconnected)
+            self.from_bot
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected)
         } else {
             self.from_bot.recv_timeout(allowance)
         };
@@ -222,7 +232,9 @@ impl BotProcess {
         if self.started {
             self.bank = self.bank.saturating_sub(spent);
         } else {
-            self.bank = self.bank.saturating_sub(spent.saturating_sub(self.limits.startup));
+            self.bank = self
+                .bank
+                .saturating_sub(spent.saturating_sub(self.limits.startup));
             self.started = true;
         }
         match event {
@@ -375,7 +387,10 @@ mod tests {
         assert!(t.elapsed() < Duration::from_secs(5));
         let pid = bot.child.id();
         drop(bot);
-        assert!(!Path::new(&format!("/proc/{pid}")).exists(), "child not reaped");
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "child not reaped"
+        );
     }
 
     #[test]
@@ -414,10 +429,16 @@ mod tests {
     fn children_of_a_bot_are_killed_with_it() {
         let dir = tempfile::tempdir().unwrap();
         let pidfile = dir.path().join("pid");
-        let cmd = format!("sleep 60 & echo $! > {}; echo started; wait", pidfile.display());
+        let cmd = format!(
+            "sleep 60 & echo $! > {}; echo started; wait",
+            pidfile.display()
+        );
         let mut bot = BotProcess::spawn(&cmd, None, quick()).unwrap();
         assert_eq!(bot.recv().unwrap(), "started");
-        let pid = std::fs::read_to_string(&pidfile).unwrap().trim().to_string();
+        let pid = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .to_string();
         drop(bot);
         // The grandchild was killed; give the kernel a moment to reap it (it is init's now).
         let gone = (0..50).any(|_| {
