@@ -155,6 +155,21 @@ fn strategist(game: &ColorFight, seat: Seat) -> Action {
     let me = seat as u8 + 1;
     let tick = game.tick();
     let energy_low = p.energy < super::Num::const_from_int(80);
+    // Once a defeat is final, a player with a single base is one attack from ranking last: hunt
+    // those bases, and walk towards them.
+    let hunting = tick + 600 >= super::RESPAWN_TICKS;
+    let mut prey: heapless::Vec<(i32, i32), { super::MAX_PLAYERS }> = heapless::Vec::new();
+    if hunting {
+        for (i, c) in game.cells().iter().enumerate() {
+            let lone = c
+                .owner_seat()
+                .and_then(|o| game.player(o))
+                .is_some_and(|o| o.all_bases() == 1);
+            if c.owner != me && c.building == Building::Base && lone {
+                let _ = prey.push(game.coords(i));
+            }
+        }
+    }
     let value = |i: usize| -> u32 {
         let Some(c) = game.cell(i) else { return 0 };
         if c.owner == me {
@@ -182,7 +197,19 @@ fn strategist(game: &ColorFight, seat: Seat) -> Action {
         } else {
             0
         };
-        kind + base
+        let (x, y) = game.coords(i);
+        let near = prey
+            .iter()
+            .map(|&(px, py)| (px - x).abs() + (py - y).abs())
+            .min()
+            .map_or(0, |d| {
+                if d == 0 {
+                    300
+                } else {
+                    10u32.saturating_sub(d as u32) * 4
+                }
+            });
+        kind + base + near
     };
     let best = attacks(game, seat)
         .map(|(i, t)| (value(i) * 1000 / t.max(1), i))
@@ -208,8 +235,11 @@ mod tests {
             let mut bots: [ColorFightBot; 4] =
                 core::array::from_fn(|s| ColorFightBot::new(name, s as u64).unwrap());
             for _ in 0..600 {
-                let r = crate::game::step_with_bots(&mut game, &mut bots);
-                assert_eq!(r.total_refused(), 0, "{name} sent an illegal action");
+                let actions: [Action; 4] = core::array::from_fn(|s| bots[s].act(&game, s));
+                for (s, a) in actions.iter().enumerate() {
+                    assert!(game.plan(s, a).is_ok(), "{name} sent {a:?}");
+                }
+                game.step(&actions);
             }
             assert!(
                 game.players().iter().any(|p| p.cells > 5),
