@@ -157,7 +157,7 @@ fn strategist(game: &ColorFight, seat: Seat) -> Action {
     let energy_low = p.energy < super::Num::const_from_int(80);
     // Once a defeat is final, a player with a single base is one attack from ranking last: hunt
     // those bases, and walk towards them.
-    let hunting = tick + 600 >= super::RESPAWN_TICKS;
+    let hunting = tick.saturating_add(600) >= super::RESPAWN_TICKS;
     let mut prey: heapless::Vec<(i32, i32), { super::MAX_PLAYERS }> = heapless::Vec::new();
     if hunting {
         for (i, c) in game.cells().iter().enumerate() {

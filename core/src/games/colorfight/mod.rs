@@ -230,7 +230,7 @@ impl Player {
 
     /// Finished and unfinished bases: what the limit of 3 counts.
     pub const fn all_bases(&self) -> u8 {
-        self.bases + (self.build_cell != NONE) as u8
+        self.bases.saturating_add((self.build_cell != NONE) as u8)
     }
 
     /// 1 per cell, 10 per gold mine (a gold mine cell counts 10, not 11).

@@ -164,6 +164,26 @@ fn players_two_to_eight_and_grid_within_capacity() {
 // ---- Attacks ----
 
 #[test]
+fn grid_is_four_neighbour_without_wrap() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 0, 2);
+    own(&mut g, 1, 4, 4);
+    assert_eq!(
+        g.plan(0, &attack(4, 2)),
+        Err(Refusal::NotAdjacent),
+        "no wrap"
+    );
+    assert_eq!(
+        g.plan(0, &attack(1, 1)),
+        Err(Refusal::NotAdjacent),
+        "no diagonal"
+    );
+    for (x, y) in [(1, 2), (0, 1), (0, 3)] {
+        assert!(g.plan(0, &attack(x, y)).is_ok());
+    }
+}
+
+#[test]
 fn attack_adjacent_cell_of_any_owner_but_not_diagonal() {
     let mut g = board(Variant::Skirmish, 5, 5, 2);
     own(&mut g, 0, 2, 2);
@@ -617,6 +637,27 @@ fn skirmish_defeat_when_no_cell_is_left() {
     run(&mut g, &[], 5);
     assert!(g.player(0).unwrap().defeated);
     assert!(!g.to_move().contains(0));
+}
+
+#[test]
+fn tick_order_a_base_finishing_as_the_last_one_falls_saves_the_player() {
+    // Rule 2 (builds finish) comes before rule 3 (defeats).
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    own(&mut g, 0, 0, 0);
+    base(&mut g, 1, 3, 2);
+    g.players[0].gold = Num::const_from_int(60);
+    g.step(&[A, attack(2, 2)]); // tick 0: completes at 330
+    run(&mut g, &[], 29);
+    assert_eq!(g.tick(), 30);
+    g.step(&[build(0, 0), A]); // finishes at 330
+    run(&mut g, &[], 299);
+    assert_eq!(g.tick(), 330);
+    assert_eq!(at(&g, 2, 2).owner, 2);
+    let p = g.player(0).unwrap();
+    assert!(!p.defeated);
+    assert_eq!(p.bases, 1);
+    assert_eq!(at(&g, 0, 0).building, Building::Base);
 }
 
 // ---- Economy ----
