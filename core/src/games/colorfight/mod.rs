@@ -24,6 +24,10 @@
 //! - Gold and energy are `I32F32`; the income of 0.05 per tick rounds up by 2^-33, so 20 ticks give
 //!   at least 1 whole unit and a player never misses a 60-gold base by a rounding error.
 //! - The game lasts [`Params::ticks`] ticks (12,000 by default) and never ends early.
+//! - An attack keeps the duration computed when it started, even if the cell is emptied by its
+//!   owner's defeat meanwhile; it still completes, and the attacker takes the cell.
+//! - An attempt's score (for the best-of rule) is taken at its defeat, after that tick's losses.
+//! - A defeated seat that will not respawn is not in `to_move`; its actions are ignored, not counted.
 //!
 //! ## Capacities
 //! At most [`MAX_CELLS`] cells (32 x 32) and [`MAX_PLAYERS`] players. The state is a fixed array
@@ -466,6 +470,7 @@ impl Game for ColorFight {
         for p in self.players() {
             p.hash_into(d);
         }
+        // The generators' state is private to `Rng`: one draw from a copy stands for it.
         for rng in [&self.order_rng, &self.retreat_rng, &self.spawn_rng] {
             let mut copy = rng.clone();
             d.u64(copy.next_u64());
