@@ -153,14 +153,20 @@ pub fn players<G: Roster>(
                     .ok_or_else(|| format!("unknown bot `{name}`"))?,
             ),
             BotSpec::Command(cmd) => {
-                let log = options.log_dir.as_ref().map(|d| d.join(format!("{seat}.stderr")));
+                let log = options
+                    .log_dir
+                    .as_ref()
+                    .map(|d| d.join(format!("{seat}.stderr")));
                 if let Some(dir) = &options.log_dir {
                     std::fs::create_dir_all(dir)
                         .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
                 }
                 let process = BotProcess::spawn(cmd, log.as_deref(), options.limits)
                     .map_err(|e| format!("cannot start `{cmd}`: {e}"))?;
-                out.push(Player::new(spec.label(), Driver::External(external(process))));
+                out.push(Player::new(
+                    spec.label(),
+                    Driver::External(external(process)),
+                ));
             }
         }
     }
@@ -209,7 +215,8 @@ pub fn run<G: Roster>(
                         Driver::External(proto) => match proto.act(&game, seat) {
                             Ok(a) => action = a,
                             Err(fault) => {
-                                let fatal = matches!(fault, Fault::Exited { .. } | Fault::Spawn { .. });
+                                let fatal =
+                                    matches!(fault, Fault::Exited { .. } | Fault::Spawn { .. });
                                 let limit = proto
                                     .process()
                                     .map(|pr| pr.limits().max_faults)

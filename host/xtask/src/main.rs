@@ -54,12 +54,27 @@ fn test() -> Result<()> {
     run("cargo", &["fmt", "--all", "--check"])?;
     run(
         "cargo",
-        &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
     )?;
     for target in ["thumbv6m-none-eabi", "thumbv7m-none-eabi"] {
         run(
             "cargo",
-            &["build", "-p", "arena-core", "--features", "defmt", "--target", target],
+            &[
+                "build",
+                "-p",
+                "arena-core",
+                "--features",
+                "defmt",
+                "--target",
+                target,
+            ],
         )?;
     }
     run("cargo", &["test", "--workspace"])?;

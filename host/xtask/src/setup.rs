@@ -56,7 +56,11 @@ pub fn qemu() -> Result<()> {
     if have("qemu-system-arm") {
         return Ok(());
     }
-    let sudo = if output("id", &["-u"]).trim() == "0" { "" } else { "sudo " };
+    let sudo = if output("id", &["-u"]).trim() == "0" {
+        ""
+    } else {
+        "sudo "
+    };
     run(
         "sh",
         &[
