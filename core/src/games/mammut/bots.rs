@@ -10,9 +10,10 @@
 //! without the tie-breaker tile: exact, and cheap enough for a microcontroller.
 //!
 //! - `greedy` takes (or steals) what maximises its score if the round ended now.
-//! - `cautious` assumes the players still waiting to act are greedy: among the takes and steals
-//!   that no waiting player would rather steal than take from the middle, it picks the best; a hand
-//!   of one tile is never worth stealing, so there is always one when the middle holds a tile.
+//! - `cautious` assumes the players still waiting to act are greedy. A take or steal that the first
+//!   of them would rather steal than take from the middle is valued at what `cautious` could get
+//!   back once robbed (its greedy answer then), never more than its face value; it plays the best
+//!   expected value. A hand of one tile is never worth stealing, so small takes are safe.
 //! - `random` takes a random number of random tiles, or steals from a random player, at random.
 //!
 //! Animals count toward the end bonus: [`ANIMAL_WORTH`] each before the last round, the bonus steps
@@ -337,22 +338,39 @@ fn greedy_choice(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
     }
 }
 
-/// Whether a greedy player waiting to act on table `t` would steal `seat`'s hand.
-fn threatened(g: &Mammut, t: &Table, seat: Seat) -> bool {
+/// The first greedy player waiting to act on table `t` (clockwise after `seat`) who would rather
+/// steal `seat`'s hand than take from the middle, and that steal.
+fn thief(g: &Mammut, t: &Table, seat: Seat) -> Option<(Seat, Choice)> {
     if t.hand(seat).len() < 2 {
-        return false;
+        return None;
     }
-    (0..PLAYERS)
-        .filter(|&q| q != seat && !g.is_removed(q) && t.hand(q).is_empty())
-        .any(|q| {
-            let take = best_take(g, t, q).map(|c| c.value);
-            let steal = best_steal_from(g, t, q, seat).map(|c| c.value);
-            match (take, steal) {
-                (Some(take), Some(steal)) => steal > take,
-                (None, Some(_)) => true,
-                _ => false,
+    let mut q = seat;
+    for _ in 1..PLAYERS {
+        q = super::scoring::next_seat(g.ids(), q, true);
+        if g.is_removed(q) || !t.hand(q).is_empty() {
+            continue;
+        }
+        let take = best_take(g, t, q).map(|c| c.value);
+        if let Some(steal) = best_steal_from(g, t, q, seat) {
+            if take.is_none_or(|take| steal.value > take) {
+                return Some((q, steal));
             }
-        })
+        }
+    }
+    None
+}
+
+/// What `seat` expects from playing `choice`: its value if no waiting player would steal the
+/// resulting hand, else the value of `seat`'s best (greedy) answer once robbed.
+fn expected(g: &Mammut, t: &Table, seat: Seat, choice: Choice) -> i32 {
+    let after = t.after(seat, choice.action);
+    match thief(g, &after, seat) {
+        None => choice.value,
+        Some((q, steal)) => {
+            let robbed = after.after(q, steal.action);
+            greedy_choice(g, &robbed, seat).map_or(i32::MIN, |c| c.value.min(choice.value))
+        }
+    }
 }
 
 /// The greedy bot: what maximises its score if the round ended now.
@@ -365,7 +383,8 @@ impl Bot<Mammut> for GreedyBot {
     }
 }
 
-/// The cautious bot: the best action that no waiting (greedy) player would rather steal.
+/// The cautious bot: the best action once the risk of being robbed by a waiting (greedy) player is
+/// counted.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CautiousBot;
 
@@ -386,16 +405,18 @@ impl Bot<Mammut> for CautiousBot {
             .flatten()
             .copied()
             .chain(steals);
-        let mut best: Option<Choice> = None;
+        let mut best: Option<(i32, Choice)> = None;
         for c in candidates {
-            if best.is_some_and(|b| c.value <= b.value) {
-                continue;
+            if best.is_some_and(|(v, _)| c.value <= v) {
+                continue; // cannot do better than what is already expected
             }
-            if !threatened(game, &t.after(seat, c.action), seat) {
-                best = Some(c);
+            let v = expected(game, &t, seat, c);
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, c));
             }
         }
-        best.or_else(|| greedy_choice(game, &t, seat))
+        best.map(|(_, c)| c)
+            .or_else(|| greedy_choice(game, &t, seat))
             .map_or(Action::Nothing, |c| c.action)
     }
 }
@@ -561,9 +582,26 @@ mod tests {
         let seat = g.mover().unwrap();
         let t = Table::of(&g);
         let greedy = greedy_choice(&g, &t, seat).unwrap();
-        assert!(threatened(&g, &t.after(seat, greedy.action), seat));
+        assert!(thief(&g, &t.after(seat, greedy.action), seat).is_some());
         let action = CautiousBot.act(&g, seat);
-        assert!(!threatened(&g, &t.after(seat, action), seat));
+        let mine = Choice {
+            action,
+            value: worth(&g, &t.after(seat, action), seat),
+        };
+        assert_ne!(action, greedy.action);
+        assert!(
+            expected(&g, &t, seat, greedy) < greedy.value,
+            "the risk is counted"
+        );
+        // The pruned search found the best expected value among its candidates.
+        let mine = expected(&g, &t, seat, mine);
+        for c in best_takes(&g, &t, seat)
+            .iter()
+            .take(CAUTIOUS_MAX_TAKE + 1)
+            .flatten()
+        {
+            assert!(mine >= expected(&g, &t, seat, *c));
+        }
     }
 
     #[test]
