@@ -610,6 +610,6 @@ mod tests {
         let seat = g.mover().unwrap();
         let a = RandomBot::new(5).act(&g, seat);
         assert_eq!(a, RandomBot::new(5).act(&g, seat));
-        assert!(g.check(seat, &a).is_ok());
+        assert!(g.legal(seat, &a).is_ok());
     }
 }

@@ -9,7 +9,7 @@
 //!   (`size_of::<Mammut>()`, tested to stay under 1 KB).
 //! - **Capacities.** None to fill: hands and the middle are sets over the fixed tile list, so no
 //!   container can overflow. The only bound is the rules' own: [`ACTION_CAP`] legal actions per round.
-//! - **Refusals.** Any [`Action`] value can be sent; [`Mammut::check`] says why one is refused. The
+//! - **Refusals.** Any [`Action`] value can be sent; [`Mammut::legal`] says why one is refused. The
 //!   first refused action of a turn asks the same player again (`second chance`); a second one
 //!   removes the player from the round, which then scores an empty hand. Refused actions are counted
 //!   in the [`StepReport`] and do not count toward [`ACTION_CAP`]; since each turn is refused at most
@@ -53,7 +53,7 @@ pub const ACTION_CAP: u16 = 1000;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Params;
 
-/// One player's action. Any value can be sent; illegal ones are refused ([`Mammut::check`]).
+/// One player's action. Any value can be sent; illegal ones are refused ([`Mammut::legal`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Action {

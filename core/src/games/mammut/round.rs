@@ -31,6 +31,20 @@ pub enum Refusal {
     PutBackNotStolen,
 }
 
+impl core::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(match self {
+            Refusal::NotYourTurn => "not this player's turn",
+            Refusal::NoAction => "no action",
+            Refusal::TakeNothing => "a take of zero tiles",
+            Refusal::NotInMiddle => "a tile that is not in the middle",
+            Refusal::NoSuchVictim => "a steal from no other player",
+            Refusal::EmptyVictim => "a steal from a player with no tiles",
+            Refusal::PutBackNotStolen => "putting back a tile that was not stolen",
+        })
+    }
+}
+
 impl Mammut {
     /// Starts a round: every tile to the middle with a random side, all hands empty.
     pub(super) fn deal(&mut self, first: Seat) {
@@ -49,7 +63,7 @@ impl Mammut {
     }
 
     /// Whether `action` by `seat` is legal now, and if not, why.
-    pub fn check(&self, seat: Seat, action: &Action) -> Result<(), Refusal> {
+    pub fn legal(&self, seat: Seat, action: &Action) -> Result<(), Refusal> {
         if self.mover() != Some(seat) {
             return Err(Refusal::NotYourTurn);
         }
@@ -84,7 +98,7 @@ impl Mammut {
     /// Plays the mover's action: `true` if it was legal, `false` if refused.
     pub(super) fn play(&mut self, seat: Seat, action: Action) -> bool {
         self.steps = self.steps.saturating_add(1);
-        if self.check(seat, &action).is_err() {
+        if self.legal(seat, &action).is_err() {
             if self.strike {
                 // Second chance used up: out of this round, scored as an empty hand.
                 self.strike = false;

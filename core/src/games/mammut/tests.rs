@@ -268,12 +268,12 @@ fn round_take_any_number_of_tiles() {
 #[test]
 fn round_illegal_takes_are_refused() {
     let mut g = table();
-    assert_eq!(g.check(0, &take(&[])), Err(Refusal::TakeNothing));
-    assert_eq!(g.check(0, &Action::Nothing), Err(Refusal::NoAction));
-    assert_eq!(g.check(1, &take(&[3])), Err(Refusal::NotYourTurn));
+    assert_eq!(g.legal(0, &take(&[])), Err(Refusal::TakeNothing));
+    assert_eq!(g.legal(0, &Action::Nothing), Err(Refusal::NoAction));
+    assert_eq!(g.legal(1, &take(&[3])), Err(Refusal::NotYourTurn));
     act(&mut g, take(&[3]));
-    assert_eq!(g.check(1, &take(&[3, 4])), Err(Refusal::NotInMiddle));
-    assert_eq!(g.check(1, &take(&[4])), Ok(()));
+    assert_eq!(g.legal(1, &take(&[3, 4])), Err(Refusal::NotInMiddle));
+    assert_eq!(g.legal(1, &take(&[4])), Ok(()));
 }
 
 #[test]
@@ -305,12 +305,12 @@ fn round_stealing_a_single_tile_gains_nothing_and_empties_the_victim() {
 fn round_illegal_steals_are_refused() {
     let mut g = table();
     act(&mut g, take(&[3, 4]));
-    assert_eq!(g.check(1, &steal(2, 3)), Err(Refusal::EmptyVictim));
-    assert_eq!(g.check(1, &steal(1, 3)), Err(Refusal::NoSuchVictim));
-    assert_eq!(g.check(1, &steal(9, 3)), Err(Refusal::NoSuchVictim));
-    assert_eq!(g.check(1, &steal(0, 5)), Err(Refusal::PutBackNotStolen));
-    assert_eq!(g.check(1, &steal(0, 200)), Err(Refusal::PutBackNotStolen));
-    assert_eq!(g.check(1, &steal(0, 4)), Ok(()));
+    assert_eq!(g.legal(1, &steal(2, 3)), Err(Refusal::EmptyVictim));
+    assert_eq!(g.legal(1, &steal(1, 3)), Err(Refusal::NoSuchVictim));
+    assert_eq!(g.legal(1, &steal(9, 3)), Err(Refusal::NoSuchVictim));
+    assert_eq!(g.legal(1, &steal(0, 5)), Err(Refusal::PutBackNotStolen));
+    assert_eq!(g.legal(1, &steal(0, 200)), Err(Refusal::PutBackNotStolen));
+    assert_eq!(g.legal(1, &steal(0, 4)), Ok(()));
 }
 
 #[test]
@@ -319,9 +319,9 @@ fn round_empty_middle_forces_a_steal() {
     let all: [u8; 32] = core::array::from_fn(|i| i as u8);
     act(&mut g, take(&all));
     assert!(g.middle().is_empty());
-    assert_eq!(g.check(1, &take(&[0])), Err(Refusal::NotInMiddle));
-    assert_eq!(g.check(1, &take(&[])), Err(Refusal::TakeNothing));
-    assert_eq!(g.check(1, &steal(0, 0)), Ok(()));
+    assert_eq!(g.legal(1, &take(&[0])), Err(Refusal::NotInMiddle));
+    assert_eq!(g.legal(1, &take(&[])), Err(Refusal::TakeNothing));
+    assert_eq!(g.legal(1, &steal(0, 0)), Ok(()));
 }
 
 #[test]
