@@ -15,9 +15,11 @@ struct Tally {
     refused: u64,
 }
 
-fn tournament() -> Vec<(&'static str, Tally)> {
+/// Per bot, and the steps played in all games.
+fn tournament() -> (Vec<(&'static str, Tally)>, u64) {
     let names = Mammut::BOTS;
     let mut tally = vec![Tally::default(); names.len()];
+    let mut steps = 0u64;
     for game in 0..GAMES {
         // Rotating tables: two of two bots and one of the third, in every combination.
         let table: [usize; PLAYERS] = core::array::from_fn(|s| (game as usize + s) % names.len());
@@ -34,6 +36,7 @@ fn tournament() -> Vec<(&'static str, Tally)> {
                 tally[b].refused += report.refused[s] as u64;
             }
         }
+        steps += u64::from(g.turn());
         let placement = g.placement();
         let outcome = g.outcome().expect("over");
         for (s, &b) in table.iter().enumerate() {
@@ -42,12 +45,13 @@ fn tournament() -> Vec<(&'static str, Tally)> {
             tally[b].wins += u64::from(outcome.winner() == Some(s));
         }
     }
-    names.iter().copied().zip(tally).collect()
+    (names.iter().copied().zip(tally).collect(), steps)
 }
 
 #[test]
 fn greedy_and_cautious_beat_random_on_placement_points() {
-    let results = tournament();
+    let (results, steps) = tournament();
+    println!("{GAMES} games, {} steps per game on average", steps / GAMES);
     let mean = |name: &str| {
         let t = results.iter().find(|(n, _)| *n == name).expect("bot").1;
         // Mean placement points per game, in hundredths.

@@ -693,3 +693,11 @@ fn state_is_small_and_digest_follows_the_state() {
     assert_ne!(a.digest(), b.digest());
     assert_ne!(a.digest(), Mammut::new(&Params, 6).unwrap().digest());
 }
+
+#[test]
+fn state_size_budget() {
+    // Reported in the module docs; the budget is 1 KB.
+    let size = core::mem::size_of::<Mammut>();
+    assert!(size <= 1024, "{size} bytes");
+    assert!(size <= 160, "{size} bytes: update the module docs");
+}
