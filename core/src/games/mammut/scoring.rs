@@ -37,14 +37,14 @@ pub fn seat_of(ids: &[u8; PLAYERS], id: u8) -> Option<Seat> {
 
 /// The next seat after `seat`, clockwise (`id + 1`, 5 wraps to 1) or counter-clockwise.
 pub fn next_seat(ids: &[u8; PLAYERS], seat: Seat, clockwise: bool) -> Seat {
-    let id = ids.get(seat).copied().unwrap_or(1);
-    let n = PLAYERS as u8;
+    let id = ids.get(seat).copied().unwrap_or(1) as usize;
+    // Ids are 1..=PLAYERS: step in 0..PLAYERS, then back.
     let next = if clockwise {
-        id % n + 1
+        id % PLAYERS + 1
     } else {
-        (id + n - 2) % n + 1
+        (id + 2 * PLAYERS - 2) % PLAYERS + 1
     };
-    seat_of(ids, next).unwrap_or(seat)
+    seat_of(ids, next as u8).unwrap_or(seat)
 }
 
 /// The five seats starting at `start`, in one direction.
