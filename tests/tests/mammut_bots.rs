@@ -71,9 +71,13 @@ fn greedy_and_cautious_beat_random_on_placement_points() {
     // Placement points total 11 per game: the mean over all seats is 2.20.
     let total: u64 = results.iter().map(|(_, t)| t.placement).sum();
     assert_eq!(total, GAMES * 11 * PLACEMENT_SCALE as u64);
-    assert!(mean("greedy") > mean("random"), "greedy should beat random");
+    // Both real strategies beat random by more than a placement point per game.
     assert!(
-        mean("cautious") > mean("random"),
+        mean("greedy") > mean("random") + 100,
+        "greedy should beat random"
+    );
+    assert!(
+        mean("cautious") > mean("random") + 100,
         "cautious should beat random"
     );
 }

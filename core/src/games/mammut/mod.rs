@@ -11,7 +11,10 @@
 //!   container can overflow. The only bound is the rules' own: [`ACTION_CAP`] legal actions per round.
 //! - **Refusals.** Any [`Action`] value can be sent; [`Mammut::legal`] says why one is refused. The
 //!   first refused action of a turn asks the same player again (`second chance`); a second one
-//!   removes the player from the round, which then scores an empty hand. Refused actions are counted
+//!   removes the player from the round, which then scores an empty hand. A crash or a time-out
+//!   reaches the rules as [`Action::Nothing`] and is refused like any illegal action, so it too gets
+//!   one more chance (as the seed text says: "The same thing goes for throwing exceptions and
+//!   infinite loops ... You are given one more chance"). Refused actions are counted
 //!   in the [`StepReport`] and do not count toward [`ACTION_CAP`]; since each turn is refused at most
 //!   twice and each player is removed at most once a round, a round still ends after at most
 //!   `2 * ACTION_CAP + 2 * PLAYERS` steps.
