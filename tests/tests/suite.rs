@@ -10,3 +10,9 @@ arena_tests::suite!(
     seats = 2,
     turns = 0..400
 );
+arena_tests::suite!(
+    mammut,
+    arena_core::games::mammut::Mammut,
+    seats = 5,
+    turns = 0..400
+);

@@ -2,3 +2,4 @@
 
 pub mod colorfight;
 pub mod tower_defense;
+pub mod mammut;
