@@ -1,6 +1,6 @@
 //! `arena`: play Pocket Arena's games on the desktop.
 
-use arena_host::commands::{self, colorfight, tower_defense};
+use arena_host::commands::{self, colorfight, mammut, tower_defense};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -45,6 +45,8 @@ enum PlayGame {
     TowerDefense(tower_defense::PlayArgs),
     /// ColorFight (Conquest or Skirmish), 2 to 8 players on a grid, one step per 100 ms tick.
     Colorfight(colorfight::PlayArgs),
+    /// Mammut: five players take and steal tiles over five rounds (give five bots).
+    Mammut(mammut::PlayArgs),
 }
 
 #[derive(Subcommand)]
@@ -59,6 +61,11 @@ enum VerifyGame {
         /// The trace file.
         file: PathBuf,
     },
+    /// A Mammut trace (JSON lines: header, then one line per action).
+    Mammut {
+        /// The trace file.
+        file: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -67,11 +74,13 @@ fn main() -> ExitCode {
         Command::Play { game } => match game {
             PlayGame::TowerDefense(args) => tower_defense::play(&args),
             PlayGame::Colorfight(args) => colorfight::play(&args),
+            PlayGame::Mammut(args) => mammut::play(&args),
         },
         Command::Verify { game } => {
             let (file, check): (PathBuf, Check) = match game {
                 VerifyGame::TowerDefense { file } => (file, tower_defense::verify),
                 VerifyGame::Colorfight { file } => (file, colorfight::verify),
+                VerifyGame::Mammut { file } => (file, mammut::verify),
             };
             return verify(&file, check);
         }

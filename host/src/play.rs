@@ -2,7 +2,9 @@
 //! turn handed to an observer (the replay writer, the live view) as it happens.
 
 use crate::process::{BotProcess, Fault, Limits};
-use arena_core::{rng::splitmix64, Bot, Game, Outcome, Roster, Seat, StepReport, MAX_SEATS};
+use arena_core::{
+    rng::splitmix64, Bot, Game, Outcome, Roster, Seat, SeatSet, StepReport, MAX_SEATS,
+};
 use std::path::PathBuf;
 
 /// How a game talks to an external bot. Each game's protocol implements this (JSON lines for most;
@@ -191,14 +193,25 @@ pub struct SeatReport {
     pub refused: u32,
 }
 
+/// One step as the observer of a match sees it.
+pub struct Step<'a, G: Game> {
+    /// `turn()` before the step.
+    pub turn: u32,
+    /// Who was to move.
+    pub movers: SeatSet,
+    /// One action per seat (passes for seats that were not to move).
+    pub actions: &'a [G::Action],
+    pub report: &'a StepReport,
+}
+
 /// Plays `game` to its end (or `max_steps`), one `step` per turn, calling `observe` after every step
-/// with the actions taken and the step's report.
+/// with the state after it and what the step was.
 pub fn run<G: Roster>(
     mut game: G,
     seed: u64,
     players: &mut [Player<G>],
     max_steps: Option<u64>,
-    mut observe: impl FnMut(&G, &[G::Action], &StepReport),
+    mut observe: impl FnMut(&G, &Step<'_, G>),
 ) -> (G, MatchReport) {
     let mut steps = 0u64;
     let max_faults = 10;
@@ -235,11 +248,20 @@ pub fn run<G: Roster>(
             }
             actions.push(action);
         }
+        let turn = game.turn();
         let report = game.step(&actions);
         for (seat, p) in players.iter_mut().enumerate() {
             p.refused += report.refused.get(seat).copied().unwrap_or(0) as u32;
         }
-        observe(&game, &actions, &report);
+        observe(
+            &game,
+            &Step {
+                turn,
+                movers,
+                actions: &actions,
+                report: &report,
+            },
+        );
         steps += 1;
     }
     for (seat, p) in players.iter_mut().enumerate() {

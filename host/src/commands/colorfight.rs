@@ -119,9 +119,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         seed,
         &mut players,
         args.common.max_turns,
-        |g, actions, report| {
+        |g, step| {
             if let Some(out) = &mut replay {
-                if let Err(e) = writeln!(out, "{}", codec::trace_line(g, actions, report))
+                if let Err(e) = writeln!(out, "{}", codec::trace_line(g, step.actions, step.report))
                     .and_then(|_| out.flush())
                 {
                     write_error.get_or_insert(e);

@@ -1,6 +1,7 @@
 //! The `arena` subcommands, one module per game, sharing the options every match has.
 
 pub mod colorfight;
+pub mod mammut;
 pub mod tournament;
 pub mod tower_defense;
 
@@ -149,6 +150,7 @@ pub fn list_bots() {
     }
     line::<arena_core::games::tower_defense::TowerDefense>();
     line::<arena_core::games::colorfight::ColorFight>();
+    line::<arena_core::games::mammut::Mammut>();
 }
 
 /// The bots of a match: the `--bot` arguments, then the game's default bot for the seats left.

@@ -64,7 +64,8 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         seed,
         &mut players,
         args.common.max_turns,
-        |g, actions, _| {
+        |g, step| {
+            let actions = step.actions;
             let pair = [
                 actions.first().cloned().unwrap_or_default(),
                 actions.get(1).cloned().unwrap_or_default(),
@@ -153,7 +154,8 @@ impl crate::tournament::Contest for Contest {
         writer.line(&codec::trace_header(self.variant, &names, seed));
         writer.line(&codec::trace_line(None, &game));
         let recording = replay.is_some();
-        let (_g, report) = play::run(game, seed, &mut players, None, |g, actions, _| {
+        let (_g, report) = play::run(game, seed, &mut players, None, |g, step| {
+            let actions = step.actions;
             if recording {
                 let pair = [
                     actions.first().cloned().unwrap_or_default(),

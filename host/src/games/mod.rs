@@ -1,4 +1,4 @@
 //! Per-game codecs (canonical JSON), protocols and verifiers.
 pub mod colorfight;
-pub mod tower_defense;
 pub mod mammut;
+pub mod tower_defense;

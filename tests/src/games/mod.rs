@@ -1,5 +1,5 @@
 //! The generic suite's view of each game: params, arbitrary actions, invariants.
 
 pub mod colorfight;
-pub mod tower_defense;
 pub mod mammut;
+pub mod tower_defense;
