@@ -3,11 +3,13 @@
 //!
 //! - `random`: a random legal reply (a reachable tile, a target in range, an affordable item).
 //! - `holder`: a Knight that walks to the control block and hits the weakest player in range.
-//! - `strong`: a Knight that holds the block too, but waits out of reach while it would die on
-//!   arrival, picks its targets for kill credit, and never pays for NONE.
+//! - `strong`: a Knight that holds the block too, but walks in on the diagonal (so it does not
+//!   fight a neighbour on the way, where nobody scores), buys a Hunter Scope whenever a respawn
+//!   leaves it on its spawn with 8 gold (range 2 hits a Knight walking in a turn before it can
+//!   hit back), prefers targets it can kill, and never pays 100 for NONE.
 
 use super::{Action, Ballroom, Class, Item, Phase, Pos, BOARD, PLAYERS};
-use crate::game::Bot;
+use crate::game::{Bot, Game};
 use crate::rng::Rng;
 use crate::seat::Seat;
 
@@ -183,22 +185,29 @@ fn holder_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
     }
 }
 
-/// Damage the others could deal to a player standing on `tile` after their next move
-/// (everyone assumed to walk their full speed toward it).
-fn threat(game: &Ballroom, seat: Seat, tile: Pos) -> i32 {
-    let mut total = 0;
-    for e in (0..PLAYERS).filter(|&e| e != seat) {
-        let Some(p) = game.player(e) else { continue };
-        let s = p.stats();
-        if p.is_dead() {
-            continue;
-        }
-        if p.pos.chebyshev(tile) <= s.speed + s.range {
-            total += hit(game, e, seat);
+/// Toward the control block like [`toward_control`], ties going to the diagonal: away from the
+/// walls, where the lanes of neighbouring spawns meet and a fight on the way scores nothing.
+fn diagonal_toward_control(game: &Ballroom, seat: Seat) -> Pos {
+    let mut best = Pos::spawn(seat);
+    let mut best_key = (i32::MAX, i32::MAX);
+    for t in reachable(game, seat) {
+        // Chebyshev distance to the block's centre (4.5, 4.5), doubled to stay in integers.
+        let centre = (2 * t.x as i32 - 9).abs().max((2 * t.y as i32 - 9).abs());
+        let key = (to_control(t), centre);
+        if key < best_key {
+            best_key = key;
+            best = t;
         }
     }
-    total
+    best
 }
+
+/// What `strong` buys when it is on its spawn anyway: range 2 hits a Knight walking in one turn
+/// before it can hit back.
+const STRONG_ITEM: Item = Item::HunterScope;
+
+/// Turns before the end when `strong` stops waiting on its spawn to shop.
+const STRONG_ENDGAME: u32 = 8;
 
 fn strong_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
     let Some(me) = game.player(seat) else {
@@ -208,22 +217,17 @@ fn strong_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
         Phase::Class => Action::Class(Class::Knight),
         Phase::Use => Action::Use(false),
         Phase::Move => {
-            let goal = toward_control(game, seat);
-            let health = me.health as i32;
-            // Walk in while the block would not kill us on arrival; else wait just out of reach.
-            if !goal.on_control() || threat(game, seat, goal) < health {
-                return move_to(goal);
+            // After a respawn, wait one turn on the spawn to buy the scope.
+            let home = Pos::spawn(seat);
+            let turns_left = 100u32.saturating_sub(game.turn());
+            if me.pos == home
+                && me.item == Item::None
+                && me.gold >= STRONG_ITEM.cost(game.ruleset())
+                && turns_left > STRONG_ENDGAME
+            {
+                return move_to(home);
             }
-            let mut best = me.pos;
-            let mut best_key = (i32::MAX, i32::MAX);
-            for t in reachable(game, seat) {
-                let key = (threat(game, seat, t), to_control(t));
-                if key < best_key {
-                    best_key = key;
-                    best = t;
-                }
-            }
-            move_to(best)
+            move_to(diagonal_toward_control(game, seat))
         }
         Phase::Attack => {
             // Prefer a kill (the weakest killable), else the weakest; ties: the higher score.
@@ -241,6 +245,15 @@ fn strong_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
                 None => Action::Pass,
             }
         }
-        Phase::Buy => safe_pass_buy(game, seat),
+        Phase::Buy => {
+            if me.pos == Pos::spawn(seat)
+                && me.item == Item::None
+                && me.gold >= STRONG_ITEM.cost(game.ruleset())
+            {
+                Action::Buy(STRONG_ITEM)
+            } else {
+                safe_pass_buy(game, seat)
+            }
+        }
     }
 }
