@@ -154,4 +154,23 @@ fn replies_are_read_as_jackson_reads_them() {
         p(Phase::Class, r#""ARCHER""#),
         Ok(Action::Class(Class::Archer))
     );
+    // Jackson reads enums from their ordinals too.
+    assert_eq!(p(Phase::Class, "1"), Ok(Action::Class(Class::Wizard)));
+    assert_eq!(
+        p(Phase::Buy, r#"{"item":0}"#),
+        Ok(Action::Buy(Item::Shield))
+    );
+    assert_eq!(
+        p(Phase::Buy, r#"{"item":12}"#).unwrap_err().action(),
+        Action::Malformed
+    );
+    assert_eq!(p(Phase::Use, r#"{"use":"True"}"#), Ok(Action::Use(true)));
+    assert_eq!(
+        p(Phase::Attack, r#"{"target":2.9}"#),
+        Ok(Action::Attack { target: 2 })
+    );
+    assert_eq!(
+        p(Phase::Attack, r#"{"target":true}"#).unwrap_err().action(),
+        Action::Malformed
+    );
 }

@@ -192,6 +192,7 @@ fn java_int(v: Option<&Value>) -> Result<Option<i32>, Fault> {
                 Err(Fault::Malformed("not a Java int".into()))
             }
         }
+        Some(Value::String(s)) if s.trim().is_empty() || s == "null" => Ok(None),
         Some(Value::String(s)) => s
             .trim()
             .parse::<i32>()
@@ -208,8 +209,10 @@ fn java_bool(v: Option<&Value>) -> Result<bool, Fault> {
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
         Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(n.as_i64() != Some(0)),
-        Some(Value::String(s)) if s == "true" => Ok(true),
-        Some(Value::String(s)) if s == "false" || s.is_empty() => Ok(false),
+        Some(Value::String(s)) if s == "true" || s == "True" => Ok(true),
+        Some(Value::String(s)) if matches!(s.as_str(), "false" | "False" | "" | "null") => {
+            Ok(false)
+        }
         Some(other) => Err(Fault::Malformed(format!("{other} is not a boolean"))),
     }
 }
@@ -222,12 +225,17 @@ pub fn parse_action_line(phase: Phase, line: &str) -> Result<Action, Fault> {
         return Ok(Action::Null);
     }
     if phase == Phase::Class {
-        return match value.as_str() {
-            Some(name) => Class::from_name(name)
-                .map(Action::Class)
-                .ok_or(Fault::Crash("unknown class name")),
-            None => Err(Fault::Crash("the class is not a JSON string")),
+        // Jackson also reads an enum from its ordinal.
+        let class = match &value {
+            Value::String(name) => Class::from_name(name),
+            Value::Number(n) => n
+                .as_u64()
+                .and_then(|i| Class::ALL.get(usize::try_from(i).ok()?).copied()),
+            _ => None,
         };
+        return class
+            .map(Action::Class)
+            .ok_or(Fault::Crash("not a class name"));
     }
     let Some(obj) = value.as_object() else {
         return Err(Fault::Malformed(format!("{value} is not an object")));
@@ -253,6 +261,12 @@ pub fn parse_action_line(phase: Phase, line: &str) -> Result<Action, Fault> {
             Some(Value::String(name)) => Item::from_name(name)
                 .map(Action::Buy)
                 .ok_or_else(|| Fault::Malformed(format!("unknown item {name:?}"))),
+            // Jackson also reads an enum from its ordinal.
+            Some(Value::Number(n)) => n
+                .as_u64()
+                .and_then(|i| Item::ALL.get(usize::try_from(i).ok()?).copied())
+                .map(Action::Buy)
+                .ok_or_else(|| Fault::Malformed(format!("no item number {n}"))),
             Some(other) => Err(Fault::Malformed(format!("{other} is not an item name"))),
         },
     }
