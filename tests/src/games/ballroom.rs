@@ -30,15 +30,16 @@ impl Suite for Ballroom {
         let item = proptest::sample::select(Item::ALL.to_vec());
         let coord = prop_oneof![8 => -2i32..12, 1 => any::<i32>()];
         let target = prop_oneof![8 => -1i32..5, 1 => any::<i32>()];
+        // Drops (Null, Malformed) are rare so that most games run long with live bots.
         prop_oneof![
-            2 => Just(Action::Pass),
+            20 => Just(Action::Pass),
             1 => Just(Action::Null),
             1 => Just(Action::Malformed),
-            2 => class.prop_map(Action::Class),
-            8 => any::<bool>().prop_map(Action::Use),
-            12 => (coord.clone(), coord).prop_map(|(x, y)| Action::Move { x, y }),
-            12 => target.prop_map(|target| Action::Attack { target }),
-            8 => item.prop_map(Action::Buy),
+            20 => class.prop_map(Action::Class),
+            160 => any::<bool>().prop_map(Action::Use),
+            300 => (coord.clone(), coord).prop_map(|(x, y)| Action::Move { x, y }),
+            300 => target.prop_map(|target| Action::Attack { target }),
+            160 => item.prop_map(Action::Buy),
         ]
         .boxed()
     }

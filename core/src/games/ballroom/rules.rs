@@ -251,12 +251,11 @@ impl Ballroom {
         for s in 0..PLAYERS {
             if let Some(t) = target_of(targets[s]) {
                 if self.lands(s, t) {
-                    let better = match strongest[t] {
-                        None => true,
-                        Some(b) => damage[s] > damage[b],
-                    };
-                    if better {
-                        strongest[t] = Some(s);
+                    if let Some(best) = strongest.get_mut(t) {
+                        // Strictly stronger: ties stay with the earlier attacker.
+                        if best.is_none_or(|b| damage[s] > damage[b]) {
+                            *best = Some(s);
+                        }
                     }
                 }
             }
@@ -281,23 +280,27 @@ impl Ballroom {
                             false
                         }
                     }
-                    Ruleset::AsWritten => strongest[t] == Some(s),
+                    Ruleset::AsWritten => strongest.get(t) == Some(&Some(s)),
                 };
-                if check && self.players[t].shielded {
+                let shielded = self.players.get(t).is_some_and(|p| p.shielded);
+                if check && shielded {
                     rec.nullified = true;
                 } else {
                     let d = damage[s];
                     rec.damage = d.clamp(0, u8::MAX as i32) as u8;
                     if lands {
-                        let target = &mut self.players[t];
-                        // Procrustean Iron: every hit deals a Wizard's base damage.
-                        let hit = if target.item == Item::ProcrusteanIron {
-                            Class::Wizard.stats().damage
-                        } else {
-                            d
-                        };
-                        target.add_health(-hit);
-                        if target.is_dead() {
+                        let mut killed = false;
+                        if let Some(target) = self.players.get_mut(t) {
+                            // Procrustean Iron: every hit deals a Wizard's base damage.
+                            let hit = if target.item == Item::ProcrusteanIron {
+                                Class::Wizard.stats().damage
+                            } else {
+                                d
+                            };
+                            target.add_health(-hit);
+                            killed = target.is_dead();
+                        }
+                        if killed {
                             // Every hit that leaves the target at 0 scores, overkill included.
                             let a = &mut self.players[s];
                             a.score = a.score.saturating_add(1);
