@@ -37,6 +37,10 @@ fn strong_beats_holder_and_random() {
     let (wins, _) = tournament(["strong", "holder", "holder", "random"], 100);
     println!("strong, holder, holder, random: wins {wins:?}");
     assert!(wins[0] > wins[1] && wins[0] > wins[2], "{wins:?}");
+    // Against three holders it wins most games.
+    let (wins, _) = tournament(["strong", "holder", "holder", "holder"], 100);
+    println!("strong, holder x3: wins {wins:?}");
+    assert!(wins[0] > 50, "{wins:?}");
     // Against three randoms it always wins; holder (the weaker strategy) must win most too.
     let (wins, _) = tournament(["strong", "random", "random", "random"], 100);
     println!("strong, random x3: wins {wins:?}");

@@ -5,8 +5,9 @@
 //! - `holder`: a Knight that walks to the control block and hits the weakest player in range.
 //! - `strong`: a Knight that holds the block too, but walks in on the diagonal (so it does not
 //!   fight a neighbour on the way, where nobody scores), buys a Hunter Scope whenever a respawn
-//!   leaves it on its spawn with 8 gold (range 2 hits a Knight walking in a turn before it can
-//!   hit back), prefers targets it can kill, and never pays 100 for NONE.
+//!   leaves it on its spawn with 8 gold, stands on the control tile nearest the players walking
+//!   in (range 2 hits a Knight a turn before it can hit back), prefers targets it can kill, and
+//!   never pays 100 for NONE.
 
 use super::{Action, Ballroom, Class, Item, Phase, Pos, BOARD, PLAYERS};
 use crate::game::{Bot, Game};
@@ -193,13 +194,30 @@ fn diagonal_toward_control(game: &Ballroom, seat: Seat) -> Pos {
     for t in reachable(game, seat) {
         // Chebyshev distance to the block's centre (4.5, 4.5), doubled to stay in integers.
         let centre = (2 * t.x as i32 - 9).abs().max((2 * t.y as i32 - 9).abs());
-        let key = (to_control(t), centre);
+        let d = to_control(t);
+        // On the block: the tile nearest the players walking in, to hit them first.
+        let tie = if d == 0 {
+            closeness(game, seat, t)
+        } else {
+            centre
+        };
+        let key = (d, tie);
         if key < best_key {
             best_key = key;
             best = t;
         }
     }
     best
+}
+
+/// Sum of the distances from `tile` to the living players off the block.
+fn closeness(game: &Ballroom, seat: Seat, tile: Pos) -> i32 {
+    (0..PLAYERS)
+        .filter(|&e| e != seat)
+        .filter_map(|e| game.player(e))
+        .filter(|p| !p.is_dead() && !p.pos.on_control())
+        .map(|p| p.pos.chebyshev(tile))
+        .sum()
 }
 
 /// What `strong` buys when it is on its spawn anyway: range 2 hits a Knight walking in one turn
