@@ -113,7 +113,13 @@ fn replies_are_read_as_jackson_reads_them() {
         p(Phase::Attack, r#"{"executor":0}"#),
         Ok(Action::Attack { target: 0 })
     );
-    // Extra fields ignored; a missing executor is fine (it is not trusted anyway).
+    // The executor is not trusted (the seat acts for itself): even one that would crash the
+    // reference is just ignored.
+    assert_eq!(
+        p(Phase::Use, r#"{"executor":7,"use":true}"#),
+        Ok(Action::Use(true))
+    );
+    // Extra fields ignored; a missing executor is fine.
     assert_eq!(
         p(Phase::Move, r#"{"destination":{"x":-3,"y":40},"extra":1}"#),
         Ok(Action::Move { x: -3, y: 40 })

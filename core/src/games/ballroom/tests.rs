@@ -812,3 +812,27 @@ fn roster_names_its_bots_and_they_play_legal_games() {
     assert_eq!(refused, 0, "built-in bots only send legal actions");
     let _ = bots[0].act(&g, 0);
 }
+
+#[test]
+fn attack_range_is_chebyshev_with_effective_range() {
+    // A Knight (range 1) with a Hunter Scope reaches 2; an Archer drinking a Dexterity Potion
+    // reaches 5 this turn. Diagonal distance counts as Chebyshev.
+    let mut g = engine([K, K, A, K]);
+    g.players[0].item = Item::HunterScope;
+    g.players[0].pos = at(2, 2);
+    g.players[1].pos = at(4, 4);
+    g.players[2].item = Item::DexterityPotion;
+    g.players[2].pos = at(9, 9);
+    g.step(&[
+        Action::Use(false),
+        Action::Use(false),
+        Action::Use(true),
+        Action::Use(false),
+    ]);
+    g.step(&[mv(2, 2), mv(4, 4), mv(9, 9), Action::Pass]);
+    g.step(&[hit(1), hit(3), hit(1), hit(0)]);
+    let a = g.record().attacks;
+    assert!(a[0].valid, "scope: range 2 reaches (4,4) from (2,2)");
+    assert!(a[2].valid, "potion: range 5 reaches (4,4) from (9,9)");
+    assert!(!a[1].valid && !a[3].valid);
+}
