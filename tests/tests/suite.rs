@@ -16,3 +16,9 @@ arena_tests::suite!(
     seats = 5,
     turns = 0..400
 );
+arena_tests::suite!(
+    ballroom,
+    arena_core::games::ballroom::Ballroom,
+    seats = 4,
+    turns = 0..450
+);
