@@ -1,6 +1,6 @@
 //! `arena`: play Pocket Arena's games on the desktop.
 
-use arena_host::commands::{self, colorfight, mammut, tower_defense};
+use arena_host::commands::{self, ballroom, colorfight, mammut, tower_defense};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -47,6 +47,8 @@ enum PlayGame {
     Colorfight(colorfight::PlayArgs),
     /// Mammut: five players take and steal tiles over five rounds (give five bots).
     Mammut(mammut::PlayArgs),
+    /// Ballroom Blitz (MechMania 28): four players on a 10x10 grid, 100 turns of four phases.
+    Ballroom(ballroom::PlayArgs),
 }
 
 #[derive(Subcommand)]
@@ -66,6 +68,11 @@ enum VerifyGame {
         /// The trace file.
         file: PathBuf,
     },
+    /// A Ballroom Blitz game log in the official engine's format ({"names":[...],"turns":[...]}).
+    Ballroom {
+        /// The log file.
+        file: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -75,12 +82,14 @@ fn main() -> ExitCode {
             PlayGame::TowerDefense(args) => tower_defense::play(&args),
             PlayGame::Colorfight(args) => colorfight::play(&args),
             PlayGame::Mammut(args) => mammut::play(&args),
+            PlayGame::Ballroom(args) => ballroom::play(&args),
         },
         Command::Verify { game } => {
             let (file, check): (PathBuf, Check) = match game {
                 VerifyGame::TowerDefense { file } => (file, tower_defense::verify),
                 VerifyGame::Colorfight { file } => (file, colorfight::verify),
                 VerifyGame::Mammut { file } => (file, mammut::verify),
+                VerifyGame::Ballroom { file } => (file, ballroom::verify),
             };
             return verify(&file, check);
         }

@@ -12,12 +12,18 @@ use std::path::PathBuf;
 pub trait Protocol<G: Game> {
     /// The action for `seat` now, or the fault that lost it.
     fn act(&mut self, game: &G, seat: Seat) -> Result<G::Action, Fault>;
+    /// The action played for a seat whose answer was lost to `fault` (default: a pass).
+    fn fault_action(&mut self, _game: &G, _seat: Seat, _fault: &Fault) -> G::Action {
+        G::Action::default()
+    }
     /// The game is over: say goodbye if the protocol has a way to.
     fn finish(&mut self, _game: &G, _seat: Seat) {}
-    /// The process behind it, to kill on disqualification.
-    fn process(&mut self) -> Option<&mut BotProcess> {
-        None
+    /// Faults after which the bot is disqualified.
+    fn max_faults(&self) -> u32 {
+        Limits::default().max_faults
     }
+    /// Ends the connection: kills and reaps the process behind it.
+    fn close(&mut self) {}
 }
 
 /// The protocol of the games whose bots speak JSON lines: one request line per turn, one action line
@@ -45,8 +51,12 @@ impl<G: JsonGame> Protocol<G> for JsonLines {
         G::parse_action(&value).map_err(|why| Fault::Garbage { why })
     }
 
-    fn process(&mut self) -> Option<&mut BotProcess> {
-        Some(&mut self.process)
+    fn max_faults(&self) -> u32 {
+        self.process.limits().max_faults
+    }
+
+    fn close(&mut self) {
+        self.process.kill();
     }
 }
 
@@ -214,7 +224,6 @@ pub fn run<G: Roster>(
     mut observe: impl FnMut(&G, &Step<'_, G>),
 ) -> (G, MatchReport) {
     let mut steps = 0u64;
-    let max_faults = 10;
     while !game.is_over() && max_steps.is_none_or(|m| steps < m) {
         let movers = game.to_move();
         let mut actions: Vec<G::Action> = Vec::with_capacity(game.seats());
@@ -228,18 +237,14 @@ pub fn run<G: Roster>(
                         Driver::External(proto) => match proto.act(&game, seat) {
                             Ok(a) => action = a,
                             Err(fault) => {
+                                action = proto.fault_action(&game, seat, &fault);
                                 let fatal =
                                     matches!(fault, Fault::Exited { .. } | Fault::Spawn { .. });
-                                let limit = proto
-                                    .process()
-                                    .map(|pr| pr.limits().max_faults)
-                                    .unwrap_or(max_faults);
+                                let limit = proto.max_faults();
                                 p.faults.push((turn, fault));
                                 if fatal || p.faults.len() as u32 >= limit {
                                     p.disqualified = Some(turn);
-                                    if let Some(pr) = proto.process() {
-                                        pr.kill();
-                                    }
+                                    proto.close();
                                 }
                             }
                         },
@@ -269,9 +274,7 @@ pub fn run<G: Roster>(
             if p.disqualified.is_none() {
                 proto.finish(&game, seat);
             }
-            if let Some(pr) = proto.process() {
-                pr.kill();
-            }
+            proto.close();
         }
     }
     let report = MatchReport {

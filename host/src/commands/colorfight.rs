@@ -3,7 +3,7 @@
 use super::{print_report, MatchArgs};
 use crate::games::colorfight as codec;
 use crate::play::{self, JsonLines, Protocol};
-use crate::process::{BotProcess, Fault};
+use crate::process::Fault;
 use arena_core::games::colorfight::{Action, ColorFight, Params, Variant};
 use arena_core::{Game, Seat};
 use clap::{Args, ValueEnum};
@@ -72,8 +72,12 @@ impl Protocol<ColorFight> for Idle {
         Ok(codec::action_from_json(&value))
     }
 
-    fn process(&mut self) -> Option<&mut BotProcess> {
-        Some(&mut self.0.process)
+    fn max_faults(&self) -> u32 {
+        self.0.process.limits().max_faults
+    }
+
+    fn close(&mut self) {
+        self.0.process.kill();
     }
 }
 
