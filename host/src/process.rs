@@ -359,143 +359,6 @@ fn read_lines(stdout: impl Read, max: usize, tx: SyncSender<Event>) {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn quick() -> Limits {
-        Limits {
-            startup: Duration::from_millis(500),
-            per_turn: Duration::from_millis(100),
-            window: 1,
-            ..Limits::default()
-        }
-    }
-
-    #[test]
-    fn echo_bot_answers_each_line() {
-        let mut bot = BotProcess::spawn("cat", None, quick()).unwrap();
-        assert_eq!(bot.request("hello").unwrap(), "hello");
-        assert_eq!(bot.request("again").unwrap(), "again");
-    }
-
-    #[test]
-    fn silent_bot_times_out_and_is_reaped() {
-        let mut bot = BotProcess::spawn("sleep 30", None, quick()).unwrap();
-        let t = Instant::now();
-        assert!(matches!(bot.request("x"), Err(Fault::Timeout { .. })));
-        assert!(t.elapsed() < Duration::from_secs(5));
-        let pid = bot.child.id();
-        drop(bot);
-        assert!(
-            !Path::new(&format!("/proc/{pid}")).exists(),
-            "child not reaped"
-        );
-    }
-
-    #[test]
-    fn exiting_bot_is_reported() {
-        let mut bot = BotProcess::spawn("exit 3", None, quick()).unwrap();
-        match bot.request("x") {
-            Err(Fault::Exited { .. }) => {}
-            other => panic!("expected Exited, got {other:?}"),
-        }
-        assert!(bot.gone().is_some());
-    }
-
-    #[test]
-    fn long_lines_are_refused_and_framing_recovers() {
-        let limits = Limits {
-            max_line: 1000,
-            ..quick()
-        };
-        let mut bot = BotProcess::spawn(
-            "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo ok; sleep 5",
-            None,
-            limits,
-        )
-        .unwrap();
-        assert_eq!(bot.recv(), Err(Fault::LineTooLong { limit: 1000 }));
-        assert_eq!(bot.recv().unwrap(), "ok");
-    }
-
-    #[test]
-    fn invalid_utf8_is_a_fault() {
-        let mut bot = BotProcess::spawn("printf '\\377\\376\\n'; sleep 5", None, quick()).unwrap();
-        assert_eq!(bot.recv(), Err(Fault::BadUtf8));
-    }
-
-    #[test]
-    fn children_of_a_bot_are_killed_with_it() {
-        let dir = tempfile::tempdir().unwrap();
-        let pidfile = dir.path().join("pid");
-        let cmd = format!(
-            "sleep 60 & echo $! > {}; echo started; wait",
-            pidfile.display()
-        );
-        let mut bot = BotProcess::spawn(&cmd, None, quick()).unwrap();
-        assert_eq!(bot.recv().unwrap(), "started");
-        let pid = std::fs::read_to_string(&pidfile)
-            .unwrap()
-            .trim()
-            .to_string();
-        drop(bot);
-        // The grandchild was killed; give the kernel a moment to reap it (it is init's now).
-        let gone = (0..50).any(|_| {
-            std::thread::sleep(Duration::from_millis(20));
-            std::fs::read_to_string(format!("/proc/{pid}/stat"))
-                .map(|s| s.contains(") Z "))
-                .unwrap_or(true)
-        });
-        assert!(gone, "grandchild {pid} still running");
-    }
-
-    #[test]
-    fn stderr_goes_to_a_capped_log() {
-        let dir = tempfile::tempdir().unwrap();
-        let log = dir.path().join("bot.stderr");
-        let limits = Limits {
-            max_log: 100,
-            ..quick()
-        };
-        let mut bot = BotProcess::spawn(
-            "head -c 100000 /dev/zero | tr '\\0' e >&2; echo done",
-            Some(&log),
-            limits,
-        )
-        .unwrap();
-        assert_eq!(bot.recv().unwrap(), "done");
-        drop(bot);
-        let len = || std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
-        for _ in 0..100 {
-            if len() == 100 {
-                break;
-            }
-            std::thread::sleep(Duration::from_millis(10));
-        }
-        assert_eq!(len(), 100);
-    }
-
-    #[test]
-    fn the_bank_averages_over_the_window() {
-        let limits = Limits {
-            startup: Duration::ZERO,
-            per_turn: Duration::from_millis(100),
-            window: 4,
-            ..Limits::default()
-        };
-        // One slow answer (250 ms) fits in a bank of 4 x 100 ms.
-        let mut bot = BotProcess::spawn(
-            "read a; sleep 0.25; echo 1; while read a; do echo $a; done",
-            None,
-            limits,
-        )
-        .unwrap();
-        assert_eq!(bot.request("a").unwrap(), "1");
-        assert_eq!(bot.request("b").unwrap(), "b");
-    }
-}
-
 /// A line-based connection to a bot: a child process, or a TCP peer.
 pub trait Lines {
     fn send(&mut self, line: &str) -> Result<(), Fault>;
@@ -646,5 +509,142 @@ impl Lines for TcpBot {
     fn close(&mut self) {
         self.gone = true;
         let _ = self.writer.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick() -> Limits {
+        Limits {
+            startup: Duration::from_millis(500),
+            per_turn: Duration::from_millis(100),
+            window: 1,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn echo_bot_answers_each_line() {
+        let mut bot = BotProcess::spawn("cat", None, quick()).unwrap();
+        assert_eq!(bot.request("hello").unwrap(), "hello");
+        assert_eq!(bot.request("again").unwrap(), "again");
+    }
+
+    #[test]
+    fn silent_bot_times_out_and_is_reaped() {
+        let mut bot = BotProcess::spawn("sleep 30", None, quick()).unwrap();
+        let t = Instant::now();
+        assert!(matches!(bot.request("x"), Err(Fault::Timeout { .. })));
+        assert!(t.elapsed() < Duration::from_secs(5));
+        let pid = bot.child.id();
+        drop(bot);
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "child not reaped"
+        );
+    }
+
+    #[test]
+    fn exiting_bot_is_reported() {
+        let mut bot = BotProcess::spawn("exit 3", None, quick()).unwrap();
+        match bot.request("x") {
+            Err(Fault::Exited { .. }) => {}
+            other => panic!("expected Exited, got {other:?}"),
+        }
+        assert!(bot.gone().is_some());
+    }
+
+    #[test]
+    fn long_lines_are_refused_and_framing_recovers() {
+        let limits = Limits {
+            max_line: 1000,
+            ..quick()
+        };
+        let mut bot = BotProcess::spawn(
+            "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo ok; sleep 5",
+            None,
+            limits,
+        )
+        .unwrap();
+        assert_eq!(bot.recv(), Err(Fault::LineTooLong { limit: 1000 }));
+        assert_eq!(bot.recv().unwrap(), "ok");
+    }
+
+    #[test]
+    fn invalid_utf8_is_a_fault() {
+        let mut bot = BotProcess::spawn("printf '\\377\\376\\n'; sleep 5", None, quick()).unwrap();
+        assert_eq!(bot.recv(), Err(Fault::BadUtf8));
+    }
+
+    #[test]
+    fn children_of_a_bot_are_killed_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let cmd = format!(
+            "sleep 60 & echo $! > {}; echo started; wait",
+            pidfile.display()
+        );
+        let mut bot = BotProcess::spawn(&cmd, None, quick()).unwrap();
+        assert_eq!(bot.recv().unwrap(), "started");
+        let pid = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .to_string();
+        drop(bot);
+        // The grandchild was killed; give the kernel a moment to reap it (it is init's now).
+        let gone = (0..50).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| s.contains(") Z "))
+                .unwrap_or(true)
+        });
+        assert!(gone, "grandchild {pid} still running");
+    }
+
+    #[test]
+    fn stderr_goes_to_a_capped_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("bot.stderr");
+        let limits = Limits {
+            max_log: 100,
+            ..quick()
+        };
+        let mut bot = BotProcess::spawn(
+            "head -c 100000 /dev/zero | tr '\\0' e >&2; echo done",
+            Some(&log),
+            limits,
+        )
+        .unwrap();
+        assert_eq!(bot.recv().unwrap(), "done");
+        drop(bot);
+        let len = || std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
+        for _ in 0..100 {
+            if len() == 100 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(len(), 100);
+    }
+
+    #[test]
+    fn the_bank_averages_over_the_window() {
+        let limits = Limits {
+            startup: Duration::ZERO,
+            per_turn: Duration::from_millis(100),
+            window: 4,
+            ..Limits::default()
+        };
+        // One slow answer (250 ms) fits in a bank of 4 x 100 ms.
+        let mut bot = BotProcess::spawn(
+            "read a; sleep 0.25; echo 1; while read a; do echo $a; done",
+            None,
+            limits,
+        )
+        .unwrap();
+        assert_eq!(bot.request("a").unwrap(), "1");
+        assert_eq!(bot.request("b").unwrap(), "b");
     }
 }
