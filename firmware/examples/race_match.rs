@@ -31,6 +31,7 @@ impl Board for Host {
                 config,
                 seed,
                 bots,
+                ..
             } => {
                 println!("start m={number} game={game} config={config} seed={seed} bots={bots:?}")
             }

@@ -30,6 +30,8 @@ pub enum Event<'a> {
         config: &'static str,
         seed: u64,
         bots: &'a [&'static str],
+        /// `size_of` the game's state on this target.
+        state_bytes: usize,
     },
     /// The game or a bot refused the setup (bad params or an unknown bot name): the match is skipped.
     SetupFailed { number: u32 },

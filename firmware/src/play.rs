@@ -113,14 +113,16 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         config: entry.config,
         seed,
         bots: entry.bots,
+        state_bytes: core::mem::size_of::<G>(),
     });
     #[cfg(feature = "defmt")]
     defmt::info!(
-        "start m={=u32} game={=str} config={=str} seed={=u64} bots={=[?]}",
+        "start m={=u32} game={=str} config={=str} seed={=u64} state={=u32} bots={=[?]}",
         number,
         G::NAME,
         entry.config,
         seed,
+        core::mem::size_of::<G>() as u32,
         entry.bots
     );
     let Some((mut game, mut bots)) = setup::<G>(params, seed, entry.bots) else {

@@ -92,6 +92,10 @@ fn panic(info: &core::panic::PanicInfo) -> ! {
     let _ = arena_firmware::screen::draw_panic(&msg, &mut frame);
     let oled = oled::Oled::init();
     oled.flush(&frame);
-    defmt::error!("panic screen drawn");
+    // Under `cargo xtask test`, hold the panic screen until the host has taken its screendump.
+    let mut buf = [0u8; 256];
+    let (_, mut hold) = semi::options(semi::cmdline(&mut buf));
+    defmt::error!("panicframe drawn");
+    hold.wait();
     semi::exit(false)
 }
