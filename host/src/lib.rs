@@ -3,4 +3,8 @@
 //! The `arena` command and everything that needs an operating system: JSON codecs, bot processes
 //! and their protocols, time limits, replays and traces.
 
+pub mod formats;
 pub mod games;
+pub mod play;
+pub mod process;
+pub mod tournament;

@@ -1,14 +1,19 @@
-//! `cargo xtask`: the glue that needs several targets, QEMU and host tools.
+//! `cargo xtask <task>`: the glue that needs several targets, QEMU and host tools.
 //!
 //! - `demo`: install what is missing, build the QEMU firmware, play a rotation of matches in QEMU with
 //!   the defmt log decoded live, save the emulated screen as PNG frames and an animated GIF under
 //!   `target/demo/`;
-//! - `test`: the cross-platform checks (host and QEMU digests identical, screendumps equal to the host
-//!   rendering, the panic screen and exit status), the size limits and the cost budget;
+//! - `test`: installs what a fresh machine lacks, then runs every check CI runs: formatting, clippy,
+//!   the core on thumbv6m and thumbv7m, all tests, then the firmware checks (host and QEMU digests
+//!   identical, screendumps equal to the host rendering, the panic screen and exit status, the size
+//!   limits and the cost budget);
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
 //!   high-water mark and state size (`--json` for JSON only);
 //! - `size`: flash and static RAM of every board;
 //! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs.
+
+use anyhow::{bail, Context, Result};
+use std::process::Command;
 
 mod check;
 mod cost;
@@ -17,24 +22,50 @@ mod flash;
 mod host;
 mod log;
 mod qemu;
+mod setup;
 mod size;
 mod tools;
 
-use std::path::PathBuf;
-
-use anyhow::{bail, Result};
-
-/// The repository's root (host/xtask/../..).
-pub fn root() -> PathBuf {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .parent()
-        .and_then(|p| p.parent())
-        .map(PathBuf::from)
-        .unwrap_or(manifest)
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        Some("test") => test(),
+        Some("setup") => setup::all(),
+        Some("demo") => demo::run(number(&args, "--matches", 3)?, number(&args, "--snap", 1)?),
+        Some("firmware-test") => check::run(),
+        Some("cost") => cost::run(args.iter().any(|a| a == "--json")).map(|_| ()),
+        Some("size") => size::run().map(|_| ()),
+        Some("flash") => match flag(&args, "--board") {
+            Some(board) => flash::run(&board),
+            None => bail!("flash needs --board rp-pico|stm32f411\n\n{HELP}"),
+        },
+        Some("-h") | Some("--help") | Some("help") | None => {
+            println!("{HELP}");
+            Ok(())
+        }
+        Some(other) => bail!("unknown task `{other}`\n\n{HELP}"),
+    }
 }
 
-const USAGE: &str = "usage: cargo xtask <demo [--matches N] [--snap N] | test | cost [--json] | size | flash --board rp-pico|stm32f411>";
+const HELP: &str = "cargo xtask <task>
+
+tasks:
+  demo [--matches N] [--snap N]
+          a rotation of bot-vs-bot matches in QEMU (lm3s6965evb), the defmt log decoded live, the
+          emulated OLED saved every N turns as PNG frames and an animated GIF in target/demo/
+  test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print), then run every
+          check CI runs: formatting, clippy, the core on thumbv6m and thumbv7m, all tests, and the
+          firmware checks (same as firmware-test)
+  firmware-test
+          host vs QEMU: identical digests, screendumps equal to the host rendering, the panic
+          screen; the size limits and the cost budget
+  cost [--json]
+          instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
+          JSON also in target/cost.json
+  size    flash and static RAM of every board
+  flash --board rp-pico|stm32f411
+          build and run on a real board (probe-rs run)
+  setup   only install what is missing";
 
 fn flag(args: &[String], name: &str) -> Option<String> {
     args.iter()
@@ -50,20 +81,56 @@ fn number(args: &[String], name: &str, default: u32) -> Result<u32> {
     }
 }
 
-fn main() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(cmd) = args.first() else {
-        bail!("{USAGE}");
-    };
-    match cmd.as_str() {
-        "demo" => demo::run(number(&args, "--matches", 3)?, number(&args, "--snap", 1)?),
-        "test" => check::run(),
-        "cost" => cost::run(args.iter().any(|a| a == "--json")).map(|_| ()),
-        "size" => size::run().map(|_| ()),
-        "flash" => match flag(&args, "--board") {
-            Some(board) => flash::run(&board),
-            None => bail!("{USAGE}"),
-        },
-        _ => bail!("{USAGE}"),
+/// Runs a command from the workspace root, failing on a non-zero exit.
+pub fn run(program: &str, args: &[&str]) -> Result<()> {
+    eprintln!("$ {program} {}", args.join(" "));
+    let status = Command::new(program)
+        .args(args)
+        .current_dir(root())
+        .status()
+        .with_context(|| format!("cannot run {program}"))?;
+    if !status.success() {
+        bail!("`{program} {}` failed ({status})", args.join(" "));
     }
+    Ok(())
+}
+
+/// The workspace root (xtask lives in host/xtask).
+pub fn root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap_or_else(|_| ".".into())
+}
+
+fn test() -> Result<()> {
+    setup::all()?;
+    run("cargo", &["fmt", "--all", "--check"])?;
+    run(
+        "cargo",
+        &[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--",
+            "-D",
+            "warnings",
+        ],
+    )?;
+    for target in ["thumbv6m-none-eabi", "thumbv7m-none-eabi"] {
+        run(
+            "cargo",
+            &[
+                "build",
+                "-p",
+                "arena-core",
+                "--features",
+                "defmt",
+                "--target",
+                target,
+            ],
+        )?;
+    }
+    run("cargo", &["test", "--workspace"])?;
+    check::run()
 }

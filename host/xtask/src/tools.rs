@@ -1,6 +1,4 @@
-//! Installing what a fresh machine lacks: the Rust targets, llvm-tools, QEMU and defmt-print.
-//!
-//! Nothing is updated: `rustup update` would replace the pinned toolchain (see the embedded notes).
+//! Small helpers around external tools (the installs themselves are in `setup`).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -67,35 +65,7 @@ pub fn llvm_size() -> Result<PathBuf> {
     Ok(path)
 }
 
-fn apt_install(package: &str) -> Result<()> {
-    let root = output(Command::new("id").arg("-u"))?.trim() == "0";
-    let sudo: &[&str] = if root { &[] } else { &["sudo"] };
-    eprintln!("xtask: apt-get update && apt-get install -y {package}");
-    let mut update = Command::new(sudo.first().copied().unwrap_or("apt-get"));
-    if !root {
-        update.arg("apt-get");
-    }
-    status(update.arg("update"))?;
-    let mut install = Command::new(sudo.first().copied().unwrap_or("apt-get"));
-    if !root {
-        install.arg("apt-get");
-    }
-    status(
-        install
-            .args(["install", "-y", "--no-install-recommends", package])
-            .env("DEBIAN_FRONTEND", "noninteractive"),
-    )
-}
-
-/// Everything the QEMU board needs: its target, QEMU, defmt-print.
+/// Everything the QEMU board needs: the thumb targets, llvm-tools, QEMU, defmt-print.
 pub fn qemu_board() -> Result<()> {
-    targets(&["thumbv7m-none-eabi"])?;
-    if !on_path("qemu-system-arm") {
-        apt_install("qemu-system-arm")?;
-    }
-    if !on_path("defmt-print") {
-        eprintln!("xtask: cargo install defmt-print --locked");
-        status(Command::new("cargo").args(["install", "defmt-print", "--locked"]))?;
-    }
-    Ok(())
+    crate::setup::all()
 }

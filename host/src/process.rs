@@ -1,0 +1,497 @@
+//! Bot processes: the one place every game's `cmd:` bots go through.
+//!
+//! A bot is a child process in its own process group, so that killing it also kills whatever it
+//! spawned. Its stdout is read by a thread that frames lines with a length limit (a 10 MB line costs
+//! at most `max_line` bytes of memory); its stdin is written by another thread, so a bot that stops
+//! reading cannot block the engine; its stderr goes to a log file (capped) or nowhere. Every way out
+//! (normal end, fault, disqualification, panic in the engine) kills the group and reaps the child:
+//! that is [`Drop`] for [`BotProcess`].
+//!
+//! Time is accounted as a bank: every window of `window` turns gives `window * per_turn` to spend,
+//! which is how the original challenges stated their limits ("10 ms per turn on average over 100
+//! turns"). The first request also gets the start-up allowance (interpreters take a while to start).
+
+use std::fmt;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
+
+/// Time and size limits for one bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    /// Extra time for the first answer.
+    pub startup: Duration,
+    /// Average time allowed per answer...
+    pub per_turn: Duration,
+    /// ...over windows of this many turns (1 = a hard limit per turn).
+    pub window: u32,
+    /// Wait for ever (debugging a bot).
+    pub no_timeout: bool,
+    /// Longest line accepted from the bot, in bytes.
+    pub max_line: usize,
+    /// Faults after which the bot is disqualified (it passes for the rest of the match).
+    pub max_faults: u32,
+    /// Most bytes of stderr kept in the bot's log file.
+    pub max_log: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            startup: Duration::from_secs(2),
+            per_turn: Duration::from_millis(10),
+            window: 100,
+            no_timeout: false,
+            max_line: 1 << 20,
+            max_faults: 10,
+            max_log: 10 << 20,
+        }
+    }
+}
+
+/// Something a bot did wrong. The match goes on; the report names each one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// No answer within the time left in its bank.
+    Timeout { waited_ms: u64 },
+    /// The process closed its stdout (exited or crashed).
+    Exited { status: String },
+    /// A line over the length limit (it was discarded).
+    LineTooLong { limit: usize },
+    /// A line that is not UTF-8.
+    BadUtf8,
+    /// A line that the game's protocol cannot read.
+    Garbage { why: String },
+    /// The process could not be started.
+    Spawn { why: String },
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Fault::Timeout { waited_ms } => write!(f, "time-out after {waited_ms} ms"),
+            Fault::Exited { status } => write!(f, "exited ({status})"),
+            Fault::LineTooLong { limit } => write!(f, "line longer than {limit} bytes"),
+            Fault::BadUtf8 => write!(f, "line is not UTF-8"),
+            Fault::Garbage { why } => write!(f, "unreadable answer: {why}"),
+            Fault::Spawn { why } => write!(f, "could not start: {why}"),
+        }
+    }
+}
+
+impl Fault {
+    /// A short kind for tables: `timeout`, `crash`, `invalid`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Fault::Timeout { .. } => "timeout",
+            Fault::Exited { .. } | Fault::Spawn { .. } => "crash",
+            Fault::LineTooLong { .. } | Fault::BadUtf8 | Fault::Garbage { .. } => "invalid",
+        }
+    }
+}
+
+/// What the reader thread saw.
+enum Event {
+    Line(String),
+    TooLong,
+    BadUtf8,
+    Eof,
+}
+
+/// A running bot.
+pub struct BotProcess {
+    child: Child,
+    to_bot: Option<SyncSender<Vec<u8>>>,
+    from_bot: Receiver<Event>,
+    threads: Vec<JoinHandle<()>>,
+    limits: Limits,
+    bank: Duration,
+    turns: u32,
+    started: bool,
+    gone: Option<Fault>,
+}
+
+impl BotProcess {
+    /// Starts `command` with `sh -c` in a new process group. stderr goes to `stderr_log` (capped at
+    /// `limits.max_log` bytes) or is discarded.
+    pub fn spawn(command: &str, stderr_log: Option<&Path>, limits: Limits) -> io::Result<Self> {
+        use std::os::unix::process::CommandExt;
+        let mut cmd = Command::new("sh");
+        cmd.arg("-c")
+            .arg(command)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(if stderr_log.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
+            .process_group(0);
+        let mut child = cmd.spawn()?;
+        let mut threads = Vec::new();
+
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| io::Error::other("no stdout"))?;
+        let (line_tx, from_bot) = mpsc::sync_channel(16);
+        let max_line = limits.max_line;
+        threads.push(std::thread::spawn(move || {
+            read_lines(stdout, max_line, line_tx)
+        }));
+
+        let mut stdin = child
+            .stdin
+            .take()
+            .ok_or_else(|| io::Error::other("no stdin"))?;
+        let (to_bot, write_rx) = mpsc::sync_channel::<Vec<u8>>(64);
+        threads.push(std::thread::spawn(move || {
+            for bytes in write_rx {
+                if stdin.write_all(&bytes).and_then(|_| stdin.flush()).is_err() {
+                    break;
+                }
+            }
+        }));
+
+        if let (Some(path), Some(mut stderr)) = (stderr_log, child.stderr.take()) {
+            let mut file = std::fs::File::create(path)?;
+            let cap = limits.max_log;
+            threads.push(std::thread::spawn(move || {
+                let _ = io::copy(&mut (&mut stderr).take(cap), &mut file);
+                // Past the cap, keep draining so the bot never blocks on a full pipe.
+                let _ = io::copy(&mut stderr, &mut io::sink());
+            }));
+        }
+
+        Ok(BotProcess {
+            child,
+            to_bot: Some(to_bot),
+            from_bot,
+            threads,
+            limits,
+            bank: Duration::ZERO,
+            turns: 0,
+            started: false,
+            gone: None,
+        })
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// The fault that ended the process, if it has ended.
+    pub fn gone(&self) -> Option<&Fault> {
+        self.gone.as_ref()
+    }
+
+    /// Sends one line (a newline is added).
+    pub fn send(&mut self, line: &str) -> Result<(), Fault> {
+        if let Some(f) = &self.gone {
+            return Err(f.clone());
+        }
+        let mut bytes = Vec::with_capacity(line.len() + 1);
+        bytes.extend_from_slice(line.as_bytes());
+        bytes.push(b'\n');
+        match &self.to_bot {
+            Some(tx) => match tx.try_send(bytes) {
+                Ok(()) => Ok(()),
+                // The bot is not reading: the line is lost, the bot will time out.
+                Err(mpsc::TrySendError::Full(_)) => Ok(()),
+                Err(mpsc::TrySendError::Disconnected(_)) => Err(self.exited()),
+            },
+            None => Err(self.exited()),
+        }
+    }
+
+    /// Waits for one line, spending from the time bank.
+    pub fn recv(&mut self) -> Result<String, Fault> {
+        if let Some(f) = &self.gone {
+            return Err(f.clone());
+        }
+        if self.turns.is_multiple_of(self.limits.window.max(1)) {
+            self.bank = self.limits.per_turn * self.limits.window.max(1);
+        }
+        self.turns += 1;
+        let mut allowance = self.bank;
+        if !self.started {
+            allowance += self.limits.startup;
+        }
+        let start = Instant::now();
+        let event = if self.limits.no_timeout {
+            self.from_bot
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected)
+        } else {
+            self.from_bot.recv_timeout(allowance)
+        };
+        let spent = start.elapsed();
+        if self.started {
+            self.bank = self.bank.saturating_sub(spent);
+        } else {
+            self.bank = self
+                .bank
+                .saturating_sub(spent.saturating_sub(self.limits.startup));
+            self.started = true;
+        }
+        match event {
+            Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::TooLong) => Err(Fault::LineTooLong {
+                limit: self.limits.max_line,
+            }),
+            Ok(Event::BadUtf8) => Err(Fault::BadUtf8),
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
+            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout {
+                waited_ms: spent.as_millis() as u64,
+            }),
+        }
+    }
+
+    /// Drops answers that arrived after their deadline, so they are not taken for the next one.
+    pub fn discard_stale(&mut self) {
+        while let Ok(event) = self.from_bot.try_recv() {
+            if let Event::Eof = event {
+                self.exited();
+                break;
+            }
+        }
+    }
+
+    /// Sends a request and waits for the answer line.
+    pub fn request(&mut self, line: &str) -> Result<String, Fault> {
+        self.discard_stale();
+        self.send(line)?;
+        self.recv()
+    }
+
+    /// Kills the process group and reaps the child. Safe to call more than once.
+    pub fn kill(&mut self) {
+        self.to_bot = None;
+        let pid = self.child.id() as i32;
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        // The I/O threads end when the pipes close. They are not joined: a grandchild that left the
+        // process group could hold a pipe open for ever, and the engine must not wait for it.
+        self.threads.clear();
+        if self.gone.is_none() {
+            self.gone = Some(Fault::Exited {
+                status: "killed by the engine".into(),
+            });
+        }
+    }
+
+    /// Records that the bot is gone, with its exit status if it has one.
+    fn exited(&mut self) -> Fault {
+        if let Some(f) = &self.gone {
+            return f.clone();
+        }
+        let status = match self.child.try_wait() {
+            Ok(Some(s)) => s.to_string(),
+            _ => "closed its output".into(),
+        };
+        let fault = Fault::Exited { status };
+        self.gone = Some(fault.clone());
+        fault
+    }
+}
+
+impl Drop for BotProcess {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Frames the bot's stdout into lines of at most `max` bytes.
+fn read_lines(stdout: impl Read, max: usize, tx: SyncSender<Event>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let limit = max as u64 + 1;
+        match (&mut reader).take(limit).read_until(b'\n', &mut buf) {
+            Ok(0) | Err(_) => {
+                let _ = tx.send(Event::Eof);
+                return;
+            }
+            Ok(_) => {}
+        }
+        let event = if buf.last() != Some(&b'\n') && buf.len() > max {
+            // Skip the rest of the long line without keeping it.
+            loop {
+                let chunk = match reader.fill_buf() {
+                    Ok(c) if !c.is_empty() => c,
+                    _ => {
+                        let _ = tx.send(Event::TooLong);
+                        let _ = tx.send(Event::Eof);
+                        return;
+                    }
+                };
+                if let Some(i) = chunk.iter().position(|&b| b == b'\n') {
+                    reader.consume(i + 1);
+                    break;
+                }
+                let n = chunk.len();
+                reader.consume(n);
+            }
+            Event::TooLong
+        } else {
+            if buf.last() == Some(&b'\n') {
+                buf.pop();
+                if buf.last() == Some(&b'\r') {
+                    buf.pop();
+                }
+            }
+            match String::from_utf8(std::mem::take(&mut buf)) {
+                Ok(s) => Event::Line(s),
+                Err(_) => Event::BadUtf8,
+            }
+        };
+        if tx.send(event).is_err() {
+            return;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn quick() -> Limits {
+        Limits {
+            startup: Duration::from_millis(500),
+            per_turn: Duration::from_millis(100),
+            window: 1,
+            ..Limits::default()
+        }
+    }
+
+    #[test]
+    fn echo_bot_answers_each_line() {
+        let mut bot = BotProcess::spawn("cat", None, quick()).unwrap();
+        assert_eq!(bot.request("hello").unwrap(), "hello");
+        assert_eq!(bot.request("again").unwrap(), "again");
+    }
+
+    #[test]
+    fn silent_bot_times_out_and_is_reaped() {
+        let mut bot = BotProcess::spawn("sleep 30", None, quick()).unwrap();
+        let t = Instant::now();
+        assert!(matches!(bot.request("x"), Err(Fault::Timeout { .. })));
+        assert!(t.elapsed() < Duration::from_secs(5));
+        let pid = bot.child.id();
+        drop(bot);
+        assert!(
+            !Path::new(&format!("/proc/{pid}")).exists(),
+            "child not reaped"
+        );
+    }
+
+    #[test]
+    fn exiting_bot_is_reported() {
+        let mut bot = BotProcess::spawn("exit 3", None, quick()).unwrap();
+        match bot.request("x") {
+            Err(Fault::Exited { .. }) => {}
+            other => panic!("expected Exited, got {other:?}"),
+        }
+        assert!(bot.gone().is_some());
+    }
+
+    #[test]
+    fn long_lines_are_refused_and_framing_recovers() {
+        let limits = Limits {
+            max_line: 1000,
+            ..quick()
+        };
+        let mut bot = BotProcess::spawn(
+            "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo ok; sleep 5",
+            None,
+            limits,
+        )
+        .unwrap();
+        assert_eq!(bot.recv(), Err(Fault::LineTooLong { limit: 1000 }));
+        assert_eq!(bot.recv().unwrap(), "ok");
+    }
+
+    #[test]
+    fn invalid_utf8_is_a_fault() {
+        let mut bot = BotProcess::spawn("printf '\\377\\376\\n'; sleep 5", None, quick()).unwrap();
+        assert_eq!(bot.recv(), Err(Fault::BadUtf8));
+    }
+
+    #[test]
+    fn children_of_a_bot_are_killed_with_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("pid");
+        let cmd = format!(
+            "sleep 60 & echo $! > {}; echo started; wait",
+            pidfile.display()
+        );
+        let mut bot = BotProcess::spawn(&cmd, None, quick()).unwrap();
+        assert_eq!(bot.recv().unwrap(), "started");
+        let pid = std::fs::read_to_string(&pidfile)
+            .unwrap()
+            .trim()
+            .to_string();
+        drop(bot);
+        // The grandchild was killed; give the kernel a moment to reap it (it is init's now).
+        let gone = (0..50).any(|_| {
+            std::thread::sleep(Duration::from_millis(20));
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| s.contains(") Z "))
+                .unwrap_or(true)
+        });
+        assert!(gone, "grandchild {pid} still running");
+    }
+
+    #[test]
+    fn stderr_goes_to_a_capped_log() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("bot.stderr");
+        let limits = Limits {
+            max_log: 100,
+            ..quick()
+        };
+        let mut bot = BotProcess::spawn(
+            "head -c 100000 /dev/zero | tr '\\0' e >&2; echo done",
+            Some(&log),
+            limits,
+        )
+        .unwrap();
+        assert_eq!(bot.recv().unwrap(), "done");
+        drop(bot);
+        let len = || std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
+        for _ in 0..100 {
+            if len() == 100 {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(len(), 100);
+    }
+
+    #[test]
+    fn the_bank_averages_over_the_window() {
+        let limits = Limits {
+            startup: Duration::ZERO,
+            per_turn: Duration::from_millis(100),
+            window: 4,
+            ..Limits::default()
+        };
+        // One slow answer (250 ms) fits in a bank of 4 x 100 ms.
+        let mut bot = BotProcess::spawn(
+            "read a; sleep 0.25; echo 1; while read a; do echo $a; done",
+            None,
+            limits,
+        )
+        .unwrap();
+        assert_eq!(bot.request("a").unwrap(), "1");
+        assert_eq!(bot.request("b").unwrap(), "b");
+    }
+}

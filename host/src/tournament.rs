@@ -1,0 +1,406 @@
+//! Tournaments: a schedule of matches in each challenge's own format, played in parallel (rayon),
+//! ranked by the format's table and rated with TrueSkill.
+//!
+//! Results do not depend on `--jobs`: every match is seeded from the tournament seed and its index,
+//! results are put back in index order, and ratings are computed in that order after the round.
+//! A schedule is made of rounds; formats whose pairings depend on earlier results (Swiss) make each
+//! round from the results so far. `--shard I/N` plays the matches of a round whose index is I mod N;
+//! `arena merge` puts shards back together and recomputes the same table as a single run.
+
+use crate::process::Fault;
+use arena_core::rng::splitmix64;
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use skillratings::trueskill::{trueskill_multi_team, TrueSkillConfig, TrueSkillRating};
+use skillratings::MultiTeamOutcome;
+use std::path::PathBuf;
+
+/// One scheduled match: which bot (index into the entry list) sits at each seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Fixture {
+    pub index: usize,
+    pub round: usize,
+    pub seats: Vec<usize>,
+}
+
+/// Faults of one seat in one match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Faults {
+    pub timeouts: u32,
+    pub crashes: u32,
+    /// Unreadable answers and actions the rules refused.
+    pub invalid: u32,
+    pub disqualified: bool,
+}
+
+impl Faults {
+    pub fn add(&mut self, other: &Faults) {
+        self.timeouts += other.timeouts;
+        self.crashes += other.crashes;
+        self.invalid += other.invalid;
+        self.disqualified |= other.disqualified;
+    }
+
+    pub fn from_report(seat: &crate::play::SeatReport) -> Faults {
+        let mut f = Faults {
+            invalid: seat.refused,
+            disqualified: seat.disqualified.is_some(),
+            ..Faults::default()
+        };
+        for (_, fault) in &seat.faults {
+            match fault {
+                Fault::Timeout { .. } => f.timeouts += 1,
+                Fault::Exited { .. } | Fault::Spawn { .. } => f.crashes += 1,
+                _ => f.invalid += 1,
+            }
+        }
+        f
+    }
+}
+
+/// What one match came to.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MatchResult {
+    pub index: usize,
+    pub round: usize,
+    pub seats: Vec<usize>,
+    pub seed: u64,
+    pub turns: u32,
+    /// Per seat: 0 is first, ties share.
+    pub rank: Vec<u8>,
+    pub score: Vec<i64>,
+    pub reason: String,
+    pub faults: Vec<Faults>,
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub replay: Option<PathBuf>,
+}
+
+/// A game as a tournament plays it.
+pub trait Contest: Sync {
+    /// `tower-defense`, `tower-defense/siege`...
+    fn name(&self) -> String;
+    fn seats(&self) -> usize;
+    /// Plays one match. `replay` is where to write it, if anywhere.
+    fn play(
+        &self,
+        fixture: &Fixture,
+        bots: &[String],
+        seed: u64,
+        replay: Option<PathBuf>,
+    ) -> anyhow::Result<MatchResult>;
+    /// The replay file extension.
+    fn replay_ext(&self) -> &'static str {
+        "json"
+    }
+}
+
+/// A tournament format: the schedule and the table.
+pub trait Format: Sync {
+    fn name(&self) -> &'static str;
+    /// The fixtures of `round` (numbered from 0) for `bots` entries, `games` repetitions, given every
+    /// result so far; `None` when the tournament is over. Indices continue from earlier rounds.
+    fn round(
+        &self,
+        round: usize,
+        bots: usize,
+        games: usize,
+        seed: u64,
+        results: &[MatchResult],
+    ) -> Option<Vec<Fixture>>;
+    /// Whether a round's fixtures depend on earlier results (then shards are played round by round).
+    fn adaptive(&self) -> bool {
+        false
+    }
+    /// The table, best first: one row per bot, named columns.
+    fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row>;
+}
+
+/// A row of a standings table.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub bot: String,
+    pub columns: Vec<(String, String)>,
+}
+
+/// A bot's TrueSkill rating after the whole tournament.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Rating {
+    pub bot: String,
+    pub mu: f64,
+    pub sigma: f64,
+    /// mu - 3 sigma: what the AI Challenge ranked by.
+    pub conservative: f64,
+    pub matches: u32,
+    pub faults: Faults,
+}
+
+/// Everything a tournament (or a shard of one) produced.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Results {
+    pub game: String,
+    pub format: String,
+    pub bots: Vec<String>,
+    pub seed: u64,
+    pub games: usize,
+    /// `Some((i, n))` for a shard.
+    pub shard: Option<(usize, usize)>,
+    pub results: Vec<MatchResult>,
+    pub standings: Vec<Row>,
+    pub ratings: Vec<Rating>,
+}
+
+/// How to run a tournament.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub games: usize,
+    pub jobs: usize,
+    pub seed: u64,
+    pub shard: Option<(usize, usize)>,
+    pub replays: Option<PathBuf>,
+    pub progress: bool,
+}
+
+/// The seed of match `index` in a tournament seeded `seed`.
+pub fn match_seed(seed: u64, index: usize) -> u64 {
+    let mut s = seed ^ (index as u64).wrapping_mul(0xD1B5_4A32_D192_ED03);
+    splitmix64(&mut s)
+}
+
+/// Plays a tournament (or one shard of it).
+pub fn run(
+    contest: &dyn Contest,
+    format: &dyn Format,
+    bots: &[String],
+    options: &Options,
+) -> anyhow::Result<Results> {
+    if let Some((_, n)) = options.shard {
+        if format.adaptive() && n > 1 {
+            // Each round's pairings need every earlier result: shards of an adaptive format are
+            // played round by round (see `run_round`).
+            anyhow::bail!(
+                "{} pairs each round from the results so far: shard it round by round with --round",
+                format.name()
+            );
+        }
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.jobs.max(1))
+        .build()?;
+    if let Some(dir) = &options.replays {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut results: Vec<MatchResult> = Vec::new();
+    let mut round = 0;
+    while let Some(fixtures) =
+        format.round(round, bots.len(), options.games, options.seed, &results)
+    {
+        let mine: Vec<Fixture> = fixtures
+            .into_iter()
+            .filter(|f| options.shard.is_none_or(|(i, n)| f.index % n == i))
+            .collect();
+        let bar = if options.progress {
+            let bar = ProgressBar::new(mine.len() as u64);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{msg} [{bar:30}] {pos}/{len} matches, {per_sec}, ETA {eta}",
+                )
+                .unwrap_or_else(|_| ProgressStyle::default_bar())
+                .progress_chars("=> "),
+            );
+            bar.set_message(format!("round {}", round + 1));
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        let played: Vec<anyhow::Result<MatchResult>> = pool.install(|| {
+            mine.par_iter()
+                .map(|f| {
+                    let replay = options
+                        .replays
+                        .as_ref()
+                        .map(|d| d.join(format!("match-{:05}.{}", f.index, contest.replay_ext())));
+                    let r = contest.play(f, bots, match_seed(options.seed, f.index), replay);
+                    bar.inc(1);
+                    r
+                })
+                .collect()
+        });
+        bar.finish_and_clear();
+        for r in played {
+            results.push(r?);
+        }
+        results.sort_by_key(|r| r.index);
+        round += 1;
+    }
+    Ok(finish(contest.name(), format, bots, options, results))
+}
+
+/// Standings and ratings from a list of results.
+pub fn finish(
+    game: String,
+    format: &dyn Format,
+    bots: &[String],
+    options: &Options,
+    mut results: Vec<MatchResult>,
+) -> Results {
+    results.sort_by_key(|r| r.index);
+    results.dedup_by_key(|r| r.index);
+    Results {
+        game,
+        format: format.name().into(),
+        bots: bots.to_vec(),
+        seed: options.seed,
+        games: options.games,
+        shard: options.shard,
+        standings: format.standings(bots, &results),
+        ratings: ratings(bots, &results),
+        results,
+    }
+}
+
+/// TrueSkill over every match in index order (one team per seat, ranked by the match's ranks).
+pub fn ratings(bots: &[String], results: &[MatchResult]) -> Vec<Rating> {
+    let config = TrueSkillConfig::new();
+    let mut r: Vec<TrueSkillRating> = vec![TrueSkillRating::new(); bots.len()];
+    let mut matches = vec![0u32; bots.len()];
+    let mut faults = vec![Faults::default(); bots.len()];
+    for m in results {
+        let teams: Vec<[TrueSkillRating; 1]> = m
+            .seats
+            .iter()
+            .map(|&b| [r.get(b).copied().unwrap_or_default()])
+            .collect();
+        let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> = teams
+            .iter()
+            .zip(&m.rank)
+            .map(|(t, &rank)| (&t[..], MultiTeamOutcome::new(rank as usize + 1)))
+            .collect();
+        // Two seats held by one bot (a self-match) teach the ratings nothing.
+        let distinct = {
+            let mut s = m.seats.clone();
+            s.sort();
+            s.dedup();
+            s.len() == m.seats.len()
+        };
+        if distinct && input.len() >= 2 {
+            if let Ok(new) = trueskill_multi_team(&input, &config, None) {
+                for (&b, team) in m.seats.iter().zip(new) {
+                    if let (Some(slot), Some(v)) = (r.get_mut(b), team.first()) {
+                        *slot = *v;
+                    }
+                }
+            }
+        }
+        for (seat, &b) in m.seats.iter().enumerate() {
+            if let Some(c) = matches.get_mut(b) {
+                *c += 1;
+            }
+            if let (Some(f), Some(mf)) = (faults.get_mut(b), m.faults.get(seat)) {
+                f.add(mf);
+            }
+        }
+    }
+    bots.iter()
+        .enumerate()
+        .map(|(i, name)| Rating {
+            bot: name.clone(),
+            mu: round3(r[i].rating),
+            sigma: round3(r[i].uncertainty),
+            conservative: round3(r[i].rating - 3.0 * r[i].uncertainty),
+            matches: matches[i],
+            faults: faults[i],
+        })
+        .collect()
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// Puts shards back together: the same results, table and ratings as a single run.
+pub fn merge(format: &dyn Format, shards: Vec<Results>) -> anyhow::Result<Results> {
+    let first = shards
+        .first()
+        .ok_or_else(|| anyhow::anyhow!("no results to merge"))?
+        .clone();
+    let mut results = Vec::new();
+    for s in &shards {
+        if s.game != first.game
+            || s.bots != first.bots
+            || s.seed != first.seed
+            || s.games != first.games
+        {
+            anyhow::bail!(
+                "these results are not shards of one tournament (game, bots, seed or games differ)"
+            );
+        }
+        results.extend(s.results.iter().cloned());
+    }
+    let options = Options {
+        games: first.games,
+        jobs: 1,
+        seed: first.seed,
+        shard: None,
+        replays: None,
+        progress: false,
+    };
+    Ok(finish(first.game, format, &first.bots, &options, results))
+}
+
+/// Prints the standings, the ratings and the faults.
+pub fn print(results: &Results) {
+    println!(
+        "{} tournament ({}), {} matches, seed {}{}",
+        results.game,
+        results.format,
+        results.results.len(),
+        results.seed,
+        results
+            .shard
+            .map(|(i, n)| format!(", shard {i}/{n}"))
+            .unwrap_or_default()
+    );
+    if let Some(first) = results.standings.first() {
+        let mut header = format!("{:>3}  {:<28}", "#", "bot");
+        for (name, _) in &first.columns {
+            header.push_str(&format!(" {name:>14}"));
+        }
+        println!("\n{header}");
+        for (i, row) in results.standings.iter().enumerate() {
+            let mut line = format!("{:>3}  {:<28}", i + 1, row.bot);
+            for (_, v) in &row.columns {
+                line.push_str(&format!(" {v:>14}"));
+            }
+            println!("{line}");
+        }
+    }
+    println!(
+        "\n{:<28} {:>8} {:>7} {:>9} {:>8} {:>9} {:>8} {:>8} {:>6}",
+        "rating (TrueSkill)",
+        "mu",
+        "sigma",
+        "mu-3sigma",
+        "matches",
+        "timeouts",
+        "crashes",
+        "invalid",
+        "DQ"
+    );
+    let mut ratings = results.ratings.clone();
+    ratings.sort_by(|a, b| b.conservative.total_cmp(&a.conservative));
+    for r in ratings {
+        println!(
+            "{:<28} {:>8.2} {:>7.2} {:>9.2} {:>8} {:>9} {:>8} {:>8} {:>6}",
+            r.bot,
+            r.mu,
+            r.sigma,
+            r.conservative,
+            r.matches,
+            r.faults.timeouts,
+            r.faults.crashes,
+            r.faults.invalid,
+            if r.faults.disqualified { "yes" } else { "" }
+        );
+    }
+}
