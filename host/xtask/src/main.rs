@@ -53,7 +53,7 @@ tasks:
   demo [--matches N] [--snap N]
           a rotation of bot-vs-bot matches in QEMU (lm3s6965evb), the defmt log decoded live, the
           emulated OLED saved every N turns as PNG frames and an animated GIF in target/demo/
-  test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print), then run every
+  test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print, flip-link), then run every
           check CI runs: formatting, clippy, the core on thumbv6m and thumbv7m, all tests, and the
           firmware checks (same as firmware-test)
   firmware-test
