@@ -404,3 +404,34 @@ pub fn print(results: &Results) {
         );
     }
 }
+
+/// A tournament result from a match report.
+pub fn result_of(
+    fixture: &Fixture,
+    seed: u64,
+    report: &crate::play::MatchReport,
+    replay: Option<PathBuf>,
+) -> MatchResult {
+    let n = fixture.seats.len();
+    let (rank, score, reason) = match &report.outcome {
+        Some(o) => (
+            o.ranks().to_vec(),
+            o.scores().to_vec(),
+            o.reason.to_string(),
+        ),
+        // Unfinished (a step limit): everyone shares the place.
+        None => (vec![0; n], vec![0; n], "not finished".into()),
+    };
+    MatchResult {
+        index: fixture.index,
+        round: fixture.round,
+        seats: fixture.seats.clone(),
+        seed,
+        turns: report.turns,
+        rank,
+        score,
+        reason,
+        faults: report.seats.iter().map(Faults::from_report).collect(),
+        replay,
+    }
+}

@@ -1,1 +1,487 @@
-//! Work in progress on its own branch.
+//! # ColorFight
+//!
+//! The territory game of the 2018 ColorFight practice rounds (`rules/colorfight.md`), made discrete:
+//! the reference server updated lazily in real time; here one [`Game::step`] is one 100 ms tick, so a
+//! 20-minute game is 12,000 steps and every duration is a whole number of ticks computed in fixed
+//! point ([`timing`]), identical on every target.
+//!
+//! Two variants: [`Variant::Conquest`] (practice round 2: mines, energy, bases, respawn) and
+//! [`Variant::Skirmish`] (practice round 1: attacks only).
+//!
+//! ## Decisions the rules file leaves open
+//! - A tick `T` is split across steps: `step` applies the actions of tick `T` (rule 5: respawns,
+//!   then every seat in a seeded order), then moves to `T + 1` and runs its rules 1 to 4
+//!   (completions, builds, defeats, income). The state a bot sees is thus "tick `T`, ready to act".
+//! - "Being taken" means any attack in progress on the cell, including its owner defending it:
+//!   such a cell can be neither attacked nor built on.
+//! - "Holds no base" (for a retreat) counts an unfinished base as a base.
+//! - A player has at most one unfinished base (builds are 30 s apart and take 30 s), so its finish
+//!   tick lives in the player, not in every cell.
+//! - `bases` in the JSON counts finished and unfinished bases: the number the limit of 3 applies to.
+//! - A respawn needs a free cell (no owner, no mine, no attack in progress); with none, it waits for
+//!   the next tick, until the 5-minute window closes. A respawn resets gold, energy and the build
+//!   cool-down.
+//! - Gold and energy are `I32F32`; the income of 0.05 per tick rounds up by 2^-33, so 20 ticks give
+//!   at least 1 whole unit and a player never misses a 60-gold base by a rounding error.
+//! - The game lasts [`Params::ticks`] ticks (12,000 by default) and never ends early.
+//! - An attack keeps the duration computed when it started, even if the cell is emptied by its
+//!   owner's defeat meanwhile; it still completes, and the attacker takes the cell.
+//! - An attempt's score (for the best-of rule) is taken at its defeat, after that tick's losses.
+//! - A defeated seat that will not respawn is not in `to_move`; its actions are ignored, not counted.
+//!
+//! ## Capacities
+//! At most [`MAX_CELLS`] cells (32 x 32) and [`MAX_PLAYERS`] players. The state is a fixed array
+//! of 12-byte cells: 12,792 bytes on x86-64 whatever the grid size (a test checks it against the
+//! 24 KB budget).
+
+pub mod bots;
+pub mod grid;
+mod player;
+mod ranking;
+mod tick;
+pub mod timing;
+
+#[cfg(test)]
+mod tests;
+
+use crate::game::{Game, Roster, SetupError, StepReport};
+use crate::outcome::Outcome;
+use crate::rng::Rng;
+use crate::seat::{Seat, SeatSet, MAX_SEATS};
+use crate::Digest;
+
+pub use bots::ColorFightBot;
+pub use grid::{Building, Cell, Kind};
+pub use player::Player;
+pub use timing::Num;
+
+/// The most cells a grid may have (32 x 32; the default grid is 30 x 30).
+pub const MAX_CELLS: usize = 1024;
+/// The most players.
+pub const MAX_PLAYERS: usize = 8;
+/// 20 minutes of 100 ms ticks.
+pub const DEFAULT_TICKS: u32 = 12_000;
+/// Conquest: defeated players respawn during the first 5 minutes.
+pub const RESPAWN_TICKS: u32 = 3_000;
+/// A base costs 60 gold, takes 30 s to build, and a player builds at most one per 30 s.
+pub const BASE_COST: i32 = 60;
+pub const BUILD_TICKS: u32 = 300;
+/// At most 3 bases per player, unfinished ones included.
+pub const MAX_BASES: u8 = 3;
+/// Start gold, and the cap on gold and energy.
+pub const START_GOLD: i32 = 30;
+pub const CAP: i32 = 100;
+/// Income per mine per tick: 0.5 per second.
+pub const INCOME: Num = Num::lit("0.05");
+/// Every Conquest attack multiplies the attacker's energy by 0.95.
+pub const ENERGY_KEEP: Num = Num::lit("0.95");
+
+const NONE: u16 = u16::MAX;
+
+/// The two rule sets of the practice rounds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Variant {
+    /// Practice round 2: mines, energy, bases, respawn.
+    #[default]
+    Conquest,
+    /// Practice round 1: attacks only.
+    Skirmish,
+}
+
+impl Variant {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Conquest => "conquest",
+            Variant::Skirmish => "skirmish",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Variant> {
+        match name {
+            "conquest" => Some(Variant::Conquest),
+            "skirmish" => Some(Variant::Skirmish),
+            _ => None,
+        }
+    }
+}
+
+/// Variant, grid size, players and length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Params {
+    pub variant: Variant,
+    pub width: u16,
+    pub height: u16,
+    pub players: u8,
+    pub ticks: u32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            variant: Variant::Conquest,
+            width: 30,
+            height: 30,
+            players: 4,
+            ticks: DEFAULT_TICKS,
+        }
+    }
+}
+
+/// One seat's move for one tick: anything a bot could send. Coordinates are checked by the rules,
+/// and `Malformed` (what a codec makes of unreadable input) is always refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Action {
+    #[default]
+    Pass,
+    Attack {
+        x: i32,
+        y: i32,
+    },
+    Build {
+        x: i32,
+        y: i32,
+    },
+    Malformed,
+}
+
+/// Why an action was refused: one per rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Refusal {
+    Malformed,
+    Defeated,
+    OutOfGrid,
+    Busy,
+    BeingTaken,
+    NotAdjacent,
+    NoBuildInSkirmish,
+    NotOwn,
+    HasBase,
+    TooPoor,
+    BaseLimit,
+    CoolDown,
+}
+
+/// What an accepted action will do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Plan {
+    Pass,
+    /// Attack (or defend) cell `cell`, completing after `ticks`.
+    Attack {
+        cell: usize,
+        ticks: u32,
+    },
+    Build {
+        cell: usize,
+    },
+}
+
+/// A ColorFight game.
+#[derive(Clone, Debug)]
+pub struct ColorFight {
+    params: Params,
+    seed: u64,
+    tick: u32,
+    cells: [Cell; MAX_CELLS],
+    players: [Player; MAX_PLAYERS],
+    /// The order players act in, drawn each tick.
+    order_rng: Rng,
+    /// The order a retreating base tries its neighbours.
+    retreat_rng: Rng,
+    /// Where defeated players respawn.
+    spawn_rng: Rng,
+}
+
+impl ColorFight {
+    pub const fn params(&self) -> &Params {
+        &self.params
+    }
+    pub const fn variant(&self) -> Variant {
+        self.params.variant
+    }
+    pub const fn width(&self) -> usize {
+        self.params.width as usize
+    }
+    pub const fn height(&self) -> usize {
+        self.params.height as usize
+    }
+    pub const fn tick(&self) -> u32 {
+        self.tick
+    }
+    pub const fn seed(&self) -> u64 {
+        self.seed
+    }
+    fn len(&self) -> usize {
+        self.width() * self.height()
+    }
+    /// The cells of the grid, row-major (`y * width + x`).
+    pub fn cells(&self) -> &[Cell] {
+        self.cells.get(..self.len()).unwrap_or(&[])
+    }
+    pub fn cell(&self, idx: usize) -> Option<&Cell> {
+        self.cells().get(idx)
+    }
+    pub fn players(&self) -> &[Player] {
+        self.players
+            .get(..self.params.players as usize)
+            .unwrap_or(&[])
+    }
+    pub fn player(&self, seat: Seat) -> Option<&Player> {
+        self.players().get(seat)
+    }
+
+    /// The cell index of `(x, y)`, if it is on the grid.
+    pub fn index(&self, x: i32, y: i32) -> Option<usize> {
+        if x < 0 || y < 0 || x as usize >= self.width() || y as usize >= self.height() {
+            None
+        } else {
+            Some(y as usize * self.width() + x as usize)
+        }
+    }
+
+    /// The coordinates of a cell index.
+    pub fn coords(&self, idx: usize) -> (i32, i32) {
+        let w = self.width().max(1);
+        ((idx % w) as i32, (idx / w) as i32)
+    }
+
+    /// The 4 neighbours of a cell (up, right, down, left), `None` off the grid.
+    pub fn neighbours(&self, idx: usize) -> [Option<usize>; 4] {
+        let (x, y) = self.coords(idx);
+        [
+            self.index(x, y - 1),
+            self.index(x + 1, y),
+            self.index(x, y + 1),
+            self.index(x - 1, y),
+        ]
+    }
+
+    /// How many of `seat`'s cells touch cell `idx`.
+    pub fn own_neighbours(&self, seat: Seat, idx: usize) -> u8 {
+        let me = seat as u8 + 1;
+        self.neighbours(idx)
+            .iter()
+            .flatten()
+            .filter(|&&n| self.cell(n).is_some_and(|c| c.owner == me))
+            .count() as u8
+    }
+
+    /// The current score of `seat`'s attempt.
+    pub fn score(&self, seat: Seat) -> u32 {
+        self.player(seat).map_or(0, |p| p.score())
+    }
+
+    /// The score that counts: the best attempt (Conquest) or the cells held (Skirmish).
+    pub fn final_score(&self, seat: Seat) -> u32 {
+        match self.player(seat) {
+            None => 0,
+            Some(p) if p.defeated => p.best,
+            Some(p) => p.best.max(p.score()),
+        }
+    }
+
+    /// What `action` by `seat` would do now, or why the rules refuse it.
+    pub fn plan(&self, seat: Seat, action: &Action) -> Result<Plan, Refusal> {
+        let p = self.player(seat).ok_or(Refusal::Defeated)?;
+        let (x, y, attack) = match *action {
+            Action::Pass => return Ok(Plan::Pass),
+            Action::Malformed => return Err(Refusal::Malformed),
+            Action::Attack { x, y } => (x, y, true),
+            Action::Build { x, y } => (x, y, false),
+        };
+        if p.defeated {
+            return Err(Refusal::Defeated);
+        }
+        if !attack && self.variant() == Variant::Skirmish {
+            return Err(Refusal::NoBuildInSkirmish);
+        }
+        let idx = self.index(x, y).ok_or(Refusal::OutOfGrid)?;
+        let cell = self.cell(idx).ok_or(Refusal::OutOfGrid)?;
+        let me = seat as u8 + 1;
+        if attack {
+            if !p.is_idle() {
+                return Err(Refusal::Busy);
+            }
+            if cell.attacker != 0 {
+                return Err(Refusal::BeingTaken);
+            }
+            let adjacent = self.own_neighbours(seat, idx);
+            if cell.owner != me && adjacent == 0 {
+                return Err(Refusal::NotAdjacent);
+            }
+            let age = self.tick.saturating_sub(cell.taken_at);
+            let ticks =
+                timing::attack_ticks(self.variant(), cell.owner != 0, age, adjacent, p.energy);
+            Ok(Plan::Attack { cell: idx, ticks })
+        } else {
+            if cell.owner != me {
+                return Err(Refusal::NotOwn);
+            }
+            if cell.attacker != 0 {
+                return Err(Refusal::BeingTaken);
+            }
+            if cell.building != Building::None {
+                return Err(Refusal::HasBase);
+            }
+            if p.gold < Num::const_from_int(BASE_COST as i64) {
+                return Err(Refusal::TooPoor);
+            }
+            if p.all_bases() >= MAX_BASES {
+                return Err(Refusal::BaseLimit);
+            }
+            if self.tick < p.next_build {
+                return Err(Refusal::CoolDown);
+            }
+            Ok(Plan::Build { cell: idx })
+        }
+    }
+}
+
+impl Game for ColorFight {
+    const NAME: &'static str = "colorfight";
+    type Params = Params;
+    type Action = Action;
+
+    fn new(params: &Params, seed: u64) -> Result<Self, SetupError> {
+        let (w, h) = (params.width as usize, params.height as usize);
+        if w < 2 || h < 2 {
+            return Err(SetupError::Invalid("width and height must be at least 2"));
+        }
+        if w * h > MAX_CELLS {
+            return Err(SetupError::Capacity("more than MAX_CELLS cells"));
+        }
+        if params.players < 2 || params.players as usize > MAX_PLAYERS {
+            return Err(SetupError::Invalid("2 to 8 players"));
+        }
+        let mines = match params.variant {
+            Variant::Conquest => w * h * 2 / 100,
+            Variant::Skirmish => 0,
+        };
+        if 2 * mines + params.players as usize > w * h {
+            return Err(SetupError::Invalid("grid too small for mines and players"));
+        }
+        let mut game = ColorFight {
+            params: *params,
+            seed,
+            tick: 0,
+            cells: [Cell::default(); MAX_CELLS],
+            players: [Player::start(0); MAX_PLAYERS],
+            order_rng: Rng::stream(seed, b"colorfight/order"),
+            retreat_rng: Rng::stream(seed, b"colorfight/retreat"),
+            // The map stream places mines and starts, then goes on as the respawn stream.
+            spawn_rng: Rng::stream(seed, b"colorfight/map"),
+        };
+        for kind in [Kind::Gold, Kind::Energy] {
+            for _ in 0..mines {
+                let Some(idx) = game.pick_map_cell() else {
+                    return Err(SetupError::Invalid("no room for a mine"));
+                };
+                if let Some(c) = game.cells.get_mut(idx) {
+                    c.kind = kind;
+                }
+            }
+        }
+        for seat in 0..params.players as usize {
+            if !game.spawn(seat, Self::pick_map_cell) {
+                return Err(SetupError::Invalid("no room for a player"));
+            }
+        }
+        Ok(game)
+    }
+
+    fn seats(&self) -> usize {
+        self.players().len()
+    }
+
+    fn turn(&self) -> u32 {
+        self.tick
+    }
+
+    fn to_move(&self) -> SeatSet {
+        if self.is_over() {
+            return SeatSet::EMPTY;
+        }
+        let mut set = SeatSet::EMPTY;
+        for seat in 0..self.seats().min(MAX_SEATS) {
+            if self.acts(seat) {
+                set = set.with(seat);
+            }
+        }
+        set
+    }
+
+    fn step(&mut self, actions: &[Action]) -> StepReport {
+        let mut report = StepReport::default();
+        if self.is_over() {
+            return report;
+        }
+        self.respawn_all();
+        self.act_all(actions, &mut report);
+        self.tick = self.tick.saturating_add(1);
+        self.complete_attacks();
+        if self.variant() == Variant::Conquest {
+            self.finish_builds();
+        }
+        self.defeat_all();
+        if self.variant() == Variant::Conquest {
+            self.income();
+        }
+        report
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.tick < self.params.ticks {
+            return None;
+        }
+        let n = self.seats();
+        let mut out = Outcome {
+            seats: n as u8,
+            rank: [0; MAX_SEATS],
+            score: [0; MAX_SEATS],
+            reason: "time is up",
+        };
+        for (pos, &seat) in self.ranking().iter().enumerate().take(n) {
+            let seat = seat as usize;
+            if let Some(r) = out.rank.get_mut(seat) {
+                *r = pos as u8;
+            }
+            if let Some(s) = out.score.get_mut(seat) {
+                *s = match self.variant() {
+                    Variant::Conquest => self.final_score(seat) as i64,
+                    Variant::Skirmish => self.player(seat).map_or(0, |p| p.cells as i64),
+                };
+            }
+        }
+        Some(out)
+    }
+
+    fn hash_into(&self, d: &mut Digest) {
+        d.u8(self.params.variant as u8)
+            .u16(self.params.width)
+            .u16(self.params.height)
+            .u8(self.params.players)
+            .u32(self.params.ticks)
+            .u64(self.seed)
+            .u32(self.tick);
+        for c in self.cells() {
+            c.hash_into(d);
+        }
+        for p in self.players() {
+            p.hash_into(d);
+        }
+        // The generators' state is private to `Rng`: one draw from a copy stands for it.
+        for rng in [&self.order_rng, &self.retreat_rng, &self.spawn_rng] {
+            let mut copy = rng.clone();
+            d.u64(copy.next_u64());
+        }
+    }
+}
+
+impl Roster for ColorFight {
+    type Bot = ColorFightBot;
+    const BOTS: &'static [&'static str] = &["strategist", "expander", "random"];
+    fn bot(name: &str, seed: u64) -> Option<ColorFightBot> {
+        ColorFightBot::new(name, seed)
+    }
+}

@@ -1,1 +1,3 @@
 //! The generic suite's view of each game: params, arbitrary actions, invariants.
+
+pub mod colorfight;

@@ -1,0 +1,96 @@
+//! What a cell of the grid holds, packed small: 900 of them must fit a microcontroller's RAM.
+
+/// What a cell yields to its owner (Conquest places mines; Skirmish has none).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Kind {
+    #[default]
+    Normal,
+    Gold,
+    Energy,
+}
+
+impl Kind {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Normal => "normal",
+            Kind::Gold => "gold",
+            Kind::Energy => "energy",
+        }
+    }
+    const fn code(self) -> u8 {
+        match self {
+            Kind::Normal => 0,
+            Kind::Gold => 1,
+            Kind::Energy => 2,
+        }
+    }
+}
+
+/// A base on a cell: finished, or being built (it counts towards the limit either way).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Building {
+    #[default]
+    None,
+    Base,
+    Building,
+}
+
+impl Building {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Building::None => "none",
+            Building::Base => "base",
+            Building::Building => "building",
+        }
+    }
+    const fn code(self) -> u8 {
+        match self {
+            Building::None => 0,
+            Building::Base => 1,
+            Building::Building => 2,
+        }
+    }
+}
+
+/// One cell. `owner` and `attacker` are seat + 1, 0 for nobody (as in the canonical JSON).
+/// `taken_at` is the tick the cell was last taken or defended; `done_at` the tick its attack
+/// completes (0 when nobody attacks it).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Cell {
+    pub owner: u8,
+    pub kind: Kind,
+    pub building: Building,
+    pub attacker: u8,
+    pub taken_at: u32,
+    pub done_at: u32,
+}
+
+impl Cell {
+    /// The owner's seat, if any.
+    pub const fn owner_seat(&self) -> Option<usize> {
+        match self.owner {
+            0 => None,
+            o => Some(o as usize - 1),
+        }
+    }
+
+    /// The attacker's seat, if any.
+    pub const fn attacker_seat(&self) -> Option<usize> {
+        match self.attacker {
+            0 => None,
+            a => Some(a as usize - 1),
+        }
+    }
+
+    pub(crate) fn hash_into(&self, d: &mut crate::Digest) {
+        d.u8(self.owner)
+            .u8(self.kind.code())
+            .u8(self.building.code())
+            .u8(self.attacker)
+            .u32(self.taken_at)
+            .u32(self.done_at);
+    }
+}

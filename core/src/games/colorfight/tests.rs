@@ -1,0 +1,877 @@
+//! One test per rule of `rules/colorfight.md`, named after it.
+#![allow(clippy::unwrap_used, clippy::panic)]
+
+use super::*;
+
+const A: Action = Action::Pass;
+
+/// An empty board: no mines, no cells owned, every player fresh (and not yet defeated).
+fn board(variant: Variant, w: u16, h: u16, players: u8) -> ColorFight {
+    let params = Params {
+        variant,
+        width: w,
+        height: h,
+        players,
+        ticks: DEFAULT_TICKS,
+    };
+    let mut g = ColorFight::new(&params, 7).unwrap();
+    for c in g.cells.iter_mut() {
+        *c = Cell::default();
+    }
+    for p in g.players.iter_mut() {
+        *p = Player::start(0);
+    }
+    g
+}
+
+fn own(g: &mut ColorFight, seat: Seat, x: i32, y: i32) {
+    let i = g.index(x, y).unwrap();
+    let c = *g.cell(i).unwrap();
+    if let Some(prev) = c.owner_seat() {
+        g.count(prev, c.kind, false);
+    }
+    g.count(seat, c.kind, true);
+    g.cells[i].owner = seat as u8 + 1;
+}
+
+fn base(g: &mut ColorFight, seat: Seat, x: i32, y: i32) {
+    own(g, seat, x, y);
+    let i = g.index(x, y).unwrap();
+    g.cells[i].building = Building::Base;
+    g.players[seat].bases += 1;
+}
+
+fn at(g: &ColorFight, x: i32, y: i32) -> Cell {
+    *g.cell(g.index(x, y).unwrap()).unwrap()
+}
+
+fn attack(x: i32, y: i32) -> Action {
+    Action::Attack { x, y }
+}
+
+fn build(x: i32, y: i32) -> Action {
+    Action::Build { x, y }
+}
+
+/// Steps with `first` for the first tick, then passes, `n` ticks in all.
+fn run(g: &mut ColorFight, first: &[Action], n: u32) -> StepReport {
+    let r = g.step(first);
+    for _ in 1..n {
+        g.step(&[A; MAX_PLAYERS]);
+    }
+    r
+}
+
+/// Recounts every player's cells, mines and bases from the grid.
+fn counts_match(g: &ColorFight) -> bool {
+    g.players().iter().enumerate().all(|(s, p)| {
+        let me = s as u8 + 1;
+        let mine = |k: Option<Kind>| {
+            g.cells()
+                .iter()
+                .filter(|c| c.owner == me && k.is_none_or(|k| c.kind == k))
+                .count() as u16
+        };
+        let bases = g
+            .cells()
+            .iter()
+            .filter(|c| c.owner == me && c.building == Building::Base)
+            .count() as u8;
+        p.cells == mine(None)
+            && p.gold_mines == mine(Some(Kind::Gold))
+            && p.energy_mines == mine(Some(Kind::Energy))
+            && p.bases == bases
+    })
+}
+
+// ---- Map and players ----
+
+#[test]
+fn map_conquest_places_2_percent_gold_then_energy_mines() {
+    let g = ColorFight::new(&Params::default(), 1).unwrap();
+    let gold = g.cells().iter().filter(|c| c.kind == Kind::Gold).count();
+    let energy = g.cells().iter().filter(|c| c.kind == Kind::Energy).count();
+    assert_eq!((gold, energy), (18, 18));
+    let other = ColorFight::new(&Params::default(), 2).unwrap();
+    assert_ne!(g.cells(), other.cells(), "mines are placed by the seed");
+    let again = ColorFight::new(&Params::default(), 1).unwrap();
+    assert_eq!(g.digest(), again.digest());
+}
+
+#[test]
+fn map_skirmish_has_no_mines_and_no_bases() {
+    let p = Params {
+        variant: Variant::Skirmish,
+        ..Params::default()
+    };
+    let g = ColorFight::new(&p, 1).unwrap();
+    assert!(g.cells().iter().all(|c| c.kind == Kind::Normal));
+    assert!(g.cells().iter().all(|c| c.building == Building::None));
+    assert_eq!(g.cells().iter().filter(|c| c.owner != 0).count(), 4);
+}
+
+#[test]
+fn players_start_on_distinct_mine_free_cells_with_a_base_30_gold_0_energy() {
+    let p = Params {
+        players: 8,
+        ..Params::default()
+    };
+    let g = ColorFight::new(&p, 3).unwrap();
+    for seat in 0..8 {
+        assert_eq!(g.cells().iter().filter(|c| c.owner == seat + 1).count(), 1);
+        let cell = g.cells().iter().find(|c| c.owner == seat + 1).unwrap();
+        assert_eq!(cell.kind, Kind::Normal);
+        assert_eq!(cell.building, Building::Base);
+        assert_eq!(cell.taken_at, 0);
+        let pl = g.player(seat as usize).unwrap();
+        assert_eq!(pl.gold, Num::const_from_int(30));
+        assert_eq!(pl.energy, Num::ZERO);
+    }
+    assert!(counts_match(&g));
+}
+
+#[test]
+fn players_two_to_eight_and_grid_within_capacity() {
+    for (players, ok) in [(1, false), (2, true), (8, true), (9, false)] {
+        let p = Params {
+            players,
+            ..Params::default()
+        };
+        assert_eq!(ColorFight::new(&p, 0).is_ok(), ok, "{players} players");
+    }
+    let big = Params {
+        width: 33,
+        height: 32,
+        ..Params::default()
+    };
+    assert!(matches!(
+        ColorFight::new(&big, 0),
+        Err(SetupError::Capacity(_))
+    ));
+    let wide = Params {
+        width: 32,
+        height: 32,
+        ..Params::default()
+    };
+    assert!(ColorFight::new(&wide, 0).is_ok());
+    let tiny = Params {
+        width: 1,
+        ..Params::default()
+    };
+    assert!(ColorFight::new(&tiny, 0).is_err());
+}
+
+// ---- Attacks ----
+
+#[test]
+fn grid_is_four_neighbour_without_wrap() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 0, 2);
+    own(&mut g, 1, 4, 4);
+    assert_eq!(
+        g.plan(0, &attack(4, 2)),
+        Err(Refusal::NotAdjacent),
+        "no wrap"
+    );
+    assert_eq!(
+        g.plan(0, &attack(1, 1)),
+        Err(Refusal::NotAdjacent),
+        "no diagonal"
+    );
+    for (x, y) in [(1, 2), (0, 1), (0, 3)] {
+        assert!(g.plan(0, &attack(x, y)).is_ok());
+    }
+}
+
+#[test]
+fn attack_adjacent_cell_of_any_owner_but_not_diagonal() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 2, 2);
+    own(&mut g, 1, 3, 2);
+    assert!(g.plan(0, &attack(2, 1)).is_ok(), "empty neighbour");
+    assert!(g.plan(0, &attack(3, 2)).is_ok(), "enemy neighbour");
+    assert_eq!(g.plan(0, &attack(3, 3)), Err(Refusal::NotAdjacent));
+    assert_eq!(g.plan(0, &attack(0, 0)), Err(Refusal::NotAdjacent));
+    assert_eq!(g.plan(0, &attack(5, 2)), Err(Refusal::OutOfGrid));
+    assert_eq!(g.plan(0, &attack(-1, 2)), Err(Refusal::OutOfGrid));
+    let r = g.step(&[attack(3, 3), A]);
+    assert_eq!(r.refused[0], 1);
+    assert!(g.player(0).unwrap().is_idle());
+}
+
+#[test]
+fn attack_empty_cell_takes_2_seconds_and_completes_at_start_plus_ticks() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 2, 2);
+    own(&mut g, 1, 0, 0);
+    g.step(&[attack(2, 1), A]); // acted at tick 0
+    assert_eq!(at(&g, 2, 1).attacker, 1);
+    assert_eq!(at(&g, 2, 1).done_at, 20);
+    assert_eq!(g.player(0).unwrap().busy_until, 20);
+    run(&mut g, &[], 18); // now at tick 19
+    assert_eq!(g.tick(), 19);
+    assert_eq!(at(&g, 2, 1).owner, 0);
+    g.step(&[]); // tick 20 starts: the cell changes hands
+    assert_eq!(at(&g, 2, 1).owner, 1);
+    assert_eq!(at(&g, 2, 1).taken_at, 20);
+    assert_eq!(at(&g, 2, 1).attacker, 0);
+    assert!(g.player(0).unwrap().is_idle());
+    assert_eq!(g.player(0).unwrap().cells, 2);
+}
+
+#[test]
+fn attack_owned_cell_takes_3_plus_30_times_decay_of_its_age() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 2, 2);
+    own(&mut g, 1, 3, 2);
+    run(&mut g, &[], 250); // the enemy cell is 25 s old
+    assert_eq!(
+        g.plan(0, &attack(3, 2)),
+        Ok(Plan::Attack {
+            cell: 13,
+            ticks: 199
+        })
+    );
+    let mut fresh = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut fresh, 0, 2, 2);
+    own(&mut fresh, 1, 3, 2);
+    assert_eq!(
+        fresh.plan(0, &attack(3, 2)),
+        Ok(Plan::Attack {
+            cell: 13,
+            ticks: 330
+        })
+    );
+}
+
+#[test]
+fn defending_own_cell_restarts_its_occupation_time() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 2, 2);
+    own(&mut g, 1, 0, 0);
+    run(&mut g, &[], 600);
+    // 60 s old: 10.5 s to re-take.
+    assert_eq!(
+        g.plan(0, &attack(2, 2)),
+        Ok(Plan::Attack {
+            cell: 12,
+            ticks: 105
+        })
+    );
+    run(&mut g, &[attack(2, 2), A], 105);
+    assert_eq!(at(&g, 2, 2).taken_at, 705);
+    assert_eq!(at(&g, 2, 2).owner, 1);
+    assert_eq!(
+        g.plan(0, &attack(2, 2)),
+        Ok(Plan::Attack {
+            cell: 12,
+            ticks: 330
+        })
+    );
+}
+
+#[test]
+fn one_attack_at_a_time() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 2, 2);
+    own(&mut g, 1, 0, 0);
+    g.step(&[attack(2, 1), A]);
+    assert_eq!(g.plan(0, &attack(2, 3)), Err(Refusal::Busy));
+    let r = g.step(&[attack(2, 3), A]);
+    assert_eq!(r.refused[0], 1);
+    assert_eq!(at(&g, 2, 3).attacker, 0);
+}
+
+#[test]
+fn a_cell_being_taken_cannot_be_attacked_by_another() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 1, 2);
+    own(&mut g, 1, 3, 2);
+    g.step(&[attack(2, 2), A]);
+    assert_eq!(g.plan(1, &attack(2, 2)), Err(Refusal::BeingTaken));
+    // Not even its owner may defend a cell under attack.
+    let mut h = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut h, 0, 1, 2);
+    own(&mut h, 1, 2, 2);
+    h.step(&[attack(2, 2), A]);
+    assert_eq!(h.plan(1, &attack(2, 2)), Err(Refusal::BeingTaken));
+}
+
+#[test]
+fn a_cell_that_changes_hands_while_another_waits_costs_the_waiter_33_seconds() {
+    let mut g = board(Variant::Skirmish, 5, 5, 3);
+    own(&mut g, 0, 1, 2); // attacker A, left of the target
+    own(&mut g, 1, 3, 2); // B waits on the right
+    own(&mut g, 2, 2, 2); // the target, held by C
+    own(&mut g, 2, 0, 0);
+    run(&mut g, &[], 600); // C's cell is 60 s old: 10.5 s to take
+    g.step(&[attack(2, 2), A, A]);
+    let mut waited = 0;
+    while at(&g, 2, 2).owner != 1 {
+        // B tries every tick and is refused every tick.
+        let r = g.step(&[A, attack(2, 2), A]);
+        assert_eq!(r.refused[1], 1);
+        waited += 1;
+    }
+    assert_eq!(waited, 104, "acted at 600, completes at 705");
+    assert_eq!(g.player(2).unwrap().cells, 1);
+    // Now the cell is A's, freshly taken: B's attack lasts the full 33 s.
+    assert_eq!(
+        g.plan(1, &attack(2, 2)),
+        Ok(Plan::Attack {
+            cell: 12,
+            ticks: 330
+        })
+    );
+    let r = g.step(&[A, attack(2, 2), A]);
+    assert_eq!(r.refused[1], 0);
+    assert_eq!(at(&g, 2, 2).attacker, 2);
+}
+
+#[test]
+fn conquest_surround_factor_counts_own_neighbours_of_the_target() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 1, 4, 4);
+    base(&mut g, 0, 1, 2);
+    assert_eq!(
+        g.plan(0, &attack(2, 2)),
+        Ok(Plan::Attack {
+            cell: 12,
+            ticks: 20
+        })
+    );
+    own(&mut g, 0, 2, 1);
+    assert_eq!(
+        g.plan(0, &attack(2, 2)),
+        Ok(Plan::Attack {
+            cell: 12,
+            ticks: 15
+        })
+    );
+    own(&mut g, 0, 3, 2);
+    assert_eq!(
+        g.plan(0, &attack(2, 2)),
+        Ok(Plan::Attack {
+            cell: 12,
+            ticks: 10
+        })
+    );
+    own(&mut g, 0, 2, 3);
+    assert_eq!(
+        g.plan(0, &attack(2, 2)),
+        Ok(Plan::Attack { cell: 12, ticks: 5 })
+    );
+    // Defending an isolated own cell: factor 1.
+    assert_eq!(
+        g.plan(1, &attack(4, 4)),
+        Ok(Plan::Attack {
+            cell: 24,
+            ticks: 330
+        })
+    );
+}
+
+#[test]
+fn conquest_energy_factor_then_five_percent_cost() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    base(&mut g, 1, 4, 4);
+    g.players[0].energy = Num::const_from_int(100);
+    g.step(&[attack(2, 1), A]);
+    // The duration used the energy before the cost: 2 s / 1.5 -> 14 ticks.
+    assert_eq!(at(&g, 2, 1).done_at, 14);
+    assert_eq!(
+        g.player(0).unwrap().energy,
+        Num::const_from_int(100).saturating_mul(ENERGY_KEEP)
+    );
+    // Skirmish: no energy factor and no cost.
+    let mut s = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut s, 0, 2, 2);
+    own(&mut s, 1, 4, 4);
+    s.players[0].energy = Num::const_from_int(100);
+    s.step(&[attack(2, 1), A]);
+    assert_eq!(at(&s, 2, 1).done_at, 20);
+    assert_eq!(s.player(0).unwrap().energy, Num::const_from_int(100));
+}
+
+#[test]
+fn actions_are_taken_in_a_seeded_random_order_each_tick() {
+    // Two players attack the same empty cell in the same tick: whoever acts first gets it.
+    let mut winners = [0; 2];
+    for seed in 0..40 {
+        let mut g = board(Variant::Skirmish, 3, 2, 2);
+        g.order_rng = Rng::stream(seed, b"test");
+        own(&mut g, 0, 0, 0);
+        own(&mut g, 1, 2, 0);
+        let r = g.step(&[attack(1, 0), attack(1, 0)]);
+        assert_eq!(r.total_refused(), 1);
+        winners[at(&g, 1, 0).attacker as usize - 1] += 1;
+    }
+    assert!(winners[0] > 0 && winners[1] > 0, "{winners:?}");
+}
+
+// ---- Bases ----
+
+#[test]
+fn build_costs_60_gold_and_finishes_after_30_seconds() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    own(&mut g, 0, 2, 1);
+    base(&mut g, 1, 4, 4);
+    g.players[0].gold = Num::const_from_int(70);
+    g.step(&[build(2, 1), A]);
+    assert_eq!(at(&g, 2, 1).building, Building::Building);
+    assert_eq!(g.player(0).unwrap().gold, Num::const_from_int(10));
+    assert_eq!(g.player(0).unwrap().all_bases(), 2);
+    run(&mut g, &[], 298);
+    assert_eq!(at(&g, 2, 1).building, Building::Building);
+    g.step(&[]);
+    assert_eq!(g.tick(), 300);
+    assert_eq!(at(&g, 2, 1).building, Building::Base);
+    assert_eq!(g.player(0).unwrap().bases, 2);
+    assert!(counts_match(&g));
+}
+
+#[test]
+fn build_refused_off_own_cells_on_bases_under_attack_or_when_poor() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    own(&mut g, 0, 2, 1);
+    own(&mut g, 0, 1, 2);
+    base(&mut g, 1, 4, 4);
+    own(&mut g, 1, 3, 2);
+    own(&mut g, 1, 3, 1);
+    assert_eq!(g.plan(0, &build(2, 1)), Err(Refusal::TooPoor));
+    g.players[0].gold = Num::const_from_int(100);
+    assert_eq!(g.plan(0, &build(3, 2)), Err(Refusal::NotOwn));
+    assert_eq!(g.plan(0, &build(2, 2)), Err(Refusal::HasBase));
+    assert_eq!(g.plan(0, &build(9, 2)), Err(Refusal::OutOfGrid));
+    g.step(&[A, attack(2, 1)]);
+    assert_eq!(g.plan(0, &build(2, 1)), Err(Refusal::BeingTaken));
+    assert!(g.plan(0, &build(1, 2)).is_ok());
+}
+
+#[test]
+fn build_one_per_30_seconds_separate_from_attacks() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    own(&mut g, 0, 2, 1);
+    own(&mut g, 0, 1, 2);
+    base(&mut g, 1, 4, 4);
+    g.players[0].gold = Num::const_from_int(100);
+    g.step(&[attack(3, 2), A]);
+    // Busy attacking, yet free to build.
+    g.step(&[build(2, 1), A]);
+    assert_eq!(at(&g, 2, 1).building, Building::Building);
+    g.players[0].gold = Num::const_from_int(100);
+    assert_eq!(g.plan(0, &build(1, 2)), Err(Refusal::CoolDown));
+    run(&mut g, &[], 298);
+    assert_eq!(g.tick(), 300);
+    assert_eq!(g.plan(0, &build(1, 2)), Err(Refusal::CoolDown));
+    g.step(&[]);
+    assert!(g.plan(0, &build(1, 2)).is_ok());
+}
+
+#[test]
+fn at_most_3_bases_counting_unfinished_ones() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 0, 0);
+    base(&mut g, 0, 1, 0);
+    own(&mut g, 0, 2, 0);
+    own(&mut g, 0, 3, 0);
+    base(&mut g, 1, 4, 4);
+    g.players[0].gold = Num::const_from_int(100);
+    g.step(&[build(2, 0), A]);
+    assert_eq!(g.player(0).unwrap().all_bases(), 3);
+    run(&mut g, &[], 300);
+    g.players[0].gold = Num::const_from_int(100);
+    assert_eq!(g.plan(0, &build(3, 0)), Err(Refusal::BaseLimit));
+}
+
+#[test]
+fn build_refused_in_skirmish() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 2, 2);
+    own(&mut g, 1, 0, 0);
+    g.players[0].gold = Num::const_from_int(100);
+    assert_eq!(g.plan(0, &build(2, 2)), Err(Refusal::NoBuildInSkirmish));
+}
+
+/// Player 1 (seat 0) has a base at (2,2) and, for the retreat, owned cells around it;
+/// seat 1 takes the base cell from (3,2).
+fn raid(seed: u64, own_left: bool, own_up: bool) -> ColorFight {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    g.retreat_rng = Rng::stream(seed, b"test");
+    base(&mut g, 0, 2, 2);
+    base(&mut g, 0, 0, 4);
+    if own_left {
+        own(&mut g, 0, 1, 2);
+    }
+    if own_up {
+        own(&mut g, 0, 2, 1);
+    }
+    base(&mut g, 1, 3, 2);
+    run(&mut g, &[], 600);
+    let d = match g.plan(1, &attack(2, 2)) {
+        Ok(Plan::Attack { ticks, .. }) => ticks,
+        other => panic!("{other:?}"),
+    };
+    run(&mut g, &[A, attack(2, 2)], d);
+    assert_eq!(at(&g, 2, 2).owner, 2);
+    g
+}
+
+#[test]
+fn base_retreats_to_an_own_neighbour_without_base_in_seeded_order() {
+    let mut went = [0; 2];
+    for seed in 0..30 {
+        let g = raid(seed, true, true);
+        assert_eq!(
+            at(&g, 2, 2).building,
+            Building::None,
+            "the base left the cell"
+        );
+        let left = at(&g, 1, 2).building == Building::Base;
+        let up = at(&g, 2, 1).building == Building::Base;
+        assert!(left ^ up, "exactly one neighbour got the base");
+        went[left as usize] += 1;
+        assert_eq!(g.player(0).unwrap().bases, 2);
+        assert!(!g.player(0).unwrap().defeated);
+        assert!(counts_match(&g));
+        let again = raid(seed, true, true);
+        assert_eq!(g.digest(), again.digest(), "same seed, same retreat");
+    }
+    assert!(went[0] > 0 && went[1] > 0, "{went:?}");
+}
+
+#[test]
+fn base_with_nowhere_to_retreat_is_destroyed() {
+    let g = raid(1, false, false);
+    assert_eq!(g.player(0).unwrap().bases, 1);
+    assert!(
+        g.cells()
+            .iter()
+            .filter(|c| c.building == Building::Base)
+            .count()
+            == 2
+    );
+    assert!(
+        !g.player(0).unwrap().defeated,
+        "its other base keeps it alive"
+    );
+}
+
+#[test]
+fn base_retreats_happen_after_all_completions_in_cell_order() {
+    // Two bases of seat 0 at (1,0) and (3,0), both next to its only free cell (2,0)... and a third
+    // base far away. Seats 1 and 2 take both base cells in the same tick: the lower cell's base
+    // retreats first and takes (2,0); the other finds no room and is destroyed.
+    let mut g = board(Variant::Conquest, 5, 3, 3);
+    base(&mut g, 0, 1, 0);
+    base(&mut g, 0, 3, 0);
+    own(&mut g, 0, 2, 0);
+    base(&mut g, 0, 2, 2);
+    base(&mut g, 1, 0, 0);
+    base(&mut g, 2, 4, 0);
+    g.step(&[A, attack(1, 0), attack(3, 0)]);
+    assert_eq!(at(&g, 1, 0).done_at, at(&g, 3, 0).done_at);
+    let d = at(&g, 1, 0).done_at;
+    run(&mut g, &[], d - 1);
+    assert_eq!((at(&g, 1, 0).owner, at(&g, 3, 0).owner), (2, 3));
+    assert_eq!(at(&g, 2, 0).building, Building::Base);
+    assert_eq!(g.player(0).unwrap().bases, 2);
+    assert!(counts_match(&g));
+}
+
+#[test]
+fn unfinished_base_on_a_taken_cell_is_lost() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 0, 4);
+    own(&mut g, 0, 2, 2);
+    base(&mut g, 1, 3, 2);
+    g.players[0].gold = Num::const_from_int(60);
+    g.step(&[build(2, 2), A]);
+    // The cell is fresh (taken_at 0, age 1): 33 s.
+    run(&mut g, &[A, attack(2, 2)], 331);
+    assert_eq!(at(&g, 2, 2).owner, 2);
+    assert_eq!(at(&g, 2, 2).building, Building::None);
+    assert_eq!(g.player(0).unwrap().all_bases(), 1);
+    assert!(counts_match(&g));
+}
+
+#[test]
+fn defeat_without_a_finished_base_clears_the_board_and_cancels_the_attack() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    own(&mut g, 0, 1, 1);
+    own(&mut g, 0, 0, 1);
+    base(&mut g, 1, 3, 2);
+    // Seat 0 attacks (1,0) while seat 1 takes its only base cell, which has nowhere to retreat.
+    g.step(&[attack(1, 0), attack(2, 2)]);
+    assert_eq!(at(&g, 1, 0).attacker, 1);
+    let d = at(&g, 2, 2).done_at;
+    run(&mut g, &[], d - 1);
+    assert_eq!(g.tick(), d);
+    let p = g.player(0).unwrap();
+    assert!(p.defeated);
+    assert_eq!(p.defeated_at, d);
+    // Best attempt: 3 cells before the defeat.
+    assert_eq!(p.best, 3);
+    assert!(g.cells().iter().all(|c| c.owner != 1), "board cleared");
+    assert_eq!(at(&g, 2, 2).building, Building::None);
+    assert_eq!(at(&g, 1, 0).attacker, 0, "attack cancelled");
+    assert!(p.is_idle());
+    assert!(counts_match(&g));
+}
+
+#[test]
+fn skirmish_defeat_when_no_cell_is_left() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    own(&mut g, 0, 2, 2);
+    own(&mut g, 1, 3, 2);
+    run(&mut g, &[A, attack(2, 2)], 330);
+    let p = g.player(0).unwrap();
+    assert!(p.defeated);
+    assert_eq!(p.defeated_at, 330);
+    // No respawn in Skirmish, and the defeated seat no longer moves.
+    run(&mut g, &[], 5);
+    assert!(g.player(0).unwrap().defeated);
+    assert!(!g.to_move().contains(0));
+}
+
+#[test]
+fn tick_order_a_base_finishing_as_the_last_one_falls_saves_the_player() {
+    // Rule 2 (builds finish) comes before rule 3 (defeats).
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    own(&mut g, 0, 0, 0);
+    base(&mut g, 1, 3, 2);
+    g.players[0].gold = Num::const_from_int(60);
+    g.step(&[A, attack(2, 2)]); // tick 0: completes at 330
+    run(&mut g, &[], 29);
+    assert_eq!(g.tick(), 30);
+    g.step(&[build(0, 0), A]); // finishes at 330
+    run(&mut g, &[], 299);
+    assert_eq!(g.tick(), 330);
+    assert_eq!(at(&g, 2, 2).owner, 2);
+    let p = g.player(0).unwrap();
+    assert!(!p.defeated);
+    assert_eq!(p.bases, 1);
+    assert_eq!(at(&g, 0, 0).building, Building::Base);
+}
+
+// ---- Economy ----
+
+#[test]
+fn mines_give_half_a_unit_per_second_capped_at_100() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    base(&mut g, 1, 0, 0);
+    g.cells[g.index(2, 1).unwrap()].kind = Kind::Gold;
+    g.cells[g.index(2, 3).unwrap()].kind = Kind::Energy;
+    g.cells[g.index(1, 2).unwrap()].kind = Kind::Gold;
+    own(&mut g, 0, 2, 1);
+    own(&mut g, 0, 2, 3);
+    own(&mut g, 0, 1, 2);
+    run(&mut g, &[], 20);
+    let p = g.player(0).unwrap();
+    assert_eq!(p.gold.to_num::<i32>(), 32, "2 gold mines x 20 ticks x 0.05");
+    assert!(p.gold >= Num::const_from_int(32));
+    assert!(p.energy >= Num::const_from_int(1) && p.energy < Num::lit("1.001"));
+    assert_eq!(g.player(1).unwrap().gold, Num::const_from_int(30));
+    run(&mut g, &[], 2000);
+    let p = g.player(0).unwrap();
+    assert_eq!(p.gold, Num::const_from_int(100));
+    assert_eq!(p.energy, Num::const_from_int(100));
+}
+
+#[test]
+fn skirmish_has_no_income() {
+    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    g.cells[g.index(2, 2).unwrap()].kind = Kind::Gold;
+    own(&mut g, 0, 2, 2);
+    own(&mut g, 1, 0, 0);
+    run(&mut g, &[], 100);
+    assert_eq!(g.player(0).unwrap().gold, Num::const_from_int(30));
+}
+
+// ---- Respawn, score and ranking ----
+
+#[test]
+fn respawn_the_tick_after_defeat_in_the_first_5_minutes_with_best_attempt_kept() {
+    let mut g = board(Variant::Conquest, 6, 6, 2);
+    base(&mut g, 0, 2, 2);
+    own(&mut g, 0, 0, 0);
+    own(&mut g, 0, 1, 0);
+    own(&mut g, 0, 0, 1);
+    base(&mut g, 1, 3, 2);
+    base(&mut g, 1, 5, 5);
+    run(&mut g, &[A, attack(2, 2)], 330);
+    let p = *g.player(0).unwrap();
+    // The attempt scores what it held when defeated: its base cell was already lost.
+    assert!(p.defeated && p.best == 3 && p.defeated_at == 330, "{p:?}");
+    assert!(!g.to_move().contains(0));
+    g.step(&[attack(0, 0), A]);
+    assert!(
+        g.player(0).unwrap().defeated,
+        "not in the tick of its defeat"
+    );
+    assert!(g.to_move().contains(0), "it moves again at the next tick");
+    let r = g.step(&[attack(0, 0), A]);
+    let p = *g.player(0).unwrap();
+    assert!(!p.defeated);
+    assert_eq!((p.cells, p.bases, p.best), (1, 1, 3));
+    assert_eq!(p.gold, Num::const_from_int(30));
+    let start = g.cells().iter().position(|c| c.owner == 1).unwrap();
+    assert_eq!(g.cells()[start].building, Building::Base);
+    assert_eq!(g.cells()[start].taken_at, 331);
+    // Its action of that tick was judged after the respawn.
+    let adjacent = g.own_neighbours(0, g.index(0, 0).unwrap()) > 0;
+    assert_eq!(r.refused[0], u16::from(!adjacent));
+    assert_eq!(g.final_score(0), 3, "best of 3 and 1");
+}
+
+#[test]
+fn no_respawn_after_the_first_5_minutes() {
+    let mut g = board(Variant::Conquest, 6, 6, 2);
+    base(&mut g, 0, 2, 2);
+    base(&mut g, 1, 3, 2);
+    base(&mut g, 1, 5, 5);
+    run(&mut g, &[], 2990);
+    let d = match g.plan(1, &attack(2, 2)) {
+        Ok(Plan::Attack { ticks, .. }) => ticks,
+        other => panic!("{other:?}"),
+    };
+    run(&mut g, &[A, attack(2, 2)], d);
+    assert!(g.tick() >= RESPAWN_TICKS);
+    assert!(g.player(0).unwrap().defeated);
+    run(&mut g, &[], 3);
+    assert!(g.player(0).unwrap().defeated);
+    assert!(!g.to_move().contains(0));
+}
+
+#[test]
+fn score_is_one_per_cell_and_ten_per_gold_mine() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    g.cells[g.index(2, 1).unwrap()].kind = Kind::Gold;
+    g.cells[g.index(2, 3).unwrap()].kind = Kind::Energy;
+    own(&mut g, 0, 2, 1);
+    own(&mut g, 0, 2, 3);
+    assert_eq!(g.score(0), 1 + 10 + 1);
+}
+
+fn finished(variant: Variant, seed: u64, setup: impl Fn(&mut ColorFight)) -> Outcome {
+    let mut g = board(variant, 6, 6, 3);
+    g.seed = seed;
+    // After the respawn window, so that a defeat is final.
+    g.tick = RESPAWN_TICKS;
+    g.params.ticks = RESPAWN_TICKS + 10;
+    setup(&mut g);
+    run(&mut g, &[], 10);
+    g.outcome().unwrap()
+}
+
+#[test]
+fn conquest_ranking_alive_first_then_by_score() {
+    let o = finished(Variant::Conquest, 0, |g| {
+        base(g, 0, 0, 0);
+        base(g, 1, 5, 5);
+        own(g, 1, 4, 5);
+        own(g, 1, 3, 5);
+        base(g, 2, 0, 5);
+        own(g, 2, 1, 5);
+        g.players[0].best = 50; // a better earlier attempt
+        g.players[2].defeated = true;
+        g.players[2].best = 90;
+        g.players[2].defeated_at = 0;
+    });
+    assert_eq!(o.ranks(), &[0, 1, 2]);
+    assert_eq!(o.scores(), &[50, 3, 90]);
+}
+
+#[test]
+fn skirmish_ranking_by_cells_defeated_last_later_defeat_higher() {
+    let o = finished(Variant::Skirmish, 0, |g| {
+        own(g, 0, 0, 0);
+        own(g, 1, 5, 5);
+        own(g, 1, 4, 5);
+        g.players[2].defeated = true;
+        g.players[2].defeated_at = 0;
+    });
+    assert_eq!(o.ranks(), &[1, 0, 2]);
+    let mut g = board(Variant::Skirmish, 6, 6, 3);
+    g.params.ticks = 400;
+    own(&mut g, 0, 0, 0);
+    own(&mut g, 0, 1, 0);
+    own(&mut g, 1, 2, 0);
+    own(&mut g, 2, 5, 5);
+    own(&mut g, 2, 5, 4);
+    // Seat 0 takes seat 1's cell at 330; seat 2 is never attacked.
+    run(&mut g, &[attack(2, 0), A, A], 400);
+    let o = g.outcome().unwrap();
+    assert_eq!(o.ranks(), &[0, 2, 1]);
+}
+
+#[test]
+fn ties_are_broken_by_a_seeded_draw() {
+    let mut firsts = [0; 3];
+    for seed in 0..30 {
+        let setup = |g: &mut ColorFight| {
+            base(g, 0, 0, 0);
+            base(g, 1, 5, 5);
+            base(g, 2, 0, 5);
+        };
+        let o = finished(Variant::Conquest, seed, setup);
+        assert_eq!(o, finished(Variant::Conquest, seed, setup));
+        let mut ranks = [0u8; 3];
+        ranks.copy_from_slice(o.ranks());
+        ranks.sort();
+        assert_eq!(ranks, [0, 1, 2], "no shared rank");
+        firsts[o.winner().unwrap()] += 1;
+    }
+    assert!(firsts.iter().all(|&f| f > 0), "{firsts:?}");
+}
+
+#[test]
+fn game_ends_after_its_ticks_and_then_nothing_changes() {
+    let mut g = ColorFight::new(
+        &Params {
+            ticks: 5,
+            ..Params::default()
+        },
+        1,
+    )
+    .unwrap();
+    run(&mut g, &[], 4);
+    assert!(g.outcome().is_none());
+    g.step(&[]);
+    assert_eq!(g.tick(), 5);
+    assert!(g.outcome().is_some());
+    let d = g.digest();
+    g.step(&[attack(0, 0); 4]);
+    assert_eq!(g.digest(), d);
+    assert!(g.to_move().is_empty());
+}
+
+// ---- Actions ----
+
+#[test]
+fn malformed_and_out_of_grid_actions_are_refused_and_counted() {
+    let mut g = ColorFight::new(&Params::default(), 1).unwrap();
+    let r = g.step(&[
+        Action::Malformed,
+        attack(i32::MAX, i32::MIN),
+        build(-5, 3),
+        Action::Pass,
+    ]);
+    assert_eq!(&r.refused[..4], &[1, 1, 1, 0]);
+    // Fewer actions than seats: the rest pass.
+    let r = g.step(&[]);
+    assert_eq!(r.total_refused(), 0);
+}
+
+#[test]
+fn state_fits_its_24_kb_budget() {
+    assert!(core::mem::size_of::<ColorFight>() <= 24 * 1024);
+}

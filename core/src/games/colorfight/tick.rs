@@ -1,0 +1,338 @@
+//! The rules that move a game on by one tick, in the order of the rules file: completions (1),
+//! builds (2), defeats (3), income (4), then respawns and actions (5). Every count a player keeps
+//! (cells, mines, bases) is updated here, where the grid changes, and nowhere else.
+
+use super::timing::Num;
+use super::{
+    Action, Building, ColorFight, Kind, Plan, Player, Variant, BASE_COST, BUILD_TICKS, CAP,
+    ENERGY_KEEP, INCOME, MAX_PLAYERS, NONE, RESPAWN_TICKS,
+};
+use crate::game::StepReport;
+use crate::seat::Seat;
+
+impl ColorFight {
+    /// Whether `seat` will act at this step: alive, or about to respawn.
+    pub(super) fn acts(&self, seat: Seat) -> bool {
+        self.player(seat)
+            .is_some_and(|p| !p.defeated || self.may_respawn(p))
+    }
+
+    pub(super) fn may_respawn(&self, p: &Player) -> bool {
+        p.defeated
+            && self.variant() == Variant::Conquest
+            && self.tick < RESPAWN_TICKS
+            && p.defeated_at < self.tick
+    }
+
+    /// The `k`-th cell (in index order) that has no owner, no mine and no attack in progress.
+    pub(super) fn free_cell(&self, mut k: usize) -> Option<usize> {
+        for (i, c) in self.cells().iter().enumerate() {
+            if c.owner == 0 && c.kind == Kind::Normal && c.attacker == 0 {
+                if k == 0 {
+                    return Some(i);
+                }
+                k -= 1;
+            }
+        }
+        None
+    }
+
+    pub(super) fn free_cells(&self) -> usize {
+        self.cells()
+            .iter()
+            .filter(|c| c.owner == 0 && c.kind == Kind::Normal && c.attacker == 0)
+            .count()
+    }
+
+    /// A new start for `seat` on a random free cell: the cell (with a base in Conquest), 30 gold,
+    /// 0 energy. Returns false when there is no free cell.
+    pub(super) fn spawn(&mut self, seat: Seat, pick: fn(&mut Self) -> Option<usize>) -> bool {
+        let Some(idx) = pick(self) else {
+            return false;
+        };
+        let tick = self.tick;
+        let conquest = self.variant() == Variant::Conquest;
+        let best = self.player(seat).map_or(0, |p| p.best);
+        let Some(p) = self.players.get_mut(seat) else {
+            return false;
+        };
+        *p = Player::start(tick);
+        p.best = best;
+        p.cells = 1;
+        if conquest {
+            p.bases = 1;
+        }
+        if let Some(c) = self.cells.get_mut(idx) {
+            c.owner = seat as u8 + 1;
+            c.taken_at = tick;
+            c.building = if conquest {
+                Building::Base
+            } else {
+                Building::None
+            };
+        }
+        true
+    }
+
+    pub(super) fn pick_map_cell(&mut self) -> Option<usize> {
+        // Only used at setup, where the map stream is the spawn stream's twin: see `new`.
+        let n = self.free_cells();
+        let k = self.spawn_rng.index(n)?;
+        self.free_cell(k)
+    }
+
+    /// Step 5, first half: defeated players respawn (Conquest, first 5 minutes, the tick after).
+    pub(super) fn respawn_all(&mut self) {
+        for seat in 0..self.players().len() {
+            let due = self.player(seat).is_some_and(|p| self.may_respawn(p));
+            if due {
+                self.spawn(seat, Self::pick_map_cell);
+            }
+        }
+    }
+
+    /// Step 5, second half: each seat's action, in a seeded order.
+    pub(super) fn act_all(&mut self, actions: &[Action], report: &mut StepReport) {
+        let n = self.players().len();
+        let mut order = [0u8; MAX_PLAYERS];
+        for (i, o) in order.iter_mut().enumerate() {
+            *o = i as u8;
+        }
+        let order = order.get_mut(..n).unwrap_or(&mut []);
+        self.order_rng.shuffle(order);
+        for &seat in order.iter() {
+            let seat = seat as usize;
+            let action = actions.get(seat).copied().unwrap_or_default();
+            if self.player(seat).is_none_or(|p| p.defeated) {
+                continue;
+            }
+            match self.plan(seat, &action) {
+                Ok(plan) => self.apply(seat, plan),
+                Err(_) => report.refuse(seat),
+            }
+        }
+    }
+
+    pub(super) fn apply(&mut self, seat: Seat, plan: Plan) {
+        let tick = self.tick;
+        let conquest = self.variant() == Variant::Conquest;
+        match plan {
+            Plan::Pass => {}
+            Plan::Attack { cell, ticks } => {
+                let done = tick.saturating_add(ticks);
+                if let Some(c) = self.cells.get_mut(cell) {
+                    c.attacker = seat as u8 + 1;
+                    c.done_at = done;
+                }
+                if let Some(p) = self.players.get_mut(seat) {
+                    p.target = cell as u16;
+                    p.busy_until = done;
+                    if conquest {
+                        p.energy = p.energy.saturating_mul(ENERGY_KEEP);
+                    }
+                }
+            }
+            Plan::Build { cell } => {
+                if let Some(c) = self.cells.get_mut(cell) {
+                    c.building = Building::Building;
+                }
+                if let Some(p) = self.players.get_mut(seat) {
+                    p.gold = p.gold.saturating_sub(Num::const_from_int(BASE_COST as i64));
+                    p.build_cell = cell as u16;
+                    p.build_done = tick.saturating_add(BUILD_TICKS);
+                    p.next_build = tick.saturating_add(BUILD_TICKS);
+                }
+            }
+        }
+    }
+
+    pub(super) fn count(&mut self, seat: Seat, kind: Kind, add: bool) {
+        let Some(p) = self.players.get_mut(seat) else {
+            return;
+        };
+        let f = |v: u16| {
+            if add {
+                v.saturating_add(1)
+            } else {
+                v.saturating_sub(1)
+            }
+        };
+        p.cells = f(p.cells);
+        match kind {
+            Kind::Normal => {}
+            Kind::Gold => p.gold_mines = f(p.gold_mines),
+            Kind::Energy => p.energy_mines = f(p.energy_mines),
+        }
+    }
+
+    /// Rule 1: attacks due this tick complete in cell order; then bases retreat, in the same order.
+    pub(super) fn complete_attacks(&mut self) {
+        let tick = self.tick;
+        let mut due: heapless::Vec<(u16, u8), MAX_PLAYERS> = heapless::Vec::new();
+        for (seat, p) in self.players().iter().enumerate() {
+            if p.target != NONE && p.busy_until <= tick {
+                // At most one per player: cannot overflow.
+                let _ = due.push((p.target, seat as u8));
+            }
+        }
+        due.sort_unstable();
+        let mut retreats: heapless::Vec<(u16, u8), MAX_PLAYERS> = heapless::Vec::new();
+        for &(idx, seat) in due.iter() {
+            let i = idx as usize;
+            let Some(&cell) = self.cell(i) else { continue };
+            let me = seat + 1;
+            if cell.owner != me {
+                if let Some(prev) = cell.owner_seat() {
+                    self.count(prev, cell.kind, false);
+                    match cell.building {
+                        Building::Base => {
+                            if let Some(p) = self.players.get_mut(prev) {
+                                p.bases = p.bases.saturating_sub(1);
+                            }
+                            let _ = retreats.push((idx, prev as u8));
+                        }
+                        Building::Building => {
+                            if let Some(p) = self.players.get_mut(prev) {
+                                p.build_cell = NONE;
+                                p.build_done = 0;
+                            }
+                        }
+                        Building::None => {}
+                    }
+                }
+                self.count(seat as usize, cell.kind, true);
+            }
+            if let Some(c) = self.cells.get_mut(i) {
+                if c.owner != me {
+                    c.building = Building::None;
+                }
+                c.owner = me;
+                c.taken_at = tick;
+                c.attacker = 0;
+                c.done_at = 0;
+            }
+            if let Some(p) = self.players.get_mut(seat as usize) {
+                p.target = NONE;
+                p.busy_until = 0;
+            }
+        }
+        for &(idx, prev) in retreats.iter() {
+            self.retreat(idx as usize, prev as usize);
+        }
+    }
+
+    /// A base lost on `idx` moves to a neighbour `prev` owns that holds no base, tried in a seeded
+    /// random order; with none, it is destroyed.
+    pub(super) fn retreat(&mut self, idx: usize, prev: Seat) {
+        let mut dirs = self.neighbours(idx);
+        self.retreat_rng.shuffle(&mut dirs);
+        let owner = prev as u8 + 1;
+        for n in dirs.into_iter().flatten() {
+            if let Some(c) = self.cells.get_mut(n) {
+                if c.owner == owner && c.building == Building::None {
+                    c.building = Building::Base;
+                    if let Some(p) = self.players.get_mut(prev) {
+                        p.bases = p.bases.saturating_add(1);
+                    }
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Rule 2: bases whose 30 s have passed are finished.
+    pub(super) fn finish_builds(&mut self) {
+        let tick = self.tick;
+        for seat in 0..self.players().len() {
+            let Some(p) = self.players.get(seat).copied() else {
+                continue;
+            };
+            if p.build_cell == NONE || p.build_done > tick {
+                continue;
+            }
+            let idx = p.build_cell as usize;
+            let mine = self
+                .cell(idx)
+                .is_some_and(|c| c.owner_seat() == Some(seat) && c.building == Building::Building);
+            if let Some(c) = self.cells.get_mut(idx) {
+                if mine {
+                    c.building = Building::Base;
+                }
+            }
+            if let Some(p) = self.players.get_mut(seat) {
+                if mine {
+                    p.bases = p.bases.saturating_add(1);
+                }
+                p.build_cell = NONE;
+                p.build_done = 0;
+            }
+        }
+    }
+
+    /// Rule 3: players with no cell, or (Conquest) no finished base, are defeated.
+    pub(super) fn defeat_all(&mut self) {
+        let conquest = self.variant() == Variant::Conquest;
+        for seat in 0..self.players().len() {
+            let out = self
+                .player(seat)
+                .is_some_and(|p| !p.defeated && (p.cells == 0 || (conquest && p.bases == 0)));
+            if out {
+                self.defeat(seat);
+            }
+        }
+    }
+
+    /// Defeat: the attempt's score is kept, every cell becomes empty, the attack is cancelled.
+    pub(super) fn defeat(&mut self, seat: Seat) {
+        let tick = self.tick;
+        let me = seat as u8 + 1;
+        let Some(p) = self.players.get(seat).copied() else {
+            return;
+        };
+        if let Some(t) = p.attacking() {
+            if let Some(c) = self.cells.get_mut(t) {
+                c.attacker = 0;
+                c.done_at = 0;
+            }
+        }
+        let len = self.len();
+        for c in self.cells.iter_mut().take(len) {
+            if c.owner == me {
+                c.owner = 0;
+                c.building = Building::None;
+            }
+        }
+        if let Some(q) = self.players.get_mut(seat) {
+            q.best = q.best.max(p.score());
+            q.cells = 0;
+            q.gold_mines = 0;
+            q.energy_mines = 0;
+            q.bases = 0;
+            q.target = NONE;
+            q.busy_until = 0;
+            q.build_cell = NONE;
+            q.build_done = 0;
+            q.defeated = true;
+            q.defeated_at = tick;
+        }
+    }
+
+    /// Rule 4: each mine gives its owner 0.05 gold or energy per tick, capped at 100.
+    pub(super) fn income(&mut self) {
+        let cap = Num::const_from_int(CAP as i64);
+        let n = self.players().len();
+        for p in self.players.iter_mut().take(n) {
+            if p.defeated {
+                continue;
+            }
+            p.gold = p
+                .gold
+                .saturating_add(INCOME.saturating_mul_int(p.gold_mines as i64))
+                .min(cap);
+            p.energy = p
+                .energy
+                .saturating_add(INCOME.saturating_mul_int(p.energy_mines as i64))
+                .min(cap);
+        }
+    }
+}

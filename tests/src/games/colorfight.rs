@@ -1,0 +1,115 @@
+//! ColorFight in the generic suite: small crowded grids (where fights happen within a few hundred
+//! ticks) and the full 30 x 30, both variants; actions mostly aimed at the small grids' cells.
+
+use crate::Suite;
+use arena_core::games::colorfight::{
+    Action, Building, ColorFight, Num, Params, Variant, CAP, MAX_BASES,
+};
+use arena_core::{Game, Seat};
+use proptest::prelude::*;
+
+impl Suite for ColorFight {
+    fn params() -> Vec<Params> {
+        let p = |variant, width, height, players, ticks| Params {
+            variant,
+            width,
+            height,
+            players,
+            ticks,
+        };
+        vec![
+            p(Variant::Conquest, 6, 6, 4, 300),
+            p(Variant::Skirmish, 5, 5, 3, 300),
+            p(Variant::Conquest, 8, 8, 8, 250),
+            p(Variant::Conquest, 30, 30, 8, 400),
+            p(Variant::Skirmish, 8, 3, 8, 200),
+            p(Variant::Conquest, 10, 10, 2, 350),
+        ]
+    }
+
+    fn arb_action(_seat: Seat) -> BoxedStrategy<Action> {
+        prop_oneof![
+            2 => Just(Action::Pass),
+            8 => (-1i32..9, -1i32..9).prop_map(|(x, y)| Action::Attack { x, y }),
+            1 => (0i32..31, 0i32..31).prop_map(|(x, y)| Action::Attack { x, y }),
+            2 => (-1i32..9, -1i32..9).prop_map(|(x, y)| Action::Build { x, y }),
+            1 => (any::<i32>(), any::<i32>()).prop_map(|(x, y)| Action::Attack { x, y }),
+            1 => Just(Action::Malformed),
+        ]
+        .boxed()
+    }
+
+    fn check(&self, before: &Self) -> Result<(), String> {
+        if self.tick() != before.tick() + 1 {
+            return Err(format!("tick {} after {}", self.tick(), before.tick()));
+        }
+        let cap = Num::from_num(CAP);
+        let mut owned = 0usize;
+        for (s, p) in self.players().iter().enumerate() {
+            let me = s as u8 + 1;
+            let mine = self.cells().iter().filter(|c| c.owner == me);
+            let cells = mine.clone().count();
+            owned += cells;
+            let gold_mines = mine.clone().filter(|c| c.kind.name() == "gold").count();
+            let energy_mines = mine.clone().filter(|c| c.kind.name() == "energy").count();
+            let bases = mine
+                .clone()
+                .filter(|c| c.building == Building::Base)
+                .count();
+            let building = mine.filter(|c| c.building == Building::Building).count();
+            if (
+                p.cells as usize,
+                p.gold_mines as usize,
+                p.energy_mines as usize,
+                p.bases as usize,
+            ) != (cells, gold_mines, energy_mines, bases)
+            {
+                return Err(format!(
+                    "seat {s}: counts {p:?} but the grid has {cells} cells, {gold_mines} gold, {energy_mines} energy, {bases} bases"
+                ));
+            }
+            if building != usize::from(p.build_cell != u16::MAX) {
+                return Err(format!("seat {s}: {building} unfinished bases on the grid"));
+            }
+            if p.all_bases() > MAX_BASES {
+                return Err(format!("seat {s}: {} bases", p.all_bases()));
+            }
+            if p.gold < Num::ZERO || p.gold > cap || p.energy < Num::ZERO || p.energy > cap {
+                return Err(format!("seat {s}: gold {} energy {}", p.gold, p.energy));
+            }
+            let attacking = self.cells().iter().filter(|c| c.attacker == me).count();
+            match p.attacking() {
+                None if attacking == 0 => {}
+                Some(t) if attacking == 1 => {
+                    let c = self.cell(t).ok_or("target off the grid")?;
+                    if c.attacker != me || c.done_at != p.busy_until || c.done_at <= self.tick() {
+                        return Err(format!(
+                            "seat {s}: target {t} is {c:?}, busy until {}",
+                            p.busy_until
+                        ));
+                    }
+                }
+                other => {
+                    return Err(format!(
+                        "seat {s}: attacking {other:?} but {attacking} cells name it"
+                    ))
+                }
+            }
+            if p.defeated && cells > 0 {
+                return Err(format!("seat {s}: defeated with {cells} cells"));
+            }
+        }
+        let total = self.cells().iter().filter(|c| c.owner != 0).count();
+        if total != owned {
+            return Err(format!("{total} owned cells, players hold {owned}"));
+        }
+        if self
+            .cells()
+            .iter()
+            .any(|c| c.owner as usize > self.seats() || c.attacker as usize > self.seats())
+        {
+            return Err("a cell names a seat that does not exist".into());
+        }
+        Ok(())
+    }
+}
