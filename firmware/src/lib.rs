@@ -6,7 +6,8 @@
 //!
 //! - [`play`]: the match loop: a rotation ([`lineup::Lineup`]) of bot-vs-bot matches, seeds from a
 //!   counter, the game's screen after every turn and a result screen between matches;
-//! - [`screen`]: one [`screen::Screen`] per game, drawn on any display through a [`palette::Palette`]
+//! - [`games`]: one [`screen::Screen`] per game and [`games::Arcade`], the rotation the boards play;
+//! - [`screen`]: the [`screen::Screen`] trait, drawn on any display through a [`palette::Palette`]
 //!   (1-bit, 4-bit gray, RGB565) and a [`screen::Layout`] that adapts to the display's size;
 //! - [`cost`]: per-turn cost (cycles on real boards, instructions under QEMU `-icount`) and its
 //!   min/median/max;
@@ -24,6 +25,7 @@
 pub mod board;
 pub mod cost;
 pub mod frame;
+pub mod games;
 pub mod lineup;
 pub mod palette;
 pub mod play;
@@ -32,6 +34,7 @@ pub mod screen;
 pub use board::{Board, Event};
 pub use cost::{CostStats, TurnClock};
 pub use frame::Gray4Frame;
+pub use games::Arcade;
 pub use lineup::{Entry, Lineup, Visit};
 pub use palette::Palette;
 pub use play::{play_match, run, MatchSummary, RunConfig};

@@ -6,7 +6,7 @@
 //! frame, and on snapshot turns the "frame ready" log and [`Board::hold`]. After the match: the final
 //! digest, the result, the cost summary and the result screen.
 
-use arena_core::{step_with_bots, Roster, MAX_SEATS};
+use arena_core::{step_with_bots, Game, Roster, MAX_SEATS};
 
 use crate::board::{Board, Event, FrameKind};
 use crate::cost::{CostStats, CostSummary, TurnClock};
@@ -99,6 +99,10 @@ fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snaps
 }
 
 /// Plays match `number` of entry `entry` (seed = `number`); `None` when it could not be set up.
+///
+/// Never inlined: inlined once per lineup entry, each copy would reserve its own room for the state
+/// in the caller's frame.
+#[inline(never)]
 pub fn play_match<G: Screen + Roster, B: Board>(
     board: &mut B,
     entry: &Entry,
@@ -125,11 +129,15 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         core::mem::size_of::<G>() as u32,
         entry.bots
     );
-    let Some((mut game, mut bots)) = setup::<G>(params, seed, entry.bots) else {
-        board.event(&Event::SetupFailed { number });
-        #[cfg(feature = "defmt")]
-        defmt::error!("setup failed m={=u32}", number);
-        return None;
+    // The state stays where `new` put it (borrowed, never moved out of the `Result`): on a
+    // Cortex-M3 every temporary copy of a 13 KB state is 13 KB more stack.
+    let mut made = new_game::<G>(params, seed);
+    let game = match &mut made {
+        Ok(game) => game,
+        Err(_) => return setup_failed(board, number),
+    };
+    let Some(mut bots) = bots::<G>(game.seats(), seed, entry.bots) else {
+        return setup_failed(board, number);
     };
     let label = MatchLabel {
         number,
@@ -139,7 +147,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         bots: entry.bots,
     };
     let snap = |turn: u32| cfg.snapshot_every != 0 && turn.is_multiple_of(cfg.snapshot_every);
-    let _ = draw_game(&game, &label, board.display());
+    let _ = draw_game(game, &label, board.display());
     frame(board, number, 0, FrameKind::Game, snap(0));
 
     let mut stats = CostStats::new();
@@ -147,7 +155,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     while !game.is_over() && game.turn() < cfg.max_turns {
         let clock = board.clock();
         let start = clock.now();
-        let report = step_with_bots(&mut game, &mut bots);
+        let report = step_with_bots(game, &mut bots);
         let end = clock.now();
         stats.record(clock.elapsed(start, end));
         refused = refused.saturating_add(report.total_refused());
@@ -162,7 +170,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
             #[cfg(feature = "defmt")]
             defmt::info!("digest m={=u32} t={=u32} d={=u64}", number, turn, digest);
         }
-        let _ = draw_game(&game, &label, board.display());
+        let _ = draw_game(game, &label, board.display());
         frame(board, number, turn, FrameKind::Game, snap(turn));
     }
 
@@ -223,16 +231,28 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     })
 }
 
+/// Out of line, so that `new`'s own temporaries live in its frame, gone once it returns.
+#[inline(never)]
+fn new_game<G: Game>(params: &G::Params, seed: u64) -> Result<G, arena_core::SetupError> {
+    G::new(params, seed)
+}
+
+fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
+    board.event(&Event::SetupFailed { number });
+    #[cfg(feature = "defmt")]
+    defmt::error!("setup failed m={=u32}", number);
+    None
+}
+
 type Bots<G> = heapless::Vec<<G as Roster>::Bot, MAX_SEATS>;
 
-/// The game and one bot per seat (bot names cycle over the seats).
-fn setup<G: Roster>(params: &G::Params, seed: u64, names: &[&'static str]) -> Option<(G, Bots<G>)> {
-    let game = G::new(params, seed).ok()?;
+/// One bot per seat (bot names cycle over the seats); `None` for an unknown name.
+fn bots<G: Roster>(seats: usize, seed: u64, names: &[&'static str]) -> Option<Bots<G>> {
     let mut bots = Bots::<G>::new();
-    for seat in 0..game.seats().min(MAX_SEATS) {
+    for seat in 0..seats.min(MAX_SEATS) {
         let name = names.get(seat % names.len().max(1))?;
         let bot = G::bot(name, bot_seed(seed, seat))?;
         bots.push(bot).ok()?;
     }
-    Some((game, bots))
+    Some(bots)
 }

@@ -61,7 +61,10 @@ impl Board for Qemu {
     fn event(&mut self, event: &Event<'_>) {
         match event {
             Event::Frame { .. } => self.oled.flush(&self.frame),
-            Event::Start { .. } if self.measure_stack => stack::paint(),
+            Event::Start { number, .. } if self.measure_stack => {
+                defmt::info!("stackstart m={=u32} depth={=u32}", number, stack::depth());
+                stack::paint()
+            }
             Event::End { number, .. } if self.measure_stack => {
                 defmt::info!(
                     "stack m={=u32} used={=u32} of={=u32}",

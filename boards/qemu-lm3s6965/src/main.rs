@@ -4,9 +4,6 @@
 #![no_std]
 #![no_main]
 
-#[path = "../../../firmware/examples/common/race.rs"]
-mod race;
-
 use arena_qemu_lm3s6965::{semi, Qemu};
 use cortex_m_rt::entry;
 
@@ -20,7 +17,7 @@ fn main() -> ! {
     let (cfg, hold) = semi::options(line);
     defmt::info!("boot {=str}", line);
     let mut board = Qemu::new(cp.SYST, hold);
-    let played = arena_firmware::run::<race::RaceLineup, _>(&mut board, &cfg);
+    let played = arena_firmware::run::<arena_firmware::Arcade, _>(&mut board, &cfg);
     defmt::info!("done matches={=u32}", played);
     semi::exit(true)
 }

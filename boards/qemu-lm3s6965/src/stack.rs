@@ -49,3 +49,8 @@ pub fn high_water() -> u32 {
     }
     (top() - p) as u32
 }
+
+/// Bytes of stack in use now.
+pub fn depth() -> u32 {
+    (top() - cortex_m::register::msp::read() as usize) as u32
+}

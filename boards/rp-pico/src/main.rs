@@ -8,9 +8,6 @@
 #![no_std]
 #![no_main]
 
-#[path = "../../../firmware/examples/common/race.rs"]
-mod race;
-
 use arena_firmware::board::{Board, Event};
 use arena_firmware::{RunConfig, TurnClock};
 use cortex_m::peripheral::syst::SystClkSource;
@@ -127,7 +124,7 @@ fn main() -> ! {
         display,
         clock: Cycles,
     };
-    arena_firmware::run::<race::RaceLineup, _>(&mut board, &RunConfig::default());
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut board, &RunConfig::default());
     loop {
         cortex_m::asm::wfi();
     }

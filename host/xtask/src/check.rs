@@ -14,9 +14,9 @@ use arena_firmware::{Gray4Frame, RunConfig};
 use crate::{host, log, qemu, root, tools};
 
 /// The fixed list: the first `MATCHES` matches of the rotation.
-const MATCHES: u32 = 4;
+const MATCHES: u32 = 2;
 /// Snapshot every this many turns (and each result screen).
-const SNAP: u32 = 7;
+const SNAP: u32 = 25;
 
 pub fn run() -> Result<()> {
     tools::qemu_board()?;

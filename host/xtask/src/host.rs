@@ -6,11 +6,8 @@ use arena_firmware::cost::NoClock;
 use arena_firmware::{Gray4Frame, RunConfig};
 use embedded_graphics::pixelcolor::Gray4;
 
-#[path = "../../../firmware/examples/common/race.rs"]
-mod race;
-
 /// The lineup the QEMU firmware plays.
-pub type Lineup = race::RaceLineup;
+pub type Lineup = arena_firmware::Arcade;
 
 #[derive(Default)]
 pub struct Recorder {
