@@ -4,3 +4,9 @@ use arena_tests::games::*;
 
 use arena_core::games::colorfight::ColorFight;
 arena_tests::suite!(colorfight, ColorFight, seats = 8, turns = 0..400);
+arena_tests::suite!(
+    tower_defense,
+    arena_core::games::tower_defense::TowerDefense,
+    seats = 2,
+    turns = 0..400
+);

@@ -1,2 +1,3 @@
 //! Per-game codecs (canonical JSON), protocols and verifiers.
 pub mod colorfight;
+pub mod tower_defense;

@@ -1,3 +1,4 @@
 //! The generic suite's view of each game: params, arbitrary actions, invariants.
 
 pub mod colorfight;
+pub mod tower_defense;

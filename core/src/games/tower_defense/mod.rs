@@ -1,1 +1,424 @@
-//! Work in progress on its own branch.
+//! # Tower Defense (`rules/tower-defense.md`)
+//!
+//! Invaders walk a path of 100 spaces while towers beside it shoot, stun or blow them up. Two
+//! variants of the original king-of-the-hill challenge, both exact to traces written by its
+//! JavaScript controller:
+//! - **Duel** (default): two players, two paths; each spawns invaders on its own path and builds
+//!   towers on the other. Ends when a life reaches 0 or at turn 100,000; more life wins, then gold.
+//! - **Siege**: seat 0 (invader) spawns, seat 1 (defender) builds, on one path. Ends when 100
+//!   invaders got through; both scores are the turns the defender lasted. A safety cap of 1,000,000
+//!   turns ends it as a defender win.
+//!
+//! Both seats move every turn (simultaneous, Decision 1): a turn first runs the boards (towers fire,
+//! invaders move, rewards), then income, then both actions, which touch disjoint parts of the state.
+//!
+//! ## Capacities
+//! A path holds at most one invader and one tower per space ([`board::SPACES`] = 100): that is the
+//! rule itself, so a spawn onto an occupied space 0 or a build onto a tower is simply refused. The
+//! state is a fixed structure of arrays (see [`board`] for the field widths and why they suffice):
+//! the whole Duel game is 4,064 bytes (asserted by a test), the Siege game less.
+//!
+//! ## Bad input
+//! [`Action`] holds whatever a bot sent, as raw integers: positions off the path, unknown names, bad
+//! tower types, absurd stat boosts. `step` refuses what the rules do not allow, counts it in the
+//! [`StepReport`], and the seat passes. Arithmetic is exact integer arithmetic (Decision 2):
+//! the through-reward is `floor(income * hp / maxhp)`, Siege's `1.1^k` is `11^k / 10^k`, `log10` is
+//! a digit count.
+
+pub mod board;
+pub mod bots;
+pub mod duel;
+pub mod siege;
+mod strong;
+#[cfg(test)]
+mod tests;
+
+pub use board::{InvaderView, TowerKind, TowerView, LAST, SPACES};
+pub use bots::TdBot;
+pub use duel::Player;
+pub use siege::{Attacker, Defender};
+
+use crate::digest::Digest;
+use crate::game::{Game, Roster, SetupError, StepReport};
+use crate::outcome::Outcome;
+use crate::seat::{Seat, SeatSet, MAX_SEATS};
+use duel::Duel;
+use siege::Siege;
+
+/// Which version of the challenge.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Variant {
+    /// The symmetric version (final controller, 2018-05-19).
+    #[default]
+    Duel,
+    /// Defender against invader (earlier controller, 2018-04-23).
+    Siege,
+}
+
+impl Variant {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Variant::Duel => "duel",
+            Variant::Siege => "siege",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Variant> {
+        match name {
+            "duel" => Some(Variant::Duel),
+            "siege" => Some(Variant::Siege),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Params {
+    pub variant: Variant,
+}
+
+/// The stat an upgrade raises.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Stat {
+    Power,
+    Range,
+}
+
+impl Stat {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Stat::Power => "power",
+            Stat::Range => "range",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Stat> {
+        match name {
+            "power" => Some(Stat::Power),
+            "range" => Some(Stat::Range),
+            _ => None,
+        }
+    }
+}
+
+/// One seat's action for one turn, as the bot sent it: raw values, validated by `step`.
+///
+/// `kind`/`stat` are `None` when the bot named something that does not exist. Positions and stat
+/// boosts are kept as sent (`102`, `-5`, `i64::MAX`), so the refusal is the engine's, not the codec's.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Action {
+    /// `null`: do nothing.
+    #[default]
+    Pass,
+    /// Spawn an invader on your own path; negative boosts count as 0.
+    Spawn {
+        hp: i64,
+        defense: i64,
+        stun_res: i64,
+    },
+    /// Build a tower (on the opponent's path in Duel).
+    Build { kind: Option<TowerKind>, pos: i64 },
+    /// Raise one stat of your tower at `pos`.
+    Upgrade { pos: i64, stat: Option<Stat> },
+    /// Remove your tower at `pos` for half the gold invested.
+    Destroy { pos: i64 },
+    /// Anything else a bot might send (unknown action name, not an object...): always refused.
+    Unknown,
+}
+
+/// A position on the path, or `None` if off it.
+fn space(pos: i64) -> Option<usize> {
+    usize::try_from(pos).ok().filter(|&p| p < SPACES)
+}
+
+/// Spawn boosts clamped at 0, if their total is within `boost_max` (then each fits in 32 bits).
+fn spawn_terms(hp: i64, defense: i64, stun_res: i64, boost_max: u32) -> Option<(u64, u64, u64)> {
+    let [h, d, r] = [hp, defense, stun_res].map(|v| v.max(0) as u64);
+    let total = h as u128 + d as u128 + r as u128;
+    (total <= boost_max as u128).then_some((h, d, r))
+}
+
+// Both variants live inline (no allocation); the Duel one sets the size budget.
+#[allow(clippy::large_enum_variant)]
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum State {
+    Duel(Duel),
+    Siege(Siege),
+}
+
+/// A Tower Defense game, Duel or Siege.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TowerDefense {
+    turn: u32,
+    state: State,
+}
+
+impl TowerDefense {
+    pub fn variant(&self) -> Variant {
+        match self.state {
+            State::Duel(_) => Variant::Duel,
+            State::Siege(_) => Variant::Siege,
+        }
+    }
+
+    /// The Duel players' accounts (`None` in Siege).
+    pub fn players(&self) -> Option<&[Player; 2]> {
+        match &self.state {
+            State::Duel(d) => Some(&d.players),
+            State::Siege(_) => None,
+        }
+    }
+
+    /// The Siege accounts (`None` in Duel).
+    pub fn siege(&self) -> Option<(&Attacker, &Defender)> {
+        match &self.state {
+            State::Siege(s) => Some((&s.invader, &s.defender)),
+            State::Duel(_) => None,
+        }
+    }
+
+    /// Number of paths: 2 in Duel (board `i` is walked by player `i`'s invaders), 1 in Siege.
+    pub fn boards(&self) -> usize {
+        match self.state {
+            State::Duel(_) => 2,
+            State::Siege(_) => 1,
+        }
+    }
+
+    /// The invader on space `pos` of board `board`.
+    pub fn invader(&self, board: usize, pos: usize) -> Option<InvaderView> {
+        match &self.state {
+            State::Duel(d) => d.boards.get(board)?.invader(pos),
+            State::Siege(s) if board == 0 => s.board.invader(pos),
+            State::Siege(_) => None,
+        }
+    }
+
+    /// The tower on space `pos` of board `board`.
+    pub fn tower(&self, board: usize, pos: usize) -> Option<TowerView> {
+        match &self.state {
+            State::Duel(d) => d.boards.get(board)?.tower(pos, &duel::RULES),
+            State::Siege(s) if board == 0 => s.board.tower(pos, &siege::RULES),
+            State::Siege(_) => None,
+        }
+    }
+
+    /// The invaders of a board, in increasing position.
+    pub fn invaders(&self, board: usize) -> impl Iterator<Item = InvaderView> + '_ {
+        (0..SPACES).filter_map(move |p| self.invader(board, p))
+    }
+
+    /// The towers of a board, in increasing position.
+    pub fn towers(&self, board: usize) -> impl Iterator<Item = TowerView> + '_ {
+        (0..SPACES).filter_map(move |p| self.tower(board, p))
+    }
+
+    /// Occupied spaces of a board as bit masks `(invaders, towers)`, bit `i` for space `i`.
+    pub fn masks(&self, board: usize) -> (u128, u128) {
+        match &self.state {
+            State::Duel(d) => d
+                .boards
+                .get(board)
+                .map_or((0, 0), |b| (b.invader_mask(), b.tower_mask())),
+            State::Siege(s) if board == 0 => (s.board.invader_mask(), s.board.tower_mask()),
+            State::Siege(_) => (0, 0),
+        }
+    }
+
+    /// The board where `seat`'s invaders walk (`None` for the Siege defender).
+    pub fn attacked_board(&self, seat: Seat) -> Option<usize> {
+        match self.state {
+            State::Duel(_) if seat < 2 => Some(seat),
+            State::Siege(_) if seat == siege::INVADER_SEAT => Some(0),
+            _ => None,
+        }
+    }
+
+    /// The board where `seat`'s towers stand (`None` for the Siege invader).
+    pub fn defended_board(&self, seat: Seat) -> Option<usize> {
+        match self.state {
+            State::Duel(_) if seat < 2 => Some(1 - seat),
+            State::Siege(_) if seat == siege::DEFENDER_SEAT => Some(0),
+            _ => None,
+        }
+    }
+
+    /// `seat`'s gold.
+    pub fn gold(&self, seat: Seat) -> u64 {
+        match &self.state {
+            State::Duel(d) => d.players.get(seat).map_or(0, |p| p.gold),
+            State::Siege(s) if seat == siege::INVADER_SEAT => s.invader.gold,
+            State::Siege(s) if seat == siege::DEFENDER_SEAT => s.defender.gold,
+            State::Siege(_) => 0,
+        }
+    }
+
+    /// The largest total stat boost `seat` may give an invader now (0 for the Siege defender).
+    pub fn boost_max(&self, seat: Seat) -> u32 {
+        match &self.state {
+            State::Duel(d) => d.players.get(seat).map_or(0, |p| p.boost_max),
+            State::Siege(s) if seat == siege::INVADER_SEAT => s.invader.boost_max,
+            State::Siege(_) => 0,
+        }
+    }
+
+    /// What a tower costs `seat` to build now (`u64::MAX` if it cannot build).
+    pub fn build_cost(&self, seat: Seat) -> u64 {
+        match &self.state {
+            State::Duel(d) => d.players.get(seat).map_or(u64::MAX, |p| p.build_cost()),
+            State::Siege(_) if seat == siege::DEFENDER_SEAT => siege::TOWER_COST,
+            State::Siege(_) => u64::MAX,
+        }
+    }
+
+    /// What an upgrade costs `seat` now (`u64::MAX` if it cannot upgrade).
+    pub fn upgrade_cost(&self, seat: Seat) -> u64 {
+        match &self.state {
+            State::Duel(d) => d.players.get(seat).map_or(u64::MAX, |p| p.upgrade_cost()),
+            State::Siege(_) if seat == siege::DEFENDER_SEAT => siege::TOWER_COST,
+            State::Siege(_) => u64::MAX,
+        }
+    }
+
+    /// Life of the player whose towers defend `board`.
+    pub fn life(&self, seat: Seat) -> u32 {
+        match &self.state {
+            State::Duel(d) => d.players.get(seat).map_or(0, |p| p.life),
+            State::Siege(s) if seat == siege::DEFENDER_SEAT => s.defender.life,
+            State::Siege(_) => 0,
+        }
+    }
+
+    fn over(&self) -> bool {
+        match &self.state {
+            State::Duel(d) => {
+                self.turn >= duel::TURN_LIMIT || d.players.iter().any(|p| p.life == 0)
+            }
+            State::Siege(s) => s.defender.life == 0 || self.turn >= siege::TURN_CAP,
+        }
+    }
+}
+
+impl Game for TowerDefense {
+    const NAME: &'static str = "tower-defense";
+    type Params = Params;
+    type Action = Action;
+
+    fn new(params: &Params, _seed: u64) -> Result<Self, SetupError> {
+        let state = match params.variant {
+            Variant::Duel => State::Duel(Duel::new()),
+            Variant::Siege => State::Siege(Siege::new()),
+        };
+        Ok(TowerDefense { turn: 0, state })
+    }
+
+    fn seats(&self) -> usize {
+        2
+    }
+
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    fn to_move(&self) -> SeatSet {
+        if self.over() {
+            SeatSet::EMPTY
+        } else {
+            SeatSet::all(2)
+        }
+    }
+
+    fn step(&mut self, actions: &[Action]) -> StepReport {
+        let mut report = StepReport::default();
+        if self.over() {
+            return report;
+        }
+        self.turn = self.turn.saturating_add(1);
+        let turn = self.turn;
+        let pass = Action::Pass;
+        let action = |s: usize| actions.get(s).unwrap_or(&pass);
+        match &mut self.state {
+            State::Duel(d) => {
+                d.advance(turn);
+                for seat in 0..2 {
+                    d.apply(seat, action(seat), &mut report);
+                }
+            }
+            State::Siege(s) => {
+                s.advance(turn);
+                for seat in 0..2 {
+                    s.apply(seat, turn, action(seat), &mut report);
+                }
+            }
+        }
+        report
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if !self.over() {
+            return None;
+        }
+        let mut out = Outcome {
+            seats: 2,
+            rank: [0; MAX_SEATS],
+            score: [0; MAX_SEATS],
+            reason: "",
+        };
+        match &self.state {
+            State::Duel(d) => {
+                let [a, b] = &d.players;
+                out.score[0] = a.life as i64;
+                out.score[1] = b.life as i64;
+                // Decision 4: more life wins, then more gold, else a draw.
+                match (a.life, a.gold).cmp(&(b.life, b.gold)) {
+                    core::cmp::Ordering::Greater => out.rank[1] = 1,
+                    core::cmp::Ordering::Less => out.rank[0] = 1,
+                    core::cmp::Ordering::Equal => {}
+                }
+                out.reason = if a.life == 0 || b.life == 0 {
+                    "life reached 0"
+                } else {
+                    "turn limit 100000"
+                };
+            }
+            State::Siege(s) => {
+                out.score[0] = self.turn as i64;
+                out.score[1] = self.turn as i64;
+                if s.defender.life == 0 {
+                    out.rank[siege::DEFENDER_SEAT] = 1;
+                    out.reason = "defender's life reached 0";
+                } else {
+                    out.rank[siege::INVADER_SEAT] = 1;
+                    out.reason = "safety cap 1000000 turns";
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn hash_into(&self, d: &mut Digest) {
+        d.u32(self.turn);
+        match &self.state {
+            State::Duel(g) => {
+                d.u8(0);
+                g.hash_into(d);
+            }
+            State::Siege(g) => {
+                d.u8(1);
+                g.hash_into(d);
+            }
+        }
+    }
+}
+
+impl Roster for TowerDefense {
+    type Bot = TdBot;
+    const BOTS: &'static [&'static str] = bots::NAMES;
+
+    fn bot(name: &str, seed: u64) -> Option<TdBot> {
+        TdBot::new(name, seed)
+    }
+}

@@ -1,0 +1,222 @@
+//! Built-in bots: `strong`, `random`, and ports of the reference controller's two sample bots.
+//!
+//! The reference controller asked its bots for an action *after* the boards had moved and income
+//! had been paid, while our bots see the state after the previous turn (rules, Decision 1). The
+//! ports `builder` and `army` look at the controller's moment by stepping a copy with two passes,
+//! so they make exactly the choices recorded in the golden trace `builder-army-full.jsonl`.
+//!
+//! Every bot works in both variants: in Siege the invader seat only spawns and the defender only
+//! builds, so a bot plays the part of its seat (the sample bots of the earlier controller, which
+//! builds turrets from space 10, for `builder` and `army`).
+
+use super::{Action, Stat, TowerDefense, TowerKind, Variant, SPACES};
+use crate::game::{Bot, Game};
+use crate::rng::Rng;
+use crate::seat::Seat;
+
+/// The names `Roster::bot` accepts, the default opponent first.
+pub const NAMES: &[&str] = &["strong", "random", "builder", "army"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Strong,
+    Random,
+    Builder,
+    Army,
+}
+
+/// A built-in Tower Defense bot.
+#[derive(Clone, Debug)]
+pub struct TdBot {
+    kind: Kind,
+    rng: Rng,
+    /// The sample builder's cursor and count.
+    pos: u8,
+    built: u32,
+    started: bool,
+}
+
+impl TdBot {
+    pub fn new(name: &str, seed: u64) -> Option<TdBot> {
+        let kind = match name {
+            "strong" => Kind::Strong,
+            "random" => Kind::Random,
+            "builder" => Kind::Builder,
+            "army" => Kind::Army,
+            _ => return None,
+        };
+        Some(TdBot {
+            kind,
+            rng: Rng::stream(seed, b"tower-defense bot"),
+            pos: 0,
+            built: 0,
+            started: false,
+        })
+    }
+}
+
+/// The state as the reference controller showed it to its bots: boards moved, income paid.
+fn controller_view(game: &TowerDefense) -> TowerDefense {
+    let mut view = game.clone();
+    view.step(&[Action::Pass, Action::Pass]);
+    view
+}
+
+impl Bot<TowerDefense> for TdBot {
+    fn act(&mut self, game: &TowerDefense, seat: Seat) -> Action {
+        let siege = game.variant() == Variant::Siege;
+        if !self.started {
+            self.started = true;
+            self.pos = if siege { 10 } else { 30 };
+        }
+        let invader_role = siege && game.attacked_board(seat).is_some();
+        let defender_role = siege && !invader_role;
+        match self.kind {
+            Kind::Random => self.random(game, seat),
+            Kind::Builder if !invader_role => self.builder(game, seat),
+            Kind::Army if !defender_role => army(game, seat),
+            Kind::Builder => army(game, seat),
+            Kind::Army => self.builder(game, seat),
+            Kind::Strong => super::strong::act(&mut self.rng, game, seat),
+        }
+    }
+}
+
+impl TdBot {
+    /// The controller's `simpleTurretBuilder`: build 100 towers in a row, then upgrade power round
+    /// the path. Duel: from space 30, a bomb at 32 and stunners where `pos % 3 == 1` (not 31);
+    /// Siege: turrets only, from space 10.
+    fn builder(&mut self, game: &TowerDefense, seat: Seat) -> Action {
+        let view = controller_view(game);
+        let pos = self.pos;
+        if self.built < 100 {
+            if view.gold(seat) < view.build_cost(seat) {
+                return Action::Pass;
+            }
+            let kind = if game.variant() == Variant::Siege {
+                TowerKind::Turret
+            } else if pos == 32 {
+                TowerKind::Bomb
+            } else if pos % 3 == 1 && pos != 31 {
+                TowerKind::Stunner
+            } else {
+                TowerKind::Turret
+            };
+            self.pos = (pos + 1) % SPACES as u8;
+            self.built += 1;
+            if self.built == 100 {
+                self.pos = 0;
+            }
+            Action::Build {
+                kind: Some(kind),
+                pos: pos as i64,
+            }
+        } else {
+            if view.gold(seat) < view.upgrade_cost(seat) {
+                return Action::Pass;
+            }
+            self.pos = (pos + 1) % SPACES as u8;
+            Action::Upgrade {
+                pos: pos as i64,
+                stat: Some(Stat::Power),
+            }
+        }
+    }
+
+    /// Random actions, a fair share of them invalid (off the path, unaffordable, over the limit).
+    fn random(&mut self, game: &TowerDefense, seat: Seat) -> Action {
+        let r = &mut self.rng;
+        if r.chance(1, 3) {
+            return Action::Pass;
+        }
+        let siege = game.variant() == Variant::Siege;
+        let spawn = if siege {
+            game.attacked_board(seat).is_some()
+        } else {
+            r.chance(1, 2)
+        };
+        let boost = game.boost_max(seat) as i32;
+        if spawn {
+            let hp = r.range(0, boost + 2) as i64;
+            let rest = (boost as i64 - hp).max(0) as i32;
+            let defense = r.range(0, rest / 2) as i64;
+            let stun_res = r.range(0, rest / 3) as i64;
+            return Action::Spawn {
+                hp,
+                defense,
+                stun_res,
+            };
+        }
+        let pos = r.range(0, 104) as i64;
+        match r.below(10) {
+            0..=5 => {
+                let kind = TowerKind::ALL.get(r.below(3) as usize).copied();
+                Action::Build { kind, pos }
+            }
+            6..=8 => {
+                let stat = if r.chance(2, 3) {
+                    Stat::Power
+                } else {
+                    Stat::Range
+                };
+                Action::Upgrade {
+                    pos,
+                    stat: Some(stat),
+                }
+            }
+            _ => Action::Destroy { pos },
+        }
+    }
+}
+
+/// The controller's `simpleInvaderArmy`. Duel: three towers and two upgrades on turns 1 to 13, then
+/// an invader with every boost in HP whenever it can pay for one. Siege: the spawning part only.
+fn army(game: &TowerDefense, seat: Seat) -> Action {
+    let view = controller_view(game);
+    if game.variant() == Variant::Duel {
+        let first = [
+            Action::Build {
+                kind: Some(TowerKind::Turret),
+                pos: 30,
+            },
+            Action::Build {
+                kind: Some(TowerKind::Turret),
+                pos: 32,
+            },
+            Action::Build {
+                kind: Some(TowerKind::Stunner),
+                pos: 31,
+            },
+            Action::Pass,
+            Action::Pass,
+            Action::Pass,
+            Action::Pass,
+            Action::Pass,
+            Action::Pass,
+            Action::Pass,
+            Action::Pass,
+            Action::Upgrade {
+                pos: 30,
+                stat: Some(Stat::Power),
+            },
+            Action::Upgrade {
+                pos: 32,
+                stat: Some(Stat::Power),
+            },
+        ];
+        let t = view.turn() as usize;
+        if (1..=first.len()).contains(&t) {
+            return first.get(t - 1).copied().unwrap_or_default();
+        }
+    }
+    let boost = view.boost_max(seat);
+    if view.gold(seat) >= 10 + boost as u64 {
+        Action::Spawn {
+            hp: boost as i64,
+            defense: 0,
+            stun_res: 0,
+        }
+    } else {
+        Action::Pass
+    }
+}

@@ -1,0 +1,219 @@
+//! Duel: the symmetric version, each player both invader and defender (rules "Duel").
+
+use super::board::{Board, BoardRules, TowerKind, BASE_HP, SPACES};
+use super::{Action, Stat};
+use crate::game::StepReport;
+use crate::seat::Seat;
+
+pub const INITIAL_GOLD: u64 = 500;
+pub const INITIAL_LIFE: u32 = 100;
+pub const INITIAL_INCOME: u32 = 10;
+pub const INCOME_INTERVAL: u32 = 10;
+pub const GROWTH_INTERVAL: u32 = 100;
+pub const INCOME_GROWTH: u32 = 3;
+pub const BOOST_GROWTH: u32 = 5;
+pub const BASE_BUILD_COST: u64 = 50;
+pub const BASE_UPGRADE_COST: u64 = 75;
+pub const BUILD_INFLATION: u32 = 10;
+pub const UPGRADE_INFLATION: u32 = 5;
+pub const TURN_LIMIT: u32 = 100_000;
+
+pub(crate) const RULES: BoardRules = BoardRules {
+    fire_descending: false,
+    kill_rewards: true,
+    base_level: 1,
+    base_power: [1, 3, 2],
+    base_range: [1, 0, 2],
+};
+
+/// A Duel player's account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player {
+    pub gold: u64,
+    pub life: u32,
+    pub income: u32,
+    pub boost_max: u32,
+    /// Sum over the player's standing towers of `10 + 5 * (level - 1)`.
+    pub inflation: u32,
+}
+
+impl Player {
+    const fn new() -> Player {
+        Player {
+            gold: INITIAL_GOLD,
+            life: INITIAL_LIFE,
+            income: INITIAL_INCOME,
+            boost_max: 0,
+            inflation: 0,
+        }
+    }
+
+    /// `50 + inflation`.
+    pub fn build_cost(&self) -> u64 {
+        BASE_BUILD_COST + self.inflation as u64
+    }
+
+    /// `75 + floor(inflation * 3 / 2)`.
+    pub fn upgrade_cost(&self) -> u64 {
+        BASE_UPGRADE_COST + self.inflation as u64 * 3 / 2
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Duel {
+    pub players: [Player; 2],
+    /// Board `i`: player `i`'s invaders walk it, player `1 - i`'s towers stand on it.
+    pub boards: [Board<u16>; 2],
+}
+
+impl Duel {
+    pub fn new() -> Duel {
+        Duel {
+            players: [Player::new(), Player::new()],
+            boards: [Board::default(), Board::default()],
+        }
+    }
+
+    /// Steps 1 and 2 of a turn; `turn` is the turn number after the increment.
+    pub fn advance(&mut self, turn: u32) {
+        for b in 0..2 {
+            let Some(board) = self.boards.get_mut(b) else {
+                continue;
+            };
+            let result = board.turn(&RULES);
+            let [p0, p1] = &mut self.players;
+            let (attacker, defender) = if b == 0 { (p0, p1) } else { (p1, p0) };
+            defender.gold = defender.gold.saturating_add(result.kill_gold);
+            if let Some((hp, maxhp)) = result.through {
+                // Decision 2: exact integer arithmetic, floor(income * hp / maxhp).
+                let reward = (attacker.income as u64 * hp as u64)
+                    .checked_div(maxhp as u64)
+                    .unwrap_or(0);
+                attacker.gold = attacker.gold.saturating_add(reward);
+                defender.life = defender.life.saturating_sub(1);
+                attacker.income = attacker.income.saturating_add(1);
+            }
+        }
+        if turn.is_multiple_of(INCOME_INTERVAL) {
+            for p in &mut self.players {
+                p.gold = p.gold.saturating_add(p.income as u64);
+            }
+        }
+        if turn.is_multiple_of(GROWTH_INTERVAL) {
+            for p in &mut self.players {
+                p.income = p.income.saturating_add(INCOME_GROWTH);
+                p.boost_max = p.boost_max.saturating_add(BOOST_GROWTH);
+            }
+        }
+    }
+
+    /// Step 3: one player's action. Refusals are counted in `report`.
+    pub fn apply(&mut self, seat: Seat, action: &Action, report: &mut StepReport) {
+        let ok = match *action {
+            Action::Pass => true,
+            Action::Spawn {
+                hp,
+                defense,
+                stun_res,
+            } => self.spawn(seat, hp, defense, stun_res),
+            Action::Build { kind, pos } => self.build(seat, kind, pos),
+            Action::Upgrade { pos, stat } => self.upgrade(seat, pos, stat),
+            Action::Destroy { pos } => self.destroy(seat, pos),
+            Action::Unknown => false,
+        };
+        if !ok {
+            report.refuse(seat);
+        }
+    }
+
+    fn spawn(&mut self, seat: Seat, hp: i64, defense: i64, stun_res: i64) -> bool {
+        let (Some(player), Some(board)) = (self.players.get_mut(seat), self.boards.get_mut(seat))
+        else {
+            return false;
+        };
+        let Some((h, d, r)) = super::spawn_terms(hp, defense, stun_res, player.boost_max) else {
+            return false;
+        };
+        let cost = 10 + h + 10 * d + 10 * r;
+        if board.has_invader(0) || player.gold < cost {
+            return false;
+        }
+        player.gold -= cost;
+        board.spawn(BASE_HP + h, d, r);
+        true
+    }
+
+    fn build(&mut self, seat: Seat, kind: Option<TowerKind>, pos: i64) -> bool {
+        let (Some(player), Some(board)) = (
+            self.players.get_mut(seat),
+            self.boards.get_mut(1usize.wrapping_sub(seat)),
+        ) else {
+            return false;
+        };
+        let (Some(kind), Some(pos)) = (kind, super::space(pos)) else {
+            return false;
+        };
+        let cost = player.build_cost();
+        if board.has_tower(pos) || player.gold < cost {
+            return false;
+        }
+        player.gold -= cost;
+        player.inflation = player.inflation.saturating_add(BUILD_INFLATION);
+        board.build(pos, kind, cost, &RULES);
+        true
+    }
+
+    fn upgrade(&mut self, seat: Seat, pos: i64, stat: Option<Stat>) -> bool {
+        let (Some(player), Some(board)) = (
+            self.players.get_mut(seat),
+            self.boards.get_mut(1usize.wrapping_sub(seat)),
+        ) else {
+            return false;
+        };
+        let (Some(stat), Some(pos)) = (stat, super::space(pos)) else {
+            return false;
+        };
+        let cost = player.upgrade_cost();
+        if !board.has_tower(pos) || player.gold < cost {
+            return false;
+        }
+        player.gold -= cost;
+        player.inflation = player.inflation.saturating_add(UPGRADE_INFLATION);
+        board.upgrade(pos, stat == Stat::Range, cost);
+        true
+    }
+
+    fn destroy(&mut self, seat: Seat, pos: i64) -> bool {
+        let (Some(player), Some(board)) = (
+            self.players.get_mut(seat),
+            self.boards.get_mut(1usize.wrapping_sub(seat)),
+        ) else {
+            return false;
+        };
+        let Some(tower) = super::space(pos).and_then(|p| board.tower(p, &RULES)) else {
+            return false;
+        };
+        // Decision 3: refund half the gold actually paid; take back the inflation it added.
+        player.gold = player.gold.saturating_add(tower.invested as u64 / 2);
+        let added = BUILD_INFLATION
+            .saturating_add(UPGRADE_INFLATION.saturating_mul(tower.level.saturating_sub(1)));
+        player.inflation = player.inflation.saturating_sub(added);
+        board.remove_tower(tower.pos as usize);
+        true
+    }
+
+    pub fn hash_into(&self, d: &mut crate::Digest) {
+        for p in &self.players {
+            d.u64(p.gold)
+                .u32(p.life)
+                .u32(p.income)
+                .u32(p.boost_max)
+                .u32(p.inflation);
+        }
+        for b in &self.boards {
+            b.hash_into(d);
+        }
+    }
+}
+
+const _: () = assert!(SPACES == 100);

@@ -1,0 +1,196 @@
+//! Siege: one path, an invader seat against a defender seat (rules "Siege").
+
+use super::board::{Board, BoardRules, TowerKind, BASE_HP};
+use super::{Action, Stat};
+use crate::game::StepReport;
+use crate::seat::Seat;
+
+pub const INVADER_SEAT: Seat = 0;
+pub const DEFENDER_SEAT: Seat = 1;
+pub const INVADER_INCOME: u32 = 10;
+pub const DEFENDER_GOLD: u64 = 50;
+pub const DEFENDER_LIFE: u32 = 100;
+pub const TOWER_COST: u64 = 10;
+pub const HP_MULT_INTERVAL: u32 = 10_000;
+/// The safety cap: the game ends as a defender win.
+pub const TURN_CAP: u32 = 1_000_000;
+
+pub(crate) const RULES: BoardRules = BoardRules {
+    fire_descending: true,
+    kill_rewards: false,
+    base_level: 0,
+    base_power: [1, 1, 1],
+    base_range: [1, 0, 2],
+};
+
+/// The invader seat's account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attacker {
+    pub gold: u64,
+    pub income: u32,
+    pub boost_max: u32,
+}
+
+/// The defender seat's account.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Defender {
+    pub gold: u64,
+    pub life: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Siege {
+    pub invader: Attacker,
+    pub defender: Defender,
+    pub board: Board<u32>,
+}
+
+/// `floor(log10(n))` for `n >= 1`: the number of decimal digits minus one (exact, no floats).
+pub fn log10_floor(n: u32) -> u32 {
+    n.checked_ilog10().unwrap_or(0)
+}
+
+/// Spawned HP: `floor((10 + boost) * 11^k / 10^k)`, exact, saturating at `u32::MAX`.
+///
+/// `11^k` outgrows 128 bits for `k > 36` (turn 370,000), so the product is kept in a fixed
+/// 512-bit number of 32-bit limbs; `k` is at most 100 before the safety cap (under 420 bits).
+pub fn multiplied_hp(base: u64, k: u32) -> u32 {
+    const LIMBS: usize = 16;
+    let mut n = [0u32; LIMBS];
+    n[0] = base as u32;
+    n[1] = (base >> 32) as u32;
+    let k = k.min(100);
+    for _ in 0..k {
+        let mut carry = 0u64;
+        for limb in n.iter_mut() {
+            let v = *limb as u64 * 11 + carry;
+            *limb = v as u32;
+            carry = v >> 32;
+        }
+    }
+    for _ in 0..k {
+        let mut rem = 0u64;
+        for limb in n.iter_mut().rev() {
+            let v = (rem << 32) | *limb as u64;
+            *limb = (v / 10) as u32;
+            rem = v % 10;
+        }
+    }
+    if n.iter().skip(1).any(|&l| l != 0) {
+        u32::MAX
+    } else {
+        n[0]
+    }
+}
+
+impl Siege {
+    pub fn new() -> Siege {
+        Siege {
+            invader: Attacker {
+                gold: 0,
+                income: INVADER_INCOME,
+                boost_max: 0,
+            },
+            defender: Defender {
+                gold: DEFENDER_GOLD,
+                life: DEFENDER_LIFE,
+            },
+            board: Board::default(),
+        }
+    }
+
+    /// Towers fire, invaders move, income and growth; `turn` is the turn number after the increment.
+    pub fn advance(&mut self, turn: u32) {
+        let result = self.board.turn(&RULES);
+        if result.through.is_some() {
+            self.defender.life = self.defender.life.saturating_sub(1);
+        }
+        if turn.is_multiple_of(10) {
+            self.invader.gold = self.invader.gold.saturating_add(self.invader.income as u64);
+            self.defender.gold = self.defender.gold.saturating_add(1);
+        }
+        if turn.is_multiple_of(100) {
+            let l = log10_floor(turn);
+            self.invader.income = self.invader.income.saturating_add(l.saturating_sub(1));
+            self.invader.boost_max = self.invader.boost_max.saturating_add(l);
+        }
+    }
+
+    pub fn apply(&mut self, seat: Seat, turn: u32, action: &Action, report: &mut StepReport) {
+        let ok = match (seat, *action) {
+            (_, Action::Pass) => true,
+            (
+                INVADER_SEAT,
+                Action::Spawn {
+                    hp,
+                    defense,
+                    stun_res,
+                },
+            ) => self.spawn(turn, hp, defense, stun_res),
+            (DEFENDER_SEAT, Action::Build { kind, pos }) => self.build(kind, pos),
+            (DEFENDER_SEAT, Action::Upgrade { pos, stat }) => self.upgrade(pos, stat),
+            (DEFENDER_SEAT, Action::Destroy { pos }) => self.destroy(pos),
+            _ => false,
+        };
+        if !ok {
+            report.refuse(seat);
+        }
+    }
+
+    fn spawn(&mut self, turn: u32, hp: i64, defense: i64, stun_res: i64) -> bool {
+        let inv = &mut self.invader;
+        let Some((h, d, r)) = super::spawn_terms(hp, defense, stun_res, inv.boost_max) else {
+            return false;
+        };
+        let cost = 10 + h + 10 * d + 10 * r;
+        if self.board.has_invader(0) || inv.gold < cost {
+            return false;
+        }
+        inv.gold -= cost;
+        let spawned = multiplied_hp(BASE_HP + h, turn / HP_MULT_INTERVAL);
+        self.board.spawn(spawned as u64, d, r);
+        true
+    }
+
+    fn build(&mut self, kind: Option<TowerKind>, pos: i64) -> bool {
+        let (Some(kind), Some(pos)) = (kind, super::space(pos)) else {
+            return false;
+        };
+        if self.board.has_tower(pos) || self.defender.gold < TOWER_COST {
+            return false;
+        }
+        self.defender.gold -= TOWER_COST;
+        self.board.build(pos, kind, TOWER_COST, &RULES);
+        true
+    }
+
+    fn upgrade(&mut self, pos: i64, stat: Option<Stat>) -> bool {
+        let (Some(stat), Some(pos)) = (stat, super::space(pos)) else {
+            return false;
+        };
+        if !self.board.has_tower(pos) || self.defender.gold < TOWER_COST {
+            return false;
+        }
+        self.defender.gold -= TOWER_COST;
+        self.board.upgrade(pos, stat == Stat::Range, TOWER_COST);
+        true
+    }
+
+    fn destroy(&mut self, pos: i64) -> bool {
+        let Some(tower) = super::space(pos).and_then(|p| self.board.tower(p, &RULES)) else {
+            return false;
+        };
+        let refund = (TOWER_COST + TOWER_COST * tower.level as u64) / 2;
+        self.defender.gold = self.defender.gold.saturating_add(refund);
+        self.board.remove_tower(tower.pos as usize);
+        true
+    }
+
+    pub fn hash_into(&self, d: &mut crate::Digest) {
+        d.u64(self.invader.gold)
+            .u32(self.invader.income)
+            .u32(self.invader.boost_max);
+        d.u64(self.defender.gold).u32(self.defender.life);
+        self.board.hash_into(d);
+    }
+}

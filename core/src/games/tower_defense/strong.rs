@@ -1,0 +1,136 @@
+//! The `strong` bot: defend in proportion to the threat, attack with every coin left over.
+//!
+//! Defence sits at the end of the path the opponent's invaders walk (spaces 90 to 99): every invader
+//! must pass it, and it is the last place they reach, so towers have time to be built after the
+//! threat shows. A stunner in the middle holds invaders in the turrets' reach. The bot builds or
+//! upgrades only while the opponent's invaders on the path (and its gold, which becomes invaders)
+//! outweigh the firepower already standing.
+//!
+//! Attack: each invader gets the stun resistance that makes the strongest stunner on its path
+//! harmless and the defence that cuts the strongest turret or bomb to 1 damage a hit, when the boost
+//! limit allows; the rest of the boost goes to hit points, the cheapest stat (1 gold a point).
+//! In Siege the bot only plays its seat's half. One attack turn in sixteen (drawn from its seeded stream)
+//! it waits, so that its games differ from seed to seed.
+
+use super::{Action, Stat, TowerDefense, TowerKind, SPACES};
+use crate::rng::Rng;
+use crate::seat::Seat;
+
+/// Where the defence goes, in build order.
+const LAYOUT: [(u8, TowerKind); 10] = [
+    (97, TowerKind::Turret),
+    (98, TowerKind::Stunner),
+    (99, TowerKind::Turret),
+    (96, TowerKind::Turret),
+    (95, TowerKind::Stunner),
+    (94, TowerKind::Turret),
+    (93, TowerKind::Turret),
+    (92, TowerKind::Stunner),
+    (91, TowerKind::Turret),
+    (90, TowerKind::Turret),
+];
+
+pub fn act(rng: &mut Rng, game: &TowerDefense, seat: Seat) -> Action {
+    let defend = game
+        .defended_board(seat)
+        .and_then(|b| defence(game, seat, b));
+    if let Some(a) = defend {
+        return a;
+    }
+    // Now and then it lets a turn go by, so that its games differ from seed to seed.
+    if rng.chance(1, 16) {
+        return Action::Pass;
+    }
+    match game.attacked_board(seat) {
+        Some(b) => attack(game, seat, b),
+        None => Action::Pass,
+    }
+}
+
+/// Total hit points of the invaders on `board`, weighted up the closer they are to the end.
+fn threat(game: &TowerDefense, board: usize) -> u64 {
+    game.invaders(board)
+        .map(|v| v.hp as u64 * (1 + v.defense as u64) * (100 + v.pos as u64) / 100)
+        .sum()
+}
+
+/// Damage the towers on `board` can deal to a passing invader, roughly.
+fn firepower(game: &TowerDefense, board: usize) -> u64 {
+    game.towers(board)
+        .map(|t| match t.kind {
+            TowerKind::Turret => t.power as u64 * (2 * t.range as u64 + 1),
+            TowerKind::Bomb => t.power as u64 * 2,
+            TowerKind::Stunner => 3 * t.power as u64,
+        })
+        .sum()
+}
+
+fn defence(game: &TowerDefense, seat: Seat, board: usize) -> Option<Action> {
+    let gold = game.gold(seat);
+    let enemy = 1 - seat.min(1);
+    let enemy_gold = if game.attacked_board(enemy).is_some() {
+        game.gold(enemy)
+    } else {
+        0
+    };
+    let need = threat(game, board) + enemy_gold / 4;
+    let have = firepower(game, board);
+    if need == 0 || have * 3 >= need * 2 {
+        return None;
+    }
+    // Build the next tower of the layout, else upgrade the weakest turret.
+    let free = LAYOUT
+        .iter()
+        .find(|(p, _)| game.tower(board, *p as usize).is_none());
+    let upgrade_target = game
+        .towers(board)
+        .filter(|t| t.kind == TowerKind::Turret)
+        .min_by_key(|t| (t.power, SPACES - t.pos as usize));
+    let build_cost = game.build_cost(seat);
+    let upgrade_cost = game.upgrade_cost(seat);
+    match (free, upgrade_target) {
+        (Some(&(p, kind)), _)
+            if build_cost <= upgrade_cost.saturating_mul(2) || upgrade_target.is_none() =>
+        {
+            (gold >= build_cost).then_some(Action::Build {
+                kind: Some(kind),
+                pos: p as i64,
+            })
+        }
+        (_, Some(t)) => (gold >= upgrade_cost).then_some(Action::Upgrade {
+            pos: t.pos as i64,
+            stat: Some(Stat::Power),
+        }),
+        _ => None,
+    }
+}
+
+fn attack(game: &TowerDefense, seat: Seat, board: usize) -> Action {
+    if game.invader(board, 0).is_some() {
+        return Action::Pass;
+    }
+    let boost = game.boost_max(seat) as u64;
+    let mut hit = 0u64;
+    let mut stun = 0u64;
+    for t in game.towers(board) {
+        match t.kind {
+            TowerKind::Stunner => stun = stun.max(t.power as u64),
+            _ => hit = hit.max(t.power as u64),
+        }
+    }
+    let mut left = boost;
+    let res = if stun <= left / 2 { stun } else { 0 };
+    left -= res;
+    let def = hit.saturating_sub(1);
+    let def = if def <= left / 2 { def } else { 0 };
+    left -= def;
+    let cost = 10 + left + 10 * (res + def);
+    if game.gold(seat) < cost {
+        return Action::Pass;
+    }
+    Action::Spawn {
+        hp: left as i64,
+        defense: def as i64,
+        stun_res: res as i64,
+    }
+}

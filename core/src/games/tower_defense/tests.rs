@@ -1,0 +1,759 @@
+//! One test per numbered rule and per decision of `rules/tower-defense.md`, named after it.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use super::board::Board;
+use super::*;
+
+const P: Action = Action::Pass;
+
+fn duel() -> TowerDefense {
+    TowerDefense::new(&Params::default(), 0).unwrap()
+}
+
+fn siege_game() -> TowerDefense {
+    TowerDefense::new(
+        &Params {
+            variant: Variant::Siege,
+        },
+        0,
+    )
+    .unwrap()
+}
+
+fn d(g: &mut TowerDefense) -> &mut Duel {
+    match &mut g.state {
+        State::Duel(d) => d,
+        State::Siege(_) => panic!("not a duel"),
+    }
+}
+
+fn s(g: &mut TowerDefense) -> &mut Siege {
+    match &mut g.state {
+        State::Siege(s) => s,
+        State::Duel(_) => panic!("not a siege"),
+    }
+}
+
+fn board(g: &mut TowerDefense, b: usize) -> &mut Board<u16> {
+    &mut d(g).boards[b]
+}
+
+fn spawn(hp: i64, defense: i64, stun_res: i64) -> Action {
+    Action::Spawn {
+        hp,
+        defense,
+        stun_res,
+    }
+}
+
+fn build(kind: TowerKind, pos: i64) -> Action {
+    Action::Build {
+        kind: Some(kind),
+        pos,
+    }
+}
+
+fn upgrade(pos: i64, stat: Stat) -> Action {
+    Action::Upgrade {
+        pos,
+        stat: Some(stat),
+    }
+}
+
+/// Builds a ready tower of player 1 on board 0 (where player 0's invaders walk).
+fn ready_tower(g: &mut TowerDefense, kind: TowerKind, pos: usize) {
+    let b = board(g, 0);
+    b.build(pos, kind, 50, &duel::RULES);
+    b.set_cooldown(pos, 0);
+}
+
+fn hp_at(g: &TowerDefense, b: usize, pos: usize) -> Option<u32> {
+    g.invader(b, pos).map(|v| v.hp)
+}
+
+// ---- Duel: state ----
+
+#[test]
+fn duel_players_start_with_500_gold_100_life_income_10() {
+    let g = duel();
+    for p in g.players().unwrap() {
+        assert_eq!(
+            (p.gold, p.life, p.income, p.boost_max, p.inflation),
+            (500, 100, 10, 0, 0)
+        );
+    }
+    assert_eq!(g.boards(), 2);
+    assert_eq!(g.attacked_board(0), Some(0));
+    assert_eq!(g.defended_board(0), Some(1));
+}
+
+#[test]
+fn duel_at_most_one_invader_and_one_tower_per_space() {
+    let mut g = duel();
+    d(&mut g).players[0].boost_max = 0;
+    let r = g.step(&[spawn(0, 0, 0), build(TowerKind::Turret, 5)]);
+    assert_eq!(r.total_refused(), 0);
+    // Space 0 of board 0 is taken until the invader moves; space 5 of board 0 holds a tower.
+    board(&mut g, 0).place(1, 10, 10, 0, 0, 5);
+    board(&mut g, 0).place(0, 10, 10, 0, 0, 5);
+    let r = g.step(&[spawn(0, 0, 0), build(TowerKind::Bomb, 5)]);
+    assert_eq!(r.refused[0], 1, "spawn onto an occupied space 0");
+    assert_eq!(r.refused[1], 1, "build onto a tower");
+}
+
+// ---- Duel: invaders ----
+
+#[test]
+fn duel_spawn_limit_is_boost_max_and_cost_is_10_plus_hp_plus_10_per_point() {
+    let mut g = duel();
+    d(&mut g).players[0].boost_max = 5;
+    let r = g.step(&[spawn(2, 2, 2), P]);
+    assert_eq!(r.refused[0], 1, "6 > boostMax 5");
+    let r = g.step(&[spawn(2, 1, 2), P]);
+    assert_eq!(r.refused[0], 0);
+    assert_eq!(g.players().unwrap()[0].gold, 500 - (10 + 2 + 10 + 20));
+    let v = g.invader(0, 0).unwrap();
+    assert_eq!(
+        (v.hp, v.maxhp, v.defense, v.stun_res, v.stun_time),
+        (12, 12, 1, 2, 0)
+    );
+}
+
+#[test]
+fn duel_spawn_refused_without_gold() {
+    let mut g = duel();
+    d(&mut g).players[0].gold = 9;
+    let r = g.step(&[spawn(0, 0, 0), P]);
+    assert_eq!(r.refused[0], 1);
+    assert!(g.invader(0, 0).is_none());
+}
+
+#[test]
+fn duel_damage_is_power_minus_defense_at_least_1() {
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Turret, 50);
+    board(&mut g, 0).upgrade(50, false, 0); // power 2
+    board(&mut g, 0).set_cooldown(50, 0);
+    board(&mut g, 0).place(50, 10, 10, 1, 0, 9);
+    board(&mut g, 0).place(49, 10, 10, 5, 0, 9);
+    g.step(&[P, P]);
+    assert_eq!(hp_at(&g, 0, 50), Some(9), "2 - 1 = 1");
+    board(&mut g, 0).place(50, 10, 10, 0, 0, 9);
+    g.step(&[P, P]);
+    assert_eq!(hp_at(&g, 0, 50), Some(8), "2 - 0 = 2");
+    board(&mut g, 0).place(50, 0, 0, 0, 0, 0);
+    let mut g2 = g.clone();
+    g2.step(&[P, P]);
+    assert_eq!(hp_at(&g2, 0, 49), Some(9), "2 - 5 is at least 1");
+}
+
+#[test]
+fn duel_stun_time_is_power_minus_stun_res_at_least_0() {
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Stunner, 40);
+    board(&mut g, 0).place(40, 10, 10, 0, 1, 0);
+    g.step(&[P, P]);
+    // Stunned for 3 - 1 = 2, one turn already spent standing still.
+    assert_eq!(g.invader(0, 40).unwrap().stun_time, 1);
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Stunner, 40);
+    board(&mut g, 0).place(40, 10, 10, 0, 7, 0);
+    g.step(&[P, P]);
+    assert!(g.invader(0, 40).is_none(), "not stunned: it moved on");
+    assert_eq!(g.invader(0, 41).unwrap().stun_time, 0);
+    assert_eq!(g.tower(0, 40).unwrap().cooldown, 4, "it still fired");
+}
+
+#[test]
+fn duel_kill_reward_is_floor_of_maxhp_plus_10_defense_plus_10_stun_res_over_10() {
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Turret, 20);
+    board(&mut g, 0).place(20, 1, 27, 1, 2, 3);
+    let before = g.players().unwrap()[1].gold;
+    g.step(&[P, P]);
+    assert!(g.invader(0, 20).is_none());
+    assert_eq!(g.players().unwrap()[1].gold, before + (27 + 10 + 20) / 10);
+}
+
+// ---- Duel: towers ----
+
+#[test]
+fn duel_towers_start_at_level_1_cooldown_10_with_their_stats() {
+    let mut g = duel();
+    g.step(&[build(TowerKind::Turret, 1), build(TowerKind::Stunner, 2)]);
+    g.step(&[build(TowerKind::Bomb, 3), P]);
+    let t = |g: &TowerDefense, b, p| {
+        let t = g.tower(b, p).unwrap();
+        (t.kind, t.level, t.power, t.range, t.cooldown)
+    };
+    assert_eq!(t(&g, 1, 1), (TowerKind::Turret, 1, 1, 1, 9));
+    assert_eq!(t(&g, 0, 2), (TowerKind::Stunner, 1, 3, 0, 9));
+    assert_eq!(t(&g, 1, 3), (TowerKind::Bomb, 1, 2, 2, 10));
+}
+
+#[test]
+fn duel_build_costs_50_plus_inflation_and_upgrade_75_plus_inflation_times_3_over_2() {
+    let mut g = duel();
+    g.step(&[build(TowerKind::Turret, 1), P]);
+    g.step(&[build(TowerKind::Turret, 2), P]);
+    let p = g.players().unwrap()[0];
+    assert_eq!((p.gold, p.inflation), (500 - 50 - 60, 20));
+    g.step(&[upgrade(1, Stat::Power), P]);
+    let p = g.players().unwrap()[0];
+    assert_eq!((p.gold, p.inflation), (390 - (75 + 30), 25));
+    g.step(&[upgrade(1, Stat::Range), P]);
+    let p = g.players().unwrap()[0];
+    assert_eq!(
+        (p.gold, p.inflation),
+        (285 - (75 + 37), 30),
+        "floor(25 * 3 / 2)"
+    );
+    assert_eq!(g.tower(1, 1).unwrap().invested, 50 + 105 + 112);
+}
+
+#[test]
+fn duel_upgrade_adds_1_to_power_or_range_and_resets_cooldown_while_cooling() {
+    let mut g = duel();
+    g.step(&[build(TowerKind::Stunner, 7), P]);
+    g.step(&[P, P]);
+    assert_eq!(g.tower(1, 7).unwrap().cooldown, 9);
+    g.step(&[upgrade(7, Stat::Power), P]);
+    let t = g.tower(1, 7).unwrap();
+    assert_eq!((t.level, t.power, t.range, t.cooldown), (2, 4, 0, 10));
+    g.step(&[upgrade(7, Stat::Range), P]);
+    let t = g.tower(1, 7).unwrap();
+    assert_eq!((t.level, t.power, t.range, t.cooldown), (3, 4, 1, 10));
+}
+
+#[test]
+fn duel_range_r_reaches_pos_minus_r_to_pos_plus_r() {
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Turret, 10);
+    board(&mut g, 0).place(12, 10, 10, 0, 0, 5);
+    g.step(&[P, P]);
+    assert_eq!(hp_at(&g, 0, 12), Some(10), "12 is out of range 1");
+    board(&mut g, 0).place(9, 10, 10, 0, 0, 5);
+    g.step(&[P, P]);
+    assert_eq!(hp_at(&g, 0, 9), Some(9), "9 is in range");
+    // At the end of the path, spaces past 99 are empty: the turret still finds 99.
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Turret, 99);
+    board(&mut g, 0).upgrade(99, true, 0);
+    board(&mut g, 0).set_cooldown(99, 0);
+    board(&mut g, 0).place(97, 10, 10, 0, 0, 5);
+    g.step(&[P, P]);
+    assert_eq!(hp_at(&g, 0, 97), Some(9));
+}
+
+#[test]
+fn duel_cooling_tower_counts_down_and_does_not_fire() {
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Turret, 10);
+    board(&mut g, 0).set_cooldown(10, 2);
+    board(&mut g, 0).place(10, 10, 10, 0, 0, 9);
+    g.step(&[P, P]);
+    assert_eq!(hp_at(&g, 0, 10), Some(10));
+    assert_eq!(g.tower(0, 10).unwrap().cooldown, 1);
+    g.step(&[P, P]);
+    g.step(&[P, P]);
+    assert_eq!(hp_at(&g, 0, 10), Some(9), "fires once at cooldown 0");
+    assert_eq!(
+        g.tower(0, 10).unwrap().cooldown,
+        0,
+        "a turret has no cooldown"
+    );
+}
+
+#[test]
+fn duel_turret_hits_farthest_invader_in_range() {
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Turret, 10);
+    for p in [9, 10, 11] {
+        board(&mut g, 0).place(p, 10, 10, 0, 0, 5);
+    }
+    board(&mut g, 0).place(12, 10, 10, 0, 0, 5);
+    g.step(&[P, P]);
+    assert_eq!(
+        [9, 10, 11, 12].map(|p| hp_at(&g, 0, p)),
+        [Some(10), Some(10), Some(9), Some(10)],
+        "one hit, on 11"
+    );
+}
+
+#[test]
+fn duel_stunner_skips_stunned_invaders_and_cools_down_power_plus_1() {
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Stunner, 10);
+    board(&mut g, 0).upgrade(10, true, 0); // range 1, power 3
+    board(&mut g, 0).set_cooldown(10, 0);
+    board(&mut g, 0).place(11, 10, 10, 0, 0, 5);
+    board(&mut g, 0).place(10, 10, 10, 0, 0, 0);
+    g.step(&[P, P]);
+    assert_eq!(
+        g.invader(0, 11).unwrap().stun_time,
+        4,
+        "already stunned: skipped"
+    );
+    assert_eq!(
+        g.invader(0, 10).unwrap().stun_time,
+        2,
+        "stunned 3, one spent"
+    );
+    assert_eq!(g.tower(0, 10).unwrap().cooldown, 4);
+}
+
+#[test]
+fn duel_stunner_without_target_keeps_cooldown_0() {
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Stunner, 10);
+    board(&mut g, 0).place(30, 10, 10, 0, 0, 0);
+    g.step(&[P, P]);
+    assert_eq!(g.tower(0, 10).unwrap().cooldown, 0);
+}
+
+#[test]
+fn duel_bomb_fires_only_on_an_invader_at_its_space_and_hits_all_in_range() {
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Bomb, 10);
+    board(&mut g, 0).place(11, 10, 10, 0, 0, 5);
+    g.step(&[P, P]);
+    assert_eq!(hp_at(&g, 0, 11), Some(10), "nothing on 10: no blast");
+    for p in [8, 10, 12] {
+        board(&mut g, 0).place(p, 10, 10, 0, 0, 5);
+    }
+    board(&mut g, 0).place(13, 10, 10, 0, 0, 5);
+    g.step(&[P, P]);
+    assert_eq!(
+        [8, 10, 11, 12, 13].map(|p| hp_at(&g, 0, p)),
+        [Some(8), Some(8), Some(8), Some(8), Some(10)]
+    );
+    assert_eq!(g.tower(0, 10).unwrap().cooldown, 5);
+}
+
+// ---- Duel: one turn ----
+
+#[test]
+fn duel_turn_rule_1_1_towers_fire_in_index_order_0_to_99() {
+    // The turret at 10 kills the invader at 11 first, so the turret at 12 has nothing left to hit
+    // and the invader at 9 is untouched (the other order would hit it).
+    let mut g = duel();
+    ready_tower(&mut g, TowerKind::Turret, 10);
+    ready_tower(&mut g, TowerKind::Turret, 12);
+    board(&mut g, 0).place(11, 1, 10, 0, 0, 5);
+    board(&mut g, 0).place(9, 10, 10, 0, 0, 5);
+    g.step(&[P, P]);
+    assert!(g.invader(0, 11).is_none());
+    assert_eq!(hp_at(&g, 0, 9), Some(10));
+}
+
+#[test]
+fn duel_turn_rule_1_2_invaders_move_from_99_down_stunned_ones_wait() {
+    let mut g = duel();
+    for p in [5, 6, 7] {
+        board(&mut g, 0).place(p, 10, 10, 0, 0, 0);
+    }
+    board(&mut g, 0).place(20, 10, 10, 0, 0, 2);
+    board(&mut g, 0).place(19, 10, 10, 0, 0, 0);
+    g.step(&[P, P]);
+    let mut occupied = [0u8; 5];
+    assert_eq!(g.invaders(0).count(), 5);
+    for (slot, v) in occupied.iter_mut().zip(g.invaders(0)) {
+        *slot = v.pos;
+    }
+    assert_eq!(
+        occupied,
+        [6, 7, 8, 19, 20],
+        "a queue moves together; 19 is blocked"
+    );
+    assert_eq!(g.invader(0, 20).unwrap().stun_time, 1);
+}
+
+#[test]
+fn duel_turn_rule_1_3_through_pays_income_share_costs_a_life_and_raises_income() {
+    let mut g = duel();
+    board(&mut g, 0).place(99, 7, 10, 0, 0, 0);
+    d(&mut g).players[0].income = 30;
+    g.step(&[P, P]);
+    let [a, b] = *g.players().unwrap();
+    assert_eq!(a.gold, 500 + 21, "floor(30 * 7 / 10)");
+    assert_eq!(a.income, 31);
+    assert_eq!(b.life, 99);
+    assert_eq!(g.invaders(0).count(), 0);
+}
+
+#[test]
+fn duel_turn_rule_2_income_every_10_turns_growth_every_100() {
+    let mut g = duel();
+    for _ in 0..9 {
+        g.step(&[P, P]);
+    }
+    assert_eq!(g.players().unwrap()[0].gold, 500);
+    g.step(&[P, P]);
+    assert_eq!(g.players().unwrap()[0].gold, 510);
+    for _ in 0..90 {
+        g.step(&[P, P]);
+    }
+    let p = g.players().unwrap()[1];
+    assert_eq!((p.gold, p.income, p.boost_max), (600, 13, 5));
+}
+
+#[test]
+fn duel_turn_rule_3_actions_apply_after_the_boards_move() {
+    // A spawn this turn stays on space 0 (the boards moved before it); a build is not yet fired.
+    let mut g = duel();
+    board(&mut g, 1).place(0, 10, 10, 0, 0, 0);
+    g.step(&[spawn(0, 0, 0), build(TowerKind::Turret, 0)]);
+    assert_eq!(hp_at(&g, 0, 0), Some(10));
+    assert_eq!(g.tower(0, 0).unwrap().cooldown, 10);
+    assert!(g.invader(1, 1).is_some(), "board 1's invader moved first");
+}
+
+#[test]
+fn duel_turn_rule_4_game_ends_at_life_0_or_turn_100000() {
+    let mut g = duel();
+    d(&mut g).players[1].life = 1;
+    board(&mut g, 0).place(99, 10, 10, 0, 0, 0);
+    assert!(g.outcome().is_none());
+    g.step(&[P, P]);
+    let o = g.outcome().unwrap();
+    assert_eq!((o.winner(), o.reason), (Some(0), "life reached 0"));
+    assert!(g.to_move().is_empty());
+    let before = g.clone();
+    g.step(&[spawn(0, 0, 0), P]);
+    assert_eq!(g, before, "nothing moves once over");
+
+    let mut g = duel();
+    g.turn = duel::TURN_LIMIT - 1;
+    g.step(&[P, P]);
+    assert_eq!(g.outcome().unwrap().reason, "turn limit 100000");
+}
+
+// ---- Duel: actions ----
+
+#[test]
+fn duel_action_spawn_missing_fields_are_0_and_negatives_clamp_to_0() {
+    let mut g = duel();
+    let r = g.step(&[spawn(-5, i64::MIN, -1), P]);
+    assert_eq!(r.refused[0], 0);
+    let v = g.invader(0, 0).unwrap();
+    assert_eq!((v.maxhp, v.defense, v.stun_res), (10, 0, 0));
+    assert_eq!(g.players().unwrap()[0].gold, 490);
+}
+
+#[test]
+fn duel_action_build_puts_a_tower_on_the_opponents_path() {
+    let mut g = duel();
+    let r = g.step(&[build(TowerKind::Bomb, 99), build(TowerKind::Turret, 0)]);
+    assert_eq!(r.total_refused(), 0);
+    assert!(g.tower(1, 99).is_some() && g.tower(0, 99).is_none());
+    assert!(g.tower(0, 0).is_some());
+    for bad in [100, -1, i64::MAX, i64::MIN] {
+        assert_eq!(g.step(&[build(TowerKind::Bomb, bad), P]).refused[0], 1);
+    }
+    let r = g.step(&[Action::Build { kind: None, pos: 5 }, P]);
+    assert_eq!(r.refused[0], 1, "bad tower type");
+}
+
+#[test]
+fn duel_action_upgrade_needs_your_tower_a_stat_and_gold() {
+    let mut g = duel();
+    g.step(&[build(TowerKind::Turret, 5), build(TowerKind::Turret, 6)]);
+    let r = g.step(&[upgrade(6, Stat::Power), upgrade(5, Stat::Power)]);
+    assert_eq!(r.refused[..2], [1, 1]);
+    let r = g.step(&[Action::Upgrade { pos: 5, stat: None }, P]);
+    assert_eq!(r.refused[0], 1);
+    d(&mut g).players[0].gold = 0;
+    assert_eq!(g.step(&[upgrade(5, Stat::Range), P]).refused[0], 1);
+}
+
+#[test]
+fn duel_action_destroy_refunds_half_invested_and_takes_back_inflation() {
+    let mut g = duel();
+    g.step(&[build(TowerKind::Turret, 5), P]); // 50
+    g.step(&[build(TowerKind::Turret, 6), P]); // 60
+    g.step(&[upgrade(5, Stat::Power), P]); // 75 + 30 = 105
+    let before = g.players().unwrap()[0];
+    assert_eq!(before.inflation, 25);
+    g.step(&[Action::Destroy { pos: 5 }, P]);
+    let after = g.players().unwrap()[0];
+    assert_eq!(after.gold, before.gold + (50 + 105) / 2);
+    assert_eq!(after.inflation, 10);
+    assert!(g.tower(1, 5).is_none());
+    assert_eq!(g.step(&[Action::Destroy { pos: 5 }, P]).refused[0], 1);
+}
+
+#[test]
+fn duel_anything_else_is_ignored_and_counted() {
+    let mut g = duel();
+    let before = g.clone();
+    let r = g.step(&[Action::Unknown, spawn(i64::MAX, 0, 0)]);
+    assert_eq!(r.refused[..2], [1, 1]);
+    let mut passed = before.clone();
+    passed.step(&[P, P]);
+    assert_eq!(g, passed);
+}
+
+// ---- Duel: end ----
+
+#[test]
+fn duel_winner_has_more_life_then_more_gold_else_draw() {
+    let mut g = duel();
+    g.turn = duel::TURN_LIMIT;
+    d(&mut g).players[0].life = 50;
+    d(&mut g).players[0].gold = 10;
+    let o = g.outcome().unwrap();
+    assert_eq!((o.winner(), o.scores()), (Some(1), &[50, 100][..]));
+    d(&mut g).players[0].life = 100;
+    assert_eq!(
+        g.outcome().unwrap().winner(),
+        Some(1),
+        "equal life: more gold"
+    );
+    d(&mut g).players[0].gold = 500;
+    assert!(g.outcome().unwrap().is_draw());
+}
+
+// ---- Siege ----
+
+#[test]
+fn siege_starts_invader_0_gold_income_10_defender_50_gold_100_life() {
+    let g = siege_game();
+    let (a, b) = g.siege().unwrap();
+    assert_eq!((a.gold, a.income, a.boost_max), (0, 10, 0));
+    assert_eq!((b.gold, b.life), (50, 100));
+    assert_eq!(g.boards(), 1);
+}
+
+#[test]
+fn siege_towers_cost_10_start_at_level_0_power_1() {
+    let mut g = siege_game();
+    g.step(&[P, build(TowerKind::Stunner, 3)]);
+    g.step(&[P, build(TowerKind::Bomb, 4)]);
+    g.step(&[P, build(TowerKind::Turret, 5)]);
+    g.step(&[P, upgrade(5, Stat::Range)]);
+    let t = |p| {
+        let t = g.tower(0, p).unwrap();
+        (t.level, t.power, t.range)
+    };
+    assert_eq!([t(3), t(4), t(5)], [(0, 1, 0), (0, 1, 2), (1, 1, 2)]);
+    assert_eq!(g.siege().unwrap().1.gold, 10, "four times 10, no inflation");
+}
+
+#[test]
+fn siege_destroy_refunds_half_of_10_plus_10_per_level() {
+    let mut g = siege_game();
+    g.step(&[P, build(TowerKind::Turret, 5)]);
+    g.step(&[P, upgrade(5, Stat::Power)]);
+    g.step(&[P, upgrade(5, Stat::Power)]);
+    let gold = g.siege().unwrap().1.gold;
+    g.step(&[P, Action::Destroy { pos: 5 }]);
+    assert_eq!(g.siege().unwrap().1.gold, gold + 15);
+}
+
+#[test]
+fn siege_no_gold_for_kills_and_a_through_costs_1_life_pays_nothing() {
+    let mut g = siege_game();
+    s(&mut g)
+        .board
+        .build(5, TowerKind::Turret, 10, &siege::RULES);
+    s(&mut g).board.set_cooldown(5, 0);
+    s(&mut g).board.place(5, 1, 10, 0, 0, 3);
+    s(&mut g).board.place(99, 10, 10, 0, 0, 0);
+    g.step(&[P, P]);
+    let (a, b) = g.siege().unwrap();
+    assert!(g.invader(0, 5).is_none());
+    assert_eq!((a.gold, b.gold, b.life), (0, 50, 99));
+}
+
+#[test]
+fn siege_towers_fire_from_99_down_to_0() {
+    // Same set-up as the Duel order test: the turret at 12 fires first and kills the invader at
+    // 11, so the turret at 10 hits the one at 9.
+    let mut g = siege_game();
+    for p in [10, 12] {
+        s(&mut g)
+            .board
+            .build(p, TowerKind::Turret, 10, &siege::RULES);
+        s(&mut g).board.set_cooldown(p, 0);
+    }
+    s(&mut g).board.place(11, 1, 10, 0, 0, 5);
+    s(&mut g).board.place(9, 10, 10, 0, 0, 5);
+    g.step(&[P, P]);
+    assert!(g.invader(0, 11).is_none());
+    assert_eq!(g.invader(0, 9).unwrap().hp, 9);
+}
+
+#[test]
+fn siege_income_every_10_turns_growth_by_exact_log10_every_100() {
+    let mut g = siege_game();
+    for _ in 0..100 {
+        g.step(&[P, P]);
+    }
+    let (a, b) = g.siege().unwrap();
+    assert_eq!((a.gold, a.income, a.boost_max, b.gold), (100, 11, 2, 60));
+    // At turn 1000 log10 is exactly 3 (digit count), not 2.999...
+    let mut g = siege_game();
+    g.turn = 999;
+    g.step(&[P, P]);
+    let (a, _) = g.siege().unwrap();
+    assert_eq!((a.income, a.boost_max), (12, 3));
+    assert_eq!(siege::log10_floor(999), 2);
+    assert_eq!(siege::log10_floor(10_000), 4);
+}
+
+#[test]
+fn siege_spawn_hp_is_floor_of_base_times_11_pow_k_over_10_pow_k() {
+    assert_eq!(siege::multiplied_hp(10, 0), 10);
+    assert_eq!(siege::multiplied_hp(10, 1), 11);
+    assert_eq!(siege::multiplied_hp(15, 2), 18, "15 * 1.21 = 18.15");
+    assert_eq!(siege::multiplied_hp(10, 5), 16, "10 * 1.61051");
+    // Beyond 128 bits (11^37) the value is still exact: 10 * 1.1^40 = 452.59...
+    assert_eq!(siege::multiplied_hp(10, 40), 452);
+    assert_eq!(siege::multiplied_hp(u64::MAX, 1), u32::MAX, "saturates");
+    let mut g = siege_game();
+    g.turn = 19_999;
+    s(&mut g).invader.gold = 100;
+    s(&mut g).invader.boost_max = 5;
+    g.step(&[spawn(5, 0, 0), P]);
+    let v = g.invader(0, 0).unwrap();
+    assert_eq!(
+        (v.hp, v.maxhp),
+        (18, 18),
+        "turn 20000: k = 2, floor(15 * 1.21)"
+    );
+}
+
+#[test]
+fn siege_order_towers_move_turn_income_then_actions() {
+    let mut g = siege_game();
+    g.turn = 9;
+    s(&mut g).invader.gold = 0;
+    // Gold arrives at turn 10 before the action: the spawn is paid from it.
+    let r = g.step(&[spawn(0, 0, 0), P]);
+    assert_eq!(r.refused[0], 0);
+    assert_eq!(g.siege().unwrap().0.gold, 0);
+}
+
+#[test]
+fn siege_ends_when_life_reaches_0_scores_are_turns_lasted() {
+    let mut g = siege_game();
+    s(&mut g).defender.life = 1;
+    s(&mut g).board.place(99, 10, 10, 0, 0, 0);
+    g.step(&[P, P]);
+    let o = g.outcome().unwrap();
+    assert_eq!(o.winner(), Some(siege::INVADER_SEAT));
+    assert_eq!(o.scores(), &[1, 1]);
+    let mut g = siege_game();
+    g.turn = siege::TURN_CAP - 1;
+    g.step(&[P, P]);
+    let o = g.outcome().unwrap();
+    assert_eq!(o.winner(), Some(siege::DEFENDER_SEAT));
+    assert_eq!(o.reason, "safety cap 1000000 turns");
+}
+
+#[test]
+fn siege_seat_0_invader_spawns_seat_1_defender_builds() {
+    let mut g = siege_game();
+    s(&mut g).invader.gold = 100;
+    let r = g.step(&[build(TowerKind::Turret, 5), spawn(0, 0, 0)]);
+    assert_eq!(r.refused[..2], [1, 1]);
+    let r = g.step(&[spawn(0, 0, 0), build(TowerKind::Turret, 5)]);
+    assert_eq!(r.refused[..2], [0, 0]);
+}
+
+// ---- Decisions ----
+
+#[test]
+fn decision_1_actions_are_simultaneous() {
+    // Player 1 cannot react to player 0's spawn: both act on the same state, in either order.
+    let mut a = duel();
+    let mut b = duel();
+    a.step(&[spawn(0, 0, 0), build(TowerKind::Turret, 0)]);
+    let mut order = [spawn(0, 0, 0), build(TowerKind::Turret, 0)];
+    d(&mut b).advance(1);
+    b.turn = 1;
+    let mut report = StepReport::default();
+    order.reverse();
+    d(&mut b).apply(1, &order[0], &mut report);
+    d(&mut b).apply(0, &order[1], &mut report);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn decision_2_through_reward_is_exact_integer() {
+    // 0.7 * 30 is 20.999... in floating point; the exact floor(30 * 7 / 10) is 21.
+    let mut g = duel();
+    d(&mut g).players[1].income = 30;
+    board(&mut g, 1).place(99, 7, 10, 0, 0, 0);
+    g.step(&[P, P]);
+    assert_eq!(g.players().unwrap()[1].gold, 521);
+}
+
+#[test]
+fn decision_3_destroy_refunds_half_the_gold_invested() {
+    let mut g = duel();
+    g.step(&[build(TowerKind::Bomb, 9), P]);
+    g.step(&[build(TowerKind::Bomb, 8), P]);
+    g.step(&[Action::Destroy { pos: 9 }, P]);
+    assert_eq!(g.players().unwrap()[0].gold, 500 - 50 - 60 + 25);
+    assert_eq!(g.players().unwrap()[0].inflation, 10);
+}
+
+#[test]
+fn decision_4_winner_by_life_then_gold() {
+    let mut g = duel();
+    d(&mut g).players[0].life = 0;
+    d(&mut g).players[0].gold = 10_000;
+    let o = g.outcome().unwrap();
+    assert_eq!(o.winner(), Some(1), "life before gold");
+}
+
+#[test]
+fn decision_5_siege_multiplier_every_10000_turns_and_no_hoarding_penalty() {
+    let mut g = siege_game();
+    s(&mut g).invader.boost_max = 0;
+    g.turn = 9_999;
+    s(&mut g).invader.gold = 1_000;
+    g.step(&[spawn(0, 0, 0), P]);
+    assert_eq!(
+        g.invader(0, 0).unwrap().hp,
+        11,
+        "1.1 from turn 10000, not 25000"
+    );
+    // Hoarding gold costs nothing: 500 turns without a spawn keep every coin.
+    let mut g = siege_game();
+    for _ in 0..500 {
+        g.step(&[P, P]);
+    }
+    let income: u64 = (10 * 10) + (11 * 10) + (12 * 10) + (13 * 10) + (14 * 10);
+    assert_eq!(g.siege().unwrap().0.gold, income);
+}
+
+#[test]
+fn decision_6_built_in_bots_are_deterministic() {
+    for name in <TowerDefense as Roster>::BOTS {
+        for variant in [Variant::Duel, Variant::Siege] {
+            let run = || {
+                let mut g = TowerDefense::new(&Params { variant }, 0).unwrap();
+                let mut bots = [
+                    TowerDefense::bot(name, 7).unwrap(),
+                    TowerDefense::bot(name, 8).unwrap(),
+                ];
+                for _ in 0..300 {
+                    crate::step_with_bots(&mut g, &mut bots);
+                }
+                g.digest()
+            };
+            assert_eq!(run(), run(), "{name} in {variant:?}");
+        }
+    }
+}
+
+// ---- Capacity ----
+
+#[test]
+fn duel_state_fits_in_4096_bytes() {
+    let size = core::mem::size_of::<TowerDefense>();
+    assert!(size <= 4096, "TowerDefense is {size} bytes");
+    assert_eq!(size, 4064, "update the module docs if this changes");
+}
