@@ -50,7 +50,10 @@ pub enum Event<'a> {
         turns: u32,
         digest: u64,
         outcome: Option<&'a Outcome>,
+        /// The rules' cost per turn (`step` only).
         cost: CostSummary,
+        /// The bots' cost per turn (every seat's decision).
+        bots_cost: CostSummary,
         refused: u32,
     },
 }

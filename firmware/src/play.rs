@@ -1,12 +1,12 @@
 //! The match loop: a rotation of bot-vs-bot matches, one turn and one frame at a time.
 //!
 //! Match `n` plays entry `n % L::LEN` of the lineup with seed `n` (seeds come from the match counter,
-//! so match `n` is the same match on every board and on the host). Each turn: the bots decide and the
-//! game steps inside the turn clock; then, outside it, the digest every `digest_every` turns, the
+//! so match `n` is the same match on every board and on the host). Each turn: the bots decide, then
+//! the game steps, each timed by the turn clock; then, outside it, the digest every `digest_every` turns, the
 //! frame, and on snapshot turns the "frame ready" log and [`Board::hold`]. After the match: the final
 //! digest, the result, the cost summary and the result screen.
 
-use arena_core::{step_with_bots, Game, Roster, MAX_SEATS};
+use arena_core::{Bot, Game, Roster, MAX_SEATS};
 
 use crate::board::{Board, Event, FrameKind};
 use crate::cost::{CostStats, CostSummary, TurnClock};
@@ -49,7 +49,10 @@ pub struct MatchSummary {
     pub digest: u64,
     pub winner: Option<usize>,
     pub finished: bool,
+    /// The rules' cost per turn (`step`).
     pub cost: CostSummary,
+    /// The bots' cost per turn (all seats' decisions).
+    pub bots_cost: CostSummary,
     pub refused: u32,
 }
 
@@ -150,14 +153,29 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     let _ = draw_game(game, &label, board.display());
     frame(board, number, 0, FrameKind::Game, snap(0));
 
-    let mut stats = CostStats::new();
+    let mut step_cost = CostStats::new();
+    let mut bots_cost = CostStats::new();
     let mut refused: u32 = 0;
     while !game.is_over() && game.turn() < cfg.max_turns {
+        // What `arena_core::step_with_bots` does, with the bots and the rules timed apart: the
+        // budget is the rules'; the bots are as costly as their authors made them.
         let clock = board.clock();
         let start = clock.now();
-        let report = step_with_bots(game, &mut bots);
+        let movers = game.to_move();
+        let mut actions: heapless::Vec<G::Action, MAX_SEATS> = heapless::Vec::new();
+        for seat in 0..game.seats().min(MAX_SEATS) {
+            let action = match bots.get_mut(seat) {
+                Some(bot) if movers.contains(seat) => bot.act(game, seat),
+                _ => G::Action::default(),
+            };
+            // Cannot fail: at most MAX_SEATS pushes.
+            let _ = actions.push(action);
+        }
+        let decided = clock.now();
+        let report = game.step(&actions);
         let end = clock.now();
-        stats.record(clock.elapsed(start, end));
+        bots_cost.record(clock.elapsed(start, decided));
+        step_cost.record(clock.elapsed(decided, end));
         refused = refused.saturating_add(report.total_refused());
         let turn = game.turn();
         if cfg.digest_every != 0 && turn.is_multiple_of(cfg.digest_every) {
@@ -177,13 +195,15 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     let turns = game.turn();
     let digest = game.digest();
     let outcome = game.outcome();
-    let cost = stats.summary();
+    let cost = step_cost.summary();
+    let bots_cost = bots_cost.summary();
     board.event(&Event::End {
         number,
         turns,
         digest,
         outcome: outcome.as_ref(),
         cost,
+        bots_cost,
         refused,
     });
     #[cfg(feature = "defmt")]
@@ -202,14 +222,17 @@ pub fn play_match<G: Screen + Roster, B: Board>(
             None => defmt::warn!("result m={=u32} turns={=u32} stopped (max turns)", number, turns),
         }
         defmt::info!(
-            "cost m={=u32} game={=str} turns={=u32} min={=u32} median={=u32} max={=u32} total={=u64}",
+            "cost m={=u32} game={=str} turns={=u32} min={=u32} median={=u32} max={=u32} total={=u64} bots_min={=u32} bots_median={=u32} bots_max={=u32}",
             number,
             G::NAME,
             cost.turns,
             cost.min,
             cost.median,
             cost.max,
-            cost.total
+            cost.total,
+            bots_cost.min,
+            bots_cost.median,
+            bots_cost.max
         );
     }
     let _ = draw_result(&label, outcome.as_ref(), turns, board.display());
@@ -227,6 +250,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         winner: outcome.and_then(|o| o.winner()),
         finished: outcome.is_some(),
         cost,
+        bots_cost,
         refused,
     })
 }

@@ -11,6 +11,10 @@ pub type Lineup = arena_firmware::Arcade;
 
 #[derive(Default)]
 pub struct Recorder {
+    /// `(match, game, config, bots)` of each match started.
+    pub started: Vec<(u32, String, String, String)>,
+    /// `(match, turns, outcome)` of each match ended.
+    pub ended: Vec<(u32, u32, Option<arena_core::Outcome>)>,
     frame: Gray4Frame,
     clock: NoClock,
     /// `(match, turn, digest)` for every digest event, then the final one.
@@ -31,6 +35,24 @@ impl Board for Recorder {
         &mut self.clock
     }
     fn event(&mut self, event: &Event<'_>) {
+        match *event {
+            Event::Start {
+                number,
+                game,
+                config,
+                bots,
+                ..
+            } => self
+                .started
+                .push((number, game.into(), config.into(), bots.join(" vs "))),
+            Event::End {
+                number,
+                turns,
+                outcome,
+                ..
+            } => self.ended.push((number, turns, outcome.copied())),
+            _ => {}
+        }
         match *event {
             Event::Digest {
                 number,
@@ -89,4 +111,26 @@ pub fn to_image(frame: &Gray4Frame) -> image::RgbImage {
     image::RgbImage::from_fn(512, 256, |x, y| {
         image::Rgb([qemu_gray(frame.luma((x / 4) as usize, (y / 4) as usize)); 3])
     })
+}
+
+/// `cargo xtask lineup`: what the board will play, computed on the host.
+pub fn preview(matches: u32) -> anyhow::Result<()> {
+    let rec = play(&RunConfig {
+        matches: Some(matches),
+        digest_every: 0,
+        ..RunConfig::default()
+    });
+    for ((m, game, config, bots), (_, turns, outcome)) in rec.started.iter().zip(&rec.ended) {
+        let result = match outcome {
+            Some(o) => format!(
+                "ranks {:?} scores {:?} ({})",
+                o.ranks(),
+                o.scores(),
+                o.reason
+            ),
+            None => "stopped at the turn limit".to_owned(),
+        };
+        println!("match {m}: {game} {config} {bots}: {turns} turns, {result}");
+    }
+    Ok(())
 }

@@ -35,6 +35,7 @@ fn main() -> Result<()> {
         Some("firmware-test") => check::run(),
         Some("cost") => cost::run(args.iter().any(|a| a == "--json")).map(|_| ()),
         Some("size") => size::run().map(|_| ()),
+        Some("lineup") => host::preview(number(&args, "--matches", 10)?),
         Some("flash") => match flag(&args, "--board") {
             Some(board) => flash::run(&board),
             None => bail!("flash needs --board rp-pico|stm32f411\n\n{HELP}"),
@@ -63,6 +64,8 @@ tasks:
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
           JSON also in target/cost.json
   size    flash and static RAM of every board
+  lineup [--matches N]
+          play the board's rotation on the host: turns, result and digest of each match
   flash --board rp-pico|stm32f411
           build and run on a real board (probe-rs run)
   setup   only install what is missing";
