@@ -1,10 +1,8 @@
-//! The match loop and the screens on every kind of display, with the throwaway Race game.
+//! The match loop and the screens on every kind of display, over the boards' lineup.
 
 #![allow(clippy::unwrap_used)]
 
-#[path = "../examples/common/race.rs"]
-mod race;
-
+use arena_core::games::tower_defense::{self as td, TowerDefense};
 use arena_core::{step_with_bots, Game, Roster};
 use arena_firmware::board::{Board, Event, FrameKind};
 use arena_firmware::cost::TurnClock;
@@ -140,18 +138,25 @@ fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
         digest_every: 1,
         ..RunConfig::default()
     };
-    assert_eq!(arena_firmware::run::<race::RaceLineup, _>(&mut h, &cfg), 2);
+    assert_eq!(
+        arena_firmware::run::<arena_firmware::Arcade, _>(&mut h, &cfg),
+        2
+    );
     assert!(
-        h.log[0].starts_with("start 4 4 [\"random\", \"sprinter\"]"),
+        h.log[0].starts_with("start 4 4 [\"strong\", \"random\"]"),
         "{}",
         h.log[0]
     );
 
-    // Replay match 4 by hand: same bots, same seeds, same digests after every turn.
-    let mut game = race::Race::new(&race::Params { stamina: 10 }, 4).unwrap();
+    // Replay match 4 (Siege, strong invader, random defender) by hand: same bots, same seeds,
+    // same digests after every turn.
+    let siege = td::Params {
+        variant: td::Variant::Siege,
+    };
+    let mut game = TowerDefense::new(&siege, 4).unwrap();
     let mut bots = [
-        race::Race::bot("random", bot_seed(4, 0)).unwrap(),
-        race::Race::bot("sprinter", bot_seed(4, 1)).unwrap(),
+        TowerDefense::bot("strong", bot_seed(4, 0)).unwrap(),
+        TowerDefense::bot("random", bot_seed(4, 1)).unwrap(),
     ];
     let mut want = Vec::new();
     while !game.is_over() {
@@ -181,7 +186,7 @@ fn frames_every_turn_snapshots_on_schedule_and_a_result_screen() {
         digest_every: 0,
         ..RunConfig::default()
     };
-    arena_firmware::run::<race::RaceLineup, _>(&mut h, &cfg);
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut h, &cfg);
     let frames: Vec<&String> = h.log.iter().filter(|l| l.starts_with("frame")).collect();
     let end_turns: u32 = h
         .log
@@ -228,12 +233,12 @@ fn a_setup_error_skips_the_match_and_the_run_goes_on() {
     impl Lineup for Bad {
         const LEN: usize = 1;
         fn visit<V: arena_firmware::Visit>(_index: usize, v: V) -> V::Out {
-            v.visit::<race::Race>(
+            v.visit::<TowerDefense>(
                 &arena_firmware::Entry {
                     config: "bad",
                     bots: &["nobody"],
                 },
-                &race::Params { stamina: 1 },
+                &td::Params::default(),
             )
         }
     }
@@ -256,14 +261,14 @@ fn the_same_match_draws_on_1_bit_128x64_and_rgb565_240x240() {
     let mut mono = host(Canvas::<BinaryColor>::new(128, 64), |c| {
         c.pixels.iter().map(|p| p.is_on() as u8).collect()
     });
-    arena_firmware::run::<race::RaceLineup, _>(&mut mono, &cfg);
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut mono, &cfg);
     let mut lcd = host(Canvas::<Rgb565>::new(240, 240), |c| {
         c.pixels
             .iter()
             .flat_map(|p| p.into_storage().to_le_bytes())
             .collect()
     });
-    arena_firmware::run::<race::RaceLineup, _>(&mut lcd, &cfg);
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut lcd, &cfg);
     let digests = |h: &Vec<String>| {
         h.iter()
             .filter(|l| l.starts_with("end"))
@@ -279,10 +284,10 @@ fn the_same_match_draws_on_1_bit_128x64_and_rgb565_240x240() {
     // On the colour display both seats' colours are on screen.
     use arena_firmware::Palette;
     let mut game_only = Canvas::<Rgb565>::new(240, 240);
-    let g = race::Race::new(&race::Params { stamina: 10 }, 0).unwrap();
+    let g = TowerDefense::new(&td::Params::default(), 0).unwrap();
     let label = arena_firmware::screen::MatchLabel {
         number: 0,
-        game: "race",
+        game: "tower-defense",
         config: "x",
         seed: 0,
         bots: &["a", "b"],
@@ -291,4 +296,42 @@ fn the_same_match_draws_on_1_bit_128x64_and_rgb565_240x240() {
     assert!(
         game_only.pixels.contains(&Rgb565::seat(0)) && game_only.pixels.contains(&Rgb565::seat(1))
     );
+}
+
+#[test]
+fn every_lineup_entry_draws_inside_every_display() {
+    use arena_firmware::Lineup;
+    // Canvas fails the test on any pixel outside the display; 40 turns of each entry, each display.
+    let cfg = RunConfig {
+        matches: Some(arena_firmware::Arcade::LEN as u32),
+        max_turns: 40,
+        ..RunConfig::default()
+    };
+    let mut mono = host(Canvas::<BinaryColor>::new(128, 64), |c| {
+        c.pixels.iter().map(|p| p.is_on() as u8).collect()
+    });
+    let mut gray = host(
+        Canvas::<embedded_graphics::pixelcolor::Gray4>::new(128, 64),
+        |c| c.pixels.iter().map(|p| p.luma()).collect(),
+    );
+    let mut lcd = host(Canvas::<Rgb565>::new(240, 240), |c| {
+        c.pixels
+            .iter()
+            .flat_map(|p| p.into_storage().to_le_bytes())
+            .collect()
+    });
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut mono, &cfg);
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut gray, &cfg);
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut lcd, &cfg);
+    for h in [&mono.log, &gray.log, &lcd.log] {
+        assert_eq!(
+            h.iter().filter(|l| l.starts_with("end")).count(),
+            arena_firmware::Arcade::LEN
+        );
+    }
+    // Every match moves the picture along.
+    let per_match = 5 * arena_firmware::Arcade::LEN;
+    assert!(mono.distinct_frames.len() > per_match);
+    assert!(gray.distinct_frames.len() > per_match);
+    assert!(lcd.distinct_frames.len() > per_match);
 }
