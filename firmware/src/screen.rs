@@ -89,7 +89,7 @@ impl Layout {
 
 /// A game's picture of its own state.
 pub trait Screen: Game {
-    /// A short name for the header ("TD", "Race").
+    /// A short name for the header ("TD", "ColorFight").
     const SHORT: &'static str;
     /// Draw the state inside `layout.body` (already cleared to the background).
     fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
@@ -300,7 +300,7 @@ mod tests {
     fn result_and_panic_screens_draw_inside_the_display() {
         let label = MatchLabel {
             number: 3,
-            game: "race",
+            game: "colorfight",
             config: "default",
             seed: 7,
             bots: &["greedy", "random"],

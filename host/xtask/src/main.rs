@@ -31,7 +31,7 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("setup") => setup::all(),
-        Some("demo") => demo::run(number(&args, "--matches", 3)?, number(&args, "--snap", 1)?),
+        Some("demo") => demo::run(number(&args, "--matches", 3)?, number(&args, "--snap", 10)?),
         Some("firmware-test") => check::run(),
         Some("cost") => cost::run(args.iter().any(|a| a == "--json")).map(|_| ()),
         Some("size") => size::run().map(|_| ()),
