@@ -1,8 +1,41 @@
 //! # arena-firmware: what every board runs
 //!
-//! The board-independent half of the firmware: the match loop, the screens that draw each game on
-//! any embedded-graphics `DrawTarget`, and per-turn cost accounting. Builds for the host too, so the
-//! desktop renders exactly what a board shows.
+//! The board-independent half of the firmware. A board brings three things (a display that is an
+//! embedded-graphics `DrawTarget`, a way to show a finished frame, a turn clock) by implementing
+//! [`board::Board`]; this crate brings the rest:
+//!
+//! - [`play`]: the match loop: a rotation ([`lineup::Lineup`]) of bot-vs-bot matches, seeds from a
+//!   counter, the game's screen after every turn and a result screen between matches;
+//! - [`games`]: one [`screen::Screen`] per game and [`games::Arcade`], the rotation the boards play;
+//! - [`screen`]: the [`screen::Screen`] trait, drawn on any display through a [`palette::Palette`]
+//!   (1-bit, 4-bit gray, RGB565) and a [`screen::Layout`] that adapts to the display's size;
+//! - [`cost`]: per-turn cost (cycles on real boards, instructions under QEMU `-icount`) and its
+//!   min/median/max;
+//! - [`frame`]: the 128x64 4-bit framebuffer the SSD0323 boards flush, also used by the host to render
+//!   exactly what such a board shows;
+//! - with the `defmt` feature, the match log: start (game, seed, bots), a state digest every N turns,
+//!   the result, and the per-turn cost.
+//!
+//! It builds for the host too, so the desktop draws the same pixels and computes the same digests as
+//! a board: the cross-platform checks compare the two.
 
 #![no_std]
 #![forbid(unsafe_code)]
+
+pub mod board;
+pub mod cost;
+pub mod frame;
+pub mod games;
+pub mod lineup;
+pub mod palette;
+pub mod play;
+pub mod screen;
+
+pub use board::{Board, Event};
+pub use cost::{CostStats, TurnClock};
+pub use frame::Gray4Frame;
+pub use games::Arcade;
+pub use lineup::{Entry, Lineup, Visit};
+pub use palette::Palette;
+pub use play::{play_match, run, MatchSummary, RunConfig};
+pub use screen::{Layout, Screen};

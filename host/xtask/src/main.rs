@@ -1,17 +1,45 @@
-//! `cargo xtask <task>`: the glue that needs several targets and tools.
+//! `cargo xtask <task>`: the glue that needs several targets, QEMU and host tools.
 //!
-//! - `test`: installs what a fresh machine lacks, then runs every check CI runs.
+//! - `demo`: install what is missing, build the QEMU firmware, play a rotation of matches in QEMU with
+//!   the defmt log decoded live, save the emulated screen as PNG frames and an animated GIF under
+//!   `target/demo/`;
+//! - `test`: installs what a fresh machine lacks, then runs every check CI runs: formatting, clippy,
+//!   the core on thumbv6m and thumbv7m, all tests, then the firmware checks (host and QEMU digests
+//!   identical, screendumps equal to the host rendering, the panic screen and exit status, the size
+//!   limits and the cost budget);
+//! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
+//!   high-water mark and state size (`--json` for JSON only);
+//! - `size`: flash and static RAM of every board;
+//! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs.
 
 use anyhow::{bail, Context, Result};
 use std::process::Command;
 
+mod check;
+mod cost;
+mod demo;
+mod flash;
+mod host;
+mod log;
+mod qemu;
 mod setup;
+mod size;
+mod tools;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("setup") => setup::all(),
+        Some("demo") => demo::run(number(&args, "--matches", 3)?, number(&args, "--snap", 10)?),
+        Some("firmware-test") => check::run(),
+        Some("cost") => cost::run(args.iter().any(|a| a == "--json")).map(|_| ()),
+        Some("size") => size::run().map(|_| ()),
+        Some("lineup") => host::preview(number(&args, "--matches", 10)?),
+        Some("flash") => match flag(&args, "--board") {
+            Some(board) => flash::run(&board),
+            None => bail!("flash needs --board rp-pico|stm32f411\n\n{HELP}"),
+        },
         Some("-h") | Some("--help") | Some("help") | None => {
             println!("{HELP}");
             Ok(())
@@ -23,9 +51,38 @@ fn main() -> Result<()> {
 const HELP: &str = "cargo xtask <task>
 
 tasks:
-  test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print), then run every
-          check CI runs: formatting, clippy, the core on thumbv6m and thumbv7m, all tests
+  demo [--matches N] [--snap N]
+          a rotation of bot-vs-bot matches in QEMU (lm3s6965evb), the defmt log decoded live, the
+          emulated OLED saved every N turns as PNG frames and an animated GIF in target/demo/
+  test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print, flip-link), then run every
+          check CI runs: formatting, clippy, the core on thumbv6m and thumbv7m, all tests, and the
+          firmware checks (same as firmware-test)
+  firmware-test
+          host vs QEMU: identical digests, screendumps equal to the host rendering, the panic
+          screen; the size limits and the cost budget
+  cost [--json]
+          instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
+          JSON also in target/cost.json
+  size    flash and static RAM of every board
+  lineup [--matches N]
+          play the board's rotation on the host: turns, result and digest of each match
+  flash --board rp-pico|stm32f411
+          build and run on a real board (probe-rs run)
   setup   only install what is missing";
+
+fn flag(args: &[String], name: &str) -> Option<String> {
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+}
+
+fn number(args: &[String], name: &str, default: u32) -> Result<u32> {
+    match flag(args, name) {
+        Some(v) => Ok(v.parse()?),
+        None => Ok(default),
+    }
+}
 
 /// Runs a command from the workspace root, failing on a non-zero exit.
 pub fn run(program: &str, args: &[&str]) -> Result<()> {
@@ -78,5 +135,5 @@ fn test() -> Result<()> {
         )?;
     }
     run("cargo", &["test", "--workspace"])?;
-    Ok(())
+    check::run()
 }

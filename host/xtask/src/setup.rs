@@ -29,7 +29,8 @@ fn have(program: &str) -> bool {
 pub fn all() -> Result<()> {
     targets()?;
     qemu()?;
-    defmt_print()
+    defmt_print()?;
+    flip_link()
 }
 
 /// rust-toolchain.toml lists the targets, but rustup does not install them on its own here.
@@ -77,4 +78,12 @@ pub fn defmt_print() -> Result<()> {
         return Ok(());
     }
     run("cargo", &["install", "defmt-print", "--locked"])
+}
+
+/// The real boards link through flip-link (stack overflow protection); 5 s to install.
+pub fn flip_link() -> Result<()> {
+    if have("flip-link") {
+        return Ok(());
+    }
+    run("cargo", &["install", "flip-link", "--locked"])
 }

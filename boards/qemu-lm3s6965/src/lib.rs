@@ -1,0 +1,104 @@
+//! # Pocket Arena on QEMU's lm3s6965evb
+//!
+//! The default board: anyone can run it without hardware. What it adds to arena-firmware:
+//! - [`oled`]: the emulated SSD0323 128x64 16-gray OLED on SSI0, driven from a 4 KB framebuffer;
+//! - [`clock`]: the core clock at 200 MHz and SysTick as the turn clock (under `-icount shift=0`
+//!   one tick is exactly 5 instructions; DWT CYCCNT is not emulated);
+//! - [`semi`]: the run's options from the semihosting command line, the snapshot handshake, and the
+//!   exit status;
+//! - [`stack`]: stack painting for the high-water mark;
+//! - the panic handler: the message on the OLED and in the defmt log, then exit status 1.
+//!
+//! Registers are written directly (volatile) in this crate only: the firmware library stays free of
+//! `unsafe`.
+
+#![no_std]
+
+pub mod clock;
+pub mod oled;
+pub mod semi;
+pub mod stack;
+
+use arena_firmware::board::{Board, Event};
+use arena_firmware::Gray4Frame;
+use defmt_semihosting as _;
+use embedded_graphics::pixelcolor::Gray4;
+
+/// The board: the OLED's framebuffer, the SysTick clock and the run's options.
+pub struct Qemu {
+    pub frame: Gray4Frame,
+    pub clock: clock::SysTickClock,
+    pub oled: oled::Oled,
+    pub hold: semi::Hold,
+    /// Paint the stack at each match start and log its high-water mark at the end.
+    pub measure_stack: bool,
+}
+
+impl Qemu {
+    pub fn new(syst: cortex_m::peripheral::SYST, hold: semi::Hold) -> Qemu {
+        clock::core_clock_200mhz();
+        Qemu {
+            frame: Gray4Frame::new(),
+            clock: clock::SysTickClock::new(syst),
+            oled: oled::Oled::init(),
+            hold,
+            measure_stack: true,
+        }
+    }
+}
+
+impl Board for Qemu {
+    type Color = Gray4;
+    type Display = Gray4Frame;
+    type Clock = clock::SysTickClock;
+
+    fn display(&mut self) -> &mut Gray4Frame {
+        &mut self.frame
+    }
+    fn clock(&mut self) -> &mut clock::SysTickClock {
+        &mut self.clock
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::Frame { .. } => self.oled.flush(&self.frame),
+            Event::Start { number, .. } if self.measure_stack => {
+                defmt::info!("stackstart m={=u32} depth={=u32}", number, stack::depth());
+                stack::paint()
+            }
+            Event::End { number, .. } if self.measure_stack => {
+                defmt::info!(
+                    "stack m={=u32} used={=u32} of={=u32}",
+                    number,
+                    stack::high_water(),
+                    stack::size()
+                );
+            }
+            _ => {}
+        }
+    }
+    fn hold(&mut self) {
+        self.hold.wait();
+    }
+}
+
+#[panic_handler]
+fn panic(info: &core::panic::PanicInfo) -> ! {
+    use core::fmt::Write;
+    cortex_m::interrupt::disable();
+    let mut msg: heapless::String<160> = heapless::String::new();
+    let _ = write!(msg, "{}", info.message());
+    if let Some(loc) = info.location() {
+        let _ = write!(msg, " at {}:{}", loc.file(), loc.line());
+    }
+    defmt::error!("panic: {=str}", msg.as_str());
+    let mut frame = Gray4Frame::new();
+    let _ = arena_firmware::screen::draw_panic(&msg, &mut frame);
+    let oled = oled::Oled::init();
+    oled.flush(&frame);
+    // Under `cargo xtask test`, hold the panic screen until the host has taken its screendump.
+    let mut buf = [0u8; 256];
+    let (_, mut hold) = semi::options(semi::cmdline(&mut buf));
+    defmt::error!("panicframe drawn");
+    hold.wait();
+    semi::exit(false)
+}

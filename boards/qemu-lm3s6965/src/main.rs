@@ -1,0 +1,23 @@
+//! The arena firmware for QEMU's lm3s6965evb: plays the rotation on the OLED, logs over defmt
+//! (semihosting), and exits with status 0 after `matches=N` matches (forever without it).
+
+#![no_std]
+#![no_main]
+
+use arena_qemu_lm3s6965::{semi, Qemu};
+use cortex_m_rt::entry;
+
+#[entry]
+fn main() -> ! {
+    let Some(cp) = cortex_m::Peripherals::take() else {
+        semi::exit(false)
+    };
+    let mut buf = [0u8; 256];
+    let line = semi::cmdline(&mut buf);
+    let (cfg, hold) = semi::options(line);
+    defmt::info!("boot {=str}", line);
+    let mut board = Qemu::new(cp.SYST, hold);
+    let played = arena_firmware::run::<arena_firmware::Arcade, _>(&mut board, &cfg);
+    defmt::info!("done matches={=u32}", played);
+    semi::exit(true)
+}

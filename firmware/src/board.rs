@@ -1,0 +1,72 @@
+//! What a board gives the match loop, and what the loop tells it.
+//!
+//! A board is a display, a turn clock, and a listener: the loop draws a frame, then says so with an
+//! [`Event::Frame`] (the board flushes it to the controller); it reports the start, digests and end of
+//! each match the same way, so a board can add its own figures (stack high-water mark) and the host
+//! can collect what the board would have logged.
+
+use arena_core::Outcome;
+use embedded_graphics::prelude::DrawTarget;
+
+use crate::cost::{CostSummary, TurnClock};
+use crate::palette::Palette;
+
+/// What a frame shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum FrameKind {
+    /// The game after `turn` turns.
+    Game,
+    /// The result screen after the match.
+    Result,
+}
+
+/// What happened, in the order it happened.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    Start {
+        number: u32,
+        game: &'static str,
+        config: &'static str,
+        seed: u64,
+        bots: &'a [&'static str],
+        /// `size_of` the game's state on this target.
+        state_bytes: usize,
+    },
+    /// The game or a bot refused the setup (bad params or an unknown bot name): the match is skipped.
+    SetupFailed { number: u32 },
+    /// The state digest after `turn` turns.
+    Digest { number: u32, turn: u32, digest: u64 },
+    /// The display holds a finished frame. With `snapshot`, the loop will call [`Board::hold`] next,
+    /// after logging that the frame is ready.
+    Frame {
+        number: u32,
+        turn: u32,
+        kind: FrameKind,
+        snapshot: bool,
+    },
+    End {
+        number: u32,
+        turns: u32,
+        digest: u64,
+        outcome: Option<&'a Outcome>,
+        /// The rules' cost per turn (`step` only).
+        cost: CostSummary,
+        /// The bots' cost per turn (every seat's decision).
+        bots_cost: CostSummary,
+        refused: u32,
+    },
+}
+
+pub trait Board {
+    type Color: Palette;
+    type Display: DrawTarget<Color = Self::Color>;
+    type Clock: TurnClock;
+
+    fn display(&mut self) -> &mut Self::Display;
+    fn clock(&mut self) -> &mut Self::Clock;
+    /// Something happened; on [`Event::Frame`] the board shows what the display holds.
+    fn event(&mut self, event: &Event<'_>);
+    /// A snapshot frame is on screen and announced: wait until whoever watches has taken it.
+    fn hold(&mut self) {}
+}

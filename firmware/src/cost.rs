@@ -1,0 +1,136 @@
+//! What a turn costs on the board, and the min/median/max over a match.
+//!
+//! The unit is the board's: cycles from DWT CYCCNT on a real Cortex-M, instructions under QEMU
+//! `-icount shift=0` (where SysTick counts instructions and CYCCNT reads 0). Only the game's step and
+//! the bots' decisions are inside the measurement, never drawing or logging.
+
+/// A board's turn clock: a free-running counter read before and after each turn.
+pub trait TurnClock {
+    /// The counter now, in the board's unit; it may wrap (differences use wrapping arithmetic).
+    fn now(&mut self) -> u32;
+    /// The cost between two readings (a down-counter or a narrow counter overrides this).
+    fn elapsed(&self, start: u32, end: u32) -> u32 {
+        end.wrapping_sub(start)
+    }
+}
+
+/// A clock that costs nothing and measures nothing (the host, when only digests matter).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoClock;
+
+impl TurnClock for NoClock {
+    fn now(&mut self) -> u32 {
+        0
+    }
+}
+
+/// How many turn costs a match keeps for its median. Past this the median is over the first
+/// `KEPT_TURNS` turns (min and max still see every turn).
+pub const KEPT_TURNS: usize = 1024;
+
+/// Per-turn costs of one match.
+#[derive(Clone, Debug)]
+pub struct CostStats {
+    kept: heapless::Vec<u32, KEPT_TURNS>,
+    turns: u32,
+    min: u32,
+    max: u32,
+    total: u64,
+}
+
+impl Default for CostStats {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The figures a match reports.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct CostSummary {
+    pub turns: u32,
+    pub min: u32,
+    pub median: u32,
+    pub max: u32,
+    pub total: u64,
+}
+
+impl CostStats {
+    pub const fn new() -> Self {
+        CostStats {
+            kept: heapless::Vec::new(),
+            turns: 0,
+            min: u32::MAX,
+            max: 0,
+            total: 0,
+        }
+    }
+
+    pub fn record(&mut self, cost: u32) {
+        // A full buffer is documented above: the median covers the first KEPT_TURNS turns.
+        let _ = self.kept.push(cost);
+        self.turns = self.turns.saturating_add(1);
+        self.min = self.min.min(cost);
+        self.max = self.max.max(cost);
+        self.total = self.total.saturating_add(cost as u64);
+    }
+
+    /// Min, median (lower median for an even count) and max; all zero when no turn was played.
+    pub fn summary(&mut self) -> CostSummary {
+        if self.turns == 0 {
+            return CostSummary::default();
+        }
+        let kept = self.kept.as_mut_slice();
+        kept.sort_unstable();
+        let median = kept
+            .get(kept.len().saturating_sub(1) / 2)
+            .copied()
+            .unwrap_or(0);
+        CostSummary {
+            turns: self.turns,
+            min: self.min,
+            median,
+            max: self.max,
+            total: self.total,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn min_median_max_over_a_match() {
+        let mut s = CostStats::new();
+        assert_eq!(s.summary(), CostSummary::default());
+        for c in [50, 10, 40, 20, 30] {
+            s.record(c);
+        }
+        let r = s.summary();
+        assert_eq!(
+            (r.min, r.median, r.max, r.turns, r.total),
+            (10, 30, 50, 5, 150)
+        );
+        s.record(60);
+        assert_eq!(s.summary().median, 30, "lower median for an even count");
+    }
+
+    #[test]
+    fn a_long_match_keeps_extremes_past_the_buffer() {
+        let mut s = CostStats::new();
+        for _ in 0..KEPT_TURNS {
+            s.record(5);
+        }
+        s.record(1);
+        s.record(900);
+        let r = s.summary();
+        assert_eq!((r.min, r.median, r.max), (1, 5, 900));
+        assert_eq!(r.turns as usize, KEPT_TURNS + 2);
+    }
+
+    #[test]
+    fn default_clock_difference_wraps() {
+        assert_eq!(NoClock.elapsed(u32::MAX - 1, 3), 5);
+    }
+}

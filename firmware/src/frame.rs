@@ -1,0 +1,117 @@
+//! A 128x64, 16-gray framebuffer laid out as the SSD0323 wants it.
+//!
+//! Two pixels a byte, the left one in the high nibble, 64 bytes a row: a board flushes
+//! [`Gray4Frame::bytes`] to the controller in one go, and the host reads [`Gray4Frame::luma`] to
+//! compare with a screenshot of the emulated OLED.
+
+use embedded_graphics::pixelcolor::{Gray4, GrayColor};
+use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Pixel, Size};
+
+pub const WIDTH: usize = 128;
+pub const HEIGHT: usize = 64;
+const ROW_BYTES: usize = WIDTH / 2;
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Gray4Frame {
+    buf: [u8; ROW_BYTES * HEIGHT],
+}
+
+impl Default for Gray4Frame {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Gray4Frame {
+    pub const fn new() -> Self {
+        Gray4Frame {
+            buf: [0; ROW_BYTES * HEIGHT],
+        }
+    }
+
+    /// The frame in the controller's order: rows top to bottom, high nibble = left pixel.
+    pub fn bytes(&self) -> &[u8] {
+        &self.buf
+    }
+
+    /// The gray level (0..=15) at `(x, y)`; 0 outside the frame.
+    pub fn luma(&self, x: usize, y: usize) -> u8 {
+        if x >= WIDTH || y >= HEIGHT {
+            return 0;
+        }
+        let byte = self.buf.get(y * ROW_BYTES + x / 2).copied().unwrap_or(0);
+        if x.is_multiple_of(2) {
+            byte >> 4
+        } else {
+            byte & 0x0f
+        }
+    }
+
+    fn set(&mut self, x: usize, y: usize, level: u8) {
+        if x >= WIDTH || y >= HEIGHT {
+            return;
+        }
+        if let Some(byte) = self.buf.get_mut(y * ROW_BYTES + x / 2) {
+            let level = level & 0x0f;
+            *byte = if x.is_multiple_of(2) {
+                (*byte & 0x0f) | (level << 4)
+            } else {
+                (*byte & 0xf0) | level
+            };
+        }
+    }
+}
+
+impl OriginDimensions for Gray4Frame {
+    fn size(&self) -> Size {
+        Size::new(WIDTH as u32, HEIGHT as u32)
+    }
+}
+
+impl DrawTarget for Gray4Frame {
+    type Color = Gray4;
+    type Error = core::convert::Infallible;
+
+    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Self::Error>
+    where
+        I: IntoIterator<Item = Pixel<Self::Color>>,
+    {
+        for Pixel(p, c) in pixels {
+            if p.x >= 0 && p.y >= 0 {
+                self.set(p.x as usize, p.y as usize, c.luma());
+            }
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self, color: Self::Color) -> Result<(), Self::Error> {
+        let l = color.luma() & 0x0f;
+        self.buf.fill((l << 4) | l);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use embedded_graphics::prelude::Point;
+
+    #[test]
+    fn left_pixel_is_the_high_nibble_and_offscreen_is_ignored() {
+        let mut f = Gray4Frame::new();
+        let px = [
+            Pixel(Point::new(0, 0), Gray4::new(0xA)),
+            Pixel(Point::new(1, 0), Gray4::new(0x3)),
+            Pixel(Point::new(127, 63), Gray4::new(0xF)),
+            Pixel(Point::new(-1, 5), Gray4::new(0xF)),
+            Pixel(Point::new(128, 5), Gray4::new(0xF)),
+        ];
+        f.draw_iter(px).unwrap();
+        assert_eq!(f.bytes()[0], 0xA3);
+        assert_eq!(f.luma(127, 63), 0xF);
+        assert_eq!(f.bytes()[ROW_BYTES * HEIGHT - 1], 0x0F);
+        assert_eq!(f.bytes().iter().filter(|&&b| b != 0).count(), 2);
+        f.clear(Gray4::new(5)).unwrap();
+        assert_eq!(f.bytes()[100], 0x55);
+    }
+}

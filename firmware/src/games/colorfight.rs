@@ -1,0 +1,112 @@
+//! ColorFight: the grid in the seats' colours, mines and bases marked, attacks outlined in the
+//! attacker's colour; on the right, each seat's cell count.
+//!
+//! On a 1-bit display even seats fill their cells and odd seats outline them.
+
+use arena_core::games::colorfight::{Building, ColorFight, Kind};
+use embedded_graphics::prelude::*;
+use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
+use embedded_graphics::text::{Baseline, Text};
+
+use crate::line;
+use crate::palette::Palette;
+use crate::screen::{Layout, Screen};
+
+/// Characters of the side panel: "3 123".
+const PANEL_CHARS: u32 = 6;
+
+impl Screen for ColorFight {
+    const SHORT: &'static str = "ColorFight";
+
+    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
+    where
+        D: DrawTarget,
+        D::Color: Palette,
+    {
+        let (w, h) = (self.width() as u32, self.height() as u32);
+        let panel = PANEL_CHARS * layout.font.character_size.width;
+        let body = layout.body;
+        let cell = ((body.size.width.saturating_sub(panel)) / w.max(1))
+            .min(body.size.height / h.max(1))
+            .max(1);
+        let origin = Point::new(
+            body.top_left.x,
+            body.top_left.y + (body.size.height.saturating_sub(cell * h) / 2) as i32,
+        );
+        let mono = D::Color::DEPTH == 1;
+        for (idx, c) in self.cells().iter().enumerate().take((w * h) as usize) {
+            let (x, y) = self.coords(idx);
+            let at = origin + Point::new(x * cell as i32, y * cell as i32);
+            let square = Rectangle::new(at, Size::new(cell, cell));
+            let inner = Rectangle::new(
+                at + Point::new(1, 1),
+                Size::new(cell.saturating_sub(2), cell.saturating_sub(2)),
+            );
+            match c.owner_seat() {
+                Some(s) if mono && s % 2 == 1 => inner
+                    .into_styled(PrimitiveStyle::with_stroke(D::Color::seat(s), 1))
+                    .draw(target)?,
+                Some(s) => square
+                    .into_styled(PrimitiveStyle::with_fill(D::Color::seat(s)))
+                    .draw(target)?,
+                None if cell >= 3 => Pixel(
+                    at + Point::new(cell as i32 / 2, cell as i32 / 2),
+                    D::Color::dim(),
+                )
+                .draw(target)?,
+                None => {}
+            }
+            if cell >= 3 {
+                let centre = Rectangle::new(
+                    at + Point::new(cell as i32 / 3, cell as i32 / 3),
+                    Size::new(cell - 2 * (cell / 3), cell - 2 * (cell / 3)),
+                );
+                match c.kind {
+                    Kind::Normal => {}
+                    Kind::Gold => centre
+                        .into_styled(PrimitiveStyle::with_fill(D::Color::text()))
+                        .draw(target)?,
+                    Kind::Energy => centre
+                        .into_styled(PrimitiveStyle::with_fill(D::Color::alert()))
+                        .draw(target)?,
+                }
+                if c.building != Building::None {
+                    inner
+                        .into_styled(PrimitiveStyle::with_stroke(D::Color::background(), 1))
+                        .draw(target)?;
+                }
+            }
+            if let Some(a) = c.attacker_seat() {
+                let color = if c.owner_seat() == Some(a) {
+                    D::Color::text()
+                } else {
+                    D::Color::seat(a)
+                };
+                square
+                    .into_styled(PrimitiveStyle::with_stroke(color, 1))
+                    .draw(target)?;
+            }
+        }
+        let x = origin.x + (cell * w) as i32 + 2;
+        let mut y = body.top_left.y + 1;
+        for (seat, p) in self.players().iter().enumerate() {
+            if y + layout.line_height() > layout.size.height as i32 {
+                break;
+            }
+            let color = if p.defeated {
+                D::Color::dim()
+            } else {
+                D::Color::seat(seat)
+            };
+            Text::with_baseline(
+                &line!("{} {}", seat, p.cells),
+                Point::new(x, y),
+                layout.text_style(color),
+                Baseline::Top,
+            )
+            .draw(target)?;
+            y += layout.line_height();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,282 @@
+//! The match loop: a rotation of bot-vs-bot matches, one turn and one frame at a time.
+//!
+//! Match `n` plays entry `n % L::LEN` of the lineup with seed `n` (seeds come from the match counter,
+//! so match `n` is the same match on every board and on the host). Each turn: the bots decide, then
+//! the game steps, each timed by the turn clock; then, outside it, the digest every `digest_every` turns, the
+//! frame, and on snapshot turns the "frame ready" log and [`Board::hold`]. After the match: the final
+//! digest, the result, the cost summary and the result screen.
+
+use arena_core::{Bot, Game, Roster, MAX_SEATS};
+
+use crate::board::{Board, Event, FrameKind};
+use crate::cost::{CostStats, CostSummary, TurnClock};
+use crate::lineup::{Entry, Lineup, Visit};
+use crate::screen::{draw_game, draw_result, MatchLabel, Screen};
+
+/// What a run plays and reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    /// The number of the first match (and so its seed).
+    pub first: u32,
+    /// How many matches; `None` plays forever.
+    pub matches: Option<u32>,
+    /// Log the digest after every `digest_every` turns (0: only at the end).
+    pub digest_every: u32,
+    /// Snapshot frames (announced, then held) every `snapshot_every` turns and on the result screen
+    /// (0: never).
+    pub snapshot_every: u32,
+    /// A match that has not ended after this many turns is stopped (no outcome).
+    pub max_turns: u32,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            first: 0,
+            matches: None,
+            digest_every: 10,
+            snapshot_every: 0,
+            max_turns: 2000,
+        }
+    }
+}
+
+/// What a match came to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchSummary {
+    pub number: u32,
+    pub turns: u32,
+    pub digest: u64,
+    pub winner: Option<usize>,
+    pub finished: bool,
+    /// The rules' cost per turn (`step`).
+    pub cost: CostSummary,
+    /// The bots' cost per turn (all seats' decisions).
+    pub bots_cost: CostSummary,
+    pub refused: u32,
+}
+
+/// The seed of seat `seat`'s bot in a match with seed `seed`: distinct per seat, fixed per match.
+pub fn bot_seed(seed: u64, seat: usize) -> u64 {
+    let mut s = seed ^ ((seat as u64 + 1) << 32);
+    arena_core::rng::splitmix64(&mut s)
+}
+
+/// Plays matches `cfg.first ..` of lineup `L` on `board`; returns how many were played.
+pub fn run<L: Lineup, B: Board>(board: &mut B, cfg: &RunConfig) -> u32 {
+    let mut played = 0;
+    let mut number = cfg.first;
+    while cfg.matches.is_none_or(|m| played < m) {
+        L::visit(number as usize, Player { board, cfg, number });
+        played += 1;
+        number = number.wrapping_add(1);
+    }
+    played
+}
+
+struct Player<'a, B> {
+    board: &'a mut B,
+    cfg: &'a RunConfig,
+    number: u32,
+}
+
+impl<B: Board> Visit for Player<'_, B> {
+    type Out = Option<MatchSummary>;
+    fn visit<G: Screen + Roster>(self, entry: &Entry, params: &G::Params) -> Self::Out {
+        play_match::<G, B>(self.board, entry, params, self.number, self.cfg)
+    }
+}
+
+fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snapshot: bool) {
+    board.event(&Event::Frame {
+        number,
+        turn,
+        kind,
+        snapshot,
+    });
+    if snapshot {
+        #[cfg(feature = "defmt")]
+        defmt::info!("frame m={=u32} t={=u32} k={}", number, turn, kind);
+        board.hold();
+    }
+}
+
+/// Plays match `number` of entry `entry` (seed = `number`); `None` when it could not be set up.
+///
+/// Never inlined: inlined once per lineup entry, each copy would reserve its own room for the state
+/// in the caller's frame.
+#[inline(never)]
+pub fn play_match<G: Screen + Roster, B: Board>(
+    board: &mut B,
+    entry: &Entry,
+    params: &G::Params,
+    number: u32,
+    cfg: &RunConfig,
+) -> Option<MatchSummary> {
+    let seed = number as u64;
+    board.event(&Event::Start {
+        number,
+        game: G::NAME,
+        config: entry.config,
+        seed,
+        bots: entry.bots,
+        state_bytes: core::mem::size_of::<G>(),
+    });
+    #[cfg(feature = "defmt")]
+    defmt::info!(
+        "start m={=u32} game={=str} config={=str} seed={=u64} state={=u32} bots={=[?]}",
+        number,
+        G::NAME,
+        entry.config,
+        seed,
+        core::mem::size_of::<G>() as u32,
+        entry.bots
+    );
+    // The state stays where `new` put it (borrowed, never moved out of the `Result`): on a
+    // Cortex-M3 every temporary copy of a 13 KB state is 13 KB more stack.
+    let mut made = new_game::<G>(params, seed);
+    let game = match &mut made {
+        Ok(game) => game,
+        Err(_) => return setup_failed(board, number),
+    };
+    let Some(mut bots) = bots::<G>(game.seats(), seed, entry.bots) else {
+        return setup_failed(board, number);
+    };
+    let label = MatchLabel {
+        number,
+        game: G::NAME,
+        config: entry.config,
+        seed,
+        bots: entry.bots,
+    };
+    let snap = |turn: u32| cfg.snapshot_every != 0 && turn.is_multiple_of(cfg.snapshot_every);
+    let _ = draw_game(game, &label, board.display());
+    frame(board, number, 0, FrameKind::Game, snap(0));
+
+    let mut step_cost = CostStats::new();
+    let mut bots_cost = CostStats::new();
+    let mut refused: u32 = 0;
+    while !game.is_over() && game.turn() < cfg.max_turns {
+        // What `arena_core::step_with_bots` does, with the bots and the rules timed apart: the
+        // budget is the rules'; the bots are as costly as their authors made them.
+        let clock = board.clock();
+        let start = clock.now();
+        let movers = game.to_move();
+        let mut actions: heapless::Vec<G::Action, MAX_SEATS> = heapless::Vec::new();
+        for seat in 0..game.seats().min(MAX_SEATS) {
+            let action = match bots.get_mut(seat) {
+                Some(bot) if movers.contains(seat) => bot.act(game, seat),
+                _ => G::Action::default(),
+            };
+            // Cannot fail: at most MAX_SEATS pushes.
+            let _ = actions.push(action);
+        }
+        let decided = clock.now();
+        let report = game.step(&actions);
+        let end = clock.now();
+        bots_cost.record(clock.elapsed(start, decided));
+        step_cost.record(clock.elapsed(decided, end));
+        refused = refused.saturating_add(report.total_refused());
+        let turn = game.turn();
+        if cfg.digest_every != 0 && turn.is_multiple_of(cfg.digest_every) {
+            let digest = game.digest();
+            board.event(&Event::Digest {
+                number,
+                turn,
+                digest,
+            });
+            #[cfg(feature = "defmt")]
+            defmt::info!("digest m={=u32} t={=u32} d={=u64}", number, turn, digest);
+        }
+        let _ = draw_game(game, &label, board.display());
+        frame(board, number, turn, FrameKind::Game, snap(turn));
+    }
+
+    let turns = game.turn();
+    let digest = game.digest();
+    let outcome = game.outcome();
+    let cost = step_cost.summary();
+    let bots_cost = bots_cost.summary();
+    board.event(&Event::End {
+        number,
+        turns,
+        digest,
+        outcome: outcome.as_ref(),
+        cost,
+        bots_cost,
+        refused,
+    });
+    #[cfg(feature = "defmt")]
+    {
+        defmt::info!("final m={=u32} t={=u32} d={=u64}", number, turns, digest);
+        match &outcome {
+            Some(o) => defmt::info!(
+                "result m={=u32} turns={=u32} ranks={=[u8]} scores={=[?]} reason={=str} refused={=u32}",
+                number,
+                turns,
+                o.ranks(),
+                o.scores(),
+                o.reason,
+                refused
+            ),
+            None => defmt::warn!("result m={=u32} turns={=u32} stopped (max turns)", number, turns),
+        }
+        defmt::info!(
+            "cost m={=u32} game={=str} turns={=u32} min={=u32} median={=u32} max={=u32} total={=u64} bots_min={=u32} bots_median={=u32} bots_max={=u32}",
+            number,
+            G::NAME,
+            cost.turns,
+            cost.min,
+            cost.median,
+            cost.max,
+            cost.total,
+            bots_cost.min,
+            bots_cost.median,
+            bots_cost.max
+        );
+    }
+    let _ = draw_result(&label, outcome.as_ref(), turns, board.display());
+    frame(
+        board,
+        number,
+        turns,
+        FrameKind::Result,
+        cfg.snapshot_every != 0,
+    );
+    Some(MatchSummary {
+        number,
+        turns,
+        digest,
+        winner: outcome.and_then(|o| o.winner()),
+        finished: outcome.is_some(),
+        cost,
+        bots_cost,
+        refused,
+    })
+}
+
+/// Out of line, so that `new`'s own temporaries live in its frame, gone once it returns.
+#[inline(never)]
+fn new_game<G: Game>(params: &G::Params, seed: u64) -> Result<G, arena_core::SetupError> {
+    G::new(params, seed)
+}
+
+fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
+    board.event(&Event::SetupFailed { number });
+    #[cfg(feature = "defmt")]
+    defmt::error!("setup failed m={=u32}", number);
+    None
+}
+
+type Bots<G> = heapless::Vec<<G as Roster>::Bot, MAX_SEATS>;
+
+/// One bot per seat (bot names cycle over the seats); `None` for an unknown name.
+fn bots<G: Roster>(seats: usize, seed: u64, names: &[&'static str]) -> Option<Bots<G>> {
+    let mut bots = Bots::<G>::new();
+    for seat in 0..seats.min(MAX_SEATS) {
+        let name = names.get(seat % names.len().max(1))?;
+        let bot = G::bot(name, bot_seed(seed, seat))?;
+        bots.push(bot).ok()?;
+    }
+    Some(bots)
+}

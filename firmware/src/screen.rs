@@ -1,0 +1,320 @@
+//! Screens: each game's state, the result between matches, and the panic message, on any display.
+//!
+//! A game implements [`Screen`] once: it draws its body inside the [`Layout`] it is given, with
+//! colours by role from the [`Palette`]. The header (game, turn) and the result and panic screens are
+//! shared. The layout adapts to the display: the small font on a 128x64 OLED, the large one on a
+//! 240x240 LCD; the palette adapts to the colour depth.
+
+use core::fmt::Write;
+
+use arena_core::{Game, Outcome};
+use embedded_graphics::mono_font::{ascii, MonoFont, MonoTextStyle};
+use embedded_graphics::prelude::*;
+use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
+use embedded_graphics::text::{Alignment, Baseline, Text, TextStyleBuilder};
+
+use crate::palette::Palette;
+
+/// A line of text, formatted without allocation (longer text is cut).
+pub type Line64 = heapless::String<64>;
+
+/// Formats into a [`Line64`], cutting what does not fit.
+#[macro_export]
+macro_rules! line {
+    ($($arg:tt)*) => {{
+        let mut s = $crate::screen::Line64::new();
+        let _ = core::fmt::Write::write_fmt(&mut s, format_args!($($arg)*));
+        s
+    }};
+}
+
+/// Where things go on a display of a given size.
+#[derive(Clone, Copy, Debug)]
+pub struct Layout {
+    pub size: Size,
+    pub font: &'static MonoFont<'static>,
+    /// The strip at the top: game and turn.
+    pub header: Rectangle,
+    /// What the game draws in.
+    pub body: Rectangle,
+}
+
+impl Layout {
+    pub fn of(size: Size) -> Layout {
+        let font = if size.width >= 200 {
+            &ascii::FONT_10X20
+        } else {
+            &ascii::FONT_5X8
+        };
+        let header_h = font.character_size.height + 2;
+        let header = Rectangle::new(Point::zero(), Size::new(size.width, header_h));
+        let body = Rectangle::new(
+            Point::new(0, header_h as i32),
+            Size::new(size.width, size.height.saturating_sub(header_h)),
+        );
+        Layout {
+            size,
+            font,
+            header,
+            body,
+        }
+    }
+
+    /// How many characters fit on one line.
+    pub fn columns(&self) -> u32 {
+        self.size.width / self.font.character_size.width.max(1)
+    }
+
+    /// The largest square cell that fits a `cols` x `rows` grid in the body, and the grid's top-left
+    /// corner (the grid is centred). The cell is at least 1 pixel.
+    pub fn grid(&self, cols: u32, rows: u32) -> (u32, Point) {
+        let cell = (self.body.size.width / cols.max(1))
+            .min(self.body.size.height / rows.max(1))
+            .max(1);
+        let w = cell * cols;
+        let h = cell * rows;
+        let x = self.body.top_left.x + (self.body.size.width.saturating_sub(w) / 2) as i32;
+        let y = self.body.top_left.y + (self.body.size.height.saturating_sub(h) / 2) as i32;
+        (cell, Point::new(x, y))
+    }
+
+    pub fn text_style<C: Palette>(&self, color: C) -> MonoTextStyle<'static, C> {
+        MonoTextStyle::new(self.font, color)
+    }
+
+    pub fn line_height(&self) -> i32 {
+        self.font.character_size.height as i32 + 1
+    }
+}
+
+/// A game's picture of its own state.
+pub trait Screen: Game {
+    /// A short name for the header ("TD", "ColorFight").
+    const SHORT: &'static str;
+    /// Draw the state inside `layout.body` (already cleared to the background).
+    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
+    where
+        D: DrawTarget,
+        D::Color: Palette;
+}
+
+/// Who is playing what: what the header and the result screen print.
+#[derive(Clone, Copy, Debug)]
+pub struct MatchLabel<'a> {
+    pub number: u32,
+    pub game: &'static str,
+    pub config: &'static str,
+    pub seed: u64,
+    pub bots: &'a [&'static str],
+}
+
+fn text<D>(
+    target: &mut D,
+    s: &str,
+    at: Point,
+    color: D::Color,
+    layout: &Layout,
+) -> Result<(), D::Error>
+where
+    D: DrawTarget,
+    D::Color: Palette,
+{
+    Text::with_baseline(s, at, layout.text_style(color), Baseline::Top).draw(target)?;
+    Ok(())
+}
+
+/// The whole screen for a game in progress: header, then the game's body.
+pub fn draw_game<G, D>(game: &G, label: &MatchLabel<'_>, target: &mut D) -> Result<(), D::Error>
+where
+    G: Screen,
+    D: DrawTarget,
+    D::Color: Palette,
+{
+    let layout = Layout::of(target.bounding_box().size);
+    target.clear(D::Color::background())?;
+    text(
+        target,
+        G::SHORT,
+        Point::new(1, 1),
+        D::Color::text(),
+        &layout,
+    )?;
+    let mut turn = Line64::new();
+    let _ = write!(turn, "#{} t{}", label.number, game.turn());
+    let right = TextStyleBuilder::new()
+        .alignment(Alignment::Right)
+        .baseline(Baseline::Top)
+        .build();
+    Text::with_text_style(
+        &turn,
+        Point::new(layout.size.width as i32 - 1, 1),
+        layout.text_style(D::Color::text()),
+        right,
+    )
+    .draw(target)?;
+    let y = layout.header.size.height as i32 - 1;
+    Line::new(
+        Point::new(0, y),
+        Point::new(layout.size.width as i32 - 1, y),
+    )
+    .into_styled(PrimitiveStyle::with_stroke(D::Color::dim(), 1))
+    .draw(target)?;
+    game.draw_body(target, &layout)
+}
+
+/// The screen between two matches: who played, who won, the scores and why it ended.
+pub fn draw_result<D>(
+    label: &MatchLabel<'_>,
+    outcome: Option<&Outcome>,
+    turns: u32,
+    target: &mut D,
+) -> Result<(), D::Error>
+where
+    D: DrawTarget,
+    D::Color: Palette,
+{
+    let layout = Layout::of(target.bounding_box().size);
+    target.clear(D::Color::background())?;
+    let lh = layout.line_height();
+    let mut y = 1;
+    let mut put = |target: &mut D, s: &str, color: D::Color| -> Result<(), D::Error> {
+        text(target, s, Point::new(1, y), color, &layout)?;
+        y += lh;
+        Ok(())
+    };
+    put(
+        target,
+        &line!("Match {} {}", label.number, label.game),
+        D::Color::text(),
+    )?;
+    put(
+        target,
+        &line!("{} seed {}", label.config, label.seed),
+        D::Color::dim(),
+    )?;
+    for (seat, bot) in label.bots.iter().enumerate() {
+        let score = outcome.and_then(|o| o.scores().get(seat).copied());
+        let s = match score {
+            Some(score) => line!("{}: {} {}", seat, bot, score),
+            None => line!("{}: {}", seat, bot),
+        };
+        put(target, &s, D::Color::seat(seat))?;
+    }
+    let verdict = match outcome.map(|o| (o.winner(), o.reason)) {
+        Some((Some(w), reason)) => line!(
+            "Winner {} ({}) t{}: {}",
+            w,
+            label.bots.get(w).copied().unwrap_or("?"),
+            turns,
+            reason
+        ),
+        Some((None, reason)) => line!("Draw t{}: {}", turns, reason),
+        None => line!("Stopped at turn {}", turns),
+    };
+    for chunk in wrap(&verdict, layout.columns() as usize) {
+        put(target, chunk, D::Color::text())?;
+    }
+    Ok(())
+}
+
+/// The panic screen: a title and the message, wrapped.
+pub fn draw_panic<D>(message: &str, target: &mut D) -> Result<(), D::Error>
+where
+    D: DrawTarget,
+    D::Color: Palette,
+{
+    let layout = Layout::of(target.bounding_box().size);
+    target.clear(D::Color::background())?;
+    text(
+        target,
+        "PANIC",
+        Point::new(1, 1),
+        D::Color::alert(),
+        &layout,
+    )?;
+    let lh = layout.line_height();
+    let mut y = 1 + lh;
+    for chunk in wrap(message, layout.columns() as usize) {
+        if y + lh > layout.size.height as i32 {
+            break;
+        }
+        text(target, chunk, Point::new(1, y), D::Color::text(), &layout)?;
+        y += lh;
+    }
+    Ok(())
+}
+
+/// Cuts `s` into lines of at most `width` characters (ASCII; other characters count as one byte each
+/// and a cut never falls inside one).
+pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
+    let width = width.max(1);
+    let mut rest = s;
+    core::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        let mut cut = rest.len().min(width);
+        while !rest.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        if cut == 0 {
+            cut = rest
+                .chars()
+                .next()
+                .map(char::len_utf8)
+                .unwrap_or(rest.len());
+        }
+        let (head, tail) = rest.split_at(cut);
+        rest = tail;
+        Some(head)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use embedded_graphics::mock_display::MockDisplay;
+    use embedded_graphics::pixelcolor::{BinaryColor, Rgb565};
+
+    #[test]
+    fn layout_adapts_to_the_display() {
+        let small = Layout::of(Size::new(128, 64));
+        let big = Layout::of(Size::new(240, 240));
+        assert!(big.font.character_size.width > small.font.character_size.width);
+        assert_eq!(small.body.top_left.y as u32 + small.body.size.height, 64);
+        let (cell, origin) = small.grid(16, 8);
+        assert!(cell * 16 <= 128 && cell * 8 <= small.body.size.height);
+        assert!(origin.y >= small.body.top_left.y);
+        assert_eq!(big.grid(0, 0).0, 240.min(big.body.size.height));
+    }
+
+    #[test]
+    fn wrap_cuts_at_width_and_char_boundaries() {
+        let lines: heapless::Vec<&str, 8> = wrap("abcdefg", 3).collect();
+        assert_eq!(lines.as_slice(), &["abc", "def", "g"]);
+        let lines: heapless::Vec<&str, 8> = wrap("é1", 1).collect();
+        assert_eq!(lines.as_slice(), &["é", "1"]);
+    }
+
+    #[test]
+    fn result_and_panic_screens_draw_inside_the_display() {
+        let label = MatchLabel {
+            number: 3,
+            game: "colorfight",
+            config: "default",
+            seed: 7,
+            bots: &["greedy", "random"],
+        };
+        let o = Outcome::by_score(2, &[5, 9], "finish line");
+        let mut d: MockDisplay<BinaryColor> = MockDisplay::new();
+        d.set_allow_overdraw(true);
+        d.set_allow_out_of_bounds_drawing(true);
+        draw_result(&label, Some(&o), 12, &mut d).unwrap();
+        assert!(d.affected_area().size.width > 0);
+        let mut d: MockDisplay<Rgb565> = MockDisplay::new();
+        d.set_allow_overdraw(true);
+        d.set_allow_out_of_bounds_drawing(true);
+        draw_panic("index out of bounds", &mut d).unwrap();
+        assert_eq!(d.get_pixel(Point::new(0, 0)), Some(Rgb565::background()));
+    }
+}

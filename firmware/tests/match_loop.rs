@@ -1,0 +1,337 @@
+//! The match loop and the screens on every kind of display, over the boards' lineup.
+
+#![allow(clippy::unwrap_used)]
+
+use arena_core::games::tower_defense::{self as td, TowerDefense};
+use arena_core::{step_with_bots, Game, Roster};
+use arena_firmware::board::{Board, Event, FrameKind};
+use arena_firmware::cost::TurnClock;
+use arena_firmware::play::bot_seed;
+use arena_firmware::{Gray4Frame, Lineup, RunConfig};
+use embedded_graphics::pixelcolor::{BinaryColor, Rgb565};
+use embedded_graphics::prelude::*;
+
+/// A plain framebuffer of any colour and size that fails the test on any pixel drawn outside it.
+struct Canvas<C> {
+    size: Size,
+    pixels: Vec<C>,
+}
+
+impl<C: PixelColor + Default> Canvas<C> {
+    fn new(w: u32, h: u32) -> Self {
+        Canvas {
+            size: Size::new(w, h),
+            pixels: vec![C::default(); (w * h) as usize],
+        }
+    }
+}
+
+impl<C: PixelColor> OriginDimensions for Canvas<C> {
+    fn size(&self) -> Size {
+        self.size
+    }
+}
+
+impl<C: PixelColor> DrawTarget for Canvas<C> {
+    type Color = C;
+    type Error = core::convert::Infallible;
+    fn draw_iter<I: IntoIterator<Item = Pixel<C>>>(
+        &mut self,
+        pixels: I,
+    ) -> Result<(), Self::Error> {
+        for Pixel(p, c) in pixels {
+            assert!(
+                p.x >= 0
+                    && p.y >= 0
+                    && (p.x as u32) < self.size.width
+                    && (p.y as u32) < self.size.height,
+                "pixel drawn outside the display at {p:?}"
+            );
+            self.pixels[(p.y as u32 * self.size.width + p.x as u32) as usize] = c;
+        }
+        Ok(())
+    }
+}
+
+/// A clock that advances one unit per reading.
+#[derive(Default)]
+struct Ticks(u32);
+impl TurnClock for Ticks {
+    fn now(&mut self) -> u32 {
+        self.0 += 7;
+        self.0
+    }
+}
+
+struct Host<D> {
+    display: D,
+    clock: Ticks,
+    log: Vec<String>,
+    distinct_frames: std::collections::BTreeSet<Vec<u8>>,
+    snapshot: fn(&D) -> Vec<u8>,
+}
+
+impl<D: DrawTarget> Board for Host<D>
+where
+    D::Color: arena_firmware::Palette,
+{
+    type Color = D::Color;
+    type Display = D;
+    type Clock = Ticks;
+    fn display(&mut self) -> &mut D {
+        &mut self.display
+    }
+    fn clock(&mut self) -> &mut Ticks {
+        &mut self.clock
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        match *event {
+            Event::Start {
+                number, seed, bots, ..
+            } => self.log.push(format!("start {number} {seed} {bots:?}")),
+            Event::Digest {
+                number,
+                turn,
+                digest,
+            } => self.log.push(format!("digest {number} {turn} {digest}")),
+            Event::Frame {
+                number,
+                turn,
+                kind,
+                snapshot,
+            } => {
+                self.distinct_frames.insert((self.snapshot)(&self.display));
+                self.log
+                    .push(format!("frame {number} {turn} {kind:?} {snapshot}"))
+            }
+            Event::End {
+                number,
+                turns,
+                digest,
+                cost,
+                ..
+            } => self.log.push(format!(
+                "end {number} {turns} {digest} {} {}",
+                cost.turns, cost.median
+            )),
+            Event::SetupFailed { number } => self.log.push(format!("failed {number}")),
+        }
+    }
+}
+
+fn host<D>(display: D, snapshot: fn(&D) -> Vec<u8>) -> Host<D> {
+    Host {
+        display,
+        clock: Ticks::default(),
+        log: Vec::new(),
+        distinct_frames: Default::default(),
+        snapshot,
+    }
+}
+
+#[test]
+fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
+    let mut h = host(Gray4Frame::new(), |f| f.bytes().to_vec());
+    let cfg = RunConfig {
+        first: 4,
+        matches: Some(2),
+        digest_every: 1,
+        ..RunConfig::default()
+    };
+    assert_eq!(
+        arena_firmware::run::<arena_firmware::Arcade, _>(&mut h, &cfg),
+        2
+    );
+    assert!(
+        h.log[0].starts_with("start 4 4 [\"strong\", \"random\"]"),
+        "{}",
+        h.log[0]
+    );
+
+    // Replay match 4 (Siege, strong invader, random defender) by hand: same bots, same seeds,
+    // same digests after every turn.
+    let siege = td::Params {
+        variant: td::Variant::Siege,
+    };
+    let mut game = TowerDefense::new(&siege, 4).unwrap();
+    let mut bots = [
+        TowerDefense::bot("strong", bot_seed(4, 0)).unwrap(),
+        TowerDefense::bot("random", bot_seed(4, 1)).unwrap(),
+    ];
+    let mut want = Vec::new();
+    while !game.is_over() {
+        step_with_bots(&mut game, &mut bots);
+        want.push(format!("digest 4 {} {}", game.turn(), game.digest()));
+    }
+    let got: Vec<&String> = h
+        .log
+        .iter()
+        .filter(|l| l.starts_with("digest 4 "))
+        .collect();
+    assert_eq!(got, want.iter().collect::<Vec<_>>());
+    let end = h.log.iter().find(|l| l.starts_with("end 4 ")).unwrap();
+    // Every reading of Ticks advances 7: each turn costs 7.
+    assert_eq!(
+        end,
+        &format!("end 4 {} {} {} 7", game.turn(), game.digest(), game.turn())
+    );
+}
+
+#[test]
+fn frames_every_turn_snapshots_on_schedule_and_a_result_screen() {
+    let mut h = host(Gray4Frame::new(), |f| f.bytes().to_vec());
+    let cfg = RunConfig {
+        matches: Some(1),
+        snapshot_every: 5,
+        digest_every: 0,
+        ..RunConfig::default()
+    };
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut h, &cfg);
+    let frames: Vec<&String> = h.log.iter().filter(|l| l.starts_with("frame")).collect();
+    let end_turns: u32 = h
+        .log
+        .iter()
+        .find(|l| l.starts_with("end"))
+        .unwrap()
+        .split(' ')
+        .nth(2)
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(
+        frames.len() as u32,
+        end_turns + 2,
+        "turn 0, every turn, the result"
+    );
+    assert_eq!(frames[0], "frame 0 0 Game true");
+    assert_eq!(frames[1], "frame 0 1 Game false");
+    assert_eq!(frames[5], "frame 0 5 Game true");
+    assert_eq!(
+        *frames.last().unwrap(),
+        &format!("frame 0 {end_turns} {:?} true", FrameKind::Result)
+    );
+    assert!(
+        h.distinct_frames.len() > 5,
+        "the screen changes as the game goes"
+    );
+}
+
+#[test]
+fn a_setup_error_skips_the_match_and_the_run_goes_on() {
+    struct Bad;
+    struct Skip<'a, B>(&'a mut B);
+    impl<B: Board> arena_firmware::Visit for Skip<'_, B> {
+        type Out = Option<arena_firmware::MatchSummary>;
+        fn visit<G: arena_firmware::Screen + Roster>(
+            self,
+            entry: &arena_firmware::Entry,
+            params: &G::Params,
+        ) -> Self::Out {
+            arena_firmware::play_match::<G, B>(self.0, entry, params, 0, &RunConfig::default())
+        }
+    }
+    impl Lineup for Bad {
+        const LEN: usize = 1;
+        fn visit<V: arena_firmware::Visit>(_index: usize, v: V) -> V::Out {
+            v.visit::<TowerDefense>(
+                &arena_firmware::Entry {
+                    config: "bad",
+                    bots: &["nobody"],
+                },
+                &td::Params::default(),
+            )
+        }
+    }
+    let mut h = host(Gray4Frame::new(), |f| f.bytes().to_vec());
+    assert_eq!(Bad::visit(0, Skip(&mut h)), None);
+    assert_eq!(h.log.last().unwrap(), "failed 0");
+    let cfg = RunConfig {
+        matches: Some(3),
+        ..RunConfig::default()
+    };
+    assert_eq!(arena_firmware::run::<Bad, _>(&mut h, &cfg), 3);
+}
+
+#[test]
+fn the_same_match_draws_on_1_bit_128x64_and_rgb565_240x240() {
+    let cfg = RunConfig {
+        matches: Some(1),
+        ..RunConfig::default()
+    };
+    let mut mono = host(Canvas::<BinaryColor>::new(128, 64), |c| {
+        c.pixels.iter().map(|p| p.is_on() as u8).collect()
+    });
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut mono, &cfg);
+    let mut lcd = host(Canvas::<Rgb565>::new(240, 240), |c| {
+        c.pixels
+            .iter()
+            .flat_map(|p| p.into_storage().to_le_bytes())
+            .collect()
+    });
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut lcd, &cfg);
+    let digests = |h: &Vec<String>| {
+        h.iter()
+            .filter(|l| l.starts_with("end"))
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        digests(&mono.log),
+        digests(&lcd.log),
+        "the display does not change the match"
+    );
+    assert!(mono.distinct_frames.len() > 5 && lcd.distinct_frames.len() > 5);
+    // On the colour display both seats' colours are on screen.
+    use arena_firmware::Palette;
+    let mut game_only = Canvas::<Rgb565>::new(240, 240);
+    let g = TowerDefense::new(&td::Params::default(), 0).unwrap();
+    let label = arena_firmware::screen::MatchLabel {
+        number: 0,
+        game: "tower-defense",
+        config: "x",
+        seed: 0,
+        bots: &["a", "b"],
+    };
+    arena_firmware::screen::draw_game(&g, &label, &mut game_only).unwrap();
+    assert!(
+        game_only.pixels.contains(&Rgb565::seat(0)) && game_only.pixels.contains(&Rgb565::seat(1))
+    );
+}
+
+#[test]
+fn every_lineup_entry_draws_inside_every_display() {
+    use arena_firmware::Lineup;
+    // Canvas fails the test on any pixel outside the display; 40 turns of each entry, each display.
+    let cfg = RunConfig {
+        matches: Some(arena_firmware::Arcade::LEN as u32),
+        max_turns: 40,
+        ..RunConfig::default()
+    };
+    let mut mono = host(Canvas::<BinaryColor>::new(128, 64), |c| {
+        c.pixels.iter().map(|p| p.is_on() as u8).collect()
+    });
+    let mut gray = host(
+        Canvas::<embedded_graphics::pixelcolor::Gray4>::new(128, 64),
+        |c| c.pixels.iter().map(|p| p.luma()).collect(),
+    );
+    let mut lcd = host(Canvas::<Rgb565>::new(240, 240), |c| {
+        c.pixels
+            .iter()
+            .flat_map(|p| p.into_storage().to_le_bytes())
+            .collect()
+    });
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut mono, &cfg);
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut gray, &cfg);
+    arena_firmware::run::<arena_firmware::Arcade, _>(&mut lcd, &cfg);
+    for h in [&mono.log, &gray.log, &lcd.log] {
+        assert_eq!(
+            h.iter().filter(|l| l.starts_with("end")).count(),
+            arena_firmware::Arcade::LEN
+        );
+    }
+    // Every match moves the picture along.
+    let per_match = 5 * arena_firmware::Arcade::LEN;
+    assert!(mono.distinct_frames.len() > per_match);
+    assert!(gray.distinct_frames.len() > per_match);
+    assert!(lcd.distinct_frames.len() > per_match);
+}

@@ -1,0 +1,165 @@
+//! `cargo xtask test`: what must hold between the host and the board.
+//!
+//! 1. Digests: the QEMU firmware logs the state digest after every turn and at the end of a fixed
+//!    list of matches; the host plays the same matches through the same loop: identical lists.
+//! 2. Pixels: the screendumps of the announced frames equal the host's rendering of the same state
+//!    through the same screen code, scaled x4.
+//! 3. Panic: a deliberately panicking firmware shows the message on the OLED (compared with the host
+//!    rendering too) and in the log, and QEMU exits non-zero.
+//! 4. Size and cost: the QEMU firmware fits the LM3S6965; the median turn is within budget.
+
+use anyhow::{bail, ensure, Result};
+use arena_firmware::{Gray4Frame, RunConfig};
+
+use crate::{host, log, qemu, root, tools};
+
+/// The fixed list: the first `MATCHES` matches of the rotation.
+const MATCHES: u32 = 2;
+/// Snapshot every this many turns (and each result screen).
+const SNAP: u32 = 25;
+
+pub fn run() -> Result<()> {
+    tools::qemu_board()?;
+    let release = qemu::build()?;
+    digests_and_pixels(&release.join("arena"))?;
+    panic_screen(&release.join("panic-test"))?;
+    crate::size::run()?;
+    crate::cost::run(false)?;
+    println!("xtask test: all checks passed");
+    Ok(())
+}
+
+fn digests_and_pixels(elf: &std::path::Path) -> Result<()> {
+    let dir = qemu::fresh_dir(&root().join("target/xtask-check"))?;
+    let cfg = RunConfig {
+        matches: Some(MATCHES),
+        digest_every: 1,
+        snapshot_every: SNAP,
+        ..RunConfig::default()
+    };
+    let ran = qemu::Run {
+        elf,
+        args: vec![
+            format!("matches={MATCHES}"),
+            "digest=1".into(),
+            format!("snap={SNAP}"),
+            format!("hold={}", dir.join("ack").display()),
+        ],
+        icount: false,
+        timeout_s: 300,
+        snapshots: Some(&dir),
+        echo: false,
+    }
+    .go()?;
+    ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
+    let want = host::play(&cfg);
+
+    let triple = |l: &String, turn: &str| -> Option<(u32, u32, u64)> {
+        Some((log::num(l, "m")?, log::num(l, turn)?, log::num(l, "d")?))
+    };
+    let got: Vec<_> = ran
+        .lines
+        .iter()
+        .filter(|l| log::kind(l) == "digest")
+        .filter_map(|l| triple(l, "t"))
+        .collect();
+    let got_finals: Vec<_> = ran
+        .lines
+        .iter()
+        .filter(|l| log::kind(l) == "final")
+        .filter_map(|l| triple(l, "t"))
+        .collect();
+    ensure!(!got.is_empty(), "no digest in the QEMU log");
+    if let Some(i) =
+        (0..got.len().max(want.digests.len())).find(|&i| got.get(i) != want.digests.get(i))
+    {
+        bail!(
+            "digest {i} differs: QEMU {:?}, host {:?}",
+            got.get(i),
+            want.digests.get(i)
+        );
+    }
+    ensure!(
+        got_finals == want.finals,
+        "final digests differ: QEMU {got_finals:?}, host {:?}",
+        want.finals
+    );
+    println!(
+        "xtask test: {} digests of {} matches identical on QEMU and the host",
+        got.len() + got_finals.len(),
+        got_finals.len()
+    );
+
+    ensure!(
+        ran.frames.len() == want.frames.len(),
+        "QEMU announced {} frames, the host {}",
+        ran.frames.len(),
+        want.frames.len()
+    );
+    for ((msg, png), ((m, t, result), frame)) in ran.frames.iter().zip(&want.frames) {
+        let key = (log::num::<u32>(msg, "m"), log::num::<u32>(msg, "t"));
+        ensure!(
+            key == (Some(*m), Some(*t)),
+            "frame order: QEMU {msg}, host m={m} t={t} result={result}"
+        );
+        same_pixels(png, frame, msg)?;
+    }
+    println!(
+        "xtask test: {} screendumps equal the host rendering",
+        ran.frames.len()
+    );
+    Ok(())
+}
+
+fn same_pixels(png: &std::path::Path, frame: &Gray4Frame, what: &str) -> Result<()> {
+    let img = image::open(png)?.to_rgb8();
+    if let Some((x, y, got, level)) = host::compare(&img, frame) {
+        let want = png.with_extension("host.png");
+        host::to_image(frame).save(&want)?;
+        bail!(
+            "{what}: screendump {} differs from the host rendering {} at ({x}, {y}): {got:?}, want level {level}",
+            png.display(),
+            want.display()
+        );
+    }
+    Ok(())
+}
+
+fn panic_screen(elf: &std::path::Path) -> Result<()> {
+    let dir = qemu::fresh_dir(&root().join("target/xtask-panic"))?;
+    let ran = qemu::Run {
+        elf,
+        args: vec![format!("hold={}", dir.join("ack").display())],
+        icount: false,
+        timeout_s: 60,
+        snapshots: Some(&dir),
+        echo: false,
+    }
+    .go()?;
+    ensure!(
+        ran.status != 0,
+        "a panic must end QEMU with a failure status"
+    );
+    let Some(msg) = ran
+        .lines
+        .iter()
+        .find_map(|l| log::message(l).strip_prefix("panic: "))
+    else {
+        bail!("no panic message in the log: {:?}", ran.lines);
+    };
+    ensure!(
+        msg.contains("index out of bounds"),
+        "unexpected panic message {msg}"
+    );
+    let Some((_, png)) = ran.frames.first() else {
+        bail!("the panic screen was not announced");
+    };
+    let mut frame = Gray4Frame::new();
+    let _ = arena_firmware::screen::draw_panic(msg, &mut frame);
+    same_pixels(png, &frame, "panic screen")?;
+    println!(
+        "xtask test: panic shown on the OLED and in the log, exit status {}",
+        ran.status
+    );
+    Ok(())
+}

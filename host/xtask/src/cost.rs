@@ -1,0 +1,110 @@
+//! `cargo xtask cost`: what a turn costs on the Cortex-M3, in instructions.
+//!
+//! QEMU runs with `-icount shift=0`, so SysTick counts instructions and the figures are identical run
+//! to run. One match per lineup entry; for each: instructions per turn of the rules' `step`
+//! (min/median/max; the budget applies to its median) and of the bots' decisions, the stack
+//! high-water mark (stack painting, the whole firmware's peak during the match) and the state size.
+
+use anyhow::{ensure, Result};
+use arena_firmware::Lineup;
+use serde_json::json;
+
+use crate::{host, log, qemu, root, tools};
+
+/// The budget: median instructions per turn of the rules (`step`).
+pub const BUDGET: u64 = 50_000;
+
+pub fn run(json_only: bool) -> Result<serde_json::Value> {
+    tools::qemu_board()?;
+    let elf = qemu::build()?.join("arena");
+    let matches = host::Lineup::LEN as u32;
+    let ran = qemu::Run {
+        elf: &elf,
+        args: vec![format!("matches={matches}"), "digest=0".into()],
+        icount: true,
+        timeout_s: 600,
+        snapshots: None,
+        echo: false,
+    }
+    .go()?;
+    ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
+    let find = |kind: &str, m: u32| {
+        ran.lines
+            .iter()
+            .find(|l| log::kind(l) == kind && log::num::<u32>(l, "m") == Some(m))
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut rows = Vec::new();
+    for m in 0..matches {
+        let (start, cost, stack) = (find("start", m), find("cost", m), find("stack", m));
+        let n = |l: &str, k: &str| log::num::<u64>(l, k).unwrap_or(0);
+        rows.push(json!({
+            "match": m,
+            "game": log::value(&start, "game").unwrap_or("?"),
+            "config": log::value(&start, "config").unwrap_or("?"),
+            "bots": log::message(&start).split_once("bots=").map(|(_, b)| b).unwrap_or("?"),
+            "turns": n(&cost, "turns"),
+            "instructions_per_turn": { "min": n(&cost, "min"), "median": n(&cost, "median"), "max": n(&cost, "max") },
+            "bots_instructions_per_turn": { "min": n(&cost, "bots_min"), "median": n(&cost, "bots_median"), "max": n(&cost, "bots_max") },
+            "stack_bytes": n(&stack, "used"),
+            "state_bytes": n(&start, "state"),
+        }));
+    }
+    let report = json!({ "board": "qemu-lm3s6965", "unit": "instructions (-icount shift=0)", "budget_median": BUDGET, "matches": rows });
+    let out = root().join("target/cost.json");
+    std::fs::create_dir_all(root().join("target"))?;
+    std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
+    if json_only {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!(
+            "{:<14} {:<15} {:>6} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>6}",
+            "game",
+            "config",
+            "turns",
+            "min",
+            "median",
+            "max",
+            "bots med",
+            "bots max",
+            "stack",
+            "state"
+        );
+        for r in &rows {
+            let i = &r["instructions_per_turn"];
+            let b = &r["bots_instructions_per_turn"];
+            println!(
+                "{:<14} {:<15} {:>6} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>6}",
+                r["game"].as_str().unwrap_or("?"),
+                r["config"].as_str().unwrap_or("?"),
+                r["turns"].to_string(),
+                i["min"].to_string(),
+                i["median"].to_string(),
+                i["max"].to_string(),
+                b["median"].to_string(),
+                b["max"].to_string(),
+                r["stack_bytes"].to_string(),
+                r["state_bytes"].to_string()
+            );
+        }
+        println!(
+            "(instructions per turn under -icount shift=0: min/median/max of the rules' step, then \
+             the bots' decisions; stack high-water mark and state in bytes; JSON in {})",
+            out.display()
+        );
+    }
+    for r in &rows {
+        let median = r["instructions_per_turn"]["median"]
+            .as_u64()
+            .unwrap_or(u64::MAX);
+        ensure!(
+            median <= BUDGET,
+            "{} {}: median {median} instructions per turn is over the budget of {BUDGET}",
+            r["game"],
+            r["config"]
+        );
+        ensure!(r["turns"].as_u64().unwrap_or(0) > 0, "no cost line for {r}");
+    }
+    Ok(report)
+}

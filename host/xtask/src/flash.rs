@@ -1,0 +1,40 @@
+//! `cargo xtask flash --board rp-pico|stm32f411`: build and run on a real board through probe-rs
+//! (the board's cargo runner is `probe-rs run --chip ...`).
+
+use std::process::Command;
+
+use anyhow::{bail, Result};
+
+use crate::{root, tools};
+
+pub fn run(board: &str) -> Result<()> {
+    let (dir, target) = match board {
+        "rp-pico" => ("boards/rp-pico", "thumbv6m-none-eabi"),
+        "stm32f411" => ("boards/stm32f411", "thumbv7em-none-eabihf"),
+        other => bail!("unknown board {other}: rp-pico or stm32f411"),
+    };
+    let dir = root().join(dir);
+    if !dir.join("Cargo.toml").is_file() {
+        bail!("{} is not in this checkout", dir.display());
+    }
+    if !tools::on_path("probe-rs") {
+        bail!(
+            "probe-rs is not installed: `cargo install probe-rs-tools --locked` (about 10 minutes), \
+             plug in a debug probe (Picoprobe / ST-Link), then run this again"
+        );
+    }
+    tools::targets(&[target])?;
+    if !tools::on_path("flip-link") {
+        eprintln!("xtask: cargo install flip-link --locked");
+        tools::status(Command::new("cargo").args(["install", "flip-link", "--locked"]))?;
+    }
+    let st = Command::new("cargo")
+        .args(["run", "--release", "--bin", "arena"])
+        .current_dir(&dir)
+        .env("CARGO_TARGET_DIR", dir.join("target"))
+        .status()?;
+    if !st.success() {
+        bail!("probe-rs run failed ({st}): is the probe connected and the board powered? `probe-rs list` shows the probes it sees");
+    }
+    Ok(())
+}

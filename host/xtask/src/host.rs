@@ -1,0 +1,136 @@
+//! The host side of the cross-platform checks: the same lineup, the same match loop and the same
+//! screens, recording what the board logs and the frames it shows.
+
+use arena_firmware::board::{Board, Event, FrameKind};
+use arena_firmware::cost::NoClock;
+use arena_firmware::{Gray4Frame, RunConfig};
+use embedded_graphics::pixelcolor::Gray4;
+
+/// The lineup the QEMU firmware plays.
+pub type Lineup = arena_firmware::Arcade;
+
+#[derive(Default)]
+pub struct Recorder {
+    /// `(match, game, config, bots)` of each match started.
+    pub started: Vec<(u32, String, String, String)>,
+    /// `(match, turns, outcome)` of each match ended.
+    pub ended: Vec<(u32, u32, Option<arena_core::Outcome>)>,
+    frame: Gray4Frame,
+    clock: NoClock,
+    /// `(match, turn, digest)` for every digest event, then the final one.
+    pub digests: Vec<(u32, u32, u64)>,
+    pub finals: Vec<(u32, u32, u64)>,
+    /// Snapshot frames: `(match, turn, result screen?)` and the pixels.
+    pub frames: Vec<((u32, u32, bool), Gray4Frame)>,
+}
+
+impl Board for Recorder {
+    type Color = Gray4;
+    type Display = Gray4Frame;
+    type Clock = NoClock;
+    fn display(&mut self) -> &mut Gray4Frame {
+        &mut self.frame
+    }
+    fn clock(&mut self) -> &mut NoClock {
+        &mut self.clock
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        match *event {
+            Event::Start {
+                number,
+                game,
+                config,
+                bots,
+                ..
+            } => self
+                .started
+                .push((number, game.into(), config.into(), bots.join(" vs "))),
+            Event::End {
+                number,
+                turns,
+                outcome,
+                ..
+            } => self.ended.push((number, turns, outcome.copied())),
+            _ => {}
+        }
+        match *event {
+            Event::Digest {
+                number,
+                turn,
+                digest,
+            } => self.digests.push((number, turn, digest)),
+            Event::End {
+                number,
+                turns,
+                digest,
+                ..
+            } => self.finals.push((number, turns, digest)),
+            Event::Frame {
+                number,
+                turn,
+                kind,
+                snapshot: true,
+            } => self.frames.push((
+                (number, turn, kind == FrameKind::Result),
+                self.frame.clone(),
+            )),
+            _ => {}
+        }
+    }
+}
+
+/// Plays `cfg` on the host.
+pub fn play(cfg: &RunConfig) -> Recorder {
+    let mut rec = Recorder::default();
+    arena_firmware::run::<Lineup, _>(&mut rec, cfg);
+    rec
+}
+
+/// The RGB value QEMU's SSD0323 screendump gives gray level `level` (0..=15).
+pub fn qemu_gray(level: u8) -> u8 {
+    level * 17
+}
+
+/// Compares a 512x256 screendump with a frame scaled x4; the first differing pixel, if any.
+pub fn compare(png: &image::RgbImage, frame: &Gray4Frame) -> Option<(u32, u32, [u8; 3], u8)> {
+    if png.dimensions() != (512, 256) {
+        return Some((png.width(), png.height(), [0; 3], 0));
+    }
+    for (x, y, p) in png.enumerate_pixels() {
+        let level = frame.luma((x / 4) as usize, (y / 4) as usize);
+        let want = qemu_gray(level);
+        if p.0 != [want; 3] {
+            return Some((x, y, p.0, level));
+        }
+    }
+    None
+}
+
+/// A frame scaled x4 as QEMU shows it.
+pub fn to_image(frame: &Gray4Frame) -> image::RgbImage {
+    image::RgbImage::from_fn(512, 256, |x, y| {
+        image::Rgb([qemu_gray(frame.luma((x / 4) as usize, (y / 4) as usize)); 3])
+    })
+}
+
+/// `cargo xtask lineup`: what the board will play, computed on the host.
+pub fn preview(matches: u32) -> anyhow::Result<()> {
+    let rec = play(&RunConfig {
+        matches: Some(matches),
+        digest_every: 0,
+        ..RunConfig::default()
+    });
+    for ((m, game, config, bots), (_, turns, outcome)) in rec.started.iter().zip(&rec.ended) {
+        let result = match outcome {
+            Some(o) => format!(
+                "ranks {:?} scores {:?} ({})",
+                o.ranks(),
+                o.scores(),
+                o.reason
+            ),
+            None => "stopped at the turn limit".to_owned(),
+        };
+        println!("match {m}: {game} {config} {bots}: {turns} turns, {result}");
+    }
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! Small helpers around external tools (the installs themselves are in `setup`).
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use anyhow::{bail, Context, Result};
+
+pub fn on_path(program: &str) -> bool {
+    std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).any(|p| p.join(program).is_file()))
+        .unwrap_or(false)
+}
+
+pub fn status(cmd: &mut Command) -> Result<()> {
+    let st = cmd
+        .status()
+        .with_context(|| format!("cannot start {cmd:?}"))?;
+    if !st.success() {
+        bail!("{cmd:?} failed: {st}");
+    }
+    Ok(())
+}
+
+fn output(cmd: &mut Command) -> Result<String> {
+    let out = cmd
+        .output()
+        .with_context(|| format!("cannot start {cmd:?}"))?;
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// `rustup target add` for the targets not installed yet.
+pub fn targets(wanted: &[&str]) -> Result<()> {
+    let installed = output(Command::new("rustup").args(["target", "list", "--installed"]))?;
+    let missing: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|t| !installed.lines().any(|l| l.trim() == *t))
+        .collect();
+    if !missing.is_empty() {
+        eprintln!("xtask: rustup target add {}", missing.join(" "));
+        status(
+            Command::new("rustup")
+                .args(["target", "add"])
+                .args(&missing),
+        )?;
+    }
+    Ok(())
+}
+
+/// llvm-size from the llvm-tools component (installed if missing).
+pub fn llvm_size() -> Result<PathBuf> {
+    let sysroot = output(Command::new("rustc").args(["--print", "sysroot"]))?;
+    let host = output(Command::new("rustc").arg("-vV"))?
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .context("rustc -vV gave no host")?;
+    let path = PathBuf::from(sysroot.trim())
+        .join("lib/rustlib")
+        .join(host)
+        .join("bin/llvm-size");
+    if !path.is_file() {
+        eprintln!("xtask: rustup component add llvm-tools");
+        status(Command::new("rustup").args(["component", "add", "llvm-tools"]))?;
+    }
+    Ok(path)
+}
+
+/// Everything the QEMU board needs: the thumb targets, llvm-tools, QEMU, defmt-print.
+pub fn qemu_board() -> Result<()> {
+    crate::setup::all()
+}
