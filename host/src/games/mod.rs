@@ -1,1 +1,2 @@
 //! Per-game codecs (canonical JSON), protocols and verifiers.
+pub mod ants;

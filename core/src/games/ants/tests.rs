@@ -1,0 +1,1 @@
+//! Unit tests: one per rule and decision of `rules/ants.md`.

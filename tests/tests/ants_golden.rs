@@ -1,0 +1,42 @@
+//! Conformance: the official engine's Ants games, re-run by ours.
+
+use arena_host::games::ants::verify_replay;
+use std::path::Path;
+
+fn verify(game: &str) -> Result<arena_host::games::ants::VerifyReport, String> {
+    let dir = arena_tests::golden("ants").join(game);
+    let read =
+        |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let replay = read(&dir.join("replay.json"));
+    let map = read(&dir.join("map.map"));
+    verify_replay(&replay, &map).map_err(|m| format!("{game}: {m}"))
+}
+
+#[test]
+fn tutorial_hunter_greedy_verifies() {
+    let r = verify("tut_hunter_greedy_s7").unwrap();
+    assert_eq!((r.turns, r.cutoff.as_str()), (128, "lone survivor"));
+}
+
+#[test]
+fn random_walk_greedy_hold_verifies() {
+    verify("rw32_greedy_hold_s11").unwrap();
+}
+
+#[test]
+fn cell_maze_lefty_hunter_verifies() {
+    let r = verify("cm06_lefty_hunter_s3").unwrap();
+    assert_eq!(r.turns, 500);
+}
+
+#[test]
+fn random_walk_4p_verifies() {
+    let r = verify("rw04p_mixed_s5").unwrap();
+    assert_eq!(r.cutoff, "rank stabilized");
+}
+
+#[test]
+fn maze_3p_verifies() {
+    let r = verify("maze03p_s9").unwrap();
+    assert_eq!(r.turns, 400);
+}
