@@ -40,3 +40,26 @@ fn maze_3p_verifies() {
     let r = verify("maze03p_s9").unwrap();
     assert_eq!(r.turns, 400);
 }
+
+#[test]
+fn bot_inputs_are_reproduced_byte_for_byte() {
+    let dir = arena_tests::golden("ants").join("tut_hunter_greedy_s7");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let logs = arena_host::games::ants::bot_input(&read("replay.json"), &read("map.map")).unwrap();
+    for (p, log) in logs.iter().enumerate() {
+        let expected = read(&format!("bot{p}.input"));
+        if *log != expected {
+            let line = log
+                .lines()
+                .zip(expected.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(log.lines().count().min(expected.lines().count()));
+            panic!(
+                "bot{p}.input differs at line {}: expected {:?}, got {:?}",
+                line + 1,
+                expected.lines().nth(line),
+                log.lines().nth(line)
+            );
+        }
+    }
+}

@@ -21,6 +21,14 @@ pub struct PyRandom {
 }
 
 impl PyRandom {
+    /// An unseeded generator (all zero state), only as a placeholder.
+    pub const fn blank() -> PyRandom {
+        PyRandom {
+            mt: [0; N],
+            index: N,
+        }
+    }
+
     /// `random.seed(seed)` for an integer seed. CPython seeds with `abs(seed)`, so a negative
     /// Python seed is given here as its absolute value.
     pub fn new(seed: u64) -> PyRandom {

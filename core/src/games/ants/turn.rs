@@ -27,8 +27,74 @@ fn isqrt(n: u16) -> i32 {
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     AntsGame<SQ, A, F, H, O>
 {
+    /// An empty game (no map); [`AntsGame::init`] sets one up in place. Large builds should be
+    /// boxed once and re-initialised, rather than moved around.
+    pub const fn blank() -> Self {
+        AntsGame {
+            rows: 0,
+            cols: 0,
+            players: 0,
+            turns: 0,
+            loadtime: 0,
+            turntime: 0,
+            view2: 0,
+            attack2: 0,
+            spawn2: 0,
+            player_seed: 0,
+            cutoff_turn: 0,
+            cutoff_percent: (17, 20),
+            food_rate: 0,
+            food_turn: 0,
+            food_start: 0,
+            food_visible: 0,
+            land_area: 0,
+            map: [WATER; SQ],
+            ant_at: [NONE16; SQ],
+            hill_at: [NONE8; SQ],
+            pending: [0; SQ],
+            pending_order: heapless::Vec::new(),
+            ring: [NONE16; SQ],
+            ring_head: 0,
+            ring_len: 0,
+            scratch: [0; SQ],
+            sym: [(0, 0); MAX_PLAYERS],
+            ants: heapless::Vec::new(),
+            killed: heapless::Vec::new(),
+            food: heapless::Vec::new(),
+            food_gone: heapless::Vec::new(),
+            hills: heapless::Vec::new(),
+            next_ant: 0,
+            next_food: 0,
+            ant_count: [0; MAX_PLAYERS],
+            rng: PyRandom::blank(),
+            turn: 0,
+            food_extra: 0,
+            score: [0; MAX_PLAYERS],
+            bonus: [0; MAX_PLAYERS],
+            hive: [0; MAX_PLAYERS],
+            dead: [false; MAX_PLAYERS],
+            cutoff_bot: CUTOFF_LAND,
+            cutoff_turns: 0,
+            hill_kill: false,
+            ranking: None,
+            ranking_turn: 0,
+            winning: None,
+            winning_turn: 0,
+            cutoff: None,
+            over: false,
+            capacity_waits: 0,
+        }
+    }
+
     /// `Ants.__init__` then `start_game()` then the engine's turn-0 shuffle of the bot list.
     pub fn setup(params: &Params<SQ, H>, engine_seed: u64) -> Result<Self, SetupError> {
+        let mut g = Self::blank();
+        g.init(params, engine_seed)?;
+        Ok(g)
+    }
+
+    /// Sets the game up in place (see [`AntsGame::setup`]).
+    pub fn init(&mut self, params: &Params<SQ, H>, engine_seed: u64) -> Result<(), SetupError> {
         let m = &params.map;
         if params.attackradius2 > MAX_RADIUS2 || params.spawnradius2 > MAX_RADIUS2 {
             return Err(SetupError::Invalid(
@@ -65,60 +131,59 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             return Err(SetupError::Invalid("food_turn must be positive"));
         }
         let water = m.terrain[..squares].iter().filter(|&&t| t == WATER).count() as u32;
-        let mut g = AntsGame {
-            rows: m.rows,
-            cols: m.cols,
-            players: m.players,
-            turns: params.turns,
-            loadtime: params.loadtime,
-            turntime: params.turntime,
-            view2: params.viewradius2,
-            attack2: params.attackradius2,
-            spawn2: params.spawnradius2,
-            player_seed: params.player_seed,
-            cutoff_turn: params.cutoff_turn,
-            cutoff_percent: params.cutoff_percent,
-            food_rate,
-            food_turn,
-            food_start,
-            food_visible,
-            land_area: squares as u32 - water,
-            map: m.terrain,
-            ant_at: [NONE16; SQ],
-            hill_at: [NONE8; SQ],
-            pending: [0; SQ],
-            pending_order: heapless::Vec::new(),
-            ring: [NONE16; SQ],
-            ring_head: 0,
-            ring_len: 0,
-            scratch: [0; SQ],
-            sym: [(0, 0); MAX_PLAYERS],
-            ants: heapless::Vec::new(),
-            killed: heapless::Vec::new(),
-            food: heapless::Vec::new(),
-            food_gone: heapless::Vec::new(),
-            hills: heapless::Vec::new(),
-            next_ant: 0,
-            next_food: 0,
-            ant_count: [0; MAX_PLAYERS],
-            rng,
-            turn: 0,
-            food_extra: 0,
-            score: [0; MAX_PLAYERS],
-            bonus: [0; MAX_PLAYERS],
-            hive: [0; MAX_PLAYERS],
-            dead: [false; MAX_PLAYERS],
-            cutoff_bot: CUTOFF_LAND,
-            cutoff_turns: 0,
-            hill_kill: false,
-            ranking: None,
-            ranking_turn: 0,
-            winning: None,
-            winning_turn: 0,
-            cutoff: None,
-            over: false,
-            capacity_waits: 0,
-        };
+        let g = self;
+        g.rows = m.rows;
+        g.cols = m.cols;
+        g.players = m.players;
+        g.turns = params.turns;
+        g.loadtime = params.loadtime;
+        g.turntime = params.turntime;
+        g.view2 = params.viewradius2;
+        g.attack2 = params.attackradius2;
+        g.spawn2 = params.spawnradius2;
+        g.player_seed = params.player_seed;
+        g.cutoff_turn = params.cutoff_turn;
+        g.cutoff_percent = params.cutoff_percent;
+        g.food_rate = food_rate;
+        g.food_turn = food_turn;
+        g.food_start = food_start;
+        g.food_visible = food_visible;
+        g.land_area = squares as u32 - water;
+        g.map.copy_from_slice(&m.terrain);
+        g.ant_at.fill(NONE16);
+        g.hill_at.fill(NONE8);
+        g.pending.fill(0);
+        g.pending_order.clear();
+        g.ring.fill(NONE16);
+        g.ring_head = 0;
+        g.ring_len = 0;
+        g.scratch.fill(0);
+        g.sym = [(0, 0); MAX_PLAYERS];
+        g.ants.clear();
+        g.killed.clear();
+        g.food.clear();
+        g.food_gone.clear();
+        g.hills.clear();
+        g.next_ant = 0;
+        g.next_food = 0;
+        g.ant_count = [0; MAX_PLAYERS];
+        g.rng = rng;
+        g.turn = 0;
+        g.food_extra = 0;
+        g.score = [0; MAX_PLAYERS];
+        g.bonus = [0; MAX_PLAYERS];
+        g.hive = [0; MAX_PLAYERS];
+        g.dead = [false; MAX_PLAYERS];
+        g.cutoff_bot = CUTOFF_LAND;
+        g.cutoff_turns = 0;
+        g.hill_kill = false;
+        g.ranking = None;
+        g.ranking_turn = 0;
+        g.winning = None;
+        g.winning_turn = 0;
+        g.cutoff = None;
+        g.over = false;
+        g.capacity_waits = 0;
         for s in g.map[squares..].iter_mut() {
             *s = WATER;
         }
@@ -161,7 +226,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         if g.game_over() {
             g.finish_game();
         }
-        Ok(g)
+        Ok(())
     }
 
     fn shuffle_bots(&mut self) {

@@ -132,8 +132,8 @@ pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
     let rows = params.map.rows as i32;
     let cols = params.map.cols as i32;
     let orders = orders_from_replay(replay, rows, cols)?;
-    let mut game: Box<Ants> =
-        Box::new(<Ants as arena_core::Game>::new(&params, seed).map_err(|e| bad("setup", e))?);
+    let mut game: Box<Ants> = Box::new(Ants::blank());
+    game.init(&params, seed).map_err(|e| bad("setup", e))?;
     let mut rec = Recorder::new(&*game);
     let empty: Vec<Vec<Order>> = Vec::new();
     while !game.is_finished() {
