@@ -9,5 +9,5 @@ mod replay;
 mod verify;
 
 pub use feed::{bot_input, BotFeed};
-pub use replay::{Recorder, ReplayMeta};
+pub use replay::{play_builtin, play_recorded, Recorder, ReplayMeta};
 pub use verify::{orders_from_replay, params_from_replay, verify_replay, Mismatch, VerifyReport};
