@@ -1,1 +1,2 @@
 //! The generic suite's view of each game: params, arbitrary actions, invariants.
+pub mod ants;
