@@ -11,7 +11,7 @@
 
 use super::map::{FOOD, LAND, MAX_PLAYERS, WATER};
 use super::pyset::set_order;
-use super::state::{AntsGame, NONE16};
+use super::state::{wrap, AntsGame, NONE16};
 use crate::game::SetupError;
 
 /// Largest number of symmetry combinations examined (each is checked against the whole map).
@@ -78,11 +78,14 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// `map_similar(loc1, loc2, aim, player)`: is the map the same seen from `loc2` turned by
     /// `aim` as from `loc1`, with player 0's ants mapped to `player`'s?
     fn map_similar(&self, loc1: usize, loc2: usize, aim: u8, player: u8) -> bool {
-        for row in 0..self.rows as i32 {
-            for col in 0..self.cols as i32 {
-                let ilk0 = self.cell(self.offset(loc1, row, col));
+        let (h, w) = (self.rows as i32, self.cols as i32);
+        let (r1, c1) = self.row_col(loc1);
+        let (r2, c2) = self.row_col(loc2);
+        for row in 0..h {
+            for col in 0..w {
+                let ilk0 = self.cell((wrap(r1 + row, h) * w + wrap(c1 + col, w)) as usize);
                 let (ar, ac) = offset_aim((row, col), aim);
-                let ilk1 = self.cell(self.offset(loc2, ar, ac));
+                let ilk1 = self.cell((wrap(r2 + ar, h) * w + wrap(c2 + ac, w)) as usize);
                 let ant0 = ilk0 < LAND;
                 let ant1 = ilk1 < LAND;
                 let differs = if ilk0 == 0 {

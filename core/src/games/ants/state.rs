@@ -224,6 +224,24 @@ pub struct AntsGame<
     pub(crate) capacity_waits: u32,
 }
 
+/// `v mod n` (Python's sign), without a division when `v` is within one lap of the range.
+#[inline]
+pub(crate) fn wrap(v: i32, n: i32) -> i32 {
+    if v >= 0 {
+        if v < n {
+            v
+        } else if v - n < n {
+            v - n
+        } else {
+            v.rem_euclid(n.max(1))
+        }
+    } else if v + n >= 0 {
+        v + n
+    } else {
+        v.rem_euclid(n.max(1))
+    }
+}
+
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     AntsGame<SQ, A, F, H, O>
 {
@@ -372,8 +390,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     }
 
     pub(crate) fn sq_of(&self, row: i32, col: i32) -> usize {
-        let r = row.rem_euclid(self.rows as i32) as usize;
-        let c = col.rem_euclid(self.cols as i32) as usize;
+        let r = wrap(row, self.rows as i32) as usize;
+        let c = wrap(col, self.cols as i32) as usize;
         r * self.cols as usize + c
     }
     pub(crate) fn row_col(&self, sq: usize) -> (i32, i32) {

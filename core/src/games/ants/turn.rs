@@ -7,7 +7,7 @@ use super::map::{FOOD, LAND, MAX_PLAYERS, WATER};
 use super::orders::{Dir, Order, OrderError};
 use super::pyrandom::PyRandom;
 use super::state::{
-    Ant, AntsGame, Cutoff, DeadAnt, Draw, FoodGone, Hill, Params, CUTOFF_FOOD, CUTOFF_LAND,
+    wrap, Ant, AntsGame, Cutoff, DeadAnt, Draw, FoodGone, Hill, Params, CUTOFF_FOOD, CUTOFF_LAND,
     HILL_POINTS, NONE16, NONE8, RAZE_POINTS,
 };
 use crate::game::{SetupError, StepReport};
@@ -457,26 +457,44 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     }
 
     /// Enemies of the ant on `sq` (owner `owner`) within attack range, counted as
-    /// `nearby_ants` lists them.
-    fn enemies(&self, sq: usize, owner: u8, mut each: impl FnMut(usize)) -> u32 {
+    /// `nearby_ants` lists them (raw offsets, duplicates on tiny maps included).
+    fn enemies(
+        &self,
+        offsets: &[(i8, i8)],
+        sq: usize,
+        owner: u8,
+        mut each: impl FnMut(usize),
+    ) -> u32 {
         let mut n = 0;
-        Self::for_offsets(self.attack2, |dr, dc| {
-            let s = self.offset(sq, dr, dc);
+        let (r, c) = self.row_col(sq);
+        let (h, w) = (self.rows as i32, self.cols as i32);
+        for &(dr, dc) in offsets {
+            let s = (wrap(r + dr as i32, h) * w + wrap(c + dc as i32, w)) as usize;
             let v = self.cell(s);
             if v < LAND && v != owner {
                 n += 1;
                 each(s);
             }
-        });
+        }
         n
+    }
+
+    /// `neighbourhood_offsets(radius2)` in the official order.
+    fn offsets(radius2: u16) -> heapless::Vec<(i8, i8), 441> {
+        let mut out = heapless::Vec::new();
+        Self::for_offsets(radius2.min(MAX_RADIUS2), |dr, dc| {
+            let _ = out.push((dr as i8, dc as i8));
+        });
+        out
     }
 
     /// `do_attack_focus`: an ant dies if some enemy in range has no more enemies than it has.
     fn do_attack(&mut self) {
+        let offsets = Self::offsets(self.attack2);
         let mut weakness = [0u16; A];
         for i in 0..self.ants.len() {
             let ant = self.ants[i];
-            weakness[i] = self.enemies(ant.sq as usize, ant.owner, |_| {}) as u16;
+            weakness[i] = self.enemies(&offsets, ant.sq as usize, ant.owner, |_| {}) as u16;
         }
         let mut doomed = [false; A];
         let mut any = false;
@@ -487,7 +505,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             }
             let ant = self.ants[i];
             let mut min = u16::MAX;
-            self.enemies(ant.sq as usize, ant.owner, |s| {
+            self.enemies(&offsets, ant.sq as usize, ant.owner, |s| {
                 let j = self.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
                 if let Some(&ew) = weakness.get(j) {
                     min = min.min(ew);
