@@ -6,15 +6,17 @@
 //! ([`pyrandom`]), CPython's set order for food sets ([`pyset`]), and every draw in the engine's
 //! order, the engine's per-turn shuffle of the bot list included.
 //!
-//! Only the default variants are offered: `focus` battles and `symmetric` food (the official
-//! `support` and `closest` are broken; `random`/`sections` food are not used by the official
-//! games). Scenario maps (ants and food drawn in the file) are not supported: as outside scenario
+//! Battles are `focus` (the default) or `damage` ([`Attack`]); the official `support` and
+//! `closest` are broken in the reference and not offered. Food is `symmetric` (the default; the
+//! official `random`/`sections`/`offset` placements are not offered). Scenario maps (ants and food drawn in the file) are not supported: as outside scenario
 //! mode, one ant starts on every hill.
 //!
 //! ## Capacities
 //! Every container has a const capacity chosen per build through const generics:
 //! [`Ants`] (host: every official map, up to 24,000 squares, 10 players, 4,096 living ants) and
-//! [`AntsMcu`] (48 x 48, 256 ants, 256 food, 8 hills: about 41 KB of state, checked by a test).
+//! [`AntsMcu`] (48 x 48, 256 ants, 256 food, 8 hills: 37.5 KB of state, under the 48 KB budget
+//! checked by a test; the host build is about 415 KB, so box it: [`AntsGame::blank`] +
+//! [`AntsGame::init`] set a game up in place).
 //! A full container is a rule case, not an error:
 //! - ant list full: a spawn waits (the hive keeps its food) and `capacity_waits` counts it;
 //! - food list full: the food stays scheduled and is placed when there is room;
@@ -24,6 +26,13 @@
 //!
 //! The official engine crashes where ours refuses: a map that is not symmetric (no food
 //! algorithm), a map without any food set, a player without a hill.
+//!
+//! ## The engine around the game
+//! The official engine's loop is part of the rules here: its `random.shuffle` of the alive bots
+//! every turn draws from the game's generator, and the bots it kills (crash, timeout) are killed
+//! after that shuffle and before orders are applied. [`AntsGame::play_turn`] takes those kills;
+//! [`AntsGame::kill_at_start`] handles bots lost on turn 0. Strict mode (a bad order kills the
+//! bot) is left to the caller: every refused order is reported with its official reason.
 //!
 //! ## Actions
 //! One seat's action is its orders for the turn, `heapless::Vec<Order, ORDERS>`, in the order the
@@ -46,7 +55,8 @@ mod tests;
 pub use map::Map;
 pub use orders::{parse_order, Dir, Order, OrderError};
 pub use state::{
-    Ant, AntsGame, Cutoff, DeadAnt, Draw, Food, FoodGone, Hill, Params, CUTOFF_FOOD, CUTOFF_LAND,
+    Ant, AntsGame, Attack, Cutoff, DeadAnt, Draw, Food, FoodGone, Hill, Params, CUTOFF_FOOD,
+    CUTOFF_LAND,
 };
 pub use turn::MAX_RADIUS2;
 

@@ -96,6 +96,15 @@ impl Cutoff {
     }
 }
 
+/// How battles are resolved (the official `--attack`): `focus` is the default; `damage` is the
+/// other working variant (`support` and `closest` are broken in the reference and not offered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Attack {
+    Focus,
+    Damage,
+}
+
 /// A `(lo, hi)` range drawn once per game with `randrange(lo, hi + 1)`, or a fixed value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -114,6 +123,7 @@ pub struct Params<const SQUARES: usize, const HILLS: usize> {
     pub viewradius2: u16,
     pub attackradius2: u16,
     pub spawnradius2: u16,
+    pub attack: Attack,
     /// Only sent to bots.
     pub player_seed: i64,
     pub food_rate: Draw,
@@ -136,6 +146,7 @@ impl<const SQUARES: usize, const HILLS: usize> Params<SQUARES, HILLS> {
             viewradius2: 77,
             attackradius2: 5,
             spawnradius2: 1,
+            attack: Attack::Focus,
             player_seed: 0,
             food_rate: Draw::Range(5, 11),
             food_turn: Draw::Range(19, 37),
@@ -167,6 +178,7 @@ pub struct AntsGame<
     pub(crate) view2: u16,
     pub(crate) attack2: u16,
     pub(crate) spawn2: u16,
+    pub(crate) attack: Attack,
     pub(crate) player_seed: i64,
     pub(crate) cutoff_turn: u16,
     pub(crate) cutoff_percent: (u32, u32),
@@ -473,7 +485,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         d.u32(self.loadtime)
             .u32(self.turntime)
             .i64(self.player_seed);
-        d.u16(self.view2).u16(self.attack2).u16(self.spawn2);
+        d.u16(self.view2)
+            .u16(self.attack2)
+            .u16(self.spawn2)
+            .u8(self.attack as u8);
         d.u16(self.cutoff_turn)
             .u32(self.cutoff_percent.0)
             .u32(self.cutoff_percent.1);

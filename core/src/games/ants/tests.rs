@@ -414,3 +414,82 @@ fn host_and_mcu_builds_play_the_same_game() {
         big.play_turn(&[&b2, &[]], crate::SeatSet::EMPTY, |_, _, _| {});
     }
 }
+
+#[test]
+fn damage_battles_share_one_point_among_enemies() {
+    // One ant between two enemies takes 1 + 1 and dies; each of them takes 1/2 and lives.
+    let mut g = empty(OPEN);
+    g.attack = Attack::Damage;
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 3, 6, 1);
+    put_ant(&mut g, 5, 6, 1);
+    put_ant(&mut g, 0, 0, 0);
+    play(&mut g, [&[], &[]]);
+    assert_eq!(owner_at(&g, 4, 4), None);
+    assert_eq!((owner_at(&g, 3, 6), owner_at(&g, 5, 6)), (Some(1), Some(1)));
+    // Two against two in a square: each takes 1/2 + 1/2 = 1 and all four die.
+    let mut g = empty(OPEN);
+    g.attack = Attack::Damage;
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 5, 5, 0);
+    put_ant(&mut g, 4, 5, 1);
+    put_ant(&mut g, 5, 4, 1);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 0, 5, 1);
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.killed().len(), 4);
+}
+
+#[test]
+fn bots_killed_on_turn_zero_end_the_game_at_once() {
+    let mut g = game(OPEN, 4);
+    g.kill_at_start(crate::SeatSet::only(0));
+    assert!(g.is_finished());
+    assert_eq!(g.cutoff(), Some(Cutoff::LoneSurvivor));
+    assert_eq!(g.scores(), &[0, 1 + 2]);
+}
+
+#[test]
+fn zero_turns_ends_at_setup() {
+    let mut p = params(OPEN);
+    p.turns = 0;
+    let g = G::new(&p, 1).unwrap();
+    assert!(g.is_finished());
+    assert_eq!(g.cutoff(), Some(Cutoff::TurnLimit));
+}
+
+#[test]
+fn hill_kills_stall_the_cutoff_counter() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 0, 5, 1);
+    for c in 0..9 {
+        put_food(&mut g, 5, c);
+        put_food(&mut g, 6, c);
+    }
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 1));
+    // Two ants of player 0 collide on player 1's unrazed hill: the counter does not move.
+    put_ant(&mut g, 7, 6, 0);
+    put_ant(&mut g, 7, 8, 0);
+    play(&mut g, [&[order(7, 6, Dir::E), order(7, 8, Dir::W)], &[]]);
+    assert_eq!(g.killed().len(), 2);
+    assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 1));
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 2));
+}
+
+#[test]
+fn one_player_dominating_leads_to_not_razing_hills() {
+    let mut g = empty(OPEN);
+    for c in 0..8 {
+        put_ant(&mut g, 0, c, 0);
+    }
+    put_ant(&mut g, 5, 5, 1);
+    g.cutoff_turn = 2;
+    g.food_extra = -100_000;
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff_counter(), (0, 1));
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff(), Some(Cutoff::NotRazingHills));
+}

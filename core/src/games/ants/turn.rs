@@ -7,14 +7,21 @@ use super::map::{FOOD, LAND, MAX_PLAYERS, WATER};
 use super::orders::{Dir, Order, OrderError};
 use super::pyrandom::PyRandom;
 use super::state::{
-    wrap, Ant, AntsGame, Cutoff, DeadAnt, Draw, FoodGone, Hill, Params, CUTOFF_FOOD, CUTOFF_LAND,
-    HILL_POINTS, NONE16, NONE8, RAZE_POINTS,
+    wrap, Ant, AntsGame, Attack, Cutoff, DeadAnt, Draw, FoodGone, Hill, Params, CUTOFF_FOOD,
+    CUTOFF_LAND, HILL_POINTS, NONE16, NONE8, RAZE_POINTS,
 };
 use crate::game::{SetupError, StepReport};
 use crate::seat::SeatSet;
 
 /// Largest radius2 accepted for attack and spawn (the official code caches square roots to 100).
 pub const MAX_RADIUS2: u16 = 100;
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a.max(1)
+}
 
 fn isqrt(n: u16) -> i32 {
     let mut r = 0i32;
@@ -40,6 +47,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             view2: 0,
             attack2: 0,
             spawn2: 0,
+            attack: Attack::Focus,
             player_seed: 0,
             cutoff_turn: 0,
             cutoff_percent: (17, 20),
@@ -141,6 +149,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.view2 = params.viewradius2;
         g.attack2 = params.attackradius2;
         g.spawn2 = params.spawnradius2;
+        g.attack = params.attack;
         g.player_seed = params.player_seed;
         g.cutoff_turn = params.cutoff_turn;
         g.cutoff_percent = params.cutoff_percent;
@@ -223,7 +232,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.run_food_deque(starting);
         // The engine shuffles the alive bots on turn 0 too.
         g.shuffle_bots();
-        if g.game_over() {
+        if g.game_over() || g.turns == 0 {
             g.finish_game();
         }
         Ok(())
@@ -265,6 +274,20 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             h.last_touched = self.turn;
         }
         true
+    }
+
+    /// Bots the engine kills on turn 0 (failed to start, load timeout): killed after the turn-0
+    /// shuffle, then the engine's turn-0 `game_over()` check.
+    pub fn kill_at_start(&mut self, kills: SeatSet) {
+        if self.turn != 0 || self.over {
+            return;
+        }
+        for p in kills.iter() {
+            self.kill_player(p);
+        }
+        if self.game_over() {
+            self.finish_game();
+        }
     }
 
     /// `kill_player`: the engine removes a bot (crash, timeout); its hills cost it a point each.
@@ -488,8 +511,64 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         out
     }
 
-    /// `do_attack_focus`: an ant dies if some enemy in range has no more enemies than it has.
     fn do_attack(&mut self) {
+        match self.attack {
+            Attack::Focus => self.do_attack_focus(),
+            Attack::Damage => self.do_attack_damage(),
+        }
+    }
+
+    /// `do_attack_damage`: each ant deals `1 / len(its enemies)` to each enemy; an ant that takes
+    /// 1 or more dies. Sums are exact fractions (u128, reduced); a sum too large to hold exactly
+    /// is certainly at least 1.
+    fn do_attack_damage(&mut self) {
+        let offsets = Self::offsets(self.attack2);
+        let mut weakness = [0u16; A];
+        for i in 0..self.ants.len() {
+            let ant = self.ants[i];
+            weakness[i] = self.enemies(&offsets, ant.sq as usize, ant.owner, |_| {}) as u16;
+        }
+        let mut doomed = [false; A];
+        let mut any = false;
+        for i in 0..self.ants.len() {
+            if weakness[i] == 0 {
+                continue;
+            }
+            let ant = self.ants[i];
+            // damage[i] = sum over enemies e (as listed, duplicates included) of 1 / weakness[e]
+            let (mut num, mut den) = (0u128, 1u128);
+            let mut overflow = false;
+            self.enemies(&offsets, ant.sq as usize, ant.owner, |s| {
+                let j = self.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
+                let w = weakness.get(j).copied().unwrap_or(1).max(1) as u128;
+                match (num.checked_mul(w), den.checked_mul(w)) {
+                    (Some(a), Some(d)) => {
+                        num = a + den;
+                        den = d;
+                        let g = gcd(num, den);
+                        num /= g;
+                        den /= g;
+                    }
+                    _ => overflow = true,
+                }
+            });
+            if overflow || num >= den {
+                doomed[i] = true;
+                any = true;
+            }
+        }
+        if any {
+            for i in 0..self.ants.len() {
+                if doomed[i] {
+                    self.kill_ant(i);
+                }
+            }
+            self.remove_ants(&doomed);
+        }
+    }
+
+    /// `do_attack_focus`: an ant dies if some enemy in range has no more enemies than it has.
+    fn do_attack_focus(&mut self) {
         let offsets = Self::offsets(self.attack2);
         let mut weakness = [0u16; A];
         for i in 0..self.ants.len() {
