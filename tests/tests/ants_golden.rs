@@ -63,3 +63,45 @@ fn bot_inputs_are_reproduced_byte_for_byte() {
         }
     }
 }
+
+#[test]
+fn bot_inputs_of_multiplayer_games_follow_the_replay() {
+    for game in ["rw04p_mixed_s5", "maze03p_s9", "cm06_lefty_hunter_s3"] {
+        let dir = arena_tests::golden("ants").join(game);
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        let replay: serde_json::Value = serde_json::from_str(&read("replay.json")).unwrap();
+        let logs =
+            arena_host::games::ants::bot_input(&read("replay.json"), &read("map.map")).unwrap();
+        for (p, log) in logs.iter().enumerate() {
+            let turns = log
+                .lines()
+                .filter(|l| l.starts_with("turn ") && *l != "turn 0")
+                .count();
+            assert_eq!(
+                turns as u64,
+                replay["playerturns"][p].as_u64().unwrap(),
+                "{game} bot {p}"
+            );
+            assert!(log.starts_with("turn 0\n") && log.ends_with("go\n"));
+            let end = log.rfind("end\n").expect("an end message");
+            let score_line = log[end..].lines().nth(2).unwrap();
+            // The bot is 0 in its own numbering: its score comes first.
+            let own = score_line.split(' ').nth(1).unwrap();
+            // Survivors hear the final score; the eliminated hear the score of their last turn.
+            let expected = if replay["status"][p] == "survived" {
+                replay["score"][p].to_string()
+            } else {
+                let t = replay["playerturns"][p].as_u64().unwrap() as usize;
+                let history = replay["replaydata"]["scores"][p].as_array().unwrap();
+                history[..history.len().min(t + 1)]
+                    .last()
+                    .unwrap()
+                    .to_string()
+            };
+            assert_eq!(own, expected, "{game} bot {p}: {score_line}");
+            // Its own ants are always listed as owner 0.
+            let first_ant = log.lines().find(|l| l.starts_with("a ")).unwrap();
+            assert!(first_ant.ends_with(" 0"), "{game} bot {p}: {first_ant}");
+        }
+    }
+}

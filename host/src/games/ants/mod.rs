@@ -5,9 +5,11 @@
 //! history the replay needs (every ant's moves, every food, score and hive history).
 
 mod feed;
+mod protocol;
 mod replay;
 mod verify;
 
 pub use feed::{bot_input, BotFeed};
+pub use protocol::BotAnswer;
 pub use replay::{play_builtin, play_recorded, Recorder, ReplayMeta};
 pub use verify::{orders_from_replay, params_from_replay, verify_replay, Mismatch, VerifyReport};
