@@ -8,7 +8,7 @@
 //!   ants march on the enemy hills, and no ant steps where enemies in reach outnumber its friends.
 //! - `hold`: never moves (the official HoldBot).
 //!
-//! The fields live on the stack (`3 x 2 x SQUARES` bytes: 14 KB in the MCU build).
+//! The fields live on the stack: `9 x SQUARES` bytes (20 KB in the MCU build, 216 KB on the host).
 
 use super::map::{FOOD, LAND, WATER};
 use super::orders::{Dir, Order};
