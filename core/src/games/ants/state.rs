@@ -499,6 +499,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         d.u32(self.land_area);
         let n = self.rows as usize * self.cols as usize;
         d.bytes(&self.map[..n.min(SQ)]);
+        for &a in &self.ant_at[..n.min(SQ)] {
+            d.u16(a);
+        }
+        d.bytes(&self.hill_at[..n.min(SQ)]);
+        d.bytes(&self.scratch[..n.min(SQ)]);
         for &p in &self.pending[..n.min(SQ)] {
             d.u16(p);
         }
