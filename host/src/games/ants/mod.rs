@@ -12,4 +12,6 @@ mod verify;
 pub use feed::{bot_input, BotFeed};
 pub use protocol::BotAnswer;
 pub use replay::{play_builtin, play_recorded, Recorder, ReplayMeta};
-pub use verify::{orders_from_replay, params_from_replay, verify_replay, Mismatch, VerifyReport};
+pub use verify::{
+    orders_from_replay, params_from_replay, rerun, verify_replay, Mismatch, VerifyReport,
+};

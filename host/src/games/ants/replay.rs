@@ -246,10 +246,14 @@ impl Recorder {
             for c in 0..cols {
                 let sq = r * cols + c;
                 let v = game.square(sq);
+                // As the official `get_perspective` + `MAP_RENDER` draw it: an ant on a hill is
+                // `owner + 10` ('A'..), an empty hill `square + 20`, which lands on 'I' for land
+                // and 'H' for food (an official quirk, kept for identical files).
                 let ch = match (v, game.hill_on(sq)) {
                     (0..=9, Some(_)) => (b'A' + v) as char,
                     (0..=9, None) => (b'a' + v) as char,
-                    (_, Some(h)) => (b'0' + h.owner) as char,
+                    (11, Some(_)) => 'H',
+                    (_, Some(_)) => 'I',
                     (11, _) => '*',
                     (12, _) => '%',
                     _ => '.',

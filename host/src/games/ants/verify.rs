@@ -285,7 +285,7 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
         .get("game_length")
         .and_then(Value::as_u64)
         .map(|t| t as u32);
-    for key in ["bonus", "cutoff", "winning_turn", "ranking_turn"] {
+    for key in ["bonus", "cutoff", "winning_turn", "ranking_turn", "map"] {
         if ed.get(key) != gd.get(key) {
             return Err(Mismatch {
                 turn: end,
