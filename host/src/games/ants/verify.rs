@@ -62,7 +62,8 @@ fn num(v: &Value, key: &str) -> Result<i64, Mismatch> {
 pub fn params_from_replay(replay: &Value, map: &str) -> Result<(AntsParams, u64), Mismatch> {
     let data = replay.get("replaydata").unwrap_or(replay);
     let map = AntsMap::parse(map).map_err(|e| bad("map", e))?;
-    let mut p = AntsParams::new(map, num(data, "turns")? as u16);
+    let turns = u16::try_from(num(data, "turns")?).map_err(|_| bad("turns", "out of range"))?;
+    let mut p = AntsParams::new(map, turns);
     p.loadtime = num(data, "loadtime")? as u32;
     p.turntime = num(data, "turntime")? as u32;
     p.viewradius2 = num(data, "viewradius2")? as u16;
