@@ -8,8 +8,9 @@
 //!
 //! Battles are `focus` (the default) or `damage` ([`Attack`]); the official `support` and
 //! `closest` are broken in the reference and not offered. Food is `symmetric` (the default; the
-//! official `random`/`sections`/`offset` placements are not offered). Scenario maps (ants and food drawn in the file) are not supported: as outside scenario
-//! mode, one ant starts on every hill.
+//! official `random`/`sections`/`offset` placements are not offered). Scenario maps (ants and
+//! food drawn in the file) are not supported: as outside scenario mode, one ant starts on every
+//! hill.
 //!
 //! ## Capacities
 //! Every container has a const capacity chosen per build through const generics:
@@ -24,8 +25,9 @@
 //!   `heapless::Vec`, so a bot cannot build more; [`AntsGame::play_turn`] takes plain slices of any
 //!   length (no copy) for the host.
 //!
-//! The official engine crashes where ours refuses: a map that is not symmetric (no food
-//! algorithm), a map without any food set, a player without a hill.
+//! Where the official engine crashes, ours refuses at setup (a map that is not symmetric, so no
+//! food algorithm; a player without a hill) or goes on (a map without any food set gets no food;
+//! the official deque pops its sentinel for ever).
 //!
 //! ## The engine around the game
 //! The official engine's loop is part of the rules here: its `random.shuffle` of the alive bots
