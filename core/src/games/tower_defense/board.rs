@@ -59,6 +59,8 @@ pub trait Hp: Copy + Default + Eq + core::fmt::Debug {
     fn get(self) -> u32;
     /// `v`, or the largest value the type holds.
     fn saturating(v: u64) -> Self;
+    /// The spaces whose hit points are not 0 (that is, that hold an invader).
+    fn occupied(hp: &[Self; SPACES]) -> u128;
 }
 
 impl Hp for u16 {
@@ -68,6 +70,9 @@ impl Hp for u16 {
     fn saturating(v: u64) -> Self {
         u16::try_from(v).unwrap_or(u16::MAX)
     }
+    fn occupied(hp: &[Self; SPACES]) -> u128 {
+        bits(hp, |h| h != 0)
+    }
 }
 
 impl Hp for u32 {
@@ -76,6 +81,9 @@ impl Hp for u32 {
     }
     fn saturating(v: u64) -> Self {
         u32::try_from(v).unwrap_or(u32::MAX)
+    }
+    fn occupied(hp: &[Self; SPACES]) -> u128 {
+        bits(hp, |h| h != 0)
     }
 }
 
@@ -213,7 +221,7 @@ fn span(lo: usize, hi: usize) -> u128 {
     } else {
         (1u128 << (hi + 1)) - 1
     };
-    upper & !((1u128 << lo) - 1)
+    upper & !((1u128 << lo.min(127)) - 1)
 }
 
 /// The spaces a tower at `pos` with `range` reaches, clipped to the path.
@@ -224,6 +232,62 @@ fn reach(pos: usize, range: u16) -> u128 {
     span(lo, hi)
 }
 
+/// The spaces within `r` of any bit of `mask` (clipped to the path).
+fn dilate(mask: u128, r: u16) -> u128 {
+    if r as usize >= SPACES {
+        return span(0, LAST);
+    }
+    let mut m = mask;
+    // Doubling: after covering distance `d`, shifting by `step` covers `d + step`.
+    let mut covered = 0u16;
+    while covered < r {
+        let step = (covered + 1).min(r - covered);
+        m |= (m << step) | (m >> step);
+        covered += step;
+    }
+    m & span(0, LAST)
+}
+
+/// Bit `i` set where `f(xs[i])`, sixteen spaces at a time (which the compiler turns into vector
+/// compares).
+fn bits<T: Copy, const N: usize>(xs: &[T; N], f: impl Fn(T) -> bool) -> u128 {
+    let mut m = 0u128;
+    let (chunks, rest) = xs.as_chunks::<16>();
+    for (c, chunk) in chunks.iter().enumerate() {
+        let mut b = 0u16;
+        for (j, &x) in chunk.iter().enumerate() {
+            b |= (f(x) as u16) << j;
+        }
+        m |= (b as u128) << (16 * c);
+    }
+    for (j, &x) in rest.iter().enumerate() {
+        m |= (f(x) as u128) << (16 * chunks.len() + j);
+    }
+    m
+}
+
+/// Like [`bits`], over two arrays side by side.
+fn bits2<T: Copy, U: Copy, const N: usize>(
+    xs: &[T; N],
+    ys: &[U; N],
+    f: impl Fn(T, U) -> bool,
+) -> u128 {
+    let mut m = 0u128;
+    let (xc, xr) = xs.as_chunks::<16>();
+    let (yc, yr) = ys.as_chunks::<16>();
+    for (c, (x, y)) in xc.iter().zip(yc).enumerate() {
+        let mut b = 0u16;
+        for (j, (&x, &y)) in x.iter().zip(y).enumerate() {
+            b |= (f(x, y) as u16) << j;
+        }
+        m |= (b as u128) << (16 * c);
+    }
+    for (j, (&x, &y)) in xr.iter().zip(yr).enumerate() {
+        m |= (f(x, y) as u128) << (16 * xc.len() + j);
+    }
+    m
+}
+
 fn highest(mask: u128) -> usize {
     127 - mask.leading_zeros() as usize
 }
@@ -231,20 +295,12 @@ fn highest(mask: u128) -> usize {
 impl<H: Hp> Board<H> {
     /// Spaces holding an invader, as a bit mask (bit `i` = space `i`).
     pub fn invader_mask(&self) -> u128 {
-        let mut m = 0u128;
-        for (i, hp) in self.hp.iter().enumerate() {
-            m |= ((*hp != H::default()) as u128) << i;
-        }
-        m
+        H::occupied(&self.hp)
     }
 
     /// Spaces holding a tower, as a bit mask.
     pub fn tower_mask(&self) -> u128 {
-        let mut m = 0u128;
-        for (i, t) in self.tag.iter().enumerate() {
-            m |= ((t.0 != 0) as u128) << i;
-        }
-        m
+        bits(&self.tag, |t| t.0 != 0)
     }
 
     pub fn has_invader(&self, pos: usize) -> bool {
@@ -413,27 +469,42 @@ impl<H: Hp> Board<H> {
         let mut out = BoardTurn::default();
         // Towers ready to fire are those at cooldown 0; every other tower counts down. Firing only
         // ever sets the firing tower's own cooldown, so the countdown can be done first for all.
-        let mut ready = 0u128;
-        for (i, (t, cd)) in self.tag.iter().zip(self.cooldown.iter_mut()).enumerate() {
-            ready |= ((t.0 != 0 && *cd == 0) as u128) << i;
+        let mut inv = self.invader_mask();
+        if inv == 0 {
+            // Nothing to shoot at: every tower only counts down.
+            for cd in self.cooldown.iter_mut() {
+                *cd = cd.saturating_sub(1);
+            }
+            return out;
+        }
+        let ready = bits2(&self.tag, &self.cooldown, |t, c| t.0 != 0 && c == 0);
+        for cd in self.cooldown.iter_mut() {
             *cd = cd.saturating_sub(1);
         }
-        let mut inv = self.invader_mask();
-        if inv != 0 && ready != 0 {
-            let mut stunned = 0u128;
-            for (i, s) in self.stun.iter().enumerate() {
-                stunned |= ((*s != 0) as u128) << i;
+        if ready != 0 {
+            // Only towers within reach of an invader can do anything: skip the others. Most
+            // towers reach one space either side, so those are sorted out with a tight mask.
+            let reach_max = self.range.iter().copied().max().unwrap_or(0);
+            let mut todo = ready & dilate(inv, reach_max);
+            if reach_max > 1 {
+                todo &= bits(&self.range, |r| r > 1) | dilate(inv, 1);
             }
-            while ready != 0 {
-                let p = if rules.fire_descending {
-                    highest(ready)
-                } else {
-                    ready.trailing_zeros() as usize
-                };
-                ready &= !(1u128 << p);
-                if inv == 0 {
-                    break;
+            let mut stunned = 0u128;
+            let mut each = inv;
+            while each != 0 {
+                let i = each.trailing_zeros() as usize;
+                each &= each - 1;
+                if self.stun.get(i).is_some_and(|&s| s != 0) {
+                    stunned |= 1u128 << i;
                 }
+            }
+            while todo != 0 && inv != 0 {
+                let p = if rules.fire_descending {
+                    highest(todo)
+                } else {
+                    todo.trailing_zeros() as usize
+                };
+                todo ^= 1u128 << p;
                 self.fire(p, &mut inv, &mut stunned, &mut out);
             }
             if !rules.kill_rewards {
