@@ -59,8 +59,6 @@ pub trait Hp: Copy + Default + Eq + core::fmt::Debug {
     fn get(self) -> u32;
     /// `v`, or the largest value the type holds.
     fn saturating(v: u64) -> Self;
-    /// The spaces whose hit points are not 0 (that is, that hold an invader).
-    fn occupied(hp: &[Self; SPACES]) -> u128;
 }
 
 impl Hp for u16 {
@@ -70,9 +68,6 @@ impl Hp for u16 {
     fn saturating(v: u64) -> Self {
         u16::try_from(v).unwrap_or(u16::MAX)
     }
-    fn occupied(hp: &[Self; SPACES]) -> u128 {
-        bits(hp, |h| h != 0)
-    }
 }
 
 impl Hp for u32 {
@@ -81,9 +76,6 @@ impl Hp for u32 {
     }
     fn saturating(v: u64) -> Self {
         u32::try_from(v).unwrap_or(u32::MAX)
-    }
-    fn occupied(hp: &[Self; SPACES]) -> u128 {
-        bits(hp, |h| h != 0)
     }
 }
 
@@ -196,6 +188,9 @@ pub struct Board<H: Hp> {
     power: [u16; SPACES],
     range: [u16; SPACES],
     cooldown: [u16; SPACES],
+    /// The spaces holding an invader (bit `i` of the 128-bit mask `occupied[0] | occupied[1] << 64`),
+    /// kept up to date so that a turn need not scan the path for them.
+    occupied: [u64; 2],
 }
 
 impl<H: Hp> Default for Board<H> {
@@ -210,6 +205,7 @@ impl<H: Hp> Default for Board<H> {
             power: [0; SPACES],
             range: [0; SPACES],
             cooldown: [0; SPACES],
+            occupied: [0; 2],
         }
     }
 }
@@ -295,7 +291,12 @@ fn highest(mask: u128) -> usize {
 impl<H: Hp> Board<H> {
     /// Spaces holding an invader, as a bit mask (bit `i` = space `i`).
     pub fn invader_mask(&self) -> u128 {
-        H::occupied(&self.hp)
+        let [lo, hi] = self.occupied;
+        lo as u128 | (hi as u128) << 64
+    }
+
+    fn set_invader_mask(&mut self, mask: u128) {
+        self.occupied = [mask as u64, (mask >> 64) as u64];
     }
 
     /// Spaces holding a tower, as a bit mask.
@@ -304,7 +305,7 @@ impl<H: Hp> Board<H> {
     }
 
     pub fn has_invader(&self, pos: usize) -> bool {
-        self.hp.get(pos).is_some_and(|h| *h != H::default())
+        pos < SPACES && self.invader_mask() & (1u128 << pos) != 0
     }
 
     pub fn has_tower(&self, pos: usize) -> bool {
@@ -352,6 +353,9 @@ impl<H: Hp> Board<H> {
         self.defense[pos] = def;
         self.stun_res[pos] = res;
         self.stun[pos] = stun;
+        let bit = 1u128 << pos;
+        let mask = self.invader_mask() & !bit;
+        self.set_invader_mask(if hp > 0 { mask | bit } else { mask });
     }
 
     /// Test set-up: a tower's cooldown.
@@ -376,6 +380,7 @@ impl<H: Hp> Board<H> {
             *d = sixteen(defense);
             *r = sixteen(stun_res);
             *s = 0;
+            self.set_invader_mask(self.invader_mask() | 1);
         }
     }
 
@@ -594,6 +599,7 @@ impl<H: Hp> Board<H> {
                 inv = (inv & !(1u128 << i)) | (1u128 << (i + 1));
             }
         }
+        self.set_invader_mask(inv);
         through
     }
 
