@@ -273,7 +273,7 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
     let shards = args
         .files
         .iter()
-        .map(|f| read_results(f))
+        .map(read_results)
         .collect::<anyhow::Result<Vec<_>>>()?;
     let game = shards.first().map(|s| s.game.clone()).unwrap_or_default();
     let (bots, games) = shards
