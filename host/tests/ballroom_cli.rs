@@ -74,6 +74,29 @@ fn python_bot_over_stdin_plays_and_a_garbage_bot_is_dropped() {
 }
 
 #[test]
+fn a_bot_claiming_another_seat_is_reported_and_dropped() {
+    // Seat 1 answers every phase as if it were seat 0.
+    let claimer = "cmd:read w; read s; echo '\"KNIGHT\"'; while read l; do echo '{\"executor\":0,\"use\":false}'; done";
+    let out = arena(&[
+        "play", "ballroom", "--bot", "random", "--bot", claimer, "--bot", "random", "--bot",
+        "random", "--seed", "8", "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let faults = report["seats"][1]["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{report}");
+    assert!(
+        faults[0]["what"]
+            .as_str()
+            .unwrap()
+            .contains("not its own seat 1"),
+        "{report}"
+    );
+    assert_eq!(report["seats"][1]["disqualified_at"], 0);
+    assert_eq!(report["turns"], 100);
+}
+
+#[test]
 fn tcp_mode_accepts_bots_on_the_official_ports() {
     let engine = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args([
