@@ -1,28 +1,9 @@
 //! `arena play ballroom` end to end: the reference protocol over stdin/stdout and over TCP, faults,
 //! and logs that verify.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("run arena")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::*;
+use std::process::Command;
 
 #[test]
 fn python_bot_over_stdin_plays_and_a_garbage_bot_is_dropped() {
@@ -147,12 +128,7 @@ fn tcp_mode_accepts_bots_on_the_official_ports() {
 
 #[test]
 fn every_golden_log_verifies_through_the_cli() {
-    let dir = PathBuf::from(
-        std::env::var_os("ARENA_GOLDEN")
-            .unwrap_or_else(|| workspace().join("../shared/golden").into()),
-    )
-    .join("ballroom");
-    assert!(dir.is_dir(), "golden data not found at {}", dir.display());
+    let dir = golden("ballroom");
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

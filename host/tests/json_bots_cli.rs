@@ -1,29 +1,8 @@
 //! ColorFight and Mammut with external JSON-lines bots as real subprocesses: matches complete,
 //! faults are named, traces verify.
 
-use std::path::Path;
-use std::process::{Command, Output};
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .output()
-        .expect("run arena")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-fn report(o: &Output) -> serde_json::Value {
-    assert!(o.status.success(), "{}", text(o));
-    serde_json::from_slice(&o.stdout).expect("one JSON report")
-}
+mod common;
+use common::*;
 
 #[test]
 fn colorfight_python_bot_plays_and_its_trace_verifies() {

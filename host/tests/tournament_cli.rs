@@ -1,24 +1,10 @@
 //! `arena tournament` and `arena merge`: results independent of --jobs, shards that merge into the
 //! same table as one run, replays kept, no process left behind.
 
+mod common;
+use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .output()
-        .expect("run arena")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 fn tournament(dir: &Path, name: &str, extra: &[&str]) -> (PathBuf, Output) {
     let file = dir.join(name);
