@@ -250,6 +250,36 @@ impl BotProcess {
         }
     }
 
+    /// Waits for one line until `deadline` (`None`: for ever), outside the time bank: for protocols
+    /// whose answer is several lines under one deadline (Ants: orders up to `go`). A line already
+    /// waiting is returned even when the deadline has passed.
+    pub fn recv_until(&mut self, deadline: Option<Instant>) -> Result<String, Fault> {
+        if let Some(f) = &self.gone {
+            return Err(f.clone());
+        }
+        let start = Instant::now();
+        let event = match deadline {
+            None => self
+                .from_bot
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+            Some(d) => self
+                .from_bot
+                .recv_timeout(d.saturating_duration_since(start)),
+        };
+        match event {
+            Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::TooLong) => Err(Fault::LineTooLong {
+                limit: self.limits.max_line,
+            }),
+            Ok(Event::BadUtf8) => Err(Fault::BadUtf8),
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
+            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout {
+                waited_ms: start.elapsed().as_millis() as u64,
+            }),
+        }
+    }
+
     /// Drops answers that arrived after their deadline, so they are not taken for the next one.
     pub fn discard_stale(&mut self) {
         while let Ok(event) = self.from_bot.try_recv() {

@@ -127,15 +127,61 @@ pub fn orders_from_replay(
     Ok(turns)
 }
 
+/// A bot the engine killed: `(player, turn, status)`.
+pub type Kill = (usize, u32, String);
+
+/// The bots the engine killed (status `timeout` or `crashed`), at the turn their `playerturns`
+/// names: the official engine sets both when it kills a bot. Strict mode (`invalid`) and bots that
+/// never started (`crashed 0`: killed before the turn-0 shuffle) are refused.
+pub fn kills_from_replay(replay: &Value) -> Result<Vec<Kill>, Mismatch> {
+    let Some(status) = replay.get("status").and_then(Value::as_array) else {
+        return Ok(Vec::new());
+    };
+    let turns = replay.get("playerturns").and_then(Value::as_array);
+    let mut kills = Vec::new();
+    for (p, s) in status.iter().enumerate() {
+        let s = s.as_str().ok_or_else(|| bad("status", "not a string"))?;
+        match s {
+            "survived" | "eliminated" => {}
+            "timeout" | "crashed" => {
+                let t = turns
+                    .and_then(|t| t.get(p))
+                    .and_then(Value::as_u64)
+                    .and_then(|t| u32::try_from(t).ok())
+                    .ok_or_else(|| bad("playerturns", "missing for a killed bot"))?;
+                kills.push((p, t, s.to_string()));
+            }
+            other => return Err(bad("status", format!("unsupported status {other:?}"))),
+        }
+    }
+    Ok(kills)
+}
+
+/// The alive players killed at `turn`, marked in the recorder as the engine marks them.
+fn kill_set(game: &Ants, rec: &mut Recorder, kills: &[Kill], turn: u32) -> SeatSet {
+    let mut set = SeatSet::EMPTY;
+    for (p, t, status) in kills {
+        if *t == turn && game.is_alive(*p) {
+            rec.set_status(*p, status, turn);
+            set = set.with(*p);
+        }
+    }
+    set
+}
+
 /// Re-plays an official replay with our engine and returns our replay.
 pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
     let (params, seed) = params_from_replay(replay, map)?;
     let rows = params.map.rows as i32;
     let cols = params.map.cols as i32;
     let orders = orders_from_replay(replay, rows, cols)?;
+    let kills = kills_from_replay(replay)?;
     let mut game: Box<Ants> = Box::new(Ants::blank());
     game.init(&params, seed).map_err(|e| bad("setup", e))?;
     let mut rec = Recorder::new(&*game);
+    // Bots the engine killed while loading (turn 0).
+    let at_start = kill_set(&game, &mut rec, &kills, 0);
+    game.kill_at_start(at_start);
     let empty: Vec<Vec<Order>> = Vec::new();
     while !game.is_finished() {
         let t = game.current_turn() as usize + 1;
@@ -143,7 +189,8 @@ pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
         let slices: Vec<&[Order]> = (0..game.players())
             .map(|p| these.get(p).map_or(&[][..], |v| v.as_slice()))
             .collect();
-        play_recorded(&mut game, &mut rec, &slices, SeatSet::EMPTY);
+        let killed = kill_set(&game, &mut rec, &kills, t as u32);
+        play_recorded(&mut game, &mut rec, &slices, killed);
     }
     let meta = ReplayMeta {
         engine_seed: seed as i64,
