@@ -135,6 +135,7 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
     let map = tutorial_map();
     let marker = "ants-starter-marker-1";
     let python = format!("cmd:python3 host/examples/ants_bot.py {marker}");
+    let logs = dir.path().join("logs");
     let (report, replay) = play(
         &map,
         &[&python, "hunter"],
@@ -145,6 +146,8 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
             "3",
             "--player-seed",
             "-42",
+            "--bot-logs",
+            logs.to_str().unwrap(),
         ],
         &file,
     );
@@ -170,6 +173,25 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
         "{ours:?}"
     );
     assert_verifies(&file, &map);
+    // The bot was sent, byte for byte, what the official engine sends for this game (the feed
+    // that reproduces the golden bot input logs).
+    let sent = std::fs::read_to_string(logs.join("0.input")).unwrap();
+    let official = arena_host::games::ants::bot_input(
+        &std::fs::read_to_string(&file).unwrap(),
+        &std::fs::read_to_string(&map).unwrap(),
+    )
+    .unwrap();
+    assert!(
+        sent.starts_with("turn 0\nloadtime 3000\nturntime 1000\n"),
+        "{sent}"
+    );
+    assert!(sent.contains("\nplayer_seed -42\nready\n"), "{sent}");
+    assert!(sent.ends_with("go\n") && sent.contains("\nend\nplayers 2\n"));
+    assert_eq!(sent, official[0]);
+    assert!(
+        !logs.join("1.input").exists(),
+        "built-in bots have no input log"
+    );
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
 
@@ -388,4 +410,27 @@ fn a_tampered_replay_fails_and_names_the_turn() {
         "{}",
         text(&v)
     );
+}
+
+#[test]
+fn a_bot_flooding_orders_without_go_times_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let map = tutorial_map();
+    let marker = "ants-flood-marker-3";
+    let flood = format!("cmd:read l; echo go; yes 'o 1 1 n # {marker}'");
+    let (report, replay) = play(
+        &map,
+        &[&flood, "hold"],
+        &["--turntime", "100", "--engine-seed", "4"],
+        &file,
+    );
+    assert_eq!(report["turns"], 1, "{report}");
+    assert_eq!(
+        report["seats"][0]["faults"][0]["kind"], "timeout",
+        "{report}"
+    );
+    assert_eq!(replay["status"], serde_json::json!(["timeout", "survived"]));
+    assert_verifies(&file, &map);
+    assert_eq!(left_behind(marker), Vec::<String>::new());
 }

@@ -67,7 +67,8 @@ pub struct PlayArgs {
     /// No time limits at all (for debugging a bot); the bots are still told loadtime/turntime.
     #[arg(long)]
     pub no_timeout: bool,
-    /// Keep each external bot's stderr in DIR/<seat>.stderr (default: discarded).
+    /// Keep each external bot's stderr in DIR/<seat>.stderr and everything it was sent in
+    /// DIR/<seat>.input (default: neither).
     #[arg(long, value_name = "DIR")]
     pub bot_logs: Option<PathBuf>,
     /// Print the report as JSON instead of text.
@@ -86,12 +87,25 @@ enum Driver {
 struct Seat {
     name: String,
     driver: Driver,
+    /// Everything the bot was sent (`--bot-logs`: DIR/<seat>.input, as the official `--log_input`).
+    input_log: Option<std::fs::File>,
     faults: Vec<(u32, Fault)>,
     disqualified: Option<u32>,
     refused: u32,
 }
 
 impl Seat {
+    /// Sends a message (lines ending with a newline) to an external bot.
+    fn send(&mut self, text: &str) {
+        if let Driver::External(process) = &mut self.driver {
+            let _ = process.send(text.trim_end_matches('\n'));
+            if let Some(log) = &mut self.input_log {
+                use std::io::Write;
+                let _ = log.write_all(text.as_bytes());
+            }
+        }
+    }
+
     fn fault(&mut self, turn: u32, fault: Fault) {
         if self.faults.len() < MAX_FAULTS {
             self.faults.push((turn, fault));
@@ -111,7 +125,21 @@ enum Reply {
 fn collect(process: &mut BotProcess, deadline: Option<Instant>, started: Instant) -> Reply {
     let mut lines = Vec::new();
     let mut unreadable = Vec::new();
+    // Lines taken after the deadline: what was already written is read (as the engine's last
+    // read does), but a bot that floods without `go` is late, not an endless loop.
+    let mut late = 0;
     loop {
+        if deadline.is_some_and(|d| Instant::now() > d) {
+            late += 1;
+            if late > MAX_LINES {
+                return Reply::Killed(
+                    "timeout",
+                    Fault::Timeout {
+                        waited_ms: started.elapsed().as_millis() as u64,
+                    },
+                );
+            }
+        }
         match process.recv_until(deadline) {
             Ok(line) => {
                 if line.trim().eq_ignore_ascii_case("go") {
@@ -122,7 +150,9 @@ fn collect(process: &mut BotProcess, deadline: Option<Instant>, started: Instant
                 }
             }
             Err(f @ (Fault::LineTooLong { .. } | Fault::BadUtf8 | Fault::Garbage { .. })) => {
-                unreadable.push(f)
+                if unreadable.len() < MAX_LINES {
+                    unreadable.push(f)
+                }
             }
             Err(Fault::Timeout { .. }) => {
                 return Reply::Killed(
@@ -213,9 +243,20 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
                 }
             }
         };
+        let input_log = match (&driver, &args.bot_logs) {
+            (Driver::External(_), Some(dir)) => {
+                let path = dir.join(format!("{p}.input"));
+                Some(
+                    std::fs::File::create(&path)
+                        .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?,
+                )
+            }
+            _ => None,
+        };
         seats.push(Seat {
             name: spec.label(),
             driver,
+            input_log,
             faults: Vec::new(),
             disqualified: None,
             refused: 0,
@@ -229,9 +270,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     // Turn 0: the start block and `ready`; `go` within the load time.
     let start = BotFeed::start_text(&*game);
     for seat in seats.iter_mut() {
-        if let Driver::External(process) = &mut seat.driver {
-            let _ = process.send(start.trim_end_matches('\n'));
-        }
+        seat.send(&start);
     }
     let mut kills = SeatSet::EMPTY;
     for (p, why) in spawn_failed {
@@ -262,9 +301,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         let turn = game.current_turn() as u32 + 1;
         let alive: Vec<bool> = (0..n).map(|p| game.is_alive(p)).collect();
         for (p, seat) in seats.iter_mut().enumerate() {
-            if let (true, Driver::External(process)) = (alive[p], &mut seat.driver) {
+            if alive[p] && matches!(seat.driver, Driver::External(_)) {
                 let text = feed.turn_text(&*game, p);
-                let _ = process.send(text.trim_end_matches('\n'));
+                seat.send(&text);
             }
         }
         let started = Instant::now();
@@ -340,9 +379,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         for &p in &eliminated {
             status[p] = rec.status()[p].clone();
             let text = feed.end_text(&*game, p, &before_bonus, &status, rec.player_turns());
-            if let Driver::External(process) = &mut seats[p].driver {
-                let _ = process.send(text.trim_end_matches('\n'));
-            }
+            seats[p].send(&text);
             ended[p] = true;
         }
     }
@@ -351,10 +388,8 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let scores: Vec<i32> = game.scores().to_vec();
     for p in (0..n).filter(|&p| game.is_alive(p)) {
         let text = feed.end_text(&*game, p, &scores, rec.status(), rec.player_turns());
-        if let Driver::External(process) = &mut seats[p].driver {
-            let _ = process.send(text.trim_end_matches('\n'));
-            ended[p] = true;
-        }
+        seats[p].send(&text);
+        ended[p] = true;
     }
     if ended
         .iter()
