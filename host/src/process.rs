@@ -67,6 +67,9 @@ pub enum Fault {
     Garbage { why: String },
     /// The process could not be started.
     Spawn { why: String },
+    /// A readable order the rules refuse (Ants: `<line> # <official reason>`); the rest of the
+    /// answer stands.
+    Invalid { why: String },
 }
 
 impl fmt::Display for Fault {
@@ -78,6 +81,7 @@ impl fmt::Display for Fault {
             Fault::BadUtf8 => write!(f, "line is not UTF-8"),
             Fault::Garbage { why } => write!(f, "unreadable answer: {why}"),
             Fault::Spawn { why } => write!(f, "could not start: {why}"),
+            Fault::Invalid { why } => write!(f, "invalid order: {why}"),
         }
     }
 }
@@ -88,7 +92,10 @@ impl Fault {
         match self {
             Fault::Timeout { .. } => "timeout",
             Fault::Exited { .. } | Fault::Spawn { .. } => "crash",
-            Fault::LineTooLong { .. } | Fault::BadUtf8 | Fault::Garbage { .. } => "invalid",
+            Fault::LineTooLong { .. }
+            | Fault::BadUtf8
+            | Fault::Garbage { .. }
+            | Fault::Invalid { .. } => "invalid",
         }
     }
 }

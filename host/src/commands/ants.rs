@@ -467,7 +467,7 @@ fn order_line(o: &Order) -> String {
 }
 
 fn invalid(line: &str, why: OrderError) -> Fault {
-    Fault::Garbage {
+    Fault::Invalid {
         why: BotAnswer::describe(&crate::play::preview(line), why),
     }
 }

@@ -370,3 +370,76 @@ pub fn verify_replay(replay: &str, map: &str) -> Result<VerifyReport, Mismatch> 
         cutoff: d["cutoff"].as_str().unwrap_or("").to_string(),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four players on an all-land 8 x 8 torus: a kill does not end the game.
+    const MAP: &str = "rows 8\ncols 8\nplayers 4\nm 0...1...\nm ........\nm ........\nm ........\nm 2...3...\nm ........\nm ........\nm ........\n";
+
+    /// A 10-turn game without orders in which the engine kills `kills` (`(player, turn, status)`).
+    fn game_with_kills(kills: &[(usize, u32, &str)]) -> Value {
+        let map = AntsMap::parse(MAP).unwrap();
+        let params = AntsParams::new(map, 10);
+        let mut game: Box<Ants> = Box::new(Ants::blank());
+        game.init(&params, 12).unwrap();
+        let mut rec = Recorder::new(&*game);
+        let at = |game: &Ants, rec: &mut Recorder, turn: u32| {
+            let mut set = SeatSet::EMPTY;
+            for &(p, t, status) in kills {
+                if t == turn && game.is_alive(p) {
+                    rec.set_status(p, status, turn);
+                    set = set.with(p);
+                }
+            }
+            set
+        };
+        let start = at(&game, &mut rec, 0);
+        game.kill_at_start(start);
+        while !game.is_finished() {
+            let turn = game.current_turn() as u32 + 1;
+            let set = at(&game, &mut rec, turn);
+            play_recorded(&mut game, &mut rec, &[&[][..]; 4], set);
+        }
+        let meta = ReplayMeta {
+            engine_seed: 12,
+            ..ReplayMeta::default()
+        };
+        rec.replay(&*game, &meta)
+    }
+
+    #[test]
+    fn kills_are_replayed_from_status_and_playerturns() {
+        let replay = game_with_kills(&[(2, 4, "timeout"), (0, 0, "crashed")]);
+        assert_eq!(
+            replay["status"],
+            serde_json::json!(["crashed", "survived", "timeout", "survived"])
+        );
+        assert_eq!(replay["playerturns"], serde_json::json!([0, 10, 4, 10]));
+        let report = verify_replay(&replay.to_string(), MAP).unwrap();
+        assert_eq!(report.turns, 10);
+        // Without the kills the game differs: the killed players keep their hill point.
+        let plain = game_with_kills(&[]);
+        assert_ne!(plain["score"], replay["score"]);
+    }
+
+    #[test]
+    fn a_kill_at_another_turn_is_a_mismatch() {
+        let mut replay = game_with_kills(&[(2, 4, "timeout")]);
+        replay["playerturns"][2] = 6.into();
+        let m = verify_replay(&replay.to_string(), MAP).unwrap_err();
+        assert!(m.turn.is_some_and(|t| t <= 6), "{m}");
+    }
+
+    #[test]
+    fn strict_mode_and_bots_that_never_started_are_refused() {
+        for status in ["invalid", "crashed 0"] {
+            let mut replay = game_with_kills(&[]);
+            replay["status"][1] = status.into();
+            let m = verify_replay(&replay.to_string(), MAP).unwrap_err();
+            assert_eq!(m.item, "status", "{m}");
+            assert!(m.got.contains("unsupported"), "{m}");
+        }
+    }
+}
