@@ -34,9 +34,15 @@ class Bot:
         self.my_hills = set()
 
     def setup(self):
-        self.rows = max(1, int(self.settings.get("rows", 1)))
-        self.cols = max(1, int(self.settings.get("cols", 1)))
-        self.rng = random.Random(int(self.settings.get("player_seed", 0)))
+        def number(key, low):
+            try:
+                return max(low, int(self.settings.get(key, low)))
+            except ValueError:
+                return low
+
+        self.rows = number("rows", 1)
+        self.cols = number("cols", 1)
+        self.rng = random.Random(self.settings.get("player_seed", "0"))
 
     def read(self, words):
         """One state line; anything malformed is skipped."""
@@ -112,8 +118,8 @@ class Bot:
 def main():
     bot = Bot()
     ending = False
-    for raw in sys.stdin:
-        line = raw.strip()
+    for raw in sys.stdin.buffer:
+        line = raw.decode("utf-8", "replace").strip()
         if not line:
             continue
         words = line.split()

@@ -436,3 +436,34 @@ fn a_bot_flooding_orders_without_go_times_out() {
     assert_verifies(&file, &map);
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
+
+#[test]
+fn the_starter_bot_answers_go_whatever_it_is_sent() {
+    use std::io::Write;
+    let mut child = Command::new("python3")
+        .arg(workspace().join("host/examples/ants_bot.py"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("python3");
+    let mut input = Vec::new();
+    input.extend_from_slice(b"turn 0\nrows x\ncols 5\nplayer_seed zz\nready\n");
+    input.extend_from_slice(b"turn 1\na 1 q 0\nf\n\xff\xfe\nh 1 1\na 0 0 0\nw 0 1\nf 1 0\ngo\n");
+    input.extend_from_slice(b"turn 2\na 3 3 0\na 3 3 0\nzzz 1 2 3 4 5\ngo\n");
+    input.extend_from_slice(b"end\nplayers 2\nscore 1 1\ngo\nturn 3\ngo\n");
+    child.stdin.take().unwrap().write_all(&input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // `go` for ready and for each of the two turns, nothing after `end`.
+    assert_eq!(lines.iter().filter(|l| **l == "go").count(), 3, "{text}");
+    assert_eq!(lines.last(), Some(&"go"), "{text}");
+    assert!(
+        lines
+            .iter()
+            .all(|l| *l == "go" || (l.starts_with("o ") && l.split(' ').count() == 4)),
+        "{text}"
+    );
+}

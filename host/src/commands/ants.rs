@@ -36,7 +36,7 @@ pub struct PlayArgs {
     #[arg(long = "bot", value_name = "BOT")]
     pub bots: Vec<String>,
     /// Turn limit (playgame.py's default: 1000).
-    #[arg(long, value_name = "N", default_value_t = 1000)]
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u16).range(1..))]
     pub turns: u16,
     /// The engine seed: food, symmetry and the bot shuffle (default: from the clock; printed and
     /// recorded in the replay either way).
