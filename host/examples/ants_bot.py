@@ -3,8 +3,8 @@
 
 Each turn the engine sends `turn N`, what the bot's ants see (`w`/`h`/`a`/`f`/`d` lines) and `go`;
 the bot answers `o ROW COL DIR` lines and `go`. This bot sends every ant one step toward the
-nearest visible food it can reach (breadth-first search around water, on the torus), else in a
-random free direction, never two of its ants onto one square. Its randomness is seeded with the
+nearest visible food or enemy hill it can reach (breadth-first search around water, on the
+torus), else in a random free direction, never two of its ants onto one square. Its randomness is seeded with the
 `player_seed` the engine sends, so a game is reproducible. It ignores what it does not understand
 and never lets an exception stop it from answering `go`.
 
@@ -32,6 +32,7 @@ class Bot:
         self.enemy_ants = set()
         self.food = []
         self.my_hills = set()
+        self.enemy_hills = set()
 
     def setup(self):
         def number(key, low):
@@ -61,18 +62,18 @@ class Bot:
                 self.my_ants.append((row, col))
             else:
                 self.enemy_ants.add((row, col))
-        elif kind == "h" and owner == 0:
-            self.my_hills.add((row, col))
+        elif kind == "h":
+            (self.my_hills if owner == 0 else self.enemy_hills).add((row, col))
 
     def step(self, loc, d):
         dr, dc = DIRS[d]
         return ((loc[0] + dr) % self.rows, (loc[1] + dc) % self.cols)
 
-    def first_steps_to_food(self, start):
-        """Directions of the first step of a shortest path to the nearest food, or []."""
-        if not self.food:
+    def first_steps_to_target(self, start):
+        """The first step of a shortest path to the nearest food or enemy hill, or []."""
+        food = set(self.food) | self.enemy_hills
+        if not food:
             return []
-        food = set(self.food)
         seen = {start: None}
         queue = deque()
         for d in DIRS:
@@ -97,7 +98,7 @@ class Bot:
         # Ants that stay keep their squares; moving ants claim theirs.
         staying = set(self.my_ants)
         for ant in self.my_ants:
-            dirs = self.first_steps_to_food(ant)
+            dirs = self.first_steps_to_target(ant)
             rest = list(DIRS)
             self.rng.shuffle(rest)
             for d in dirs + rest:

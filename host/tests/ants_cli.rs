@@ -141,7 +141,7 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
         &[&python, "hunter"],
         &[
             "--turns",
-            "80",
+            "50",
             "--engine-seed",
             "3",
             "--player-seed",
@@ -151,7 +151,7 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
         ],
         &file,
     );
-    assert_eq!(report["turns"], 80, "{report}");
+    assert_eq!(report["turns"], 50, "{report}");
     assert_eq!(report["reason"], "turn limit reached", "{report}");
     assert!(faults(&report, 0).is_empty(), "{report}");
     assert_eq!(report["seats"][0]["disqualified_at"], Value::Null);
@@ -159,7 +159,7 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
         replay["status"],
         serde_json::json!(["survived", "survived"])
     );
-    assert_eq!(replay["playerturns"], serde_json::json!([80, 80]));
+    assert_eq!(replay["playerturns"], serde_json::json!([50, 50]));
     assert_eq!(replay["replaydata"]["revision"], 3);
     assert_eq!(replay["replaydata"]["engine_seed"], 3);
     assert_eq!(replay["replaydata"]["player_seed"], -42);
