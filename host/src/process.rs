@@ -667,6 +667,22 @@ mod tests {
     }
 
     #[test]
+    fn recv_until_shares_one_deadline_and_returns_lines_already_there() {
+        let mut bot = BotProcess::spawn("printf 'a\\nb\\nc\\n'; sleep 30", None, quick()).unwrap();
+        // All three lines come in one write: a deadline already past still gets them, in order.
+        assert_eq!(bot.recv(), Ok("a".to_string()));
+        std::thread::sleep(Duration::from_millis(200));
+        let past = Some(Instant::now());
+        assert_eq!(bot.recv_until(past), Ok("b".to_string()));
+        assert_eq!(bot.recv_until(past), Ok("c".to_string()));
+        assert!(matches!(bot.recv_until(past), Err(Fault::Timeout { .. })));
+        let soon = Some(Instant::now() + Duration::from_millis(50));
+        assert!(matches!(bot.recv_until(soon), Err(Fault::Timeout { .. })));
+        bot.kill();
+        assert!(matches!(bot.recv_until(None), Err(Fault::Exited { .. })));
+    }
+
+    #[test]
     fn the_bank_averages_over_the_window() {
         let limits = Limits {
             startup: Duration::ZERO,
