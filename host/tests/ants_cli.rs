@@ -467,3 +467,39 @@ fn the_starter_bot_answers_go_whatever_it_is_sent() {
         "{text}"
     );
 }
+
+#[test]
+fn an_eliminated_bot_hears_end_as_the_official_engine_says_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let logs = dir.path().join("logs");
+    let map = tutorial_map();
+    let marker = "ants-idle-marker-4";
+    // Never moves: the hunter razes its hill and kills its ants.
+    let idle = format!("cmd:while read l; do case $l in ready|go) echo go;; esac; done # {marker}");
+    let (report, replay) = play(
+        &map,
+        &[&idle, "hunter"],
+        &[
+            "--turns",
+            "200",
+            "--engine-seed",
+            "3",
+            "--bot-logs",
+            logs.to_str().unwrap(),
+        ],
+        &file,
+    );
+    assert_eq!(report["winner"], 1, "{report}");
+    assert_eq!(replay["status"][0], "eliminated", "{report}");
+    let sent = std::fs::read_to_string(logs.join("0.input")).unwrap();
+    let official = arena_host::games::ants::bot_input(
+        &std::fs::read_to_string(&file).unwrap(),
+        &std::fs::read_to_string(&map).unwrap(),
+    )
+    .unwrap();
+    assert!(sent.contains("\nend\nplayers 2\n"), "{sent}");
+    assert_eq!(sent, official[0]);
+    assert_verifies(&file, &map);
+    assert_eq!(left_behind(marker), Vec::<String>::new());
+}

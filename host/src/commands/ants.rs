@@ -298,6 +298,15 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
 
     let mut ended = vec![false; n];
     while !game.is_finished() {
+        // Bots told `end` last turn are stopped now (the engine stops them; one turn to read it).
+        for (seat, &e) in seats.iter_mut().zip(&ended) {
+            if e {
+                if let Driver::External(process) = &mut seat.driver {
+                    process.kill();
+                }
+                seat.driver = Driver::Gone;
+            }
+        }
         let turn = game.current_turn() as u32 + 1;
         let alive: Vec<bool> = (0..n).map(|p| game.is_alive(p)).collect();
         for (p, seat) in seats.iter_mut().enumerate() {
