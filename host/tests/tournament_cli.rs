@@ -264,3 +264,56 @@ fn a_swiss_tournament_sharded_round_by_round_merges_into_one_run() {
     assert!(m.status.success(), "{}", text(&m));
     assert_eq!(read(&dir.path().join("r2.json")), whole);
 }
+
+#[test]
+fn ants_tournament_rates_many_player_matches_and_shards_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let maps = golden("ants").join("maps");
+    let m1 = maps.join("tutorial1.map");
+    let m4 = maps.join("multi_hill_maze_04p_02.map");
+    let (m1, m4) = (m1.to_str().unwrap(), m4.to_str().unwrap());
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "tournament",
+            "ants",
+            "--map",
+            m1,
+            "--map",
+            m4,
+            "--bot",
+            "hunter",
+            "--bot",
+            "hold",
+            "--bot",
+            "strong",
+            "--turns",
+            "60",
+            "--seed",
+            "2",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        let out = arena(&args);
+        assert!(out.status.success(), "{}", text(&out));
+        out
+    };
+    run(&["--jobs", "2", "--results-json", &d("whole.json")]);
+    let whole = read(&dir.path().join("whole.json"));
+    let results = whole["results"].as_array().unwrap();
+    assert_eq!(results.len(), 2);
+    // The 4-player map seats four: with three bots, one plays twice.
+    assert_eq!(results[1]["seats"].as_array().unwrap().len(), 4);
+    assert!(whole["standings"][0]["columns"][0][0] == "mu-3sigma");
+    run(&["--shard", "0/2", "--results-json", &d("a.json")]);
+    run(&["--shard", "1/2", "--results-json", &d("b.json")]);
+    let m = arena(&[
+        "merge",
+        &d("a.json"),
+        &d("b.json"),
+        "--results-json",
+        &d("m.json"),
+    ]);
+    assert!(m.status.success(), "{}", text(&m));
+    assert_eq!(read(&dir.path().join("m.json")), whole);
+}

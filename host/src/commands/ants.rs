@@ -190,6 +190,43 @@ fn read_map(path: &Path) -> anyhow::Result<String> {
 
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let (engine_seed, player_seed) = seeds(args);
+    let (report, replay) = play_match(args, engine_seed, player_seed)?;
+    if args.json {
+        let mut json = report_json(&report);
+        if let Some(obj) = json.as_object_mut() {
+            obj.insert("engine_seed".into(), engine_seed.into());
+            obj.insert("player_seed".into(), player_seed.into());
+            obj.insert("status".into(), replay["status"].clone());
+            obj.insert("playerturns".into(), replay["playerturns"].clone());
+            obj.insert("cutoff".into(), replay["replaydata"]["cutoff"].clone());
+        }
+        println!("{json}");
+    } else {
+        print_report(&report, false);
+        println!("engine seed {engine_seed}, player seed {player_seed}");
+        let status: Vec<String> = replay["status"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .zip(replay["playerturns"].as_array().into_iter().flatten())
+            .map(|(s, t)| format!("{} (turn {t})", s.as_str().unwrap_or("?")))
+            .collect();
+        println!("status: {}", status.join(", "));
+    }
+    if let Some(path) = &args.replay {
+        std::fs::write(path, replay.to_string() + "\n")
+            .map_err(|e| anyhow::anyhow!("cannot write replay {}: {e}", path.display()))?;
+        eprintln!("replay written to {}", path.display());
+    }
+    Ok(())
+}
+
+/// Plays one match as `args` say, with these seeds: the report and the replay (official format).
+pub fn play_match(
+    args: &PlayArgs,
+    engine_seed: i64,
+    player_seed: i64,
+) -> anyhow::Result<(MatchReport, serde_json::Value)> {
     let map = AntsMap::parse(&read_map(&args.map)?)
         .map_err(|e| anyhow::anyhow!("{}: {e}", args.map.display()))?;
     let mut params = AntsParams::new(map, args.turns);
@@ -436,35 +473,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             })
             .collect(),
     };
-    if args.json {
-        let mut json = report_json(&report);
-        if let Some(obj) = json.as_object_mut() {
-            obj.insert("engine_seed".into(), engine_seed.into());
-            obj.insert("player_seed".into(), player_seed.into());
-            obj.insert("status".into(), replay["status"].clone());
-            obj.insert("playerturns".into(), replay["playerturns"].clone());
-            obj.insert("cutoff".into(), replay["replaydata"]["cutoff"].clone());
-        }
-        println!("{json}");
-    } else {
-        print_report(&report, false);
-        println!("engine seed {engine_seed}, player seed {player_seed}");
-        println!(
-            "status: {}",
-            rec.status()
-                .iter()
-                .zip(rec.player_turns())
-                .map(|(s, t)| format!("{s} (turn {t})"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    if let Some(path) = &args.replay {
-        std::fs::write(path, replay.to_string() + "\n")
-            .map_err(|e| anyhow::anyhow!("cannot write replay {}: {e}", path.display()))?;
-        eprintln!("replay written to {}", path.display());
-    }
-    Ok(())
+    Ok((report, replay))
 }
 
 fn ms_duration(ms: u32) -> Duration {
@@ -511,4 +520,72 @@ pub fn verify(replay: &str, map: &str) -> Result<String, String> {
             )
         })
         .map_err(|m| m.to_string())
+}
+
+/// Ants in a tournament: match `i` is played on map `i mod maps`, with as many bots as it has
+/// players.
+pub struct Contest {
+    pub maps: Vec<PathBuf>,
+    pub turns: u16,
+    pub timing: super::Timing,
+}
+
+impl crate::tournament::Contest for Contest {
+    fn name(&self) -> String {
+        "ants".into()
+    }
+
+    fn play(
+        &self,
+        fixture: &crate::tournament::Fixture,
+        bots: &[String],
+        seed: u64,
+        replay: Option<PathBuf>,
+    ) -> anyhow::Result<crate::tournament::MatchResult> {
+        let map = self
+            .maps
+            .get(fixture.index % self.maps.len().max(1))
+            .ok_or_else(|| anyhow::anyhow!("an Ants tournament needs at least one --map"))?;
+        let args = PlayArgs {
+            map: map.clone(),
+            bots: fixture
+                .seats
+                .iter()
+                .map(|&b| bots.get(b).cloned().unwrap_or_else(|| "hold".into()))
+                .collect(),
+            turns: self.turns,
+            engine_seed: None,
+            player_seed: None,
+            loadtime: 3000,
+            turntime: self
+                .timing
+                .turn_ms
+                .map_or(1000, |ms| ms.min(u32::MAX as u64) as u32),
+            replay: None,
+            no_timeout: self.timing.no_timeout,
+            bot_logs: None,
+            json: false,
+        };
+        // Python's seeds are signed: keep the engine seed in the positive 63-bit range.
+        let engine_seed = (seed >> 1) as i64;
+        let mut player = engine_seed as u64;
+        let player_seed = (splitmix64(&mut player) >> 1) as i64;
+        let (report, json) = play_match(&args, engine_seed, player_seed)?;
+        if let Some(path) = &replay {
+            std::fs::write(path, json.to_string() + "\n")
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        }
+        Ok(crate::tournament::result_of(fixture, seed, &report, replay))
+    }
+}
+
+/// The players of each map, in order (for the tournament schedule).
+pub fn map_players(maps: &[PathBuf]) -> anyhow::Result<Vec<usize>> {
+    maps.iter()
+        .map(|m| {
+            let map = AntsMap::parse(&read_map(m)?)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", m.display()))?;
+            Ok(map.players as usize)
+        })
+        .collect()
 }

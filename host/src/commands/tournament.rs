@@ -18,6 +18,7 @@ pub enum GameArg {
     Colorfight,
     Mammut,
     Ballroom,
+    Ants,
 }
 
 #[derive(Args, Clone, Debug)]
@@ -60,6 +61,12 @@ pub struct TournamentArgs {
     /// No time limits for external bots.
     #[arg(long)]
     pub no_timeout: bool,
+    /// Ants: a map (official format); give several to rotate, match i is played on map i mod maps.
+    #[arg(long = "map", value_name = "MAP")]
+    pub maps: Vec<PathBuf>,
+    /// Ants: turn limit of every match.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub turns: u16,
     /// For a Swiss tournament played in shards: the merged results of the rounds played so far
     /// (`arena merge` output); the shard then plays the next round only.
     #[arg(long, value_name = "FILE", requires = "shard")]
@@ -157,14 +164,35 @@ fn swiss_rounds(bots: usize, games: usize) -> usize {
 }
 
 /// The contest and format for a game name as results files record it.
-fn by_name(
-    game: &str,
+/// What the contest and format of a game need to know.
+struct Setup {
     timing: Timing,
     bots: usize,
     games: usize,
-) -> Option<(Box<dyn tournament::Contest>, Box<dyn Format>)> {
-    use super::{ballroom, colorfight, mammut, tower_defense};
+    maps: Vec<PathBuf>,
+    map_players: Vec<usize>,
+    turns: u16,
+}
+
+fn by_name(game: &str, setup: Setup) -> Option<(Box<dyn tournament::Contest>, Box<dyn Format>)> {
+    use super::{ants, ballroom, colorfight, mammut, tower_defense};
+    let Setup {
+        timing,
+        bots,
+        games,
+        maps,
+        map_players,
+        turns,
+    } = setup;
     Some(match game {
+        "ants" => (
+            Box::new(ants::Contest {
+                maps,
+                turns,
+                timing,
+            }),
+            Box::new(formats::TrueSkillMatches { map_players }),
+        ),
         "tower-defense" => (
             Box::new(tower_defense::contest(Variant::Duel, timing)),
             Box::new(formats::RoundRobin),
@@ -207,6 +235,7 @@ pub fn tournament(args: &TournamentArgs) -> anyhow::Result<()> {
         (GameArg::Colorfight, _) => "colorfight",
         (GameArg::Mammut, _) => "mammut",
         (GameArg::Ballroom, _) => "ballroom",
+        (GameArg::Ants, _) => "ants",
     };
     let least = match args.game {
         GameArg::Mammut => 5,
@@ -224,7 +253,16 @@ pub fn tournament(args: &TournamentArgs) -> anyhow::Result<()> {
         GameArg::Colorfight => check_bots::<ColorFight>(&args.bots)?,
         GameArg::Mammut => check_bots::<Mammut>(&args.bots)?,
         GameArg::Ballroom => check_bots::<Ballroom>(&args.bots)?,
+        GameArg::Ants => check_bots::<arena_core::games::ants::Ants>(&args.bots)?,
     }
+    let map_players = if args.game == GameArg::Ants {
+        if args.maps.is_empty() {
+            anyhow::bail!("an Ants tournament needs at least one --map");
+        }
+        super::ants::map_players(&args.maps)?
+    } else {
+        Vec::new()
+    };
     if args.game == GameArg::Mammut {
         formats::mammut_blocks(args.bots.len(), args.games, args.seed)
             .map_err(anyhow::Error::msg)?;
@@ -233,8 +271,16 @@ pub fn tournament(args: &TournamentArgs) -> anyhow::Result<()> {
         turn_ms: args.turn_ms,
         no_timeout: args.no_timeout,
     };
-    let (contest, format) = by_name(name, timing, args.bots.len(), args.games)
-        .ok_or_else(|| anyhow::anyhow!("no format for {name}"))?;
+    let setup = Setup {
+        timing,
+        bots: args.bots.len(),
+        games: args.games,
+        maps: args.maps.clone(),
+        map_players,
+        turns: args.turns,
+    };
+    let (contest, format) =
+        by_name(name, setup).ok_or_else(|| anyhow::anyhow!("no format for {name}"))?;
     let options = Options {
         games: args.games,
         jobs: args.jobs.unwrap_or_else(|| {
@@ -280,7 +326,15 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
         .first()
         .map(|s| (s.bots.len(), s.games))
         .unwrap_or_default();
-    let (_, format) = by_name(&game, Timing::default(), bots, games)
+    let setup = Setup {
+        timing: Timing::default(),
+        bots,
+        games,
+        maps: Vec::new(),
+        map_players: Vec::new(),
+        turns: 0,
+    };
+    let (_, format) = by_name(&game, setup)
         .ok_or_else(|| anyhow::anyhow!("unknown game `{game}` in the results"))?;
     let merged = tournament::merge(format.as_ref(), shards)?;
     tournament::print(&merged);
