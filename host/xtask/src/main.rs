@@ -36,6 +36,7 @@ fn main() -> Result<()> {
         Some("cost") => cost::run(args.iter().any(|a| a == "--json")).map(|_| ()),
         Some("size") => size::run().map(|_| ()),
         Some("lineup") => host::preview(number(&args, "--matches", 10)?),
+        Some("soak") => soak(&args),
         Some("flash") => match flag(&args, "--board") {
             Some(board) => flash::run(&board),
             None => bail!("flash needs --board rp-pico|stm32f411\n\n{HELP}"),
@@ -68,7 +69,25 @@ tasks:
           play the board's rotation on the host: turns, result and digest of each match
   flash --board rp-pico|stm32f411
           build and run on a real board (probe-rs run)
+  soak [--matches N] [--seed S]
+          the long run (not part of test): N seeded matches (default 10,000) across every game with
+          built-in bots, in release mode, every game's invariants checked after every turn
   setup   only install what is missing";
+
+/// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
+fn soak(args: &[String]) -> Result<()> {
+    let mut cmd = vec![
+        "run",
+        "--release",
+        "-p",
+        "arena-tests",
+        "--bin",
+        "soak",
+        "--",
+    ];
+    cmd.extend(args.iter().skip(1).map(String::as_str));
+    run("cargo", &cmd)
+}
 
 fn flag(args: &[String], name: &str) -> Option<String> {
     args.iter()
