@@ -43,7 +43,7 @@ fn digests_and_pixels(elf: &std::path::Path) -> Result<()> {
             format!("matches={MATCHES}"),
             "digest=1".into(),
             format!("snap={SNAP}"),
-            format!("hold={}", dir.join("ack").display()),
+            "hold=ack".to_owned(),
         ],
         icount: false,
         timeout_s: 300,
@@ -129,7 +129,7 @@ fn panic_screen(elf: &std::path::Path) -> Result<()> {
     let dir = qemu::fresh_dir(&root().join("target/xtask-panic"))?;
     let ran = qemu::Run {
         elf,
-        args: vec![format!("hold={}", dir.join("ack").display())],
+        args: vec!["hold=ack".to_owned()],
         icount: false,
         timeout_s: 60,
         snapshots: Some(&dir),
