@@ -3,6 +3,7 @@
 //! The `arena` command and everything that needs an operating system: JSON codecs, bot processes
 //! and their protocols, time limits, replays and traces.
 
+pub mod commands;
 pub mod formats;
 pub mod games;
 pub mod play;

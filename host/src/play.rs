@@ -2,7 +2,9 @@
 //! turn handed to an observer (the replay writer, the live view) as it happens.
 
 use crate::process::{BotProcess, Fault, Limits};
-use arena_core::{rng::splitmix64, Bot, Game, Outcome, Roster, Seat, StepReport, MAX_SEATS};
+use arena_core::{
+    rng::splitmix64, Bot, Game, Outcome, Roster, Seat, SeatSet, StepReport, MAX_SEATS,
+};
 use std::path::PathBuf;
 
 /// How a game talks to an external bot. Each game's protocol implements this (JSON lines for most;
@@ -10,12 +12,18 @@ use std::path::PathBuf;
 pub trait Protocol<G: Game> {
     /// The action for `seat` now, or the fault that lost it.
     fn act(&mut self, game: &G, seat: Seat) -> Result<G::Action, Fault>;
+    /// The action played for a seat whose answer was lost to `fault` (default: a pass).
+    fn fault_action(&mut self, _game: &G, _seat: Seat, _fault: &Fault) -> G::Action {
+        G::Action::default()
+    }
     /// The game is over: say goodbye if the protocol has a way to.
     fn finish(&mut self, _game: &G, _seat: Seat) {}
-    /// The process behind it, to kill on disqualification.
-    fn process(&mut self) -> Option<&mut BotProcess> {
-        None
+    /// Faults after which the bot is disqualified.
+    fn max_faults(&self) -> u32 {
+        Limits::default().max_faults
     }
+    /// Ends the connection: kills and reaps the process behind it.
+    fn close(&mut self) {}
 }
 
 /// The protocol of the games whose bots speak JSON lines: one request line per turn, one action line
@@ -43,8 +51,12 @@ impl<G: JsonGame> Protocol<G> for JsonLines {
         G::parse_action(&value).map_err(|why| Fault::Garbage { why })
     }
 
-    fn process(&mut self) -> Option<&mut BotProcess> {
-        Some(&mut self.process)
+    fn max_faults(&self) -> u32 {
+        self.process.limits().max_faults
+    }
+
+    fn close(&mut self) {
+        self.process.kill();
     }
 }
 
@@ -191,17 +203,27 @@ pub struct SeatReport {
     pub refused: u32,
 }
 
+/// One step as the observer of a match sees it.
+pub struct Step<'a, G: Game> {
+    /// `turn()` before the step.
+    pub turn: u32,
+    /// Who was to move.
+    pub movers: SeatSet,
+    /// One action per seat (passes for seats that were not to move).
+    pub actions: &'a [G::Action],
+    pub report: &'a StepReport,
+}
+
 /// Plays `game` to its end (or `max_steps`), one `step` per turn, calling `observe` after every step
-/// with the actions taken and the step's report.
+/// with the state after it and what the step was.
 pub fn run<G: Roster>(
     mut game: G,
     seed: u64,
     players: &mut [Player<G>],
     max_steps: Option<u64>,
-    mut observe: impl FnMut(&G, &[G::Action], &StepReport),
+    mut observe: impl FnMut(&G, &Step<'_, G>),
 ) -> (G, MatchReport) {
     let mut steps = 0u64;
-    let max_faults = 10;
     while !game.is_over() && max_steps.is_none_or(|m| steps < m) {
         let movers = game.to_move();
         let mut actions: Vec<G::Action> = Vec::with_capacity(game.seats());
@@ -215,18 +237,14 @@ pub fn run<G: Roster>(
                         Driver::External(proto) => match proto.act(&game, seat) {
                             Ok(a) => action = a,
                             Err(fault) => {
+                                action = proto.fault_action(&game, seat, &fault);
                                 let fatal =
                                     matches!(fault, Fault::Exited { .. } | Fault::Spawn { .. });
-                                let limit = proto
-                                    .process()
-                                    .map(|pr| pr.limits().max_faults)
-                                    .unwrap_or(max_faults);
+                                let limit = proto.max_faults();
                                 p.faults.push((turn, fault));
                                 if fatal || p.faults.len() as u32 >= limit {
                                     p.disqualified = Some(turn);
-                                    if let Some(pr) = proto.process() {
-                                        pr.kill();
-                                    }
+                                    proto.close();
                                 }
                             }
                         },
@@ -235,11 +253,20 @@ pub fn run<G: Roster>(
             }
             actions.push(action);
         }
+        let turn = game.turn();
         let report = game.step(&actions);
         for (seat, p) in players.iter_mut().enumerate() {
             p.refused += report.refused.get(seat).copied().unwrap_or(0) as u32;
         }
-        observe(&game, &actions, &report);
+        observe(
+            &game,
+            &Step {
+                turn,
+                movers,
+                actions: &actions,
+                report: &report,
+            },
+        );
         steps += 1;
     }
     for (seat, p) in players.iter_mut().enumerate() {
@@ -247,9 +274,7 @@ pub fn run<G: Roster>(
             if p.disqualified.is_none() {
                 proto.finish(&game, seat);
             }
-            if let Some(pr) = proto.process() {
-                pr.kill();
-            }
+            proto.close();
         }
     }
     let report = MatchReport {

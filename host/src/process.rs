@@ -359,6 +359,159 @@ fn read_lines(stdout: impl Read, max: usize, tx: SyncSender<Event>) {
     }
 }
 
+/// A line-based connection to a bot: a child process, or a TCP peer.
+pub trait Lines {
+    fn send(&mut self, line: &str) -> Result<(), Fault>;
+    fn recv(&mut self) -> Result<String, Fault>;
+    /// Ends the connection (kills and reaps a process).
+    fn close(&mut self);
+}
+
+impl Lines for BotProcess {
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        self.discard_stale();
+        BotProcess::send(self, line)
+    }
+    fn recv(&mut self) -> Result<String, Fault> {
+        BotProcess::recv(self)
+    }
+    fn close(&mut self) {
+        self.kill();
+    }
+}
+
+/// A bot that connects to the engine over TCP (as the MechMania 28 starter packs do): the engine
+/// listens on 127.0.0.1:`port` and waits for one connection.
+pub struct TcpBot {
+    reader: BufReader<std::net::TcpStream>,
+    writer: std::net::TcpStream,
+    per_answer: Duration,
+    no_timeout: bool,
+    max_line: usize,
+    gone: bool,
+}
+
+impl TcpBot {
+    /// Listens on 127.0.0.1:`port` until a bot connects or `wait` passes.
+    pub fn accept(port: u16, wait: Duration, limits: &Limits) -> io::Result<TcpBot> {
+        let listener = std::net::TcpListener::bind(("127.0.0.1", port))?;
+        listener.set_nonblocking(true)?;
+        let start = Instant::now();
+        let stream = loop {
+            match listener.accept() {
+                Ok((s, _)) => break s,
+                Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
+                    if start.elapsed() > wait {
+                        return Err(io::Error::new(
+                            io::ErrorKind::TimedOut,
+                            format!(
+                                "no bot connected to 127.0.0.1:{port} within {} s",
+                                wait.as_secs()
+                            ),
+                        ));
+                    }
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                Err(e) => return Err(e),
+            }
+        };
+        stream.set_nonblocking(false)?;
+        stream.set_nodelay(true)?;
+        Ok(TcpBot {
+            reader: BufReader::new(stream.try_clone()?),
+            writer: stream,
+            per_answer: limits.per_turn,
+            no_timeout: limits.no_timeout,
+            max_line: limits.max_line,
+            gone: false,
+        })
+    }
+}
+
+impl Lines for TcpBot {
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        if self.gone {
+            return Err(Fault::Exited {
+                status: "disconnected".into(),
+            });
+        }
+        let r = self
+            .writer
+            .write_all(line.as_bytes())
+            .and_then(|_| self.writer.write_all(b"\n"))
+            .and_then(|_| self.writer.flush());
+        r.map_err(|e| {
+            self.gone = true;
+            Fault::Exited {
+                status: format!("disconnected ({e})"),
+            }
+        })
+    }
+
+    fn recv(&mut self) -> Result<String, Fault> {
+        if self.gone {
+            return Err(Fault::Exited {
+                status: "disconnected".into(),
+            });
+        }
+        let timeout = if self.no_timeout {
+            None
+        } else {
+            Some(self.per_answer)
+        };
+        let _ = self.reader.get_ref().set_read_timeout(timeout);
+        let start = Instant::now();
+        let mut buf = Vec::new();
+        match (&mut self.reader)
+            .take(self.max_line as u64 + 1)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(0) => {
+                self.gone = true;
+                Err(Fault::Exited {
+                    status: "disconnected".into(),
+                })
+            }
+            Ok(_) if buf.last() != Some(&b'\n') && buf.len() > self.max_line => {
+                // The rest of the line cannot be skipped reliably on a socket: drop the bot.
+                self.gone = true;
+                Err(Fault::LineTooLong {
+                    limit: self.max_line,
+                })
+            }
+            Ok(_) => {
+                while matches!(buf.last(), Some(b'\n' | b'\r')) {
+                    buf.pop();
+                }
+                String::from_utf8(buf).map_err(|_| Fault::BadUtf8)
+            }
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                // A partial line was lost with the time-out: the stream is out of step, so drop it.
+                self.gone = true;
+                Err(Fault::Timeout {
+                    waited_ms: start.elapsed().as_millis() as u64,
+                })
+            }
+            Err(e) => {
+                self.gone = true;
+                Err(Fault::Exited {
+                    status: format!("disconnected ({e})"),
+                })
+            }
+        }
+    }
+
+    fn close(&mut self) {
+        self.gone = true;
+        let _ = self.writer.shutdown(std::net::Shutdown::Both);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

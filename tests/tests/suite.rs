@@ -10,3 +10,15 @@ arena_tests::suite!(
     seats = 2,
     turns = 0..400
 );
+arena_tests::suite!(
+    mammut,
+    arena_core::games::mammut::Mammut,
+    seats = 5,
+    turns = 0..400
+);
+arena_tests::suite!(
+    ballroom,
+    arena_core::games::ballroom::Ballroom,
+    seats = 4,
+    turns = 0..450
+);

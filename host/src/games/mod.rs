@@ -1,3 +1,5 @@
 //! Per-game codecs (canonical JSON), protocols and verifiers.
+pub mod ballroom;
 pub mod colorfight;
+pub mod mammut;
 pub mod tower_defense;

@@ -1,1 +1,260 @@
-//! Work in progress on its own branch.
+//! # Ballroom Blitz (MechMania 28)
+//!
+//! Four players on a 10×10 ballroom score 2 points for every turn they end on the 2×2 control
+//! block in the middle and 1 for every hit that leaves another player at 0 health; 100 turns.
+//! The rules are `rules/ballroom-blitz.md`; the `engine` ruleset (default) is the official engine
+//! (MechMania-28/Engine 1.6) to the statement, because every tournament bot was written against
+//! it and its logs are our golden data. `as-written` follows the public text where it differs.
+//!
+//! ## Why a step is a phase
+//! The reference asks every bot once per phase (USE, MOVE, ATTACK, BUY) and shows it the state
+//! after the previous phase, so a bot chooses its attack knowing where everyone moved. A
+//! [`Game::step`] is therefore one phase: 400 steps make a game, plus one handshake step
+//! ([`Phase::Class`], each bot names its class) unless [`Params::classes`] fixes the classes.
+//! [`Game::turn`] counts complete turns, so gold = turn + 1 − spent at every step once started.
+//!
+//! ## What [`Action`] holds
+//! Anything a bot could send: any `i32` destination or target, an action meant for another
+//! phase, a timeout (`Null`) or an unreadable line (`Malformed`). The engine refuses, snaps or
+//! defaults exactly as the reference does and keeps what it did in a [`TurnRecord`] (the
+//! reference's `isValid`, `damage`, `nullified`), readable through [`Ballroom::record`].
+//!
+//! ## Decisions (rules file, "Our decisions")
+//! 1. Winner: most points, then most gold, then a coin flip from the match seed's `tiebreak`
+//!    stream; every seat gets a distinct rank.
+//! 2. No crash on bad input: where the reference crashes (no destination, no item, bad class name)
+//!    or trusts `executor`, the seat plays the default action; there is no executor at all.
+//! 3. An action for the wrong phase is the default action, counted as refused.
+//!
+//! ## Refusals
+//! [`StepReport::refused`] counts, per seat, replies that were replaced by the default (wrong
+//! phase, `Malformed`, the first `Null`) and explicit actions the reference marks invalid (a
+//! snapped move, an attack out of range or on oneself, a buy off spawn or too dear, using a
+//! passive item). `use=false` on a passive item is marked invalid by the reference but is not a
+//! refusal; neither is [`Action::Pass`].
+//!
+//! ## Capacities
+//! None: four players, fixed arrays. `size_of::<Ballroom>()` is 176 bytes on x86-64, tested to
+//! stay within 512.
+
+mod action;
+pub mod bots;
+mod player;
+mod rules;
+mod types;
+
+#[cfg(test)]
+mod tests;
+
+pub use action::{Action, AttackRecord, BuyRecord, MoveRecord, TurnRecord, UseRecord};
+pub use player::Player;
+pub use types::{
+    Class, Item, Phase, Pos, Ruleset, StatSet, BOARD, CONTROL_BEGIN, CONTROL_END, CONTROL_POINTS,
+    PLAYERS, TURNS,
+};
+
+use crate::digest::Digest;
+use crate::game::{Game, Roster, SetupError, StepReport};
+use crate::outcome::Outcome;
+use crate::rng::Rng;
+use crate::seat::{SeatSet, MAX_SEATS};
+
+/// The description of a match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Params {
+    pub ruleset: Ruleset,
+    /// Fixed starting classes (replays); `None` plays the handshake step first.
+    pub classes: Option<[Class; PLAYERS]>,
+}
+
+/// A Ballroom Blitz match.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ballroom {
+    ruleset: Ruleset,
+    seed: u64,
+    /// The phase the next step plays.
+    phase: Phase,
+    /// Complete turns.
+    turn: u8,
+    players: [Player; PLAYERS],
+    record: TurnRecord,
+}
+
+impl Ballroom {
+    /// The phase the next step plays, `None` once the game is over.
+    pub fn phase(&self) -> Option<Phase> {
+        if self.turn >= TURNS {
+            None
+        } else {
+            Some(self.phase)
+        }
+    }
+
+    /// The turn number the reference shows bots (`turnCount`): 1 during the first turn, 101 at the end.
+    pub fn engine_turn(&self) -> u32 {
+        self.turn as u32 + 1
+    }
+
+    /// Whether the classes are chosen (the turn-0 settlement has happened).
+    pub fn started(&self) -> bool {
+        self.phase != Phase::Class
+    }
+
+    pub fn ruleset(&self) -> Ruleset {
+        self.ruleset
+    }
+
+    pub fn players(&self) -> &[Player; PLAYERS] {
+        &self.players
+    }
+
+    pub fn player(&self, seat: usize) -> Option<&Player> {
+        self.players.get(seat)
+    }
+
+    /// The actions of the turn in progress as executed, with the reference's flags. A phase's
+    /// entries are those of the last time that phase was played: after BUY, the whole turn.
+    pub fn record(&self) -> &TurnRecord {
+        &self.record
+    }
+
+    /// Whether `seat`'s attack on `target` would land now (in range, not itself).
+    pub fn in_range(&self, seat: usize, target: usize) -> bool {
+        match (self.players.get(seat), self.players.get(target)) {
+            (Some(a), Some(t)) => seat != target && a.stats().range >= a.pos.chebyshev(t.pos),
+            _ => false,
+        }
+    }
+
+    /// Final order: points, then gold, then the seeded coin flip. `order[0]` is the winner.
+    pub fn ranking(&self) -> [usize; PLAYERS] {
+        let mut coin = [0u8, 1, 2, 3];
+        Rng::stream(self.seed, b"tiebreak").shuffle(&mut coin);
+        let key = |s: usize| (self.players[s].score, self.players[s].gold, coin[s]);
+        let mut order = [0usize, 1, 2, 3];
+        for i in 1..PLAYERS {
+            let mut j = i;
+            while j > 0 && key(order[j - 1]) < key(order[j]) {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        order
+    }
+}
+
+impl Game for Ballroom {
+    const NAME: &'static str = "ballroom";
+    type Params = Params;
+    type Action = Action;
+
+    fn new(params: &Params, seed: u64) -> Result<Self, SetupError> {
+        let mut game = Ballroom {
+            ruleset: params.ruleset,
+            seed,
+            phase: Phase::Class,
+            turn: 0,
+            players: core::array::from_fn(|s| Player::new(Class::Knight, s)),
+            record: TurnRecord::default(),
+        };
+        if let Some(classes) = params.classes {
+            game.players = core::array::from_fn(|s| Player::new(classes[s], s));
+            game.start();
+        }
+        Ok(game)
+    }
+
+    fn seats(&self) -> usize {
+        PLAYERS
+    }
+
+    fn turn(&self) -> u32 {
+        self.turn as u32
+    }
+
+    fn to_move(&self) -> SeatSet {
+        if self.phase().is_some() {
+            SeatSet::all(PLAYERS)
+        } else {
+            SeatSet::EMPTY
+        }
+    }
+
+    fn step(&mut self, actions: &[Action]) -> StepReport {
+        let mut report = StepReport::default();
+        let Some(phase) = self.phase() else {
+            return report;
+        };
+        let acts: [Action; PLAYERS] =
+            core::array::from_fn(|s| actions.get(s).copied().unwrap_or_default());
+        match phase {
+            Phase::Class => self.play_class(&acts, &mut report),
+            Phase::Use => self.play_use(&acts, &mut report),
+            Phase::Move => self.play_move(&acts, &mut report),
+            Phase::Attack => self.play_attack(&acts, &mut report),
+            Phase::Buy => self.play_buy(&acts, &mut report),
+        }
+        report
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        if self.phase().is_some() {
+            return None;
+        }
+        let mut out = Outcome {
+            seats: PLAYERS as u8,
+            rank: [0; MAX_SEATS],
+            score: [0; MAX_SEATS],
+            reason: "100 turns played",
+        };
+        for (rank, &s) in self.ranking().iter().enumerate() {
+            out.rank[s] = rank as u8;
+            out.score[s] = self.players[s].score as i64;
+        }
+        Some(out)
+    }
+
+    fn hash_into(&self, d: &mut Digest) {
+        d.u8(self.ruleset as u8)
+            .u64(self.seed)
+            .u8(self.phase.index())
+            .u8(self.turn);
+        for p in &self.players {
+            d.u8(p.class.index())
+                .u8(p.pos.x as u8)
+                .u8(p.pos.y as u8)
+                .u8(p.item.index())
+                .u8(p.in_effect.index())
+                .u8(p.effect_timer as u8)
+                .u8(p.health as u8)
+                .u16(p.gold)
+                .u16(p.score)
+                .u16(p.spent)
+                .bool(p.shielded)
+                .bool(p.active)
+                .bool(p.connected);
+        }
+        let r = &self.record;
+        for u in &r.uses {
+            d.bool(u.used).bool(u.valid);
+        }
+        for m in &r.moves {
+            d.i32(m.x).i32(m.y).bool(m.valid);
+        }
+        for a in &r.attacks {
+            d.i32(a.target).bool(a.valid).u8(a.damage).bool(a.nullified);
+        }
+        for b in &r.buys {
+            d.u8(b.item.index()).bool(b.valid).bool(b.bought);
+        }
+    }
+}
+
+impl Roster for Ballroom {
+    type Bot = bots::BallroomBot;
+    const BOTS: &'static [&'static str] = &["strong", "holder", "random"];
+
+    fn bot(name: &str, seed: u64) -> Option<Self::Bot> {
+        bots::BallroomBot::new(name, seed)
+    }
+}

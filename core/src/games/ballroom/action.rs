@@ -1,0 +1,89 @@
+//! What a bot can send, and what the engine records having done with it.
+//!
+//! One [`Action`] is one bot's reply for one phase. It can hold anything a bot could send (any
+//! `i32` destination or target, an action of the wrong phase, a timeout, a line that does not
+//! parse), because refusing it is the rules' job, not the caller's. The records keep the fields the
+//! reference writes into its log and its `last_actions`, flags included.
+
+use super::types::{Class, Item};
+
+/// One bot's reply for the current phase.
+///
+/// There is no executor: a bot only acts for its own seat (rules decision 2; the reference trusted
+/// the `executor` field, which no recorded game ever used to act for another seat).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Action {
+    /// The reference's default action for the phase (what a disconnected bot plays): class
+    /// KNIGHT, `use=false`, move to own spawn, attack self, buy NONE. The seat stays connected.
+    #[default]
+    Pass,
+    /// The reference read `null` (timeout, EOF, or the text `null`): the connection is dropped for
+    /// good, the default action is played now and from then on, and `isActive` becomes false, except
+    /// when this happens in MOVE or the handshake, where the reference forgets to clear the flag
+    /// (it is cleared by the next phase, which reads `null` again).
+    Null,
+    /// A line the reference could not parse (bad JSON, unknown enum name): dropped like `Null`,
+    /// and `isActive` becomes false in every phase. In the handshake the reference crashes; we play
+    /// the default (KNIGHT) and keep the seat (rules decision 2).
+    Malformed,
+    /// Handshake: the starting class.
+    Class(Class),
+    /// USE: whether to use the held item.
+    Use(bool),
+    /// MOVE: the requested destination, any `i32` pair (the engine snaps what it cannot reach).
+    Move { x: i32, y: i32 },
+    /// ATTACK: the target player index, any `i32` (outside 0..3 is an invalid attack).
+    Attack { target: i32 },
+    /// BUY: the item to buy (NONE is the default buy, which is not free under the engine ruleset).
+    Buy(Item),
+}
+
+/// A USE action as executed: `{"executor":i,"use":b,"isValid":v}`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct UseRecord {
+    pub used: bool,
+    pub valid: bool,
+}
+
+/// A MOVE action as executed: the requested destination (the actual one is in the player state).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct MoveRecord {
+    pub x: i32,
+    pub y: i32,
+    pub valid: bool,
+}
+
+/// An ATTACK action as executed. `damage` is the attacker's effective damage, or 0 when the
+/// attack was nullified by a shield or named a player outside 0..3.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct AttackRecord {
+    pub target: i32,
+    pub valid: bool,
+    pub damage: u8,
+    pub nullified: bool,
+}
+
+/// A BUY action as executed. `bought` is not in the reference log: it says whether gold changed
+/// hands (buying NONE can be valid without buying anything).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BuyRecord {
+    pub item: Item,
+    pub valid: bool,
+    pub bought: bool,
+}
+
+/// The actions of the turn in progress (or of the last complete turn), per phase, by seat.
+/// A phase's entries are overwritten when that phase is played.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TurnRecord {
+    pub uses: [UseRecord; 4],
+    pub moves: [MoveRecord; 4],
+    pub attacks: [AttackRecord; 4],
+    pub buys: [BuyRecord; 4],
+}

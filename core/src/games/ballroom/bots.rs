@@ -1,0 +1,277 @@
+//! Built-in bots. Each answers the phase the game is in, from the state the reference would show
+//! it, and is deterministic for its seed.
+//!
+//! - `random`: a random legal reply (a reachable tile, a target in range, an affordable item).
+//! - `holder`: a Knight that walks to the control block and hits the weakest player in range.
+//! - `strong`: a Knight that holds the block too, but walks in on the diagonal (so it does not
+//!   fight a neighbour on the way, where nobody scores), buys a Hunter Scope whenever a respawn
+//!   leaves it on its spawn with 8 gold, stands on the control tile nearest the players walking
+//!   in (range 2 hits a Knight a turn before it can hit back), prefers targets it can kill, and
+//!   never pays 100 for NONE.
+
+use super::{Action, Ballroom, Class, Item, Phase, Pos, BOARD, PLAYERS};
+use crate::game::{Bot, Game};
+use crate::rng::Rng;
+use crate::seat::Seat;
+
+/// The built-in bots, by name.
+#[derive(Clone, Debug)]
+pub enum BallroomBot {
+    Random(Rng),
+    Holder,
+    Strong,
+}
+
+impl BallroomBot {
+    pub fn new(name: &str, seed: u64) -> Option<BallroomBot> {
+        match name {
+            "random" => Some(BallroomBot::Random(Rng::stream(seed, b"ballroom-random"))),
+            "holder" => Some(BallroomBot::Holder),
+            "strong" => Some(BallroomBot::Strong),
+            _ => None,
+        }
+    }
+}
+
+impl Bot<Ballroom> for BallroomBot {
+    fn act(&mut self, game: &Ballroom, seat: Seat) -> Action {
+        let Some(phase) = game.phase() else {
+            return Action::Pass;
+        };
+        match self {
+            BallroomBot::Random(rng) => random_act(game, seat, phase, rng),
+            BallroomBot::Holder => holder_act(game, seat, phase),
+            BallroomBot::Strong => strong_act(game, seat, phase),
+        }
+    }
+}
+
+/// Distance from a tile to the nearest control tile (Manhattan).
+fn to_control(p: Pos) -> i32 {
+    let cx = |v: i8| -> i32 {
+        let v = v as i32;
+        if v < super::CONTROL_BEGIN {
+            super::CONTROL_BEGIN - v
+        } else if v > super::CONTROL_END {
+            v - super::CONTROL_END
+        } else {
+            0
+        }
+    };
+    cx(p.x) + cx(p.y)
+}
+
+/// Every tile `seat` can move to this turn, in board order.
+fn reachable(game: &Ballroom, seat: Seat) -> impl Iterator<Item = Pos> + '_ {
+    let (from, speed) = match game.player(seat) {
+        Some(p) => (p.pos, p.stats().speed),
+        None => (Pos::spawn(seat), 0),
+    };
+    (0..BOARD as i8)
+        .flat_map(|x| (0..BOARD as i8).map(move |y| Pos::new(x, y)))
+        .filter(move |t| t.manhattan(from) <= speed)
+}
+
+fn move_to(p: Pos) -> Action {
+    Action::Move {
+        x: p.x as i32,
+        y: p.y as i32,
+    }
+}
+
+/// The reachable tile nearest the control block (ties: board order).
+fn toward_control(game: &Ballroom, seat: Seat) -> Pos {
+    let mut best = Pos::spawn(seat);
+    let mut best_d = i32::MAX;
+    for t in reachable(game, seat) {
+        let d = to_control(t);
+        if d < best_d {
+            best_d = d;
+            best = t;
+        }
+    }
+    best
+}
+
+/// The damage `attacker`'s hit would take off `target`.
+fn hit(game: &Ballroom, attacker: Seat, target: Seat) -> i32 {
+    match (game.player(attacker), game.player(target)) {
+        (Some(a), Some(t)) => {
+            if t.item == Item::ProcrusteanIron {
+                Class::Wizard.stats().damage
+            } else {
+                a.stats().damage
+            }
+        }
+        _ => 0,
+    }
+}
+
+/// A buy that never triggers the engine's "NONE costs 100": something cheap instead of NONE
+/// when on spawn with 100 gold or more.
+fn safe_pass_buy(game: &Ballroom, seat: Seat) -> Action {
+    match game.player(seat) {
+        Some(p) if p.pos == Pos::spawn(seat) && p.gold >= Item::None.cost(game.ruleset()) => {
+            Action::Buy(Item::StrengthPotion)
+        }
+        _ => Action::Buy(Item::None),
+    }
+}
+
+fn random_act(game: &Ballroom, seat: Seat, phase: Phase, rng: &mut Rng) -> Action {
+    let Some(me) = game.player(seat) else {
+        return Action::Pass;
+    };
+    match phase {
+        Phase::Class => {
+            let i = rng.below(Class::ALL.len() as u32) as usize;
+            Action::Class(Class::ALL.get(i).copied().unwrap_or_default())
+        }
+        Phase::Use => Action::Use(!me.item.is_permanent() && rng.chance(1, 2)),
+        Phase::Move => {
+            let n = reachable(game, seat).count();
+            let k = rng.below(n as u32) as usize;
+            move_to(reachable(game, seat).nth(k).unwrap_or(me.pos))
+        }
+        Phase::Attack => {
+            let n = (0..PLAYERS).filter(|&t| game.in_range(seat, t)).count();
+            if n == 0 {
+                return Action::Pass;
+            }
+            let k = rng.below(n as u32) as usize;
+            match (0..PLAYERS).filter(|&t| game.in_range(seat, t)).nth(k) {
+                Some(t) => Action::Attack { target: t as i32 },
+                None => Action::Pass,
+            }
+        }
+        Phase::Buy => {
+            if me.pos != Pos::spawn(seat) {
+                return Action::Buy(Item::None);
+            }
+            let cost = |i: Item| i.cost(game.ruleset());
+            let affordable = |i: &Item| *i != Item::None && cost(*i) <= me.gold;
+            let n = Item::ALL.iter().filter(|i| affordable(i)).count();
+            if n == 0 || (rng.chance(1, 2) && me.gold < cost(Item::None)) {
+                return safe_pass_buy(game, seat);
+            }
+            let k = rng.below(n as u32) as usize;
+            match Item::ALL.iter().filter(|i| affordable(i)).nth(k) {
+                Some(&i) => Action::Buy(i),
+                None => safe_pass_buy(game, seat),
+            }
+        }
+    }
+}
+
+fn holder_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
+    match phase {
+        Phase::Class => Action::Class(Class::Knight),
+        Phase::Use => Action::Use(false),
+        Phase::Move => move_to(toward_control(game, seat)),
+        Phase::Attack => {
+            // The weakest player in range (ties: lowest seat).
+            let mut best: Option<(i8, Seat)> = None;
+            for t in (0..PLAYERS).filter(|&t| game.in_range(seat, t)) {
+                let h = game.player(t).map_or(i8::MAX, |p| p.health);
+                if best.is_none_or(|(bh, _)| h < bh) {
+                    best = Some((h, t));
+                }
+            }
+            match best {
+                Some((_, t)) => Action::Attack { target: t as i32 },
+                None => Action::Pass,
+            }
+        }
+        Phase::Buy => safe_pass_buy(game, seat),
+    }
+}
+
+/// Toward the control block like [`toward_control`], ties going to the diagonal: away from the
+/// walls, where the lanes of neighbouring spawns meet and a fight on the way scores nothing.
+fn diagonal_toward_control(game: &Ballroom, seat: Seat) -> Pos {
+    let mut best = Pos::spawn(seat);
+    let mut best_key = (i32::MAX, i32::MAX);
+    for t in reachable(game, seat) {
+        // Chebyshev distance to the block's centre (4.5, 4.5), doubled to stay in integers.
+        let centre = (2 * t.x as i32 - 9).abs().max((2 * t.y as i32 - 9).abs());
+        let d = to_control(t);
+        // On the block: the tile nearest the players walking in, to hit them first.
+        let tie = if d == 0 {
+            closeness(game, seat, t)
+        } else {
+            centre
+        };
+        let key = (d, tie);
+        if key < best_key {
+            best_key = key;
+            best = t;
+        }
+    }
+    best
+}
+
+/// Sum of the distances from `tile` to the living players off the block.
+fn closeness(game: &Ballroom, seat: Seat, tile: Pos) -> i32 {
+    (0..PLAYERS)
+        .filter(|&e| e != seat)
+        .filter_map(|e| game.player(e))
+        .filter(|p| !p.is_dead() && !p.pos.on_control())
+        .map(|p| p.pos.chebyshev(tile))
+        .sum()
+}
+
+/// What `strong` buys when it is on its spawn anyway: range 2 hits a Knight walking in one turn
+/// before it can hit back.
+const STRONG_ITEM: Item = Item::HunterScope;
+
+/// Turns before the end when `strong` stops waiting on its spawn to shop.
+const STRONG_ENDGAME: u32 = 8;
+
+fn strong_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
+    let Some(me) = game.player(seat) else {
+        return Action::Pass;
+    };
+    match phase {
+        Phase::Class => Action::Class(Class::Knight),
+        Phase::Use => Action::Use(false),
+        Phase::Move => {
+            // After a respawn, wait one turn on the spawn to buy the scope.
+            let home = Pos::spawn(seat);
+            let turns_left = 100u32.saturating_sub(game.turn());
+            if me.pos == home
+                && me.item == Item::None
+                && me.gold >= STRONG_ITEM.cost(game.ruleset())
+                && turns_left > STRONG_ENDGAME
+            {
+                return move_to(home);
+            }
+            move_to(diagonal_toward_control(game, seat))
+        }
+        Phase::Attack => {
+            // Prefer a kill (the weakest killable), else the weakest; ties: the higher score.
+            let mut best: Option<((bool, i8, u16), Seat)> = None;
+            for t in (0..PLAYERS).filter(|&t| game.in_range(seat, t)) {
+                let Some(p) = game.player(t) else { continue };
+                let kills = hit(game, seat, t) >= p.health as i32;
+                let key = (kills, -p.health, p.score);
+                if best.is_none_or(|(bk, _)| key > bk) {
+                    best = Some((key, t));
+                }
+            }
+            match best {
+                Some((_, t)) => Action::Attack { target: t as i32 },
+                None => Action::Pass,
+            }
+        }
+        Phase::Buy => {
+            if me.pos == Pos::spawn(seat)
+                && me.item == Item::None
+                && me.gold >= STRONG_ITEM.cost(game.ruleset())
+            {
+                Action::Buy(STRONG_ITEM)
+            } else {
+                safe_pass_buy(game, seat)
+            }
+        }
+    }
+}

@@ -1,0 +1,373 @@
+//! The phases of a turn, written after the reference's `GameState` line by line, because the
+//! quirks live in the order of its statements (rules/ballroom-blitz.md, "One turn").
+
+use super::action::{Action, AttackRecord, BuyRecord, MoveRecord, UseRecord};
+use super::player::Player;
+use super::types::{Class, Item, Phase, Pos, Ruleset, BOARD, CONTROL_POINTS, PLAYERS};
+use super::Ballroom;
+use crate::game::StepReport;
+
+/// What a seat's reply resolved to for this phase: the action to execute, and whether the bot
+/// asked for it explicitly (a refused explicit action is counted in the step report).
+struct Resolved {
+    action: Action,
+    explicit: bool,
+}
+
+/// Java `int` Manhattan distance, overflow included: `Math.abs(x1-x2) + Math.abs(y1-y2)`.
+fn java_manhattan(ax: i32, ay: i32, bx: i32, by: i32) -> i32 {
+    ax.wrapping_sub(bx)
+        .wrapping_abs()
+        .wrapping_add(ay.wrapping_sub(by).wrapping_abs())
+}
+
+/// `fixBadDestination`: the first tile (x outer, y inner) within `speed` of `from` that is strictly
+/// nearer `(dx, dy)` than any before it, starting from a distance of 100 and a default of (0,0).
+pub(super) fn snap(from: Pos, speed: i32, dx: i32, dy: i32) -> Pos {
+    let mut min = 100;
+    let mut best = Pos::new(0, 0);
+    for x in 0..BOARD as i8 {
+        for y in 0..BOARD as i8 {
+            let tile = Pos::new(x, y);
+            let d = java_manhattan(x as i32, y as i32, dx, dy);
+            if speed >= tile.manhattan(from) && d < min {
+                min = d;
+                best = tile;
+            }
+        }
+    }
+    best
+}
+
+impl Ballroom {
+    /// Applies the connection rules to one reply and returns what the phase executes.
+    fn resolve(
+        &mut self,
+        seat: usize,
+        action: Action,
+        phase: Phase,
+        report: &mut StepReport,
+    ) -> Resolved {
+        let pass = Resolved {
+            action: Action::Pass,
+            explicit: false,
+        };
+        let Some(p) = self.players.get_mut(seat) else {
+            return pass;
+        };
+        // A dropped bot reads "null" for ever.
+        let action = if p.connected { action } else { Action::Null };
+        match (action, phase) {
+            (Action::Null, _) => {
+                if p.connected {
+                    p.connected = false;
+                    report.refuse(seat);
+                }
+                // The reference forgets removePlayer for a null MOVE and at the handshake.
+                if !matches!(phase, Phase::Move | Phase::Class) {
+                    p.active = false;
+                }
+                pass
+            }
+            (Action::Malformed, _) => {
+                report.refuse(seat);
+                // At the handshake the reference crashes; we play KNIGHT (decision 2).
+                if phase != Phase::Class {
+                    p.connected = false;
+                    p.active = false;
+                }
+                pass
+            }
+            (Action::Pass, _) => pass,
+            (Action::Class(_), Phase::Class)
+            | (Action::Use(_), Phase::Use)
+            | (Action::Move { .. }, Phase::Move)
+            | (Action::Attack { .. }, Phase::Attack)
+            | (Action::Buy(_), Phase::Buy) => Resolved {
+                action,
+                explicit: true,
+            },
+            _ => {
+                // An action for another phase: the default instead (decision 2).
+                report.refuse(seat);
+                pass
+            }
+        }
+    }
+
+    pub(super) fn play_class(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+        for (seat, &a) in actions.iter().enumerate() {
+            let r = self.resolve(seat, a, Phase::Class, report);
+            let class = match r.action {
+                Action::Class(c) => c,
+                _ => Class::Knight,
+            };
+            if let Some(p) = self.players.get_mut(seat) {
+                let (connected, active) = (p.connected, p.active);
+                *p = Player::new(class, seat);
+                p.connected = connected;
+                p.active = active;
+            }
+        }
+        self.start();
+    }
+
+    /// `start()`: one end-turn settlement (the "turn 0" entry); the turn counter is not advanced.
+    pub(super) fn start(&mut self) {
+        self.settle();
+        self.phase = Phase::Use;
+    }
+
+    /// `GameState.beginTurn`: item timers, then respawn and heal at spawn.
+    fn begin_turn(&mut self) {
+        for p in self.players.iter_mut() {
+            if p.effect_timer > 0 {
+                p.effect_timer -= 1;
+            }
+            if p.effect_timer == 0 {
+                p.in_effect = Item::None;
+                p.effect_timer = -1;
+            }
+            if p.in_effect.is_permanent() {
+                p.effect_timer = -1;
+            }
+        }
+        for (seat, p) in self.players.iter_mut().enumerate() {
+            if p.is_dead() {
+                p.pos = Pos::spawn(seat);
+            }
+            p.heal_if_home(seat);
+        }
+    }
+
+    pub(super) fn play_use(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+        // The replies are read (from the end-of-turn state) before the turn begins.
+        let mut resolved = [false; PLAYERS];
+        let mut explicit = [false; PLAYERS];
+        for (seat, &a) in actions.iter().enumerate() {
+            let r = self.resolve(seat, a, Phase::Use, report);
+            if let Action::Use(u) = r.action {
+                resolved[seat] = u;
+            }
+            explicit[seat] = r.explicit;
+        }
+        self.begin_turn();
+        for seat in 0..PLAYERS {
+            let used = resolved[seat];
+            let p = &mut self.players[seat];
+            let valid = if p.item.is_permanent() {
+                false
+            } else {
+                if used {
+                    p.in_effect = p.item;
+                    p.effect_timer = p.item.timer();
+                    p.item = Item::None;
+                    // Item.affect
+                    if p.in_effect == Item::Shield {
+                        p.shielded = true;
+                    }
+                    if let Some(c) = p.in_effect.class_change() {
+                        // Health is kept; only a later clamp cuts it down.
+                        p.class = c;
+                    }
+                }
+                true
+            };
+            self.record.uses[seat] = UseRecord { used, valid };
+            if explicit[seat] && used && !valid {
+                report.refuse(seat);
+            }
+        }
+        self.phase = Phase::Move;
+    }
+
+    pub(super) fn play_move(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+        for (seat, &a) in actions.iter().enumerate() {
+            let r = self.resolve(seat, a, Phase::Move, report);
+            let spawn = Pos::spawn(seat);
+            let (x, y) = match r.action {
+                Action::Move { x, y } => (x, y),
+                _ => (spawn.x as i32, spawn.y as i32),
+            };
+            let p = &mut self.players[seat];
+            let speed = p.stats().speed;
+            let in_bounds = (0..BOARD).contains(&x) && (0..BOARD).contains(&y);
+            let home = x == spawn.x as i32 && y == spawn.y as i32;
+            let valid = home
+                || (in_bounds && speed >= java_manhattan(x, y, p.pos.x as i32, p.pos.y as i32));
+            p.pos = if valid {
+                // In bounds (or the spawn), so the casts are exact.
+                Pos::new(x as i8, y as i8)
+            } else {
+                snap(p.pos, speed, x, y)
+            };
+            self.record.moves[seat] = MoveRecord { x, y, valid };
+            if r.explicit && !valid {
+                report.refuse(seat);
+            }
+        }
+        self.phase = Phase::Attack;
+    }
+
+    /// `isNotOutOfRangeOrSelfAttack` for a target already known to be a player.
+    fn lands(&self, seat: usize, target: usize) -> bool {
+        match (self.players.get(seat), self.players.get(target)) {
+            (Some(a), Some(t)) => seat != target && a.stats().range >= a.pos.chebyshev(t.pos),
+            _ => false,
+        }
+    }
+
+    pub(super) fn play_attack(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+        let mut targets = [0i32; PLAYERS];
+        let mut explicit = [false; PLAYERS];
+        for (seat, &a) in actions.iter().enumerate() {
+            let r = self.resolve(seat, a, Phase::Attack, report);
+            targets[seat] = match r.action {
+                Action::Attack { target } => target,
+                _ => seat as i32,
+            };
+            explicit[seat] = r.explicit;
+        }
+        let target_of = |t: i32| -> Option<usize> {
+            if (0..PLAYERS as i32).contains(&t) {
+                Some(t as usize)
+            } else {
+                None
+            }
+        };
+        // Stable sort by the attacker's effective damage, descending (ties keep player order).
+        let damage: [i32; PLAYERS] = core::array::from_fn(|s| self.players[s].stats().damage);
+        let mut order = [0usize, 1, 2, 3];
+        for i in 1..PLAYERS {
+            let mut j = i;
+            while j > 0 && damage[order[j - 1]] < damage[order[j]] {
+                order.swap(j - 1, j);
+                j -= 1;
+            }
+        }
+        // As written: each shield stops the strongest attack that would land on its user
+        // (ties: the earlier attacker in player order).
+        let mut strongest: [Option<usize>; PLAYERS] = [None; PLAYERS];
+        for s in 0..PLAYERS {
+            if let Some(t) = target_of(targets[s]) {
+                if self.lands(s, t) {
+                    if let Some(best) = strongest.get_mut(t) {
+                        // Strictly stronger: ties stay with the earlier attacker.
+                        if best.is_none_or(|b| damage[s] > damage[b]) {
+                            *best = Some(s);
+                        }
+                    }
+                }
+            }
+        }
+        let mut checked_shield = false;
+        for &s in order.iter() {
+            let mut rec = AttackRecord {
+                target: targets[s],
+                valid: true,
+                damage: 0,
+                nullified: false,
+            };
+            if let Some(t) = target_of(targets[s]) {
+                let lands = self.lands(s, t);
+                let check = match self.ruleset {
+                    Ruleset::Engine => {
+                        // Only the first attack that lands consults a shield, all turn.
+                        if !checked_shield && lands {
+                            checked_shield = true;
+                            true
+                        } else {
+                            false
+                        }
+                    }
+                    Ruleset::AsWritten => strongest.get(t) == Some(&Some(s)),
+                };
+                let shielded = self.players.get(t).is_some_and(|p| p.shielded);
+                if check && shielded {
+                    rec.nullified = true;
+                } else {
+                    let d = damage[s];
+                    rec.damage = d.clamp(0, u8::MAX as i32) as u8;
+                    if lands {
+                        let mut killed = false;
+                        if let Some(target) = self.players.get_mut(t) {
+                            // Procrustean Iron: every hit deals a Wizard's base damage.
+                            let hit = if target.item == Item::ProcrusteanIron {
+                                Class::Wizard.stats().damage
+                            } else {
+                                d
+                            };
+                            target.add_health(-hit);
+                            killed = target.is_dead();
+                        }
+                        if killed {
+                            // Every hit that leaves the target at 0 scores, overkill included.
+                            let a = &mut self.players[s];
+                            a.score = a.score.saturating_add(1);
+                        }
+                    } else {
+                        rec.valid = false;
+                    }
+                }
+            } else {
+                rec.valid = false;
+            }
+            self.record.attacks[s] = rec;
+            if explicit[s] && !rec.valid {
+                report.refuse(s);
+            }
+        }
+        self.phase = Phase::Buy;
+    }
+
+    pub(super) fn play_buy(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+        for (seat, &a) in actions.iter().enumerate() {
+            let r = self.resolve(seat, a, Phase::Buy, report);
+            let item = match r.action {
+                Action::Buy(i) => i,
+                _ => Item::None,
+            };
+            let cost = item.cost(self.ruleset);
+            let p = &mut self.players[seat];
+            let mut rec = BuyRecord {
+                item,
+                valid: true,
+                bought: false,
+            };
+            if self.ruleset == Ruleset::AsWritten && item == Item::None {
+                // Buying nothing costs nothing and keeps the held item.
+            } else if p.gold >= cost && p.pos == Pos::spawn(seat) {
+                p.item = item;
+                p.gold = p.gold.saturating_sub(cost);
+                p.spent = p.spent.saturating_add(cost);
+                rec.bought = true;
+            } else if item != Item::None {
+                rec.valid = false;
+            }
+            self.record.buys[seat] = rec;
+            if r.explicit && !rec.valid {
+                report.refuse(seat);
+            }
+        }
+        self.settle();
+        self.turn = self.turn.saturating_add(1);
+        self.phase = Phase::Use;
+    }
+
+    /// `GameState.endTurn`, players in order: drop the item of the dead, +1 gold, heal at spawn,
+    /// clamp health, +2 on a control tile (dead or not), unshield.
+    fn settle(&mut self) {
+        for (seat, p) in self.players.iter_mut().enumerate() {
+            if p.is_dead() {
+                p.item = Item::None;
+            }
+            p.gold = p.gold.saturating_add(1);
+            p.heal_if_home(seat);
+            p.add_health(0);
+            if p.pos.on_control() {
+                p.score = p.score.saturating_add(CONTROL_POINTS);
+            }
+            p.shielded = false;
+        }
+    }
+}

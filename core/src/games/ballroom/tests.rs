@@ -1,0 +1,838 @@
+//! One test per rule, quirk and decision of rules/ballroom-blitz.md, named after it.
+
+// Tests may fail loudly.
+#![allow(clippy::panic, clippy::unwrap_used, clippy::expect_used)]
+
+use super::*;
+use crate::game::{Bot, Game};
+
+const K: Class = Class::Knight;
+const W: Class = Class::Wizard;
+const A: Class = Class::Archer;
+
+fn game(classes: [Class; 4], ruleset: Ruleset) -> Ballroom {
+    let params = Params {
+        ruleset,
+        classes: Some(classes),
+    };
+    match Ballroom::new(&params, 7) {
+        Ok(g) => g,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn engine(classes: [Class; 4]) -> Ballroom {
+    game(classes, Ruleset::Engine)
+}
+
+fn mv(x: i32, y: i32) -> Action {
+    Action::Move { x, y }
+}
+
+fn at(x: i8, y: i8) -> Pos {
+    Pos::new(x, y)
+}
+
+const fn hit(target: i32) -> Action {
+    Action::Attack { target }
+}
+
+/// Plays USE and MOVE with passes, leaving the game before ATTACK.
+fn to_attack(g: &mut Ballroom) {
+    g.step(&[Action::Use(false); 4]);
+    let moves: [Action; 4] = core::array::from_fn(|s| {
+        let p = g.players[s].pos;
+        mv(p.x as i32, p.y as i32)
+    });
+    g.step(&moves);
+}
+
+/// Plays a whole turn where everybody stays put, with the given attacks and buys.
+fn stay_turn(g: &mut Ballroom, attacks: [Action; 4], buys: [Action; 4]) {
+    to_attack(g);
+    g.step(&attacks);
+    g.step(&buys);
+}
+
+const NO_BUY: [Action; 4] = [Action::Buy(Item::None); 4];
+const SELF_HITS: [Action; 4] = [hit(0), hit(1), hit(2), hit(3)];
+
+#[test]
+fn state_size_fits_its_budget() {
+    assert!(core::mem::size_of::<Ballroom>() <= 512);
+}
+
+#[test]
+fn start_settlement_gives_one_gold_and_effect_timer_zero() {
+    let g = engine([K, W, A, K]);
+    assert_eq!(g.turn(), 0);
+    assert_eq!(g.engine_turn(), 1);
+    assert_eq!(g.phase(), Some(Phase::Use));
+    for (s, p) in g.players().iter().enumerate() {
+        assert_eq!(p.pos, Pos::spawn(s));
+        assert_eq!((p.gold, p.score, p.effect_timer), (1, 0, 0));
+        assert_eq!(p.health as i32, p.class.stats().max_health);
+        assert_eq!(p.item, Item::None);
+    }
+    assert_eq!(Pos::spawn(1), at(9, 0));
+    assert_eq!(Pos::spawn(2), at(9, 9));
+    assert_eq!(Pos::spawn(3), at(0, 9));
+}
+
+#[test]
+fn class_handshake_sets_classes_and_default_is_knight() {
+    let mut g = Ballroom::new(&Params::default(), 1).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(g.phase(), Some(Phase::Class));
+    assert!(!g.started());
+    assert_eq!(g.players[0].gold, 0);
+    g.step(&[
+        Action::Class(A),
+        Action::Null,
+        Action::Malformed,
+        Action::Use(true),
+    ]);
+    let classes: [Class; 4] = core::array::from_fn(|s| g.players[s].class);
+    assert_eq!(classes, [A, K, K, K]);
+    assert_eq!(g.players[0].health, 3);
+    assert_eq!(g.players[0].gold, 1);
+    // A null handshake drops the bot but, as in the reference, leaves isActive until USE.
+    assert!(!g.players[1].connected && g.players[1].active);
+    // A bad class name (a reference crash) is the default and keeps the bot.
+    assert!(g.players[2].connected && g.players[2].active);
+    g.step(&[Action::Use(false); 4]);
+    assert!(!g.players[1].active);
+}
+
+#[test]
+fn effective_stats_follow_the_effect_timer() {
+    let mut p = Player::new(K, 0);
+    p.item = Item::RallyBanner;
+    p.effect_timer = 0;
+    assert_eq!(p.stats().damage, 6, "timer 0: class only");
+    p.effect_timer = -1;
+    assert_eq!(p.stats().damage, 8, "timer < 0: held permanent item");
+    p.item = Item::StrengthPotion;
+    assert_eq!(p.stats().damage, 6, "a held timed item does nothing");
+    p.in_effect = Item::SpeedPotion;
+    p.effect_timer = 1;
+    assert_eq!(p.stats().speed, 4, "timer > 0: the used item");
+    assert_eq!(p.stats().max_health, 9, "no item changes max health");
+}
+
+#[test]
+fn potion_lasts_its_turn_and_expires_at_next_begin_turn() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].item = Item::SpeedPotion;
+    g.step(&[Action::Use(true), Action::Pass, Action::Pass, Action::Pass]);
+    assert!(g.record().uses[0].valid && g.record().uses[0].used);
+    assert_eq!(g.players[0].item, Item::None);
+    assert_eq!(g.players[0].in_effect, Item::SpeedPotion);
+    assert_eq!(g.players[0].stats().speed, 4);
+    g.step(&[mv(4, 0), Action::Pass, Action::Pass, Action::Pass]);
+    assert!(g.record().moves[0].valid, "speed 4 this turn");
+    g.step(&SELF_HITS);
+    g.step(&NO_BUY);
+    assert_eq!(g.players[0].stats().speed, 4, "still shown at end of turn");
+    g.step(&[Action::Use(false); 4]);
+    assert_eq!(g.players[0].stats().speed, 2);
+    assert_eq!(
+        (g.players[0].in_effect, g.players[0].effect_timer),
+        (Item::None, -1)
+    );
+}
+
+#[test]
+fn use_on_a_permanent_item_is_invalid_even_without_use() {
+    let mut g = engine([K, K, K, K]);
+    g.players[1].item = Item::HunterScope;
+    g.players[2].item = Item::Shield;
+    let r = g.step(&[
+        Action::Use(false),
+        Action::Use(true),
+        Action::Use(false),
+        Action::Use(true),
+    ]);
+    let u = g.record().uses;
+    assert!(!u[0].valid, "holding NONE, use=false: invalid");
+    assert!(!u[1].valid && g.players[1].item == Item::HunterScope);
+    assert!(u[2].valid && g.players[2].item == Item::Shield);
+    assert!(!u[3].valid);
+    // Refusals: only explicit uses that failed (seats 1 and 3).
+    assert_eq!(&r.refused[..4], &[0, 1, 0, 1]);
+}
+
+#[test]
+fn shield_sets_shielded_until_end_of_turn() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].item = Item::Shield;
+    g.step(&[Action::Use(true), Action::Pass, Action::Pass, Action::Pass]);
+    assert!(g.players[0].shielded);
+    g.step(&[Action::Pass; 4]);
+    g.step(&SELF_HITS);
+    g.step(&NO_BUY);
+    assert!(!g.players[0].shielded);
+}
+
+#[test]
+fn class_change_keeps_health_until_a_hit_or_end_turn_clamps_it() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].item = Item::SteelTippedArrow;
+    g.players[0].pos = at(4, 4);
+    g.players[1].pos = at(5, 5);
+    g.players[1].class = A;
+    g.step(&[Action::Use(true), Action::Pass, Action::Pass, Action::Pass]);
+    assert_eq!(g.players[0].class, A);
+    assert_eq!(g.players[0].health, 9, "health is not reset");
+    assert_eq!(
+        (g.players[0].in_effect, g.players[0].effect_timer),
+        (Item::SteelTippedArrow, 0)
+    );
+    g.step(&[mv(4, 4), mv(5, 5), Action::Pass, Action::Pass]);
+    assert_eq!(g.players[0].health, 9);
+    // A hit of 3 leaves min(9 - 3, 3).
+    g.step(&[hit(0), hit(0), hit(2), hit(3)]);
+    assert_eq!(g.players[0].health, 3);
+    g.step(&NO_BUY);
+    assert_eq!(g.players[0].health, 3);
+}
+
+#[test]
+fn class_change_to_knight_keeps_low_health_off_spawn() {
+    let mut g = engine([A, K, K, K]);
+    g.players[0].item = Item::HeavyBroadsword;
+    g.players[0].pos = at(2, 2);
+    g.step(&[Action::Use(true), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&[mv(2, 2), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&SELF_HITS);
+    g.step(&NO_BUY);
+    assert_eq!((g.players[0].class, g.players[0].health), (K, 3));
+    // At end of turn on the spawn it heals to the new max.
+    g.step(&[Action::Use(false); 4]);
+    g.step(&[Action::Pass; 4]);
+    g.step(&SELF_HITS);
+    g.step(&NO_BUY);
+    assert_eq!(g.players[0].health, 9);
+}
+
+#[test]
+fn move_within_speed_manhattan_is_valid() {
+    let mut g = engine([K, W, A, K]);
+    g.step(&[Action::Use(false); 4]);
+    g.step(&[mv(1, 1), mv(7, 1), mv(7, 7), mv(0, 8)]);
+    let m = g.record().moves;
+    assert!(m.iter().all(|m| m.valid));
+    assert_eq!(g.players[2].pos, at(7, 7));
+}
+
+#[test]
+fn invalid_move_snaps_to_nearest_reachable_tile_lowest_x_then_y() {
+    let mut g = engine([K, K, K, K]);
+    g.step(&[Action::Use(false); 4]);
+    // Knight at (0,0), speed 2, asks for (5,5): the reachable tiles nearest (5,5), at 8, are
+    // (1,1), (0,2), (2,0); the scan (x outer, y inner) keeps (0,2) first.
+    let r = g.step(&[mv(5, 5), Action::Pass, Action::Pass, Action::Pass]);
+    assert!(!g.record().moves[0].valid);
+    assert_eq!((g.record().moves[0].x, g.record().moves[0].y), (5, 5));
+    assert_eq!(g.players[0].pos, at(0, 2));
+    assert_eq!(r.refused[0], 1);
+    // Out of the board: snapped to the nearest board tile in reach.
+    assert_eq!(rules::snap(at(9, 9), 2, 12, 9), at(9, 9));
+    assert_eq!(rules::snap(at(5, 5), 2, -1, 5), at(3, 5));
+}
+
+#[test]
+fn snap_far_destination_lands_on_origin_quirk() {
+    // Every reachable tile is 100 or more from the destination: the default (0,0) is kept, reachable or not.
+    assert_eq!(rules::snap(at(9, 9), 2, 1000, 1000), at(0, 0));
+    // Java int overflow in the distance does not panic and stays on the board.
+    let p = rules::snap(at(9, 9), 2, i32::MIN, i32::MAX);
+    assert!((0..10).contains(&p.x) && (0..10).contains(&p.y));
+}
+
+#[test]
+fn move_to_own_spawn_is_always_valid_and_other_spawns_are_ordinary() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].pos = at(8, 8);
+    g.players[1].pos = at(5, 5);
+    g.step(&[Action::Use(false); 4]);
+    g.step(&[mv(0, 0), mv(9, 9), Action::Pass, Action::Pass]);
+    assert!(g.record().moves[0].valid);
+    assert_eq!(g.players[0].pos, at(0, 0));
+    assert!(
+        !g.record().moves[1].valid,
+        "another player's spawn is out of reach"
+    );
+}
+
+#[test]
+fn tiles_can_be_shared() {
+    let mut g = engine([A, A, A, A]);
+    for s in 0..4 {
+        g.players[s].pos = at(4 + (s as i8 % 2), 4);
+    }
+    g.step(&[Action::Use(false); 4]);
+    g.step(&[mv(4, 4), mv(4, 4), mv(4, 4), mv(4, 4)]);
+    assert!(g.players.iter().all(|p| p.pos == at(4, 4)));
+}
+
+#[test]
+fn attacks_run_by_damage_descending_then_player_order() {
+    // Target P2 (Wizard, 6 HP). P0 Archer (3) and P1 Wizard (5) hit it: sorted, the Wizard goes
+    // first (6 -> 1), then the Archer (1 -> 0) and only the Archer is credited.
+    let mut g = engine([A, W, W, K]);
+    g.players[0].pos = at(4, 4);
+    g.players[1].pos = at(4, 5);
+    g.players[2].pos = at(5, 5);
+    to_attack(&mut g);
+    g.step(&[hit(2), hit(2), hit(2), hit(3)]);
+    assert_eq!(g.players[2].health, 0);
+    assert_eq!((g.players[0].score, g.players[1].score), (1, 0));
+}
+
+#[test]
+fn overkill_credits_every_hit_that_leaves_zero() {
+    let mut g = engine([K, K, K, A]);
+    g.players[0].pos = at(1, 1);
+    g.players[1].pos = at(2, 1);
+    g.players[3].pos = at(1, 2);
+    to_attack(&mut g);
+    g.step(&[hit(3), hit(3), hit(2), hit(3)]);
+    assert_eq!(g.players[3].health, 0);
+    assert_eq!((g.players[0].score, g.players[1].score), (1, 1));
+}
+
+#[test]
+fn dead_attacker_still_deals_its_queued_attack() {
+    let mut g = engine([K, W, K, K]);
+    g.players[0].pos = at(1, 1);
+    g.players[1].pos = at(2, 2);
+    to_attack(&mut g);
+    g.step(&[hit(1), hit(0), hit(2), hit(3)]);
+    assert_eq!(g.players[1].health, 0, "killed first (damage 6 before 5)");
+    assert_eq!(g.players[0].health, 4, "but its attack still lands");
+}
+
+#[test]
+fn shield_quirk_only_the_first_landing_attack_consults_a_shield() {
+    // As in golden seed12 turn 38: the shielded P3 attacks first (highest damage), so its own
+    // attack is the one that consults shields and P2's hit on P3 lands.
+    let mut g = engine([A, A, W, K]);
+    g.players[3].item = Item::Shield;
+    g.players[3].pos = at(4, 4);
+    g.players[2].pos = at(5, 5);
+    g.step(&[
+        Action::Use(false),
+        Action::Use(false),
+        Action::Use(false),
+        Action::Use(true),
+    ]);
+    g.step(&[Action::Pass, Action::Pass, mv(5, 5), mv(4, 4)]);
+    g.step(&[hit(0), hit(1), hit(3), hit(2)]);
+    let a = g.record().attacks;
+    assert!(!a[3].nullified && a[3].valid);
+    assert!(!a[2].nullified && a[2].damage == 5);
+    assert_eq!(g.players[3].health, 4);
+}
+
+#[test]
+fn shield_nullifies_the_first_landing_attack_when_it_targets_its_user() {
+    let mut g = engine([K, W, A, A]);
+    g.players[3].item = Item::Shield;
+    g.players[0].pos = at(4, 4);
+    g.players[1].pos = at(4, 5);
+    g.players[3].pos = at(5, 5);
+    g.step(&[
+        Action::Use(false),
+        Action::Use(false),
+        Action::Use(false),
+        Action::Use(true),
+    ]);
+    g.step(&[mv(4, 4), mv(4, 5), Action::Pass, mv(5, 5)]);
+    g.step(&[hit(3), hit(3), hit(2), hit(3)]);
+    let a = g.record().attacks;
+    assert!(a[0].nullified && a[0].valid && a[0].damage == 0);
+    // Only one attack per turn is checked: the Wizard's hit lands (5 > 3 HP).
+    assert!(!a[1].nullified && a[1].damage == 5);
+    assert_eq!(g.players[3].health, 0);
+    assert_eq!((g.players[0].score, g.players[1].score), (0, 1));
+}
+
+#[test]
+fn as_written_shield_nullifies_the_strongest_attack_on_its_user() {
+    let mut g = game([A, W, K, A], Ruleset::AsWritten);
+    g.players[3].item = Item::Shield;
+    g.players[0].pos = at(4, 4);
+    g.players[1].pos = at(4, 5);
+    g.players[2].pos = at(5, 4);
+    g.players[3].pos = at(5, 5);
+    g.step(&[
+        Action::Use(false),
+        Action::Use(false),
+        Action::Use(false),
+        Action::Use(true),
+    ]);
+    g.step(&[mv(4, 4), mv(4, 5), mv(5, 4), mv(5, 5)]);
+    // The Knight (6) attacks P1 first; under the engine rules its attack would have used up the
+    // shield check. As written, P3's shield stops the Wizard (the strongest attack on P3).
+    g.step(&[hit(3), hit(3), hit(1), hit(0)]);
+    let a = g.record().attacks;
+    assert!(a[1].nullified && a[1].damage == 0);
+    assert!(!a[0].nullified && a[0].damage == 3);
+    assert_eq!(g.players[3].health, 0);
+    // The same turn under the engine ruleset: no shield works.
+    let mut e = engine([A, W, K, A]);
+    e.players = g.players;
+    e.players[3].health = 3;
+    e.phase = Phase::Attack;
+    e.step(&[hit(3), hit(3), hit(1), hit(0)]);
+    assert!(e.record().attacks.iter().all(|a| !a.nullified));
+}
+
+#[test]
+fn as_written_shield_ties_go_to_the_earlier_attacker() {
+    let mut g = game([K, K, K, K], Ruleset::AsWritten);
+    g.players[2].shielded = true;
+    g.players[0].pos = at(4, 4);
+    g.players[1].pos = at(4, 5);
+    g.players[2].pos = at(5, 5);
+    g.phase = Phase::Attack;
+    g.step(&[hit(2), hit(2), hit(0), hit(3)]);
+    let a = g.record().attacks;
+    assert!(a[0].nullified && !a[1].nullified);
+}
+
+#[test]
+fn procrustean_iron_makes_every_hit_deal_five() {
+    let mut g = engine([A, K, K, K]);
+    g.players[1].item = Item::ProcrusteanIron;
+    g.players[0].pos = at(3, 3);
+    g.players[1].pos = at(4, 4);
+    to_attack(&mut g);
+    g.step(&[hit(1), hit(1), hit(2), hit(3)]);
+    assert_eq!(g.players[1].health, 4, "the Archer's 3 becomes 5");
+    assert_eq!(
+        g.record().attacks[0].damage,
+        3,
+        "the log keeps the attacker's damage"
+    );
+}
+
+#[test]
+fn self_attack_and_out_of_range_are_invalid_with_damage_logged() {
+    let mut g = engine([K, W, A, K]);
+    to_attack(&mut g);
+    let r = g.step(&[hit(0), hit(3), Action::Pass, hit(1)]);
+    let a = g.record().attacks;
+    assert!(!a[0].valid && a[0].damage == 6);
+    assert!(!a[1].valid && a[1].damage == 5);
+    assert!(!a[2].valid && a[2].target == 2, "the pass attacks itself");
+    assert!(g
+        .players
+        .iter()
+        .all(|p| p.health as i32 == p.class.stats().max_health));
+    assert_eq!(&r.refused[..4], &[1, 1, 0, 1]);
+}
+
+#[test]
+fn target_outside_the_players_is_invalid_with_zero_damage() {
+    let mut g = engine([K, K, K, K]);
+    to_attack(&mut g);
+    g.step(&[hit(-1), hit(4), hit(i32::MAX), hit(i32::MIN)]);
+    assert!(g
+        .record()
+        .attacks
+        .iter()
+        .all(|a| !a.valid && a.damage == 0 && !a.nullified));
+}
+
+#[test]
+fn buy_needs_own_spawn_and_enough_gold() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].gold = 20;
+    g.players[1].gold = 4;
+    g.players[2].gold = 20;
+    g.players[2].pos = at(9, 8);
+    stay_turn(
+        &mut g,
+        SELF_HITS,
+        [
+            Action::Buy(Item::Shield),
+            Action::Buy(Item::SpeedPotion),
+            Action::Buy(Item::Shield),
+            Action::Buy(Item::None),
+        ],
+    );
+    let b = g.record().buys;
+    assert!(b[0].valid && b[0].bought && g.players[0].item == Item::Shield);
+    assert_eq!(g.players[0].gold, 20 - 8 + 1);
+    assert!(!b[1].valid && g.players[1].item == Item::None);
+    assert!(!b[2].valid, "off spawn");
+    assert!(
+        b[3].valid && !b[3].bought,
+        "NONE with little gold: valid, nothing bought"
+    );
+}
+
+#[test]
+fn buying_replaces_the_held_item() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].gold = 20;
+    g.players[0].item = Item::RallyBanner;
+    stay_turn(
+        &mut g,
+        SELF_HITS,
+        [
+            Action::Buy(Item::StrengthPotion),
+            Action::Pass,
+            Action::Pass,
+            Action::Pass,
+        ],
+    );
+    assert_eq!(g.players[0].item, Item::StrengthPotion);
+    assert_eq!(g.players[0].gold, 20 - 5 + 1);
+}
+
+#[test]
+fn buy_none_costs_100_on_spawn_quirk() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].gold = 100;
+    g.players[0].item = Item::RallyBanner;
+    stay_turn(&mut g, SELF_HITS, [Action::Pass; 4]);
+    assert!(g.record().buys[0].valid && g.record().buys[0].bought);
+    assert_eq!((g.players[0].gold, g.players[0].item), (1, Item::None));
+}
+
+#[test]
+fn as_written_buy_none_is_free_and_keeps_the_item() {
+    let mut g = game([K, K, K, K], Ruleset::AsWritten);
+    g.players[0].gold = 100;
+    g.players[0].item = Item::RallyBanner;
+    stay_turn(&mut g, SELF_HITS, [Action::Pass; 4]);
+    assert_eq!(
+        (g.players[0].gold, g.players[0].item),
+        (101, Item::RallyBanner)
+    );
+}
+
+#[test]
+fn class_items_cost_8_in_engine_and_10_as_written() {
+    for (ruleset, left) in [(Ruleset::Engine, 2 + 1), (Ruleset::AsWritten, 1)] {
+        let mut g = game([K, K, K, K], ruleset);
+        g.players[0].gold = 10;
+        stay_turn(
+            &mut g,
+            SELF_HITS,
+            [
+                Action::Buy(Item::MagicStaff),
+                Action::Pass,
+                Action::Pass,
+                Action::Pass,
+            ],
+        );
+        assert_eq!(g.players[0].gold, left, "{ruleset:?}");
+    }
+    assert_eq!(Item::AnemoiWings.cost(Ruleset::Engine), 8);
+    assert_eq!(Item::DexterityPotion.cost(Ruleset::AsWritten), 5);
+}
+
+#[test]
+fn death_drops_the_held_item_but_not_the_item_in_effect() {
+    let mut g = engine([A, K, K, K]);
+    g.players[0].item = Item::RallyBanner;
+    g.players[0].in_effect = Item::StrengthPotion;
+    g.players[0].pos = at(4, 4);
+    g.players[1].pos = at(5, 5);
+    g.phase = Phase::Attack;
+    g.step(&[hit(0), hit(0), hit(2), hit(3)]);
+    g.step(&NO_BUY);
+    assert_eq!(g.players[0].item, Item::None);
+    assert_eq!(g.players[0].in_effect, Item::StrengthPotion);
+}
+
+#[test]
+fn dead_player_scores_on_control_tile_until_next_turn() {
+    let mut g = engine([A, K, K, K]);
+    g.players[0].pos = at(4, 4);
+    g.players[1].pos = at(5, 5);
+    g.phase = Phase::Attack;
+    g.step(&[hit(1), hit(0), hit(2), hit(3)]);
+    g.step(&NO_BUY);
+    let p0 = g.players[0];
+    assert_eq!((p0.health, p0.pos, p0.score), (0, at(4, 4), 2));
+    assert_eq!(g.players[1].score, 3, "2 for the tile, 1 for the kill");
+}
+
+#[test]
+fn dead_player_respawns_and_heals_at_begin_turn() {
+    let mut g = engine([A, K, K, K]);
+    g.players[0].pos = at(4, 4);
+    g.players[0].health = 0;
+    g.step(&[Action::Use(false); 4]);
+    assert_eq!((g.players[0].pos, g.players[0].health), (at(0, 0), 3));
+}
+
+#[test]
+fn killed_on_own_spawn_heals_but_loses_the_item() {
+    let mut g = engine([A, K, K, K]);
+    g.players[0].item = Item::HunterScope;
+    g.players[1].pos = at(1, 1);
+    g.phase = Phase::Attack;
+    g.step(&[hit(0), hit(0), hit(2), hit(3)]);
+    assert_eq!(g.players[0].health, 0);
+    g.step(&NO_BUY);
+    assert_eq!((g.players[0].health, g.players[0].item), (3, Item::None));
+}
+
+#[test]
+fn heal_at_own_spawn_at_end_of_turn() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].health = 2;
+    g.players[1].health = 2;
+    g.players[1].pos = at(9, 1);
+    g.phase = Phase::Buy;
+    g.step(&NO_BUY);
+    assert_eq!((g.players[0].health, g.players[1].health), (9, 2));
+}
+
+#[test]
+fn control_block_is_the_2x2_middle_and_scores_two() {
+    let on: [Pos; 4] = [at(4, 4), at(4, 5), at(5, 4), at(5, 5)];
+    assert!(on.iter().all(|p| p.on_control()));
+    for off in [at(3, 4), at(6, 5), at(4, 6), at(5, 3)] {
+        assert!(!off.on_control());
+    }
+    let mut g = engine([K, K, K, K]);
+    g.players[0].pos = at(4, 5);
+    g.players[1].pos = at(3, 5);
+    g.phase = Phase::Buy;
+    g.step(&NO_BUY);
+    assert_eq!((g.players[0].score, g.players[1].score), (2, 0));
+}
+
+#[test]
+fn gold_is_turn_plus_one_without_spending_and_101_at_the_end() {
+    let mut g = game([K, K, K, K], Ruleset::AsWritten);
+    while !g.is_over() {
+        g.step(&[Action::Pass; 4]);
+        for p in &g.players {
+            assert_eq!(p.gold as u32, g.turn() + 1);
+        }
+    }
+    assert_eq!(g.players[0].gold, 101);
+}
+
+#[test]
+fn engine_default_buy_on_spawn_takes_100_at_turn_100() {
+    let mut g = engine([K, K, K, K]);
+    while !g.is_over() {
+        g.step(&[Action::Pass; 4]);
+    }
+    // Passing means moving home and buying NONE: at turn 100 it costs the 100 gold.
+    assert!(g.players.iter().all(|p| p.gold == 1 && p.spent == 100));
+}
+
+#[test]
+fn game_ends_after_100_turns_and_then_steps_change_nothing() {
+    let mut g = engine([K, W, A, K]);
+    let mut steps = 0;
+    while !g.is_over() {
+        g.step(&[Action::Pass; 4]);
+        steps += 1;
+    }
+    assert_eq!((steps, g.turn(), g.engine_turn()), (400, 100, 101));
+    assert_eq!(g.phase(), None);
+    assert!(g.to_move().is_empty());
+    let before = g.clone();
+    g.step(&[Action::Use(true); 4]);
+    assert_eq!(g, before);
+}
+
+#[test]
+fn winner_is_most_points_then_most_gold_then_a_seeded_coin_flip() {
+    let finished = |seed: u64, score: [u16; 4], gold: [u16; 4]| {
+        let mut g = engine([K; 4]);
+        g.seed = seed;
+        g.turn = TURNS;
+        for s in 0..4 {
+            g.players[s].score = score[s];
+            g.players[s].gold = gold[s];
+        }
+        g
+    };
+    let g = finished(1, [10, 30, 20, 30], [5, 1, 9, 2]);
+    let o = g.outcome().unwrap_or_else(|| panic!("over"));
+    assert_eq!(o.winner(), Some(3), "points tie: more gold wins");
+    assert_eq!(o.ranks(), &[3, 1, 2, 0]);
+    assert_eq!(o.scores(), &[10, 30, 20, 30]);
+    // A full tie is settled by the seed's tiebreak stream: same seed, same order; every seed
+    // gives a strict order, and the seeds do not all pick the same winner.
+    let mut winners = [0u32; 4];
+    for seed in 0..64 {
+        let g = finished(seed, [5; 4], [5; 4]);
+        let o = g.outcome().unwrap_or_else(|| panic!("over"));
+        assert_eq!(Some(o), g.outcome());
+        let mut ranks = [0u8; 4];
+        ranks.copy_from_slice(o.ranks());
+        ranks.sort();
+        assert_eq!(ranks, [0, 1, 2, 3]);
+        winners[o.winner().unwrap_or(0)] += 1;
+    }
+    assert!(winners.iter().all(|&w| w > 0), "{winners:?}");
+}
+
+#[test]
+fn null_reply_drops_the_bot_and_clears_active_except_in_move() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].pos = at(3, 3);
+    g.step(&[Action::Use(false); 4]);
+    let r = g.step(&[Action::Null, Action::Pass, Action::Pass, Action::Pass]);
+    assert_eq!(r.refused[0], 1);
+    assert!(!g.players[0].connected);
+    assert!(
+        g.players[0].active,
+        "the reference forgets removePlayer in MOVE"
+    );
+    assert_eq!(g.players[0].pos, at(0, 0), "default move: home");
+    // The next phase reads null again and clears the flag; answers are ignored from now on.
+    let r = g.step(&[hit(1), hit(1), hit(2), hit(3)]);
+    assert_eq!(r.refused[0], 0, "a dropped bot is not counted again");
+    assert!(!g.players[0].active);
+    assert_eq!(g.record().attacks[0].target, 0);
+    g.step(&[
+        Action::Buy(Item::Shield),
+        Action::Pass,
+        Action::Pass,
+        Action::Pass,
+    ]);
+    assert_eq!(g.record().buys[0].item, Item::None);
+    // A null USE clears the flag at once.
+    let mut g = engine([K, K, K, K]);
+    g.step(&[Action::Pass, Action::Null, Action::Pass, Action::Pass]);
+    assert!(!g.players[1].active && !g.players[1].connected);
+}
+
+#[test]
+fn malformed_reply_drops_the_bot_and_clears_active_in_any_phase() {
+    let mut g = engine([K, K, K, K]);
+    g.step(&[Action::Use(false); 4]);
+    let r = g.step(&[Action::Pass, Action::Malformed, Action::Pass, Action::Pass]);
+    assert_eq!(r.refused[1], 1);
+    assert!(!g.players[1].active && !g.players[1].connected);
+    assert_eq!(g.players[1].pos, Pos::spawn(1));
+}
+
+#[test]
+fn dropped_bot_keeps_its_item_earns_gold_and_can_be_hit() {
+    let mut g = engine([K, K, K, K]);
+    g.players[1].item = Item::RallyBanner;
+    g.players[1].connected = false;
+    g.players[0].pos = at(8, 0);
+    to_attack(&mut g);
+    g.step(&[hit(1), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&NO_BUY);
+    let p1 = g.players[1];
+    assert_eq!(
+        (p1.item, p1.gold, p1.health),
+        (Item::RallyBanner, 2, 9),
+        "healed at spawn"
+    );
+    assert!(g.record().attacks[0].valid);
+}
+
+#[test]
+fn an_action_for_another_phase_is_the_default_and_refused() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].pos = at(3, 3);
+    g.step(&[Action::Use(false); 4]);
+    let r = g.step(&[
+        hit(1),
+        Action::Class(A),
+        Action::Use(true),
+        Action::Buy(Item::None),
+    ]);
+    assert_eq!(&r.refused[..4], &[1, 1, 1, 1]);
+    assert_eq!(g.players[0].pos, at(0, 0), "default move: home");
+    assert!(g.players.iter().all(|p| p.connected && p.active));
+}
+
+#[test]
+fn missing_actions_are_passes() {
+    let mut g = engine([K, K, K, K]);
+    g.players[2].pos = at(5, 5);
+    g.step(&[Action::Use(false)]);
+    g.step(&[]);
+    assert_eq!(g.players[2].pos, Pos::spawn(2));
+}
+
+#[test]
+fn passive_item_applies_from_its_purchase_on() {
+    let mut g = engine([K, K, K, K]);
+    g.players[0].gold = 10;
+    stay_turn(
+        &mut g,
+        SELF_HITS,
+        [
+            Action::Buy(Item::AnemoiWings),
+            Action::Pass,
+            Action::Pass,
+            Action::Pass,
+        ],
+    );
+    assert_eq!(g.players[0].stats().speed, 3);
+    g.step(&[Action::Use(false); 4]);
+    g.step(&[mv(3, 0), Action::Pass, Action::Pass, Action::Pass]);
+    assert!(g.record().moves[0].valid);
+}
+
+#[test]
+fn digest_covers_the_state_and_is_reproducible() {
+    let a = engine([K, W, A, K]);
+    let mut b = a.clone();
+    assert_eq!(a.digest(), b.digest());
+    b.players[3].spent = 1;
+    assert_ne!(a.digest(), b.digest());
+    let mut c = a.clone();
+    c.record.attacks[2].nullified = true;
+    assert_ne!(a.digest(), c.digest());
+}
+
+#[test]
+fn roster_names_its_bots_and_they_play_legal_games() {
+    assert_eq!(Ballroom::BOTS, &["strong", "holder", "random"]);
+    assert!(Ballroom::bot("nobody", 1).is_none());
+    let mut g = Ballroom::new(&Params::default(), 3).unwrap_or_else(|e| panic!("{e}"));
+    let mut bots: [bots::BallroomBot; 4] = core::array::from_fn(|s| {
+        let name = Ballroom::BOTS[s % 3];
+        Ballroom::bot(name, s as u64).unwrap_or_else(|| panic!("{name}"))
+    });
+    let mut refused = 0;
+    while !g.is_over() {
+        refused += crate::game::step_with_bots(&mut g, &mut bots).total_refused();
+    }
+    assert_eq!(refused, 0, "built-in bots only send legal actions");
+    let _ = bots[0].act(&g, 0);
+}
+
+#[test]
+fn attack_range_is_chebyshev_with_effective_range() {
+    // A Knight (range 1) with a Hunter Scope reaches 2; an Archer drinking a Dexterity Potion
+    // reaches 5 this turn. Diagonal distance counts as Chebyshev.
+    let mut g = engine([K, K, A, K]);
+    g.players[0].item = Item::HunterScope;
+    g.players[0].pos = at(2, 2);
+    g.players[1].pos = at(4, 4);
+    g.players[2].item = Item::DexterityPotion;
+    g.players[2].pos = at(9, 9);
+    g.step(&[
+        Action::Use(false),
+        Action::Use(false),
+        Action::Use(true),
+        Action::Use(false),
+    ]);
+    g.step(&[mv(2, 2), mv(4, 4), mv(9, 9), Action::Pass]);
+    g.step(&[hit(1), hit(3), hit(1), hit(0)]);
+    let a = g.record().attacks;
+    assert!(a[0].valid, "scope: range 2 reaches (4,4) from (2,2)");
+    assert!(a[2].valid, "potion: range 5 reaches (4,4) from (9,9)");
+    assert!(!a[1].valid && !a[3].valid);
+}

@@ -1,0 +1,615 @@
+//! The built-in bots: `random`, `greedy` and `cautious`.
+//!
+//! All three see what a real bot sees (every hand is public in Mammut) and know the fixed tile list,
+//! so a Mystery tile counts as the side it will be turned to.
+//!
+//! **Why a knapsack.** A round's score is a sum of one term per kind of tile (Fire, Meat, Fur, Ivory,
+//! Axe, animals), each depending only on how many of that kind each player holds, once the tie order
+//! is fixed; the tie order only depends on who takes the tie-breaker tile. So the best set of exactly
+//! `k` tiles from the middle is a small dynamic programme over the kinds, run once with and once
+//! without the tie-breaker tile: exact, and cheap enough for a microcontroller.
+//!
+//! - `greedy` takes (or steals) what maximises its score if the round ended now.
+//! - `cautious` assumes the players still waiting to act are greedy. A take or steal that the first
+//!   of them would rather steal than take from the middle is valued at what `cautious` could get
+//!   back once robbed (its greedy answer then), never more than its face value; it plays the best
+//!   expected value. A hand of one tile is never worth stealing, so small takes are safe.
+//! - `random` takes a random number of random tiles, or steals from a random player, at random.
+//!
+//! Animals count toward the end bonus: [`ANIMAL_WORTH`] each before the last round, the bonus steps
+//! they complete in the last round.
+
+use super::scoring::{
+    animal_bonus, axe_points, fire_loser, fur_winner_loser, meat_places, tie_order, Counts,
+    IVORY_POINTS, MEAT_AWARDS,
+};
+use super::tiles::{reveal, side_masks, Side, TileSet, TIE_TILE, TILE_COUNT};
+use super::{Action, Mammut, PLAYERS, ROUNDS};
+use crate::game::Bot;
+use crate::rng::Rng;
+use crate::seat::Seat;
+
+/// What a new animal is worth to the bots before the last round (a typical step of the end bonus).
+pub const ANIMAL_WORTH: i32 = 4;
+
+/// The largest take `cautious` considers (bigger hands are what thieves look for).
+pub const CAUTIOUS_MAX_TAKE: usize = 12;
+
+/// Kinds of tile the knapsack values separately: Fire, Meat, Fur, Ivory, Axe, new animals, the rest.
+const GROUPS: usize = 7;
+/// Sizes of take: 0..=TILE_COUNT.
+const SIZES: usize = TILE_COUNT + 1;
+
+/// A hypothetical table: the hands and the middle after some action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Table {
+    hands: [TileSet; PLAYERS],
+    middle: TileSet,
+}
+
+impl Table {
+    fn of(g: &Mammut) -> Table {
+        Table {
+            hands: *g.hands(),
+            middle: g.middle(),
+        }
+    }
+
+    fn hand(&self, seat: Seat) -> TileSet {
+        self.hands.get(seat).copied().unwrap_or_default()
+    }
+
+    fn set(&mut self, seat: Seat, tiles: TileSet) {
+        if let Some(h) = self.hands.get_mut(seat) {
+            *h = tiles;
+        }
+    }
+
+    /// The table after `seat` plays `action` (assumed legal).
+    fn after(&self, seat: Seat, action: Action) -> Table {
+        let mut t = *self;
+        match action {
+            Action::Take(tiles) => {
+                t.middle = t.middle.minus(tiles);
+                t.set(seat, tiles);
+            }
+            Action::Steal { victim, put_back } => {
+                let loot = t.hand(victim as Seat);
+                t.set(victim as Seat, TileSet::EMPTY);
+                t.set(seat, loot.without(put_back));
+                t.middle = t.middle.with(put_back);
+            }
+            Action::Nothing => {}
+        }
+        t
+    }
+}
+
+/// A choice and what it is worth to the one who makes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Choice {
+    action: Action,
+    value: i32,
+}
+
+/// What animals in `got` are worth to `seat`, given those it has already obtained.
+fn animal_worth(g: &Mammut, seat: Seat, got: u8) -> i32 {
+    let have = g.animals().get(seat).copied().unwrap_or(0);
+    let new = (got & !have).count_ones() as i32;
+    if g.round() >= ROUNDS {
+        animal_bonus(have | got) - animal_bonus(have)
+    } else {
+        new * ANIMAL_WORTH
+    }
+}
+
+/// What `seat` would score if the round ended with table `t`.
+fn worth(g: &Mammut, t: &Table, seat: Seat) -> i32 {
+    let score = g.score_hands(&t.hands);
+    score.gain.get(seat).copied().unwrap_or(0)
+        + animal_worth(g, seat, score.animals.get(seat).copied().unwrap_or(0))
+}
+
+/// The knapsack of one take: the best value of every size, and how to rebuild its set.
+struct Plan {
+    best: [i32; SIZES],
+    pick: [[u8; SIZES]; GROUPS],
+    groups: [TileSet; GROUPS],
+    tie: bool,
+}
+
+impl Plan {
+    /// The best takes of every size for `seat` from table `t`, taking the tie-breaker tile or not.
+    fn new(g: &Mammut, t: &Table, seat: Seat, tie: bool) -> Plan {
+        let faces = reveal(g.faces());
+        let masks = side_masks(faces);
+        let mask = |s: Side| masks.get(s.index()).copied().unwrap_or_default();
+        let mut hands = t.hands;
+        if let Some(h) = hands.get_mut(seat) {
+            *h = if tie {
+                TileSet::only(TIE_TILE)
+            } else {
+                TileSet::EMPTY
+            };
+        }
+        let counts = Counts::of(&hands, faces);
+        let order = tie_order(&hands, faces, g.ids(), g.first_player());
+        let pool = t.middle.without(TIE_TILE);
+        let have = g.animals().get(seat).copied().unwrap_or(0);
+        let mut new_animals = TileSet::EMPTY;
+        for tile in pool.iter() {
+            let bit = super::tiles::visible(tile, faces).map_or(0, Side::animal_bit);
+            if bit != 0 && have & bit == 0 {
+                new_animals = new_animals.with(tile);
+            }
+        }
+        let mut groups = [
+            pool.and(mask(Side::Fire)),
+            pool.and(mask(Side::Meat)),
+            pool.and(mask(Side::Fur)),
+            pool.and(mask(Side::Ivory)),
+            pool.and(mask(Side::Axe)),
+            new_animals,
+            TileSet::EMPTY,
+        ];
+        let valued = groups.iter().fold(TileSet::EMPTY, |acc, m| acc.union(*m));
+        groups[GROUPS - 1] = pool.minus(valued);
+
+        let round = g.round() as i32;
+        let with = |counts: &[u8; PLAYERS], c: usize| -> [u8; PLAYERS] {
+            let mut out = *counts;
+            if let Some(v) = out.get_mut(seat) {
+                *v = c as u8;
+            }
+            out
+        };
+        let value = |group: usize, c: usize| -> i32 {
+            match group {
+                0 if fire_loser(&with(&counts.fire, c), &order) == seat => {
+                    -super::scoring::FIRE_PENALTY
+                }
+                1 => {
+                    let places = meat_places(&with(&counts.meat, c), &order);
+                    places
+                        .iter()
+                        .zip(MEAT_AWARDS)
+                        .find(|(s, _)| **s == seat)
+                        .map_or(0, |(_, a)| a)
+                }
+                2 => {
+                    let (win, lose) = fur_winner_loser(&with(&counts.fur, c), &order);
+                    (if win == seat { round } else { 0 }) - (if lose == seat { round } else { 0 })
+                }
+                3 => c as i32 * IVORY_POINTS,
+                4 => c as i32 * axe_points(g.round()),
+                5 => {
+                    // All new animals are worth the same: take the c lowest.
+                    let got = groups[5].lowest(c).iter().fold(0u8, |acc, tile| {
+                        acc | super::tiles::visible(tile, faces).map_or(0, Side::animal_bit)
+                    });
+                    animal_worth(g, seat, got)
+                }
+                _ => 0,
+            }
+        };
+
+        let mut best = [i32::MIN; SIZES];
+        let start = usize::from(tie);
+        if let Some(b) = best.get_mut(start) {
+            *b = 0;
+        }
+        let mut pick = [[0u8; SIZES]; GROUPS];
+        for (gi, group) in groups.iter().enumerate() {
+            let n = group.len();
+            let mut values = [0i32; SIZES];
+            for (c, v) in values.iter_mut().enumerate().take(n + 1) {
+                *v = value(gi, c);
+            }
+            let mut next = [i32::MIN; SIZES];
+            for k in 0..SIZES {
+                let Some(&base) = best.get(k) else { break };
+                if base == i32::MIN {
+                    continue;
+                }
+                for c in 0..=n {
+                    let (Some(slot), Some(&v)) = (next.get_mut(k + c), values.get(c)) else {
+                        break;
+                    };
+                    let total = base.saturating_add(v);
+                    if total > *slot {
+                        *slot = total;
+                        if let Some(p) = pick.get_mut(gi).and_then(|p| p.get_mut(k + c)) {
+                            *p = c as u8;
+                        }
+                    }
+                }
+            }
+            best = next;
+        }
+        Plan {
+            best,
+            pick,
+            groups,
+            tie,
+        }
+    }
+
+    /// The value of the best take of exactly `k` tiles (`None` if there is none).
+    fn value(&self, k: usize) -> Option<i32> {
+        self.best.get(k).copied().filter(|&v| v != i32::MIN)
+    }
+
+    /// The set of the best take of exactly `k` tiles.
+    fn set(&self, k: usize) -> TileSet {
+        let mut out = if self.tie {
+            TileSet::only(TIE_TILE)
+        } else {
+            TileSet::EMPTY
+        };
+        let mut left = k;
+        for gi in (0..GROUPS).rev() {
+            let c = self
+                .pick
+                .get(gi)
+                .and_then(|p| p.get(left))
+                .copied()
+                .unwrap_or(0) as usize;
+            let group = self.groups.get(gi).copied().unwrap_or_default();
+            out = out.union(group.lowest(c));
+            left = left.saturating_sub(c);
+        }
+        out
+    }
+}
+
+/// The best take of each size for `seat`, over both choices for the tie-breaker tile.
+fn best_takes(g: &Mammut, t: &Table, seat: Seat) -> [Option<Choice>; SIZES] {
+    let mut out = [None; SIZES];
+    let plans = [
+        Some(Plan::new(g, t, seat, false)),
+        t.middle
+            .contains(TIE_TILE)
+            .then(|| Plan::new(g, t, seat, true)),
+    ];
+    for plan in plans.iter().flatten() {
+        for (k, slot) in out.iter_mut().enumerate().skip(1) {
+            if let Some(v) = plan.value(k) {
+                if slot.is_none_or(|c: Choice| v > c.value) {
+                    *slot = Some(Choice {
+                        action: Action::Take(plan.set(k)),
+                        value: v,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The best take for `seat`: highest value, then fewest tiles.
+fn best_take(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
+    best_takes(g, t, seat)
+        .iter()
+        .flatten()
+        .fold(None, |acc: Option<Choice>, c| match acc {
+            Some(a) if a.value >= c.value => Some(a),
+            _ => Some(*c),
+        })
+}
+
+/// The best steal from `victim` for `seat`: the put-back tile that leaves it the most.
+fn best_steal_from(g: &Mammut, t: &Table, seat: Seat, victim: Seat) -> Option<Choice> {
+    let loot = t.hand(victim);
+    let mut best: Option<Choice> = None;
+    for put_back in loot.iter() {
+        let action = Action::Steal {
+            victim: victim as u8,
+            put_back,
+        };
+        let value = worth(g, &t.after(seat, action), seat);
+        if best.is_none_or(|b| value > b.value) {
+            best = Some(Choice { action, value });
+        }
+    }
+    best
+}
+
+/// The best steal for `seat`. Steals of one tile gain nothing and are only considered when there is
+/// nothing to take.
+fn best_steal(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
+    let min = if t.middle.is_empty() { 1 } else { 2 };
+    let mut best: Option<Choice> = None;
+    for victim in (0..PLAYERS).filter(|&v| v != seat && t.hand(v).len() >= min) {
+        if let Some(c) = best_steal_from(g, t, seat, victim) {
+            if best.is_none_or(|b| c.value > b.value) {
+                best = Some(c);
+            }
+        }
+    }
+    best
+}
+
+/// The greedy choice: the best take, unless a steal is worth more.
+fn greedy_choice(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
+    match (best_take(g, t, seat), best_steal(g, t, seat)) {
+        (Some(take), Some(steal)) if steal.value > take.value => Some(steal),
+        (Some(take), _) => Some(take),
+        (None, steal) => steal,
+    }
+}
+
+/// The first greedy player waiting to act on table `t` (clockwise after `seat`) who would rather
+/// steal `seat`'s hand than take from the middle, and that steal.
+fn thief(g: &Mammut, t: &Table, seat: Seat) -> Option<(Seat, Choice)> {
+    if t.hand(seat).len() < 2 {
+        return None;
+    }
+    let mut q = seat;
+    for _ in 1..PLAYERS {
+        q = super::scoring::next_seat(g.ids(), q, true);
+        if g.is_removed(q) || !t.hand(q).is_empty() {
+            continue;
+        }
+        let take = best_take(g, t, q).map(|c| c.value);
+        if let Some(steal) = best_steal_from(g, t, q, seat) {
+            if take.is_none_or(|take| steal.value > take) {
+                return Some((q, steal));
+            }
+        }
+    }
+    None
+}
+
+/// What `seat` expects from playing `choice`: its value if no waiting player would steal the
+/// resulting hand, else the value of `seat`'s best (greedy) answer once robbed.
+fn expected(g: &Mammut, t: &Table, seat: Seat, choice: Choice) -> i32 {
+    let after = t.after(seat, choice.action);
+    match thief(g, &after, seat) {
+        None => choice.value,
+        Some((q, steal)) => {
+            let robbed = after.after(q, steal.action);
+            greedy_choice(g, &robbed, seat).map_or(i32::MIN, |c| c.value.min(choice.value))
+        }
+    }
+}
+
+/// The greedy bot: what maximises its score if the round ended now.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GreedyBot;
+
+impl Bot<Mammut> for GreedyBot {
+    fn act(&mut self, game: &Mammut, seat: Seat) -> Action {
+        greedy_choice(game, &Table::of(game), seat).map_or(Action::Nothing, |c| c.action)
+    }
+}
+
+/// The cautious bot: the best action once the risk of being robbed by a waiting (greedy) player is
+/// counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CautiousBot;
+
+impl Bot<Mammut> for CautiousBot {
+    fn act(&mut self, game: &Mammut, seat: Seat) -> Action {
+        let t = Table::of(game);
+        let others_wait = (0..PLAYERS).any(|q| q != seat && game.waits(q));
+        if !others_wait {
+            return greedy_choice(game, &t, seat).map_or(Action::Nothing, |c| c.action);
+        }
+        let takes = best_takes(game, &t, seat);
+        let steals = (0..PLAYERS)
+            .filter(|&v| v != seat && t.hand(v).len() >= 2)
+            .filter_map(|v| best_steal_from(game, &t, seat, v));
+        let candidates = takes
+            .iter()
+            .take(CAUTIOUS_MAX_TAKE + 1)
+            .flatten()
+            .copied()
+            .chain(steals);
+        let mut best: Option<(i32, Choice)> = None;
+        for c in candidates {
+            if best.is_some_and(|(v, _)| c.value <= v) {
+                continue; // cannot do better than what is already expected
+            }
+            let v = expected(game, &t, seat, c);
+            if best.is_none_or(|(b, _)| v > b) {
+                best = Some((v, c));
+            }
+        }
+        best.map(|(_, c)| c)
+            .or_else(|| greedy_choice(game, &t, seat))
+            .map_or(Action::Nothing, |c| c.action)
+    }
+}
+
+/// The random bot: a random legal action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RandomBot {
+    rng: Rng,
+}
+
+impl RandomBot {
+    pub fn new(seed: u64) -> RandomBot {
+        RandomBot {
+            rng: Rng::stream(seed, b"mammut-random"),
+        }
+    }
+
+    /// A random tile of `set`.
+    fn pick(&mut self, set: TileSet) -> Option<u8> {
+        let i = self.rng.index(set.len())?;
+        set.iter().nth(i)
+    }
+}
+
+impl Bot<Mammut> for RandomBot {
+    fn act(&mut self, game: &Mammut, seat: Seat) -> Action {
+        let middle = game.middle();
+        let victims = (0..PLAYERS).filter(|&v| v != seat && !game.hand(v).is_empty());
+        let n_victims = victims.clone().count();
+        let steal = middle.is_empty() || (n_victims > 0 && self.rng.chance(1, 2));
+        if steal {
+            let Some(i) = self.rng.index(n_victims) else {
+                return Action::Nothing;
+            };
+            let Some(victim) = victims.clone().nth(i) else {
+                return Action::Nothing;
+            };
+            let put_back = self.pick(game.hand(victim)).unwrap_or(0);
+            return Action::Steal {
+                victim: victim as u8,
+                put_back,
+            };
+        }
+        let k = self.rng.range(1, middle.len() as i32) as usize;
+        let mut left = middle;
+        let mut take = TileSet::EMPTY;
+        for _ in 0..k {
+            if let Some(tile) = self.pick(left) {
+                take = take.with(tile);
+                left = left.without(tile);
+            }
+        }
+        Action::Take(take)
+    }
+}
+
+/// Any built-in bot, by name ([`Mammut`]'s `Roster`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MammutBot {
+    Random(RandomBot),
+    Greedy(GreedyBot),
+    Cautious(CautiousBot),
+}
+
+impl MammutBot {
+    pub fn by_name(name: &str, seed: u64) -> Option<MammutBot> {
+        match name {
+            "random" => Some(MammutBot::Random(RandomBot::new(seed))),
+            "greedy" => Some(MammutBot::Greedy(GreedyBot)),
+            "cautious" => Some(MammutBot::Cautious(CautiousBot)),
+            _ => None,
+        }
+    }
+}
+
+impl Bot<Mammut> for MammutBot {
+    fn act(&mut self, game: &Mammut, seat: Seat) -> Action {
+        match self {
+            MammutBot::Random(b) => b.act(game, seat),
+            MammutBot::Greedy(b) => b.act(game, seat),
+            MammutBot::Cautious(b) => b.act(game, seat),
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic)]
+mod tests {
+    use super::*;
+    use crate::game::{step_with_bots, Game};
+    use crate::games::mammut::Params;
+
+    fn play(names: [&str; PLAYERS], seed: u64) -> Mammut {
+        let mut g = Mammut::new(&Params, seed).unwrap();
+        let mut bots: [MammutBot; PLAYERS] =
+            core::array::from_fn(|s| MammutBot::by_name(names[s], seed + s as u64).unwrap());
+        while !g.is_over() {
+            let report = step_with_bots(&mut g, &mut bots);
+            assert_eq!(report.total_refused(), 0, "a built-in bot was refused");
+        }
+        g
+    }
+
+    #[test]
+    fn built_in_bots_only_play_legal_actions() {
+        for seed in 0..6 {
+            play(["random", "greedy", "cautious", "random", "greedy"], seed);
+            play(["cautious"; PLAYERS], seed);
+            play(["greedy"; PLAYERS], seed);
+            play(["random"; PLAYERS], seed);
+        }
+    }
+
+    #[test]
+    fn knapsack_values_match_scoring() {
+        // The plan's value of a set is exactly what `worth` gives for the table with that set.
+        for seed in 0..20 {
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots = [
+                MammutBot::by_name("random", seed).unwrap(),
+                MammutBot::by_name("random", seed + 1).unwrap(),
+                MammutBot::by_name("random", seed + 2).unwrap(),
+                MammutBot::by_name("random", seed + 3).unwrap(),
+                MammutBot::by_name("random", seed + 4).unwrap(),
+            ];
+            for _ in 0..(seed % 4) {
+                step_with_bots(&mut g, &mut bots);
+            }
+            let seat = g.mover().unwrap();
+            let t = Table::of(&g);
+            for c in best_takes(&g, &t, seat).iter().flatten() {
+                assert_eq!(c.value, worth(&g, &t.after(seat, c.action), seat));
+                let Action::Take(set) = c.action else {
+                    panic!("not a take")
+                };
+                assert!(set.is_subset(t.middle));
+            }
+        }
+    }
+
+    #[test]
+    fn greedy_takes_the_best_immediate_set() {
+        // First move of a round: no one holds anything; the best set beats every single tile.
+        let g = Mammut::new(&Params, 7).unwrap();
+        let seat = g.mover().unwrap();
+        let t = Table::of(&g);
+        let choice = greedy_choice(&g, &t, seat).unwrap();
+        for tile in t.middle.iter() {
+            let single = worth(&g, &t.after(seat, Action::Take(TileSet::only(tile))), seat);
+            assert!(choice.value >= single);
+        }
+        let Action::Take(set) = choice.action else {
+            panic!("greedy should take on an empty table")
+        };
+        // All ivory on the table is worth taking.
+        let ivory = t.middle.showing(Side::Ivory, reveal(g.faces()));
+        assert!(ivory.is_subset(set));
+    }
+
+    #[test]
+    fn cautious_avoids_hands_a_waiting_player_would_steal() {
+        let g = Mammut::new(&Params, 11).unwrap();
+        let seat = g.mover().unwrap();
+        let t = Table::of(&g);
+        let greedy = greedy_choice(&g, &t, seat).unwrap();
+        assert!(thief(&g, &t.after(seat, greedy.action), seat).is_some());
+        let action = CautiousBot.act(&g, seat);
+        let mine = Choice {
+            action,
+            value: worth(&g, &t.after(seat, action), seat),
+        };
+        assert_ne!(action, greedy.action);
+        assert!(
+            expected(&g, &t, seat, greedy) < greedy.value,
+            "the risk is counted"
+        );
+        // The pruned search found the best expected value among its candidates.
+        let mine = expected(&g, &t, seat, mine);
+        for c in best_takes(&g, &t, seat)
+            .iter()
+            .take(CAUTIOUS_MAX_TAKE + 1)
+            .flatten()
+        {
+            assert!(mine >= expected(&g, &t, seat, *c));
+        }
+    }
+
+    #[test]
+    fn random_bot_is_deterministic_for_its_seed() {
+        let g = Mammut::new(&Params, 3).unwrap();
+        let seat = g.mover().unwrap();
+        let a = RandomBot::new(5).act(&g, seat);
+        assert_eq!(a, RandomBot::new(5).act(&g, seat));
+        assert!(g.legal(seat, &a).is_ok());
+    }
+}

@@ -1,0 +1,703 @@
+//! One test per rule of `rules/mammut.md`, named after it, with the seed text's worked examples.
+
+use super::scoring::*;
+use super::tiles::*;
+use super::*;
+use crate::game::Game;
+
+/// A game with seat `s` holding id `s + 1`, round 1 first player seat 0, every tile in the middle
+/// with its first side up, so that tests can deal exactly the hands they need.
+fn table() -> Mammut {
+    let mut g = Mammut::new(&Params, 1).unwrap();
+    g.ids = [1, 2, 3, 4, 5];
+    g.faces = 0;
+    g.first = 0;
+    g.mover = 0;
+    g
+}
+
+/// Moves `n` unused tiles that can show `side` into `seat`'s hand, showing `side`. Mystery tiles
+/// are only used when asking for Mystery; the tie-breaker tile only for its own sides.
+fn give(g: &mut Mammut, seat: Seat, side: Side, n: usize) {
+    let mut left = n;
+    for tile in g.middle.iter() {
+        if left == 0 {
+            break;
+        }
+        let sides = TILES[tile as usize];
+        let mystery = sides[0] == Side::Mystery;
+        if mystery != (side == Side::Mystery) && side != sides[1] {
+            continue;
+        }
+        if mystery && side != Side::Mystery && side == sides[1] {
+            continue;
+        }
+        let up = if sides[0] == side {
+            0
+        } else if sides[1] == side {
+            1
+        } else {
+            continue;
+        };
+        g.faces = (g.faces & !(1 << tile)) | (up << tile);
+        g.middle = g.middle.without(tile);
+        g.hands[seat] = g.hands[seat].with(tile);
+        left -= 1;
+    }
+    assert_eq!(left, 0, "not enough tiles showing {side:?}");
+}
+
+/// Puts the tie-breaker tile in `seat`'s hand (or leaves it in the middle), showing a direction.
+fn tie(g: &mut Mammut, seat: Option<Seat>, clockwise: bool) {
+    g.faces = (g.faces & !1) | u32::from(!clockwise);
+    if let Some(s) = seat {
+        g.middle = g.middle.without(TIE_TILE);
+        g.hands[s] = g.hands[s].with(TIE_TILE);
+    }
+}
+
+/// The seat of player `id` on [`table`].
+fn id(id: u8) -> Seat {
+    id as Seat - 1
+}
+
+/// Plays `action` for whoever is to move; returns whether it was refused.
+fn act(g: &mut Mammut, action: Action) -> bool {
+    let seat = g.mover().expect("game over");
+    let mut actions = [Action::Nothing; PLAYERS];
+    actions[seat] = action;
+    g.step(&actions).refused[seat] > 0
+}
+
+fn take(tiles: &[u8]) -> Action {
+    Action::Take(tiles.iter().fold(TileSet::EMPTY, |s, &t| s.with(t)))
+}
+
+fn steal(victim: Seat, put_back: u8) -> Action {
+    Action::Steal {
+        victim: victim as u8,
+        put_back,
+    }
+}
+
+fn conserved(g: &Mammut) -> bool {
+    let mut seen = g.middle.0;
+    for h in g.hands {
+        if seen & h.0 != 0 {
+            return false;
+        }
+        seen |= h.0;
+    }
+    seen == u32::MAX
+}
+
+// ---- Tiles ----
+
+#[test]
+fn tiles_32_each_with_two_different_sides_of_15_types() {
+    assert_eq!(TILES.len(), 32);
+    let mut types = [false; SIDE_TYPES];
+    for sides in TILES {
+        assert_ne!(sides[0], sides[1]);
+        types[sides[0].index()] = true;
+        types[sides[1].index()] = true;
+    }
+    assert!(
+        types.iter().all(|&t| t),
+        "every one of the 15 types appears"
+    );
+    assert_eq!(TILES[0], [Side::Clockwise, Side::CounterClockwise]);
+    assert_eq!(TILES[31], [Side::Fire, Side::Axe]);
+    for side in Side::ALL {
+        assert_eq!(Side::from_name(side.name()), Some(side));
+    }
+}
+
+#[test]
+fn tiles_each_animal_exactly_once() {
+    for animal in Side::ALL.iter().filter(|s| s.is_animal()) {
+        let n = TILES.iter().flatten().filter(|s| *s == animal).count();
+        assert_eq!(n, 1, "{animal:?}");
+    }
+    let bits = Side::ALL.iter().fold(0u8, |a, s| a | s.animal_bit());
+    assert_eq!(bits.count_ones() as usize, tiles::ANIMALS);
+}
+
+#[test]
+fn tiles_mystery_other_side_is_neither_mystery_nor_animal() {
+    let mut n = 0;
+    for (i, sides) in TILES.iter().enumerate() {
+        if sides.contains(&Side::Mystery) {
+            n += 1;
+            assert_eq!(sides[0], Side::Mystery);
+            assert!(!sides[1].is_animal() && sides[1] != Side::Mystery);
+            assert!(MYSTERY_TILES.contains(i as u8));
+        }
+    }
+    assert_eq!(n, 6);
+    assert_eq!(MYSTERY_TILES.len(), 6);
+}
+
+#[test]
+fn tiles_random_sides_each_round_from_the_seed() {
+    let a = Mammut::new(&Params, 9).unwrap();
+    let b = Mammut::new(&Params, 9).unwrap();
+    let c = Mammut::new(&Params, 10).unwrap();
+    assert_eq!(a.faces(), b.faces());
+    assert_ne!(a.faces(), c.faces());
+    assert_eq!(a.middle(), TileSet::ALL, "every tile starts in the middle");
+    let mut g = a.clone();
+    g.end_round();
+    assert_eq!(g.round(), 2);
+    assert_eq!(g.middle(), TileSet::ALL);
+    assert_ne!(g.faces(), a.faces(), "new sides for round 2");
+    // Over many rounds, every tile shows each side sometimes.
+    let mut ones = 0u32;
+    let mut zeros = 0u32;
+    for seed in 0..20 {
+        let g = Mammut::new(&Params, seed).unwrap();
+        ones |= g.faces();
+        zeros |= !g.faces();
+    }
+    assert_eq!((ones, zeros), (u32::MAX, u32::MAX));
+}
+
+// ---- Players, ids and order ----
+
+#[test]
+fn ids_distinct_1_to_5_from_the_seed() {
+    let mut seen_first_seat_ids = [false; PLAYERS];
+    for seed in 0..50 {
+        let g = Mammut::new(&Params, seed).unwrap();
+        let mut ids = *g.ids();
+        ids.sort();
+        assert_eq!(ids, [1, 2, 3, 4, 5]);
+        seen_first_seat_ids[g.ids()[0] as usize - 1] = true;
+    }
+    assert!(seen_first_seat_ids.iter().all(|&s| s), "ids are shuffled");
+}
+
+#[test]
+fn order_clockwise_and_counter_clockwise_from_an_id() {
+    // Seed text: from id 3, clockwise [3, 4, 5, 1, 2], counter-clockwise [3, 2, 1, 5, 4].
+    let ids = [2, 5, 3, 1, 4]; // seat -> id
+    let seat3 = seat_of(&ids, 3).unwrap();
+    let as_ids = |o: Order| o.map(|s| ids[s as usize]);
+    assert_eq!(as_ids(order_from(&ids, seat3, true)), [3, 4, 5, 1, 2]);
+    assert_eq!(as_ids(order_from(&ids, seat3, false)), [3, 2, 1, 5, 4]);
+}
+
+#[test]
+fn round_one_starts_with_a_random_player() {
+    let mut seen = [false; PLAYERS];
+    for seed in 0..50 {
+        let g = Mammut::new(&Params, seed).unwrap();
+        assert_eq!(g.mover(), Some(g.first_player()));
+        seen[g.first_player()] = true;
+    }
+    assert!(seen.iter().all(|&s| s));
+}
+
+#[test]
+fn later_rounds_start_with_the_most_fur_points() {
+    let mut g = table();
+    give(&mut g, id(4), Side::Fur, 2);
+    give(&mut g, id(2), Side::Fur, 1);
+    g.end_round();
+    assert_eq!(g.furs()[id(4)], 2);
+    assert_eq!(g.furs()[id(2)], 1);
+    assert_eq!(g.mover(), Some(id(4)));
+    assert_eq!(g.first_player(), id(4));
+    // Cumulative: id 2 gets 2 more in round 2 and leads with 3.
+    give(&mut g, id(2), Side::Fur, 2);
+    g.end_round();
+    assert_eq!(g.furs()[id(2)], 3);
+    assert_eq!(g.first_player(), id(2));
+}
+
+#[test]
+fn later_rounds_fur_point_ties_go_by_the_previous_tie_order() {
+    for (clockwise, starter) in [(true, 3), (false, 1)] {
+        let mut g = table();
+        give(&mut g, id(1), Side::Fur, 1);
+        give(&mut g, id(3), Side::Fur, 1);
+        // Tie order from id 2: clockwise 2,3,4,5,1 (3 first); counter-clockwise 2,1,5,4,3 (1 first).
+        tie(&mut g, Some(id(2)), clockwise);
+        g.end_round();
+        assert_eq!(g.first_player(), id(starter), "clockwise {clockwise}");
+    }
+}
+
+// ---- A round ----
+
+#[test]
+fn round_only_empty_handed_players_act_clockwise() {
+    let mut g = table();
+    assert!(!act(&mut g, take(&[5, 6])));
+    assert_eq!(g.mover(), Some(id(2)));
+    assert!(!act(&mut g, take(&[7])));
+    assert_eq!(g.mover(), Some(id(3)));
+    // Id 3 steals from id 1: the next empty-handed player clockwise from id 3 is 4, then 5, then 1.
+    assert!(!act(&mut g, steal(id(1), 5)));
+    assert_eq!(g.hand(id(3)), TileSet::only(6));
+    assert_eq!(g.mover(), Some(id(4)));
+    assert!(!act(&mut g, take(&[8])));
+    assert!(!act(&mut g, take(&[9])));
+    assert_eq!(
+        g.mover(),
+        Some(id(1)),
+        "id 2 and id 3 hold tiles and are skipped"
+    );
+    assert!(!act(&mut g, take(&[10])));
+    // Everyone holds a tile: the round is scored and round 2 is dealt.
+    assert_eq!(g.round(), 2);
+    assert!(g.hands().iter().all(|h| h.is_empty()));
+    assert!(conserved(&g));
+}
+
+#[test]
+fn round_take_any_number_of_tiles() {
+    let mut g = table();
+    let all: [u8; 31] = core::array::from_fn(|i| i as u8 + 1);
+    assert!(!act(&mut g, take(&all)));
+    assert_eq!(g.hand(0).len(), 31);
+    assert_eq!(g.middle(), TileSet::only(TIE_TILE));
+    assert_eq!(g.actions(), 1);
+}
+
+#[test]
+fn round_illegal_takes_are_refused() {
+    let mut g = table();
+    assert_eq!(g.legal(0, &take(&[])), Err(Refusal::TakeNothing));
+    assert_eq!(g.legal(0, &Action::Nothing), Err(Refusal::NoAction));
+    assert_eq!(g.legal(1, &take(&[3])), Err(Refusal::NotYourTurn));
+    act(&mut g, take(&[3]));
+    assert_eq!(g.legal(1, &take(&[3, 4])), Err(Refusal::NotInMiddle));
+    assert_eq!(g.legal(1, &take(&[4])), Ok(()));
+}
+
+#[test]
+fn round_steal_takes_all_and_puts_exactly_one_back() {
+    let mut g = table();
+    act(&mut g, take(&[3, 4, 5]));
+    assert!(!act(&mut g, steal(0, 4)));
+    assert_eq!(g.hand(0), TileSet::EMPTY);
+    assert_eq!(g.hand(1), TileSet::only(3).with(5));
+    assert!(g.middle().contains(4));
+    assert!(conserved(&g));
+}
+
+#[test]
+fn round_stealing_a_single_tile_gains_nothing_and_empties_the_victim() {
+    let mut g = table();
+    act(&mut g, take(&[3]));
+    assert!(!act(&mut g, steal(0, 3)));
+    assert!(g.hand(0).is_empty() && g.hand(1).is_empty());
+    assert!(g.middle().contains(3));
+    // Id 2 is still empty-handed: it acts again after 3, 4, 5 and 1.
+    for t in [4, 5, 6, 7] {
+        act(&mut g, take(&[t]));
+    }
+    assert_eq!(g.mover(), Some(id(2)));
+}
+
+#[test]
+fn round_illegal_steals_are_refused() {
+    let mut g = table();
+    act(&mut g, take(&[3, 4]));
+    assert_eq!(g.legal(1, &steal(2, 3)), Err(Refusal::EmptyVictim));
+    assert_eq!(g.legal(1, &steal(1, 3)), Err(Refusal::NoSuchVictim));
+    assert_eq!(g.legal(1, &steal(9, 3)), Err(Refusal::NoSuchVictim));
+    assert_eq!(g.legal(1, &steal(0, 5)), Err(Refusal::PutBackNotStolen));
+    assert_eq!(g.legal(1, &steal(0, 200)), Err(Refusal::PutBackNotStolen));
+    assert_eq!(g.legal(1, &steal(0, 4)), Ok(()));
+}
+
+#[test]
+fn round_empty_middle_forces_a_steal() {
+    let mut g = table();
+    let all: [u8; 32] = core::array::from_fn(|i| i as u8);
+    act(&mut g, take(&all));
+    assert!(g.middle().is_empty());
+    assert_eq!(g.legal(1, &take(&[0])), Err(Refusal::NotInMiddle));
+    assert_eq!(g.legal(1, &take(&[])), Err(Refusal::TakeNothing));
+    assert_eq!(g.legal(1, &steal(0, 0)), Ok(()));
+}
+
+#[test]
+fn round_second_illegal_action_removes_the_player_for_the_round() {
+    let mut g = table();
+    assert!(act(&mut g, Action::Nothing), "first refusal");
+    assert!(g.has_strike());
+    assert_eq!(g.mover(), Some(id(1)), "asked once more");
+    assert!(act(&mut g, take(&[])), "second refusal");
+    assert!(g.is_removed(id(1)));
+    assert_eq!(g.mover(), Some(id(2)));
+    for t in [1, 2, 3, 4] {
+        assert!(!act(&mut g, take(&[t])));
+    }
+    // Id 1 was skipped: the round is over (ids 2..5 hold Bat, Opossum, Bunny, Buffalo) and id 1
+    // scored an empty hand.
+    assert_eq!(g.round(), 2);
+    assert!(!g.is_removed(id(1)), "back for the next round");
+    let s = g.last_scoring();
+    assert_eq!(s.animals[id(1)], 0);
+    assert_eq!(s.animals[id(2)], Side::Bat.animal_bit());
+    let mut hands = [TileSet::EMPTY; PLAYERS];
+    for t in 1..=4u8 {
+        hands[t as usize] = TileSet::only(t);
+    }
+    assert_eq!(s.gain, score_round(&hands, 0, &[1, 2, 3, 4, 5], 0, 1).gain);
+}
+
+#[test]
+fn round_refusals_are_counted_and_cleared_by_a_legal_action() {
+    let mut g = table();
+    let mut actions = [Action::Nothing; PLAYERS];
+    actions[0] = take(&[99]);
+    let report = g.step(&actions);
+    assert_eq!(report.refused, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    assert!(!act(&mut g, take(&[4])));
+    assert!(!g.has_strike());
+    assert!(act(&mut g, Action::Nothing));
+    assert!(
+        !act(&mut g, take(&[5])),
+        "a new turn has its own second chance"
+    );
+    assert!(!g.is_removed(1));
+}
+
+#[test]
+fn round_is_stopped_after_1000_actions() {
+    let mut g = table();
+    // Ids 3, 4, 5 hold tiles; ids 1 and 2 steal a single tile from each other forever.
+    g.mover = id(3) as u8;
+    act(&mut g, take(&[10]));
+    act(&mut g, take(&[11]));
+    act(&mut g, take(&[12]));
+    assert_eq!(g.mover(), Some(id(1)));
+    let mut n = 3;
+    while g.round() == 1 {
+        let action = match (g.mover(), g.hand(id(1)), g.hand(id(2))) {
+            (Some(s), _, h2) if s == id(1) && !h2.is_empty() => steal(id(2), h2.first().unwrap()),
+            (Some(s), h1, _) if s == id(2) && !h1.is_empty() => steal(id(1), h1.first().unwrap()),
+            _ => take(&[20]),
+        };
+        assert!(!act(&mut g, action));
+        n += 1;
+        assert!(n <= ACTION_CAP as usize, "the round went past the cap");
+    }
+    assert_eq!(n, ACTION_CAP as usize);
+}
+
+#[test]
+fn round_stopped_players_still_empty_score_an_empty_hand() {
+    let mut g = table();
+    g.actions = ACTION_CAP - 1;
+    give(&mut g, id(2), Side::Fire, 1);
+    give(&mut g, id(3), Side::Fire, 1);
+    give(&mut g, id(4), Side::Fire, 1);
+    // Id 1 takes one Fire with the last action; id 5 never acted.
+    let fire = g.middle().showing(Side::Fire, g.faces()).first().unwrap();
+    act(&mut g, take(&[fire]));
+    assert_eq!(g.round(), 2);
+    assert_eq!(
+        g.last_scoring().gain[id(5)],
+        -5 - 1,
+        "fewest fire, fewest fur"
+    );
+}
+
+// ---- Scoring ----
+
+#[test]
+fn scoring_mystery_tiles_are_turned_first() {
+    let mut g = table();
+    give(&mut g, id(1), Side::Mystery, 6);
+    let hand = g.hand(id(1));
+    assert!(hand.iter().all(|t| g.visible(t) == Some(Side::Mystery)));
+    let score = g.score_hands(g.hands());
+    // Tiles 8..13 turn to Fire, Meat, Fur, Ivory, Axe, Meat.
+    assert_eq!(score.gain[id(1)], 8 + 1 + 2 + 1);
+    g.mover = 4;
+    g.hands[4] = TileSet::only(20);
+    g.middle = g.middle.without(20);
+    g.end_round();
+    assert_eq!(g.last_scoring().gain[id(1)], 12);
+    let mut last = table();
+    last.round = ROUNDS;
+    give(&mut last, id(1), Side::Mystery, 1);
+    last.end_round();
+    assert!(last.is_over());
+    assert_eq!(
+        last.visible(8),
+        Some(Side::Fire),
+        "turned at the last scoring"
+    );
+}
+
+#[test]
+fn scoring_fire_fewest_loses_5_ties_to_latest_in_tie_order() {
+    // Seed text: id 4 holds the clockwise tie-breaker; ids 3 and 5 have 1 Fire, the others more
+    // (2 here: our tile list has 9 Fire sides): order 4, 5, 1, 2, 3, so id 3 loses.
+    let mut g = table();
+    for (i, n) in [(1, 2), (2, 2), (3, 1), (4, 2), (5, 1)] {
+        give(&mut g, id(i), Side::Fire, n);
+    }
+    tie(&mut g, Some(id(4)), true);
+    let s = g.score_hands(g.hands());
+    assert_eq!(s.order.map(|x| x + 1), [4, 5, 1, 2, 3]);
+    // No Meat or Fur anywhere: Meat goes 4, 5, 1 and Fur +1 to id 4, -1 to id 3 (latest).
+    assert_eq!(s.gain[id(3)], -5 - 1);
+    assert_eq!(s.gain[id(4)], 8 + 1);
+    assert_eq!(s.gain[id(5)], 5);
+    assert_eq!(
+        fire_loser(&Counts::of(g.hands(), g.faces()).fire, &s.order),
+        id(3)
+    );
+    // Counter-clockwise: 4, 3, 2, 1, 5, so id 5 loses.
+    tie(&mut g, Some(id(4)), false);
+    let s = g.score_hands(g.hands());
+    assert_eq!(s.order.map(|x| x + 1), [4, 3, 2, 1, 5]);
+    assert_eq!(
+        fire_loser(&Counts::of(g.hands(), g.faces()).fire, &s.order),
+        id(5)
+    );
+}
+
+#[test]
+fn scoring_meat_8_5_2_ties_to_earliest_in_tie_order() {
+    // Seed text: id 4 holds the clockwise tie-breaker; ids 4, 1 and 2 have 3 Meat: places 4, 1, 2.
+    let mut g = table();
+    for i in [1, 2, 4] {
+        give(&mut g, id(i), Side::Meat, 3);
+    }
+    give(&mut g, id(5), Side::Meat, 1);
+    tie(&mut g, Some(id(4)), true);
+    let c = Counts::of(g.hands(), g.faces());
+    let order = tie_order(g.hands(), g.faces(), g.ids(), 0);
+    assert_eq!(meat_places(&c.meat, &order), [id(4), id(1), id(2)]);
+    let s = g.score_hands(g.hands());
+    let fur_and_fire = |seat: Seat| {
+        let (w, l) = fur_winner_loser(&c.fur, &order);
+        (if w == seat { 1 } else { 0 })
+            - (if l == seat { 1 } else { 0 })
+            - (if fire_loser(&c.fire, &order) == seat {
+                5
+            } else {
+                0
+            })
+    };
+    assert_eq!(s.gain[id(4)], 8 + fur_and_fire(id(4)));
+    assert_eq!(s.gain[id(1)], 5 + fur_and_fire(id(1)));
+    assert_eq!(s.gain[id(2)], 2 + fur_and_fire(id(2)));
+    assert_eq!(s.gain[id(5)], fur_and_fire(id(5)), "fourth gets nothing");
+}
+
+#[test]
+fn scoring_meat_players_with_zero_meat_can_place() {
+    let mut g = table();
+    give(&mut g, id(3), Side::Meat, 2);
+    tie(&mut g, None, true); // middle: order from the first player, id 1
+    let c = Counts::of(g.hands(), g.faces());
+    let order = tie_order(g.hands(), g.faces(), g.ids(), 0);
+    assert_eq!(meat_places(&c.meat, &order), [id(3), id(1), id(2)]);
+}
+
+#[test]
+fn scoring_fur_cumulative_points_and_round_number_award() {
+    let mut g = table();
+    g.round = 3;
+    give(&mut g, id(2), Side::Fur, 3);
+    give(&mut g, id(5), Side::Fur, 3);
+    for i in [1, 3, 4] {
+        give(&mut g, id(i), Side::Fur, 1);
+    }
+    tie(&mut g, Some(id(5)), true); // order 5, 1, 2, 3, 4
+    let c = Counts::of(g.hands(), g.faces());
+    let order = tie_order(g.hands(), g.faces(), g.ids(), 0);
+    // Most: ids 2 and 5 tie, 5 is earlier. Fewest: 1, 3, 4 tie, 4 is latest.
+    assert_eq!(fur_winner_loser(&c.fur, &order), (id(5), id(4)));
+    let before = *g.points();
+    g.end_round();
+    assert_eq!(g.furs(), &[1, 3, 1, 1, 3]);
+    assert_eq!(g.last_scoring().fur, [1, 3, 1, 1, 3]);
+    let fire = fire_loser(&c.fire, &order);
+    assert_eq!(fire, id(4));
+    assert_eq!(g.points()[id(5)], before[id(5)] + 3 + 8); // fur winner, and meat first in order
+    assert_eq!(g.points()[id(4)], (before[id(4)] - 3 - 5).max(0));
+}
+
+#[test]
+fn scoring_ivory_2_each_axe_1_each_and_3_in_round_5() {
+    for (round, axe) in [(1, 1), (4, 1), (5, 3)] {
+        let mut g = table();
+        g.round = round;
+        give(&mut g, id(1), Side::Ivory, 3);
+        give(&mut g, id(1), Side::Axe, 2);
+        // Keep the other awards away from id 1: everyone else has one Fire, Meat and Fur.
+        for i in 2..=5 {
+            give(&mut g, id(i), Side::Fire, 1);
+        }
+        give(&mut g, id(1), Side::Fire, 1);
+        let s = g.score_hands(g.hands());
+        let c = Counts::of(g.hands(), g.faces());
+        let (w, l) = fur_winner_loser(&c.fur, &s.order);
+        let meat = meat_places(&c.meat, &s.order)
+            .iter()
+            .position(|&x| x == id(1));
+        let mut expect = 3 * 2 + 2 * axe;
+        expect += meat.map_or(0, |p| MEAT_AWARDS[p]);
+        expect +=
+            if w == id(1) { round as i32 } else { 0 } - if l == id(1) { round as i32 } else { 0 };
+        expect -= if fire_loser(&c.fire, &s.order) == id(1) {
+            5
+        } else {
+            0
+        };
+        assert_eq!(s.gain[id(1)], expect, "round {round}");
+    }
+}
+
+#[test]
+fn scoring_animals_are_obtained_once_each() {
+    let mut g = table();
+    give(&mut g, id(1), Side::Bat, 1);
+    give(&mut g, id(1), Side::Duck, 1);
+    g.end_round();
+    assert_eq!(
+        g.animals()[id(1)],
+        Side::Bat.animal_bit() | Side::Duck.animal_bit()
+    );
+    give(&mut g, id(1), Side::Bat, 1);
+    g.end_round();
+    assert_eq!(
+        g.animals()[id(1)].count_ones(),
+        2,
+        "the same animal again does nothing"
+    );
+    assert_eq!(g.animals()[id(2)], 0);
+}
+
+#[test]
+fn scoring_tie_breaker_holder_first_or_round_first_player_if_in_middle() {
+    let mut g = table();
+    g.first = id(3) as u8;
+    tie(&mut g, None, false);
+    let o = tie_order(g.hands(), g.faces(), g.ids(), g.first_player());
+    assert_eq!(o.map(|x| x + 1), [3, 2, 1, 5, 4]);
+    tie(&mut g, Some(id(5)), true);
+    let o = tie_order(g.hands(), g.faces(), g.ids(), g.first_player());
+    assert_eq!(o.map(|x| x + 1), [5, 1, 2, 3, 4]);
+}
+
+#[test]
+fn scoring_points_never_below_zero_after_a_round() {
+    let mut g = table();
+    g.points = [2, 10, 10, 10, 10];
+    g.round = 4;
+    // Id 1 has nothing, the others one Fire, Meat and Fur each: id 1 alone has the fewest Fire
+    // and Fur, and no Meat place.
+    for i in 2..=5 {
+        give(&mut g, id(i), Side::Fire, 1);
+        give(&mut g, id(i), Side::Meat, 1);
+        give(&mut g, id(i), Side::Fur, 1);
+    }
+    let gain = g.score_hands(g.hands()).gain[id(1)];
+    assert_eq!(gain, -5 - 4);
+    g.end_round();
+    assert_eq!(g.points()[id(1)], 0);
+    assert_eq!(
+        g.last_scoring().gain[id(1)],
+        -9,
+        "the gain is kept before the floor"
+    );
+}
+
+#[test]
+fn end_of_game_animal_bonus() {
+    assert_eq!(
+        (0..=7u8)
+            .map(|n| animal_bonus((1u16 << n).wrapping_sub(1) as u8))
+            .collect::<heapless::Vec<i32, 8>>(),
+        [0, 0, 0, 4, 9, 15, 22, 30]
+    );
+    let mut g = table();
+    g.round = ROUNDS;
+    g.animals[id(2)] = Side::Bat.animal_bit() | Side::Bunny.animal_bit();
+    give(&mut g, id(2), Side::Duck, 1);
+    give(&mut g, id(2), Side::Beaver, 1);
+    let before = g.points()[id(2)];
+    let gain = g.score_hands(g.hands()).gain[id(2)];
+    g.end_round();
+    assert!(g.is_over());
+    assert_eq!(
+        g.points()[id(2)],
+        (before + gain).max(0) + 9,
+        "four animals"
+    );
+}
+
+#[test]
+fn match_placement_points_split_ties() {
+    // In sixtieths of a point.
+    let p = |v: [i32; 5]| placement_points(&v);
+    // Seed text: 40, 37, 37, 37, 35 gives 5, 2, 2, 2, 0.
+    assert_eq!(p([40, 37, 37, 37, 35]), [300, 120, 120, 120, 0]);
+    assert_eq!(p([1, 2, 3, 4, 5]), [0, 60, 120, 180, 300]);
+    assert_eq!(p([9, 9, 1, 0, 0]), [240, 240, 120, 30, 30]);
+    assert_eq!(
+        placement_points(&[7; 5]),
+        [132; 5],
+        "11 points shared by five"
+    );
+    assert_eq!(placement_points(&[9, 9, 9, 1, 1]), [200, 200, 200, 30, 30]);
+}
+
+#[test]
+fn match_ends_after_five_rounds_ranked_by_points() {
+    let mut g = Mammut::new(&Params, 4).unwrap();
+    for r in 1..=ROUNDS {
+        assert_eq!(g.round(), r);
+        assert!(g.outcome().is_none());
+        g.end_round();
+    }
+    assert!(g.is_over());
+    assert_eq!(g.to_move(), SeatSet::EMPTY);
+    let o = g.outcome().unwrap();
+    for s in 0..PLAYERS {
+        assert_eq!(o.score[s], g.points()[s] as i64);
+        let better = g.points().iter().filter(|&&p| p > g.points()[s]).count();
+        assert_eq!(o.rank[s] as usize, better);
+    }
+    let digest = g.digest();
+    assert!(!act_after_over(&mut g));
+    assert_eq!(g.digest(), digest, "nothing changes once over");
+}
+
+fn act_after_over(g: &mut Mammut) -> bool {
+    g.step(&[take(&[1]); PLAYERS]).total_refused() > 0
+}
+
+#[test]
+fn state_is_small_and_digest_follows_the_state() {
+    assert!(core::mem::size_of::<Mammut>() <= 1024);
+    let a = Mammut::new(&Params, 5).unwrap();
+    let mut b = a.clone();
+    assert_eq!(a.digest(), b.digest());
+    let seat = b.mover().unwrap();
+    let first = b.middle().first().unwrap();
+    let mut actions = [Action::Nothing; PLAYERS];
+    actions[seat] = take(&[first]);
+    b.step(&actions);
+    assert_ne!(a.digest(), b.digest());
+    assert_ne!(a.digest(), Mammut::new(&Params, 6).unwrap().digest());
+}
+
+#[test]
+fn state_size_budget() {
+    // Reported in the module docs; the budget is 1 KB.
+    let size = core::mem::size_of::<Mammut>();
+    assert!(size <= 1024, "{size} bytes");
+    assert!(size <= 160, "{size} bytes: update the module docs");
+}

@@ -1,0 +1,175 @@
+//! `arena play ballroom` and `arena verify ballroom`: MechMania 28's protocol over stdin/stdout or,
+//! like the official engine, over TCP on 127.0.0.1:29170-29173.
+
+use super::{print_report, MatchArgs};
+use crate::games::ballroom as codec;
+use crate::play::{self, BotSpec, Driver, Player, Protocol};
+use crate::process::{BotProcess, Fault, Lines, TcpBot};
+use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset};
+use arena_core::{Game, Roster, Seat};
+use clap::{Args, ValueEnum};
+use std::time::Duration;
+
+/// The official engine's first port; seat i listens on `BASE_PORT + i`.
+pub const BASE_PORT: u16 = 29170;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesetArg {
+    /// Exactly what the official engine (tag 1.6) does, quirks included.
+    Engine,
+    /// The rules as the challenge text wrote them.
+    AsWritten,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub common: MatchArgs,
+    #[arg(long, value_enum, default_value = "engine")]
+    pub ruleset: RulesetArg,
+    /// Seats without a --bot wait for a bot to connect over TCP on 127.0.0.1:29170+seat, as the
+    /// official engine does (the official starter packs connect unchanged). `--bot tcp` does the
+    /// same for one seat.
+    #[arg(long)]
+    pub tcp: bool,
+    /// How long to wait for a TCP bot to connect, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub tcp_wait: u64,
+}
+
+/// The reference protocol over any line connection: the phase message before every step, one
+/// reply line, `fin` at the end. A bot the engine has dropped hears nothing more.
+pub struct Reference<L: Lines> {
+    pub conn: L,
+    /// The action the rules play for the last unreadable reply.
+    instead: Option<Action>,
+}
+
+impl<L: Lines> Reference<L> {
+    pub fn new(conn: L) -> Self {
+        Reference {
+            conn,
+            instead: None,
+        }
+    }
+}
+
+impl<L: Lines> Protocol<Ballroom> for Reference<L> {
+    fn act(&mut self, game: &Ballroom, seat: Seat) -> Result<Action, Fault> {
+        let (Some(phase), true) = (game.phase(), game.player(seat).is_some_and(|p| p.connected))
+        else {
+            return Ok(Action::Pass);
+        };
+        for line in codec::phase_message(game, seat).lines() {
+            self.conn.send(line)?;
+        }
+        let line = self.conn.recv()?;
+        codec::parse_action_line(phase, &line).map_err(|f| {
+            self.instead = Some(f.action());
+            Fault::Garbage {
+                why: format!("{f}: {}", play::preview(&line)),
+            }
+        })
+    }
+
+    /// A time-out or a lost connection drops the bot (the reference's `null`); an unreadable reply
+    /// plays what the reference plays for it.
+    fn fault_action(&mut self, _game: &Ballroom, _seat: Seat, _fault: &Fault) -> Action {
+        self.instead.take().unwrap_or(Action::Null)
+    }
+
+    fn finish(&mut self, game: &Ballroom, seat: Seat) {
+        if game.player(seat).is_some_and(|p| p.connected) {
+            let _ = self.conn.send("fin");
+        }
+    }
+
+    fn max_faults(&self) -> u32 {
+        1
+    }
+
+    fn close(&mut self) {
+        self.conn.close();
+    }
+}
+
+pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
+    let seed = args.common.seed();
+    let params = Params {
+        ruleset: match args.ruleset {
+            RulesetArg::Engine => Ruleset::Engine,
+            RulesetArg::AsWritten => Ruleset::AsWritten,
+        },
+        classes: None,
+    };
+    let game =
+        Ballroom::new(&params, seed).map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?;
+    let seats = game.seats();
+    if args.common.bots.len() > seats {
+        anyhow::bail!(
+            "ballroom takes {seats} bots, {} were given",
+            args.common.bots.len()
+        );
+    }
+    // 2 s per phase, each answer on its own.
+    let options = args.common.external(Duration::from_secs(2), 1);
+    let mut players: Vec<Player<Ballroom>> = Vec::new();
+    let mut names = Vec::new();
+    for seat in 0..seats {
+        let arg = args.common.bots.get(seat).map(String::as_str);
+        let tcp = arg == Some("tcp") || (arg.is_none() && args.tcp);
+        if tcp {
+            let port = BASE_PORT + seat as u16;
+            eprintln!("seat {seat}: waiting for a bot on 127.0.0.1:{port}");
+            let conn = TcpBot::accept(port, Duration::from_secs(args.tcp_wait), &options.limits)
+                .map_err(|e| anyhow::anyhow!("seat {seat}: {e}"))?;
+            let name = format!("tcp:{port}");
+            names.push(name.clone());
+            players.push(Player::new(
+                name,
+                Driver::External(Box::new(Reference::new(conn))),
+            ));
+            continue;
+        }
+        let spec = match arg {
+            Some(a) => BotSpec::parse::<Ballroom>(a).map_err(anyhow::Error::msg)?,
+            None => BotSpec::Builtin(Ballroom::BOTS[0].into()),
+        };
+        names.push(spec.label());
+        players.extend(
+            play::players::<Ballroom>(
+                std::slice::from_ref(&spec),
+                seed,
+                &options,
+                |p: BotProcess| Box::new(Reference::new(p)) as Box<dyn Protocol<Ballroom>>,
+            )
+            .map_err(anyhow::Error::msg)?,
+        );
+        // Built-in bots are seeded by seat: re-seed this one for its real seat.
+        if let (BotSpec::Builtin(name), Some(last)) = (&spec, players.last_mut()) {
+            if let Some(bot) = Ballroom::bot(name, play::bot_seed(seed, seat)) {
+                last.driver = Driver::Builtin(bot);
+            }
+        }
+    }
+    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
+    let mut log = codec::LogWriter::new(&name_refs);
+    log.observe(&game);
+    let (_game, report) = play::run(game, seed, &mut players, args.common.max_turns, |g, _| {
+        log.observe(g);
+    });
+    print_report(&report, args.common.json);
+    if let Some(path) = &args.common.replay {
+        match std::fs::write(path, log.render() + "\n") {
+            Ok(()) => eprintln!("log written to {}", path.display()),
+            Err(e) => anyhow::bail!("cannot write {}: {e}", path.display()),
+        }
+    }
+    Ok(())
+}
+
+pub fn verify(text: &str) -> Result<String, String> {
+    codec::verify_log(text)
+        .map(|r| format!("ok: {} turns, {} checks match", r.turns, r.checks))
+        .map_err(|m| m.to_string())
+}

@@ -1,0 +1,200 @@
+//! `arena tournament` and `arena merge`: results independent of --jobs, shards that merge into the
+//! same table as one run, replays kept, no process left behind.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
+        .output()
+        .expect("run arena")
+}
+
+fn text(o: &Output) -> String {
+    format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    )
+}
+
+fn tournament(dir: &Path, name: &str, extra: &[&str]) -> (PathBuf, Output) {
+    let file = dir.join(name);
+    let mut args = vec![
+        "tournament",
+        "tower-defense",
+        "--bot",
+        "strong",
+        "--bot",
+        "random",
+        "--bot",
+        "army",
+        "--seed",
+        "11",
+        "--quiet",
+        "--results-json",
+        file.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    let out = arena(&args);
+    assert!(out.status.success(), "{}", text(&out));
+    (file, out)
+}
+
+fn read(p: &Path) -> serde_json::Value {
+    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+}
+
+#[test]
+fn results_do_not_depend_on_jobs_and_shards_merge_into_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (one, out) = tournament(dir.path(), "one.json", &["--jobs", "1"]);
+    let (two, _) = tournament(dir.path(), "two.json", &["--jobs", "2"]);
+    assert_eq!(read(&one), read(&two));
+    let table = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        table.contains("wins") && table.contains("mu-3sigma"),
+        "{table}"
+    );
+
+    let (a, _) = tournament(dir.path(), "a.json", &["--shard", "0/2"]);
+    let (b, _) = tournament(dir.path(), "b.json", &["--shard", "1/2"]);
+    assert_eq!(read(&a)["results"].as_array().unwrap().len(), 3);
+    let merged = dir.path().join("merged.json");
+    let m = arena(&[
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--results-json",
+        merged.to_str().unwrap(),
+    ]);
+    assert!(m.status.success(), "{}", text(&m));
+    assert_eq!(read(&merged), read(&one));
+    // The printed tables are the same too.
+    let single = String::from_utf8_lossy(&out.stdout).to_string();
+    assert_eq!(String::from_utf8_lossy(&m.stdout), single);
+}
+
+#[test]
+fn round_robin_swaps_seats_and_ranks_the_strong_bot_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let replays = dir.path().join("replays");
+    let (file, _) = tournament(
+        dir.path(),
+        "r.json",
+        &["--replays", replays.to_str().unwrap()],
+    );
+    let r = read(&file);
+    let results = r["results"].as_array().unwrap();
+    assert_eq!(results.len(), 6);
+    assert_eq!(r["standings"][0]["bot"], "strong");
+    // Every replay was kept, and verifies.
+    for m in results {
+        let path = m["replay"].as_str().unwrap();
+        let v = arena(&["verify", "tower-defense", path]);
+        assert!(v.status.success(), "{path}: {}", text(&v));
+    }
+    assert_eq!(std::fs::read_dir(&replays).unwrap().count(), 6);
+}
+
+#[test]
+fn siege_plays_every_defender_against_every_invader() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("s.json");
+    let out = arena(&[
+        "tournament",
+        "tower-defense",
+        "--variant",
+        "siege",
+        "--bot",
+        "strong",
+        "--bot",
+        "army",
+        "--quiet",
+        "--results-json",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let r = read(&file);
+    let seats: Vec<Vec<u64>> = r["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            m["seats"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| s.as_u64().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(seats, vec![vec![0, 1], vec![1, 0]]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("defender avg"));
+}
+
+#[test]
+fn external_bots_in_a_tournament_leave_no_process_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = format!("arena-zombie-check-{}", std::process::id());
+    // A bot that answers a few turns, then hangs with a child of its own.
+    let bot = format!(
+        "cmd:sh -c 'sleep 300 & n=0; while read l; do n=$((n+1)); [ $n -gt 20 ] && sleep 300; echo null; done' {marker}"
+    );
+    let file = dir.path().join("z.json");
+    let out = arena(&[
+        "tournament",
+        "tower-defense",
+        "--bot",
+        &bot,
+        "--bot",
+        "strong",
+        "--turn-ms",
+        "5",
+        "--quiet",
+        "--results-json",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let r = read(&file);
+    assert!(
+        r["ratings"][0]["faults"]["timeouts"].as_u64().unwrap() > 0,
+        "{r}"
+    );
+    let left = Command::new("pgrep")
+        .args(["-f", &marker])
+        .output()
+        .unwrap();
+    assert!(
+        left.stdout.is_empty(),
+        "processes left: {}",
+        String::from_utf8_lossy(&left.stdout)
+    );
+}
+
+#[test]
+fn shard_and_bot_errors_are_clear() {
+    let out = arena(&[
+        "tournament",
+        "tower-defense",
+        "--bot",
+        "strong",
+        "--bot",
+        "random",
+        "--shard",
+        "2/2",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out).contains("0 <= I < N"), "{}", text(&out));
+    let out = arena(&[
+        "tournament",
+        "tower-defense",
+        "--bot",
+        "strong",
+        "--bot",
+        "nope",
+    ]);
+    assert!(text(&out).contains("unknown bot `nope`"), "{}", text(&out));
+}

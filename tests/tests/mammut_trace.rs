@@ -1,0 +1,117 @@
+//! Mammut traces: a played game's trace verifies; a corrupted one fails at the right line and field.
+
+use arena_core::games::mammut::{Action, Mammut, MammutBot, Params, PLAYERS};
+use arena_core::{Game, Roster};
+use arena_host::games::mammut::{
+    action_json, play_traced, state_json, trace_header, trace_line, verify_trace,
+};
+use serde_json::Value;
+
+fn played(seed: u64) -> (Mammut, String) {
+    let names = ["cautious", "greedy", "random", "greedy", "random"];
+    let mut bots: Vec<MammutBot> = names
+        .iter()
+        .enumerate()
+        .map(|(s, n)| Mammut::bot(n, seed + s as u64).unwrap())
+        .collect();
+    play_traced(seed, &names, &mut bots).unwrap()
+}
+
+/// The trace with line `n` (1-based) changed by `edit`.
+fn edit_line(trace: &str, n: usize, edit: impl FnOnce(&mut Value)) -> String {
+    let mut lines: Vec<String> = trace.lines().map(str::to_string).collect();
+    let mut v: Value = serde_json::from_str(&lines[n - 1]).unwrap();
+    edit(&mut v);
+    lines[n - 1] = v.to_string();
+    lines.join("\n")
+}
+
+#[test]
+fn a_played_trace_verifies() {
+    for seed in [1, 2, 3] {
+        let (g, trace) = played(seed);
+        assert!(g.is_over());
+        let report = verify_trace(&trace).unwrap_or_else(|m| panic!("seed {seed}: {m}"));
+        assert!(report.over);
+        assert_eq!(report.steps, g.turn());
+        assert_eq!(report.points, *g.points());
+        assert_eq!(report.placement, g.placement());
+        assert_eq!(trace.lines().count() as u32, g.turn() + 1);
+    }
+}
+
+#[test]
+fn a_trace_with_refusals_verifies() {
+    let seed = 12;
+    let mut g = Mammut::new(&Params, seed).unwrap();
+    let mut trace = trace_header(&g, seed, &["x"; PLAYERS]);
+    // Every seat answers nothing, twice: all five are removed and the round ends unplayed.
+    for _ in 0..2 * PLAYERS {
+        let seat = g.mover().unwrap();
+        let turn = g.turn();
+        let refused = g.step(&[Action::Nothing; PLAYERS]).total_refused() > 0;
+        assert!(refused);
+        trace.push('\n');
+        trace.push_str(&trace_line(turn, seat, &Action::Nothing, refused, &g));
+    }
+    assert_eq!(g.round(), 2);
+    let report = verify_trace(&trace).unwrap();
+    assert_eq!(report.refused, 2 * PLAYERS as u32);
+    assert!(!report.over);
+}
+
+#[test]
+fn a_corrupted_state_fails_at_its_line_and_field() {
+    let (_, trace) = played(4);
+    let bad = edit_line(&trace, 20, |v| v["state"]["points"][2] = Value::from(99));
+    let m = verify_trace(&bad).unwrap_err();
+    assert_eq!(
+        (m.line, m.turn, m.field.as_str()),
+        (20, Some(18), "state.points")
+    );
+    assert!(
+        m.to_string().starts_with("line 20 (turn 18): state.points"),
+        "{m}"
+    );
+}
+
+#[test]
+fn a_changed_action_fails_at_its_line() {
+    let (_, trace) = played(5);
+    // Line 3 records the second step; replace its action by a take of a tile nobody holds yet.
+    let lines: Vec<&str> = trace.lines().collect();
+    let before: Value = serde_json::from_str(lines[1]).unwrap();
+    let middle = before["state"]["middle"].as_array().unwrap();
+    let tile = middle.last().unwrap()["id"].as_u64().unwrap() as u8;
+    let action = action_json(&Action::Take(arena_core::games::mammut::TileSet::only(
+        tile,
+    )));
+    let bad = edit_line(&trace, 3, |v| v["action"] = action);
+    let m = verify_trace(&bad).unwrap_err();
+    assert_eq!(m.line, 3, "{m}");
+    assert!(m.field.starts_with("state.") || m.field == "refused", "{m}");
+}
+
+#[test]
+fn an_unreadable_or_foreign_trace_is_refused() {
+    let (_, trace) = played(6);
+    let mut lines: Vec<&str> = trace.lines().collect();
+    lines[5] = "{not json";
+    let m = verify_trace(&lines.join("\n")).unwrap_err();
+    assert_eq!((m.line, m.field.as_str()), (6, "json"));
+    let m = verify_trace(&edit_line(&trace, 1, |v| v["game"] = "ants".into())).unwrap_err();
+    assert_eq!((m.line, m.field.as_str()), (1, "game"));
+    let m = verify_trace(&edit_line(&trace, 1, |v| v["seed"] = 7.into())).unwrap_err();
+    assert_eq!(m.line, 1);
+    let m = verify_trace(&edit_line(&trace, 9, |v| v["digest"] = "0".into())).unwrap_err();
+    assert_eq!((m.line, m.field.as_str()), (9, "digest"));
+    // A line after the end of the game.
+    let (g, trace) = played(7);
+    let extra = format!(
+        "{trace}{}",
+        trace_line(g.turn(), 0, &Action::Nothing, true, &g)
+    );
+    let m = verify_trace(&extra).unwrap_err();
+    assert_eq!(m.line as u32, g.turn() + 2);
+    assert_eq!(state_json(&g, 0)["toMove"], Value::Null);
+}
