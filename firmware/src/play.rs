@@ -1,4 +1,7 @@
-//! The match loop: a rotation of bot-vs-bot matches, one turn and one frame at a time.
+//! The match loop: a rotation of bot-vs-bot matches, one step and one frame at a time.
+//!
+//! A "turn" here is one `Game::step` (a phase in Ballroom Blitz, one seat's move in Mammut): the
+//! log's `t=`, the schedules and the turn limit count steps.
 //!
 //! Match `n` plays entry `n % L::LEN` of the lineup with seed `n` (seeds come from the match counter,
 //! so match `n` is the same match on every board and on the host). Each turn: the bots decide, then
@@ -25,7 +28,7 @@ pub struct RunConfig {
     /// Snapshot frames (announced, then held) every `snapshot_every` turns and on the result screen
     /// (0: never).
     pub snapshot_every: u32,
-    /// A match that has not ended after this many turns is stopped (no outcome).
+    /// A match that has not ended after this many steps is stopped (no outcome).
     pub max_turns: u32,
 }
 
@@ -156,7 +159,10 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     let mut step_cost = CostStats::new();
     let mut bots_cost = CostStats::new();
     let mut refused: u32 = 0;
-    while !game.is_over() && game.turn() < cfg.max_turns {
+    // The schedule counts steps, not `Game::turn`: a step of Ballroom Blitz is a phase (four make a
+    // turn) and one of Mammut a single seat's move.
+    let mut steps: u32 = 0;
+    while !game.is_over() && steps < cfg.max_turns {
         // What `arena_core::step_with_bots` does, with the bots and the rules timed apart: the
         // budget is the rules'; the bots are as costly as their authors made them.
         let clock = board.clock();
@@ -177,7 +183,8 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         bots_cost.record(clock.elapsed(start, decided));
         step_cost.record(clock.elapsed(decided, end));
         refused = refused.saturating_add(report.total_refused());
-        let turn = game.turn();
+        steps += 1;
+        let turn = steps;
         if cfg.digest_every != 0 && turn.is_multiple_of(cfg.digest_every) {
             let digest = game.digest();
             board.event(&Event::Digest {
@@ -192,7 +199,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         frame(board, number, turn, FrameKind::Game, snap(turn));
     }
 
-    let turns = game.turn();
+    let turns = steps;
     let digest = game.digest();
     let outcome = game.outcome();
     let cost = step_cost.summary();

@@ -20,7 +20,7 @@ pub type Line64 = heapless::String<64>;
 
 /// Formats into a [`Line64`], cutting what does not fit.
 #[macro_export]
-macro_rules! line {
+macro_rules! fmt_line {
     ($($arg:tt)*) => {{
         let mut s = $crate::screen::Line64::new();
         let _ = core::fmt::Write::write_fmt(&mut s, format_args!($($arg)*));
@@ -96,6 +96,31 @@ pub trait Screen: Game {
     where
         D: DrawTarget,
         D::Color: Palette;
+}
+
+/// Draws `s` with its top-left corner at `at`, cut to what fits before the right edge (a side panel
+/// must not spill off a small display, whatever a number grows to).
+pub fn fitted_text<D>(
+    target: &mut D,
+    s: &str,
+    at: Point,
+    color: D::Color,
+    layout: &Layout,
+) -> Result<(), D::Error>
+where
+    D: DrawTarget,
+    D::Color: Palette,
+{
+    let room = (layout.size.width as i32 - at.x).max(0) as u32;
+    let fits = (room / layout.font.character_size.width.max(1)) as usize;
+    let mut cut = s.len().min(fits);
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if cut > 0 && at.y + layout.font.character_size.height as i32 <= layout.size.height as i32 {
+        Text::with_baseline(&s[..cut], at, layout.text_style(color), Baseline::Top).draw(target)?;
+    }
+    Ok(())
 }
 
 /// Who is playing what: what the header and the result screen print.
@@ -177,43 +202,54 @@ where
     target.clear(D::Color::background())?;
     let lh = layout.line_height();
     let mut y = 1;
+    // Most important first: a line that does not fit is left out.
+    let bottom = layout.size.height as i32;
     let mut put = |target: &mut D, s: &str, color: D::Color| -> Result<(), D::Error> {
-        text(target, s, Point::new(1, y), color, &layout)?;
+        if y + lh <= bottom + 1 {
+            text(target, s, Point::new(1, y), color, &layout)?;
+        }
         y += lh;
         Ok(())
     };
     put(
         target,
-        &line!("Match {} {}", label.number, label.game),
+        &fmt_line!("Match {} {}", label.number, label.game),
         D::Color::text(),
     )?;
-    put(
-        target,
-        &line!("{} seed {}", label.config, label.seed),
-        D::Color::dim(),
-    )?;
-    for (seat, bot) in label.bots.iter().enumerate() {
-        let score = outcome.and_then(|o| o.scores().get(seat).copied());
-        let s = match score {
-            Some(score) => line!("{}: {} {}", seat, bot, score),
-            None => line!("{}: {}", seat, bot),
-        };
-        put(target, &s, D::Color::seat(seat))?;
-    }
     let verdict = match outcome.map(|o| (o.winner(), o.reason)) {
-        Some((Some(w), reason)) => line!(
+        Some((Some(w), reason)) => fmt_line!(
             "Winner {} ({}) t{}: {}",
             w,
             label.bots.get(w).copied().unwrap_or("?"),
             turns,
             reason
         ),
-        Some((None, reason)) => line!("Draw t{}: {}", turns, reason),
-        None => line!("Stopped at turn {}", turns),
+        Some((None, reason)) => fmt_line!("Draw t{}: {}", turns, reason),
+        None => fmt_line!("Stopped at turn {}", turns),
     };
     for chunk in wrap(&verdict, layout.columns() as usize) {
         put(target, chunk, D::Color::text())?;
     }
+    let seats = outcome
+        .map(|o| o.seats as usize)
+        .unwrap_or(label.bots.len());
+    for seat in 0..seats {
+        let bot = label
+            .bots
+            .get(seat % label.bots.len().max(1))
+            .copied()
+            .unwrap_or("?");
+        let s = match outcome.and_then(|o| o.scores().get(seat).copied()) {
+            Some(score) => fmt_line!("{}: {} {}", seat, bot, score),
+            None => fmt_line!("{}: {}", seat, bot),
+        };
+        put(target, &s, D::Color::seat(seat))?;
+    }
+    put(
+        target,
+        &fmt_line!("{} seed {}", label.config, label.seed),
+        D::Color::dim(),
+    )?;
     Ok(())
 }
 

@@ -6,11 +6,10 @@
 use arena_core::games::colorfight::{Building, ColorFight, Kind};
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
-use embedded_graphics::text::{Baseline, Text};
 
-use crate::line;
+use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{Layout, Screen};
+use crate::screen::{fitted_text, Layout, Screen};
 
 /// Characters of the side panel: "3 123".
 const PANEL_CHARS: u32 = 6;
@@ -98,13 +97,13 @@ impl Screen for ColorFight {
             } else {
                 D::Color::seat(seat)
             };
-            Text::with_baseline(
-                &line!("{} {}", seat, p.cells),
+            fitted_text(
+                target,
+                &fmt_line!("{} {}", seat, p.cells),
                 Point::new(x, y),
-                layout.text_style(color),
-                Baseline::Top,
-            )
-            .draw(target)?;
+                color,
+                layout,
+            )?;
             y += layout.line_height();
         }
         Ok(())

@@ -1,9 +1,13 @@
 //! One screen per game, and the lineup the boards play.
 
+pub mod ballroom;
 pub mod colorfight;
+pub mod mammut;
 pub mod tower_defense;
 
+use arena_core::games::ballroom::{self as bb, Ballroom};
 use arena_core::games::colorfight::{self as cf, ColorFight};
+use arena_core::games::mammut::{self as mm, Mammut};
 use arena_core::games::tower_defense::{self as td, TowerDefense};
 
 use crate::lineup::{Entry, Lineup, Visit};
@@ -39,9 +43,11 @@ const TD_SIEGE: td::Params = td::Params {
 enum Params {
     Td(td::Params),
     Cf(cf::Params),
+    Mm(mm::Params),
+    Bb(bb::Params),
 }
 
-const ENTRIES: [(Entry, Params); 5] = [
+const ENTRIES: [(Entry, Params); 7] = [
     (
         Entry {
             config: "duel",
@@ -58,10 +64,27 @@ const ENTRIES: [(Entry, Params); 5] = [
     ),
     (
         Entry {
+            config: "five",
+            bots: &["cautious", "greedy", "random", "greedy", "cautious"],
+        },
+        Params::Mm(mm::Params),
+    ),
+    (
+        Entry {
             config: "duel",
             bots: &["army", "strong"],
         },
         Params::Td(TD_DUEL),
+    ),
+    (
+        Entry {
+            config: "engine",
+            bots: &["strong", "holder", "random", "strong"],
+        },
+        Params::Bb(bb::Params {
+            ruleset: bb::Ruleset::Engine,
+            classes: None,
+        }),
     ),
     (
         Entry {
@@ -86,6 +109,8 @@ impl Lineup for Arcade {
         match params {
             Params::Td(p) => visitor.visit::<TowerDefense>(entry, p),
             Params::Cf(p) => visitor.visit::<ColorFight>(entry, p),
+            Params::Mm(p) => visitor.visit::<Mammut>(entry, p),
+            Params::Bb(p) => visitor.visit::<Ballroom>(entry, p),
         }
     }
 }

@@ -9,11 +9,10 @@
 use arena_core::games::tower_defense::{TowerDefense, TowerKind, SPACES};
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
-use embedded_graphics::text::{Baseline, Text};
 
-use crate::line;
+use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{Layout, Screen};
+use crate::screen::{fitted_text, Layout, Screen};
 
 const SIDE: u32 = 10;
 /// Characters of the side panel: "L100", "G1234".
@@ -99,17 +98,20 @@ impl Screen for TowerDefense {
         let x = origin.x + (cols * cell) as i32 + 2;
         let mut y = body.top_left.y + 1;
         for seat in 0..seats {
-            for text in [line!("L{}", self.life(seat)), line!("G{}", self.gold(seat))] {
+            for text in [
+                fmt_line!("L{}", self.life(seat)),
+                fmt_line!("G{}", self.gold(seat)),
+            ] {
                 if y + layout.line_height() > layout.size.height as i32 {
                     break;
                 }
-                Text::with_baseline(
+                fitted_text(
+                    target,
                     &text,
                     Point::new(x, y),
-                    layout.text_style(D::Color::seat(seat)),
-                    Baseline::Top,
-                )
-                .draw(target)?;
+                    D::Color::seat(seat),
+                    layout,
+                )?;
                 y += layout.line_height();
             }
         }
