@@ -19,12 +19,15 @@ impl Screen for Mammut {
         D: DrawTarget,
         D::Color: Palette,
     {
-        let lh = layout.line_height();
+        // Six lines (the round, five seats): tighten the spacing to the font's height if needed.
+        let lines = 1 + PLAYERS as i32;
+        let lh = layout
+            .line_height()
+            .min(layout.body.size.height as i32 / lines)
+            .max(layout.font.character_size.height as i32);
         let mut y = layout.body.top_left.y + 1;
         let mut put = |target: &mut D, s: &str, color: D::Color| -> Result<(), D::Error> {
-            if y + lh <= layout.size.height as i32 {
-                fitted_text(target, s, Point::new(1, y), color, layout)?;
-            }
+            fitted_text(target, s, Point::new(1, y), color, layout)?;
             y += lh;
             Ok(())
         };
@@ -57,5 +60,33 @@ impl Screen for Mammut {
             )?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::frame::Gray4Frame;
+    use crate::screen::{draw_game, MatchLabel};
+    use arena_core::Game;
+    use embedded_graphics::pixelcolor::Gray4;
+
+    #[test]
+    fn all_five_seats_fit_on_the_small_oled() {
+        let game = Mammut::new(&arena_core::games::mammut::Params, 3).unwrap();
+        let mut frame = Gray4Frame::new();
+        let label = MatchLabel {
+            number: 0,
+            game: "mammut",
+            config: "five",
+            seed: 3,
+            bots: &["a"],
+        };
+        draw_game(&game, &label, &mut frame).unwrap();
+        // Seat 4's line is the last one: its colour shows in the bottom rows.
+        let seat4 = Gray4::seat(4).luma();
+        let bottom = (54..64).any(|y| (0..128).any(|x| frame.luma(x, y) == seat4));
+        assert!(bottom, "seat 4 is drawn at the bottom of the screen");
     }
 }
