@@ -21,15 +21,8 @@ impl Screen for Ballroom {
         D::Color: Palette,
     {
         let side = BOARD as u32;
-        let panel = PANEL_CHARS * layout.font.character_size.width;
-        let body = layout.body;
-        let cell = (body.size.width.saturating_sub(panel + 4) / side)
-            .min(body.size.height / side)
-            .max(1);
-        let origin = Point::new(
-            body.top_left.x,
-            body.top_left.y + (body.size.height.saturating_sub(cell * side) / 2) as i32,
-        );
+        let place = layout.grid_with_panel(side, side, PANEL_CHARS, self.players().len() as u32);
+        let (cell, origin) = (place.cell, place.origin);
         let at = |x: i32, y: i32| origin + Point::new(x * cell as i32, y * cell as i32);
         Rectangle::new(origin, Size::new(cell * side, cell * side))
             .into_styled(PrimitiveStyle::with_stroke(D::Color::dim(), 1))
@@ -54,8 +47,7 @@ impl Screen for Ballroom {
             };
             square.into_styled(style).draw(target)?;
         }
-        let x = origin.x + (cell * side) as i32 + 3;
-        let mut y = body.top_left.y + 1;
+        let Point { x, mut y } = place.panel;
         for (seat, p) in self.players().iter().enumerate() {
             if y + layout.line_height() > layout.size.height as i32 {
                 break;

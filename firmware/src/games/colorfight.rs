@@ -1,7 +1,8 @@
 //! ColorFight: the grid in the seats' colours, mines and bases marked, attacks outlined in the
 //! attacker's colour; on the right, each seat's cell count.
 //!
-//! On a 1-bit display even seats fill their cells and odd seats outline them.
+//! On a 1-bit display even seats fill their cells, odd seats outline them, and empty cells stay
+//! blank.
 
 use arena_core::games::colorfight::{Building, ColorFight, Kind};
 use embedded_graphics::prelude::*;
@@ -23,15 +24,9 @@ impl Screen for ColorFight {
         D::Color: Palette,
     {
         let (w, h) = (self.width() as u32, self.height() as u32);
-        let panel = PANEL_CHARS * layout.font.character_size.width;
-        let body = layout.body;
-        let cell = ((body.size.width.saturating_sub(panel)) / w.max(1))
-            .min(body.size.height / h.max(1))
-            .max(1);
-        let origin = Point::new(
-            body.top_left.x,
-            body.top_left.y + (body.size.height.saturating_sub(cell * h) / 2) as i32,
-        );
+        let seats = self.players().len() as u32;
+        let place = layout.grid_with_panel(w, h, PANEL_CHARS, seats);
+        let (cell, origin) = (place.cell, place.origin);
         let mono = D::Color::DEPTH == 1;
         for (idx, c) in self.cells().iter().enumerate().take((w * h) as usize) {
             let (x, y) = self.coords(idx);
@@ -48,7 +43,7 @@ impl Screen for ColorFight {
                 Some(s) => square
                     .into_styled(PrimitiveStyle::with_fill(D::Color::seat(s)))
                     .draw(target)?,
-                None if cell >= 3 => Pixel(
+                None if cell >= 3 && !mono => Pixel(
                     at + Point::new(cell as i32 / 2, cell as i32 / 2),
                     D::Color::dim(),
                 )
@@ -86,8 +81,7 @@ impl Screen for ColorFight {
                     .draw(target)?;
             }
         }
-        let x = origin.x + (cell * w) as i32 + 2;
-        let mut y = body.top_left.y + 1;
+        let Point { x, mut y } = place.panel;
         for (seat, p) in self.players().iter().enumerate() {
             if y + layout.line_height() > layout.size.height as i32 {
                 break;

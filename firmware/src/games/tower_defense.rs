@@ -40,15 +40,8 @@ impl Screen for TowerDefense {
     {
         let boards = self.boards() as u32;
         let cols = SIDE * boards + boards.saturating_sub(1);
-        let panel = PANEL_CHARS * layout.font.character_size.width;
-        let body = layout.body;
-        let cell = (body.size.width.saturating_sub(panel) / cols.max(1))
-            .min(body.size.height / SIDE)
-            .max(1);
-        let origin = Point::new(
-            body.top_left.x,
-            body.top_left.y + (body.size.height.saturating_sub(cell * SIDE) / 2) as i32,
-        );
+        let place = layout.grid_with_panel(cols, SIDE, PANEL_CHARS, 4);
+        let (cell, origin) = (place.cell, place.origin);
         let seats = 2;
         let spawner = |b: usize| (0..seats).find(|&s| self.attacked_board(s) == Some(b));
         let builder = |b: usize| (0..seats).find(|&s| self.defended_board(s) == Some(b));
@@ -80,7 +73,9 @@ impl Screen for TowerDefense {
                                 .draw(target)?;
                         }
                     }
-                } else {
+                } else if D::Color::DEPTH > 1 {
+                    // The path as dim dots (left out on 1-bit displays, where they would look
+                    // like invaders).
                     let mid = at + Point::new(cell as i32 / 2, cell as i32 / 2);
                     Pixel(mid, D::Color::dim()).draw(target)?;
                 }
@@ -95,8 +90,7 @@ impl Screen for TowerDefense {
                 }
             }
         }
-        let x = origin.x + (cols * cell) as i32 + 2;
-        let mut y = body.top_left.y + 1;
+        let Point { x, mut y } = place.panel;
         for seat in 0..seats {
             for text in [
                 fmt_line!("L{}", self.life(seat)),
