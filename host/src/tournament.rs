@@ -80,7 +80,6 @@ pub struct MatchResult {
 pub trait Contest: Sync {
     /// `tower-defense`, `tower-defense/siege`...
     fn name(&self) -> String;
-    fn seats(&self) -> usize;
     /// Plays one match. `replay` is where to write it, if anywhere.
     fn play(
         &self,
@@ -246,6 +245,7 @@ pub fn finish(
 ) -> Results {
     results.sort_by_key(|r| r.index);
     results.dedup_by_key(|r| r.index);
+    let names = labels(bots);
     Results {
         game,
         format: format.name().into(),
@@ -253,10 +253,26 @@ pub fn finish(
         seed: options.seed,
         games: options.games,
         shard: options.shard,
-        standings: format.standings(bots, &results),
-        ratings: ratings(bots, &results),
+        standings: format.standings(&names, &results),
+        ratings: ratings(&names, &results),
         results,
     }
+}
+
+/// The names tables show: the bot as given, with `#2`, `#3`... when the same bot enters twice.
+pub fn labels(bots: &[String]) -> Vec<String> {
+    bots.iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let before = bots[..i].iter().filter(|o| *o == b).count();
+            let total = bots.iter().filter(|o| *o == b).count();
+            if total > 1 {
+                format!("{b}#{}", before + 1)
+            } else {
+                b.clone()
+            }
+        })
+        .collect()
 }
 
 /// TrueSkill over every match in index order (one team per seat, ranked by the match's ranks).

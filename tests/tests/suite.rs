@@ -22,3 +22,9 @@ arena_tests::suite!(
     seats = 4,
     turns = 0..450
 );
+arena_tests::suite!(
+    ants,
+    arena_core::games::ants::AntsMcu,
+    seats = 4,
+    turns = 0..120
+);

@@ -1,9 +1,11 @@
 //! `arena play ballroom` and `arena verify ballroom`: MechMania 28's protocol over stdin/stdout or,
 //! like the official engine, over TCP on 127.0.0.1:29170-29173.
 
-use super::{print_report, MatchArgs};
+use super::record::{run_recorded, Recorder};
+use super::tournament::Contest;
+use super::{finish_play, LineWriter, MatchArgs, Timing};
 use crate::games::ballroom as codec;
-use crate::play::{self, BotSpec, Driver, Player, Protocol};
+use crate::play::{self, BotSpec, Driver, Player, Protocol, Step};
 use crate::process::{BotProcess, Fault, Lines, TcpBot};
 use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset};
 use arena_core::{Game, Roster, Seat};
@@ -111,8 +113,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             args.common.bots.len()
         );
     }
-    // 2 s per phase, each answer on its own.
-    let options = args.common.external(Duration::from_secs(2), 1);
+    let options = args.common.external(PER_PHASE, 1);
     let mut players: Vec<Player<Ballroom>> = Vec::new();
     let mut names = Vec::new();
     for seat in 0..seats {
@@ -137,13 +138,8 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         };
         names.push(spec.label());
         players.extend(
-            play::players::<Ballroom>(
-                std::slice::from_ref(&spec),
-                seed,
-                &options,
-                |p: BotProcess| Box::new(Reference::new(p)) as Box<dyn Protocol<Ballroom>>,
-            )
-            .map_err(anyhow::Error::msg)?,
+            play::players::<Ballroom>(std::slice::from_ref(&spec), seed, &options, external)
+                .map_err(anyhow::Error::msg)?,
         );
         // Built-in bots are seeded by seat: re-seed this one for its real seat.
         if let (BotSpec::Builtin(name), Some(last)) = (&spec, players.last_mut()) {
@@ -152,20 +148,64 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             }
         }
     }
-    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mut log = codec::LogWriter::new(&name_refs);
-    log.observe(&game);
-    let (_game, report) = play::run(game, seed, &mut players, args.common.max_turns, |g, _| {
-        log.observe(g);
-    });
-    print_report(&report, args.common.json);
-    if let Some(path) = &args.common.replay {
-        match std::fs::write(path, log.render() + "\n") {
-            Ok(()) => eprintln!("log written to {}", path.display()),
-            Err(e) => anyhow::bail!("cannot write {}: {e}", path.display()),
+    let replay = args.common.replay.as_ref();
+    let (report, error) = run_recorded(
+        game,
+        seed,
+        &mut players,
+        args.common.max_turns,
+        Log::default(),
+        replay,
+    )?;
+    finish_play(&report, args.common.json, replay, error);
+    Ok(())
+}
+
+/// The official log (`{"names":[...],"turns":[T0..T100]}`), written whole at the end.
+#[derive(Default)]
+pub struct Log(Option<codec::LogWriter>);
+
+impl Recorder<Ballroom> for Log {
+    fn begin(&mut self, game: &Ballroom, names: &[String], _seed: u64, _out: &mut LineWriter) {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut log = codec::LogWriter::new(&names);
+        log.observe(game);
+        self.0 = Some(log);
+    }
+
+    fn step(&mut self, game: &Ballroom, _step: &Step<'_, Ballroom>, _out: &mut LineWriter) {
+        if let Some(log) = &mut self.0 {
+            log.observe(game);
         }
     }
-    Ok(())
+
+    fn end(&mut self, _game: &Ballroom, out: &mut LineWriter) {
+        if let Some(log) = &self.0 {
+            out.text(&log.render());
+        }
+    }
+}
+
+fn external(p: BotProcess) -> Box<dyn Protocol<Ballroom>> {
+    Box::new(Reference::new(p))
+}
+
+/// 2 s per phase, each answer on its own.
+const PER_PHASE: Duration = Duration::from_secs(2);
+
+/// Ballroom Blitz in a tournament (the engine ruleset).
+pub fn contest(timing: Timing) -> Contest<Ballroom> {
+    Contest {
+        name: "ballroom".into(),
+        params: Box::new(|_| Params {
+            ruleset: Ruleset::Engine,
+            classes: None,
+        }),
+        options: timing.options(PER_PHASE, 1, None),
+        protocol: external,
+        recorder: Box::new(|| Box::new(Log::default())),
+        ext: "json",
+    }
 }
 
 pub fn verify(text: &str) -> Result<String, String> {

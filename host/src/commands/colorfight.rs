@@ -1,13 +1,14 @@
 //! `arena play colorfight` and `arena verify colorfight`.
 
-use super::{print_report, MatchArgs};
+use super::record::{run_recorded, Recorder};
+use super::tournament::Contest;
+use super::{finish_play, specs, LineWriter, MatchArgs, Timing};
 use crate::games::colorfight as codec;
-use crate::play::{self, JsonLines, Protocol};
-use crate::process::Fault;
+use crate::play::{self, JsonLines, Protocol, Step};
+use crate::process::{BotProcess, Fault};
 use arena_core::games::colorfight::{Action, ColorFight, Params, Variant};
 use arena_core::{Game, Seat};
 use clap::{Args, ValueEnum};
-use std::io::Write;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -94,53 +95,61 @@ pub fn params(args: &PlayArgs, seats: usize) -> Params {
     }
 }
 
+/// The JSON-lines trace: a header, then one line per tick.
+pub struct Trace;
+
+impl Recorder<ColorFight> for Trace {
+    fn begin(&mut self, game: &ColorFight, _names: &[String], _seed: u64, out: &mut LineWriter) {
+        out.text(&codec::trace_header(game));
+    }
+
+    fn step(&mut self, g: &ColorFight, step: &Step<'_, ColorFight>, out: &mut LineWriter) {
+        out.text(&codec::trace_line(g, step.actions, step.report));
+    }
+}
+
+fn external(p: BotProcess) -> Box<dyn Protocol<ColorFight>> {
+    Box::new(Idle(JsonLines { process: p }))
+}
+
+/// 100 ms per answer, each answer on its own (no averaging).
+const PER_ANSWER: Duration = Duration::from_millis(100);
+
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let seed = args.common.seed();
     let seats = args.common.bots.len().max(2);
     let game = ColorFight::new(&params(args, seats), seed)
         .map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?;
-    let specs = super::specs::<ColorFight>(&args.common.bots, game.seats())?;
-    // 100 ms per answer, each answer on its own (no averaging).
-    let options = args.common.external(Duration::from_millis(100), 1);
-    let mut players = play::players::<ColorFight>(&specs, seed, &options, |p| {
-        Box::new(Idle(JsonLines { process: p })) as Box<dyn Protocol<ColorFight>>
-    })
-    .map_err(anyhow::Error::msg)?;
-    let mut replay = match &args.common.replay {
-        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-            |e| anyhow::anyhow!("cannot write replay {}: {e}", p.display()),
-        )?)),
-        None => None,
-    };
-    let mut write_error = None;
-    if let Some(out) = &mut replay {
-        if let Err(e) = writeln!(out, "{}", codec::trace_header(&game)) {
-            write_error = Some(e);
-        }
-    }
-    let (_game, report) = play::run(
+    let specs = specs::<ColorFight>(&args.common.bots, game.seats())?;
+    let options = args.common.external(PER_ANSWER, 1);
+    let mut players = play::players::<ColorFight>(&specs, seed, &options, external)
+        .map_err(anyhow::Error::msg)?;
+    let replay = args.common.replay.as_ref();
+    let (report, error) = run_recorded(
         game,
         seed,
         &mut players,
         args.common.max_turns,
-        |g, step| {
-            if let Some(out) = &mut replay {
-                if let Err(e) = writeln!(out, "{}", codec::trace_line(g, step.actions, step.report))
-                    .and_then(|_| out.flush())
-                {
-                    write_error.get_or_insert(e);
-                }
-            }
-        },
-    );
-    print_report(&report, args.common.json);
-    if let Some(path) = &args.common.replay {
-        match write_error {
-            Some(e) => eprintln!("replay {}: write failed: {e}", path.display()),
-            None => eprintln!("replay written to {}", path.display()),
-        }
-    }
+        Trace,
+        replay,
+    )?;
+    finish_play(&report, args.common.json, replay, error);
     Ok(())
+}
+
+/// ColorFight in a tournament: Conquest on the default grid, one seat per entrant at the table.
+pub fn contest(timing: Timing) -> Contest<ColorFight> {
+    Contest {
+        name: "colorfight".into(),
+        params: Box::new(|seats| Params {
+            players: seats as u8,
+            ..Params::default()
+        }),
+        options: timing.options(PER_ANSWER, 1, None),
+        protocol: external,
+        recorder: Box::new(|| Box::new(Trace)),
+        ext: "jsonl",
+    }
 }
 
 pub fn verify(text: &str) -> Result<String, String> {

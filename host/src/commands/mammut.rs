@@ -1,12 +1,14 @@
 //! `arena play mammut` and `arena verify mammut`.
 
-use super::{print_report, specs, MatchArgs};
+use super::record::{run_recorded, Recorder};
+use super::tournament::Contest;
+use super::{finish_play, specs, LineWriter, MatchArgs, Timing};
 use crate::games::mammut as codec;
-use crate::play::{self, BotSpec, JsonGame, JsonLines, Protocol};
+use crate::play::{self, JsonGame, JsonLines, Protocol, Step};
+use crate::process::BotProcess;
 use arena_core::games::mammut::{Action, Mammut, Params};
 use arena_core::{Game, Seat};
 use clap::Args;
-use std::io::Write;
 use std::time::Duration;
 
 #[derive(Args, Clone, Debug)]
@@ -25,57 +27,63 @@ impl JsonGame for Mammut {
     }
 }
 
+/// The JSON-lines trace: a header with the seed and the first state, then one line per action.
+pub struct Trace;
+
+impl Recorder<Mammut> for Trace {
+    fn begin(&mut self, game: &Mammut, names: &[String], seed: u64, out: &mut LineWriter) {
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        out.text(&codec::trace_header(game, seed, &names));
+    }
+
+    fn step(&mut self, g: &Mammut, step: &Step<'_, Mammut>, out: &mut LineWriter) {
+        for seat in step.movers.iter() {
+            let action = step.actions.get(seat).copied().unwrap_or_default();
+            let refused = step.report.refused.get(seat).copied().unwrap_or(0) > 0;
+            out.text(&codec::trace_line(step.turn, seat, &action, refused, g));
+        }
+    }
+}
+
+fn external(p: BotProcess) -> Box<dyn Protocol<Mammut>> {
+    Box::new(JsonLines { process: p })
+}
+
+/// 5 s per action, each on its own. A fault plays an illegal action: the rules give one more chance,
+/// then the seat sits out the round.
+const PER_ACTION: Duration = Duration::from_secs(5);
+
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let seed = args.common.seed();
     let game =
         Mammut::new(&Params, seed).map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?;
     let specs = specs::<Mammut>(&args.common.bots, game.seats())?;
-    // 5 s per action, each on its own. A fault is an illegal action: the rules give one more
-    // chance, then the seat sits out the round.
-    let options = args.common.external(Duration::from_secs(5), 1);
-    let mut players = play::players::<Mammut>(&specs, seed, &options, |p| {
-        Box::new(JsonLines { process: p }) as Box<dyn Protocol<Mammut>>
-    })
-    .map_err(anyhow::Error::msg)?;
-    let names: Vec<String> = specs.iter().map(BotSpec::label).collect();
-    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let mut replay = match &args.common.replay {
-        Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-            |e| anyhow::anyhow!("cannot write replay {}: {e}", p.display()),
-        )?)),
-        None => None,
-    };
-    let mut write_error = None;
-    if let Some(out) = &mut replay {
-        if let Err(e) = writeln!(out, "{}", codec::trace_header(&game, seed, &name_refs)) {
-            write_error = Some(e);
-        }
-    }
-    let (_game, report) = play::run(
+    let options = args.common.external(PER_ACTION, 1);
+    let mut players =
+        play::players::<Mammut>(&specs, seed, &options, external).map_err(anyhow::Error::msg)?;
+    let replay = args.common.replay.as_ref();
+    let (report, error) = run_recorded(
         game,
         seed,
         &mut players,
         args.common.max_turns,
-        |g, step| {
-            let Some(out) = &mut replay else { return };
-            for seat in step.movers.iter() {
-                let action = step.actions.get(seat).copied().unwrap_or_default();
-                let refused = step.report.refused.get(seat).copied().unwrap_or(0) > 0;
-                let line = codec::trace_line(step.turn, seat, &action, refused, g);
-                if let Err(e) = writeln!(out, "{line}").and_then(|_| out.flush()) {
-                    write_error.get_or_insert(e);
-                }
-            }
-        },
-    );
-    print_report(&report, args.common.json);
-    if let Some(path) = &args.common.replay {
-        match write_error {
-            Some(e) => eprintln!("replay {}: write failed: {e}", path.display()),
-            None => eprintln!("replay written to {}", path.display()),
-        }
-    }
+        Trace,
+        replay,
+    )?;
+    finish_play(&report, args.common.json, replay, error);
     Ok(())
+}
+
+/// Mammut in a tournament.
+pub fn contest(timing: Timing) -> Contest<Mammut> {
+    Contest {
+        name: "mammut".into(),
+        params: Box::new(|_| Params),
+        options: timing.options(PER_ACTION, 1, None),
+        protocol: external,
+        recorder: Box::new(|| Box::new(Trace)),
+        ext: "jsonl",
+    }
 }
 
 pub fn verify(text: &str) -> Result<String, String> {

@@ -3,6 +3,7 @@
 pub mod ballroom;
 pub mod colorfight;
 pub mod mammut;
+pub mod record;
 pub mod tournament;
 pub mod tower_defense;
 
@@ -73,6 +74,36 @@ impl MatchArgs {
     }
 }
 
+/// The time limits asked for on the command line (`--turn-ms`, `--no-timeout`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    pub turn_ms: Option<u64>,
+    pub no_timeout: bool,
+}
+
+impl Timing {
+    /// The options for external bots: the game's own limit unless `--turn-ms` overrides it.
+    pub fn options(
+        &self,
+        default_turn: Duration,
+        window: u32,
+        log_dir: Option<PathBuf>,
+    ) -> ExternalOptions {
+        ExternalOptions {
+            limits: Limits {
+                per_turn: self
+                    .turn_ms
+                    .map(Duration::from_millis)
+                    .unwrap_or(default_turn),
+                window,
+                no_timeout: self.no_timeout,
+                ..Limits::default()
+            },
+            log_dir,
+        }
+    }
+}
+
 /// Prints a match report, as text or JSON.
 pub fn print_report(report: &MatchReport, json: bool) {
     if json {
@@ -131,6 +162,19 @@ impl LineWriter {
         })
     }
 
+    /// Writes one line of text (a newline is added) and flushes it.
+    pub fn text(&mut self, line: &str) {
+        if let Some(out) = &mut self.out {
+            let r = out
+                .write_all(line.as_bytes())
+                .and_then(|_| out.write_all(b"\n"))
+                .and_then(|_| out.flush());
+            if let Err(e) = r {
+                self.error.get_or_insert(e.to_string());
+            }
+        }
+    }
+
     pub fn line(&mut self, value: &serde_json::Value) {
         if let Some(out) = &mut self.out {
             let r = serde_json::to_writer(&mut *out, value)
@@ -171,4 +215,20 @@ pub fn specs<G: Roster>(bots: &[String], seats: usize) -> anyhow::Result<Vec<Bot
         ));
     }
     Ok(specs)
+}
+
+/// What `arena play` prints after a match: the report, then where the replay went.
+pub fn finish_play(
+    report: &MatchReport,
+    json: bool,
+    replay: Option<&PathBuf>,
+    write_error: Option<String>,
+) {
+    print_report(report, json);
+    if let Some(path) = replay {
+        match write_error {
+            Some(e) => eprintln!("replay {}: write failed: {e}", path.display()),
+            None => eprintln!("replay written to {}", path.display()),
+        }
+    }
 }

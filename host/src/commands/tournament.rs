@@ -1,18 +1,23 @@
 //! `arena tournament` and `arena merge`.
 
+use super::record::{run_recorded, Recorder};
 use super::tower_defense::VariantArg;
+use super::Timing;
 use crate::formats;
-use crate::play::ExternalOptions;
-use crate::process::Limits;
-use crate::tournament::{self, Contest, Format, Options, Results};
+use crate::play::{BotSpec, ExternalOptions, Protocol};
+use crate::process::BotProcess;
+use crate::tournament::{self, Fixture, Format, MatchResult, Options, Results};
 use arena_core::games::tower_defense::Variant;
+use arena_core::Roster;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum GameArg {
     TowerDefense,
+    Colorfight,
+    Mammut,
+    Ballroom,
 }
 
 #[derive(Args, Clone, Debug)]
@@ -88,52 +93,144 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
     Ok((i, n))
 }
 
-/// The contest and format for a game name as results files record it.
-fn by_name(game: &str, options: ExternalOptions) -> Option<(Box<dyn Contest>, Box<dyn Format>)> {
-    use super::tower_defense::Contest as Td;
-    match game {
-        "tower-defense" => Some((
-            Box::new(Td {
-                variant: Variant::Duel,
-                options,
-            }),
-            Box::new(formats::RoundRobin),
-        )),
-        "tower-defense/siege" => Some((
-            Box::new(Td {
-                variant: Variant::Siege,
-                options,
-            }),
-            Box::new(formats::DefenderVsInvader),
-        )),
-        _ => None,
+/// A game in a tournament: how to set up a table of `n` seats, talk to its external bots and record
+/// its matches.
+pub struct Contest<G: Roster> {
+    pub name: String,
+    pub params: Box<dyn Fn(usize) -> G::Params + Sync>,
+    pub options: ExternalOptions,
+    pub protocol: fn(BotProcess) -> Box<dyn Protocol<G>>,
+    pub recorder: Box<dyn Fn() -> Box<dyn Recorder<G>> + Sync>,
+    pub ext: &'static str,
+}
+
+impl<G: Roster> tournament::Contest for Contest<G> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn replay_ext(&self) -> &'static str {
+        self.ext
+    }
+
+    fn play(
+        &self,
+        fixture: &Fixture,
+        bots: &[String],
+        seed: u64,
+        replay: Option<PathBuf>,
+    ) -> anyhow::Result<MatchResult> {
+        let specs: Vec<BotSpec> = fixture
+            .seats
+            .iter()
+            .map(|&b| {
+                let name = bots.get(b).map(String::as_str).unwrap_or("random");
+                BotSpec::parse::<G>(name).map_err(anyhow::Error::msg)
+            })
+            .collect::<anyhow::Result<_>>()?;
+        let game = G::new(&(self.params)(specs.len()), seed).map_err(|e| anyhow::anyhow!("{e}"))?;
+        let mut players = crate::play::players::<G>(&specs, seed, &self.options, self.protocol)
+            .map_err(anyhow::Error::msg)?;
+        let (report, _error) = run_recorded(
+            game,
+            seed,
+            &mut players,
+            None,
+            (self.recorder)(),
+            replay.as_ref(),
+        )?;
+        Ok(tournament::result_of(fixture, seed, &report, replay))
     }
 }
 
-pub fn tournament(args: &TournamentArgs) -> anyhow::Result<()> {
-    if args.bots.len() < 2 {
-        anyhow::bail!("a tournament needs at least two bots");
+/// Swiss rounds: `--games` when given, else enough for a clear winner (log2 of the field, plus one).
+fn swiss_rounds(bots: usize, games: usize) -> usize {
+    if games > 1 {
+        games
+    } else {
+        (usize::BITS - bots.max(1).leading_zeros()) as usize + 1
     }
-    let (name, per_turn) = match (args.game, args.variant) {
-        (GameArg::TowerDefense, VariantArg::Duel) => ("tower-defense", 10),
-        (GameArg::TowerDefense, VariantArg::Siege) => ("tower-defense/siege", 15),
+}
+
+/// The contest and format for a game name as results files record it.
+fn by_name(
+    game: &str,
+    timing: Timing,
+    bots: usize,
+    games: usize,
+) -> Option<(Box<dyn tournament::Contest>, Box<dyn Format>)> {
+    use super::{ballroom, colorfight, mammut, tower_defense};
+    Some(match game {
+        "tower-defense" => (
+            Box::new(tower_defense::contest(Variant::Duel, timing)),
+            Box::new(formats::RoundRobin),
+        ),
+        "tower-defense/siege" => (
+            Box::new(tower_defense::contest(Variant::Siege, timing)),
+            Box::new(formats::DefenderVsInvader),
+        ),
+        "colorfight" => (
+            Box::new(colorfight::contest(timing)),
+            Box::new(formats::FreeForAll { max_seats: 8 }),
+        ),
+        "mammut" => (
+            Box::new(mammut::contest(timing)),
+            Box::new(formats::FiveTables),
+        ),
+        "ballroom" => (
+            Box::new(ballroom::contest(timing)),
+            Box::new(formats::Swiss {
+                rounds: swiss_rounds(bots, games),
+            }),
+        ),
+        _ => return None,
+    })
+}
+
+fn check_bots<G: Roster>(bots: &[String]) -> anyhow::Result<()> {
+    for b in bots {
+        BotSpec::parse::<G>(b).map_err(anyhow::Error::msg)?;
+    }
+    Ok(())
+}
+
+pub fn tournament(args: &TournamentArgs) -> anyhow::Result<()> {
+    use arena_core::games::tower_defense::TowerDefense;
+    use arena_core::games::{ballroom::Ballroom, colorfight::ColorFight, mammut::Mammut};
+    let name = match (args.game, args.variant) {
+        (GameArg::TowerDefense, VariantArg::Duel) => "tower-defense",
+        (GameArg::TowerDefense, VariantArg::Siege) => "tower-defense/siege",
+        (GameArg::Colorfight, _) => "colorfight",
+        (GameArg::Mammut, _) => "mammut",
+        (GameArg::Ballroom, _) => "ballroom",
     };
+    let least = match args.game {
+        GameArg::Mammut => 5,
+        GameArg::Ballroom => 4,
+        _ => 2,
+    };
+    if args.bots.len() < least {
+        anyhow::bail!(
+            "a {name} tournament needs at least {least} bots (the same bot may be named twice)"
+        );
+    }
     // Check every bot name before playing anything.
-    for b in &args.bots {
-        crate::play::BotSpec::parse::<arena_core::games::tower_defense::TowerDefense>(b)
+    match args.game {
+        GameArg::TowerDefense => check_bots::<TowerDefense>(&args.bots)?,
+        GameArg::Colorfight => check_bots::<ColorFight>(&args.bots)?,
+        GameArg::Mammut => check_bots::<Mammut>(&args.bots)?,
+        GameArg::Ballroom => check_bots::<Ballroom>(&args.bots)?,
+    }
+    if args.game == GameArg::Mammut {
+        formats::mammut_blocks(args.bots.len(), args.games, args.seed)
             .map_err(anyhow::Error::msg)?;
     }
-    let external = ExternalOptions {
-        limits: Limits {
-            per_turn: Duration::from_millis(args.turn_ms.unwrap_or(per_turn)),
-            window: 100,
-            no_timeout: args.no_timeout,
-            ..Limits::default()
-        },
-        log_dir: None,
+    let timing = Timing {
+        turn_ms: args.turn_ms,
+        no_timeout: args.no_timeout,
     };
-    let (contest, format) =
-        by_name(name, external).ok_or_else(|| anyhow::anyhow!("no format for {name}"))?;
+    let (contest, format) = by_name(name, timing, args.bots.len(), args.games)
+        .ok_or_else(|| anyhow::anyhow!("no format for {name}"))?;
     let options = Options {
         games: args.games,
         jobs: args.jobs.unwrap_or_else(|| {
@@ -165,7 +262,11 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
         shards.push(r);
     }
     let game = shards.first().map(|s| s.game.clone()).unwrap_or_default();
-    let (_, format) = by_name(&game, ExternalOptions::default())
+    let (bots, games) = shards
+        .first()
+        .map(|s| (s.bots.len(), s.games))
+        .unwrap_or_default();
+    let (_, format) = by_name(&game, Timing::default(), bots, games)
         .ok_or_else(|| anyhow::anyhow!("unknown game `{game}` in the results"))?;
     let merged = tournament::merge(format.as_ref(), shards)?;
     tournament::print(&merged);

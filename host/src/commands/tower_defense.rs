@@ -1,8 +1,11 @@
 //! `arena play tower-defense` and `arena verify tower-defense`.
 
-use super::{print_report, specs, LineWriter, MatchArgs};
+use super::record::{run_recorded, Recorder};
+use super::tournament::Contest;
+use super::{finish_play, specs, LineWriter, MatchArgs, Timing};
 use crate::games::tower_defense as codec;
-use crate::play::{self, BotSpec, JsonGame, JsonLines, Protocol};
+use crate::play::{self, JsonGame, JsonLines, Protocol, Step};
+use crate::process::BotProcess;
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
 use arena_core::{Game, Seat};
 use clap::{Args, ValueEnum};
@@ -37,6 +40,43 @@ impl JsonGame for TowerDefense {
     }
 }
 
+/// Writes the golden trace format: header, turn-0 state, one line per turn (the state every
+/// `every` turns and at the end).
+pub struct Trace {
+    pub variant: Variant,
+    pub every: u32,
+}
+
+impl Recorder<TowerDefense> for Trace {
+    fn begin(&mut self, game: &TowerDefense, names: &[String], seed: u64, out: &mut LineWriter) {
+        out.line(&codec::trace_header(self.variant, names, seed));
+        out.line(&codec::trace_line(None, game));
+    }
+
+    fn step(&mut self, g: &TowerDefense, step: &Step<'_, TowerDefense>, out: &mut LineWriter) {
+        let pair = [
+            step.actions.first().cloned().unwrap_or_default(),
+            step.actions.get(1).cloned().unwrap_or_default(),
+        ];
+        let mut line = codec::trace_line(Some(&pair), g);
+        if !g.turn().is_multiple_of(self.every.max(1)) && !g.is_over() {
+            if let Some(obj) = line.as_object_mut() {
+                obj.retain(|k, _| k == "actions" || k == "turn");
+            }
+        }
+        out.line(&line);
+    }
+}
+
+fn external(p: BotProcess) -> Box<dyn Protocol<TowerDefense>> {
+    Box::new(JsonLines { process: p })
+}
+
+/// The original limits: 10 ms (Duel) or 15 ms (Siege) per turn on average over 100 turns.
+fn per_turn(variant: Variant) -> Duration {
+    Duration::from_millis(if variant == Variant::Siege { 15 } else { 10 })
+}
+
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let seed = args.common.seed();
     let variant = match args.variant {
@@ -46,46 +86,27 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let game = TowerDefense::new(&Params { variant }, seed)
         .map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?;
     let specs = specs::<TowerDefense>(&args.common.bots, game.seats())?;
-    // The original limits: 10 ms (Duel) or 15 ms (Siege) per turn on average over 100 turns.
-    let per_turn = Duration::from_millis(if variant == Variant::Siege { 15 } else { 10 });
-    let options = args.common.external(per_turn, 100);
-    let mut players = play::players::<TowerDefense>(&specs, seed, &options, |p| {
-        Box::new(JsonLines { process: p }) as Box<dyn Protocol<TowerDefense>>
-    })
-    .map_err(anyhow::Error::msg)?;
-
-    let names: Vec<String> = specs.iter().map(BotSpec::label).collect();
-    let mut replay = LineWriter::create(args.common.replay.as_ref())?;
-    replay.line(&codec::trace_header(variant, &names, seed));
-    replay.line(&codec::trace_line(None, &game));
-    let every = args.state_every.max(1);
-    let (_game, report) = play::run(
+    let options = args.common.external(per_turn(variant), 100);
+    let mut players = play::players::<TowerDefense>(&specs, seed, &options, external)
+        .map_err(anyhow::Error::msg)?;
+    let trace = Trace {
+        variant,
+        every: args.state_every,
+    };
+    let (report, error) = run_recorded(
         game,
         seed,
         &mut players,
         args.common.max_turns,
-        |g, step| {
-            let actions = step.actions;
-            let pair = [
-                actions.first().cloned().unwrap_or_default(),
-                actions.get(1).cloned().unwrap_or_default(),
-            ];
-            let mut line = codec::trace_line(Some(&pair), g);
-            if g.turn() % every != 0 && !g.is_over() {
-                if let Some(obj) = line.as_object_mut() {
-                    obj.retain(|k, _| k == "actions" || k == "turn");
-                }
-            }
-            replay.line(&line);
-        },
+        trace,
+        args.common.replay.as_ref(),
+    )?;
+    finish_play(
+        &report,
+        args.common.json,
+        args.common.replay.as_ref(),
+        error,
     );
-    print_report(&report, args.common.json);
-    if let Some(path) = &replay.path {
-        match &replay.error {
-            Some(e) => eprintln!("replay {}: write failed: {e}", path.display()),
-            None => eprintln!("replay written to {}", path.display()),
-        }
-    }
     Ok(())
 }
 
@@ -102,68 +123,16 @@ pub fn verify(text: &str) -> Result<String, String> {
 }
 
 /// Tower Defense in a tournament (Duel or Siege).
-pub struct Contest {
-    pub variant: Variant,
-    pub options: crate::play::ExternalOptions,
-}
-
-impl crate::tournament::Contest for Contest {
-    fn name(&self) -> String {
-        match self.variant {
+pub fn contest(variant: Variant, timing: Timing) -> Contest<TowerDefense> {
+    Contest {
+        name: match variant {
             Variant::Duel => "tower-defense".into(),
             Variant::Siege => "tower-defense/siege".into(),
-        }
-    }
-
-    fn seats(&self) -> usize {
-        2
-    }
-
-    fn replay_ext(&self) -> &'static str {
-        "jsonl"
-    }
-
-    fn play(
-        &self,
-        fixture: &crate::tournament::Fixture,
-        bots: &[String],
-        seed: u64,
-        replay: Option<std::path::PathBuf>,
-    ) -> anyhow::Result<crate::tournament::MatchResult> {
-        let specs: Vec<BotSpec> = fixture
-            .seats
-            .iter()
-            .map(|&b| {
-                let name = bots.get(b).map(String::as_str).unwrap_or("random");
-                BotSpec::parse::<TowerDefense>(name).map_err(anyhow::Error::msg)
-            })
-            .collect::<anyhow::Result<_>>()?;
-        let game = TowerDefense::new(
-            &Params {
-                variant: self.variant,
-            },
-            seed,
-        )
-        .map_err(|e| anyhow::anyhow!("{e}"))?;
-        let mut players = play::players::<TowerDefense>(&specs, seed, &self.options, |p| {
-            Box::new(JsonLines { process: p }) as Box<dyn Protocol<TowerDefense>>
-        })
-        .map_err(anyhow::Error::msg)?;
-        let names: Vec<String> = specs.iter().map(BotSpec::label).collect();
-        let mut writer = LineWriter::create(replay.as_ref())?;
-        writer.line(&codec::trace_header(self.variant, &names, seed));
-        writer.line(&codec::trace_line(None, &game));
-        let recording = replay.is_some();
-        let (_g, report) = play::run(game, seed, &mut players, None, |g, step| {
-            let actions = step.actions;
-            if recording {
-                let pair = [
-                    actions.first().cloned().unwrap_or_default(),
-                    actions.get(1).cloned().unwrap_or_default(),
-                ];
-                writer.line(&codec::trace_line(Some(&pair), g));
-            }
-        });
-        Ok(crate::tournament::result_of(fixture, seed, &report, replay))
+        },
+        params: Box::new(move |_| Params { variant }),
+        options: timing.options(per_turn(variant), 100, None),
+        protocol: external,
+        recorder: Box::new(move || Box::new(Trace { variant, every: 1 })),
+        ext: "jsonl",
     }
 }

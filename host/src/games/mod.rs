@@ -1,4 +1,5 @@
 //! Per-game codecs (canonical JSON), protocols and verifiers.
+pub mod ants;
 pub mod ballroom;
 pub mod colorfight;
 pub mod mammut;

@@ -5,7 +5,7 @@ use super::{Action, Stat};
 use crate::game::StepReport;
 use crate::seat::Seat;
 
-pub const INITIAL_GOLD: u64 = 500;
+pub const INITIAL_GOLD: u32 = 500;
 pub const INITIAL_LIFE: u32 = 100;
 pub const INITIAL_INCOME: u32 = 10;
 pub const INCOME_INTERVAL: u32 = 10;
@@ -29,7 +29,10 @@ pub(crate) const RULES: BoardRules = BoardRules {
 /// A Duel player's account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Player {
-    pub gold: u64,
+    /// A Duel player receives under 80 million gold in 100,000 turns (income at most
+    /// `10 + 3 * 1000 + 100` every 10 turns, kill rewards a tenth of what the opponent spends,
+    /// refunds half of what it spent itself): 32 bits hold it.
+    pub gold: u32,
     pub life: u32,
     pub income: u32,
     pub boost_max: u32,
@@ -59,6 +62,18 @@ impl Player {
     }
 }
 
+/// `gold + amount`, saturating.
+fn add_gold(gold: u32, amount: u64) -> u32 {
+    u32::try_from(gold as u64 + amount.min(u32::MAX as u64)).unwrap_or(u32::MAX)
+}
+
+/// What is left after paying `cost`, if `gold` covers it.
+fn pay(gold: u32, cost: u64) -> Option<u32> {
+    (gold as u64)
+        .checked_sub(cost)
+        .and_then(|g| u32::try_from(g).ok())
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Duel {
     pub players: [Player; 2],
@@ -83,20 +98,20 @@ impl Duel {
             let result = board.turn(&RULES);
             let [p0, p1] = &mut self.players;
             let (attacker, defender) = if b == 0 { (p0, p1) } else { (p1, p0) };
-            defender.gold = defender.gold.saturating_add(result.kill_gold);
+            defender.gold = add_gold(defender.gold, result.kill_gold);
             if let Some((hp, maxhp)) = result.through {
                 // Decision 2: exact integer arithmetic, floor(income * hp / maxhp).
                 let reward = (attacker.income as u64 * hp as u64)
                     .checked_div(maxhp as u64)
                     .unwrap_or(0);
-                attacker.gold = attacker.gold.saturating_add(reward);
+                attacker.gold = add_gold(attacker.gold, reward);
                 defender.life = defender.life.saturating_sub(1);
                 attacker.income = attacker.income.saturating_add(1);
             }
         }
         if turn.is_multiple_of(INCOME_INTERVAL) {
             for p in &mut self.players {
-                p.gold = p.gold.saturating_add(p.income as u64);
+                p.gold = p.gold.saturating_add(p.income);
             }
         }
         if turn.is_multiple_of(GROWTH_INTERVAL) {
@@ -135,10 +150,13 @@ impl Duel {
             return false;
         };
         let cost = 10 + h + 10 * d + 10 * r;
-        if board.has_invader(0) || player.gold < cost {
+        let Some(left) = pay(player.gold, cost) else {
+            return false;
+        };
+        if board.has_invader(0) {
             return false;
         }
-        player.gold -= cost;
+        player.gold = left;
         board.spawn(BASE_HP + h, d, r);
         true
     }
@@ -154,10 +172,13 @@ impl Duel {
             return false;
         };
         let cost = player.build_cost();
-        if board.has_tower(pos) || player.gold < cost {
+        let Some(left) = pay(player.gold, cost) else {
+            return false;
+        };
+        if board.has_tower(pos) {
             return false;
         }
-        player.gold -= cost;
+        player.gold = left;
         player.inflation = player.inflation.saturating_add(BUILD_INFLATION);
         board.build(pos, kind, cost, &RULES);
         true
@@ -174,10 +195,13 @@ impl Duel {
             return false;
         };
         let cost = player.upgrade_cost();
-        if !board.has_tower(pos) || player.gold < cost {
+        let Some(left) = pay(player.gold, cost) else {
+            return false;
+        };
+        if !board.has_tower(pos) {
             return false;
         }
-        player.gold -= cost;
+        player.gold = left;
         player.inflation = player.inflation.saturating_add(UPGRADE_INFLATION);
         board.upgrade(pos, stat == Stat::Range, cost);
         true
@@ -194,7 +218,7 @@ impl Duel {
             return false;
         };
         // Decision 3: refund half the gold actually paid; take back the inflation it added.
-        player.gold = player.gold.saturating_add(tower.invested as u64 / 2);
+        player.gold = player.gold.saturating_add(tower.invested / 2);
         let added = BUILD_INFLATION
             .saturating_add(UPGRADE_INFLATION.saturating_mul(tower.level.saturating_sub(1)));
         player.inflation = player.inflation.saturating_sub(added);
@@ -204,7 +228,7 @@ impl Duel {
 
     pub fn hash_into(&self, d: &mut crate::Digest) {
         for p in &self.players {
-            d.u64(p.gold)
+            d.u32(p.gold)
                 .u32(p.life)
                 .u32(p.income)
                 .u32(p.boost_max)

@@ -16,7 +16,7 @@
 //! A path holds at most one invader and one tower per space ([`board::SPACES`] = 100): that is the
 //! rule itself, so a spawn onto an occupied space 0 or a build onto a tower is simply refused. The
 //! state is a fixed structure of arrays (see [`board`] for the field widths and why they suffice):
-//! the whole Duel game is 4,064 bytes (asserted by a test), the Siege game less.
+//! the whole Duel game is 4,088 bytes (asserted by a test), the Siege game less.
 //!
 //! ## Bad input
 //! [`Action`] holds whatever a bot sent, as raw integers: positions off the path, unknown names, bad
@@ -249,7 +249,7 @@ impl TowerDefense {
     /// `seat`'s gold.
     pub fn gold(&self, seat: Seat) -> u64 {
         match &self.state {
-            State::Duel(d) => d.players.get(seat).map_or(0, |p| p.gold),
+            State::Duel(d) => d.players.get(seat).map_or(0, |p| p.gold as u64),
             State::Siege(s) if seat == siege::INVADER_SEAT => s.invader.gold,
             State::Siege(s) if seat == siege::DEFENDER_SEAT => s.defender.gold,
             State::Siege(_) => 0,

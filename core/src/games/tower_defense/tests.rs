@@ -755,5 +755,5 @@ fn decision_6_built_in_bots_are_deterministic() {
 fn duel_state_fits_in_4096_bytes() {
     let size = core::mem::size_of::<TowerDefense>();
     assert!(size <= 4096, "TowerDefense is {size} bytes");
-    assert_eq!(size, 4064, "update the module docs if this changes");
+    assert_eq!(size, 4088, "update the module docs if this changes");
 }

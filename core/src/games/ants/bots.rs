@@ -1,0 +1,251 @@
+//! Built-in bots. They read the whole board (no fog of war) and are deterministic for their seed.
+//!
+//! Both walking bots move along breadth-first distance fields (water blocks, the torus wraps), so
+//! they find their way through mazes, and never send two of their own ants onto one square.
+//! - `hunter`: every ant walks to the nearest food, else the nearest enemy hill, else the nearest
+//!   enemy ant, else a random direction.
+//! - `strong`: each food is claimed by the nearest free ant only (one ant per food); the other
+//!   ants march on the enemy hills, and no ant steps where enemies in reach outnumber its friends.
+//! - `hold`: never moves (the official HoldBot).
+//!
+//! The fields live on the stack: `9 x SQUARES` bytes (20 KB in the MCU build, 216 KB on the host).
+
+use super::map::{FOOD, LAND, WATER};
+use super::orders::{Dir, Order};
+use super::state::{wrap, AntsGame};
+use crate::game::Bot;
+use crate::rng::Rng;
+use crate::seat::Seat;
+
+const FAR: u16 = u16::MAX;
+/// Radius2 within which `strong` counts enemies and friends before stepping.
+const DANGER_RADIUS2: u32 = 10;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    Strong,
+    Hunter,
+    Hold,
+}
+
+/// A built-in Ants bot.
+#[derive(Clone, Debug)]
+pub struct AntsBot {
+    pub style: Style,
+    rng: Rng,
+}
+
+impl AntsBot {
+    pub fn by_name(name: &str, seed: u64) -> Option<AntsBot> {
+        let style = match name {
+            "strong" => Style::Strong,
+            "hunter" => Style::Hunter,
+            "hold" => Style::Hold,
+            _ => return None,
+        };
+        Some(AntsBot {
+            style,
+            rng: Rng::stream(seed, b"ants-bot"),
+        })
+    }
+}
+
+fn step<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    sq: usize,
+    d: Dir,
+) -> usize {
+    let (h, w) = (g.rows() as i32, g.cols() as i32);
+    let (r, c) = ((sq as i32) / w.max(1), (sq as i32) % w.max(1));
+    let (dr, dc) = d.offset();
+    (wrap(r + dr, h) * w + wrap(c + dc, w)) as usize
+}
+
+/// Breadth-first distances from `sources` over non-water squares. `origin` (if given) records
+/// which source each square was reached from.
+fn bfs<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    sources: impl Iterator<Item = usize>,
+    dist: &mut [u16; SQ],
+    queue: &mut [u16; SQ],
+) {
+    dist.fill(FAR);
+    let (mut head, mut tail) = (0usize, 0usize);
+    for s in sources {
+        if let Some(d) = dist.get_mut(s) {
+            if *d == FAR && tail < SQ {
+                *d = 0;
+                queue[tail] = s as u16;
+                tail += 1;
+            }
+        }
+    }
+    while head < tail {
+        let cur = queue[head] as usize;
+        head += 1;
+        let next_d = dist.get(cur).copied().unwrap_or(FAR).saturating_add(1);
+        for d in Dir::ALL {
+            let n = step(g, cur, d);
+            if g.square(n) == WATER {
+                continue;
+            }
+            if let Some(slot) = dist.get_mut(n) {
+                if *slot == FAR && tail < SQ {
+                    *slot = next_d;
+                    queue[tail] = n as u16;
+                    tail += 1;
+                }
+            }
+        }
+    }
+}
+
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
+    Bot<AntsGame<SQ, A, F, H, O>> for AntsBot
+{
+    fn act(&mut self, g: &AntsGame<SQ, A, F, H, O>, seat: Seat) -> heapless::Vec<Order, O> {
+        let mut out = heapless::Vec::new();
+        if self.style == Style::Hold || g.is_finished() {
+            return out;
+        }
+        let mut queue = [0u16; SQ];
+        let mut to_food = [FAR; SQ];
+        let mut to_hill = [FAR; SQ];
+        let mut to_enemy = [FAR; SQ];
+        bfs(
+            g,
+            g.food().iter().map(|f| f.sq as usize),
+            &mut to_food,
+            &mut queue,
+        );
+        let enemy_hills = g
+            .hills()
+            .iter()
+            .filter(|h| h.owner as usize != seat && h.killed_by.is_none())
+            .map(|h| h.sq as usize);
+        bfs(g, enemy_hills, &mut to_hill, &mut queue);
+        let enemies = g
+            .ants()
+            .iter()
+            .filter(|a| a.owner as usize != seat)
+            .map(|a| a.sq as usize);
+        bfs(g, enemies, &mut to_enemy, &mut queue);
+
+        // Own ants, by square (a deterministic order).
+        let mut mine: heapless::Vec<u16, A> = heapless::Vec::new();
+        for a in g.ants().iter().filter(|a| a.owner as usize == seat) {
+            let _ = mine.push(a.sq);
+        }
+        mine.sort_unstable();
+
+        // `strong`: each food goes to its nearest ant (by walking distance from the food).
+        let mut food_of = [FAR; A];
+        if self.style == Style::Strong {
+            let mut from_food = [FAR; SQ];
+            let mut taken = [false; A];
+            for f in g.food() {
+                bfs(
+                    g,
+                    core::iter::once(f.sq as usize),
+                    &mut from_food,
+                    &mut queue,
+                );
+                let best = mine
+                    .iter()
+                    .enumerate()
+                    .filter(|&(i, _)| !taken[i])
+                    .map(|(i, &s)| (from_food[s as usize], i))
+                    .min();
+                if let Some((d, i)) = best {
+                    if d < 40 {
+                        taken[i] = true;
+                        food_of[i] = f.sq;
+                    }
+                }
+            }
+        }
+
+        let danger = |sq: usize| -> bool {
+            let mut enemies = 0u32;
+            let mut friends = 0u32;
+            for a in g.ants() {
+                if g.distance2(sq, a.sq as usize) <= DANGER_RADIUS2 {
+                    if a.owner as usize == seat {
+                        friends += 1;
+                    } else {
+                        enemies += 1;
+                    }
+                }
+            }
+            enemies > 0 && enemies + 1 > friends
+        };
+
+        let mut claimed = [false; SQ];
+        let mut from_target = [FAR; SQ];
+        for (i, &sq) in mine.iter().enumerate() {
+            let sq = sq as usize;
+            // Which field this ant follows.
+            let field: &[u16; SQ] = if self.style == Style::Strong {
+                if let Some(&f) = food_of.get(i).filter(|&&f| f != FAR) {
+                    bfs(
+                        g,
+                        core::iter::once(f as usize),
+                        &mut from_target,
+                        &mut queue,
+                    );
+                    &from_target
+                } else if to_hill[sq] != FAR {
+                    &to_hill
+                } else if to_enemy[sq] != FAR {
+                    &to_enemy
+                } else {
+                    &to_food
+                }
+            } else if to_food[sq] != FAR {
+                &to_food
+            } else if to_hill[sq] != FAR {
+                &to_hill
+            } else {
+                &to_enemy
+            };
+            let here = field[sq];
+            let mut dirs = Dir::ALL;
+            self.rng.shuffle(&mut dirs);
+            let mut best: Option<(u16, Dir, usize)> = None;
+            for d in dirs {
+                let dest = step(g, sq, d);
+                let v = g.square(dest);
+                if v == WATER || v == FOOD || claimed[dest] || (v < LAND && v as usize == seat) {
+                    continue;
+                }
+                if self.style == Style::Strong && danger(dest) && !danger(sq) {
+                    continue;
+                }
+                let key = field[dest];
+                if best.is_none_or(|b| key < b.0) {
+                    best = Some((key, d, dest));
+                }
+            }
+            let wander = here == FAR;
+            match best {
+                Some((key, d, dest)) if key < here || wander => {
+                    let (r, c) = (sq / g.cols() as usize, sq % g.cols() as usize);
+                    if out
+                        .push(Order {
+                            row: r as i16,
+                            col: c as i16,
+                            dir: d,
+                        })
+                        .is_ok()
+                    {
+                        claimed[dest] = true;
+                        continue;
+                    }
+                    claimed[sq] = true;
+                }
+                _ => claimed[sq] = true,
+            }
+        }
+        out
+    }
+}

@@ -1,0 +1,403 @@
+//! Symmetric food: the map's symmetry, the food sets, the deque that cycles them, placement.
+//!
+//! Everything here copies `get_map_symmetry`, `get_symmetric_food_sets`, `do_food_symmetric`,
+//! `do_food_visible` and `place_food` of the official engine, draw for draw. Food sets are kept as
+//! their base square only (the set is recomputed from it, in CPython's set order, when it is
+//! used), so the deque costs two bytes a set. Food scheduled on a square that never becomes free
+//! land (water, say) stays pending for ever, as in the official engine.
+
+// Parallel arrays (options per player, squares) are walked by index.
+#![allow(clippy::needless_range_loop)]
+
+use super::map::{FOOD, LAND, MAX_PLAYERS, WATER};
+use super::pyset::set_order;
+use super::state::{wrap, AntsGame, NONE16};
+use crate::game::SetupError;
+
+/// Largest number of symmetry combinations examined (each is checked against the whole map).
+pub const MAX_SYMMETRIES: usize = 4096;
+/// Orientations considered per player (hills x 8 aims).
+const MAX_OPTIONS: usize = 64;
+
+const VISITED: u8 = 1;
+const IN_VIEW: u8 = 2;
+
+/// `offset_aim`: the eight orientations.
+pub(crate) fn offset_aim(o: (i32, i32), aim: u8) -> (i32, i32) {
+    let (r, c) = o;
+    match aim {
+        1 => (-r, c),
+        2 => (r, -c),
+        3 => (-r, -c),
+        4 => (c, r),
+        5 => (-c, r),
+        6 => (c, -r),
+        7 => (-c, -r),
+        _ => (r, c),
+    }
+}
+
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
+    AntsGame<SQ, A, F, H, O>
+{
+    pub(crate) fn ring_get(&self, k: usize) -> u16 {
+        let cap = SQ.max(1);
+        self.ring
+            .get((self.ring_head + k) % cap)
+            .copied()
+            .unwrap_or(NONE16)
+    }
+    fn ring_set(&mut self, k: usize, v: u16) {
+        let cap = SQ.max(1);
+        if let Some(slot) = self.ring.get_mut((self.ring_head + k) % cap) {
+            *slot = v;
+        }
+    }
+    fn ring_push_back(&mut self, v: u16) {
+        if self.ring_len < SQ {
+            self.ring_len += 1;
+            self.ring_set(self.ring_len - 1, v);
+        }
+    }
+    fn ring_push_front(&mut self, v: u16) {
+        if self.ring_len < SQ {
+            self.ring_head = (self.ring_head + SQ - 1) % SQ.max(1);
+            self.ring_len += 1;
+            self.ring_set(0, v);
+        }
+    }
+    fn ring_pop_back(&mut self) -> Option<u16> {
+        if self.ring_len == 0 {
+            return None;
+        }
+        let v = self.ring_get(self.ring_len - 1);
+        self.ring_len -= 1;
+        Some(v)
+    }
+
+    /// `map_similar(loc1, loc2, aim, player)`: is the map the same seen from `loc2` turned by
+    /// `aim` as from `loc1`, with player 0's ants mapped to `player`'s?
+    fn map_similar(&self, loc1: usize, loc2: usize, aim: u8, player: u8) -> bool {
+        let (h, w) = (self.rows as i32, self.cols as i32);
+        let (r1, c1) = self.row_col(loc1);
+        let (r2, c2) = self.row_col(loc2);
+        for row in 0..h {
+            for col in 0..w {
+                let ilk0 = self.cell((wrap(r1 + row, h) * w + wrap(c1 + col, w)) as usize);
+                let (ar, ac) = offset_aim((row, col), aim);
+                let ilk1 = self.cell((wrap(r2 + ar, h) * w + wrap(c2 + ac, w)) as usize);
+                let ant0 = ilk0 < LAND;
+                let ant1 = ilk1 < LAND;
+                let differs = if ilk0 == 0 {
+                    // Player 0's ant must be `player`'s.
+                    ilk1 != player
+                } else if ant0 {
+                    // Another ant must be an ant of someone other than `player`.
+                    !ant1 || ilk1 == player
+                } else {
+                    // Land, water and food must match.
+                    ilk1 != ilk0
+                };
+                if differs {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// `get_map_symmetry` then `choice`: fills `self.sym`. The candidate list is never built: its
+    /// order is a mixed radix over each player's options (player 1 fastest), so the valid ones are
+    /// counted, one is drawn, and it is found again.
+    pub(crate) fn choose_symmetry(&mut self) -> Result<(), SetupError> {
+        let n = self.players as usize;
+        let Some(hill0) = self
+            .hills
+            .iter()
+            .find(|h| h.owner == 0)
+            .map(|h| h.sq as usize)
+        else {
+            return Err(SetupError::Invalid("player 0 has no hill"));
+        };
+        let hills0 = self.hills.iter().filter(|h| h.owner == 0).count();
+        let mut options: [heapless::Vec<(u16, u8), MAX_OPTIONS>; MAX_PLAYERS] =
+            core::array::from_fn(|_| heapless::Vec::new());
+        let mut combos: usize = 1;
+        for player in 1..n {
+            let mut count = 0;
+            for i in 0..self.hills.len() {
+                let h = self.hills[i];
+                if h.owner as usize != player {
+                    continue;
+                }
+                count += 1;
+                for aim in 0..8u8 {
+                    if self.map_similar(hill0, h.sq as usize, aim, player as u8) {
+                        options[player]
+                            .push((h.sq, aim))
+                            .map_err(|_| SetupError::Capacity("too many map symmetries"))?;
+                    }
+                }
+            }
+            if count != hills0 {
+                return Err(SetupError::Invalid(
+                    "map is not symmetric: hill counts differ",
+                ));
+            }
+            combos = combos.saturating_mul(options[player].len());
+            if combos == 0 {
+                return Err(SetupError::Invalid("map is not symmetric"));
+            }
+            if combos > MAX_SYMMETRIES {
+                return Err(SetupError::Capacity("too many map symmetries"));
+            }
+        }
+        let combo = |mut index: usize, sym: &mut [(u16, u8); MAX_PLAYERS]| {
+            sym[0] = (hill0 as u16, 0);
+            for player in 1..n {
+                let len = options[player].len().max(1);
+                sym[player] = options[player].get(index % len).copied().unwrap_or((0, 0));
+                index /= len;
+            }
+        };
+        let mut valid = 0usize;
+        let mut sym = [(0u16, 0u8); MAX_PLAYERS];
+        for index in 0..combos {
+            combo(index, &mut sym);
+            if self.symmetry_holds(&sym) {
+                valid += 1;
+            }
+        }
+        let Some(pick) = self.rng.choice(valid) else {
+            return Err(SetupError::Invalid(
+                "map is not symmetric: no valid orientation set",
+            ));
+        };
+        let mut seen = 0usize;
+        for index in 0..combos {
+            combo(index, &mut sym);
+            if self.symmetry_holds(&sym) {
+                if seen == pick {
+                    self.sym = sym;
+                    return Ok(());
+                }
+                seen += 1;
+            }
+        }
+        Err(SetupError::Invalid("map is not symmetric"))
+    }
+
+    /// The official double check: food at offset (1, 2) of every hill, then each orientation must
+    /// still see the same map.
+    fn symmetry_holds(&mut self, sym: &[(u16, u8); MAX_PLAYERS]) -> bool {
+        let n = self.players as usize;
+        let mut fix = [(0usize, 0u8); MAX_PLAYERS];
+        for (p, &(loc, aim)) in sym.iter().enumerate().take(n) {
+            let (r, c) = offset_aim((1, 2), aim);
+            let sq = self.offset(loc as usize, r, c);
+            fix[p] = (sq, self.cell(sq));
+            self.set_cell(sq, FOOD);
+        }
+        let ok = sym.iter().enumerate().take(n).all(|(p, &(loc, aim))| {
+            self.map_similar(sym[0].0 as usize, loc as usize, aim, p as u8)
+        });
+        for &(sq, ilk) in fix.iter().take(n).rev() {
+            self.set_cell(sq, ilk);
+        }
+        ok
+    }
+
+    /// The locations of the food set based at `base`, in CPython's `list(set(...))` order.
+    pub(crate) fn food_set(&self, base: usize, out: &mut [(u32, u32); MAX_PLAYERS]) -> usize {
+        let n = self.players as usize;
+        let (br, bc) = self.row_col(base);
+        let (a0r, a0c) = self.row_col(self.sym[0].0 as usize);
+        let o = (br - a0r, bc - a0c);
+        let mut items = [(0u32, 0u32); MAX_PLAYERS];
+        for (p, item) in items.iter_mut().enumerate().take(n) {
+            let (loc, aim) = self.sym[p];
+            let (dr, dc) = offset_aim(o, aim);
+            let (r, c) = self.row_col(self.offset(loc as usize, dr, dc));
+            *item = (r as u32, c as u32);
+        }
+        set_order(&items[..n], out)
+    }
+
+    /// `get_initial_vision_squares`: flood fill over non-water from every hill, within
+    /// viewradius2 of that hill, marking `IN_VIEW` in `scratch`. As in the official code, a square
+    /// reached from an earlier hill is not expanded again from a later one. The ring (empty while
+    /// sets are built) is the queue.
+    fn mark_initial_vision(&mut self) {
+        for h in 0..self.hills.len() {
+            let hill = self.hills[h].sq as usize;
+            self.ring_head = 0;
+            self.ring_len = 0;
+            self.mark(hill, IN_VIEW);
+            self.ring_push_back(hill as u16);
+            while let Some(cur) = self.ring_pop_front() {
+                for (dr, dc) in [(-1, 0), (0, 1), (1, 0), (0, -1)] {
+                    let next = self.offset(cur as usize, dr, dc);
+                    let marks = self.scratch.get(next).copied().unwrap_or(0);
+                    if marks & IN_VIEW == 0
+                        && self.cell(next) != WATER
+                        && self.distance2(hill, next) <= self.view2 as u32
+                    {
+                        self.mark(next, IN_VIEW);
+                        self.ring_push_back(next as u16);
+                    }
+                }
+            }
+        }
+        self.ring_head = 0;
+        self.ring_len = 0;
+    }
+
+    fn ring_pop_front(&mut self) -> Option<u16> {
+        if self.ring_len == 0 {
+            return None;
+        }
+        let v = self.ring_get(0);
+        self.ring_head = (self.ring_head + 1) % SQ.max(1);
+        self.ring_len -= 1;
+        Some(v)
+    }
+
+    fn mark(&mut self, sq: usize, bits: u8) {
+        if let Some(s) = self.scratch.get_mut(sq) {
+            *s |= bits;
+        }
+    }
+
+    /// `get_symmetric_food_sets(starting)` into the ring, then the sentinel.
+    pub(crate) fn build_food_sets(&mut self, starting: bool) {
+        let n = self.players as usize;
+        for s in self.scratch.iter_mut() {
+            *s = 0;
+        }
+        if starting {
+            self.mark_initial_vision();
+        }
+        self.ring_head = 0;
+        self.ring_len = 0;
+        let squares = self.rows as usize * self.cols as usize;
+        let mut locs = [(0u32, 0u32); MAX_PLAYERS];
+        for base in 0..squares {
+            let marks = self.scratch.get(base).copied().unwrap_or(0);
+            if marks & VISITED != 0 || self.hill_on(base).is_some() {
+                continue;
+            }
+            if starting && marks & IN_VIEW == 0 {
+                continue;
+            }
+            let len = self.food_set(base, &mut locs);
+            let first = locs[0];
+            let too_close = locs[1..len].iter().any(|&(r, c)| {
+                let a = self.sq_of(first.0 as i32, first.1 as i32);
+                self.distance2(a, self.sq_of(r as i32, c as i32)) == 1
+            });
+            if too_close {
+                continue;
+            }
+            if !starting || len == n {
+                for &(r, c) in &locs[..len] {
+                    let sq = self.sq_of(r as i32, c as i32);
+                    self.mark(sq, VISITED);
+                }
+                self.ring_push_back(base as u16);
+            }
+        }
+        for s in self.scratch.iter_mut() {
+            *s = 0;
+        }
+        self.ring_push_back(NONE16);
+    }
+
+    /// `do_food_symmetric(amount)` / `do_food_visible(amount)` over the ring: the left-over amount.
+    pub(crate) fn run_food_deque(&mut self, mut amount: i64) -> i64 {
+        let mut locs = [(0u32, 0u32); MAX_PLAYERS];
+        loop {
+            let Some(mut base) = self.ring_pop_back() else {
+                return amount;
+            };
+            if base == NONE16 {
+                let len = self.ring_len;
+                let mut rng = core::mem::replace(&mut self.rng, super::pyrandom::PyRandom::new(0));
+                rng.shuffle_with(len, |i, j| {
+                    let (a, b) = (self.ring_get(i), self.ring_get(j));
+                    self.ring_set(i, b);
+                    self.ring_set(j, a);
+                });
+                self.rng = rng;
+                self.ring_push_front(NONE16);
+                match self.ring_pop_back() {
+                    Some(b) if b != NONE16 => base = b,
+                    // Only the sentinel: no food set at all (the official engine crashes here).
+                    other => {
+                        if let Some(b) = other {
+                            self.ring_push_back(b);
+                        }
+                        self.place_food();
+                        return amount;
+                    }
+                }
+            }
+            let len = self.food_set(base as usize, &mut locs) as i64;
+            if len > amount {
+                self.ring_push_back(base);
+                self.place_food();
+                return amount;
+            }
+            amount -= len;
+            self.ring_push_front(base);
+            for &(r, c) in &locs[..len as usize] {
+                let sq = self.sq_of(r as i32, c as i32);
+                self.schedule(sq);
+            }
+        }
+    }
+
+    fn schedule(&mut self, sq: usize) {
+        if let Some(p) = self.pending.get_mut(sq) {
+            if *p == 0 {
+                let _ = self.pending_order.push(sq as u16);
+            }
+            *p = p.saturating_add(1);
+        }
+    }
+
+    /// `place_food`: one food on every scheduled square that is free land, in scheduling order.
+    pub(crate) fn place_food(&mut self) {
+        let mut keep = 0usize;
+        for k in 0..self.pending_order.len() {
+            let sq = self.pending_order[k] as usize;
+            let mut count = self.pending.get(sq).copied().unwrap_or(0);
+            if self.is_free_land(sq) && self.add_food(sq) {
+                count = count.saturating_sub(1);
+                if let Some(p) = self.pending.get_mut(sq) {
+                    *p = count;
+                }
+            }
+            if count > 0 {
+                self.pending_order[keep] = sq as u16;
+                keep += 1;
+            }
+        }
+        self.pending_order.truncate(keep);
+    }
+
+    /// `add_food`; false (the food stays scheduled) when this build's food list is full.
+    fn add_food(&mut self, sq: usize) -> bool {
+        let food = super::state::Food {
+            id: self.next_food,
+            sq: sq as u16,
+            start_turn: self.turn,
+        };
+        if self.food.push(food).is_err() {
+            self.capacity_waits = self.capacity_waits.saturating_add(1);
+            return false;
+        }
+        self.next_food = self.next_food.saturating_add(1);
+        self.set_cell(sq, FOOD);
+        true
+    }
+}

@@ -1,0 +1,282 @@
+//! The official map format, read without allocation, with a line and column for every refusal.
+//!
+//! A map is `rows H`, `cols W`, `players P` and H lines `m <W squares>`; `#` comments and blank
+//! lines are skipped and unknown keys ignored, as the official parser does. Outside scenario mode
+//! the official engine ignores the ants and food drawn in the file (one ant starts on each hill), so
+//! they are accepted and dropped here too. Where the official parser would crash or accept a map
+//! the game cannot use (a player without a hill, a `m` line before `rows`/`cols`), this one refuses
+//! it with a [`SetupError::Map`].
+
+use crate::game::SetupError;
+
+/// Square contents in the official encoding: `0..=9` an ant of that player, then these.
+pub const LAND: u8 = 10;
+pub const FOOD: u8 = 11;
+pub const WATER: u8 = 12;
+
+/// Players a map may have (the official range).
+pub const MIN_PLAYERS: usize = 2;
+pub const MAX_PLAYERS: usize = 10;
+
+/// A parsed map: the terrain and the hills, for a build holding `SQUARES` squares and `HILLS` hills.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Map<const SQUARES: usize, const HILLS: usize> {
+    pub rows: u16,
+    pub cols: u16,
+    pub players: u8,
+    /// `LAND` or `WATER` per square, row-major; only the first `rows * cols` are used.
+    pub terrain: [u8; SQUARES],
+    /// Hills as `(square, owner)` in the official order: owners by first appearance in the file,
+    /// each owner's hills row-major.
+    pub hills: heapless::Vec<(u16, u8), HILLS>,
+}
+
+fn err(line: usize, column: usize, what: &'static str) -> SetupError {
+    SetupError::Map {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+        what,
+    }
+}
+
+fn parse_number(text: &str) -> Option<u32> {
+    let t = text.trim();
+    if t.is_empty() || t.len() > 9 || !t.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    t.parse().ok()
+}
+
+impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
+    pub fn squares(&self) -> usize {
+        self.rows as usize * self.cols as usize
+    }
+
+    /// Reads a map in the official format.
+    pub fn parse(text: &str) -> Result<Self, SetupError> {
+        let mut rows: Option<u16> = None;
+        let mut cols: Option<u16> = None;
+        let mut players: Option<u8> = None;
+        let mut terrain = [LAND; SQUARES];
+        // Hills row-major first; re-ordered by owner's first appearance at the end.
+        let mut found: heapless::Vec<(u16, u8), HILLS> = heapless::Vec::new();
+        let mut row = 0usize;
+        let mut last_line = 0usize;
+        for (index, raw) in text.split('\n').enumerate() {
+            let line_no = index + 1;
+            last_line = line_no;
+            let lead = raw.len() - raw.trim_start().len();
+            let line = raw.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let Some((key, value)) = line.split_once(' ') else {
+                return Err(err(line_no, lead + 1, "expected `key value`"));
+            };
+            let value_col = lead + key.len() + 2;
+            let key_lower = |k: &str| key.eq_ignore_ascii_case(k);
+            if key_lower("rows") || key_lower("cols") {
+                let n = parse_number(value)
+                    .filter(|&n| (1..=i16::MAX as u32).contains(&n))
+                    .ok_or(err(line_no, value_col, "expected a size from 1 to 32767"))?;
+                if row > 0 {
+                    return Err(err(line_no, 1, "rows and cols must come before map lines"));
+                }
+                if key_lower("rows") {
+                    rows = Some(n as u16);
+                } else {
+                    cols = Some(n as u16);
+                }
+                if let (Some(r), Some(c)) = (rows, cols) {
+                    if r as usize * c as usize > SQUARES {
+                        return Err(err(
+                            line_no,
+                            value_col,
+                            "map has more squares than this build holds",
+                        ));
+                    }
+                }
+            } else if key_lower("players") {
+                let n = parse_number(value)
+                    .filter(|&n| (MIN_PLAYERS as u32..=MAX_PLAYERS as u32).contains(&n))
+                    .ok_or(err(
+                        line_no,
+                        value_col,
+                        "player count must be between 2 and 10",
+                    ))?;
+                if row > 0 {
+                    return Err(err(line_no, 1, "players must come before map lines"));
+                }
+                players = Some(n as u8);
+            } else if key_lower("m") {
+                let Some(p) = players else {
+                    return Err(err(line_no, 1, "players count expected before map lines"));
+                };
+                let (Some(h), Some(w)) = (rows, cols) else {
+                    return Err(err(line_no, 1, "rows and cols expected before map lines"));
+                };
+                if row >= h as usize {
+                    return Err(err(line_no, 1, "more map lines than rows"));
+                }
+                let squares = value.trim();
+                let squares_col = value_col + (value.len() - value.trim_start().len());
+                let mut col = 0usize;
+                for (offset, ch) in squares.char_indices() {
+                    let column = squares_col + squares[..offset].chars().count();
+                    if col >= w as usize {
+                        return Err(err(line_no, column, "row longer than cols"));
+                    }
+                    let sq = row * w as usize + col;
+                    let hill_owner = match ch {
+                        '.' | '*' => None,
+                        '%' => {
+                            if let Some(t) = terrain.get_mut(sq) {
+                                *t = WATER;
+                            }
+                            None
+                        }
+                        'a'..='j' if (ch as u8 - b'a') < p => None,
+                        '0'..='9' if (ch as u8 - b'0') < p => Some(ch as u8 - b'0'),
+                        'A'..='J' if (ch as u8 - b'A') < p => Some(ch as u8 - b'A'),
+                        _ => return Err(err(line_no, column, "invalid character in map")),
+                    };
+                    if let Some(owner) = hill_owner {
+                        found.push((sq as u16, owner)).map_err(|_| {
+                            err(line_no, column, "more hills than this build holds")
+                        })?;
+                    }
+                    col += 1;
+                }
+                if col != w as usize {
+                    return Err(err(line_no, squares_col + col, "row shorter than cols"));
+                }
+                row += 1;
+            }
+        }
+        let (Some(h), Some(w), Some(p)) = (rows, cols, players) else {
+            return Err(err(last_line, 1, "missing rows, cols or players"));
+        };
+        if row != h as usize {
+            return Err(err(last_line, 1, "fewer map lines than rows"));
+        }
+        // Owners by first appearance (row-major), each owner's hills row-major.
+        let mut hills: heapless::Vec<(u16, u8), HILLS> = heapless::Vec::new();
+        for i in 0..found.len() {
+            let owner = found[i].1;
+            if found[..i].iter().any(|&(_, o)| o == owner) {
+                continue;
+            }
+            for &hill in found.iter().filter(|&&(_, o)| o == owner) {
+                // Same number of items as `found`: cannot overflow.
+                let _ = hills.push(hill);
+            }
+        }
+        for player in 0..p {
+            if !hills.iter().any(|&(_, o)| o == player) {
+                return Err(err(last_line, 1, "a player has no hill"));
+            }
+        }
+        Ok(Map {
+            rows: h,
+            cols: w,
+            players: p,
+            terrain,
+            hills,
+        })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    type M = Map<64, 8>;
+
+    fn map_err(text: &str) -> (u32, u32, &'static str) {
+        match M::parse(text) {
+            Err(SetupError::Map { line, column, what }) => (line, column, what),
+            other => panic!("expected a map error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn parses_terrain_hills_in_official_order() {
+        let m = M::parse("# c\nrows 2\ncols 4\nplayers 2\nm %1.a\nm 0*B.\n").unwrap();
+        assert_eq!((m.rows, m.cols, m.players), (2, 4, 2));
+        assert_eq!(m.terrain[0], WATER);
+        assert_eq!(m.terrain[2], LAND);
+        assert_eq!(m.terrain[5], LAND, "food is ignored outside scenarios");
+        // Player 1 appears first (row 0), then player 0.
+        assert_eq!(m.hills.as_slice(), &[(1, 1), (6, 1), (4, 0)]);
+    }
+
+    #[test]
+    fn refuses_unknown_characters_with_position() {
+        assert_eq!(
+            map_err("rows 1\ncols 3\nplayers 2\nm 0c1\n"),
+            (4, 4, "invalid character in map")
+        );
+        assert_eq!(
+            map_err("rows 1\ncols 3\nplayers 2\nm 0x1\n"),
+            (4, 4, "invalid character in map")
+        );
+    }
+
+    #[test]
+    fn refuses_wrong_row_lengths() {
+        assert_eq!(
+            map_err("rows 1\ncols 3\nplayers 2\nm 01\n"),
+            (4, 5, "row shorter than cols")
+        );
+        assert_eq!(
+            map_err("rows 1\ncols 3\nplayers 2\nm 01..\n"),
+            (4, 6, "row longer than cols")
+        );
+    }
+
+    #[test]
+    fn refuses_missing_rows_cols_players() {
+        assert_eq!(
+            map_err("rows 2\ncols 2\nplayers 2\nm 01\n"),
+            (5, 1, "fewer map lines than rows")
+        );
+        assert_eq!(
+            map_err("cols 2\nplayers 2\nm 01\n").2,
+            "rows and cols expected before map lines"
+        );
+        assert_eq!(
+            map_err("rows 1\ncols 2\nm 01\n").2,
+            "players count expected before map lines"
+        );
+        assert_eq!(
+            map_err("rows 1\ncols 2\n").2,
+            "missing rows, cols or players"
+        );
+        assert_eq!(
+            map_err("rows 1\ncols 2\nplayers 11\n"),
+            (3, 9, "player count must be between 2 and 10")
+        );
+        assert_eq!(
+            map_err("rows 1\ncols 2\nplayers 2\nm 00\n").2,
+            "a player has no hill"
+        );
+        assert_eq!(
+            map_err("rows 1\ncols 2\nplayers 2\nm 01\nm 01\n"),
+            (5, 1, "more map lines than rows")
+        );
+        assert_eq!(map_err("rows\n"), (1, 1, "expected `key value`"));
+    }
+
+    #[test]
+    fn refuses_maps_over_capacity() {
+        assert_eq!(
+            map_err("rows 8\ncols 9\nplayers 2\n"),
+            (2, 6, "map has more squares than this build holds")
+        );
+        assert_eq!(
+            map_err("rows 1\ncols 10\nplayers 2\nm 0101010101\n"),
+            (4, 11, "more hills than this build holds")
+        );
+    }
+}

@@ -1,0 +1,198 @@
+//! Orders: the text a bot sends, parsed and refused with the official reasons.
+//!
+//! An order is kept as the bot wrote it (row and column may be negative or past the edge: the
+//! official validation gives such orders their own reasons), saturated to `i16`, which changes no
+//! verdict since no map is 32767 squares high.
+
+/// A direction an ant can move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Dir {
+    N,
+    E,
+    S,
+    W,
+}
+
+impl Dir {
+    pub const ALL: [Dir; 4] = [Dir::N, Dir::E, Dir::S, Dir::W];
+
+    /// `(d_row, d_col)`.
+    pub const fn offset(self) -> (i32, i32) {
+        match self {
+            Dir::N => (-1, 0),
+            Dir::E => (0, 1),
+            Dir::S => (1, 0),
+            Dir::W => (0, -1),
+        }
+    }
+
+    /// The letter used in orders and replays.
+    pub const fn letter(self) -> u8 {
+        match self {
+            Dir::N => b'n',
+            Dir::E => b'e',
+            Dir::S => b's',
+            Dir::W => b'w',
+        }
+    }
+
+    pub const fn from_letter(c: u8) -> Option<Dir> {
+        match c {
+            b'n' => Some(Dir::N),
+            b'e' => Some(Dir::E),
+            b's' => Some(Dir::S),
+            b'w' => Some(Dir::W),
+            _ => None,
+        }
+    }
+}
+
+/// `o row col dir`: move the ant at (row, col).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Order {
+    pub row: i16,
+    pub col: i16,
+    pub dir: Dir,
+}
+
+/// Why an order was refused: the official engine's reasons, in its words ([`OrderError::reason`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum OrderError {
+    UnknownAction,
+    IncorrectlyFormatted,
+    InvalidRowOrCol,
+    InvalidDirection,
+    Duplicate,
+    NotPlayerAnt,
+    OutOfBounds,
+    /// Ignored rather than invalid in the official engine: the destination is food or water.
+    MoveBlocked,
+    /// More orders than this build's capacity for one turn (not an official reason).
+    TooMany,
+}
+
+impl OrderError {
+    pub const fn reason(self) -> &'static str {
+        match self {
+            OrderError::UnknownAction => "unknown action",
+            OrderError::IncorrectlyFormatted => "incorrectly formatted order",
+            OrderError::InvalidRowOrCol => "invalid row or col",
+            OrderError::InvalidDirection => "invalid direction",
+            OrderError::Duplicate => "duplicate order",
+            OrderError::NotPlayerAnt => "not player ant",
+            OrderError::OutOfBounds => "out of bounds",
+            OrderError::MoveBlocked => "move blocked",
+            OrderError::TooMany => "too many orders",
+        }
+    }
+}
+
+/// Python's `int()` on one token: sign, ASCII digits, single underscores between digits. Saturates.
+fn py_int(token: &str) -> Option<i16> {
+    let bytes = token.as_bytes();
+    let (neg, digits) = match bytes.first() {
+        Some(b'-') => (true, &bytes[1..]),
+        Some(b'+') => (false, &bytes[1..]),
+        _ => (false, bytes),
+    };
+    if digits.is_empty()
+        || !digits[0].is_ascii_digit()
+        || !digits[digits.len() - 1].is_ascii_digit()
+    {
+        return None;
+    }
+    let mut value: i32 = 0;
+    let mut prev_underscore = false;
+    for &b in digits {
+        if b == b'_' {
+            if prev_underscore {
+                return None;
+            }
+            prev_underscore = true;
+            continue;
+        }
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        prev_underscore = false;
+        value = value
+            .saturating_mul(10)
+            .saturating_add((b - b'0') as i32)
+            .min(1 << 20);
+    }
+    let v = if neg { -value } else { value };
+    Some(v.clamp(i16::MIN as i32, i16::MAX as i32) as i16)
+}
+
+/// One line of a bot's answer: `Ok(None)` for blank and `#` lines, else the order or the official
+/// parsing refusal. The line is stripped and lower-cased first, as the official engine does.
+pub fn parse_order(line: &str) -> Result<Option<Order>, OrderError> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return Ok(None);
+    }
+    let mut tokens = line.split_whitespace();
+    let first = tokens.next().unwrap_or("");
+    if !first.eq_ignore_ascii_case("o") {
+        return Err(OrderError::UnknownAction);
+    }
+    let (Some(row), Some(col), Some(dir), None) =
+        (tokens.next(), tokens.next(), tokens.next(), tokens.next())
+    else {
+        return Err(OrderError::IncorrectlyFormatted);
+    };
+    let (Some(row), Some(col)) = (py_int(row), py_int(col)) else {
+        return Err(OrderError::InvalidRowOrCol);
+    };
+    let dir = match dir.as_bytes() {
+        [c] => Dir::from_letter(c.to_ascii_lowercase()).ok_or(OrderError::InvalidDirection)?,
+        _ => return Err(OrderError::InvalidDirection),
+    };
+    Ok(Some(Order { row, col, dir }))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parsing_gives_the_official_reasons() {
+        assert_eq!(parse_order("  # note"), Ok(None));
+        assert_eq!(parse_order("   "), Ok(None));
+        assert_eq!(
+            parse_order(" O 3 -4 S "),
+            Ok(Some(Order {
+                row: 3,
+                col: -4,
+                dir: Dir::S
+            }))
+        );
+        assert_eq!(parse_order("x 1 2 n"), Err(OrderError::UnknownAction));
+        assert_eq!(parse_order("o 1 2"), Err(OrderError::IncorrectlyFormatted));
+        assert_eq!(
+            parse_order("o 1 2 n n"),
+            Err(OrderError::IncorrectlyFormatted)
+        );
+        assert_eq!(parse_order("o 1 a n"), Err(OrderError::InvalidRowOrCol));
+        assert_eq!(parse_order("o 1 2 q"), Err(OrderError::InvalidDirection));
+        assert_eq!(
+            parse_order("o 1 2 north"),
+            Err(OrderError::InvalidDirection)
+        );
+    }
+
+    #[test]
+    fn integers_follow_python_int() {
+        assert_eq!(py_int("+7"), Some(7));
+        assert_eq!(py_int("1_0"), Some(10));
+        assert_eq!(py_int("1__0"), None);
+        assert_eq!(py_int("_1"), None);
+        assert_eq!(py_int("99999999999"), Some(i16::MAX));
+        assert_eq!(py_int("-99999999999"), Some(i16::MIN));
+        assert_eq!(py_int("-"), None);
+    }
+}

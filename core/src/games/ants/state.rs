@@ -1,0 +1,578 @@
+//! The state of a game of Ants and what bots and recorders may read of it.
+
+use super::map::{Map, FOOD, LAND, MAX_PLAYERS, WATER};
+use super::orders::Order;
+use super::pyrandom::PyRandom;
+use crate::digest::Digest;
+
+/// No ant / no hill on a square.
+pub(crate) const NONE16: u16 = u16::MAX;
+pub(crate) const NONE8: u8 = u8::MAX;
+/// `cutoff_bot` values that are not players (the official constants).
+pub const CUTOFF_LAND: i8 = -2;
+pub const CUTOFF_FOOD: i8 = -3;
+/// Points for razing a hill, and for losing one (the official constants).
+pub const HILL_POINTS: i32 = 2;
+pub const RAZE_POINTS: i32 = -1;
+
+/// A living ant. `order` is what it did this turn: `b'-'` (stayed), a direction letter, or `0` for
+/// an ant born this turn (it had no order yet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Ant {
+    /// Creation index: the ant's place in the replay's `ants` list.
+    pub id: u32,
+    pub sq: u16,
+    pub owner: u8,
+    pub spawn_turn: u16,
+    pub order: u8,
+}
+
+/// An ant killed this turn, where it died, with its last order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DeadAnt {
+    pub id: u32,
+    pub sq: u16,
+    pub owner: u8,
+    pub order: u8,
+}
+
+/// A food on the map. `id` is its place in the replay's `food` list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Food {
+    pub id: u32,
+    pub sq: u16,
+    pub start_turn: u16,
+}
+
+/// A food that left the map this turn: gathered by `owner`, or destroyed (`owner == None`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct FoodGone {
+    pub id: u32,
+    pub sq: u16,
+    pub owner: Option<u8>,
+}
+
+/// A hill, razed or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Hill {
+    pub sq: u16,
+    pub owner: u8,
+    pub last_touched: u16,
+    /// Turn it was razed (`None` while standing).
+    pub end_turn: Option<u16>,
+    /// Who razed it (or received it as the lone survivor's bonus).
+    pub killed_by: Option<u8>,
+    /// Whether its owner has already lost the point for it.
+    pub raze_points: bool,
+}
+
+/// Why the game ended: the official `cutoff` strings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Cutoff {
+    Extermination,
+    LoneSurvivor,
+    FoodNotGathered,
+    NotRazingHills,
+    RankStabilized,
+    TurnLimit,
+}
+
+impl Cutoff {
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Cutoff::Extermination => "extermination",
+            Cutoff::LoneSurvivor => "lone survivor",
+            Cutoff::FoodNotGathered => "food not being gathered",
+            Cutoff::NotRazingHills => "ants not razing hills",
+            Cutoff::RankStabilized => "rank stabilized",
+            Cutoff::TurnLimit => "turn limit reached",
+        }
+    }
+}
+
+/// How battles are resolved (the official `--attack`): `focus` is the default; `damage` is the
+/// other working variant (`support` and `closest` are broken in the reference and not offered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Attack {
+    Focus,
+    Damage,
+}
+
+/// A `(lo, hi)` range drawn once per game with `randrange(lo, hi + 1)`, or a fixed value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Draw {
+    Range(u16, u16),
+    Fixed(u16),
+}
+
+/// Everything a game is set up from besides the engine seed (`Game::new`'s seed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Params<const SQUARES: usize, const HILLS: usize> {
+    pub map: Map<SQUARES, HILLS>,
+    pub turns: u16,
+    pub loadtime: u32,
+    pub turntime: u32,
+    pub viewradius2: u16,
+    pub attackradius2: u16,
+    pub spawnradius2: u16,
+    pub attack: Attack,
+    /// Only sent to bots.
+    pub player_seed: i64,
+    pub food_rate: Draw,
+    pub food_turn: Draw,
+    pub food_start: Draw,
+    pub food_visible: Draw,
+    pub cutoff_turn: u16,
+    /// `cutoff_percent` as a fraction `num / den` (the official 0.85 is 17/20).
+    pub cutoff_percent: (u32, u32),
+}
+
+impl<const SQUARES: usize, const HILLS: usize> Params<SQUARES, HILLS> {
+    /// The official defaults (playgame.py) for a map and a turn limit.
+    pub fn new(map: Map<SQUARES, HILLS>, turns: u16) -> Self {
+        Params {
+            map,
+            turns,
+            loadtime: 3000,
+            turntime: 1000,
+            viewradius2: 77,
+            attackradius2: 5,
+            spawnradius2: 1,
+            attack: Attack::Focus,
+            player_seed: 0,
+            food_rate: Draw::Range(5, 11),
+            food_turn: Draw::Range(19, 37),
+            food_start: Draw::Range(75, 175),
+            food_visible: Draw::Range(3, 5),
+            cutoff_turn: 150,
+            cutoff_percent: (17, 20),
+        }
+    }
+}
+
+/// A game of Ants for a build of the given capacities (see the module docs for the rule cases
+/// when one is full): `SQUARES` map squares, `ANTS` living ants, `FOOD` food on the map, `HILLS`
+/// hills, and `ORDERS` orders per seat per turn through [`crate::Game::step`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AntsGame<
+    const SQUARES: usize,
+    const ANTS: usize,
+    const FOOD_CAP: usize,
+    const HILLS: usize,
+    const ORDERS: usize,
+> {
+    pub(crate) rows: u16,
+    pub(crate) cols: u16,
+    pub(crate) players: u8,
+    pub(crate) turns: u16,
+    pub(crate) loadtime: u32,
+    pub(crate) turntime: u32,
+    pub(crate) view2: u16,
+    pub(crate) attack2: u16,
+    pub(crate) spawn2: u16,
+    pub(crate) attack: Attack,
+    pub(crate) player_seed: i64,
+    pub(crate) cutoff_turn: u16,
+    pub(crate) cutoff_percent: (u32, u32),
+    pub(crate) food_rate: u16,
+    pub(crate) food_turn: u16,
+    pub(crate) food_start: u16,
+    pub(crate) food_visible: u16,
+    pub(crate) land_area: u32,
+
+    /// Official square encoding: an ant's owner, `LAND`, `FOOD` or `WATER` (hills are separate).
+    pub(crate) map: [u8; SQUARES],
+    /// Index into `ants` of the ant on each square (`NONE16` if none).
+    pub(crate) ant_at: [u16; SQUARES],
+    /// Index into `hills` of the hill on each square (`NONE8` if none).
+    pub(crate) hill_at: [u8; SQUARES],
+    /// Food scheduled per square, and the squares in the order they were first scheduled.
+    pub(crate) pending: [u16; SQUARES],
+    pub(crate) pending_order: heapless::Vec<u16, SQUARES>,
+    /// The food-set deque as a ring of base squares (`NONE16` is the sentinel).
+    pub(crate) ring: [u16; SQUARES],
+    pub(crate) ring_head: usize,
+    pub(crate) ring_len: usize,
+    /// Work space for flood fills and visited marks (zero between uses).
+    pub(crate) scratch: [u8; SQUARES],
+    /// The chosen symmetry: per player, (hill square, orientation); `[0]` is player 0's first hill.
+    pub(crate) sym: [(u16, u8); MAX_PLAYERS],
+
+    pub(crate) ants: heapless::Vec<Ant, ANTS>,
+    pub(crate) killed: heapless::Vec<DeadAnt, ANTS>,
+    pub(crate) food: heapless::Vec<Food, FOOD_CAP>,
+    pub(crate) food_gone: heapless::Vec<FoodGone, FOOD_CAP>,
+    pub(crate) hills: heapless::Vec<Hill, HILLS>,
+    pub(crate) next_ant: u32,
+    pub(crate) next_food: u32,
+    pub(crate) ant_count: [u16; MAX_PLAYERS],
+
+    pub(crate) rng: PyRandom,
+    pub(crate) turn: u16,
+    /// `food_extra` as a numerator over `food_turn`.
+    pub(crate) food_extra: i64,
+    pub(crate) score: [i32; MAX_PLAYERS],
+    pub(crate) bonus: [i32; MAX_PLAYERS],
+    pub(crate) hive: [u32; MAX_PLAYERS],
+    pub(crate) dead: [bool; MAX_PLAYERS],
+    pub(crate) cutoff_bot: i8,
+    pub(crate) cutoff_turns: u16,
+    pub(crate) hill_kill: bool,
+    pub(crate) ranking: Option<[u8; MAX_PLAYERS]>,
+    pub(crate) ranking_turn: u16,
+    pub(crate) winning: Option<u16>,
+    pub(crate) winning_turn: u16,
+    pub(crate) cutoff: Option<Cutoff>,
+    pub(crate) over: bool,
+    /// Spawns and food placements delayed because a container was full (rule cases, not official).
+    pub(crate) capacity_waits: u32,
+}
+
+/// `v mod n` (Python's sign), without a division when `v` is within one lap of the range.
+#[inline]
+pub(crate) fn wrap(v: i32, n: i32) -> i32 {
+    if v >= 0 {
+        if v < n {
+            v
+        } else if v - n < n {
+            v - n
+        } else {
+            v.rem_euclid(n.max(1))
+        }
+    } else if v + n >= 0 {
+        v + n
+    } else {
+        v.rem_euclid(n.max(1))
+    }
+}
+
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
+    AntsGame<SQ, A, F, H, O>
+{
+    pub fn rows(&self) -> u16 {
+        self.rows
+    }
+    pub fn cols(&self) -> u16 {
+        self.cols
+    }
+    pub fn players(&self) -> usize {
+        self.players as usize
+    }
+    pub fn turns(&self) -> u16 {
+        self.turns
+    }
+    pub fn loadtime(&self) -> u32 {
+        self.loadtime
+    }
+    pub fn turntime(&self) -> u32 {
+        self.turntime
+    }
+    pub fn viewradius2(&self) -> u16 {
+        self.view2
+    }
+    pub fn attackradius2(&self) -> u16 {
+        self.attack2
+    }
+    pub fn spawnradius2(&self) -> u16 {
+        self.spawn2
+    }
+    pub fn player_seed(&self) -> i64 {
+        self.player_seed
+    }
+    /// The drawn `(food_rate, food_turn, food_start, food_visible)`.
+    pub fn food_params(&self) -> (u16, u16, u16, u16) {
+        (
+            self.food_rate,
+            self.food_turn,
+            self.food_start,
+            self.food_visible,
+        )
+    }
+    /// The turn last played (0 before the first step).
+    pub fn current_turn(&self) -> u16 {
+        self.turn
+    }
+    /// Square contents in the official encoding (`0..=9` ant owner, `LAND`, `FOOD`, `WATER`).
+    pub fn square(&self, sq: usize) -> u8 {
+        self.map.get(sq).copied().unwrap_or(WATER)
+    }
+    pub fn is_water(&self, sq: usize) -> bool {
+        self.square(sq) == WATER
+    }
+    /// The living ant on a square.
+    pub fn ant_on(&self, sq: usize) -> Option<&Ant> {
+        let i = *self.ant_at.get(sq)?;
+        self.ants.get(i as usize)
+    }
+    /// The hill on a square.
+    pub fn hill_on(&self, sq: usize) -> Option<&Hill> {
+        let i = *self.hill_at.get(sq)?;
+        self.hills.get(i as usize)
+    }
+    /// Living ants, in no meaningful order.
+    pub fn ants(&self) -> &[Ant] {
+        &self.ants
+    }
+    /// Ants killed in the last turn.
+    pub fn killed(&self) -> &[DeadAnt] {
+        &self.killed
+    }
+    /// Food on the map.
+    pub fn food(&self) -> &[Food] {
+        &self.food
+    }
+    /// Food gathered or destroyed in the last turn.
+    pub fn food_gone(&self) -> &[FoodGone] {
+        &self.food_gone
+    }
+    /// Every hill, in the official order.
+    pub fn hills(&self) -> &[Hill] {
+        &self.hills
+    }
+    /// Ants created so far (the next ant's id).
+    pub fn ants_created(&self) -> u32 {
+        self.next_ant
+    }
+    /// Food created so far (the next food's id).
+    pub fn food_created(&self) -> u32 {
+        self.next_food
+    }
+    pub fn score(&self, player: usize) -> i32 {
+        self.score.get(player).copied().unwrap_or(0)
+    }
+    pub fn scores(&self) -> &[i32] {
+        &self.score[..self.players as usize]
+    }
+    pub fn bonus(&self) -> &[i32] {
+        &self.bonus[..self.players as usize]
+    }
+    pub fn hive_food(&self, player: usize) -> u32 {
+        self.hive.get(player).copied().unwrap_or(0)
+    }
+    pub fn ant_count(&self, player: usize) -> usize {
+        self.ant_count.get(player).copied().unwrap_or(0) as usize
+    }
+    /// Alive: not killed by the engine (crash, timeout) and at least one ant.
+    pub fn is_alive(&self, player: usize) -> bool {
+        !self.dead.get(player).copied().unwrap_or(true) && self.ant_count(player) > 0
+    }
+    /// Killed by the engine (crash, timeout), whatever its ants.
+    pub fn is_killed(&self, player: usize) -> bool {
+        self.dead.get(player).copied().unwrap_or(true)
+    }
+    pub fn cutoff(&self) -> Option<Cutoff> {
+        self.cutoff
+    }
+    pub fn winning_turn(&self) -> u16 {
+        self.winning_turn
+    }
+    pub fn ranking_turn(&self) -> u16 {
+        self.ranking_turn
+    }
+    pub fn is_finished(&self) -> bool {
+        self.over
+    }
+    /// `(cutoff_bot, cutoff_turns)`: `CUTOFF_LAND`, `CUTOFF_FOOD` or a player.
+    pub fn cutoff_counter(&self) -> (i8, u16) {
+        (self.cutoff_bot, self.cutoff_turns)
+    }
+    /// Spawns and food placements that waited because a container of this build was full.
+    pub fn capacity_waits(&self) -> u32 {
+        self.capacity_waits
+    }
+    /// `rank[i]`: index of `score[i]` in the scores sorted descending.
+    pub fn ranks(&self) -> [u8; MAX_PLAYERS] {
+        let n = self.players as usize;
+        let mut rank = [0u8; MAX_PLAYERS];
+        for (i, r) in rank.iter_mut().enumerate().take(n) {
+            *r = self.score[..n]
+                .iter()
+                .filter(|&&o| o > self.score[i])
+                .count() as u8;
+        }
+        rank
+    }
+
+    pub(crate) fn sq_of(&self, row: i32, col: i32) -> usize {
+        let r = wrap(row, self.rows as i32) as usize;
+        let c = wrap(col, self.cols as i32) as usize;
+        r * self.cols as usize + c
+    }
+    pub(crate) fn row_col(&self, sq: usize) -> (i32, i32) {
+        let cols = self.cols.max(1) as usize;
+        ((sq / cols) as i32, (sq % cols) as i32)
+    }
+    /// `destination(loc, (dr, dc))` on the torus.
+    pub(crate) fn offset(&self, sq: usize, dr: i32, dc: i32) -> usize {
+        let (r, c) = self.row_col(sq);
+        self.sq_of(r + dr, c + dc)
+    }
+    /// Squared distance on the torus.
+    pub fn distance2(&self, a: usize, b: usize) -> u32 {
+        let (ar, ac) = self.row_col(a);
+        let (br, bc) = self.row_col(b);
+        let dr = (ar - br).unsigned_abs();
+        let dr = dr.min(self.rows as u32 - dr);
+        let dc = (ac - bc).unsigned_abs();
+        let dc = dc.min(self.cols as u32 - dc);
+        dr * dr + dc * dc
+    }
+    pub(crate) fn cell(&self, sq: usize) -> u8 {
+        self.square(sq)
+    }
+    pub(crate) fn set_cell(&mut self, sq: usize, v: u8) {
+        if let Some(c) = self.map.get_mut(sq) {
+            *c = v;
+        }
+    }
+
+    /// Squares with a food that is land without an ant: where `place_food` may put one.
+    pub(crate) fn is_free_land(&self, sq: usize) -> bool {
+        self.cell(sq) == LAND
+    }
+
+    /// Is `sq` food? (for bots)
+    pub fn is_food(&self, sq: usize) -> bool {
+        self.cell(sq) == FOOD
+    }
+
+    /// Validates one seat's order as the official `validate_orders` does, against the board as it
+    /// is before anyone moves. `Ok` gives the ant's index.
+    pub fn check_order(&self, player: usize, order: &Order) -> Result<usize, super::OrderError> {
+        use super::OrderError as E;
+        let (r, c) = (order.row as i32, order.col as i32);
+        let (h, w) = (self.rows as i32, self.cols as i32);
+        let in_range = (0..h).contains(&r) && (0..w).contains(&c);
+        if in_range {
+            if let Some(ant) = self.ant_on(self.sq_of(r, c)) {
+                if ant.owner as usize == player && ant.order != b'-' && ant.order != 0 {
+                    return Err(E::Duplicate);
+                }
+            }
+        }
+        // Python indexing: -len..len is fine (negatives wrap), anything else is an IndexError.
+        if !(-h..h).contains(&r) || !(-w..w).contains(&c) {
+            return Err(E::OutOfBounds);
+        }
+        let sq = self.sq_of(r, c);
+        if self.cell(sq) as usize != player {
+            return Err(E::NotPlayerAnt);
+        }
+        if r < 0 || c < 0 {
+            return Err(E::OutOfBounds);
+        }
+        let (dr, dc) = order.dir.offset();
+        let dest = self.offset(sq, dr, dc);
+        if matches!(self.cell(dest), FOOD | WATER) {
+            return Err(E::MoveBlocked);
+        }
+        Ok(self.ant_at.get(sq).copied().unwrap_or(NONE16) as usize)
+    }
+
+    pub fn hash_into(&self, d: &mut Digest) {
+        d.u16(self.rows)
+            .u16(self.cols)
+            .u8(self.players)
+            .u16(self.turns);
+        d.u32(self.loadtime)
+            .u32(self.turntime)
+            .i64(self.player_seed);
+        d.u16(self.view2)
+            .u16(self.attack2)
+            .u16(self.spawn2)
+            .u8(self.attack as u8);
+        d.u16(self.cutoff_turn)
+            .u32(self.cutoff_percent.0)
+            .u32(self.cutoff_percent.1);
+        d.u16(self.food_rate)
+            .u16(self.food_turn)
+            .u16(self.food_start)
+            .u16(self.food_visible);
+        d.u32(self.land_area);
+        let n = self.rows as usize * self.cols as usize;
+        d.bytes(&self.map[..n.min(SQ)]);
+        for &a in &self.ant_at[..n.min(SQ)] {
+            d.u16(a);
+        }
+        d.bytes(&self.hill_at[..n.min(SQ)]);
+        d.bytes(&self.scratch[..n.min(SQ)]);
+        for &p in &self.pending[..n.min(SQ)] {
+            d.u16(p);
+        }
+        d.usize(self.pending_order.len());
+        for &p in &self.pending_order {
+            d.u16(p);
+        }
+        d.usize(self.ring_len);
+        for k in 0..self.ring_len {
+            d.u16(self.ring_get(k));
+        }
+        for &(sq, aim) in &self.sym {
+            d.u16(sq).u8(aim);
+        }
+        d.usize(self.ants.len());
+        for a in &self.ants {
+            d.u32(a.id)
+                .u16(a.sq)
+                .u8(a.owner)
+                .u16(a.spawn_turn)
+                .u8(a.order);
+        }
+        d.usize(self.killed.len());
+        for a in &self.killed {
+            d.u32(a.id).u16(a.sq).u8(a.owner).u8(a.order);
+        }
+        d.usize(self.food.len());
+        for f in &self.food {
+            d.u32(f.id).u16(f.sq).u16(f.start_turn);
+        }
+        d.usize(self.food_gone.len());
+        for f in &self.food_gone {
+            d.u32(f.id).u16(f.sq).u8(f.owner.unwrap_or(NONE8));
+        }
+        d.usize(self.hills.len());
+        for h in &self.hills {
+            d.u16(h.sq).u8(h.owner).u16(h.last_touched);
+            d.u16(h.end_turn.unwrap_or(0))
+                .u8(h.killed_by.unwrap_or(NONE8))
+                .bool(h.raze_points);
+        }
+        d.u32(self.next_ant).u32(self.next_food);
+        for w in self.rng_words() {
+            d.u32(w);
+        }
+        d.u16(self.turn).i64(self.food_extra);
+        for p in 0..MAX_PLAYERS {
+            d.i32(self.score[p])
+                .i32(self.bonus[p])
+                .u32(self.hive[p])
+                .bool(self.dead[p]);
+            d.u16(self.ant_count[p]);
+        }
+        d.u8(self.cutoff_bot as u8)
+            .u16(self.cutoff_turns)
+            .bool(self.hill_kill);
+        match self.ranking {
+            Some(r) => d.u8(1).bytes(&r),
+            None => d.u8(0),
+        };
+        d.u16(self.ranking_turn)
+            .u32(self.winning.map_or(u32::MAX, |w| w as u32));
+        d.u16(self.winning_turn);
+        d.u8(self.cutoff.map_or(0, |c| c as u8 + 1))
+            .bool(self.over)
+            .u32(self.capacity_waits);
+    }
+
+    fn rng_words(&self) -> impl Iterator<Item = u32> + '_ {
+        self.rng.state_words()
+    }
+}

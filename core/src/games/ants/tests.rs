@@ -1,0 +1,495 @@
+//! Unit tests: one per rule and decision of `rules/ants.md`, on small boards set up by hand.
+
+use super::map::{FOOD, LAND, WATER};
+use super::state::CUTOFF_FOOD;
+use super::*;
+use crate::game::Game;
+
+type G = AntsMcu;
+
+/// 10 x 10 of land, hills of player 0 at (2,2) and player 1 at (7,7).
+const OPEN: &str = "rows 10\ncols 10\nplayers 2\nm ..........\nm ..........\nm ..0.......\nm ..........\nm ..........\nm ..........\nm ..........\nm .......1..\nm ..........\nm ..........\n";
+
+fn params(text: &str) -> AntsMcuParams {
+    AntsMcuParams::new(AntsMcuMap::parse(text).unwrap(), 200)
+}
+
+fn game(text: &str, seed: u64) -> G {
+    G::new(&params(text), seed).unwrap()
+}
+
+/// A board with no ants and no food left, for staging a position.
+fn empty(text: &str) -> G {
+    let mut g = game(text, 1);
+    for sq in 0..g.rows as usize * g.cols as usize {
+        if g.map[sq] != WATER {
+            g.map[sq] = LAND;
+        }
+        g.ant_at[sq] = u16::MAX;
+        g.pending[sq] = 0;
+    }
+    g.pending_order.clear();
+    g.ants.clear();
+    g.food.clear();
+    g.ant_count = [0; 10];
+    g
+}
+
+fn sq(g: &G, r: i32, c: i32) -> usize {
+    g.sq_of(r, c)
+}
+
+fn put_ant(g: &mut G, r: i32, c: i32, owner: u8) {
+    let s = sq(g, r, c);
+    let id = g.next_ant;
+    g.next_ant += 1;
+    g.ant_at[s] = g.ants.len() as u16;
+    g.ants
+        .push(Ant {
+            id,
+            sq: s as u16,
+            owner,
+            spawn_turn: 0,
+            order: b'-',
+        })
+        .unwrap();
+    g.map[s] = owner;
+    g.ant_count[owner as usize] += 1;
+}
+
+fn put_food(g: &mut G, r: i32, c: i32) {
+    let s = sq(g, r, c);
+    g.food
+        .push(Food {
+            id: g.next_food,
+            sq: s as u16,
+            start_turn: 0,
+        })
+        .unwrap();
+    g.next_food += 1;
+    g.map[s] = FOOD;
+}
+
+fn order(r: i16, c: i16, dir: Dir) -> Order {
+    Order {
+        row: r,
+        col: c,
+        dir,
+    }
+}
+
+fn play(g: &mut G, orders: [&[Order]; 2]) -> Vec<(usize, usize, OrderError)> {
+    let mut refused = Vec::new();
+    g.play_turn(&orders, crate::SeatSet::EMPTY, |p, i, e| {
+        refused.push((p, i, e))
+    });
+    refused
+}
+
+fn owner_at(g: &G, r: i32, c: i32) -> Option<u8> {
+    g.ant_on(sq(g, r, c)).map(|a| a.owner)
+}
+
+extern crate std;
+use std::vec::Vec;
+
+#[test]
+fn mcu_state_fits_in_48_kb() {
+    assert!(
+        core::mem::size_of::<AntsMcu>() <= 48 * 1024,
+        "{}",
+        core::mem::size_of::<AntsMcu>()
+    );
+    assert!(core::mem::size_of::<Ants>() > core::mem::size_of::<AntsMcu>());
+}
+
+#[test]
+fn setup_puts_one_ant_on_each_hill_and_scores_start_at_hill_count() {
+    let g = game(OPEN, 3);
+    assert_eq!(g.ants().len(), 2);
+    assert_eq!(owner_at(&g, 2, 2), Some(0));
+    assert_eq!(owner_at(&g, 7, 7), Some(1));
+    assert_eq!(g.scores(), &[1, 1]);
+    let (rate, turn, start, visible) = g.food_params();
+    assert!((5..=11).contains(&rate) && (19..=37).contains(&turn));
+    assert!((75..=175).contains(&start) && (3..=5).contains(&visible));
+}
+
+#[test]
+fn initial_food_is_symmetric_and_visible() {
+    let g = game(OPEN, 5);
+    assert!(!g.food().is_empty());
+    // Every food has its image under the chosen symmetry.
+    for f in g.food() {
+        let (r, c) = g.row_col(f.sq as usize);
+        let (h0r, h0c) = g.row_col(g.sym[0].0 as usize);
+        let (loc, aim) = g.sym[1];
+        let (dr, dc) = food::offset_aim((r - h0r, c - h0c), aim);
+        let image = g.offset(loc as usize, dr, dc);
+        assert!(g.is_food(image), "food at ({r},{c}) has no symmetric twin");
+    }
+}
+
+#[test]
+fn orders_are_validated_in_the_official_order() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 0, 9, 1);
+    g.map[sq(&g, 3, 4)] = WATER;
+    put_food(&mut g, 5, 4);
+    let orders = [
+        order(4, 4, Dir::E),  // accepted
+        order(4, 4, Dir::W),  // duplicate order
+        order(0, 9, Dir::N),  // not player ant
+        order(-6, 4, Dir::E), // wraps onto own ant, then out of bounds
+        order(-6, 5, Dir::E), // wraps onto land: not player ant
+        order(10, 4, Dir::E), // IndexError: out of bounds
+        order(4, 4, Dir::N),  // duplicate is checked before blocking
+    ];
+    let refused = play(&mut g, [&orders, &[]]);
+    let reasons: Vec<OrderError> = refused.iter().map(|r| r.2).collect();
+    assert_eq!(
+        reasons,
+        [
+            OrderError::Duplicate,
+            OrderError::NotPlayerAnt,
+            OrderError::OutOfBounds,
+            OrderError::NotPlayerAnt,
+            OrderError::OutOfBounds,
+            OrderError::Duplicate
+        ]
+    );
+    assert_eq!(
+        owner_at(&g, 4, 5),
+        Some(0),
+        "the accepted order moved the ant"
+    );
+}
+
+#[test]
+fn moves_onto_food_or_water_are_ignored_and_the_ant_stays() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 0, 9, 1);
+    g.map[sq(&g, 3, 4)] = WATER;
+    put_food(&mut g, 5, 4);
+    let refused = play(&mut g, [&[order(4, 4, Dir::N), order(4, 4, Dir::S)], &[]]);
+    assert_eq!(
+        refused.iter().map(|r| r.2).collect::<Vec<_>>(),
+        [OrderError::MoveBlocked; 2]
+    );
+    assert_eq!(owner_at(&g, 4, 4), Some(0));
+}
+
+#[test]
+fn collisions_kill_every_ant_on_the_square() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 3, 0);
+    put_ant(&mut g, 4, 5, 0);
+    put_ant(&mut g, 0, 0, 1);
+    play(&mut g, [&[order(4, 3, Dir::E), order(4, 5, Dir::W)], &[]]);
+    assert_eq!(g.killed().len(), 2);
+    assert_eq!(owner_at(&g, 4, 4), None);
+    assert_eq!(g.ant_count(0), 0);
+}
+
+#[test]
+fn swapping_ants_pass_through_each_other() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 0, 1, 0);
+    put_ant(&mut g, 9, 5, 1);
+    play(&mut g, [&[order(0, 0, Dir::E), order(0, 1, Dir::W)], &[]]);
+    assert!(g.killed().is_empty());
+    assert_eq!((owner_at(&g, 0, 0), owner_at(&g, 0, 1)), (Some(0), Some(0)));
+}
+
+#[test]
+fn focus_battle_one_on_one_both_die() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 4, 6, 1);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 0, 5, 1);
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.killed().len(), 2);
+    assert_eq!((owner_at(&g, 4, 4), owner_at(&g, 4, 6)), (None, None));
+}
+
+#[test]
+fn focus_battle_two_versus_one_kills_the_one() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 3, 6, 1);
+    put_ant(&mut g, 5, 6, 1);
+    put_ant(&mut g, 0, 0, 0);
+    play(&mut g, [&[], &[]]);
+    assert_eq!(owner_at(&g, 4, 4), None);
+    assert_eq!((owner_at(&g, 3, 6), owner_at(&g, 5, 6)), (Some(1), Some(1)));
+}
+
+#[test]
+fn focus_battle_ant_sandwich_kills_the_middle() {
+    // A B C in a row, d2 = 4 between neighbours, 16 between A and C.
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 2, 0);
+    put_ant(&mut g, 4, 4, 1);
+    put_ant(&mut g, 4, 6, 0);
+    put_ant(&mut g, 9, 9, 1);
+    play(&mut g, [&[], &[]]);
+    assert_eq!(owner_at(&g, 4, 4), None);
+    assert_eq!((owner_at(&g, 4, 2), owner_at(&g, 4, 6)), (Some(0), Some(0)));
+}
+
+#[test]
+fn razing_gives_two_points_and_costs_the_owner_one() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 7, 6, 0);
+    put_ant(&mut g, 0, 0, 1);
+    put_ant(&mut g, 2, 2, 0);
+    play(&mut g, [&[order(7, 6, Dir::E)], &[]]);
+    let hill1 = g.hills().iter().find(|h| h.owner == 1).unwrap();
+    assert_eq!((hill1.end_turn, hill1.killed_by), (Some(1), Some(0)));
+    assert_eq!(g.scores(), &[3, 0]);
+}
+
+#[test]
+fn spawning_uses_hive_food_on_free_hills_only() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 7, 7, 1); // standing on its own hill: no spawn there
+    g.hive = [2, 2, 0, 0, 0, 0, 0, 0, 0, 0];
+    play(&mut g, [&[], &[]]);
+    assert_eq!(owner_at(&g, 2, 2), Some(0));
+    assert_eq!(g.hive_food(0), 1, "one ant per hill per turn");
+    assert_eq!(g.hive_food(1), 2);
+    assert_eq!(g.ant_on(sq(&g, 2, 2)).unwrap().spawn_turn, 1);
+}
+
+#[test]
+fn spawning_draws_one_random_per_unrazed_hill_even_with_an_empty_hive() {
+    let mut a = empty(OPEN);
+    put_ant(&mut a, 0, 0, 0);
+    put_ant(&mut a, 0, 5, 1);
+    let mut b = a.clone();
+    b.hills[1].killed_by = Some(0);
+    play(&mut a, [&[], &[]]);
+    play(&mut b, [&[], &[]]);
+    // One fewer hill: exactly two fewer words drawn (random() uses two).
+    let mut probe = b.rng.clone();
+    probe.next_u32();
+    probe.next_u32();
+    assert_eq!(probe, a.rng);
+}
+
+#[test]
+fn gathering_feeds_the_only_owner_and_destroys_contested_food() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 3, 0);
+    put_food(&mut g, 4, 4);
+    put_ant(&mut g, 8, 3, 0);
+    put_ant(&mut g, 8, 5, 1);
+    put_food(&mut g, 8, 4);
+    g.attack2 = 1; // no battle between the two gatherers
+    g.food_extra = -1000; // no new food this turn
+    play(&mut g, [&[], &[]]);
+    let gone: Vec<(u16, Option<u8>)> = g.food_gone().iter().map(|f| (f.sq, f.owner)).collect();
+    assert!(gone.contains(&(sq(&g, 4, 4) as u16, Some(0))));
+    assert!(gone.contains(&(sq(&g, 8, 4) as u16, None)));
+    assert_eq!(g.hive_food(0), 1);
+}
+
+#[test]
+fn spawn_runs_before_gather_so_food_becomes_an_ant_a_turn_later() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 3, 0);
+    put_ant(&mut g, 0, 9, 1);
+    put_food(&mut g, 4, 4);
+    g.food_extra = -1000;
+    play(&mut g, [&[], &[]]);
+    assert_eq!((g.hive_food(0), owner_at(&g, 2, 2)), (1, None));
+    play(&mut g, [&[], &[]]);
+    assert_eq!((g.hive_food(0), owner_at(&g, 2, 2)), (0, Some(0)));
+}
+
+#[test]
+fn lone_survivor_ends_the_game_with_the_bonus() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 4, 6, 1);
+    put_ant(&mut g, 3, 6, 0);
+    play(&mut g, [&[], &[]]);
+    assert!(g.is_finished());
+    assert_eq!(g.cutoff(), Some(Cutoff::LoneSurvivor));
+    assert_eq!(g.bonus(), &[2, -1]);
+    assert_eq!(g.scores(), &[3, 0]);
+    let o = g.outcome().unwrap();
+    assert_eq!((o.winner(), o.reason), (Some(0), "lone survivor"));
+    assert!(g.to_move().is_empty());
+}
+
+#[test]
+fn extermination_when_nobody_is_left() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 4, 6, 1);
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff(), Some(Cutoff::Extermination));
+}
+
+#[test]
+fn rank_stabilized_when_no_hill_can_change_the_order() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 0, 5, 1);
+    g.score = [5, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff(), Some(Cutoff::RankStabilized));
+}
+
+#[test]
+fn cutoff_counts_turns_food_dominates() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 0, 5, 1);
+    for c in 0..9 {
+        put_food(&mut g, 5, c);
+        put_food(&mut g, 6, c);
+    }
+    g.cutoff_turn = 3;
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 1));
+    play(&mut g, [&[], &[]]);
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff(), Some(Cutoff::FoodNotGathered));
+}
+
+#[test]
+fn turn_limit_ends_the_game() {
+    let mut p = params(OPEN);
+    p.turns = 2;
+    let mut g = G::new(&p, 1).unwrap();
+    g.step(&[Default::default(), Default::default()]);
+    assert!(!g.is_finished());
+    g.step(&[Default::default(), Default::default()]);
+    assert_eq!(g.cutoff(), Some(Cutoff::TurnLimit));
+}
+
+#[test]
+fn killed_players_lose_a_point_per_hill_and_their_ants_stay() {
+    let mut g = game(OPEN, 2);
+    let mut refused = 0;
+    g.play_turn(&[&[], &[]], crate::SeatSet::only(1), |_, _, _| refused += 1);
+    assert!(g.is_killed(1));
+    assert_eq!(g.score(1), 0);
+    assert_eq!(g.ant_count(1), 1, "its ant stays on the board");
+    assert_eq!(g.cutoff(), Some(Cutoff::LoneSurvivor));
+}
+
+#[test]
+fn asymmetric_maps_are_refused() {
+    let text = "rows 3\ncols 4\nplayers 2\nm 0..%\nm ....\nm .1..\n";
+    assert!(matches!(
+        AntsMcuMap::parse(text).map(|m| G::new(&AntsMcuParams::new(m, 10), 1)),
+        Ok(Err(_))
+    ));
+}
+
+#[test]
+fn host_and_mcu_builds_play_the_same_game() {
+    let text = OPEN;
+    let mut small = game(text, 9);
+    let mut big = Ants::new(&AntsParams::new(AntsMap::parse(text).unwrap(), 200), 9).unwrap();
+    let mut bot = bots::AntsBot::by_name("hunter", 1).unwrap();
+    let mut bot2 = bots::AntsBot::by_name("hunter", 1).unwrap();
+    for _ in 0..60 {
+        assert_eq!(small.digest(), big.digest());
+        let a = crate::Bot::act(&mut bot, &small, 0);
+        let b = crate::Bot::act(&mut bot2, &big, 0);
+        let a: heapless::Vec<Order, MCU_ORDERS> = a;
+        let b2: heapless::Vec<Order, HOST_ORDERS> = b;
+        assert_eq!(a.as_slice(), b2.as_slice());
+        small.play_turn(&[&a, &[]], crate::SeatSet::EMPTY, |_, _, _| {});
+        big.play_turn(&[&b2, &[]], crate::SeatSet::EMPTY, |_, _, _| {});
+    }
+}
+
+#[test]
+fn damage_battles_share_one_point_among_enemies() {
+    // One ant between two enemies takes 1 + 1 and dies; each of them takes 1/2 and lives.
+    let mut g = empty(OPEN);
+    g.attack = Attack::Damage;
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 3, 6, 1);
+    put_ant(&mut g, 5, 6, 1);
+    put_ant(&mut g, 0, 0, 0);
+    play(&mut g, [&[], &[]]);
+    assert_eq!(owner_at(&g, 4, 4), None);
+    assert_eq!((owner_at(&g, 3, 6), owner_at(&g, 5, 6)), (Some(1), Some(1)));
+    // Two against two in a square: each takes 1/2 + 1/2 = 1 and all four die.
+    let mut g = empty(OPEN);
+    g.attack = Attack::Damage;
+    put_ant(&mut g, 4, 4, 0);
+    put_ant(&mut g, 5, 5, 0);
+    put_ant(&mut g, 4, 5, 1);
+    put_ant(&mut g, 5, 4, 1);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 0, 5, 1);
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.killed().len(), 4);
+}
+
+#[test]
+fn bots_killed_on_turn_zero_end_the_game_at_once() {
+    let mut g = game(OPEN, 4);
+    g.kill_at_start(crate::SeatSet::only(0));
+    assert!(g.is_finished());
+    assert_eq!(g.cutoff(), Some(Cutoff::LoneSurvivor));
+    assert_eq!(g.scores(), &[0, 1 + 2]);
+}
+
+#[test]
+fn zero_turns_ends_at_setup() {
+    let mut p = params(OPEN);
+    p.turns = 0;
+    let g = G::new(&p, 1).unwrap();
+    assert!(g.is_finished());
+    assert_eq!(g.cutoff(), Some(Cutoff::TurnLimit));
+}
+
+#[test]
+fn hill_kills_stall_the_cutoff_counter() {
+    let mut g = empty(OPEN);
+    put_ant(&mut g, 0, 0, 0);
+    put_ant(&mut g, 0, 5, 1);
+    for c in 0..9 {
+        put_food(&mut g, 5, c);
+        put_food(&mut g, 6, c);
+    }
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 1));
+    // Two ants of player 0 collide on player 1's unrazed hill: the counter does not move.
+    put_ant(&mut g, 7, 6, 0);
+    put_ant(&mut g, 7, 8, 0);
+    play(&mut g, [&[order(7, 6, Dir::E), order(7, 8, Dir::W)], &[]]);
+    assert_eq!(g.killed().len(), 2);
+    assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 1));
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 2));
+}
+
+#[test]
+fn one_player_dominating_leads_to_not_razing_hills() {
+    let mut g = empty(OPEN);
+    for c in 0..8 {
+        put_ant(&mut g, 0, c, 0);
+    }
+    put_ant(&mut g, 5, 5, 1);
+    g.cutoff_turn = 2;
+    g.food_extra = -100_000;
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff_counter(), (0, 1));
+    play(&mut g, [&[], &[]]);
+    assert_eq!(g.cutoff(), Some(Cutoff::NotRazingHills));
+}

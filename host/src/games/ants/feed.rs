@@ -1,0 +1,327 @@
+//! What each bot receives: the official protocol text, with per-bot fog of war and owner numbers.
+//!
+//! The official engine keeps, per bot, the squares it has ever seen (to send each water square
+//! once) and a renumbering of players in the order the bot first saw them (it is always 0). Both
+//! are updated after every turn from the squares the bot's ants see (viewradius2, own square
+//! included), and the renumbering also when a hill, ant or dead ant of a new player is listed.
+
+use super::replay::{play_recorded, Recorder};
+use super::verify::{orders_from_replay, params_from_replay, Mismatch};
+use arena_core::games::ants::{Ants, AntsGame, Order};
+use arena_core::SeatSet;
+use serde_json::Value;
+use std::fmt::Write as _;
+
+/// The per-bot memory the official protocol needs.
+#[derive(Clone, Debug)]
+pub struct BotFeed {
+    players: usize,
+    rows: usize,
+    cols: usize,
+    view: Vec<(i32, i32)>,
+    vision: Vec<Vec<bool>>,
+    revealed: Vec<Vec<bool>>,
+    switch: Vec<Vec<Option<usize>>>,
+    new_water: Vec<Vec<(usize, usize)>>,
+}
+
+impl BotFeed {
+    /// Starts from a freshly set-up game, as `init_vision` does.
+    pub fn new<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+        game: &AntsGame<S, A, F, H, O>,
+    ) -> BotFeed {
+        let n = game.players();
+        let (rows, cols) = (game.rows() as usize, game.cols() as usize);
+        let r2 = game.viewradius2() as i32;
+        let mx = (0..).take_while(|m: &i32| m * m <= r2).last().unwrap_or(0);
+        let mut view = Vec::new();
+        for dr in -mx..=mx {
+            for dc in -mx..=mx {
+                if dr * dr + dc * dc <= r2 {
+                    view.push((dr, dc));
+                }
+            }
+        }
+        let mut switch = vec![vec![None; n]; n];
+        for (p, s) in switch.iter_mut().enumerate() {
+            s[p] = Some(0);
+        }
+        let mut feed = BotFeed {
+            players: n,
+            rows,
+            cols,
+            view,
+            vision: vec![vec![false; rows * cols]; n],
+            revealed: vec![vec![false; rows * cols]; n],
+            switch,
+            new_water: vec![Vec::new(); n],
+        };
+        feed.update(game);
+        feed
+    }
+
+    fn assign(&mut self, player: usize, owner: usize) -> usize {
+        let s = &mut self.switch[player];
+        if let Some(id) = s[owner] {
+            return id;
+        }
+        let id = s.iter().filter(|x| x.is_some()).count();
+        s[owner] = Some(id);
+        id
+    }
+
+    /// `update_vision` + `update_revealed`, after every turn.
+    pub fn update<
+        const S: usize,
+        const A: usize,
+        const F: usize,
+        const H: usize,
+        const O: usize,
+    >(
+        &mut self,
+        game: &AntsGame<S, A, F, H, O>,
+    ) {
+        let (rows, cols) = (self.rows as i32, self.cols as i32);
+        for v in self.vision.iter_mut() {
+            v.iter_mut().for_each(|x| *x = false);
+        }
+        for ant in game.ants() {
+            let (r, c) = (ant.sq as i32 / cols, ant.sq as i32 % cols);
+            let vision = &mut self.vision[ant.owner as usize];
+            for &(dr, dc) in &self.view {
+                let sq = (r + dr).rem_euclid(rows) * cols + (c + dc).rem_euclid(cols);
+                vision[sq as usize] = true;
+            }
+        }
+        for p in 0..self.players {
+            self.new_water[p].clear();
+            for sq in 0..self.rows * self.cols {
+                if !self.vision[p][sq] {
+                    continue;
+                }
+                let value = game.square(sq);
+                if value < 10 {
+                    self.assign(p, value as usize);
+                }
+                if !self.revealed[p][sq] {
+                    self.revealed[p][sq] = true;
+                    if game.is_water(sq) {
+                        self.new_water[p].push((sq / self.cols, sq % self.cols));
+                    }
+                }
+            }
+        }
+    }
+
+    /// The turn-0 block, `ready` included.
+    pub fn start_text<
+        const S: usize,
+        const A: usize,
+        const F: usize,
+        const H: usize,
+        const O: usize,
+    >(
+        game: &AntsGame<S, A, F, H, O>,
+    ) -> String {
+        format!(
+            "turn 0\nloadtime {}\nturntime {}\nrows {}\ncols {}\nturns {}\nviewradius2 {}\nattackradius2 {}\nspawnradius2 {}\nplayer_seed {}\nready\n",
+            game.loadtime(),
+            game.turntime(),
+            game.rows(),
+            game.cols(),
+            game.turns(),
+            game.viewradius2(),
+            game.attackradius2(),
+            game.spawnradius2(),
+            game.player_seed()
+        )
+    }
+
+    /// `render_changes(player)`: new water, then hills, ants, food and the dead in view.
+    pub fn changes<
+        const S: usize,
+        const A: usize,
+        const F: usize,
+        const H: usize,
+        const O: usize,
+    >(
+        &mut self,
+        game: &AntsGame<S, A, F, H, O>,
+        player: usize,
+    ) -> String {
+        let cols = self.cols;
+        let rc = |sq: u16| (sq as usize / cols, sq as usize % cols);
+        let mut out = String::new();
+        for &(r, c) in &self.new_water[player] {
+            let _ = writeln!(out, "w {r} {c}");
+        }
+        let mut hills: Vec<(usize, usize, usize)> = game
+            .hills()
+            .iter()
+            .filter(|h| h.killed_by.is_none())
+            .map(|h| {
+                let (r, c) = rc(h.sq);
+                (r, c, h.owner as usize)
+            })
+            .collect();
+        hills.sort_unstable();
+        let mut ants: Vec<(usize, usize, usize)> = game
+            .ants()
+            .iter()
+            .map(|a| (rc(a.sq).0, rc(a.sq).1, a.owner as usize))
+            .collect();
+        ants.sort_unstable();
+        let mut food: Vec<(usize, usize)> = game.food().iter().map(|f| rc(f.sq)).collect();
+        food.sort_unstable();
+        let mut dead: Vec<(usize, usize, usize)> = game
+            .killed()
+            .iter()
+            .map(|a| (rc(a.sq).0, rc(a.sq).1, a.owner as usize))
+            .collect();
+        dead.sort_unstable();
+        for (kind, list) in [('h', &hills), ('a', &ants)] {
+            for &(r, c, o) in list {
+                if self.vision[player][r * cols + c] {
+                    let id = self.assign(player, o);
+                    let _ = writeln!(out, "{kind} {r} {c} {id}");
+                }
+            }
+        }
+        for &(r, c) in &food {
+            if self.vision[player][r * cols + c] {
+                let _ = writeln!(out, "f {r} {c}");
+            }
+        }
+        for &(r, c, o) in &dead {
+            if self.vision[player][r * cols + c] || o == player {
+                let id = self.assign(player, o);
+                let _ = writeln!(out, "d {r} {c} {id}");
+            }
+        }
+        out
+    }
+
+    /// The state sent at the start of turn `game.current_turn() + 1`.
+    pub fn turn_text<
+        const S: usize,
+        const A: usize,
+        const F: usize,
+        const H: usize,
+        const O: usize,
+    >(
+        &mut self,
+        game: &AntsGame<S, A, F, H, O>,
+        player: usize,
+    ) -> String {
+        format!(
+            "turn {}\n{}go\n",
+            game.current_turn() + 1,
+            self.changes(game, player)
+        )
+    }
+
+    /// `order_for_player`: per-bot numbering of a per-player list (`None` for unseen players).
+    pub fn reorder<T: ToString>(&self, player: usize, data: &[T]) -> String {
+        (0..self.players)
+            .map(
+                |i| match self.switch[player].iter().position(|&s| s == Some(i)) {
+                    Some(real) => data
+                        .get(real)
+                        .map_or("None".to_string(), ToString::to_string),
+                    None => "None".to_string(),
+                },
+            )
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+
+    /// The `end` message.
+    pub fn end_text<
+        const S: usize,
+        const A: usize,
+        const F: usize,
+        const H: usize,
+        const O: usize,
+    >(
+        &mut self,
+        game: &AntsGame<S, A, F, H, O>,
+        player: usize,
+        scores: &[i32],
+        status: &[String],
+        turns: &[u32],
+    ) -> String {
+        let head = format!(
+            "end\nplayers {}\nscore {}\nstatus {}\nplayerturns {}\n",
+            self.players,
+            self.reorder(player, scores),
+            self.reorder(player, status),
+            self.reorder(player, turns)
+        );
+        format!("{head}{}go\n", self.changes(game, player))
+    }
+}
+
+/// Every byte each bot received in an official game, re-played from its replay and map: one
+/// string per bot (the official `botN.input` logs).
+pub fn bot_input(replay: &str, map: &str) -> Result<Vec<String>, Mismatch> {
+    let replay: Value = serde_json::from_str(replay).map_err(|e| Mismatch {
+        turn: None,
+        item: "replay".into(),
+        expected: "JSON".into(),
+        got: e.to_string(),
+    })?;
+    let (params, seed) = params_from_replay(&replay, map)?;
+    let orders = orders_from_replay(&replay, params.map.rows as i32, params.map.cols as i32)?;
+    let mut game: Box<Ants> = Box::new(Ants::blank());
+    game.init(&params, seed).map_err(|e| Mismatch {
+        turn: None,
+        item: "setup".into(),
+        expected: "a valid game".into(),
+        got: e.to_string(),
+    })?;
+    let n = game.players();
+    let mut feed = BotFeed::new(&*game);
+    let mut rec = Recorder::new(&*game);
+    let mut logs = vec![String::new(); n];
+    for (p, log) in logs.iter_mut().enumerate() {
+        if game.is_alive(p) {
+            log.push_str(&BotFeed::start_text(&*game));
+        }
+    }
+    let empty: Vec<Vec<Order>> = Vec::new();
+    while !game.is_finished() {
+        let alive: Vec<bool> = (0..n).map(|p| game.is_alive(p)).collect();
+        for p in (0..n).filter(|&p| alive[p]) {
+            let text = feed.turn_text(&*game, p);
+            logs[p].push_str(&text);
+        }
+        let t = game.current_turn() as usize + 1;
+        let these = orders.get(t).unwrap_or(&empty);
+        let slices: Vec<&[Order]> = (0..n)
+            .map(|p| these.get(p).map_or(&[][..], |v| v.as_slice()))
+            .collect();
+        play_recorded(&mut game, &mut rec, &slices, SeatSet::EMPTY);
+        feed.update(&*game);
+        // Bots eliminated this turn hear it now, before the lone survivor's bonus.
+        let before_bonus: Vec<i32> = (0..n)
+            .map(|p| game.score(p) - game.bonus().get(p).copied().unwrap_or(0))
+            .collect();
+        let mut status: Vec<String> = rec.status().to_vec();
+        for p in 0..n {
+            if alive[p] && !game.is_alive(p) && status[p] == "eliminated" {
+                status[p] = "survived".into();
+            }
+        }
+        for p in (0..n).filter(|&p| alive[p] && !game.is_alive(p)) {
+            status[p] = rec.status()[p].clone();
+            let text = feed.end_text(&*game, p, &before_bonus, &status, rec.player_turns());
+            logs[p].push_str(&text);
+        }
+    }
+    let scores: Vec<i32> = game.scores().to_vec();
+    for p in (0..n).filter(|&p| game.is_alive(p)) {
+        let text = feed.end_text(&*game, p, &scores, rec.status(), rec.player_turns());
+        logs[p].push_str(&text);
+    }
+    Ok(logs)
+}

@@ -1,0 +1,374 @@
+//! The replay the official `playgame.py` writes, built from a game as it is played.
+
+use arena_core::games::ants::{Ants, AntsGame, Order, OrderError};
+use arena_core::SeatSet;
+use serde_json::{json, Value};
+
+#[derive(Clone, Debug, PartialEq)]
+struct AntRecord {
+    row: i32,
+    col: i32,
+    spawn: u32,
+    end: Option<u32>,
+    owner: u8,
+    moves: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct FoodRecord {
+    row: i32,
+    col: i32,
+    start: u32,
+    end: Option<u32>,
+    owner: Option<u8>,
+}
+
+/// Cosmetic and engine-level fields of a replay that the game does not know.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayMeta {
+    pub engine_seed: i64,
+    pub player_names: Vec<String>,
+    pub game_id: u64,
+    pub location: String,
+}
+
+/// Follows a game and keeps what the replay needs.
+#[derive(Clone, Debug)]
+pub struct Recorder {
+    ants: Vec<AntRecord>,
+    food: Vec<FoodRecord>,
+    scores: Vec<Vec<i32>>,
+    hive: Vec<Vec<u32>>,
+    status: Vec<String>,
+    player_turns: Vec<u32>,
+    cols: usize,
+}
+
+impl Recorder {
+    /// Starts from a freshly set-up game (turn 0).
+    pub fn new<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+        game: &AntsGame<S, A, F, H, O>,
+    ) -> Recorder {
+        let n = game.players();
+        let mut r = Recorder {
+            ants: Vec::new(),
+            food: Vec::new(),
+            scores: (0..n).map(|p| vec![game.score(p)]).collect(),
+            hive: (0..n).map(|p| vec![game.hive_food(p)]).collect(),
+            status: vec!["survived".to_string(); n],
+            player_turns: vec![0; n],
+            cols: game.cols() as usize,
+        };
+        r.take_new(game);
+        r
+    }
+
+    fn rc(&self, sq: u16) -> (i32, i32) {
+        (
+            (sq as usize / self.cols) as i32,
+            (sq as usize % self.cols) as i32,
+        )
+    }
+
+    fn take_new<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        game: &AntsGame<S, A, F, H, O>,
+    ) {
+        let known = self.ants.len() as u32;
+        let mut born: Vec<_> = game.ants().iter().filter(|a| a.id >= known).collect();
+        born.sort_by_key(|a| a.id);
+        for a in born {
+            let (row, col) = self.rc(a.sq);
+            self.ants.push(AntRecord {
+                row,
+                col,
+                spawn: a.spawn_turn as u32,
+                end: None,
+                owner: a.owner,
+                moves: String::new(),
+            });
+        }
+        let known = self.food.len() as u32;
+        let mut new: Vec<_> = game.food().iter().filter(|f| f.id >= known).collect();
+        new.sort_by_key(|f| f.id);
+        for f in new {
+            let (row, col) = self.rc(f.sq);
+            self.food.push(FoodRecord {
+                row,
+                col,
+                start: f.start_turn as u32,
+                end: None,
+                owner: None,
+            });
+        }
+    }
+
+    /// Records the turn just played. `alive_before[p]`: was `p` alive when the turn started (its
+    /// bot was sent the state)?
+    pub fn after_turn<
+        const S: usize,
+        const A: usize,
+        const F: usize,
+        const H: usize,
+        const O: usize,
+    >(
+        &mut self,
+        game: &AntsGame<S, A, F, H, O>,
+        alive_before: &[bool],
+    ) {
+        let turn = game.current_turn() as u32;
+        for a in game.ants() {
+            if a.order != 0 {
+                if let Some(rec) = self.ants.get_mut(a.id as usize) {
+                    rec.moves.push(a.order as char);
+                }
+            }
+        }
+        for d in game.killed() {
+            if let Some(rec) = self.ants.get_mut(d.id as usize) {
+                rec.moves.push(d.order as char);
+                rec.end = Some(turn);
+            }
+        }
+        for g in game.food_gone() {
+            if let Some(rec) = self.food.get_mut(g.id as usize) {
+                rec.end = Some(turn);
+                rec.owner = g.owner;
+            }
+        }
+        self.take_new(game);
+        for p in 0..game.players() {
+            let alive = game.is_alive(p);
+            // The history is written before the lone survivor's bonus is added.
+            let s = game.score(p) - game.bonus().get(p).copied().unwrap_or(0);
+            let hist = &mut self.scores[p];
+            if alive {
+                hist.push(s);
+            } else if hist.last() != Some(&s) {
+                let last = hist.last().copied().unwrap_or(0);
+                while (hist.len() as u32) < turn {
+                    hist.push(last);
+                }
+                hist.push(s);
+            }
+            let f = game.hive_food(p);
+            let hist = &mut self.hive[p];
+            if alive {
+                hist.push(f);
+            } else if hist.last() != Some(&f) {
+                let last = hist.last().copied().unwrap_or(0);
+                while (hist.len() as u32) < turn {
+                    hist.push(last);
+                }
+                hist.push(f);
+            }
+            if alive_before.get(p).copied().unwrap_or(false) {
+                self.player_turns[p] = turn;
+                if !alive && self.status[p] == "survived" {
+                    self.status[p] = "eliminated".to_string();
+                }
+            }
+        }
+    }
+
+    /// Marks a bot the engine killed this turn (`timeout`, `crashed`...).
+    pub fn set_status(&mut self, player: usize, status: &str, turn: u32) {
+        if let Some(s) = self.status.get_mut(player) {
+            *s = status.to_string();
+            self.player_turns[player] = turn;
+        }
+    }
+
+    pub fn status(&self) -> &[String] {
+        &self.status
+    }
+
+    pub fn player_turns(&self) -> &[u32] {
+        &self.player_turns
+    }
+
+    /// The whole replay file (`playgame.py`'s output) once the game is over.
+    pub fn replay<
+        const S: usize,
+        const A: usize,
+        const F: usize,
+        const H: usize,
+        const O: usize,
+    >(
+        &self,
+        game: &AntsGame<S, A, F, H, O>,
+        meta: &ReplayMeta,
+    ) -> Value {
+        let turn = game.current_turn() as u32;
+        let n = game.players();
+        let ants: Vec<Value> = self
+            .ants
+            .iter()
+            .map(|a| {
+                json!([
+                    a.row,
+                    a.col,
+                    a.spawn,
+                    a.end.unwrap_or(turn + 1),
+                    a.owner,
+                    a.moves
+                ])
+            })
+            .collect();
+        let food: Vec<Value> = self
+            .food
+            .iter()
+            .map(|f| {
+                let mut v = vec![
+                    json!(f.row),
+                    json!(f.col),
+                    json!(f.start),
+                    json!(f.end.unwrap_or(turn + 1)),
+                ];
+                if let Some(o) = f.owner {
+                    v.push(json!(o));
+                }
+                Value::Array(v)
+            })
+            .collect();
+        let cols = game.cols() as usize;
+        let hills: Vec<Value> = game
+            .hills()
+            .iter()
+            .map(|h| {
+                let (r, c) = (h.sq as usize / cols, h.sq as usize % cols);
+                json!([r, c, h.owner, h.end_turn.map_or(turn + 1, |t| t as u32)])
+            })
+            .collect();
+        let mut data = Vec::new();
+        for r in 0..game.rows() as usize {
+            let mut line = String::new();
+            for c in 0..cols {
+                let sq = r * cols + c;
+                let v = game.square(sq);
+                // As the official `get_perspective` + `MAP_RENDER` draw it: an ant on a hill is
+                // `owner + 10` ('A'..), an empty hill `square + 20`, which lands on 'I' for land
+                // and 'H' for food (an official quirk, kept for identical files).
+                let ch = match (v, game.hill_on(sq)) {
+                    (0..=9, Some(_)) => (b'A' + v) as char,
+                    (0..=9, None) => (b'a' + v) as char,
+                    (11, Some(_)) => 'H',
+                    (_, Some(_)) => 'I',
+                    (11, _) => '*',
+                    (12, _) => '%',
+                    _ => '.',
+                };
+                line.push(ch);
+            }
+            data.push(line);
+        }
+        let (rate, fturn, start, _) = game.food_params();
+        let scores: Vec<i64> = game.scores().iter().map(|&s| s as i64).collect();
+        let rank: Vec<u8> = game.ranks()[..n].to_vec();
+        let names: Vec<String> = if meta.player_names.len() == n {
+            meta.player_names.clone()
+        } else {
+            (0..n).map(|p| format!("bot{p}")).collect()
+        };
+        json!({
+            "challenge": "ants",
+            "game_id": meta.game_id,
+            "game_length": turn,
+            "location": if meta.location.is_empty() { "localhost" } else { meta.location.as_str() },
+            "playernames": names,
+            "playerturns": self.player_turns,
+            "rank": rank,
+            "replayformat": "json",
+            "score": scores,
+            "status": self.status,
+            "replaydata": {
+                "revision": 3,
+                "players": n,
+                "loadtime": game.loadtime(),
+                "turntime": game.turntime(),
+                "turns": game.turns(),
+                "viewradius2": game.viewradius2(),
+                "attackradius2": game.attackradius2(),
+                "spawnradius2": game.spawnradius2(),
+                "engine_seed": meta.engine_seed,
+                "player_seed": game.player_seed(),
+                "food_rate": rate,
+                "food_turn": fturn,
+                "food_start": start,
+                "map": {"rows": game.rows(), "cols": cols, "data": data},
+                "ants": ants,
+                "food": food,
+                "hills": hills,
+                "scores": self.scores,
+                "bonus": game.bonus(),
+                "hive_history": self.hive,
+                "winning_turn": game.winning_turn(),
+                "ranking_turn": game.ranking_turn(),
+                "cutoff": game.cutoff().map_or("", |c| c.as_str()),
+            }
+        })
+    }
+}
+
+/// Plays one turn on a host game with orders as slices and records it. Returns the refusals as
+/// `(player, order index, reason)`.
+pub fn play_recorded(
+    game: &mut Ants,
+    rec: &mut Recorder,
+    orders: &[&[Order]],
+    kills: SeatSet,
+) -> Vec<(usize, usize, OrderError)> {
+    let alive: Vec<bool> = (0..game.players()).map(|p| game.is_alive(p)).collect();
+    let mut refused = Vec::new();
+    game.play_turn(orders, kills, |p, i, why| refused.push((p, i, why)));
+    rec.after_turn(game, &alive);
+    refused
+}
+
+/// Plays a whole game between built-in bots (names from `Roster::BOTS`, one per player) and
+/// returns the game and its replay (official format, revision 3): what `arena play ants --replay`
+/// writes. `engine_seed` drives the game; bot `p` is seeded with `engine_seed + p`.
+pub fn play_builtin(
+    params: &arena_core::games::ants::AntsParams,
+    engine_seed: u64,
+    bots: &[&str],
+) -> Result<(Box<Ants>, Value), String> {
+    use arena_core::games::ants::bots::AntsBot;
+    use arena_core::{Bot, Roster};
+    let mut game: Box<Ants> = Box::new(Ants::blank());
+    game.init(params, engine_seed).map_err(|e| e.to_string())?;
+    let n = game.players();
+    if bots.len() != n {
+        return Err(format!(
+            "the map has {n} players, {} bots given",
+            bots.len()
+        ));
+    }
+    let mut players: Vec<AntsBot> = Vec::new();
+    for (p, name) in bots.iter().enumerate() {
+        players.push(
+            <Ants as Roster>::bot(name, engine_seed.wrapping_add(p as u64))
+                .ok_or_else(|| format!("unknown ants bot {name:?}"))?,
+        );
+    }
+    let mut rec = Recorder::new(&*game);
+    while !game.is_finished() {
+        let mut orders = Vec::with_capacity(n);
+        for (p, bot) in players.iter_mut().enumerate() {
+            orders.push(if game.is_alive(p) {
+                bot.act(&*game, p)
+            } else {
+                Default::default()
+            });
+        }
+        let slices: Vec<&[Order]> = orders.iter().map(|o| o.as_slice()).collect();
+        play_recorded(&mut game, &mut rec, &slices, SeatSet::EMPTY);
+    }
+    let meta = ReplayMeta {
+        engine_seed: engine_seed as i64,
+        player_names: bots.iter().map(|s| s.to_string()).collect(),
+        ..ReplayMeta::default()
+    };
+    let replay = rec.replay(&*game, &meta);
+    Ok((game, replay))
+}

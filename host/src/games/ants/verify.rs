@@ -1,0 +1,325 @@
+//! Conformance: re-run an official replay from its seeds and moves and compare.
+
+use super::replay::{play_recorded, Recorder, ReplayMeta};
+use arena_core::games::ants::{Ants, AntsMap, AntsParams, Dir, Order};
+use arena_core::SeatSet;
+use serde_json::Value;
+use std::fmt;
+
+/// What a verified replay held.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VerifyReport {
+    pub players: usize,
+    pub turns: u32,
+    pub ants: usize,
+    pub food: usize,
+    pub cutoff: String,
+}
+
+/// The first difference between the official replay and ours.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The first turn at which the games differ, when it can be told.
+    pub turn: Option<u32>,
+    /// Which field or item (`ants[12]`, `scores[1]`, `cutoff`...).
+    pub item: String,
+    pub expected: String,
+    pub got: String,
+}
+
+impl fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.turn {
+            Some(t) => write!(f, "turn {t}: ")?,
+            None => write!(f, "setup: ")?,
+        }
+        write!(
+            f,
+            "{} differs: expected {}, got {}",
+            self.item, self.expected, self.got
+        )
+    }
+}
+
+impl std::error::Error for Mismatch {}
+
+fn bad(item: &str, what: impl fmt::Display) -> Mismatch {
+    Mismatch {
+        turn: None,
+        item: item.to_string(),
+        expected: "a valid replay".to_string(),
+        got: what.to_string(),
+    }
+}
+
+fn num(v: &Value, key: &str) -> Result<i64, Mismatch> {
+    v.get(key)
+        .and_then(Value::as_i64)
+        .ok_or_else(|| bad(key, "missing or not an integer"))
+}
+
+/// The game parameters of an official replay (defaults for the food ranges, as playgame.py).
+pub fn params_from_replay(replay: &Value, map: &str) -> Result<(AntsParams, u64), Mismatch> {
+    let data = replay.get("replaydata").unwrap_or(replay);
+    let map = AntsMap::parse(map).map_err(|e| bad("map", e))?;
+    let turns = u16::try_from(num(data, "turns")?).map_err(|_| bad("turns", "out of range"))?;
+    let mut p = AntsParams::new(map, turns);
+    p.loadtime = num(data, "loadtime")? as u32;
+    p.turntime = num(data, "turntime")? as u32;
+    p.viewradius2 = num(data, "viewradius2")? as u16;
+    p.attackradius2 = num(data, "attackradius2")? as u16;
+    p.spawnradius2 = num(data, "spawnradius2")? as u16;
+    p.player_seed = num(data, "player_seed")?;
+    let seed = num(data, "engine_seed")?.unsigned_abs();
+    Ok((p, seed))
+}
+
+/// Orders per turn per player implied by the replay's move strings: `orders[t][p]`.
+pub fn orders_from_replay(
+    replay: &Value,
+    rows: i32,
+    cols: i32,
+) -> Result<Vec<Vec<Vec<Order>>>, Mismatch> {
+    let data = replay.get("replaydata").unwrap_or(replay);
+    let ants = data
+        .get("ants")
+        .and_then(Value::as_array)
+        .ok_or_else(|| bad("ants", "missing"))?;
+    let mut turns: Vec<Vec<Vec<Order>>> = Vec::new();
+    for (i, a) in ants.iter().enumerate() {
+        let item = format!("ants[{i}]");
+        let get = |k: usize| {
+            a.get(k)
+                .and_then(Value::as_i64)
+                .ok_or_else(|| bad(&item, "malformed"))
+        };
+        let (mut r, mut c, spawn, owner) = (
+            get(0)? as i32,
+            get(1)? as i32,
+            get(2)? as usize,
+            get(4)? as usize,
+        );
+        let moves = a
+            .get(5)
+            .and_then(Value::as_str)
+            .ok_or_else(|| bad(&item, "malformed"))?;
+        for (k, ch) in moves.bytes().enumerate() {
+            let Some(dir) = Dir::from_letter(ch) else {
+                continue;
+            };
+            let t = spawn + k + 1;
+            if turns.len() <= t {
+                turns.resize(t + 1, Vec::new());
+            }
+            if turns[t].len() <= owner {
+                turns[t].resize(owner + 1, Vec::new());
+            }
+            turns[t][owner].push(Order {
+                row: r as i16,
+                col: c as i16,
+                dir,
+            });
+            let (dr, dc) = dir.offset();
+            r = (r + dr).rem_euclid(rows);
+            c = (c + dc).rem_euclid(cols);
+        }
+    }
+    Ok(turns)
+}
+
+/// Re-plays an official replay with our engine and returns our replay.
+pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
+    let (params, seed) = params_from_replay(replay, map)?;
+    let rows = params.map.rows as i32;
+    let cols = params.map.cols as i32;
+    let orders = orders_from_replay(replay, rows, cols)?;
+    let mut game: Box<Ants> = Box::new(Ants::blank());
+    game.init(&params, seed).map_err(|e| bad("setup", e))?;
+    let mut rec = Recorder::new(&*game);
+    let empty: Vec<Vec<Order>> = Vec::new();
+    while !game.is_finished() {
+        let t = game.current_turn() as usize + 1;
+        let these = orders.get(t).unwrap_or(&empty);
+        let slices: Vec<&[Order]> = (0..game.players())
+            .map(|p| these.get(p).map_or(&[][..], |v| v.as_slice()))
+            .collect();
+        play_recorded(&mut game, &mut rec, &slices, SeatSet::EMPTY);
+    }
+    let meta = ReplayMeta {
+        engine_seed: seed as i64,
+        ..ReplayMeta::default()
+    };
+    Ok(rec.replay(&*game, &meta))
+}
+
+/// The turn at which two ant records first differ.
+fn ant_turn(a: &Value, b: &Value) -> Option<u32> {
+    let spawn = a.get(2)?.as_u64()? as u32;
+    let (ma, mb) = (a.get(5)?.as_str()?, b.get(5)?.as_str()?);
+    let k = ma
+        .bytes()
+        .zip(mb.bytes())
+        .position(|(x, y)| x != y)
+        .unwrap_or(ma.len().min(mb.len()));
+    let end_a = a.get(3)?.as_u64()? as u32;
+    let end_b = b.get(3)?.as_u64()? as u32;
+    Some((spawn + k as u32 + 1).min(end_a.min(end_b)))
+}
+
+fn list_mismatch(
+    name: &str,
+    exp: &Value,
+    got: &Value,
+    turn_of: impl Fn(&Value, &Value) -> Option<u32>,
+) -> Option<Mismatch> {
+    let (e, g) = (exp.as_array()?, got.as_array()?);
+    let mut first: Option<Mismatch> = None;
+    for i in 0..e.len().max(g.len()) {
+        let (x, y) = (e.get(i), g.get(i));
+        if x == y {
+            continue;
+        }
+        let turn = match (x, y) {
+            (Some(x), Some(y)) => turn_of(x, y),
+            (Some(x), None) | (None, Some(x)) => x.get(2).and_then(Value::as_u64).map(|t| t as u32),
+            _ => None,
+        };
+        let m = Mismatch {
+            turn,
+            item: format!("{name}[{i}]"),
+            expected: x.map_or("nothing".into(), |v| v.to_string()),
+            got: y.map_or("nothing".into(), |v| v.to_string()),
+        };
+        let better = match (&first, turn) {
+            (None, _) => true,
+            (Some(f), Some(t)) => f.turn.is_none_or(|ft| t < ft),
+            _ => false,
+        };
+        if better {
+            first = Some(m);
+        }
+    }
+    first
+}
+
+fn history_mismatch(name: &str, exp: &Value, got: &Value) -> Option<Mismatch> {
+    let (e, g) = (exp.as_array()?, got.as_array()?);
+    let mut first: Option<Mismatch> = None;
+    for p in 0..e.len().max(g.len()) {
+        let (x, y) = (
+            e.get(p).and_then(Value::as_array),
+            g.get(p).and_then(Value::as_array),
+        );
+        let (x, y) = match (x, y) {
+            (Some(x), Some(y)) => (x, y),
+            _ => {
+                return Some(Mismatch {
+                    turn: None,
+                    item: format!("{name}[{p}]"),
+                    expected: format!("{:?}", x),
+                    got: format!("{:?}", y),
+                })
+            }
+        };
+        if x == y {
+            continue;
+        }
+        let t = x
+            .iter()
+            .zip(y.iter())
+            .position(|(a, b)| a != b)
+            .unwrap_or(x.len().min(y.len()));
+        if first
+            .as_ref()
+            .is_none_or(|f| f.turn.is_some_and(|ft| (t as u32) < ft))
+        {
+            first = Some(Mismatch {
+                turn: Some(t as u32),
+                item: format!("{name}[{p}]"),
+                expected: x.get(t).map_or("end".into(), |v| v.to_string()),
+                got: y.get(t).map_or("end".into(), |v| v.to_string()),
+            });
+        }
+    }
+    first
+}
+
+/// Compares the fields listed in golden/ants/README.md; the first differing turn wins.
+pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
+    let ed = expected.get("replaydata").unwrap_or(&Value::Null);
+    let gd = got.get("replaydata").unwrap_or(&Value::Null);
+    let mut found: Vec<Mismatch> = Vec::new();
+    for key in ["food_rate", "food_turn", "food_start"] {
+        if ed.get(key) != gd.get(key) {
+            return Err(Mismatch {
+                turn: None,
+                item: key.into(),
+                expected: format!("{:?}", ed.get(key)),
+                got: format!("{:?}", gd.get(key)),
+            });
+        }
+    }
+    found.extend(list_mismatch("ants", &ed["ants"], &gd["ants"], ant_turn));
+    found.extend(list_mismatch("food", &ed["food"], &gd["food"], |a, b| {
+        let s = a.get(2)?.as_u64()?.min(b.get(2)?.as_u64()?);
+        if a.get(2) != b.get(2) {
+            return Some(s as u32);
+        }
+        Some(a.get(3)?.as_u64()?.min(b.get(3)?.as_u64()?) as u32)
+    }));
+    found.extend(list_mismatch(
+        "hills",
+        &ed["hills"],
+        &gd["hills"],
+        |a, b| Some(a.get(3)?.as_u64()?.min(b.get(3)?.as_u64()?) as u32),
+    ));
+    found.extend(history_mismatch("scores", &ed["scores"], &gd["scores"]));
+    found.extend(history_mismatch(
+        "hive_history",
+        &ed["hive_history"],
+        &gd["hive_history"],
+    ));
+    if let Some(m) = found.into_iter().min_by_key(|m| m.turn.unwrap_or(u32::MAX)) {
+        return Err(m);
+    }
+    let end = expected
+        .get("game_length")
+        .and_then(Value::as_u64)
+        .map(|t| t as u32);
+    for key in ["bonus", "cutoff", "winning_turn", "ranking_turn", "map"] {
+        if ed.get(key) != gd.get(key) {
+            return Err(Mismatch {
+                turn: end,
+                item: key.into(),
+                expected: format!("{:?}", ed.get(key)),
+                got: format!("{:?}", gd.get(key)),
+            });
+        }
+    }
+    for key in ["game_length", "score", "rank", "status", "playerturns"] {
+        if expected.get(key) != got.get(key) {
+            return Err(Mismatch {
+                turn: end,
+                item: key.into(),
+                expected: format!("{:?}", expected.get(key)),
+                got: format!("{:?}", got.get(key)),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Re-runs an official replay (revision 3) on `map` and checks every compared field.
+pub fn verify_replay(replay: &str, map: &str) -> Result<VerifyReport, Mismatch> {
+    let expected: Value = serde_json::from_str(replay).map_err(|e| bad("replay", e))?;
+    let got = rerun(&expected, map)?;
+    compare(&expected, &got)?;
+    let d = &got["replaydata"];
+    Ok(VerifyReport {
+        players: d["players"].as_u64().unwrap_or(0) as usize,
+        turns: got["game_length"].as_u64().unwrap_or(0) as u32,
+        ants: d["ants"].as_array().map_or(0, Vec::len),
+        food: d["food"].as_array().map_or(0, Vec::len),
+        cutoff: d["cutoff"].as_str().unwrap_or("").to_string(),
+    })
+}

@@ -1,0 +1,126 @@
+//! Conformance: the official engine's Ants games, re-run by ours.
+
+use arena_host::games::ants::verify_replay;
+use std::path::Path;
+
+fn verify(game: &str) -> Result<arena_host::games::ants::VerifyReport, String> {
+    let dir = arena_tests::golden("ants").join(game);
+    let read =
+        |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+    let replay = read(&dir.join("replay.json"));
+    let map = read(&dir.join("map.map"));
+    verify_replay(&replay, &map).map_err(|m| format!("{game}: {m}"))
+}
+
+#[test]
+fn tutorial_hunter_greedy_verifies() {
+    let r = verify("tut_hunter_greedy_s7").unwrap();
+    assert_eq!((r.turns, r.cutoff.as_str()), (128, "lone survivor"));
+}
+
+#[test]
+fn random_walk_greedy_hold_verifies() {
+    verify("rw32_greedy_hold_s11").unwrap();
+}
+
+#[test]
+fn cell_maze_lefty_hunter_verifies() {
+    let r = verify("cm06_lefty_hunter_s3").unwrap();
+    assert_eq!(r.turns, 500);
+}
+
+#[test]
+fn random_walk_4p_verifies() {
+    let r = verify("rw04p_mixed_s5").unwrap();
+    assert_eq!(r.cutoff, "rank stabilized");
+}
+
+#[test]
+fn maze_3p_verifies() {
+    let r = verify("maze03p_s9").unwrap();
+    assert_eq!(r.turns, 400);
+}
+
+#[test]
+fn bot_inputs_are_reproduced_byte_for_byte() {
+    let dir = arena_tests::golden("ants").join("tut_hunter_greedy_s7");
+    let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+    let logs = arena_host::games::ants::bot_input(&read("replay.json"), &read("map.map")).unwrap();
+    for (p, log) in logs.iter().enumerate() {
+        let expected = read(&format!("bot{p}.input"));
+        if *log != expected {
+            let line = log
+                .lines()
+                .zip(expected.lines())
+                .position(|(a, b)| a != b)
+                .unwrap_or(log.lines().count().min(expected.lines().count()));
+            panic!(
+                "bot{p}.input differs at line {}: expected {:?}, got {:?}",
+                line + 1,
+                expected.lines().nth(line),
+                log.lines().nth(line)
+            );
+        }
+    }
+}
+
+#[test]
+fn bot_inputs_of_multiplayer_games_follow_the_replay() {
+    for game in ["rw04p_mixed_s5", "maze03p_s9", "cm06_lefty_hunter_s3"] {
+        let dir = arena_tests::golden("ants").join(game);
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        let replay: serde_json::Value = serde_json::from_str(&read("replay.json")).unwrap();
+        let logs =
+            arena_host::games::ants::bot_input(&read("replay.json"), &read("map.map")).unwrap();
+        for (p, log) in logs.iter().enumerate() {
+            let turns = log
+                .lines()
+                .filter(|l| l.starts_with("turn ") && *l != "turn 0")
+                .count();
+            assert_eq!(
+                turns as u64,
+                replay["playerturns"][p].as_u64().unwrap(),
+                "{game} bot {p}"
+            );
+            assert!(log.starts_with("turn 0\n") && log.ends_with("go\n"));
+            let end = log.rfind("end\n").expect("an end message");
+            let score_line = log[end..].lines().nth(2).unwrap();
+            // The bot is 0 in its own numbering: its score comes first.
+            let own = score_line.split(' ').nth(1).unwrap();
+            // Survivors hear the final score; the eliminated hear the score of their last turn.
+            let expected = if replay["status"][p] == "survived" {
+                replay["score"][p].to_string()
+            } else {
+                let t = replay["playerturns"][p].as_u64().unwrap() as usize;
+                let history = replay["replaydata"]["scores"][p].as_array().unwrap();
+                history[..history.len().min(t + 1)]
+                    .last()
+                    .unwrap()
+                    .to_string()
+            };
+            assert_eq!(own, expected, "{game} bot {p}: {score_line}");
+            // Its own ants are always listed as owner 0.
+            let first_ant = log.lines().find(|l| l.starts_with("a ")).unwrap();
+            assert!(first_ant.ends_with(" 0"), "{game} bot {p}: {first_ant}");
+        }
+    }
+}
+
+#[test]
+fn rerun_writes_the_official_replay_field_for_field() {
+    for game in [
+        "tut_hunter_greedy_s7",
+        "rw32_greedy_hold_s11",
+        "cm06_lefty_hunter_s3",
+        "rw04p_mixed_s5",
+        "maze03p_s9",
+    ] {
+        let dir = arena_tests::golden("ants").join(game);
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        let official: serde_json::Value = serde_json::from_str(&read("replay.json")).unwrap();
+        let mut ours = arena_host::games::ants::rerun(&official, &read("map.map")).unwrap();
+        // Names are not in the replay's game data; copy them over, then compare everything.
+        ours["playernames"] = official["playernames"].clone();
+        assert_eq!(ours, official, "{game}");
+    }
+}
