@@ -88,6 +88,9 @@ impl<B: Board> Visit for Player<'_, B> {
     fn visit<G: Screen + Roster>(self, entry: &Entry, params: &G::Params) -> Self::Out {
         play_match::<G, B>(self.board, entry, params, self.number, self.cfg)
     }
+    fn skip(self, _entry: &Entry) -> Self::Out {
+        setup_failed(self.board, self.number)
+    }
 }
 
 fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snapshot: bool) {
@@ -167,18 +170,10 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         // budget is the rules'; the bots are as costly as their authors made them.
         let clock = board.clock();
         let start = clock.now();
-        let movers = game.to_move();
-        let mut actions: heapless::Vec<G::Action, MAX_SEATS> = heapless::Vec::new();
-        for seat in 0..game.seats().min(MAX_SEATS) {
-            let action = match bots.get_mut(seat) {
-                Some(bot) if movers.contains(seat) => bot.act(game, seat),
-                _ => G::Action::default(),
-            };
-            // Cannot fail: at most MAX_SEATS pushes.
-            let _ = actions.push(action);
-        }
+        let mut actions: Actions<G> = heapless::Vec::new();
+        decide(game, &mut bots, &mut actions);
         let decided = clock.now();
-        let report = game.step(&actions);
+        let report = step(game, &actions);
         let end = clock.now();
         bots_cost.record(clock.elapsed(start, decided));
         step_cost.record(clock.elapsed(decided, end));
@@ -273,6 +268,28 @@ fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
     #[cfg(feature = "defmt")]
     defmt::error!("setup failed m={=u32}", number);
     None
+}
+
+type Actions<G> = heapless::Vec<<G as Game>::Action, MAX_SEATS>;
+
+/// Every seat's action (the pass for seats not to move). Out of line, like [`step`], so that the
+/// bots' working memory and the rules' are not both reserved in `play_match`'s frame.
+#[inline(never)]
+fn decide<G: Roster>(game: &G, bots: &mut Bots<G>, actions: &mut Actions<G>) {
+    let movers = game.to_move();
+    for seat in 0..game.seats().min(MAX_SEATS) {
+        let action = match bots.get_mut(seat) {
+            Some(bot) if movers.contains(seat) => bot.act(game, seat),
+            _ => G::Action::default(),
+        };
+        // Cannot fail: at most MAX_SEATS pushes.
+        let _ = actions.push(action);
+    }
+}
+
+#[inline(never)]
+fn step<G: Game>(game: &mut G, actions: &[G::Action]) -> arena_core::StepReport {
+    game.step(actions)
 }
 
 type Bots<G> = heapless::Vec<<G as Roster>::Bot, MAX_SEATS>;

@@ -1,5 +1,6 @@
 //! One screen per game, and the lineup the boards play.
 
+pub mod ants;
 pub mod ballroom;
 pub mod colorfight;
 pub mod mammut;
@@ -41,13 +42,16 @@ const TD_SIEGE: td::Params = td::Params {
 
 /// The lineup's entries, each with its game: `visit` dispatches on the game.
 enum Params {
+    /// Ants: the turns of a match on [`ants::MAP`] (its params are built at run time: a map is
+    /// parsed, not a const).
+    Ants(u16),
     Td(td::Params),
     Cf(cf::Params),
     Mm(mm::Params),
     Bb(bb::Params),
 }
 
-const ENTRIES: [(Entry, Params); 7] = [
+const ENTRIES: [(Entry, Params); 8] = [
     (
         Entry {
             config: "duel",
@@ -68,6 +72,13 @@ const ENTRIES: [(Entry, Params); 7] = [
             bots: &["cautious", "greedy", "random", "greedy", "cautious"],
         },
         Params::Mm(mm::Params),
+    ),
+    (
+        Entry {
+            config: "24x24",
+            bots: &["hunter", "strong"],
+        },
+        Params::Ants(300),
     ),
     (
         Entry {
@@ -107,6 +118,10 @@ impl Lineup for Arcade {
     fn visit<V: Visit>(index: usize, visitor: V) -> V::Out {
         let (entry, params) = &ENTRIES[index % ENTRIES.len()];
         match params {
+            Params::Ants(turns) => match ants::params(*turns) {
+                Some(p) => visitor.visit::<ants::AntsBoard>(entry, &p),
+                None => visitor.skip(entry),
+            },
             Params::Td(p) => visitor.visit::<TowerDefense>(entry, p),
             Params::Cf(p) => visitor.visit::<ColorFight>(entry, p),
             Params::Mm(p) => visitor.visit::<Mammut>(entry, p),

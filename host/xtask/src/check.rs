@@ -13,9 +13,9 @@ use arena_firmware::{Gray4Frame, RunConfig};
 
 use crate::{host, log, qemu, root, tools};
 
-/// The fixed list: the first `MATCHES` matches of the rotation, seeds 0 to 4 (Tower Defense Duel
-/// twice, ColorFight Conquest, Mammut, Ballroom Blitz: every game with a screen).
-const MATCHES: u32 = 5;
+/// The fixed list: the first `MATCHES` matches of the rotation, seeds 0 to 5 (Tower Defense Duel
+/// twice, ColorFight Conquest, Mammut, Ants, Ballroom Blitz: every game with a screen).
+const MATCHES: u32 = 6;
 /// Snapshot every this many turns (and each result screen).
 const SNAP: u32 = 25;
 
