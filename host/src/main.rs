@@ -1,6 +1,6 @@
 //! `arena`: play Pocket Arena's games on the desktop.
 
-use arena_host::commands::{self, ballroom, colorfight, mammut, tower_defense};
+use arena_host::commands::{self, ants, ballroom, colorfight, mammut, tower_defense};
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -49,6 +49,8 @@ enum PlayGame {
     Mammut(mammut::PlayArgs),
     /// Ballroom Blitz (MechMania 28): four players on a 10x10 grid, 100 turns of four phases.
     Ballroom(ballroom::PlayArgs),
+    /// Ants (Google AI Challenge 2011) on an official map, official protocol and replay.
+    Ants(ants::PlayArgs),
 }
 
 #[derive(Subcommand)]
@@ -73,6 +75,14 @@ enum VerifyGame {
         /// The log file.
         file: PathBuf,
     },
+    /// An Ants replay (official format, revision 3), re-played on its map.
+    Ants {
+        /// The replay file.
+        file: PathBuf,
+        /// The map the game was played on (replays do not hold it).
+        #[arg(long, value_name = "MAP")]
+        map: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
@@ -83,6 +93,7 @@ fn main() -> ExitCode {
             PlayGame::Colorfight(args) => colorfight::play(&args),
             PlayGame::Mammut(args) => mammut::play(&args),
             PlayGame::Ballroom(args) => ballroom::play(&args),
+            PlayGame::Ants(args) => ants::play(&args),
         },
         Command::Verify { game } => {
             let (file, check): (PathBuf, Check) = match game {
@@ -90,6 +101,16 @@ fn main() -> ExitCode {
                 VerifyGame::Colorfight { file } => (file, colorfight::verify),
                 VerifyGame::Mammut { file } => (file, mammut::verify),
                 VerifyGame::Ballroom { file } => (file, ballroom::verify),
+                VerifyGame::Ants { file, map } => {
+                    let map_text = match std::fs::read_to_string(&map) {
+                        Ok(t) => t,
+                        Err(e) => {
+                            eprintln!("arena: cannot read map {}: {e}", map.display());
+                            return ExitCode::from(1);
+                        }
+                    };
+                    return verify(&file, |text| ants::verify(text, &map_text));
+                }
             };
             return verify(&file, check);
         }
@@ -112,7 +133,7 @@ fn main() -> ExitCode {
 /// A game's verifier: a summary when everything matches, else the first difference.
 type Check = fn(&str) -> Result<String, String>;
 
-fn verify(file: &PathBuf, check: Check) -> ExitCode {
+fn verify(file: &PathBuf, check: impl Fn(&str) -> Result<String, String>) -> ExitCode {
     let text = match std::fs::read_to_string(file) {
         Ok(t) => t,
         Err(e) => {

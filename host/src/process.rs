@@ -67,6 +67,9 @@ pub enum Fault {
     Garbage { why: String },
     /// The process could not be started.
     Spawn { why: String },
+    /// A readable order the rules refuse (Ants: `<line> # <official reason>`); the rest of the
+    /// answer stands.
+    Invalid { why: String },
 }
 
 impl fmt::Display for Fault {
@@ -78,6 +81,7 @@ impl fmt::Display for Fault {
             Fault::BadUtf8 => write!(f, "line is not UTF-8"),
             Fault::Garbage { why } => write!(f, "unreadable answer: {why}"),
             Fault::Spawn { why } => write!(f, "could not start: {why}"),
+            Fault::Invalid { why } => write!(f, "invalid order: {why}"),
         }
     }
 }
@@ -88,7 +92,10 @@ impl Fault {
         match self {
             Fault::Timeout { .. } => "timeout",
             Fault::Exited { .. } | Fault::Spawn { .. } => "crash",
-            Fault::LineTooLong { .. } | Fault::BadUtf8 | Fault::Garbage { .. } => "invalid",
+            Fault::LineTooLong { .. }
+            | Fault::BadUtf8
+            | Fault::Garbage { .. }
+            | Fault::Invalid { .. } => "invalid",
         }
     }
 }
@@ -246,6 +253,36 @@ impl BotProcess {
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
             Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout {
                 waited_ms: spent.as_millis() as u64,
+            }),
+        }
+    }
+
+    /// Waits for one line until `deadline` (`None`: for ever), outside the time bank: for protocols
+    /// whose answer is several lines under one deadline (Ants: orders up to `go`). A line already
+    /// waiting is returned even when the deadline has passed.
+    pub fn recv_until(&mut self, deadline: Option<Instant>) -> Result<String, Fault> {
+        if let Some(f) = &self.gone {
+            return Err(f.clone());
+        }
+        let start = Instant::now();
+        let event = match deadline {
+            None => self
+                .from_bot
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+            Some(d) => self
+                .from_bot
+                .recv_timeout(d.saturating_duration_since(start)),
+        };
+        match event {
+            Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::TooLong) => Err(Fault::LineTooLong {
+                limit: self.limits.max_line,
+            }),
+            Ok(Event::BadUtf8) => Err(Fault::BadUtf8),
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
+            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout {
+                waited_ms: start.elapsed().as_millis() as u64,
             }),
         }
     }
@@ -627,6 +664,22 @@ mod tests {
             std::thread::sleep(Duration::from_millis(10));
         }
         assert_eq!(len(), 100);
+    }
+
+    #[test]
+    fn recv_until_shares_one_deadline_and_returns_lines_already_there() {
+        let mut bot = BotProcess::spawn("printf 'a\\nb\\nc\\n'; sleep 30", None, quick()).unwrap();
+        // All three lines come in one write: a deadline already past still gets them, in order.
+        assert_eq!(bot.recv(), Ok("a".to_string()));
+        std::thread::sleep(Duration::from_millis(200));
+        let past = Some(Instant::now());
+        assert_eq!(bot.recv_until(past), Ok("b".to_string()));
+        assert_eq!(bot.recv_until(past), Ok("c".to_string()));
+        assert!(matches!(bot.recv_until(past), Err(Fault::Timeout { .. })));
+        let soon = Some(Instant::now() + Duration::from_millis(50));
+        assert!(matches!(bot.recv_until(soon), Err(Fault::Timeout { .. })));
+        bot.kill();
+        assert!(matches!(bot.recv_until(None), Err(Fault::Exited { .. })));
     }
 
     #[test]

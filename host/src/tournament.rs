@@ -158,6 +158,9 @@ pub struct Options {
     pub shard: Option<(usize, usize)>,
     pub replays: Option<PathBuf>,
     pub progress: bool,
+    /// Results of the rounds already played (merged shards), for formats that pair each round from
+    /// earlier results: with a shard, only the next round is played.
+    pub after: Vec<MatchResult>,
 }
 
 /// The seed of match `index` in a tournament seeded `seed`.
@@ -173,24 +176,17 @@ pub fn run(
     bots: &[String],
     options: &Options,
 ) -> anyhow::Result<Results> {
-    if let Some((_, n)) = options.shard {
-        if format.adaptive() && n > 1 {
-            // Each round's pairings need every earlier result: shards of an adaptive format are
-            // played round by round (see `run_round`).
-            anyhow::bail!(
-                "{} pairs each round from the results so far: shard it round by round with --round",
-                format.name()
-            );
-        }
-    }
+    // An adaptive format's rounds need every earlier result: a shard plays one round, the next one
+    // after the results given in `after`.
+    let one_round = format.adaptive() && options.shard.is_some_and(|(_, n)| n > 1);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.jobs.max(1))
         .build()?;
     if let Some(dir) = &options.replays {
         std::fs::create_dir_all(dir)?;
     }
-    let mut results: Vec<MatchResult> = Vec::new();
-    let mut round = 0;
+    let mut results: Vec<MatchResult> = options.after.clone();
+    let mut round = results.iter().map(|r| r.round + 1).max().unwrap_or(0);
     while let Some(fixtures) =
         format.round(round, bots.len(), options.games, options.seed, &results)
     {
@@ -231,6 +227,9 @@ pub fn run(
         }
         results.sort_by_key(|r| r.index);
         round += 1;
+        if one_round {
+            break;
+        }
     }
     Ok(finish(contest.name(), format, bots, options, results))
 }
@@ -360,6 +359,7 @@ pub fn merge(format: &dyn Format, shards: Vec<Results>) -> anyhow::Result<Result
         shard: None,
         replays: None,
         progress: false,
+        after: Vec::new(),
     };
     Ok(finish(first.game, format, &first.bots, &options, results))
 }

@@ -1,28 +1,9 @@
 //! `arena play ballroom` end to end: the reference protocol over stdin/stdout and over TCP, faults,
 //! and logs that verify.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("run arena")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::*;
+use std::process::Command;
 
 #[test]
 fn python_bot_over_stdin_plays_and_a_garbage_bot_is_dropped() {
@@ -71,6 +52,29 @@ fn python_bot_over_stdin_plays_and_a_garbage_bot_is_dropped() {
     assert_eq!(logged["turns"].as_array().unwrap().len(), 101);
     // The dropped bot is inactive in the log from its fault on, as the reference records it.
     assert_eq!(logged["turns"][1]["player_states"][2]["isActive"], false);
+}
+
+#[test]
+fn a_bot_claiming_another_seat_is_reported_and_dropped() {
+    // Seat 1 answers every phase as if it were seat 0.
+    let claimer = "cmd:read w; read s; echo '\"KNIGHT\"'; while read l; do echo '{\"executor\":0,\"use\":false}'; done";
+    let out = arena(&[
+        "play", "ballroom", "--bot", "random", "--bot", claimer, "--bot", "random", "--bot",
+        "random", "--seed", "8", "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let faults = report["seats"][1]["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{report}");
+    assert!(
+        faults[0]["what"]
+            .as_str()
+            .unwrap()
+            .contains("not its own seat 1"),
+        "{report}"
+    );
+    assert_eq!(report["seats"][1]["disqualified_at"], 0);
+    assert_eq!(report["turns"], 100);
 }
 
 #[test]
@@ -124,12 +128,7 @@ fn tcp_mode_accepts_bots_on_the_official_ports() {
 
 #[test]
 fn every_golden_log_verifies_through_the_cli() {
-    let dir = PathBuf::from(
-        std::env::var_os("ARENA_GOLDEN")
-            .unwrap_or_else(|| workspace().join("../shared/golden").into()),
-    )
-    .join("ballroom");
-    assert!(dir.is_dir(), "golden data not found at {}", dir.display());
+    let dir = golden("ballroom");
     let mut n = 0;
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();

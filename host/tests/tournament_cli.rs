@@ -1,24 +1,10 @@
 //! `arena tournament` and `arena merge`: results independent of --jobs, shards that merge into the
 //! same table as one run, replays kept, no process left behind.
 
+mod common;
+use common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join(".."))
-        .output()
-        .expect("run arena")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
 
 fn tournament(dir: &Path, name: &str, extra: &[&str]) -> (PathBuf, Output) {
     let file = dir.join(name);
@@ -197,4 +183,84 @@ fn shard_and_bot_errors_are_clear() {
         "nope",
     ]);
     assert!(text(&out).contains("unknown bot `nope`"), "{}", text(&out));
+}
+
+#[test]
+fn a_swiss_tournament_sharded_round_by_round_merges_into_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
+    let base: Vec<&str> = vec![
+        "tournament",
+        "ballroom",
+        "--bot",
+        "strong",
+        "--bot",
+        "holder",
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+        "--bot",
+        "strong",
+        "--bot",
+        "holder",
+        "--bot",
+        "random",
+        "--bot",
+        "holder",
+        "--games",
+        "2",
+        "--seed",
+        "5",
+        "--quiet",
+    ];
+    let run = |extra: &[&str]| {
+        let mut args = base.clone();
+        args.extend_from_slice(extra);
+        let out = arena(&args);
+        assert!(out.status.success(), "{}", text(&out));
+    };
+    run(&["--results-json", &d("whole.json")]);
+    let whole = read(&dir.path().join("whole.json"));
+    assert_eq!(
+        whole["results"].as_array().unwrap().len(),
+        4,
+        "two rounds of two tables"
+    );
+    // Round 1 in two shards, merged; then round 2 in two shards after it, merged.
+    run(&["--shard", "0/2", "--results-json", &d("r1a.json")]);
+    run(&["--shard", "1/2", "--results-json", &d("r1b.json")]);
+    let m = arena(&[
+        "merge",
+        &d("r1a.json"),
+        &d("r1b.json"),
+        "--results-json",
+        &d("r1.json"),
+    ]);
+    assert!(m.status.success(), "{}", text(&m));
+    run(&[
+        "--shard",
+        "0/2",
+        "--after",
+        &d("r1.json"),
+        "--results-json",
+        &d("r2a.json"),
+    ]);
+    run(&[
+        "--shard",
+        "1/2",
+        "--after",
+        &d("r1.json"),
+        "--results-json",
+        &d("r2b.json"),
+    ]);
+    let m = arena(&[
+        "merge",
+        &d("r2a.json"),
+        &d("r2b.json"),
+        "--results-json",
+        &d("r2.json"),
+    ]);
+    assert!(m.status.success(), "{}", text(&m));
+    assert_eq!(read(&dir.path().join("r2.json")), whole);
 }

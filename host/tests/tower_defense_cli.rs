@@ -1,28 +1,8 @@
 //! The `arena` binary end to end for Tower Defense: external bots as real subprocesses, faults,
 //! replays that verify, and verify's exit codes.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("run arena")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
+mod common;
+use common::*;
 
 #[test]
 fn python_example_bot_plays_a_builtin_and_its_replay_verifies() {

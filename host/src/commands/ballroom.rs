@@ -66,12 +66,23 @@ impl<L: Lines> Protocol<Ballroom> for Reference<L> {
             self.conn.send(line)?;
         }
         let line = self.conn.recv()?;
-        codec::parse_action_line(phase, &line).map_err(|f| {
+        let action = codec::parse_action_line(phase, &line).map_err(|f| {
             self.instead = Some(f.action());
             Fault::Garbage {
                 why: format!("{f}: {}", play::preview(&line)),
             }
-        })
+        })?;
+        // A bot acts for its own seat only (rules decision 2): claiming another seat is a fault,
+        // and like any fault it ends the bot's say in the match.
+        if let Some(executor) = claimed_executor(&line) {
+            if executor != seat as i64 {
+                self.instead = Some(Action::Malformed);
+                return Err(Fault::Garbage {
+                    why: format!("executor {executor} is not its own seat {seat}"),
+                });
+            }
+        }
+        Ok(action)
     }
 
     /// A time-out or a lost connection drops the bot (the reference's `null`); an unreadable reply
@@ -93,6 +104,12 @@ impl<L: Lines> Protocol<Ballroom> for Reference<L> {
     fn close(&mut self) {
         self.conn.close();
     }
+}
+
+/// The `executor` a reply names, if it names one as a number.
+fn claimed_executor(line: &str) -> Option<i64> {
+    let value: serde_json::Value = serde_json::from_str(line.trim()).ok()?;
+    value.get("executor")?.as_i64()
 }
 
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {

@@ -28,6 +28,9 @@ pub struct PlayArgs {
     /// Grid size, WIDTHxHEIGHT (at most 32x32 cells in all).
     #[arg(long, value_name = "WxH", default_value = "30x30", value_parser = parse_size)]
     pub size: (u16, u16),
+    /// Record the state in the replay every N ticks (and at the end); a 30x30 state is about 25 KB.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub state_every: u32,
     /// Game length in 100 ms ticks (12,000 = 20 minutes).
     #[arg(long, default_value_t = arena_core::games::colorfight::DEFAULT_TICKS)]
     pub ticks: u32,
@@ -95,8 +98,11 @@ pub fn params(args: &PlayArgs, seats: usize) -> Params {
     }
 }
 
-/// The JSON-lines trace: a header, then one line per tick.
-pub struct Trace;
+/// The JSON-lines trace: a header, then one line per tick with the actions and refusals, and the
+/// state every `every` ticks and at the end.
+pub struct Trace {
+    pub every: u32,
+}
 
 impl Recorder<ColorFight> for Trace {
     fn begin(&mut self, game: &ColorFight, _names: &[String], _seed: u64, out: &mut LineWriter) {
@@ -104,7 +110,15 @@ impl Recorder<ColorFight> for Trace {
     }
 
     fn step(&mut self, g: &ColorFight, step: &Step<'_, ColorFight>, out: &mut LineWriter) {
-        out.text(&codec::trace_line(g, step.actions, step.report));
+        let line = codec::trace_line(g, step.actions, step.report);
+        if g.turn().is_multiple_of(self.every.max(1)) || g.is_over() {
+            out.text(&line);
+        } else if let Ok(mut v) = serde_json::from_str::<serde_json::Value>(&line) {
+            if let Some(obj) = v.as_object_mut() {
+                obj.remove("state");
+            }
+            out.text(&v.to_string());
+        }
     }
 }
 
@@ -130,7 +144,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         seed,
         &mut players,
         args.common.max_turns,
-        Trace,
+        Trace {
+            every: args.state_every,
+        },
         replay,
     )?;
     finish_play(&report, args.common.json, replay, error);
@@ -147,7 +163,7 @@ pub fn contest(timing: Timing) -> Contest<ColorFight> {
         }),
         options: timing.options(PER_ANSWER, 1, None),
         protocol: external,
-        recorder: Box::new(|| Box::new(Trace)),
+        recorder: Box::new(|| Box::new(Trace { every: 50 })),
         ext: "jsonl",
     }
 }

@@ -1,5 +1,6 @@
 //! The `arena` subcommands, one module per game, sharing the options every match has.
 
+pub mod ants;
 pub mod ballroom;
 pub mod colorfight;
 pub mod mammut;
@@ -197,6 +198,7 @@ pub fn list_bots() {
     line::<arena_core::games::colorfight::ColorFight>();
     line::<arena_core::games::mammut::Mammut>();
     line::<arena_core::games::ballroom::Ballroom>();
+    line::<arena_core::games::ants::Ants>();
 }
 
 /// The bots of a match: the `--bot` arguments, then the game's default bot for the seats left.

@@ -60,6 +60,10 @@ pub struct TournamentArgs {
     /// No time limits for external bots.
     #[arg(long)]
     pub no_timeout: bool,
+    /// For a Swiss tournament played in shards: the merged results of the rounds played so far
+    /// (`arena merge` output); the shard then plays the next round only.
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    pub after: Option<PathBuf>,
     /// Hide the progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -246,6 +250,19 @@ pub fn tournament(args: &TournamentArgs) -> anyhow::Result<()> {
             args.replays.clone()
         },
         progress: !args.quiet,
+        after: match &args.after {
+            Some(f) => {
+                let earlier = read_results(f)?;
+                if earlier.game != name || earlier.bots != args.bots || earlier.seed != args.seed {
+                    anyhow::bail!(
+                        "{} is not from this tournament (game, bots or seed differ)",
+                        f.display()
+                    );
+                }
+                earlier.results
+            }
+            None => Vec::new(),
+        },
     };
     let results = tournament::run(contest.as_ref(), format.as_ref(), &args.bots, &options)?;
     tournament::print(&results);
@@ -253,14 +270,11 @@ pub fn tournament(args: &TournamentArgs) -> anyhow::Result<()> {
 }
 
 pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
-    let mut shards = Vec::new();
-    for f in &args.files {
-        let text = std::fs::read_to_string(f)
-            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", f.display()))?;
-        let r: Results = serde_json::from_str(&text)
-            .map_err(|e| anyhow::anyhow!("{} is not a results file: {e}", f.display()))?;
-        shards.push(r);
-    }
+    let shards = args
+        .files
+        .iter()
+        .map(read_results)
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let game = shards.first().map(|s| s.game.clone()).unwrap_or_default();
     let (bots, games) = shards
         .first()
@@ -271,6 +285,13 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
     let merged = tournament::merge(format.as_ref(), shards)?;
     tournament::print(&merged);
     write_results(&merged, args.results_json.as_ref())
+}
+
+fn read_results(f: &PathBuf) -> anyhow::Result<Results> {
+    let text = std::fs::read_to_string(f)
+        .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", f.display()))?;
+    serde_json::from_str(&text)
+        .map_err(|e| anyhow::anyhow!("{} is not a results file: {e}", f.display()))
 }
 
 fn write_results(results: &Results, path: Option<&PathBuf>) -> anyhow::Result<()> {

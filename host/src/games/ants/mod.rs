@@ -13,5 +13,6 @@ pub use feed::{bot_input, BotFeed};
 pub use protocol::BotAnswer;
 pub use replay::{play_builtin, play_recorded, Recorder, ReplayMeta};
 pub use verify::{
-    orders_from_replay, params_from_replay, rerun, verify_replay, Mismatch, VerifyReport,
+    kills_from_replay, orders_from_replay, params_from_replay, rerun, verify_replay, Kill,
+    Mismatch, VerifyReport,
 };

@@ -127,15 +127,61 @@ pub fn orders_from_replay(
     Ok(turns)
 }
 
+/// A bot the engine killed: `(player, turn, status)`.
+pub type Kill = (usize, u32, String);
+
+/// The bots the engine killed (status `timeout` or `crashed`), at the turn their `playerturns`
+/// names: the official engine sets both when it kills a bot. Strict mode (`invalid`) and bots that
+/// never started (`crashed 0`: killed before the turn-0 shuffle) are refused.
+pub fn kills_from_replay(replay: &Value) -> Result<Vec<Kill>, Mismatch> {
+    let Some(status) = replay.get("status").and_then(Value::as_array) else {
+        return Ok(Vec::new());
+    };
+    let turns = replay.get("playerturns").and_then(Value::as_array);
+    let mut kills = Vec::new();
+    for (p, s) in status.iter().enumerate() {
+        let s = s.as_str().ok_or_else(|| bad("status", "not a string"))?;
+        match s {
+            "survived" | "eliminated" => {}
+            "timeout" | "crashed" => {
+                let t = turns
+                    .and_then(|t| t.get(p))
+                    .and_then(Value::as_u64)
+                    .and_then(|t| u32::try_from(t).ok())
+                    .ok_or_else(|| bad("playerturns", "missing for a killed bot"))?;
+                kills.push((p, t, s.to_string()));
+            }
+            other => return Err(bad("status", format!("unsupported status {other:?}"))),
+        }
+    }
+    Ok(kills)
+}
+
+/// The alive players killed at `turn`, marked in the recorder as the engine marks them.
+fn kill_set(game: &Ants, rec: &mut Recorder, kills: &[Kill], turn: u32) -> SeatSet {
+    let mut set = SeatSet::EMPTY;
+    for (p, t, status) in kills {
+        if *t == turn && game.is_alive(*p) {
+            rec.set_status(*p, status, turn);
+            set = set.with(*p);
+        }
+    }
+    set
+}
+
 /// Re-plays an official replay with our engine and returns our replay.
 pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
     let (params, seed) = params_from_replay(replay, map)?;
     let rows = params.map.rows as i32;
     let cols = params.map.cols as i32;
     let orders = orders_from_replay(replay, rows, cols)?;
+    let kills = kills_from_replay(replay)?;
     let mut game: Box<Ants> = Box::new(Ants::blank());
     game.init(&params, seed).map_err(|e| bad("setup", e))?;
     let mut rec = Recorder::new(&*game);
+    // Bots the engine killed while loading (turn 0).
+    let at_start = kill_set(&game, &mut rec, &kills, 0);
+    game.kill_at_start(at_start);
     let empty: Vec<Vec<Order>> = Vec::new();
     while !game.is_finished() {
         let t = game.current_turn() as usize + 1;
@@ -143,7 +189,8 @@ pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
         let slices: Vec<&[Order]> = (0..game.players())
             .map(|p| these.get(p).map_or(&[][..], |v| v.as_slice()))
             .collect();
-        play_recorded(&mut game, &mut rec, &slices, SeatSet::EMPTY);
+        let killed = kill_set(&game, &mut rec, &kills, t as u32);
+        play_recorded(&mut game, &mut rec, &slices, killed);
     }
     let meta = ReplayMeta {
         engine_seed: seed as i64,
@@ -322,4 +369,77 @@ pub fn verify_replay(replay: &str, map: &str) -> Result<VerifyReport, Mismatch> 
         food: d["food"].as_array().map_or(0, Vec::len),
         cutoff: d["cutoff"].as_str().unwrap_or("").to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Four players on an all-land 8 x 8 torus: a kill does not end the game.
+    const MAP: &str = "rows 8\ncols 8\nplayers 4\nm 0...1...\nm ........\nm ........\nm ........\nm 2...3...\nm ........\nm ........\nm ........\n";
+
+    /// A 10-turn game without orders in which the engine kills `kills` (`(player, turn, status)`).
+    fn game_with_kills(kills: &[(usize, u32, &str)]) -> Value {
+        let map = AntsMap::parse(MAP).unwrap();
+        let params = AntsParams::new(map, 10);
+        let mut game: Box<Ants> = Box::new(Ants::blank());
+        game.init(&params, 12).unwrap();
+        let mut rec = Recorder::new(&*game);
+        let at = |game: &Ants, rec: &mut Recorder, turn: u32| {
+            let mut set = SeatSet::EMPTY;
+            for &(p, t, status) in kills {
+                if t == turn && game.is_alive(p) {
+                    rec.set_status(p, status, turn);
+                    set = set.with(p);
+                }
+            }
+            set
+        };
+        let start = at(&game, &mut rec, 0);
+        game.kill_at_start(start);
+        while !game.is_finished() {
+            let turn = game.current_turn() as u32 + 1;
+            let set = at(&game, &mut rec, turn);
+            play_recorded(&mut game, &mut rec, &[&[][..]; 4], set);
+        }
+        let meta = ReplayMeta {
+            engine_seed: 12,
+            ..ReplayMeta::default()
+        };
+        rec.replay(&*game, &meta)
+    }
+
+    #[test]
+    fn kills_are_replayed_from_status_and_playerturns() {
+        let replay = game_with_kills(&[(2, 4, "timeout"), (0, 0, "crashed")]);
+        assert_eq!(
+            replay["status"],
+            serde_json::json!(["crashed", "survived", "timeout", "survived"])
+        );
+        assert_eq!(replay["playerturns"], serde_json::json!([0, 10, 4, 10]));
+        let report = verify_replay(&replay.to_string(), MAP).unwrap();
+        assert_eq!(report.turns, 10);
+        // Without the kills the game differs: the killed players keep their hill point.
+        let plain = game_with_kills(&[]);
+        assert_ne!(plain["score"], replay["score"]);
+    }
+
+    #[test]
+    fn a_kill_at_another_turn_is_a_mismatch() {
+        let mut replay = game_with_kills(&[(2, 4, "timeout")]);
+        replay["playerturns"][2] = 6.into();
+        let m = verify_replay(&replay.to_string(), MAP).unwrap_err();
+        assert!(m.turn.is_some_and(|t| t <= 6), "{m}");
+    }
+
+    #[test]
+    fn strict_mode_and_bots_that_never_started_are_refused() {
+        for status in ["invalid", "crashed 0"] {
+            let mut replay = game_with_kills(&[]);
+            replay["status"][1] = status.into();
+            let m = verify_replay(&replay.to_string(), MAP).unwrap_err();
+            assert_eq!(m.item, "status", "{m}");
+            assert!(m.got.contains("unsupported"), "{m}");
+        }
+    }
 }
