@@ -24,14 +24,18 @@ impl TurnClock for NoClock {
     }
 }
 
-/// How many turn costs a match keeps for its median. Past this the median is over the first
-/// `KEPT_TURNS` turns (min and max still see every turn).
-pub const KEPT_TURNS: usize = 1024;
+/// How many turn costs a match keeps for its median. When the buffer is full, every other sample
+/// is dropped and from then on only every other turn is kept (then every fourth...): the median is
+/// over a sample spread evenly across the whole match, in bounded memory (min, max and total
+/// still see every turn).
+pub const KEPT_TURNS: usize = 256;
 
 /// Per-turn costs of one match.
 #[derive(Clone, Debug)]
 pub struct CostStats {
     kept: heapless::Vec<u32, KEPT_TURNS>,
+    /// Keep the turns whose index is a multiple of `stride` (a power of two).
+    stride: u32,
     turns: u32,
     min: u32,
     max: u32,
@@ -59,6 +63,7 @@ impl CostStats {
     pub const fn new() -> Self {
         CostStats {
             kept: heapless::Vec::new(),
+            stride: 1,
             turns: 0,
             min: u32::MAX,
             max: 0,
@@ -67,8 +72,25 @@ impl CostStats {
     }
 
     pub fn record(&mut self, cost: u32) {
-        // A full buffer is documented above: the median covers the first KEPT_TURNS turns.
-        let _ = self.kept.push(cost);
+        if self.turns.is_multiple_of(self.stride) {
+            if self.kept.is_full() {
+                // Keep samples 0, 2, 4...: the turns that are multiples of the doubled stride.
+                let mut w = 0;
+                for r in (0..self.kept.len()).step_by(2) {
+                    if let (Some(&v), true) = (self.kept.get(r), w < self.kept.len()) {
+                        if let Some(slot) = self.kept.get_mut(w) {
+                            *slot = v;
+                        }
+                        w += 1;
+                    }
+                }
+                self.kept.truncate(w);
+                self.stride = self.stride.saturating_mul(2);
+            }
+            if self.turns.is_multiple_of(self.stride) {
+                let _ = self.kept.push(cost);
+            }
+        }
         self.turns = self.turns.saturating_add(1);
         self.min = self.min.min(cost);
         self.max = self.max.max(cost);
@@ -127,6 +149,26 @@ mod tests {
         let r = s.summary();
         assert_eq!((r.min, r.median, r.max), (1, 5, 900));
         assert_eq!(r.turns as usize, KEPT_TURNS + 2);
+    }
+
+    #[test]
+    fn the_median_sample_spreads_over_the_whole_match() {
+        // Costs rise with the turn: the median of all turns is the middle turn's cost. A buffer
+        // that kept only the first turns would report a cost from the start of the match.
+        let n = 10 * KEPT_TURNS as u32;
+        let mut s = CostStats::new();
+        for t in 0..n {
+            s.record(t);
+        }
+        let r = s.summary();
+        assert_eq!((r.min, r.max, r.turns), (0, n - 1, n));
+        let mid = n / 2;
+        assert!(
+            r.median.abs_diff(mid) <= n / 50,
+            "median {} for {mid}",
+            r.median
+        );
+        assert!(s.kept.len() <= KEPT_TURNS && s.kept.len() >= KEPT_TURNS / 2);
     }
 
     #[test]

@@ -20,6 +20,8 @@ pub struct Entry {
 pub trait Visit {
     type Out;
     fn visit<G: Screen + Roster>(self, entry: &Entry, params: &G::Params) -> Self::Out;
+    /// The entry's params could not be built (a map that does not parse): nothing to play.
+    fn skip(self, entry: &Entry) -> Self::Out;
 }
 
 /// A fixed rotation of entries.

@@ -1,4 +1,7 @@
-//! The match loop: a rotation of bot-vs-bot matches, one turn and one frame at a time.
+//! The match loop: a rotation of bot-vs-bot matches, one step and one frame at a time.
+//!
+//! A "turn" here is one `Game::step` (a phase in Ballroom Blitz, one seat's move in Mammut): the
+//! log's `t=`, the schedules and the turn limit count steps.
 //!
 //! Match `n` plays entry `n % L::LEN` of the lineup with seed `n` (seeds come from the match counter,
 //! so match `n` is the same match on every board and on the host). Each turn: the bots decide, then
@@ -25,7 +28,7 @@ pub struct RunConfig {
     /// Snapshot frames (announced, then held) every `snapshot_every` turns and on the result screen
     /// (0: never).
     pub snapshot_every: u32,
-    /// A match that has not ended after this many turns is stopped (no outcome).
+    /// A match that has not ended after this many steps is stopped (no outcome).
     pub max_turns: u32,
 }
 
@@ -84,6 +87,9 @@ impl<B: Board> Visit for Player<'_, B> {
     type Out = Option<MatchSummary>;
     fn visit<G: Screen + Roster>(self, entry: &Entry, params: &G::Params) -> Self::Out {
         play_match::<G, B>(self.board, entry, params, self.number, self.cfg)
+    }
+    fn skip(self, _entry: &Entry) -> Self::Out {
+        setup_failed(self.board, self.number)
     }
 }
 
@@ -156,28 +162,24 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     let mut step_cost = CostStats::new();
     let mut bots_cost = CostStats::new();
     let mut refused: u32 = 0;
-    while !game.is_over() && game.turn() < cfg.max_turns {
+    // The schedule counts steps, not `Game::turn`: a step of Ballroom Blitz is a phase (four make a
+    // turn) and one of Mammut a single seat's move.
+    let mut steps: u32 = 0;
+    while !game.is_over() && steps < cfg.max_turns {
         // What `arena_core::step_with_bots` does, with the bots and the rules timed apart: the
         // budget is the rules'; the bots are as costly as their authors made them.
         let clock = board.clock();
         let start = clock.now();
-        let movers = game.to_move();
-        let mut actions: heapless::Vec<G::Action, MAX_SEATS> = heapless::Vec::new();
-        for seat in 0..game.seats().min(MAX_SEATS) {
-            let action = match bots.get_mut(seat) {
-                Some(bot) if movers.contains(seat) => bot.act(game, seat),
-                _ => G::Action::default(),
-            };
-            // Cannot fail: at most MAX_SEATS pushes.
-            let _ = actions.push(action);
-        }
+        let mut actions: Actions<G> = heapless::Vec::new();
+        decide(game, &mut bots, &mut actions);
         let decided = clock.now();
-        let report = game.step(&actions);
+        let report = step(game, &actions);
         let end = clock.now();
         bots_cost.record(clock.elapsed(start, decided));
         step_cost.record(clock.elapsed(decided, end));
         refused = refused.saturating_add(report.total_refused());
-        let turn = game.turn();
+        steps += 1;
+        let turn = steps;
         if cfg.digest_every != 0 && turn.is_multiple_of(cfg.digest_every) {
             let digest = game.digest();
             board.event(&Event::Digest {
@@ -192,7 +194,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         frame(board, number, turn, FrameKind::Game, snap(turn));
     }
 
-    let turns = game.turn();
+    let turns = steps;
     let digest = game.digest();
     let outcome = game.outcome();
     let cost = step_cost.summary();
@@ -266,6 +268,28 @@ fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
     #[cfg(feature = "defmt")]
     defmt::error!("setup failed m={=u32}", number);
     None
+}
+
+type Actions<G> = heapless::Vec<<G as Game>::Action, MAX_SEATS>;
+
+/// Every seat's action (the pass for seats not to move). Out of line, like [`step`], so that the
+/// bots' working memory and the rules' are not both reserved in `play_match`'s frame.
+#[inline(never)]
+fn decide<G: Roster>(game: &G, bots: &mut Bots<G>, actions: &mut Actions<G>) {
+    let movers = game.to_move();
+    for seat in 0..game.seats().min(MAX_SEATS) {
+        let action = match bots.get_mut(seat) {
+            Some(bot) if movers.contains(seat) => bot.act(game, seat),
+            _ => G::Action::default(),
+        };
+        // Cannot fail: at most MAX_SEATS pushes.
+        let _ = actions.push(action);
+    }
+}
+
+#[inline(never)]
+fn step<G: Game>(game: &mut G, actions: &[G::Action]) -> arena_core::StepReport {
+    game.step(actions)
 }
 
 type Bots<G> = heapless::Vec<<G as Roster>::Bot, MAX_SEATS>;

@@ -20,7 +20,7 @@ pub type Line64 = heapless::String<64>;
 
 /// Formats into a [`Line64`], cutting what does not fit.
 #[macro_export]
-macro_rules! line {
+macro_rules! fmt_line {
     ($($arg:tt)*) => {{
         let mut s = $crate::screen::Line64::new();
         let _ = core::fmt::Write::write_fmt(&mut s, format_args!($($arg)*));
@@ -65,17 +65,41 @@ impl Layout {
         self.size.width / self.font.character_size.width.max(1)
     }
 
-    /// The largest square cell that fits a `cols` x `rows` grid in the body, and the grid's top-left
-    /// corner (the grid is centred). The cell is at least 1 pixel.
-    pub fn grid(&self, cols: u32, rows: u32) -> (u32, Point) {
-        let cell = (self.body.size.width / cols.max(1))
-            .min(self.body.size.height / rows.max(1))
-            .max(1);
-        let w = cell * cols;
-        let h = cell * rows;
-        let x = self.body.top_left.x + (self.body.size.width.saturating_sub(w) / 2) as i32;
-        let y = self.body.top_left.y + (self.body.size.height.saturating_sub(h) / 2) as i32;
-        (cell, Point::new(x, y))
+    /// Where a `cols` x `rows` grid of square cells and a text panel of `panel_chars` x
+    /// `panel_lines` go in the body: the panel beside the grid or below it, whichever leaves the
+    /// larger cell (beside on a wide 128x64 OLED, often below on a square LCD). The cell is at
+    /// least 1 pixel.
+    pub fn grid_with_panel(
+        &self,
+        cols: u32,
+        rows: u32,
+        panel_chars: u32,
+        panel_lines: u32,
+    ) -> GridPlace {
+        let (cols, rows) = (cols.max(1), rows.max(1));
+        let body = self.body;
+        let (bw, bh) = (body.size.width, body.size.height);
+        let panel_w = panel_chars * self.font.character_size.width + 3;
+        let panel_h = panel_lines * self.line_height() as u32 + 2;
+        let beside = (bw.saturating_sub(panel_w) / cols).min(bh / rows);
+        let below = (bw / cols).min(bh.saturating_sub(panel_h) / rows);
+        if beside >= below {
+            let cell = beside.max(1);
+            let origin = body.top_left + Point::new(0, (bh.saturating_sub(cell * rows) / 2) as i32);
+            GridPlace {
+                cell,
+                origin,
+                panel: Point::new(origin.x + (cell * cols) as i32 + 3, body.top_left.y + 1),
+            }
+        } else {
+            let cell = below.max(1);
+            let origin = body.top_left + Point::new((bw.saturating_sub(cell * cols) / 2) as i32, 0);
+            GridPlace {
+                cell,
+                origin,
+                panel: Point::new(body.top_left.x + 1, origin.y + (cell * rows) as i32 + 2),
+            }
+        }
     }
 
     pub fn text_style<C: Palette>(&self, color: C) -> MonoTextStyle<'static, C> {
@@ -87,6 +111,17 @@ impl Layout {
     }
 }
 
+/// Where [`Layout::grid_with_panel`] puts a grid and its panel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GridPlace {
+    /// The side of a cell, in pixels.
+    pub cell: u32,
+    /// The grid's top-left corner.
+    pub origin: Point,
+    /// The panel's first line.
+    pub panel: Point,
+}
+
 /// A game's picture of its own state.
 pub trait Screen: Game {
     /// A short name for the header ("TD", "ColorFight").
@@ -96,6 +131,31 @@ pub trait Screen: Game {
     where
         D: DrawTarget,
         D::Color: Palette;
+}
+
+/// Draws `s` with its top-left corner at `at`, cut to what fits before the right edge (a side panel
+/// must not spill off a small display, whatever a number grows to).
+pub fn fitted_text<D>(
+    target: &mut D,
+    s: &str,
+    at: Point,
+    color: D::Color,
+    layout: &Layout,
+) -> Result<(), D::Error>
+where
+    D: DrawTarget,
+    D::Color: Palette,
+{
+    let room = (layout.size.width as i32 - at.x).max(0) as u32;
+    let fits = (room / layout.font.character_size.width.max(1)) as usize;
+    let mut cut = s.len().min(fits);
+    while !s.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    if cut > 0 && at.y + layout.font.character_size.height as i32 <= layout.size.height as i32 {
+        Text::with_baseline(&s[..cut], at, layout.text_style(color), Baseline::Top).draw(target)?;
+    }
+    Ok(())
 }
 
 /// Who is playing what: what the header and the result screen print.
@@ -177,43 +237,54 @@ where
     target.clear(D::Color::background())?;
     let lh = layout.line_height();
     let mut y = 1;
+    // Most important first: a line that does not fit is left out.
+    let bottom = layout.size.height as i32;
     let mut put = |target: &mut D, s: &str, color: D::Color| -> Result<(), D::Error> {
-        text(target, s, Point::new(1, y), color, &layout)?;
+        if y + lh <= bottom + 1 {
+            text(target, s, Point::new(1, y), color, &layout)?;
+        }
         y += lh;
         Ok(())
     };
     put(
         target,
-        &line!("Match {} {}", label.number, label.game),
+        &fmt_line!("Match {} {}", label.number, label.game),
         D::Color::text(),
     )?;
-    put(
-        target,
-        &line!("{} seed {}", label.config, label.seed),
-        D::Color::dim(),
-    )?;
-    for (seat, bot) in label.bots.iter().enumerate() {
-        let score = outcome.and_then(|o| o.scores().get(seat).copied());
-        let s = match score {
-            Some(score) => line!("{}: {} {}", seat, bot, score),
-            None => line!("{}: {}", seat, bot),
-        };
-        put(target, &s, D::Color::seat(seat))?;
-    }
     let verdict = match outcome.map(|o| (o.winner(), o.reason)) {
-        Some((Some(w), reason)) => line!(
+        Some((Some(w), reason)) => fmt_line!(
             "Winner {} ({}) t{}: {}",
             w,
             label.bots.get(w).copied().unwrap_or("?"),
             turns,
             reason
         ),
-        Some((None, reason)) => line!("Draw t{}: {}", turns, reason),
-        None => line!("Stopped at turn {}", turns),
+        Some((None, reason)) => fmt_line!("Draw t{}: {}", turns, reason),
+        None => fmt_line!("Stopped at turn {}", turns),
     };
     for chunk in wrap(&verdict, layout.columns() as usize) {
         put(target, chunk, D::Color::text())?;
     }
+    let seats = outcome
+        .map(|o| o.seats as usize)
+        .unwrap_or(label.bots.len());
+    for seat in 0..seats {
+        let bot = label
+            .bots
+            .get(seat % label.bots.len().max(1))
+            .copied()
+            .unwrap_or("?");
+        let s = match outcome.and_then(|o| o.scores().get(seat).copied()) {
+            Some(score) => fmt_line!("{}: {} {}", seat, bot, score),
+            None => fmt_line!("{}: {}", seat, bot),
+        };
+        put(target, &s, D::Color::seat(seat))?;
+    }
+    put(
+        target,
+        &fmt_line!("{} seed {}", label.config, label.seed),
+        D::Color::dim(),
+    )?;
     Ok(())
 }
 
@@ -282,10 +353,16 @@ mod tests {
         let big = Layout::of(Size::new(240, 240));
         assert!(big.font.character_size.width > small.font.character_size.width);
         assert_eq!(small.body.top_left.y as u32 + small.body.size.height, 64);
-        let (cell, origin) = small.grid(16, 8);
-        assert!(cell * 16 <= 128 && cell * 8 <= small.body.size.height);
-        assert!(origin.y >= small.body.top_left.y);
-        assert_eq!(big.grid(0, 0).0, 240.min(big.body.size.height));
+        // A wide OLED: the panel beside the grid; a square LCD: below it.
+        let g = small.grid_with_panel(20, 12, 6, 4);
+        assert!(g.cell * 20 + 6 * 5 <= 128 && g.cell * 12 <= small.body.size.height);
+        assert!(
+            g.panel.x >= g.origin.x + (g.cell * 20) as i32 && g.origin.y >= small.body.top_left.y
+        );
+        let g = big.grid_with_panel(20, 12, 6, 4);
+        assert!(g.panel.y >= g.origin.y + (g.cell * 12) as i32);
+        assert!(g.panel.y + 4 * big.line_height() <= 240 && g.cell * 20 <= 240);
+        assert!(big.grid_with_panel(0, 0, 0, 0).cell >= 1);
     }
 
     #[test]

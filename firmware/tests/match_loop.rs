@@ -133,7 +133,7 @@ fn host<D>(display: D, snapshot: fn(&D) -> Vec<u8>) -> Host<D> {
 fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
     let mut h = host(Gray4Frame::new(), |f| f.bytes().to_vec());
     let cfg = RunConfig {
-        first: 4,
+        first: 7,
         matches: Some(2),
         digest_every: 1,
         ..RunConfig::default()
@@ -143,37 +143,37 @@ fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
         2
     );
     assert!(
-        h.log[0].starts_with("start 4 4 [\"strong\", \"random\"]"),
+        h.log[0].starts_with("start 7 7 [\"strong\", \"random\"]"),
         "{}",
         h.log[0]
     );
 
-    // Replay match 4 (Siege, strong invader, random defender) by hand: same bots, same seeds,
+    // Replay match 7 (Siege, strong invader, random defender) by hand: same bots, same seeds,
     // same digests after every turn.
     let siege = td::Params {
         variant: td::Variant::Siege,
     };
-    let mut game = TowerDefense::new(&siege, 4).unwrap();
+    let mut game = TowerDefense::new(&siege, 7).unwrap();
     let mut bots = [
-        TowerDefense::bot("strong", bot_seed(4, 0)).unwrap(),
-        TowerDefense::bot("random", bot_seed(4, 1)).unwrap(),
+        TowerDefense::bot("strong", bot_seed(7, 0)).unwrap(),
+        TowerDefense::bot("random", bot_seed(7, 1)).unwrap(),
     ];
     let mut want = Vec::new();
     while !game.is_over() {
         step_with_bots(&mut game, &mut bots);
-        want.push(format!("digest 4 {} {}", game.turn(), game.digest()));
+        want.push(format!("digest 7 {} {}", game.turn(), game.digest()));
     }
     let got: Vec<&String> = h
         .log
         .iter()
-        .filter(|l| l.starts_with("digest 4 "))
+        .filter(|l| l.starts_with("digest 7 "))
         .collect();
     assert_eq!(got, want.iter().collect::<Vec<_>>());
-    let end = h.log.iter().find(|l| l.starts_with("end 4 ")).unwrap();
+    let end = h.log.iter().find(|l| l.starts_with("end 7 ")).unwrap();
     // Every reading of Ticks advances 7: each turn costs 7.
     assert_eq!(
         end,
-        &format!("end 4 {} {} {} 7", game.turn(), game.digest(), game.turn())
+        &format!("end 7 {} {} {} 7", game.turn(), game.digest(), game.turn())
     );
 }
 
@@ -228,6 +228,9 @@ fn a_setup_error_skips_the_match_and_the_run_goes_on() {
             params: &G::Params,
         ) -> Self::Out {
             arena_firmware::play_match::<G, B>(self.0, entry, params, 0, &RunConfig::default())
+        }
+        fn skip(self, _entry: &arena_firmware::Entry) -> Self::Out {
+            None
         }
     }
     impl Lineup for Bad {

@@ -7,7 +7,8 @@
 //! - [`semi`]: the run's options from the semihosting command line, the snapshot handshake, and the
 //!   exit status;
 //! - [`stack`]: stack painting for the high-water mark;
-//! - the panic handler: the message on the OLED and in the defmt log, then exit status 1.
+//! - the panic handler: the message on the OLED and in the defmt log, then exit status 1; a hard
+//!   fault is logged and exits with status 1 too.
 //!
 //! Registers are written directly (volatile) in this crate only: the firmware library stays free of
 //! `unsafe`.
@@ -79,6 +80,14 @@ impl Board for Qemu {
     fn hold(&mut self) {
         self.hold.wait();
     }
+}
+
+/// A fault (a bad access, or the stack running into the end of RAM) ends the run with status 1
+/// instead of spinning in the default handler until the host's timeout.
+#[cortex_m_rt::exception]
+unsafe fn HardFault(frame: &cortex_m_rt::ExceptionFrame) -> ! {
+    defmt::error!("hard fault at pc={=u32:#x}", frame.pc());
+    semi::exit(false)
 }
 
 #[panic_handler]

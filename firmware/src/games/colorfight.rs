@@ -1,16 +1,16 @@
 //! ColorFight: the grid in the seats' colours, mines and bases marked, attacks outlined in the
 //! attacker's colour; on the right, each seat's cell count.
 //!
-//! On a 1-bit display even seats fill their cells and odd seats outline them.
+//! On a 1-bit display even seats fill their cells, odd seats outline them, and empty cells stay
+//! blank.
 
 use arena_core::games::colorfight::{Building, ColorFight, Kind};
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
-use embedded_graphics::text::{Baseline, Text};
 
-use crate::line;
+use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{Layout, Screen};
+use crate::screen::{fitted_text, Layout, Screen};
 
 /// Characters of the side panel: "3 123".
 const PANEL_CHARS: u32 = 6;
@@ -24,15 +24,9 @@ impl Screen for ColorFight {
         D::Color: Palette,
     {
         let (w, h) = (self.width() as u32, self.height() as u32);
-        let panel = PANEL_CHARS * layout.font.character_size.width;
-        let body = layout.body;
-        let cell = ((body.size.width.saturating_sub(panel)) / w.max(1))
-            .min(body.size.height / h.max(1))
-            .max(1);
-        let origin = Point::new(
-            body.top_left.x,
-            body.top_left.y + (body.size.height.saturating_sub(cell * h) / 2) as i32,
-        );
+        let seats = self.players().len() as u32;
+        let place = layout.grid_with_panel(w, h, PANEL_CHARS, seats);
+        let (cell, origin) = (place.cell, place.origin);
         let mono = D::Color::DEPTH == 1;
         for (idx, c) in self.cells().iter().enumerate().take((w * h) as usize) {
             let (x, y) = self.coords(idx);
@@ -49,7 +43,7 @@ impl Screen for ColorFight {
                 Some(s) => square
                     .into_styled(PrimitiveStyle::with_fill(D::Color::seat(s)))
                     .draw(target)?,
-                None if cell >= 3 => Pixel(
+                None if cell >= 3 && !mono => Pixel(
                     at + Point::new(cell as i32 / 2, cell as i32 / 2),
                     D::Color::dim(),
                 )
@@ -87,8 +81,7 @@ impl Screen for ColorFight {
                     .draw(target)?;
             }
         }
-        let x = origin.x + (cell * w) as i32 + 2;
-        let mut y = body.top_left.y + 1;
+        let Point { x, mut y } = place.panel;
         for (seat, p) in self.players().iter().enumerate() {
             if y + layout.line_height() > layout.size.height as i32 {
                 break;
@@ -98,13 +91,13 @@ impl Screen for ColorFight {
             } else {
                 D::Color::seat(seat)
             };
-            Text::with_baseline(
-                &line!("{} {}", seat, p.cells),
+            fitted_text(
+                target,
+                &fmt_line!("{} {}", seat, p.cells),
                 Point::new(x, y),
-                layout.text_style(color),
-                Baseline::Top,
-            )
-            .draw(target)?;
+                color,
+                layout,
+            )?;
             y += layout.line_height();
         }
         Ok(())

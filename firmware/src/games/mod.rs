@@ -1,9 +1,14 @@
 //! One screen per game, and the lineup the boards play.
 
+pub mod ants;
+pub mod ballroom;
 pub mod colorfight;
+pub mod mammut;
 pub mod tower_defense;
 
+use arena_core::games::ballroom::{self as bb, Ballroom};
 use arena_core::games::colorfight::{self as cf, ColorFight};
+use arena_core::games::mammut::{self as mm, Mammut};
 use arena_core::games::tower_defense::{self as td, TowerDefense};
 
 use crate::lineup::{Entry, Lineup, Visit};
@@ -37,11 +42,16 @@ const TD_SIEGE: td::Params = td::Params {
 
 /// The lineup's entries, each with its game: `visit` dispatches on the game.
 enum Params {
+    /// Ants: the turns of a match on [`ants::MAP`] (its params are built at run time: a map is
+    /// parsed, not a const).
+    Ants(u16),
     Td(td::Params),
     Cf(cf::Params),
+    Mm(mm::Params),
+    Bb(bb::Params),
 }
 
-const ENTRIES: [(Entry, Params); 5] = [
+const ENTRIES: [(Entry, Params); 8] = [
     (
         Entry {
             config: "duel",
@@ -58,10 +68,34 @@ const ENTRIES: [(Entry, Params); 5] = [
     ),
     (
         Entry {
+            config: "five",
+            bots: &["cautious", "greedy", "random", "greedy", "cautious"],
+        },
+        Params::Mm(mm::Params),
+    ),
+    (
+        Entry {
+            config: "24x24",
+            bots: &["hunter", "strong"],
+        },
+        Params::Ants(300),
+    ),
+    (
+        Entry {
             config: "duel",
             bots: &["army", "strong"],
         },
         Params::Td(TD_DUEL),
+    ),
+    (
+        Entry {
+            config: "engine",
+            bots: &["strong", "holder", "random", "strong"],
+        },
+        Params::Bb(bb::Params {
+            ruleset: bb::Ruleset::Engine,
+            classes: None,
+        }),
     ),
     (
         Entry {
@@ -84,8 +118,14 @@ impl Lineup for Arcade {
     fn visit<V: Visit>(index: usize, visitor: V) -> V::Out {
         let (entry, params) = &ENTRIES[index % ENTRIES.len()];
         match params {
+            Params::Ants(turns) => match ants::params(*turns) {
+                Some(p) => visitor.visit::<ants::AntsBoard>(entry, &p),
+                None => visitor.skip(entry),
+            },
             Params::Td(p) => visitor.visit::<TowerDefense>(entry, p),
             Params::Cf(p) => visitor.visit::<ColorFight>(entry, p),
+            Params::Mm(p) => visitor.visit::<Mammut>(entry, p),
+            Params::Bb(p) => visitor.visit::<Ballroom>(entry, p),
         }
     }
 }

@@ -9,11 +9,10 @@
 use arena_core::games::tower_defense::{TowerDefense, TowerKind, SPACES};
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
-use embedded_graphics::text::{Baseline, Text};
 
-use crate::line;
+use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{Layout, Screen};
+use crate::screen::{fitted_text, Layout, Screen};
 
 const SIDE: u32 = 10;
 /// Characters of the side panel: "L100", "G1234".
@@ -41,15 +40,8 @@ impl Screen for TowerDefense {
     {
         let boards = self.boards() as u32;
         let cols = SIDE * boards + boards.saturating_sub(1);
-        let panel = PANEL_CHARS * layout.font.character_size.width;
-        let body = layout.body;
-        let cell = (body.size.width.saturating_sub(panel) / cols.max(1))
-            .min(body.size.height / SIDE)
-            .max(1);
-        let origin = Point::new(
-            body.top_left.x,
-            body.top_left.y + (body.size.height.saturating_sub(cell * SIDE) / 2) as i32,
-        );
+        let place = layout.grid_with_panel(cols, SIDE, PANEL_CHARS, 4);
+        let (cell, origin) = (place.cell, place.origin);
         let seats = 2;
         let spawner = |b: usize| (0..seats).find(|&s| self.attacked_board(s) == Some(b));
         let builder = |b: usize| (0..seats).find(|&s| self.defended_board(s) == Some(b));
@@ -81,7 +73,9 @@ impl Screen for TowerDefense {
                                 .draw(target)?;
                         }
                     }
-                } else {
+                } else if D::Color::DEPTH > 1 {
+                    // The path as dim dots (left out on 1-bit displays, where they would look
+                    // like invaders).
                     let mid = at + Point::new(cell as i32 / 2, cell as i32 / 2);
                     Pixel(mid, D::Color::dim()).draw(target)?;
                 }
@@ -96,20 +90,22 @@ impl Screen for TowerDefense {
                 }
             }
         }
-        let x = origin.x + (cols * cell) as i32 + 2;
-        let mut y = body.top_left.y + 1;
+        let Point { x, mut y } = place.panel;
         for seat in 0..seats {
-            for text in [line!("L{}", self.life(seat)), line!("G{}", self.gold(seat))] {
+            for text in [
+                fmt_line!("L{}", self.life(seat)),
+                fmt_line!("G{}", self.gold(seat)),
+            ] {
                 if y + layout.line_height() > layout.size.height as i32 {
                     break;
                 }
-                Text::with_baseline(
+                fitted_text(
+                    target,
                     &text,
                     Point::new(x, y),
-                    layout.text_style(D::Color::seat(seat)),
-                    Baseline::Top,
-                )
-                .draw(target)?;
+                    D::Color::seat(seat),
+                    layout,
+                )?;
                 y += layout.line_height();
             }
         }

@@ -19,7 +19,7 @@ pub fn run(matches: u32, snap: u32) -> Result<()> {
         format!("matches={matches}"),
         format!("snap={}", snap.max(1)),
         "digest=10".to_owned(),
-        format!("hold={}", dir.join("ack").display()),
+        "hold=ack".to_owned(),
     ];
     println!(
         "xtask: QEMU lm3s6965evb, {matches} matches, a frame every {} turns",
@@ -44,7 +44,6 @@ pub fn run(matches: u32, snap: u32) -> Result<()> {
     for (_, png) in &ran.frames {
         let _ = std::fs::remove_file(png.with_file_name(ack_name(png)));
     }
-    let _ = std::fs::remove_file(dir.join("monitor.sock"));
     println!(
         "xtask: {} frames in {}/frame-*.png, animation in {}",
         ran.frames.len(),

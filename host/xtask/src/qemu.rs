@@ -41,7 +41,8 @@ pub struct Run<'a> {
     /// `-icount shift=0`: SysTick counts instructions.
     pub icount: bool,
     pub timeout_s: u32,
-    /// Where snapshots go: the monitor socket, the handshake files and the screendumps.
+    /// Where snapshots go: the handshake files and the screendumps. QEMU runs in this folder, so
+    /// the firmware's `hold=ack` (a semihosting path) names a file in it.
     pub snapshots: Option<&'a Path>,
     /// Print the decoded log as it comes.
     pub echo: bool,
@@ -128,7 +129,10 @@ impl Run<'_> {
                 "-semihosting-config",
                 &semi,
             ]);
-        let socket = self.snapshots.map(|d| d.join("monitor.sock"));
+        // Unix socket paths are limited to 108 bytes: the socket lives in the temporary folder.
+        let socket = self
+            .snapshots
+            .map(|_| std::env::temp_dir().join(format!("arena-qemu-{}.sock", std::process::id())));
         match &socket {
             Some(s) => {
                 let _ = std::fs::remove_file(s);
@@ -142,6 +146,9 @@ impl Run<'_> {
             qemu.args(["-icount", "shift=0"]);
         }
         qemu.arg("-kernel").arg(self.elf);
+        if let Some(dir) = self.snapshots {
+            qemu.current_dir(dir);
+        }
         qemu.stdout(Stdio::piped()).stderr(Stdio::piped());
         let mut qemu = qemu.spawn().context("cannot start qemu-system-arm")?;
         let Some(out) = qemu.stdout.take() else {
@@ -194,6 +201,9 @@ impl Run<'_> {
             lines.push(line);
         }
         let status = qemu.wait()?.code().unwrap_or(-1);
+        if let Some(s) = &socket {
+            let _ = std::fs::remove_file(s);
+        }
         let _ = print.wait();
         for e in errors.join().unwrap_or_default() {
             eprintln!("qemu: {e}");

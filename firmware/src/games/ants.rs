@@ -1,0 +1,141 @@
+//! Ants: the map with water dim, food as bright dots, each ant a square in its seat's colour and
+//! each standing hill an outline; on the right (or below), each seat's score and ant count.
+//!
+//! The board plays [`AntsBoard`], a 24 x 24 capacity chosen here through the core's const
+//! generics (the core's own MCU build, 48 x 48, is 37.5 KB of state: more than a 64 KB
+//! Cortex-M3 can hold twice while `new` builds it), on [`MAP`].
+
+use arena_core::games::ants::{AntsGame, Map, Params};
+use embedded_graphics::prelude::*;
+use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
+
+use crate::fmt_line;
+use crate::palette::Palette;
+use crate::screen::{fitted_text, Layout, Screen};
+
+/// Squares, ants, food, hills and orders per seat of the board build.
+pub const SQUARES: usize = 24 * 24;
+pub const ANTS: usize = 64;
+pub const FOOD: usize = 64;
+pub const HILLS: usize = 4;
+pub const ORDERS: usize = 64;
+
+/// Ants as the boards play it.
+pub type AntsBoard = AntsGame<SQUARES, ANTS, FOOD, HILLS, ORDERS>;
+pub type AntsBoardParams = Params<SQUARES, HILLS>;
+
+/// A 24 x 24 two-player map with two hills each, symmetric under a half turn (what the official
+/// food placement needs).
+pub const MAP: &str = "rows 24\ncols 24\nplayers 2\n\
+m ........................\n\
+m ........................\n\
+m ............%...........\n\
+m ...0........%...........\n\
+m ............%...........\n\
+m ........................\n\
+m ......%%%%%%%%..........\n\
+m ........................\n\
+m ........................\n\
+m ..0.............%.......\n\
+m .......%........%.......\n\
+m .......%.......%%%%.....\n\
+m .....%%%%.......%.......\n\
+m .......%........%.......\n\
+m .......%.............1..\n\
+m ........................\n\
+m ........................\n\
+m ..........%%%%%%%%......\n\
+m ........................\n\
+m ...........%............\n\
+m ...........%........1...\n\
+m ...........%............\n\
+m ........................\n\
+m ........................\n";
+
+/// The board's match: [`MAP`] for `turns` turns, the official defaults otherwise.
+pub fn params(turns: u16) -> Option<AntsBoardParams> {
+    Map::parse(MAP).ok().map(|map| Params::new(map, turns))
+}
+
+/// Characters of the panel: "1 12p 34a".
+const PANEL_CHARS: u32 = 9;
+
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize> Screen
+    for AntsGame<SQ, A, F, H, O>
+{
+    const SHORT: &'static str = "Ants";
+
+    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
+    where
+        D: DrawTarget,
+        D::Color: Palette,
+    {
+        let (rows, cols) = (self.rows() as u32, self.cols() as u32);
+        let seats = self.players() as u32;
+        let place = layout.grid_with_panel(cols, rows, PANEL_CHARS, seats);
+        let (cell, origin) = (place.cell, place.origin);
+        let at = |sq: usize| {
+            let (r, c) = (sq as u32 / cols.max(1), sq as u32 % cols.max(1));
+            origin + Point::new((c * cell) as i32, (r * cell) as i32)
+        };
+        let square = |sq: usize| Rectangle::new(at(sq), Size::new(cell, cell));
+        for sq in 0..(rows * cols) as usize {
+            if self.is_water(sq) {
+                square(sq)
+                    .into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
+                    .draw(target)?;
+            }
+        }
+        let centre = |sq: usize| at(sq) + Point::new(cell as i32 / 2, cell as i32 / 2);
+        for f in self.food() {
+            Pixel(centre(f.sq as usize), D::Color::text()).draw(target)?;
+        }
+        for h in self.hills().iter().filter(|h| h.end_turn.is_none()) {
+            square(h.sq as usize)
+                .into_styled(PrimitiveStyle::with_stroke(
+                    D::Color::seat(h.owner as usize),
+                    1,
+                ))
+                .draw(target)?;
+        }
+        let inset = if cell >= 4 { 1 } else { 0 };
+        for a in self.ants() {
+            Rectangle::new(
+                at(a.sq as usize) + Point::new(inset, inset),
+                Size::new(cell - 2 * inset as u32, cell - 2 * inset as u32),
+            )
+            .into_styled(PrimitiveStyle::with_fill(D::Color::seat(a.owner as usize)))
+            .draw(target)?;
+        }
+        let Point { x, mut y } = place.panel;
+        for seat in 0..self.players() {
+            let color = if self.is_alive(seat) {
+                D::Color::seat(seat)
+            } else {
+                D::Color::dim()
+            };
+            let text = fmt_line!("{} {}p {}a", seat, self.score(seat), self.ant_count(seat));
+            fitted_text(target, &text, Point::new(x, y), color, layout)?;
+            y += layout.line_height();
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_core::Game;
+
+    #[test]
+    fn the_board_map_sets_up_a_two_player_game() {
+        let p = params(200);
+        assert!(p.is_some(), "MAP parses");
+        let g = p.and_then(|p| AntsBoard::new(&p, 1).ok());
+        assert_eq!(
+            g.map(|g| g.players()),
+            Some(2),
+            "MAP is accepted by the rules"
+        );
+    }
+}

@@ -1,0 +1,66 @@
+//! Ballroom Blitz: the 10x10 ballroom with its 2x2 control block, each player a square in its
+//! seat's colour (an outline once at 0 health); on the right, each seat's score and health.
+
+use arena_core::games::ballroom::{Ballroom, BOARD, CONTROL_BEGIN, CONTROL_END};
+use embedded_graphics::prelude::*;
+use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
+
+use crate::fmt_line;
+use crate::palette::Palette;
+use crate::screen::{fitted_text, Layout, Screen};
+
+/// Characters of the side panel: "3 12 5".
+const PANEL_CHARS: u32 = 9;
+
+impl Screen for Ballroom {
+    const SHORT: &'static str = "Ballroom";
+
+    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
+    where
+        D: DrawTarget,
+        D::Color: Palette,
+    {
+        let side = BOARD as u32;
+        let place = layout.grid_with_panel(side, side, PANEL_CHARS, self.players().len() as u32);
+        let (cell, origin) = (place.cell, place.origin);
+        let at = |x: i32, y: i32| origin + Point::new(x * cell as i32, y * cell as i32);
+        Rectangle::new(origin, Size::new(cell * side, cell * side))
+            .into_styled(PrimitiveStyle::with_stroke(D::Color::dim(), 1))
+            .draw(target)?;
+        let span = (CONTROL_END - CONTROL_BEGIN + 1) as u32;
+        Rectangle::new(
+            at(CONTROL_BEGIN, CONTROL_BEGIN),
+            Size::new(cell * span, cell * span),
+        )
+        .into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
+        .draw(target)?;
+        let inset = if cell >= 4 { 1 } else { 0 };
+        for (seat, p) in self.players().iter().enumerate() {
+            let square = Rectangle::new(
+                at(p.pos.x as i32, p.pos.y as i32) + Point::new(inset, inset),
+                Size::new(cell - 2 * inset as u32, cell - 2 * inset as u32),
+            );
+            let style = if p.is_dead() {
+                PrimitiveStyle::with_stroke(D::Color::seat(seat), 1)
+            } else {
+                PrimitiveStyle::with_fill(D::Color::seat(seat))
+            };
+            square.into_styled(style).draw(target)?;
+        }
+        let Point { x, mut y } = place.panel;
+        for (seat, p) in self.players().iter().enumerate() {
+            if y + layout.line_height() > layout.size.height as i32 {
+                break;
+            }
+            fitted_text(
+                target,
+                &fmt_line!("{} {:>3}s {:>2}h", seat, p.score, p.health),
+                Point::new(x, y),
+                D::Color::seat(seat),
+                layout,
+            )?;
+            y += layout.line_height();
+        }
+        Ok(())
+    }
+}
