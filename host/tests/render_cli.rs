@@ -1,0 +1,293 @@
+//! `arena render` and `arena play --watch` end to end: a Tower Defense match played by `arena play`,
+//! drawn at every display size, compared pixel for pixel with the firmware's screen drawn directly.
+
+use arena_core::games::tower_defense::{Params, TowerDefense, Variant};
+use arena_core::Game;
+use arena_firmware::screen::{draw_game, MatchLabel};
+use arena_host::play::{self, BotSpec, ExternalOptions, Protocol};
+use arena_host::render::{Canvas, ToRgb};
+use embedded_graphics::pixelcolor::{BinaryColor, Gray4, Rgb565};
+use image::{AnimationDecoder, RgbImage};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SEED: u64 = 7;
+const BOTS: [&str; 2] = ["strong", "random"];
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("arena runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = arena(args);
+    assert!(
+        out.status.success(),
+        "arena {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A Duel trace written by `arena play`.
+fn trace(dir: &Path) -> PathBuf {
+    let path = dir.join("td.jsonl");
+    let seed = SEED.to_string();
+    ok(&[
+        "play",
+        "tower-defense",
+        "--seed",
+        &seed,
+        "--bot",
+        BOTS[0],
+        "--bot",
+        BOTS[1],
+        "--replay",
+        path.to_str().unwrap(),
+    ]);
+    path
+}
+
+/// The displays, their sizes and the scale `arena render` uses by default.
+const DISPLAYS: [(&str, u32, u32, u32); 4] = [
+    ("oled128x64", 128, 64, 4),
+    ("gray128x64", 128, 64, 4),
+    ("rgb240x240", 240, 240, 1),
+    ("desktop", 480, 480, 1),
+];
+
+/// The same match played here, stopped after `turns` turns.
+fn state_after(turns: u64) -> TowerDefense {
+    let game = TowerDefense::new(
+        &Params {
+            variant: Variant::Duel,
+        },
+        SEED,
+    )
+    .unwrap();
+    let specs: Vec<BotSpec> = BOTS
+        .iter()
+        .map(|b| BotSpec::Builtin(b.to_string()))
+        .collect();
+    let mut players = play::players::<TowerDefense>(
+        &specs,
+        SEED,
+        &ExternalOptions::default(),
+        |_| -> Box<dyn Protocol<TowerDefense>> { unreachable!("built-in bots only") },
+    )
+    .unwrap();
+    let (game, _) = play::run(game, SEED, &mut players, Some(turns), |_, _| {});
+    game
+}
+
+fn draw<C: ToRgb>(w: u32, h: u32, scale: u32, g: &TowerDefense) -> RgbImage {
+    let label = MatchLabel {
+        number: 0,
+        game: "tower-defense",
+        config: "duel",
+        seed: SEED,
+        bots: &BOTS,
+    };
+    let mut canvas = Canvas::<C>::new(w, h);
+    draw_game(g, &label, &mut canvas).unwrap();
+    canvas.to_image(scale)
+}
+
+/// `g`'s screen drawn directly on a canvas of display `name`.
+fn direct(name: &str, g: &TowerDefense) -> RgbImage {
+    match name {
+        "oled128x64" => draw::<BinaryColor>(128, 64, 4, g),
+        "gray128x64" => draw::<Gray4>(128, 64, 4, g),
+        "rgb240x240" => draw::<Rgb565>(240, 240, 1, g),
+        "desktop" => draw::<Rgb565>(480, 480, 1, g),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn png_of_a_turn_is_the_firmware_screen_of_that_turn_at_every_display() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = trace(dir.path());
+    let turn = 120u32;
+    let expected_state = state_after(turn.into());
+    assert_eq!(expected_state.turn(), turn);
+    for (name, w, h, scale) in DISPLAYS {
+        let out = dir.path().join(format!("{name}.png"));
+        let said = ok(&[
+            "render",
+            trace.to_str().unwrap(),
+            "--display",
+            name,
+            "--turn",
+            &turn.to_string(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(said.contains("turn 120"), "{said}");
+        let png = image::open(&out).unwrap().into_rgb8();
+        assert_eq!(png.dimensions(), (w * scale, h * scale), "{name}");
+        let want = direct(name, &expected_state);
+        assert!(png == want, "{name}: the PNG differs from draw_game");
+        // Another turn is another picture.
+        let other = direct(name, &state_after(30));
+        assert!(png != other, "{name}: turns 30 and 120 look the same");
+    }
+}
+
+#[test]
+fn scale_changes_the_picture_size_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = trace(dir.path());
+    let out = dir.path().join("s.png");
+    ok(&[
+        "render",
+        trace.to_str().unwrap(),
+        "--turn",
+        "40",
+        "--scale",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let png = image::open(&out).unwrap().into_rgb8();
+    assert_eq!(png.dimensions(), (128, 64));
+    assert!(png == draw::<Gray4>(128, 64, 1, &state_after(40)));
+}
+
+fn gif_frames(path: &Path) -> Vec<image::RgbaImage> {
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let decoder = image::codecs::gif::GifDecoder::new(file).unwrap();
+    decoder
+        .into_frames()
+        .collect_frames()
+        .unwrap()
+        .into_iter()
+        .map(|f| f.into_buffer())
+        .collect()
+}
+
+#[test]
+fn gif_shows_the_match_at_every_display_and_ends_on_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = trace(dir.path());
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let turns = text.lines().count() as u32 - 2;
+    let every = 100u32;
+    for (name, w, h, scale) in DISPLAYS {
+        let out = dir.path().join(format!("{name}.gif"));
+        ok(&[
+            "render",
+            trace.to_str().unwrap(),
+            "--display",
+            name,
+            "--every",
+            &every.to_string(),
+            "--delay",
+            "40",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let frames = gif_frames(&out);
+        // Turns 0, 100, ..., the last turn if not on the grid, and the result.
+        let drawn = turns / every + 1 + u32::from(!turns.is_multiple_of(every));
+        assert_eq!(frames.len() as u32, drawn + 1, "{name}");
+        for f in &frames {
+            assert_eq!(f.dimensions(), (w * scale, h * scale), "{name}");
+        }
+        for pair in frames.windows(2) {
+            assert!(pair[0] != pair[1], "{name}: two frames in a row are equal");
+        }
+        // The first frame is turn 0, drawn losslessly (fewer than 256 colours).
+        let first = image::DynamicImage::ImageRgba8(frames[0].clone()).into_rgb8();
+        assert!(first == direct(name, &state_after(0)), "{name}: frame 0");
+        let second = image::DynamicImage::ImageRgba8(frames[1].clone()).into_rgb8();
+        assert!(second == direct(name, &state_after(every.into())), "{name}");
+    }
+}
+
+#[test]
+fn default_every_keeps_a_gif_within_a_few_hundred_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = trace(dir.path());
+    let out = dir.path().join("d.gif");
+    ok(&[
+        "render",
+        trace.to_str().unwrap(),
+        "--scale",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let n = gif_frames(&out).len();
+    assert!((3..=302).contains(&n), "{n} frames");
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let out = arena(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "arena {args:?} should fail");
+    assert!(err.contains(needle), "arena {args:?}: {err}");
+}
+
+#[test]
+fn unreadable_files_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
+    let out = d("x.gif");
+    fails(
+        &["render", &d("missing.jsonl"), "--out", &out],
+        "cannot read",
+    );
+    std::fs::write(d("garbage.jsonl"), "hello\n").unwrap();
+    fails(
+        &["render", &d("garbage.jsonl"), "--out", &out],
+        "line 1: not JSON",
+    );
+    std::fs::write(d("chess.jsonl"), "{\"game\":\"chess\"}\n").unwrap();
+    fails(
+        &["render", &d("chess.jsonl"), "--out", &out],
+        "unknown game \"chess\"",
+    );
+    // A real trace broken on its fourth line.
+    let trace = trace(dir.path());
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[3] = "{\"actions\":[null]}";
+    std::fs::write(d("broken.jsonl"), lines.join("\n")).unwrap();
+    fails(&["render", &d("broken.jsonl"), "--out", &out], "line 4");
+    let t = trace.to_str().unwrap();
+    fails(
+        &["render", t, "--turn", "999999", "--out", &d("x.png")],
+        "never reaches turn 999999",
+    );
+    fails(&["render", t, "--out", &d("x.bmp")], ".gif");
+    fails(&["render", t, "--turn", "3", "--out", &out], "give a .png");
+}
+
+#[test]
+fn watch_draws_frames_in_place_and_only_when_asked() {
+    let seed = SEED.to_string();
+    let base = [
+        "play",
+        "tower-defense",
+        "--seed",
+        &seed,
+        "--max-turns",
+        "60",
+    ];
+    let plain = ok(&base);
+    assert!(!plain.contains('\u{1b}'), "no escape codes without --watch");
+    let mut args = base.to_vec();
+    args.extend(["--watch", "--watch-fps", "1000", "--watch-every", "20"]);
+    let watched = ok(&args);
+    // Turn 0, 20, 40, 60 and the result screen: 5 frames of 32 rows of 128 half blocks.
+    assert_eq!(watched.matches('\u{2580}').count(), 5 * 32 * 128);
+    assert_eq!(watched.matches("\u{1b}[32A").count(), 4, "redrawn in place");
+    assert!(watched.ends_with(&plain), "the report follows the frames");
+    // `auto` draws only on a terminal; the test's stdout is a pipe.
+    let mut args = base.to_vec();
+    args.extend(["--watch", "auto"]);
+    assert_eq!(ok(&args), plain);
+}
