@@ -286,6 +286,22 @@ fn watch_draws_frames_in_place_and_only_when_asked() {
     assert_eq!(watched.matches('\u{2580}').count(), 5 * 32 * 128);
     assert_eq!(watched.matches("\u{1b}[32A").count(), 4, "redrawn in place");
     assert!(watched.ends_with(&plain), "the report follows the frames");
+    // With --json, stdout stays JSON and the frames go to stderr.
+    let mut args = base.to_vec();
+    args.extend([
+        "--json",
+        "--watch",
+        "--watch-every",
+        "30",
+        "--watch-fps",
+        "1000",
+    ]);
+    let out = arena(&args);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["turns"], 60);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches('\u{2580}').count(), 4 * 32 * 128);
     // `auto` draws only on a terminal; the test's stdout is a pipe.
     let mut args = base.to_vec();
     args.extend(["--watch", "auto"]);

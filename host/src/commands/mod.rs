@@ -45,7 +45,7 @@ pub struct MatchArgs {
     #[arg(long)]
     pub json: bool,
     /// Show the match live in the terminal (the 16-gray 128x64 screen in half blocks): `--watch`
-    /// always, `--watch auto` only when stdout is a terminal.
+    /// always, `--watch auto` only when stdout is a terminal (with --json, frames go to stderr).
     #[arg(long, value_enum, value_name = "WHEN", num_args = 0..=1, default_value = "never", default_missing_value = "always")]
     pub watch: WatchWhen,
     /// Frames per second at most while watching (the match waits for each frame).
@@ -85,12 +85,13 @@ impl MatchArgs {
     ) -> Option<crate::render::Watcher<G>> {
         self.watching().then(|| {
             let label = crate::render::Label::new(G::NAME, config, seed, names);
-            crate::render::Watcher::new(
-                label,
-                self.watch_fps,
-                self.watch_every,
-                Box::new(std::io::stdout()),
-            )
+            // With --json, stdout is for the report alone: the frames go to stderr.
+            let out: Box<dyn Write> = if self.json {
+                Box::new(std::io::stderr())
+            } else {
+                Box::new(std::io::stdout())
+            };
+            crate::render::Watcher::new(label, self.watch_fps, self.watch_every, out)
         })
     }
 
