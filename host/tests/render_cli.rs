@@ -307,3 +307,46 @@ fn watch_draws_frames_in_place_and_only_when_asked() {
     args.extend(["--watch", "auto"]);
     assert_eq!(ok(&args), plain);
 }
+
+#[test]
+fn a_colorfight_trace_from_arena_play_renders_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("cf.jsonl");
+    let t = trace.to_str().unwrap();
+    // Seed 3 has gold that a lossy float parse reads 1 ULP off at tick 19.
+    ok(&[
+        "play",
+        "colorfight",
+        "--seed",
+        "3",
+        "--ticks",
+        "120",
+        "--replay",
+        t,
+    ]);
+    ok(&["verify", "colorfight", t]);
+    let png = |turn: &str| {
+        let out = dir.path().join(format!("cf{turn}.png"));
+        let o = out.to_str().unwrap();
+        ok(&[
+            "render",
+            t,
+            "--turn",
+            turn,
+            "--display",
+            "desktop",
+            "--out",
+            o,
+        ]);
+        image::open(&out).unwrap().into_rgb8()
+    };
+    let (start, end) = (png("0"), png("120"));
+    assert_eq!(start.dimensions(), (480, 480));
+    assert!(start != end);
+    let gif = dir.path().join("cf.gif");
+    ok(&["render", t, "--every", "40", "--out", gif.to_str().unwrap()]);
+    let frames = gif_frames(&gif);
+    // Ticks 0, 40, 80, 120, then the result.
+    assert_eq!(frames.len(), 5);
+    assert_eq!(frames[0].dimensions(), (512, 256));
+}
