@@ -350,3 +350,66 @@ fn a_colorfight_trace_from_arena_play_renders_too() {
     assert_eq!(frames.len(), 5);
     assert_eq!(frames[0].dimensions(), (512, 256));
 }
+
+#[test]
+fn mammut_and_ballroom_replays_are_read_but_have_no_screen_yet() {
+    use arena_host::replay::{detect, Kind, Replayable};
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.jsonl");
+    let b = dir.path().join("b.json");
+    ok(&[
+        "play",
+        "mammut",
+        "--seed",
+        "2",
+        "--replay",
+        m.to_str().unwrap(),
+    ]);
+    ok(&[
+        "play",
+        "ballroom",
+        "--seed",
+        "2",
+        "--replay",
+        b.to_str().unwrap(),
+    ]);
+
+    let text = std::fs::read_to_string(&m).unwrap();
+    assert_eq!(detect(&text), Ok(Kind::Mammut));
+    let (mut states, mut last) = (0u64, None);
+    arena_core::games::mammut::Mammut::replay(&text, &mut |g| {
+        states += 1;
+        last = Some(g.turn());
+    })
+    .unwrap();
+    let steps = text.lines().count() as u64 - 1;
+    assert_eq!(states, steps + 1, "the first state, then one per step");
+    assert_eq!(last, Some(steps as u32));
+
+    let text = std::fs::read_to_string(&b).unwrap();
+    assert_eq!(detect(&text), Ok(Kind::Ballroom));
+    let mut turns = Vec::new();
+    arena_core::games::ballroom::Ballroom::replay(&text, &mut |g| turns.push(g.turn())).unwrap();
+    assert_eq!(
+        turns.len(),
+        1 + 100 * 4,
+        "the start, then four phases a turn"
+    );
+    assert_eq!(turns.last(), Some(&100));
+    let meta = arena_core::games::ballroom::Ballroom::meta(&text);
+    assert_eq!(meta.bots.len(), 4);
+
+    let out = dir.path().join("x.gif");
+    for (file, game) in [(&m, "mammut"), (&b, "ballroom")] {
+        fails(
+            &[
+                "render",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            &format!("a {game} replay, and {game} has no screen yet"),
+        );
+    }
+    fails(&["play", "mammut", "--watch"], "no screen yet");
+}

@@ -20,8 +20,9 @@ pub const MAX_FRAMES: u64 = 300;
 
 #[derive(Args, Clone, Debug)]
 pub struct RenderArgs {
-    /// The replay: a Tower Defense, ColorFight or Mammut trace, or a Ballroom log (the game is read
-    /// from the file).
+    /// The replay: a Tower Defense or ColorFight trace (the game is read from the file; Mammut
+    /// traces and Ballroom logs are recognised, but those games have no screen yet).
+    #[arg(value_name = "REPLAY")]
     pub file: PathBuf,
     /// Where the picture goes: `.gif` for the whole match, `.png` for one turn.
     #[arg(long, value_name = "FILE")]
