@@ -414,6 +414,40 @@ mod tests {
     }
 
     #[test]
+    fn the_gray_canvas_shows_what_the_boards_framebuffer_holds() {
+        use arena_core::games::tower_defense::{Params, TowerDefense};
+        use arena_core::{Game, Roster};
+        let mut g = TowerDefense::new(&Params::default(), 3).unwrap();
+        let mut bots = [
+            TowerDefense::bot("strong", 1).unwrap(),
+            TowerDefense::bot("random", 2).unwrap(),
+        ];
+        for _ in 0..150 {
+            arena_core::step_with_bots(&mut g, &mut bots);
+        }
+        let label = Label::new(
+            "tower-defense",
+            "duel",
+            3,
+            &["strong".into(), "random".into()],
+        );
+        let mut frame = arena_firmware::Gray4Frame::new();
+        draw_game(&g, &label.get(), &mut frame).unwrap();
+        let mut canvas = Canvas::<Gray4>::new(128, 64);
+        draw_game(&g, &label.get(), &mut canvas).unwrap();
+        let image = canvas.to_image(1);
+        let mut lit = 0;
+        for y in 0..64u32 {
+            for x in 0..128u32 {
+                let v = frame.luma(x as usize, y as usize) * 17;
+                assert_eq!(image.get_pixel(x, y).0, [v; 3], "({x}, {y})");
+                lit += usize::from(v > 0);
+            }
+        }
+        assert!(lit > 100, "the screen is not blank");
+    }
+
+    #[test]
     fn the_canvas_clips_and_scales() {
         let mut c = Canvas::<Gray4>::new(2, 1);
         c.draw_iter([
