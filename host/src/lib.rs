@@ -8,4 +8,6 @@ pub mod formats;
 pub mod games;
 pub mod play;
 pub mod process;
+pub mod render;
+pub mod replay;
 pub mod tournament;

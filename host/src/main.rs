@@ -33,6 +33,8 @@ enum Command {
     },
     /// Play a tournament in the format the original challenge announced, with ratings and faults.
     Tournament(commands::tournament::TournamentArgs),
+    /// Draw a replay through the boards' screens: a GIF of the match, or a PNG of one turn.
+    Render(commands::render::RenderArgs),
     /// Combine the results of tournament shards (--shard) into one table, as a single run would give.
     Merge(commands::tournament::MergeArgs),
     /// List the games and their built-in bots.
@@ -116,6 +118,7 @@ fn main() -> ExitCode {
         }
         Command::Tournament(args) => commands::tournament::tournament(&args),
         Command::Merge(args) => commands::tournament::merge(&args),
+        Command::Render(args) => commands::render::render(&args),
         Command::Bots => {
             commands::list_bots();
             Ok(())

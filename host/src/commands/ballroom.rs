@@ -166,6 +166,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         }
     }
     let replay = args.common.replay.as_ref();
+    // No screen for this game on this branch yet: `--watch` is refused, not ignored.
+    args.common.no_watcher(Ballroom::NAME)?;
+    let watch = None;
     let (report, error) = run_recorded(
         game,
         seed,
@@ -173,6 +176,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         args.common.max_turns,
         Log::default(),
         replay,
+        watch,
     )?;
     finish_play(&report, args.common.json, replay, error);
     Ok(())

@@ -1,6 +1,6 @@
 //! `arena play colorfight` and `arena verify colorfight`.
 
-use super::record::{run_recorded, Recorder};
+use super::record::{run_recorded, Recorder, Watch};
 use super::tournament::Contest;
 use super::{finish_play, specs, LineWriter, MatchArgs, Timing};
 use crate::games::colorfight as codec;
@@ -132,13 +132,23 @@ const PER_ANSWER: Duration = Duration::from_millis(100);
 pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let seed = args.common.seed();
     let seats = args.common.bots.len().max(2);
-    let game = ColorFight::new(&params(args, seats), seed)
+    let params = params(args, seats);
+    let game = ColorFight::new(&params, seed)
         .map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?;
     let specs = specs::<ColorFight>(&args.common.bots, game.seats())?;
     let options = args.common.external(PER_ANSWER, 1);
     let mut players = play::players::<ColorFight>(&specs, seed, &options, external)
         .map_err(anyhow::Error::msg)?;
     let replay = args.common.replay.as_ref();
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    let config = format!(
+        "{}-{}x{}",
+        params.variant.name(),
+        params.width,
+        params.height
+    );
+    let mut watcher = args.common.watcher::<ColorFight>(&config, seed, &names);
+    let watch = watcher.as_mut().map(|w| w as &mut dyn Watch<ColorFight>);
     let (report, error) = run_recorded(
         game,
         seed,
@@ -148,6 +158,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
             every: args.state_every,
         },
         replay,
+        watch,
     )?;
     finish_play(&report, args.common.json, replay, error);
     Ok(())

@@ -62,6 +62,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let mut players =
         play::players::<Mammut>(&specs, seed, &options, external).map_err(anyhow::Error::msg)?;
     let replay = args.common.replay.as_ref();
+    // No screen for this game on this branch yet: `--watch` is refused, not ignored.
+    args.common.no_watcher(Mammut::NAME)?;
+    let watch = None;
     let (report, error) = run_recorded(
         game,
         seed,
@@ -69,6 +72,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         args.common.max_turns,
         Trace,
         replay,
+        watch,
     )?;
     finish_play(&report, args.common.json, replay, error);
     Ok(())

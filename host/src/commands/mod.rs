@@ -5,6 +5,7 @@ pub mod ballroom;
 pub mod colorfight;
 pub mod mammut;
 pub mod record;
+pub mod render;
 pub mod tournament;
 pub mod tower_defense;
 
@@ -44,9 +45,65 @@ pub struct MatchArgs {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Show the match live in the terminal (the 16-gray 128x64 screen in half blocks): `--watch`
+    /// always, `--watch auto` only when stdout is a terminal (with --json, frames go to stderr).
+    #[arg(long, value_enum, value_name = "WHEN", num_args = 0..=1, default_value = "never", default_missing_value = "always")]
+    pub watch: WatchWhen,
+    /// Frames per second at most while watching (the match waits for each frame).
+    #[arg(long, value_name = "FPS", default_value_t = 20)]
+    pub watch_fps: u32,
+    /// While watching, show a frame every N steps (larger N: a long match goes by faster).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub watch_every: u32,
+}
+
+/// When `arena play` shows the match live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WatchWhen {
+    Never,
+    /// Only when stdout is a terminal.
+    Auto,
+    Always,
 }
 
 impl MatchArgs {
+    /// Whether the match is to be shown live.
+    pub fn watching(&self) -> bool {
+        use std::io::IsTerminal;
+        match self.watch {
+            WatchWhen::Never => false,
+            WatchWhen::Auto => std::io::stdout().is_terminal(),
+            WatchWhen::Always => true,
+        }
+    }
+
+    /// The live view of a match of `G` (configuration `config`, players `names`), if asked for.
+    pub fn watcher<G: arena_firmware::Screen>(
+        &self,
+        config: &str,
+        seed: u64,
+        names: &[String],
+    ) -> Option<crate::render::Watcher<G>> {
+        self.watching().then(|| {
+            let label = crate::render::Label::new(G::NAME, config, seed, names);
+            // With --json, stdout is for the report alone: the frames go to stderr.
+            let out: Box<dyn Write> = if self.json {
+                Box::new(std::io::stderr())
+            } else {
+                Box::new(std::io::stdout())
+            };
+            crate::render::Watcher::new(label, self.watch_fps, self.watch_every, out)
+        })
+    }
+
+    /// For games without a screen yet: refuses `--watch` instead of ignoring it.
+    pub fn no_watcher(&self, game: &str) -> anyhow::Result<()> {
+        if self.watching() {
+            anyhow::bail!("{game} has no screen yet: --watch is not available for it");
+        }
+        Ok(())
+    }
+
     pub fn seed(&self) -> u64 {
         self.seed.unwrap_or_else(|| {
             let now = std::time::SystemTime::now()

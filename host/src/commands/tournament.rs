@@ -149,6 +149,7 @@ impl<G: Roster> tournament::Contest for Contest<G> {
             None,
             (self.recorder)(),
             replay.as_ref(),
+            None,
         )?;
         Ok(tournament::result_of(fixture, seed, &report, replay))
     }

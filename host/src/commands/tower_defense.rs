@@ -1,6 +1,6 @@
 //! `arena play tower-defense` and `arena verify tower-defense`.
 
-use super::record::{run_recorded, Recorder};
+use super::record::{run_recorded, Recorder, Watch};
 use super::tournament::Contest;
 use super::{finish_play, specs, LineWriter, MatchArgs, Timing};
 use crate::games::tower_defense as codec;
@@ -89,6 +89,10 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let options = args.common.external(per_turn(variant), 100);
     let mut players = play::players::<TowerDefense>(&specs, seed, &options, external)
         .map_err(anyhow::Error::msg)?;
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    let mut watcher = args
+        .common
+        .watcher::<TowerDefense>(variant.name(), seed, &names);
     let trace = Trace {
         variant,
         every: args.state_every,
@@ -100,6 +104,7 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         args.common.max_turns,
         trace,
         args.common.replay.as_ref(),
+        watcher.as_mut().map(|w| w as &mut dyn Watch<TowerDefense>),
     )?;
     finish_play(
         &report,

@@ -550,6 +550,11 @@ fn check_states(c: &mut Checker, game: &Ballroom, logged: &Value) -> Result<(), 
 /// state turns inactive is dropped (as by a `null` reply) during that turn's BUY phase, which is
 /// indistinguishable in the end-of-turn states from any earlier phase of the same turn.
 pub fn verify_log(text: &str) -> Result<VerifyReport, Mismatch> {
+    replay_log(text, |_| {})
+}
+
+/// [`verify_log`], handing `each` the start state and the state after every phase (`arena render`).
+pub fn replay_log(text: &str, mut each: impl FnMut(&Ballroom)) -> Result<VerifyReport, Mismatch> {
     let root: Value =
         serde_json::from_str(text.trim()).map_err(|e| log_error(0, format!("not JSON: {e}")))?;
     let names: Vec<String> = root
@@ -590,6 +595,7 @@ pub fn verify_log(text: &str) -> Result<VerifyReport, Mismatch> {
         &game,
         t0.get("player_states").unwrap_or(&Value::Null),
     )?;
+    each(&game);
     for (t, entry) in turns.iter().enumerate().skip(1) {
         let turn = t as u32;
         if entry.get("turn").and_then(Value::as_u64) != Some(t as u64) {
@@ -626,6 +632,7 @@ pub fn verify_log(text: &str) -> Result<VerifyReport, Mismatch> {
             c.phase = phase.name();
             game.step(&actions);
             check_actions(&mut c, &game, phase, logged)?;
+            each(&game);
         }
         c.phase = "STATE";
         check_states(&mut c, &game, states)?;

@@ -291,6 +291,14 @@ fn parse(line: usize, tick: u32, text: &str) -> Result<Value, Mismatch> {
 
 /// Replays a trace (header, then one line per step) and checks every recorded field.
 pub fn verify_trace(text: &str) -> Result<VerifyReport, Mismatch> {
+    replay_trace(text, |_| {})
+}
+
+/// [`verify_trace`], handing `each` the tick-0 state and the state after every step (`arena render`).
+pub fn replay_trace(
+    text: &str,
+    mut each: impl FnMut(&ColorFight),
+) -> Result<VerifyReport, Mismatch> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -327,6 +335,7 @@ pub fn verify_trace(text: &str) -> Result<VerifyReport, Mismatch> {
     if let Some(d) = first_difference(".state", initial, &state_value(&game)) {
         return Err(mismatch(n, 0, d));
     }
+    each(&game);
     let mut steps = 0u32;
     for (n, text) in lines {
         let tick = game.tick();
@@ -365,6 +374,7 @@ pub fn verify_trace(text: &str) -> Result<VerifyReport, Mismatch> {
         if let Some(d) = first_difference("", &recorded, &replay) {
             return Err(mismatch(n, tick, d));
         }
+        each(&game);
         steps += 1;
     }
     Ok(VerifyReport {

@@ -242,6 +242,11 @@ fn compare_state(
 
 /// Re-plays a trace written by [`trace_header`] and [`trace_line`] and checks every line.
 pub fn verify_trace(text: &str) -> Result<VerifyReport, Mismatch> {
+    replay_trace(text, |_| {})
+}
+
+/// [`verify_trace`], handing `each` the first state and the state after every step (`arena render`).
+pub fn replay_trace(text: &str, mut each: impl FnMut(&Mammut)) -> Result<VerifyReport, Mismatch> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -289,6 +294,7 @@ pub fn verify_trace(text: &str) -> Result<VerifyReport, Mismatch> {
         &state_json(&g, 0),
     )?;
     check_digest(n, None, &header, &g)?;
+    each(&g);
 
     let mut refused_total = 0u32;
     for (n, l) in lines {
@@ -327,6 +333,7 @@ pub fn verify_trace(text: &str) -> Result<VerifyReport, Mismatch> {
         let state = state_json(&g, seat);
         compare_state(n, at, v.get("state").unwrap_or(&Value::Null), &state)?;
         check_digest(n, at, &v, &g)?;
+        each(&g);
     }
     Ok(VerifyReport {
         steps: g.turn(),

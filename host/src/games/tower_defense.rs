@@ -332,6 +332,14 @@ fn check_line(line_no: usize, line: &Value, g: &TowerDefense) -> Result<bool, Mi
 
 /// Replays a golden trace and compares every recorded state.
 pub fn verify_trace(text: &str) -> Result<VerifyReport, Mismatch> {
+    replay_trace(text, |_| {})
+}
+
+/// [`verify_trace`], handing `each` the turn-0 state and the state after every turn (`arena render`).
+pub fn replay_trace(
+    text: &str,
+    mut each: impl FnMut(&TowerDefense),
+) -> Result<VerifyReport, Mismatch> {
     let mut lines = text
         .lines()
         .enumerate()
@@ -375,6 +383,7 @@ pub fn verify_trace(text: &str) -> Result<VerifyReport, Mismatch> {
     if check_line(n + 1, &first, &game)? {
         report.states_checked += 1;
     }
+    each(&game);
     for (n, text) in lines {
         let line = parse(n + 1, text)?;
         let actions = match line.get("actions") {
@@ -391,6 +400,7 @@ pub fn verify_trace(text: &str) -> Result<VerifyReport, Mismatch> {
         if check_line(n + 1, &line, &game)? {
             report.states_checked += 1;
         }
+        each(&game);
     }
     Ok(report)
 }

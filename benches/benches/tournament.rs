@@ -1,0 +1,50 @@
+//! Tournament throughput: whole Tower Defense Duel matches between built-in bots, round robin with
+//! seats swapped, on 1 and 2 threads (criterion's "elements" are matches, so it reports matches
+//! per second).
+//!
+//! The bots are picked so that every pairing ends in a few thousand turns at most: army against
+//! builder is left out, as it lasts the full 100,000 turns and would be the whole measurement.
+
+use arena_core::games::tower_defense::Variant;
+use arena_host::commands::tower_defense::contest;
+use arena_host::commands::Timing;
+use arena_host::formats::RoundRobin;
+use arena_host::tournament::{run, Format, Options};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::hint::black_box;
+
+const BOTS: [&str; 3] = ["strong", "random", "army"];
+/// Rounds of the round robin per measured tournament.
+const GAMES: usize = 2;
+
+fn tournament(c: &mut Criterion) {
+    let contest = contest(Variant::Duel, Timing::default());
+    let bots: Vec<String> = BOTS.iter().map(|b| b.to_string()).collect();
+    let matches = RoundRobin
+        .round(0, bots.len(), GAMES, 0, &[])
+        .map_or(0, |f| f.len());
+    let mut group = c.benchmark_group("tournament/tower-defense-duel");
+    group.throughput(Throughput::Elements(matches as u64));
+    group.sample_size(10);
+    for jobs in [1, 2] {
+        let options = Options {
+            games: GAMES,
+            jobs,
+            seed: 1,
+            shard: None,
+            replays: None,
+            progress: false,
+        };
+        group.bench_function(format!("{jobs}-threads"), |b| {
+            b.iter(|| {
+                let results = run(&contest, &RoundRobin, &bots, &options).expect("tournament");
+                assert_eq!(results.results.len(), matches);
+                black_box(results)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tournament);
+criterion_main!(benches);

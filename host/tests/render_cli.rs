@@ -1,0 +1,415 @@
+//! `arena render` and `arena play --watch` end to end: a Tower Defense match played by `arena play`,
+//! drawn at every display size, compared pixel for pixel with the firmware's screen drawn directly.
+
+use arena_core::games::tower_defense::{Params, TowerDefense, Variant};
+use arena_core::Game;
+use arena_firmware::screen::{draw_game, MatchLabel};
+use arena_host::play::{self, BotSpec, ExternalOptions, Protocol};
+use arena_host::render::{Canvas, ToRgb};
+use embedded_graphics::pixelcolor::{BinaryColor, Gray4, Rgb565};
+use image::{AnimationDecoder, RgbImage};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const SEED: u64 = 7;
+const BOTS: [&str; 2] = ["strong", "random"];
+
+fn arena(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(args)
+        .output()
+        .expect("arena runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = arena(args);
+    assert!(
+        out.status.success(),
+        "arena {args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A Duel trace written by `arena play`.
+fn trace(dir: &Path) -> PathBuf {
+    let path = dir.join("td.jsonl");
+    let seed = SEED.to_string();
+    ok(&[
+        "play",
+        "tower-defense",
+        "--seed",
+        &seed,
+        "--bot",
+        BOTS[0],
+        "--bot",
+        BOTS[1],
+        "--replay",
+        path.to_str().unwrap(),
+    ]);
+    path
+}
+
+/// The displays, their sizes and the scale `arena render` uses by default.
+const DISPLAYS: [(&str, u32, u32, u32); 4] = [
+    ("oled128x64", 128, 64, 4),
+    ("gray128x64", 128, 64, 4),
+    ("rgb240x240", 240, 240, 1),
+    ("desktop", 480, 480, 1),
+];
+
+/// The same match played here, stopped after `turns` turns.
+fn state_after(turns: u64) -> TowerDefense {
+    let game = TowerDefense::new(
+        &Params {
+            variant: Variant::Duel,
+        },
+        SEED,
+    )
+    .unwrap();
+    let specs: Vec<BotSpec> = BOTS
+        .iter()
+        .map(|b| BotSpec::Builtin(b.to_string()))
+        .collect();
+    let mut players = play::players::<TowerDefense>(
+        &specs,
+        SEED,
+        &ExternalOptions::default(),
+        |_| -> Box<dyn Protocol<TowerDefense>> { unreachable!("built-in bots only") },
+    )
+    .unwrap();
+    let (game, _) = play::run(game, SEED, &mut players, Some(turns), |_, _| {});
+    game
+}
+
+fn draw<C: ToRgb>(w: u32, h: u32, scale: u32, g: &TowerDefense) -> RgbImage {
+    let label = MatchLabel {
+        number: 0,
+        game: "tower-defense",
+        config: "duel",
+        seed: SEED,
+        bots: &BOTS,
+    };
+    let mut canvas = Canvas::<C>::new(w, h);
+    draw_game(g, &label, &mut canvas).unwrap();
+    canvas.to_image(scale)
+}
+
+/// `g`'s screen drawn directly on a canvas of display `name`.
+fn direct(name: &str, g: &TowerDefense) -> RgbImage {
+    match name {
+        "oled128x64" => draw::<BinaryColor>(128, 64, 4, g),
+        "gray128x64" => draw::<Gray4>(128, 64, 4, g),
+        "rgb240x240" => draw::<Rgb565>(240, 240, 1, g),
+        "desktop" => draw::<Rgb565>(480, 480, 1, g),
+        _ => unreachable!(),
+    }
+}
+
+#[test]
+fn png_of_a_turn_is_the_firmware_screen_of_that_turn_at_every_display() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = trace(dir.path());
+    let turn = 120u32;
+    let expected_state = state_after(turn.into());
+    assert_eq!(expected_state.turn(), turn);
+    for (name, w, h, scale) in DISPLAYS {
+        let out = dir.path().join(format!("{name}.png"));
+        let said = ok(&[
+            "render",
+            trace.to_str().unwrap(),
+            "--display",
+            name,
+            "--turn",
+            &turn.to_string(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert!(said.contains("turn 120"), "{said}");
+        let png = image::open(&out).unwrap().into_rgb8();
+        assert_eq!(png.dimensions(), (w * scale, h * scale), "{name}");
+        let want = direct(name, &expected_state);
+        assert!(png == want, "{name}: the PNG differs from draw_game");
+        // Another turn is another picture.
+        let other = direct(name, &state_after(30));
+        assert!(png != other, "{name}: turns 30 and 120 look the same");
+    }
+}
+
+#[test]
+fn scale_changes_the_picture_size_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = trace(dir.path());
+    let out = dir.path().join("s.png");
+    ok(&[
+        "render",
+        trace.to_str().unwrap(),
+        "--turn",
+        "40",
+        "--scale",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let png = image::open(&out).unwrap().into_rgb8();
+    assert_eq!(png.dimensions(), (128, 64));
+    assert!(png == draw::<Gray4>(128, 64, 1, &state_after(40)));
+}
+
+fn gif_frames(path: &Path) -> Vec<image::RgbaImage> {
+    let file = std::io::BufReader::new(std::fs::File::open(path).unwrap());
+    let decoder = image::codecs::gif::GifDecoder::new(file).unwrap();
+    decoder
+        .into_frames()
+        .collect_frames()
+        .unwrap()
+        .into_iter()
+        .map(|f| f.into_buffer())
+        .collect()
+}
+
+#[test]
+fn gif_shows_the_match_at_every_display_and_ends_on_the_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = trace(dir.path());
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let turns = text.lines().count() as u32 - 2;
+    let every = 100u32;
+    for (name, w, h, scale) in DISPLAYS {
+        let out = dir.path().join(format!("{name}.gif"));
+        ok(&[
+            "render",
+            trace.to_str().unwrap(),
+            "--display",
+            name,
+            "--every",
+            &every.to_string(),
+            "--delay",
+            "40",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let frames = gif_frames(&out);
+        // Turns 0, 100, ..., the last turn if not on the grid, and the result.
+        let drawn = turns / every + 1 + u32::from(!turns.is_multiple_of(every));
+        assert_eq!(frames.len() as u32, drawn + 1, "{name}");
+        for f in &frames {
+            assert_eq!(f.dimensions(), (w * scale, h * scale), "{name}");
+        }
+        for pair in frames.windows(2) {
+            assert!(pair[0] != pair[1], "{name}: two frames in a row are equal");
+        }
+        // The first frame is turn 0, drawn losslessly (fewer than 256 colours).
+        let first = image::DynamicImage::ImageRgba8(frames[0].clone()).into_rgb8();
+        assert!(first == direct(name, &state_after(0)), "{name}: frame 0");
+        let second = image::DynamicImage::ImageRgba8(frames[1].clone()).into_rgb8();
+        assert!(second == direct(name, &state_after(every.into())), "{name}");
+    }
+}
+
+#[test]
+fn default_every_keeps_a_gif_within_a_few_hundred_frames() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = trace(dir.path());
+    let out = dir.path().join("d.gif");
+    ok(&[
+        "render",
+        trace.to_str().unwrap(),
+        "--scale",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let n = gif_frames(&out).len();
+    assert!((3..=302).contains(&n), "{n} frames");
+}
+
+fn fails(args: &[&str], needle: &str) {
+    let out = arena(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "arena {args:?} should fail");
+    assert!(err.contains(needle), "arena {args:?}: {err}");
+}
+
+#[test]
+fn unreadable_files_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = |f: &str| dir.path().join(f).to_str().unwrap().to_string();
+    let out = d("x.gif");
+    fails(
+        &["render", &d("missing.jsonl"), "--out", &out],
+        "cannot read",
+    );
+    std::fs::write(d("garbage.jsonl"), "hello\n").unwrap();
+    fails(
+        &["render", &d("garbage.jsonl"), "--out", &out],
+        "line 1: not JSON",
+    );
+    std::fs::write(d("chess.jsonl"), "{\"game\":\"chess\"}\n").unwrap();
+    fails(
+        &["render", &d("chess.jsonl"), "--out", &out],
+        "unknown game \"chess\"",
+    );
+    // A real trace broken on its fourth line.
+    let trace = trace(dir.path());
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[3] = "{\"actions\":[null]}";
+    std::fs::write(d("broken.jsonl"), lines.join("\n")).unwrap();
+    fails(&["render", &d("broken.jsonl"), "--out", &out], "line 4");
+    let t = trace.to_str().unwrap();
+    fails(
+        &["render", t, "--turn", "999999", "--out", &d("x.png")],
+        "never reaches turn 999999",
+    );
+    fails(&["render", t, "--out", &d("x.bmp")], ".gif");
+    fails(&["render", t, "--turn", "3", "--out", &out], "give a .png");
+}
+
+#[test]
+fn watch_draws_frames_in_place_and_only_when_asked() {
+    let seed = SEED.to_string();
+    let base = [
+        "play",
+        "tower-defense",
+        "--seed",
+        &seed,
+        "--max-turns",
+        "60",
+    ];
+    let plain = ok(&base);
+    assert!(!plain.contains('\u{1b}'), "no escape codes without --watch");
+    let mut args = base.to_vec();
+    args.extend(["--watch", "--watch-fps", "1000", "--watch-every", "20"]);
+    let watched = ok(&args);
+    // Turn 0, 20, 40, 60 and the result screen: 5 frames of 32 rows of 128 half blocks.
+    assert_eq!(watched.matches('\u{2580}').count(), 5 * 32 * 128);
+    assert_eq!(watched.matches("\u{1b}[32A").count(), 4, "redrawn in place");
+    assert!(watched.ends_with(&plain), "the report follows the frames");
+    // With --json, stdout stays JSON and the frames go to stderr.
+    let mut args = base.to_vec();
+    args.extend([
+        "--json",
+        "--watch",
+        "--watch-every",
+        "30",
+        "--watch-fps",
+        "1000",
+    ]);
+    let out = arena(&args);
+    assert!(out.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["turns"], 60);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches('\u{2580}').count(), 4 * 32 * 128);
+    // `auto` draws only on a terminal; the test's stdout is a pipe.
+    let mut args = base.to_vec();
+    args.extend(["--watch", "auto"]);
+    assert_eq!(ok(&args), plain);
+}
+
+#[test]
+fn a_colorfight_trace_from_arena_play_renders_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("cf.jsonl");
+    let t = trace.to_str().unwrap();
+    // Seed 3 has gold that a lossy float parse reads 1 ULP off at tick 19.
+    ok(&[
+        "play",
+        "colorfight",
+        "--seed",
+        "3",
+        "--ticks",
+        "120",
+        "--replay",
+        t,
+    ]);
+    ok(&["verify", "colorfight", t]);
+    let png = |turn: &str| {
+        let out = dir.path().join(format!("cf{turn}.png"));
+        let o = out.to_str().unwrap();
+        ok(&[
+            "render",
+            t,
+            "--turn",
+            turn,
+            "--display",
+            "desktop",
+            "--out",
+            o,
+        ]);
+        image::open(&out).unwrap().into_rgb8()
+    };
+    let (start, end) = (png("0"), png("120"));
+    assert_eq!(start.dimensions(), (480, 480));
+    assert!(start != end);
+    let gif = dir.path().join("cf.gif");
+    ok(&["render", t, "--every", "40", "--out", gif.to_str().unwrap()]);
+    let frames = gif_frames(&gif);
+    // Ticks 0, 40, 80, 120, then the result.
+    assert_eq!(frames.len(), 5);
+    assert_eq!(frames[0].dimensions(), (512, 256));
+}
+
+#[test]
+fn mammut_and_ballroom_replays_are_read_but_have_no_screen_yet() {
+    use arena_host::replay::{detect, Kind, Replayable};
+    let dir = tempfile::tempdir().unwrap();
+    let m = dir.path().join("m.jsonl");
+    let b = dir.path().join("b.json");
+    ok(&[
+        "play",
+        "mammut",
+        "--seed",
+        "2",
+        "--replay",
+        m.to_str().unwrap(),
+    ]);
+    ok(&[
+        "play",
+        "ballroom",
+        "--seed",
+        "2",
+        "--replay",
+        b.to_str().unwrap(),
+    ]);
+
+    let text = std::fs::read_to_string(&m).unwrap();
+    assert_eq!(detect(&text), Ok(Kind::Mammut));
+    let (mut states, mut last) = (0u64, None);
+    arena_core::games::mammut::Mammut::replay(&text, &mut |g| {
+        states += 1;
+        last = Some(g.turn());
+    })
+    .unwrap();
+    let steps = text.lines().count() as u64 - 1;
+    assert_eq!(states, steps + 1, "the first state, then one per step");
+    assert_eq!(last, Some(steps as u32));
+
+    let text = std::fs::read_to_string(&b).unwrap();
+    assert_eq!(detect(&text), Ok(Kind::Ballroom));
+    let mut turns = Vec::new();
+    arena_core::games::ballroom::Ballroom::replay(&text, &mut |g| turns.push(g.turn())).unwrap();
+    assert_eq!(
+        turns.len(),
+        1 + 100 * 4,
+        "the start, then four phases a turn"
+    );
+    assert_eq!(turns.last(), Some(&100));
+    let meta = arena_core::games::ballroom::Ballroom::meta(&text);
+    assert_eq!(meta.bots.len(), 4);
+
+    let out = dir.path().join("x.gif");
+    for (file, game) in [(&m, "mammut"), (&b, "ballroom")] {
+        fails(
+            &[
+                "render",
+                file.to_str().unwrap(),
+                "--out",
+                out.to_str().unwrap(),
+            ],
+            &format!("a {game} replay, and {game} has no screen yet"),
+        );
+    }
+    fails(&["play", "mammut", "--watch"], "no screen yet");
+}
