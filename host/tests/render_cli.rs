@@ -352,7 +352,7 @@ fn a_colorfight_trace_from_arena_play_renders_too() {
 }
 
 #[test]
-fn mammut_and_ballroom_replays_are_read_but_have_no_screen_yet() {
+fn mammut_and_ballroom_replays_are_read_and_drawn() {
     use arena_host::replay::{detect, Kind, Replayable};
     let dir = tempfile::tempdir().unwrap();
     let m = dir.path().join("m.jsonl");
@@ -399,17 +399,39 @@ fn mammut_and_ballroom_replays_are_read_but_have_no_screen_yet() {
     let meta = arena_core::games::ballroom::Ballroom::meta(&text);
     assert_eq!(meta.bots.len(), 4);
 
-    let out = dir.path().join("x.gif");
-    for (file, game) in [(&m, "mammut"), (&b, "ballroom")] {
-        fails(
-            &[
-                "render",
-                file.to_str().unwrap(),
-                "--out",
-                out.to_str().unwrap(),
-            ],
-            &format!("a {game} replay, and {game} has no screen yet"),
-        );
+    // Both draw through their board screens, as a GIF and as one frame.
+    for file in [&m, &b] {
+        let gif = dir.path().join("x.gif");
+        ok(&[
+            "render",
+            file.to_str().unwrap(),
+            "--out",
+            gif.to_str().unwrap(),
+        ]);
+        let frames = gif_frames(&gif);
+        assert!(frames.len() > 10, "{} frames", frames.len());
+        assert!(frames.windows(2).any(|w| w[0] != w[1]));
+        let png = dir.path().join("x.png");
+        ok(&[
+            "render",
+            file.to_str().unwrap(),
+            "--turn",
+            "3",
+            "--out",
+            png.to_str().unwrap(),
+        ]);
+        let img = image::open(&png).unwrap();
+        assert_eq!((img.width(), img.height()), (512, 256));
     }
-    fails(&["play", "mammut", "--watch"], "no screen yet");
+    // And both can be watched live.
+    let watched = ok(&[
+        "play",
+        "mammut",
+        "--seed",
+        "1",
+        "--watch",
+        "--watch-fps",
+        "1000",
+    ]);
+    assert!(watched.contains('\u{2580}'), "no half blocks drawn");
 }

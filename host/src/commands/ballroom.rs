@@ -1,7 +1,7 @@
 //! `arena play ballroom` and `arena verify ballroom`: MechMania 28's protocol over stdin/stdout or,
 //! like the official engine, over TCP on 127.0.0.1:29170-29173.
 
-use super::record::{run_recorded, Recorder};
+use super::record::{run_recorded, Recorder, Watch};
 use super::tournament::Contest;
 use super::{finish_play, LineWriter, MatchArgs, Timing};
 use crate::games::ballroom as codec;
@@ -166,9 +166,11 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
         }
     }
     let replay = args.common.replay.as_ref();
-    // No screen for this game on this branch yet: `--watch` is refused, not ignored.
-    args.common.no_watcher(Ballroom::NAME)?;
-    let watch = None;
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    let mut watcher = args
+        .common
+        .watcher::<Ballroom>(Ballroom::NAME, seed, &names);
+    let watch = watcher.as_mut().map(|w| w as &mut dyn Watch<Ballroom>);
     let (report, error) = run_recorded(
         game,
         seed,

@@ -1,6 +1,6 @@
 //! `arena play mammut` and `arena verify mammut`.
 
-use super::record::{run_recorded, Recorder};
+use super::record::{run_recorded, Recorder, Watch};
 use super::tournament::Contest;
 use super::{finish_play, specs, LineWriter, MatchArgs, Timing};
 use crate::games::mammut as codec;
@@ -62,9 +62,9 @@ pub fn play(args: &PlayArgs) -> anyhow::Result<()> {
     let mut players =
         play::players::<Mammut>(&specs, seed, &options, external).map_err(anyhow::Error::msg)?;
     let replay = args.common.replay.as_ref();
-    // No screen for this game on this branch yet: `--watch` is refused, not ignored.
-    args.common.no_watcher(Mammut::NAME)?;
-    let watch = None;
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    let mut watcher = args.common.watcher::<Mammut>(Mammut::NAME, seed, &names);
+    let watch = watcher.as_mut().map(|w| w as &mut dyn Watch<Mammut>);
     let (report, error) = run_recorded(
         game,
         seed,

@@ -96,14 +96,6 @@ impl MatchArgs {
         })
     }
 
-    /// For games without a screen yet: refuses `--watch` instead of ignoring it.
-    pub fn no_watcher(&self, game: &str) -> anyhow::Result<()> {
-        if self.watching() {
-            anyhow::bail!("{game} has no screen yet: --watch is not available for it");
-        }
-        Ok(())
-    }
-
     pub fn seed(&self) -> u64 {
         self.seed.unwrap_or_else(|| {
             let now = std::time::SystemTime::now()

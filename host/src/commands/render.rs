@@ -7,7 +7,9 @@
 use crate::render::{Display, Label};
 use crate::replay::{detect, Kind, Replayable};
 use anyhow::{bail, Context};
+use arena_core::games::ballroom::Ballroom;
 use arena_core::games::colorfight::ColorFight;
+use arena_core::games::mammut::Mammut;
 use arena_core::games::tower_defense::TowerDefense;
 use arena_firmware::Screen;
 use clap::Args;
@@ -20,8 +22,8 @@ pub const MAX_FRAMES: u64 = 300;
 
 #[derive(Args, Clone, Debug)]
 pub struct RenderArgs {
-    /// The replay: a Tower Defense or ColorFight trace (the game is read from the file; Mammut
-    /// traces and Ballroom logs are recognised, but those games have no screen yet).
+    /// The replay: a Tower Defense, ColorFight or Mammut trace, or a Ballroom Blitz log (the game is
+    /// read from the file).
     #[arg(value_name = "REPLAY")]
     pub file: PathBuf,
     /// Where the picture goes: `.gif` for the whole match, `.png` for one turn.
@@ -74,12 +76,8 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<()> {
     let summary = match kind {
         Kind::TowerDefense => render_game::<TowerDefense>(&text, args),
         Kind::ColorFight => render_game::<ColorFight>(&text, args),
-        Kind::Mammut | Kind::Ballroom => bail!(
-            "{}: a {} replay, and {} has no screen yet",
-            args.file.display(),
-            kind.name(),
-            kind.name()
-        ),
+        Kind::Mammut => render_game::<Mammut>(&text, args),
+        Kind::Ballroom => render_game::<Ballroom>(&text, args),
     }
     .map_err(|e| anyhow::anyhow!("{}: {e:#}", args.file.display()))?;
     println!("{}", summary);
