@@ -20,6 +20,7 @@ pub enum Kind {
     ColorFight,
     Mammut,
     Ballroom,
+    Ants,
 }
 
 impl Kind {
@@ -29,6 +30,7 @@ impl Kind {
             Kind::ColorFight => ColorFight::NAME,
             Kind::Mammut => Mammut::NAME,
             Kind::Ballroom => Ballroom::NAME,
+            Kind::Ants => arena_core::games::ants::Ants::NAME,
         }
     }
 }
@@ -48,11 +50,17 @@ pub fn detect(text: &str) -> Result<Kind, String> {
         Ok(v) => v,
         Err(e) => match serde_json::from_str::<Value>(text) {
             Ok(v) if is_ballroom_log(&v) => return Ok(Kind::Ballroom),
+            Ok(v) if v.get("challenge").and_then(Value::as_str) == Some("ants") => {
+                return Ok(Kind::Ants)
+            }
             _ => return Err(format!("line {n}: not JSON ({e}): not a replay")),
         },
     };
     if is_ballroom_log(&value) {
         return Ok(Kind::Ballroom);
+    }
+    if value.get("challenge").and_then(Value::as_str) == Some("ants") {
+        return Ok(Kind::Ants);
     }
     let game = value
         .pointer("/header/game")
@@ -109,6 +117,14 @@ pub trait Replayable: Game {
     fn replay(text: &str, each: &mut dyn FnMut(&Self)) -> Result<(), String>;
     /// Who played what, as far as the file says (blank where it does not).
     fn meta(text: &str) -> Meta;
+    /// Re-plays a replay that needs its map beside it (Ants); the others ignore `map`.
+    fn replay_with_map(
+        text: &str,
+        _map: Option<&str>,
+        each: &mut dyn FnMut(&Self),
+    ) -> Result<(), String> {
+        Self::replay(text, each)
+    }
     /// About how many states [`Replayable::replay`] hands out, without re-playing (to space the
     /// frames of a picture): one a line for the line-based traces.
     fn states(text: &str) -> u64 {
@@ -202,6 +218,46 @@ impl Replayable for Ballroom {
             config: "engine".into(),
             seed: 0,
             bots: strings(root.get("names")),
+        }
+    }
+}
+
+impl Replayable for arena_core::games::ants::Ants {
+    const KIND: Kind = Kind::Ants;
+    fn replay(_text: &str, _each: &mut dyn FnMut(&Self)) -> Result<(), String> {
+        Err(
+            "an Ants replay is re-played on its map: give --map MAP (as to arena verify ants)"
+                .into(),
+        )
+    }
+    fn replay_with_map(
+        text: &str,
+        map: Option<&str>,
+        each: &mut dyn FnMut(&Self),
+    ) -> Result<(), String> {
+        let Some(map) = map else {
+            return Self::replay(text, each);
+        };
+        let replay: Value =
+            serde_json::from_str(text.trim()).map_err(|e| format!("not JSON: {e}"))?;
+        games::ants::rerun_with(&replay, map, each)
+            .map(drop)
+            .map_err(|e| e.to_string())
+    }
+    /// The start, then one state a turn.
+    fn states(text: &str) -> u64 {
+        let root: Value = serde_json::from_str(text.trim()).unwrap_or(Value::Null);
+        root.get("game_length").and_then(Value::as_u64).unwrap_or(0) + 1
+    }
+    fn meta(text: &str) -> Meta {
+        let root: Value = serde_json::from_str(text.trim()).unwrap_or(Value::Null);
+        Meta {
+            config: String::new(),
+            seed: root
+                .pointer("/replaydata/engine_seed")
+                .and_then(Value::as_i64)
+                .map_or(0, i64::unsigned_abs),
+            bots: strings(root.get("playernames")),
         }
     }
 }

@@ -435,3 +435,61 @@ fn mammut_and_ballroom_replays_are_read_and_drawn() {
     ]);
     assert!(watched.contains('\u{2580}'), "no half blocks drawn");
 }
+
+#[test]
+fn ants_replays_render_on_their_map_and_ants_can_be_watched() {
+    let root = std::env::var_os("ARENA_GOLDEN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden"));
+    let game = root.join("ants/tut_hunter_greedy_s7");
+    assert!(game.is_dir(), "golden data not found at {}", game.display());
+    let (replay, map) = (game.join("replay.json"), game.join("map.map"));
+    let (replay, map) = (replay.to_str().unwrap(), map.to_str().unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let gif = dir.path().join("a.gif");
+    ok(&[
+        "render",
+        replay,
+        "--map",
+        map,
+        "--out",
+        gif.to_str().unwrap(),
+    ]);
+    let frames = gif_frames(&gif);
+    // 128 turns: the start, every turn, then the result screen.
+    assert_eq!(frames.len(), 130);
+    assert!(frames.windows(2).any(|w| w[0] != w[1]));
+    let png = dir.path().join("a.png");
+    ok(&[
+        "render",
+        replay,
+        "--map",
+        map,
+        "--turn",
+        "60",
+        "--out",
+        png.to_str().unwrap(),
+    ]);
+    fails(
+        &["render", replay, "--out", png.to_str().unwrap()],
+        "give --map MAP",
+    );
+    let watched = ok(&[
+        "play",
+        "ants",
+        "--map",
+        map,
+        "--bot",
+        "hold",
+        "--bot",
+        "hunter",
+        "--turns",
+        "20",
+        "--engine-seed",
+        "1",
+        "--watch",
+        "--watch-fps",
+        "1000",
+    ]);
+    assert!(watched.contains('\u{2580}'), "no half blocks drawn");
+}

@@ -10,6 +10,7 @@
 //! `status`/`playerturns` as the official engine does, which is how `arena verify ants` re-plays
 //! them.
 
+use super::record::Watch;
 use super::{print_report, report_json};
 use crate::games::ants::{play_recorded, verify_replay, BotAnswer, BotFeed, Recorder, ReplayMeta};
 use crate::play::{BotSpec, MatchReport, SeatReport};
@@ -74,6 +75,8 @@ pub struct PlayArgs {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub view: super::WatchArgs,
 }
 
 /// Who plays a seat.
@@ -302,6 +305,18 @@ pub fn play_match(
 
     let mut feed = BotFeed::new(&*game);
     let mut rec = Recorder::new(&*game);
+    let names: Vec<String> = seats.iter().map(|s| s.name.clone()).collect();
+    let map_name = args
+        .map
+        .file_stem()
+        .map(|m| m.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let mut watcher =
+        args.view
+            .watcher::<Ants>(&map_name, engine_seed.unsigned_abs(), &names, args.json);
+    if let Some(w) = &mut watcher {
+        w.start(&*game);
+    }
     let deadline = |ms: u32| (!args.no_timeout).then(|| Instant::now() + ms_duration(ms));
 
     // Turn 0: the start block and `ready`; `go` within the load time.
@@ -399,6 +414,9 @@ pub fn play_match(
         }
         let slices: Vec<&[Order]> = answers.iter().map(|a| a.orders.as_slice()).collect();
         let refusals = play_recorded(&mut game, &mut rec, &slices, kills);
+        if let Some(w) = &mut watcher {
+            w.step(&*game);
+        }
         for (p, i, why) in refusals {
             let Some(seat) = seats.get_mut(p) else {
                 continue;
@@ -430,6 +448,9 @@ pub fn play_match(
         }
     }
 
+    if let Some(w) = &mut watcher {
+        w.end(&*game);
+    }
     // The end: scores, statuses and the last view for every bot still alive.
     let scores: Vec<i32> = game.scores().to_vec();
     for p in (0..n).filter(|&p| game.is_alive(p)) {
@@ -565,6 +586,11 @@ impl crate::tournament::Contest for Contest {
             no_timeout: self.timing.no_timeout,
             bot_logs: None,
             json: false,
+            view: super::WatchArgs {
+                watch: super::WatchWhen::Never,
+                watch_fps: 20,
+                watch_every: 1,
+            },
         };
         // Python's seeds are signed: keep the engine seed in the positive 63-bit range.
         let engine_seed = (seed >> 1) as i64;

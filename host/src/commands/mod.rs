@@ -45,6 +45,13 @@ pub struct MatchArgs {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub view: WatchArgs,
+}
+
+/// `--watch` and its settings, for every `arena play`.
+#[derive(Args, Clone, Debug)]
+pub struct WatchArgs {
     /// Show the match live in the terminal (the 16-gray 128x64 screen in half blocks): `--watch`
     /// always, `--watch auto` only when stdout is a terminal (with --json, frames go to stderr).
     #[arg(long, value_enum, value_name = "WHEN", num_args = 0..=1, default_value = "never", default_missing_value = "always")]
@@ -66,7 +73,7 @@ pub enum WatchWhen {
     Always,
 }
 
-impl MatchArgs {
+impl WatchArgs {
     /// Whether the match is to be shown live.
     pub fn watching(&self) -> bool {
         use std::io::IsTerminal;
@@ -78,22 +85,35 @@ impl MatchArgs {
     }
 
     /// The live view of a match of `G` (configuration `config`, players `names`), if asked for.
+    /// With `json`, stdout is for the report alone: the frames go to stderr.
     pub fn watcher<G: arena_firmware::Screen>(
         &self,
         config: &str,
         seed: u64,
         names: &[String],
+        json: bool,
     ) -> Option<crate::render::Watcher<G>> {
         self.watching().then(|| {
             let label = crate::render::Label::new(G::NAME, config, seed, names);
-            // With --json, stdout is for the report alone: the frames go to stderr.
-            let out: Box<dyn Write> = if self.json {
+            let out: Box<dyn Write> = if json {
                 Box::new(std::io::stderr())
             } else {
                 Box::new(std::io::stdout())
             };
             crate::render::Watcher::new(label, self.watch_fps, self.watch_every, out)
         })
+    }
+}
+
+impl MatchArgs {
+    /// The live view of a match of `G`, if `--watch` asks for one.
+    pub fn watcher<G: arena_firmware::Screen>(
+        &self,
+        config: &str,
+        seed: u64,
+        names: &[String],
+    ) -> Option<crate::render::Watcher<G>> {
+        self.view.watcher(config, seed, names, self.json)
     }
 
     pub fn seed(&self) -> u64 {

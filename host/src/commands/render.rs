@@ -7,6 +7,7 @@
 use crate::render::{Display, Label};
 use crate::replay::{detect, Kind, Replayable};
 use anyhow::{bail, Context};
+use arena_core::games::ants::Ants;
 use arena_core::games::ballroom::Ballroom;
 use arena_core::games::colorfight::ColorFight;
 use arena_core::games::mammut::Mammut;
@@ -22,10 +23,14 @@ pub const MAX_FRAMES: u64 = 300;
 
 #[derive(Args, Clone, Debug)]
 pub struct RenderArgs {
-    /// The replay: a Tower Defense, ColorFight or Mammut trace, or a Ballroom Blitz log (the game is
-    /// read from the file).
+    /// The replay: a Tower Defense, ColorFight or Mammut trace, a Ballroom Blitz log or an Ants
+    /// replay (the game is read from the file).
     #[arg(value_name = "REPLAY")]
     pub file: PathBuf,
+    /// The map an Ants replay was played on (Ants replays are re-played on it, as by `arena verify
+    /// ants`).
+    #[arg(long, value_name = "MAP")]
+    pub map: Option<PathBuf>,
     /// Where the picture goes: `.gif` for the whole match, `.png` for one turn.
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
@@ -68,6 +73,14 @@ fn output(path: &Path) -> anyhow::Result<Output> {
     }
 }
 
+/// The map beside an Ants replay (`--map`), if given.
+fn read_map(args: &RenderArgs) -> anyhow::Result<Option<String>> {
+    args.map
+        .as_ref()
+        .map(|m| std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display())))
+        .transpose()
+}
+
 /// `arena render`: prints what was written.
 pub fn render(args: &RenderArgs) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(&args.file)
@@ -78,6 +91,7 @@ pub fn render(args: &RenderArgs) -> anyhow::Result<()> {
         Kind::ColorFight => render_game::<ColorFight>(&text, args),
         Kind::Mammut => render_game::<Mammut>(&text, args),
         Kind::Ballroom => render_game::<Ballroom>(&text, args),
+        Kind::Ants => render_game::<Ants>(&text, args),
     }
     .map_err(|e| anyhow::anyhow!("{}: {e:#}", args.file.display()))?;
     println!("{}", summary);
@@ -93,7 +107,9 @@ pub fn render_game<G: Replayable + Screen>(
     let scale = args.scale.unwrap_or(args.display.default_scale()).max(1);
     match kind {
         Output::Png => {
-            let (image, turn) = frame_at::<G>(text, args.display, scale, args.turn)?;
+            let map = read_map(args)?;
+            let (image, turn) =
+                frame_at::<G>(text, map.as_deref(), args.display, scale, args.turn)?;
             image
                 .save(&args.out)
                 .with_context(|| format!("cannot write {}", args.out.display()))?;
@@ -117,13 +133,14 @@ pub fn render_game<G: Replayable + Screen>(
 /// The picture of the state after `turn` turns (the last state for `None`), and that turn.
 pub fn frame_at<G: Replayable + Screen>(
     text: &str,
+    map: Option<&str>,
     display: Display,
     scale: u32,
     turn: Option<u32>,
 ) -> anyhow::Result<(RgbImage, u32)> {
     let mut found: Option<G> = None;
     let mut last: Option<G> = None;
-    G::replay(text, &mut |g: &G| {
+    G::replay_with_map(text, map, &mut |g: &G| {
         if found.is_none() && turn == Some(g.turn()) {
             found = Some(g.clone());
         }
@@ -155,6 +172,7 @@ fn gif<G: Replayable + Screen>(text: &str, args: &RenderArgs, scale: u32) -> any
         None => G::states(text).div_ceil(MAX_FRAMES).max(1),
     };
     let meta = G::meta(text);
+    let map = read_map(args)?;
     let label = Label::new(G::NAME, &meta.config, meta.seed, &meta.bots);
     let file = std::fs::File::create(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
@@ -164,7 +182,7 @@ fn gif<G: Replayable + Screen>(text: &str, args: &RenderArgs, scale: u32) -> any
     let mut frames = 0u64;
     let mut last: Option<(G, bool)> = None;
     let mut error: Option<image::ImageError> = None;
-    G::replay(text, &mut |g: &G| {
+    G::replay_with_map(text, map.as_deref(), &mut |g: &G| {
         let drawn = index.is_multiple_of(every);
         if drawn && error.is_none() {
             let image = args.display.game(g, &label.get(), scale);

@@ -13,6 +13,6 @@ pub use feed::{bot_input, BotFeed};
 pub use protocol::BotAnswer;
 pub use replay::{play_builtin, play_recorded, Recorder, ReplayMeta};
 pub use verify::{
-    kills_from_replay, orders_from_replay, params_from_replay, rerun, verify_replay, Kill,
-    Mismatch, VerifyReport,
+    kills_from_replay, orders_from_replay, params_from_replay, rerun, rerun_with, verify_replay,
+    Kill, Mismatch, VerifyReport,
 };

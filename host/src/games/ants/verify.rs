@@ -171,6 +171,15 @@ fn kill_set(game: &Ants, rec: &mut Recorder, kills: &[Kill], turn: u32) -> SeatS
 
 /// Re-plays an official replay with our engine and returns our replay.
 pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
+    rerun_with(replay, map, &mut |_| {})
+}
+
+/// [`rerun`], handing `each` the first state and the state after every turn (for pictures).
+pub fn rerun_with(
+    replay: &Value,
+    map: &str,
+    each: &mut dyn FnMut(&Ants),
+) -> Result<Value, Mismatch> {
     let (params, seed) = params_from_replay(replay, map)?;
     let rows = params.map.rows as i32;
     let cols = params.map.cols as i32;
@@ -182,6 +191,7 @@ pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
     // Bots the engine killed while loading (turn 0).
     let at_start = kill_set(&game, &mut rec, &kills, 0);
     game.kill_at_start(at_start);
+    each(&game);
     let empty: Vec<Vec<Order>> = Vec::new();
     while !game.is_finished() {
         let t = game.current_turn() as usize + 1;
@@ -191,6 +201,7 @@ pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
             .collect();
         let killed = kill_set(&game, &mut rec, &kills, t as u32);
         play_recorded(&mut game, &mut rec, &slices, killed);
+        each(&game);
     }
     let meta = ReplayMeta {
         engine_seed: seed as i64,
