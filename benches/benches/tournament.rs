@@ -34,6 +34,7 @@ fn tournament(c: &mut Criterion) {
             shard: None,
             replays: None,
             progress: false,
+            after: Vec::new(),
         };
         group.bench_function(format!("{jobs}-threads"), |b| {
             b.iter(|| {
