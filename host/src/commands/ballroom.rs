@@ -72,6 +72,14 @@ impl<L: Lines> Protocol<Ballroom> for Reference<L> {
                 why: format!("{f}: {}", play::preview(&line)),
             }
         })?;
+        // `null` is how the reference reads a time-out or a closed socket: it drops the bot. Said
+        // on purpose it is the same, and the report names it.
+        if action == Action::Null {
+            self.instead = Some(Action::Null);
+            return Err(Fault::Garbage {
+                why: "answered null: the reference drops such a bot".into(),
+            });
+        }
         // A bot acts for its own seat only (rules decision 2): claiming another seat is a fault,
         // and like any fault it ends the bot's say in the match.
         if let Some(executor) = claimed_executor(&line) {
