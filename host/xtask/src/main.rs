@@ -24,6 +24,7 @@ mod log;
 mod qemu;
 mod setup;
 mod size;
+mod tally;
 mod tools;
 
 fn main() -> Result<()> {
@@ -153,6 +154,9 @@ fn test() -> Result<()> {
             ],
         )?;
     }
-    run("cargo", &["test", "--workspace"])?;
-    check::run()
+    let (passed, failed) = tally::cargo_test()?;
+    check::run()?;
+    // One closing line for whoever reads the end of the log (CI): every test of the workspace.
+    println!("{passed} passed, {failed} failed");
+    Ok(())
 }
