@@ -1,5 +1,10 @@
 //! How a game ended: ranks, scores and the reason, for any number of seats.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
+)]
+
 use crate::seat::{Seat, MAX_SEATS};
 
 /// The result of a finished game.
@@ -26,16 +31,22 @@ impl Outcome {
             score: [0; MAX_SEATS],
             reason,
         };
-        out.score[..n].copy_from_slice(&score[..n]);
-        for s in 0..n {
-            out.rank[s] = score[..n].iter().filter(|&&o| o > score[s]).count() as u8;
+        let score = score.get(..n).unwrap_or_default();
+        for ((slot, rank), &mine) in out.score.iter_mut().zip(out.rank.iter_mut()).zip(score) {
+            *slot = mine;
+            *rank = score.iter().filter(|&&o| o > mine).count() as u8;
         }
         out
     }
 
     /// The single winner, or `None` for a shared first place (a draw).
     pub fn winner(&self) -> Option<Seat> {
-        let mut firsts = (0..self.seats as usize).filter(|&s| self.rank[s] == 0);
+        let mut firsts = self
+            .ranks()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &r)| r == 0)
+            .map(|(s, _)| s);
         match (firsts.next(), firsts.next()) {
             (Some(s), None) => Some(s),
             _ => None,
@@ -47,11 +58,11 @@ impl Outcome {
     }
 
     pub fn ranks(&self) -> &[u8] {
-        &self.rank[..self.seats as usize]
+        self.rank.get(..self.seats as usize).unwrap_or_default()
     }
 
     pub fn scores(&self) -> &[i64] {
-        &self.score[..self.seats as usize]
+        self.score.get(..self.seats as usize).unwrap_or_default()
     }
 }
 

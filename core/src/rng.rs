@@ -5,6 +5,11 @@
 //! more for one purpose never shifts another. Games that must copy an original engine's generator
 //! (Ants: CPython's MT19937) carry their own.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
+)]
+
 /// SplitMix64: used to expand seeds, and good enough on its own for hashing seeds together.
 pub const fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
@@ -37,11 +42,11 @@ impl Rng {
     pub const fn stream(seed: u64, purpose: &[u8]) -> Rng {
         // FNV-1a of the purpose, mixed with the seed.
         let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-        let mut i = 0;
-        while i < purpose.len() {
-            h ^= purpose[i] as u64;
+        let mut rest = purpose;
+        while let [byte, tail @ ..] = rest {
+            h ^= *byte as u64;
             h = h.wrapping_mul(0x0000_0100_0000_01b3);
-            i += 1;
+            rest = tail;
         }
         let mut sm = seed ^ h;
         Rng::new(splitmix64(&mut sm))
@@ -68,9 +73,10 @@ impl Rng {
         if n == 0 {
             return 0;
         }
-        let threshold = n.wrapping_neg() % n;
+        let threshold = n.wrapping_neg().checked_rem(n).unwrap_or(0);
         loop {
-            let m = (self.next_u32() as u64) * (n as u64);
+            // u32 x u32 always fits in u64.
+            let m = (self.next_u32() as u64).wrapping_mul(n as u64);
             if (m as u32) >= threshold {
                 return (m >> 32) as u32;
             }
@@ -82,11 +88,13 @@ impl Rng {
         if hi <= lo {
             return lo;
         }
-        let span = (hi as i64 - lo as i64 + 1) as u64;
+        // hi > lo, both i32: the span is in 2..=2^32 and lo + draw stays in lo..=hi.
+        let span = (hi as i64).wrapping_sub(lo as i64).wrapping_add(1) as u64;
         if span > u32::MAX as u64 {
-            return (lo as i64 + (self.next_u64() % span) as i64) as i32;
+            let draw = self.next_u64().checked_rem(span).unwrap_or(0);
+            return (lo as i64).wrapping_add(draw as i64) as i32;
         }
-        (lo as i64 + self.below(span as u32) as i64) as i32
+        (lo as i64).wrapping_add(self.below(span as u32) as i64) as i32
     }
 
     /// True with probability `num / den`.
@@ -108,7 +116,7 @@ impl Rng {
         let mut i = items.len();
         while i > 1 {
             let j = self.below(i as u32) as usize;
-            i -= 1;
+            i = i.saturating_sub(1);
             items.swap(i, j);
         }
     }

@@ -3,6 +3,11 @@
 //! A seat is a plain index (`0..seats`). Sets of seats are a bitmask so that "who moves now" costs
 //! nothing to pass around and is the same on every target.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
+)]
+
 /// A seat at the table, `0..Game::seats()`.
 pub type Seat = usize;
 
@@ -21,7 +26,8 @@ impl SeatSet {
     /// Every seat of a table of `n` (simultaneous games). `n` is capped at [`MAX_SEATS`].
     pub const fn all(n: usize) -> SeatSet {
         let n = if n > MAX_SEATS { MAX_SEATS } else { n };
-        SeatSet(((1u32 << n) - 1) as u16)
+        // n <= MAX_SEATS: the shift fits and the subtraction cannot wrap.
+        SeatSet((1u32 << n).wrapping_sub(1) as u16)
     }
 
     /// Only `seat` (sequential games). A seat out of range gives the empty set.

@@ -81,7 +81,7 @@ impl CostStats {
                         if let Some(slot) = self.kept.get_mut(w) {
                             *slot = v;
                         }
-                        w += 1;
+                        w = w.saturating_add(1);
                     }
                 }
                 self.kept.truncate(w);

@@ -39,7 +39,7 @@ impl Gray4Frame {
         if x >= WIDTH || y >= HEIGHT {
             return 0;
         }
-        let byte = self.buf.get(y * ROW_BYTES + x / 2).copied().unwrap_or(0);
+        let byte = self.buf.get(byte_index(x, y)).copied().unwrap_or(0);
         if x.is_multiple_of(2) {
             byte >> 4
         } else {
@@ -51,7 +51,7 @@ impl Gray4Frame {
         if x >= WIDTH || y >= HEIGHT {
             return;
         }
-        if let Some(byte) = self.buf.get_mut(y * ROW_BYTES + x / 2) {
+        if let Some(byte) = self.buf.get_mut(byte_index(x, y)) {
             let level = level & 0x0f;
             *byte = if x.is_multiple_of(2) {
                 (*byte & 0x0f) | (level << 4)
@@ -89,6 +89,12 @@ impl DrawTarget for Gray4Frame {
         self.buf.fill((l << 4) | l);
         Ok(())
     }
+}
+
+/// The byte holding pixel `(x, y)`: two pixels a byte, rows of [`ROW_BYTES`]. Callers check
+/// `x < WIDTH` and `y < HEIGHT`, so it never saturates; a bad one misses `buf`.
+fn byte_index(x: usize, y: usize) -> usize {
+    y.saturating_mul(ROW_BYTES).saturating_add(x / 2)
 }
 
 #[cfg(test)]

@@ -51,7 +51,7 @@ impl Palette for Gray4 {
     }
     fn seat(seat: usize) -> Self {
         const LEVELS: [u8; 4] = [15, 8, 12, 6];
-        Gray4::new(LEVELS[seat % LEVELS.len()])
+        Gray4::new(cycle(&LEVELS, seat, 15))
     }
     fn alert() -> Self {
         Gray4::new(10)
@@ -76,11 +76,19 @@ impl Palette for Rgb565 {
             Rgb565::CSS_LIME_GREEN,
             Rgb565::CSS_GOLD,
         ];
-        SEATS[seat % SEATS.len()]
+        cycle(&SEATS, seat, Rgb565::WHITE)
     }
     fn alert() -> Self {
         Rgb565::RED
     }
+}
+
+/// `items[i % len]`, or `fallback` for an empty list.
+fn cycle<T: Copy>(items: &[T], i: usize, fallback: T) -> T {
+    i.checked_rem(items.len())
+        .and_then(|i| items.get(i))
+        .copied()
+        .unwrap_or(fallback)
 }
 
 #[cfg(test)]

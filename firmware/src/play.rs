@@ -61,7 +61,8 @@ pub struct MatchSummary {
 
 /// The seed of seat `seat`'s bot in a match with seed `seed`: distinct per seat, fixed per match.
 pub fn bot_seed(seed: u64, seat: usize) -> u64 {
-    let mut s = seed ^ ((seat as u64 + 1) << 32);
+    // Wrapping as the original `+` did in release builds (a seat is far below 2^32 anyway).
+    let mut s = seed ^ ((seat as u64).wrapping_add(1) << 32);
     arena_core::rng::splitmix64(&mut s)
 }
 
@@ -71,7 +72,7 @@ pub fn run<L: Lineup, B: Board>(board: &mut B, cfg: &RunConfig) -> u32 {
     let mut number = cfg.first;
     while cfg.matches.is_none_or(|m| played < m) {
         L::visit(number as usize, Player { board, cfg, number });
-        played += 1;
+        played = played.saturating_add(1);
         number = number.wrapping_add(1);
     }
     played
@@ -178,7 +179,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         bots_cost.record(clock.elapsed(start, decided));
         step_cost.record(clock.elapsed(decided, end));
         refused = refused.saturating_add(report.total_refused());
-        steps += 1;
+        steps = steps.saturating_add(1);
         let turn = steps;
         if cfg.digest_every != 0 && turn.is_multiple_of(cfg.digest_every) {
             let digest = game.digest();
@@ -298,7 +299,7 @@ type Bots<G> = heapless::Vec<<G as Roster>::Bot, MAX_SEATS>;
 fn bots<G: Roster>(seats: usize, seed: u64, names: &[&'static str]) -> Option<Bots<G>> {
     let mut bots = Bots::<G>::new();
     for seat in 0..seats.min(MAX_SEATS) {
-        let name = names.get(seat % names.len().max(1))?;
+        let name = names.get(seat.checked_rem(names.len()).unwrap_or(0))?;
         let bot = G::bot(name, bot_seed(seed, seat))?;
         bots.push(bot).ok()?;
     }

@@ -46,7 +46,7 @@ impl Layout {
         } else {
             &ascii::FONT_5X8
         };
-        let header_h = font.character_size.height + 2;
+        let header_h = font.character_size.height.saturating_add(2);
         let header = Rectangle::new(Point::zero(), Size::new(size.width, header_h));
         let body = Rectangle::new(
             Point::new(0, header_h as i32),
@@ -62,7 +62,7 @@ impl Layout {
 
     /// How many characters fit on one line.
     pub fn columns(&self) -> u32 {
-        self.size.width / self.font.character_size.width.max(1)
+        ratio(self.size.width, self.font.character_size.width)
     }
 
     /// Where a `cols` x `rows` grid of square cells and a text panel of `panel_chars` x
@@ -79,25 +79,49 @@ impl Layout {
         let (cols, rows) = (cols.max(1), rows.max(1));
         let body = self.body;
         let (bw, bh) = (body.size.width, body.size.height);
-        let panel_w = panel_chars * self.font.character_size.width + 3;
-        let panel_h = panel_lines * self.line_height() as u32 + 2;
-        let beside = (bw.saturating_sub(panel_w) / cols).min(bh / rows);
-        let below = (bw / cols).min(bh.saturating_sub(panel_h) / rows);
+        let panel_w = panel_chars
+            .saturating_mul(self.font.character_size.width)
+            .saturating_add(3);
+        let panel_h = panel_lines
+            .saturating_mul(self.line_height() as u32)
+            .saturating_add(2);
+        let beside = ratio(bw.saturating_sub(panel_w), cols).min(ratio(bh, rows));
+        let below = ratio(bw, cols).min(ratio(bh.saturating_sub(panel_h), rows));
         if beside >= below {
             let cell = beside.max(1);
-            let origin = body.top_left + Point::new(0, (bh.saturating_sub(cell * rows) / 2) as i32);
+            let origin = shift(
+                body.top_left,
+                0,
+                px(bh.saturating_sub(cell.saturating_mul(rows)) / 2),
+            );
             GridPlace {
                 cell,
                 origin,
-                panel: Point::new(origin.x + (cell * cols) as i32 + 3, body.top_left.y + 1),
+                panel: Point::new(
+                    origin
+                        .x
+                        .saturating_add(px(cell.saturating_mul(cols)))
+                        .saturating_add(3),
+                    body.top_left.y.saturating_add(1),
+                ),
             }
         } else {
             let cell = below.max(1);
-            let origin = body.top_left + Point::new((bw.saturating_sub(cell * cols) / 2) as i32, 0);
+            let origin = shift(
+                body.top_left,
+                px(bw.saturating_sub(cell.saturating_mul(cols)) / 2),
+                0,
+            );
             GridPlace {
                 cell,
                 origin,
-                panel: Point::new(body.top_left.x + 1, origin.y + (cell * rows) as i32 + 2),
+                panel: Point::new(
+                    body.top_left.x.saturating_add(1),
+                    origin
+                        .y
+                        .saturating_add(px(cell.saturating_mul(rows)))
+                        .saturating_add(2),
+                ),
             }
         }
     }
@@ -107,8 +131,29 @@ impl Layout {
     }
 
     pub fn line_height(&self) -> i32 {
-        self.font.character_size.height as i32 + 1
+        px(self.font.character_size.height).saturating_add(1)
     }
+}
+
+/// `p` moved by `(dx, dy)`; saturates at the ends of `i32`, far beyond any display.
+pub fn shift(p: Point, dx: i32, dy: i32) -> Point {
+    Point::new(p.x.saturating_add(dx), p.y.saturating_add(dy))
+}
+
+/// A length in pixels as a coordinate (saturating: no display is 2^31 pixels wide).
+pub fn px(v: u32) -> i32 {
+    i32::try_from(v).unwrap_or(i32::MAX)
+}
+
+/// The square of side `cell` at `at`, shrunk by `inset` pixels on every side.
+pub fn inset_square(at: Point, cell: u32, inset: u32) -> Rectangle {
+    let side = cell.saturating_sub(inset.saturating_mul(2));
+    Rectangle::new(shift(at, px(inset), px(inset)), Size::new(side, side))
+}
+
+/// `a / b` rounded down, `0` when `b` is `0`.
+pub fn ratio(a: u32, b: u32) -> u32 {
+    a.checked_div(b).unwrap_or(0)
 }
 
 /// Where [`Layout::grid_with_panel`] puts a grid and its panel.
@@ -146,14 +191,16 @@ where
     D: DrawTarget,
     D::Color: Palette,
 {
-    let room = (layout.size.width as i32 - at.x).max(0) as u32;
-    let fits = (room / layout.font.character_size.width.max(1)) as usize;
+    let room = px(layout.size.width).saturating_sub(at.x).max(0) as u32;
+    let fits = ratio(room, layout.font.character_size.width) as usize;
     let mut cut = s.len().min(fits);
+    // Index 0 is always a boundary: this stops there at the latest.
     while !s.is_char_boundary(cut) {
-        cut -= 1;
+        cut = cut.saturating_sub(1);
     }
-    if cut > 0 && at.y + layout.font.character_size.height as i32 <= layout.size.height as i32 {
-        Text::with_baseline(&s[..cut], at, layout.text_style(color), Baseline::Top).draw(target)?;
+    let bottom = at.y.saturating_add(px(layout.font.character_size.height));
+    if let (true, true, Some(head)) = (cut > 0, bottom <= px(layout.size.height), s.get(..cut)) {
+        Text::with_baseline(head, at, layout.text_style(color), Baseline::Top).draw(target)?;
     }
     Ok(())
 }
@@ -207,15 +254,15 @@ where
         .build();
     Text::with_text_style(
         &turn,
-        Point::new(layout.size.width as i32 - 1, 1),
+        Point::new(px(layout.size.width).saturating_sub(1), 1),
         layout.text_style(D::Color::text()),
         right,
     )
     .draw(target)?;
-    let y = layout.header.size.height as i32 - 1;
+    let y = px(layout.header.size.height).saturating_sub(1);
     Line::new(
         Point::new(0, y),
-        Point::new(layout.size.width as i32 - 1, y),
+        Point::new(px(layout.size.width).saturating_sub(1), y),
     )
     .into_styled(PrimitiveStyle::with_stroke(D::Color::dim(), 1))
     .draw(target)?;
@@ -236,14 +283,14 @@ where
     let layout = Layout::of(target.bounding_box().size);
     target.clear(D::Color::background())?;
     let lh = layout.line_height();
-    let mut y = 1;
+    let mut y: i32 = 1;
     // Most important first: a line that does not fit is left out.
     let bottom = layout.size.height as i32;
     let mut put = |target: &mut D, s: &str, color: D::Color| -> Result<(), D::Error> {
-        if y + lh <= bottom + 1 {
+        if y.saturating_add(lh) <= bottom.saturating_add(1) {
             text(target, s, Point::new(1, y), color, &layout)?;
         }
-        y += lh;
+        y = y.saturating_add(lh);
         Ok(())
     };
     put(
@@ -271,7 +318,7 @@ where
     for seat in 0..seats {
         let bot = label
             .bots
-            .get(seat % label.bots.len().max(1))
+            .get(seat.checked_rem(label.bots.len()).unwrap_or(0))
             .copied()
             .unwrap_or("?");
         let s = match outcome.and_then(|o| o.scores().get(seat).copied()) {
@@ -304,13 +351,13 @@ where
         &layout,
     )?;
     let lh = layout.line_height();
-    let mut y = 1 + lh;
+    let mut y = lh.saturating_add(1);
     for chunk in wrap(message, layout.columns() as usize) {
-        if y + lh > layout.size.height as i32 {
+        if y.saturating_add(lh) > px(layout.size.height) {
             break;
         }
         text(target, chunk, Point::new(1, y), D::Color::text(), &layout)?;
-        y += lh;
+        y = y.saturating_add(lh);
     }
     Ok(())
 }
@@ -325,8 +372,9 @@ pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
             return None;
         }
         let mut cut = rest.len().min(width);
+        // Index 0 is always a boundary: this stops there at the latest.
         while !rest.is_char_boundary(cut) {
-            cut -= 1;
+            cut = cut.saturating_sub(1);
         }
         if cut == 0 {
             cut = rest

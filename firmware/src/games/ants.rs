@@ -11,7 +11,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, Layout, Screen};
+use crate::screen::{fitted_text, inset_square, px, shift, Layout, Screen};
 
 /// Squares, ants, food, hills and orders per seat of the board build.
 pub const SQUARES: usize = 24 * 24;
@@ -75,18 +75,24 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let place = layout.grid_with_panel(cols, rows, PANEL_CHARS, seats);
         let (cell, origin) = (place.cell, place.origin);
         let at = |sq: usize| {
-            let (r, c) = (sq as u32 / cols.max(1), sq as u32 % cols.max(1));
-            origin + Point::new((c * cell) as i32, (r * cell) as i32)
+            let sq = sq as u32;
+            let (r, c) = (sq.checked_div(cols), sq.checked_rem(cols));
+            let (r, c) = (r.unwrap_or(0), c.unwrap_or(0));
+            shift(
+                origin,
+                px(c.saturating_mul(cell)),
+                px(r.saturating_mul(cell)),
+            )
         };
         let square = |sq: usize| Rectangle::new(at(sq), Size::new(cell, cell));
-        for sq in 0..(rows * cols) as usize {
+        for sq in 0..rows.saturating_mul(cols) as usize {
             if self.is_water(sq) {
                 square(sq)
                     .into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
                     .draw(target)?;
             }
         }
-        let centre = |sq: usize| at(sq) + Point::new(cell as i32 / 2, cell as i32 / 2);
+        let centre = |sq: usize| shift(at(sq), px(cell) / 2, px(cell) / 2);
         for f in self.food() {
             Pixel(centre(f.sq as usize), D::Color::text()).draw(target)?;
         }
@@ -100,12 +106,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         let inset = if cell >= 4 { 1 } else { 0 };
         for a in self.ants() {
-            Rectangle::new(
-                at(a.sq as usize) + Point::new(inset, inset),
-                Size::new(cell - 2 * inset as u32, cell - 2 * inset as u32),
-            )
-            .into_styled(PrimitiveStyle::with_fill(D::Color::seat(a.owner as usize)))
-            .draw(target)?;
+            inset_square(at(a.sq as usize), cell, inset)
+                .into_styled(PrimitiveStyle::with_fill(D::Color::seat(a.owner as usize)))
+                .draw(target)?;
         }
         let Point { x, mut y } = place.panel;
         for seat in 0..self.players() {
@@ -116,7 +119,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             };
             let text = fmt_line!("{} {}p {}a", seat, self.score(seat), self.ant_count(seat));
             fitted_text(target, &text, Point::new(x, y), color, layout)?;
-            y += layout.line_height();
+            y = y.saturating_add(layout.line_height());
         }
         Ok(())
     }

@@ -7,7 +7,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, Layout, Screen};
+use crate::screen::{fitted_text, inset_square, px, shift, Layout, Screen};
 
 /// Characters of the side panel: "3 12 5".
 const PANEL_CHARS: u32 = 9;
@@ -23,23 +23,24 @@ impl Screen for Ballroom {
         let side = BOARD as u32;
         let place = layout.grid_with_panel(side, side, PANEL_CHARS, self.players().len() as u32);
         let (cell, origin) = (place.cell, place.origin);
-        let at = |x: i32, y: i32| origin + Point::new(x * cell as i32, y * cell as i32);
-        Rectangle::new(origin, Size::new(cell * side, cell * side))
+        let at = |x: i32, y: i32| {
+            shift(
+                origin,
+                x.saturating_mul(px(cell)),
+                y.saturating_mul(px(cell)),
+            )
+        };
+        let whole = cell.saturating_mul(side);
+        Rectangle::new(origin, Size::new(whole, whole))
             .into_styled(PrimitiveStyle::with_stroke(D::Color::dim(), 1))
             .draw(target)?;
-        let span = (CONTROL_END - CONTROL_BEGIN + 1) as u32;
-        Rectangle::new(
-            at(CONTROL_BEGIN, CONTROL_BEGIN),
-            Size::new(cell * span, cell * span),
-        )
-        .into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
-        .draw(target)?;
+        let span = cell.saturating_mul((CONTROL_END - CONTROL_BEGIN + 1) as u32);
+        Rectangle::new(at(CONTROL_BEGIN, CONTROL_BEGIN), Size::new(span, span))
+            .into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
+            .draw(target)?;
         let inset = if cell >= 4 { 1 } else { 0 };
         for (seat, p) in self.players().iter().enumerate() {
-            let square = Rectangle::new(
-                at(p.pos.x as i32, p.pos.y as i32) + Point::new(inset, inset),
-                Size::new(cell - 2 * inset as u32, cell - 2 * inset as u32),
-            );
+            let square = inset_square(at(p.pos.x as i32, p.pos.y as i32), cell, inset);
             let style = if p.is_dead() {
                 PrimitiveStyle::with_stroke(D::Color::seat(seat), 1)
             } else {
@@ -49,7 +50,7 @@ impl Screen for Ballroom {
         }
         let Point { x, mut y } = place.panel;
         for (seat, p) in self.players().iter().enumerate() {
-            if y + layout.line_height() > layout.size.height as i32 {
+            if y.saturating_add(layout.line_height()) > px(layout.size.height) {
                 break;
             }
             fitted_text(
@@ -59,7 +60,7 @@ impl Screen for Ballroom {
                 D::Color::seat(seat),
                 layout,
             )?;
-            y += layout.line_height();
+            y = y.saturating_add(layout.line_height());
         }
         Ok(())
     }

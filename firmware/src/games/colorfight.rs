@@ -10,7 +10,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, Layout, Screen};
+use crate::screen::{fitted_text, inset_square, px, shift, Layout, Screen};
 
 /// Characters of the side panel: "3 123".
 const PANEL_CHARS: u32 = 6;
@@ -28,14 +28,20 @@ impl Screen for ColorFight {
         let place = layout.grid_with_panel(w, h, PANEL_CHARS, seats);
         let (cell, origin) = (place.cell, place.origin);
         let mono = D::Color::DEPTH == 1;
-        for (idx, c) in self.cells().iter().enumerate().take((w * h) as usize) {
+        for (idx, c) in self
+            .cells()
+            .iter()
+            .enumerate()
+            .take(w.saturating_mul(h) as usize)
+        {
             let (x, y) = self.coords(idx);
-            let at = origin + Point::new(x * cell as i32, y * cell as i32);
-            let square = Rectangle::new(at, Size::new(cell, cell));
-            let inner = Rectangle::new(
-                at + Point::new(1, 1),
-                Size::new(cell.saturating_sub(2), cell.saturating_sub(2)),
+            let at = shift(
+                origin,
+                x.saturating_mul(px(cell)),
+                y.saturating_mul(px(cell)),
             );
+            let square = Rectangle::new(at, Size::new(cell, cell));
+            let inner = inset_square(at, cell, 1);
             match c.owner_seat() {
                 Some(s) if mono && s % 2 == 1 => inner
                     .into_styled(PrimitiveStyle::with_stroke(D::Color::seat(s), 1))
@@ -43,18 +49,13 @@ impl Screen for ColorFight {
                 Some(s) => square
                     .into_styled(PrimitiveStyle::with_fill(D::Color::seat(s)))
                     .draw(target)?,
-                None if cell >= 3 && !mono => Pixel(
-                    at + Point::new(cell as i32 / 2, cell as i32 / 2),
-                    D::Color::dim(),
-                )
-                .draw(target)?,
+                None if cell >= 3 && !mono => {
+                    Pixel(shift(at, px(cell) / 2, px(cell) / 2), D::Color::dim()).draw(target)?
+                }
                 None => {}
             }
             if cell >= 3 {
-                let centre = Rectangle::new(
-                    at + Point::new(cell as i32 / 3, cell as i32 / 3),
-                    Size::new(cell - 2 * (cell / 3), cell - 2 * (cell / 3)),
-                );
+                let centre = inset_square(at, cell, cell / 3);
                 match c.kind {
                     Kind::Normal => {}
                     Kind::Gold => centre
@@ -83,7 +84,7 @@ impl Screen for ColorFight {
         }
         let Point { x, mut y } = place.panel;
         for (seat, p) in self.players().iter().enumerate() {
-            if y + layout.line_height() > layout.size.height as i32 {
+            if y.saturating_add(layout.line_height()) > px(layout.size.height) {
                 break;
             }
             let color = if p.defeated {
@@ -98,7 +99,7 @@ impl Screen for ColorFight {
                 color,
                 layout,
             )?;
-            y += layout.line_height();
+            y = y.saturating_add(layout.line_height());
         }
         Ok(())
     }

@@ -9,7 +9,7 @@ use embedded_graphics::prelude::*;
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, Layout, Screen};
+use crate::screen::{fitted_text, px, Layout, Screen};
 
 impl Screen for Mammut {
     const SHORT: &'static str = "Mammut";
@@ -20,15 +20,15 @@ impl Screen for Mammut {
         D::Color: Palette,
     {
         // Six lines (the round, five seats): tighten the spacing to the font's height if needed.
-        let lines = 1 + PLAYERS as i32;
+        const LINES: i32 = 1 + PLAYERS as i32;
         let lh = layout
             .line_height()
-            .min(layout.body.size.height as i32 / lines)
-            .max(layout.font.character_size.height as i32);
-        let mut y = layout.body.top_left.y + 1;
+            .min(px(layout.body.size.height) / LINES)
+            .max(px(layout.font.character_size.height));
+        let mut y = layout.body.top_left.y.saturating_add(1);
         let mut put = |target: &mut D, s: &str, color: D::Color| -> Result<(), D::Error> {
             fitted_text(target, s, Point::new(1, y), color, layout)?;
-            y += lh;
+            y = y.saturating_add(lh);
             Ok(())
         };
         put(

@@ -51,7 +51,8 @@ enum Params {
     Bb(bb::Params),
 }
 
-const ENTRIES: [(Entry, Params); 8] = [
+const ENTRIES_LEN: usize = 8;
+const ENTRIES: [(Entry, Params); ENTRIES_LEN] = [
     (
         Entry {
             config: "duel",
@@ -116,7 +117,7 @@ const ENTRIES: [(Entry, Params); 8] = [
 impl Lineup for Arcade {
     const LEN: usize = ENTRIES.len();
     fn visit<V: Visit>(index: usize, visitor: V) -> V::Out {
-        let (entry, params) = &ENTRIES[index % ENTRIES.len()];
+        let (entry, params) = ENTRIES.get(index % ENTRIES_LEN).unwrap_or(&ENTRIES[0]);
         match params {
             Params::Ants(turns) => match ants::params(*turns) {
                 Some(p) => visitor.visit::<ants::AntsBoard>(entry, &p),

@@ -12,20 +12,21 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, Layout, Screen};
+use crate::screen::{fitted_text, inset_square, px, shift, Layout, Screen};
 
 const SIDE: u32 = 10;
+const SIDE_LEN: usize = SIDE as usize;
 /// Characters of the side panel: "L100", "G1234".
 const PANEL_CHARS: u32 = 6;
 
 /// Where space `pos` of a path sits in its 10 x 10 serpentine.
 pub fn fold(pos: usize) -> (u32, u32) {
-    let row = (pos / SIDE as usize) as u32;
-    let col = (pos % SIDE as usize) as u32;
+    let row = (pos / SIDE_LEN) as u32;
+    let col = (pos % SIDE_LEN) as u32;
     let x = if row.is_multiple_of(2) {
         col
     } else {
-        SIDE - 1 - col
+        (SIDE - 1).saturating_sub(col)
     };
     (x, row)
 }
@@ -39,20 +40,26 @@ impl Screen for TowerDefense {
         D::Color: Palette,
     {
         let boards = self.boards() as u32;
-        let cols = SIDE * boards + boards.saturating_sub(1);
+        let cols = SIDE
+            .saturating_mul(boards)
+            .saturating_add(boards.saturating_sub(1));
         let place = layout.grid_with_panel(cols, SIDE, PANEL_CHARS, 4);
         let (cell, origin) = (place.cell, place.origin);
         let seats = 2;
         let spawner = |b: usize| (0..seats).find(|&s| self.attacked_board(s) == Some(b));
         let builder = |b: usize| (0..seats).find(|&s| self.defended_board(s) == Some(b));
         for b in 0..boards as usize {
-            let left = origin + Point::new((b as u32 * (SIDE + 1) * cell) as i32, 0);
+            let left = shift(
+                origin,
+                px((b as u32).saturating_mul(SIDE + 1).saturating_mul(cell)),
+                0,
+            );
             let invader_color = D::Color::seat(spawner(b).unwrap_or(0));
             let tower_color = D::Color::seat(builder(b).unwrap_or(1));
             let (invaders, towers) = self.masks(b);
             for pos in 0..SPACES {
                 let (x, y) = fold(pos);
-                let at = left + Point::new((x * cell) as i32, (y * cell) as i32);
+                let at = shift(left, px(x.saturating_mul(cell)), px(y.saturating_mul(cell)));
                 let square = Rectangle::new(at, Size::new(cell, cell));
                 let bit = 1u128 << pos;
                 if towers & bit != 0 {
@@ -62,12 +69,12 @@ impl Screen for TowerDefense {
                     if cell >= 5 {
                         let mark = match self.tower(b, pos).map(|t| t.kind) {
                             Some(TowerKind::Bomb) => Some(Size::new(1, 1)),
-                            Some(TowerKind::Stunner) => Some(Size::new(cell - 4, 1)),
+                            Some(TowerKind::Stunner) => Some(Size::new(cell.saturating_sub(4), 1)),
                             _ => None,
                         };
                         if let Some(size) = mark {
-                            let c = at + Point::new(cell as i32 / 2, cell as i32 / 2);
-                            let x0 = c.x - size.width as i32 / 2;
+                            let c = shift(at, px(cell) / 2, px(cell) / 2);
+                            let x0 = c.x.saturating_sub(px(size.width) / 2);
                             Rectangle::new(Point::new(x0, c.y), size)
                                 .into_styled(PrimitiveStyle::with_fill(tower_color))
                                 .draw(target)?;
@@ -76,17 +83,14 @@ impl Screen for TowerDefense {
                 } else if D::Color::DEPTH > 1 {
                     // The path as dim dots (left out on 1-bit displays, where they would look
                     // like invaders).
-                    let mid = at + Point::new(cell as i32 / 2, cell as i32 / 2);
+                    let mid = shift(at, px(cell) / 2, px(cell) / 2);
                     Pixel(mid, D::Color::dim()).draw(target)?;
                 }
                 if invaders & bit != 0 {
                     let inset = if cell >= 4 { 1 } else { 0 };
-                    Rectangle::new(
-                        at + Point::new(inset, inset),
-                        Size::new(cell - 2 * inset as u32, cell - 2 * inset as u32),
-                    )
-                    .into_styled(PrimitiveStyle::with_fill(invader_color))
-                    .draw(target)?;
+                    inset_square(at, cell, inset)
+                        .into_styled(PrimitiveStyle::with_fill(invader_color))
+                        .draw(target)?;
                 }
             }
         }
@@ -96,7 +100,7 @@ impl Screen for TowerDefense {
                 fmt_line!("L{}", self.life(seat)),
                 fmt_line!("G{}", self.gold(seat)),
             ] {
-                if y + layout.line_height() > layout.size.height as i32 {
+                if y.saturating_add(layout.line_height()) > px(layout.size.height) {
                     break;
                 }
                 fitted_text(
@@ -106,7 +110,7 @@ impl Screen for TowerDefense {
                     D::Color::seat(seat),
                     layout,
                 )?;
-                y += layout.line_height();
+                y = y.saturating_add(layout.line_height());
             }
         }
         Ok(())

@@ -2,6 +2,7 @@
 //! send an action the rules refuse, and they think only when idle (or, for bases, when a build is
 //! possible): most ticks cost them nothing, which is what lets a board play them in real time.
 
+use super::grid::seat_tag;
 use super::{Action, Building, ColorFight, Kind, Plan};
 use crate::game::Bot;
 use crate::rng::Rng;
@@ -102,7 +103,7 @@ fn expander(game: &ColorFight, seat: Seat) -> Action {
     if !idle(game, seat) {
         return Action::Pass;
     }
-    let me = seat as u8 + 1;
+    let me = seat_tag(seat);
     let best = attacks(game, seat)
         .filter(|&(i, _)| game.cell(i).is_some_and(|c| c.owner != me))
         .min_by_key(|&(i, t)| (t, i));
@@ -115,7 +116,7 @@ fn expander(game: &ColorFight, seat: Seat) -> Action {
 /// Where a new base is safest: deep inside its land and away from its other bases, so a base that
 /// falls has somewhere to retreat and one raid cannot take two.
 fn base_site(game: &ColorFight, seat: Seat) -> Option<usize> {
-    let me = seat as u8 + 1;
+    let me = seat_tag(seat);
     let bases: heapless::Vec<(i32, i32), 4> = game
         .cells()
         .iter()
@@ -131,12 +132,15 @@ fn base_site(game: &ColorFight, seat: Seat) -> Option<usize> {
             let (x, y) = game.coords(i);
             let far = bases
                 .iter()
-                .map(|&(bx, by)| (bx - x).abs() + (by - y).abs())
+                .map(|&(bx, by)| manhattan((bx, by), (x, y)))
                 .min()
                 .unwrap_or(8)
                 .min(8);
             let inner = game.own_neighbours(seat, i) as i32;
-            (inner * 4 + far, usize::MAX - i)
+            (
+                inner.saturating_mul(4).saturating_add(far),
+                usize::MAX.saturating_sub(i),
+            )
         })
 }
 
@@ -152,7 +156,7 @@ fn strategist(game: &ColorFight, seat: Seat) -> Action {
     if !idle(game, seat) {
         return Action::Pass;
     }
-    let me = seat as u8 + 1;
+    let me = seat_tag(seat);
     let tick = game.tick();
     let energy_low = p.energy < super::Num::const_from_int(80);
     // Once a defeat is final, a player with a single base is one attack from ranking last: hunt
@@ -186,7 +190,7 @@ fn strategist(game: &ColorFight, seat: Seat) -> Action {
                 0
             };
         }
-        let kind = match c.kind {
+        let kind: u32 = match c.kind {
             Kind::Gold => 30,
             Kind::Energy if energy_low => 20,
             Kind::Energy => 4,
@@ -200,25 +204,38 @@ fn strategist(game: &ColorFight, seat: Seat) -> Action {
         let (x, y) = game.coords(i);
         let near = prey
             .iter()
-            .map(|&(px, py)| (px - x).abs() + (py - y).abs())
+            .map(|&(px, py)| manhattan((px, py), (x, y)))
             .min()
             .map_or(0, |d| {
                 if d == 0 {
                     300
                 } else {
-                    10u32.saturating_sub(d as u32) * 4
+                    10u32.saturating_sub(d as u32).saturating_mul(4)
                 }
             });
-        kind + base + near
+        kind.saturating_add(base).saturating_add(near)
     };
     let best = attacks(game, seat)
-        .map(|(i, t)| (value(i) * 1000 / t.max(1), i))
+        .map(|(i, t)| {
+            (
+                value(i)
+                    .saturating_mul(1000)
+                    .checked_div(t.max(1))
+                    .unwrap_or(0),
+                i,
+            )
+        })
         .filter(|&(v, _)| v > 0)
-        .max_by_key(|&(v, i)| (v, usize::MAX - i));
+        .max_by_key(|&(v, i)| (v, usize::MAX.saturating_sub(i)));
     match best {
         Some((_, i)) => xy_attack(game, i),
         None => Action::Pass,
     }
+}
+
+/// Manhattan distance between two cells (coordinates are small: it never saturates).
+fn manhattan((ax, ay): (i32, i32), (bx, by): (i32, i32)) -> i32 {
+    i32::try_from(ax.abs_diff(bx).saturating_add(ay.abs_diff(by))).unwrap_or(i32::MAX)
 }
 
 #[cfg(test)]

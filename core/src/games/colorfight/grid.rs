@@ -54,6 +54,12 @@ impl Building {
     }
 }
 
+/// The `owner`/`attacker` tag of `seat`: seat + 1 (seats are below `MAX_PLAYERS`, so it never
+/// saturates).
+pub(crate) const fn seat_tag(seat: usize) -> u8 {
+    (seat as u8).saturating_add(1)
+}
+
 /// One cell. `owner` and `attacker` are seat + 1, 0 for nobody (as in the canonical JSON).
 /// `taken_at` is the tick the cell was last taken or defended; `done_at` the tick its attack
 /// completes (0 when nobody attacks it).
@@ -71,17 +77,17 @@ pub struct Cell {
 impl Cell {
     /// The owner's seat, if any.
     pub const fn owner_seat(&self) -> Option<usize> {
-        match self.owner {
-            0 => None,
-            o => Some(o as usize - 1),
+        match self.owner.checked_sub(1) {
+            Some(s) => Some(s as usize),
+            None => None,
         }
     }
 
     /// The attacker's seat, if any.
     pub const fn attacker_seat(&self) -> Option<usize> {
-        match self.attacker {
-            0 => None,
-            a => Some(a as usize - 1),
+        match self.attacker.checked_sub(1) {
+            Some(s) => Some(s as usize),
+            None => None,
         }
     }
 

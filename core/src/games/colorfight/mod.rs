@@ -34,6 +34,11 @@
 //! of 12-byte cells: 12,792 bytes on x86-64 whatever the grid size (a test checks it against the
 //! 24 KB budget).
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
+)]
+
 pub mod bots;
 pub mod grid;
 mod player;
@@ -51,6 +56,7 @@ use crate::seat::{Seat, SeatSet, MAX_SEATS};
 use crate::Digest;
 
 pub use bots::ColorFightBot;
+use grid::seat_tag;
 pub use grid::{Building, Cell, Kind};
 pub use player::Player;
 pub use timing::Num;
@@ -213,7 +219,7 @@ impl ColorFight {
         self.seed
     }
     fn len(&self) -> usize {
-        self.width() * self.height()
+        self.width().saturating_mul(self.height())
     }
     /// The cells of the grid, row-major (`y * width + x`).
     pub fn cells(&self) -> &[Cell] {
@@ -236,30 +242,33 @@ impl ColorFight {
         if x < 0 || y < 0 || x as usize >= self.width() || y as usize >= self.height() {
             None
         } else {
-            Some(y as usize * self.width() + x as usize)
+            (y as usize)
+                .checked_mul(self.width())?
+                .checked_add(x as usize)
         }
     }
 
     /// The coordinates of a cell index.
     pub fn coords(&self, idx: usize) -> (i32, i32) {
         let w = self.width().max(1);
-        ((idx % w) as i32, (idx / w) as i32)
+        let (x, y) = (idx.checked_rem(w), idx.checked_div(w));
+        (x.unwrap_or(0) as i32, y.unwrap_or(0) as i32)
     }
 
     /// The 4 neighbours of a cell (up, right, down, left), `None` off the grid.
     pub fn neighbours(&self, idx: usize) -> [Option<usize>; 4] {
         let (x, y) = self.coords(idx);
         [
-            self.index(x, y - 1),
-            self.index(x + 1, y),
-            self.index(x, y + 1),
-            self.index(x - 1, y),
+            self.index(x, y.saturating_sub(1)),
+            self.index(x.saturating_add(1), y),
+            self.index(x, y.saturating_add(1)),
+            self.index(x.saturating_sub(1), y),
         ]
     }
 
     /// How many of `seat`'s cells touch cell `idx`.
     pub fn own_neighbours(&self, seat: Seat, idx: usize) -> u8 {
-        let me = seat as u8 + 1;
+        let me = seat_tag(seat);
         self.neighbours(idx)
             .iter()
             .flatten()
@@ -298,7 +307,7 @@ impl ColorFight {
         }
         let idx = self.index(x, y).ok_or(Refusal::OutOfGrid)?;
         let cell = self.cell(idx).ok_or(Refusal::OutOfGrid)?;
-        let me = seat as u8 + 1;
+        let me = seat_tag(seat);
         if attack {
             if !p.is_idle() {
                 return Err(Refusal::Busy);
@@ -348,17 +357,22 @@ impl Game for ColorFight {
         if w < 2 || h < 2 {
             return Err(SetupError::Invalid("width and height must be at least 2"));
         }
-        if w * h > MAX_CELLS {
+        let cells = w.saturating_mul(h);
+        if cells > MAX_CELLS {
             return Err(SetupError::Capacity("more than MAX_CELLS cells"));
         }
         if params.players < 2 || params.players as usize > MAX_PLAYERS {
             return Err(SetupError::Invalid("2 to 8 players"));
         }
         let mines = match params.variant {
-            Variant::Conquest => w * h * 2 / 100,
+            Variant::Conquest => cells.saturating_mul(2) / 100,
             Variant::Skirmish => 0,
         };
-        if 2 * mines + params.players as usize > w * h {
+        if mines
+            .saturating_mul(2)
+            .saturating_add(params.players as usize)
+            > cells
+        {
             return Err(SetupError::Invalid("grid too small for mines and players"));
         }
         let mut game = ColorFight {

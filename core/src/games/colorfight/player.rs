@@ -70,7 +70,7 @@ impl Player {
 
     /// 1 per cell, 10 per gold mine (a gold mine cell counts 10, not 11).
     pub const fn score(&self) -> u32 {
-        self.cells as u32 + 9 * self.gold_mines as u32
+        (self.cells as u32).saturating_add((self.gold_mines as u32).saturating_mul(9))
     }
 
     pub(super) fn hash_into(&self, d: &mut Digest) {

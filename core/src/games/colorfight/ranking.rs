@@ -26,11 +26,16 @@ impl ColorFight {
             let alive = p.is_some_and(|p| !p.defeated);
             let lot = lot.get(seat).copied().unwrap_or(0);
             match self.variant() {
-                Variant::Conquest => (alive, self.final_score(seat), 0, u8::MAX - lot),
+                Variant::Conquest => (
+                    alive,
+                    self.final_score(seat),
+                    0,
+                    u8::MAX.saturating_sub(lot),
+                ),
                 Variant::Skirmish => {
                     let cells = p.map_or(0, |p| p.cells as u32);
                     let when = p.map_or(0, |p| if p.defeated { p.defeated_at } else { 0 });
-                    (alive, cells, when, u8::MAX - lot)
+                    (alive, cells, when, u8::MAX.saturating_sub(lot))
                 }
             }
         };

@@ -2,6 +2,7 @@
 //! builds (2), defeats (3), income (4), then respawns and actions (5). Every count a player keeps
 //! (cells, mines, bases) is updated here, where the grid changes, and nowhere else.
 
+use super::grid::seat_tag;
 use super::timing::Num;
 use super::{
     Action, Building, ColorFight, Kind, Plan, Player, Variant, BASE_COST, BUILD_TICKS, CAP,
@@ -31,7 +32,7 @@ impl ColorFight {
                 if k == 0 {
                     return Some(i);
                 }
-                k -= 1;
+                k = k.saturating_sub(1);
             }
         }
         None
@@ -63,7 +64,7 @@ impl ColorFight {
             p.bases = 1;
         }
         if let Some(c) = self.cells.get_mut(idx) {
-            c.owner = seat as u8 + 1;
+            c.owner = seat_tag(seat);
             c.taken_at = tick;
             c.building = if conquest {
                 Building::Base
@@ -121,7 +122,7 @@ impl ColorFight {
             Plan::Attack { cell, ticks } => {
                 let done = tick.saturating_add(ticks);
                 if let Some(c) = self.cells.get_mut(cell) {
-                    c.attacker = seat as u8 + 1;
+                    c.attacker = seat_tag(seat);
                     c.done_at = done;
                 }
                 if let Some(p) = self.players.get_mut(seat) {
@@ -180,7 +181,7 @@ impl ColorFight {
         for &(idx, seat) in due.iter() {
             let i = idx as usize;
             let Some(&cell) = self.cell(i) else { continue };
-            let me = seat + 1;
+            let me = seat.saturating_add(1);
             if cell.owner != me {
                 if let Some(prev) = cell.owner_seat() {
                     self.count(prev, cell.kind, false);
@@ -226,7 +227,7 @@ impl ColorFight {
     pub(super) fn retreat(&mut self, idx: usize, prev: Seat) {
         let mut dirs = self.neighbours(idx);
         self.retreat_rng.shuffle(&mut dirs);
-        let owner = prev as u8 + 1;
+        let owner = seat_tag(prev);
         for n in dirs.into_iter().flatten() {
             if let Some(c) = self.cells.get_mut(n) {
                 if c.owner == owner && c.building == Building::None {
@@ -285,7 +286,7 @@ impl ColorFight {
     /// Defeat: the attempt's score is kept, every cell becomes empty, the attack is cancelled.
     pub(super) fn defeat(&mut self, seat: Seat) {
         let tick = self.tick;
-        let me = seat as u8 + 1;
+        let me = seat_tag(seat);
         let Some(p) = self.players.get(seat).copied() else {
             return;
         };

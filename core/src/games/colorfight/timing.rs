@@ -39,7 +39,8 @@ pub fn decay(age: u32) -> Num {
             sum.saturating_add(term)
         };
     }
-    sum >> q
+    // q < 40 here, below the type's width.
+    sum.wrapping_shr(q)
 }
 
 /// Base duration in seconds: 2 for an empty cell, `3 + 30 * 2^(-x/30)` for an owned one.
@@ -70,7 +71,7 @@ pub fn attack_ticks(variant: Variant, owned: bool, age: u32, adjacent: u8, energ
     let tenths = match variant {
         Variant::Skirmish => base.saturating_mul_int(10),
         Variant::Conquest => {
-            let num = base.saturating_mul_int(500 * surround_quarters(adjacent));
+            let num = base.saturating_mul_int(surround_quarters(adjacent).saturating_mul(500));
             let den = Num::const_from_int(200).saturating_add(energy.max(Num::ZERO));
             num.checked_div(den).unwrap_or(Num::MAX)
         }

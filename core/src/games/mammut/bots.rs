@@ -97,17 +97,21 @@ fn animal_worth(g: &Mammut, seat: Seat, got: u8) -> i32 {
     let have = g.animals().get(seat).copied().unwrap_or(0);
     let new = (got & !have).count_ones() as i32;
     if g.round() >= ROUNDS {
-        animal_bonus(have | got) - animal_bonus(have)
+        animal_bonus(have | got).saturating_sub(animal_bonus(have))
     } else {
-        new * ANIMAL_WORTH
+        new.saturating_mul(ANIMAL_WORTH)
     }
 }
 
 /// What `seat` would score if the round ended with table `t`.
 fn worth(g: &Mammut, t: &Table, seat: Seat) -> i32 {
     let score = g.score_hands(&t.hands);
-    score.gain.get(seat).copied().unwrap_or(0)
-        + animal_worth(g, seat, score.animals.get(seat).copied().unwrap_or(0))
+    let gain = score.gain.get(seat).copied().unwrap_or(0);
+    gain.saturating_add(animal_worth(
+        g,
+        seat,
+        score.animals.get(seat).copied().unwrap_or(0),
+    ))
 }
 
 /// The knapsack of one take: the best value of every size, and how to rebuild its set.
@@ -178,10 +182,11 @@ impl Plan {
                 }
                 2 => {
                     let (win, lose) = fur_winner_loser(&with(&counts.fur, c), &order);
-                    (if win == seat { round } else { 0 }) - (if lose == seat { round } else { 0 })
+                    let won = if win == seat { round } else { 0 };
+                    won.saturating_sub(if lose == seat { round } else { 0 })
                 }
-                3 => c as i32 * IVORY_POINTS,
-                4 => c as i32 * axe_points(g.round()),
+                3 => (c as i32).saturating_mul(IVORY_POINTS),
+                4 => (c as i32).saturating_mul(axe_points(g.round())),
                 5 => {
                     // All new animals are worth the same: take the c lowest.
                     let got = groups[5].lowest(c).iter().fold(0u8, |acc, tile| {
@@ -202,7 +207,7 @@ impl Plan {
         for (gi, group) in groups.iter().enumerate() {
             let n = group.len();
             let mut values = [0i32; SIZES];
-            for (c, v) in values.iter_mut().enumerate().take(n + 1) {
+            for (c, v) in values.iter_mut().enumerate().take(n.saturating_add(1)) {
                 *v = value(gi, c);
             }
             let mut next = [i32::MIN; SIZES];
@@ -212,13 +217,17 @@ impl Plan {
                     continue;
                 }
                 for c in 0..=n {
-                    let (Some(slot), Some(&v)) = (next.get_mut(k + c), values.get(c)) else {
+                    let (Some(slot), Some(&v)) = (next.get_mut(k.saturating_add(c)), values.get(c))
+                    else {
                         break;
                     };
                     let total = base.saturating_add(v);
                     if total > *slot {
                         *slot = total;
-                        if let Some(p) = pick.get_mut(gi).and_then(|p| p.get_mut(k + c)) {
+                        if let Some(p) = pick
+                            .get_mut(gi)
+                            .and_then(|p| p.get_mut(k.saturating_add(c)))
+                        {
                             *p = c as u8;
                         }
                     }

@@ -189,7 +189,7 @@ impl Mammut {
             self.over = true;
             return;
         }
-        self.round += 1;
+        self.round = self.round.saturating_add(1);
         let first = self.most_furs();
         self.deal(first);
     }

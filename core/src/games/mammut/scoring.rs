@@ -40,9 +40,9 @@ pub fn next_seat(ids: &[u8; PLAYERS], seat: Seat, clockwise: bool) -> Seat {
     let id = ids.get(seat).copied().unwrap_or(1) as usize;
     // Ids are 1..=PLAYERS: step in 0..PLAYERS, then back.
     let next = if clockwise {
-        id % PLAYERS + 1
+        (id % PLAYERS).saturating_add(1)
     } else {
-        (id + 2 * PLAYERS - 2) % PLAYERS + 1
+        (id.saturating_add(2 * PLAYERS - 2) % PLAYERS).saturating_add(1)
     };
     seat_of(ids, next as u8).unwrap_or(seat)
 }
@@ -103,13 +103,13 @@ pub fn meat_places(meat: &[u8; PLAYERS], order: &Order) -> [Seat; 3] {
     // A stable insertion sort by Meat, descending: equal counts keep the tie order.
     for i in 1..ranked.len() {
         let mut j = i;
-        while j > 0 {
-            let (Some(&a), Some(&b)) = (ranked.get(j - 1), ranked.get(j)) else {
+        while let Some(k) = j.checked_sub(1) {
+            let (Some(&a), Some(&b)) = (ranked.get(k), ranked.get(j)) else {
                 break;
             };
             if meat.get(b as usize) > meat.get(a as usize) {
-                ranked.swap(j - 1, j);
-                j -= 1;
+                ranked.swap(k, j);
+                j = k;
             } else {
                 break;
             }
@@ -221,11 +221,16 @@ pub fn score_round(
     }
     let (winner, loser) = fur_winner_loser(&c.fur, &order);
     add(winner, round as i32);
-    add(loser, -(round as i32));
+    add(loser, (round as i32).saturating_neg());
     for s in 0..PLAYERS {
         let ivory = c.ivory.get(s).copied().unwrap_or(0) as i32;
         let axe = c.axe.get(s).copied().unwrap_or(0) as i32;
-        add(s, ivory * IVORY_POINTS + axe * axe_points(round));
+        add(
+            s,
+            ivory
+                .saturating_mul(IVORY_POINTS)
+                .saturating_add(axe.saturating_mul(axe_points(round))),
+        );
     }
     RoundScore {
         gain,
@@ -252,7 +257,10 @@ pub fn placement_points(finals: &[i32; PLAYERS]) -> [u16; PLAYERS] {
         let better = finals.iter().filter(|&&p| p > mine).count();
         let tied = finals.iter().filter(|&&p| p == mine).count().max(1);
         let sum: u16 = PLACEMENT.iter().skip(better).take(tied).sum();
-        *slot = sum * PLACEMENT_SCALE / tied as u16;
+        *slot = sum
+            .saturating_mul(PLACEMENT_SCALE)
+            .checked_div(tied as u16)
+            .unwrap_or(0);
     }
     out
 }

@@ -100,7 +100,11 @@ impl Side {
     /// This animal's bit in an animal set (`0` for sides that are not animals).
     pub const fn animal_bit(self) -> u8 {
         if self.is_animal() {
-            1 << (self as u8 - Side::Bat as u8)
+            // An animal is at or after Bat: the shift is in 0..8.
+            match 1u8.checked_shl((self as u8).wrapping_sub(Side::Bat as u8) as u32) {
+                Some(bit) => bit,
+                None => 0,
+            }
         } else {
             0
         }
@@ -161,12 +165,14 @@ pub type Faces = u32;
 /// The tiles whose first side is Mystery: turning them at scoring sets their bit.
 pub const MYSTERY_TILES: TileSet = {
     let mut mask = 0u32;
-    let mut i = 0;
-    while i < TILE_COUNT {
-        if matches!(TILES[i][0], Side::Mystery) {
-            mask |= 1 << i;
+    let mut bit = 1u32;
+    let mut rest: &[[Side; 2]] = &TILES;
+    while let [[first, _], tail @ ..] = rest {
+        if matches!(first, Side::Mystery) {
+            mask |= bit;
         }
-        i += 1;
+        bit <<= 1;
+        rest = tail;
     }
     TileSet(mask)
 };
@@ -269,7 +275,7 @@ impl TileSet {
                 None
             } else {
                 let tile = rest.trailing_zeros() as u8;
-                rest &= rest - 1;
+                rest &= rest.wrapping_sub(1);
                 Some(tile)
             }
         })

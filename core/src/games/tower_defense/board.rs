@@ -219,9 +219,10 @@ fn span(lo: usize, hi: usize) -> u128 {
     let upper = if hi >= 127 {
         u128::MAX
     } else {
-        (1u128 << (hi + 1)) - 1
+        // hi < 127 here, and a power of two minus one never wraps.
+        (1u128 << hi.wrapping_add(1)).wrapping_sub(1)
     };
-    upper & !((1u128 << lo.min(127)) - 1)
+    upper & !(1u128 << lo.min(127)).wrapping_sub(1)
 }
 
 /// The spaces a tower at `pos` with `range` reaches, clipped to the path.
@@ -241,9 +242,10 @@ fn dilate(mask: u128, r: u16) -> u128 {
     // Doubling: after covering distance `d`, shifting by `step` covers `d + step`.
     let mut covered = 0u16;
     while covered < r {
-        let step = (covered + 1).min(r - covered);
+        // covered < r <= u16::MAX: none of these wraps.
+        let step = covered.wrapping_add(1).min(r.wrapping_sub(covered));
         m |= (m << step) | (m >> step);
-        covered += step;
+        covered = covered.wrapping_add(step);
     }
     m & span(0, LAST)
 }
@@ -258,10 +260,11 @@ fn bits<T: Copy, const N: usize>(xs: &[T; N], f: impl Fn(T) -> bool) -> u128 {
         for (j, &x) in chunk.iter().enumerate() {
             b |= (f(x) as u16) << j;
         }
-        m |= (b as u128) << (16 * c);
+        // N <= 128: every shift stays below 128.
+        m |= (b as u128) << c.wrapping_mul(16);
     }
     for (j, &x) in rest.iter().enumerate() {
-        m |= (f(x) as u128) << (16 * chunks.len() + j);
+        m |= (f(x) as u128) << chunks.len().wrapping_mul(16).wrapping_add(j);
     }
     m
 }
@@ -281,16 +284,17 @@ fn bits2<T: Copy, U: Copy, const N: usize>(
         for (j, (&x, &y)) in x.iter().zip(y).enumerate() {
             b |= (f(x, y) as u16) << j;
         }
-        m |= (b as u128) << (16 * c);
+        // N <= 128: every shift stays below 128.
+        m |= (b as u128) << c.wrapping_mul(16);
     }
     for (j, (&x, &y)) in xr.iter().zip(yr).enumerate() {
-        m |= (f(x, y) as u128) << (16 * xc.len() + j);
+        m |= (f(x, y) as u128) << xc.len().wrapping_mul(16).wrapping_add(j);
     }
     m
 }
 
 fn highest(mask: u128) -> usize {
-    127 - mask.leading_zeros() as usize
+    127usize.saturating_sub(mask.leading_zeros() as usize)
 }
 
 impl<H: Hp> Board<H> {
@@ -337,8 +341,10 @@ impl<H: Hp> Board<H> {
         let power = *self.power.get(pos)?;
         let range = *self.range.get(pos)?;
         let (bp, br) = rules.base(kind);
-        let level =
-            rules.base_level + power.saturating_sub(bp) as u32 + range.saturating_sub(br) as u32;
+        let level = rules
+            .base_level
+            .saturating_add(power.saturating_sub(bp) as u32)
+            .saturating_add(range.saturating_sub(br) as u32);
         Some(TowerView {
             pos: pos as u8,
             kind,
@@ -471,7 +477,13 @@ impl<H: Hp> Board<H> {
         let maxhp = self.maxhp.get(i)?.get() as u64;
         let res = *self.stun_res.get(i)? as u64;
         self.clear_invader(i);
-        Some((maxhp + 10 * def as u64 + 10 * res) / 10)
+        // A u32 plus two u16 tenfold: far from u64's limit, so the saturation never bites.
+        Some(
+            maxhp
+                .saturating_add((def as u64).saturating_mul(10))
+                .saturating_add(res.saturating_mul(10))
+                / 10,
+        )
     }
 
     /// Towers fire, then invaders move (rules "Towers" and "One turn", steps 1.1 and 1.2).
@@ -503,7 +515,7 @@ impl<H: Hp> Board<H> {
             let mut each = inv;
             while each != 0 {
                 let i = each.trailing_zeros() as usize;
-                each &= each - 1;
+                each &= each.wrapping_sub(1);
                 if self.stun.get(i).is_some_and(|&s| s != 0) {
                     stunned |= 1u128 << i;
                 }
@@ -564,7 +576,7 @@ impl<H: Hp> Board<H> {
                 let mut targets = *inv & reach(p, range);
                 while targets != 0 {
                     let i = targets.trailing_zeros() as usize;
-                    targets &= targets - 1;
+                    targets &= targets.wrapping_sub(1);
                     if let Some(reward) = self.hit(i, power) {
                         *inv &= !(1u128 << i);
                         *stunned &= !(1u128 << i);
@@ -590,7 +602,7 @@ impl<H: Hp> Board<H> {
                 continue;
             };
             if *s > 0 {
-                *s -= 1;
+                *s = s.saturating_sub(1);
                 continue;
             }
             if i == LAST {
@@ -599,9 +611,10 @@ impl<H: Hp> Board<H> {
                 through = Some((hp, maxhp));
                 self.clear_invader(i);
                 inv &= !(1u128 << i);
-            } else if inv & (1u128 << (i + 1)) == 0 {
+            } else if inv & (1u128 << i.wrapping_add(1)) == 0 {
+                // i < LAST here: the next space is still on the path.
                 self.move_up(i);
-                inv = (inv & !(1u128 << i)) | (1u128 << (i + 1));
+                inv = (inv & !(1u128 << i)) | (1u128 << i.wrapping_add(1));
             }
         }
         self.set_invader_mask(inv);
@@ -609,7 +622,7 @@ impl<H: Hp> Board<H> {
     }
 
     fn move_up(&mut self, i: usize) {
-        let j = i + 1;
+        let j = i.saturating_add(1);
         if j >= SPACES {
             return;
         }

@@ -102,8 +102,8 @@ impl TdBot {
             } else {
                 TowerKind::Turret
             };
-            self.pos = (pos + 1) % SPACES as u8;
-            self.built += 1;
+            self.pos = next_space(pos);
+            self.built = self.built.saturating_add(1);
             if self.built == 100 {
                 self.pos = 0;
             }
@@ -115,7 +115,7 @@ impl TdBot {
             if view.gold(seat) < view.upgrade_cost(seat) {
                 return Action::Pass;
             }
-            self.pos = (pos + 1) % SPACES as u8;
+            self.pos = next_space(pos);
             Action::Upgrade {
                 pos: pos as i64,
                 stat: Some(Stat::Power),
@@ -137,8 +137,8 @@ impl TdBot {
         };
         let boost = game.boost_max(seat) as i32;
         if spawn {
-            let hp = r.range(0, boost + 2) as i64;
-            let rest = (boost as i64 - hp).max(0) as i32;
+            let hp = r.range(0, boost.saturating_add(2)) as i64;
+            let rest = (boost as i64).saturating_sub(hp).max(0) as i32;
             let defense = r.range(0, rest / 2) as i64;
             let stun_res = r.range(0, rest / 3) as i64;
             return Action::Spawn {
@@ -205,12 +205,12 @@ fn army(game: &TowerDefense, seat: Seat) -> Action {
             },
         ];
         let t = view.turn() as usize;
-        if (1..=first.len()).contains(&t) {
-            return first.get(t - 1).copied().unwrap_or_default();
+        if let Some(&action) = t.checked_sub(1).and_then(|i| first.get(i)) {
+            return action;
         }
     }
     let boost = view.boost_max(seat);
-    if view.gold(seat) >= 10 + boost as u64 {
+    if view.gold(seat) >= (boost as u64).saturating_add(10) {
         Action::Spawn {
             hp: boost as i64,
             defense: 0,
@@ -219,4 +219,11 @@ fn army(game: &TowerDefense, seat: Seat) -> Action {
     } else {
         Action::Pass
     }
+}
+
+/// The space after `pos`, back to 0 past the end of the path.
+fn next_space(pos: u8) -> u8 {
+    pos.checked_add(1)
+        .filter(|&p| (p as usize) < SPACES)
+        .unwrap_or(0)
 }

@@ -53,18 +53,18 @@ impl Player {
 
     /// `50 + inflation`.
     pub fn build_cost(&self) -> u64 {
-        BASE_BUILD_COST + self.inflation as u64
+        BASE_BUILD_COST.saturating_add(self.inflation as u64)
     }
 
     /// `75 + floor(inflation * 3 / 2)`.
     pub fn upgrade_cost(&self) -> u64 {
-        BASE_UPGRADE_COST + self.inflation as u64 * 3 / 2
+        BASE_UPGRADE_COST.saturating_add((self.inflation as u64).saturating_mul(3) / 2)
     }
 }
 
 /// `gold + amount`, saturating.
 fn add_gold(gold: u32, amount: u64) -> u32 {
-    u32::try_from(gold as u64 + amount.min(u32::MAX as u64)).unwrap_or(u32::MAX)
+    u32::try_from((gold as u64).saturating_add(amount)).unwrap_or(u32::MAX)
 }
 
 /// What is left after paying `cost`, if `gold` covers it.
@@ -101,7 +101,9 @@ impl Duel {
             defender.gold = add_gold(defender.gold, result.kill_gold);
             if let Some((hp, maxhp)) = result.through {
                 // Decision 2: exact integer arithmetic, floor(income * hp / maxhp).
-                let reward = (attacker.income as u64 * hp as u64)
+                // Two u32s: the product fits a u64 exactly.
+                let reward = (attacker.income as u64)
+                    .saturating_mul(hp as u64)
                     .checked_div(maxhp as u64)
                     .unwrap_or(0);
                 attacker.gold = add_gold(attacker.gold, reward);
@@ -149,7 +151,7 @@ impl Duel {
         let Some((h, d, r)) = super::spawn_terms(hp, defense, stun_res, player.boost_max) else {
             return false;
         };
-        let cost = 10 + h + 10 * d + 10 * r;
+        let cost = super::spawn_cost(h, d, r);
         let Some(left) = pay(player.gold, cost) else {
             return false;
         };
@@ -157,7 +159,7 @@ impl Duel {
             return false;
         }
         player.gold = left;
-        board.spawn(BASE_HP + h, d, r);
+        board.spawn(BASE_HP.saturating_add(h), d, r);
         true
     }
 

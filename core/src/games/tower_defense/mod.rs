@@ -25,6 +25,11 @@
 //! the through-reward is `floor(income * hp / maxhp)`, Siege's `1.1^k` is `11^k / 10^k`, `log10` is
 //! a digit count.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
+)]
+
 pub mod board;
 pub mod bots;
 pub mod duel;
@@ -137,8 +142,20 @@ fn space(pos: i64) -> Option<usize> {
 /// Spawn boosts clamped at 0, if their total is within `boost_max` (then each fits in 32 bits).
 fn spawn_terms(hp: i64, defense: i64, stun_res: i64, boost_max: u32) -> Option<(u64, u64, u64)> {
     let [h, d, r] = [hp, defense, stun_res].map(|v| v.max(0) as u64);
-    let total = h as u128 + d as u128 + r as u128;
+    // Three values below 2^63 never saturate a u128.
+    let total = (h as u128)
+        .saturating_add(d as u128)
+        .saturating_add(r as u128);
     (total <= boost_max as u128).then_some((h, d, r))
+}
+
+/// The price of an invader with those terms: `10 + h + 10 * (d + r)` (rule "Invaders").
+/// The terms sum to at most a `u32` (see [`spawn_terms`]), so the saturation never bites.
+fn spawn_cost(h: u64, d: u64, r: u64) -> u64 {
+    d.saturating_add(r)
+        .saturating_mul(10)
+        .saturating_add(h)
+        .saturating_add(10)
 }
 
 // Both variants live inline (no allocation); the Duel one sets the size budget.
@@ -240,7 +257,7 @@ impl TowerDefense {
     /// The board where `seat`'s towers stand (`None` for the Siege invader).
     pub fn defended_board(&self, seat: Seat) -> Option<usize> {
         match self.state {
-            State::Duel(_) if seat < 2 => Some(1 - seat),
+            State::Duel(_) if seat < 2 => Some(seat ^ 1),
             State::Siege(_) if seat == siege::DEFENDER_SEAT => Some(0),
             _ => None,
         }

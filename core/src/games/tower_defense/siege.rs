@@ -63,7 +63,8 @@ pub fn multiplied_hp(base: u64, k: u32) -> u32 {
     for _ in 0..k {
         let mut carry = 0u64;
         for limb in n.iter_mut() {
-            let v = *limb as u64 * 11 + carry;
+            // (2^32 - 1) * 11 plus a carry below 11 is far below 2^64.
+            let v = (*limb as u64).wrapping_mul(11).wrapping_add(carry);
             *limb = v as u32;
             carry = v >> 32;
         }
@@ -142,12 +143,15 @@ impl Siege {
         let Some((h, d, r)) = super::spawn_terms(hp, defense, stun_res, inv.boost_max) else {
             return false;
         };
-        let cost = 10 + h + 10 * d + 10 * r;
-        if self.board.has_invader(0) || inv.gold < cost {
+        let cost = super::spawn_cost(h, d, r);
+        if self.board.has_invader(0) {
             return false;
         }
-        inv.gold -= cost;
-        let spawned = multiplied_hp(BASE_HP + h, turn / HP_MULT_INTERVAL);
+        let Some(left) = inv.gold.checked_sub(cost) else {
+            return false;
+        };
+        inv.gold = left;
+        let spawned = multiplied_hp(BASE_HP.saturating_add(h), turn / HP_MULT_INTERVAL);
         self.board.spawn(spawned as u64, d, r);
         true
     }
@@ -156,10 +160,13 @@ impl Siege {
         let (Some(kind), Some(pos)) = (kind, super::space(pos)) else {
             return false;
         };
-        if self.board.has_tower(pos) || self.defender.gold < TOWER_COST {
+        if self.board.has_tower(pos) {
             return false;
         }
-        self.defender.gold -= TOWER_COST;
+        let Some(left) = self.defender.gold.checked_sub(TOWER_COST) else {
+            return false;
+        };
+        self.defender.gold = left;
         self.board.build(pos, kind, TOWER_COST, &RULES);
         true
     }
@@ -168,10 +175,13 @@ impl Siege {
         let (Some(stat), Some(pos)) = (stat, super::space(pos)) else {
             return false;
         };
-        if !self.board.has_tower(pos) || self.defender.gold < TOWER_COST {
+        if !self.board.has_tower(pos) {
             return false;
         }
-        self.defender.gold -= TOWER_COST;
+        let Some(left) = self.defender.gold.checked_sub(TOWER_COST) else {
+            return false;
+        };
+        self.defender.gold = left;
         self.board.upgrade(pos, stat == Stat::Range, TOWER_COST);
         true
     }
@@ -180,7 +190,10 @@ impl Siege {
         let Some(tower) = super::space(pos).and_then(|p| self.board.tower(p, &RULES)) else {
             return false;
         };
-        let refund = (TOWER_COST + TOWER_COST * tower.level as u64) / 2;
+        let refund = TOWER_COST
+            .saturating_mul(tower.level as u64)
+            .saturating_add(TOWER_COST)
+            / 2;
         self.defender.gold = self.defender.gold.saturating_add(refund);
         self.board.remove_tower(tower.pos as usize);
         true

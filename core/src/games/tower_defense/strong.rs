@@ -50,32 +50,39 @@ pub fn act(rng: &mut Rng, game: &TowerDefense, seat: Seat) -> Action {
 /// Total hit points of the invaders on `board`, weighted up the closer they are to the end.
 fn threat(game: &TowerDefense, board: usize) -> u64 {
     game.invaders(board)
-        .map(|v| v.hp as u64 * (1 + v.defense as u64) * (100 + v.pos as u64) / 100)
-        .sum()
+        .map(|v| {
+            (v.hp as u64)
+                .saturating_mul((v.defense as u64).saturating_add(1))
+                .saturating_mul((v.pos as u64).saturating_add(100))
+                / 100
+        })
+        .fold(0, u64::saturating_add)
 }
 
 /// Damage the towers on `board` can deal to a passing invader, roughly.
 fn firepower(game: &TowerDefense, board: usize) -> u64 {
     game.towers(board)
         .map(|t| match t.kind {
-            TowerKind::Turret => t.power as u64 * (2 * t.range as u64 + 1),
-            TowerKind::Bomb => t.power as u64 * 2,
-            TowerKind::Stunner => 3 * t.power as u64,
+            TowerKind::Turret => (t.power as u64)
+                .saturating_mul((t.range as u64).saturating_mul(2).saturating_add(1)),
+            TowerKind::Bomb => (t.power as u64).saturating_mul(2),
+            TowerKind::Stunner => (t.power as u64).saturating_mul(3),
         })
-        .sum()
+        .fold(0, u64::saturating_add)
 }
 
 fn defence(game: &TowerDefense, seat: Seat, board: usize) -> Option<Action> {
     let gold = game.gold(seat);
-    let enemy = 1 - seat.min(1);
+    let enemy = usize::from(seat == 0);
     let enemy_gold = if game.attacked_board(enemy).is_some() {
         game.gold(enemy)
     } else {
         0
     };
-    let need = threat(game, board) + enemy_gold / 4;
+    let need = threat(game, board).saturating_add(enemy_gold / 4);
     let have = firepower(game, board);
-    if need == 0 || have * 3 >= need * 2 {
+    // In u128 both products are exact.
+    if need == 0 || (have as u128).saturating_mul(3) >= (need as u128).saturating_mul(2) {
         return None;
     }
     // Build the next tower of the layout, else upgrade the weakest turret.
@@ -85,7 +92,7 @@ fn defence(game: &TowerDefense, seat: Seat, board: usize) -> Option<Action> {
     let upgrade_target = game
         .towers(board)
         .filter(|t| t.kind == TowerKind::Turret)
-        .min_by_key(|t| (t.power, SPACES - t.pos as usize));
+        .min_by_key(|t| (t.power, SPACES.saturating_sub(t.pos as usize)));
     let build_cost = game.build_cost(seat);
     let upgrade_cost = game.upgrade_cost(seat);
     match (free, upgrade_target) {
@@ -120,11 +127,15 @@ fn attack(game: &TowerDefense, seat: Seat, board: usize) -> Action {
     }
     let mut left = boost;
     let res = if stun <= left / 2 { stun } else { 0 };
-    left -= res;
+    left = left.saturating_sub(res);
     let def = hit.saturating_sub(1);
     let def = if def <= left / 2 { def } else { 0 };
-    left -= def;
-    let cost = 10 + left + 10 * (res + def);
+    left = left.saturating_sub(def);
+    let cost = res
+        .saturating_add(def)
+        .saturating_mul(10)
+        .saturating_add(left)
+        .saturating_add(10);
     if game.gold(seat) < cost {
         return Action::Pass;
     }
