@@ -46,5 +46,5 @@ fuzz_target!(|data: &[u8]| {
     let Ok(seed) = u.arbitrary::<u64>() else {
         return;
     };
-    drive::<TowerDefense>(&Params { variant }, seed, &mut u, 3000, |u, _, _| action(u));
+    drive::<TowerDefense>(&Params { variant }, seed, &mut u, 800, |u, _, _| action(u));
 });
