@@ -10,6 +10,7 @@
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
 //!   high-water mark and state size (`--json` for JSON only);
 //! - `size`: flash and static RAM of every board;
+//! - `fuzz [--seconds N] [TARGET...]`: the libFuzzer targets of `tests/fuzz` (not part of `test`);
 //! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs.
 
 use anyhow::{bail, Context, Result};
@@ -19,6 +20,7 @@ mod check;
 mod cost;
 mod demo;
 mod flash;
+mod fuzz;
 mod host;
 mod log;
 mod qemu;
@@ -38,6 +40,7 @@ fn main() -> Result<()> {
         Some("size") => size::run().map(|_| ()),
         Some("lineup") => host::preview(number(&args, "--matches", 10)?),
         Some("soak") => soak(&args),
+        Some("fuzz") => fuzz::run(&args[1..]),
         Some("flash") => match flag(&args, "--board") {
             Some(board) => flash::run(&board),
             None => bail!("flash needs --board rp-pico|stm32f411\n\n{HELP}"),
@@ -73,6 +76,9 @@ tasks:
   soak [--matches N] [--seed S]
           the long run (not part of test): N seeded matches (default 10,000) across every game with
           built-in bots, in release mode, every game's invariants checked after every turn
+  fuzz [--seconds N] [TARGET...]
+          (not part of test) each libFuzzer target of tests/fuzz, or those named, for N seconds
+          (default 30); needs the nightly toolchain, installs cargo-fuzz if missing
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
