@@ -56,9 +56,16 @@ fn step<const SQ: usize, const A: usize, const F: usize, const H: usize, const O
     d: Dir,
 ) -> usize {
     let (h, w) = (g.rows() as i32, g.cols() as i32);
-    let (r, c) = ((sq as i32) / w.max(1), (sq as i32) % w.max(1));
+    let cols = w.max(1) as usize;
+    let (r, c) = (
+        sq.checked_div(cols).unwrap_or(0),
+        sq.checked_rem(cols).unwrap_or(0),
+    );
     let (dr, dc) = d.offset();
-    (wrap(r + dr, h) * w + wrap(c + dc, w)) as usize
+    // Board sides are u16: nothing here comes near i32 limits.
+    let r = wrap((r as i32).saturating_add(dr), h);
+    let c = wrap((c as i32).saturating_add(dc), w);
+    r.saturating_mul(w).saturating_add(c) as usize
 }
 
 /// Breadth-first distances from `sources` over non-water squares. `origin` (if given) records
@@ -73,16 +80,19 @@ fn bfs<const SQ: usize, const A: usize, const F: usize, const H: usize, const O:
     let (mut head, mut tail) = (0usize, 0usize);
     for s in sources {
         if let Some(d) = dist.get_mut(s) {
-            if *d == FAR && tail < SQ {
-                *d = 0;
-                queue[tail] = s as u16;
-                tail += 1;
+            if *d == FAR {
+                if let Some(q) = queue.get_mut(tail) {
+                    *d = 0;
+                    *q = s as u16;
+                    tail = tail.saturating_add(1);
+                }
             }
         }
     }
     while head < tail {
-        let cur = queue[head] as usize;
-        head += 1;
+        let Some(&cur) = queue.get(head) else { break };
+        let cur = cur as usize;
+        head = head.saturating_add(1);
         let next_d = dist.get(cur).copied().unwrap_or(FAR).saturating_add(1);
         for d in Dir::ALL {
             let n = step(g, cur, d);
@@ -90,10 +100,12 @@ fn bfs<const SQ: usize, const A: usize, const F: usize, const H: usize, const O:
                 continue;
             }
             if let Some(slot) = dist.get_mut(n) {
-                if *slot == FAR && tail < SQ {
-                    *slot = next_d;
-                    queue[tail] = n as u16;
-                    tail += 1;
+                if *slot == FAR {
+                    if let Some(q) = queue.get_mut(tail) {
+                        *slot = next_d;
+                        *q = n as u16;
+                        tail = tail.saturating_add(1);
+                    }
                 }
             }
         }
@@ -152,14 +164,17 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 );
                 let best = mine
                     .iter()
+                    .zip(taken.iter())
                     .enumerate()
-                    .filter(|&(i, _)| !taken[i])
-                    .map(|(i, &s)| (from_food[s as usize], i))
+                    .filter(|&(_, (_, &t))| !t)
+                    .map(|(i, (&s, _))| (from_food.get(s as usize).copied().unwrap_or(FAR), i))
                     .min();
                 if let Some((d, i)) = best {
                     if d < 40 {
-                        taken[i] = true;
-                        food_of[i] = f.sq;
+                        if let (Some(t), Some(food)) = (taken.get_mut(i), food_of.get_mut(i)) {
+                            *t = true;
+                            *food = f.sq;
+                        }
                     }
                 }
             }
@@ -171,17 +186,18 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             for a in g.ants() {
                 if g.distance2(sq, a.sq as usize) <= DANGER_RADIUS2 {
                     if a.owner as usize == seat {
-                        friends += 1;
+                        friends = friends.saturating_add(1);
                     } else {
-                        enemies += 1;
+                        enemies = enemies.saturating_add(1);
                     }
                 }
             }
-            enemies > 0 && enemies + 1 > friends
+            enemies > 0 && enemies.saturating_add(1) > friends
         };
 
         let mut claimed = [false; SQ];
         let mut from_target = [FAR; SQ];
+        let at = |field: &[u16; SQ], sq: usize| field.get(sq).copied().unwrap_or(FAR);
         for (i, &sq) in mine.iter().enumerate() {
             let sq = sq as usize;
             // Which field this ant follows.
@@ -194,34 +210,35 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                         &mut queue,
                     );
                     &from_target
-                } else if to_hill[sq] != FAR {
+                } else if at(&to_hill, sq) != FAR {
                     &to_hill
-                } else if to_enemy[sq] != FAR {
+                } else if at(&to_enemy, sq) != FAR {
                     &to_enemy
                 } else {
                     &to_food
                 }
-            } else if to_food[sq] != FAR {
+            } else if at(&to_food, sq) != FAR {
                 &to_food
-            } else if to_hill[sq] != FAR {
+            } else if at(&to_hill, sq) != FAR {
                 &to_hill
             } else {
                 &to_enemy
             };
-            let here = field[sq];
+            let here = at(field, sq);
             let mut dirs = Dir::ALL;
             self.rng.shuffle(&mut dirs);
             let mut best: Option<(u16, Dir, usize)> = None;
             for d in dirs {
                 let dest = step(g, sq, d);
                 let v = g.square(dest);
-                if v == WATER || v == FOOD || claimed[dest] || (v < LAND && v as usize == seat) {
+                let taken = claimed.get(dest).copied().unwrap_or(true);
+                if v == WATER || v == FOOD || taken || (v < LAND && v as usize == seat) {
                     continue;
                 }
                 if self.style == Style::Strong && danger(dest) && !danger(sq) {
                     continue;
                 }
-                let key = field[dest];
+                let key = at(field, dest);
                 if best.is_none_or(|b| key < b.0) {
                     best = Some((key, d, dest));
                 }
@@ -229,7 +246,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             let wander = here == FAR;
             match best {
                 Some((key, d, dest)) if key < here || wander => {
-                    let (r, c) = (sq / g.cols() as usize, sq % g.cols() as usize);
+                    let cols = g.cols().max(1) as usize;
+                    let (r, c) = (sq.checked_div(cols), sq.checked_rem(cols));
+                    let (r, c) = (r.unwrap_or(0), c.unwrap_or(0));
                     if out
                         .push(Order {
                             row: r as i16,
@@ -238,12 +257,20 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                         })
                         .is_ok()
                     {
-                        claimed[dest] = true;
+                        if let Some(c) = claimed.get_mut(dest) {
+                            *c = true;
+                        }
                         continue;
                     }
-                    claimed[sq] = true;
+                    if let Some(c) = claimed.get_mut(sq) {
+                        *c = true;
+                    }
                 }
-                _ => claimed[sq] = true,
+                _ => {
+                    if let Some(c) = claimed.get_mut(sq) {
+                        *c = true;
+                    }
+                }
             }
         }
         out

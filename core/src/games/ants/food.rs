@@ -11,7 +11,7 @@
 
 use super::map::{FOOD, LAND, MAX_PLAYERS, WATER};
 use super::pyset::set_order;
-use super::state::{wrap, AntsGame, NONE16};
+use super::state::{AntsGame, NONE16};
 use crate::game::SetupError;
 
 /// Largest number of symmetry combinations examined (each is checked against the whole map).
@@ -26,43 +26,50 @@ const IN_VIEW: u8 = 2;
 pub(crate) fn offset_aim(o: (i32, i32), aim: u8) -> (i32, i32) {
     let (r, c) = o;
     match aim {
-        1 => (-r, c),
-        2 => (r, -c),
-        3 => (-r, -c),
+        1 => (r.saturating_neg(), c),
+        2 => (r, c.saturating_neg()),
+        3 => (r.saturating_neg(), c.saturating_neg()),
         4 => (c, r),
-        5 => (-c, r),
-        6 => (c, -r),
-        7 => (-c, -r),
+        5 => (c.saturating_neg(), r),
+        6 => (c, r.saturating_neg()),
+        7 => (c.saturating_neg(), r.saturating_neg()),
         _ => (r, c),
     }
+}
+
+/// Slot `k` after `head` in a ring of `SQ` slots (`head < SQ`, `k <= SQ`).
+fn ring_index<const SQ: usize>(head: usize, k: usize) -> usize {
+    head.saturating_add(k).checked_rem(SQ).unwrap_or(0)
 }
 
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     AntsGame<SQ, A, F, H, O>
 {
     pub(crate) fn ring_get(&self, k: usize) -> u16 {
-        let cap = SQ.max(1);
         self.ring
-            .get((self.ring_head + k) % cap)
+            .get(ring_index::<SQ>(self.ring_head, k))
             .copied()
             .unwrap_or(NONE16)
     }
     fn ring_set(&mut self, k: usize, v: u16) {
-        let cap = SQ.max(1);
-        if let Some(slot) = self.ring.get_mut((self.ring_head + k) % cap) {
+        if let Some(slot) = self.ring.get_mut(ring_index::<SQ>(self.ring_head, k)) {
             *slot = v;
         }
     }
     fn ring_push_back(&mut self, v: u16) {
         if self.ring_len < SQ {
-            self.ring_len += 1;
-            self.ring_set(self.ring_len - 1, v);
+            self.ring_set(self.ring_len, v);
+            self.ring_len = self.ring_len.saturating_add(1);
         }
     }
     fn ring_push_front(&mut self, v: u16) {
         if self.ring_len < SQ {
-            self.ring_head = (self.ring_head + SQ - 1) % SQ.max(1);
-            self.ring_len += 1;
+            // `ring_head < SQ`: one step back around the ring.
+            self.ring_head = match self.ring_head.checked_sub(1) {
+                Some(h) => h,
+                None => SQ.saturating_sub(1),
+            };
+            self.ring_len = self.ring_len.saturating_add(1);
             self.ring_set(0, v);
         }
     }
@@ -70,8 +77,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         if self.ring_len == 0 {
             return None;
         }
-        let v = self.ring_get(self.ring_len - 1);
-        self.ring_len -= 1;
+        self.ring_len = self.ring_len.saturating_sub(1);
+        let v = self.ring_get(self.ring_len);
         Some(v)
     }
 
@@ -83,9 +90,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let (r2, c2) = self.row_col(loc2);
         for row in 0..h {
             for col in 0..w {
-                let ilk0 = self.cell((wrap(r1 + row, h) * w + wrap(c1 + col, w)) as usize);
+                let ilk0 = self.cell(self.sq_of(r1.saturating_add(row), c1.saturating_add(col)));
                 let (ar, ac) = offset_aim((row, col), aim);
-                let ilk1 = self.cell((wrap(r2 + ar, h) * w + wrap(c2 + ac, w)) as usize);
+                let ilk1 = self.cell(self.sq_of(r2.saturating_add(ar), c2.saturating_add(ac)));
                 let ant0 = ilk0 < LAND;
                 let ant1 = ilk1 < LAND;
                 let differs = if ilk0 == 0 {
@@ -123,18 +130,16 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let mut options: [heapless::Vec<(u16, u8), MAX_OPTIONS>; MAX_PLAYERS] =
             core::array::from_fn(|_| heapless::Vec::new());
         let mut combos: usize = 1;
-        for player in 1..n {
-            let mut count = 0;
-            for i in 0..self.hills.len() {
-                let h = self.hills[i];
+        for (player, opts) in options.iter_mut().enumerate().take(n).skip(1) {
+            let mut count = 0usize;
+            for h in self.hills.iter() {
                 if h.owner as usize != player {
                     continue;
                 }
-                count += 1;
+                count = count.saturating_add(1);
                 for aim in 0..8u8 {
                     if self.map_similar(hill0, h.sq as usize, aim, player as u8) {
-                        options[player]
-                            .push((h.sq, aim))
+                        opts.push((h.sq, aim))
                             .map_err(|_| SetupError::Capacity("too many map symmetries"))?;
                     }
                 }
@@ -144,7 +149,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                     "map is not symmetric: hill counts differ",
                 ));
             }
-            combos = combos.saturating_mul(options[player].len());
+            combos = combos.saturating_mul(opts.len());
             if combos == 0 {
                 return Err(SetupError::Invalid("map is not symmetric"));
             }
@@ -153,11 +158,17 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             }
         }
         let combo = |mut index: usize, sym: &mut [(u16, u8); MAX_PLAYERS]| {
-            sym[0] = (hill0 as u16, 0);
-            for player in 1..n {
-                let len = options[player].len().max(1);
-                sym[player] = options[player].get(index % len).copied().unwrap_or((0, 0));
-                index /= len;
+            if let Some(first) = sym.first_mut() {
+                *first = (hill0 as u16, 0);
+            }
+            for (s, opts) in sym.iter_mut().zip(options.iter()).take(n).skip(1) {
+                // `len >= 1`, so the divisions cannot fail.
+                let len = opts.len().max(1);
+                *s = opts
+                    .get(index.checked_rem(len).unwrap_or(0))
+                    .copied()
+                    .unwrap_or((0, 0));
+                index = index.checked_div(len).unwrap_or(0);
             }
         };
         let mut valid = 0usize;
@@ -165,7 +176,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         for index in 0..combos {
             combo(index, &mut sym);
             if self.symmetry_holds(&sym) {
-                valid += 1;
+                valid = valid.saturating_add(1);
             }
         }
         let Some(pick) = self.rng.choice(valid) else {
@@ -181,7 +192,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                     self.sym = sym;
                     return Ok(());
                 }
-                seen += 1;
+                seen = seen.saturating_add(1);
             }
         }
         Err(SetupError::Invalid("map is not symmetric"))
@@ -192,15 +203,18 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     fn symmetry_holds(&mut self, sym: &[(u16, u8); MAX_PLAYERS]) -> bool {
         let n = self.players as usize;
         let mut fix = [(0usize, 0u8); MAX_PLAYERS];
-        for (p, &(loc, aim)) in sym.iter().enumerate().take(n) {
+        for (f, &(loc, aim)) in fix.iter_mut().zip(sym.iter()).take(n) {
             let (r, c) = offset_aim((1, 2), aim);
             let sq = self.offset(loc as usize, r, c);
-            fix[p] = (sq, self.cell(sq));
+            *f = (sq, self.cell(sq));
             self.set_cell(sq, FOOD);
         }
-        let ok = sym.iter().enumerate().take(n).all(|(p, &(loc, aim))| {
-            self.map_similar(sym[0].0 as usize, loc as usize, aim, p as u8)
-        });
+        let loc0 = sym.first().map_or(0, |s| s.0 as usize);
+        let ok = sym
+            .iter()
+            .enumerate()
+            .take(n)
+            .all(|(p, &(loc, aim))| self.map_similar(loc0, loc as usize, aim, p as u8));
         for &(sq, ilk) in fix.iter().take(n).rev() {
             self.set_cell(sq, ilk);
         }
@@ -211,16 +225,15 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     pub(crate) fn food_set(&self, base: usize, out: &mut [(u32, u32); MAX_PLAYERS]) -> usize {
         let n = self.players as usize;
         let (br, bc) = self.row_col(base);
-        let (a0r, a0c) = self.row_col(self.sym[0].0 as usize);
-        let o = (br - a0r, bc - a0c);
+        let (a0r, a0c) = self.row_col(self.sym.first().map_or(0, |s| s.0 as usize));
+        let o = (br.saturating_sub(a0r), bc.saturating_sub(a0c));
         let mut items = [(0u32, 0u32); MAX_PLAYERS];
-        for (p, item) in items.iter_mut().enumerate().take(n) {
-            let (loc, aim) = self.sym[p];
+        for (item, &(loc, aim)) in items.iter_mut().zip(self.sym.iter()).take(n) {
             let (dr, dc) = offset_aim(o, aim);
             let (r, c) = self.row_col(self.offset(loc as usize, dr, dc));
             *item = (r as u32, c as u32);
         }
-        set_order(&items[..n], out)
+        set_order(items.get(..n).unwrap_or(&items), out)
     }
 
     /// `get_initial_vision_squares`: flood fill over non-water from every hill, within
@@ -229,7 +242,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// sets are built) is the queue.
     fn mark_initial_vision(&mut self) {
         for h in 0..self.hills.len() {
-            let hill = self.hills[h].sq as usize;
+            let Some(hill) = self.hills.get(h).map(|h| h.sq as usize) else {
+                continue;
+            };
             self.ring_head = 0;
             self.ring_len = 0;
             self.mark(hill, IN_VIEW);
@@ -257,8 +272,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             return None;
         }
         let v = self.ring_get(0);
-        self.ring_head = (self.ring_head + 1) % SQ.max(1);
-        self.ring_len -= 1;
+        // `ring_head < SQ`: one step on around the ring.
+        let next = self.ring_head.saturating_add(1);
+        self.ring_head = if next >= SQ { 0 } else { next };
+        self.ring_len = self.ring_len.saturating_sub(1);
         Some(v)
     }
 
@@ -279,7 +296,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         self.ring_head = 0;
         self.ring_len = 0;
-        let squares = self.rows as usize * self.cols as usize;
+        let squares = (self.rows as usize).saturating_mul(self.cols as usize);
         let mut locs = [(0u32, 0u32); MAX_PLAYERS];
         for base in 0..squares {
             let marks = self.scratch.get(base).copied().unwrap_or(0);
@@ -290,8 +307,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 continue;
             }
             let len = self.food_set(base, &mut locs);
-            let first = locs[0];
-            let too_close = locs[1..len].iter().any(|&(r, c)| {
+            // A food set holds one item at least (`len >= 1`).
+            let first = locs.first().copied().unwrap_or_default();
+            let too_close = locs.get(1..len).unwrap_or(&[]).iter().any(|&(r, c)| {
                 let a = self.sq_of(first.0 as i32, first.1 as i32);
                 self.distance2(a, self.sq_of(r as i32, c as i32)) == 1
             });
@@ -299,7 +317,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 continue;
             }
             if !starting || len == n {
-                for &(r, c) in &locs[..len] {
+                for &(r, c) in locs.iter().take(len) {
                     let sq = self.sq_of(r as i32, c as i32);
                     self.mark(sq, VISITED);
                 }
@@ -347,9 +365,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 self.place_food();
                 return amount;
             }
-            amount -= len;
+            amount = amount.saturating_sub(len);
             self.ring_push_front(base);
-            for &(r, c) in &locs[..len as usize] {
+            for &(r, c) in locs.iter().take(len as usize) {
                 let sq = self.sq_of(r as i32, c as i32);
                 self.schedule(sq);
             }
@@ -369,7 +387,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     pub(crate) fn place_food(&mut self) {
         let mut keep = 0usize;
         for k in 0..self.pending_order.len() {
-            let sq = self.pending_order[k] as usize;
+            let Some(&sq) = self.pending_order.get(k) else {
+                break;
+            };
+            let sq = sq as usize;
             let mut count = self.pending.get(sq).copied().unwrap_or(0);
             if self.is_free_land(sq) && self.add_food(sq) {
                 count = count.saturating_sub(1);
@@ -378,8 +399,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 }
             }
             if count > 0 {
-                self.pending_order[keep] = sq as u16;
-                keep += 1;
+                // `keep <= k`: always a slot already read.
+                if let Some(slot) = self.pending_order.get_mut(keep) {
+                    *slot = sq as u16;
+                }
+                keep = keep.saturating_add(1);
             }
         }
         self.pending_order.truncate(keep);

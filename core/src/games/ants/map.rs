@@ -49,7 +49,8 @@ fn parse_number(text: &str) -> Option<u32> {
 
 impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
     pub fn squares(&self) -> usize {
-        self.rows as usize * self.cols as usize
+        // Both are u16: the product fits a usize.
+        (self.rows as usize).saturating_mul(self.cols as usize)
     }
 
     /// Reads a map in the official format.
@@ -63,17 +64,17 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
         let mut row = 0usize;
         let mut last_line = 0usize;
         for (index, raw) in text.split('\n').enumerate() {
-            let line_no = index + 1;
+            let line_no = index.saturating_add(1);
             last_line = line_no;
-            let lead = raw.len() - raw.trim_start().len();
+            let lead = raw.len().saturating_sub(raw.trim_start().len());
             let line = raw.trim();
             if line.is_empty() || line.starts_with('#') {
                 continue;
             }
             let Some((key, value)) = line.split_once(' ') else {
-                return Err(err(line_no, lead + 1, "expected `key value`"));
+                return Err(err(line_no, lead.saturating_add(1), "expected `key value`"));
             };
-            let value_col = lead + key.len() + 2;
+            let value_col = lead.saturating_add(key.len()).saturating_add(2);
             let key_lower = |k: &str| key.eq_ignore_ascii_case(k);
             if key_lower("rows") || key_lower("cols") {
                 let n = parse_number(value)
@@ -88,7 +89,7 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
                     cols = Some(n as u16);
                 }
                 if let (Some(r), Some(c)) = (rows, cols) {
-                    if r as usize * c as usize > SQUARES {
+                    if (r as usize).saturating_mul(c as usize) > SQUARES {
                         return Err(err(
                             line_no,
                             value_col,
@@ -119,14 +120,17 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
                     return Err(err(line_no, 1, "more map lines than rows"));
                 }
                 let squares = value.trim();
-                let squares_col = value_col + (value.len() - value.trim_start().len());
+                let indent = value.len().saturating_sub(value.trim_start().len());
+                let squares_col = value_col.saturating_add(indent);
                 let mut col = 0usize;
                 for (offset, ch) in squares.char_indices() {
-                    let column = squares_col + squares[..offset].chars().count();
+                    let before = squares.get(..offset).map_or(0, |b| b.chars().count());
+                    let column = squares_col.saturating_add(before);
                     if col >= w as usize {
                         return Err(err(line_no, column, "row longer than cols"));
                     }
-                    let sq = row * w as usize + col;
+                    // Below rows * cols, which fits SQUARES.
+                    let sq = row.saturating_mul(w as usize).saturating_add(col);
                     let hill_owner = match ch {
                         '.' | '*' => None,
                         '%' => {
@@ -135,9 +139,14 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
                             }
                             None
                         }
-                        'a'..='j' if (ch as u8 - b'a') < p => None,
-                        '0'..='9' if (ch as u8 - b'0') < p => Some(ch as u8 - b'0'),
-                        'A'..='J' if (ch as u8 - b'A') < p => Some(ch as u8 - b'A'),
+                        // The arms bound `ch`, so the subtractions never saturate.
+                        'a'..='j' if (ch as u8).saturating_sub(b'a') < p => None,
+                        '0'..='9' if (ch as u8).saturating_sub(b'0') < p => {
+                            Some((ch as u8).saturating_sub(b'0'))
+                        }
+                        'A'..='J' if (ch as u8).saturating_sub(b'A') < p => {
+                            Some((ch as u8).saturating_sub(b'A'))
+                        }
                         _ => return Err(err(line_no, column, "invalid character in map")),
                     };
                     if let Some(owner) = hill_owner {
@@ -145,12 +154,13 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
                             err(line_no, column, "more hills than this build holds")
                         })?;
                     }
-                    col += 1;
+                    col = col.saturating_add(1);
                 }
                 if col != w as usize {
-                    return Err(err(line_no, squares_col + col, "row shorter than cols"));
+                    let column = squares_col.saturating_add(col);
+                    return Err(err(line_no, column, "row shorter than cols"));
                 }
-                row += 1;
+                row = row.saturating_add(1);
             }
         }
         let (Some(h), Some(w), Some(p)) = (rows, cols, players) else {
@@ -161,9 +171,8 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
         }
         // Owners by first appearance (row-major), each owner's hills row-major.
         let mut hills: heapless::Vec<(u16, u8), HILLS> = heapless::Vec::new();
-        for i in 0..found.len() {
-            let owner = found[i].1;
-            if found[..i].iter().any(|&(_, o)| o == owner) {
+        for (i, &(_, owner)) in found.iter().enumerate() {
+            if found.iter().take(i).any(|&(_, o)| o == owner) {
                 continue;
             }
             for &hill in found.iter().filter(|&&(_, o)| o == owner) {

@@ -41,6 +41,11 @@
 //! bot sent them (order matters for "duplicate order"). The hot path ([`AntsGame::play_turn`])
 //! borrows the orders as slices and writes only one byte per accepted order into the ant list.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
+)]
+
 pub mod bots;
 pub mod food;
 pub mod map;
@@ -132,12 +137,12 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         let n = self.players as usize;
         let mut score = [0i64; MAX_SEATS];
-        for (s, &v) in score.iter_mut().zip(&self.score[..n]) {
+        for (s, &v) in score.iter_mut().zip(self.score.iter().take(n)) {
             *s = v as i64;
         }
         Some(Outcome::by_score(
             n,
-            &score[..n],
+            score.get(..n).unwrap_or(&score),
             self.cutoff.map_or("", Cutoff::as_str),
         ))
     }

@@ -93,15 +93,15 @@ impl OrderError {
 /// Python's `int()` on one token: sign, ASCII digits, single underscores between digits. Saturates.
 fn py_int(token: &str) -> Option<i16> {
     let bytes = token.as_bytes();
-    let (neg, digits) = match bytes.first() {
-        Some(b'-') => (true, &bytes[1..]),
-        Some(b'+') => (false, &bytes[1..]),
+    let (neg, digits) = match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
         _ => (false, bytes),
     };
-    if digits.is_empty()
-        || !digits[0].is_ascii_digit()
-        || !digits[digits.len() - 1].is_ascii_digit()
-    {
+    let (Some(first), Some(last)) = (digits.first(), digits.last()) else {
+        return None;
+    };
+    if !first.is_ascii_digit() || !last.is_ascii_digit() {
         return None;
     }
     let mut value: i32 = 0;
@@ -120,10 +120,11 @@ fn py_int(token: &str) -> Option<i16> {
         prev_underscore = false;
         value = value
             .saturating_mul(10)
-            .saturating_add((b - b'0') as i32)
+            .saturating_add(b.saturating_sub(b'0') as i32)
             .min(1 << 20);
     }
-    let v = if neg { -value } else { value };
+    // `value` is at most 2^20, so the negation is exact.
+    let v = if neg { value.saturating_neg() } else { value };
     Some(v.clamp(i16::MIN as i32, i16::MAX as i32) as i16)
 }
 

@@ -43,12 +43,14 @@ impl PyRandom {
 
     fn init_genrand(s: u32) -> [u32; N] {
         let mut mt = [0u32; N];
-        mt[0] = s;
-        for i in 1..N {
-            let prev = mt[i - 1];
-            mt[i] = 1_812_433_253u32
-                .wrapping_mul(prev ^ (prev >> 30))
-                .wrapping_add(i as u32);
+        let mut prev = s;
+        for (i, w) in mt.iter_mut().enumerate() {
+            if i > 0 {
+                prev = 1_812_433_253u32
+                    .wrapping_mul(prev ^ (prev >> 30))
+                    .wrapping_add(i as u32);
+            }
+            *w = prev;
         }
         mt
     }
@@ -60,44 +62,64 @@ impl PyRandom {
         let mut j = 0usize;
         let len = key.len().max(1);
         let mut k = N.max(len);
+        // `mt[i - 1]` is always the word written last (`mt[0]` is a copy of `mt[N - 1]` after a
+        // wrap), so it is carried in `prev`; `i` stays in `1..N`, so every `get_mut` hits.
+        let mut prev = mt.first().copied().unwrap_or(0);
         while k > 0 {
-            let prev = mt[i - 1];
             let word = key.get(j).copied().unwrap_or(0);
-            mt[i] = (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
-                .wrapping_add(word)
-                .wrapping_add(j as u32);
-            i += 1;
-            j += 1;
+            if let Some(w) = mt.get_mut(i) {
+                *w = (*w ^ (prev ^ (prev >> 30)).wrapping_mul(1_664_525))
+                    .wrapping_add(word)
+                    .wrapping_add(j as u32);
+                prev = *w;
+            }
+            i = i.saturating_add(1);
+            j = j.saturating_add(1);
             if i >= N {
-                mt[0] = mt[N - 1];
+                if let Some(first) = mt.first_mut() {
+                    *first = prev;
+                }
                 i = 1;
             }
             if j >= len {
                 j = 0;
             }
-            k -= 1;
+            k = k.saturating_sub(1);
         }
         k = N - 1;
         while k > 0 {
-            let prev = mt[i - 1];
-            mt[i] =
-                (mt[i] ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
-            i += 1;
+            if let Some(w) = mt.get_mut(i) {
+                *w =
+                    (*w ^ (prev ^ (prev >> 30)).wrapping_mul(1_566_083_941)).wrapping_sub(i as u32);
+                prev = *w;
+            }
+            i = i.saturating_add(1);
             if i >= N {
-                mt[0] = mt[N - 1];
+                if let Some(first) = mt.first_mut() {
+                    *first = prev;
+                }
                 i = 1;
             }
-            k -= 1;
+            k = k.saturating_sub(1);
         }
-        mt[0] = 0x8000_0000;
+        if let Some(first) = mt.first_mut() {
+            *first = 0x8000_0000;
+        }
         PyRandom { mt, index: N }
     }
 
     fn twist(&mut self) {
-        for kk in 0..N {
-            let y = (self.mt[kk] & UPPER_MASK) | (self.mt[(kk + 1) % N] & LOWER_MASK);
+        // `kk + 1` and `kk + M`, modulo N, as counters: no index arithmetic, every index < N.
+        let next = (1..N).chain(0..1);
+        let far = (M..N).chain(0..M);
+        for ((kk, k1), km) in (0..N).zip(next).zip(far) {
+            let word = |i: usize| self.mt.get(i).copied().unwrap_or(0);
+            let y = (word(kk) & UPPER_MASK) | (word(k1) & LOWER_MASK);
             let mag = if y & 1 == 1 { MATRIX_A } else { 0 };
-            self.mt[kk] = self.mt[(kk + M) % N] ^ (y >> 1) ^ mag;
+            let v = word(km) ^ (y >> 1) ^ mag;
+            if let Some(w) = self.mt.get_mut(kk) {
+                *w = v;
+            }
         }
         self.index = 0;
     }
@@ -116,7 +138,7 @@ impl PyRandom {
             self.twist();
         }
         let mut y = self.mt.get(self.index).copied().unwrap_or(0);
-        self.index += 1;
+        self.index = self.index.saturating_add(1);
         y ^= y >> 11;
         y ^= (y << 7) & 0x9d2c_5680;
         y ^= (y << 15) & 0xefc6_0000;
@@ -129,7 +151,7 @@ impl PyRandom {
         if k == 0 {
             return 0;
         }
-        self.next_u32() >> (32 - k.min(32))
+        self.next_u32() >> 32u32.saturating_sub(k)
     }
 
     /// `_randbelow(n)`: rejection sampling on `n.bit_length()` bits (one draw at least, even for
@@ -138,7 +160,7 @@ impl PyRandom {
         if n == 0 {
             return 0;
         }
-        let k = 32 - n.leading_zeros();
+        let k = u32::BITS.saturating_sub(n.leading_zeros());
         loop {
             let r = self.getrandbits(k);
             if r < n {
@@ -177,8 +199,9 @@ impl PyRandom {
     pub fn shuffle_with(&mut self, len: usize, mut swap: impl FnMut(usize, usize)) {
         let mut i = len;
         while i > 1 {
-            i -= 1;
-            let j = self.randbelow(u32::try_from(i + 1).unwrap_or(u32::MAX)) as usize;
+            let bound = u32::try_from(i).unwrap_or(u32::MAX);
+            i = i.saturating_sub(1);
+            let j = self.randbelow(bound) as usize;
             swap(i, j);
         }
     }

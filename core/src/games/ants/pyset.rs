@@ -44,12 +44,13 @@ impl Table {
         let mut perturb = hash;
         let mut i = (hash as usize) & self.mask;
         loop {
-            let probes = if i + LINEAR_PROBES <= self.mask {
+            // Indices stay below MAX_TABLE, so the saturating ops never saturate.
+            let probes = if i.saturating_add(LINEAR_PROBES) <= self.mask {
                 LINEAR_PROBES
             } else {
                 0
             };
-            for e in i..=i + probes {
+            for e in i..=i.saturating_add(probes) {
                 if let Some(slot) = self.slots.get_mut(e) {
                     if slot.is_none() {
                         *slot = Some(item);
@@ -72,20 +73,21 @@ impl Table {
         let mut perturb = hash;
         let mut i = (hash as usize) & self.mask;
         loop {
-            let probes = if i + LINEAR_PROBES <= self.mask {
+            // Indices stay below MAX_TABLE, so the saturating ops never saturate.
+            let probes = if i.saturating_add(LINEAR_PROBES) <= self.mask {
                 LINEAR_PROBES
             } else {
                 0
             };
-            for e in i..=i + probes {
+            for e in i..=i.saturating_add(probes) {
                 match self.slots.get(e).copied().flatten() {
                     None => {
                         if let Some(slot) = self.slots.get_mut(e) {
                             *slot = Some((row, col, hash));
                         }
-                        self.fill += 1;
-                        if self.fill * 5 >= self.mask * 3 {
-                            self.resize(self.fill * 4);
+                        self.fill = self.fill.saturating_add(1);
+                        if self.fill.saturating_mul(5) >= self.mask.saturating_mul(3) {
+                            self.resize(self.fill.saturating_mul(4));
                         }
                         return;
                     }
@@ -109,9 +111,9 @@ impl Table {
         }
         let size = size.min(MAX_TABLE);
         let old = self.slots;
-        let old_len = self.mask + 1;
+        let old_len = self.mask.saturating_add(1);
         self.slots = [None; MAX_TABLE];
-        self.mask = size - 1;
+        self.mask = size.saturating_sub(1);
         for item in old.iter().take(old_len).flatten() {
             self.insert_clean(*item);
         }
@@ -131,10 +133,10 @@ pub fn set_order(items: &[(u32, u32)], out: &mut [(u32, u32)]) -> usize {
         t.add(r, c);
     }
     let mut n = 0;
-    for (r, c, _) in t.slots.iter().take(t.mask + 1).flatten() {
+    for (r, c, _) in t.slots.iter().take(t.mask.saturating_add(1)).flatten() {
         if let Some(o) = out.get_mut(n) {
             *o = (*r, *c);
-            n += 1;
+            n = n.saturating_add(1);
         }
     }
     n

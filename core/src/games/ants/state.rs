@@ -239,16 +239,18 @@ pub struct AntsGame<
 /// `v mod n` (Python's sign), without a division when `v` is within one lap of the range.
 #[inline]
 pub(crate) fn wrap(v: i32, n: i32) -> i32 {
+    // Python ints do not overflow: saturating keeps a far-off `v` out of range, so it falls
+    // through to `rem_euclid` (boards are at most 32,767 wide, so nothing saturates in play).
     if v >= 0 {
         if v < n {
             v
-        } else if v - n < n {
-            v - n
+        } else if v.saturating_sub(n) < n {
+            v.saturating_sub(n)
         } else {
             v.rem_euclid(n.max(1))
         }
-    } else if v + n >= 0 {
-        v + n
+    } else if v.saturating_add(n) >= 0 {
+        v.saturating_add(n)
     } else {
         v.rem_euclid(n.max(1))
     }
@@ -349,10 +351,12 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         self.score.get(player).copied().unwrap_or(0)
     }
     pub fn scores(&self) -> &[i32] {
-        &self.score[..self.players as usize]
+        let n = self.players as usize;
+        self.score.get(..n).unwrap_or(&self.score)
     }
     pub fn bonus(&self) -> &[i32] {
-        &self.bonus[..self.players as usize]
+        let n = self.players as usize;
+        self.bonus.get(..n).unwrap_or(&self.bonus)
     }
     pub fn hive_food(&self, player: usize) -> u32 {
         self.hive.get(player).copied().unwrap_or(0)
@@ -390,13 +394,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     }
     /// `rank[i]`: index of `score[i]` in the scores sorted descending.
     pub fn ranks(&self) -> [u8; MAX_PLAYERS] {
-        let n = self.players as usize;
+        let scores = self.scores();
         let mut rank = [0u8; MAX_PLAYERS];
-        for (i, r) in rank.iter_mut().enumerate().take(n) {
-            *r = self.score[..n]
-                .iter()
-                .filter(|&&o| o > self.score[i])
-                .count() as u8;
+        for (r, &mine) in rank.iter_mut().zip(scores) {
+            *r = scores.iter().filter(|&&o| o > mine).count() as u8;
         }
         rank
     }
@@ -404,26 +405,30 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     pub(crate) fn sq_of(&self, row: i32, col: i32) -> usize {
         let r = wrap(row, self.rows as i32) as usize;
         let c = wrap(col, self.cols as i32) as usize;
-        r * self.cols as usize + c
+        // `r < rows` and `c < cols`: the square is below rows * cols, no overflow.
+        r.saturating_mul(self.cols as usize).saturating_add(c)
     }
     pub(crate) fn row_col(&self, sq: usize) -> (i32, i32) {
+        // `cols >= 1`: the compiler drops the zero checks.
         let cols = self.cols.max(1) as usize;
-        ((sq / cols) as i32, (sq % cols) as i32)
+        let (r, c) = (sq.checked_div(cols), sq.checked_rem(cols));
+        (r.unwrap_or(0) as i32, c.unwrap_or(0) as i32)
     }
     /// `destination(loc, (dr, dc))` on the torus.
     pub(crate) fn offset(&self, sq: usize, dr: i32, dc: i32) -> usize {
         let (r, c) = self.row_col(sq);
-        self.sq_of(r + dr, c + dc)
+        self.sq_of(r.saturating_add(dr), c.saturating_add(dc))
     }
     /// Squared distance on the torus.
     pub fn distance2(&self, a: usize, b: usize) -> u32 {
         let (ar, ac) = self.row_col(a);
         let (br, bc) = self.row_col(b);
-        let dr = (ar - br).unsigned_abs();
-        let dr = dr.min(self.rows as u32 - dr);
-        let dc = (ac - bc).unsigned_abs();
-        let dc = dc.min(self.cols as u32 - dc);
-        dr * dr + dc * dc
+        // Each under 2^15 (u16 boards): the squares and their sum fit a u32.
+        let dr = ar.abs_diff(br);
+        let dr = dr.min((self.rows as u32).saturating_sub(dr));
+        let dc = ac.abs_diff(bc);
+        let dc = dc.min((self.cols as u32).saturating_sub(dc));
+        dr.saturating_mul(dr).saturating_add(dc.saturating_mul(dc))
     }
     pub(crate) fn cell(&self, sq: usize) -> u8 {
         self.square(sq)
@@ -459,7 +464,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             }
         }
         // Python indexing: -len..len is fine (negatives wrap), anything else is an IndexError.
-        if !(-h..h).contains(&r) || !(-w..w).contains(&c) {
+        if !(h.saturating_neg()..h).contains(&r) || !(w.saturating_neg()..w).contains(&c) {
             return Err(E::OutOfBounds);
         }
         let sq = self.sq_of(r, c);
@@ -497,12 +502,13 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             .u16(self.food_start)
             .u16(self.food_visible);
         d.u32(self.land_area);
-        let n = self.rows as usize * self.cols as usize;
-        d.bytes(&self.map[..n.min(SQ)]);
-        for &a in &self.ant_at[..n.min(SQ)] {
+        let n = (self.rows as usize).saturating_mul(self.cols as usize);
+        // Past the capacity (never: `parse` refuses such maps) the whole array is hashed.
+        d.bytes(self.map.get(..n).unwrap_or(&self.map));
+        for &a in self.ant_at.get(..n).unwrap_or(&self.ant_at) {
             d.u16(a);
         }
-        d.bytes(&self.hill_at[..n.min(SQ)]);
+        d.bytes(self.hill_at.get(..n).unwrap_or(&self.hill_at));
         d.bytes(&self.scratch[..n.min(SQ)]);
         for &p in &self.pending[..n.min(SQ)] {
             d.u16(p);
@@ -551,11 +557,12 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         d.u16(self.turn).i64(self.food_extra);
         for p in 0..MAX_PLAYERS {
-            d.i32(self.score[p])
-                .i32(self.bonus[p])
-                .u32(self.hive[p])
-                .bool(self.dead[p]);
-            d.u16(self.ant_count[p]);
+            // Every per-player array holds MAX_PLAYERS entries.
+            d.i32(self.score.get(p).copied().unwrap_or(0))
+                .i32(self.bonus.get(p).copied().unwrap_or(0))
+                .u32(self.hive.get(p).copied().unwrap_or(0))
+                .bool(self.dead.get(p).copied().unwrap_or(false));
+            d.u16(self.ant_count.get(p).copied().unwrap_or(0));
         }
         d.u8(self.cutoff_bot as u8)
             .u16(self.cutoff_turns)
@@ -567,7 +574,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         d.u16(self.ranking_turn)
             .u32(self.winning.map_or(u32::MAX, |w| w as u32));
         d.u16(self.winning_turn);
-        d.u8(self.cutoff.map_or(0, |c| c as u8 + 1))
+        d.u8(self.cutoff.map_or(0, |c| (c as u8).saturating_add(1)))
             .bool(self.over)
             .u32(self.capacity_waits);
     }

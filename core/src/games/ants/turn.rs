@@ -18,15 +18,16 @@ pub const MAX_RADIUS2: u16 = 100;
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
-        (a, b) = (b, a % b);
+        (a, b) = (b, a.checked_rem(b).unwrap_or(0));
     }
     a.max(1)
 }
 
 fn isqrt(n: u16) -> i32 {
     let mut r = 0i32;
-    while (r + 1) * (r + 1) <= n as i32 {
-        r += 1;
+    // `n` is a u16: `r` stays under 257.
+    while r.saturating_add(1).saturating_mul(r.saturating_add(1)) <= n as i32 {
+        r = r.saturating_add(1);
     }
     r
 }
@@ -126,7 +127,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             match d {
                 Draw::Fixed(v) => Ok(v),
                 Draw::Range(lo, hi) if lo <= hi => {
-                    Ok(rng.randrange(lo as i64, hi as i64 + 1) as u16)
+                    Ok(rng.randrange(lo as i64, (hi as i64).saturating_add(1)) as u16)
                 }
                 Draw::Range(..) => Err(SetupError::Invalid("empty food parameter range")),
             }
@@ -157,7 +158,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.food_turn = food_turn;
         g.food_start = food_start;
         g.food_visible = food_visible;
-        g.land_area = squares as u32 - water;
+        g.land_area = (squares as u32).saturating_sub(water);
         g.map.copy_from_slice(&m.terrain);
         g.ant_at.fill(NONE16);
         g.hill_at.fill(NONE8);
@@ -221,12 +222,14 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.choose_symmetry()?;
         if food_visible > 0 {
             g.build_food_sets(true);
-            g.run_food_deque(food_visible as i64 * g.players as i64);
+            g.run_food_deque((food_visible as i64).saturating_mul(g.players as i64));
         }
-        let starting = if food_start > 0 {
-            (g.land_area / food_start as u32) as i64 - food_visible as i64 * g.players as i64
-        } else {
-            0
+        // u32 and u16 operands in i64 (Python ints): nothing saturates.
+        let starting = match g.land_area.checked_div(food_start as u32) {
+            Some(per) => {
+                (per as i64).saturating_sub((food_visible as i64).saturating_mul(g.players as i64))
+            }
+            None => 0,
         };
         g.build_food_sets(false);
         g.run_food_deque(starting);
@@ -268,7 +271,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             *a = index as u16;
         }
         if let Some(c) = self.ant_count.get_mut(owner as usize) {
-            *c += 1;
+            *c = c.saturating_add(1);
         }
         if let Some(h) = self.hills.get_mut(hill) {
             h.last_touched = self.turn;
@@ -300,7 +303,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         for h in self.hills.iter_mut() {
             if h.owner as usize == player && !h.raze_points {
                 h.raze_points = true;
-                self.score[player] += RAZE_POINTS;
+                if let Some(s) = self.score.get_mut(player) {
+                    *s = s.saturating_add(RAZE_POINTS);
+                }
             }
         }
     }
@@ -387,21 +392,25 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     fn remove_ants(&mut self, doomed: &[bool]) {
         let mut keep = 0usize;
         for i in 0..self.ants.len() {
+            let Some(ant) = self.ants.get(i).copied() else {
+                break;
+            };
             if doomed.get(i).copied().unwrap_or(false) {
-                let sq = self.ants[i].sq as usize;
-                if let Some(a) = self.ant_at.get_mut(sq) {
+                if let Some(a) = self.ant_at.get_mut(ant.sq as usize) {
                     if *a as usize == i {
                         *a = NONE16;
                     }
                 }
                 continue;
             }
-            let ant = self.ants[i];
-            self.ants[keep] = ant;
+            // `keep <= i`: a slot already read.
+            if let Some(slot) = self.ants.get_mut(keep) {
+                *slot = ant;
+            }
             if let Some(a) = self.ant_at.get_mut(ant.sq as usize) {
                 *a = keep as u16;
             }
-            keep += 1;
+            keep = keep.saturating_add(1);
         }
         self.ants.truncate(keep);
     }
@@ -412,27 +421,36 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         self.do_raze_hills();
         self.do_spawn();
         self.do_gather();
+        // Python ints: i64 holds every value a game reaches, saturating never bites.
         let n = self.players as i64;
-        self.food_extra += self.food_rate as i64 * n;
-        let food_now = self.food_extra / self.food_turn.max(1) as i64;
+        let food_turn = self.food_turn.max(1) as i64;
+        self.food_extra = self
+            .food_extra
+            .saturating_add((self.food_rate as i64).saturating_mul(n));
+        let food_now = self.food_extra.checked_div(food_turn).unwrap_or(0);
         let left_over = self.run_food_deque(food_now);
-        self.food_extra -= (food_now - left_over) * self.food_turn.max(1) as i64;
+        let used = food_now.saturating_sub(left_over).saturating_mul(food_turn);
+        self.food_extra = self.food_extra.saturating_sub(used);
         self.update_cutoff();
         self.calc_significant_turns();
     }
 
     /// `do_orders`: everyone moves at once; squares ending with 2+ ants kill them all.
     fn do_orders(&mut self) {
-        for i in 0..self.ants.len() {
-            let sq = self.ants[i].sq as usize;
-            self.set_cell(sq, LAND);
+        for ant in self.ants.iter() {
+            let sq = ant.sq as usize;
+            if let Some(c) = self.map.get_mut(sq) {
+                *c = LAND;
+            }
             if let Some(a) = self.ant_at.get_mut(sq) {
                 *a = NONE16;
             }
         }
         let mut doomed = [false; A];
         for i in 0..self.ants.len() {
-            let ant = self.ants[i];
+            let Some(ant) = self.ants.get(i).copied() else {
+                break;
+            };
             let dest = match Dir::from_letter(ant.order) {
                 Some(d) => {
                     let (dr, dc) = d.offset();
@@ -440,28 +458,38 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 }
                 None => ant.sq as usize,
             };
-            self.ants[i].sq = dest as u16;
+            if let Some(a) = self.ants.get_mut(i) {
+                a.sq = dest as u16;
+            }
             let here = self.ant_at.get(dest).copied().unwrap_or(NONE16);
             if here == NONE16 {
                 if let Some(a) = self.ant_at.get_mut(dest) {
                     *a = i as u16;
                 }
             } else {
-                doomed[i] = true;
+                if let Some(d) = doomed.get_mut(i) {
+                    *d = true;
+                }
                 if let Some(d) = doomed.get_mut(here as usize) {
                     *d = true;
                 }
             }
         }
-        for i in 0..self.ants.len() {
-            if doomed[i] {
-                self.kill_ant(i);
+        self.kill_doomed(&doomed);
+        self.remove_ants(&doomed);
+        for ant in self.ants.iter() {
+            if let Some(c) = self.map.get_mut(ant.sq as usize) {
+                *c = ant.owner;
             }
         }
-        self.remove_ants(&doomed);
-        for i in 0..self.ants.len() {
-            let ant = self.ants[i];
-            self.set_cell(ant.sq as usize, ant.owner);
+    }
+
+    /// `kill_ant` for each ant marked in `doomed`, in list order.
+    fn kill_doomed(&mut self, doomed: &[bool]) {
+        for (i, &d) in doomed.iter().enumerate().take(self.ants.len()) {
+            if d {
+                self.kill_ant(i);
+            }
         }
     }
 
@@ -469,9 +497,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// tiny maps included, as there).
     fn for_offsets(radius2: u16, mut f: impl FnMut(i32, i32)) {
         let mx = isqrt(radius2);
-        for dr in -mx..=mx {
-            for dc in -mx..=mx {
-                let d = dr * dr + dc * dc;
+        // `mx <= 255`: the squares and their sum fit an i32.
+        for dr in mx.saturating_neg()..=mx {
+            for dc in mx.saturating_neg()..=mx {
+                let d = dr.saturating_mul(dr).saturating_add(dc.saturating_mul(dc));
                 if d > 0 && d <= radius2 as i32 {
                     f(dr, dc);
                 }
@@ -488,14 +517,17 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         owner: u8,
         mut each: impl FnMut(usize),
     ) -> u32 {
-        let mut n = 0;
+        let mut n = 0u32;
         let (r, c) = self.row_col(sq);
         let (h, w) = (self.rows as i32, self.cols as i32);
         for &(dr, dc) in offsets {
-            let s = (wrap(r + dr as i32, h) * w + wrap(c + dc as i32, w)) as usize;
+            // Board sides are u16 and offsets i8: nothing comes near i32 limits.
+            let row = wrap(r.saturating_add(dr as i32), h);
+            let col = wrap(c.saturating_add(dc as i32), w);
+            let s = row.saturating_mul(w).saturating_add(col) as usize;
             let v = self.cell(s);
             if v < LAND && v != owner {
-                n += 1;
+                n = n.saturating_add(1);
                 each(s);
             }
         }
@@ -524,17 +556,15 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     fn do_attack_damage(&mut self) {
         let offsets = Self::offsets(self.attack2);
         let mut weakness = [0u16; A];
-        for i in 0..self.ants.len() {
-            let ant = self.ants[i];
-            weakness[i] = self.enemies(&offsets, ant.sq as usize, ant.owner, |_| {}) as u16;
+        for (w, ant) in weakness.iter_mut().zip(self.ants.iter()) {
+            *w = self.enemies(&offsets, ant.sq as usize, ant.owner, |_| {}) as u16;
         }
         let mut doomed = [false; A];
         let mut any = false;
-        for i in 0..self.ants.len() {
-            if weakness[i] == 0 {
+        for ((ant, &weak), doom) in self.ants.iter().zip(weakness.iter()).zip(doomed.iter_mut()) {
+            if weak == 0 {
                 continue;
             }
-            let ant = self.ants[i];
             // damage[i] = sum over enemies e (as listed, duplicates included) of 1 / weakness[e]
             let (mut num, mut den) = (0u128, 1u128);
             let mut overflow = false;
@@ -542,27 +572,26 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 let j = self.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
                 let w = weakness.get(j).copied().unwrap_or(1).max(1) as u128;
                 match (num.checked_mul(w), den.checked_mul(w)) {
-                    (Some(a), Some(d)) => {
-                        num = a + den;
-                        den = d;
-                        let g = gcd(num, den);
-                        num /= g;
-                        den /= g;
-                    }
+                    // `num * w + den` past u128 while `den * w` fits: the sum exceeds 1.
+                    (Some(a), Some(d)) => match a.checked_add(den) {
+                        Some(sum) => {
+                            // `gcd` is at least 1.
+                            let g = gcd(sum, d);
+                            num = sum.checked_div(g).unwrap_or(sum);
+                            den = d.checked_div(g).unwrap_or(d);
+                        }
+                        None => overflow = true,
+                    },
                     _ => overflow = true,
                 }
             });
             if overflow || num >= den {
-                doomed[i] = true;
+                *doom = true;
                 any = true;
             }
         }
         if any {
-            for i in 0..self.ants.len() {
-                if doomed[i] {
-                    self.kill_ant(i);
-                }
-            }
+            self.kill_doomed(&doomed);
             self.remove_ants(&doomed);
         }
     }
@@ -571,18 +600,15 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     fn do_attack_focus(&mut self) {
         let offsets = Self::offsets(self.attack2);
         let mut weakness = [0u16; A];
-        for i in 0..self.ants.len() {
-            let ant = self.ants[i];
-            weakness[i] = self.enemies(&offsets, ant.sq as usize, ant.owner, |_| {}) as u16;
+        for (w, ant) in weakness.iter_mut().zip(self.ants.iter()) {
+            *w = self.enemies(&offsets, ant.sq as usize, ant.owner, |_| {}) as u16;
         }
         let mut doomed = [false; A];
         let mut any = false;
-        for i in 0..self.ants.len() {
-            let w = weakness[i];
+        for ((ant, &w), doom) in self.ants.iter().zip(weakness.iter()).zip(doomed.iter_mut()) {
             if w == 0 {
                 continue;
             }
-            let ant = self.ants[i];
             let mut min = u16::MAX;
             self.enemies(&offsets, ant.sq as usize, ant.owner, |s| {
                 let j = self.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
@@ -591,38 +617,43 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 }
             });
             if min <= w {
-                doomed[i] = true;
+                *doom = true;
                 any = true;
             }
         }
         if any {
-            for i in 0..self.ants.len() {
-                if doomed[i] {
-                    self.kill_ant(i);
-                }
-            }
+            self.kill_doomed(&doomed);
             self.remove_ants(&doomed);
         }
     }
 
     fn do_raze_hills(&mut self) {
         for h in 0..self.hills.len() {
-            let hill = self.hills[h];
+            let Some(hill) = self.hills.get(h).copied() else {
+                break;
+            };
             let Some(ant) = self.ant_on(hill.sq as usize).copied() else {
                 continue;
             };
+            let turn = self.turn;
             if ant.owner == hill.owner {
-                self.hills[h].last_touched = self.turn;
+                if let Some(hm) = self.hills.get_mut(h) {
+                    hm.last_touched = turn;
+                }
             } else if hill.killed_by.is_none() {
-                self.hills[h].end_turn = Some(self.turn);
-                self.hills[h].killed_by = Some(ant.owner);
+                if let Some(hm) = self.hills.get_mut(h) {
+                    hm.end_turn = Some(turn);
+                    hm.killed_by = Some(ant.owner);
+                }
                 if let Some(s) = self.score.get_mut(ant.owner as usize) {
-                    *s += HILL_POINTS;
+                    *s = s.saturating_add(HILL_POINTS);
                 }
                 if !hill.raze_points {
-                    self.hills[h].raze_points = true;
+                    if let Some(hm) = self.hills.get_mut(h) {
+                        hm.raze_points = true;
+                    }
                     if let Some(s) = self.score.get_mut(hill.owner as usize) {
-                        *s += RAZE_POINTS;
+                        *s = s.saturating_add(RAZE_POINTS);
                     }
                 }
                 self.cutoff_turns = 0;
@@ -635,7 +666,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         for player in 0..self.players {
             let mut order: heapless::Vec<(u16, u64, u8), H> = heapless::Vec::new();
             for h in 0..self.hills.len() {
-                let hill = self.hills[h];
+                let Some(hill) = self.hills.get(h).copied() else {
+                    break;
+                };
                 if hill.owner != player || hill.killed_by.is_some() {
                     continue;
                 }
@@ -649,9 +682,14 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             }
             for &(_, _, h) in &order {
                 let p = player as usize;
-                let sq = self.hills[h as usize].sq as usize;
-                if self.hive[p] > 0 && self.ant_on(sq).is_none() && self.add_ant(h as usize) {
-                    self.hive[p] -= 1;
+                let Some(sq) = self.hills.get(h as usize).map(|hill| hill.sq as usize) else {
+                    continue;
+                };
+                let food = self.hive.get(p).copied().unwrap_or(0);
+                if food > 0 && self.ant_on(sq).is_none() && self.add_ant(h as usize) {
+                    if let Some(hive) = self.hive.get_mut(p) {
+                        *hive = hive.saturating_sub(1);
+                    }
                 }
             }
         }
@@ -661,7 +699,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     fn do_gather(&mut self) {
         let mut k = 0;
         while k < self.food.len() {
-            let f = self.food[k];
+            let Some(f) = self.food.get(k).copied() else {
+                break;
+            };
             let mut owners: u16 = 0;
             Self::for_offsets(self.spawn2, |dr, dc| {
                 let v = self.cell(self.offset(f.sq as usize, dr, dc));
@@ -670,14 +710,16 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 }
             });
             if owners == 0 {
-                k += 1;
+                k = k.saturating_add(1);
                 continue;
             }
             self.food.remove(k);
             self.set_cell(f.sq as usize, LAND);
             let owner = if owners.count_ones() == 1 {
                 let o = owners.trailing_zeros() as u8;
-                self.hive[o as usize] += 1;
+                if let Some(hive) = self.hive.get_mut(o as usize) {
+                    *hive = hive.saturating_add(1);
+                }
                 Some(o)
             } else {
                 None
@@ -694,24 +736,31 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let n = self.players as usize;
         // pop_count keys in insertion order: ant owners, owners of unrazed hills, FOOD.
         let mut count = [0u64; MAX_PLAYERS];
-        for p in 0..n {
-            count[p] = self.ant_count[p] as u64;
+        for (c, &ants) in count.iter_mut().zip(self.ant_count.iter()).take(n) {
+            *c = ants as u64;
         }
         let mut hill_owner_first: Option<usize> = None;
         for h in self.hills.iter().filter(|h| h.killed_by.is_none()) {
-            count[h.owner as usize] += self.hive[h.owner as usize] as u64;
+            let hive = self.hive.get(h.owner as usize).copied().unwrap_or(0);
+            if let Some(c) = count.get_mut(h.owner as usize) {
+                *c = c.saturating_add(hive as u64);
+            }
             hill_owner_first.get_or_insert(h.owner as usize);
         }
         let food = self.food.len() as u64;
-        let total: u64 = count.iter().sum::<u64>() + food;
-        let (num, den) = (self.cutoff_percent.0 as u64, self.cutoff_percent.1 as u64);
-        let reaches = |c: u64| c * den >= total * num;
+        let total: u64 = count.iter().sum::<u64>().saturating_add(food);
+        let (num, den) = (self.cutoff_percent.0 as u128, self.cutoff_percent.1 as u128);
+        // u64 times u32 in u128 (Python ints): exact.
+        let reaches =
+            |c: u64| (c as u128).saturating_mul(den) >= (total as u128).saturating_mul(num);
         let key: Option<i8> = if total == 0 {
             // Every key qualifies; the first inserted wins (no ants exist here).
             Some(hill_owner_first.map_or(CUTOFF_FOOD, |p| p as i8))
         } else {
-            (0..n)
-                .find(|&p| count[p] > 0 && reaches(count[p]))
+            count
+                .iter()
+                .take(n)
+                .position(|&c| c > 0 && reaches(c))
                 .map(|p| p as i8)
                 .or(if reaches(food) {
                     Some(CUTOFF_FOOD)
@@ -742,11 +791,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             self.ranking_turn = self.turn;
         }
         self.ranking = Some(ranks);
-        let n = self.players as usize;
-        let max = self.score[..n].iter().copied().max().unwrap_or(0);
+        let scores = self.scores();
+        let max = scores.iter().copied().max().unwrap_or(0);
         let mut winners = 0u16;
-        for p in 0..n {
-            if self.score[p] == max {
+        for (p, &s) in scores.iter().enumerate() {
+            if s == max {
                 winners |= 1 << p;
             }
         }
@@ -771,18 +820,24 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 .count() as i32
         };
         let total_unrazed = self.hills.iter().filter(|h| h.killed_by.is_none()).count() as i32;
+        let score = |p: usize| self.score.get(p).copied().unwrap_or(0);
         for p in 0..n {
             let own = unrazed(p);
             if !self.is_alive(p) || own == 0 {
                 continue;
             }
-            let max_score = HILL_POINTS * (total_unrazed - own) + self.score[p];
+            // Hill counts and scores are small: nothing saturates (Python ints).
+            let max_score = HILL_POINTS
+                .saturating_mul(total_unrazed.saturating_sub(own))
+                .saturating_add(score(p));
             for o in 0..n {
                 if o == p {
                     continue;
                 }
-                let min_score = RAZE_POINTS * unrazed(o) + self.score[o];
-                let (sp, so) = (self.score[p], self.score[o]);
+                let min_score = RAZE_POINTS
+                    .saturating_mul(unrazed(o))
+                    .saturating_add(score(o));
+                let (sp, so) = (score(p), score(o));
                 if (sp < so && max_score >= min_score) || (sp == so && max_score > min_score) {
                     return false;
                 }
@@ -827,16 +882,20 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                     continue;
                 }
                 if h.killed_by.is_none() {
-                    self.bonus[winner] += HILL_POINTS;
+                    if let Some(b) = self.bonus.get_mut(winner) {
+                        *b = b.saturating_add(HILL_POINTS);
+                    }
                     h.killed_by = Some(winner as u8);
                 }
                 if !h.raze_points {
-                    self.bonus[h.owner as usize] += RAZE_POINTS;
+                    if let Some(b) = self.bonus.get_mut(h.owner as usize) {
+                        *b = b.saturating_add(RAZE_POINTS);
+                    }
                     h.raze_points = true;
                 }
             }
-            for p in 0..n {
-                self.score[p] += self.bonus[p];
+            for (s, &b) in self.score.iter_mut().zip(self.bonus.iter()).take(n) {
+                *s = s.saturating_add(b);
             }
         }
         self.calc_significant_turns();

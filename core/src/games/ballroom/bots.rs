@@ -51,14 +51,14 @@ fn to_control(p: Pos) -> i32 {
     let cx = |v: i8| -> i32 {
         let v = v as i32;
         if v < super::CONTROL_BEGIN {
-            super::CONTROL_BEGIN - v
+            super::CONTROL_BEGIN.saturating_sub(v)
         } else if v > super::CONTROL_END {
-            v - super::CONTROL_END
+            v.saturating_sub(super::CONTROL_END)
         } else {
             0
         }
     };
-    cx(p.x) + cx(p.y)
+    cx(p.x).saturating_add(cx(p.y))
 }
 
 /// Every tile `seat` can move to this turn, in board order.
@@ -193,7 +193,8 @@ fn diagonal_toward_control(game: &Ballroom, seat: Seat) -> Pos {
     let mut best_key = (i32::MAX, i32::MAX);
     for t in reachable(game, seat) {
         // Chebyshev distance to the block's centre (4.5, 4.5), doubled to stay in integers.
-        let centre = (2 * t.x as i32 - 9).abs().max((2 * t.y as i32 - 9).abs());
+        let doubled = |v: i8| (i32::from(v).saturating_mul(2).abs_diff(9)) as i32;
+        let centre = doubled(t.x).max(doubled(t.y));
         let d = to_control(t);
         // On the block: the tile nearest the players walking in, to hit them first.
         let tie = if d == 0 {
@@ -253,7 +254,7 @@ fn strong_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
             for t in (0..PLAYERS).filter(|&t| game.in_range(seat, t)) {
                 let Some(p) = game.player(t) else { continue };
                 let kills = hit(game, seat, t) >= p.health as i32;
-                let key = (kills, -p.health, p.score);
+                let key = (kills, p.health.saturating_neg(), p.score);
                 if best.is_none_or(|(bk, _)| key > bk) {
                     best = Some((key, t));
                 }

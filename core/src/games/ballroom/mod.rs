@@ -37,6 +37,11 @@
 //! None: four players, fixed arrays. `size_of::<Ballroom>()` is 176 bytes on x86-64, tested to
 //! stay within 512.
 
+#![cfg_attr(
+    not(test),
+    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
+)]
+
 mod action;
 pub mod bots;
 mod player;
@@ -92,7 +97,7 @@ impl Ballroom {
 
     /// The turn number the reference shows bots (`turnCount`): 1 during the first turn, 101 at the end.
     pub fn engine_turn(&self) -> u32 {
-        self.turn as u32 + 1
+        u32::from(self.turn).saturating_add(1)
     }
 
     /// Whether the classes are chosen (the turn-0 settlement has happened).
@@ -130,15 +135,14 @@ impl Ballroom {
     pub fn ranking(&self) -> [usize; PLAYERS] {
         let mut coin = [0u8, 1, 2, 3];
         Rng::stream(self.seed, b"tiebreak").shuffle(&mut coin);
-        let key = |s: usize| (self.players[s].score, self.players[s].gold, coin[s]);
+        let key = |s: usize| {
+            let p = self.players.get(s);
+            let coin = coin.get(s).copied().unwrap_or(0);
+            (p.map_or(0, |p| p.score), p.map_or(0, |p| p.gold), coin)
+        };
         let mut order = [0usize, 1, 2, 3];
-        for i in 1..PLAYERS {
-            let mut j = i;
-            while j > 0 && key(order[j - 1]) < key(order[j]) {
-                order.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        // The coins differ, so no two keys tie and the unstable sort is the stable one.
+        order.sort_unstable_by_key(|&s| core::cmp::Reverse(key(s)));
         order
     }
 }
@@ -158,7 +162,9 @@ impl Game for Ballroom {
             record: TurnRecord::default(),
         };
         if let Some(classes) = params.classes {
-            game.players = core::array::from_fn(|s| Player::new(classes[s], s));
+            game.players = core::array::from_fn(|s| {
+                Player::new(classes.get(s).copied().unwrap_or(Class::Knight), s)
+            });
             game.start();
         }
         Ok(game)
@@ -208,8 +214,14 @@ impl Game for Ballroom {
             reason: "100 turns played",
         };
         for (rank, &s) in self.ranking().iter().enumerate() {
-            out.rank[s] = rank as u8;
-            out.score[s] = self.players[s].score as i64;
+            if let (Some(r), Some(score), Some(p)) = (
+                out.rank.get_mut(s),
+                out.score.get_mut(s),
+                self.players.get(s),
+            ) {
+                *r = rank as u8;
+                *score = p.score as i64;
+            }
         }
         Some(out)
     }

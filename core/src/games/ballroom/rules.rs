@@ -122,7 +122,7 @@ impl Ballroom {
     fn begin_turn(&mut self) {
         for p in self.players.iter_mut() {
             if p.effect_timer > 0 {
-                p.effect_timer -= 1;
+                p.effect_timer = p.effect_timer.saturating_sub(1);
             }
             if p.effect_timer == 0 {
                 p.in_effect = Item::None;
@@ -144,17 +144,19 @@ impl Ballroom {
         // The replies are read (from the end-of-turn state) before the turn begins.
         let mut resolved = [false; PLAYERS];
         let mut explicit = [false; PLAYERS];
-        for (seat, &a) in actions.iter().enumerate() {
+        let slots = resolved.iter_mut().zip(explicit.iter_mut());
+        for (seat, (&a, (used, expl))) in actions.iter().zip(slots).enumerate() {
             let r = self.resolve(seat, a, Phase::Use, report);
             if let Action::Use(u) = r.action {
-                resolved[seat] = u;
+                *used = u;
             }
-            explicit[seat] = r.explicit;
+            *expl = r.explicit;
         }
         self.begin_turn();
-        for seat in 0..PLAYERS {
-            let used = resolved[seat];
-            let p = &mut self.players[seat];
+        let seats = self.players.iter_mut().zip(self.record.uses.iter_mut());
+        for (seat, ((p, rec), (&used, &explicit))) in
+            seats.zip(resolved.iter().zip(explicit.iter())).enumerate()
+        {
             let valid = if p.item.is_permanent() {
                 false
             } else {
@@ -173,8 +175,8 @@ impl Ballroom {
                 }
                 true
             };
-            self.record.uses[seat] = UseRecord { used, valid };
-            if explicit[seat] && used && !valid {
+            *rec = UseRecord { used, valid };
+            if explicit && used && !valid {
                 report.refuse(seat);
             }
         }
@@ -189,7 +191,10 @@ impl Ballroom {
                 Action::Move { x, y } => (x, y),
                 _ => (spawn.x as i32, spawn.y as i32),
             };
-            let p = &mut self.players[seat];
+            // `actions` has one entry per player, so every seat is a player.
+            let Some(p) = self.players.get_mut(seat) else {
+                continue;
+            };
             let speed = p.stats().speed;
             let in_bounds = (0..BOARD).contains(&x) && (0..BOARD).contains(&y);
             let home = x == spawn.x as i32 && y == spawn.y as i32;
@@ -201,7 +206,9 @@ impl Ballroom {
             } else {
                 snap(p.pos, speed, x, y)
             };
-            self.record.moves[seat] = MoveRecord { x, y, valid };
+            if let Some(rec) = self.record.moves.get_mut(seat) {
+                *rec = MoveRecord { x, y, valid };
+            }
             if r.explicit && !valid {
                 report.refuse(seat);
             }
@@ -220,13 +227,14 @@ impl Ballroom {
     pub(super) fn play_attack(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
         let mut targets = [0i32; PLAYERS];
         let mut explicit = [false; PLAYERS];
-        for (seat, &a) in actions.iter().enumerate() {
+        let slots = targets.iter_mut().zip(explicit.iter_mut());
+        for (seat, (&a, (target, expl))) in actions.iter().zip(slots).enumerate() {
             let r = self.resolve(seat, a, Phase::Attack, report);
-            targets[seat] = match r.action {
+            *target = match r.action {
                 Action::Attack { target } => target,
                 _ => seat as i32,
             };
-            explicit[seat] = r.explicit;
+            *expl = r.explicit;
         }
         let target_of = |t: i32| -> Option<usize> {
             if (0..PLAYERS as i32).contains(&t) {
@@ -236,24 +244,20 @@ impl Ballroom {
             }
         };
         // Stable sort by the attacker's effective damage, descending (ties keep player order).
-        let damage: [i32; PLAYERS] = core::array::from_fn(|s| self.players[s].stats().damage);
+        let damage: [i32; PLAYERS] = self.players.each_ref().map(|p| p.stats().damage);
+        let damage_of = |s: usize| damage.get(s).copied().unwrap_or(0);
         let mut order = [0usize, 1, 2, 3];
-        for i in 1..PLAYERS {
-            let mut j = i;
-            while j > 0 && damage[order[j - 1]] < damage[order[j]] {
-                order.swap(j - 1, j);
-                j -= 1;
-            }
-        }
+        // The seat breaks ties, so the unstable sort gives the stable order.
+        order.sort_unstable_by_key(|&s| (core::cmp::Reverse(damage_of(s)), s));
         // As written: each shield stops the strongest attack that would land on its user
         // (ties: the earlier attacker in player order).
         let mut strongest: [Option<usize>; PLAYERS] = [None; PLAYERS];
-        for s in 0..PLAYERS {
-            if let Some(t) = target_of(targets[s]) {
+        for (s, &target) in targets.iter().enumerate() {
+            if let Some(t) = target_of(target) {
                 if self.lands(s, t) {
                     if let Some(best) = strongest.get_mut(t) {
                         // Strictly stronger: ties stay with the earlier attacker.
-                        if best.is_none_or(|b| damage[s] > damage[b]) {
+                        if best.is_none_or(|b| damage_of(s) > damage_of(b)) {
                             *best = Some(s);
                         }
                     }
@@ -262,13 +266,14 @@ impl Ballroom {
         }
         let mut checked_shield = false;
         for &s in order.iter() {
+            let target = targets.get(s).copied().unwrap_or(s as i32);
             let mut rec = AttackRecord {
-                target: targets[s],
+                target,
                 valid: true,
                 damage: 0,
                 nullified: false,
             };
-            if let Some(t) = target_of(targets[s]) {
+            if let Some(t) = target_of(target) {
                 let lands = self.lands(s, t);
                 let check = match self.ruleset {
                     Ruleset::Engine => {
@@ -286,7 +291,7 @@ impl Ballroom {
                 if check && shielded {
                     rec.nullified = true;
                 } else {
-                    let d = damage[s];
+                    let d = damage_of(s);
                     rec.damage = d.clamp(0, u8::MAX as i32) as u8;
                     if lands {
                         let mut killed = false;
@@ -297,13 +302,14 @@ impl Ballroom {
                             } else {
                                 d
                             };
-                            target.add_health(-hit);
+                            target.add_health(hit.wrapping_neg());
                             killed = target.is_dead();
                         }
                         if killed {
                             // Every hit that leaves the target at 0 scores, overkill included.
-                            let a = &mut self.players[s];
-                            a.score = a.score.saturating_add(1);
+                            if let Some(a) = self.players.get_mut(s) {
+                                a.score = a.score.saturating_add(1);
+                            }
                         }
                     } else {
                         rec.valid = false;
@@ -312,8 +318,10 @@ impl Ballroom {
             } else {
                 rec.valid = false;
             }
-            self.record.attacks[s] = rec;
-            if explicit[s] && !rec.valid {
+            if let Some(r) = self.record.attacks.get_mut(s) {
+                *r = rec;
+            }
+            if explicit.get(s) == Some(&true) && !rec.valid {
                 report.refuse(s);
             }
         }
@@ -328,7 +336,10 @@ impl Ballroom {
                 _ => Item::None,
             };
             let cost = item.cost(self.ruleset);
-            let p = &mut self.players[seat];
+            // `actions` has one entry per player, so every seat is a player.
+            let Some(p) = self.players.get_mut(seat) else {
+                continue;
+            };
             let mut rec = BuyRecord {
                 item,
                 valid: true,
@@ -344,7 +355,9 @@ impl Ballroom {
             } else if item != Item::None {
                 rec.valid = false;
             }
-            self.record.buys[seat] = rec;
+            if let Some(r) = self.record.buys.get_mut(seat) {
+                *r = rec;
+            }
             if r.explicit && !rec.valid {
                 report.refuse(seat);
             }

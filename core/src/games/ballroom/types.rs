@@ -65,10 +65,11 @@ impl StatSet {
 
     pub const fn plus(self, o: StatSet) -> StatSet {
         StatSet {
-            max_health: self.max_health + o.max_health,
-            damage: self.damage + o.damage,
-            speed: self.speed + o.speed,
-            range: self.range + o.range,
+            // Java int addition.
+            max_health: self.max_health.wrapping_add(o.max_health),
+            damage: self.damage.wrapping_add(o.damage),
+            speed: self.speed.wrapping_add(o.speed),
+            range: self.range.wrapping_add(o.range),
         }
     }
 }
@@ -256,13 +257,14 @@ impl Pos {
 
     /// Manhattan distance (movement).
     pub const fn manhattan(self, o: Pos) -> i32 {
-        (self.x as i32 - o.x as i32).abs() + (self.y as i32 - o.y as i32).abs()
+        // Both at most 255, so the sum is exact.
+        (self.x.abs_diff(o.x) as i32).saturating_add(self.y.abs_diff(o.y) as i32)
     }
 
     /// Chebyshev distance (attack range).
     pub const fn chebyshev(self, o: Pos) -> i32 {
-        let dx = (self.x as i32 - o.x as i32).abs();
-        let dy = (self.y as i32 - o.y as i32).abs();
+        let dx = self.x.abs_diff(o.x) as i32;
+        let dy = self.y.abs_diff(o.y) as i32;
         if dx > dy {
             dx
         } else {
