@@ -1,10 +1,5 @@
 //! The one game API every game implements, and the bot API every built-in bot implements.
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
-)]
-
 use crate::digest::Digest;
 use crate::outcome::Outcome;
 use crate::seat::{Seat, SeatSet, MAX_SEATS};

@@ -16,6 +16,9 @@
 //!   them all. Simultaneous games name every seat in `to_move`; sequential ones (Mammut) name one.
 //! - **Bad input is a refusal, not a crash.** `step` accepts any action value; what the rules do not
 //!   allow is refused and counted in the [`game::StepReport`], and the seat passes.
+//!   Outside tests, clippy denies `unwrap`, `expect`, `panic!`, unchecked indexing and arithmetic
+//!   that could overflow (the crate-level lints below): every index is a `get`, every sum is
+//!   checked, saturating or, where the original algorithm wraps (MT19937, xoshiro, FNV), wrapping.
 //! - **Small errors.** Errors are small `Copy` enums ([`game::SetupError`]). With the `defmt` feature,
 //!   the types that cross to the firmware derive `defmt::Format`.
 //! - **A stable digest.** [`game::Game::digest`] hashes the state field by field ([`digest::Digest`]),
@@ -42,7 +45,13 @@
 #![forbid(unsafe_code)]
 #![cfg_attr(
     not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
+    )
 )]
 
 pub mod digest;

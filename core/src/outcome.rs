@@ -1,10 +1,5 @@
 //! How a game ended: ranks, scores and the reason, for any number of seats.
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
-)]
-
 use crate::seat::{Seat, MAX_SEATS};
 
 /// The result of a finished game.

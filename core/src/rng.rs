@@ -5,11 +5,6 @@
 //! more for one purpose never shifts another. Games that must copy an original engine's generator
 //! (Ants: CPython's MT19937) carry their own.
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
-)]
-
 /// SplitMix64: used to expand seeds, and good enough on its own for hashing seeds together.
 pub const fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

@@ -3,11 +3,6 @@
 //! A seat is a plain index (`0..seats`). Sets of seats are a bitmask so that "who moves now" costs
 //! nothing to pass around and is the same on every target.
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
-)]
-
 /// A seat at the table, `0..Game::seats()`.
 pub type Seat = usize;
 

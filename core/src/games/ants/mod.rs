@@ -41,11 +41,6 @@
 //! bot sent them (order matters for "duplicate order"). The hot path ([`AntsGame::play_turn`])
 //! borrows the orders as slices and writes only one byte per accepted order into the ant list.
 
-#![cfg_attr(
-    not(test),
-    deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)
-)]
-
 pub mod bots;
 pub mod food;
 pub mod map;
