@@ -10,7 +10,7 @@
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
 //!   high-water mark and state size (`--json` for JSON only);
 //! - `size`: flash and static RAM of every board;
-//! - `fuzz [--seconds N] [TARGET...]`: the libFuzzer targets of `tests/fuzz` (not part of `test`);
+//! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
 //! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs.
 
 use anyhow::{bail, Context, Result};
@@ -76,9 +76,10 @@ tasks:
   soak [--matches N] [--seed S]
           the long run (not part of test): N seeded matches (default 10,000) across every game with
           built-in bots, in release mode, every game's invariants checked after every turn
-  fuzz [--seconds N] [TARGET...]
-          (not part of test) each libFuzzer target of tests/fuzz, or those named, for N seconds
-          (default 30); needs the nightly toolchain, installs cargo-fuzz if missing
+  fuzz [--seconds N] [--jobs J] [TARGET...]
+          each libFuzzer target of tests/fuzz, or those named, for N seconds (default 30), J at a
+          time (default 1), with a table of executions and coverage at the end; needs the nightly
+          toolchain, installs cargo-fuzz if missing. `test` runs it with --seconds 30 --jobs 2
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
