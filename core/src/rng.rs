@@ -112,7 +112,10 @@ impl Rng {
         while i > 1 {
             let j = self.below(i as u32) as usize;
             i = i.saturating_sub(1);
-            items.swap(i, j);
+            // Always true (j <= i < len); written out so that no bounds panic is compiled in.
+            if i < items.len() && j < items.len() {
+                items.swap(i, j);
+            }
         }
     }
 }

@@ -383,7 +383,8 @@ pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
                 .map(char::len_utf8)
                 .unwrap_or(rest.len());
         }
-        let (head, tail) = rest.split_at(cut);
+        // `cut` is a boundary (above); the checked form keeps the panic path out of the firmware.
+        let (head, tail) = rest.split_at_checked(cut)?;
         rest = tail;
         Some(head)
     })

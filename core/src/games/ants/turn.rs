@@ -713,7 +713,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 k = k.saturating_add(1);
                 continue;
             }
-            self.food.remove(k);
+            // k < len still (the loop's test); checked again next to the call so that the
+            // firmware has no out-of-bounds panic path here.
+            if k < self.food.len() {
+                self.food.remove(k);
+            }
             self.set_cell(f.sq as usize, LAND);
             let owner = if owners.count_ones() == 1 {
                 let o = owners.trailing_zeros() as u8;

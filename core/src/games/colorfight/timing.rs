@@ -32,7 +32,11 @@ pub fn decay(age: u32) -> Num {
     let mut term = Num::ONE;
     let mut sum = Num::ONE;
     for n in 1..=16i64 {
-        term = term.saturating_mul(x).saturating_div_int(n);
+        // n >= 1: the same as saturating_div_int, without a division-by-zero panic path.
+        term = term
+            .saturating_mul(x)
+            .checked_div_int(n)
+            .unwrap_or(Num::ZERO);
         sum = if n % 2 == 1 {
             sum.saturating_sub(term)
         } else {
