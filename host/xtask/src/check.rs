@@ -7,6 +7,7 @@
 //! 3. Panic: a deliberately panicking firmware shows the message on the OLED (compared with the host
 //!    rendering too) and in the log, and QEMU exits non-zero.
 //! 4. Size and cost: the QEMU firmware fits the LM3S6965; the median turn is within budget.
+//! 5. Panic paths: the firmware's machine code calls no panic but the explained ones (`panics`).
 
 use anyhow::{bail, ensure, Result};
 use arena_firmware::{Gray4Frame, RunConfig};
@@ -24,6 +25,7 @@ pub fn run() -> Result<()> {
     let release = qemu::build()?;
     digests_and_pixels(&release.join("arena"))?;
     panic_screen(&release.join("panic-test"))?;
+    crate::panics::check(&release.join("arena"))?;
     crate::size::run()?;
     crate::cost::run(false)?;
     println!("xtask test: all checks passed");

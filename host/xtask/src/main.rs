@@ -5,11 +5,12 @@
 //!   `target/demo/`;
 //! - `test`: installs what a fresh machine lacks, then runs every check CI runs: formatting, clippy,
 //!   the core on thumbv6m and thumbv7m, all tests, then the firmware checks (host and QEMU digests
-//!   identical, screendumps equal to the host rendering, the panic screen and exit status, the size
-//!   limits and the cost budget);
+//!   identical, screendumps equal to the host rendering, the panic screen and exit status, no
+//!   unexplained panic path, the size limits and the cost budget), then every fuzz target for 30 s;
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
 //!   high-water mark and state size (`--json` for JSON only);
 //! - `size`: flash and static RAM of every board;
+//! - `panics`: the panic paths left in the QEMU firmware, each with why it cannot fire;
 //! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
 //! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs.
 
@@ -23,6 +24,7 @@ mod flash;
 mod fuzz;
 mod host;
 mod log;
+mod panics;
 mod qemu;
 mod setup;
 mod size;
@@ -38,6 +40,7 @@ fn main() -> Result<()> {
         Some("firmware-test") => check::run(),
         Some("cost") => cost::run(args.iter().any(|a| a == "--json")).map(|_| ()),
         Some("size") => size::run().map(|_| ()),
+        Some("panics") => panics::run(flag(&args, "--elf").as_deref()),
         Some("lineup") => host::preview(number(&args, "--matches", 10)?),
         Some("soak") => soak(&args),
         Some("fuzz") => fuzz::run(&args[1..]),
@@ -59,16 +62,20 @@ tasks:
   demo [--matches N] [--snap N]
           a rotation of bot-vs-bot matches in QEMU (lm3s6965evb), the defmt log decoded live, the
           emulated OLED saved every N turns as PNG frames and an animated GIF in target/demo/
-  test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print, flip-link), then run every
-          check CI runs: formatting, clippy, the core on thumbv6m and thumbv7m, all tests, and the
-          firmware checks (same as firmware-test)
+  test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print, flip-link,
+          cargo-fuzz), then run every check CI runs: formatting, clippy, the core on thumbv6m and
+          thumbv7m, all tests, the firmware checks (same as firmware-test), and every fuzz target
+          for 30 s, two at a time (same as fuzz --seconds 30 --jobs 2)
   firmware-test
           host vs QEMU: identical digests, screendumps equal to the host rendering, the panic
-          screen; the size limits and the cost budget
+          screen, no unexplained panic path; the size limits and the cost budget
   cost [--json]
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
           JSON also in target/cost.json
   size    flash and static RAM of every board
+  panics [--elf FILE]
+          the panic paths left in the QEMU firmware (read off the ELF), each with why it cannot
+          fire in the demo rotation; fails on any other (also part of test)
   lineup [--matches N]
           play the board's rotation on the host: turns, result and digest of each match
   flash --board rp-pico|stm32f411
@@ -163,6 +170,8 @@ fn test() -> Result<()> {
     }
     let (passed, failed) = tally::cargo_test()?;
     check::run()?;
+    // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here.
+    fuzz::run(&["--seconds".into(), "30".into(), "--jobs".into(), "2".into()])?;
     // One closing line for whoever reads the end of the log (CI): every test of the workspace.
     println!("{passed} passed, {failed} failed");
     Ok(())

@@ -49,6 +49,11 @@ pub fn targets(wanted: &[&str]) -> Result<()> {
 
 /// llvm-size from the llvm-tools component (installed if missing).
 pub fn llvm_size() -> Result<PathBuf> {
+    llvm_tool("llvm-size")
+}
+
+/// A program of the llvm-tools component (installed if missing).
+pub fn llvm_tool(name: &str) -> Result<PathBuf> {
     let sysroot = output(Command::new("rustc").args(["--print", "sysroot"]))?;
     let host = output(Command::new("rustc").arg("-vV"))?
         .lines()
@@ -57,7 +62,8 @@ pub fn llvm_size() -> Result<PathBuf> {
     let path = PathBuf::from(sysroot.trim())
         .join("lib/rustlib")
         .join(host)
-        .join("bin/llvm-size");
+        .join("bin")
+        .join(name);
     if !path.is_file() {
         eprintln!("xtask: rustup component add llvm-tools");
         status(Command::new("rustup").args(["component", "add", "llvm-tools"]))?;
