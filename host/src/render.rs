@@ -192,8 +192,9 @@ fn paint<C: ToRgb>(
     canvas.to_image(scale)
 }
 
-/// What the header and the result screen print, owning its names (the screens want `'static`
-/// strings: names read from a file or the command line are leaked, a few bytes once per match).
+/// What the header and the result screen print (the screens want `'static` strings: names read from
+/// a file or the command line are interned, each distinct name kept once for the life of the
+/// process, so a long tournament or a fuzzer does not grow with the number of matches).
 #[derive(Clone, Debug)]
 pub struct Label {
     pub number: u32,
@@ -205,15 +206,12 @@ pub struct Label {
 
 impl Label {
     pub fn new(game: &'static str, config: &str, seed: u64, bots: &[String]) -> Label {
-        fn leak(s: &str) -> &'static str {
-            Box::leak(s.to_string().into_boxed_str())
-        }
         Label {
             number: 0,
             game,
-            config: leak(config),
+            config: intern(config),
             seed,
-            bots: bots.iter().map(|b| leak(b)).collect(),
+            bots: bots.iter().map(|b| intern(b)).collect(),
         }
     }
 
@@ -226,6 +224,24 @@ impl Label {
             bots: &self.bots,
         }
     }
+}
+
+/// Every name a [`Label`] has held, each stored once. Found by the `render_replay` fuzz target:
+/// the labels used to leak their names anew for every replay drawn.
+static NAMES: std::sync::Mutex<std::collections::BTreeSet<&'static str>> =
+    std::sync::Mutex::new(std::collections::BTreeSet::new());
+
+/// `name` as a `'static` string, allocated the first time it is seen only.
+fn intern(name: &str) -> &'static str {
+    let mut names = NAMES
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(&kept) = names.get(name) {
+        return kept;
+    }
+    let kept: &'static str = Box::leak(name.to_string().into_boxed_str());
+    names.insert(kept);
+    kept
 }
 
 /// The ANSI 256-colour index nearest to gray `v`: black (16), the 24-step gray ramp (232..=255,
@@ -401,6 +417,23 @@ mod tests {
             "\x1b[38;5;16m\x1b[48;5;16m\u{2580}\u{2580}\x1b[38;5;231m\u{2580}\x1b[0m"
         );
         assert_eq!(text.matches('\u{2580}').count(), 6);
+    }
+
+    /// Regression (fuzz target `render_replay`, LeakSanitizer on a ColorFight trace): a label made
+    /// again for the same names stores nothing new.
+    #[test]
+    fn labels_keep_each_name_once() {
+        let bots = ["fuzz-label-a".to_string(), "fuzz-label-b".to_string()];
+        let first = Label::new("colorfight", "fuzz-config", 1, &bots);
+        let again = Label::new("colorfight", "fuzz-config", 2, &bots);
+        assert!(std::ptr::eq(first.config, again.config));
+        for (a, b) in first.bots.iter().zip(&again.bots) {
+            assert!(std::ptr::eq(*a, *b));
+        }
+        assert_eq!(again.bots, ["fuzz-label-a", "fuzz-label-b"]);
+        let other = Label::new("colorfight", "other-config", 1, &bots[..1]);
+        assert_eq!(other.config, "other-config");
+        assert_eq!(other.bots, ["fuzz-label-a"]);
     }
 
     #[test]
