@@ -33,6 +33,7 @@ pub const TARGETS: &[&str] = &[
     "verify_ballroom",
     "verify_ants",
     "replay_detect",
+    "render_replay",
     "game_tower_defense",
     "game_colorfight",
     "game_mammut",
@@ -47,6 +48,7 @@ fn golden_seeds(target: &str) -> (&'static [&'static str], Option<u32>) {
         "verify_ballroom" => (&["ballroom"], Some(200_000)),
         "verify_ants" => (&[], Some(131_072)),
         "replay_detect" => (&["ballroom", "tower-defense"], Some(65_536)),
+        "render_replay" => (&["ballroom", "tower-defense"], Some(131_072)),
         "ants_map" => (&["ants/maps"], None),
         _ => (&[], None),
     }
@@ -256,7 +258,7 @@ fn start(
     std::fs::create_dir_all(&corpus)?;
     let golden = golden();
     let (folders, max_len) = golden_seeds(target);
-    let made = seeds.join(target);
+    let made = made_seeds(target).iter().map(|t| seeds.join(t));
     let log = std::fs::File::create(logs.join(format!("{target}.log")))?;
     let mut cmd = Command::new("cargo");
     cmd.current_dir(dir)
@@ -266,7 +268,7 @@ fn start(
             folders
                 .iter()
                 .map(|f| golden.join(f))
-                .chain(std::iter::once(made))
+                .chain(made)
                 .filter(|p| p.is_dir()),
         )
         .args([
@@ -282,10 +284,22 @@ fn start(
     cmd.spawn().with_context(|| format!("cannot start {cmd:?}"))
 }
 
+/// The folders of made seeds a target reads (see [`make_seeds`]).
+fn made_seeds(target: &str) -> &'static [&'static str] {
+    match target {
+        "verify_ants" => &["verify_ants"],
+        "verify_colorfight" => &["verify_colorfight"],
+        "verify_mammut" => &["verify_mammut"],
+        "render_replay" => &["verify_ants", "verify_colorfight", "verify_mammut"],
+        _ => &[],
+    }
+}
+
 /// Seeds made on the spot (not committed): what the verifier targets could not reach from nothing.
 fn make_seeds(dir: &Path, targets: &[&str]) -> Result<PathBuf> {
     let seeds = dir.join("seeds");
-    if targets.contains(&"verify_ants") {
+    let wanted = |folder: &str| targets.iter().any(|t| made_seeds(t).contains(&folder));
+    if wanted("verify_ants") {
         let out = seeds.join("verify_ants");
         std::fs::create_dir_all(&out)?;
         let games = golden().join("ants");
@@ -309,7 +323,7 @@ fn make_seeds(dir: &Path, targets: &[&str]) -> Result<PathBuf> {
         ("verify_mammut", &["mammut"]),
     ];
     for (target, game) in traces {
-        if !targets.contains(&target) {
+        if !wanted(target) {
             continue;
         }
         let out = seeds.join(target);
