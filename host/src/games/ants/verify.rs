@@ -1,6 +1,7 @@
 //! Conformance: re-run an official replay from its seeds and moves and compare.
 
 use super::replay::{play_recorded, Recorder, ReplayMeta};
+use arena_core::games::ants::map::MAX_PLAYERS;
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, Dir, Order};
 use arena_core::SeatSet;
 use serde_json::Value;
@@ -74,7 +75,14 @@ pub fn params_from_replay(replay: &Value, map: &str) -> Result<(AntsParams, u64)
     Ok((p, seed))
 }
 
+/// The last turn an order can be for: a game's length is a u16 (`turns`).
+const LAST_ORDER_TURN: usize = u16::MAX as usize + 1;
+
 /// Orders per turn per player implied by the replay's move strings: `orders[t][p]`.
+///
+/// A record's spawn turn and owner are checked before they size anything (a replay is outside
+/// input: `verify_ants` once made a spawn of -1 ask for a vector of 2^64 turns); moves past the
+/// longest possible game are never played and are not kept.
 pub fn orders_from_replay(
     replay: &Value,
     rows: i32,
@@ -93,12 +101,16 @@ pub fn orders_from_replay(
                 .and_then(Value::as_i64)
                 .ok_or_else(|| bad(&item, "malformed"))
         };
-        let (mut r, mut c, spawn, owner) = (
-            get(0)? as i32,
-            get(1)? as i32,
-            get(2)? as usize,
-            get(4)? as usize,
-        );
+        let (rows, cols) = (i64::from(rows.max(1)), i64::from(cols.max(1)));
+        let (mut r, mut c) = (get(0)?.rem_euclid(rows), get(1)?.rem_euclid(cols));
+        let spawn = usize::try_from(get(2)?)
+            .ok()
+            .filter(|&s| s <= LAST_ORDER_TURN)
+            .ok_or_else(|| bad(&item, "spawn turn out of range"))?;
+        let owner = usize::try_from(get(4)?)
+            .ok()
+            .filter(|&o| o < MAX_PLAYERS)
+            .ok_or_else(|| bad(&item, "owner out of range"))?;
         let moves = a
             .get(5)
             .and_then(Value::as_str)
@@ -108,6 +120,9 @@ pub fn orders_from_replay(
                 continue;
             };
             let t = spawn + k + 1;
+            if t > LAST_ORDER_TURN {
+                break;
+            }
             if turns.len() <= t {
                 turns.resize(t + 1, Vec::new());
             }
@@ -120,8 +135,8 @@ pub fn orders_from_replay(
                 dir,
             });
             let (dr, dc) = dir.offset();
-            r = (r + dr).rem_euclid(rows);
-            c = (c + dc).rem_euclid(cols);
+            r = (r + i64::from(dr)).rem_euclid(rows);
+            c = (c + i64::from(dc)).rem_euclid(cols);
         }
     }
     Ok(turns)
@@ -433,6 +448,60 @@ mod tests {
         // Without the kills the game differs: the killed players keep their hill point.
         let plain = game_with_kills(&[]);
         assert_ne!(plain["score"], replay["score"]);
+    }
+
+    /// Regression (fuzz target `verify_ants`: a golden replay with one ant's spawn turn made -164
+    /// panicked with "capacity overflow"): spawn turns and owners are checked before they size
+    /// anything, and moves past the longest game are dropped.
+    #[test]
+    fn ant_records_out_of_range_are_refused_not_a_crash() {
+        let replay = game_with_kills(&[]);
+        let with_ant = |record: Value| {
+            let mut r = replay.clone();
+            let data = if r.get("replaydata").is_some() {
+                &mut r["replaydata"]
+            } else {
+                &mut r
+            };
+            data["ants"]
+                .as_array_mut()
+                .expect("a replay has ants")
+                .push(record);
+            r
+        };
+        for (record, why) in [
+            (
+                serde_json::json!([0, 0, -164, 5, 0, "nnnn"]),
+                "spawn turn out of range",
+            ),
+            (
+                serde_json::json!([0, 0, 70_000, 5, 0, "nnnn"]),
+                "spawn turn out of range",
+            ),
+            (
+                serde_json::json!([0, 0, 1, 5, 99, "nnnn"]),
+                "owner out of range",
+            ),
+            (
+                serde_json::json!([0, 0, 1, 5, -1, "nnnn"]),
+                "owner out of range",
+            ),
+        ] {
+            let m = verify_replay(&with_ant(record).to_string(), MAP).unwrap_err();
+            assert_eq!(m.got, why, "{m}");
+        }
+        // Far-off positions wrap, and moves past turn 65,536 are not kept.
+        let r = with_ant(serde_json::json!([
+            i64::MAX,
+            i64::MIN,
+            65_530,
+            5,
+            0,
+            "n".repeat(20)
+        ]));
+        let orders = orders_from_replay(&r, 8, 8).unwrap();
+        assert_eq!(orders.len(), LAST_ORDER_TURN + 1);
+        assert!(orders[65_531][0].iter().all(|o| (0..8).contains(&o.row)));
     }
 
     #[test]
