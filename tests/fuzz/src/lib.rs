@@ -1,12 +1,38 @@
-//! What the game targets share: play a game from fuzz bytes through the public [`Game`] API, then
-//! check what every game promises whatever the actions hold.
+//! What the targets share. The game targets play a game from fuzz bytes through the public
+//! [`Game`] API, then check what every game promises whatever the actions hold; the trace and log
+//! verifier targets go through [`verifier`].
 //!
 //! The promises checked: `new` and `step` never panic; `new` is a pure function of params and seed;
 //! a finished game does not move; the same params, seed and actions give the same digest after every
 //! step when played again (so a replay of the match reproduces it).
 
+use std::fmt::{Debug, Display};
+
 use arbitrary::Unstructured;
 use arena_core::Game;
+use arena_host::replay::{detect, Kind};
+
+/// A verifier on any text: it never panics; a text it accepts is one `arena verify` recognises as a
+/// `kind` file, and verifying it again gives the same report.
+pub fn verifier<R: Debug, E: Debug + Display>(
+    data: &[u8],
+    kind: Kind,
+    verify: impl Fn(&str) -> Result<R, E>,
+) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match verify(text) {
+        Ok(report) => {
+            assert_eq!(detect(text), Ok(kind));
+            let again = verify(text);
+            assert_eq!(format!("{again:?}"), format!("{:?}", Ok::<_, E>(report)));
+        }
+        Err(mismatch) => {
+            let _ = mismatch.to_string();
+        }
+    }
+}
 
 /// Plays `G` from `params` and `seed`, asking `action` for each moving seat's action while bytes
 /// remain, then passes, for at most `max_steps` steps; then checks the promises above.
