@@ -23,11 +23,10 @@ impl Format for RoundRobin {
             return None;
         }
         let mut out = Vec::new();
-        for g in 0..games.max(1) {
+        for _ in 0..games.max(1) {
             for a in 0..bots {
                 for b in (a + 1)..bots {
                     for seats in [vec![a, b], vec![b, a]] {
-                        let _ = g;
                         out.push(Fixture {
                             index: out.len(),
                             round: 0,

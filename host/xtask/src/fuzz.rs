@@ -108,9 +108,11 @@ impl Summary {
     fn read(log: &str) -> Summary {
         let mut s = Summary::default();
         for line in log.lines().filter(|l| l.starts_with('#')) {
-            let mut words = line.split_whitespace();
-            s.execs = words.next().and_then(|n| n[1..].parse().ok()).or(s.execs);
             let words: Vec<&str> = line.split_whitespace().collect();
+            s.execs = words
+                .first()
+                .and_then(|n| n.trim_start_matches('#').parse().ok())
+                .or(s.execs);
             let after = |key: &str| {
                 words
                     .iter()

@@ -1,4 +1,8 @@
 //! Unit tests: one per rule and decision of `rules/ants.md`, on small boards set up by hand.
+//! (Test code only: `std`'s `Vec` collects what a turn refused.)
+
+extern crate std;
+use std::vec::Vec;
 
 use super::map::{FOOD, LAND, WATER};
 use super::state::CUTOFF_FOOD;
@@ -89,9 +93,6 @@ fn play(g: &mut G, orders: [&[Order]; 2]) -> Vec<(usize, usize, OrderError)> {
 fn owner_at(g: &G, r: i32, c: i32) -> Option<u8> {
     g.ant_on(sq(g, r, c)).map(|a| a.owner)
 }
-
-extern crate std;
-use std::vec::Vec;
 
 #[test]
 fn mcu_state_fits_in_48_kb() {
