@@ -5,11 +5,10 @@
 //! The bots are picked so that every pairing ends in a few thousand turns at most: army against
 //! builder is left out, as it lasts the full 100,000 turns and would be the whole measurement.
 
-use arena_core::games::tower_defense::Variant;
-use arena_host::commands::tower_defense::contest;
-use arena_host::commands::Timing;
-use arena_host::formats::RoundRobin;
-use arena_host::tournament::{run, Format, Options};
+use arena_core::games::tower_defense::TowerDefense;
+use arena_host::games::tower_defense::tournament::RoundRobin;
+use arena_host::games::tower_defense::{TournamentOptions, VariantArg};
+use arena_host::tournament::{run, Contest, Format, Options, Timing};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;
 
@@ -18,7 +17,13 @@ const BOTS: [&str; 3] = ["strong", "random", "army"];
 const GAMES: usize = 2;
 
 fn tournament(c: &mut Criterion) {
-    let contest = contest(Variant::Duel, Timing::default());
+    let contest = Contest::<TowerDefense> {
+        name: "tower-defense".into(),
+        args: TournamentOptions {
+            variant: VariantArg::Duel,
+        },
+        timing: Timing::default(),
+    };
     let bots: Vec<String> = BOTS.iter().map(|b| b.to_string()).collect();
     let matches = RoundRobin
         .round(0, bots.len(), GAMES, 0, &[])

@@ -4,7 +4,7 @@
 
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, TowerKind, SPACES};
 use arena_core::Game;
-use arena_host::games::tower_defense::action_from_json;
+use arena_host::games::tower_defense::json::action_from_json;
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
 

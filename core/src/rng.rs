@@ -14,6 +14,13 @@ pub const fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The seed of the built-in bot at `seat` in a match seeded `seed`: isolated per seat, and the one
+/// formula the desktop, the boards and the long runs use, so a match is the same match everywhere.
+pub fn bot_seed(seed: u64, seat: usize) -> u64 {
+    let mut s = seed ^ (seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    splitmix64(&mut s)
+}
+
 /// A small, fast, seeded generator (xoshiro256**).
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -1,188 +1,56 @@
-//! The match loop on the desktop: built-in and external bots at one table, faults counted, every
-//! turn handed to an observer (the replay writer, the live view) as it happens.
+//! The match loop on the desktop, for every game: built-in and external bots at one table, faults
+//! counted, seats dropped and put out, every step handed to the recorder and the live view.
+//!
+//! Each step: every external bot that is to move is asked, then every answer is read in seat
+//! order under its protocol's deadline; a fault plays what the protocol says instead, and after
+//! enough of them (or a crash) the engine drops the bot. The step is played with every move and
+//! the set of bots dropped in it; seats the rules put out hear the end at once, the others when
+//! the match is over.
 
-use crate::process::{BotProcess, Fault, Limits};
-use arena_core::{
-    rng::splitmix64, Bot, Game, Outcome, Roster, Seat, SeatSet, StepReport, MAX_SEATS,
-};
-use std::path::PathBuf;
+use crate::game::{End, Finish, HostGame, Plan, Standing, Summary};
+use crate::process::Fault;
+use crate::protocol::Clock;
+use crate::record::{LineWriter, Recorder, Step, Watch};
+use crate::seats::{driver, Driver};
+use arena_core::{Outcome, Seat, SeatSet};
+use std::path::Path;
+use std::time::{Duration, Instant};
 
-/// How a game talks to an external bot. Each game's protocol implements this (JSON lines for most;
-/// the original text protocols for Ants and Ballroom Blitz).
-pub trait Protocol<G: Game> {
-    /// The action for `seat` now, or the fault that lost it.
-    fn act(&mut self, game: &G, seat: Seat) -> Result<G::Action, Fault>;
-    /// The action played for a seat whose answer was lost to `fault` (default: a pass).
-    fn fault_action(&mut self, _game: &G, _seat: Seat, _fault: &Fault) -> G::Action {
-        G::Action::default()
-    }
-    /// The game is over: say goodbye if the protocol has a way to.
-    fn finish(&mut self, _game: &G, _seat: Seat) {}
-    /// Faults after which the bot is disqualified.
-    fn max_faults(&self) -> u32 {
-        Limits::default().max_faults
-    }
-    /// Ends the connection: kills and reaps the process behind it.
-    fn close(&mut self) {}
-}
-
-/// The protocol of the games whose bots speak JSON lines: one request line per turn, one action line
-/// back (`null` to pass).
-pub trait JsonGame: Game {
-    /// The request for `seat` (e.g. `{"turn":T,"seat":I,"state":STATE}`).
-    fn request(&self, seat: Seat) -> serde_json::Value;
-    /// Reads an action. Well-formed JSON should always give an action (the engine refuses what the
-    /// rules do not allow); `Err` is for what the protocol cannot read at all.
-    fn parse_action(value: &serde_json::Value) -> Result<Self::Action, String>;
-}
-
-/// An external bot that speaks JSON lines.
-pub struct JsonLines {
-    pub process: BotProcess,
-}
-
-impl<G: JsonGame> Protocol<G> for JsonLines {
-    fn act(&mut self, game: &G, seat: Seat) -> Result<G::Action, Fault> {
-        let line = self.process.request(&game.request(seat).to_string())?;
-        let value: serde_json::Value =
-            serde_json::from_str(line.trim()).map_err(|e| Fault::Garbage {
-                why: format!("{e}: {}", preview(&line)),
-            })?;
-        G::parse_action(&value).map_err(|why| Fault::Garbage { why })
-    }
-
-    fn max_faults(&self) -> u32 {
-        self.process.limits().max_faults
-    }
-
-    fn close(&mut self) {
-        self.process.kill();
-    }
-}
-
-/// The first characters of a line, for a report.
-pub fn preview(line: &str) -> String {
-    let mut s: String = line.chars().take(60).collect();
-    if s.len() < line.len() {
-        s.push_str("...");
-    }
-    s
-}
-
-/// A bot named on the command line: a built-in name, or `cmd:<command line>`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BotSpec {
-    Builtin(String),
-    Command(String),
-}
-
-impl BotSpec {
-    /// Reads a `--bot` argument for game `G`, checking built-in names.
-    pub fn parse<G: Roster>(text: &str) -> Result<BotSpec, String> {
-        if let Some(cmd) = text.strip_prefix("cmd:") {
-            if cmd.trim().is_empty() {
-                return Err("`cmd:` needs a command line after it".into());
-            }
-            return Ok(BotSpec::Command(cmd.to_string()));
-        }
-        if G::BOTS.contains(&text) {
-            Ok(BotSpec::Builtin(text.to_string()))
-        } else {
-            Err(format!(
-                "unknown bot `{text}` for {}: built-in bots are {}; an external bot is `cmd:<command line>`",
-                G::NAME,
-                G::BOTS.join(", ")
-            ))
-        }
-    }
-
-    /// The name a report shows.
-    pub fn label(&self) -> String {
-        match self {
-            BotSpec::Builtin(n) => n.clone(),
-            BotSpec::Command(c) => format!("cmd:{c}"),
-        }
-    }
-}
-
-/// The seed of the built-in bot at `seat` in a match seeded `seed`: isolated per seat.
-pub fn bot_seed(seed: u64, seat: Seat) -> u64 {
-    let mut s = seed ^ (seat as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    splitmix64(&mut s)
-}
-
-/// Who plays a seat.
-pub enum Driver<G: Roster> {
-    Builtin(G::Bot),
-    External(Box<dyn Protocol<G>>),
-}
+/// Faults kept per seat for the report (a bot writing garbage every turn would fill memory).
+pub const MAX_FAULTS: usize = 1_000;
 
 /// A seat at the table, with what happened to it.
-pub struct Player<G: Roster> {
-    pub name: String,
-    pub driver: Driver<G>,
-    pub faults: Vec<(u32, Fault)>,
-    pub disqualified: Option<u32>,
-    pub refused: u32,
+struct Player<G: HostGame> {
+    name: String,
+    driver: Driver<G>,
+    faults: Vec<(u32, Fault)>,
+    /// Faults that count towards dropping the bot (notes do not).
+    strikes: u32,
+    refused: u32,
+    standing: Standing,
+    /// Told the end: closed before the next step.
+    finished: bool,
 }
 
-impl<G: Roster> Player<G> {
-    pub fn builtin(name: &str, seed: u64) -> Option<Self> {
-        G::bot(name, seed).map(|bot| Player::new(name.to_string(), Driver::Builtin(bot)))
-    }
-
-    pub fn new(name: String, driver: Driver<G>) -> Self {
-        Player {
-            name,
-            driver,
-            faults: Vec::new(),
-            disqualified: None,
-            refused: 0,
+impl<G: HostGame> Player<G> {
+    fn note(&mut self, turn: u32, fault: Fault) {
+        if self.faults.len() < MAX_FAULTS {
+            self.faults.push((turn, fault));
         }
     }
-}
 
-/// Options for the external bots of a match.
-#[derive(Clone, Debug, Default)]
-pub struct ExternalOptions {
-    pub limits: Limits,
-    /// Folder for the bots' stderr logs (`<seat>-<name>.stderr`); `None` discards stderr.
-    pub log_dir: Option<PathBuf>,
-}
-
-/// Builds the players from `--bot` specs, with a constructor for the game's external protocol.
-pub fn players<G: Roster>(
-    specs: &[BotSpec],
-    seed: u64,
-    options: &ExternalOptions,
-    external: impl Fn(BotProcess) -> Box<dyn Protocol<G>>,
-) -> Result<Vec<Player<G>>, String> {
-    let mut out = Vec::new();
-    for (seat, spec) in specs.iter().enumerate() {
-        match spec {
-            BotSpec::Builtin(name) => out.push(
-                Player::builtin(name, bot_seed(seed, seat))
-                    .ok_or_else(|| format!("unknown bot `{name}`"))?,
-            ),
-            BotSpec::Command(cmd) => {
-                let log = options
-                    .log_dir
-                    .as_ref()
-                    .map(|d| d.join(format!("{seat}.stderr")));
-                if let Some(dir) = &options.log_dir {
-                    std::fs::create_dir_all(dir)
-                        .map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-                }
-                let process = BotProcess::spawn(cmd, log.as_deref(), options.limits)
-                    .map_err(|e| format!("cannot start `{cmd}`: {e}"))?;
-                out.push(Player::new(
-                    spec.label(),
-                    Driver::External(external(process)),
-                ));
-            }
-        }
+    fn is_external(&self) -> bool {
+        matches!(self.driver, Driver::External(_))
     }
-    Ok(out)
+
+    /// The engine drops the bot: it is told nothing more.
+    fn drop_bot(&mut self, turn: u32, fault: Fault) {
+        if let Driver::External(p) = &mut self.driver {
+            p.close();
+        }
+        self.driver = Driver::Gone;
+        self.standing.dropped.get_or_insert((turn, fault));
+    }
 }
 
 /// What a match came to.
@@ -193,6 +61,7 @@ pub struct MatchReport {
     pub turns: u32,
     pub outcome: Option<Outcome>,
     pub seats: Vec<SeatReport>,
+    pub summary: Summary,
 }
 
 #[derive(Clone, Debug)]
@@ -203,96 +72,271 @@ pub struct SeatReport {
     pub refused: u32,
 }
 
-/// One step as the observer of a match sees it.
-pub struct Step<'a, G: Game> {
-    /// `turn()` before the step.
-    pub turn: u32,
-    /// Who was to move.
-    pub movers: SeatSet,
-    /// One action per seat (passes for seats that were not to move).
-    pub actions: &'a [G::Action],
-    pub report: &'a StepReport,
+/// A match played: the state at the end, the report, and whether writing the replay failed.
+pub struct Played<G> {
+    pub game: Box<G>,
+    pub report: MatchReport,
+    pub write_error: Option<String>,
 }
 
-/// Plays `game` to its end (or `max_steps`), one `step` per turn, calling `observe` after every step
-/// with the state after it and what the step was.
-pub fn run<G: Roster>(
-    mut game: G,
-    seed: u64,
-    players: &mut [Player<G>],
-    max_steps: Option<u64>,
-    mut observe: impl FnMut(&G, &Step<'_, G>),
-) -> (G, MatchReport) {
-    let mut steps = 0u64;
-    while !game.is_over() && max_steps.is_none_or(|m| steps < m) {
-        let movers = game.to_move();
-        let mut actions: Vec<G::Action> = Vec::with_capacity(game.seats());
-        for seat in 0..game.seats().min(MAX_SEATS) {
-            let mut action = G::Action::default();
-            if let Some(p) = players.get_mut(seat) {
-                if movers.contains(seat) && p.disqualified.is_none() {
-                    let turn = game.turn();
-                    match &mut p.driver {
-                        Driver::Builtin(bot) => action = bot.act(&game, seat),
-                        Driver::External(proto) => match proto.act(&game, seat) {
-                            Ok(a) => action = a,
-                            Err(fault) => {
-                                action = proto.fault_action(&game, seat, &fault);
-                                let fatal =
-                                    matches!(fault, Fault::Exited { .. } | Fault::Spawn { .. });
-                                let limit = proto.max_faults();
-                                p.faults.push((turn, fault));
-                                if fatal || p.faults.len() as u32 >= limit {
-                                    p.disqualified = Some(turn);
-                                    proto.close();
-                                }
-                            }
-                        },
-                    }
-                }
-            }
-            actions.push(action);
+/// Plays `plan`'s match to its end (or its step limit), writing the replay to `replay` as it goes
+/// and showing it to `watch`.
+pub fn play<G: HostGame>(
+    plan: &Plan<G>,
+    replay: Option<&Path>,
+    mut watch: Option<&mut dyn Watch<G>>,
+) -> anyhow::Result<Played<G>> {
+    let mut game = G::boxed(plan).map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?;
+    let n = game.seats();
+    if plan.bots.len() != n {
+        anyhow::bail!("{} takes {n} bots, {} were given", G::NAME, plan.bots.len());
+    }
+    let mut out = LineWriter::create(replay)?;
+    let mut players: Vec<Player<G>> = Vec::with_capacity(n);
+    let mut lost = Vec::new();
+    for seat in 0..n {
+        let (driver, fault) = driver(plan, seat)?;
+        if let Some(f) = fault {
+            lost.push((seat, f));
         }
-        let turn = game.turn();
-        let report = game.step(&actions);
-        for (seat, p) in players.iter_mut().enumerate() {
-            p.refused += report.refused.get(seat).copied().unwrap_or(0) as u32;
+        players.push(Player {
+            name: plan.names.get(seat).cloned().unwrap_or_default(),
+            driver,
+            faults: Vec::new(),
+            strikes: 0,
+            refused: 0,
+            standing: Standing::default(),
+            finished: false,
+        });
+    }
+    let mut recorder = G::recorder(plan);
+    let recording = out.is_open();
+    if recording {
+        recorder.begin(&game, plan, &mut out);
+    }
+    if let Some(w) = watch.as_deref_mut() {
+        w.start(&game);
+    }
+
+    // Before the first step: the greeting, then every bot's answer to it.
+    let start = game.turn();
+    let mut at_start = SeatSet::EMPTY;
+    let lose = |p: &mut Player<G>, seat: Seat, turn: u32, f: Fault, rec: &mut G::Recorder| {
+        if recording {
+            rec.dropped(seat, turn, &f);
         }
-        observe(
-            &game,
-            &Step {
-                turn,
-                movers,
-                actions: &actions,
-                report: &report,
-            },
-        );
-        steps += 1;
+        p.note(turn, f.clone());
+        p.drop_bot(turn, f);
+    };
+    for (seat, f) in lost {
+        lose(&mut players[seat], seat, start, f, &mut recorder);
+        at_start = at_start.with(seat);
     }
     for (seat, p) in players.iter_mut().enumerate() {
         if let Driver::External(proto) = &mut p.driver {
-            if p.disqualified.is_none() {
-                proto.finish(&game, seat);
+            if let Err(f) = proto.hello(&game, seat) {
+                lose(p, seat, start, f, &mut recorder);
+                at_start = at_start.with(seat);
             }
-            proto.close();
         }
     }
+    let clock = Clock::now();
+    for (seat, p) in players.iter_mut().enumerate() {
+        if let Driver::External(proto) = &mut p.driver {
+            if let Err(f) = proto.ready(&game, seat, &clock) {
+                lose(p, seat, start, f, &mut recorder);
+                at_start = at_start.with(seat);
+            }
+        }
+    }
+    game.drop_at_start(at_start);
+
+    let mut steps = 0u64;
+    while !game.is_over() && plan.max_steps.is_none_or(|m| steps < m) {
+        for p in players.iter_mut().filter(|p| p.finished) {
+            if let Driver::External(proto) = &mut p.driver {
+                proto.close();
+            }
+            p.driver = Driver::Gone;
+        }
+        let movers = game.to_move();
+        let turn = game.turn();
+        let label = game.report_turn();
+        let was_in: Vec<bool> = (0..n).map(|s| game.seat_in(s)).collect();
+
+        let mut asked: Vec<Result<Instant, Fault>> = vec![
+            Err(Fault::Exited {
+                status: "not asked".into()
+            });
+            n
+        ];
+        for (seat, p) in players.iter_mut().enumerate() {
+            if let (true, Driver::External(proto)) = (movers.contains(seat), &mut p.driver) {
+                asked[seat] = proto.ask(&game, seat).map(|()| Instant::now());
+            }
+        }
+        let all_asked = Instant::now();
+        let mut previous = all_asked;
+        let mut moves: Vec<G::Move> = vec![G::Move::default(); n];
+        let mut dropped = SeatSet::EMPTY;
+        for (seat, p) in players.iter_mut().enumerate() {
+            let (true, Some(mv)) = (movers.contains(seat), moves.get_mut(seat)) else {
+                continue;
+            };
+            let (got, limit) = match &mut p.driver {
+                Driver::Builtin(bot) => {
+                    *mv = G::bot_move(bot, &game, seat);
+                    continue;
+                }
+                Driver::Gone => continue,
+                Driver::External(proto) => {
+                    let got = match &asked[seat] {
+                        Ok(at) => {
+                            let clock = Clock {
+                                asked: *at,
+                                all_asked,
+                                previous,
+                            };
+                            let got = proto.answer(&game, seat, &clock);
+                            previous = Instant::now();
+                            got
+                        }
+                        // The answer to a request that could not be sent is that fault.
+                        Err(f) => Err(f.clone()),
+                    };
+                    match got {
+                        Ok(answer) => (Ok(answer), 0),
+                        Err(f) => {
+                            *mv = proto.fault_move(&game, seat, &f);
+                            (Err(f), proto.max_faults())
+                        }
+                    }
+                }
+            };
+            match got {
+                Ok(answer) => {
+                    *mv = answer.mv;
+                    for note in answer.notes {
+                        p.refused += 1;
+                        p.note(label, note);
+                    }
+                }
+                Err(f) => {
+                    let fatal = matches!(f, Fault::Exited { .. } | Fault::Spawn { .. });
+                    p.note(label, f.clone());
+                    p.strikes += 1;
+                    if fatal || p.strikes >= limit {
+                        if recording {
+                            recorder.dropped(seat, label, &f);
+                        }
+                        p.drop_bot(label, f);
+                        dropped = dropped.with(seat);
+                    }
+                }
+            }
+        }
+
+        let stepped = game.play_step(&moves, dropped);
+        for (seat, p) in players.iter_mut().enumerate() {
+            p.refused += u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
+            if movers.contains(seat) {
+                p.standing.last_turn = label;
+            }
+        }
+        for (seat, f) in stepped.notes {
+            if let Some(p) = players.get_mut(seat) {
+                p.note(label, f);
+            }
+        }
+        if recording {
+            let step = Step {
+                turn,
+                movers,
+                moves: &moves,
+                report: &stepped.report,
+            };
+            recorder.step(&game, &step, &mut out);
+        }
+        if let Some(w) = watch.as_deref_mut() {
+            w.step(&game);
+        }
+        // Seats the rules put out hear it now, one after the other, each seeing those before it.
+        for seat in 0..n {
+            let put_out = was_in[seat] && !game.seat_in(seat);
+            if !put_out || players[seat].standing.dropped.is_some() {
+                continue;
+            }
+            players[seat].standing.out = Some(label);
+            finish(&mut players, seat, &game, Finish::Out);
+        }
+        steps += 1;
+    }
+
+    let mut told = false;
+    for seat in 0..n {
+        let p = &players[seat];
+        if p.standing.dropped.is_none() && !p.finished {
+            told |= p.is_external();
+            finish(&mut players, seat, &game, Finish::Over);
+        }
+    }
+    if told && players.iter().any(|p| p.is_external()) {
+        // A moment to read the end before the engine stops them, as a courtesy.
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    for p in players.iter_mut() {
+        if let Driver::External(proto) = &mut p.driver {
+            proto.close();
+        }
+        p.driver = Driver::Gone;
+    }
+    if recording {
+        recorder.end(&game, plan, &mut out);
+    }
+    if let Some(w) = watch {
+        w.end(&game);
+    }
+    let standings: Vec<Standing> = players.iter().map(|p| p.standing.clone()).collect();
     let report = MatchReport {
         game: G::NAME,
-        seed,
+        seed: plan.seed,
         turns: game.turn(),
         outcome: game.outcome(),
+        summary: G::summary(&game, plan, &standings),
         seats: players
-            .iter()
+            .into_iter()
             .map(|p| SeatReport {
-                name: p.name.clone(),
-                faults: p.faults.clone(),
-                disqualified: p.disqualified,
+                name: p.name,
+                disqualified: p.standing.dropped.map(|(t, _)| t),
+                faults: p.faults,
                 refused: p.refused,
             })
             .collect(),
     };
-    (game, report)
+    Ok(Played {
+        game,
+        report,
+        write_error: out.error,
+    })
+}
+
+/// Tells `seat`'s bot the end (`why`), with every seat's standing as it is now.
+fn finish<G: HostGame>(players: &mut [Player<G>], seat: Seat, game: &G, why: Finish) {
+    let standings: Vec<Standing> = players.iter().map(|p| p.standing.clone()).collect();
+    let Some(p) = players.get_mut(seat) else {
+        return;
+    };
+    if let Driver::External(proto) = &mut p.driver {
+        proto.finish(
+            game,
+            seat,
+            &End {
+                why,
+                standings: &standings,
+            },
+        );
+    }
+    p.finished = true;
 }
 
 impl std::fmt::Display for MatchReport {
@@ -341,6 +385,43 @@ impl std::fmt::Display for MatchReport {
                 writeln!(f, "        ... and {} more", s.faults.len() - 5)?;
             }
         }
+        for line in &self.summary.lines {
+            writeln!(f, "{line}")?;
+        }
         Ok(())
+    }
+}
+
+impl MatchReport {
+    /// The report as JSON (`arena play --json`).
+    pub fn json(&self) -> serde_json::Value {
+        let seats: Vec<serde_json::Value> = self
+            .seats
+            .iter()
+            .enumerate()
+            .map(|(i, s)| {
+                serde_json::json!({
+                    "seat": i,
+                    "bot": s.name,
+                    "rank": self.outcome.map(|o| o.rank[i.min(arena_core::MAX_SEATS - 1)]),
+                    "score": self.outcome.map(|o| o.score[i.min(arena_core::MAX_SEATS - 1)]),
+                    "refused": s.refused,
+                    "disqualified_at": s.disqualified,
+                    "faults": s.faults.iter().map(|(t, f)| serde_json::json!({"turn": t, "kind": f.kind(), "what": f.to_string()})).collect::<Vec<_>>(),
+                })
+            })
+            .collect();
+        let mut json = serde_json::json!({
+            "game": self.game,
+            "seed": self.seed,
+            "turns": self.turns,
+            "winner": self.outcome.and_then(|o| o.winner()),
+            "reason": self.outcome.map(|o| o.reason),
+            "seats": seats,
+        });
+        if let Some(obj) = json.as_object_mut() {
+            obj.extend(self.summary.json.clone());
+        }
+        json
     }
 }

@@ -7,9 +7,11 @@
 //! (normal end, fault, disqualification, panic in the engine) kills the group and reaps the child:
 //! that is [`Drop`] for [`BotProcess`].
 //!
-//! Time is accounted as a bank: every window of `window` turns gives `window * per_turn` to spend,
-//! which is how the original challenges stated their limits ("10 ms per turn on average over 100
-//! turns"). The first request also gets the start-up allowance (interpreters take a while to start).
+//! A line is stamped with the moment it arrived, so a protocol that reads several bots one after
+//! the other charges each only for its own time. How much time a bot has is the protocol's
+//! business ([`crate::protocol::Budget`]): here a read waits until a deadline, or for ever.
+//!
+//! [`Lines`] is what a protocol talks to: a child process, or a TCP peer ([`TcpBot`]).
 
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
@@ -102,7 +104,7 @@ impl Fault {
 
 /// What the reader thread saw.
 enum Event {
-    Line(String),
+    Line(String, Instant),
     TooLong,
     BadUtf8,
     Eof,
@@ -115,9 +117,6 @@ pub struct BotProcess {
     from_bot: Receiver<Event>,
     threads: Vec<JoinHandle<()>>,
     limits: Limits,
-    bank: Duration,
-    turns: u32,
-    started: bool,
     gone: Option<Fault>,
 }
 
@@ -179,9 +178,6 @@ impl BotProcess {
             from_bot,
             threads,
             limits,
-            bank: Duration::ZERO,
-            turns: 0,
-            started: false,
             gone: None,
         })
     }
@@ -214,53 +210,9 @@ impl BotProcess {
         }
     }
 
-    /// Waits for one line, spending from the time bank.
-    pub fn recv(&mut self) -> Result<String, Fault> {
-        if let Some(f) = &self.gone {
-            return Err(f.clone());
-        }
-        if self.turns.is_multiple_of(self.limits.window.max(1)) {
-            self.bank = self.limits.per_turn * self.limits.window.max(1);
-        }
-        self.turns += 1;
-        let mut allowance = self.bank;
-        if !self.started {
-            allowance += self.limits.startup;
-        }
-        let start = Instant::now();
-        let event = if self.limits.no_timeout {
-            self.from_bot
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected)
-        } else {
-            self.from_bot.recv_timeout(allowance)
-        };
-        let spent = start.elapsed();
-        if self.started {
-            self.bank = self.bank.saturating_sub(spent);
-        } else {
-            self.bank = self
-                .bank
-                .saturating_sub(spent.saturating_sub(self.limits.startup));
-            self.started = true;
-        }
-        match event {
-            Ok(Event::Line(line)) => Ok(line),
-            Ok(Event::TooLong) => Err(Fault::LineTooLong {
-                limit: self.limits.max_line,
-            }),
-            Ok(Event::BadUtf8) => Err(Fault::BadUtf8),
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
-            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout {
-                waited_ms: spent.as_millis() as u64,
-            }),
-        }
-    }
-
-    /// Waits for one line until `deadline` (`None`: for ever), outside the time bank: for protocols
-    /// whose answer is several lines under one deadline (Ants: orders up to `go`). A line already
-    /// waiting is returned even when the deadline has passed.
-    pub fn recv_until(&mut self, deadline: Option<Instant>) -> Result<String, Fault> {
+    /// Waits for one line until `deadline` (`None`: for ever); the line and when it arrived. A line
+    /// already waiting is returned even when the deadline has passed.
+    pub fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault> {
         if let Some(f) = &self.gone {
             return Err(f.clone());
         }
@@ -275,7 +227,7 @@ impl BotProcess {
                 .recv_timeout(d.saturating_duration_since(start)),
         };
         match event {
-            Ok(Event::Line(line)) => Ok(line),
+            Ok(Event::Line(text, at)) => Ok(Line { text, at }),
             Ok(Event::TooLong) => Err(Fault::LineTooLong {
                 limit: self.limits.max_line,
             }),
@@ -295,13 +247,6 @@ impl BotProcess {
                 break;
             }
         }
-    }
-
-    /// Sends a request and waits for the answer line.
-    pub fn request(&mut self, line: &str) -> Result<String, Fault> {
-        self.discard_stale();
-        self.send(line)?;
-        self.recv()
     }
 
     /// Kills the process group and reaps the child. Safe to call more than once.
@@ -386,7 +331,7 @@ fn read_lines(stdout: impl Read, max: usize, tx: SyncSender<Event>) {
                 }
             }
             match String::from_utf8(std::mem::take(&mut buf)) {
-                Ok(s) => Event::Line(s),
+                Ok(s) => Event::Line(s, Instant::now()),
                 Err(_) => Event::BadUtf8,
             }
         };
@@ -396,21 +341,34 @@ fn read_lines(stdout: impl Read, max: usize, tx: SyncSender<Event>) {
     }
 }
 
+/// A line from a bot, and when it arrived.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Line {
+    pub text: String,
+    pub at: Instant,
+}
+
 /// A line-based connection to a bot: a child process, or a TCP peer.
 pub trait Lines {
+    /// Sends one line (a newline is added).
     fn send(&mut self, line: &str) -> Result<(), Fault>;
-    fn recv(&mut self) -> Result<String, Fault>;
+    /// The next line, waiting until `deadline` (`None`: for ever).
+    fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault>;
+    /// Drops lines that arrived after their deadline, so they are not taken for the next answer.
+    fn discard_stale(&mut self) {}
     /// Ends the connection (kills and reaps a process).
     fn close(&mut self);
 }
 
 impl Lines for BotProcess {
     fn send(&mut self, line: &str) -> Result<(), Fault> {
-        self.discard_stale();
         BotProcess::send(self, line)
     }
-    fn recv(&mut self) -> Result<String, Fault> {
-        BotProcess::recv(self)
+    fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault> {
+        BotProcess::recv_until(self, deadline)
+    }
+    fn discard_stale(&mut self) {
+        BotProcess::discard_stale(self)
     }
     fn close(&mut self) {
         self.kill();
@@ -422,8 +380,6 @@ impl Lines for BotProcess {
 pub struct TcpBot {
     reader: BufReader<std::net::TcpStream>,
     writer: std::net::TcpStream,
-    per_answer: Duration,
-    no_timeout: bool,
     max_line: usize,
     gone: bool,
 }
@@ -457,8 +413,6 @@ impl TcpBot {
         Ok(TcpBot {
             reader: BufReader::new(stream.try_clone()?),
             writer: stream,
-            per_answer: limits.per_turn,
-            no_timeout: limits.no_timeout,
             max_line: limits.max_line,
             gone: false,
         })
@@ -485,17 +439,18 @@ impl Lines for TcpBot {
         })
     }
 
-    fn recv(&mut self) -> Result<String, Fault> {
+    fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault> {
         if self.gone {
             return Err(Fault::Exited {
                 status: "disconnected".into(),
             });
         }
-        let timeout = if self.no_timeout {
-            None
-        } else {
-            Some(self.per_answer)
-        };
+        // A zero read time-out means none at all to the socket: a deadline already past still
+        // reads what is there, for at least a millisecond.
+        let timeout = deadline.map(|d| {
+            d.saturating_duration_since(Instant::now())
+                .max(Duration::from_millis(1))
+        });
         let _ = self.reader.get_ref().set_read_timeout(timeout);
         let start = Instant::now();
         let mut buf = Vec::new();
@@ -520,7 +475,10 @@ impl Lines for TcpBot {
                 while matches!(buf.last(), Some(b'\n' | b'\r')) {
                     buf.pop();
                 }
-                String::from_utf8(buf).map_err(|_| Fault::BadUtf8)
+                let at = Instant::now();
+                String::from_utf8(buf)
+                    .map(|text| Line { text, at })
+                    .map_err(|_| Fault::BadUtf8)
             }
             Err(e)
                 if matches!(
@@ -562,18 +520,30 @@ mod tests {
         }
     }
 
+    /// The next line within half a second.
+    fn recv(bot: &mut BotProcess) -> Result<String, Fault> {
+        bot.recv_until(Some(Instant::now() + Duration::from_millis(500)))
+            .map(|l| l.text)
+    }
+
+    /// Sends a line and waits half a second for the answer.
+    fn request(bot: &mut BotProcess, line: &str) -> Result<String, Fault> {
+        bot.send(line)?;
+        recv(bot)
+    }
+
     #[test]
     fn echo_bot_answers_each_line() {
         let mut bot = BotProcess::spawn("cat", None, quick()).unwrap();
-        assert_eq!(bot.request("hello").unwrap(), "hello");
-        assert_eq!(bot.request("again").unwrap(), "again");
+        assert_eq!(request(&mut bot, "hello").unwrap(), "hello");
+        assert_eq!(request(&mut bot, "again").unwrap(), "again");
     }
 
     #[test]
     fn silent_bot_times_out_and_is_reaped() {
         let mut bot = BotProcess::spawn("sleep 30", None, quick()).unwrap();
         let t = Instant::now();
-        assert!(matches!(bot.request("x"), Err(Fault::Timeout { .. })));
+        assert!(matches!(request(&mut bot, "x"), Err(Fault::Timeout { .. })));
         assert!(t.elapsed() < Duration::from_secs(5));
         let pid = bot.child.id();
         drop(bot);
@@ -586,7 +556,7 @@ mod tests {
     #[test]
     fn exiting_bot_is_reported() {
         let mut bot = BotProcess::spawn("exit 3", None, quick()).unwrap();
-        match bot.request("x") {
+        match request(&mut bot, "x") {
             Err(Fault::Exited { .. }) => {}
             other => panic!("expected Exited, got {other:?}"),
         }
@@ -605,14 +575,14 @@ mod tests {
             limits,
         )
         .unwrap();
-        assert_eq!(bot.recv(), Err(Fault::LineTooLong { limit: 1000 }));
-        assert_eq!(bot.recv().unwrap(), "ok");
+        assert_eq!(recv(&mut bot), Err(Fault::LineTooLong { limit: 1000 }));
+        assert_eq!(recv(&mut bot).unwrap(), "ok");
     }
 
     #[test]
     fn invalid_utf8_is_a_fault() {
         let mut bot = BotProcess::spawn("printf '\\377\\376\\n'; sleep 5", None, quick()).unwrap();
-        assert_eq!(bot.recv(), Err(Fault::BadUtf8));
+        assert_eq!(recv(&mut bot), Err(Fault::BadUtf8));
     }
 
     #[test]
@@ -624,7 +594,7 @@ mod tests {
             pidfile.display()
         );
         let mut bot = BotProcess::spawn(&cmd, None, quick()).unwrap();
-        assert_eq!(bot.recv().unwrap(), "started");
+        assert_eq!(recv(&mut bot).unwrap(), "started");
         let pid = std::fs::read_to_string(&pidfile)
             .unwrap()
             .trim()
@@ -654,7 +624,7 @@ mod tests {
             limits,
         )
         .unwrap();
-        assert_eq!(bot.recv().unwrap(), "done");
+        assert_eq!(recv(&mut bot).unwrap(), "done");
         drop(bot);
         let len = || std::fs::metadata(&log).map(|m| m.len()).unwrap_or(0);
         for _ in 0..100 {
@@ -670,34 +640,16 @@ mod tests {
     fn recv_until_shares_one_deadline_and_returns_lines_already_there() {
         let mut bot = BotProcess::spawn("printf 'a\\nb\\nc\\n'; sleep 30", None, quick()).unwrap();
         // All three lines come in one write: a deadline already past still gets them, in order.
-        assert_eq!(bot.recv(), Ok("a".to_string()));
+        assert_eq!(recv(&mut bot), Ok("a".to_string()));
         std::thread::sleep(Duration::from_millis(200));
         let past = Some(Instant::now());
-        assert_eq!(bot.recv_until(past), Ok("b".to_string()));
-        assert_eq!(bot.recv_until(past), Ok("c".to_string()));
+        let text = |r: Result<Line, Fault>| r.map(|l| l.text);
+        assert_eq!(text(bot.recv_until(past)), Ok("b".to_string()));
+        assert_eq!(text(bot.recv_until(past)), Ok("c".to_string()));
         assert!(matches!(bot.recv_until(past), Err(Fault::Timeout { .. })));
         let soon = Some(Instant::now() + Duration::from_millis(50));
         assert!(matches!(bot.recv_until(soon), Err(Fault::Timeout { .. })));
         bot.kill();
         assert!(matches!(bot.recv_until(None), Err(Fault::Exited { .. })));
-    }
-
-    #[test]
-    fn the_bank_averages_over_the_window() {
-        let limits = Limits {
-            startup: Duration::ZERO,
-            per_turn: Duration::from_millis(100),
-            window: 4,
-            ..Limits::default()
-        };
-        // One slow answer (250 ms) fits in a bank of 4 x 100 ms.
-        let mut bot = BotProcess::spawn(
-            "read a; sleep 0.25; echo 1; while read a; do echo $a; done",
-            None,
-            limits,
-        )
-        .unwrap();
-        assert_eq!(bot.request("a").unwrap(), "1");
-        assert_eq!(bot.request("b").unwrap(), "b");
     }
 }

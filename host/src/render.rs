@@ -353,7 +353,7 @@ impl<G: Screen> Watcher<G> {
     }
 }
 
-impl<G: Screen> crate::commands::record::Watch<G> for Watcher<G> {
+impl<G: Screen> crate::record::Watch<G> for Watcher<G> {
     fn start(&mut self, game: &G) {
         self.draw_game(game);
     }

@@ -1,87 +1,147 @@
-//! Any game's replay file, re-played into the states it went through.
-//!
-//! Each game records in its own format (Tower Defense's golden trace, ColorFight's and Mammut's
-//! JSON-lines traces, Ballroom's official log); a file says which it is in its first line (or, for
-//! a Ballroom log, its shape). Re-playing goes through each codec's verifier, so a file that does
-//! not re-play to what it recorded is refused with the codec's own message, naming the line.
+//! What a replay file is, read off its start: [`Head`] holds its first top-level fields, which is
+//! how each game recognises its own files ([`crate::HostGame::detect`]) without reading a long
+//! file whole.
 
-use crate::games;
-use arena_core::games::ballroom::Ballroom;
-use arena_core::games::colorfight::ColorFight;
-use arena_core::games::mammut::Mammut;
-use arena_core::games::tower_defense::TowerDefense;
-use arena_core::Game;
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
+use std::io::Read;
 
-/// The games a replay file can hold.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    TowerDefense,
-    ColorFight,
-    Mammut,
-    Ballroom,
-    Ants,
+/// Top-level fields whose values can be long: reading stops at the first of them.
+const LONG: [&str; 6] = ["turns", "replaydata", "state", "ants", "cells", "boards"];
+/// At most this many fields are read.
+const MOST: usize = 16;
+
+/// The first top-level fields of a JSON file: every key seen, with the values of the short ones.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Head {
+    pub keys: Vec<String>,
+    pub values: serde_json::Map<String, Value>,
 }
 
-impl Kind {
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::TowerDefense => TowerDefense::NAME,
-            Kind::ColorFight => ColorFight::NAME,
-            Kind::Mammut => Mammut::NAME,
-            Kind::Ballroom => Ballroom::NAME,
-            Kind::Ants => arena_core::games::ants::Ants::NAME,
-        }
+impl Head {
+    /// The value of a top-level field read (`None` when absent or long).
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.values.get(key)
     }
-}
 
-/// Which game's replay `text` is, from its first line (a Ballroom log may span lines: it is one
-/// JSON object with `names` and `turns`).
-pub fn detect(text: &str) -> Result<Kind, String> {
-    let Some((n, first)) = text
-        .lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l))
-        .find(|(_, l)| !l.trim().is_empty())
-    else {
-        return Err("line 1: empty file: not a replay".into());
-    };
-    let value: Value = match serde_json::from_str(first) {
-        Ok(v) => v,
-        Err(e) => match serde_json::from_str::<Value>(text) {
-            Ok(v) if is_ballroom_log(&v) => return Ok(Kind::Ballroom),
-            Ok(v) if v.get("challenge").and_then(Value::as_str) == Some("ants") => {
-                return Ok(Kind::Ants)
+    /// Whether a top-level field was seen, read or not.
+    pub fn has(&self, key: &str) -> bool {
+        self.keys.iter().any(|k| k == key)
+    }
+
+    /// A string field (`"game": "mammut"`).
+    pub fn str(&self, key: &str) -> Option<&str> {
+        self.get(key).and_then(Value::as_str)
+    }
+
+    /// Reads the start of a file. The error says what the file is instead (`line 3: not JSON`).
+    pub fn read(input: impl Read) -> Result<Head, String> {
+        let mut counted = Counter {
+            inner: input,
+            seen: Vec::new(),
+        };
+        let mut head = Head::default();
+        let result = serde_json::Deserializer::from_reader(&mut counted)
+            .deserialize_map(HeadVisitor { head: &mut head });
+        if !head.keys.is_empty() {
+            return Ok(head);
+        }
+        let line = counted.line_of_first_text();
+        match result {
+            _ if counted.seen.iter().all(u8::is_ascii_whitespace) => {
+                Err(format!("line {line}: empty file: not a replay"))
             }
-            _ => return Err(format!("line {n}: not JSON ({e}): not a replay")),
-        },
-    };
-    if is_ballroom_log(&value) {
-        return Ok(Kind::Ballroom);
-    }
-    if value.get("challenge").and_then(Value::as_str) == Some("ants") {
-        return Ok(Kind::Ants);
-    }
-    let game = value
-        .pointer("/header/game")
-        .or_else(|| value.get("game"))
-        .and_then(Value::as_str);
-    match game {
-        Some(g) if g == TowerDefense::NAME && value.get("header").is_some() => {
-            Ok(Kind::TowerDefense)
+            Err(e) if e.is_syntax() || e.is_eof() => {
+                Err(format!("line {line}: not JSON ({e}): not a replay"))
+            }
+            _ => Err(format!(
+                "line {line}: not a replay: expected a JSON object naming its game"
+            )),
         }
-        Some(g) if g == ColorFight::NAME => Ok(Kind::ColorFight),
-        Some(g) if g == Mammut::NAME => Ok(Kind::Mammut),
-        Some(g) => Err(format!("line {n}: unknown game {g:?}")),
-        None => Err(format!(
-            "line {n}: not a replay: expected a trace header naming its game \
-             (Tower Defense, ColorFight, Mammut) or a Ballroom log"
-        )),
     }
 }
 
-fn is_ballroom_log(v: &Value) -> bool {
-    v.get("names").is_some() && v.get("turns").is_some_and(Value::is_array)
+/// Keeps the bytes read, to say on which line the text starts.
+struct Counter<R> {
+    inner: R,
+    seen: Vec<u8>,
+}
+
+impl<R> Counter<R> {
+    fn line_of_first_text(&self) -> usize {
+        let first = self
+            .seen
+            .iter()
+            .position(|b| !b.is_ascii_whitespace())
+            .unwrap_or(self.seen.len());
+        1 + self.seen[..first].iter().filter(|&&b| b == b'\n').count()
+    }
+}
+
+impl<R: Read> Read for Counter<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if self.seen.len() < 1 << 16 {
+            self.seen.extend_from_slice(&buf[..n]);
+        }
+        Ok(n)
+    }
+}
+
+struct HeadVisitor<'a> {
+    head: &'a mut Head,
+}
+
+impl<'de> Visitor<'de> for HeadVisitor<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(key) = map.next_key::<String>()? {
+            let long = LONG.contains(&key.as_str());
+            self.head.keys.push(key.clone());
+            // Stopping here leaves the rest of the file unread (the parser then reports the
+            // unfinished object, which the caller ignores).
+            if long || self.head.keys.len() >= MOST {
+                return Ok(());
+            }
+            let value = map.next_value_seed(ValueSeed)?;
+            self.head.values.insert(key, value);
+        }
+        Ok(())
+    }
+}
+
+struct ValueSeed;
+
+impl<'de> DeserializeSeed<'de> for ValueSeed {
+    type Value = Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        serde::Deserialize::deserialize(d)
+    }
+}
+
+/// What a re-play hands out as it goes: who played what (once the file has said it), then the
+/// first state and the state after every step. A closure of the state is one.
+pub trait Visit<G> {
+    fn meta(&mut self, _meta: &Meta) {}
+    fn state(&mut self, game: &G);
+}
+
+impl<G, F: FnMut(&G)> Visit<G> for F {
+    fn state(&mut self, game: &G) {
+        self(game)
+    }
+}
+
+/// What a replay may need beside it.
+#[derive(Clone, Debug, Default)]
+pub struct ReplayContext {
+    /// The text of the map the match was played on (for formats that do not hold it).
+    pub map: Option<String>,
 }
 
 /// Who played what, as the file records it.
@@ -92,7 +152,8 @@ pub struct Meta {
     pub bots: Vec<String>,
 }
 
-fn strings(v: Option<&Value>) -> Vec<String> {
+/// A list of strings from a JSON array (`"?"` for an item that is not a string).
+pub fn strings(v: Option<&Value>) -> Vec<String> {
     v.and_then(Value::as_array)
         .map(|a| {
             a.iter()
@@ -102,190 +163,37 @@ fn strings(v: Option<&Value>) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn first_line(text: &str) -> Value {
-    text.lines()
-        .find(|l| !l.trim().is_empty())
-        .and_then(|l| serde_json::from_str(l).ok())
-        .unwrap_or(Value::Null)
-}
-
-/// A game whose replays can be re-played.
-pub trait Replayable: Game {
-    const KIND: Kind;
-    /// Re-plays `text`, handing `each` the first state and the state after every step; the error
-    /// names the line (or turn) where the file stops making sense.
-    fn replay(text: &str, each: &mut dyn FnMut(&Self)) -> Result<(), String>;
-    /// Who played what, as far as the file says (blank where it does not).
-    fn meta(text: &str) -> Meta;
-    /// Re-plays a replay that needs its map beside it (Ants); the others ignore `map`.
-    fn replay_with_map(
-        text: &str,
-        _map: Option<&str>,
-        each: &mut dyn FnMut(&Self),
-    ) -> Result<(), String> {
-        Self::replay(text, each)
-    }
-    /// About how many states [`Replayable::replay`] hands out, without re-playing (to space the
-    /// frames of a picture): one a line for the line-based traces.
-    fn states(text: &str) -> u64 {
-        text.lines().filter(|l| !l.trim().is_empty()).count() as u64
-    }
-}
-
-impl Replayable for TowerDefense {
-    const KIND: Kind = Kind::TowerDefense;
-    fn replay(text: &str, each: &mut dyn FnMut(&Self)) -> Result<(), String> {
-        games::tower_defense::replay_trace(text, each)
-            .map(drop)
-            .map_err(|e| e.to_string())
-    }
-    fn meta(text: &str) -> Meta {
-        let h = first_line(text);
-        Meta {
-            config: h
-                .pointer("/header/variant")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string(),
-            seed: h
-                .pointer("/header/seed")
-                .and_then(Value::as_u64)
-                .unwrap_or(0),
-            bots: strings(h.pointer("/header/bots")),
-        }
-    }
-}
-
-impl Replayable for ColorFight {
-    const KIND: Kind = Kind::ColorFight;
-    fn replay(text: &str, each: &mut dyn FnMut(&Self)) -> Result<(), String> {
-        games::colorfight::replay_trace(text, each)
-            .map(drop)
-            .map_err(|e| e.to_string())
-    }
-    fn meta(text: &str) -> Meta {
-        let h = first_line(text);
-        let config = match games::colorfight::params_from_json(&h) {
-            Ok(p) => format!("{}-{}x{}", p.variant.name(), p.width, p.height),
-            Err(_) => String::new(),
-        };
-        let players = h.get("players").and_then(Value::as_u64).unwrap_or(0);
-        Meta {
-            config,
-            seed: h.get("seed").and_then(Value::as_u64).unwrap_or(0),
-            // ColorFight traces do not name their bots: seats instead.
-            bots: (0..players).map(|s| format!("seat {s}")).collect(),
-        }
-    }
-}
-
-impl Replayable for Mammut {
-    const KIND: Kind = Kind::Mammut;
-    fn replay(text: &str, each: &mut dyn FnMut(&Self)) -> Result<(), String> {
-        games::mammut::replay_trace(text, each)
-            .map(drop)
-            .map_err(|e| e.to_string())
-    }
-    fn meta(text: &str) -> Meta {
-        let h = first_line(text);
-        Meta {
-            config: String::new(),
-            seed: h.get("seed").and_then(Value::as_u64).unwrap_or(0),
-            bots: strings(h.get("bots")),
-        }
-    }
-}
-
-impl Replayable for Ballroom {
-    const KIND: Kind = Kind::Ballroom;
-    fn replay(text: &str, each: &mut dyn FnMut(&Self)) -> Result<(), String> {
-        games::ballroom::replay_log(text, each)
-            .map(drop)
-            .map_err(|e| e.to_string())
-    }
-    /// The start, then four phases a turn.
-    fn states(text: &str) -> u64 {
-        let root: Value = serde_json::from_str(text.trim()).unwrap_or(Value::Null);
-        let turns = root
-            .get("turns")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        (turns as u64).saturating_sub(1) * 4 + 1
-    }
-    fn meta(text: &str) -> Meta {
-        let root: Value = serde_json::from_str(text.trim()).unwrap_or(Value::Null);
-        Meta {
-            config: "engine".into(),
-            seed: 0,
-            bots: strings(root.get("names")),
-        }
-    }
-}
-
-impl Replayable for arena_core::games::ants::Ants {
-    const KIND: Kind = Kind::Ants;
-    fn replay(_text: &str, _each: &mut dyn FnMut(&Self)) -> Result<(), String> {
-        Err(
-            "an Ants replay is re-played on its map: give --map MAP (as to arena verify ants)"
-                .into(),
-        )
-    }
-    fn replay_with_map(
-        text: &str,
-        map: Option<&str>,
-        each: &mut dyn FnMut(&Self),
-    ) -> Result<(), String> {
-        let Some(map) = map else {
-            return Self::replay(text, each);
-        };
-        let replay: Value =
-            serde_json::from_str(text.trim()).map_err(|e| format!("not JSON: {e}"))?;
-        games::ants::rerun_with(&replay, map, each)
-            .map(drop)
-            .map_err(|e| e.to_string())
-    }
-    /// The start, then one state a turn.
-    fn states(text: &str) -> u64 {
-        let root: Value = serde_json::from_str(text.trim()).unwrap_or(Value::Null);
-        root.get("game_length").and_then(Value::as_u64).unwrap_or(0) + 1
-    }
-    fn meta(text: &str) -> Meta {
-        let root: Value = serde_json::from_str(text.trim()).unwrap_or(Value::Null);
-        Meta {
-            config: String::new(),
-            seed: root
-                .pointer("/replaydata/engine_seed")
-                .and_then(Value::as_i64)
-                .map_or(0, i64::unsigned_abs),
-            bots: strings(root.get("playernames")),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn head(text: &str) -> Result<Head, String> {
+        Head::read(text.as_bytes())
+    }
+
     #[test]
-    fn detect_reads_the_first_line_and_names_it_when_it_cannot() {
-        let td = r#"{"header":{"game":"tower-defense","variant":"duel"}}"#;
-        assert_eq!(detect(&format!("\n{td}\n")), Ok(Kind::TowerDefense));
+    fn the_head_stops_at_the_first_long_field() {
+        let h = head(r#"{"names":["a","b"], "turns":[{"turn":0}, oops"#).unwrap();
+        assert_eq!(h.keys, ["names", "turns"]);
+        assert_eq!(crate::replay::strings(h.get("names")), ["a", "b"]);
+        assert!(h.has("turns") && h.get("turns").is_none());
+        let h = head("\n{\"header\":{\"game\":\"tower-defense\"}}\n{\"actions\":null}\n").unwrap();
         assert_eq!(
-            detect(r#"{"game":"colorfight","seed":1}"#),
-            Ok(Kind::ColorFight)
+            h.get("header").and_then(|v| v.get("game")),
+            Some(&"tower-defense".into())
         );
-        assert_eq!(detect(r#"{"game":"mammut","seed":1}"#), Ok(Kind::Mammut));
-        assert_eq!(
-            detect("{\"names\":[\"a\"],\n\"turns\":[]}"),
-            Ok(Kind::Ballroom)
-        );
-        assert!(detect("").unwrap_err().contains("empty"));
-        let e = detect("\n\nhello\n").unwrap_err();
+        let h = head("{\"names\":[\"a\"],\n\"turns\":[]}").unwrap();
+        assert!(h.has("turns"));
+    }
+
+    #[test]
+    fn what_is_not_a_replay_is_named() {
+        assert!(head("").unwrap_err().contains("empty"));
+        let e = head("\n\nhello\n").unwrap_err();
         assert!(e.starts_with("line 3: not JSON"), "{e}");
-        let e = detect(r#"{"game":"chess"}"#).unwrap_err();
-        assert!(e.contains("unknown game \"chess\""), "{e}");
-        assert!(detect("[1,2]")
+        assert!(head("[1,2]")
             .unwrap_err()
             .starts_with("line 1: not a replay"));
+        assert!(head("7").unwrap_err().starts_with("line 1: not a replay"));
     }
 }

@@ -408,7 +408,7 @@ fn a_tampered_replay_fails_and_names_the_turn() {
     ]);
     assert_eq!(v.status.code(), Some(1), "{}", text(&v));
     assert!(
-        text(&v).contains("turn 50: scores[0] differs"),
+        text(&v).contains("turn 50: scores[0]: expected"),
         "{}",
         text(&v)
     );

@@ -4,8 +4,11 @@
 use arena_core::games::tower_defense::{Params, TowerDefense, Variant};
 use arena_core::Game;
 use arena_firmware::screen::{draw_game, MatchLabel};
-use arena_host::play::{self, BotSpec, ExternalOptions, Protocol};
+use arena_host::game::Plan;
+use arena_host::play::play;
+use arena_host::process::Limits;
 use arena_host::render::{Canvas, ToRgb};
+use arena_host::seats::BotSpec;
 use embedded_graphics::pixelcolor::{BinaryColor, Gray4, Rgb565};
 use image::{AnimationDecoder, RgbImage};
 use std::path::{Path, PathBuf};
@@ -60,26 +63,21 @@ const DISPLAYS: [(&str, u32, u32, u32); 4] = [
 
 /// The same match played here, stopped after `turns` turns.
 fn state_after(turns: u64) -> TowerDefense {
-    let game = TowerDefense::new(
-        &Params {
-            variant: Variant::Duel,
-        },
-        SEED,
-    )
-    .unwrap();
     let specs: Vec<BotSpec> = BOTS
         .iter()
         .map(|b| BotSpec::Builtin(b.to_string()))
         .collect();
-    let mut players = play::players::<TowerDefense>(
-        &specs,
+    let mut plan = Plan::<TowerDefense>::new(
+        Params {
+            variant: Variant::Duel,
+        },
         SEED,
-        &ExternalOptions::default(),
-        |_| -> Box<dyn Protocol<TowerDefense>> { unreachable!("built-in bots only") },
-    )
-    .unwrap();
-    let (game, _) = play::run(game, SEED, &mut players, Some(turns), |_, _| {});
-    game
+        "duel".into(),
+        specs,
+        Limits::default(),
+    );
+    plan.max_steps = Some(turns);
+    *play(&plan, None, None).unwrap().game
 }
 
 fn draw<C: ToRgb>(w: u32, h: u32, scale: u32, g: &TowerDefense) -> RgbImage {
@@ -353,7 +351,12 @@ fn a_colorfight_trace_from_arena_play_renders_too() {
 
 #[test]
 fn mammut_and_ballroom_replays_are_read_and_drawn() {
-    use arena_host::replay::{detect, Kind, Replayable};
+    use arena_host::replay::{Head, ReplayContext};
+    use arena_host::HostGame;
+    let detect = |text: &str| {
+        Head::read(text.as_bytes()).map(|h| arena_host::games::detect(&h).map(|g| g.name))
+    };
+    let ctx = ReplayContext::default();
     let dir = tempfile::tempdir().unwrap();
     let m = dir.path().join("m.jsonl");
     let b = dir.path().join("b.json");
@@ -375,29 +378,37 @@ fn mammut_and_ballroom_replays_are_read_and_drawn() {
     ]);
 
     let text = std::fs::read_to_string(&m).unwrap();
-    assert_eq!(detect(&text), Ok(Kind::Mammut));
+    assert_eq!(detect(&text), Ok(Ok("mammut")));
     let (mut states, mut last) = (0u64, None);
-    arena_core::games::mammut::Mammut::replay(&text, &mut |g| {
-        states += 1;
-        last = Some(g.turn());
-    })
+    arena_core::games::mammut::Mammut::replay(
+        &mut text.as_bytes(),
+        &ctx,
+        &mut |g: &arena_core::games::mammut::Mammut| {
+            states += 1;
+            last = Some(g.turn());
+        },
+    )
     .unwrap();
     let steps = text.lines().count() as u64 - 1;
     assert_eq!(states, steps + 1, "the first state, then one per step");
     assert_eq!(last, Some(steps as u32));
 
     let text = std::fs::read_to_string(&b).unwrap();
-    assert_eq!(detect(&text), Ok(Kind::Ballroom));
+    assert_eq!(detect(&text), Ok(Ok("ballroom")));
     let mut turns = Vec::new();
-    arena_core::games::ballroom::Ballroom::replay(&text, &mut |g| turns.push(g.turn())).unwrap();
+    let verified = arena_core::games::ballroom::Ballroom::replay(
+        &mut text.as_bytes(),
+        &ctx,
+        &mut |g: &arena_core::games::ballroom::Ballroom| turns.push(g.turn()),
+    )
+    .unwrap();
     assert_eq!(
         turns.len(),
         1 + 100 * 4,
         "the start, then four phases a turn"
     );
     assert_eq!(turns.last(), Some(&100));
-    let meta = arena_core::games::ballroom::Ballroom::meta(&text);
-    assert_eq!(meta.bots.len(), 4);
+    assert_eq!(verified.meta.bots.len(), 4);
 
     // Both draw through their board screens, as a GIF and as one frame.
     for file in [&m, &b] {

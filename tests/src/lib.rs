@@ -13,6 +13,35 @@ use std::path::PathBuf;
 
 pub mod games;
 
+use arena_host::replay::ReplayContext;
+use arena_host::verify::{Difference, Verified};
+use arena_host::HostGame;
+
+/// Re-plays `text` as a replay of `G` (on `map`, for games that need one) and checks it.
+pub fn verify_on<G: HostGame>(text: &str, map: Option<&str>) -> Result<Verified, Difference> {
+    replay_last::<G>(text, map).map(|(v, _)| v)
+}
+
+/// [`verify_on`] without a map.
+pub fn verify<G: HostGame>(text: &str) -> Result<Verified, Difference> {
+    verify_on::<G>(text, None)
+}
+
+/// [`verify_on`], with the last state the re-play reached.
+pub fn replay_last<G: HostGame>(
+    text: &str,
+    map: Option<&str>,
+) -> Result<(Verified, Option<G>), Difference> {
+    let ctx = ReplayContext {
+        map: map.map(str::to_string),
+    };
+    let mut last = None;
+    let v = G::replay(&mut text.as_bytes(), &ctx, &mut |g: &G| {
+        last = Some(g.clone())
+    })?;
+    Ok((v, last))
+}
+
 /// What the generic suite needs to know about a game beyond the [`Game`] API.
 pub trait Suite: Game + core::fmt::Debug {
     /// The params the suite plays with (several, to cover variants and sizes).

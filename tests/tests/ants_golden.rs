@@ -1,15 +1,26 @@
 //! Conformance: the official engine's Ants games, re-run by ours.
 
-use arena_host::games::ants::verify_replay;
 use std::path::Path;
 
-fn verify(game: &str) -> Result<arena_host::games::ants::VerifyReport, String> {
+/// What a verified replay held: its turns and how it ended.
+struct Report {
+    turns: u32,
+    cutoff: String,
+}
+
+fn verify(game: &str) -> Result<Report, String> {
     let dir = arena_tests::golden("ants").join(game);
     let read =
         |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     let replay = read(&dir.join("replay.json"));
     let map = read(&dir.join("map.map"));
-    verify_replay(&replay, &map).map_err(|m| format!("{game}: {m}"))
+    let (v, last) = arena_tests::replay_last::<arena_core::games::ants::Ants>(&replay, Some(&map))
+        .map_err(|m| format!("{game}: {m}"))?;
+    let cutoff = last.and_then(|g| g.cutoff()).map_or("", |c| c.as_str());
+    Ok(Report {
+        turns: v.turns,
+        cutoff: cutoff.to_string(),
+    })
 }
 
 #[test]

@@ -1,7 +1,12 @@
 //! Conformance: every Ballroom Blitz log written by the official engine replays through ours with
 //! the same action flags and player states on every turn; a corrupted log fails where it was cut.
 
-use arena_host::games::ballroom::verify_log;
+use arena_core::games::ballroom::Ballroom;
+use arena_host::verify::{Difference, Verified};
+
+fn verify_log(text: &str) -> Result<Verified, Difference> {
+    arena_tests::verify::<Ballroom>(text)
+}
 
 #[test]
 fn every_golden_log_verifies() {
@@ -25,9 +30,7 @@ fn golden_text(name: &str) -> String {
 }
 
 /// Verifies `seed12.json` after `edit`, returning where it failed.
-fn verify_edited(
-    edit: impl FnOnce(&mut serde_json::Value),
-) -> arena_host::games::ballroom::Mismatch {
+fn verify_edited(edit: impl FnOnce(&mut serde_json::Value)) -> Difference {
     let mut log: serde_json::Value = serde_json::from_str(&golden_text("seed12.json")).unwrap();
     edit(&mut log);
     verify_log(&log.to_string()).expect_err("a corrupted log must not verify")
@@ -40,12 +43,12 @@ fn a_corrupted_flag_fails_at_its_turn_phase_seat_and_field() {
         *d = (d.as_i64().unwrap() + 1).into();
     });
     assert_eq!(
-        (m.turn, m.phase, m.seat, m.field.as_str()),
-        (38, "ATTACK", Some(2), "damage")
+        (m.turn, m.path.as_str()),
+        (Some(38), "attack_actions[2].damage")
     );
     assert!(
         m.to_string()
-            .starts_with("turn 38, ATTACK, player 2: damage"),
+            .starts_with("turn 38: attack_actions[2].damage"),
         "{m}"
     );
 }
@@ -57,8 +60,8 @@ fn a_corrupted_state_fails_at_its_turn_seat_and_field() {
         *g = (g.as_i64().unwrap() + 1).into();
     });
     assert_eq!(
-        (m.turn, m.phase, m.seat, m.field.as_str()),
-        (50, "STATE", Some(1), "gold")
+        (m.turn, m.path.as_str()),
+        (Some(50), "player_states[1].gold")
     );
 }
 
@@ -70,8 +73,8 @@ fn a_shield_flag_flipped_fails_on_nullified() {
         log["turns"][38]["attack_actions"][2]["nullified"] = true.into();
     });
     assert_eq!(
-        (m.turn, m.phase, m.seat, m.field.as_str()),
-        (38, "ATTACK", Some(2), "nullified")
+        (m.turn, m.path.as_str()),
+        (Some(38), "attack_actions[2].nullified")
     );
 }
 
@@ -81,7 +84,7 @@ fn an_action_for_another_seat_is_refused_by_the_verifier() {
         log["turns"][3]["move_actions"][1]["executor"] = 2.into();
     });
     assert_eq!(
-        (m.turn, m.phase, m.seat, m.field.as_str()),
-        (3, "MOVE", Some(1), "executor")
+        (m.turn, m.path.as_str()),
+        (Some(3), "move_actions[1].executor")
     );
 }

@@ -3,7 +3,7 @@
 
 use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Params, Phase};
 use arena_core::{step_with_bots, Game, Roster};
-use arena_host::games::ballroom::{verify_log, LogWriter};
+use arena_host::games::ballroom::log::LogWriter;
 use serde_json::Value;
 
 fn recorded(turn: &Value, phase: Phase) -> [Action; 4] {
@@ -76,9 +76,10 @@ fn a_game_of_built_in_bots_writes_a_log_that_verifies() {
         step_with_bots(&mut game, &mut bots);
         writer.observe(&game);
     }
-    let report = verify_log(&writer.render()).unwrap_or_else(|m| panic!("{m}"));
+    let (report, last) = arena_tests::replay_last::<Ballroom>(&writer.render(), None)
+        .unwrap_or_else(|m| panic!("{m}"));
     assert_eq!(report.turns, 100);
-    assert_eq!(report.names, lineup);
-    let scores: [u16; 4] = core::array::from_fn(|s| game.players()[s].score);
-    assert_eq!(report.scores, scores);
+    assert_eq!(report.meta.bots, lineup);
+    let scores = |g: &Ballroom| -> Vec<u16> { g.players().iter().map(|p| p.score).collect() };
+    assert_eq!(scores(&last.unwrap()), scores(&game));
 }

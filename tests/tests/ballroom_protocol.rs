@@ -4,7 +4,7 @@
 
 use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Params, Phase};
 use arena_core::Game;
-use arena_host::games::ballroom::{action_line, parse_action_line, phase_message, Fault};
+use arena_host::games::ballroom::json::{action_line, parse_action_line, phase_message, Fault};
 use serde_json::Value;
 
 fn golden_text(name: &str) -> String {

@@ -2,9 +2,13 @@
 
 use arena_core::games::mammut::{Action, Mammut, MammutBot, Params, PLAYERS};
 use arena_core::{Game, Roster};
-use arena_host::games::mammut::{
-    action_json, play_traced, state_json, trace_header, trace_line, verify_trace,
-};
+use arena_host::games::mammut::json::{action_json, state_json};
+use arena_host::games::mammut::trace::{header as trace_header, line as trace_line, play_traced};
+use arena_host::verify::{Difference, Verified};
+
+fn verify_trace(text: &str) -> Result<Verified, Difference> {
+    arena_tests::verify::<Mammut>(text)
+}
 use serde_json::Value;
 
 fn played(seed: u64) -> (Mammut, String) {
@@ -31,11 +35,13 @@ fn a_played_trace_verifies() {
     for seed in [1, 2, 3] {
         let (g, trace) = played(seed);
         assert!(g.is_over());
-        let report = verify_trace(&trace).unwrap_or_else(|m| panic!("seed {seed}: {m}"));
+        let (report, last) = arena_tests::replay_last::<Mammut>(&trace, None)
+            .unwrap_or_else(|m| panic!("seed {seed}: {m}"));
+        let last = last.unwrap();
         assert!(report.over);
-        assert_eq!(report.steps, g.turn());
-        assert_eq!(report.points, *g.points());
-        assert_eq!(report.placement, g.placement());
+        assert_eq!(report.steps, u64::from(g.turn()));
+        assert_eq!(last.points(), g.points());
+        assert_eq!(last.placement(), g.placement());
         assert_eq!(trace.lines().count() as u32, g.turn() + 1);
     }
 }
@@ -56,7 +62,7 @@ fn a_trace_with_refusals_verifies() {
     }
     assert_eq!(g.round(), 2);
     let report = verify_trace(&trace).unwrap();
-    assert_eq!(report.refused, 2 * PLAYERS as u32);
+    assert_eq!(report.detail, format!("{} actions refused", 2 * PLAYERS));
     assert!(!report.over);
 }
 
@@ -66,11 +72,12 @@ fn a_corrupted_state_fails_at_its_line_and_field() {
     let bad = edit_line(&trace, 20, |v| v["state"]["points"][2] = Value::from(99));
     let m = verify_trace(&bad).unwrap_err();
     assert_eq!(
-        (m.line, m.turn, m.field.as_str()),
-        (20, Some(18), "state.points")
+        (m.line, m.turn, m.path.as_str()),
+        (Some(20), Some(18), "state.points[2]")
     );
     assert!(
-        m.to_string().starts_with("line 20 (turn 18): state.points"),
+        m.to_string()
+            .starts_with("line 20, turn 18: state.points[2]"),
         "{m}"
     );
 }
@@ -88,8 +95,8 @@ fn a_changed_action_fails_at_its_line() {
     )));
     let bad = edit_line(&trace, 3, |v| v["action"] = action);
     let m = verify_trace(&bad).unwrap_err();
-    assert_eq!(m.line, 3, "{m}");
-    assert!(m.field.starts_with("state.") || m.field == "refused", "{m}");
+    assert_eq!(m.line, Some(3), "{m}");
+    assert!(m.path.starts_with("state.") || m.path == "refused", "{m}");
 }
 
 #[test]
@@ -98,13 +105,14 @@ fn an_unreadable_or_foreign_trace_is_refused() {
     let mut lines: Vec<&str> = trace.lines().collect();
     lines[5] = "{not json";
     let m = verify_trace(&lines.join("\n")).unwrap_err();
-    assert_eq!((m.line, m.field.as_str()), (6, "json"));
+    assert_eq!((m.line, m.path.as_str()), (Some(6), ""));
+    assert!(m.got.starts_with("not JSON"), "{m}");
     let m = verify_trace(&edit_line(&trace, 1, |v| v["game"] = "ants".into())).unwrap_err();
-    assert_eq!((m.line, m.field.as_str()), (1, "game"));
+    assert_eq!((m.line, m.path.as_str()), (Some(1), "game"));
     let m = verify_trace(&edit_line(&trace, 1, |v| v["seed"] = 7.into())).unwrap_err();
-    assert_eq!(m.line, 1);
+    assert_eq!(m.line, Some(1));
     let m = verify_trace(&edit_line(&trace, 9, |v| v["digest"] = "0".into())).unwrap_err();
-    assert_eq!((m.line, m.field.as_str()), (9, "digest"));
+    assert_eq!((m.line, m.path.as_str()), (Some(9), "digest"));
     // A line after the end of the game.
     let (g, trace) = played(7);
     let extra = format!(
@@ -112,6 +120,6 @@ fn an_unreadable_or_foreign_trace_is_refused() {
         trace_line(g.turn(), 0, &Action::Nothing, true, &g)
     );
     let m = verify_trace(&extra).unwrap_err();
-    assert_eq!(m.line as u32, g.turn() + 2);
+    assert_eq!(m.line, Some(g.turn() as usize + 2));
     assert_eq!(state_json(&g, 0)["toMove"], Value::Null);
 }

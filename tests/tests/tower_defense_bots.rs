@@ -3,7 +3,7 @@
 
 use arena_core::games::tower_defense::{Params, TowerDefense, Variant};
 use arena_core::{step_with_bots, Game, Outcome, Roster};
-use arena_host::games::tower_defense::action_from_json;
+use arena_host::games::tower_defense::json::action_from_json;
 
 fn play(variant: Variant, names: [&str; 2], seed: u64) -> (Outcome, u32) {
     let mut game = TowerDefense::new(&Params { variant }, seed).expect("setup");

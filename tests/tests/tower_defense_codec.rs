@@ -2,9 +2,8 @@
 
 use arena_core::games::tower_defense::{Action, Params, Stat, TowerDefense, TowerKind, Variant};
 use arena_core::Game;
-use arena_host::games::tower_defense::{
-    action_from_json, action_json, state_json, trace_header, trace_line,
-};
+use arena_host::games::tower_defense::json::{action_from_json, action_json, state_json};
+use arena_host::games::tower_defense::trace::{header as trace_header, line};
 use serde_json::{json, Value};
 
 /// Replays a golden trace, writing every line again: it must be the same text.
@@ -17,15 +16,16 @@ fn rewrite_matches(name: &str) {
         .expect("known variant");
     let mut game = TowerDefense::new(&Params { variant }, 0).expect("setup");
     let first = lines.next().expect("turn 0");
-    assert_eq!(trace_line(None, &game).to_string(), first);
-    for (n, line) in lines.enumerate() {
-        let v: Value = serde_json::from_str(line).expect("JSON");
+    assert_eq!(line(None, &game, true).to_string(), first);
+    for (n, text) in lines.enumerate() {
+        let v: Value = serde_json::from_str(text).expect("JSON");
         let a = v["actions"].as_array().expect("actions");
         let actions = [action_from_json(&a[0]), action_from_json(&a[1])];
         game.step(&actions);
+        let state = v.get("players").is_some() || v.get("board").is_some();
         assert_eq!(
-            trace_line(Some(&actions), &game).to_string(),
-            line,
+            line(Some(&actions), &game, state).to_string(),
+            text,
             "{name}, line {}",
             n + 3
         );

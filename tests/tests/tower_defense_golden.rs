@@ -1,6 +1,11 @@
 //! Conformance: every trace written by the reference controller replays to the same states.
 
-use arena_host::games::tower_defense::{verify_trace, Mismatch};
+use arena_core::games::tower_defense::TowerDefense;
+use arena_host::verify::{Difference, Verified};
+
+fn verify_trace(text: &str) -> Result<Verified, Difference> {
+    arena_tests::verify::<TowerDefense>(text)
+}
 
 fn read(name: &str) -> String {
     let path = arena_tests::golden("tower-defense").join(name);
@@ -14,7 +19,7 @@ fn every_golden_trace_verifies() {
         match verify_trace(&text) {
             Ok(report) => {
                 assert!(report.turns > 0, "{}: no turns", path.display());
-                assert!(report.states_checked > 1, "{}: no states", path.display());
+                assert!(report.checks > 1, "{}: no states", path.display());
             }
             Err(e) => panic!("{}: {e}", path.display()),
         }
@@ -26,7 +31,7 @@ fn full_game_runs_all_100000_turns() {
     let report = verify_trace(&read("builder-army-full.jsonl")).expect("verifies");
     assert_eq!(report.turns, 100_000);
     // Turn 0, every 500 turns, and the end.
-    assert_eq!(report.states_checked, 201);
+    assert_eq!(report.checks, 201);
 }
 
 #[test]
@@ -40,15 +45,15 @@ fn a_corrupted_number_is_reported_with_its_turn_and_field() {
     let mut corrupted: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
     corrupted[target] = lines[target].replace(needle, "[48,\"turret\",1,1,1,11]");
     match verify_trace(&corrupted.join("\n")) {
-        Err(Mismatch::State {
+        Err(Difference {
             line,
             turn,
             path,
             expected,
             got,
         }) => {
-            assert_eq!(line, target + 1);
-            assert_eq!(turn, 2);
+            assert_eq!(line, Some(target + 1));
+            assert_eq!(turn, Some(2));
             assert_eq!(path, "boards[1].towers[0].cooldown");
             assert_eq!((expected.as_str(), got.as_str()), ("11", "10"));
         }
@@ -62,7 +67,7 @@ fn a_malformed_line_is_an_error_with_its_number() {
     let mut lines: Vec<String> = text.lines().take(10).map(String::from).collect();
     lines[5] = "{\"actions\":[null".into();
     match verify_trace(&lines.join("\n")) {
-        Err(Mismatch::Malformed { line, .. }) => assert_eq!(line, 6),
+        Err(d) if d.path.is_empty() => assert_eq!(d.line, Some(6)),
         other => panic!("expected a malformed-line error, got {other:?}"),
     }
 }

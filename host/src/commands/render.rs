@@ -1,21 +1,17 @@
 //! `arena render`: a replay as pictures, through the boards' own screens.
 //!
-//! The file is re-played (and so checked) by its game's codec; every `every`-th state is drawn on a
-//! canvas of the chosen display, as a board would draw it, then scaled up so a 128x64 screen can be
-//! seen on a desktop. A GIF shows the match and ends on the result screen; a PNG shows one turn.
+//! The file is re-played (and so checked) by its game's reader; every `every`-th state is drawn on
+//! a canvas of the chosen display, as a board would draw it, then scaled up so a 128x64 screen can
+//! be seen on a desktop. A GIF shows the match and ends on the result screen; a PNG shows one turn.
 
+use crate::game::HostGame;
 use crate::render::{Display, Label};
-use crate::replay::{detect, Kind, Replayable};
+use crate::replay::{Head, Meta, ReplayContext, Visit};
 use anyhow::{bail, Context};
-use arena_core::games::ants::Ants;
-use arena_core::games::ballroom::Ballroom;
-use arena_core::games::colorfight::ColorFight;
-use arena_core::games::mammut::Mammut;
-use arena_core::games::tower_defense::TowerDefense;
-use arena_firmware::Screen;
 use clap::Args;
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::{Delay, Frame, RgbImage};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 /// A GIF made with the default `--every` has at most this many frames of play.
@@ -23,8 +19,8 @@ pub const MAX_FRAMES: u64 = 300;
 
 #[derive(Args, Clone, Debug)]
 pub struct RenderArgs {
-    /// The replay: a Tower Defense, ColorFight or Mammut trace, a Ballroom Blitz log or an Ants
-    /// replay (the game is read from the file).
+    /// The replay: a trace, an official log or an official replay of any game (the game is read
+    /// from the file).
     #[arg(value_name = "REPLAY")]
     pub file: PathBuf,
     /// The map an Ants replay was played on (Ants replays are re-played on it, as by `arena verify
@@ -51,6 +47,20 @@ pub struct RenderArgs {
     pub turn: Option<u32>,
 }
 
+/// One picture to make: what was asked, and what the replay needs beside it.
+pub struct Job<'a> {
+    pub args: &'a RenderArgs,
+    pub ctx: ReplayContext,
+}
+
+impl Job<'_> {
+    fn open(&self) -> anyhow::Result<std::io::BufReader<std::fs::File>> {
+        let file = std::fs::File::open(&self.args.file)
+            .with_context(|| format!("cannot read {}", self.args.file.display()))?;
+        Ok(std::io::BufReader::new(file))
+    }
+}
+
 /// What a picture is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Output {
@@ -73,43 +83,36 @@ fn output(path: &Path) -> anyhow::Result<Output> {
     }
 }
 
-/// The map beside an Ants replay (`--map`), if given.
-fn read_map(args: &RenderArgs) -> anyhow::Result<Option<String>> {
-    args.map
+/// `arena render`: prints what was written.
+pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
+    let name = args.file.display();
+    let file = std::fs::File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
+    let head =
+        Head::read(std::io::BufReader::new(file)).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let entry = crate::games::detect(&head).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let map = args
+        .map
         .as_ref()
         .map(|m| std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display())))
-        .transpose()
-}
-
-/// `arena render`: prints what was written.
-pub fn render(args: &RenderArgs) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
-    let kind = detect(&text).map_err(|e| anyhow::anyhow!("{}: {e}", args.file.display()))?;
-    let summary = match kind {
-        Kind::TowerDefense => render_game::<TowerDefense>(&text, args),
-        Kind::ColorFight => render_game::<ColorFight>(&text, args),
-        Kind::Mammut => render_game::<Mammut>(&text, args),
-        Kind::Ballroom => render_game::<Ballroom>(&text, args),
-        Kind::Ants => render_game::<Ants>(&text, args),
-    }
-    .map_err(|e| anyhow::anyhow!("{}: {e:#}", args.file.display()))?;
-    println!("{}", summary);
+        .transpose()?;
+    let job = Job {
+        args,
+        ctx: ReplayContext { map },
+    };
+    let summary = (entry.render)(&job).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
+    println!("{summary}");
     Ok(())
 }
 
-/// Draws a replay of `G` as `args` asks; returns a one-line summary.
-pub fn render_game<G: Replayable + Screen>(
-    text: &str,
-    args: &RenderArgs,
-) -> anyhow::Result<String> {
+/// Draws a replay of `G` as the job asks; returns a one-line summary.
+pub fn render<G: HostGame>(job: &Job<'_>) -> anyhow::Result<String> {
+    let args = job.args;
     let kind = output(&args.out)?;
     let scale = args.scale.unwrap_or(args.display.default_scale()).max(1);
     match kind {
         Output::Png => {
-            let map = read_map(args)?;
             let (image, turn) =
-                frame_at::<G>(text, map.as_deref(), args.display, scale, args.turn)?;
+                frame_at::<G>(&mut job.open()?, &job.ctx, args.display, scale, args.turn)?;
             image
                 .save(&args.out)
                 .with_context(|| format!("cannot write {}", args.out.display()))?;
@@ -124,37 +127,60 @@ pub fn render_game<G: Replayable + Screen>(
             if args.turn.is_some() {
                 bail!("--turn picks one frame: give a .png to --out");
             }
-            let frames = gif::<G>(text, args, scale)?;
+            let every = match args.every {
+                Some(n) => u64::from(n.max(1)),
+                None => G::states(&mut job.open()?).div_ceil(MAX_FRAMES).max(1),
+            };
+            let frames = gif::<G>(job, every, scale)?;
             Ok(format!("{}: {frames} frames", args.out.display()))
         }
     }
 }
 
+fn label_of<G: HostGame>(meta: &Meta) -> Label {
+    Label::new(G::NAME, &meta.config, meta.seed, &meta.bots)
+}
+
+/// Keeps the state after `turn` turns (or the last one).
+struct Pick<G> {
+    turn: Option<u32>,
+    meta: Meta,
+    found: Option<G>,
+}
+
+impl<G: HostGame> Visit<G> for Pick<G> {
+    fn meta(&mut self, meta: &Meta) {
+        self.meta = meta.clone();
+    }
+    fn state(&mut self, g: &G) {
+        match self.turn {
+            Some(t) if self.found.is_none() && g.turn() == t => self.found = Some(g.clone()),
+            None => self.found = Some(g.clone()),
+            _ => {}
+        }
+    }
+}
+
 /// The picture of the state after `turn` turns (the last state for `None`), and that turn.
-pub fn frame_at<G: Replayable + Screen>(
-    text: &str,
-    map: Option<&str>,
+pub fn frame_at<G: HostGame>(
+    input: &mut dyn BufRead,
+    ctx: &ReplayContext,
     display: Display,
     scale: u32,
     turn: Option<u32>,
 ) -> anyhow::Result<(RgbImage, u32)> {
-    let mut found: Option<G> = None;
-    let mut last: Option<G> = None;
-    G::replay_with_map(text, map, &mut |g: &G| {
-        if found.is_none() && turn == Some(g.turn()) {
-            found = Some(g.clone());
+    let mut pick = Pick::<G> {
+        turn,
+        meta: Meta::default(),
+        found: None,
+    };
+    G::replay(input, ctx, &mut pick).map_err(|d| anyhow::anyhow!("{d}"))?;
+    let label = label_of::<G>(&pick.meta);
+    let Some(state) = pick.found else {
+        match turn {
+            Some(t) => bail!("the replay never reaches turn {t}"),
+            None => bail!("the replay holds no state"),
         }
-        if turn.is_none() {
-            last = Some(g.clone());
-        }
-    })
-    .map_err(anyhow::Error::msg)?;
-    let meta = G::meta(text);
-    let label = Label::new(G::NAME, &meta.config, meta.seed, &meta.bots);
-    let state = match (turn, found, last) {
-        (None, _, Some(g)) | (Some(_), Some(g), _) => g,
-        (Some(t), None, _) => bail!("the replay never reaches turn {t}"),
-        (None, _, None) => bail!("the replay holds no state"),
     };
     Ok((display.game(&state, &label.get(), scale), state.turn()))
 }
@@ -164,51 +190,72 @@ fn gif_frame(image: RgbImage, ms: u32) -> Frame {
     Frame::from_parts(rgba, 0, 0, Delay::from_numer_denom_ms(ms, 1))
 }
 
+/// Draws every `every`-th state into the GIF, and keeps the last one.
+struct Frames<'a, G, W: std::io::Write> {
+    encoder: GifEncoder<W>,
+    args: &'a RenderArgs,
+    scale: u32,
+    every: u64,
+    label: Label,
+    index: u64,
+    frames: u64,
+    last: Option<(G, bool)>,
+    error: Option<image::ImageError>,
+}
+
+impl<G: HostGame, W: std::io::Write> Visit<G> for Frames<'_, G, W> {
+    fn meta(&mut self, meta: &Meta) {
+        self.label = label_of::<G>(meta);
+    }
+    fn state(&mut self, g: &G) {
+        let drawn = self.index.is_multiple_of(self.every);
+        if drawn && self.error.is_none() {
+            let image = self.args.display.game(g, &self.label.get(), self.scale);
+            match self.encoder.encode_frame(gif_frame(image, self.args.delay)) {
+                Ok(()) => self.frames += 1,
+                Err(e) => self.error = Some(e),
+            }
+        }
+        self.last = Some((g.clone(), drawn));
+        self.index += 1;
+    }
+}
+
 /// Writes the GIF: every `every`-th state, the last one, then the result screen. Returns the number
 /// of frames.
-fn gif<G: Replayable + Screen>(text: &str, args: &RenderArgs, scale: u32) -> anyhow::Result<u64> {
-    let every = match args.every {
-        Some(n) => u64::from(n.max(1)),
-        None => G::states(text).div_ceil(MAX_FRAMES).max(1),
-    };
-    let meta = G::meta(text);
-    let map = read_map(args)?;
-    let label = Label::new(G::NAME, &meta.config, meta.seed, &meta.bots);
+fn gif<G: HostGame>(job: &Job<'_>, every: u64, scale: u32) -> anyhow::Result<u64> {
+    let args = job.args;
     let file = std::fs::File::create(&args.out)
         .with_context(|| format!("cannot write {}", args.out.display()))?;
     let mut encoder = GifEncoder::new_with_speed(std::io::BufWriter::new(file), 10);
     encoder.set_repeat(Repeat::Infinite)?;
-    let mut index = 0u64;
-    let mut frames = 0u64;
-    let mut last: Option<(G, bool)> = None;
-    let mut error: Option<image::ImageError> = None;
-    G::replay_with_map(text, map.as_deref(), &mut |g: &G| {
-        let drawn = index.is_multiple_of(every);
-        if drawn && error.is_none() {
-            let image = args.display.game(g, &label.get(), scale);
-            match encoder.encode_frame(gif_frame(image, args.delay)) {
-                Ok(()) => frames += 1,
-                Err(e) => error = Some(e),
-            }
-        }
-        last = Some((g.clone(), drawn));
-        index += 1;
-    })
-    .map_err(anyhow::Error::msg)?;
-    if let Some(e) = error {
+    let mut frames = Frames::<G, _> {
+        encoder,
+        args,
+        scale,
+        every,
+        label: label_of::<G>(&Meta::default()),
+        index: 0,
+        frames: 0,
+        last: None,
+        error: None,
+    };
+    G::replay(&mut job.open()?, &job.ctx, &mut frames).map_err(|d| anyhow::anyhow!("{d}"))?;
+    if let Some(e) = frames.error {
         return Err(e).with_context(|| format!("cannot write {}", args.out.display()));
     }
-    let Some((end, drawn)) = last else {
+    let Some((end, drawn)) = frames.last.take() else {
         bail!("the replay holds no state");
     };
     let hold = args.delay.saturating_mul(10).max(1000);
     if !drawn {
-        let image = args.display.game(&end, &label.get(), scale);
-        encoder.encode_frame(gif_frame(image, hold))?;
-        frames += 1;
+        let image = args.display.game(&end, &frames.label.get(), scale);
+        frames.encoder.encode_frame(gif_frame(image, hold))?;
+        frames.frames += 1;
     }
-    let result = args.display.result(&end, &label.get(), scale);
-    encoder.encode_frame(gif_frame(result, hold.saturating_mul(3)))?;
-    frames += 1;
-    Ok(frames)
+    let result = args.display.result(&end, &frames.label.get(), scale);
+    frames
+        .encoder
+        .encode_frame(gif_frame(result, hold.saturating_mul(3)))?;
+    Ok(frames.frames + 1)
 }

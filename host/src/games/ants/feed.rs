@@ -6,30 +6,36 @@
 //! included), and the renumbering also when a hill, ant or dead ant of a new player is listed.
 
 use super::replay::{play_recorded, Recorder};
-use super::verify::{orders_from_replay, params_from_replay, Mismatch};
+use super::verify::{orders_from_replay, params_from_replay};
+use crate::verify::Difference;
 use arena_core::games::ants::{Ants, AntsGame, Order};
 use arena_core::SeatSet;
 use serde_json::Value;
 use std::fmt::Write as _;
 
-/// The per-bot memory the official protocol needs.
+/// The memory one bot's messages need.
 #[derive(Clone, Debug)]
-pub struct BotFeed {
+pub struct SeatFeed {
+    player: usize,
     players: usize,
     rows: usize,
     cols: usize,
     view: Vec<(i32, i32)>,
-    vision: Vec<Vec<bool>>,
-    revealed: Vec<Vec<bool>>,
-    switch: Vec<Vec<Option<usize>>>,
-    new_water: Vec<Vec<(usize, usize)>>,
+    vision: Vec<bool>,
+    revealed: Vec<bool>,
+    /// `switch[owner]`: the number this bot knows `owner` by.
+    switch: Vec<Option<usize>>,
+    new_water: Vec<(usize, usize)>,
+    /// The turn the view was last updated after.
+    seen: Option<u16>,
 }
 
-impl BotFeed {
+impl SeatFeed {
     /// Starts from a freshly set-up game, as `init_vision` does.
     pub fn new<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
         game: &AntsGame<S, A, F, H, O>,
-    ) -> BotFeed {
+        player: usize,
+    ) -> SeatFeed {
         let n = game.players();
         let (rows, cols) = (game.rows() as usize, game.cols() as usize);
         let r2 = game.viewradius2() as i32;
@@ -42,35 +48,38 @@ impl BotFeed {
                 }
             }
         }
-        let mut switch = vec![vec![None; n]; n];
-        for (p, s) in switch.iter_mut().enumerate() {
-            s[p] = Some(0);
+        let mut switch = vec![None; n];
+        if let Some(s) = switch.get_mut(player) {
+            *s = Some(0);
         }
-        let mut feed = BotFeed {
+        let mut feed = SeatFeed {
+            player,
             players: n,
             rows,
             cols,
             view,
-            vision: vec![vec![false; rows * cols]; n],
-            revealed: vec![vec![false; rows * cols]; n],
+            vision: vec![false; rows * cols],
+            revealed: vec![false; rows * cols],
             switch,
-            new_water: vec![Vec::new(); n],
+            new_water: Vec::new(),
+            seen: None,
         };
         feed.update(game);
         feed
     }
 
-    fn assign(&mut self, player: usize, owner: usize) -> usize {
-        let s = &mut self.switch[player];
-        if let Some(id) = s[owner] {
+    fn assign(&mut self, owner: usize) -> usize {
+        if let Some(&Some(id)) = self.switch.get(owner) {
             return id;
         }
-        let id = s.iter().filter(|x| x.is_some()).count();
-        s[owner] = Some(id);
+        let id = self.switch.iter().filter(|x| x.is_some()).count();
+        if let Some(s) = self.switch.get_mut(owner) {
+            *s = Some(id);
+        }
         id
     }
 
-    /// `update_vision` + `update_revealed`, after every turn.
+    /// `update_vision` + `update_revealed` after the turn `game` has just played (once per turn).
     pub fn update<
         const S: usize,
         const A: usize,
@@ -81,33 +90,32 @@ impl BotFeed {
         &mut self,
         game: &AntsGame<S, A, F, H, O>,
     ) {
-        let (rows, cols) = (self.rows as i32, self.cols as i32);
-        for v in self.vision.iter_mut() {
-            v.iter_mut().for_each(|x| *x = false);
+        if self.seen == Some(game.current_turn()) {
+            return;
         }
-        for ant in game.ants() {
+        self.seen = Some(game.current_turn());
+        let (rows, cols) = (self.rows as i32, self.cols as i32);
+        self.vision.iter_mut().for_each(|x| *x = false);
+        for ant in game.ants().iter().filter(|a| a.owner as usize == self.player) {
             let (r, c) = (ant.sq as i32 / cols, ant.sq as i32 % cols);
-            let vision = &mut self.vision[ant.owner as usize];
             for &(dr, dc) in &self.view {
                 let sq = (r + dr).rem_euclid(rows) * cols + (c + dc).rem_euclid(cols);
-                vision[sq as usize] = true;
+                self.vision[sq as usize] = true;
             }
         }
-        for p in 0..self.players {
-            self.new_water[p].clear();
-            for sq in 0..self.rows * self.cols {
-                if !self.vision[p][sq] {
-                    continue;
-                }
-                let value = game.square(sq);
-                if value < 10 {
-                    self.assign(p, value as usize);
-                }
-                if !self.revealed[p][sq] {
-                    self.revealed[p][sq] = true;
-                    if game.is_water(sq) {
-                        self.new_water[p].push((sq / self.cols, sq % self.cols));
-                    }
+        self.new_water.clear();
+        for sq in 0..self.rows * self.cols {
+            if !self.vision[sq] {
+                continue;
+            }
+            let value = game.square(sq);
+            if value < 10 {
+                self.assign(value as usize);
+            }
+            if !self.revealed[sq] {
+                self.revealed[sq] = true;
+                if game.is_water(sq) {
+                    self.new_water.push((sq / self.cols, sq % self.cols));
                 }
             }
         }
@@ -138,21 +146,14 @@ impl BotFeed {
     }
 
     /// `render_changes(player)`: new water, then hills, ants, food and the dead in view.
-    pub fn changes<
-        const S: usize,
-        const A: usize,
-        const F: usize,
-        const H: usize,
-        const O: usize,
-    >(
+    fn changes<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
         &mut self,
         game: &AntsGame<S, A, F, H, O>,
-        player: usize,
     ) -> String {
         let cols = self.cols;
         let rc = |sq: u16| (sq as usize / cols, sq as usize % cols);
         let mut out = String::new();
-        for &(r, c) in &self.new_water[player] {
+        for &(r, c) in &self.new_water {
             let _ = writeln!(out, "w {r} {c}");
         }
         let mut hills: Vec<(usize, usize, usize)> = game
@@ -181,20 +182,20 @@ impl BotFeed {
         dead.sort_unstable();
         for (kind, list) in [('h', &hills), ('a', &ants)] {
             for &(r, c, o) in list {
-                if self.vision[player][r * cols + c] {
-                    let id = self.assign(player, o);
+                if self.vision[r * cols + c] {
+                    let id = self.assign(o);
                     let _ = writeln!(out, "{kind} {r} {c} {id}");
                 }
             }
         }
         for &(r, c) in &food {
-            if self.vision[player][r * cols + c] {
+            if self.vision[r * cols + c] {
                 let _ = writeln!(out, "f {r} {c}");
             }
         }
         for &(r, c, o) in &dead {
-            if self.vision[player][r * cols + c] || o == player {
-                let id = self.assign(player, o);
+            if self.vision[r * cols + c] || o == self.player {
+                let id = self.assign(o);
                 let _ = writeln!(out, "d {r} {c} {id}");
             }
         }
@@ -211,31 +212,29 @@ impl BotFeed {
     >(
         &mut self,
         game: &AntsGame<S, A, F, H, O>,
-        player: usize,
     ) -> String {
+        self.update(game);
         format!(
             "turn {}\n{}go\n",
             game.current_turn() + 1,
-            self.changes(game, player)
+            self.changes(game)
         )
     }
 
-    /// `order_for_player`: per-bot numbering of a per-player list (`None` for unseen players).
-    pub fn reorder<T: ToString>(&self, player: usize, data: &[T]) -> String {
+    /// `order_for_player`: this bot's numbering of a per-player list (`None` for unseen players).
+    fn reorder<T: ToString>(&self, data: &[T]) -> String {
         (0..self.players)
-            .map(
-                |i| match self.switch[player].iter().position(|&s| s == Some(i)) {
-                    Some(real) => data
-                        .get(real)
-                        .map_or("None".to_string(), ToString::to_string),
-                    None => "None".to_string(),
-                },
-            )
+            .map(|i| match self.switch.iter().position(|&s| s == Some(i)) {
+                Some(real) => data
+                    .get(real)
+                    .map_or("None".to_string(), ToString::to_string),
+                None => "None".to_string(),
+            })
             .collect::<Vec<_>>()
             .join(" ")
     }
 
-    /// The `end` message.
+    /// The `end` message: the scores, statuses and turns given, then the last view.
     pub fn end_text<
         const S: usize,
         const A: usize,
@@ -245,55 +244,64 @@ impl BotFeed {
     >(
         &mut self,
         game: &AntsGame<S, A, F, H, O>,
-        player: usize,
         scores: &[i32],
         status: &[String],
         turns: &[u32],
     ) -> String {
+        self.update(game);
         let head = format!(
             "end\nplayers {}\nscore {}\nstatus {}\nplayerturns {}\n",
             self.players,
-            self.reorder(player, scores),
-            self.reorder(player, status),
-            self.reorder(player, turns)
+            self.reorder(scores),
+            self.reorder(status),
+            self.reorder(turns)
         );
-        format!("{head}{}go\n", self.changes(game, player))
+        format!("{head}{}go\n", self.changes(game))
     }
+}
+
+/// The scores an `end` message gives: before the lone survivor's bonus while the game goes on,
+/// with it once the game is over.
+pub fn end_scores<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    game: &AntsGame<S, A, F, H, O>,
+    over: bool,
+) -> Vec<i32> {
+    (0..game.players())
+        .map(|p| {
+            let bonus = if over {
+                0
+            } else {
+                game.bonus().get(p).copied().unwrap_or(0)
+            };
+            game.score(p) - bonus
+        })
+        .collect()
 }
 
 /// Every byte each bot received in an official game, re-played from its replay and map: one
 /// string per bot (the official `botN.input` logs).
-pub fn bot_input(replay: &str, map: &str) -> Result<Vec<String>, Mismatch> {
-    let replay: Value = serde_json::from_str(replay).map_err(|e| Mismatch {
-        turn: None,
-        item: "replay".into(),
-        expected: "JSON".into(),
-        got: e.to_string(),
-    })?;
+pub fn bot_input(replay: &str, map: &str) -> Result<Vec<String>, Difference> {
+    let replay: Value = serde_json::from_str(replay)
+        .map_err(|e| Difference::unreadable("an Ants replay", format!("not JSON: {e}")))?;
     let (params, seed) = params_from_replay(&replay, map)?;
     let orders = orders_from_replay(&replay, params.map.rows as i32, params.map.cols as i32)?;
     let mut game: Box<Ants> = Box::new(Ants::blank());
-    game.init(&params, seed).map_err(|e| Mismatch {
-        turn: None,
-        item: "setup".into(),
-        expected: "a valid game".into(),
-        got: e.to_string(),
-    })?;
+    game.init(&params, seed)
+        .map_err(|e| Difference::unreadable("a valid game", e))?;
     let n = game.players();
-    let mut feed = BotFeed::new(&*game);
+    let mut feeds: Vec<SeatFeed> = (0..n).map(|p| SeatFeed::new(&*game, p)).collect();
     let mut rec = Recorder::new(&*game);
     let mut logs = vec![String::new(); n];
     for (p, log) in logs.iter_mut().enumerate() {
         if game.is_alive(p) {
-            log.push_str(&BotFeed::start_text(&*game));
+            log.push_str(&SeatFeed::start_text(&*game));
         }
     }
     let empty: Vec<Vec<Order>> = Vec::new();
     while !game.is_finished() {
         let alive: Vec<bool> = (0..n).map(|p| game.is_alive(p)).collect();
         for p in (0..n).filter(|&p| alive[p]) {
-            let text = feed.turn_text(&*game, p);
-            logs[p].push_str(&text);
+            logs[p].push_str(&feeds[p].turn_text(&*game));
         }
         let t = game.current_turn() as usize + 1;
         let these = orders.get(t).unwrap_or(&empty);
@@ -301,11 +309,9 @@ pub fn bot_input(replay: &str, map: &str) -> Result<Vec<String>, Mismatch> {
             .map(|p| these.get(p).map_or(&[][..], |v| v.as_slice()))
             .collect();
         play_recorded(&mut game, &mut rec, &slices, SeatSet::EMPTY);
-        feed.update(&*game);
-        // Bots eliminated this turn hear it now, before the lone survivor's bonus.
-        let before_bonus: Vec<i32> = (0..n)
-            .map(|p| game.score(p) - game.bonus().get(p).copied().unwrap_or(0))
-            .collect();
+        // Bots eliminated this turn hear it now, before the lone survivor's bonus, one after the
+        // other, each seeing the statuses of those before it.
+        let before_bonus = end_scores(&*game, false);
         let mut status: Vec<String> = rec.status().to_vec();
         for p in 0..n {
             if alive[p] && !game.is_alive(p) && status[p] == "eliminated" {
@@ -314,13 +320,13 @@ pub fn bot_input(replay: &str, map: &str) -> Result<Vec<String>, Mismatch> {
         }
         for p in (0..n).filter(|&p| alive[p] && !game.is_alive(p)) {
             status[p] = rec.status()[p].clone();
-            let text = feed.end_text(&*game, p, &before_bonus, &status, rec.player_turns());
+            let text = feeds[p].end_text(&*game, &before_bonus, &status, rec.player_turns());
             logs[p].push_str(&text);
         }
     }
-    let scores: Vec<i32> = game.scores().to_vec();
+    let scores = end_scores(&*game, true);
     for p in (0..n).filter(|&p| game.is_alive(p)) {
-        let text = feed.end_text(&*game, p, &scores, rec.status(), rec.player_turns());
+        let text = feeds[p].end_text(&*game, &scores, rec.status(), rec.player_turns());
         logs[p].push_str(&text);
     }
     Ok(logs)

@@ -1,5 +1,13 @@
-//! Ants on the desktop: the official replay format (revision 3), conformance checks against the
-//! official engine's replays, and the text each bot receives (official protocol).
+//! Ants (Google AI Challenge 2011) on the desktop: the official protocol and time limits, the
+//! official replay format (revision 3), conformance checks against the official engine's replays,
+//! the text each bot receives, and TrueSkill tournaments over a rotation of maps.
+//!
+//! The official engine's turn loop (`worker/engine.py`'s `run_game`) is the generic match loop
+//! here: every alive bot is sent its view, all think at the same time under one deadline, a bot
+//! that times out or crashes is killed (which changes the game: its ants stay and stop, its hills
+//! cost it a point, it no longer counts as alive), and bots put out hear `end` at once. The replay
+//! records the kills in `status`/`playerturns` as the official engine does, which is how
+//! `arena verify ants` re-plays them.
 //!
 //! The core keeps only the living state; [`Recorder`] follows a game turn by turn and keeps the
 //! history the replay needs (every ant's moves, every food, score and hive history).
@@ -7,12 +15,371 @@
 mod feed;
 mod protocol;
 mod replay;
+pub mod tournament;
 mod verify;
 
-pub use feed::{bot_input, BotFeed};
-pub use protocol::BotAnswer;
-pub use replay::{play_builtin, play_recorded, Recorder, ReplayMeta};
+pub use feed::{bot_input, SeatFeed};
+pub use protocol::{BotAnswer, Official};
+pub use replay::{play_builtin, play_recorded, Recorder, ReplayMeta, ReplayWriter};
 pub use verify::{
-    kills_from_replay, orders_from_replay, params_from_replay, rerun, rerun_with, verify_replay,
-    Kill, Mismatch, VerifyReport,
+    kills_from_replay, orders_from_replay, params_from_replay, rerun, rerun_with, replay_with,
+    verify_replay, Kill,
 };
+
+use crate::cli::MatchArgs;
+use crate::game::{HostGame, Plan, Standing, Stepped, Summary};
+use crate::process::Lines;
+use crate::replay::{Head, ReplayContext, Visit};
+use crate::seats::BotSpec;
+use crate::tournament::{Fixture, Format, Timing};
+use crate::verify::{Difference, Verified};
+use arena_core::games::ants::{Ants, AntsMap, AntsParams, HOST_ORDERS};
+use arena_core::rng::splitmix64;
+use arena_core::{Bot, Game, Seat, SeatSet};
+use clap::Args;
+use serde_json::Value;
+use std::io::BufRead;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(Args, Clone, Debug)]
+pub struct PlayOptions {
+    /// The map (official format); its `players` line says how many bots the match takes.
+    #[arg(long, value_name = "MAP", required = true)]
+    pub map: PathBuf,
+    /// Turn limit (playgame.py's default: 1000).
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u16).range(1..))]
+    pub turns: u16,
+    /// The engine seed: food, symmetry and the bot shuffle (default: --seed, else from the clock;
+    /// printed and recorded in the replay either way).
+    #[arg(
+        long,
+        alias = "engine_seed",
+        value_name = "S",
+        allow_negative_numbers = true
+    )]
+    pub engine_seed: Option<i64>,
+    /// The seed sent to the bots (`player_seed` line; default: derived from the engine seed).
+    #[arg(
+        long,
+        alias = "player_seed",
+        value_name = "S",
+        allow_negative_numbers = true
+    )]
+    pub player_seed: Option<i64>,
+    /// Time for a bot to start and answer `ready`, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    pub loadtime: u32,
+    /// Time per turn, in milliseconds, all bots thinking at the same time (default: --turn-ms,
+    /// else 1000).
+    #[arg(long, value_name = "MS")]
+    pub turntime: Option<u32>,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct TournamentOptions {
+    /// A map (official format); give several to rotate, match i is played on map i mod maps.
+    #[arg(long = "map", value_name = "MAP", required = true)]
+    pub maps: Vec<PathBuf>,
+    /// Turn limit of every match.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub turns: u16,
+}
+
+/// What a match needs beyond the params: the engine seed as given (Python's are signed).
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
+    pub engine_seed: i64,
+}
+
+const TURNTIME: u32 = 1000;
+
+/// The seed of the built-in bot of player `p` in a game with this engine seed.
+pub fn bot_seed(engine_seed: u64, p: usize) -> u64 {
+    engine_seed.wrapping_add(p as u64)
+}
+
+fn read_map(path: &Path) -> anyhow::Result<AntsMap> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| anyhow::anyhow!("cannot read map {}: {e}", path.display()))?;
+    AntsMap::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+}
+
+fn map_name(path: &Path) -> String {
+    path.file_stem()
+        .map(|m| m.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn ms(d: Duration) -> u32 {
+    d.as_millis().min(u128::from(u32::MAX)) as u32
+}
+
+/// A match on `map` with these seeds and limits.
+#[allow(clippy::too_many_arguments)]
+fn plan(
+    map: &Path,
+    turns: u16,
+    engine_seed: i64,
+    player_seed: i64,
+    loadtime: u32,
+    turntime: u32,
+    bots: Vec<BotSpec>,
+    limits: crate::process::Limits,
+) -> anyhow::Result<Plan<Ants>> {
+    let mut params = AntsParams::new(read_map(map)?, turns);
+    params.loadtime = loadtime;
+    params.turntime = turntime;
+    params.player_seed = player_seed;
+    let n = params.map.players as usize;
+    if bots.len() != n {
+        anyhow::bail!(
+            "{} is a {n}-player map: give {n} bots (--bot), {} were given",
+            map.display(),
+            bots.len()
+        );
+    }
+    let mut plan = Plan::new(
+        params,
+        engine_seed.unsigned_abs(),
+        map_name(map),
+        bots,
+        limits,
+    );
+    plan.extra = Extra { engine_seed };
+    Ok(plan)
+}
+
+impl HostGame for Ants {
+    const ABOUT: &'static str =
+        "Ants (Google AI Challenge 2011) on an official map, official protocol and replay.";
+    const REPLAY_ABOUT: &'static str = "An Ants replay (official format, revision 3), re-played on its map.";
+    const MAP_BESIDE: bool = true;
+    const REPLAY_EXT: &'static str = "json";
+    type PlayOptions = PlayOptions;
+    type TournamentOptions = TournamentOptions;
+    type Move = BotAnswer;
+    type Extra = Extra;
+    type Recorder = ReplayWriter;
+
+    fn plan(args: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
+        let engine_seed = args
+            .engine_seed
+            .unwrap_or_else(|| common.seed() as i64);
+        let player_seed = args.player_seed.unwrap_or_else(|| {
+            let mut s = engine_seed as u64 ^ 0x5eed_0fa7_7e5e_u64;
+            (splitmix64(&mut s) % 1_000_000_000) as i64
+        });
+        let bots = common
+            .bots
+            .iter()
+            .map(|b| BotSpec::parse::<Self>(b))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(anyhow::Error::msg)?;
+        let turntime = args
+            .turntime
+            .or(common.turn_ms.map(|t| t.min(u64::from(u32::MAX)) as u32))
+            .unwrap_or(TURNTIME);
+        let limits = common.limits(Duration::from_millis(u64::from(turntime)), 1);
+        let mut plan = plan(
+            &args.map,
+            args.turns,
+            engine_seed,
+            player_seed,
+            args.loadtime,
+            turntime,
+            bots,
+            limits,
+        )?;
+        plan.log_dir = common.bot_logs.clone();
+        plan.max_steps = common.max_turns;
+        Ok(plan)
+    }
+
+    fn fixture(
+        args: &TournamentOptions,
+        fixture: &Fixture,
+        seed: u64,
+        bots: Vec<BotSpec>,
+        timing: &Timing,
+    ) -> anyhow::Result<Plan<Self>> {
+        let map = args
+            .maps
+            .get(fixture.index % args.maps.len().max(1))
+            .ok_or_else(|| anyhow::anyhow!("an Ants tournament needs at least one --map"))?;
+        // Python's seeds are signed: keep the engine seed in the positive 63-bit range.
+        let engine_seed = (seed >> 1) as i64;
+        let mut player = engine_seed as u64;
+        let player_seed = (splitmix64(&mut player) >> 1) as i64;
+        let limits = timing.limits(Duration::from_millis(u64::from(TURNTIME)), 1);
+        plan(
+            map,
+            args.turns,
+            engine_seed,
+            player_seed,
+            3000,
+            ms(limits.per_turn),
+            bots,
+            limits,
+        )
+    }
+
+    fn boxed(plan: &Plan<Self>) -> Result<Box<Self>, arena_core::SetupError> {
+        let mut game: Box<Ants> = Box::new(Ants::blank());
+        game.init(&plan.params, plan.seed)?;
+        Ok(game)
+    }
+
+    fn bot_seed(plan: &Plan<Self>, seat: Seat) -> u64 {
+        bot_seed(plan.extra.engine_seed as u64, seat)
+    }
+
+    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> BotAnswer {
+        protocol::builtin_answer(&bot.act(game, seat))
+    }
+
+    fn play_step(&mut self, moves: &[BotAnswer], dropped: SeatSet) -> Stepped {
+        protocol::play_answers(self, moves, dropped)
+    }
+
+    fn report_turn(&self) -> u32 {
+        u32::from(self.current_turn()) + 1
+    }
+
+    fn seat_in(&self, seat: Seat) -> bool {
+        self.is_alive(seat)
+    }
+
+    fn drop_at_start(&mut self, seats: SeatSet) {
+        self.kill_at_start(seats);
+    }
+
+    fn protocol(
+        conn: Box<dyn Lines>,
+        plan: &Plan<Self>,
+        _seat: Seat,
+    ) -> Box<dyn crate::protocol::Protocol<Self>> {
+        let limited = |ms: u32| (!plan.limits.no_timeout).then_some(ms);
+        Box::new(Official::new(
+            conn,
+            limited(plan.params.loadtime),
+            limited(plan.params.turntime),
+        ))
+    }
+
+    fn recorder(_plan: &Plan<Self>) -> ReplayWriter {
+        ReplayWriter::default()
+    }
+
+    fn summary(game: &Self, plan: &Plan<Self>, standings: &[Standing]) -> Summary {
+        let (status, turns): (Vec<&str>, Vec<u32>) =
+            standings.iter().map(protocol::status).unzip();
+        let engine_seed = plan.extra.engine_seed;
+        let player_seed = plan.params.player_seed;
+        let mut json = serde_json::Map::new();
+        json.insert("engine_seed".into(), engine_seed.into());
+        json.insert("player_seed".into(), player_seed.into());
+        json.insert("status".into(), serde_json::json!(status));
+        json.insert("playerturns".into(), serde_json::json!(turns));
+        json.insert(
+            "cutoff".into(),
+            game.cutoff().map_or("", |c| c.as_str()).into(),
+        );
+        let shown: Vec<String> = status
+            .iter()
+            .zip(&turns)
+            .map(|(s, t)| format!("{s} (turn {t})"))
+            .collect();
+        Summary {
+            lines: vec![
+                format!("engine seed {engine_seed}, player seed {player_seed}"),
+                format!("status: {}", shown.join(", ")),
+            ],
+            json,
+        }
+    }
+
+    /// Ants bots speak the official text protocol, not JSON: a bot's answer is its order lines.
+    fn request(&self, _seat: Seat) -> Option<String> {
+        None
+    }
+
+    /// What the replay says of a turn: scores, ants (row, column, owner) and food.
+    fn state_json(&self, _seat: Seat) -> Value {
+        serde_json::json!({
+            "turn": self.current_turn(),
+            "scores": self.scores(),
+            "ants": self.ants().iter().map(|a| serde_json::json!([a.sq / self.cols(), a.sq % self.cols(), a.owner])).collect::<Vec<_>>(),
+            "food": self.food().iter().map(|f| serde_json::json!([f.sq / self.cols(), f.sq % self.cols()])).collect::<Vec<_>>(),
+        })
+    }
+
+    /// A seat's orders as the lines it sends (`["o 3 4 n", ...]`).
+    fn action_json(action: &Self::Action) -> Value {
+        serde_json::json!(protocol::builtin_answer(action).lines)
+    }
+
+    /// Order lines, read as the official engine reads them (what it refuses is left out).
+    fn action_from_json(value: &Value) -> Self::Action {
+        let lines: Vec<&str> = match value {
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            Value::String(s) => s.lines().collect(),
+            _ => Vec::new(),
+        };
+        let answer = BotAnswer::read(lines);
+        answer.orders.into_iter().take(HOST_ORDERS).collect()
+    }
+
+    fn detect(head: &Head) -> bool {
+        head.str("challenge") == Some(Self::NAME)
+    }
+
+    fn replay(
+        input: &mut dyn BufRead,
+        ctx: &ReplayContext,
+        each: &mut dyn Visit<Self>,
+    ) -> Result<Verified, Difference> {
+        let map = ctx.map.as_deref().ok_or_else(|| {
+            Difference::unreadable(
+                "an Ants replay with its map: give --map MAP (the map it was played on)",
+                "no map",
+            )
+        })?;
+        let mut text = String::new();
+        input
+            .read_to_string(&mut text)
+            .map_err(|e| Difference::unreadable("an Ants replay", e))?;
+        replay_with(&text, map, each)
+    }
+
+    /// The start, then one state a turn.
+    fn states(input: &mut dyn BufRead) -> u64 {
+        let root: Value = serde_json::from_reader(input).unwrap_or(Value::Null);
+        root.get("game_length").and_then(Value::as_u64).unwrap_or(0) + 1
+    }
+
+    fn tournament(
+        args: &TournamentOptions,
+        _entrants: usize,
+        _games: usize,
+        _seed: u64,
+    ) -> anyhow::Result<(String, Box<dyn Format>)> {
+        let map_players = args
+            .maps
+            .iter()
+            .map(|m| read_map(m).map(|map| map.players as usize))
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        Ok((
+            Self::NAME.into(),
+            Box::new(tournament::TrueSkillMatches { map_players }),
+        ))
+    }
+
+    fn format_of(name: &str) -> Option<Box<dyn Format>> {
+        (name == Self::NAME).then(|| {
+            Box::new(tournament::TrueSkillMatches {
+                map_players: Vec::new(),
+            }) as Box<dyn Format>
+        })
+    }
+}

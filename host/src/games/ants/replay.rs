@@ -1,7 +1,11 @@
 //! The replay the official `playgame.py` writes, built from a game as it is played.
 
+use super::Extra;
+use crate::game::Plan;
+use crate::process::Fault;
+use crate::record::{LineWriter, Step};
 use arena_core::games::ants::{Ants, AntsGame, Order, OrderError};
-use arena_core::SeatSet;
+use arena_core::{Seat, SeatSet};
 use serde_json::{json, Value};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -310,6 +314,46 @@ impl Recorder {
     }
 }
 
+/// The replay writer of a match: the history is kept as the match goes, the file written whole
+/// at the end (as `playgame.py` writes it).
+#[derive(Default)]
+pub struct ReplayWriter(Option<Recorder>);
+
+impl crate::record::Recorder<Ants> for ReplayWriter {
+    fn begin(&mut self, game: &Ants, _plan: &Plan<Ants>, _out: &mut LineWriter) {
+        self.0 = Some(Recorder::new(game));
+    }
+
+    fn dropped(&mut self, seat: Seat, turn: u32, fault: &Fault) {
+        if let Some(rec) = &mut self.0 {
+            let status = match fault {
+                Fault::Timeout { .. } => "timeout",
+                _ => "crashed",
+            };
+            rec.set_status(seat, status, turn);
+        }
+    }
+
+    fn step(&mut self, game: &Ants, step: &Step<'_, Ants>, _out: &mut LineWriter) {
+        if let Some(rec) = &mut self.0 {
+            let alive: Vec<bool> = (0..game.players()).map(|p| step.movers.contains(p)).collect();
+            rec.after_turn(game, &alive);
+        }
+    }
+
+    fn end(&mut self, game: &Ants, plan: &Plan<Ants>, out: &mut LineWriter) {
+        if let Some(rec) = &self.0 {
+            let extra: &Extra = &plan.extra;
+            let meta = ReplayMeta {
+                engine_seed: extra.engine_seed,
+                player_names: plan.names.clone(),
+                ..ReplayMeta::default()
+            };
+            out.text(&rec.replay(game, &meta).to_string());
+        }
+    }
+}
+
 /// Plays one turn on a host game with orders as slices and records it. Returns the refusals as
 /// `(player, order index, reason)`.
 pub fn play_recorded(
@@ -327,7 +371,7 @@ pub fn play_recorded(
 
 /// Plays a whole game between built-in bots (names from `Roster::BOTS`, one per player) and
 /// returns the game and its replay (official format, revision 3): what `arena play ants --replay`
-/// writes. `engine_seed` drives the game; bot `p` is seeded with `engine_seed + p`.
+/// writes. `engine_seed` drives the game and seeds the bots.
 pub fn play_builtin(
     params: &arena_core::games::ants::AntsParams,
     engine_seed: u64,
@@ -347,7 +391,7 @@ pub fn play_builtin(
     let mut players: Vec<AntsBot> = Vec::new();
     for (p, name) in bots.iter().enumerate() {
         players.push(
-            <Ants as Roster>::bot(name, engine_seed.wrapping_add(p as u64))
+            <Ants as Roster>::bot(name, super::bot_seed(engine_seed, p))
                 .ok_or_else(|| format!("unknown ants bot {name:?}"))?,
         );
     }

@@ -1,53 +1,22 @@
 //! Conformance: re-run an official replay from its seeds and moves and compare.
 
 use super::replay::{play_recorded, Recorder, ReplayMeta};
+use crate::replay::{strings, Meta, Visit};
+use crate::verify::{Difference, Verified};
 use arena_core::games::ants::map::MAX_PLAYERS;
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, Dir, Order};
 use arena_core::SeatSet;
 use serde_json::Value;
 use std::fmt;
 
-/// What a verified replay held.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct VerifyReport {
-    pub players: usize,
-    pub turns: u32,
-    pub ants: usize,
-    pub food: usize,
-    pub cutoff: String,
-}
-
 /// The first difference between the official replay and ours.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Mismatch {
-    /// The first turn at which the games differ, when it can be told.
-    pub turn: Option<u32>,
-    /// Which field or item (`ants[12]`, `scores[1]`, `cutoff`...).
-    pub item: String,
-    pub expected: String,
-    pub got: String,
-}
+type Mismatch = Difference;
 
-impl fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.turn {
-            Some(t) => write!(f, "turn {t}: ")?,
-            None => write!(f, "setup: ")?,
-        }
-        write!(
-            f,
-            "{} differs: expected {}, got {}",
-            self.item, self.expected, self.got
-        )
-    }
-}
-
-impl std::error::Error for Mismatch {}
-
-fn bad(item: &str, what: impl fmt::Display) -> Mismatch {
-    Mismatch {
+fn bad(item: &str, what: impl fmt::Display) -> Difference {
+    Difference {
+                line: None,
         turn: None,
-        item: item.to_string(),
+        path: item.to_string(),
         expected: "a valid replay".to_string(),
         got: what.to_string(),
     }
@@ -186,14 +155,14 @@ fn kill_set(game: &Ants, rec: &mut Recorder, kills: &[Kill], turn: u32) -> SeatS
 
 /// Re-plays an official replay with our engine and returns our replay.
 pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
-    rerun_with(replay, map, &mut |_| {})
+    rerun_with(replay, map, &mut |_: &Ants| {})
 }
 
 /// [`rerun`], handing `each` the first state and the state after every turn (for pictures).
 pub fn rerun_with(
     replay: &Value,
     map: &str,
-    each: &mut dyn FnMut(&Ants),
+    each: &mut dyn Visit<Ants>,
 ) -> Result<Value, Mismatch> {
     let (params, seed) = params_from_replay(replay, map)?;
     let rows = params.map.rows as i32;
@@ -206,7 +175,7 @@ pub fn rerun_with(
     // Bots the engine killed while loading (turn 0).
     let at_start = kill_set(&game, &mut rec, &kills, 0);
     game.kill_at_start(at_start);
-    each(&game);
+    each.state(&game);
     let empty: Vec<Vec<Order>> = Vec::new();
     while !game.is_finished() {
         let t = game.current_turn() as usize + 1;
@@ -216,7 +185,7 @@ pub fn rerun_with(
             .collect();
         let killed = kill_set(&game, &mut rec, &kills, t as u32);
         play_recorded(&mut game, &mut rec, &slices, killed);
-        each(&game);
+        each.state(&game);
     }
     let meta = ReplayMeta {
         engine_seed: seed as i64,
@@ -257,9 +226,10 @@ fn list_mismatch(
             (Some(x), None) | (None, Some(x)) => x.get(2).and_then(Value::as_u64).map(|t| t as u32),
             _ => None,
         };
-        let m = Mismatch {
+        let m = Difference {
+                line: None,
             turn,
-            item: format!("{name}[{i}]"),
+            path: format!("{name}[{i}]"),
             expected: x.map_or("nothing".into(), |v| v.to_string()),
             got: y.map_or("nothing".into(), |v| v.to_string()),
         };
@@ -286,9 +256,10 @@ fn history_mismatch(name: &str, exp: &Value, got: &Value) -> Option<Mismatch> {
         let (x, y) = match (x, y) {
             (Some(x), Some(y)) => (x, y),
             _ => {
-                return Some(Mismatch {
+                return Some(Difference {
+                line: None,
                     turn: None,
-                    item: format!("{name}[{p}]"),
+                    path: format!("{name}[{p}]"),
                     expected: format!("{:?}", x),
                     got: format!("{:?}", y),
                 })
@@ -306,9 +277,10 @@ fn history_mismatch(name: &str, exp: &Value, got: &Value) -> Option<Mismatch> {
             .as_ref()
             .is_none_or(|f| f.turn.is_some_and(|ft| (t as u32) < ft))
         {
-            first = Some(Mismatch {
+            first = Some(Difference {
+                line: None,
                 turn: Some(t as u32),
-                item: format!("{name}[{p}]"),
+                path: format!("{name}[{p}]"),
                 expected: x.get(t).map_or("end".into(), |v| v.to_string()),
                 got: y.get(t).map_or("end".into(), |v| v.to_string()),
             });
@@ -324,9 +296,10 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
     let mut found: Vec<Mismatch> = Vec::new();
     for key in ["food_rate", "food_turn", "food_start"] {
         if ed.get(key) != gd.get(key) {
-            return Err(Mismatch {
+            return Err(Difference {
+                line: None,
                 turn: None,
-                item: key.into(),
+                path: key.into(),
                 expected: format!("{:?}", ed.get(key)),
                 got: format!("{:?}", gd.get(key)),
             });
@@ -361,9 +334,10 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
         .map(|t| t as u32);
     for key in ["bonus", "cutoff", "winning_turn", "ranking_turn", "map"] {
         if ed.get(key) != gd.get(key) {
-            return Err(Mismatch {
+            return Err(Difference {
+                line: None,
                 turn: end,
-                item: key.into(),
+                path: key.into(),
                 expected: format!("{:?}", ed.get(key)),
                 got: format!("{:?}", gd.get(key)),
             });
@@ -371,9 +345,10 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
     }
     for key in ["game_length", "score", "rank", "status", "playerturns"] {
         if expected.get(key) != got.get(key) {
-            return Err(Mismatch {
+            return Err(Difference {
+                line: None,
                 turn: end,
-                item: key.into(),
+                path: key.into(),
                 expected: format!("{:?}", expected.get(key)),
                 got: format!("{:?}", got.get(key)),
             });
@@ -383,17 +358,44 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
 }
 
 /// Re-runs an official replay (revision 3) on `map` and checks every compared field.
-pub fn verify_replay(replay: &str, map: &str) -> Result<VerifyReport, Mismatch> {
+pub fn verify_replay(replay: &str, map: &str) -> Result<Verified, Difference> {
+    replay_with(replay, map, &mut |_: &Ants| {})
+}
+
+/// [`verify_replay`], handing `each` the first state and the state after every turn.
+pub fn replay_with(
+    replay: &str,
+    map: &str,
+    each: &mut dyn Visit<Ants>,
+) -> Result<Verified, Difference> {
     let expected: Value = serde_json::from_str(replay).map_err(|e| bad("replay", e))?;
-    let got = rerun(&expected, map)?;
+    let meta = Meta {
+        config: String::new(),
+        seed: expected
+            .pointer("/replaydata/engine_seed")
+            .and_then(Value::as_i64)
+            .map_or(0, i64::unsigned_abs),
+        bots: strings(expected.get("playernames")),
+    };
+    each.meta(&meta);
+    let got = rerun_with(&expected, map, each)?;
     compare(&expected, &got)?;
     let d = &got["replaydata"];
-    Ok(VerifyReport {
-        players: d["players"].as_u64().unwrap_or(0) as usize,
-        turns: got["game_length"].as_u64().unwrap_or(0) as u32,
-        ants: d["ants"].as_array().map_or(0, Vec::len),
-        food: d["food"].as_array().map_or(0, Vec::len),
-        cutoff: d["cutoff"].as_str().unwrap_or("").to_string(),
+    let turns = got["game_length"].as_u64().unwrap_or(0) as u32;
+    let ants = d["ants"].as_array().map_or(0, Vec::len);
+    let cutoff = d["cutoff"].as_str().unwrap_or("");
+    Ok(Verified {
+        steps: u64::from(turns),
+        turns,
+        checks: (ants + d["food"].as_array().map_or(0, Vec::len)) as u64,
+        over: true,
+        detail: format!(
+            "{} players, {ants} ants, {} food, end: {}",
+            d["players"].as_u64().unwrap_or(0),
+            d["food"].as_array().map_or(0, Vec::len),
+            if cutoff.is_empty() { "-" } else { cutoff }
+        ),
+        meta,
     })
 }
 
@@ -518,7 +520,7 @@ mod tests {
             let mut replay = game_with_kills(&[]);
             replay["status"][1] = status.into();
             let m = verify_replay(&replay.to_string(), MAP).unwrap_err();
-            assert_eq!(m.item, "status", "{m}");
+            assert_eq!(m.path, "status", "{m}");
             assert!(m.got.contains("unsupported"), "{m}");
         }
     }

@@ -6,8 +6,14 @@
 //! A schedule is made of rounds; formats whose pairings depend on earlier results (Swiss) make each
 //! round from the results so far. `--shard I/N` plays the matches of a round whose index is I mod N;
 //! `arena merge` puts shards back together and recomputes the same table as a single run.
+//!
+//! The formats themselves live with their games (`games/<game>/`); what they share for their
+//! tables is here ([`by_points`], [`placement_points_x2`]).
 
+use crate::game::HostGame;
+use crate::play::{play, MatchReport, SeatReport};
 use crate::process::Fault;
+use crate::seats::BotSpec;
 use arena_core::rng::splitmix64;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -42,7 +48,7 @@ impl Faults {
         self.disqualified |= other.disqualified;
     }
 
-    pub fn from_report(seat: &crate::play::SeatReport) -> Faults {
+    pub fn from_report(seat: &SeatReport) -> Faults {
         let mut f = Faults {
             invalid: seat.refused,
             disqualified: seat.disqualified.is_some(),
@@ -76,21 +82,47 @@ pub struct MatchResult {
     pub replay: Option<PathBuf>,
 }
 
-/// A game as a tournament plays it.
-pub trait Contest: Sync {
-    /// `tower-defense`, `tower-defense/siege`...
-    fn name(&self) -> String;
+/// The time limits a tournament gives external bots (`--turn-ms`, `--no-timeout`).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Timing {
+    pub turn_ms: Option<u64>,
+    pub no_timeout: bool,
+}
+
+impl Timing {
+    /// The limits for external bots: the game's own unless `--turn-ms` overrides it.
+    pub fn limits(&self, per_turn: std::time::Duration, window: u32) -> crate::process::Limits {
+        crate::cli::limits(self.turn_ms, self.no_timeout, per_turn, window)
+    }
+}
+
+/// A game as a tournament plays it: its name in results files, its own options, the time limits.
+pub struct Contest<G: HostGame> {
+    pub name: String,
+    pub args: G::TournamentOptions,
+    pub timing: Timing,
+}
+
+impl<G: HostGame> Contest<G> {
     /// Plays one match. `replay` is where to write it, if anywhere.
-    fn play(
+    pub fn play(
         &self,
         fixture: &Fixture,
         bots: &[String],
         seed: u64,
         replay: Option<PathBuf>,
-    ) -> anyhow::Result<MatchResult>;
-    /// The replay file extension.
-    fn replay_ext(&self) -> &'static str {
-        "json"
+    ) -> anyhow::Result<MatchResult> {
+        let specs = fixture
+            .seats
+            .iter()
+            .map(|&b| match bots.get(b) {
+                Some(name) => BotSpec::parse::<G>(name).map_err(anyhow::Error::msg),
+                None => Ok(BotSpec::default_for::<G>()),
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let plan = G::fixture(&self.args, fixture, seed, specs, &self.timing)?;
+        let played = play(&plan, replay.as_deref(), None)?;
+        Ok(result_of(fixture, seed, &played.report, replay))
     }
 }
 
@@ -170,8 +202,8 @@ pub fn match_seed(seed: u64, index: usize) -> u64 {
 }
 
 /// Plays a tournament (or one shard of it).
-pub fn run(
-    contest: &dyn Contest,
+pub fn run<G: HostGame>(
+    contest: &Contest<G>,
     format: &dyn Format,
     bots: &[String],
     options: &Options,
@@ -214,7 +246,7 @@ pub fn run(
                     let replay = options
                         .replays
                         .as_ref()
-                        .map(|d| d.join(format!("match-{:05}.{}", f.index, contest.replay_ext())));
+                        .map(|d| d.join(format!("match-{:05}.{}", f.index, G::REPLAY_EXT)));
                     let r = contest.play(f, bots, match_seed(options.seed, f.index), replay);
                     bar.inc(1);
                     r
@@ -231,7 +263,7 @@ pub fn run(
             break;
         }
     }
-    Ok(finish(contest.name(), format, bots, options, results))
+    Ok(finish(contest.name.clone(), format, bots, options, results))
 }
 
 /// Standings and ratings from a list of results.
@@ -421,11 +453,98 @@ pub fn print(results: &Results) {
     }
 }
 
+/// Placement points in one match: a seat gets one point for every seat ranked below it and half a
+/// point for every other seat sharing its rank (so ties split the points of the places they share).
+/// Returned doubled, to stay in integers.
+pub fn placement_points_x2(rank: &[u8]) -> Vec<u32> {
+    rank.iter()
+        .map(|&r| {
+            rank.iter()
+                .map(|&o| match o.cmp(&r) {
+                    std::cmp::Ordering::Greater => 2,
+                    std::cmp::Ordering::Equal => 1,
+                    std::cmp::Ordering::Less => 0,
+                })
+                .sum::<u32>()
+                - 1
+        })
+        .collect()
+}
+
+/// Standings by total placement points (with matches played), best first.
+pub fn by_points(
+    bots: &[String],
+    results: &[MatchResult],
+    points: impl Fn(&[u8]) -> Vec<f64>,
+) -> Vec<Row> {
+    let n = bots.len();
+    let mut total = vec![0f64; n];
+    let mut played = vec![0u32; n];
+    let mut wins = vec![0u32; n];
+    for m in results {
+        let p = points(&m.rank);
+        let firsts = m.rank.iter().filter(|&&r| r == 0).count();
+        for (seat, &b) in m.seats.iter().enumerate() {
+            if b < n {
+                total[b] += p.get(seat).copied().unwrap_or(0.0);
+                played[b] += 1;
+                if m.rank.get(seat) == Some(&0) && firsts == 1 {
+                    wins[b] += 1;
+                }
+            }
+        }
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by(|&a, &b| {
+        total[b]
+            .total_cmp(&total[a])
+            .then(wins[b].cmp(&wins[a]))
+            .then(a.cmp(&b))
+    });
+    order
+        .into_iter()
+        .map(|i| Row {
+            bot: bots[i].clone(),
+            columns: vec![
+                ("points".into(), format!("{:.1}", total[i])),
+                ("matches".into(), played[i].to_string()),
+                ("wins".into(), wins[i].to_string()),
+                (
+                    "points/match".into(),
+                    format!(
+                        "{:.2}",
+                        if played[i] == 0 {
+                            0.0
+                        } else {
+                            total[i] / played[i] as f64
+                        }
+                    ),
+                ),
+            ],
+        })
+        .collect()
+}
+
+/// Points by place from a table (`[5, 3, 2, 1, 0]`: first gets 5), ties splitting the points of
+/// the places they share.
+pub fn points_by_place(rank: &[u8], table: &[u32]) -> Vec<f64> {
+    rank.iter()
+        .map(|&r| {
+            let tied = rank.iter().filter(|&&o| o == r).count();
+            let start = r as usize;
+            let sum: u32 = (start..start + tied)
+                .map(|p| table.get(p).copied().unwrap_or(0))
+                .sum();
+            sum as f64 / tied as f64
+        })
+        .collect()
+}
+
 /// A tournament result from a match report.
 pub fn result_of(
     fixture: &Fixture,
     seed: u64,
-    report: &crate::play::MatchReport,
+    report: &MatchReport,
     replay: Option<PathBuf>,
 ) -> MatchResult {
     let n = fixture.seats.len();
@@ -449,5 +568,17 @@ pub fn result_of(
         reason,
         faults: report.seats.iter().map(Faults::from_report).collect(),
         replay,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placement_points_split_ties() {
+        assert_eq!(placement_points_x2(&[0, 1, 2, 3]), vec![6, 4, 2, 0]);
+        assert_eq!(placement_points_x2(&[0, 0, 2]), vec![3, 3, 0]);
+        assert_eq!(points_by_place(&[0, 0, 2], &[3, 2, 1]), vec![2.5, 2.5, 1.0]);
     }
 }

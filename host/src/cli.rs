@@ -1,0 +1,176 @@
+//! The options every `arena play <game>` takes, and what they make of a [`Plan`].
+
+use crate::game::{HostGame, Plan};
+use crate::process::Limits;
+use crate::seats::BotSpec;
+use clap::Args;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Options every `arena play <game>` takes.
+#[derive(Args, Clone, Debug, Default)]
+pub struct MatchArgs {
+    /// A bot per seat, in seat order: a built-in name (see `arena bots`) or `cmd:<command line>` for an
+    /// external program. Missing seats get the game's default built-in bot.
+    #[arg(long = "bot", value_name = "BOT")]
+    pub bots: Vec<String>,
+    /// Seed for everything random in the match (default: from the clock; printed either way).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Write the match to FILE in the game's replay format as it is played.
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Time per turn for external bots, in milliseconds (default: the game's own limit).
+    #[arg(long, value_name = "MS")]
+    pub turn_ms: Option<u64>,
+    /// No time limits at all (for debugging a bot).
+    #[arg(long)]
+    pub no_timeout: bool,
+    /// Keep each external bot's stderr in DIR/<seat>.stderr and everything it was sent in
+    /// DIR/<seat>.input (default: neither).
+    #[arg(long, value_name = "DIR")]
+    pub bot_logs: Option<PathBuf>,
+    /// Stop after N turns even if the game is not over.
+    #[arg(long, value_name = "N")]
+    pub max_turns: Option<u64>,
+    /// Print the report as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub view: WatchArgs,
+}
+
+/// `--watch` and its settings, for every `arena play`.
+#[derive(Args, Clone, Debug)]
+pub struct WatchArgs {
+    /// Show the match live in the terminal (the 16-gray 128x64 screen in half blocks): `--watch`
+    /// always, `--watch auto` only when stdout is a terminal (with --json, frames go to stderr).
+    #[arg(long, value_enum, value_name = "WHEN", num_args = 0..=1, default_value = "never", default_missing_value = "always")]
+    pub watch: WatchWhen,
+    /// Frames per second at most while watching (the match waits for each frame).
+    #[arg(long, value_name = "FPS", default_value_t = 20)]
+    pub watch_fps: u32,
+    /// While watching, show a frame every N steps (larger N: a long match goes by faster).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub watch_every: u32,
+}
+
+impl Default for WatchArgs {
+    fn default() -> Self {
+        WatchArgs {
+            watch: WatchWhen::Never,
+            watch_fps: 20,
+            watch_every: 1,
+        }
+    }
+}
+
+/// When `arena play` shows the match live.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum WatchWhen {
+    Never,
+    /// Only when stdout is a terminal.
+    Auto,
+    Always,
+}
+
+impl WatchArgs {
+    /// Whether the match is to be shown live.
+    pub fn watching(&self) -> bool {
+        use std::io::IsTerminal;
+        match self.watch {
+            WatchWhen::Never => false,
+            WatchWhen::Auto => std::io::stdout().is_terminal(),
+            WatchWhen::Always => true,
+        }
+    }
+}
+
+impl MatchArgs {
+    /// The seed asked for, or one from the clock (short enough to type back in).
+    pub fn seed(&self) -> u64 {
+        self.seed.unwrap_or_else(clock_seed)
+    }
+
+    /// The bots of a match of `seats` seats: the `--bot` arguments, then the game's default bot.
+    pub fn specs<G: HostGame>(&self, seats: usize) -> anyhow::Result<Vec<BotSpec>> {
+        if self.bots.len() > seats {
+            anyhow::bail!(
+                "{} takes {seats} bots, {} were given",
+                G::NAME,
+                self.bots.len()
+            );
+        }
+        let mut specs = self
+            .bots
+            .iter()
+            .map(|b| BotSpec::parse::<G>(b))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(anyhow::Error::msg)?;
+        specs.resize(seats, BotSpec::default_for::<G>());
+        Ok(specs)
+    }
+
+    /// The limits for external bots, given the game's own time per answer and averaging window.
+    pub fn limits(&self, per_turn: Duration, window: u32) -> Limits {
+        limits(self.turn_ms, self.no_timeout, per_turn, window)
+    }
+
+    /// A match of `G` as these options ask, with the game's params and bots.
+    pub fn plan<G: HostGame>(
+        &self,
+        params: G::Params,
+        seed: u64,
+        config: String,
+        bots: Vec<BotSpec>,
+        limits: Limits,
+    ) -> Plan<G> {
+        let mut plan = Plan::new(params, seed, config, bots, limits);
+        plan.log_dir = self.bot_logs.clone();
+        plan.max_steps = self.max_turns;
+        plan
+    }
+}
+
+/// Limits for external bots: the game's own time per answer unless `turn_ms` overrides it.
+pub fn limits(turn_ms: Option<u64>, no_timeout: bool, per_turn: Duration, window: u32) -> Limits {
+    Limits {
+        per_turn: turn_ms.map(Duration::from_millis).unwrap_or(per_turn),
+        window,
+        no_timeout,
+        ..Limits::default()
+    }
+}
+
+/// A seed from the clock, short enough to type back in.
+pub fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    now % 1_000_000_000
+}
+
+impl<G: HostGame> Plan<G> {
+    /// A match with default settings: no step limit, no logs, every state recorded.
+    pub fn new(
+        params: G::Params,
+        seed: u64,
+        config: String,
+        bots: Vec<BotSpec>,
+        limits: Limits,
+    ) -> Self {
+        Plan {
+            params,
+            seed,
+            config,
+            names: bots.iter().map(BotSpec::label).collect(),
+            bots,
+            limits,
+            log_dir: None,
+            max_steps: None,
+            record_every: 1,
+            extra: G::Extra::default(),
+        }
+    }
+}

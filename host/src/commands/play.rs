@@ -1,0 +1,48 @@
+//! `arena play <game>`: one match, its report, its replay.
+
+use crate::cli::MatchArgs;
+use crate::game::HostGame;
+use crate::play::play;
+use crate::record::Watch;
+use crate::render::{Label, Watcher};
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+use std::io::Write;
+
+/// `arena play <game>`: the common options, then the game's own.
+pub fn command<G: HostGame>() -> Command {
+    let cmd = Command::new(G::NAME).about(G::ABOUT);
+    G::PlayOptions::augment_args(MatchArgs::augment_args(cmd))
+}
+
+pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
+    let common = MatchArgs::from_arg_matches(m)?;
+    let args = G::PlayOptions::from_arg_matches(m)?;
+    let plan = G::plan(&args, &common)?;
+    let mut watcher = common.view.watching().then(|| {
+        let label = Label::new(G::NAME, &plan.config, plan.seed, &plan.names);
+        // With --json, stdout is for the report alone: the frames go to stderr.
+        let out: Box<dyn Write> = if common.json {
+            Box::new(std::io::stderr())
+        } else {
+            Box::new(std::io::stdout())
+        };
+        Watcher::<G>::new(label, common.view.watch_fps, common.view.watch_every, out)
+    });
+    let played = play(
+        &plan,
+        common.replay.as_deref(),
+        watcher.as_mut().map(|w| w as &mut dyn Watch<G>),
+    )?;
+    if common.json {
+        println!("{}", played.report.json());
+    } else {
+        print!("{}", played.report);
+    }
+    if let Some(path) = &common.replay {
+        match played.write_error {
+            Some(e) => eprintln!("replay {}: write failed: {e}", path.display()),
+            None => eprintln!("replay written to {}", path.display()),
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,223 @@
+//! [`HostGame`]: everything the desktop needs of a game beyond its rules, answered once per game in
+//! its folder (`games/<game>/`), so that playing, verifying, rendering and tournaments are written
+//! once for all of them.
+
+use crate::cli::MatchArgs;
+use crate::process::{Fault, Limits, Lines};
+use crate::protocol::Protocol;
+use crate::record::Recorder;
+use crate::replay::{Head, ReplayContext, Visit};
+use crate::seats::BotSpec;
+use crate::tournament::{Fixture, Format, Timing};
+use crate::verify::{Difference, Verified};
+use arena_core::{Roster, Seat, SeatSet, StepReport};
+use arena_firmware::Screen;
+use serde_json::Value;
+use std::io::BufRead;
+use std::path::PathBuf;
+
+/// A game as the desktop plays it.
+///
+/// The rules are the core's ([`Game`], [`Roster`]) and the pictures the firmware's ([`Screen`]);
+/// this adds the canonical JSON of `rules/<game>.md`, how an external bot is spoken to, how a
+/// match is written down and read back, and which tournament the original challenge announced.
+pub trait HostGame: Roster + Screen + Sized + 'static {
+    /// One line for `--help` and `arena bots`.
+    const ABOUT: &'static str;
+    /// What each built-in bot does, in the order of [`Roster::BOTS`] (`arena bots`).
+    const BOT_NOTES: &'static [&'static str] = &[];
+    /// The extension of this game's replay files.
+    const REPLAY_EXT: &'static str;
+    /// What this game's replay file is, for `arena verify <game> --help`.
+    const REPLAY_ABOUT: &'static str;
+    /// Whether a replay is re-played on a map given beside it (`--map`).
+    const MAP_BESIDE: bool = false;
+    /// The fewest entrants a tournament takes (a table's seats).
+    const MIN_ENTRANTS: usize = 2;
+
+    /// `arena play <game>`'s own options (variant, size, map...).
+    type PlayOptions: clap::Args + Send + Sync;
+    /// `arena tournament <game>`'s own options.
+    type TournamentOptions: clap::Args + Send + Sync;
+    /// What one seat plays in one step on the desktop: the core's action for most games; for
+    /// games whose answers can be longer than a board's capacity, the whole answer.
+    type Move: Clone + Default + Send;
+    /// What a match needs beyond the params (a signed seed, a map's name).
+    type Extra: Clone + Default + Send + Sync;
+    /// Writes the game's replay format as a match is played.
+    type Recorder: Recorder<Self>;
+
+    // ---- a match
+
+    /// The match `arena play` asked for.
+    fn plan(args: &Self::PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>>;
+    /// The match a tournament plays for `fixture`, seeded `seed`, with `bots` at its seats.
+    fn fixture(
+        args: &Self::TournamentOptions,
+        fixture: &Fixture,
+        seed: u64,
+        bots: Vec<BotSpec>,
+        timing: &Timing,
+    ) -> anyhow::Result<Plan<Self>>;
+    /// The state, built where it will live.
+    fn boxed(plan: &Plan<Self>) -> Result<Box<Self>, arena_core::SetupError> {
+        Self::new(&plan.params, plan.seed).map(Box::new)
+    }
+    /// The seed of the built-in bot at `seat`.
+    fn bot_seed(plan: &Plan<Self>, seat: Seat) -> u64 {
+        arena_core::rng::bot_seed(plan.seed, seat)
+    }
+    /// A built-in bot's move.
+    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Self::Move;
+    /// One step with every seat's move; `dropped` are the seats whose bots the engine dropped in
+    /// this step (for games whose rules say what that does).
+    fn play_step(&mut self, moves: &[Self::Move], dropped: SeatSet) -> Stepped;
+    /// The number reports and messages give the step about to be played (the original's own
+    /// turn numbering where it has one).
+    fn report_turn(&self) -> u32 {
+        self.turn()
+    }
+    /// Whether `seat` still plays (a seat that is out hears the end and is no longer asked).
+    fn seat_in(&self, _seat: Seat) -> bool {
+        true
+    }
+    /// Bots dropped before the first step.
+    fn drop_at_start(&mut self, _seats: SeatSet) {}
+    /// The conversation with an external bot at `seat`.
+    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, seat: Seat) -> Box<dyn Protocol<Self>>;
+    /// The request line of the JSON-lines protocol for `seat`, or `None` when it is not asked
+    /// now (it passes).
+    fn request(&self, seat: Seat) -> Option<String> {
+        Some(
+            serde_json::json!({"turn": self.turn(), "seat": seat, "state": self.state_json(seat)})
+                .to_string(),
+        )
+    }
+    fn recorder(plan: &Plan<Self>) -> Self::Recorder;
+    /// What a report adds for this game, from the end of the match.
+    fn summary(_game: &Self, _plan: &Plan<Self>, _standings: &[Standing]) -> Summary {
+        Summary::default()
+    }
+
+    // ---- the canonical JSON
+
+    /// The state as `seat` sees it.
+    fn state_json(&self, seat: Seat) -> Value;
+    fn action_json(action: &Self::Action) -> Value;
+    /// Whatever a bot sent, as an action: never fails (the rules refuse what they do not allow).
+    fn action_from_json(value: &Value) -> Self::Action;
+
+    // ---- replays
+
+    /// Whether a replay file that starts with `head` is one of this game's.
+    fn detect(head: &Head) -> bool;
+    /// Re-plays a replay, checking everything it records, and hands `each` the first state and
+    /// the state after every step.
+    fn replay(
+        input: &mut dyn BufRead,
+        ctx: &ReplayContext,
+        each: &mut dyn Visit<Self>,
+    ) -> Result<Verified, Difference>;
+    /// About how many states [`HostGame::replay`] hands out, read without re-playing (to space the
+    /// frames of a picture): one a line for line-based traces.
+    fn states(input: &mut dyn BufRead) -> u64 {
+        input
+            .lines()
+            .map_while(Result::ok)
+            .filter(|l| !l.trim().is_empty())
+            .count() as u64
+    }
+
+    // ---- tournaments
+
+    /// The tournament `arena tournament <game>` plays: its name in results files and its format.
+    /// Refuses a field the format cannot schedule (`entrants` bots, `games`, `seed`).
+    fn tournament(
+        args: &Self::TournamentOptions,
+        entrants: usize,
+        games: usize,
+        seed: u64,
+    ) -> anyhow::Result<(String, Box<dyn Format>)>;
+    /// The format of a results file whose `game` is `name`, if it is one of this game's.
+    fn format_of(name: &str) -> Option<Box<dyn Format>>;
+}
+
+/// One match to play: the rules' params and seed, who sits where, and how to treat them.
+#[derive(Clone, Debug)]
+pub struct Plan<G: HostGame> {
+    pub params: G::Params,
+    pub seed: u64,
+    /// The configuration as labels show it (`duel`, `conquest-30x30`, a map's name).
+    pub config: String,
+    /// One bot per seat.
+    pub bots: Vec<BotSpec>,
+    /// What reports and replays call each seat.
+    pub names: Vec<String>,
+    /// Limits for external bots.
+    pub limits: Limits,
+    /// Keep each external bot's stderr and input here.
+    pub log_dir: Option<PathBuf>,
+    /// Stop after this many steps even if the game is not over.
+    pub max_steps: Option<u64>,
+    /// Record the state in the replay every this many steps (for formats that may skip some).
+    pub record_every: u32,
+    pub extra: G::Extra,
+}
+
+/// What a step did beyond the core's report: refusals the desktop can explain (`seat`, why).
+#[derive(Clone, Debug, Default)]
+pub struct Stepped {
+    pub report: StepReport,
+    pub notes: Vec<(Seat, Fault)>,
+}
+
+impl From<StepReport> for Stepped {
+    fn from(report: StepReport) -> Self {
+        Stepped {
+            report,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Where a seat stands in the match.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Standing {
+    /// The engine dropped the bot: at which turn and for what.
+    pub dropped: Option<(u32, Fault)>,
+    /// The rules put the seat out at this turn.
+    pub out: Option<u32>,
+    /// The last turn the seat was to move.
+    pub last_turn: u32,
+}
+
+/// Why a bot hears the end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// Its seat is out; the match goes on.
+    Out,
+    /// The match is over.
+    Over,
+}
+
+/// What [`Protocol::finish`] is told.
+#[derive(Clone, Copy, Debug)]
+pub struct End<'a> {
+    pub why: Finish,
+    pub standings: &'a [Standing],
+}
+
+/// A report's additions for one game.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    /// Extra lines of the text report.
+    pub lines: Vec<String>,
+    /// Extra fields of the JSON report.
+    pub json: serde_json::Map<String, Value>,
+}
+
+/// The usual [`HostGame::bot_move`] and [`HostGame::play_step`] for games whose move is the core's
+/// action.
+pub fn core_move<G: Roster>(bot: &mut G::Bot, game: &G, seat: Seat) -> G::Action {
+    arena_core::Bot::act(bot, game, seat)
+}

@@ -1,0 +1,203 @@
+//! Ballroom Blitz (MechMania 28) on the desktop: the official engine's protocol over stdin/stdout
+//! or, like the official engine, over TCP on 127.0.0.1:29170-29173; its game log; a Swiss system.
+
+pub mod json;
+pub mod log;
+pub mod protocol;
+pub mod tournament;
+
+use crate::cli::MatchArgs;
+use crate::game::{core_move, HostGame, Plan, Stepped};
+use crate::process::Lines;
+use crate::protocol::Protocol;
+use crate::replay::{Head, ReplayContext, Visit};
+use crate::seats::BotSpec;
+use crate::tournament::{Fixture, Format, Timing};
+use crate::verify::{Difference, Verified};
+use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, PLAYERS};
+use arena_core::{Game, Seat, SeatSet};
+use clap::{Args, ValueEnum};
+use serde_json::Value;
+use std::io::BufRead;
+use std::time::Duration;
+
+/// The official engine's first port; seat i listens on `BASE_PORT + i`.
+pub const BASE_PORT: u16 = 29170;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesetArg {
+    /// Exactly what the official engine (tag 1.6) does, quirks included.
+    Engine,
+    /// The rules as the challenge text wrote them.
+    AsWritten,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct PlayOptions {
+    #[arg(long, value_enum, default_value = "engine")]
+    pub ruleset: RulesetArg,
+    /// Seats without a --bot wait for a bot to connect over TCP on 127.0.0.1:29170+seat, as the
+    /// official engine does (the official starter packs connect unchanged). `--bot tcp` does the
+    /// same for one seat.
+    #[arg(long)]
+    pub tcp: bool,
+    /// How long to wait for a TCP bot to connect, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub tcp_wait: u64,
+}
+
+/// Tournaments play the engine ruleset.
+#[derive(Args, Clone, Debug)]
+pub struct TournamentOptions {}
+
+/// 2 s per phase, each answer on its own.
+const PER_PHASE: Duration = Duration::from_secs(2);
+
+/// Swiss rounds: `--games` when given, else enough for a clear winner (log2 of the field, plus one).
+fn swiss_rounds(bots: usize, games: usize) -> usize {
+    if games > 1 {
+        games
+    } else {
+        (usize::BITS - bots.max(1).leading_zeros()) as usize + 1
+    }
+}
+
+const ENGINE: Params = Params {
+    ruleset: Ruleset::Engine,
+    classes: None,
+};
+
+impl HostGame for Ballroom {
+    const ABOUT: &'static str =
+        "Ballroom Blitz (MechMania 28): four players on a 10x10 grid, 100 turns of four phases.";
+    const REPLAY_ABOUT: &'static str = r#"A Ballroom Blitz game log in the official engine's format ({"names":[...],"turns":[...]})."#;
+    const REPLAY_EXT: &'static str = "json";
+    const MIN_ENTRANTS: usize = PLAYERS;
+    type PlayOptions = PlayOptions;
+    type TournamentOptions = TournamentOptions;
+    type Move = Action;
+    type Extra = ();
+    type Recorder = log::Log;
+
+    fn plan(args: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
+        if common.bots.len() > PLAYERS {
+            anyhow::bail!(
+                "ballroom takes {PLAYERS} bots, {} were given",
+                common.bots.len()
+            );
+        }
+        let wait = Duration::from_secs(args.tcp_wait);
+        let bots = (0..PLAYERS)
+            .map(|seat| {
+                let arg = common.bots.get(seat).map(String::as_str);
+                if arg == Some("tcp") || (arg.is_none() && args.tcp) {
+                    return Ok(BotSpec::Tcp {
+                        port: BASE_PORT + seat as u16,
+                        wait,
+                    });
+                }
+                arg.map_or(Ok(BotSpec::default_for::<Self>()), |a| {
+                    BotSpec::parse::<Self>(a).map_err(anyhow::Error::msg)
+                })
+            })
+            .collect::<anyhow::Result<Vec<_>>>()?;
+        let params = Params {
+            ruleset: match args.ruleset {
+                RulesetArg::Engine => Ruleset::Engine,
+                RulesetArg::AsWritten => Ruleset::AsWritten,
+            },
+            classes: None,
+        };
+        let limits = common.limits(PER_PHASE, 1);
+        Ok(common.plan(params, common.seed(), Self::NAME.into(), bots, limits))
+    }
+
+    fn fixture(
+        _args: &TournamentOptions,
+        _fixture: &Fixture,
+        seed: u64,
+        bots: Vec<BotSpec>,
+        timing: &Timing,
+    ) -> anyhow::Result<Plan<Self>> {
+        Ok(Plan::new(
+            ENGINE,
+            seed,
+            Self::NAME.into(),
+            bots,
+            timing.limits(PER_PHASE, 1),
+        ))
+    }
+
+    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Action {
+        core_move(bot, game, seat)
+    }
+
+    fn play_step(&mut self, moves: &[Action], _dropped: SeatSet) -> Stepped {
+        self.step(moves).into()
+    }
+
+    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
+        Box::new(protocol::Reference::new(conn, plan.limits))
+    }
+
+    fn recorder(_plan: &Plan<Self>) -> log::Log {
+        log::Log::default()
+    }
+
+    fn state_json(&self, _seat: Seat) -> Value {
+        serde_json::from_str(&json::states_json(self)).unwrap_or(Value::Null)
+    }
+
+    fn action_json(action: &Action) -> Value {
+        json::action_json(action)
+    }
+
+    fn action_from_json(value: &Value) -> Action {
+        json::action_from_json(value)
+    }
+
+    fn detect(head: &Head) -> bool {
+        head.has("names") && head.has("turns")
+    }
+
+    fn replay(
+        input: &mut dyn BufRead,
+        _ctx: &ReplayContext,
+        each: &mut dyn Visit<Self>,
+    ) -> Result<Verified, Difference> {
+        let mut text = String::new();
+        input
+            .read_to_string(&mut text)
+            .map_err(|e| Difference::unreadable("a reference log", e))?;
+        log::replay(&text, each)
+    }
+
+    /// The start, then four phases a turn.
+    fn states(input: &mut dyn BufRead) -> u64 {
+        let root: Value = serde_json::from_reader(input).unwrap_or(Value::Null);
+        let turns = root
+            .get("turns")
+            .and_then(Value::as_array)
+            .map_or(0, Vec::len);
+        (turns as u64).saturating_sub(1) * 4 + 1
+    }
+
+    fn tournament(
+        _args: &TournamentOptions,
+        entrants: usize,
+        games: usize,
+        _seed: u64,
+    ) -> anyhow::Result<(String, Box<dyn Format>)> {
+        Ok((
+            Self::NAME.into(),
+            Box::new(tournament::Swiss {
+                rounds: swiss_rounds(entrants, games),
+            }),
+        ))
+    }
+
+    fn format_of(name: &str) -> Option<Box<dyn Format>> {
+        // The number of rounds does not change the table.
+        (name == Self::NAME).then(|| Box::new(tournament::Swiss { rounds: 0 }) as Box<dyn Format>)
+    }
+}

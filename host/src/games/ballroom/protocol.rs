@@ -1,0 +1,100 @@
+//! The reference protocol over any line connection: the phase message before every step, one
+//! reply line, `fin` at the end. A bot the engine has dropped hears nothing more.
+
+use super::json::{parse_action_line, phase_message};
+use crate::game::End;
+use crate::process::{Fault, Limits, Lines};
+use crate::protocol::{preview, Answer, Budget, Clock, Protocol};
+use arena_core::games::ballroom::{Action, Ballroom};
+use arena_core::Seat;
+
+pub struct Reference {
+    conn: Box<dyn Lines>,
+    budget: Budget,
+    /// The action the rules play for the last unreadable reply.
+    instead: Option<Action>,
+    /// Whether the last `ask` sent anything (a dropped or finished seat is not asked).
+    asked: bool,
+}
+
+impl Reference {
+    pub fn new(conn: Box<dyn Lines>, limits: Limits) -> Self {
+        Reference {
+            conn,
+            budget: Budget::new(limits),
+            instead: None,
+            asked: false,
+        }
+    }
+}
+
+impl Protocol<Ballroom> for Reference {
+    fn ask(&mut self, game: &Ballroom, seat: Seat) -> Result<(), Fault> {
+        self.asked = game.phase().is_some() && game.player(seat).is_some_and(|p| p.connected);
+        if self.asked {
+            self.conn.discard_stale();
+            for line in phase_message(game, seat).lines() {
+                self.conn.send(line)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn answer(&mut self, game: &Ballroom, seat: Seat, clock: &Clock) -> Result<Answer<Action>, Fault> {
+        let Some(phase) = game.phase().filter(|_| self.asked) else {
+            return Ok(Answer::of(Action::Pass));
+        };
+        let line = self.budget.read(self.conn.as_mut(), clock.asked)?.text;
+        let action = parse_action_line(phase, &line).map_err(|f| {
+            self.instead = Some(f.action());
+            Fault::Garbage {
+                why: format!("{f}: {}", preview(&line)),
+            }
+        })?;
+        // `null` is how the reference reads a time-out or a closed socket: it drops the bot. Said
+        // on purpose it is the same, and the report names it.
+        if action == Action::Null {
+            self.instead = Some(Action::Null);
+            return Err(Fault::Garbage {
+                why: "answered null: the reference drops such a bot".into(),
+            });
+        }
+        // A bot acts for its own seat only (rules decision 2): claiming another seat is a fault,
+        // and like any fault it ends the bot's say in the match.
+        if let Some(executor) = claimed_executor(&line) {
+            if executor != seat as i64 {
+                self.instead = Some(Action::Malformed);
+                return Err(Fault::Garbage {
+                    why: format!("executor {executor} is not its own seat {seat}"),
+                });
+            }
+        }
+        Ok(Answer::of(action))
+    }
+
+    /// A time-out or a lost connection drops the bot (the reference's `null`); an unreadable reply
+    /// plays what the reference plays for it.
+    fn fault_move(&mut self, _game: &Ballroom, _seat: Seat, _fault: &Fault) -> Action {
+        self.instead.take().unwrap_or(Action::Null)
+    }
+
+    fn max_faults(&self) -> u32 {
+        1
+    }
+
+    fn finish(&mut self, game: &Ballroom, seat: Seat, _end: &End<'_>) {
+        if game.player(seat).is_some_and(|p| p.connected) {
+            let _ = self.conn.send("fin");
+        }
+    }
+
+    fn close(&mut self) {
+        self.conn.close();
+    }
+}
+
+/// The `executor` a reply names, if it names one as a number.
+fn claimed_executor(line: &str) -> Option<i64> {
+    let value: serde_json::Value = serde_json::from_str(line.trim()).ok()?;
+    value.get("executor")?.as_i64()
+}

@@ -1,0 +1,218 @@
+//! The canonical JSON of `rules/colorfight.md`: states, actions and params.
+//!
+//! The state is written from structs so its key order is the rules file's; traces compare it as
+//! parsed values, so a trace written by another tool with other key order or spacing verifies.
+
+use arena_core::games::colorfight::{Action, ColorFight, Num, Params, Variant};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+#[derive(Serialize)]
+struct PlayerJson {
+    gold: f64,
+    energy: f64,
+    cells: u16,
+    bases: u8,
+    defeated: bool,
+    #[serde(rename = "busyUntil")]
+    busy_until: u32,
+}
+
+#[derive(Serialize)]
+struct StateJson<'a> {
+    tick: u32,
+    width: usize,
+    height: usize,
+    players: Vec<PlayerJson>,
+    cells: Vec<(u8, &'a str, &'a str, u32, u8, u32)>,
+}
+
+/// A fixed-point quantity as a JSON number: `I32F32` values up to 100 are exact in an `f64`.
+fn num(n: Num) -> f64 {
+    n.to_num::<f64>()
+}
+
+fn state_struct(g: &ColorFight) -> StateJson<'static> {
+    StateJson {
+        tick: g.tick(),
+        width: g.width(),
+        height: g.height(),
+        players: g
+            .players()
+            .iter()
+            .map(|p| PlayerJson {
+                gold: num(p.gold),
+                energy: num(p.energy),
+                cells: p.cells,
+                bases: p.all_bases(),
+                defeated: p.defeated,
+                busy_until: p.busy_until,
+            })
+            .collect(),
+        cells: g
+            .cells()
+            .iter()
+            .map(|c| {
+                (
+                    c.owner,
+                    c.kind.name(),
+                    c.building.name(),
+                    c.taken_at,
+                    c.attacker,
+                    c.done_at,
+                )
+            })
+            .collect(),
+    }
+}
+
+/// The canonical JSON of the state, keys in the rules file's order.
+pub fn state_json(g: &ColorFight) -> String {
+    serde_json::to_string(&state_struct(g)).unwrap_or_default()
+}
+
+/// The canonical state as a JSON value (for comparisons and embedding).
+pub fn state_value(g: &ColorFight) -> Value {
+    serde_json::to_value(state_struct(g)).unwrap_or(Value::Null)
+}
+
+/// `{"attack":[x,y]}`, `{"build":[x,y]}`, or `null` for a pass. A malformed action (which no
+/// bot can mean) is written as the string `"malformed"`, which reads back as malformed.
+pub fn action_json(a: &Action) -> Value {
+    match *a {
+        Action::Pass => Value::Null,
+        Action::Attack { x, y } => json!({ "attack": [x, y] }),
+        Action::Build { x, y } => json!({ "build": [x, y] }),
+        Action::Malformed => json!("malformed"),
+    }
+}
+
+fn coords(v: &Value) -> Option<(i32, i32)> {
+    match v.as_array()?.as_slice() {
+        [x, y] => Some((
+            i32::try_from(x.as_i64()?).ok()?,
+            i32::try_from(y.as_i64()?).ok()?,
+        )),
+        _ => None,
+    }
+}
+
+/// Whatever a bot sent, as an action: anything that is not one of the three forms is
+/// [`Action::Malformed`], which the rules refuse and count.
+pub fn action_from_json(v: &Value) -> Action {
+    match v {
+        Value::Null => Action::Pass,
+        Value::Object(m) if m.len() == 1 => {
+            if let Some(c) = m.get("attack") {
+                coords(c).map_or(Action::Malformed, |(x, y)| Action::Attack { x, y })
+            } else if let Some(c) = m.get("build") {
+                coords(c).map_or(Action::Malformed, |(x, y)| Action::Build { x, y })
+            } else {
+                Action::Malformed
+            }
+        }
+        _ => Action::Malformed,
+    }
+}
+
+/// One line of text from a bot, as an action (see [`action_from_json`]).
+pub fn action_from_str(text: &str) -> Action {
+    serde_json::from_str::<Value>(text).map_or(Action::Malformed, |v| action_from_json(&v))
+}
+
+/// The params as JSON: `{"variant":"conquest","width":30,"height":30,"players":4,"ticks":12000}`.
+pub fn params_json(p: &Params) -> Value {
+    json!({
+        "variant": p.variant.name(),
+        "width": p.width,
+        "height": p.height,
+        "players": p.players,
+        "ticks": p.ticks,
+    })
+}
+
+/// Params from JSON; missing keys take the defaults.
+pub fn params_from_json(v: &Value) -> Result<Params, String> {
+    let d = Params::default();
+    let int = |key: &str, default: u64| -> Result<u64, String> {
+        match v.get(key) {
+            None => Ok(default),
+            Some(x) => x.as_u64().ok_or(format!("{key} must be a whole number")),
+        }
+    };
+    let variant = match v.get("variant") {
+        None => d.variant,
+        Some(x) => x
+            .as_str()
+            .and_then(Variant::from_name)
+            .ok_or("variant must be \"conquest\" or \"skirmish\"")?,
+    };
+    let small = |key: &str, default: u64, max: u64| -> Result<u64, String> {
+        let n = int(key, default)?;
+        if n > max {
+            Err(format!("{key} is too large"))
+        } else {
+            Ok(n)
+        }
+    };
+    Ok(Params {
+        variant,
+        width: small("width", d.width.into(), u16::MAX.into())? as u16,
+        height: small("height", d.height.into(), u16::MAX.into())? as u16,
+        players: small("players", d.players.into(), u8::MAX.into())? as u8,
+        ticks: small("ticks", d.ticks.into(), u32::MAX.into())? as u32,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_core::Game;
+
+    #[test]
+    fn state_json_is_canonical() {
+        let g = ColorFight::new(&Params::default(), 1).unwrap();
+        let s = state_json(&g);
+        assert!(s.starts_with("{\"tick\":0,\"width\":30,\"height\":30,\"players\":[{\"gold\":30.0,\"energy\":0.0,\"cells\":1,\"bases\":1,\"defeated\":false,\"busyUntil\":0}"), "{s}");
+        let v: Value = serde_json::from_str(&s).unwrap();
+        assert_eq!(v["cells"].as_array().unwrap().len(), 900);
+        let kinds: Vec<&str> = v["cells"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c[1].as_str().unwrap())
+            .collect();
+        assert_eq!(kinds.iter().filter(|&&k| k == "gold").count(), 18);
+        assert_eq!(v, state_value(&g));
+    }
+
+    #[test]
+    fn actions_round_trip_and_anything_else_is_malformed() {
+        for a in [
+            Action::Pass,
+            Action::Attack { x: 3, y: -1 },
+            Action::Build { x: 0, y: 29 },
+            Action::Malformed,
+        ] {
+            assert_eq!(action_from_json(&action_json(&a)), a);
+        }
+        assert_eq!(
+            action_from_str("{\"attack\":[1,2]}"),
+            Action::Attack { x: 1, y: 2 }
+        );
+        for bad in [
+            "",
+            "{",
+            "7",
+            "[1,2]",
+            "{\"attack\":[1]}",
+            "{\"attack\":[1,2,3]}",
+            "{\"attack\":[1.5,2]}",
+            "{\"attack\":[99999999999,2]}",
+            "{\"attack\":[1,2],\"build\":[1,2]}",
+            "{\"fly\":[1,2]}",
+        ] {
+            assert_eq!(action_from_str(bad), Action::Malformed, "{bad}");
+        }
+    }
+}

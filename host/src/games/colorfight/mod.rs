@@ -1,0 +1,202 @@
+//! ColorFight (Conquest and Skirmish) on the desktop: JSON lines to bots that are idle, a trace of
+//! every tick, free-for-all tournaments.
+
+pub mod json;
+pub mod trace;
+pub mod tournament;
+
+use crate::cli::MatchArgs;
+use crate::game::{core_move, HostGame, Plan, Stepped};
+use crate::process::Lines;
+use crate::protocol::{JsonLines, Protocol};
+use crate::replay::{Head, ReplayContext, Visit};
+use crate::seats::BotSpec;
+use crate::tournament::{Fixture, Format, Timing};
+use crate::verify::{Difference, Verified};
+use arena_core::games::colorfight::{Action, ColorFight, Params, Variant, DEFAULT_TICKS};
+use arena_core::{Game, Seat, SeatSet};
+use clap::{Args, ValueEnum};
+use serde_json::Value;
+use std::io::BufRead;
+use std::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    /// Practice round 2: mines, energy, bases, respawn during the first 5 minutes.
+    Conquest,
+    /// Practice round 1: attacks only.
+    Skirmish,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct PlayOptions {
+    #[arg(long, value_enum, default_value = "conquest")]
+    pub variant: VariantArg,
+    /// Grid size, WIDTHxHEIGHT (at most 32x32 cells in all).
+    #[arg(long, value_name = "WxH", default_value = "30x30", value_parser = parse_size)]
+    pub size: (u16, u16),
+    /// Record the state in the replay every N ticks (and at the end); a 30x30 state is about 25 KB.
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub state_every: u32,
+    /// Game length in 100 ms ticks (12,000 = 20 minutes).
+    #[arg(long, default_value_t = DEFAULT_TICKS)]
+    pub ticks: u32,
+}
+
+/// Tournaments play Conquest on the default grid, one seat per entrant at the table.
+#[derive(Args, Clone, Debug)]
+pub struct TournamentOptions {}
+
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let (w, h) = s
+        .split_once(['x', 'X'])
+        .ok_or_else(|| format!("`{s}`: expected WIDTHxHEIGHT, like 30x30"))?;
+    let w: u16 = w
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{w}` is not a width"))?;
+    let h: u16 = h
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{h}` is not a height"))?;
+    Ok((w, h))
+}
+
+/// 100 ms per answer, each answer on its own (no averaging).
+const PER_ANSWER: Duration = Duration::from_millis(100);
+/// The state every this many ticks in a tournament's replays.
+const TOURNAMENT_STATE_EVERY: u32 = 50;
+
+fn config(p: &Params) -> String {
+    format!("{}-{}x{}", p.variant.name(), p.width, p.height)
+}
+
+impl HostGame for ColorFight {
+    const ABOUT: &'static str =
+        "ColorFight (Conquest or Skirmish), 2 to 8 players on a grid, one step per 100 ms tick.";
+    const REPLAY_ABOUT: &'static str = "A ColorFight trace (JSON lines: header, then one line per tick).";
+    const REPLAY_EXT: &'static str = "jsonl";
+    type PlayOptions = PlayOptions;
+    type TournamentOptions = TournamentOptions;
+    type Move = Action;
+    type Extra = ();
+    type Recorder = trace::Trace;
+
+    fn plan(args: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
+        let seats = common.bots.len().max(2);
+        let params = Params {
+            variant: match args.variant {
+                VariantArg::Conquest => Variant::Conquest,
+                VariantArg::Skirmish => Variant::Skirmish,
+            },
+            width: args.size.0,
+            height: args.size.1,
+            players: seats.min(u8::MAX as usize) as u8,
+            ticks: args.ticks,
+        };
+        let bots = common.specs::<Self>(seats)?;
+        let limits = common.limits(PER_ANSWER, 1);
+        let mut plan = common.plan(params, common.seed(), config(&params), bots, limits);
+        plan.record_every = args.state_every;
+        Ok(plan)
+    }
+
+    fn fixture(
+        _args: &TournamentOptions,
+        _fixture: &Fixture,
+        seed: u64,
+        bots: Vec<BotSpec>,
+        timing: &Timing,
+    ) -> anyhow::Result<Plan<Self>> {
+        let params = Params {
+            players: bots.len().min(u8::MAX as usize) as u8,
+            ..Params::default()
+        };
+        let mut plan = Plan::new(
+            params,
+            seed,
+            config(&params),
+            bots,
+            timing.limits(PER_ANSWER, 1),
+        );
+        plan.record_every = TOURNAMENT_STATE_EVERY;
+        Ok(plan)
+    }
+
+    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Action {
+        core_move(bot, game, seat)
+    }
+
+    fn play_step(&mut self, moves: &[Action], _dropped: SeatSet) -> Stepped {
+        self.step(moves).into()
+    }
+
+    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
+        Box::new(JsonLines::new(conn, plan.limits))
+    }
+
+    /// Bots hear from the engine once per tick while they are idle (not waiting for an attack to
+    /// finish); a busy bot passes without being asked.
+    fn request(&self, seat: Seat) -> Option<String> {
+        let busy = self
+            .player(seat)
+            .is_some_and(|p| p.defeated || p.busy_until > self.turn());
+        (!busy).then(|| {
+            format!(
+                "{{\"tick\":{},\"seat\":{seat},\"state\":{}}}",
+                self.turn(),
+                json::state_json(self)
+            )
+        })
+    }
+
+    fn recorder(plan: &Plan<Self>) -> trace::Trace {
+        trace::Trace::new(plan)
+    }
+
+    fn state_json(&self, _seat: Seat) -> Value {
+        json::state_value(self)
+    }
+
+    fn action_json(action: &Action) -> Value {
+        json::action_json(action)
+    }
+
+    fn action_from_json(value: &Value) -> Action {
+        json::action_from_json(value)
+    }
+
+    fn detect(head: &Head) -> bool {
+        head.str("game") == Some(Self::NAME)
+    }
+
+    fn replay(
+        input: &mut dyn BufRead,
+        _ctx: &ReplayContext,
+        each: &mut dyn Visit<Self>,
+    ) -> Result<Verified, Difference> {
+        trace::replay(input, each)
+    }
+
+    fn tournament(
+        _args: &TournamentOptions,
+        _entrants: usize,
+        _games: usize,
+        _seed: u64,
+    ) -> anyhow::Result<(String, Box<dyn Format>)> {
+        Ok((
+            Self::NAME.into(),
+            Box::new(tournament::FreeForAll {
+                max_seats: arena_core::games::colorfight::MAX_PLAYERS,
+            }),
+        ))
+    }
+
+    fn format_of(name: &str) -> Option<Box<dyn Format>> {
+        (name == Self::NAME).then(|| {
+            Box::new(tournament::FreeForAll {
+                max_seats: arena_core::games::colorfight::MAX_PLAYERS,
+            }) as Box<dyn Format>
+        })
+    }
+}

@@ -1,0 +1,52 @@
+//! The format of the challenge: free-for-all games, points by placement.
+
+use crate::tournament::{by_points, placement_points_x2, Fixture, Format, MatchResult, Row};
+
+/// Free-for-all games of every entrant (at most `seats` at a table; seats rotate from one
+/// game to the next), ranked per game as the rules say, points by placement (one per player ranked
+/// below, ties split).
+pub struct FreeForAll {
+    pub max_seats: usize,
+}
+
+impl Format for FreeForAll {
+    fn name(&self) -> &'static str {
+        "free for all, points by placement"
+    }
+
+    fn round(
+        &self,
+        round: usize,
+        bots: usize,
+        games: usize,
+        _seed: u64,
+        _r: &[MatchResult],
+    ) -> Option<Vec<Fixture>> {
+        if round > 0 || bots == 0 {
+            return None;
+        }
+        let table = bots.min(self.max_seats);
+        let mut out = Vec::new();
+        for g in 0..games.max(1) {
+            // Every game seats `table` consecutive entrants (cyclically), rotated by the game number,
+            // so that over `bots` games everybody plays every seat and everybody else.
+            let seats: Vec<usize> = (0..table).map(|k| (g + k) % bots).collect();
+            out.push(Fixture {
+                index: out.len(),
+                round: 0,
+                seats,
+            });
+        }
+        Some(out)
+    }
+
+    fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row> {
+        by_points(bots, results, |rank| {
+            placement_points_x2(rank)
+                .into_iter()
+                .map(|p| p as f64 / 2.0)
+                .collect()
+        })
+    }
+}
+

@@ -1,0 +1,215 @@
+//! A ColorFight match as JSON lines: a header with the params, the seed and the tick-0 state, then
+//! one line per tick with every seat's action, what was refused and (every few ticks, and at the
+//! end) the state after it. Re-played line by line, it names the first tick and field that differ.
+
+use super::json::{action_from_json, action_json, params_from_json, params_json, state_value};
+use crate::game::Plan;
+use crate::record::{LineWriter, Recorder, Step};
+use crate::replay::{Meta, Visit};
+use crate::verify::{json_diff, json_lines, no_names, Difference, Verified};
+use arena_core::games::colorfight::{Action, ColorFight};
+use arena_core::{Game, StepReport};
+use serde_json::{json, Value};
+use std::io::BufRead;
+
+/// The first line of a trace: game, params, seed and the state at tick 0.
+pub fn header(game: &ColorFight) -> String {
+    let mut h = params_json(game.params());
+    if let Value::Object(m) = &mut h {
+        m.insert("game".into(), json!(ColorFight::NAME));
+        m.insert("seed".into(), json!(game.seed()));
+        m.insert("state".into(), state_value(game));
+    }
+    h.to_string()
+}
+
+/// One line per step: the tick the actions were taken at, the actions, what was refused, and
+/// (with `state`) the state after the step. Call it with the game as it is *after* `step(actions)`
+/// returned `report`.
+pub fn line(game: &ColorFight, actions: &[Action], report: &StepReport, state: bool) -> String {
+    let seats = game.seats();
+    let acts: Vec<Value> = (0..seats)
+        .map(|s| action_json(&actions.get(s).copied().unwrap_or_default()))
+        .collect();
+    let mut line = json!({
+        "tick": game.tick().saturating_sub(1),
+        "actions": acts,
+        "refused": &report.refused[..seats],
+    });
+    if let (true, Some(m)) = (state, line.as_object_mut()) {
+        m.insert("state".into(), state_value(game));
+    }
+    line.to_string()
+}
+
+/// Writes the trace: the state every `plan.record_every` ticks and at the end.
+pub struct Trace {
+    every: u32,
+}
+
+impl Trace {
+    pub fn new(plan: &Plan<ColorFight>) -> Self {
+        Trace {
+            every: plan.record_every.max(1),
+        }
+    }
+}
+
+impl Recorder<ColorFight> for Trace {
+    fn begin(&mut self, game: &ColorFight, _plan: &Plan<ColorFight>, out: &mut LineWriter) {
+        out.text(&header(game));
+    }
+
+    fn step(&mut self, g: &ColorFight, step: &Step<'_, ColorFight>, out: &mut LineWriter) {
+        let state = g.turn().is_multiple_of(self.every) || g.is_over();
+        out.text(&line(g, step.moves, step.report, state));
+    }
+}
+
+/// Re-plays a trace and checks every recorded field; `each` gets the tick-0 state and the state
+/// after every step.
+pub fn replay(
+    input: &mut dyn BufRead,
+    each: &mut dyn Visit<ColorFight>,
+) -> Result<Verified, Difference> {
+    let mut lines = json_lines(input);
+    let (n, header) = lines
+        .next()
+        .transpose()?
+        .ok_or_else(|| Difference::unreadable("a header line", "nothing").at_line(1))?;
+    let bad_header = |what: String| Difference::unreadable("a colorfight header", what).at_line(n);
+    if header.get("game").and_then(Value::as_str) != Some(ColorFight::NAME) {
+        return Err(bad_header(format!(
+            "game {}",
+            header.get("game").unwrap_or(&Value::Null)
+        )));
+    }
+    let params = params_from_json(&header).map_err(bad_header)?;
+    let seed = header
+        .get("seed")
+        .and_then(Value::as_u64)
+        .ok_or_else(|| bad_header("no seed".into()))?;
+    let mut game = ColorFight::new(&params, seed).map_err(|e| bad_header(e.to_string()))?;
+    let initial = header.get("state").unwrap_or(&Value::Null);
+    if let Some(d) = json_diff(initial, &state_value(&game), &no_names) {
+        return Err(d.under("state").at_line(n).at_turn(0));
+    }
+    let mut report = Verified {
+        checks: 1,
+        meta: Meta {
+            config: format!("{}-{}x{}", params.variant.name(), params.width, params.height),
+            seed,
+            // ColorFight traces do not name their bots: seats instead.
+            bots: (0..params.players).map(|s| format!("seat {s}")).collect(),
+        },
+        ..Verified::default()
+    };
+    each.meta(&report.meta);
+    each.state(&game);
+    for item in lines {
+        let (n, line) = item?;
+        let tick = game.tick();
+        let at = |d: Difference| d.at_line(n).at_turn(tick);
+        let said = line.get("tick").cloned().unwrap_or(Value::Null);
+        if said != json!(tick) {
+            return Err(at(Difference::field("tick", said, tick)));
+        }
+        let actions: Vec<Action> = match line.get("actions").and_then(Value::as_array) {
+            Some(a) => a.iter().map(action_from_json).collect(),
+            None => return Err(at(Difference::field("actions", "a list", "missing"))),
+        };
+        let stepped = game.step(&actions);
+        let seats = game.seats();
+        let refused = line.get("refused").cloned().unwrap_or(Value::Null);
+        if let Some(d) = json_diff(&refused, &json!(&stepped.refused[..seats]), &no_names) {
+            return Err(at(d.under("refused")));
+        }
+        // Long games record the state only every few ticks.
+        if let Some(state) = line.get("state") {
+            if let Some(d) = json_diff(state, &state_value(&game), &no_names) {
+                return Err(at(d.under("state")));
+            }
+            report.checks += 1;
+        }
+        each.state(&game);
+        report.steps += 1;
+    }
+    report.turns = game.tick();
+    report.over = game.is_over();
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_core::games::colorfight::{ColorFightBot, Params};
+    use arena_core::{Bot, Roster};
+
+    fn verify_trace(text: &str) -> Result<Verified, Difference> {
+        replay(&mut text.as_bytes(), &mut |_: &ColorFight| {})
+    }
+
+    fn played(ticks: u32) -> String {
+        let params = Params {
+            width: 10,
+            height: 10,
+            ticks,
+            ..Params::default()
+        };
+        let mut game = ColorFight::new(&params, 11).unwrap();
+        let mut bots: Vec<ColorFightBot> = (0..4)
+            .map(|s| ColorFight::bot(ColorFight::BOTS[s % 3], s as u64).unwrap())
+            .collect();
+        let mut out = vec![header(&game)];
+        while !game.is_over() {
+            let mut actions: Vec<Action> = (0..4).map(|s| bots[s].act(&game, s)).collect();
+            actions[3] = Action::Attack { x: 99, y: 0 }; // refused, recorded
+            let report = game.step(&actions);
+            out.push(line(&game, &actions, &report, true));
+        }
+        out.join("\n")
+    }
+
+    #[test]
+    fn a_played_trace_verifies() {
+        let text = played(300);
+        let report = verify_trace(&text).unwrap();
+        assert_eq!(report.steps, 300);
+        assert!(report.over);
+    }
+
+    #[test]
+    fn a_corrupted_trace_fails_at_the_right_tick_and_field() {
+        let text = played(120);
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        // Line 51 holds the step taken at tick 49; change seat 2's gold in its state.
+        let mut v: Value = serde_json::from_str(&lines[50]).unwrap();
+        v["state"]["players"][2]["gold"] = json!(77.5);
+        lines[50] = v.to_string();
+        let err = verify_trace(&lines.join("\n")).unwrap_err();
+        assert_eq!((err.line, err.turn), (Some(51), Some(49)));
+        assert_eq!(err.path, "state.players[2].gold");
+        assert_eq!(err.expected, "77.5");
+        assert!(err.to_string().contains("turn 49"), "{err}");
+        // A changed action replays differently: the state (or refusal) of that line differs.
+        let mut v: Value = serde_json::from_str(&lines[80]).unwrap();
+        v["actions"][3] = Value::Null;
+        lines[50] = text.lines().nth(50).unwrap().to_string();
+        lines[80] = v.to_string();
+        let err = verify_trace(&lines.join("\n")).unwrap_err();
+        assert_eq!((err.line, err.turn), (Some(81), Some(79)));
+        assert_eq!(err.path, "refused[3]");
+        // A changed cell.
+        let mut lines: Vec<String> = text.lines().map(String::from).collect();
+        let mut v: Value = serde_json::from_str(&lines[100]).unwrap();
+        v["state"]["cells"][37][0] = json!(4);
+        lines[100] = v.to_string();
+        let err = verify_trace(&lines.join("\n")).unwrap_err();
+        assert_eq!(err.path, "state.cells[37][0]");
+        assert_eq!(err.turn, Some(99));
+        // Not JSON.
+        lines[100] = "{oops".into();
+        let err = verify_trace(&lines.join("\n")).unwrap_err();
+        assert!(err.path.is_empty() && err.got.starts_with("not JSON"), "{err}");
+    }
+}

@@ -1,0 +1,120 @@
+//! Mammut on the desktop: JSON lines to the seat that is to move, a trace of every action, and
+//! 5-player tables in tournaments.
+
+pub mod json;
+pub mod trace;
+pub mod tournament;
+
+use crate::cli::MatchArgs;
+use crate::game::{core_move, HostGame, Plan, Stepped};
+use crate::process::Lines;
+use crate::protocol::{JsonLines, Protocol};
+use crate::replay::{Head, ReplayContext, Visit};
+use crate::seats::BotSpec;
+use crate::tournament::{Fixture, Format, Timing};
+use crate::verify::{Difference, Verified};
+use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
+use arena_core::{Game, Seat, SeatSet};
+use clap::Args;
+use serde_json::Value;
+use std::io::BufRead;
+use std::time::Duration;
+
+/// Mammut has no options of its own.
+#[derive(Args, Clone, Debug)]
+pub struct PlayOptions {}
+
+#[derive(Args, Clone, Debug)]
+pub struct TournamentOptions {}
+
+/// 5 s per action, each on its own. A fault plays an illegal action: the rules give one more chance,
+/// then the seat sits out the round.
+const PER_ACTION: Duration = Duration::from_secs(5);
+
+impl HostGame for Mammut {
+    const ABOUT: &'static str = "Mammut: five players take and steal tiles over five rounds (give five bots).";
+    const REPLAY_ABOUT: &'static str = "A Mammut trace (JSON lines: header, then one line per action).";
+    const REPLAY_EXT: &'static str = "jsonl";
+    const MIN_ENTRANTS: usize = PLAYERS;
+    type PlayOptions = PlayOptions;
+    type TournamentOptions = TournamentOptions;
+    type Move = Action;
+    type Extra = ();
+    type Recorder = trace::Trace;
+
+    fn plan(_args: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
+        let bots = common.specs::<Self>(PLAYERS)?;
+        let limits = common.limits(PER_ACTION, 1);
+        Ok(common.plan(Params, common.seed(), String::new(), bots, limits))
+    }
+
+    fn fixture(
+        _args: &TournamentOptions,
+        _fixture: &Fixture,
+        seed: u64,
+        bots: Vec<BotSpec>,
+        timing: &Timing,
+    ) -> anyhow::Result<Plan<Self>> {
+        Ok(Plan::new(
+            Params,
+            seed,
+            String::new(),
+            bots,
+            timing.limits(PER_ACTION, 1),
+        ))
+    }
+
+    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Action {
+        core_move(bot, game, seat)
+    }
+
+    fn play_step(&mut self, moves: &[Action], _dropped: SeatSet) -> Stepped {
+        self.step(moves).into()
+    }
+
+    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
+        Box::new(JsonLines::new(conn, plan.limits))
+    }
+
+    fn recorder(_plan: &Plan<Self>) -> trace::Trace {
+        trace::Trace
+    }
+
+    fn state_json(&self, seat: Seat) -> Value {
+        json::state_json(self, seat)
+    }
+
+    fn action_json(action: &Action) -> Value {
+        json::action_json(action)
+    }
+
+    fn action_from_json(value: &Value) -> Action {
+        json::action_from_json(value)
+    }
+
+    fn detect(head: &Head) -> bool {
+        head.str("game") == Some(Self::NAME)
+    }
+
+    fn replay(
+        input: &mut dyn BufRead,
+        _ctx: &ReplayContext,
+        each: &mut dyn Visit<Self>,
+    ) -> Result<Verified, Difference> {
+        trace::replay(input, each)
+    }
+
+    fn tournament(
+        _args: &TournamentOptions,
+        entrants: usize,
+        games: usize,
+        seed: u64,
+    ) -> anyhow::Result<(String, Box<dyn Format>)> {
+        tournament::blocks(entrants, games, seed).map_err(anyhow::Error::msg)?;
+        Ok((Self::NAME.into(), Box::new(tournament::FiveTables)))
+    }
+
+    fn format_of(name: &str) -> Option<Box<dyn Format>> {
+        (name == Self::NAME).then(|| Box::new(tournament::FiveTables) as Box<dyn Format>)
+    }
+}

@@ -1,0 +1,240 @@
+//! The tournaments the challenge announced: Duel a round robin with seats swapped, Siege every
+//! defender against every invader.
+
+use crate::tournament::{Fixture, Format, MatchResult, Row};
+
+/// Tower Defense Duel: round robin, seats swapped; ranked by wins, then the smallest total of turns
+/// to victory, then the largest total of turns to defeat.
+pub struct RoundRobin;
+
+impl Format for RoundRobin {
+    fn name(&self) -> &'static str {
+        "round robin, seats swapped"
+    }
+
+    fn round(
+        &self,
+        round: usize,
+        bots: usize,
+        games: usize,
+        _seed: u64,
+        _results: &[MatchResult],
+    ) -> Option<Vec<Fixture>> {
+        if round > 0 {
+            return None;
+        }
+        let mut out = Vec::new();
+        for _ in 0..games.max(1) {
+            for a in 0..bots {
+                for b in (a + 1)..bots {
+                    for seats in [vec![a, b], vec![b, a]] {
+                        out.push(Fixture {
+                            index: out.len(),
+                            round: 0,
+                            seats,
+                        });
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row> {
+        #[derive(Default, Clone)]
+        struct S {
+            wins: u32,
+            draws: u32,
+            losses: u32,
+            to_victory: u64,
+            to_defeat: u64,
+        }
+        let mut s = vec![S::default(); bots.len()];
+        for m in results {
+            let firsts = m.rank.iter().filter(|&&r| r == 0).count();
+            for (seat, &b) in m.seats.iter().enumerate() {
+                let Some(e) = s.get_mut(b) else { continue };
+                match (m.rank.get(seat), firsts) {
+                    (Some(0), 1) => {
+                        e.wins += 1;
+                        e.to_victory += m.turns as u64;
+                    }
+                    (Some(0), _) => e.draws += 1,
+                    _ => {
+                        e.losses += 1;
+                        e.to_defeat += m.turns as u64;
+                    }
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..bots.len()).collect();
+        order.sort_by(|&a, &b| {
+            s[b].wins
+                .cmp(&s[a].wins)
+                .then(s[a].to_victory.cmp(&s[b].to_victory))
+                .then(s[b].to_defeat.cmp(&s[a].to_defeat))
+                .then(a.cmp(&b))
+        });
+        order
+            .into_iter()
+            .map(|i| Row {
+                bot: bots[i].clone(),
+                columns: vec![
+                    ("wins".into(), s[i].wins.to_string()),
+                    ("draws".into(), s[i].draws.to_string()),
+                    ("losses".into(), s[i].losses.to_string()),
+                    ("turns to win".into(), s[i].to_victory.to_string()),
+                    ("turns to lose".into(), s[i].to_defeat.to_string()),
+                ],
+            })
+            .collect()
+    }
+}
+
+/// Tower Defense Siege: every bot defends against every other bot's invasion. A defender scores the
+/// average number of turns it lasted (higher is better); an invader the average it needed (lower is
+/// better). Seat 0 invades, seat 1 defends.
+pub struct DefenderVsInvader;
+
+impl Format for DefenderVsInvader {
+    fn name(&self) -> &'static str {
+        "every defender against every invader"
+    }
+
+    fn round(
+        &self,
+        round: usize,
+        bots: usize,
+        games: usize,
+        _seed: u64,
+        _results: &[MatchResult],
+    ) -> Option<Vec<Fixture>> {
+        if round > 0 {
+            return None;
+        }
+        let mut out = Vec::new();
+        for _ in 0..games.max(1) {
+            for invader in 0..bots {
+                for defender in 0..bots {
+                    if invader != defender {
+                        out.push(Fixture {
+                            index: out.len(),
+                            round: 0,
+                            seats: vec![invader, defender],
+                        });
+                    }
+                }
+            }
+        }
+        Some(out)
+    }
+
+    fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row> {
+        let n = bots.len();
+        let (mut def, mut def_n, mut inv, mut inv_n) =
+            (vec![0u64; n], vec![0u64; n], vec![0u64; n], vec![0u64; n]);
+        for m in results {
+            if let (Some(&i), Some(&d)) = (m.seats.first(), m.seats.get(1)) {
+                if i < n && d < n {
+                    inv[i] += m.turns as u64;
+                    inv_n[i] += 1;
+                    def[d] += m.turns as u64;
+                    def_n[d] += 1;
+                }
+            }
+        }
+        let avg = |t: u64, c: u64| if c == 0 { 0.0 } else { t as f64 / c as f64 };
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| {
+            avg(def[b], def_n[b])
+                .total_cmp(&avg(def[a], def_n[a]))
+                .then(avg(inv[a], inv_n[a]).total_cmp(&avg(inv[b], inv_n[b])))
+                .then(a.cmp(&b))
+        });
+        let inv_rank = {
+            let mut o: Vec<usize> = (0..n).collect();
+            o.sort_by(|&a, &b| {
+                avg(inv[a], inv_n[a])
+                    .total_cmp(&avg(inv[b], inv_n[b]))
+                    .then(a.cmp(&b))
+            });
+            let mut rank = vec![0; n];
+            for (r, i) in o.into_iter().enumerate() {
+                rank[i] = r + 1;
+            }
+            rank
+        };
+        order
+            .into_iter()
+            .map(|i| Row {
+                bot: bots[i].clone(),
+                columns: vec![
+                    (
+                        "defender avg".into(),
+                        format!("{:.1}", avg(def[i], def_n[i])),
+                    ),
+                    (
+                        "invader avg".into(),
+                        format!("{:.1}", avg(inv[i], inv_n[i])),
+                    ),
+                    ("invader rank".into(), inv_rank[i].to_string()),
+                ],
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(index: usize, seats: Vec<usize>, rank: Vec<u8>, turns: u32) -> MatchResult {
+        MatchResult {
+            index,
+            round: 0,
+            faults: vec![Default::default(); seats.len()],
+            score: vec![0; seats.len()],
+            seats,
+            seed: 0,
+            turns,
+            rank,
+            reason: String::new(),
+            replay: None,
+        }
+    }
+
+    #[test]
+    fn round_robin_swaps_seats_and_ranks_by_wins_then_turns() {
+        let f = RoundRobin.round(0, 3, 1, 0, &[]).unwrap();
+        assert_eq!(f.len(), 6);
+        assert!(f.iter().any(|x| x.seats == vec![0, 1]) && f.iter().any(|x| x.seats == vec![1, 0]));
+        assert!(RoundRobin.round(1, 3, 1, 0, &[]).is_none());
+        let bots: Vec<String> = ["a", "b", "c"].iter().map(|s| s.to_string()).collect();
+        // a and b both win once; a wins faster, so it ranks first.
+        let results = vec![
+            result(0, vec![0, 2], vec![0, 1], 100),
+            result(1, vec![1, 2], vec![0, 1], 500),
+            result(2, vec![0, 1], vec![0, 0], 50),
+        ];
+        let rows = RoundRobin.standings(&bots, &results);
+        assert_eq!(rows[0].bot, "a");
+        assert_eq!(rows[1].bot, "b");
+        assert_eq!(rows[2].bot, "c");
+        assert_eq!(rows[0].columns[1], ("draws".to_string(), "1".to_string()));
+    }
+
+    #[test]
+    fn siege_scores_defenders_by_average_turns_lasted() {
+        let f = DefenderVsInvader.round(0, 3, 2, 0, &[]).unwrap();
+        assert_eq!(f.len(), 12);
+        assert!(f.iter().all(|x| x.seats[0] != x.seats[1]));
+        let bots: Vec<String> = ["a", "b"].iter().map(|s| s.to_string()).collect();
+        let results = vec![
+            result(0, vec![0, 1], vec![1, 0], 3000),
+            result(1, vec![1, 0], vec![0, 1], 1000),
+        ];
+        let rows = DefenderVsInvader.standings(&bots, &results);
+        assert_eq!(rows[0].bot, "b");
+        assert_eq!(rows[0].columns[0].1, "3000.0");
+    }
+}

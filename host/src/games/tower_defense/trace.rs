@@ -1,0 +1,168 @@
+//! The golden trace format of the reference controller (`golden/tower-defense/README.md`): a
+//! header, the turn-0 state, then one line per turn with both actions and, on the turns it keeps,
+//! the state after them. Written as a match is played, read back line by line to re-play it.
+
+use super::json::{action_from_json, action_json, state_fields, state_json};
+use crate::game::Plan;
+use crate::record::{LineWriter, Recorder, Step};
+use crate::replay::{strings, Meta, Visit};
+use crate::verify::{json_diff, json_lines, Difference, Verified};
+use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
+use arena_core::Game;
+use serde_json::{json, Map, Value};
+use std::io::BufRead;
+
+/// The header line of a trace.
+pub fn header(variant: Variant, bots: &[String], seed: u64) -> Value {
+    json!({"header": {
+        "game": "tower-defense",
+        "variant": variant.name(),
+        "source": "pocket-arena",
+        "bots": bots,
+        "seed": seed,
+    }})
+}
+
+/// One trace line: the actions that led to this state (`None` for the turn-0 line), then the
+/// state (or, with `state` false, only its turn).
+pub fn line(actions: Option<&[Action; 2]>, g: &TowerDefense, state: bool) -> Value {
+    let mut m = Map::new();
+    let actions = match actions {
+        Some(a) => Value::Array(a.iter().map(action_json).collect()),
+        None => Value::Null,
+    };
+    m.insert("actions".into(), actions);
+    m.insert("turn".into(), json!(g.turn()));
+    if state {
+        state_fields(g, &mut m);
+    }
+    Value::Object(m)
+}
+
+/// Writes the trace: the state every `plan.record_every` turns and at the end.
+pub struct Trace {
+    every: u32,
+}
+
+impl Trace {
+    pub fn new(plan: &Plan<TowerDefense>) -> Self {
+        Trace {
+            every: plan.record_every.max(1),
+        }
+    }
+}
+
+impl Recorder<TowerDefense> for Trace {
+    fn begin(&mut self, game: &TowerDefense, plan: &Plan<TowerDefense>, out: &mut LineWriter) {
+        out.line(&header(plan.params.variant, &plan.names, plan.seed));
+        out.line(&line(None, game, true));
+    }
+
+    fn step(&mut self, g: &TowerDefense, step: &Step<'_, TowerDefense>, out: &mut LineWriter) {
+        let pair = [
+            step.moves.first().cloned().unwrap_or_default(),
+            step.moves.get(1).cloned().unwrap_or_default(),
+        ];
+        let state = g.turn().is_multiple_of(self.every) || g.is_over();
+        out.line(&line(Some(&pair), g, state));
+    }
+}
+
+const INVADER_FIELDS: [&str; 6] = ["pos", "hp", "maxhp", "defense", "stunRes", "stunTime"];
+const TOWER_FIELDS: [&str; 6] = ["pos", "type", "level", "power", "range", "cooldown"];
+
+/// Invaders and towers are tuples: their positions have names.
+fn tuple_names(path: &str) -> Option<&'static [&'static str]> {
+    if path.ends_with("invaders") {
+        Some(&INVADER_FIELDS)
+    } else if path.ends_with("towers") {
+        Some(&TOWER_FIELDS)
+    } else {
+        None
+    }
+}
+
+const STATE_KEYS: [&str; 5] = ["players", "boards", "invader", "defender", "board"];
+
+/// Compares what a line records (its turn, and the state if it has one) with the game.
+fn check(line: &Map<String, Value>, g: &TowerDefense) -> Result<bool, Difference> {
+    let has_state = STATE_KEYS.iter().any(|k| line.contains_key(*k));
+    let mut recorded = line.clone();
+    recorded.remove("actions");
+    let ours = if has_state {
+        state_json(g)
+    } else {
+        json!({"turn": g.turn()})
+    };
+    match json_diff(&Value::Object(recorded), &ours, &tuple_names) {
+        Some(d) => Err(d),
+        None => Ok(has_state),
+    }
+}
+
+/// Re-plays a trace, comparing every recorded state; `each` gets the turn-0 state and the state
+/// after every turn.
+pub fn replay(
+    input: &mut dyn BufRead,
+    each: &mut dyn Visit<TowerDefense>,
+) -> Result<Verified, Difference> {
+    let mut lines = json_lines(input);
+    let mut next = |what: &str| match lines.next().transpose()? {
+        None => Ok(None),
+        Some((n, Value::Object(m))) => Ok(Some((n, m))),
+        Some((n, _)) => Err(Difference::unreadable(what, "not a JSON object").at_line(n)),
+    };
+    let (n, head) = next("a trace header")?
+        .ok_or_else(|| Difference::unreadable("a trace header", "an empty file").at_line(1))?;
+    let h = head
+        .get("header")
+        .ok_or_else(|| Difference::unreadable("a trace header", "no header").at_line(n))?;
+    if h.get("game").and_then(Value::as_str) != Some("tower-defense") {
+        return Err(Difference::unreadable("a tower-defense trace", h).at_line(n));
+    }
+    let variant = h
+        .get("variant")
+        .and_then(Value::as_str)
+        .and_then(Variant::from_name)
+        .ok_or_else(|| Difference::field("header.variant", "duel or siege", h).at_line(n))?;
+    let meta = Meta {
+        config: variant.name().to_string(),
+        seed: h.get("seed").and_then(Value::as_u64).unwrap_or(0),
+        bots: strings(h.get("bots")),
+    };
+    each.meta(&meta);
+    let mut game = TowerDefense::new(&Params { variant }, 0)
+        .map_err(|e| Difference::unreadable("a playable variant", e).at_line(n))?;
+    let (n, first) = next("the turn-0 state")?
+        .ok_or_else(|| Difference::unreadable("the turn-0 state", "the end of the file").at_line(n + 1))?;
+    if !first.get("actions").is_some_and(Value::is_null) {
+        return Err(Difference::field("actions", "null on the turn-0 line", "something else").at_line(n));
+    }
+    let mut report = Verified {
+        meta,
+        ..Verified::default()
+    };
+    report.checks += u64::from(check(&first, &game).map_err(|d| d.at_line(n).at_turn(0))?);
+    each.state(&game);
+    while let Some((n, line)) = next("a trace line")? {
+        let actions = match line.get("actions") {
+            Some(Value::Array(a)) if a.len() == 2 => {
+                [action_from_json(&a[0]), action_from_json(&a[1])]
+            }
+            _ => {
+                return Err(Difference::field("actions", "a list of two", "something else").at_line(n))
+            }
+        };
+        if game.is_over() {
+            return Err(Difference::unreadable("the end of the file", "a turn after the game was over").at_line(n));
+        }
+        game.step(&actions);
+        report.steps += 1;
+        report.checks +=
+            u64::from(check(&line, &game).map_err(|d| d.at_line(n).at_turn(game.turn()))?);
+        each.state(&game);
+    }
+    report.turns = game.turn();
+    report.over = game.is_over();
+    Ok(report)
+}

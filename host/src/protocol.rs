@@ -1,0 +1,261 @@
+//! How the engine talks to an external bot: each game's protocol adapter implements [`Protocol`]
+//! over a line connection ([`Lines`]); most games use [`JsonLines`] as it is.
+//!
+//! A step is asked in two halves so that bots think at the same time, as in the originals: the
+//! match loop first [`Protocol::ask`]s every seat that moves, then collects each
+//! [`Protocol::answer`] in seat order. Each protocol reads its own deadline off the [`Clock`]:
+//! from its own request (the JSON-lines games), from the moment every seat was asked (Ants' shared
+//! turn time), or from the previous seat's answer (a reference that reads seats one by one).
+
+use crate::game::{End, HostGame};
+use crate::process::{Fault, Limits, Line, Lines};
+use arena_core::Seat;
+use std::time::{Duration, Instant};
+
+/// When a step's requests went out and answers came in.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    /// When this seat was asked.
+    pub asked: Instant,
+    /// When the last seat of the step was asked.
+    pub all_asked: Instant,
+    /// When the previous seat's answer was read (`all_asked` for the first seat read).
+    pub previous: Instant,
+}
+
+impl Clock {
+    /// A clock for one seat asked now (tests, and protocols that read on their own).
+    pub fn now() -> Clock {
+        let now = Instant::now();
+        Clock {
+            asked: now,
+            all_asked: now,
+            previous: now,
+        }
+    }
+}
+
+/// A bot's answer: what it plays, and what it got wrong without losing the answer (Ants: order
+/// lines that could not be read). Each note counts as a refused action and is reported.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Answer<M> {
+    pub mv: M,
+    pub notes: Vec<Fault>,
+}
+
+impl<M> Answer<M> {
+    pub fn of(mv: M) -> Self {
+        Answer {
+            mv,
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// A game's conversation with one external bot.
+pub trait Protocol<G: HostGame> {
+    /// Before the first step: what the bot is told (Ants: the start block).
+    fn hello(&mut self, _game: &G, _seat: Seat) -> Result<(), Fault> {
+        Ok(())
+    }
+    /// Before the first step, after every seat's `hello`: the bot says it is ready.
+    fn ready(&mut self, _game: &G, _seat: Seat, _clock: &Clock) -> Result<(), Fault> {
+        Ok(())
+    }
+    /// Sends what the bot needs to move now.
+    fn ask(&mut self, game: &G, seat: Seat) -> Result<(), Fault>;
+    /// Reads the answer to the last `ask`.
+    fn answer(&mut self, game: &G, seat: Seat, clock: &Clock) -> Result<Answer<G::Move>, Fault>;
+    /// What is played for a seat whose answer was lost to `fault` (default: a pass).
+    fn fault_move(&mut self, _game: &G, _seat: Seat, _fault: &Fault) -> G::Move {
+        G::Move::default()
+    }
+    /// Faults after which the engine drops the bot.
+    fn max_faults(&self) -> u32;
+    /// The seat is out, or the game is over: say goodbye if the protocol has a way to.
+    fn finish(&mut self, _game: &G, _seat: Seat, _end: &End<'_>) {}
+    /// Ends the connection: kills and reaps the process behind it.
+    fn close(&mut self);
+}
+
+/// The time bank of the JSON-lines games: every window of `window` answers gives `window *
+/// per_turn` to spend, which is how the original challenges stated their limits ("10 ms per turn
+/// on average over 100 turns"); the first answer also gets the start-up allowance (interpreters
+/// take a while to start).
+#[derive(Clone, Debug)]
+pub struct Budget {
+    limits: Limits,
+    bank: Duration,
+    answers: u32,
+    started: bool,
+}
+
+impl Budget {
+    pub fn new(limits: Limits) -> Self {
+        Budget {
+            limits,
+            bank: Duration::ZERO,
+            answers: 0,
+            started: false,
+        }
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Opens the next answer: its deadline for a request sent at `asked` (`None`: no limit).
+    pub fn open(&mut self, asked: Instant) -> Option<Instant> {
+        let window = self.limits.window.max(1);
+        if self.answers.is_multiple_of(window) {
+            self.bank = self.limits.per_turn * window;
+        }
+        self.answers = self.answers.wrapping_add(1);
+        let mut allowance = self.bank;
+        if !self.started {
+            allowance += self.limits.startup;
+        }
+        (!self.limits.no_timeout).then(|| asked + allowance)
+    }
+
+    /// Charges the answer to a request sent at `asked` that came at `done` (or was given up then).
+    pub fn charge(&mut self, asked: Instant, done: Instant) {
+        let spent = done.saturating_duration_since(asked);
+        if self.started {
+            self.bank = self.bank.saturating_sub(spent);
+        } else {
+            self.bank = self
+                .bank
+                .saturating_sub(spent.saturating_sub(self.limits.startup));
+            self.started = true;
+        }
+    }
+
+    /// Reads one line for a request sent at `asked`, charging the time it took.
+    pub fn read(&mut self, conn: &mut dyn Lines, asked: Instant) -> Result<Line, Fault> {
+        let deadline = self.open(asked);
+        let got = conn.recv_until(deadline);
+        let done = match &got {
+            Ok(line) => line.at,
+            Err(_) => Instant::now(),
+        };
+        self.charge(asked, done);
+        got
+    }
+}
+
+/// The protocol of the games whose bots speak JSON lines: one request line ([`HostGame::request`])
+/// when the seat is to move, one action line back in the game's canonical action JSON (`null` to
+/// pass).
+pub struct JsonLines {
+    conn: Box<dyn Lines>,
+    budget: Budget,
+    asked: Option<Instant>,
+}
+
+impl JsonLines {
+    pub fn new(conn: Box<dyn Lines>, limits: Limits) -> Self {
+        JsonLines {
+            conn,
+            budget: Budget::new(limits),
+            asked: None,
+        }
+    }
+}
+
+impl<G: HostGame> Protocol<G> for JsonLines
+where
+    G::Move: From<G::Action>,
+{
+    fn ask(&mut self, game: &G, seat: Seat) -> Result<(), Fault> {
+        self.asked = None;
+        let Some(request) = game.request(seat) else {
+            return Ok(());
+        };
+        self.conn.discard_stale();
+        self.conn.send(&request)?;
+        self.asked = Some(Instant::now());
+        Ok(())
+    }
+
+    fn answer(&mut self, _game: &G, _seat: Seat, _clock: &Clock) -> Result<Answer<G::Move>, Fault> {
+        // A seat that was not asked (a busy ColorFight bot) passes.
+        let Some(asked) = self.asked.take() else {
+            return Ok(Answer::default());
+        };
+        let line = self.budget.read(self.conn.as_mut(), asked)?;
+        let value: serde_json::Value =
+            serde_json::from_str(line.text.trim()).map_err(|e| Fault::Garbage {
+                why: format!("{e}: {}", preview(&line.text)),
+            })?;
+        Ok(Answer::of(G::action_from_json(&value).into()))
+    }
+
+    fn max_faults(&self) -> u32 {
+        self.budget.limits().max_faults
+    }
+
+    fn close(&mut self) {
+        self.conn.close();
+    }
+}
+
+/// The first characters of a line, for a report.
+pub fn preview(line: &str) -> String {
+    let mut s: String = line.chars().take(60).collect();
+    if s.len() < line.len() {
+        s.push_str("...");
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::process::BotProcess;
+
+    #[test]
+    fn the_bank_averages_over_the_window() {
+        let limits = Limits {
+            startup: Duration::ZERO,
+            per_turn: Duration::from_millis(100),
+            window: 4,
+            ..Limits::default()
+        };
+        // One slow answer (250 ms) fits in a bank of 4 x 100 ms; the next three share what is left.
+        let mut bot = BotProcess::spawn(
+            "read a; sleep 0.25; echo 1; while read a; do echo $a; done",
+            None,
+            limits,
+        )
+        .unwrap();
+        let mut budget = Budget::new(limits);
+        bot.send("a").unwrap();
+        assert_eq!(budget.read(&mut bot, Instant::now()).unwrap().text, "1");
+        bot.send("b").unwrap();
+        assert_eq!(budget.read(&mut bot, Instant::now()).unwrap().text, "b");
+        // Charged from the request, not from when the engine got round to reading.
+        let asked = Instant::now();
+        bot.send("c").unwrap();
+        std::thread::sleep(Duration::from_millis(30));
+        let line = budget.read(&mut bot, asked).unwrap();
+        assert!(line.at.duration_since(asked) < Duration::from_millis(30));
+    }
+
+    #[test]
+    fn without_a_limit_there_is_no_deadline() {
+        let mut budget = Budget::new(Limits {
+            no_timeout: true,
+            ..Limits::default()
+        });
+        assert_eq!(budget.open(Instant::now()), None);
+        let mut budget = Budget::new(Limits {
+            startup: Duration::from_secs(2),
+            per_turn: Duration::from_millis(10),
+            window: 100,
+            ..Limits::default()
+        });
+        let now = Instant::now();
+        assert_eq!(budget.open(now), Some(now + Duration::from_millis(3000)));
+    }
+}

@@ -1,0 +1,95 @@
+//! What watches a match as it is played: the game's replay writer ([`Recorder`], written line by
+//! line so that a crash loses nothing recorded) and the live view ([`Watch`]).
+
+use crate::game::{HostGame, Plan};
+use crate::process::Fault;
+use arena_core::{Seat, SeatSet, StepReport};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One step as the observers of a match see it.
+pub struct Step<'a, G: HostGame> {
+    /// `turn()` before the step.
+    pub turn: u32,
+    /// Who was to move.
+    pub movers: SeatSet,
+    /// One move per seat (passes for seats that were not to move).
+    pub moves: &'a [G::Move],
+    pub report: &'a StepReport,
+}
+
+/// Writes a game's replay format while the match is played.
+pub trait Recorder<G: HostGame> {
+    /// The start of the match (header, first state).
+    fn begin(&mut self, game: &G, plan: &Plan<G>, out: &mut LineWriter);
+    /// The engine dropped the bot at `seat` during `turn` (before that turn's step).
+    fn dropped(&mut self, _seat: Seat, _turn: u32, _fault: &Fault) {}
+    /// After every step.
+    fn step(&mut self, game: &G, step: &Step<'_, G>, out: &mut LineWriter);
+    /// The end of the match (formats written whole are written here).
+    fn end(&mut self, _game: &G, _plan: &Plan<G>, _out: &mut LineWriter) {}
+}
+
+/// Someone looking at the match as it is played (`arena play --watch`).
+pub trait Watch<G> {
+    /// Before the first step.
+    fn start(&mut self, game: &G);
+    /// After every step.
+    fn step(&mut self, game: &G);
+    /// After the last step.
+    fn end(&mut self, game: &G);
+}
+
+/// Writes lines to a file as they come, flushing each, so a crash loses nothing written. With no
+/// file it writes nothing (and the recorder can skip building what it would write).
+pub struct LineWriter {
+    out: Option<std::io::BufWriter<std::fs::File>>,
+    pub path: Option<PathBuf>,
+    pub error: Option<String>,
+}
+
+impl LineWriter {
+    pub fn create(path: Option<&Path>) -> anyhow::Result<Self> {
+        let out = match path {
+            Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
+                |e| anyhow::anyhow!("cannot write replay {}: {e}", p.display()),
+            )?)),
+            None => None,
+        };
+        Ok(LineWriter {
+            out,
+            path: path.map(Path::to_path_buf),
+            error: None,
+        })
+    }
+
+    /// Whether anything is written (a recorder need not build what goes nowhere).
+    pub fn is_open(&self) -> bool {
+        self.out.is_some()
+    }
+
+    /// Writes one line of text (a newline is added) and flushes it.
+    pub fn text(&mut self, line: &str) {
+        if let Some(out) = &mut self.out {
+            let r = out
+                .write_all(line.as_bytes())
+                .and_then(|_| out.write_all(b"\n"))
+                .and_then(|_| out.flush());
+            if let Err(e) = r {
+                self.error.get_or_insert(e.to_string());
+            }
+        }
+    }
+
+    pub fn line(&mut self, value: &serde_json::Value) {
+        if let Some(out) = &mut self.out {
+            let r = serde_json::to_writer(&mut *out, value)
+                .map_err(std::io::Error::other)
+                .and_then(|_| out.write_all(b"\n"))
+                .and_then(|_| out.flush());
+            if let Err(e) = r {
+                self.error.get_or_insert(e.to_string());
+            }
+        }
+    }
+}

@@ -1,0 +1,142 @@
+//! Who sits at the table: a built-in bot, a program started for the match, or a bot that connects
+//! over TCP; each external one behind its game's protocol.
+
+use crate::game::{HostGame, Plan};
+use crate::process::{BotProcess, Fault, Line, Lines, TcpBot};
+use crate::protocol::Protocol;
+use arena_core::{Roster, Seat};
+use std::io::Write;
+use std::time::{Duration, Instant};
+
+/// A bot named on the command line: a built-in name, `cmd:<command line>`, or a bot that connects
+/// over TCP.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotSpec {
+    Builtin(String),
+    Command(String),
+    /// Listen on 127.0.0.1:`port` for up to `wait`.
+    Tcp {
+        port: u16,
+        wait: Duration,
+    },
+}
+
+impl BotSpec {
+    /// Reads a `--bot` argument for game `G`, checking built-in names.
+    pub fn parse<G: Roster>(text: &str) -> Result<BotSpec, String> {
+        if let Some(cmd) = text.strip_prefix("cmd:") {
+            if cmd.trim().is_empty() {
+                return Err("`cmd:` needs a command line after it".into());
+            }
+            return Ok(BotSpec::Command(cmd.to_string()));
+        }
+        if G::BOTS.contains(&text) {
+            Ok(BotSpec::Builtin(text.to_string()))
+        } else {
+            Err(format!(
+                "unknown bot `{text}` for {}: built-in bots are {}; an external bot is `cmd:<command line>`",
+                G::NAME,
+                G::BOTS.join(", ")
+            ))
+        }
+    }
+
+    /// The game's default opponent.
+    pub fn default_for<G: Roster>() -> BotSpec {
+        BotSpec::Builtin(G::BOTS.first().copied().unwrap_or("random").into())
+    }
+
+    /// The name a report shows.
+    pub fn label(&self) -> String {
+        match self {
+            BotSpec::Builtin(n) => n.clone(),
+            BotSpec::Command(c) => format!("cmd:{c}"),
+            BotSpec::Tcp { port, .. } => format!("tcp:{port}"),
+        }
+    }
+}
+
+/// Who plays a seat.
+pub enum Driver<G: HostGame> {
+    Builtin(G::Bot),
+    External(Box<dyn Protocol<G>>),
+    /// Dropped by the engine, or never started.
+    Gone,
+}
+
+/// Seat `seat` of `plan`'s match; a program that cannot be started is a seat already gone, with
+/// the fault that says why (the match goes on without it).
+pub fn driver<G: HostGame>(
+    plan: &Plan<G>,
+    seat: Seat,
+) -> anyhow::Result<(Driver<G>, Option<Fault>)> {
+    let Some(spec) = plan.bots.get(seat) else {
+        return Ok((Driver::Gone, None));
+    };
+    let conn: Box<dyn Lines> = match spec {
+        BotSpec::Builtin(name) => {
+            let bot = G::bot(name, G::bot_seed(plan, seat))
+                .ok_or_else(|| anyhow::anyhow!("unknown bot `{name}` for {}", G::NAME))?;
+            return Ok((Driver::Builtin(bot), None));
+        }
+        BotSpec::Command(cmd) => {
+            if let Some(dir) = &plan.log_dir {
+                std::fs::create_dir_all(dir)
+                    .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+            }
+            let log = plan
+                .log_dir
+                .as_ref()
+                .map(|d| d.join(format!("{seat}.stderr")));
+            match BotProcess::spawn(cmd, log.as_deref(), plan.limits) {
+                Ok(p) => Box::new(p),
+                Err(e) => {
+                    let why = format!("cannot start `{cmd}`: {e}");
+                    return Ok((Driver::Gone, Some(Fault::Spawn { why })));
+                }
+            }
+        }
+        BotSpec::Tcp { port, wait } => {
+            eprintln!("seat {seat}: waiting for a bot on 127.0.0.1:{port}");
+            let bot = TcpBot::accept(*port, *wait, &plan.limits)
+                .map_err(|e| anyhow::anyhow!("seat {seat}: {e}"))?;
+            Box::new(bot)
+        }
+    };
+    let conn = match &plan.log_dir {
+        Some(dir) => {
+            let path = dir.join(format!("{seat}.input"));
+            let log = std::fs::File::create(&path)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            Box::new(Logged { inner: conn, log }) as Box<dyn Lines>
+        }
+        None => conn,
+    };
+    Ok((Driver::External(G::protocol(conn, plan, seat)), None))
+}
+
+/// A connection that keeps everything sent to the bot in a file (`--bot-logs`), as the official
+/// Ants engine's `--log_input` does.
+struct Logged {
+    inner: Box<dyn Lines>,
+    log: std::fs::File,
+}
+
+impl Lines for Logged {
+    fn send(&mut self, line: &str) -> Result<(), Fault> {
+        let _ = self
+            .log
+            .write_all(line.as_bytes())
+            .and_then(|_| self.log.write_all(b"\n"));
+        self.inner.send(line)
+    }
+    fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault> {
+        self.inner.recv_until(deadline)
+    }
+    fn discard_stale(&mut self) {
+        self.inner.discard_stale()
+    }
+    fn close(&mut self) {
+        self.inner.close()
+    }
+}
