@@ -59,13 +59,6 @@ pub struct MatchSummary {
     pub refused: u32,
 }
 
-/// The seed of seat `seat`'s bot in a match with seed `seed`: distinct per seat, fixed per match.
-pub fn bot_seed(seed: u64, seat: usize) -> u64 {
-    // Wrapping as the original `+` did in release builds (a seat is far below 2^32 anyway).
-    let mut s = seed ^ ((seat as u64).wrapping_add(1) << 32);
-    arena_core::rng::splitmix64(&mut s)
-}
-
 /// Plays matches `cfg.first ..` of lineup `L` on `board`; returns how many were played.
 pub fn run<L: Lineup, B: Board>(board: &mut B, cfg: &RunConfig) -> u32 {
     let mut played = 0;
@@ -300,7 +293,7 @@ fn bots<G: Roster>(seats: usize, seed: u64, names: &[&'static str]) -> Option<Bo
     let mut bots = Bots::<G>::new();
     for seat in 0..seats.min(MAX_SEATS) {
         let name = names.get(seat.checked_rem(names.len()).unwrap_or(0))?;
-        let bot = G::bot(name, bot_seed(seed, seat))?;
+        let bot = G::bot(name, arena_core::rng::bot_seed(seed, seat))?;
         bots.push(bot).ok()?;
     }
     Some(bots)

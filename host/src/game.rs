@@ -63,10 +63,6 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     fn boxed(plan: &Plan<Self>) -> Result<Box<Self>, arena_core::SetupError> {
         Self::new(&plan.params, plan.seed).map(Box::new)
     }
-    /// The seed of the built-in bot at `seat`.
-    fn bot_seed(plan: &Plan<Self>, seat: Seat) -> u64 {
-        arena_core::rng::bot_seed(plan.seed, seat)
-    }
     /// A built-in bot's move.
     fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Self::Move;
     /// One step with every seat's move; `dropped` are the seats whose bots the engine dropped in

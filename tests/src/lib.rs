@@ -19,7 +19,7 @@ use arena_host::HostGame;
 
 /// Re-plays `text` as a replay of `G` (on `map`, for games that need one) and checks it.
 pub fn verify_on<G: HostGame>(text: &str, map: Option<&str>) -> Result<Verified, Difference> {
-    replay_last::<G>(text, map).map(|(v, _)| v)
+    replay_last::<G, ()>(text, map, |_| ()).map(|(v, _)| v)
 }
 
 /// [`verify_on`] without a map.
@@ -27,17 +27,19 @@ pub fn verify<G: HostGame>(text: &str) -> Result<Verified, Difference> {
     verify_on::<G>(text, None)
 }
 
-/// [`verify_on`], with the last state the re-play reached.
-pub fn replay_last<G: HostGame>(
+/// [`verify_on`], with what `look` makes of the last state the re-play reached (a projection,
+/// not a copy: some states are large).
+pub fn replay_last<G: HostGame, T>(
     text: &str,
     map: Option<&str>,
-) -> Result<(Verified, Option<G>), Difference> {
+    mut look: impl FnMut(&G) -> T,
+) -> Result<(Verified, Option<T>), Difference> {
     let ctx = ReplayContext {
         map: map.map(str::to_string),
     };
     let mut last = None;
     let v = G::replay(&mut text.as_bytes(), &ctx, &mut |g: &G| {
-        last = Some(g.clone())
+        last = Some(look(g))
     })?;
     Ok((v, last))
 }

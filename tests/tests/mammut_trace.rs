@@ -35,7 +35,7 @@ fn a_played_trace_verifies() {
     for seed in [1, 2, 3] {
         let (g, trace) = played(seed);
         assert!(g.is_over());
-        let (report, last) = arena_tests::replay_last::<Mammut>(&trace, None)
+        let (report, last) = arena_tests::replay_last::<Mammut, _>(&trace, None, Mammut::clone)
             .unwrap_or_else(|m| panic!("seed {seed}: {m}"));
         let last = last.unwrap();
         assert!(report.over);

@@ -94,11 +94,6 @@ pub struct Extra {
 
 const TURNTIME: u32 = 1000;
 
-/// The seed of the built-in bot of player `p` in a game with this engine seed.
-pub fn bot_seed(engine_seed: u64, p: usize) -> u64 {
-    engine_seed.wrapping_add(p as u64)
-}
-
 fn read_map(path: &Path) -> anyhow::Result<AntsMap> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| anyhow::anyhow!("cannot read map {}: {e}", path.display()))?;
@@ -228,10 +223,6 @@ impl HostGame for Ants {
         let mut game: Box<Ants> = Box::new(Ants::blank());
         game.init(&plan.params, plan.seed)?;
         Ok(game)
-    }
-
-    fn bot_seed(plan: &Plan<Self>, seat: Seat) -> u64 {
-        bot_seed(plan.extra.engine_seed as u64, seat)
     }
 
     fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> BotAnswer {

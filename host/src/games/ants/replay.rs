@@ -391,7 +391,7 @@ pub fn play_builtin(
     let mut players: Vec<AntsBot> = Vec::new();
     for (p, name) in bots.iter().enumerate() {
         players.push(
-            <Ants as Roster>::bot(name, super::bot_seed(engine_seed, p))
+            <Ants as Roster>::bot(name, arena_core::rng::bot_seed(engine_seed, p))
                 .ok_or_else(|| format!("unknown ants bot {name:?}"))?,
         );
     }
