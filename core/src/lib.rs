@@ -9,11 +9,11 @@
 //! - **Deterministic.** A match is a pure function of (params, seed, actions). No floats (fractions are
 //!   integers or `fixed`), no hash maps, no iteration order left to chance. Every random draw comes from
 //!   an explicitly seeded [`rng::Rng`] stream for one purpose; games that must copy an original
-//!   engine's generator carry it (Ants: CPython's MT19937).
+//!   engine's generator carry it in their folder.
 //! - **One API for every game** ([`game::Game`]), in the spirit of OpenSpiel: the description
 //!   (`Params`) is separate from the state; the same questions (who moves, step, outcome, digest) are
 //!   answered by every game, so one generic test suite, one match loop and one tournament runner serve
-//!   them all. Simultaneous games name every seat in `to_move`; sequential ones (Mammut) name one.
+//!   them all. Simultaneous games name every seat in `to_move`; sequential ones name one.
 //! - **Bad input is a refusal, not a crash.** `step` accepts any action value; what the rules do not
 //!   allow is refused and counted in the [`game::StepReport`], and the seat passes.
 //!   Outside tests, clippy denies `unwrap`, `expect`, `panic!`, unchecked indexing and arithmetic

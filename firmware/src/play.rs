@@ -1,7 +1,8 @@
 //! The match loop: a rotation of bot-vs-bot matches, one step and one frame at a time.
 //!
-//! A "turn" here is one `Game::step` (a phase in Ballroom Blitz, one seat's move in Mammut): the
-//! log's `t=`, the schedules and the turn limit count steps.
+//! A "turn" here is one `Game::step` (one phase, in games whose turns have phases; one seat's move,
+//! in games played one seat at a time): the log's `t=`, the schedules and the turn limit count
+//! steps.
 //!
 //! Match `n` plays entry `n % L::LEN` of the lineup with seed `n` (seeds come from the match counter,
 //! so match `n` is the same match on every board and on the host). Each turn: the bots decide, then
@@ -156,8 +157,8 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     let mut step_cost = CostStats::new();
     let mut bots_cost = CostStats::new();
     let mut refused: u32 = 0;
-    // The schedule counts steps, not `Game::turn`: a step of Ballroom Blitz is a phase (four make a
-    // turn) and one of Mammut a single seat's move.
+    // The schedule counts steps, not `Game::turn`: a step may be a phase of a turn, or one seat's
+    // move.
     let mut steps: u32 = 0;
     while !game.is_over() && steps < cfg.max_turns {
         // What `arena_core::step_with_bots` does, with the bots and the rules timed apart: the

@@ -69,7 +69,7 @@ pub enum Fault {
     Garbage { why: String },
     /// The process could not be started.
     Spawn { why: String },
-    /// A readable order the rules refuse (Ants: `<line> # <official reason>`); the rest of the
+    /// A readable order the rules refuse (`<line> # <the original's reason>`); the rest of the
     /// answer stands.
     Invalid { why: String },
 }

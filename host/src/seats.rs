@@ -116,7 +116,7 @@ pub fn driver<G: HostGame>(
 }
 
 /// A connection that keeps everything sent to the bot in a file (`--bot-logs`), as the official
-/// Ants engine's `--log_input` does.
+/// official engines' input logs do.
 struct Logged {
     inner: Box<dyn Lines>,
     log: std::fs::File,

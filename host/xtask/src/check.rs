@@ -14,8 +14,8 @@ use arena_firmware::{Gray4Frame, RunConfig};
 
 use crate::{host, log, qemu, root, tools};
 
-/// The fixed list: the first `MATCHES` matches of the rotation, seeds 0 to 5 (Tower Defense Duel
-/// twice, ColorFight Conquest, Mammut, Ants, Ballroom Blitz: every game with a screen).
+/// The fixed list: the first `MATCHES` matches of the rotation, seeds 0 to 5 (the rotation puts
+/// every game with a screen among its first six entries).
 const MATCHES: u32 = 6;
 /// Snapshot every this many turns (and each result screen).
 const SNAP: u32 = 25;
