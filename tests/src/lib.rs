@@ -44,6 +44,35 @@ pub fn replay_last<G: HostGame, T>(
     Ok((v, last))
 }
 
+/// Plays `setup`'s match with built-in bots through the desktop's match loop, seeded `seed` (for
+/// games with an engine seed of their own, the plan's `extra` is set by `extra`): the state at the
+/// end and the replay as the game writes it.
+pub fn play_builtin<G: HostGame>(
+    setup: arena_host::game::Setup<G>,
+    seed: u64,
+    bots: &[&str],
+    extra: G::Extra,
+) -> Result<(Box<G>, String), String> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let specs = bots
+        .iter()
+        .map(|b| arena_host::seats::BotSpec::parse::<G>(b))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut plan = arena_host::game::Plan::new(setup, seed, specs, Default::default());
+    plan.extra = extra;
+    let path = std::env::temp_dir().join(format!(
+        "arena-tests-{}-{}.{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed),
+        G::REPLAY_EXT
+    ));
+    let played = arena_host::play::play(&plan, Some(&path), None).map_err(|e| e.to_string())?;
+    let replay = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+    let _ = std::fs::remove_file(&path);
+    Ok((played.game, replay?))
+}
+
 /// What the generic suite needs to know about a game beyond the [`Game`] API.
 pub trait Suite: Game + core::fmt::Debug {
     /// The params the suite plays with (several, to cover variants and sizes).

@@ -44,15 +44,13 @@ pub struct Trace {
     every: u32,
 }
 
-impl Trace {
-    pub fn new(plan: &Plan<TowerDefense>) -> Self {
+impl Recorder<TowerDefense> for Trace {
+    fn new(plan: &Plan<TowerDefense>) -> Self {
         Trace {
             every: plan.record_every.max(1),
         }
     }
-}
 
-impl Recorder<TowerDefense> for Trace {
     fn begin(&mut self, game: &TowerDefense, plan: &Plan<TowerDefense>, out: &mut LineWriter) {
         out.line(&header(plan.params.variant, &plan.names, plan.seed));
         out.line(&line(None, game, true));
