@@ -28,18 +28,18 @@
 //! by [`game::Roster`], and are as deterministic as the rules: their randomness is seeded too.
 //!
 //! ## Adding a game: the checklist
-//! 1. **Module**: `core/src/games/<game>/` with `mod.rs` (module docs: rules summary, capacities,
-//!    state size), the state and rules, and `Game` implemented. Cite `rules/<game>.md` decisions.
-//! 2. **Rules tests**: a unit test per numbered rule and decision of `rules/<game>.md`, named after it.
-//! 3. **Generic suite**: implement `arena_tests::Suite` for the game in `tests/src/games.rs` and add
-//!    it to `tests/tests/suite.rs` (no panics, invariants after every turn, determinism, replay).
-//! 4. **Conformance**: `arena verify <game> FILE` in arena-host, and an integration test that verifies
-//!    every file of `../shared/golden/<game>/` (where an original engine exists).
-//! 5. **Bots**: built-in bots in `games/<game>/bots.rs` (random-legal and at least one real strategy),
-//!    registered through `Roster`; the codec and `cmd:` protocol in `host/src/games/<game>.rs`.
-//! 6. **Screen**: a screen in arena-firmware for every display, in the demo rotation and the
-//!    host-vs-QEMU digest check.
-//! 7. **Bench**: a criterion bench in `benches/` and `size_of` of the state checked against its budget.
+//! 1. **A folder in core**, `core/src/games/<game>/`: the rules ([`game::Game`], citing the
+//!    decisions of `rules/<game>.md`), the built-in bots ([`game::Roster`]), a unit test per rule
+//!    and decision, capacities and state size in the module docs.
+//! 2. **A folder in host**, `host/src/games/<game>/`: `arena_host::HostGame` (canonical JSON, the
+//!    bots' protocol, the replay writer and reader, the tournament format).
+//! 3. **A screen in firmware**, `firmware/src/games/<game>.rs`: `arena_firmware::Screen`.
+//! 4. **One line in each registry**: `core/src/games/mod.rs`, `arena_host::with_games!`, and the
+//!    firmware lineup (`firmware/src/games/mod.rs`).
+//! 5. **The tests and benches that come with the folder**: its `arena_tests::Suite` invariants
+//!    (the generic suite, the long runs and the fuzz targets follow from the registry), its
+//!    action generator, a conformance test over `../shared/golden/<game>/` where an original
+//!    engine exists, and a criterion bench in `benches/`.
 
 #![no_std]
 #![forbid(unsafe_code)]
