@@ -40,6 +40,7 @@ pub fn run(board: Option<&str>, matches: u32, snap: u32) -> Result<()> {
         timeout_s: 3600,
         silence: None,
         echo: true,
+        tap: None,
     }
     .go()?;
     ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());

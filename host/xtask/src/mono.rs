@@ -120,10 +120,10 @@ impl Board for MonoRecorder {
     }
 }
 
-/// Plays `cfg` of the boards' lineup on the host at oled128x64.
-pub fn play(cfg: &RunConfig) -> MonoRecorder {
+/// Plays `cfg` of lineup `L` on the host at oled128x64.
+pub fn play<L: arena_firmware::Lineup>(cfg: &RunConfig) -> MonoRecorder {
     let mut rec = MonoRecorder::default();
-    arena_firmware::run::<crate::host::Lineup, _>(&mut rec, cfg);
+    arena_firmware::run::<L, _>(&mut rec, cfg);
     rec
 }
 

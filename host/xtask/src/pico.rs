@@ -18,6 +18,8 @@ use crate::{log, qemu, root, tools};
 pub const BOARD: &str = "boards/rp-pico";
 pub const TARGET: &str = "thumbv6m-none-eabi";
 pub const EMULATOR: &str = "boards/rp-pico/emulator";
+/// The lineup the Pico firmware plays (`boards/rp-pico/src/main.rs`).
+pub type Lineup = arena_firmware::Arcade;
 
 /// Builds the board (the `arena` firmware that `cargo xtask flash --board rp-pico` flashes, and
 /// `panic-test`); returns the release folder.
@@ -75,6 +77,8 @@ pub struct Run<'a> {
     pub silence: Option<u64>,
     /// Print the decoded log as it comes.
     pub echo: bool,
+    /// Each decoded line as it comes, to whoever wants to start on it early.
+    pub tap: Option<std::sync::mpsc::Sender<String>>,
 }
 
 /// What a run left: the harness's exit status, the decoded log, the frames in order (the
@@ -147,6 +151,9 @@ impl Run<'_> {
             let line = line?;
             if self.echo {
                 println!("{line}");
+            }
+            if let Some(tap) = &self.tap {
+                let _ = tap.send(line.clone());
             }
             lines.push(line);
         }
@@ -349,7 +356,7 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
 pub fn cost(json_only: bool) -> Result<Value> {
     crate::setup::all()?;
     let elf = build()?.join("arena");
-    let matches = <crate::host::Lineup as arena_firmware::Lineup>::LEN as u32;
+    let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
     let ran = Run {
         elf: &elf,
         matches: Some(matches),
@@ -358,6 +365,7 @@ pub fn cost(json_only: bool) -> Result<Value> {
         timeout_s: 1500,
         silence: None,
         echo: false,
+        tap: None,
     }
     .go()?;
     ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());

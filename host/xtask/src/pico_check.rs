@@ -63,7 +63,33 @@ fn triples(lines: &[String], kind: &str) -> Vec<Triple> {
 
 fn rotation(elf: &Path) -> Result<Vec<Value>> {
     let dir = qemu::fresh_dir(&root().join("target/xtask-pico"))?;
-    let matches = <crate::host::Lineup as arena_firmware::Lineup>::LEN as u32;
+    let matches = <pico::Lineup as arena_firmware::Lineup>::LEN as u32;
+    // The host plays the same matches on the other core while the emulator runs, as soon as the
+    // Pico's boot line has said how it plays them.
+    let (tap, lines) = std::sync::mpsc::channel::<String>();
+    let host = std::thread::spawn(
+        move || -> Result<(arena_firmware::RunConfig, mono::MonoRecorder)> {
+            let Some(boot) = lines
+                .iter()
+                .find(|l| log::message(l).starts_with("rp-pico:"))
+            else {
+                bail!("the Pico's log has no `rp-pico:` boot line");
+            };
+            let cfg = arena_firmware::RunConfig {
+                matches: Some(matches),
+                ..pico::logged_config(&[boot])?
+            };
+            ensure!(
+            cfg.digest_every > 0 && cfg.snapshot_every > 0,
+            "the Pico firmware logs digests every {} and announces frames every {} turns: both are needed",
+            cfg.digest_every,
+            cfg.snapshot_every
+        );
+            let rec = mono::play::<pico::Lineup>(&cfg);
+            for _ in lines {} // the rest of the log, until the run ends
+            Ok((cfg, rec))
+        },
+    );
     let ran = Run {
         elf,
         matches: Some(matches),
@@ -72,6 +98,7 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         timeout_s: 1500,
         silence: None,
         echo: false,
+        tap: Some(tap),
     }
     .go()?;
     ensure!(
@@ -83,18 +110,18 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         "xtask test: the emulated Pico played {matches} matches in {:.0} s ({} emulated cycles)",
         ran.seconds, ran.summary["cycles"]
     );
-
-    let cfg = arena_firmware::RunConfig {
-        matches: Some(matches),
-        ..pico::logged_config(&ran.lines)?
+    let Ok(played) = host.join() else {
+        bail!("the host's replay panicked");
     };
+    let (cfg, want) = played?;
     ensure!(
-        cfg.digest_every > 0 && cfg.snapshot_every > 0,
-        "the Pico firmware logs digests every {} and announces frames every {} turns: both are needed",
-        cfg.digest_every,
-        cfg.snapshot_every
+        pico::logged_config(&ran.lines)?
+            == arena_firmware::RunConfig {
+                matches: None,
+                ..cfg
+            },
+        "the Pico's boot line changed under the run"
     );
-    let want = mono::play(&cfg);
 
     let got = triples(&ran.lines, "digest");
     let got_finals = triples(&ran.lines, "final");
@@ -224,6 +251,7 @@ fn panic_test(elf: &Path) -> Result<()> {
         timeout_s: 120,
         silence: Some(500_000_000),
         echo: false,
+        tap: None,
     }
     .go()?;
     ensure!(
