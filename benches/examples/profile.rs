@@ -3,7 +3,8 @@
 //! `valgrind --tool=callgrind target/release/examples/profile WORK [REPEAT]` with WORK one of
 //! `td-golden` (the golden game builder-army-full), `td-crowded` (100,000 turns on the crowded
 //! boards of benches/tower_defense.rs, each from the same state), `ants-golden`
-//! (re-simulating rw04p_mixed_s5). Setup is done once,
+//! (re-simulating rw04p_mixed_s5), `ballroom-golden` (the rules re-simulating seed1's 400
+//! phases, the actions read first). Setup is done once,
 //! before the work; the work is repeated REPEAT times (default 1). Not a benchmark: criterion
 //! measures time (`cargo bench`).
 
@@ -121,6 +122,50 @@ fn main() {
                     game.play_turn(&slices, SeatSet::EMPTY, |_, _, _| {});
                 }
                 black_box(game.current_turn());
+            }
+        }
+        "ballroom-golden" => {
+            use arena_core::games::ballroom::{self as bb, Ballroom};
+            let path = arena_tests::golden("ballroom").join("seed1.json");
+            let log: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(path).expect("log")).expect("JSON");
+            let turns = log["turns"].as_array().expect("turns");
+            let class = |s: usize| {
+                bb::Class::from_name(turns[0]["player_states"][s]["class"].as_str().unwrap())
+                    .unwrap()
+            };
+            let params = bb::Params {
+                ruleset: bb::Ruleset::Engine,
+                classes: Some(std::array::from_fn(class)),
+            };
+            let int = |v: &serde_json::Value, k: &str| v[k].as_i64().unwrap() as i32;
+            let mut phases: Vec<[bb::Action; 4]> = Vec::new();
+            for t in &turns[1..] {
+                phases.push(std::array::from_fn(|s| {
+                    bb::Action::Use(t["use_actions"][s]["use"].as_bool().unwrap_or(false))
+                }));
+                phases.push(std::array::from_fn(|s| {
+                    let d = &t["move_actions"][s]["destination"];
+                    bb::Action::Move {
+                        x: int(d, "x"),
+                        y: int(d, "y"),
+                    }
+                }));
+                phases.push(std::array::from_fn(|s| bb::Action::Attack {
+                    target: int(&t["attack_actions"][s], "target"),
+                }));
+                phases.push(std::array::from_fn(|s| {
+                    bb::Action::Buy(
+                        bb::Item::from_name(t["buy_actions"][s]["item"].as_str().unwrap()).unwrap(),
+                    )
+                }));
+            }
+            for _ in 0..repeat {
+                let mut g = Ballroom::new(&params, 0).expect("setup");
+                for a in &phases {
+                    g.step(black_box(a));
+                }
+                black_box(g.digest());
             }
         }
         other => panic!("unknown work {other:?}"),
