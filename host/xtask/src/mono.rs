@@ -2,8 +2,6 @@
 //! screens on a 1-bit 128x64 canvas (`arena render --display oled128x64`'s colours), recording what
 //! the Pico logs and the frames its SSD1306 shows.
 
-use arena_firmware::board::{Board, Event, FrameKind};
-use arena_firmware::cost::NoClock;
 use arena_firmware::RunConfig;
 use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Pixel, Size};
@@ -64,67 +62,11 @@ impl DrawTarget for MonoFrame {
 }
 
 /// What the Pico would log and show, recorded on the host.
-#[derive(Default)]
-pub struct MonoRecorder {
-    frame: MonoFrame,
-    clock: NoClock,
-    /// `(match, turn, digest)` of every digest, then of every match's end.
-    pub digests: Vec<(u32, u32, u64)>,
-    pub finals: Vec<(u32, u32, u64)>,
-    /// `(match, game, config)` of each match started.
-    pub started: Vec<(u32, String, String)>,
-    /// Snapshot frames: `(match, turn, result screen?)` and the pixels.
-    pub frames: Vec<((u32, u32, bool), MonoFrame)>,
-}
-
-impl Board for MonoRecorder {
-    type Color = BinaryColor;
-    type Display = MonoFrame;
-    type Clock = NoClock;
-    fn display(&mut self) -> &mut MonoFrame {
-        &mut self.frame
-    }
-    fn clock(&mut self) -> &mut NoClock {
-        &mut self.clock
-    }
-    fn event(&mut self, event: &Event<'_>) {
-        match *event {
-            Event::Start {
-                number,
-                game,
-                config,
-                ..
-            } => self.started.push((number, game.into(), config.into())),
-            Event::Digest {
-                number,
-                turn,
-                digest,
-            } => self.digests.push((number, turn, digest)),
-            Event::End {
-                number,
-                turns,
-                digest,
-                ..
-            } => self.finals.push((number, turns, digest)),
-            Event::Frame {
-                number,
-                turn,
-                kind,
-                snapshot: true,
-            } => self.frames.push((
-                (number, turn, kind == FrameKind::Result),
-                self.frame.clone(),
-            )),
-            _ => {}
-        }
-    }
-}
+pub type MonoRecorder = crate::host::Recorder<MonoFrame>;
 
 /// Plays `cfg` of lineup `L` on the host at oled128x64.
 pub fn play<L: arena_firmware::Lineup>(cfg: &RunConfig) -> MonoRecorder {
-    let mut rec = MonoRecorder::default();
-    arena_firmware::run::<L, _>(&mut rec, cfg);
-    rec
+    crate::host::play_on::<L, MonoFrame>(cfg)
 }
 
 /// The first pixel where a PNG of the emulated OLED (`scale` times 128x64, gray, on pixels all at
