@@ -36,6 +36,10 @@ mod pico_check;
 mod qemu;
 mod setup;
 mod size;
+// The boards' stack painting, tested here on the host (the boards build for their targets only).
+#[cfg(test)]
+#[path = "../../../boards/stack_area.rs"]
+mod stack_area;
 mod tally;
 mod tools;
 

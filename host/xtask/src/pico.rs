@@ -136,16 +136,7 @@ impl Run<'_> {
                 .inspect(|l| eprintln!("{l}"))
                 .collect::<Vec<_>>()
         });
-        let mut print = Command::new("defmt-print")
-            .args(["--log-format", "{L} {s}", "-e"])
-            .arg(self.elf)
-            .stdin(out)
-            .stdout(Stdio::piped())
-            .spawn()
-            .context("cannot start defmt-print")?;
-        let Some(decoded) = print.stdout.take() else {
-            bail!("no defmt-print stdout");
-        };
+        let (mut print, decoded) = log::decode(self.elf, out)?;
         let mut lines = Vec::new();
         for line in BufReader::new(decoded).lines() {
             let line = line?;

@@ -164,16 +164,7 @@ impl Run<'_> {
                 .filter(|l| !l.contains("Timer with period zero"))
                 .collect::<Vec<_>>()
         });
-        let mut print = Command::new("defmt-print")
-            .args(["--log-format", "{L} {s}", "-e"])
-            .arg(self.elf)
-            .stdin(out)
-            .stdout(Stdio::piped())
-            .spawn()
-            .context("cannot start defmt-print")?;
-        let Some(decoded) = print.stdout.take() else {
-            bail!("no defmt-print stdout");
-        };
+        let (mut print, decoded) = log::decode(self.elf, out)?;
 
         let mut monitor: Option<Monitor> = None;
         let mut lines = Vec::new();
