@@ -55,6 +55,7 @@ fn digests_and_pixels(elf: &std::path::Path) -> Result<()> {
         timeout_s: 300,
         snapshots: Some(&dir),
         echo: false,
+        tap: None,
     }
     .go()?;
     ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
@@ -140,6 +141,7 @@ fn panic_screen(elf: &std::path::Path) -> Result<()> {
         timeout_s: 60,
         snapshots: Some(&dir),
         echo: false,
+        tap: None,
     }
     .go()?;
     ensure!(

@@ -1,8 +1,8 @@
 //! `cargo xtask <task>`: the glue that needs several targets, QEMU and host tools.
 //!
-//! - `demo`: install what is missing, build the QEMU firmware, play a rotation of matches in QEMU with
-//!   the defmt log decoded live, save the emulated screen as PNG frames and an animated GIF under
-//!   `target/demo/`;
+//! - `demo`: install what is missing, build the QEMU firmware, play the whole rotation in QEMU with
+//!   one line per match (the decoded log in `target/demo/log.txt`), save the emulated screen as PNG
+//!   frames and an animated GIF under `target/demo/`;
 //! - `test`: installs what a fresh machine lacks, then runs every check CI runs: formatting, clippy,
 //!   the core on thumbv6m and thumbv7m, all tests, then the firmware checks (host and QEMU digests
 //!   identical, screendumps equal to the host rendering, the panic screen and exit status, no
@@ -48,7 +48,11 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("setup") => setup::all(),
-        Some("demo") => demo::run(number(&args, "--matches", 3)?, number(&args, "--snap", 10)?),
+        Some("demo") => demo::run(
+            number(&args, "--matches", demo::rotation())?,
+            number(&args, "--snap", 10)?,
+            args.iter().any(|a| a == "--verbose"),
+        ),
         Some("firmware-test") => match flag(&args, "--board").as_deref() {
             None => check::run(),
             Some("rp-pico") => setup::all().and_then(|_| pico_check::run()),
@@ -86,9 +90,11 @@ fn main() -> Result<()> {
 const HELP: &str = "cargo xtask <task>
 
 tasks:
-  demo [--matches N] [--snap N]
-          a rotation of bot-vs-bot matches in QEMU (lm3s6965evb), the defmt log decoded live, the
-          emulated OLED saved every N turns as PNG frames and an animated GIF in target/demo/
+  demo [--matches N] [--snap N] [--verbose]
+          bot-vs-bot matches in QEMU (lm3s6965evb), by default one of every entry of the rotation
+          (`lineup`), one line per match (game, bots, result, turns, the rules' median cost); the
+          whole decoded defmt log in target/demo/log.txt (--verbose prints it live); the emulated
+          OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
   test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print, flip-link,
           cargo-fuzz), then run every check CI runs: formatting, clippy, the core on thumbv6m and
           thumbv7m, all tests, the firmware checks (same as firmware-test), and every fuzz target

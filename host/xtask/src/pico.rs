@@ -33,19 +33,7 @@ pub fn build() -> Result<PathBuf> {
 pub fn node_packages() -> Result<()> {
     let dir = root().join(EMULATOR);
     if !tools::on_path("node") || !tools::on_path("npm") {
-        let uid = Command::new("id").arg("-u").output()?;
-        let sudo = if String::from_utf8_lossy(&uid.stdout).trim() == "0" {
-            ""
-        } else {
-            "sudo "
-        };
-        crate::run(
-            "sh",
-            &[
-                "-c",
-                &format!("{sudo}apt-get update -qq && {sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm"),
-            ],
-        )?;
+        crate::setup::apt("node", "nodejs npm")?;
     }
     let lock = std::fs::read(dir.join("package-lock.json"))
         .with_context(|| format!("{}/package-lock.json", dir.display()))?;
@@ -53,8 +41,9 @@ pub fn node_packages() -> Result<()> {
     if std::fs::read(&stamp).ok().as_deref() == Some(&lock[..]) {
         return Ok(());
     }
-    eprintln!("$ npm ci (in {EMULATOR})");
-    tools::status(
+    crate::setup::install(
+        "npm",
+        &format!("the emulator's Node packages (npm ci in {EMULATOR})"),
         Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
             .current_dir(&dir),

@@ -46,6 +46,8 @@ pub struct Run<'a> {
     pub snapshots: Option<&'a Path>,
     /// Print the decoded log as it comes.
     pub echo: bool,
+    /// Called with each decoded line as it comes.
+    pub tap: Option<&'a dyn Fn(&str)>,
 }
 
 /// What a run left: its exit status, the decoded log, and the screendumps in order.
@@ -173,6 +175,9 @@ impl Run<'_> {
             let line = line?;
             if self.echo {
                 println!("{line}");
+            }
+            if let Some(tap) = self.tap {
+                tap(&line);
             }
             let announced = matches!(log::kind(&line), "frame" | "panicframe");
             if let (true, Some(dir)) = (announced, self.snapshots) {

@@ -43,7 +43,8 @@ pub(super) fn snap(from: Pos, speed: i32, dx: i32, dy: i32) -> Pos {
         let left = speed.saturating_sub(x.abs_diff(fx) as i32);
         let lo = fy.saturating_sub(left).max(0);
         let hi = fy.saturating_add(left).min(last);
-        let y = dy.clamp(lo, hi);
+        // Not `clamp`: its panic on lo > hi (impossible here) would be a panic path in the firmware.
+        let y = dy.max(lo).min(hi);
         let d = (x.abs_diff(dx) as i32).saturating_add(y.abs_diff(dy) as i32);
         if d < min {
             min = d;
