@@ -144,7 +144,7 @@ fn describe(start: &str, result: &str, cost: &str, matches: u32) -> String {
         )
     };
     format!(
-        "match {}/{matches}: {} {}, {bots}: {outcome}, {} turns, the rules' median {} cycles a turn",
+        "match {}/{matches}: {} {}, {bots}: {outcome}, {} turns, the rules' median {} SysTick ticks a turn",
         number + 1,
         field(start, "game"),
         field(start, "config"),
@@ -198,7 +198,7 @@ mod tests {
         assert_eq!(m("INFO  result m=0 turns=757 ranks=[0, 1] scores=[93, 0] reason=life reached 0 refused=0"), None);
         assert_eq!(
             m("INFO  cost m=0 game=tower-defense turns=757 min=1 median=3294 max=9 total=5 bots_min=1 bots_median=2 bots_max=3").as_deref(),
-            Some("match 1/8: tower-defense duel, strong vs random: ranks [0, 1] scores [93, 0] (life reached 0), 757 turns, the rules' median 3294 cycles a turn")
+            Some("match 1/8: tower-defense duel, strong vs random: ranks [0, 1] scores [93, 0] (life reached 0), 757 turns, the rules' median 3294 SysTick ticks a turn")
         );
         assert_eq!(m("ERROR panic: x").as_deref(), Some("ERROR panic: x"));
     }

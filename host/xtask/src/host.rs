@@ -123,12 +123,23 @@ pub fn to_image(frame: &Gray4Frame) -> image::RgbImage {
 
 /// `cargo xtask lineup`: what the board will play, computed on the host.
 pub fn preview(matches: u32) -> anyhow::Result<()> {
+    for line in preview_lines(matches) {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// One line per match: what `lineup` prints.
+fn preview_lines(matches: u32) -> Vec<String> {
     let rec = play(&RunConfig {
         matches: Some(matches),
         digest_every: 0,
         ..RunConfig::default()
     });
-    for ((m, game, config, bots), (_, turns, outcome)) in rec.started.iter().zip(&rec.ended) {
+    let mut lines = Vec::new();
+    for (((m, game, config, bots), (_, turns, outcome)), (_, _, digest)) in
+        rec.started.iter().zip(&rec.ended).zip(&rec.finals)
+    {
         let result = match outcome {
             Some(o) => format!(
                 "ranks {:?} scores {:?} ({})",
@@ -138,7 +149,26 @@ pub fn preview(matches: u32) -> anyhow::Result<()> {
             ),
             None => "stopped at the turn limit".to_owned(),
         };
-        println!("match {m}: {game} {config} {bots}: {turns} turns, {result}");
+        lines.push(format!(
+            "match {m}: {game} {config} {bots}: {turns} turns, {result}, final digest {digest}"
+        ));
     }
-    Ok(())
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    /// `lineup --help` promises each match's digest: the one the board logs as `final`.
+    #[test]
+    fn the_lineup_preview_gives_each_match_its_final_digest() {
+        let lines = super::preview_lines(2);
+        let rec = super::play(&arena_firmware::RunConfig {
+            matches: Some(2),
+            ..arena_firmware::RunConfig::default()
+        });
+        assert_eq!(lines.len(), 2);
+        for (line, (_, _, digest)) in lines.iter().zip(&rec.finals) {
+            assert!(line.ends_with(&format!("final digest {digest}")), "{line}");
+        }
+    }
 }

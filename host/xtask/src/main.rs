@@ -118,7 +118,8 @@ tasks:
           the panic paths left in the QEMU firmware (read off the ELF), each with why it cannot
           fire in the demo rotation; fails on any other (also part of test)
   lineup [--matches N]
-          play the board's rotation on the host: turns, result and digest of each match
+          play the board's rotation on the host: turns, result and final state digest of each
+          match (the digest the board logs as `final`)
   flash --board rp-pico|stm32f411
           build and run on a real board (probe-rs run)
   soak [--matches N] [--seed S]
