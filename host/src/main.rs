@@ -16,9 +16,28 @@ fn cli() -> Command {
         .arg_required_else_help(true);
     let mut verify = Command::new("verify")
         .about("Re-play a trace or replay and check every recorded state; exit 1 at the first difference.")
+        .long_about(
+            "Re-play a trace or replay and check every recorded state; exit 1 at the first \
+             difference.\n\n`arena verify FILE` finds the game from the file's start, as `render` \
+             does; `arena verify GAME FILE` names it (a file of another game is refused).",
+        )
+        .override_usage("arena verify [GAME] FILE [--map MAP]")
         .subcommand_value_name("GAME")
-        .subcommand_required(true)
-        .arg_required_else_help(true);
+        .args_conflicts_with_subcommands(true)
+        .arg_required_else_help(true)
+        .arg(
+            clap::Arg::new("file")
+                .value_name("FILE")
+                .value_parser(clap::value_parser!(std::path::PathBuf))
+                .help("The replay file, when no GAME is named: its game is read off its start."),
+        )
+        .arg(
+            clap::Arg::new("map")
+                .long("map")
+                .value_name("MAP")
+                .value_parser(clap::value_parser!(std::path::PathBuf))
+                .help("The map, for the games whose replays are checked on a map given beside them."),
+        );
     let mut tournament = Command::new("tournament")
         .about("Play a tournament in the format the original challenge announced, with ratings and faults.")
         .subcommand_value_name("GAME")
@@ -70,13 +89,14 @@ fn main() -> ExitCode {
             None => Ok(()),
         },
         Some(("verify", m)) => {
-            let Some((name, m)) = m.subcommand() else {
-                return ExitCode::from(2);
+            let verified = match m.subcommand() {
+                Some((name, m)) => match games::by_name(name) {
+                    Some(g) => commands::verify::run(g, m),
+                    None => return ExitCode::from(2),
+                },
+                None => commands::verify::run_detected(m),
             };
-            let Some(g) = games::by_name(name) else {
-                return ExitCode::from(2);
-            };
-            return match commands::verify::run(g, m) {
+            return match verified {
                 Ok(summary) => {
                     println!("{summary}");
                     ExitCode::SUCCESS

@@ -37,6 +37,45 @@ pub fn check<G: HostGame>(
     G::replay(input, ctx, &mut |_: &G| {})
 }
 
+/// What a game's files are, from its replay description: "a Tower Defense trace".
+fn kind(entry: &crate::games::Entry) -> String {
+    let about = entry.replay_about;
+    let end = [" (", " in ", ",", "."]
+        .iter()
+        .filter_map(|p| about.find(p))
+        .min()
+        .unwrap_or(about.len());
+    let (first, rest) = about[..end].split_at(1);
+    first.to_lowercase() + rest
+}
+
+/// The game a file is a replay of, read off its start.
+fn detect(file: &std::path::Path) -> Result<&'static crate::games::Entry, String> {
+    let reader =
+        std::fs::File::open(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    crate::replay::Head::read(std::io::BufReader::new(reader))
+        .and_then(|head| crate::games::detect(&head))
+        .map_err(|e| format!("{}: {e}", file.display()))
+}
+
+/// `arena verify FILE [--map MAP]`: the game is the one the file's start names, as for render.
+pub fn run_detected(m: &ArgMatches) -> Result<String, String> {
+    let Some(file) = m.get_one::<PathBuf>("file") else {
+        return Err("no file given".into());
+    };
+    let entry = detect(file)?;
+    if entry.map_beside && m.get_one::<PathBuf>("map").is_none() {
+        return Err(format!(
+            "{}: {} is checked on its map: arena verify {} {} --map MAP",
+            file.display(),
+            kind(entry),
+            entry.name,
+            file.display()
+        ));
+    }
+    run(entry, m)
+}
+
 /// The outcome of `arena verify`: the summary line, and whether the file verified.
 pub fn run(entry: &crate::games::Entry, m: &ArgMatches) -> Result<String, String> {
     let Some(file) = m.get_one::<PathBuf>("file") else {
@@ -49,6 +88,18 @@ pub fn run(entry: &crate::games::Entry, m: &ArgMatches) -> Result<String, String
         ),
         None => None,
     };
+    // A file of another game gets a clear refusal rather than its first field-by-field difference.
+    if let Ok(other) = detect(file) {
+        if other.name != entry.name {
+            return Err(format!(
+                "{}: this is {}, not {} (arena verify {} FILE, or arena verify FILE)",
+                file.display(),
+                kind(other),
+                kind(entry),
+                other.name
+            ));
+        }
+    }
     let reader =
         std::fs::File::open(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let mut input = std::io::BufReader::new(reader);
