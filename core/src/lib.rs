@@ -31,8 +31,11 @@
 //! 1. **Module**: `core/src/games/<game>/` with `mod.rs` (module docs: rules summary, capacities,
 //!    state size), the state and rules, and `Game` implemented. Cite `rules/<game>.md` decisions.
 //! 2. **Rules tests**: a unit test per numbered rule and decision of `rules/<game>.md`, named after it.
-//! 3. **Generic suite**: implement `arena_tests::Suite` for the game in `tests/src/games.rs` and add
-//!    it to `tests/tests/suite.rs` (no panics, invariants after every turn, determinism, replay).
+//! 3. **Generic suite**: its arbitrary params and actions in `games/<game>/arbitrary.rs`
+//!    (`arbitrary::ArbitraryGame`, behind the `arbitrary` feature), and `arena_tests::Suite` (its
+//!    invariants) in `tests/src/games/<game>.rs`. The suite, the soak and the fuzz targets play that
+//!    one generator and follow from the host registry (no panics, invariants after every turn,
+//!    determinism, replay); add the game's `action_`, `verify_` and `game_` fuzz targets.
 //! 4. **Conformance**: `arena verify <game> FILE` in arena-host, and an integration test that verifies
 //!    every file of `../shared/golden/<game>/` (where an original engine exists).
 //! 5. **Bots**: built-in bots in `games/<game>/bots.rs` (random-legal and at least one real strategy),
@@ -54,6 +57,8 @@
     )
 )]
 
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
 pub mod digest;
 pub mod game;
 pub mod games;
