@@ -62,7 +62,7 @@ impl StepReport {
 /// in [`Game::to_move`] are ignored; missing actions are passes) and never panics, whatever the
 /// actions hold. Once [`Game::outcome`] is `Some`, `step` changes nothing.
 pub trait Game: Clone {
-    /// The game's name on the command line and in logs (`"tower-defense"`).
+    /// The game's name on the command line and in logs: lower case, words joined by dashes.
     const NAME: &'static str;
     /// Map, variant, sizes.
     type Params: Clone;

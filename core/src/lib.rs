@@ -9,11 +9,11 @@
 //! - **Deterministic.** A match is a pure function of (params, seed, actions). No floats (fractions are
 //!   integers or `fixed`), no hash maps, no iteration order left to chance. Every random draw comes from
 //!   an explicitly seeded [`rng::Rng`] stream for one purpose; games that must copy an original
-//!   engine's generator carry it (Ants: CPython's MT19937).
+//!   engine's generator carry it in their folder.
 //! - **One API for every game** ([`game::Game`]), in the spirit of OpenSpiel: the description
 //!   (`Params`) is separate from the state; the same questions (who moves, step, outcome, digest) are
 //!   answered by every game, so one generic test suite, one match loop and one tournament runner serve
-//!   them all. Simultaneous games name every seat in `to_move`; sequential ones (Mammut) name one.
+//!   them all. Simultaneous games name every seat in `to_move`; sequential ones name one.
 //! - **Bad input is a refusal, not a crash.** `step` accepts any action value; what the rules do not
 //!   allow is refused and counted in the [`game::StepReport`], and the seat passes.
 //!   Outside tests, clippy denies `unwrap`, `expect`, `panic!`, unchecked indexing and arithmetic
@@ -28,21 +28,20 @@
 //! by [`game::Roster`], and are as deterministic as the rules: their randomness is seeded too.
 //!
 //! ## Adding a game: the checklist
-//! 1. **Module**: `core/src/games/<game>/` with `mod.rs` (module docs: rules summary, capacities,
-//!    state size), the state and rules, and `Game` implemented. Cite `rules/<game>.md` decisions.
-//! 2. **Rules tests**: a unit test per numbered rule and decision of `rules/<game>.md`, named after it.
-//! 3. **Generic suite**: its arbitrary params and actions in `games/<game>/arbitrary.rs`
-//!    (`arbitrary::ArbitraryGame`, behind the `arbitrary` feature), and `arena_tests::Suite` (its
-//!    invariants) in `tests/src/games/<game>.rs`. The suite, the soak and the fuzz targets play that
-//!    one generator and follow from the host registry (no panics, invariants after every turn,
-//!    determinism, replay); add the game's `action_`, `verify_` and `game_` fuzz targets.
-//! 4. **Conformance**: `arena verify <game> FILE` in arena-host, and an integration test that verifies
-//!    every file of `../shared/golden/<game>/` (where an original engine exists).
-//! 5. **Bots**: built-in bots in `games/<game>/bots.rs` (random-legal and at least one real strategy),
-//!    registered through `Roster`; the codec and `cmd:` protocol in `host/src/games/<game>.rs`.
-//! 6. **Screen**: a screen in arena-firmware for every display, in the demo rotation and the
-//!    host-vs-QEMU digest check.
-//! 7. **Bench**: a criterion bench in `benches/` and `size_of` of the state checked against its budget.
+//! 1. **A folder in core**, `core/src/games/<game>/`: the rules ([`game::Game`], citing the
+//!    decisions of `rules/<game>.md`), the built-in bots ([`game::Roster`]), its generator of
+//!    params and actions (`arbitrary.rs`, behind the `arbitrary` feature), a unit test per rule
+//!    and decision, capacities and state size in the module docs.
+//! 2. **A folder in host**, `host/src/games/<game>/`: `arena_host::HostGame` (canonical JSON, the
+//!    bots' protocol, the replay writer and reader, the tournament format).
+//! 3. **A screen in firmware**, `firmware/src/games/<game>.rs`: `arena_firmware::Screen`.
+//! 4. **One line in each registry**: `core/src/games/mod.rs`, `arena_host::with_games!`, and the
+//!    firmware lineup (`firmware/src/games/mod.rs`).
+//! 5. **The tests and benches that come with the folder**: its `arena_tests::Suite` invariants
+//!    (the generic suite, the soak and the fuzz targets follow from the registry and play the
+//!    folder's generator), its `action_`, `verify_` and `game_` fuzz targets, a conformance test
+//!    over `../shared/golden/<game>/` where an original engine exists, and a criterion bench in
+//!    `benches/`.
 
 #![no_std]
 #![forbid(unsafe_code)]

@@ -3,7 +3,7 @@
 //! xoshiro256** seeded through SplitMix64, integers only: the same seed gives the same draws on every
 //! target. Each purpose (map, bot, tie-break...) takes its own stream with [`Rng::stream`], so drawing
 //! more for one purpose never shifts another. Games that must copy an original engine's generator
-//! (Ants: CPython's MT19937) carry their own.
+//! carry their own.
 
 /// SplitMix64: used to expand seeds, and good enough on its own for hashing seeds together.
 pub const fn splitmix64(state: &mut u64) -> u64 {

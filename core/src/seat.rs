@@ -6,7 +6,7 @@
 /// A seat at the table, `0..Game::seats()`.
 pub type Seat = usize;
 
-/// The largest table any game has (Ants maps go up to 10 players).
+/// The largest table any game has (official maps go up to 10 players).
 pub const MAX_SEATS: usize = 10;
 
 /// A set of seats, as a bitmask.

@@ -1,7 +1,8 @@
 //! The match loop: a rotation of bot-vs-bot matches, one step and one frame at a time.
 //!
-//! A "turn" here is one `Game::step` (a phase in Ballroom Blitz, one seat's move in Mammut): the
-//! log's `t=`, the schedules and the turn limit count steps.
+//! A "turn" here is one `Game::step` (one phase, in games whose turns have phases; one seat's move,
+//! in games played one seat at a time): the log's `t=`, the schedules and the turn limit count
+//! steps.
 //!
 //! Match `n` plays entry `n % L::LEN` of the lineup with seed `n` (seeds come from the match counter,
 //! so match `n` is the same match on every board and on the host). Each turn: the bots decide, then
@@ -57,13 +58,6 @@ pub struct MatchSummary {
     /// The bots' cost per turn (all seats' decisions).
     pub bots_cost: CostSummary,
     pub refused: u32,
-}
-
-/// The seed of seat `seat`'s bot in a match with seed `seed`: distinct per seat, fixed per match.
-pub fn bot_seed(seed: u64, seat: usize) -> u64 {
-    // Wrapping as the original `+` did in release builds (a seat is far below 2^32 anyway).
-    let mut s = seed ^ ((seat as u64).wrapping_add(1) << 32);
-    arena_core::rng::splitmix64(&mut s)
 }
 
 /// Plays matches `cfg.first ..` of lineup `L` on `board`; returns how many were played.
@@ -163,8 +157,8 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     let mut step_cost = CostStats::new();
     let mut bots_cost = CostStats::new();
     let mut refused: u32 = 0;
-    // The schedule counts steps, not `Game::turn`: a step of Ballroom Blitz is a phase (four make a
-    // turn) and one of Mammut a single seat's move.
+    // The schedule counts steps, not `Game::turn`: a step may be a phase of a turn, or one seat's
+    // move.
     let mut steps: u32 = 0;
     while !game.is_over() && steps < cfg.max_turns {
         // What `arena_core::step_with_bots` does, with the bots and the rules timed apart: the
@@ -300,7 +294,7 @@ fn bots<G: Roster>(seats: usize, seed: u64, names: &[&'static str]) -> Option<Bo
     let mut bots = Bots::<G>::new();
     for seat in 0..seats.min(MAX_SEATS) {
         let name = names.get(seat.checked_rem(names.len()).unwrap_or(0))?;
-        let bot = G::bot(name, bot_seed(seed, seat))?;
+        let bot = G::bot(name, arena_core::rng::bot_seed(seed, seat))?;
         bots.push(bot).ok()?;
     }
     Some(bots)

@@ -169,7 +169,7 @@ pub struct GridPlace {
 
 /// A game's picture of its own state.
 pub trait Screen: Game {
-    /// A short name for the header ("TD", "ColorFight").
+    /// A short name for the header (a few letters: the header also shows the turn).
     const SHORT: &'static str;
     /// Draw the state inside `layout.body` (already cleared to the background).
     fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>

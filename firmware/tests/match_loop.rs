@@ -3,10 +3,10 @@
 #![allow(clippy::unwrap_used)]
 
 use arena_core::games::tower_defense::{self as td, TowerDefense};
+use arena_core::rng::bot_seed;
 use arena_core::{step_with_bots, Game, Roster};
 use arena_firmware::board::{Board, Event, FrameKind};
 use arena_firmware::cost::TurnClock;
-use arena_firmware::play::bot_seed;
 use arena_firmware::{Gray4Frame, Lineup, RunConfig};
 use embedded_graphics::pixelcolor::{BinaryColor, Rgb565};
 use embedded_graphics::prelude::*;
@@ -159,7 +159,7 @@ fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
         TowerDefense::bot("random", bot_seed(7, 1)).unwrap(),
     ];
     let mut want = Vec::new();
-    while !game.is_over() {
+    while !game.is_over() && game.turn() < cfg.max_turns {
         step_with_bots(&mut game, &mut bots);
         want.push(format!("digest 7 {} {}", game.turn(), game.digest()));
     }

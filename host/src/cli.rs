@@ -1,6 +1,6 @@
 //! The options every `arena play <game>` takes, and what they make of a [`Plan`].
 
-use crate::game::{HostGame, Plan};
+use crate::game::{HostGame, Plan, Setup};
 use crate::process::Limits;
 use crate::seats::BotSpec;
 use clap::Args;
@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 /// Options every `arena play <game>` takes.
-#[derive(Args, Clone, Debug, Default)]
+#[derive(Args, Clone, Debug)]
 pub struct MatchArgs {
     /// A bot per seat, in seat order: a built-in name (see `arena bots`) or `cmd:<command line>` for an
     /// external program. Missing seats get the game's default built-in bot.
@@ -53,16 +53,6 @@ pub struct WatchArgs {
     /// While watching, show a frame every N steps (larger N: a long match goes by faster).
     #[arg(long, value_name = "N", default_value_t = 1)]
     pub watch_every: u32,
-}
-
-impl Default for WatchArgs {
-    fn default() -> Self {
-        WatchArgs {
-            watch: WatchWhen::Never,
-            watch_fps: 20,
-            watch_every: 1,
-        }
-    }
 }
 
 /// When `arena play` shows the match live.
@@ -116,16 +106,15 @@ impl MatchArgs {
         limits(self.turn_ms, self.no_timeout, per_turn, window)
     }
 
-    /// A match of `G` as these options ask, with the game's params and bots.
+    /// A match of `G` as these options ask, with the game's setup and bots.
     pub fn plan<G: HostGame>(
         &self,
-        params: G::Params,
+        setup: Setup<G>,
         seed: u64,
-        config: String,
         bots: Vec<BotSpec>,
         limits: Limits,
     ) -> Plan<G> {
-        let mut plan = Plan::new(params, seed, config, bots, limits);
+        let mut plan = Plan::new(setup, seed, bots, limits);
         plan.log_dir = self.bot_logs.clone();
         plan.max_steps = self.max_turns;
         plan
@@ -152,24 +141,18 @@ pub fn clock_seed() -> u64 {
 }
 
 impl<G: HostGame> Plan<G> {
-    /// A match with default settings: no step limit, no logs, every state recorded.
-    pub fn new(
-        params: G::Params,
-        seed: u64,
-        config: String,
-        bots: Vec<BotSpec>,
-        limits: Limits,
-    ) -> Self {
+    /// A match of `setup` with these seed, bots and limits; no step limit, no logs.
+    pub fn new(setup: Setup<G>, seed: u64, bots: Vec<BotSpec>, limits: Limits) -> Self {
         Plan {
-            params,
+            params: setup.params,
             seed,
-            config,
+            config: setup.config,
             names: bots.iter().map(BotSpec::label).collect(),
             bots,
             limits,
             log_dir: None,
             max_steps: None,
-            record_every: 1,
+            record_every: setup.record_every,
             extra: G::Extra::default(),
         }
     }

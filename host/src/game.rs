@@ -4,7 +4,7 @@
 
 use crate::cli::MatchArgs;
 use crate::process::{Fault, Limits, Lines};
-use crate::protocol::Protocol;
+use crate::protocol::{JsonLines, Protocol};
 use crate::record::Recorder;
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::seats::BotSpec;
@@ -15,6 +15,7 @@ use arena_firmware::Screen;
 use serde_json::Value;
 use std::io::BufRead;
 use std::path::PathBuf;
+use std::time::Duration;
 
 /// A game as the desktop plays it.
 ///
@@ -41,37 +42,58 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     type TournamentOptions: clap::Args + Send + Sync;
     /// What one seat plays in one step on the desktop: the core's action for most games; for
     /// games whose answers can be longer than a board's capacity, the whole answer.
-    type Move: Clone + Default + Send;
-    /// What a match needs beyond the params (a signed seed, a map's name).
+    type Move: Clone + Default + Send + From<Self::Action> + Into<Self::Action>;
+    /// The game's own facts about a match (a signed seed, a map's name); `()` for most.
     type Extra: Clone + Default + Send + Sync;
     /// Writes the game's replay format as a match is played.
     type Recorder: Recorder<Self>;
 
     // ---- a match
 
-    /// The match `arena play` asked for.
-    fn plan(args: &Self::PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>>;
+    /// The original's time limit for an external bot: per answer, averaged over this many answers.
+    fn time_limit(params: &Self::Params) -> (Duration, u32);
+    /// The params of the match `arena play` asked for, for `bots` bots given on the command line.
+    fn setup(options: &Self::PlayOptions, bots: usize) -> anyhow::Result<Setup<Self>>;
+    /// The params of the match a tournament plays for `fixture`.
+    fn fixture_setup(
+        options: &Self::TournamentOptions,
+        fixture: &Fixture,
+    ) -> anyhow::Result<Setup<Self>>;
+    /// The match `arena play` asked for: [`HostGame::setup`], the bots and the common options.
+    fn plan(options: &Self::PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
+        plan_of(options, common)
+    }
     /// The match a tournament plays for `fixture`, seeded `seed`, with `bots` at its seats.
     fn fixture(
-        args: &Self::TournamentOptions,
+        options: &Self::TournamentOptions,
         fixture: &Fixture,
         seed: u64,
         bots: Vec<BotSpec>,
         timing: &Timing,
-    ) -> anyhow::Result<Plan<Self>>;
+    ) -> anyhow::Result<Plan<Self>> {
+        let setup = Self::fixture_setup(options, fixture)?;
+        let (per_turn, window) = Self::time_limit(&setup.params);
+        Ok(Plan::new(
+            setup,
+            seed,
+            bots,
+            timing.limits(per_turn, window),
+        ))
+    }
     /// The state, built where it will live.
     fn boxed(plan: &Plan<Self>) -> Result<Box<Self>, arena_core::SetupError> {
         Self::new(&plan.params, plan.seed).map(Box::new)
     }
-    /// The seed of the built-in bot at `seat`.
-    fn bot_seed(plan: &Plan<Self>, seat: Seat) -> u64 {
-        arena_core::rng::bot_seed(plan.seed, seat)
-    }
     /// A built-in bot's move.
-    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Self::Move;
+    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Self::Move {
+        arena_core::Bot::act(bot, game, seat).into()
+    }
     /// One step with every seat's move; `dropped` are the seats whose bots the engine dropped in
     /// this step (for games whose rules say what that does).
-    fn play_step(&mut self, moves: &[Self::Move], dropped: SeatSet) -> Stepped;
+    fn play_step(&mut self, moves: &[Self::Move], _dropped: SeatSet) -> Stepped {
+        let actions: Vec<Self::Action> = moves.iter().cloned().map(Into::into).collect();
+        self.step(&actions).into()
+    }
     /// The number reports and messages give the step about to be played (the original's own
     /// turn numbering where it has one).
     fn report_turn(&self) -> u32 {
@@ -83,8 +105,10 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     }
     /// Bots dropped before the first step.
     fn drop_at_start(&mut self, _seats: SeatSet) {}
-    /// The conversation with an external bot at `seat`.
-    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, seat: Seat) -> Box<dyn Protocol<Self>>;
+    /// The conversation with an external bot at `seat` (default: JSON lines).
+    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
+        Box::new(JsonLines::new(conn, plan.limits))
+    }
     /// The request line of the JSON-lines protocol for `seat`, or `None` when it is not asked
     /// now (it passes).
     fn request(&self, seat: Seat) -> Option<String> {
@@ -93,7 +117,6 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
                 .to_string(),
         )
     }
-    fn recorder(plan: &Plan<Self>) -> Self::Recorder;
     /// What a report adds for this game, from the end of the match.
     fn summary(_game: &Self, _plan: &Plan<Self>, _standings: &[Standing]) -> Summary {
         Summary::default()
@@ -140,6 +163,41 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     ) -> anyhow::Result<(String, Box<dyn Format>)>;
     /// The format of a results file whose `game` is `name`, if it is one of this game's.
     fn format_of(name: &str) -> Option<Box<dyn Format>>;
+}
+
+/// [`HostGame::plan`]'s default: [`HostGame::setup`], then the `--bot` arguments (the game's
+/// default bot for the seats left), the game's time limit and the common options.
+pub fn plan_of<G: HostGame>(
+    options: &G::PlayOptions,
+    common: &MatchArgs,
+) -> anyhow::Result<Plan<G>> {
+    let setup = G::setup(options, common.bots.len())?;
+    let bots = common.specs::<G>(setup.seats)?;
+    let (per_turn, window) = G::time_limit(&setup.params);
+    let limits = common.limits(per_turn, window);
+    Ok(common.plan(setup, common.seed(), bots, limits))
+}
+
+/// What a game makes of its options: the params, how many seats, how labels name it.
+#[derive(Clone, Debug)]
+pub struct Setup<G: HostGame> {
+    pub params: G::Params,
+    pub seats: usize,
+    /// The configuration as labels show it (`duel`, `conquest-30x30`, a map's name).
+    pub config: String,
+    /// Record the state in the replay every this many steps (for formats that may skip some).
+    pub record_every: u32,
+}
+
+impl<G: HostGame> Setup<G> {
+    pub fn new(params: G::Params, seats: usize, config: impl Into<String>) -> Self {
+        Setup {
+            params,
+            seats,
+            config: config.into(),
+            record_every: 1,
+        }
+    }
 }
 
 /// One match to play: the rules' params and seed, who sits where, and how to treat them.
@@ -214,10 +272,4 @@ pub struct Summary {
     pub lines: Vec<String>,
     /// Extra fields of the JSON report.
     pub json: serde_json::Map<String, Value>,
-}
-
-/// The usual [`HostGame::bot_move`] and [`HostGame::play_step`] for games whose move is the core's
-/// action.
-pub fn core_move<G: Roster>(bot: &mut G::Bot, game: &G, seat: Seat) -> G::Action {
-    arena_core::Bot::act(bot, game, seat)
 }

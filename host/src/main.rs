@@ -11,14 +11,17 @@ const ABOUT: &str =
 fn cli() -> Command {
     let mut play = Command::new("play")
         .about("Play one match and print the result, the seed and why the game ended.")
+        .subcommand_value_name("GAME")
         .subcommand_required(true)
         .arg_required_else_help(true);
     let mut verify = Command::new("verify")
         .about("Re-play a trace or replay and check every recorded state; exit 1 at the first difference.")
+        .subcommand_value_name("GAME")
         .subcommand_required(true)
         .arg_required_else_help(true);
     let mut tournament = Command::new("tournament")
         .about("Play a tournament in the format the original challenge announced, with ratings and faults.")
+        .subcommand_value_name("GAME")
         .subcommand_required(true)
         .arg_required_else_help(true);
     for g in GAMES {
@@ -52,7 +55,15 @@ fn cli() -> Command {
 }
 
 fn main() -> ExitCode {
-    let matches = cli().get_matches();
+    let matches = match cli().try_get_matches() {
+        Ok(m) => m,
+        Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
+            let _ = e.print();
+            eprintln!("\ngames: {}", games::names().join(", "));
+            return ExitCode::from(2);
+        }
+        Err(e) => e.exit(),
+    };
     let result = match matches.subcommand() {
         Some(("play", m)) => match m.subcommand() {
             Some((name, m)) => games::by_name(name).map_or(Ok(()), |g| (g.run_play)(m)),

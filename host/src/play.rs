@@ -109,7 +109,7 @@ pub fn play<G: HostGame>(
             finished: false,
         });
     }
-    let mut recorder = G::recorder(plan);
+    let mut recorder = G::Recorder::new(plan);
     let recording = out.is_open();
     if recording {
         recorder.begin(&game, plan, &mut out);

@@ -4,8 +4,8 @@
 //! A step is asked in two halves so that bots think at the same time, as in the originals: the
 //! match loop first [`Protocol::ask`]s every seat that moves, then collects each
 //! [`Protocol::answer`] in seat order. Each protocol reads its own deadline off the [`Clock`]:
-//! from its own request (the JSON-lines games), from the moment every seat was asked (Ants' shared
-//! turn time), or from the previous seat's answer (a reference that reads seats one by one).
+//! from its own request (the JSON-lines games), from the moment every seat was asked (a turn time
+//! all bots share), or from the previous seat's answer (an original that reads seats one by one).
 
 use crate::game::{End, HostGame};
 use crate::process::{Fault, Limits, Line, Lines};
@@ -35,8 +35,8 @@ impl Clock {
     }
 }
 
-/// A bot's answer: what it plays, and what it got wrong without losing the answer (Ants: order
-/// lines that could not be read). Each note counts as a refused action and is reported.
+/// A bot's answer: what it plays, and what it got wrong without losing the answer (lines of a
+/// many-line answer that could not be read). Each note counts as a refused action and is reported.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Answer<M> {
     pub mv: M,
@@ -54,7 +54,7 @@ impl<M> Answer<M> {
 
 /// A game's conversation with one external bot.
 pub trait Protocol<G: HostGame> {
-    /// Before the first step: what the bot is told (Ants: the start block).
+    /// Before the first step: what the bot is told (the game's settings, in some protocols).
     fn hello(&mut self, _game: &G, _seat: Seat) -> Result<(), Fault> {
         Ok(())
     }
@@ -179,7 +179,7 @@ where
     }
 
     fn answer(&mut self, _game: &G, _seat: Seat, _clock: &Clock) -> Result<Answer<G::Move>, Fault> {
-        // A seat that was not asked (a busy ColorFight bot) passes.
+        // A seat that was not asked (a bot still busy with its last move) passes.
         let Some(asked) = self.asked.take() else {
             return Ok(Answer::default());
         };

@@ -20,6 +20,10 @@ pub struct Step<'a, G: HostGame> {
 
 /// Writes a game's replay format while the match is played.
 pub trait Recorder<G: HostGame> {
+    /// A recorder for `plan`'s match.
+    fn new(plan: &Plan<G>) -> Self
+    where
+        Self: Sized;
     /// The start of the match (header, first state).
     fn begin(&mut self, game: &G, plan: &Plan<G>, out: &mut LineWriter);
     /// The engine dropped the bot at `seat` during `turn` (before that turn's step).

@@ -6,12 +6,12 @@ use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use std::io::Read;
 
-/// Top-level fields whose values can be long: reading stops at the first of them.
-const LONG: [&str; 6] = ["turns", "replaydata", "state", "ants", "cells", "boards"];
 /// At most this many fields are read.
 const MOST: usize = 16;
 
-/// The first top-level fields of a JSON file: every key seen, with the values of the short ones.
+/// The first top-level fields of a JSON file: the first field, then the fields up to the first
+/// list or object after it (where the long data of a file is), every key seen and the values
+/// read.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Head {
     pub keys: Vec<String>,
@@ -29,7 +29,7 @@ impl Head {
         self.keys.iter().any(|k| k == key)
     }
 
-    /// A string field (`"game": "mammut"`).
+    /// A string field (`"game": "<name>"`).
     pub fn str(&self, key: &str) -> Option<&str> {
         self.get(key).and_then(Value::as_str)
     }
@@ -101,26 +101,71 @@ impl<'de> Visitor<'de> for HeadVisitor<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<String>()? {
-            let long = LONG.contains(&key.as_str());
             self.head.keys.push(key.clone());
-            // Stopping here leaves the rest of the file unread (the parser then reports the
-            // unfinished object, which the caller ignores).
-            if long || self.head.keys.len() >= MOST {
+            if self.head.keys.len() > MOST {
                 return Ok(());
             }
-            let value = map.next_value_seed(ValueSeed)?;
+            let value = map.next_value_seed(ValueSeed {
+                first: self.head.keys.len() == 1,
+            })?;
+            // Stopping at a list or an object leaves the rest of the file unread (the parser then
+            // reports the unfinished object, which the caller ignores).
+            let Some(value) = value else {
+                return Ok(());
+            };
             self.head.values.insert(key, value);
         }
         Ok(())
     }
 }
 
-struct ValueSeed;
+/// Reads a field's value: any value for the first field, otherwise scalars only (`None` for a
+/// list or an object, which is not read).
+struct ValueSeed {
+    first: bool,
+}
 
 impl<'de> DeserializeSeed<'de> for ValueSeed {
-    type Value = Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        serde::Deserialize::deserialize(d)
+    type Value = Option<Value>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<Value>, D::Error> {
+        if self.first {
+            return serde::Deserialize::deserialize(d).map(Some);
+        }
+        d.deserialize_any(Scalar)
+    }
+}
+
+/// A scalar as a [`Value`]; a list or an object is not read (`None`).
+struct Scalar;
+
+impl<'de> Visitor<'de> for Scalar {
+    type Value = Option<Value>;
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Some(v.into()))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
+        Ok(Some(v.into()))
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Self::Value, E> {
+        Ok(Some(v.into()))
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Self::Value, E> {
+        Ok(Some(v.into()))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(Some(v.into()))
+    }
+    fn visit_unit<E>(self) -> Result<Self::Value, E> {
+        Ok(Some(Value::Null))
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Ok(None)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, _: A) -> Result<Self::Value, A::Error> {
+        Ok(None)
     }
 }
 

@@ -75,7 +75,7 @@ pub fn driver<G: HostGame>(
     };
     let conn: Box<dyn Lines> = match spec {
         BotSpec::Builtin(name) => {
-            let bot = G::bot(name, G::bot_seed(plan, seat))
+            let bot = G::bot(name, arena_core::rng::bot_seed(plan.seed, seat))
                 .ok_or_else(|| anyhow::anyhow!("unknown bot `{name}` for {}", G::NAME))?;
             return Ok((Driver::Builtin(bot), None));
         }
@@ -116,7 +116,7 @@ pub fn driver<G: HostGame>(
 }
 
 /// A connection that keeps everything sent to the bot in a file (`--bot-logs`), as the official
-/// Ants engine's `--log_input` does.
+/// official engines' input logs do.
 struct Logged {
     inner: Box<dyn Lines>,
     log: std::fs::File,

@@ -211,7 +211,7 @@ pub struct Verified {
     pub checks: u64,
     /// Whether the file reaches the end of the match.
     pub over: bool,
-    /// What else the game tells (`2 players, 512 ants`).
+    /// What else the game tells (players, counts, how it ended).
     pub detail: String,
     /// Who played what, as the file says.
     pub meta: Meta,

@@ -4,7 +4,7 @@
 use arena_core::games::tower_defense::{Params, TowerDefense, Variant};
 use arena_core::Game;
 use arena_firmware::screen::{draw_game, MatchLabel};
-use arena_host::game::Plan;
+use arena_host::game::{Plan, Setup};
 use arena_host::play::play;
 use arena_host::process::Limits;
 use arena_host::render::{Canvas, ToRgb};
@@ -67,15 +67,14 @@ fn state_after(turns: u64) -> TowerDefense {
         .iter()
         .map(|b| BotSpec::Builtin(b.to_string()))
         .collect();
-    let mut plan = Plan::<TowerDefense>::new(
+    let setup = Setup::new(
         Params {
             variant: Variant::Duel,
         },
-        SEED,
-        "duel".into(),
-        specs,
-        Limits::default(),
+        2,
+        "duel",
     );
+    let mut plan = Plan::<TowerDefense>::new(setup, SEED, specs, Limits::default());
     plan.max_steps = Some(turns);
     *play(&plan, None, None).unwrap().game
 }

@@ -28,7 +28,7 @@ use arena_host::HostGame;
 
 /// Re-plays `text` as a replay of `G` (on `map`, for games that need one) and checks it.
 pub fn verify_on<G: HostGame>(text: &str, map: Option<&str>) -> Result<Verified, Difference> {
-    G::replay(&mut text.as_bytes(), &context(map), &mut |_: &G| {})
+    replay_last::<G, ()>(text, map, |_| ()).map(|(v, _)| v)
 }
 
 /// [`verify_on`] without a map.
@@ -36,27 +36,50 @@ pub fn verify<G: HostGame>(text: &str) -> Result<Verified, Difference> {
     verify_on::<G>(text, None)
 }
 
-/// [`verify_on`], with the last state the re-play reached (boxed: an Ants state is 415 KB).
-pub fn replay_last<G: HostGame>(
+/// [`verify_on`], with what `look` makes of the last state the re-play reached (a projection,
+/// not a copy: some states are large).
+pub fn replay_last<G: HostGame, T>(
     text: &str,
     map: Option<&str>,
-) -> Result<(Verified, Option<Box<G>>), Difference> {
-    let mut last: Option<Box<G>> = None;
-    let v = G::replay(
-        &mut text.as_bytes(),
-        &context(map),
-        &mut |g: &G| match &mut last {
-            Some(kept) => (**kept).clone_from(g),
-            None => last = Some(Box::new(g.clone())),
-        },
-    )?;
+    mut look: impl FnMut(&G) -> T,
+) -> Result<(Verified, Option<T>), Difference> {
+    let ctx = ReplayContext {
+        map: map.map(str::to_string),
+    };
+    let mut last = None;
+    let v = G::replay(&mut text.as_bytes(), &ctx, &mut |g: &G| {
+        last = Some(look(g))
+    })?;
     Ok((v, last))
 }
 
-fn context(map: Option<&str>) -> ReplayContext {
-    ReplayContext {
-        map: map.map(str::to_string),
-    }
+/// Plays `setup`'s match with built-in bots through the desktop's match loop, seeded `seed` (for
+/// games with an engine seed of their own, the plan's `extra` is set by `extra`): the state at the
+/// end and the replay as the game writes it.
+pub fn play_builtin<G: HostGame>(
+    setup: arena_host::game::Setup<G>,
+    seed: u64,
+    bots: &[&str],
+    extra: G::Extra,
+) -> Result<(Box<G>, String), String> {
+    use std::sync::atomic::{AtomicU32, Ordering};
+    static N: AtomicU32 = AtomicU32::new(0);
+    let specs = bots
+        .iter()
+        .map(|b| arena_host::seats::BotSpec::parse::<G>(b))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut plan = arena_host::game::Plan::new(setup, seed, specs, Default::default());
+    plan.extra = extra;
+    let path = std::env::temp_dir().join(format!(
+        "arena-tests-{}-{}.{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed),
+        G::REPLAY_EXT
+    ));
+    let played = arena_host::play::play(&plan, Some(&path), None).map_err(|e| e.to_string())?;
+    let replay = std::fs::read_to_string(&path).map_err(|e| e.to_string());
+    let _ = std::fs::remove_file(&path);
+    Ok((played.game, replay?))
 }
 
 /// What the generic suite needs to know about a game beyond the [`arena_core::Game`] API and its

@@ -1,7 +1,8 @@
 //! The built-in bots: `strong` must beat `hunter` on most 2-player golden maps.
 
-use arena_core::games::ants::{AntsMap, AntsParams};
-use arena_host::games::ants::play_builtin;
+use arena_core::games::ants::{Ants, AntsMap, AntsParams};
+use arena_host::game::Setup;
+use arena_host::games::ants::Extra;
 
 const MAPS: [&str; 5] = [
     "maps/tutorial1.map",
@@ -24,7 +25,12 @@ fn tally() -> (u32, u32, u32) {
                 } else {
                     ["hunter", "strong"]
                 };
-                let (game, _) = play_builtin(&params, seed, &bots).unwrap();
+                let setup = Setup::new(params.clone(), 2, m);
+                let extra = Extra {
+                    engine_seed: seed as i64,
+                };
+                let (game, _) =
+                    arena_tests::play_builtin::<Ants>(setup, seed, &bots, extra).unwrap();
                 let s = game.scores();
                 let (me, them) = (s[strong_seat], s[1 - strong_seat]);
                 eprintln!(

@@ -14,9 +14,12 @@ fn verify(game: &str) -> Result<Report, String> {
         |p: &Path| std::fs::read_to_string(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
     let replay = read(&dir.join("replay.json"));
     let map = read(&dir.join("map.map"));
-    let (v, last) = arena_tests::replay_last::<arena_core::games::ants::Ants>(&replay, Some(&map))
+    let (v, cutoff) =
+        arena_tests::replay_last::<arena_core::games::ants::Ants, _>(&replay, Some(&map), |g| {
+            g.cutoff().map_or("", |c| c.as_str())
+        })
         .map_err(|m| format!("{game}: {m}"))?;
-    let cutoff = last.and_then(|g| g.cutoff()).map_or("", |c| c.as_str());
+    let cutoff = cutoff.unwrap_or_default();
     Ok(Report {
         turns: v.turns,
         cutoff: cutoff.to_string(),

@@ -76,10 +76,10 @@ fn a_game_of_built_in_bots_writes_a_log_that_verifies() {
         step_with_bots(&mut game, &mut bots);
         writer.observe(&game);
     }
-    let (report, last) = arena_tests::replay_last::<Ballroom>(&writer.render(), None)
+    let scores = |g: &Ballroom| -> Vec<u16> { g.players().iter().map(|p| p.score).collect() };
+    let (report, last) = arena_tests::replay_last::<Ballroom, _>(&writer.render(), None, scores)
         .unwrap_or_else(|m| panic!("{m}"));
     assert_eq!(report.turns, 100);
     assert_eq!(report.meta.bots, lineup);
-    let scores = |g: &Ballroom| -> Vec<u16> { g.players().iter().map(|p| p.score).collect() };
-    assert_eq!(scores(&last.unwrap()), scores(&game));
+    assert_eq!(last, Some(scores(&game)));
 }

@@ -1,10 +1,12 @@
 //! Mammut traces: a played game's trace verifies; a corrupted one fails at the right line and field.
 
 use arena_core::games::mammut::{Action, Mammut, MammutBot, Params, PLAYERS};
+use arena_core::games::mammut::{Side, TileSet};
 use arena_core::{Game, Roster};
-use arena_host::games::mammut::json::{action_json, state_json};
+use arena_host::games::mammut::json::{action_from_json, action_json, state_json};
 use arena_host::games::mammut::trace::{header as trace_header, line as trace_line, play_traced};
 use arena_host::verify::{Difference, Verified};
+use serde_json::json;
 
 fn verify_trace(text: &str) -> Result<Verified, Difference> {
     arena_tests::verify::<Mammut>(text)
@@ -35,7 +37,7 @@ fn a_played_trace_verifies() {
     for seed in [1, 2, 3] {
         let (g, trace) = played(seed);
         assert!(g.is_over());
-        let (report, last) = arena_tests::replay_last::<Mammut>(&trace, None)
+        let (report, last) = arena_tests::replay_last::<Mammut, _>(&trace, None, Mammut::clone)
             .unwrap_or_else(|m| panic!("seed {seed}: {m}"));
         let last = last.unwrap();
         assert!(report.over);
@@ -122,4 +124,75 @@ fn an_unreadable_or_foreign_trace_is_refused() {
     let m = verify_trace(&extra).unwrap_err();
     assert_eq!(m.line, Some(g.turn() as usize + 2));
     assert_eq!(state_json(&g, 0)["toMove"], Value::Null);
+}
+
+#[test]
+fn actions_round_trip_and_unknown_is_nothing() {
+    let take = Action::Take(TileSet::only(3).with(17));
+    for a in [
+        Action::Nothing,
+        take,
+        Action::Steal {
+            victim: 2,
+            put_back: 9,
+        },
+    ] {
+        assert_eq!(action_from_json(&action_json(&a)), a);
+    }
+    assert_eq!(action_from_json(&json!({"take":[17,3]})), take);
+    assert_eq!(
+        action_from_json(&json!({"take":[]})),
+        Action::Take(TileSet::EMPTY)
+    );
+    for bad in [
+        json!({"take":[3,3]}),
+        json!({"take":[32]}),
+        json!({"take":[-1]}),
+        json!({"take":"3"}),
+        json!({"take":[1],"steal":2,"putBack":1}),
+        json!({"steal":2}),
+        json!({"steal":"x","putBack":1}),
+        json!([1, 2]),
+        json!("take"),
+        Value::Null,
+    ] {
+        assert_eq!(action_from_json(&bad), Action::Nothing, "{bad}");
+    }
+    assert_eq!(
+        action_from_json(&json!({"steal":-4,"putBack":1e9})),
+        Action::Steal {
+            victim: 255,
+            put_back: 255
+        }
+    );
+}
+
+#[test]
+fn state_json_follows_the_rules_file() {
+    let g = Mammut::new(&Params, 8).unwrap();
+    let s = state_json(&g, 0);
+    let keys: Vec<&str> = s.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+    let mut want = vec![
+        "round", "actions", "toMove", "ids", "points", "furs", "animals", "hands", "middle",
+    ];
+    want.sort();
+    let mut got = keys.clone();
+    got.sort();
+    assert_eq!(got, want);
+    assert_eq!(s["middle"].as_array().unwrap().len(), 32);
+    assert_eq!(s["hands"].as_array().unwrap().len(), PLAYERS);
+    let mover = g.mover().unwrap();
+    assert_eq!(s["toMove"], json!(g.ids()[mover]));
+    let mystery = s["middle"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["side"] == "Mystery")
+        .count();
+    assert_eq!(
+        mystery,
+        (8..14)
+            .filter(|&t| g.visible(t) == Some(Side::Mystery))
+            .count()
+    );
 }

@@ -10,8 +10,8 @@ use std::io::Write;
 
 /// `arena play <game>`: the common options, then the game's own.
 pub fn command<G: HostGame>() -> Command {
-    let cmd = Command::new(G::NAME).about(G::ABOUT);
-    G::PlayOptions::augment_args(MatchArgs::augment_args(cmd))
+    // After the options: a derived struct's doc would otherwise stand for the game's.
+    G::PlayOptions::augment_args(MatchArgs::augment_args(Command::new(G::NAME))).about(G::ABOUT)
 }
 
 pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {

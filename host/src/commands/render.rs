@@ -23,8 +23,8 @@ pub struct RenderArgs {
     /// from the file).
     #[arg(value_name = "REPLAY")]
     pub file: PathBuf,
-    /// The map an Ants replay was played on (Ants replays are re-played on it, as by `arena verify
-    /// ants`).
+    /// The map the match was played on, for games whose replays do not hold it (as `arena verify
+    /// <game>` takes it).
     #[arg(long, value_name = "MAP")]
     pub map: Option<PathBuf>,
     /// Where the picture goes: `.gif` for the whole match, `.png` for one turn.

@@ -79,8 +79,9 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 
 /// `arena tournament <game>`: the common options, then the game's own.
 pub fn command<G: HostGame>() -> Command {
-    let cmd = Command::new(G::NAME).about(G::ABOUT);
-    G::TournamentOptions::augment_args(TournamentArgs::augment_args(cmd))
+    // After the options: a derived struct's doc would otherwise stand for the game's.
+    G::TournamentOptions::augment_args(TournamentArgs::augment_args(Command::new(G::NAME)))
+        .about(G::ABOUT)
 }
 
 pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {

@@ -8,14 +8,16 @@
 //!    rendering too) and in the log, and QEMU exits non-zero.
 //! 4. Size and cost: the QEMU firmware fits the LM3S6965; the median turn is within budget.
 //! 5. Panic paths: the firmware's machine code calls no panic but the explained ones (`panics`).
+//! 6. The Raspberry Pi Pico's ELF on the emulated RP2040: digests, OLED frames, panic, stack
+//!    (`pico_check`).
 
 use anyhow::{bail, ensure, Result};
 use arena_firmware::{Gray4Frame, RunConfig};
 
 use crate::{host, log, qemu, root, tools};
 
-/// The fixed list: the first `MATCHES` matches of the rotation, seeds 0 to 5 (Tower Defense Duel
-/// twice, ColorFight Conquest, Mammut, Ants, Ballroom Blitz: every game with a screen).
+/// The fixed list: the first `MATCHES` matches of the rotation, seeds 0 to 5 (the rotation puts
+/// every game with a screen among its first six entries).
 const MATCHES: u32 = 6;
 /// Snapshot every this many turns (and each result screen).
 const SNAP: u32 = 25;
@@ -28,6 +30,7 @@ pub fn run() -> Result<()> {
     crate::panics::check(&release.join("arena"))?;
     crate::size::run()?;
     crate::cost::run(false)?;
+    crate::pico_check::run()?;
     println!("xtask test: all checks passed");
     Ok(())
 }

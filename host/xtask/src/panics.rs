@@ -42,8 +42,8 @@ pub const ALLOWED: &[(&str, &str, &str)] = &[
         "",
         "core::slice::sort::",
         "core's sort panics when `Ord` is not a total order; every sort in arena-core and \
-         arena-firmware is of integers or tuples of integers (Ballroom and ColorFight rankings, \
-         ColorFight's due attacks, the Ants bot's targets, the cost summary)",
+         arena-firmware is of integers or tuples of integers (the games' rankings and queues, \
+         a bot's targets, the cost summary)",
     ),
 ];
 

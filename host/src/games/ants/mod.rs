@@ -20,14 +20,14 @@ mod verify;
 
 pub use feed::{bot_input, SeatFeed};
 pub use protocol::{BotAnswer, Official};
-pub use replay::{play_builtin, play_recorded, Recorder, ReplayMeta, ReplayWriter};
+pub use replay::{play_recorded, Recorder, ReplayMeta, ReplayWriter};
 pub use verify::{
     kills_from_replay, orders_from_replay, params_from_replay, rerun, rerun_with, replay_with,
     verify_replay, Kill,
 };
 
 use crate::cli::MatchArgs;
-use crate::game::{HostGame, Plan, Standing, Stepped, Summary};
+use crate::game::{HostGame, Plan, Setup, Standing, Stepped, Summary};
 use crate::process::Lines;
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::seats::BotSpec;
@@ -35,7 +35,7 @@ use crate::tournament::{Fixture, Format, Timing};
 use crate::verify::{Difference, Verified};
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, HOST_ORDERS};
 use arena_core::rng::splitmix64;
-use arena_core::{Bot, Game, Seat, SeatSet};
+use arena_core::{Game, Seat, SeatSet};
 use clap::Args;
 use serde_json::Value;
 use std::io::BufRead;
@@ -94,11 +94,6 @@ pub struct Extra {
 
 const TURNTIME: u32 = 1000;
 
-/// The seed of the built-in bot of player `p` in a game with this engine seed.
-pub fn bot_seed(engine_seed: u64, p: usize) -> u64 {
-    engine_seed.wrapping_add(p as u64)
-}
-
 fn read_map(path: &Path) -> anyhow::Result<AntsMap> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| anyhow::anyhow!("cannot read map {}: {e}", path.display()))?;
@@ -111,43 +106,21 @@ fn map_name(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-fn ms(d: Duration) -> u32 {
-    d.as_millis().min(u128::from(u32::MAX)) as u32
-}
-
-/// A match on `map` with these seeds and limits.
-#[allow(clippy::too_many_arguments)]
-fn plan(
-    map: &Path,
-    turns: u16,
-    engine_seed: i64,
-    player_seed: i64,
-    loadtime: u32,
-    turntime: u32,
-    bots: Vec<BotSpec>,
-    limits: crate::process::Limits,
-) -> anyhow::Result<Plan<Ants>> {
+/// A match on `map`: the params, with the official defaults for what is not given.
+fn setup_on(map: &Path, turns: u16, loadtime: u32, turntime: u32) -> anyhow::Result<Setup<Ants>> {
     let mut params = AntsParams::new(read_map(map)?, turns);
     params.loadtime = loadtime;
     params.turntime = turntime;
-    params.player_seed = player_seed;
-    let n = params.map.players as usize;
-    if bots.len() != n {
-        anyhow::bail!(
-            "{} is a {n}-player map: give {n} bots (--bot), {} were given",
-            map.display(),
-            bots.len()
-        );
-    }
-    let mut plan = Plan::new(
-        params,
-        engine_seed.unsigned_abs(),
-        map_name(map),
-        bots,
-        limits,
-    );
+    let seats = params.map.players as usize;
+    Ok(Setup::new(params, seats, map_name(map)))
+}
+
+/// A plan with these seeds (the player seed goes to the bots).
+fn seeded(mut plan: Plan<Ants>, engine_seed: i64, player_seed: i64) -> Plan<Ants> {
+    plan.params.player_seed = player_seed;
+    plan.seed = engine_seed.unsigned_abs();
     plan.extra = Extra { engine_seed };
-    Ok(plan)
+    plan
 }
 
 impl HostGame for Ants {
@@ -162,80 +135,76 @@ impl HostGame for Ants {
     type Extra = Extra;
     type Recorder = ReplayWriter;
 
-    fn plan(args: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
-        let engine_seed = args
+    /// The turn time, as the bots are told it.
+    fn time_limit(params: &AntsParams) -> (Duration, u32) {
+        (Duration::from_millis(u64::from(params.turntime)), 1)
+    }
+
+    fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
+        let turntime = options.turntime.unwrap_or(TURNTIME);
+        setup_on(&options.map, options.turns, options.loadtime, turntime)
+    }
+
+    fn fixture_setup(options: &TournamentOptions, fixture: &Fixture) -> anyhow::Result<Setup<Self>> {
+        let map = options
+            .maps
+            .get(fixture.index % options.maps.len().max(1))
+            .ok_or_else(|| anyhow::anyhow!("an Ants tournament needs at least one --map"))?;
+        setup_on(map, options.turns, 3000, TURNTIME)
+    }
+
+    /// Every player needs its bot (no default fills a seat), `--turn-ms` is the turn time unless
+    /// `--turntime` says it, and the seeds are playgame.py's.
+    fn plan(options: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
+        let mut setup = <Self as HostGame>::setup(options, common.bots.len())?;
+        if options.turntime.is_none() {
+            if let Some(ms) = common.turn_ms {
+                setup.params.turntime = ms.min(u64::from(u32::MAX)) as u32;
+            }
+        }
+        let n = setup.seats;
+        if common.bots.len() != n {
+            anyhow::bail!(
+                "{} is a {n}-player map: give {n} bots (--bot), {} were given",
+                options.map.display(),
+                common.bots.len()
+            );
+        }
+        let engine_seed = options
             .engine_seed
             .unwrap_or_else(|| common.seed() as i64);
-        let player_seed = args.player_seed.unwrap_or_else(|| {
+        let player_seed = options.player_seed.unwrap_or_else(|| {
             let mut s = engine_seed as u64 ^ 0x5eed_0fa7_7e5e_u64;
             (splitmix64(&mut s) % 1_000_000_000) as i64
         });
-        let bots = common
-            .bots
-            .iter()
-            .map(|b| BotSpec::parse::<Self>(b))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(anyhow::Error::msg)?;
-        let turntime = args
-            .turntime
-            .or(common.turn_ms.map(|t| t.min(u64::from(u32::MAX)) as u32))
-            .unwrap_or(TURNTIME);
-        let limits = common.limits(Duration::from_millis(u64::from(turntime)), 1);
-        let mut plan = plan(
-            &args.map,
-            args.turns,
-            engine_seed,
-            player_seed,
-            args.loadtime,
-            turntime,
-            bots,
-            limits,
-        )?;
-        plan.log_dir = common.bot_logs.clone();
-        plan.max_steps = common.max_turns;
-        Ok(plan)
+        let bots = common.specs::<Self>(n)?;
+        let (per_turn, window) = Self::time_limit(&setup.params);
+        let plan = common.plan(setup, 0, bots, common.limits(per_turn, window));
+        Ok(seeded(plan, engine_seed, player_seed))
     }
 
     fn fixture(
-        args: &TournamentOptions,
+        options: &TournamentOptions,
         fixture: &Fixture,
         seed: u64,
         bots: Vec<BotSpec>,
         timing: &Timing,
     ) -> anyhow::Result<Plan<Self>> {
-        let map = args
-            .maps
-            .get(fixture.index % args.maps.len().max(1))
-            .ok_or_else(|| anyhow::anyhow!("an Ants tournament needs at least one --map"))?;
+        let mut setup = Self::fixture_setup(options, fixture)?;
+        let limits = timing.limits(Duration::from_millis(u64::from(TURNTIME)), 1);
+        setup.params.turntime = limits.per_turn.as_millis().min(u128::from(u32::MAX)) as u32;
         // Python's seeds are signed: keep the engine seed in the positive 63-bit range.
         let engine_seed = (seed >> 1) as i64;
         let mut player = engine_seed as u64;
         let player_seed = (splitmix64(&mut player) >> 1) as i64;
-        let limits = timing.limits(Duration::from_millis(u64::from(TURNTIME)), 1);
-        plan(
-            map,
-            args.turns,
-            engine_seed,
-            player_seed,
-            3000,
-            ms(limits.per_turn),
-            bots,
-            limits,
-        )
+        let plan = Plan::new(setup, 0, bots, limits);
+        Ok(seeded(plan, engine_seed, player_seed))
     }
 
     fn boxed(plan: &Plan<Self>) -> Result<Box<Self>, arena_core::SetupError> {
         let mut game: Box<Ants> = Box::new(Ants::blank());
         game.init(&plan.params, plan.seed)?;
         Ok(game)
-    }
-
-    fn bot_seed(plan: &Plan<Self>, seat: Seat) -> u64 {
-        bot_seed(plan.extra.engine_seed as u64, seat)
-    }
-
-    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> BotAnswer {
-        protocol::builtin_answer(&bot.act(game, seat))
     }
 
     fn play_step(&mut self, moves: &[BotAnswer], dropped: SeatSet) -> Stepped {
@@ -265,10 +234,6 @@ impl HostGame for Ants {
             limited(plan.params.loadtime),
             limited(plan.params.turntime),
         ))
-    }
-
-    fn recorder(_plan: &Plan<Self>) -> ReplayWriter {
-        ReplayWriter::default()
     }
 
     fn summary(game: &Self, plan: &Plan<Self>, standings: &[Standing]) -> Summary {

@@ -6,7 +6,7 @@ use super::feed::{end_scores, SeatFeed};
 use crate::game::{End, Finish, Standing};
 use crate::process::{Fault, Lines};
 use crate::protocol::{preview, Answer, Clock, Protocol};
-use arena_core::games::ants::{parse_order, Ants, Order, OrderError};
+use arena_core::games::ants::{parse_order, Ants, Order, OrderError, HOST_ORDERS};
 use arena_core::{Seat, SeatSet};
 use std::time::{Duration, Instant};
 
@@ -179,6 +179,20 @@ impl Protocol<Ants> for Official {
 
     fn close(&mut self) {
         self.conn.close();
+    }
+}
+
+/// The orders of a built-in bot, as the answer an external bot would give.
+impl From<heapless::Vec<Order, HOST_ORDERS>> for BotAnswer {
+    fn from(orders: heapless::Vec<Order, HOST_ORDERS>) -> Self {
+        builtin_answer(&orders)
+    }
+}
+
+/// The orders an answer gives, as far as a board's capacity holds them.
+impl From<BotAnswer> for heapless::Vec<Order, HOST_ORDERS> {
+    fn from(answer: BotAnswer) -> Self {
+        answer.orders.into_iter().take(HOST_ORDERS).collect()
     }
 }
 

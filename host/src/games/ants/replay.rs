@@ -316,10 +316,13 @@ impl Recorder {
 
 /// The replay writer of a match: the history is kept as the match goes, the file written whole
 /// at the end (as `playgame.py` writes it).
-#[derive(Default)]
 pub struct ReplayWriter(Option<Recorder>);
 
 impl crate::record::Recorder<Ants> for ReplayWriter {
+    fn new(_plan: &Plan<Ants>) -> Self {
+        ReplayWriter(None)
+    }
+
     fn begin(&mut self, game: &Ants, _plan: &Plan<Ants>, _out: &mut LineWriter) {
         self.0 = Some(Recorder::new(game));
     }
@@ -367,52 +370,4 @@ pub fn play_recorded(
     game.play_turn(orders, kills, |p, i, why| refused.push((p, i, why)));
     rec.after_turn(game, &alive);
     refused
-}
-
-/// Plays a whole game between built-in bots (names from `Roster::BOTS`, one per player) and
-/// returns the game and its replay (official format, revision 3): what `arena play ants --replay`
-/// writes. `engine_seed` drives the game and seeds the bots.
-pub fn play_builtin(
-    params: &arena_core::games::ants::AntsParams,
-    engine_seed: u64,
-    bots: &[&str],
-) -> Result<(Box<Ants>, Value), String> {
-    use arena_core::games::ants::bots::AntsBot;
-    use arena_core::{Bot, Roster};
-    let mut game: Box<Ants> = Box::new(Ants::blank());
-    game.init(params, engine_seed).map_err(|e| e.to_string())?;
-    let n = game.players();
-    if bots.len() != n {
-        return Err(format!(
-            "the map has {n} players, {} bots given",
-            bots.len()
-        ));
-    }
-    let mut players: Vec<AntsBot> = Vec::new();
-    for (p, name) in bots.iter().enumerate() {
-        players.push(
-            <Ants as Roster>::bot(name, super::bot_seed(engine_seed, p))
-                .ok_or_else(|| format!("unknown ants bot {name:?}"))?,
-        );
-    }
-    let mut rec = Recorder::new(&*game);
-    while !game.is_finished() {
-        let mut orders = Vec::with_capacity(n);
-        for (p, bot) in players.iter_mut().enumerate() {
-            orders.push(if game.is_alive(p) {
-                bot.act(&*game, p)
-            } else {
-                Default::default()
-            });
-        }
-        let slices: Vec<&[Order]> = orders.iter().map(|o| o.as_slice()).collect();
-        play_recorded(&mut game, &mut rec, &slices, SeatSet::EMPTY);
-    }
-    let meta = ReplayMeta {
-        engine_seed: engine_seed as i64,
-        player_names: bots.iter().map(|s| s.to_string()).collect(),
-        ..ReplayMeta::default()
-    };
-    let replay = rec.replay(&*game, &meta);
-    Ok((game, replay))
 }

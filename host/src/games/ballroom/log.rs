@@ -70,10 +70,13 @@ impl LogWriter {
 }
 
 /// The recorder: the log is kept as the match goes and written whole at the end.
-#[derive(Default)]
 pub struct Log(Option<LogWriter>);
 
 impl Recorder<Ballroom> for Log {
+    fn new(_plan: &Plan<Ballroom>) -> Self {
+        Log(None)
+    }
+
     fn begin(&mut self, game: &Ballroom, plan: &Plan<Ballroom>, _out: &mut LineWriter) {
         let names: Vec<&str> = plan.names.iter().map(String::as_str).collect();
         let mut log = LogWriter::new(&names);

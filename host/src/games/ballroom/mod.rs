@@ -7,15 +7,15 @@ pub mod protocol;
 pub mod tournament;
 
 use crate::cli::MatchArgs;
-use crate::game::{core_move, HostGame, Plan, Stepped};
+use crate::game::{plan_of, HostGame, Plan, Setup};
 use crate::process::Lines;
 use crate::protocol::Protocol;
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::seats::BotSpec;
-use crate::tournament::{Fixture, Format, Timing};
+use crate::tournament::{Fixture, Format};
 use crate::verify::{Difference, Verified};
 use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, PLAYERS};
-use arena_core::{Game, Seat, SeatSet};
+use arena_core::{Game, Roster, Seat};
 use clap::{Args, ValueEnum};
 use serde_json::Value;
 use std::io::BufRead;
@@ -79,69 +79,51 @@ impl HostGame for Ballroom {
     type Extra = ();
     type Recorder = log::Log;
 
-    fn plan(args: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
-        if common.bots.len() > PLAYERS {
-            anyhow::bail!(
-                "ballroom takes {PLAYERS} bots, {} were given",
-                common.bots.len()
-            );
-        }
-        let wait = Duration::from_secs(args.tcp_wait);
-        let bots = (0..PLAYERS)
-            .map(|seat| {
-                let arg = common.bots.get(seat).map(String::as_str);
-                if arg == Some("tcp") || (arg.is_none() && args.tcp) {
-                    return Ok(BotSpec::Tcp {
-                        port: BASE_PORT + seat as u16,
-                        wait,
-                    });
-                }
-                arg.map_or(Ok(BotSpec::default_for::<Self>()), |a| {
-                    BotSpec::parse::<Self>(a).map_err(anyhow::Error::msg)
-                })
-            })
-            .collect::<anyhow::Result<Vec<_>>>()?;
+    fn time_limit(_: &Params) -> (Duration, u32) {
+        (PER_PHASE, 1)
+    }
+
+    fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
+        let ruleset = match options.ruleset {
+            RulesetArg::Engine => Ruleset::Engine,
+            RulesetArg::AsWritten => Ruleset::AsWritten,
+        };
         let params = Params {
-            ruleset: match args.ruleset {
-                RulesetArg::Engine => Ruleset::Engine,
-                RulesetArg::AsWritten => Ruleset::AsWritten,
-            },
+            ruleset,
             classes: None,
         };
-        let limits = common.limits(PER_PHASE, 1);
-        Ok(common.plan(params, common.seed(), Self::NAME.into(), bots, limits))
+        Ok(Setup::new(params, PLAYERS, Self::NAME))
     }
 
-    fn fixture(
-        _args: &TournamentOptions,
-        _fixture: &Fixture,
-        seed: u64,
-        bots: Vec<BotSpec>,
-        timing: &Timing,
-    ) -> anyhow::Result<Plan<Self>> {
-        Ok(Plan::new(
-            ENGINE,
-            seed,
-            Self::NAME.into(),
-            bots,
-            timing.limits(PER_PHASE, 1),
-        ))
+    fn fixture_setup(_: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
+        Ok(Setup::new(ENGINE, PLAYERS, Self::NAME))
     }
 
-    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Action {
-        core_move(bot, game, seat)
-    }
-
-    fn play_step(&mut self, moves: &[Action], _dropped: SeatSet) -> Stepped {
-        self.step(moves).into()
+    /// Seats given `tcp` (or, with `--tcp`, seats given no bot) wait for a bot to connect, as the
+    /// official engine does.
+    fn plan(options: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
+        let tcp = |seat: usize| match common.bots.get(seat) {
+            Some(b) => b == "tcp",
+            None => options.tcp,
+        };
+        let mut plain = common.clone();
+        for b in plain.bots.iter_mut().filter(|b| *b == "tcp") {
+            *b = Self::BOTS[0].to_string();
+        }
+        let mut plan = plan_of::<Self>(options, &plain)?;
+        let wait = Duration::from_secs(options.tcp_wait);
+        for (seat, spec) in plan.bots.iter_mut().enumerate().filter(|(s, _)| tcp(*s)) {
+            *spec = BotSpec::Tcp {
+                port: BASE_PORT + seat as u16,
+                wait,
+            };
+        }
+        plan.names = plan.bots.iter().map(BotSpec::label).collect();
+        Ok(plan)
     }
 
     fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
         Box::new(protocol::Reference::new(conn, plan.limits))
-    }
-
-    fn recorder(_plan: &Plan<Self>) -> log::Log {
-        log::Log::default()
     }
 
     fn state_json(&self, _seat: Seat) -> Value {

@@ -76,38 +76,3 @@ impl Format for Swiss {
         by_points(bots, results, swiss_points)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn swiss_pairs_by_points_after_the_first_round() {
-        let s = Swiss { rounds: 2 };
-        let r0 = s.round(0, 8, 1, 3, &[]).unwrap();
-        assert_eq!(r0.len(), 2);
-        // Seat 0 of each table wins: the winners meet in round 2.
-        let results: Vec<MatchResult> = r0
-            .iter()
-            .map(|f| MatchResult {
-                index: f.index,
-                round: 0,
-                seats: f.seats.clone(),
-                seed: 0,
-                turns: 100,
-                rank: vec![0, 1, 2, 3],
-                score: vec![0; 4],
-                reason: String::new(),
-                faults: vec![Default::default(); 4],
-                replay: None,
-            })
-            .collect();
-        let r1 = s.round(1, 8, 1, 3, &results).unwrap();
-        let winners = [r0[0].seats[0], r0[1].seats[0]];
-        assert!(winners.iter().all(|w| r1[0].seats.contains(w)));
-        assert_eq!(r1[0].index, 2);
-        assert!(s.round(2, 8, 1, 3, &results).is_none());
-        // Ten bots: three tables, the last one filled from above.
-        assert_eq!(s.round(0, 10, 1, 3, &[]).unwrap().len(), 3);
-    }
-}

@@ -5,16 +5,12 @@ pub mod json;
 pub mod trace;
 pub mod tournament;
 
-use crate::cli::MatchArgs;
-use crate::game::{core_move, HostGame, Plan, Stepped};
-use crate::process::Lines;
-use crate::protocol::{JsonLines, Protocol};
+use crate::game::{HostGame, Setup};
 use crate::replay::{Head, ReplayContext, Visit};
-use crate::seats::BotSpec;
-use crate::tournament::{Fixture, Format, Timing};
+use crate::tournament::{Fixture, Format};
 use crate::verify::{Difference, Verified};
 use arena_core::games::colorfight::{Action, ColorFight, Params, Variant, DEFAULT_TICKS};
-use arena_core::{Game, Seat, SeatSet};
+use arena_core::{Game, Seat};
 use clap::{Args, ValueEnum};
 use serde_json::Value;
 use std::io::BufRead;
@@ -82,57 +78,38 @@ impl HostGame for ColorFight {
     type Extra = ();
     type Recorder = trace::Trace;
 
-    fn plan(args: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
-        let seats = common.bots.len().max(2);
+    fn time_limit(_: &Params) -> (Duration, u32) {
+        (PER_ANSWER, 1)
+    }
+
+    fn setup(options: &PlayOptions, bots: usize) -> anyhow::Result<Setup<Self>> {
+        let seats = bots.max(2);
         let params = Params {
-            variant: match args.variant {
+            variant: match options.variant {
                 VariantArg::Conquest => Variant::Conquest,
                 VariantArg::Skirmish => Variant::Skirmish,
             },
-            width: args.size.0,
-            height: args.size.1,
+            width: options.size.0,
+            height: options.size.1,
             players: seats.min(u8::MAX as usize) as u8,
-            ticks: args.ticks,
+            ticks: options.ticks,
         };
-        let bots = common.specs::<Self>(seats)?;
-        let limits = common.limits(PER_ANSWER, 1);
-        let mut plan = common.plan(params, common.seed(), config(&params), bots, limits);
-        plan.record_every = args.state_every;
-        Ok(plan)
+        Ok(Setup {
+            record_every: options.state_every,
+            ..Setup::new(params, seats, config(&params))
+        })
     }
 
-    fn fixture(
-        _args: &TournamentOptions,
-        _fixture: &Fixture,
-        seed: u64,
-        bots: Vec<BotSpec>,
-        timing: &Timing,
-    ) -> anyhow::Result<Plan<Self>> {
+    fn fixture_setup(_: &TournamentOptions, fixture: &Fixture) -> anyhow::Result<Setup<Self>> {
+        let seats = fixture.seats.len();
         let params = Params {
-            players: bots.len().min(u8::MAX as usize) as u8,
+            players: seats.min(u8::MAX as usize) as u8,
             ..Params::default()
         };
-        let mut plan = Plan::new(
-            params,
-            seed,
-            config(&params),
-            bots,
-            timing.limits(PER_ANSWER, 1),
-        );
-        plan.record_every = TOURNAMENT_STATE_EVERY;
-        Ok(plan)
-    }
-
-    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Action {
-        core_move(bot, game, seat)
-    }
-
-    fn play_step(&mut self, moves: &[Action], _dropped: SeatSet) -> Stepped {
-        self.step(moves).into()
-    }
-
-    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
-        Box::new(JsonLines::new(conn, plan.limits))
+        Ok(Setup {
+            record_every: TOURNAMENT_STATE_EVERY,
+            ..Setup::new(params, seats, config(&params))
+        })
     }
 
     /// Bots hear from the engine once per tick while they are idle (not waiting for an attack to
@@ -148,10 +125,6 @@ impl HostGame for ColorFight {
                 json::state_json(self)
             )
         })
-    }
-
-    fn recorder(plan: &Plan<Self>) -> trace::Trace {
-        trace::Trace::new(plan)
     }
 
     fn state_json(&self, _seat: Seat) -> Value {

@@ -47,15 +47,13 @@ pub struct Trace {
     every: u32,
 }
 
-impl Trace {
-    pub fn new(plan: &Plan<ColorFight>) -> Self {
+impl Recorder<ColorFight> for Trace {
+    fn new(plan: &Plan<ColorFight>) -> Self {
         Trace {
             every: plan.record_every.max(1),
         }
     }
-}
 
-impl Recorder<ColorFight> for Trace {
     fn begin(&mut self, game: &ColorFight, _plan: &Plan<ColorFight>, out: &mut LineWriter) {
         out.text(&header(game));
     }
@@ -137,79 +135,4 @@ pub fn replay(
     report.turns = game.tick();
     report.over = game.is_over();
     Ok(report)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use arena_core::games::colorfight::{ColorFightBot, Params};
-    use arena_core::{Bot, Roster};
-
-    fn verify_trace(text: &str) -> Result<Verified, Difference> {
-        replay(&mut text.as_bytes(), &mut |_: &ColorFight| {})
-    }
-
-    fn played(ticks: u32) -> String {
-        let params = Params {
-            width: 10,
-            height: 10,
-            ticks,
-            ..Params::default()
-        };
-        let mut game = ColorFight::new(&params, 11).unwrap();
-        let mut bots: Vec<ColorFightBot> = (0..4)
-            .map(|s| ColorFight::bot(ColorFight::BOTS[s % 3], s as u64).unwrap())
-            .collect();
-        let mut out = vec![header(&game)];
-        while !game.is_over() {
-            let mut actions: Vec<Action> = (0..4).map(|s| bots[s].act(&game, s)).collect();
-            actions[3] = Action::Attack { x: 99, y: 0 }; // refused, recorded
-            let report = game.step(&actions);
-            out.push(line(&game, &actions, &report, true));
-        }
-        out.join("\n")
-    }
-
-    #[test]
-    fn a_played_trace_verifies() {
-        let text = played(300);
-        let report = verify_trace(&text).unwrap();
-        assert_eq!(report.steps, 300);
-        assert!(report.over);
-    }
-
-    #[test]
-    fn a_corrupted_trace_fails_at_the_right_tick_and_field() {
-        let text = played(120);
-        let mut lines: Vec<String> = text.lines().map(String::from).collect();
-        // Line 51 holds the step taken at tick 49; change seat 2's gold in its state.
-        let mut v: Value = serde_json::from_str(&lines[50]).unwrap();
-        v["state"]["players"][2]["gold"] = json!(77.5);
-        lines[50] = v.to_string();
-        let err = verify_trace(&lines.join("\n")).unwrap_err();
-        assert_eq!((err.line, err.turn), (Some(51), Some(49)));
-        assert_eq!(err.path, "state.players[2].gold");
-        assert_eq!(err.expected, "77.5");
-        assert!(err.to_string().contains("turn 49"), "{err}");
-        // A changed action replays differently: the state (or refusal) of that line differs.
-        let mut v: Value = serde_json::from_str(&lines[80]).unwrap();
-        v["actions"][3] = Value::Null;
-        lines[50] = text.lines().nth(50).unwrap().to_string();
-        lines[80] = v.to_string();
-        let err = verify_trace(&lines.join("\n")).unwrap_err();
-        assert_eq!((err.line, err.turn), (Some(81), Some(79)));
-        assert_eq!(err.path, "refused[3]");
-        // A changed cell.
-        let mut lines: Vec<String> = text.lines().map(String::from).collect();
-        let mut v: Value = serde_json::from_str(&lines[100]).unwrap();
-        v["state"]["cells"][37][0] = json!(4);
-        lines[100] = v.to_string();
-        let err = verify_trace(&lines.join("\n")).unwrap_err();
-        assert_eq!(err.path, "state.cells[37][0]");
-        assert_eq!(err.turn, Some(99));
-        // Not JSON.
-        lines[100] = "{oops".into();
-        let err = verify_trace(&lines.join("\n")).unwrap_err();
-        assert!(err.path.is_empty() && err.got.starts_with("not JSON"), "{err}");
-    }
 }

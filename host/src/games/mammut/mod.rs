@@ -5,16 +5,12 @@ pub mod json;
 pub mod trace;
 pub mod tournament;
 
-use crate::cli::MatchArgs;
-use crate::game::{core_move, HostGame, Plan, Stepped};
-use crate::process::Lines;
-use crate::protocol::{JsonLines, Protocol};
+use crate::game::{HostGame, Setup};
 use crate::replay::{Head, ReplayContext, Visit};
-use crate::seats::BotSpec;
-use crate::tournament::{Fixture, Format, Timing};
+use crate::tournament::{Fixture, Format};
 use crate::verify::{Difference, Verified};
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
-use arena_core::{Game, Seat, SeatSet};
+use arena_core::{Game, Seat};
 use clap::Args;
 use serde_json::Value;
 use std::io::BufRead;
@@ -42,42 +38,16 @@ impl HostGame for Mammut {
     type Extra = ();
     type Recorder = trace::Trace;
 
-    fn plan(_args: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
-        let bots = common.specs::<Self>(PLAYERS)?;
-        let limits = common.limits(PER_ACTION, 1);
-        Ok(common.plan(Params, common.seed(), String::new(), bots, limits))
+    fn time_limit(_: &Params) -> (Duration, u32) {
+        (PER_ACTION, 1)
     }
 
-    fn fixture(
-        _args: &TournamentOptions,
-        _fixture: &Fixture,
-        seed: u64,
-        bots: Vec<BotSpec>,
-        timing: &Timing,
-    ) -> anyhow::Result<Plan<Self>> {
-        Ok(Plan::new(
-            Params,
-            seed,
-            String::new(),
-            bots,
-            timing.limits(PER_ACTION, 1),
-        ))
+    fn setup(_: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
+        Ok(Setup::new(Params, PLAYERS, ""))
     }
 
-    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Action {
-        core_move(bot, game, seat)
-    }
-
-    fn play_step(&mut self, moves: &[Action], _dropped: SeatSet) -> Stepped {
-        self.step(moves).into()
-    }
-
-    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
-        Box::new(JsonLines::new(conn, plan.limits))
-    }
-
-    fn recorder(_plan: &Plan<Self>) -> trace::Trace {
-        trace::Trace
+    fn fixture_setup(_: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
+        Ok(Setup::new(Params, PLAYERS, ""))
     }
 
     fn state_json(&self, seat: Seat) -> Value {

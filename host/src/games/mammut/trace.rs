@@ -74,6 +74,10 @@ pub fn play_traced<B: Bot<Mammut>>(
 pub struct Trace;
 
 impl Recorder<Mammut> for Trace {
+    fn new(_plan: &Plan<Mammut>) -> Self {
+        Trace
+    }
+
     fn begin(&mut self, game: &Mammut, plan: &Plan<Mammut>, out: &mut LineWriter) {
         let names: Vec<&str> = plan.names.iter().map(String::as_str).collect();
         out.text(&header(game, plan.seed, &names));

@@ -5,16 +5,12 @@ pub mod json;
 pub mod trace;
 pub mod tournament;
 
-use crate::cli::MatchArgs;
-use crate::game::{core_move, HostGame, Plan, Stepped};
-use crate::process::Lines;
-use crate::protocol::{JsonLines, Protocol};
+use crate::game::{HostGame, Setup};
 use crate::replay::{Head, ReplayContext, Visit};
-use crate::seats::BotSpec;
-use crate::tournament::{Fixture, Format, Timing};
+use crate::tournament::{Fixture, Format};
 use crate::verify::{Difference, Verified};
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
-use arena_core::{Game, Seat, SeatSet};
+use arena_core::{Game, Seat};
 use clap::{Args, ValueEnum};
 use serde_json::Value;
 use std::io::BufRead;
@@ -70,52 +66,21 @@ impl HostGame for TowerDefense {
     type Extra = ();
     type Recorder = trace::Trace;
 
-    fn plan(args: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
-        let variant = args.variant.variant();
-        let bots = common.specs::<Self>(2)?;
-        let limits = common.limits(per_turn(variant), 100);
-        let mut plan = common.plan(
-            Params { variant },
-            common.seed(),
-            variant.name().into(),
-            bots,
-            limits,
-        );
-        plan.record_every = args.state_every;
-        Ok(plan)
+    fn time_limit(params: &Params) -> (Duration, u32) {
+        (per_turn(params.variant), 100)
     }
 
-    fn fixture(
-        args: &TournamentOptions,
-        _fixture: &Fixture,
-        seed: u64,
-        bots: Vec<BotSpec>,
-        timing: &Timing,
-    ) -> anyhow::Result<Plan<Self>> {
-        let variant = args.variant.variant();
-        Ok(Plan::new(
-            Params { variant },
-            seed,
-            variant.name().into(),
-            bots,
-            timing.limits(per_turn(variant), 100),
-        ))
+    fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
+        let variant = options.variant.variant();
+        Ok(Setup {
+            record_every: options.state_every,
+            ..Setup::new(Params { variant }, 2, variant.name())
+        })
     }
 
-    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Action {
-        core_move(bot, game, seat)
-    }
-
-    fn play_step(&mut self, moves: &[Action], _dropped: SeatSet) -> Stepped {
-        self.step(moves).into()
-    }
-
-    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
-        Box::new(JsonLines::new(conn, plan.limits))
-    }
-
-    fn recorder(plan: &Plan<Self>) -> trace::Trace {
-        trace::Trace::new(plan)
+    fn fixture_setup(options: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
+        let variant = options.variant.variant();
+        Ok(Setup::new(Params { variant }, 2, variant.name()))
     }
 
     fn state_json(&self, _seat: Seat) -> Value {

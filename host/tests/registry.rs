@@ -1,0 +1,54 @@
+//! Every registered game is reachable from every command that lists games: `play`, `verify` and
+//! `tournament` subcommands with their help, `arena bots`, and `arena --help`.
+
+mod common;
+use arena_host::games::GAMES;
+use common::*;
+
+fn stdout(args: &[&str]) -> String {
+    let out = arena(args);
+    assert!(out.status.success(), "arena {args:?}: {}", text(&out));
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn every_registered_game_has_every_command() {
+    assert!(GAMES.len() >= 5);
+    let bots = stdout(&["bots"]);
+    for command in ["play", "verify", "tournament"] {
+        let listed = stdout(&[command, "--help"]);
+        for g in GAMES {
+            assert!(
+                listed.contains(g.name),
+                "`arena {command} --help` lacks {}",
+                g.name
+            );
+            let help = stdout(&[command, g.name, "--help"]);
+            assert!(help.contains("Usage:"), "{command} {}: {help}", g.name);
+        }
+    }
+    for g in GAMES {
+        let line = bots
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(g.name))
+            .unwrap_or_else(|| panic!("`arena bots` lacks {}", g.name));
+        for b in g.bots {
+            assert!(line.contains(b), "`arena bots` lacks {}'s bot {b}", g.name);
+        }
+        assert!(
+            stdout(&["play", g.name, "--help"]).contains(g.about),
+            "{}: the help says what the game is",
+            g.name
+        );
+    }
+}
+
+#[test]
+fn an_unknown_game_is_refused_with_the_list() {
+    let out = arena(&["play", "chess"]);
+    assert_eq!(out.status.code(), Some(2));
+    let t = text(&out);
+    for g in GAMES {
+        assert!(t.contains(g.name), "{t}");
+    }
+}
