@@ -22,8 +22,8 @@ fn td_golden() -> Vec<[Action; 2]> {
             let v: serde_json::Value = serde_json::from_str(l).expect("JSON");
             let a = v["actions"].as_array().expect("actions");
             [
-                arena_host::games::tower_defense::action_from_json(&a[0]),
-                arena_host::games::tower_defense::action_from_json(&a[1]),
+                arena_host::games::tower_defense::json::action_from_json(&a[0]),
+                arena_host::games::tower_defense::json::action_from_json(&a[1]),
             ]
         })
         .collect()
