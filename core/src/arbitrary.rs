@@ -7,8 +7,8 @@
 //! A generator reads its choices from an [`Unstructured`] stream of bytes, given the state the
 //! action is for: the same bytes on the same state give the same action, so a run of inputs plays
 //! the same match again, and a fuzzer's mutations of the bytes become mutations of the match.
-//! Most actions are of the kind the rules do something with (one of the seat's own ants, a tile in
-//! the middle, a cell next to the seat's own, the current phase's reply); some are anything a bot
+//! Most actions are of the kind the rules do something with (a move of one of the seat's own
+//! pieces, a cell next to the seat's own, the current phase's reply); some are anything a bot
 //! could send, which the rules must refuse. Params are the variants and sizes worth exploring,
 //! small enough that a fuzzer plays thousands of matches a second. Each game's generator is in
 //! its folder (`games/<game>/arbitrary.rs`).
