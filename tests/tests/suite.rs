@@ -26,7 +26,7 @@ fn fuzz_targets() -> Vec<String> {
 }
 
 #[test]
-fn every_registered_game_is_in_the_suite_the_soak_and_the_fuzz_targets() {
+fn every_registered_game_is_in_the_suite_the_soak_and_the_fuzz_targets_and_only_they() {
     let targets = fuzz_targets();
     let soaked: Vec<&str> = arena_tests::soak::GAMES.iter().map(|g| g.name).collect();
     let mut missing = Vec::new();
@@ -43,6 +43,18 @@ fn every_registered_game_is_in_the_suite_the_soak_and_the_fuzz_targets() {
             if !targets.contains(&target) {
                 missing.push(format!("{}: no fuzz target {target}", game.name));
             }
+        }
+    }
+    let folders: Vec<String> = arena_host::games::GAMES
+        .iter()
+        .map(|g| g.name.replace('-', "_"))
+        .collect();
+    for target in &targets {
+        let of_kind = FUZZ_KINDS
+            .iter()
+            .find_map(|kind| target.strip_prefix(kind)?.strip_prefix('_'));
+        if let Some(folder) = of_kind.filter(|f| !folders.iter().any(|g| g == f)) {
+            missing.push(format!("fuzz target {target}: no registered game {folder}"));
         }
     }
     assert!(missing.is_empty(), "{}", missing.join("\n"));
