@@ -29,7 +29,8 @@
 //!
 //! ## Adding a game: the checklist
 //! 1. **A folder in core**, `core/src/games/<game>/`: the rules ([`game::Game`], citing the
-//!    decisions of `rules/<game>.md`), the built-in bots ([`game::Roster`]), a unit test per rule
+//!    decisions of `rules/<game>.md`), the built-in bots ([`game::Roster`]), its generator of
+//!    params and actions (`arbitrary.rs`, behind the `arbitrary` feature), a unit test per rule
 //!    and decision, capacities and state size in the module docs.
 //! 2. **A folder in host**, `host/src/games/<game>/`: `arena_host::HostGame` (canonical JSON, the
 //!    bots' protocol, the replay writer and reader, the tournament format).
@@ -37,9 +38,10 @@
 //! 4. **One line in each registry**: `core/src/games/mod.rs`, `arena_host::with_games!`, and the
 //!    firmware lineup (`firmware/src/games/mod.rs`).
 //! 5. **The tests and benches that come with the folder**: its `arena_tests::Suite` invariants
-//!    (the generic suite, the long runs and the fuzz targets follow from the registry), its
-//!    action generator, a conformance test over `../shared/golden/<game>/` where an original
-//!    engine exists, and a criterion bench in `benches/`.
+//!    (the generic suite, the soak and the fuzz targets follow from the registry and play the
+//!    folder's generator), its `action_`, `verify_` and `game_` fuzz targets, a conformance test
+//!    over `../shared/golden/<game>/` where an original engine exists, and a criterion bench in
+//!    `benches/`.
 
 #![no_std]
 #![forbid(unsafe_code)]
@@ -54,6 +56,8 @@
     )
 )]
 
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
 pub mod digest;
 pub mod game;
 pub mod games;

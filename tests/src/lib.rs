@@ -2,16 +2,25 @@
 //!
 //! [`Suite`] is written once and run over every game (as OpenSpiel's generic tests are): arbitrary
 //! action sequences never panic, the game's invariants hold after every turn, the same seed and
-//! actions give the same digests, and a clone re-plays to the same digests. A game joins by
-//! implementing [`Suite`] (in `games.rs`) and adding one line to `tests/suite.rs`.
+//! actions give the same digests, and a clone re-plays to the same digests. The actions come from
+//! the game's own generator ([`ArbitraryGame`], in arena-core behind its `arbitrary` feature), the
+//! one the fuzz targets and the soak play too: proptest makes bytes, and at every step each seat's
+//! action is drawn from them given the state, so the same bytes on the same states give the same
+//! actions. `tests/suite.rs` runs it over every game of the host registry
+//! ([`arena_host::with_games!`]) and the board build of Ants; a game joins by implementing
+//! [`Suite`] (in `games/<game>.rs`).
 //!
-//! [`golden`] finds the data written by the original engines (`../shared/golden`, or `ARENA_GOLDEN`).
+//! [`soak`] is the long run's engine (`cargo xtask soak`); [`golden`] finds the data written by the
+//! original engines (`../shared/golden`, or `ARENA_GOLDEN`).
 
-use arena_core::{Game, Seat};
+use arena_core::arbitrary::{ArbitraryGame, Unstructured};
+use arena_core::{Seat, SetupError};
 use proptest::prelude::*;
+use std::ops::Range;
 use std::path::PathBuf;
 
 pub mod games;
+pub mod soak;
 
 use arena_host::replay::ReplayContext;
 use arena_host::verify::{Difference, Verified};
@@ -73,73 +82,120 @@ pub fn play_builtin<G: HostGame>(
     Ok((played.game, replay?))
 }
 
-/// What the generic suite needs to know about a game beyond the [`Game`] API.
-pub trait Suite: Game + core::fmt::Debug {
-    /// The params the suite plays with (several, to cover variants and sizes).
+/// What the generic suite needs to know about a game beyond the [`arena_core::Game`] API and its
+/// generator.
+pub trait Suite: ArbitraryGame + core::fmt::Debug {
+    /// How many steps a case plays (fewer if the game ends first).
+    const TURNS: Range<usize>;
+    /// The most bytes a step's actions are drawn from (all seats together; the soak gives each
+    /// arbitrary seat as many).
+    const STEP_BYTES: usize = 96;
+    /// The game's share of the soak's matches, in percent (slow games get fewer).
+    const SOAK_SHARE: u64;
+    /// The params the suite and the soak play with (several, to cover variants and sizes).
     fn params() -> Vec<Self::Params>;
-    /// Any action a bot could send for `seat`, legal or not.
-    fn arb_action(seat: Seat) -> BoxedStrategy<Self::Action>;
     /// The invariants that must hold after every step, given the state before it.
     fn check(&self, before: &Self) -> Result<(), String>;
+    /// The state, built where it will live.
+    fn boxed(params: &Self::Params, seed: u64) -> Result<Box<Self>, SetupError> {
+        Self::new(params, seed).map(Box::new)
+    }
 }
 
-/// A strategy for `turns` turns of actions for `seats` seats.
-pub fn arb_turns<G: Suite>(
-    seats: usize,
-    turns: std::ops::Range<usize>,
-) -> impl Strategy<Value = Vec<Vec<G::Action>>> {
-    let per_turn: Vec<BoxedStrategy<G::Action>> = (0..seats).map(G::arb_action).collect();
-    proptest::collection::vec(per_turn, turns)
+/// A seat's action drawn from `u` by the game's generator (the pass if the bytes cannot give one).
+pub fn arbitrary_action<G: ArbitraryGame>(u: &mut Unstructured, game: &G, seat: Seat) -> G::Action {
+    G::arbitrary_action(u, game, seat).unwrap_or_default()
 }
 
-/// Plays `turns` from a fresh game, checking the invariants after every step. Returns the digests.
+/// Every seat's action for the next step of `game`, drawn from `bytes`: the seats to move play
+/// the game's generator, the others pass.
+pub fn arbitrary_actions<G: ArbitraryGame>(game: &G, bytes: &[u8]) -> Vec<G::Action> {
+    let mut u = Unstructured::new(bytes);
+    let movers = game.to_move();
+    (0..game.seats())
+        .map(|seat| {
+            if movers.contains(seat) {
+                arbitrary_action(&mut u, game, seat)
+            } else {
+                G::Action::default()
+            }
+        })
+        .collect()
+}
+
+/// A strategy for the bytes of a case: one run of bytes per step, [`Suite::TURNS`] steps.
+pub fn arb_steps<G: Suite>() -> impl Strategy<Value = Vec<Vec<u8>>> {
+    proptest::collection::vec(
+        proptest::collection::vec(any::<u8>(), 0..=G::STEP_BYTES),
+        G::TURNS,
+    )
+}
+
+/// A game played from bytes: the digest before and after every step, and the actions drawn.
+#[derive(Debug, PartialEq)]
+pub struct Played<A> {
+    pub digests: Vec<u64>,
+    pub actions: Vec<Vec<A>>,
+}
+
+/// Plays a fresh game, one step per run of bytes until it is over, checking the invariants after
+/// every step.
 pub fn play_checked<G: Suite>(
     params: &G::Params,
     seed: u64,
-    turns: &[Vec<G::Action>],
-) -> Result<Vec<u64>, TestCaseError> {
-    let mut game = match G::new(params, seed) {
-        Ok(g) => g,
-        Err(e) => return Err(TestCaseError::fail(format!("setup failed: {e}"))),
+    steps: &[Vec<u8>],
+) -> Result<Played<G::Action>, TestCaseError> {
+    let mut game =
+        G::boxed(params, seed).map_err(|e| TestCaseError::fail(format!("setup failed: {e}")))?;
+    let mut played = Played {
+        digests: vec![game.digest()],
+        actions: Vec::new(),
     };
-    let mut digests = vec![game.digest()];
-    for (t, actions) in turns.iter().enumerate() {
+    for (t, bytes) in steps.iter().enumerate() {
         if game.is_over() {
             break;
         }
+        let actions = arbitrary_actions(&*game, bytes);
         let before = game.clone();
-        game.step(actions);
+        game.step(&actions);
         if let Err(why) = game.check(&before) {
             return Err(TestCaseError::fail(format!(
-                "invariant broken at step {t} (seed {seed}): {why}"
+                "invariant broken at step {t} (seed {seed}, actions {actions:?}): {why}"
             )));
         }
-        digests.push(game.digest());
+        played.digests.push(game.digest());
+        played.actions.push(actions);
     }
-    Ok(digests)
+    Ok(played)
 }
 
 /// The generic properties, for one game.
 pub fn check_suite_case<G: Suite>(
     which: usize,
     seed: u64,
-    turns: &[Vec<G::Action>],
+    steps: &[Vec<u8>],
 ) -> Result<(), TestCaseError> {
     let all = G::params();
     let params = &all[which % all.len()];
     // No panic, invariants after every turn.
-    let first = play_checked::<G>(params, seed, turns)?;
-    // Determinism: the same seed and actions give the same digest after every turn.
-    let second = play_checked::<G>(params, seed, turns)?;
-    prop_assert_eq!(&first, &second, "same seed and actions, different digests");
-    // A clone taken mid-game re-plays to the same digests (no hidden shared state).
-    let mut game = G::new(params, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
-    let half = turns.len() / 2;
-    for a in &turns[..half] {
+    let first = play_checked::<G>(params, seed, steps)?;
+    // Determinism: the same seed and bytes give the same actions and digests after every turn.
+    let second = play_checked::<G>(params, seed, steps)?;
+    prop_assert_eq!(&first, &second, "same seed and bytes, different games");
+    // A clone taken mid-game re-plays to the same digests (no hidden shared state), and draws the
+    // same actions from the same bytes.
+    let mut game = G::boxed(params, seed).map_err(|e| TestCaseError::fail(e.to_string()))?;
+    let half = first.actions.len() / 2;
+    for a in &first.actions[..half] {
         game.step(a);
     }
     let mut copy = game.clone();
-    for a in &turns[half..] {
+    for (a, bytes) in first.actions[half..].iter().zip(&steps[half..]) {
+        prop_assert_eq!(
+            &arbitrary_actions(&*copy, bytes),
+            a,
+            "a clone drew other actions"
+        );
         game.step(a);
         copy.step(a);
         prop_assert_eq!(game.digest(), copy.digest(), "a clone diverged");
@@ -147,12 +203,11 @@ pub fn check_suite_case<G: Suite>(
     Ok(())
 }
 
-/// Declares the generic suite's tests for one game: `suite!(td, TowerDefense, seats = 2, turns = 0..400);`
+/// Declares the generic suite's test for one game: `suite!(ants_mcu, AntsMcu);`
 #[macro_export]
 macro_rules! suite {
-    ($name:ident, $game:ty, seats = $seats:expr, turns = $turns:expr) => {
+    ($name:ident, $game:ty) => {
         mod $name {
-            use super::*;
             use proptest::prelude::*;
             proptest! {
                 #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
@@ -160,12 +215,23 @@ macro_rules! suite {
                 fn generic_suite(
                     which in 0usize..8,
                     seed in any::<u64>(),
-                    turns in $crate::arb_turns::<$game>($seats, $turns),
+                    steps in $crate::arb_steps::<$game>(),
                 ) {
-                    $crate::check_suite_case::<$game>(which, seed, &turns)?;
+                    $crate::check_suite_case::<$game>(which, seed, &steps)?;
                 }
             }
         }
+    };
+}
+
+/// The generic suite over a list of games as the registry gives it
+/// (`arena_host::with_games!(suites)`), and `SUITE_GAMES`, the names of the games it covers.
+#[macro_export]
+macro_rules! suites {
+    ($($folder:ident: $game:ty),* $(,)?) => {
+        $($crate::suite!($folder, $game);)*
+        /// The games the generic suite covers, by name.
+        pub const SUITE_GAMES: &[&str] = &[$(<$game as arena_core::Game>::NAME),*];
     };
 }
 

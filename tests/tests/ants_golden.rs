@@ -26,33 +26,29 @@ fn verify(game: &str) -> Result<Report, String> {
     })
 }
 
-#[test]
-fn tutorial_hunter_greedy_verifies() {
-    let r = verify("tut_hunter_greedy_s7").unwrap();
-    assert_eq!((r.turns, r.cutoff.as_str()), (128, "lone survivor"));
-}
+/// The official games, with the turns they last and how they end (as their replays say).
+const GAMES: [(&str, u32, &str); 5] = [
+    ("tut_hunter_greedy_s7", 128, "lone survivor"),
+    ("rw32_greedy_hold_s11", 191, "lone survivor"),
+    ("cm06_lefty_hunter_s3", 500, "turn limit reached"),
+    ("rw04p_mixed_s5", 278, "rank stabilized"),
+    ("maze03p_s9", 400, "turn limit reached"),
+];
 
 #[test]
-fn random_walk_greedy_hold_verifies() {
-    verify("rw32_greedy_hold_s11").unwrap();
-}
-
-#[test]
-fn cell_maze_lefty_hunter_verifies() {
-    let r = verify("cm06_lefty_hunter_s3").unwrap();
-    assert_eq!(r.turns, 500);
-}
-
-#[test]
-fn random_walk_4p_verifies() {
-    let r = verify("rw04p_mixed_s5").unwrap();
-    assert_eq!(r.cutoff, "rank stabilized");
-}
-
-#[test]
-fn maze_3p_verifies() {
-    let r = verify("maze03p_s9").unwrap();
-    assert_eq!(r.turns, 400);
+fn every_official_game_verifies_with_its_length_and_end() {
+    let got: Vec<(&str, u32, String)> = GAMES
+        .iter()
+        .map(|&(game, ..)| {
+            let r = verify(game).unwrap();
+            (game, r.turns, r.cutoff)
+        })
+        .collect();
+    let expected: Vec<(&str, u32, String)> = GAMES
+        .iter()
+        .map(|&(game, turns, cutoff)| (game, turns, cutoff.to_string()))
+        .collect();
+    assert_eq!(got, expected);
 }
 
 #[test]
@@ -122,13 +118,7 @@ fn bot_inputs_of_multiplayer_games_follow_the_replay() {
 
 #[test]
 fn rerun_writes_the_official_replay_field_for_field() {
-    for game in [
-        "tut_hunter_greedy_s7",
-        "rw32_greedy_hold_s11",
-        "cm06_lefty_hunter_s3",
-        "rw04p_mixed_s5",
-        "maze03p_s9",
-    ] {
+    for (game, ..) in GAMES {
         let dir = arena_tests::golden("ants").join(game);
         let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
         let official: serde_json::Value = serde_json::from_str(&read("replay.json")).unwrap();

@@ -3,6 +3,7 @@
 
 use arena_core::games::ballroom::Ballroom;
 use arena_host::verify::{Difference, Verified};
+use serde_json::Value;
 
 fn verify_log(text: &str) -> Result<Verified, Difference> {
     arena_tests::verify::<Ballroom>(text)
@@ -29,62 +30,55 @@ fn golden_text(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Verifies `seed12.json` after `edit`, returning where it failed.
-fn verify_edited(edit: impl FnOnce(&mut serde_json::Value)) -> Difference {
-    let mut log: serde_json::Value = serde_json::from_str(&golden_text("seed12.json")).unwrap();
-    edit(&mut log);
-    verify_log(&log.to_string()).expect_err("a corrupted log must not verify")
-}
+/// What an edit writes in place of a field.
+type Edit<'a> = &'a dyn Fn(&Value) -> Value;
 
+/// A log edited at one place fails there: at the edit's turn, phase, seat and field.
 #[test]
-fn a_corrupted_flag_fails_at_its_turn_phase_seat_and_field() {
-    let m = verify_edited(|log| {
-        let d = &mut log["turns"][38]["attack_actions"][2]["damage"];
-        *d = (d.as_i64().unwrap() + 1).into();
-    });
-    assert_eq!(
-        (m.turn, m.path.as_str()),
-        (Some(38), "attack_actions[2].damage")
-    );
-    assert!(
-        m.to_string()
-            .starts_with("turn 38: attack_actions[2].damage"),
-        "{m}"
-    );
-}
-
-#[test]
-fn a_corrupted_state_fails_at_its_turn_seat_and_field() {
-    let m = verify_edited(|log| {
-        let g = &mut log["turns"][50]["player_states"][1]["gold"];
-        *g = (g.as_i64().unwrap() + 1).into();
-    });
-    assert_eq!(
-        (m.turn, m.path.as_str()),
-        (Some(50), "player_states[1].gold")
-    );
-}
-
-#[test]
-fn a_shield_flag_flipped_fails_on_nullified() {
-    // Turn 38 of seed12: P3's shield is consulted by no attack on P3 (the quirk); claiming P2's hit
-    // was nullified must fail on that field.
-    let m = verify_edited(|log| {
-        log["turns"][38]["attack_actions"][2]["nullified"] = true.into();
-    });
-    assert_eq!(
-        (m.turn, m.path.as_str()),
-        (Some(38), "attack_actions[2].nullified")
-    );
-}
-
-#[test]
-fn an_action_for_another_seat_is_refused_by_the_verifier() {
-    let m = verify_edited(|log| {
-        log["turns"][3]["move_actions"][1]["executor"] = 2.into();
-    });
-    assert_eq!(
-        (m.turn, m.path.as_str()),
-        (Some(3), "move_actions[1].executor")
-    );
+fn a_corrupted_log_fails_at_its_turn_phase_seat_and_field() {
+    let plus_one = |v: &Value| Value::from(v.as_i64().unwrap() + 1);
+    // (where the edit is, what it writes, the turn and field it must fail at)
+    let edits: [(&str, Edit, u32, &str); 4] = [
+        // A corrupted action flag.
+        (
+            "/turns/38/attack_actions/2/damage",
+            &plus_one,
+            38,
+            "attack_actions[2].damage",
+        ),
+        // A corrupted player state.
+        (
+            "/turns/50/player_states/1/gold",
+            &plus_one,
+            50,
+            "player_states[1].gold",
+        ),
+        // Turn 38 of seed12: P3's shield is consulted by no attack on P3 (the quirk); claiming
+        // P2's hit was nullified must fail on that field.
+        (
+            "/turns/38/attack_actions/2/nullified",
+            &|_| true.into(),
+            38,
+            "attack_actions[2].nullified",
+        ),
+        // An action for another seat is refused by the verifier.
+        (
+            "/turns/3/move_actions/1/executor",
+            &|_| 2.into(),
+            3,
+            "move_actions[1].executor",
+        ),
+    ];
+    let golden: Value = serde_json::from_str(&golden_text("seed12.json")).unwrap();
+    for (at, edit, turn, path) in edits {
+        let mut log = golden.clone();
+        let field = log.pointer_mut(at).unwrap_or_else(|| panic!("no {at}"));
+        *field = edit(field);
+        let m = verify_log(&log.to_string()).expect_err("a corrupted log must not verify");
+        assert_eq!((m.turn, m.path.as_str()), (Some(turn), path), "{at}");
+        assert!(
+            m.to_string().starts_with(&format!("turn {turn}: {path}")),
+            "{m}"
+        );
+    }
 }

@@ -2,10 +2,16 @@
 //! (or the ones named) for N seconds each, J at a time.
 //!
 //! The fuzz project is its own workspace and needs the nightly toolchain (sanitizers); cargo-fuzz is
-//! installed when missing. A random text seldom gets past a trace's first line, so the verifier
-//! targets start from seeds: the golden files read in place (`ARENA_GOLDEN`, else `../shared/golden`
-//! beside the project), and inputs made here into `tests/fuzz/seeds/` (not committed): Ants
-//! map-NUL-replay pairs from the golden games, ColorFight and Mammut traces from `arena play`.
+//! installed when missing. The targets are the `[[bin]]`s of `tests/fuzz/Cargo.toml`, in its order;
+//! nothing here names a game. A random text seldom gets past a replay's first line, so the replay
+//! targets start from seeds ([`Seeds`]): each `verify_<game>` from its game's replays, which are
+//! `../shared/golden/<game>/` read in place (`ARENA_GOLDEN` for another root) when it holds JSON
+//! files, its games as map-NUL-replay pairs when it holds folders of `map.map` and `replay.json`,
+//! and otherwise three matches `arena play <game>` records (with the arguments its
+//! `[package.metadata.play]` line gives); the other targets from what their
+//! `[package.metadata.seeds]` line names (`replays`: every game's, or a folder of the golden data).
+//! Made seeds go to `tests/fuzz/seeds/` (not committed). Each target mutates inputs up to its largest
+//! seed's size (the next power of two, 4 KiB to 256 KiB).
 //! New inputs go to `tests/fuzz/corpus/<target>`, libFuzzer's output to `tests/fuzz/logs/<target>.log`
 //! (neither committed); a crash fails the run, its input in `tests/fuzz/artifacts/<target>/`.
 //! The closing table gives executions, coverage and time per target, as `tests/fuzz/README.md` records.
@@ -19,40 +25,8 @@ use anyhow::{bail, Context, Result};
 
 use crate::tools::{on_path, status};
 
-/// Every target, in the order they start.
-pub const TARGETS: &[&str] = &[
-    "action_tower_defense",
-    "action_colorfight",
-    "action_mammut",
-    "action_ballroom",
-    "ants_orders",
-    "ants_map",
-    "verify_tower_defense",
-    "verify_colorfight",
-    "verify_mammut",
-    "verify_ballroom",
-    "verify_ants",
-    "replay_detect",
-    "render_replay",
-    "game_tower_defense",
-    "game_colorfight",
-    "game_mammut",
-    "game_ballroom",
-    "game_ants",
-];
-
-/// Golden folders seeding a target, and the longest input it mutates (golden files are large).
-fn golden_seeds(target: &str) -> (&'static [&'static str], Option<u32>) {
-    match target {
-        "verify_tower_defense" => (&["tower-defense"], Some(65_536)),
-        "verify_ballroom" => (&["ballroom"], Some(200_000)),
-        "verify_ants" => (&[], Some(131_072)),
-        "replay_detect" => (&["ballroom", "tower-defense"], Some(65_536)),
-        "render_replay" => (&["ballroom", "tower-defense"], Some(131_072)),
-        "ants_map" => (&["ants/maps"], None),
-        _ => (&[], None),
-    }
-}
+/// The largest input a target mutates, at most (longer seeds, such as some golden traces, are cut).
+const MAX_LEN: u64 = 1 << 18;
 
 fn golden() -> PathBuf {
     std::env::var_os("ARENA_GOLDEN")
@@ -60,13 +34,78 @@ fn golden() -> PathBuf {
         .unwrap_or_else(|| crate::root().join("../shared/golden"))
 }
 
+/// What `tests/fuzz/Cargo.toml` says: the targets, in order, and the seed tables.
+struct Manifest {
+    targets: Vec<String>,
+    /// `[package.metadata.seeds]`: target -> sources.
+    seeds: Vec<(String, Vec<String>)>,
+    /// `[package.metadata.play]`: game folder -> arguments of `arena play <game>`.
+    play: Vec<(String, Vec<String>)>,
+}
+
+impl Manifest {
+    fn read(dir: &Path) -> Result<Manifest> {
+        let path = dir.join("Cargo.toml");
+        let text = std::fs::read_to_string(&path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let mut m = Manifest {
+            targets: Vec::new(),
+            seeds: Vec::new(),
+            play: Vec::new(),
+        };
+        let mut table = "";
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('[') {
+                table = line;
+                continue;
+            }
+            let Some((key, value)) = line.split_once('=') else {
+                continue;
+            };
+            let (key, value) = (key.trim(), value.trim());
+            let words = || -> Vec<String> {
+                value
+                    .trim_matches(|c| c == '[' || c == ']')
+                    .split(',')
+                    .map(|w| w.trim().trim_matches('"').to_string())
+                    .filter(|w| !w.is_empty())
+                    .collect()
+            };
+            match table {
+                "[[bin]]" if key == "name" => m.targets.push(value.trim_matches('"').to_string()),
+                "[package.metadata.seeds]" => m.seeds.push((key.to_string(), words())),
+                "[package.metadata.play]" => m.play.push((key.to_string(), words())),
+                _ => {}
+            }
+        }
+        if m.targets.is_empty() {
+            bail!("no [[bin]] targets in {}", path.display());
+        }
+        Ok(m)
+    }
+
+    /// The games with a replay target, by folder (`verify_<folder>`).
+    fn games(&self) -> impl Iterator<Item = &str> {
+        self.targets
+            .iter()
+            .filter_map(|t| t.strip_prefix("verify_"))
+    }
+
+    fn play_args(&self, folder: &str) -> &[String] {
+        self.play
+            .iter()
+            .find(|(g, _)| g == folder)
+            .map_or(&[], |(_, args)| args)
+    }
+}
+
 struct Options {
     seconds: u32,
     jobs: usize,
-    targets: Vec<&'static str>,
+    targets: Vec<String>,
 }
 
-fn options(args: &[String]) -> Result<Options> {
+fn options(args: &[String], all: &[String]) -> Result<Options> {
     let mut o = Options {
         seconds: 30,
         jobs: 1,
@@ -83,14 +122,12 @@ fn options(args: &[String]) -> Result<Options> {
                 Some(Ok(n)) if n > 0 => o.jobs = n,
                 _ => bail!("--jobs needs a positive number"),
             },
-            t => match TARGETS.iter().find(|&&k| k == t) {
-                Some(k) => o.targets.push(k),
-                None => bail!("unknown fuzz target `{t}`; targets: {}", TARGETS.join(" ")),
-            },
+            t if all.iter().any(|k| k == t) => o.targets.push(t.to_string()),
+            t => bail!("unknown fuzz target `{t}`; targets: {}", all.join(" ")),
         }
     }
     if o.targets.is_empty() {
-        o.targets = TARGETS.to_vec();
+        o.targets = all.to_vec();
     }
     Ok(o)
 }
@@ -132,12 +169,13 @@ fn show(n: Option<u64>) -> String {
 }
 
 pub fn run(args: &[String]) -> Result<()> {
-    let o = options(args)?;
+    let dir = crate::root().join("tests/fuzz");
+    let manifest = Manifest::read(&dir)?;
+    let o = options(args, &manifest.targets)?;
     nightly()?;
     if !on_path("cargo-fuzz") {
         status(Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]))?;
     }
-    let dir = crate::root().join("tests/fuzz");
     // One build of every target first: the parallel runs then only start binaries.
     eprintln!("xtask: building the fuzz targets (nightly, AddressSanitizer)");
     status(
@@ -145,11 +183,11 @@ pub fn run(args: &[String]) -> Result<()> {
             .current_dir(&dir)
             .args(["+nightly", "fuzz", "build"]),
     )?;
-    let seeds = make_seeds(&dir, &o.targets)?;
+    let seeds = Seeds::make(&dir, &manifest, &o.targets)?;
     let logs = dir.join("logs");
     std::fs::create_dir_all(&logs)?;
 
-    let mut waiting: VecDeque<&str> = o.targets.iter().copied().collect();
+    let mut waiting: VecDeque<&str> = o.targets.iter().map(String::as_str).collect();
     let mut running: Vec<(&str, Child, Instant)> = Vec::new();
     let mut done: Vec<(&str, Summary, Duration, bool)> = Vec::new();
     eprintln!(
@@ -200,7 +238,7 @@ pub fn run(args: &[String]) -> Result<()> {
             }
         }
     }
-    done.sort_by_key(|(t, ..)| TARGETS.iter().position(|k| k == t));
+    done.sort_by_key(|(t, ..)| manifest.targets.iter().position(|k| k == t));
     println!("| Target | Executions | exec/s | cov | ft | Run time (s) |");
     println!("|---|---:|---:|---:|---:|---:|");
     for (target, s, took, ok) in &done {
@@ -253,106 +291,217 @@ fn start(
     dir: &Path,
     target: &str,
     seconds: u32,
-    seeds: &Path,
+    seeds: &Seeds,
     logs: &Path,
 ) -> Result<std::process::Child> {
     let corpus = dir.join("corpus").join(target);
     std::fs::create_dir_all(&corpus)?;
-    let golden = golden();
-    let (folders, max_len) = golden_seeds(target);
-    let made = made_seeds(target).iter().map(|t| seeds.join(t));
+    let folders = seeds.of(target);
     let log = std::fs::File::create(logs.join(format!("{target}.log")))?;
     let mut cmd = Command::new("cargo");
     cmd.current_dir(dir)
         .args(["+nightly", "fuzz", "run", target])
         .arg(&corpus)
-        .args(
-            folders
-                .iter()
-                .map(|f| golden.join(f))
-                .chain(made)
-                .filter(|p| p.is_dir()),
-        )
+        .args(&folders)
         .args([
             "--".to_string(),
             format!("-max_total_time={seconds}"),
             "-rss_limit_mb=4096".to_string(),
             "-print_final_stats=1".to_string(),
         ])
-        .args(max_len.map(|n| format!("-max_len={n}")))
+        .args((!folders.is_empty()).then(|| format!("-max_len={}", max_len(&folders))))
         .stdin(Stdio::null())
         .stdout(log.try_clone()?)
         .stderr(log);
     cmd.spawn().with_context(|| format!("cannot start {cmd:?}"))
 }
 
-/// The folders of made seeds a target reads (see [`make_seeds`]).
-fn made_seeds(target: &str) -> &'static [&'static str] {
-    match target {
-        "verify_ants" => &["verify_ants"],
-        "verify_colorfight" => &["verify_colorfight"],
-        "verify_mammut" => &["verify_mammut"],
-        "render_replay" => &["verify_ants", "verify_colorfight", "verify_mammut"],
-        _ => &[],
-    }
+/// The largest seed's size, as the next power of two from 4 KiB to [`MAX_LEN`].
+fn max_len(folders: &[PathBuf]) -> u64 {
+    let largest = folders
+        .iter()
+        .filter_map(|f| std::fs::read_dir(f).ok())
+        .flat_map(|entries| entries.flatten())
+        .filter_map(|e| e.metadata().ok())
+        .filter(|m| m.is_file())
+        .map(|m| m.len())
+        .max()
+        .unwrap_or(0);
+    largest.next_power_of_two().clamp(4096, MAX_LEN)
 }
 
-/// Seeds made on the spot (not committed): what the verifier targets could not reach from nothing.
-fn make_seeds(dir: &Path, targets: &[&str]) -> Result<PathBuf> {
-    let seeds = dir.join("seeds");
-    let wanted = |folder: &str| targets.iter().any(|t| made_seeds(t).contains(&folder));
-    if wanted("verify_ants") {
-        let out = seeds.join("verify_ants");
-        std::fs::create_dir_all(&out)?;
-        let games = golden().join("ants");
-        if let Ok(entries) = std::fs::read_dir(&games) {
-            for game in entries.flatten() {
-                let (map, replay) = (game.path().join("map.map"), game.path().join("replay.json"));
-                if let (Ok(map), Ok(replay)) = (std::fs::read(&map), std::fs::read(&replay)) {
-                    let mut pair = map;
-                    pair.push(0);
-                    pair.extend(replay);
-                    std::fs::write(out.join(game.file_name()), pair)?;
+/// The seed folders of every target run.
+struct Seeds {
+    /// Per game folder, the folder of its replays.
+    replays: Vec<(String, PathBuf)>,
+    /// `[package.metadata.seeds]`.
+    named: Vec<(String, Vec<String>)>,
+}
+
+impl Seeds {
+    /// Finds or makes the replays of every game whose replays a target of `targets` reads.
+    fn make(dir: &Path, manifest: &Manifest, targets: &[String]) -> Result<Seeds> {
+        let named = manifest.seeds.clone();
+        let reads_all = targets.iter().any(|t| {
+            named
+                .iter()
+                .any(|(k, sources)| k == t && sources.iter().any(|s| s == "replays"))
+        });
+        let mut replays = Vec::new();
+        for folder in manifest.games() {
+            if reads_all || targets.iter().any(|t| *t == format!("verify_{folder}")) {
+                let out = dir.join("seeds").join(format!("verify_{folder}"));
+                if let Some(found) = replays_of(folder, manifest.play_args(folder), &out)? {
+                    replays.push((folder.to_string(), found));
                 }
             }
         }
+        Ok(Seeds { replays, named })
     }
-    let traces: [(&str, &[&str]); 2] = [
-        (
-            "verify_colorfight",
-            &["colorfight", "--size", "6x6", "--max-turns", "120"],
-        ),
-        ("verify_mammut", &["mammut"]),
-    ];
-    for (target, game) in traces {
-        if !wanted(target) {
+
+    /// The seed folders `target` starts from.
+    fn of(&self, target: &str) -> Vec<PathBuf> {
+        let mut out: Vec<PathBuf> = self
+            .replays
+            .iter()
+            .filter(|(folder, _)| target == format!("verify_{folder}"))
+            .map(|(_, path)| path.clone())
+            .collect();
+        for (_, sources) in self.named.iter().filter(|(t, _)| t == target) {
+            for source in sources {
+                match source.as_str() {
+                    "replays" => out.extend(self.replays.iter().map(|(_, p)| p.clone())),
+                    folder => out.push(golden().join(folder)),
+                }
+            }
+        }
+        out.retain(|p| p.is_dir());
+        out.dedup();
+        out
+    }
+}
+
+/// The folder of a game's replays (see the module docs), made into `out` where they are made.
+fn replays_of(folder: &str, play: &[String], out: &Path) -> Result<Option<PathBuf>> {
+    let game = folder.replace('_', "-");
+    let golden = golden().join(&game);
+    let entries: Vec<PathBuf> = std::fs::read_dir(&golden)
+        .map(|d| d.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    let json = |p: &PathBuf| p.extension().is_some_and(|x| x == "json" || x == "jsonl");
+    if entries.iter().any(|p| p.is_file() && json(p)) {
+        return Ok(Some(golden));
+    }
+    std::fs::create_dir_all(out)?;
+    let pairs: Vec<&PathBuf> = entries
+        .iter()
+        .filter(|p| p.join("map.map").is_file() && p.join("replay.json").is_file())
+        .collect();
+    if !pairs.is_empty() {
+        for game in pairs {
+            let mut pair = std::fs::read(game.join("map.map"))?;
+            pair.push(0);
+            pair.extend(std::fs::read(game.join("replay.json"))?);
+            if let Some(name) = game.file_name() {
+                std::fs::write(out.join(name), pair)?;
+            }
+        }
+        return Ok(Some(out.to_path_buf()));
+    }
+    for seed in 1..=3 {
+        let file = out.join(format!("seed{seed}.trace"));
+        if file.is_file() {
             continue;
         }
-        let out = seeds.join(target);
-        std::fs::create_dir_all(&out)?;
-        for seed in 1..=3 {
-            let file = out.join(format!("seed{seed}.trace"));
-            if file.is_file() {
-                continue;
-            }
-            let mut cmd = Command::new("cargo");
-            cmd.current_dir(crate::root())
-                .args([
-                    "run",
-                    "-q",
-                    "-p",
-                    "arena-host",
-                    "--bin",
-                    "arena",
-                    "--",
-                    "play",
-                ])
-                .args(game)
-                .args(["--seed", &seed.to_string(), "--replay"])
-                .arg(&file)
-                .stdout(Stdio::null());
-            status(&mut cmd)?;
+        let mut cmd = Command::new("cargo");
+        cmd.current_dir(crate::root())
+            .args([
+                "run",
+                "-q",
+                "-p",
+                "arena-host",
+                "--bin",
+                "arena",
+                "--",
+                "play",
+            ])
+            .arg(&game)
+            .args(play)
+            .args(["--seed", &seed.to_string(), "--replay"])
+            .arg(&file)
+            .stdout(Stdio::null());
+        if let Err(e) = status(&mut cmd) {
+            eprintln!("xtask: no seeds for verify_{folder}: {e:#}");
+            return Ok(None);
         }
     }
-    Ok(seeds)
+    Ok(Some(out.to_path_buf()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn manifest() -> Manifest {
+        Manifest::read(&crate::root().join("tests/fuzz")).expect("tests/fuzz/Cargo.toml")
+    }
+
+    #[test]
+    fn every_target_file_is_a_target_and_every_target_has_its_file() {
+        let m = manifest();
+        let mut files: Vec<String> =
+            std::fs::read_dir(crate::root().join("tests/fuzz/fuzz_targets"))
+                .expect("tests/fuzz/fuzz_targets")
+                .flatten()
+                .filter_map(|e| {
+                    e.file_name()
+                        .to_str()?
+                        .strip_suffix(".rs")
+                        .map(String::from)
+                })
+                .collect();
+        files.sort();
+        let mut targets = m.targets.clone();
+        targets.sort();
+        assert_eq!(files, targets);
+    }
+
+    #[test]
+    fn the_manifest_tables_are_read() {
+        let text = "[package.metadata.seeds]\nreplay_detect = [\"replays\", \"x/maps\"]\n\n\
+                    [package.metadata.play]\nsome_game = [\"--size\", \"6x6\"]\n\n\
+                    [[bin]]\nname = \"verify_some_game\"\npath = \"a.rs\"\n\n\
+                    [[bin]]\nname = \"replay_detect\"\n";
+        let dir = std::env::temp_dir().join(format!("xtask-fuzz-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(dir.join("Cargo.toml"), text).expect("write");
+        let m = Manifest::read(&dir).expect("manifest");
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(m.targets, ["verify_some_game", "replay_detect"]);
+        assert_eq!(m.games().collect::<Vec<_>>(), ["some_game"]);
+        assert_eq!(m.play_args("some_game"), ["--size", "6x6"]);
+        assert!(m.play_args("other").is_empty());
+        assert_eq!(
+            m.seeds,
+            [(
+                "replay_detect".to_string(),
+                vec!["replays".to_string(), "x/maps".to_string()]
+            )]
+        );
+    }
+
+    #[test]
+    fn a_target_mutates_up_to_its_largest_seed() {
+        let dir = std::env::temp_dir().join(format!("xtask-fuzz-len-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).expect("temp dir");
+        std::fs::write(dir.join("a"), vec![b'x'; 5000]).expect("write");
+        std::fs::write(dir.join("b"), b"short").expect("write");
+        let len = max_len(std::slice::from_ref(&dir));
+        std::fs::write(dir.join("c"), vec![b'x'; 1 << 20]).expect("write");
+        let capped = max_len(std::slice::from_ref(&dir));
+        let _ = std::fs::remove_dir_all(&dir);
+        assert_eq!(len, 8192);
+        assert_eq!(capped, MAX_LEN);
+        assert_eq!(max_len(&[]), 4096);
+    }
 }

@@ -1,24 +1,13 @@
-//! The Ants replay verifier on any (replay, map) pair: the input is the map, a NUL byte, then the
-//! replay. Never panics; a pair it accepts verifies again with the same report, for as many players
-//! as the map has.
+//! Ants: the replay reader on any (map, replay) pair, the input being the map, a NUL byte, then
+//! the replay: see `arena_fuzz::verify`. A pair it accepts was played by as many players as the
+//! map has.
 #![no_main]
-use arena_core::games::ants::AntsMap;
-use arena_host::games::ants::verify_replay;
-use libfuzzer_sys::fuzz_target;
+use arena_core::games::ants::{Ants, AntsMap};
 
-fuzz_target!(|data: &[u8]| {
-    let Ok(text) = std::str::from_utf8(data) else {
-        return;
-    };
-    let (map, replay) = text.split_once('\0').unwrap_or(("", text));
-    match verify_replay(replay, map) {
-        Ok(report) => {
-            let parsed = AntsMap::parse(map).expect("a verified replay's map parses");
-            assert_eq!(report.players, parsed.players as usize);
-            assert_eq!(verify_replay(replay, map), Ok(report));
-        }
-        Err(mismatch) => {
-            let _ = mismatch.to_string();
-        }
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    if let Some((_, players)) = arena_fuzz::verify::<Ants>(data) {
+        let map = data.split(|&b| b == 0).next().unwrap_or_default();
+        let map = AntsMap::parse(std::str::from_utf8(map).unwrap_or_default());
+        assert_eq!(Ok(players), map.map(|m| m.players as usize));
     }
 });

@@ -1,8 +1,5 @@
-//! The Tower Defense trace verifier on any text: see `arena_fuzz::verifier`.
+//! Tower Defense: the replay reader on any text: see `arena_fuzz::verify`.
 #![no_main]
-use arena_fuzz::verifier;
-use arena_host::games::tower_defense::verify_trace;
-use arena_host::replay::Kind;
-use libfuzzer_sys::fuzz_target;
-
-fuzz_target!(|data: &[u8]| verifier(data, Kind::TowerDefense, verify_trace));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    arena_fuzz::verify::<arena_core::games::tower_defense::TowerDefense>(data);
+});

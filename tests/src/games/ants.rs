@@ -1,81 +1,46 @@
-//! Ants in the generic suite: the microcontroller build (48 x 48, 256 ants) on random symmetric
-//! maps, with random orders (mostly aimed at real squares, some far outside the map).
+//! Ants in the generic suite, for every build's capacities (the host's and the board's): random
+//! symmetric maps of 2 to 4 players and up to 40 x 40 squares, 120 turns.
 
-use arena_core::games::ants::{AntsMcu, AntsMcuMap, AntsMcuParams, Dir, Order, MCU_ORDERS};
-use arena_core::{Game, Rng, Seat};
-use proptest::prelude::*;
+use arena_core::games::ants::arbitrary::symmetric_map;
+use arena_core::games::ants::{AntsGame, Map, Params};
+use arena_core::{Game, Rng, SetupError};
 
-/// A map that is the same under a translation by (rows / players, cols / players): every such map
-/// is symmetric in the official sense, whatever its water.
-fn random_map(seed: u64) -> String {
-    let mut rng = Rng::new(seed);
-    let players = 2 + rng.below(3) as usize;
-    let cell = 5 + rng.below(6) as usize;
-    let (rows, cols) = (cell * players, cell * players);
-    let (step_r, step_c) = (cell, cell);
-    let mut grid = vec![vec!['.'; cols]; rows];
-    // Water in the base block, copied along the translation.
-    let base: Vec<Vec<bool>> = (0..rows)
-        .map(|_| (0..cols).map(|_| rng.below(100) < 12).collect())
-        .collect();
-    for (r, line) in grid.iter_mut().enumerate() {
-        for (c, square) in line.iter_mut().enumerate() {
-            // The orbit's representative: shift back by k steps until k = 0.
-            let k = (0..players)
-                .find(|&k| (r + rows - k * step_r % rows) % rows < step_r)
-                .unwrap_or(0);
-            let (r0, c0) = (
-                (r + rows - k * step_r) % rows,
-                (c + cols - k * step_c % cols) % cols,
-            );
-            if base[r0][c0] {
-                *square = '%';
-            }
-        }
-    }
-    for p in 0..players {
-        let (r, c) = (1 + p * step_r, 1 + p * step_c);
-        grid[r % rows][c % cols] = (b'0' + p as u8) as char;
-    }
-    let mut text = format!("rows {rows}\ncols {cols}\nplayers {players}\n");
-    for row in grid {
-        text.push_str("m ");
-        text.extend(row);
-        text.push('\n');
-    }
-    text
-}
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize> crate::Suite
+    for AntsGame<SQ, A, F, H, O>
+{
+    const TURNS: std::ops::Range<usize> = 0..120;
+    const SOAK_SHARE: u64 = 10;
+    // Up to 16 orders for each of up to 4 seats.
+    const STEP_BYTES: usize = 512;
 
-impl crate::Suite for AntsMcu {
-    fn params() -> Vec<AntsMcuParams> {
+    fn params() -> Vec<Params<SQ, H>> {
         let mut out = Vec::new();
         let mut seed = 0u64;
         while out.len() < 8 {
-            let text = random_map(seed);
+            let mut rng = Rng::new(seed);
             seed += 1;
-            let Ok(map) = AntsMcuMap::parse(&text) else {
+            let players = 2 + rng.below(3) as u8;
+            let cell = 5 + rng.below(6) as usize;
+            let Some(text) = symmetric_map(players, cell, 12, rng.next_u64()) else {
                 continue;
             };
-            let params = AntsMcuParams::new(map, 120);
+            let Ok(map) = Map::parse(&text) else {
+                continue;
+            };
+            let params = Params::new(map, 120);
             // Keep the maps the engine accepts (all symmetric; some have no food set at all).
-            if AntsMcu::new(&params, 1).is_ok() {
+            if Self::boxed(&params, 1).is_ok() {
                 out.push(params);
             }
         }
         out
     }
 
-    fn arb_action(_seat: Seat) -> BoxedStrategy<<AntsMcu as Game>::Action> {
-        let coord = prop_oneof![8 => 0i16..30, 1 => any::<i16>(), 1 => -30i16..0];
-        let dir = prop_oneof![Just(Dir::N), Just(Dir::E), Just(Dir::S), Just(Dir::W)];
-        proptest::collection::vec((coord.clone(), coord, dir), 0..40)
-            .prop_map(|v| {
-                v.into_iter()
-                    .map(|(row, col, dir)| Order { row, col, dir })
-                    .take(MCU_ORDERS)
-                    .collect()
-            })
-            .boxed()
+    /// Built in place: the host build is about 415 KB.
+    fn boxed(params: &Params<SQ, H>, seed: u64) -> Result<Box<Self>, SetupError> {
+        let mut game = Box::new(Self::blank());
+        game.init(params, seed)?;
+        Ok(game)
     }
 
     fn check(&self, before: &Self) -> Result<(), String> {

@@ -1,11 +1,14 @@
-//! Ballroom Blitz in the generic suite: any reply a bot could send, in any phase.
+//! Ballroom Blitz in the generic suite: both rulesets, with and without the handshake, and the
+//! invariants of the rules.
 
 use crate::Suite;
-use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Params, Phase, Ruleset, BOARD};
-use arena_core::{Game, Seat};
-use proptest::prelude::*;
+use arena_core::games::ballroom::{Ballroom, Class, Params, Phase, Ruleset, BOARD};
+use arena_core::Game;
 
 impl Suite for Ballroom {
+    const TURNS: std::ops::Range<usize> = 0..450;
+    const SOAK_SHARE: u64 = 25;
+
     fn params() -> Vec<Params> {
         let mut all = Vec::new();
         for ruleset in [Ruleset::Engine, Ruleset::AsWritten] {
@@ -19,29 +22,6 @@ impl Suite for Ballroom {
             });
         }
         all
-    }
-
-    fn arb_action(_seat: Seat) -> BoxedStrategy<Action> {
-        let class = prop_oneof![
-            Just(Class::Knight),
-            Just(Class::Wizard),
-            Just(Class::Archer)
-        ];
-        let item = proptest::sample::select(Item::ALL.to_vec());
-        let coord = prop_oneof![8 => -2i32..12, 1 => any::<i32>()];
-        let target = prop_oneof![8 => -1i32..5, 1 => any::<i32>()];
-        // Drops (Null, Malformed) are rare so that most games run long with live bots.
-        prop_oneof![
-            20 => Just(Action::Pass),
-            1 => Just(Action::Null),
-            1 => Just(Action::Malformed),
-            20 => class.prop_map(Action::Class),
-            160 => any::<bool>().prop_map(Action::Use),
-            300 => (coord.clone(), coord).prop_map(|(x, y)| Action::Move { x, y }),
-            300 => target.prop_map(|target| Action::Attack { target }),
-            160 => item.prop_map(Action::Buy),
-        ]
-        .boxed()
     }
 
     fn check(&self, before: &Self) -> Result<(), String> {

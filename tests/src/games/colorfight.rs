@@ -1,14 +1,15 @@
 //! ColorFight in the generic suite: small crowded grids (where fights happen within a few hundred
-//! ticks) and the full 30 x 30, both variants; actions mostly aimed at the small grids' cells.
+//! ticks) and the full 30 x 30, both variants.
 
 use crate::Suite;
-use arena_core::games::colorfight::{
-    Action, Building, ColorFight, Num, Params, Variant, CAP, MAX_BASES,
-};
-use arena_core::{Game, Seat};
-use proptest::prelude::*;
+use arena_core::games::colorfight::{Building, ColorFight, Num, Params, Variant, CAP, MAX_BASES};
+use arena_core::Game;
 
 impl Suite for ColorFight {
+    const TURNS: std::ops::Range<usize> = 0..400;
+    const SOAK_SHARE: u64 = 15;
+    const STEP_BYTES: usize = 160;
+
     fn params() -> Vec<Params> {
         let p = |variant, width, height, players, ticks| Params {
             variant,
@@ -25,18 +26,6 @@ impl Suite for ColorFight {
             p(Variant::Skirmish, 8, 3, 8, 200),
             p(Variant::Conquest, 10, 10, 2, 350),
         ]
-    }
-
-    fn arb_action(_seat: Seat) -> BoxedStrategy<Action> {
-        prop_oneof![
-            2 => Just(Action::Pass),
-            8 => (-1i32..9, -1i32..9).prop_map(|(x, y)| Action::Attack { x, y }),
-            1 => (0i32..31, 0i32..31).prop_map(|(x, y)| Action::Attack { x, y }),
-            2 => (-1i32..9, -1i32..9).prop_map(|(x, y)| Action::Build { x, y }),
-            1 => (any::<i32>(), any::<i32>()).prop_map(|(x, y)| Action::Attack { x, y }),
-            1 => Just(Action::Malformed),
-        ]
-        .boxed()
     }
 
     fn check(&self, before: &Self) -> Result<(), String> {

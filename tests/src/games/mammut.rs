@@ -1,27 +1,15 @@
-//! Mammut in the generic suite: any action a bot could send, and the invariants of the rules.
+//! Mammut in the generic suite: the invariants of the rules.
 
 use crate::Suite;
-use arena_core::games::mammut::{Action, Mammut, Params, TileSet, ACTION_CAP, PLAYERS};
+use arena_core::games::mammut::{Mammut, Params, TileSet, ACTION_CAP, PLAYERS};
 use arena_core::{Game, Seat};
-use proptest::prelude::*;
 
 impl Suite for Mammut {
+    const TURNS: std::ops::Range<usize> = 0..400;
+    const SOAK_SHARE: u64 = 30;
+
     fn params() -> Vec<Params> {
         vec![Params]
-    }
-
-    fn arb_action(_seat: Seat) -> BoxedStrategy<Action> {
-        prop_oneof![
-            1 => Just(Action::Nothing),
-            // Small takes, most of them legal early in a round.
-            6 => proptest::collection::vec(0u8..32, 0..4)
-                .prop_map(|ids| Action::Take(ids.into_iter().fold(TileSet::EMPTY, TileSet::with))),
-            1 => any::<u32>().prop_map(|m| Action::Take(TileSet(m))),
-            // Steals, including from seats that do not exist and of tiles that were not stolen.
-            4 => (0u8..7, 0u8..34).prop_map(|(victim, put_back)| Action::Steal { victim, put_back }),
-            1 => (any::<u8>(), any::<u8>()).prop_map(|(victim, put_back)| Action::Steal { victim, put_back }),
-        ]
-        .boxed()
     }
 
     fn check(&self, before: &Self) -> Result<(), String> {

@@ -1,21 +1,13 @@
-//! Tower Defense in the generic suite: both variants, any action a bot could send.
+//! Tower Defense in the generic suite: both variants, and the invariants of the rules.
 
 use crate::Suite;
-use arena_core::games::tower_defense::{Action, Params, Stat, TowerDefense, TowerKind, Variant};
-use arena_core::{Game, Seat};
-use proptest::prelude::*;
-
-/// Mostly on the path, sometimes just off it, sometimes anything at all.
-fn position() -> impl Strategy<Value = i64> {
-    prop_oneof![8 => 0i64..100, 1 => -5i64..105, 1 => any::<i64>()]
-}
-
-/// Mostly affordable boosts, sometimes negative or absurd.
-fn boost() -> impl Strategy<Value = i64> {
-    prop_oneof![8 => 0i64..8, 1 => -10i64..0, 1 => any::<i64>()]
-}
+use arena_core::games::tower_defense::{Params, TowerDefense, Variant};
+use arena_core::Game;
 
 impl Suite for TowerDefense {
+    const TURNS: std::ops::Range<usize> = 0..400;
+    const SOAK_SHARE: u64 = 20;
+
     fn params() -> Vec<Params> {
         vec![
             Params {
@@ -25,31 +17,6 @@ impl Suite for TowerDefense {
                 variant: Variant::Siege,
             },
         ]
-    }
-
-    fn arb_action(_seat: Seat) -> BoxedStrategy<Action> {
-        let kind = prop_oneof![
-            4 => prop::sample::select(TowerKind::ALL.to_vec()).prop_map(Some),
-            1 => Just(None),
-        ];
-        let stat = prop_oneof![
-            2 => Just(Some(Stat::Power)),
-            2 => Just(Some(Stat::Range)),
-            1 => Just(None),
-        ];
-        prop_oneof![
-            3 => Just(Action::Pass),
-            4 => (boost(), boost(), boost()).prop_map(|(hp, defense, stun_res)| Action::Spawn {
-                hp,
-                defense,
-                stun_res
-            }),
-            3 => (kind, position()).prop_map(|(kind, pos)| Action::Build { kind, pos }),
-            2 => (position(), stat).prop_map(|(pos, stat)| Action::Upgrade { pos, stat }),
-            1 => position().prop_map(|pos| Action::Destroy { pos }),
-            1 => Just(Action::Unknown),
-        ]
-        .boxed()
     }
 
     fn check(&self, before: &Self) -> Result<(), String> {

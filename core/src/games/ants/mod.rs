@@ -50,6 +50,8 @@ pub mod pyset;
 pub mod state;
 mod turn;
 
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 mod tests;

@@ -74,6 +74,23 @@ fn put_food(g: &mut G, r: i32, c: i32) {
     g.map[s] = FOOD;
 }
 
+/// [`empty`] with these ants, `(row, col, owner)`.
+fn staged(ants: &[(i32, i32, u8)]) -> G {
+    let mut g = empty(OPEN);
+    for &(r, c, owner) in ants {
+        put_ant(&mut g, r, c, owner);
+    }
+    g
+}
+
+/// Food on rows 5 and 6 (but their last square): more food than either player can gather.
+fn food_rows(g: &mut G) {
+    for c in 0..9 {
+        put_food(g, 5, c);
+        put_food(g, 6, c);
+    }
+}
+
 fn order(r: i16, c: i16, dir: Dir) -> Order {
     Order {
         row: r,
@@ -88,6 +105,29 @@ fn play(g: &mut G, orders: [&[Order]; 2]) -> Vec<(usize, usize, OrderError)> {
         refused.push((p, i, e))
     });
     refused
+}
+
+/// One ant of player 0 at (4,4) between two of player 1: in a focus battle and in a damage
+/// battle, it dies and they live.
+const TWO_VERSUS_ONE: [(i32, i32, u8); 4] = [(4, 4, 0), (3, 6, 1), (5, 6, 1), (0, 0, 0)];
+const TWO_VERSUS_ONE_LEFT: [(i32, i32, Option<u8>); 3] =
+    [(4, 4, None), (3, 6, Some(1)), (5, 6, Some(1))];
+
+/// Stages `ants`, plays a turn without orders under `attack`, and checks who is on each square
+/// of `left` (`(row, col, owner)`).
+fn battle(attack: Attack, ants: &[(i32, i32, u8)], left: &[(i32, i32, Option<u8>)]) -> G {
+    let mut g = staged(ants);
+    g.attack = attack;
+    pass(&mut g);
+    for &(r, c, owner) in left {
+        assert_eq!(owner_at(&g, r, c), owner, "({r},{c})");
+    }
+    g
+}
+
+/// A turn without orders.
+fn pass(g: &mut G) -> Vec<(usize, usize, OrderError)> {
+    play(g, [&[], &[]])
 }
 
 fn owner_at(g: &G, r: i32, c: i32) -> Option<u8> {
@@ -133,9 +173,7 @@ fn initial_food_is_symmetric_and_visible() {
 
 #[test]
 fn orders_are_validated_in_the_official_order() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 4, 0);
-    put_ant(&mut g, 0, 9, 1);
+    let mut g = staged(&[(4, 4, 0), (0, 9, 1)]);
     g.map[sq(&g, 3, 4)] = WATER;
     put_food(&mut g, 5, 4);
     let orders = [
@@ -169,9 +207,7 @@ fn orders_are_validated_in_the_official_order() {
 
 #[test]
 fn moves_onto_food_or_water_are_ignored_and_the_ant_stays() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 4, 0);
-    put_ant(&mut g, 0, 9, 1);
+    let mut g = staged(&[(4, 4, 0), (0, 9, 1)]);
     g.map[sq(&g, 3, 4)] = WATER;
     put_food(&mut g, 5, 4);
     let refused = play(&mut g, [&[order(4, 4, Dir::N), order(4, 4, Dir::S)], &[]]);
@@ -184,10 +220,7 @@ fn moves_onto_food_or_water_are_ignored_and_the_ant_stays() {
 
 #[test]
 fn collisions_kill_every_ant_on_the_square() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 3, 0);
-    put_ant(&mut g, 4, 5, 0);
-    put_ant(&mut g, 0, 0, 1);
+    let mut g = staged(&[(4, 3, 0), (4, 5, 0), (0, 0, 1)]);
     play(&mut g, [&[order(4, 3, Dir::E), order(4, 5, Dir::W)], &[]]);
     assert_eq!(g.killed().len(), 2);
     assert_eq!(owner_at(&g, 4, 4), None);
@@ -196,10 +229,7 @@ fn collisions_kill_every_ant_on_the_square() {
 
 #[test]
 fn swapping_ants_pass_through_each_other() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 0, 0, 0);
-    put_ant(&mut g, 0, 1, 0);
-    put_ant(&mut g, 9, 5, 1);
+    let mut g = staged(&[(0, 0, 0), (0, 1, 0), (9, 5, 1)]);
     play(&mut g, [&[order(0, 0, Dir::E), order(0, 1, Dir::W)], &[]]);
     assert!(g.killed().is_empty());
     assert_eq!((owner_at(&g, 0, 0), owner_at(&g, 0, 1)), (Some(0), Some(0)));
@@ -207,47 +237,32 @@ fn swapping_ants_pass_through_each_other() {
 
 #[test]
 fn focus_battle_one_on_one_both_die() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 4, 0);
-    put_ant(&mut g, 4, 6, 1);
-    put_ant(&mut g, 0, 0, 0);
-    put_ant(&mut g, 0, 5, 1);
-    play(&mut g, [&[], &[]]);
+    let g = battle(
+        Attack::Focus,
+        &[(4, 4, 0), (4, 6, 1), (0, 0, 0), (0, 5, 1)],
+        &[(4, 4, None), (4, 6, None)],
+    );
     assert_eq!(g.killed().len(), 2);
-    assert_eq!((owner_at(&g, 4, 4), owner_at(&g, 4, 6)), (None, None));
 }
 
 #[test]
 fn focus_battle_two_versus_one_kills_the_one() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 4, 0);
-    put_ant(&mut g, 3, 6, 1);
-    put_ant(&mut g, 5, 6, 1);
-    put_ant(&mut g, 0, 0, 0);
-    play(&mut g, [&[], &[]]);
-    assert_eq!(owner_at(&g, 4, 4), None);
-    assert_eq!((owner_at(&g, 3, 6), owner_at(&g, 5, 6)), (Some(1), Some(1)));
+    battle(Attack::Focus, &TWO_VERSUS_ONE, &TWO_VERSUS_ONE_LEFT);
 }
 
 #[test]
 fn focus_battle_ant_sandwich_kills_the_middle() {
     // A B C in a row, d2 = 4 between neighbours, 16 between A and C.
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 2, 0);
-    put_ant(&mut g, 4, 4, 1);
-    put_ant(&mut g, 4, 6, 0);
-    put_ant(&mut g, 9, 9, 1);
-    play(&mut g, [&[], &[]]);
-    assert_eq!(owner_at(&g, 4, 4), None);
-    assert_eq!((owner_at(&g, 4, 2), owner_at(&g, 4, 6)), (Some(0), Some(0)));
+    battle(
+        Attack::Focus,
+        &[(4, 2, 0), (4, 4, 1), (4, 6, 0), (9, 9, 1)],
+        &[(4, 4, None), (4, 2, Some(0)), (4, 6, Some(0))],
+    );
 }
 
 #[test]
 fn razing_gives_two_points_and_costs_the_owner_one() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 7, 6, 0);
-    put_ant(&mut g, 0, 0, 1);
-    put_ant(&mut g, 2, 2, 0);
+    let mut g = staged(&[(7, 6, 0), (0, 0, 1), (2, 2, 0)]);
     play(&mut g, [&[order(7, 6, Dir::E)], &[]]);
     let hill1 = g.hills().iter().find(|h| h.owner == 1).unwrap();
     assert_eq!((hill1.end_turn, hill1.killed_by), (Some(1), Some(0)));
@@ -256,11 +271,10 @@ fn razing_gives_two_points_and_costs_the_owner_one() {
 
 #[test]
 fn spawning_uses_hive_food_on_free_hills_only() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 0, 0, 0);
-    put_ant(&mut g, 7, 7, 1); // standing on its own hill: no spawn there
+    // Player 1's ant stands on its own hill: no spawn there.
+    let mut g = staged(&[(0, 0, 0), (7, 7, 1)]);
     g.hive = [2, 2, 0, 0, 0, 0, 0, 0, 0, 0];
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
     assert_eq!(owner_at(&g, 2, 2), Some(0));
     assert_eq!(g.hive_food(0), 1, "one ant per hill per turn");
     assert_eq!(g.hive_food(1), 2);
@@ -269,13 +283,11 @@ fn spawning_uses_hive_food_on_free_hills_only() {
 
 #[test]
 fn spawning_draws_one_random_per_unrazed_hill_even_with_an_empty_hive() {
-    let mut a = empty(OPEN);
-    put_ant(&mut a, 0, 0, 0);
-    put_ant(&mut a, 0, 5, 1);
+    let mut a = staged(&[(0, 0, 0), (0, 5, 1)]);
     let mut b = a.clone();
     b.hills[1].killed_by = Some(0);
-    play(&mut a, [&[], &[]]);
-    play(&mut b, [&[], &[]]);
+    pass(&mut a);
+    pass(&mut b);
     // One fewer hill: exactly two fewer words drawn (random() uses two).
     let mut probe = b.rng.clone();
     probe.next_u32();
@@ -285,15 +297,12 @@ fn spawning_draws_one_random_per_unrazed_hill_even_with_an_empty_hive() {
 
 #[test]
 fn gathering_feeds_the_only_owner_and_destroys_contested_food() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 3, 0);
+    let mut g = staged(&[(4, 3, 0), (8, 3, 0), (8, 5, 1)]);
     put_food(&mut g, 4, 4);
-    put_ant(&mut g, 8, 3, 0);
-    put_ant(&mut g, 8, 5, 1);
     put_food(&mut g, 8, 4);
     g.attack2 = 1; // no battle between the two gatherers
     g.food_extra = -1000; // no new food this turn
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
     let gone: Vec<(u16, Option<u8>)> = g.food_gone().iter().map(|f| (f.sq, f.owner)).collect();
     assert!(gone.contains(&(sq(&g, 4, 4) as u16, Some(0))));
     assert!(gone.contains(&(sq(&g, 8, 4) as u16, None)));
@@ -302,25 +311,19 @@ fn gathering_feeds_the_only_owner_and_destroys_contested_food() {
 
 #[test]
 fn spawn_runs_before_gather_so_food_becomes_an_ant_a_turn_later() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 3, 0);
-    put_ant(&mut g, 0, 9, 1);
+    let mut g = staged(&[(4, 3, 0), (0, 9, 1)]);
     put_food(&mut g, 4, 4);
     g.food_extra = -1000;
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
     assert_eq!((g.hive_food(0), owner_at(&g, 2, 2)), (1, None));
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
     assert_eq!((g.hive_food(0), owner_at(&g, 2, 2)), (0, Some(0)));
 }
 
 #[test]
 fn lone_survivor_ends_the_game_with_the_bonus() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 4, 0);
-    put_ant(&mut g, 0, 0, 0);
-    put_ant(&mut g, 4, 6, 1);
-    put_ant(&mut g, 3, 6, 0);
-    play(&mut g, [&[], &[]]);
+    let mut g = staged(&[(4, 4, 0), (0, 0, 0), (4, 6, 1), (3, 6, 0)]);
+    pass(&mut g);
     assert!(g.is_finished());
     assert_eq!(g.cutoff(), Some(Cutoff::LoneSurvivor));
     assert_eq!(g.bonus(), &[2, -1]);
@@ -332,37 +335,28 @@ fn lone_survivor_ends_the_game_with_the_bonus() {
 
 #[test]
 fn extermination_when_nobody_is_left() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 4, 4, 0);
-    put_ant(&mut g, 4, 6, 1);
-    play(&mut g, [&[], &[]]);
+    let mut g = staged(&[(4, 4, 0), (4, 6, 1)]);
+    pass(&mut g);
     assert_eq!(g.cutoff(), Some(Cutoff::Extermination));
 }
 
 #[test]
 fn rank_stabilized_when_no_hill_can_change_the_order() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 0, 0, 0);
-    put_ant(&mut g, 0, 5, 1);
+    let mut g = staged(&[(0, 0, 0), (0, 5, 1)]);
     g.score = [5, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
     assert_eq!(g.cutoff(), Some(Cutoff::RankStabilized));
 }
 
 #[test]
 fn cutoff_counts_turns_food_dominates() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 0, 0, 0);
-    put_ant(&mut g, 0, 5, 1);
-    for c in 0..9 {
-        put_food(&mut g, 5, c);
-        put_food(&mut g, 6, c);
-    }
+    let mut g = staged(&[(0, 0, 0), (0, 5, 1)]);
+    food_rows(&mut g);
     g.cutoff_turn = 3;
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
     assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 1));
-    play(&mut g, [&[], &[]]);
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
+    pass(&mut g);
     assert_eq!(g.cutoff(), Some(Cutoff::FoodNotGathered));
 }
 
@@ -419,26 +413,17 @@ fn host_and_mcu_builds_play_the_same_game() {
 #[test]
 fn damage_battles_share_one_point_among_enemies() {
     // One ant between two enemies takes 1 + 1 and dies; each of them takes 1/2 and lives.
-    let mut g = empty(OPEN);
-    g.attack = Attack::Damage;
-    put_ant(&mut g, 4, 4, 0);
-    put_ant(&mut g, 3, 6, 1);
-    put_ant(&mut g, 5, 6, 1);
-    put_ant(&mut g, 0, 0, 0);
-    play(&mut g, [&[], &[]]);
-    assert_eq!(owner_at(&g, 4, 4), None);
-    assert_eq!((owner_at(&g, 3, 6), owner_at(&g, 5, 6)), (Some(1), Some(1)));
+    battle(Attack::Damage, &TWO_VERSUS_ONE, &TWO_VERSUS_ONE_LEFT);
     // Two against two in a square: each takes 1/2 + 1/2 = 1 and all four die.
-    let mut g = empty(OPEN);
-    g.attack = Attack::Damage;
-    put_ant(&mut g, 4, 4, 0);
-    put_ant(&mut g, 5, 5, 0);
-    put_ant(&mut g, 4, 5, 1);
-    put_ant(&mut g, 5, 4, 1);
-    put_ant(&mut g, 0, 0, 0);
-    put_ant(&mut g, 0, 5, 1);
-    play(&mut g, [&[], &[]]);
-    assert_eq!(g.killed().len(), 4);
+    let square = [
+        (4, 4, 0),
+        (5, 5, 0),
+        (4, 5, 1),
+        (5, 4, 1),
+        (0, 0, 0),
+        (0, 5, 1),
+    ];
+    assert_eq!(battle(Attack::Damage, &square, &[]).killed().len(), 4);
 }
 
 #[test]
@@ -461,14 +446,9 @@ fn zero_turns_ends_at_setup() {
 
 #[test]
 fn hill_kills_stall_the_cutoff_counter() {
-    let mut g = empty(OPEN);
-    put_ant(&mut g, 0, 0, 0);
-    put_ant(&mut g, 0, 5, 1);
-    for c in 0..9 {
-        put_food(&mut g, 5, c);
-        put_food(&mut g, 6, c);
-    }
-    play(&mut g, [&[], &[]]);
+    let mut g = staged(&[(0, 0, 0), (0, 5, 1)]);
+    food_rows(&mut g);
+    pass(&mut g);
     assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 1));
     // Two ants of player 0 collide on player 1's unrazed hill: the counter does not move.
     put_ant(&mut g, 7, 6, 0);
@@ -476,21 +456,18 @@ fn hill_kills_stall_the_cutoff_counter() {
     play(&mut g, [&[order(7, 6, Dir::E), order(7, 8, Dir::W)], &[]]);
     assert_eq!(g.killed().len(), 2);
     assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 1));
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
     assert_eq!(g.cutoff_counter(), (CUTOFF_FOOD, 2));
 }
 
 #[test]
 fn one_player_dominating_leads_to_not_razing_hills() {
-    let mut g = empty(OPEN);
-    for c in 0..8 {
-        put_ant(&mut g, 0, c, 0);
-    }
-    put_ant(&mut g, 5, 5, 1);
+    let ants: Vec<_> = (0..8).map(|c| (0, c, 0)).chain([(5, 5, 1)]).collect();
+    let mut g = staged(&ants);
     g.cutoff_turn = 2;
     g.food_extra = -100_000;
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
     assert_eq!(g.cutoff_counter(), (0, 1));
-    play(&mut g, [&[], &[]]);
+    pass(&mut g);
     assert_eq!(g.cutoff(), Some(Cutoff::NotRazingHills));
 }

@@ -43,6 +43,8 @@ mod player;
 mod rules;
 mod types;
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 #[cfg(test)]
 mod tests;
 

@@ -54,6 +54,27 @@ fn stay_turn(g: &mut Ballroom, attacks: [Action; 4], buys: [Action; 4]) {
     g.step(&buys);
 }
 
+/// Puts players where the test needs them: `(seat, x, y)`.
+fn place(g: &mut Ballroom, spots: &[(usize, i8, i8)]) {
+    for &(s, x, y) in spots {
+        g.players[s].pos = at(x, y);
+    }
+}
+
+/// `a` for player 0, passes for the others.
+fn p0(a: Action) -> [Action; 4] {
+    [a, Action::Pass, Action::Pass, Action::Pass]
+}
+
+/// Players of `classes` placed at `spots` stay put and attack as `hits` says.
+fn fight(classes: [Class; 4], spots: &[(usize, i8, i8)], hits: [Action; 4]) -> Ballroom {
+    let mut g = engine(classes);
+    place(&mut g, spots);
+    to_attack(&mut g);
+    g.step(&hits);
+    g
+}
+
 const NO_BUY: [Action; 4] = [Action::Buy(Item::None); 4];
 const SELF_HITS: [Action; 4] = [hit(0), hit(1), hit(2), hit(3)];
 
@@ -123,12 +144,12 @@ fn effective_stats_follow_the_effect_timer() {
 fn potion_lasts_its_turn_and_expires_at_next_begin_turn() {
     let mut g = engine([K, K, K, K]);
     g.players[0].item = Item::SpeedPotion;
-    g.step(&[Action::Use(true), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&p0(Action::Use(true)));
     assert!(g.record().uses[0].valid && g.record().uses[0].used);
     assert_eq!(g.players[0].item, Item::None);
     assert_eq!(g.players[0].in_effect, Item::SpeedPotion);
     assert_eq!(g.players[0].stats().speed, 4);
-    g.step(&[mv(4, 0), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&p0(mv(4, 0)));
     assert!(g.record().moves[0].valid, "speed 4 this turn");
     g.step(&SELF_HITS);
     g.step(&NO_BUY);
@@ -146,12 +167,7 @@ fn use_on_a_permanent_item_is_invalid_even_without_use() {
     let mut g = engine([K, K, K, K]);
     g.players[1].item = Item::HunterScope;
     g.players[2].item = Item::Shield;
-    let r = g.step(&[
-        Action::Use(false),
-        Action::Use(true),
-        Action::Use(false),
-        Action::Use(true),
-    ]);
+    let r = g.step(&[false, true, false, true].map(Action::Use));
     let u = g.record().uses;
     assert!(!u[0].valid, "holding NONE, use=false: invalid");
     assert!(!u[1].valid && g.players[1].item == Item::HunterScope);
@@ -165,7 +181,7 @@ fn use_on_a_permanent_item_is_invalid_even_without_use() {
 fn shield_sets_shielded_until_end_of_turn() {
     let mut g = engine([K, K, K, K]);
     g.players[0].item = Item::Shield;
-    g.step(&[Action::Use(true), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&p0(Action::Use(true)));
     assert!(g.players[0].shielded);
     g.step(&[Action::Pass; 4]);
     g.step(&SELF_HITS);
@@ -177,10 +193,9 @@ fn shield_sets_shielded_until_end_of_turn() {
 fn class_change_keeps_health_until_a_hit_or_end_turn_clamps_it() {
     let mut g = engine([K, K, K, K]);
     g.players[0].item = Item::SteelTippedArrow;
-    g.players[0].pos = at(4, 4);
-    g.players[1].pos = at(5, 5);
+    place(&mut g, &[(0, 4, 4), (1, 5, 5)]);
     g.players[1].class = A;
-    g.step(&[Action::Use(true), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&p0(Action::Use(true)));
     assert_eq!(g.players[0].class, A);
     assert_eq!(g.players[0].health, 9, "health is not reset");
     assert_eq!(
@@ -201,8 +216,8 @@ fn class_change_to_knight_keeps_low_health_off_spawn() {
     let mut g = engine([A, K, K, K]);
     g.players[0].item = Item::HeavyBroadsword;
     g.players[0].pos = at(2, 2);
-    g.step(&[Action::Use(true), Action::Pass, Action::Pass, Action::Pass]);
-    g.step(&[mv(2, 2), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&p0(Action::Use(true)));
+    g.step(&p0(mv(2, 2)));
     g.step(&SELF_HITS);
     g.step(&NO_BUY);
     assert_eq!((g.players[0].class, g.players[0].health), (K, 3));
@@ -230,7 +245,7 @@ fn invalid_move_snaps_to_nearest_reachable_tile_lowest_x_then_y() {
     g.step(&[Action::Use(false); 4]);
     // Knight at (0,0), speed 2, asks for (5,5): the reachable tiles nearest (5,5), at 8, are
     // (1,1), (0,2), (2,0); the scan (x outer, y inner) keeps (0,2) first.
-    let r = g.step(&[mv(5, 5), Action::Pass, Action::Pass, Action::Pass]);
+    let r = g.step(&p0(mv(5, 5)));
     assert!(!g.record().moves[0].valid);
     assert_eq!((g.record().moves[0].x, g.record().moves[0].y), (5, 5));
     assert_eq!(g.players[0].pos, at(0, 2));
@@ -286,8 +301,7 @@ fn snap_is_the_reference_scan() {
 #[test]
 fn move_to_own_spawn_is_always_valid_and_other_spawns_are_ordinary() {
     let mut g = engine([K, K, K, K]);
-    g.players[0].pos = at(8, 8);
-    g.players[1].pos = at(5, 5);
+    place(&mut g, &[(0, 8, 8), (1, 5, 5)]);
     g.step(&[Action::Use(false); 4]);
     g.step(&[mv(0, 0), mv(9, 9), Action::Pass, Action::Pass]);
     assert!(g.record().moves[0].valid);
@@ -310,38 +324,41 @@ fn tiles_can_be_shared() {
 }
 
 #[test]
-fn attacks_run_by_damage_descending_then_player_order() {
-    // Target P2 (Wizard, 6 HP). P0 Archer (3) and P1 Wizard (5) hit it: sorted, the Wizard goes
-    // first (6 -> 1), then the Archer (1 -> 0) and only the Archer is credited.
-    let mut g = engine([A, W, W, K]);
-    g.players[0].pos = at(4, 4);
-    g.players[1].pos = at(4, 5);
-    g.players[2].pos = at(5, 5);
-    to_attack(&mut g);
-    g.step(&[hit(2), hit(2), hit(2), hit(3)]);
-    assert_eq!(g.players[2].health, 0);
-    assert_eq!((g.players[0].score, g.players[1].score), (1, 0));
-}
-
-#[test]
-fn overkill_credits_every_hit_that_leaves_zero() {
-    let mut g = engine([K, K, K, A]);
-    g.players[0].pos = at(1, 1);
-    g.players[1].pos = at(2, 1);
-    g.players[3].pos = at(1, 2);
-    to_attack(&mut g);
-    g.step(&[hit(3), hit(3), hit(2), hit(3)]);
-    assert_eq!(g.players[3].health, 0);
-    assert_eq!((g.players[0].score, g.players[1].score), (1, 1));
+fn attacks_run_by_damage_descending_then_player_order_and_overkill_credits_every_hit_to_zero() {
+    // (classes, positions, attacks, the target killed, the points of P0 and P1)
+    let cases = [
+        // Target P2 (Wizard, 6 HP). P0 Archer (3) and P1 Wizard (5) hit it: sorted, the Wizard
+        // goes first (6 -> 1), then the Archer (1 -> 0) and only the Archer is credited.
+        (
+            [A, W, W, K],
+            [(0, 4, 4), (1, 4, 5), (2, 5, 5)],
+            [hit(2), hit(2), hit(2), hit(3)],
+            2,
+            (1, 0),
+        ),
+        // Two Knights (6 each) hit the Archer (3 HP): both hits leave 0, both are credited.
+        (
+            [K, K, K, A],
+            [(0, 1, 1), (1, 2, 1), (3, 1, 2)],
+            [hit(3), hit(3), hit(2), hit(3)],
+            3,
+            (1, 1),
+        ),
+    ];
+    for (classes, spots, hits, target, points) in cases {
+        let g = fight(classes, &spots, hits);
+        assert_eq!(g.players[target].health, 0);
+        assert_eq!((g.players[0].score, g.players[1].score), points);
+    }
 }
 
 #[test]
 fn dead_attacker_still_deals_its_queued_attack() {
-    let mut g = engine([K, W, K, K]);
-    g.players[0].pos = at(1, 1);
-    g.players[1].pos = at(2, 2);
-    to_attack(&mut g);
-    g.step(&[hit(1), hit(0), hit(2), hit(3)]);
+    let g = fight(
+        [K, W, K, K],
+        &[(0, 1, 1), (1, 2, 2)],
+        [hit(1), hit(0), hit(2), hit(3)],
+    );
     assert_eq!(g.players[1].health, 0, "killed first (damage 6 before 5)");
     assert_eq!(g.players[0].health, 4, "but its attack still lands");
 }
@@ -352,14 +369,8 @@ fn shield_quirk_only_the_first_landing_attack_consults_a_shield() {
     // attack is the one that consults shields and P2's hit on P3 lands.
     let mut g = engine([A, A, W, K]);
     g.players[3].item = Item::Shield;
-    g.players[3].pos = at(4, 4);
-    g.players[2].pos = at(5, 5);
-    g.step(&[
-        Action::Use(false),
-        Action::Use(false),
-        Action::Use(false),
-        Action::Use(true),
-    ]);
+    place(&mut g, &[(3, 4, 4), (2, 5, 5)]);
+    g.step(&[false, false, false, true].map(Action::Use));
     g.step(&[Action::Pass, Action::Pass, mv(5, 5), mv(4, 4)]);
     g.step(&[hit(0), hit(1), hit(3), hit(2)]);
     let a = g.record().attacks;
@@ -372,15 +383,8 @@ fn shield_quirk_only_the_first_landing_attack_consults_a_shield() {
 fn shield_nullifies_the_first_landing_attack_when_it_targets_its_user() {
     let mut g = engine([K, W, A, A]);
     g.players[3].item = Item::Shield;
-    g.players[0].pos = at(4, 4);
-    g.players[1].pos = at(4, 5);
-    g.players[3].pos = at(5, 5);
-    g.step(&[
-        Action::Use(false),
-        Action::Use(false),
-        Action::Use(false),
-        Action::Use(true),
-    ]);
+    place(&mut g, &[(0, 4, 4), (1, 4, 5), (3, 5, 5)]);
+    g.step(&[false, false, false, true].map(Action::Use));
     g.step(&[mv(4, 4), mv(4, 5), Action::Pass, mv(5, 5)]);
     g.step(&[hit(3), hit(3), hit(2), hit(3)]);
     let a = g.record().attacks;
@@ -395,16 +399,8 @@ fn shield_nullifies_the_first_landing_attack_when_it_targets_its_user() {
 fn as_written_shield_nullifies_the_strongest_attack_on_its_user() {
     let mut g = game([A, W, K, A], Ruleset::AsWritten);
     g.players[3].item = Item::Shield;
-    g.players[0].pos = at(4, 4);
-    g.players[1].pos = at(4, 5);
-    g.players[2].pos = at(5, 4);
-    g.players[3].pos = at(5, 5);
-    g.step(&[
-        Action::Use(false),
-        Action::Use(false),
-        Action::Use(false),
-        Action::Use(true),
-    ]);
+    place(&mut g, &[(0, 4, 4), (1, 4, 5), (2, 5, 4), (3, 5, 5)]);
+    g.step(&[false, false, false, true].map(Action::Use));
     g.step(&[mv(4, 4), mv(4, 5), mv(5, 4), mv(5, 5)]);
     // The Knight (6) attacks P1 first; under the engine rules its attack would have used up the
     // shield check. As written, P3's shield stops the Wizard (the strongest attack on P3).
@@ -426,9 +422,7 @@ fn as_written_shield_nullifies_the_strongest_attack_on_its_user() {
 fn as_written_shield_ties_go_to_the_earlier_attacker() {
     let mut g = game([K, K, K, K], Ruleset::AsWritten);
     g.players[2].shielded = true;
-    g.players[0].pos = at(4, 4);
-    g.players[1].pos = at(4, 5);
-    g.players[2].pos = at(5, 5);
+    place(&mut g, &[(0, 4, 4), (1, 4, 5), (2, 5, 5)]);
     g.phase = Phase::Attack;
     g.step(&[hit(2), hit(2), hit(0), hit(3)]);
     let a = g.record().attacks;
@@ -439,8 +433,7 @@ fn as_written_shield_ties_go_to_the_earlier_attacker() {
 fn procrustean_iron_makes_every_hit_deal_five() {
     let mut g = engine([A, K, K, K]);
     g.players[1].item = Item::ProcrusteanIron;
-    g.players[0].pos = at(3, 3);
-    g.players[1].pos = at(4, 4);
+    place(&mut g, &[(0, 3, 3), (1, 4, 4)]);
     to_attack(&mut g);
     g.step(&[hit(1), hit(1), hit(2), hit(3)]);
     assert_eq!(g.players[1].health, 4, "the Archer's 3 becomes 5");
@@ -512,16 +505,7 @@ fn buying_replaces_the_held_item() {
     let mut g = engine([K, K, K, K]);
     g.players[0].gold = 20;
     g.players[0].item = Item::RallyBanner;
-    stay_turn(
-        &mut g,
-        SELF_HITS,
-        [
-            Action::Buy(Item::StrengthPotion),
-            Action::Pass,
-            Action::Pass,
-            Action::Pass,
-        ],
-    );
+    stay_turn(&mut g, SELF_HITS, p0(Action::Buy(Item::StrengthPotion)));
     assert_eq!(g.players[0].item, Item::StrengthPotion);
     assert_eq!(g.players[0].gold, 20 - 5 + 1);
 }
@@ -553,16 +537,7 @@ fn class_items_cost_8_in_engine_and_10_as_written() {
     for (ruleset, left) in [(Ruleset::Engine, 2 + 1), (Ruleset::AsWritten, 1)] {
         let mut g = game([K, K, K, K], ruleset);
         g.players[0].gold = 10;
-        stay_turn(
-            &mut g,
-            SELF_HITS,
-            [
-                Action::Buy(Item::MagicStaff),
-                Action::Pass,
-                Action::Pass,
-                Action::Pass,
-            ],
-        );
+        stay_turn(&mut g, SELF_HITS, p0(Action::Buy(Item::MagicStaff)));
         assert_eq!(g.players[0].gold, left, "{ruleset:?}");
     }
     assert_eq!(Item::AnemoiWings.cost(Ruleset::Engine), 8);
@@ -574,8 +549,7 @@ fn death_drops_the_held_item_but_not_the_item_in_effect() {
     let mut g = engine([A, K, K, K]);
     g.players[0].item = Item::RallyBanner;
     g.players[0].in_effect = Item::StrengthPotion;
-    g.players[0].pos = at(4, 4);
-    g.players[1].pos = at(5, 5);
+    place(&mut g, &[(0, 4, 4), (1, 5, 5)]);
     g.phase = Phase::Attack;
     g.step(&[hit(0), hit(0), hit(2), hit(3)]);
     g.step(&NO_BUY);
@@ -586,8 +560,7 @@ fn death_drops_the_held_item_but_not_the_item_in_effect() {
 #[test]
 fn dead_player_scores_on_control_tile_until_next_turn() {
     let mut g = engine([A, K, K, K]);
-    g.players[0].pos = at(4, 4);
-    g.players[1].pos = at(5, 5);
+    place(&mut g, &[(0, 4, 4), (1, 5, 5)]);
     g.phase = Phase::Attack;
     g.step(&[hit(1), hit(0), hit(2), hit(3)]);
     g.step(&NO_BUY);
@@ -636,8 +609,7 @@ fn control_block_is_the_2x2_middle_and_scores_two() {
         assert!(!off.on_control());
     }
     let mut g = engine([K, K, K, K]);
-    g.players[0].pos = at(4, 5);
-    g.players[1].pos = at(3, 5);
+    place(&mut g, &[(0, 4, 5), (1, 3, 5)]);
     g.phase = Phase::Buy;
     g.step(&NO_BUY);
     assert_eq!((g.players[0].score, g.players[1].score), (2, 0));
@@ -719,7 +691,7 @@ fn null_reply_drops_the_bot_and_clears_active_except_in_move() {
     let mut g = engine([K, K, K, K]);
     g.players[0].pos = at(3, 3);
     g.step(&[Action::Use(false); 4]);
-    let r = g.step(&[Action::Null, Action::Pass, Action::Pass, Action::Pass]);
+    let r = g.step(&p0(Action::Null));
     assert_eq!(r.refused[0], 1);
     assert!(!g.players[0].connected);
     assert!(
@@ -732,12 +704,7 @@ fn null_reply_drops_the_bot_and_clears_active_except_in_move() {
     assert_eq!(r.refused[0], 0, "a dropped bot is not counted again");
     assert!(!g.players[0].active);
     assert_eq!(g.record().attacks[0].target, 0);
-    g.step(&[
-        Action::Buy(Item::Shield),
-        Action::Pass,
-        Action::Pass,
-        Action::Pass,
-    ]);
+    g.step(&p0(Action::Buy(Item::Shield)));
     assert_eq!(g.record().buys[0].item, Item::None);
     // A null USE clears the flag at once.
     let mut g = engine([K, K, K, K]);
@@ -762,7 +729,7 @@ fn dropped_bot_keeps_its_item_earns_gold_and_can_be_hit() {
     g.players[1].connected = false;
     g.players[0].pos = at(8, 0);
     to_attack(&mut g);
-    g.step(&[hit(1), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&p0(hit(1)));
     g.step(&NO_BUY);
     let p1 = g.players[1];
     assert_eq!(
@@ -802,19 +769,10 @@ fn missing_actions_are_passes() {
 fn passive_item_applies_from_its_purchase_on() {
     let mut g = engine([K, K, K, K]);
     g.players[0].gold = 10;
-    stay_turn(
-        &mut g,
-        SELF_HITS,
-        [
-            Action::Buy(Item::AnemoiWings),
-            Action::Pass,
-            Action::Pass,
-            Action::Pass,
-        ],
-    );
+    stay_turn(&mut g, SELF_HITS, p0(Action::Buy(Item::AnemoiWings)));
     assert_eq!(g.players[0].stats().speed, 3);
     g.step(&[Action::Use(false); 4]);
-    g.step(&[mv(3, 0), Action::Pass, Action::Pass, Action::Pass]);
+    g.step(&p0(mv(3, 0)));
     assert!(g.record().moves[0].valid);
 }
 
@@ -853,16 +811,10 @@ fn attack_range_is_chebyshev_with_effective_range() {
     // reaches 5 this turn. Diagonal distance counts as Chebyshev.
     let mut g = engine([K, K, A, K]);
     g.players[0].item = Item::HunterScope;
-    g.players[0].pos = at(2, 2);
-    g.players[1].pos = at(4, 4);
+    place(&mut g, &[(0, 2, 2), (1, 4, 4)]);
     g.players[2].item = Item::DexterityPotion;
     g.players[2].pos = at(9, 9);
-    g.step(&[
-        Action::Use(false),
-        Action::Use(false),
-        Action::Use(true),
-        Action::Use(false),
-    ]);
+    g.step(&[false, false, true, false].map(Action::Use));
     g.step(&[mv(2, 2), mv(4, 4), mv(9, 9), Action::Pass]);
     g.step(&[hit(1), hit(3), hit(1), hit(0)]);
     let a = g.record().attacks;

@@ -41,6 +41,8 @@ mod ranking;
 mod tick;
 pub mod timing;
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 #[cfg(test)]
 mod tests;
 

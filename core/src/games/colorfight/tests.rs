@@ -41,6 +41,42 @@ fn base(g: &mut ColorFight, seat: Seat, x: i32, y: i32) {
     g.players[seat].bases += 1;
 }
 
+/// A [`board`] of `w` x `h` for `players`, with bases and owned cells at `(seat, x, y)`.
+fn staged(
+    (variant, w, h, players): (Variant, u16, u16, u8),
+    bases: &[(Seat, i32, i32)],
+    owned: &[(Seat, i32, i32)],
+) -> ColorFight {
+    let mut g = board(variant, w, h, players);
+    put(&mut g, bases, owned);
+    g
+}
+
+/// Bases and owned cells at `(seat, x, y)`.
+fn put(g: &mut ColorFight, bases: &[(Seat, i32, i32)], owned: &[(Seat, i32, i32)]) {
+    for &(seat, x, y) in bases {
+        base(g, seat, x, y);
+    }
+    for &(seat, x, y) in owned {
+        own(g, seat, x, y);
+    }
+}
+
+/// A 5 x 5 Conquest [`staged`] board for two.
+fn conquest(bases: &[(Seat, i32, i32)], owned: &[(Seat, i32, i32)]) -> ColorFight {
+    staged((Variant::Conquest, 5, 5, 2), bases, owned)
+}
+
+/// A 5 x 5 Skirmish [`staged`] board for two.
+fn skirmish(owned: &[(Seat, i32, i32)]) -> ColorFight {
+    staged((Variant::Skirmish, 5, 5, 2), &[], owned)
+}
+
+/// The plan of an attack on `cell` that completes after `ticks`.
+fn takes(cell: usize, ticks: u32) -> Result<Plan, Refusal> {
+    Ok(Plan::Attack { cell, ticks })
+}
+
 fn at(g: &ColorFight, x: i32, y: i32) -> Cell {
     *g.cell(g.index(x, y).unwrap()).unwrap()
 }
@@ -165,9 +201,7 @@ fn players_two_to_eight_and_grid_within_capacity() {
 
 #[test]
 fn grid_is_four_neighbour_without_wrap() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut g, 0, 0, 2);
-    own(&mut g, 1, 4, 4);
+    let g = skirmish(&[(0, 0, 2), (1, 4, 4)]);
     assert_eq!(
         g.plan(0, &attack(4, 2)),
         Err(Refusal::NotAdjacent),
@@ -185,9 +219,7 @@ fn grid_is_four_neighbour_without_wrap() {
 
 #[test]
 fn attack_adjacent_cell_of_any_owner_but_not_diagonal() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut g, 0, 2, 2);
-    own(&mut g, 1, 3, 2);
+    let mut g = skirmish(&[(0, 2, 2), (1, 3, 2)]);
     assert!(g.plan(0, &attack(2, 1)).is_ok(), "empty neighbour");
     assert!(g.plan(0, &attack(3, 2)).is_ok(), "enemy neighbour");
     assert_eq!(g.plan(0, &attack(3, 3)), Err(Refusal::NotAdjacent));
@@ -201,9 +233,7 @@ fn attack_adjacent_cell_of_any_owner_but_not_diagonal() {
 
 #[test]
 fn attack_empty_cell_takes_2_seconds_and_completes_at_start_plus_ticks() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut g, 0, 2, 2);
-    own(&mut g, 1, 0, 0);
+    let mut g = skirmish(&[(0, 2, 2), (1, 0, 0)]);
     g.step(&[attack(2, 1), A]); // acted at tick 0
     assert_eq!(at(&g, 2, 1).attacker, 1);
     assert_eq!(at(&g, 2, 1).done_at, 20);
@@ -221,60 +251,28 @@ fn attack_empty_cell_takes_2_seconds_and_completes_at_start_plus_ticks() {
 
 #[test]
 fn attack_owned_cell_takes_3_plus_30_times_decay_of_its_age() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut g, 0, 2, 2);
-    own(&mut g, 1, 3, 2);
+    let mut g = skirmish(&[(0, 2, 2), (1, 3, 2)]);
     run(&mut g, &[], 250); // the enemy cell is 25 s old
-    assert_eq!(
-        g.plan(0, &attack(3, 2)),
-        Ok(Plan::Attack {
-            cell: 13,
-            ticks: 199
-        })
-    );
-    let mut fresh = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut fresh, 0, 2, 2);
-    own(&mut fresh, 1, 3, 2);
-    assert_eq!(
-        fresh.plan(0, &attack(3, 2)),
-        Ok(Plan::Attack {
-            cell: 13,
-            ticks: 330
-        })
-    );
+    assert_eq!(g.plan(0, &attack(3, 2)), takes(13, 199));
+    let fresh = skirmish(&[(0, 2, 2), (1, 3, 2)]);
+    assert_eq!(fresh.plan(0, &attack(3, 2)), takes(13, 330));
 }
 
 #[test]
 fn defending_own_cell_restarts_its_occupation_time() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut g, 0, 2, 2);
-    own(&mut g, 1, 0, 0);
+    let mut g = skirmish(&[(0, 2, 2), (1, 0, 0)]);
     run(&mut g, &[], 600);
     // 60 s old: 10.5 s to re-take.
-    assert_eq!(
-        g.plan(0, &attack(2, 2)),
-        Ok(Plan::Attack {
-            cell: 12,
-            ticks: 105
-        })
-    );
+    assert_eq!(g.plan(0, &attack(2, 2)), takes(12, 105));
     run(&mut g, &[attack(2, 2), A], 105);
     assert_eq!(at(&g, 2, 2).taken_at, 705);
     assert_eq!(at(&g, 2, 2).owner, 1);
-    assert_eq!(
-        g.plan(0, &attack(2, 2)),
-        Ok(Plan::Attack {
-            cell: 12,
-            ticks: 330
-        })
-    );
+    assert_eq!(g.plan(0, &attack(2, 2)), takes(12, 330));
 }
 
 #[test]
 fn one_attack_at_a_time() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut g, 0, 2, 2);
-    own(&mut g, 1, 0, 0);
+    let mut g = skirmish(&[(0, 2, 2), (1, 0, 0)]);
     g.step(&[attack(2, 1), A]);
     assert_eq!(g.plan(0, &attack(2, 3)), Err(Refusal::Busy));
     let r = g.step(&[attack(2, 3), A]);
@@ -284,26 +282,23 @@ fn one_attack_at_a_time() {
 
 #[test]
 fn a_cell_being_taken_cannot_be_attacked_by_another() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut g, 0, 1, 2);
-    own(&mut g, 1, 3, 2);
+    let mut g = skirmish(&[(0, 1, 2), (1, 3, 2)]);
     g.step(&[attack(2, 2), A]);
     assert_eq!(g.plan(1, &attack(2, 2)), Err(Refusal::BeingTaken));
     // Not even its owner may defend a cell under attack.
-    let mut h = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut h, 0, 1, 2);
-    own(&mut h, 1, 2, 2);
+    let mut h = skirmish(&[(0, 1, 2), (1, 2, 2)]);
     h.step(&[attack(2, 2), A]);
     assert_eq!(h.plan(1, &attack(2, 2)), Err(Refusal::BeingTaken));
 }
 
 #[test]
 fn a_cell_that_changes_hands_while_another_waits_costs_the_waiter_33_seconds() {
-    let mut g = board(Variant::Skirmish, 5, 5, 3);
-    own(&mut g, 0, 1, 2); // attacker A, left of the target
-    own(&mut g, 1, 3, 2); // B waits on the right
-    own(&mut g, 2, 2, 2); // the target, held by C
-    own(&mut g, 2, 0, 0);
+    // Attacker A left of the target, B waiting on its right, the target held by C.
+    let mut g = staged(
+        (Variant::Skirmish, 5, 5, 3),
+        &[],
+        &[(0, 1, 2), (1, 3, 2), (2, 2, 2), (2, 0, 0)],
+    );
     run(&mut g, &[], 600); // C's cell is 60 s old: 10.5 s to take
     g.step(&[attack(2, 2), A, A]);
     let mut waited = 0;
@@ -316,13 +311,7 @@ fn a_cell_that_changes_hands_while_another_waits_costs_the_waiter_33_seconds() {
     assert_eq!(waited, 104, "acted at 600, completes at 705");
     assert_eq!(g.player(2).unwrap().cells, 1);
     // Now the cell is A's, freshly taken: B's attack lasts the full 33 s.
-    assert_eq!(
-        g.plan(1, &attack(2, 2)),
-        Ok(Plan::Attack {
-            cell: 12,
-            ticks: 330
-        })
-    );
+    assert_eq!(g.plan(1, &attack(2, 2)), takes(12, 330));
     let r = g.step(&[A, attack(2, 2), A]);
     assert_eq!(r.refused[1], 0);
     assert_eq!(at(&g, 2, 2).attacker, 2);
@@ -330,52 +319,21 @@ fn a_cell_that_changes_hands_while_another_waits_costs_the_waiter_33_seconds() {
 
 #[test]
 fn conquest_surround_factor_counts_own_neighbours_of_the_target() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 1, 4, 4);
-    base(&mut g, 0, 1, 2);
-    assert_eq!(
-        g.plan(0, &attack(2, 2)),
-        Ok(Plan::Attack {
-            cell: 12,
-            ticks: 20
-        })
-    );
+    let mut g = conquest(&[(1, 4, 4), (0, 1, 2)], &[]);
+    assert_eq!(g.plan(0, &attack(2, 2)), takes(12, 20));
     own(&mut g, 0, 2, 1);
-    assert_eq!(
-        g.plan(0, &attack(2, 2)),
-        Ok(Plan::Attack {
-            cell: 12,
-            ticks: 15
-        })
-    );
+    assert_eq!(g.plan(0, &attack(2, 2)), takes(12, 15));
     own(&mut g, 0, 3, 2);
-    assert_eq!(
-        g.plan(0, &attack(2, 2)),
-        Ok(Plan::Attack {
-            cell: 12,
-            ticks: 10
-        })
-    );
+    assert_eq!(g.plan(0, &attack(2, 2)), takes(12, 10));
     own(&mut g, 0, 2, 3);
-    assert_eq!(
-        g.plan(0, &attack(2, 2)),
-        Ok(Plan::Attack { cell: 12, ticks: 5 })
-    );
+    assert_eq!(g.plan(0, &attack(2, 2)), takes(12, 5));
     // Defending an isolated own cell: factor 1.
-    assert_eq!(
-        g.plan(1, &attack(4, 4)),
-        Ok(Plan::Attack {
-            cell: 24,
-            ticks: 330
-        })
-    );
+    assert_eq!(g.plan(1, &attack(4, 4)), takes(24, 330));
 }
 
 #[test]
 fn conquest_energy_factor_then_five_percent_cost() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 2, 2);
-    base(&mut g, 1, 4, 4);
+    let mut g = conquest(&[(0, 2, 2), (1, 4, 4)], &[]);
     g.players[0].energy = Num::const_from_int(100);
     g.step(&[attack(2, 1), A]);
     // The duration used the energy before the cost: 2 s / 1.5 -> 14 ticks.
@@ -385,9 +343,7 @@ fn conquest_energy_factor_then_five_percent_cost() {
         Num::const_from_int(100).saturating_mul(ENERGY_KEEP)
     );
     // Skirmish: no energy factor and no cost.
-    let mut s = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut s, 0, 2, 2);
-    own(&mut s, 1, 4, 4);
+    let mut s = skirmish(&[(0, 2, 2), (1, 4, 4)]);
     s.players[0].energy = Num::const_from_int(100);
     s.step(&[attack(2, 1), A]);
     assert_eq!(at(&s, 2, 1).done_at, 20);
@@ -414,10 +370,7 @@ fn actions_are_taken_in_a_seeded_random_order_each_tick() {
 
 #[test]
 fn build_costs_60_gold_and_finishes_after_30_seconds() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 2, 2);
-    own(&mut g, 0, 2, 1);
-    base(&mut g, 1, 4, 4);
+    let mut g = conquest(&[(0, 2, 2), (1, 4, 4)], &[(0, 2, 1)]);
     g.players[0].gold = Num::const_from_int(70);
     g.step(&[build(2, 1), A]);
     assert_eq!(at(&g, 2, 1).building, Building::Building);
@@ -434,13 +387,10 @@ fn build_costs_60_gold_and_finishes_after_30_seconds() {
 
 #[test]
 fn build_refused_off_own_cells_on_bases_under_attack_or_when_poor() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 2, 2);
-    own(&mut g, 0, 2, 1);
-    own(&mut g, 0, 1, 2);
-    base(&mut g, 1, 4, 4);
-    own(&mut g, 1, 3, 2);
-    own(&mut g, 1, 3, 1);
+    let mut g = conquest(
+        &[(0, 2, 2), (1, 4, 4)],
+        &[(0, 2, 1), (0, 1, 2), (1, 3, 2), (1, 3, 1)],
+    );
     assert_eq!(g.plan(0, &build(2, 1)), Err(Refusal::TooPoor));
     g.players[0].gold = Num::const_from_int(100);
     assert_eq!(g.plan(0, &build(3, 2)), Err(Refusal::NotOwn));
@@ -453,11 +403,7 @@ fn build_refused_off_own_cells_on_bases_under_attack_or_when_poor() {
 
 #[test]
 fn build_one_per_30_seconds_separate_from_attacks() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 2, 2);
-    own(&mut g, 0, 2, 1);
-    own(&mut g, 0, 1, 2);
-    base(&mut g, 1, 4, 4);
+    let mut g = conquest(&[(0, 2, 2), (1, 4, 4)], &[(0, 2, 1), (0, 1, 2)]);
     g.players[0].gold = Num::const_from_int(100);
     g.step(&[attack(3, 2), A]);
     // Busy attacking, yet free to build.
@@ -474,12 +420,7 @@ fn build_one_per_30_seconds_separate_from_attacks() {
 
 #[test]
 fn at_most_3_bases_counting_unfinished_ones() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 0, 0);
-    base(&mut g, 0, 1, 0);
-    own(&mut g, 0, 2, 0);
-    own(&mut g, 0, 3, 0);
-    base(&mut g, 1, 4, 4);
+    let mut g = conquest(&[(0, 0, 0), (0, 1, 0), (1, 4, 4)], &[(0, 2, 0), (0, 3, 0)]);
     g.players[0].gold = Num::const_from_int(100);
     g.step(&[build(2, 0), A]);
     assert_eq!(g.player(0).unwrap().all_bases(), 3);
@@ -490,9 +431,7 @@ fn at_most_3_bases_counting_unfinished_ones() {
 
 #[test]
 fn build_refused_in_skirmish() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut g, 0, 2, 2);
-    own(&mut g, 1, 0, 0);
+    let mut g = skirmish(&[(0, 2, 2), (1, 0, 0)]);
     g.players[0].gold = Num::const_from_int(100);
     assert_eq!(g.plan(0, &build(2, 2)), Err(Refusal::NoBuildInSkirmish));
 }
@@ -500,7 +439,7 @@ fn build_refused_in_skirmish() {
 /// Player 1 (seat 0) has a base at (2,2) and, for the retreat, owned cells around it;
 /// seat 1 takes the base cell from (3,2).
 fn raid(seed: u64, own_left: bool, own_up: bool) -> ColorFight {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
+    let mut g = conquest(&[], &[]);
     g.retreat_rng = Rng::stream(seed, b"test");
     base(&mut g, 0, 2, 2);
     base(&mut g, 0, 0, 4);
@@ -566,13 +505,11 @@ fn base_retreats_happen_after_all_completions_in_cell_order() {
     // Two bases of seat 0 at (1,0) and (3,0), both next to its only free cell (2,0)... and a third
     // base far away. Seats 1 and 2 take both base cells in the same tick: the lower cell's base
     // retreats first and takes (2,0); the other finds no room and is destroyed.
-    let mut g = board(Variant::Conquest, 5, 3, 3);
-    base(&mut g, 0, 1, 0);
-    base(&mut g, 0, 3, 0);
-    own(&mut g, 0, 2, 0);
-    base(&mut g, 0, 2, 2);
-    base(&mut g, 1, 0, 0);
-    base(&mut g, 2, 4, 0);
+    let mut g = staged(
+        (Variant::Conquest, 5, 3, 3),
+        &[(0, 1, 0), (0, 3, 0), (0, 2, 2), (1, 0, 0), (2, 4, 0)],
+        &[(0, 2, 0)],
+    );
     g.step(&[A, attack(1, 0), attack(3, 0)]);
     assert_eq!(at(&g, 1, 0).done_at, at(&g, 3, 0).done_at);
     let d = at(&g, 1, 0).done_at;
@@ -585,10 +522,7 @@ fn base_retreats_happen_after_all_completions_in_cell_order() {
 
 #[test]
 fn unfinished_base_on_a_taken_cell_is_lost() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 0, 4);
-    own(&mut g, 0, 2, 2);
-    base(&mut g, 1, 3, 2);
+    let mut g = conquest(&[(0, 0, 4), (1, 3, 2)], &[(0, 2, 2)]);
     g.players[0].gold = Num::const_from_int(60);
     g.step(&[build(2, 2), A]);
     // The cell is fresh (taken_at 0, age 1): 33 s.
@@ -601,11 +535,7 @@ fn unfinished_base_on_a_taken_cell_is_lost() {
 
 #[test]
 fn defeat_without_a_finished_base_clears_the_board_and_cancels_the_attack() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 2, 2);
-    own(&mut g, 0, 1, 1);
-    own(&mut g, 0, 0, 1);
-    base(&mut g, 1, 3, 2);
+    let mut g = conquest(&[(0, 2, 2), (1, 3, 2)], &[(0, 1, 1), (0, 0, 1)]);
     // Seat 0 attacks (1,0) while seat 1 takes its only base cell, which has nowhere to retreat.
     g.step(&[attack(1, 0), attack(2, 2)]);
     assert_eq!(at(&g, 1, 0).attacker, 1);
@@ -626,9 +556,7 @@ fn defeat_without_a_finished_base_clears_the_board_and_cancels_the_attack() {
 
 #[test]
 fn skirmish_defeat_when_no_cell_is_left() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
-    own(&mut g, 0, 2, 2);
-    own(&mut g, 1, 3, 2);
+    let mut g = skirmish(&[(0, 2, 2), (1, 3, 2)]);
     run(&mut g, &[A, attack(2, 2)], 330);
     let p = g.player(0).unwrap();
     assert!(p.defeated);
@@ -642,10 +570,7 @@ fn skirmish_defeat_when_no_cell_is_left() {
 #[test]
 fn tick_order_a_base_finishing_as_the_last_one_falls_saves_the_player() {
     // Rule 2 (builds finish) comes before rule 3 (defeats).
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 2, 2);
-    own(&mut g, 0, 0, 0);
-    base(&mut g, 1, 3, 2);
+    let mut g = conquest(&[(0, 2, 2), (1, 3, 2)], &[(0, 0, 0)]);
     g.players[0].gold = Num::const_from_int(60);
     g.step(&[A, attack(2, 2)]); // tick 0: completes at 330
     run(&mut g, &[], 29);
@@ -664,9 +589,7 @@ fn tick_order_a_base_finishing_as_the_last_one_falls_saves_the_player() {
 
 #[test]
 fn mines_give_half_a_unit_per_second_capped_at_100() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 2, 2);
-    base(&mut g, 1, 0, 0);
+    let mut g = conquest(&[(0, 2, 2), (1, 0, 0)], &[]);
     g.cells[g.index(2, 1).unwrap()].kind = Kind::Gold;
     g.cells[g.index(2, 3).unwrap()].kind = Kind::Energy;
     g.cells[g.index(1, 2).unwrap()].kind = Kind::Gold;
@@ -687,7 +610,7 @@ fn mines_give_half_a_unit_per_second_capped_at_100() {
 
 #[test]
 fn skirmish_has_no_income() {
-    let mut g = board(Variant::Skirmish, 5, 5, 2);
+    let mut g = skirmish(&[]);
     g.cells[g.index(2, 2).unwrap()].kind = Kind::Gold;
     own(&mut g, 0, 2, 2);
     own(&mut g, 1, 0, 0);
@@ -699,13 +622,11 @@ fn skirmish_has_no_income() {
 
 #[test]
 fn respawn_the_tick_after_defeat_in_the_first_5_minutes_with_best_attempt_kept() {
-    let mut g = board(Variant::Conquest, 6, 6, 2);
-    base(&mut g, 0, 2, 2);
-    own(&mut g, 0, 0, 0);
-    own(&mut g, 0, 1, 0);
-    own(&mut g, 0, 0, 1);
-    base(&mut g, 1, 3, 2);
-    base(&mut g, 1, 5, 5);
+    let mut g = staged(
+        (Variant::Conquest, 6, 6, 2),
+        &[(0, 2, 2), (1, 3, 2), (1, 5, 5)],
+        &[(0, 0, 0), (0, 1, 0), (0, 0, 1)],
+    );
     run(&mut g, &[A, attack(2, 2)], 330);
     let p = *g.player(0).unwrap();
     // The attempt scores what it held when defeated: its base cell was already lost.
@@ -733,10 +654,11 @@ fn respawn_the_tick_after_defeat_in_the_first_5_minutes_with_best_attempt_kept()
 
 #[test]
 fn no_respawn_after_the_first_5_minutes() {
-    let mut g = board(Variant::Conquest, 6, 6, 2);
-    base(&mut g, 0, 2, 2);
-    base(&mut g, 1, 3, 2);
-    base(&mut g, 1, 5, 5);
+    let mut g = staged(
+        (Variant::Conquest, 6, 6, 2),
+        &[(0, 2, 2), (1, 3, 2), (1, 5, 5)],
+        &[],
+    );
     run(&mut g, &[], 2990);
     let d = match g.plan(1, &attack(2, 2)) {
         Ok(Plan::Attack { ticks, .. }) => ticks,
@@ -752,8 +674,7 @@ fn no_respawn_after_the_first_5_minutes() {
 
 #[test]
 fn score_is_one_per_cell_and_ten_per_gold_mine() {
-    let mut g = board(Variant::Conquest, 5, 5, 2);
-    base(&mut g, 0, 2, 2);
+    let mut g = conquest(&[(0, 2, 2)], &[]);
     g.cells[g.index(2, 1).unwrap()].kind = Kind::Gold;
     g.cells[g.index(2, 3).unwrap()].kind = Kind::Energy;
     own(&mut g, 0, 2, 1);
@@ -775,12 +696,11 @@ fn finished(variant: Variant, seed: u64, setup: impl Fn(&mut ColorFight)) -> Out
 #[test]
 fn conquest_ranking_alive_first_then_by_score() {
     let o = finished(Variant::Conquest, 0, |g| {
-        base(g, 0, 0, 0);
-        base(g, 1, 5, 5);
-        own(g, 1, 4, 5);
-        own(g, 1, 3, 5);
-        base(g, 2, 0, 5);
-        own(g, 2, 1, 5);
+        put(
+            g,
+            &[(0, 0, 0), (1, 5, 5), (2, 0, 5)],
+            &[(1, 4, 5), (1, 3, 5), (2, 1, 5)],
+        );
         g.players[0].best = 50; // a better earlier attempt
         g.players[2].defeated = true;
         g.players[2].best = 90;
@@ -793,9 +713,7 @@ fn conquest_ranking_alive_first_then_by_score() {
 #[test]
 fn skirmish_ranking_by_cells_defeated_last_later_defeat_higher() {
     let o = finished(Variant::Skirmish, 0, |g| {
-        own(g, 0, 0, 0);
-        own(g, 1, 5, 5);
-        own(g, 1, 4, 5);
+        put(g, &[], &[(0, 0, 0), (1, 5, 5), (1, 4, 5)]);
         g.players[2].defeated = true;
         g.players[2].defeated_at = 0;
     });

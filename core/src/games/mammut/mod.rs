@@ -29,6 +29,8 @@ mod round;
 pub mod scoring;
 pub mod tiles;
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 // Tests may unwrap: a panic there is a failed test.
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]

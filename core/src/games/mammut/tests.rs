@@ -57,6 +57,13 @@ fn tie(g: &mut Mammut, seat: Option<Seat>, clockwise: bool) {
 }
 
 /// The seat of player `id` on [`table`].
+/// [`give`] for each `(id, side, n)`.
+fn gives(g: &mut Mammut, hands: &[(u8, Side, usize)]) {
+    for &(who, side, n) in hands {
+        give(g, id(who), side, n);
+    }
+}
+
 fn id(id: u8) -> Seat {
     id as Seat - 1
 }
@@ -201,8 +208,7 @@ fn round_one_starts_with_a_random_player() {
 #[test]
 fn later_rounds_start_with_the_most_fur_points() {
     let mut g = table();
-    give(&mut g, id(4), Side::Fur, 2);
-    give(&mut g, id(2), Side::Fur, 1);
+    gives(&mut g, &[(4, Side::Fur, 2), (2, Side::Fur, 1)]);
     g.end_round();
     assert_eq!(g.furs()[id(4)], 2);
     assert_eq!(g.furs()[id(2)], 1);
@@ -219,8 +225,7 @@ fn later_rounds_start_with_the_most_fur_points() {
 fn later_rounds_fur_point_ties_go_by_the_previous_tie_order() {
     for (clockwise, starter) in [(true, 3), (false, 1)] {
         let mut g = table();
-        give(&mut g, id(1), Side::Fur, 1);
-        give(&mut g, id(3), Side::Fur, 1);
+        gives(&mut g, &[(1, Side::Fur, 1), (3, Side::Fur, 1)]);
         // Tie order from id 2: clockwise 2,3,4,5,1 (3 first); counter-clockwise 2,1,5,4,3 (1 first).
         tie(&mut g, Some(id(2)), clockwise);
         g.end_round();
@@ -394,9 +399,10 @@ fn round_is_stopped_after_1000_actions() {
 fn round_stopped_players_still_empty_score_an_empty_hand() {
     let mut g = table();
     g.actions = ACTION_CAP - 1;
-    give(&mut g, id(2), Side::Fire, 1);
-    give(&mut g, id(3), Side::Fire, 1);
-    give(&mut g, id(4), Side::Fire, 1);
+    gives(
+        &mut g,
+        &[(2, Side::Fire, 1), (3, Side::Fire, 1), (4, Side::Fire, 1)],
+    );
     // Id 1 takes one Fire with the last action; id 5 never acted.
     let fire = g.middle().showing(Side::Fire, g.faces()).first().unwrap();
     act(&mut g, take(&[fire]));
@@ -508,8 +514,7 @@ fn scoring_meat_players_with_zero_meat_can_place() {
 fn scoring_fur_cumulative_points_and_round_number_award() {
     let mut g = table();
     g.round = 3;
-    give(&mut g, id(2), Side::Fur, 3);
-    give(&mut g, id(5), Side::Fur, 3);
+    gives(&mut g, &[(2, Side::Fur, 3), (5, Side::Fur, 3)]);
     for i in [1, 3, 4] {
         give(&mut g, id(i), Side::Fur, 1);
     }
@@ -533,8 +538,7 @@ fn scoring_ivory_2_each_axe_1_each_and_3_in_round_5() {
     for (round, axe) in [(1, 1), (4, 1), (5, 3)] {
         let mut g = table();
         g.round = round;
-        give(&mut g, id(1), Side::Ivory, 3);
-        give(&mut g, id(1), Side::Axe, 2);
+        gives(&mut g, &[(1, Side::Ivory, 3), (1, Side::Axe, 2)]);
         // Keep the other awards away from id 1: everyone else has one Fire, Meat and Fur.
         for i in 2..=5 {
             give(&mut g, id(i), Side::Fire, 1);
@@ -562,8 +566,7 @@ fn scoring_ivory_2_each_axe_1_each_and_3_in_round_5() {
 #[test]
 fn scoring_animals_are_obtained_once_each() {
     let mut g = table();
-    give(&mut g, id(1), Side::Bat, 1);
-    give(&mut g, id(1), Side::Duck, 1);
+    gives(&mut g, &[(1, Side::Bat, 1), (1, Side::Duck, 1)]);
     g.end_round();
     assert_eq!(
         g.animals()[id(1)],
@@ -625,8 +628,7 @@ fn end_of_game_animal_bonus() {
     let mut g = table();
     g.round = ROUNDS;
     g.animals[id(2)] = Side::Bat.animal_bit() | Side::Bunny.animal_bit();
-    give(&mut g, id(2), Side::Duck, 1);
-    give(&mut g, id(2), Side::Beaver, 1);
+    gives(&mut g, &[(2, Side::Duck, 1), (2, Side::Beaver, 1)]);
     let before = g.points()[id(2)];
     let gain = g.score_hands(g.hands()).gain[id(2)];
     g.end_round();

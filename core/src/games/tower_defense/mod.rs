@@ -26,6 +26,8 @@
 //! the through-reward is `floor(income * hp / maxhp)`, Siege's `1.1^k` is `11^k / 10^k`, `log10` is
 //! a digit count.
 
+#[cfg(feature = "arbitrary")]
+mod arbitrary;
 pub mod board;
 pub mod bots;
 pub mod duel;

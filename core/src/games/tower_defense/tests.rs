@@ -67,6 +67,34 @@ fn ready_tower(g: &mut TowerDefense, kind: TowerKind, pos: usize) {
     b.set_cooldown(pos, 0);
 }
 
+/// Invaders of 10 hp on board `b`, at `(space, stun time)`.
+fn walkers(g: &mut TowerDefense, b: usize, at: &[(usize, u16)]) {
+    for &(pos, stun) in at {
+        board(g, b).place(pos, 10, 10, 0, 0, stun);
+    }
+}
+
+/// A duel with a ready tower of player 1 on board 0.
+fn with_tower(kind: TowerKind, pos: usize) -> TowerDefense {
+    let mut g = duel();
+    ready_tower(&mut g, kind, pos);
+    g
+}
+
+/// [`with_tower`], invaders of 10 hp at `(space, stun time)` on its board, and one turn.
+fn fired(kind: TowerKind, pos: usize, invaders: &[(usize, u16)]) -> TowerDefense {
+    let mut g = with_tower(kind, pos);
+    walkers(&mut g, 0, invaders);
+    g.step(&[P, P]);
+    g
+}
+
+/// Upgrades the tower at `pos` on board 0 (range or power) and makes it ready to fire.
+fn ready_upgrade(g: &mut TowerDefense, pos: usize, range: bool) {
+    board(g, 0).upgrade(pos, range, 0);
+    board(g, 0).set_cooldown(pos, 0);
+}
+
 fn hp_at(g: &TowerDefense, b: usize, pos: usize) -> Option<u32> {
     g.invader(b, pos).map(|v| v.hp)
 }
@@ -94,8 +122,7 @@ fn duel_at_most_one_invader_and_one_tower_per_space() {
     let r = g.step(&[spawn(0, 0, 0), build(TowerKind::Turret, 5)]);
     assert_eq!(r.total_refused(), 0);
     // Space 0 of board 0 is taken until the invader moves; space 5 of board 0 holds a tower.
-    board(&mut g, 0).place(1, 10, 10, 0, 0, 5);
-    board(&mut g, 0).place(0, 10, 10, 0, 0, 5);
+    walkers(&mut g, 0, &[(1, 5), (0, 5)]);
     let r = g.step(&[spawn(0, 0, 0), build(TowerKind::Bomb, 5)]);
     assert_eq!(r.refused[0], 1, "spawn onto an occupied space 0");
     assert_eq!(r.refused[1], 1, "build onto a tower");
@@ -130,10 +157,8 @@ fn duel_spawn_refused_without_gold() {
 
 #[test]
 fn duel_damage_is_power_minus_defense_at_least_1() {
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Turret, 50);
-    board(&mut g, 0).upgrade(50, false, 0); // power 2
-    board(&mut g, 0).set_cooldown(50, 0);
+    let mut g = with_tower(TowerKind::Turret, 50);
+    ready_upgrade(&mut g, 50, false); // power 2
     board(&mut g, 0).place(50, 10, 10, 1, 0, 9);
     board(&mut g, 0).place(49, 10, 10, 5, 0, 9);
     g.step(&[P, P]);
@@ -149,14 +174,12 @@ fn duel_damage_is_power_minus_defense_at_least_1() {
 
 #[test]
 fn duel_stun_time_is_power_minus_stun_res_at_least_0() {
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Stunner, 40);
+    let mut g = with_tower(TowerKind::Stunner, 40);
     board(&mut g, 0).place(40, 10, 10, 0, 1, 0);
     g.step(&[P, P]);
     // Stunned for 3 - 1 = 2, one turn already spent standing still.
     assert_eq!(g.invader(0, 40).unwrap().stun_time, 1);
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Stunner, 40);
+    let mut g = with_tower(TowerKind::Stunner, 40);
     board(&mut g, 0).place(40, 10, 10, 0, 7, 0);
     g.step(&[P, P]);
     assert!(g.invader(0, 40).is_none(), "not stunned: it moved on");
@@ -166,8 +189,7 @@ fn duel_stun_time_is_power_minus_stun_res_at_least_0() {
 
 #[test]
 fn duel_kill_reward_is_floor_of_maxhp_plus_10_defense_plus_10_stun_res_over_10() {
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Turret, 20);
+    let mut g = with_tower(TowerKind::Turret, 20);
     board(&mut g, 0).place(20, 1, 27, 1, 2, 3);
     let before = g.players().unwrap()[1].gold;
     g.step(&[P, P]);
@@ -227,19 +249,14 @@ fn duel_upgrade_adds_1_to_power_or_range_and_resets_cooldown_while_cooling() {
 
 #[test]
 fn duel_range_r_reaches_pos_minus_r_to_pos_plus_r() {
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Turret, 10);
-    board(&mut g, 0).place(12, 10, 10, 0, 0, 5);
-    g.step(&[P, P]);
+    let mut g = fired(TowerKind::Turret, 10, &[(12, 5)]);
     assert_eq!(hp_at(&g, 0, 12), Some(10), "12 is out of range 1");
     board(&mut g, 0).place(9, 10, 10, 0, 0, 5);
     g.step(&[P, P]);
     assert_eq!(hp_at(&g, 0, 9), Some(9), "9 is in range");
     // At the end of the path, spaces past 99 are empty: the turret still finds 99.
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Turret, 99);
-    board(&mut g, 0).upgrade(99, true, 0);
-    board(&mut g, 0).set_cooldown(99, 0);
+    let mut g = with_tower(TowerKind::Turret, 99);
+    ready_upgrade(&mut g, 99, true);
     board(&mut g, 0).place(97, 10, 10, 0, 0, 5);
     g.step(&[P, P]);
     assert_eq!(hp_at(&g, 0, 97), Some(9));
@@ -247,8 +264,7 @@ fn duel_range_r_reaches_pos_minus_r_to_pos_plus_r() {
 
 #[test]
 fn duel_cooling_tower_counts_down_and_does_not_fire() {
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Turret, 10);
+    let mut g = with_tower(TowerKind::Turret, 10);
     board(&mut g, 0).set_cooldown(10, 2);
     board(&mut g, 0).place(10, 10, 10, 0, 0, 9);
     g.step(&[P, P]);
@@ -266,13 +282,7 @@ fn duel_cooling_tower_counts_down_and_does_not_fire() {
 
 #[test]
 fn duel_turret_hits_farthest_invader_in_range() {
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Turret, 10);
-    for p in [9, 10, 11] {
-        board(&mut g, 0).place(p, 10, 10, 0, 0, 5);
-    }
-    board(&mut g, 0).place(12, 10, 10, 0, 0, 5);
-    g.step(&[P, P]);
+    let g = fired(TowerKind::Turret, 10, &[(9, 5), (10, 5), (11, 5), (12, 5)]);
     assert_eq!(
         [9, 10, 11, 12].map(|p| hp_at(&g, 0, p)),
         [Some(10), Some(10), Some(9), Some(10)],
@@ -282,12 +292,9 @@ fn duel_turret_hits_farthest_invader_in_range() {
 
 #[test]
 fn duel_stunner_skips_stunned_invaders_and_cools_down_power_plus_1() {
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Stunner, 10);
-    board(&mut g, 0).upgrade(10, true, 0); // range 1, power 3
-    board(&mut g, 0).set_cooldown(10, 0);
-    board(&mut g, 0).place(11, 10, 10, 0, 0, 5);
-    board(&mut g, 0).place(10, 10, 10, 0, 0, 0);
+    let mut g = with_tower(TowerKind::Stunner, 10);
+    ready_upgrade(&mut g, 10, true); // range 1, power 3
+    walkers(&mut g, 0, &[(11, 5), (10, 0)]);
     g.step(&[P, P]);
     assert_eq!(
         g.invader(0, 11).unwrap().stun_time,
@@ -304,24 +311,15 @@ fn duel_stunner_skips_stunned_invaders_and_cools_down_power_plus_1() {
 
 #[test]
 fn duel_stunner_without_target_keeps_cooldown_0() {
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Stunner, 10);
-    board(&mut g, 0).place(30, 10, 10, 0, 0, 0);
-    g.step(&[P, P]);
+    let g = fired(TowerKind::Stunner, 10, &[(30, 0)]);
     assert_eq!(g.tower(0, 10).unwrap().cooldown, 0);
 }
 
 #[test]
 fn duel_bomb_fires_only_on_an_invader_at_its_space_and_hits_all_in_range() {
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Bomb, 10);
-    board(&mut g, 0).place(11, 10, 10, 0, 0, 5);
-    g.step(&[P, P]);
+    let mut g = fired(TowerKind::Bomb, 10, &[(11, 5)]);
     assert_eq!(hp_at(&g, 0, 11), Some(10), "nothing on 10: no blast");
-    for p in [8, 10, 12] {
-        board(&mut g, 0).place(p, 10, 10, 0, 0, 5);
-    }
-    board(&mut g, 0).place(13, 10, 10, 0, 0, 5);
+    walkers(&mut g, 0, &[(8, 5), (10, 5), (12, 5), (13, 5)]);
     g.step(&[P, P]);
     assert_eq!(
         [8, 10, 11, 12, 13].map(|p| hp_at(&g, 0, p)),
@@ -336,8 +334,7 @@ fn duel_bomb_fires_only_on_an_invader_at_its_space_and_hits_all_in_range() {
 fn duel_turn_rule_1_1_towers_fire_in_index_order_0_to_99() {
     // The turret at 10 kills the invader at 11 first, so the turret at 12 has nothing left to hit
     // and the invader at 9 is untouched (the other order would hit it).
-    let mut g = duel();
-    ready_tower(&mut g, TowerKind::Turret, 10);
+    let mut g = with_tower(TowerKind::Turret, 10);
     ready_tower(&mut g, TowerKind::Turret, 12);
     board(&mut g, 0).place(11, 1, 10, 0, 0, 5);
     board(&mut g, 0).place(9, 10, 10, 0, 0, 5);
@@ -349,11 +346,7 @@ fn duel_turn_rule_1_1_towers_fire_in_index_order_0_to_99() {
 #[test]
 fn duel_turn_rule_1_2_invaders_move_from_99_down_stunned_ones_wait() {
     let mut g = duel();
-    for p in [5, 6, 7] {
-        board(&mut g, 0).place(p, 10, 10, 0, 0, 0);
-    }
-    board(&mut g, 0).place(20, 10, 10, 0, 0, 2);
-    board(&mut g, 0).place(19, 10, 10, 0, 0, 0);
+    walkers(&mut g, 0, &[(5, 0), (6, 0), (7, 0), (20, 2), (19, 0)]);
     g.step(&[P, P]);
     let mut occupied = [0u8; 5];
     assert_eq!(g.invaders(0).count(), 5);
