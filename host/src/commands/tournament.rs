@@ -168,7 +168,7 @@ fn write_results(results: &Results, path: Option<&PathBuf>) -> anyhow::Result<()
         let text = serde_json::to_string_pretty(results)?;
         std::fs::write(path, text + "\n")
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-        eprintln!("results written to {}", path.display());
+        crate::errln!("results written to {}", path.display());
     }
     Ok(())
 }

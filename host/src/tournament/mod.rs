@@ -398,7 +398,7 @@ pub fn merge(format: &dyn Format, shards: Vec<Results>) -> anyhow::Result<Result
 
 /// Prints the standings, the ratings and the faults.
 pub fn print(results: &Results) {
-    println!(
+    crate::outln!(
         "{} tournament ({}), {} matches, seed {}{}",
         results.game,
         results.format,
@@ -414,16 +414,16 @@ pub fn print(results: &Results) {
         for (name, _) in &first.columns {
             header.push_str(&format!(" {name:>14}"));
         }
-        println!("\n{header}");
+        crate::outln!("\n{header}");
         for (i, row) in results.standings.iter().enumerate() {
             let mut line = format!("{:>3}  {:<28}", i + 1, row.bot);
             for (_, v) in &row.columns {
                 line.push_str(&format!(" {v:>14}"));
             }
-            println!("{line}");
+            crate::outln!("{line}");
         }
     }
-    println!(
+    crate::outln!(
         "\n{:<28} {:>8} {:>7} {:>9} {:>8} {:>9} {:>8} {:>8} {:>6}",
         "rating (TrueSkill)",
         "mu",
@@ -438,7 +438,7 @@ pub fn print(results: &Results) {
     let mut ratings = results.ratings.clone();
     ratings.sort_by(|a, b| b.conservative.total_cmp(&a.conservative));
     for r in ratings {
-        println!(
+        crate::outln!(
             "{:<28} {:>8.2} {:>7.2} {:>9.2} {:>8} {:>9} {:>8} {:>8} {:>6}",
             r.bot,
             r.mu,
