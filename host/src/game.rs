@@ -129,6 +129,11 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     fn action_json(action: &Self::Action) -> Value;
     /// Whatever a bot sent, as an action: never fails (the rules refuse what they do not allow).
     fn action_from_json(value: &Value) -> Self::Action;
+    /// What `seat` sent in this state, as an action (default: [`HostGame::action_from_json`]), for
+    /// games whose original read an answer differently by seat or variant.
+    fn read_action(&self, _seat: Seat, value: &Value) -> Self::Action {
+        Self::action_from_json(value)
+    }
 
     // ---- replays
 

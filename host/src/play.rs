@@ -217,7 +217,7 @@ pub fn play<G: HostGame>(
                 Ok(answer) => {
                     *mv = answer.mv;
                     for note in answer.notes {
-                        p.refused += 1;
+                        p.refused += u32::from(note.is_refusal());
                         p.note(label, note);
                     }
                 }

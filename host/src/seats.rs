@@ -133,7 +133,7 @@ impl Lines for Logged {
     fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault> {
         self.inner.recv_until(deadline)
     }
-    fn discard_stale(&mut self) {
+    fn discard_stale(&mut self) -> usize {
         self.inner.discard_stale()
     }
     fn close(&mut self) {

@@ -58,6 +58,8 @@ impl Faults {
             match fault {
                 Fault::Timeout { .. } => f.timeouts += 1,
                 Fault::Exited { .. } | Fault::Spawn { .. } => f.crashes += 1,
+                // The time-out it answered was counted.
+                Fault::Late { .. } => {}
                 _ => f.invalid += 1,
             }
         }

@@ -32,7 +32,7 @@ impl Protocol<Ballroom> for Reference {
     fn ask(&mut self, game: &Ballroom, seat: Seat) -> Result<(), Fault> {
         self.asked = game.phase().is_some() && game.player(seat).is_some_and(|p| p.connected);
         if self.asked {
-            self.conn.discard_stale();
+            let _ = self.conn.discard_stale();
             for line in phase_message(game, seat).lines() {
                 self.conn.send(line)?;
             }
