@@ -2,7 +2,7 @@
 //! header, the turn-0 state, then one line per turn with both actions and, on the turns it keeps,
 //! the state after them. Written as a match is played, read back line by line to re-play it.
 
-use super::json::{action_from_json, action_json, state_fields, state_json};
+use super::json::{action_json, seat_action, state_fields, state_json};
 use crate::game::Plan;
 use crate::record::{LineWriter, Recorder, Step};
 use crate::replay::{strings, Meta, Visit};
@@ -145,7 +145,7 @@ pub fn replay(
     while let Some((n, line)) = next("a trace line")? {
         let actions = match line.get("actions") {
             Some(Value::Array(a)) if a.len() == 2 => {
-                [action_from_json(&a[0]), action_from_json(&a[1])]
+                [seat_action(variant, 0, &a[0]), seat_action(variant, 1, &a[1])]
             }
             _ => {
                 return Err(Difference::field("actions", "a list of two", "something else").at_line(n))
