@@ -14,6 +14,12 @@ pub struct MatchArgs {
     /// external program. Missing seats get the game's default built-in bot.
     #[arg(long = "bot", value_name = "BOT")]
     pub bots: Vec<String>,
+    /// A name for each --bot, in the same order, as reports, replays and tables show it (default:
+    /// a built-in bot's name; for `cmd:`, the file name of the last word of the command line that
+    /// names an existing file, as the AI Challenge's playgame.py names bots: `cmd:python3
+    /// bots/HunterBot.py` is `HunterBot.py`).
+    #[arg(long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
     /// Seed for everything random in the match (default: from the clock; printed either way).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -91,6 +97,7 @@ impl MatchArgs {
                 self.bots.len()
             );
         }
+        check_names(&self.names, self.bots.len())?;
         let mut specs = self
             .bots
             .iter()
@@ -117,6 +124,9 @@ impl MatchArgs {
         let mut plan = Plan::new(setup, seed, bots, limits);
         plan.log_dir = self.bot_logs.clone();
         plan.max_steps = self.max_turns;
+        for (name, given) in plan.names.iter_mut().zip(&self.names) {
+            name.clone_from(given);
+        }
         plan
     }
 }
@@ -129,6 +139,17 @@ pub fn limits(turn_ms: Option<u64>, no_timeout: bool, per_turn: Duration, window
         no_timeout,
         ..Limits::default()
     }
+}
+
+/// `--name` is one per `--bot`: no more names than bots.
+pub fn check_names(names: &[String], bots: usize) -> anyhow::Result<()> {
+    if names.len() > bots {
+        anyhow::bail!(
+            "{} --name given for {bots} --bot: a name goes with each --bot, in order",
+            names.len()
+        );
+    }
+    Ok(())
 }
 
 /// A seed from the clock, short enough to type back in.
@@ -147,7 +168,7 @@ impl<G: HostGame> Plan<G> {
             params: setup.params,
             seed,
             config: setup.config,
-            names: bots.iter().map(BotSpec::label).collect(),
+            names: bots.iter().map(BotSpec::name).collect(),
             bots,
             limits,
             log_dir: None,

@@ -46,12 +46,30 @@ impl BotSpec {
         BotSpec::Builtin(G::BOTS.first().copied().unwrap_or("random").into())
     }
 
-    /// The name a report shows.
+    /// The bot as it was given (`cmd:<command line>`, `tcp:<port>`).
     pub fn label(&self) -> String {
         match self {
             BotSpec::Builtin(n) => n.clone(),
             BotSpec::Command(c) => format!("cmd:{c}"),
             BotSpec::Tcp { port, .. } => format!("tcp:{port}"),
+        }
+    }
+
+    /// The name reports, replays and tables show when none is given: a built-in bot's name; for a
+    /// command, what the AI Challenge's playgame.py names it (`get_cmd_name`): the file name of
+    /// the last word of the command line that is an existing path (`python3 /abs/HunterBot.py`
+    /// is `HunterBot.py`), else the command as given.
+    pub fn name(&self) -> String {
+        match self {
+            BotSpec::Command(c) => c
+                .split_whitespace()
+                .rev()
+                .map(std::path::Path::new)
+                .filter(|p| p.exists())
+                .find_map(|p| p.file_name())
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| self.label()),
+            _ => self.label(),
         }
     }
 }
