@@ -36,7 +36,8 @@ pub struct MatchArgs {
     /// DIR/<seat>.input (default: neither).
     #[arg(long, value_name = "DIR")]
     pub bot_logs: Option<PathBuf>,
-    /// Stop after N turns even if the game is not over.
+    /// Stop after N turns even if the game is not over (a turn is the game's own: a Ballroom Blitz
+    /// turn is its four phases).
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u64>,
     /// Print the report as JSON instead of text.
@@ -123,7 +124,7 @@ impl MatchArgs {
     ) -> Plan<G> {
         let mut plan = Plan::new(setup, seed, bots, limits);
         plan.log_dir = self.bot_logs.clone();
-        plan.max_steps = self.max_turns;
+        plan.max_turns = self.max_turns;
         for (name, given) in plan.names.iter_mut().zip(&self.names) {
             name.clone_from(given);
         }
@@ -172,7 +173,7 @@ impl<G: HostGame> Plan<G> {
             bots,
             limits,
             log_dir: None,
-            max_steps: None,
+            max_turns: None,
             record_every: setup.record_every,
             extra: G::Extra::default(),
         }

@@ -105,6 +105,10 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     }
     /// Bots dropped before the first step.
     fn drop_at_start(&mut self, _seats: SeatSet) {}
+    /// What a seat plays whose bot the engine has dropped, or that has none (default: a pass).
+    fn gone_move(&self, _seat: Seat) -> Self::Move {
+        Self::Move::default()
+    }
     /// The conversation with an external bot at `seat` (default: JSON lines).
     fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
         Box::new(JsonLines::new(conn, plan.limits))
@@ -220,8 +224,9 @@ pub struct Plan<G: HostGame> {
     pub limits: Limits,
     /// Keep each external bot's stderr and input here.
     pub log_dir: Option<PathBuf>,
-    /// Stop after this many steps even if the game is not over.
-    pub max_steps: Option<u64>,
+    /// Stop after this many turns (the game's own turns, [`arena_core::Game::turn`]) even if the
+    /// game is not over.
+    pub max_turns: Option<u64>,
     /// Record the state in the replay every this many steps (for formats that may skip some).
     pub record_every: u32,
     pub extra: G::Extra,

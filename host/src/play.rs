@@ -151,8 +151,8 @@ pub fn play<G: HostGame>(
     }
     game.drop_at_start(at_start);
 
-    let mut steps = 0u64;
-    while !game.is_over() && plan.max_steps.is_none_or(|m| steps < m) {
+    let played = |g: &G| u64::from(g.turn().saturating_sub(start));
+    while !game.is_over() && plan.max_turns.is_none_or(|m| played(&game) < m) {
         for p in players.iter_mut().filter(|p| p.finished) {
             if let Driver::External(proto) = &mut p.driver {
                 proto.close();
@@ -188,7 +188,10 @@ pub fn play<G: HostGame>(
                     *mv = G::bot_move(bot, &game, seat);
                     continue;
                 }
-                Driver::Gone => continue,
+                Driver::Gone => {
+                    *mv = game.gone_move(seat);
+                    continue;
+                }
                 Driver::External(proto) => {
                     let got = match &asked[seat] {
                         Ok(at) => {
@@ -269,7 +272,6 @@ pub fn play<G: HostGame>(
             players[seat].standing.out = Some(label);
             finish(&mut players, seat, &game, Finish::Out);
         }
-        steps += 1;
     }
 
     let mut told = false;
@@ -356,7 +358,7 @@ impl std::fmt::Display for MatchReport {
                 }
                 writeln!(f, "reason: {}", o.reason)?;
             }
-            None => writeln!(f, "result: not finished (step limit)")?,
+            None => writeln!(f, "result: not finished (turn limit)")?,
         }
         for (seat, s) in self.seats.iter().enumerate() {
             let (rank, score) = match &self.outcome {

@@ -115,10 +115,16 @@ pub fn driver<G: HostGame>(
             }
         }
         BotSpec::Tcp { port, wait } => {
-            eprintln!("seat {seat}: waiting for a bot on 127.0.0.1:{port}");
-            let bot = TcpBot::accept(*port, *wait, &plan.limits)
-                .map_err(|e| anyhow::anyhow!("seat {seat}: {e}"))?;
-            Box::new(bot)
+            crate::errln!("seat {seat}: waiting for a bot on 127.0.0.1:{port}");
+            match TcpBot::accept(*port, *wait, &plan.limits) {
+                Ok(bot) => Box::new(bot),
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                    crate::errln!("seat {seat}: {e}: the seat plays without a bot");
+                    let why = e.to_string();
+                    return Ok((Driver::Gone, Some(Fault::Spawn { why })));
+                }
+                Err(e) => anyhow::bail!("seat {seat}: 127.0.0.1:{port}: {e}"),
+            }
         }
     };
     let conn = match &plan.log_dir {

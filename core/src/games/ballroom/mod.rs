@@ -126,6 +126,29 @@ impl Ballroom {
         }
     }
 
+    /// One phase as an official log records it: `actions[i]` is what the engine executed for
+    /// player `i`, and `None` that it executed nothing for that player. The official engine applies
+    /// each reply to the player its `executor` names, so a player whose bot acted for another seat
+    /// gets no action of its own (its entry in the log is left over, or `null`); our engine never
+    /// does this ([`Game::step`] gives every seat its own action), but a log of the official
+    /// engine's is re-played as it was written. A player left out of USE, MOVE or BUY is not
+    /// touched in that phase, and one left out of ATTACK queues no attack.
+    pub fn step_logged(&mut self, actions: &[Option<Action>; PLAYERS]) -> StepReport {
+        let mut report = StepReport::default();
+        let Some(phase) = self.phase() else {
+            return report;
+        };
+        let acts = *actions;
+        match phase {
+            Phase::Class => self.play_class(&acts, &mut report),
+            Phase::Use => self.play_use(&acts, &mut report),
+            Phase::Move => self.play_move(&acts, &mut report),
+            Phase::Attack => self.play_attack(&acts, &mut report),
+            Phase::Buy => self.play_buy(&acts, &mut report),
+        }
+        report
+    }
+
     /// Final order: points, then gold, then the seeded coin flip. `order[0]` is the winner.
     pub fn ranking(&self) -> [usize; PLAYERS] {
         let mut coin = [0u8, 1, 2, 3];
@@ -182,20 +205,9 @@ impl Game for Ballroom {
     }
 
     fn step(&mut self, actions: &[Action]) -> StepReport {
-        let mut report = StepReport::default();
-        let Some(phase) = self.phase() else {
-            return report;
-        };
-        let acts: [Action; PLAYERS] =
-            core::array::from_fn(|s| actions.get(s).copied().unwrap_or_default());
-        match phase {
-            Phase::Class => self.play_class(&acts, &mut report),
-            Phase::Use => self.play_use(&acts, &mut report),
-            Phase::Move => self.play_move(&acts, &mut report),
-            Phase::Attack => self.play_attack(&acts, &mut report),
-            Phase::Buy => self.play_buy(&acts, &mut report),
-        }
-        report
+        let acts: [Option<Action>; PLAYERS] =
+            core::array::from_fn(|s| Some(actions.get(s).copied().unwrap_or_default()));
+        self.step_logged(&acts)
     }
 
     fn outcome(&self) -> Option<Outcome> {
