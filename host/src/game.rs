@@ -109,6 +109,13 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     fn gone_move(&self, _seat: Seat) -> Self::Move {
         Self::Move::default()
     }
+    /// For games whose rules remove a player for a part of the match only (a round): which part
+    /// this is. Whenever it changes between two steps, every seat whose program the engine dropped
+    /// is started again, with a new protocol, and plays on; its faults stay in the report, and no
+    /// drop is a disqualification. `None` (the default): a dropped bot is out for the match.
+    fn rejoin_epoch(&self) -> Option<u32> {
+        None
+    }
     /// The conversation with an external bot at `seat` (default: JSON lines).
     fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
         Box::new(JsonLines::new(conn, plan.limits))

@@ -82,12 +82,20 @@ pub enum Driver<G: HostGame> {
     Gone,
 }
 
-/// Seat `seat` of `plan`'s match; a program that cannot be started is a seat already gone, with
-/// the fault that says why (the match goes on without it).
+/// Seat `seat` of `plan`'s match; a program that cannot be started, or a TCP bot that does not
+/// connect in time, is a seat already gone, with the fault that says why (the match goes on
+/// without it, as the official engines play a seat nobody took). `start` counts the times the
+/// seat's program was started before (its logs are `<seat>.stderr`, then `<seat>-<start>.stderr`).
 pub fn driver<G: HostGame>(
     plan: &Plan<G>,
     seat: Seat,
+    start: u32,
 ) -> anyhow::Result<(Driver<G>, Option<Fault>)> {
+    let stem = if start == 0 {
+        seat.to_string()
+    } else {
+        format!("{seat}-{start}")
+    };
     let Some(spec) = plan.bots.get(seat) else {
         return Ok((Driver::Gone, None));
     };
@@ -105,7 +113,7 @@ pub fn driver<G: HostGame>(
             let log = plan
                 .log_dir
                 .as_ref()
-                .map(|d| d.join(format!("{seat}.stderr")));
+                .map(|d| d.join(format!("{stem}.stderr")));
             match BotProcess::spawn(cmd, log.as_deref(), plan.limits) {
                 Ok(p) => Box::new(p),
                 Err(e) => {
@@ -129,7 +137,7 @@ pub fn driver<G: HostGame>(
     };
     let conn = match &plan.log_dir {
         Some(dir) => {
-            let path = dir.join(format!("{seat}.input"));
+            let path = dir.join(format!("{stem}.input"));
             let log = std::fs::File::create(&path)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
             Box::new(Logged { inner: conn, log }) as Box<dyn Lines>
