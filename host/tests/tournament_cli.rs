@@ -208,7 +208,7 @@ fn a_swiss_tournament_sharded_round_by_round_merges_into_one_run() {
         "random",
         "--bot",
         "holder",
-        "--games",
+        "--rounds",
         "2",
         "--seed",
         "5",

@@ -58,18 +58,23 @@ pub struct PlayOptions {
 
 /// Tournaments play the engine ruleset.
 #[derive(Args, Clone, Debug)]
-pub struct TournamentOptions {}
+pub struct TournamentOptions {
+    /// Swiss rounds in one schedule (default: enough for a clear winner, log2 of the field plus
+    /// one); `--games N` plays N schedules' worth of rounds.
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<usize>,
+}
 
 /// 2 s per phase, each answer on its own.
 const PER_PHASE: Duration = Duration::from_secs(2);
 
-/// Swiss rounds: `--games` when given, else enough for a clear winner (log2 of the field, plus one).
-fn swiss_rounds(bots: usize, games: usize) -> usize {
-    if games > 1 {
-        games
-    } else {
-        (usize::BITS - bots.max(1).leading_zeros()) as usize + 1
-    }
+/// Swiss rounds: a schedule is `rounds` rounds (default: enough for a clear winner, log2 of the
+/// field plus one), and `--games N` plays it N times over (N times as many rounds, each paired by
+/// the standings so far).
+pub fn swiss_rounds(bots: usize, rounds: Option<usize>, games: usize) -> usize {
+    let schedule =
+        rounds.unwrap_or((usize::BITS - bots.max(1).leading_zeros()) as usize + 1);
+    schedule.max(1) * games.max(1)
 }
 
 const ENGINE: Params = Params {
@@ -206,7 +211,7 @@ impl HostGame for Ballroom {
     }
 
     fn tournament(
-        _args: &TournamentOptions,
+        args: &TournamentOptions,
         entrants: usize,
         games: usize,
         _seed: u64,
@@ -214,7 +219,7 @@ impl HostGame for Ballroom {
         Ok((
             Self::NAME.into(),
             Box::new(tournament::Swiss {
-                rounds: swiss_rounds(entrants, games),
+                rounds: swiss_rounds(entrants, args.rounds, games),
             }),
         ))
     }

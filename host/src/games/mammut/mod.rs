@@ -95,10 +95,10 @@ impl HostGame for Mammut {
     fn tournament(
         _args: &TournamentOptions,
         entrants: usize,
-        games: usize,
-        seed: u64,
+        _games: usize,
+        _seed: u64,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
-        tournament::blocks(entrants, games, seed).map_err(anyhow::Error::msg)?;
+        tournament::design(entrants).map_err(anyhow::Error::msg)?;
         Ok((Self::NAME.into(), Box::new(tournament::FiveTables)))
     }
 
