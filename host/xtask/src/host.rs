@@ -4,31 +4,36 @@
 use arena_firmware::board::{Board, Event, FrameKind};
 use arena_firmware::cost::NoClock;
 use arena_firmware::{Gray4Frame, RunConfig};
-use embedded_graphics::pixelcolor::Gray4;
+use embedded_graphics::draw_target::DrawTarget;
 
 /// The lineup the QEMU firmware plays.
 pub type Lineup = arena_firmware::Arcade;
 
+/// What a board logs and shows, recorded on the host, on a display of type `D`.
 #[derive(Default)]
-pub struct Recorder {
+pub struct Recorder<D = Gray4Frame> {
     /// `(match, game, config, bots)` of each match started.
     pub started: Vec<(u32, String, String, String)>,
     /// `(match, turns, outcome)` of each match ended.
     pub ended: Vec<(u32, u32, Option<arena_core::Outcome>)>,
-    frame: Gray4Frame,
+    frame: D,
     clock: NoClock,
     /// `(match, turn, digest)` for every digest event, then the final one.
     pub digests: Vec<(u32, u32, u64)>,
     pub finals: Vec<(u32, u32, u64)>,
     /// Snapshot frames: `(match, turn, result screen?)` and the pixels.
-    pub frames: Vec<((u32, u32, bool), Gray4Frame)>,
+    pub frames: Vec<((u32, u32, bool), D)>,
 }
 
-impl Board for Recorder {
-    type Color = Gray4;
-    type Display = Gray4Frame;
+impl<D, C> Board for Recorder<D>
+where
+    D: DrawTarget<Color = C> + Clone,
+    C: arena_firmware::Palette,
+{
+    type Color = C;
+    type Display = D;
     type Clock = NoClock;
-    fn display(&mut self) -> &mut Gray4Frame {
+    fn display(&mut self) -> &mut D {
         &mut self.frame
     }
     fn clock(&mut self) -> &mut NoClock {
@@ -49,22 +54,17 @@ impl Board for Recorder {
                 number,
                 turns,
                 outcome,
+                digest,
                 ..
-            } => self.ended.push((number, turns, outcome.copied())),
-            _ => {}
-        }
-        match *event {
+            } => {
+                self.ended.push((number, turns, outcome.copied()));
+                self.finals.push((number, turns, digest));
+            }
             Event::Digest {
                 number,
                 turn,
                 digest,
             } => self.digests.push((number, turn, digest)),
-            Event::End {
-                number,
-                turns,
-                digest,
-                ..
-            } => self.finals.push((number, turns, digest)),
             Event::Frame {
                 number,
                 turn,
@@ -79,11 +79,19 @@ impl Board for Recorder {
     }
 }
 
+/// Plays `cfg` of lineup `L` on the host, on a display of type `D`.
+pub fn play_on<L: arena_firmware::Lineup, D>(cfg: &RunConfig) -> Recorder<D>
+where
+    Recorder<D>: Board + Default,
+{
+    let mut rec = Recorder::<D>::default();
+    arena_firmware::run::<L, _>(&mut rec, cfg);
+    rec
+}
+
 /// Plays `cfg` on the host.
 pub fn play(cfg: &RunConfig) -> Recorder {
-    let mut rec = Recorder::default();
-    arena_firmware::run::<Lineup, _>(&mut rec, cfg);
-    rec
+    play_on::<Lineup, Gray4Frame>(cfg)
 }
 
 /// The RGB value QEMU's SSD0323 screendump gives gray level `level` (0..=15).

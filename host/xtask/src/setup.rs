@@ -30,7 +30,8 @@ pub fn all() -> Result<()> {
     targets()?;
     qemu()?;
     defmt_print()?;
-    flip_link()
+    flip_link()?;
+    crate::pico::node_packages()
 }
 
 /// rust-toolchain.toml lists the targets, but rustup does not install them on its own here.
