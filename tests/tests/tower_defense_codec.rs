@@ -142,7 +142,7 @@ fn anything_a_bot_sends_is_read_and_the_engine_refuses_what_is_wrong() {
 
 /// Plays `turns` passes, then `a0` and `a1`, in a fresh game of `variant`; the game and the
 /// refusals of the last step.
-fn after(variant: Variant, turns: u32, a0: &Value, a1: &Value) -> (TowerDefense, [u8; 2]) {
+fn after(variant: Variant, turns: u32, a0: &Value, a1: &Value) -> (TowerDefense, [u16; 2]) {
     let mut g = TowerDefense::new(&Params { variant }, 0).expect("setup");
     for _ in 0..turns {
         g.step(&[Action::Pass, Action::Pass]);
