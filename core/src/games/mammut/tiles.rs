@@ -202,12 +202,10 @@ impl Deal {
     }
 
     /// Id `i` names physical tile `i` (the rules file's order; for tests and pictures).
-    pub const fn identity(faces: Faces) -> Deal {
+    pub fn identity(faces: Faces) -> Deal {
         let mut kinds = [0u8; TILE_COUNT];
-        let mut i = 0;
-        while i < TILE_COUNT {
-            kinds[i] = i as u8;
-            i += 1;
+        for (i, k) in kinds.iter_mut().enumerate() {
+            *k = i as u8;
         }
         Deal { kinds, faces }
     }
