@@ -46,6 +46,7 @@ fn tournament(c: &mut Criterion) {
     for jobs in [1, 2] {
         let options = Options {
             games: GAMES,
+            names: Vec::new(),
             jobs,
             seed: 1,
             shard: None,

@@ -24,13 +24,13 @@ pub struct RunConfig {
     pub first: u32,
     /// How many matches; `None` plays forever.
     pub matches: Option<u32>,
-    /// Log the digest after every `digest_every` turns (0: only at the end).
+    /// Log the digest after every `digest_every` steps (0: only at the end).
     pub digest_every: u32,
-    /// Snapshot frames (announced, then held) every `snapshot_every` turns and on the result screen
+    /// Snapshot frames (announced, then held) every `snapshot_every` steps and on the result screen
     /// (0: never).
     pub snapshot_every: u32,
     /// A match that has not ended after this many steps is stopped (no outcome).
-    pub max_turns: u32,
+    pub max_steps: u32,
 }
 
 impl Default for RunConfig {
@@ -40,7 +40,7 @@ impl Default for RunConfig {
             matches: None,
             digest_every: 10,
             snapshot_every: 0,
-            max_turns: 2000,
+            max_steps: 2000,
         }
     }
 }
@@ -160,7 +160,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     // The schedule counts steps, not `Game::turn`: a step may be a phase of a turn, or one seat's
     // move.
     let mut steps: u32 = 0;
-    while !game.is_over() && steps < cfg.max_turns {
+    while !game.is_over() && steps < cfg.max_steps {
         // What `arena_core::step_with_bots` does, with the bots and the rules timed apart: the
         // budget is the rules'; the bots are as costly as their authors made them.
         let clock = board.clock();
@@ -216,7 +216,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
                 o.reason,
                 refused
             ),
-            None => defmt::warn!("result m={=u32} turns={=u32} stopped (max turns)", number, turns),
+            None => defmt::warn!("result m={=u32} turns={=u32} stopped (max steps)", number, turns),
         }
         defmt::info!(
             "cost m={=u32} game={=str} turns={=u32} min={=u32} median={=u32} max={=u32} total={=u64} bots_min={=u32} bots_median={=u32} bots_max={=u32}",

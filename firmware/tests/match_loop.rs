@@ -159,7 +159,7 @@ fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
         TowerDefense::bot("random", bot_seed(7, 1)).unwrap(),
     ];
     let mut want = Vec::new();
-    while !game.is_over() && game.turn() < cfg.max_turns {
+    while !game.is_over() && game.turn() < cfg.max_steps {
         step_with_bots(&mut game, &mut bots);
         want.push(format!("digest 7 {} {}", game.turn(), game.digest()));
     }
@@ -307,7 +307,7 @@ fn every_lineup_entry_draws_inside_every_display() {
     // Canvas fails the test on any pixel outside the display; 40 turns of each entry, each display.
     let cfg = RunConfig {
         matches: Some(arena_firmware::Arcade::LEN as u32),
-        max_turns: 40,
+        max_steps: 40,
         ..RunConfig::default()
     };
     let mut mono = host(Canvas::<BinaryColor>::new(128, 64), |c| {

@@ -14,6 +14,12 @@ pub struct MatchArgs {
     /// external program. Missing seats get the game's default built-in bot.
     #[arg(long = "bot", value_name = "BOT")]
     pub bots: Vec<String>,
+    /// A name for each --bot, in the same order, as reports, replays and tables show it (default:
+    /// a built-in bot's name; for `cmd:`, the file name of the last word of the command line that
+    /// names an existing file, as the AI Challenge's playgame.py names bots: `cmd:python3
+    /// bots/HunterBot.py` is `HunterBot.py`).
+    #[arg(long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
     /// Seed for everything random in the match (default: from the clock; printed either way).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -30,7 +36,8 @@ pub struct MatchArgs {
     /// DIR/<seat>.input (default: neither).
     #[arg(long, value_name = "DIR")]
     pub bot_logs: Option<PathBuf>,
-    /// Stop after N turns even if the game is not over.
+    /// Stop after N turns even if the game is not over (a turn is the game's own: a Ballroom Blitz
+    /// turn is its four phases).
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u64>,
     /// Print the report as JSON instead of text.
@@ -91,6 +98,7 @@ impl MatchArgs {
                 self.bots.len()
             );
         }
+        check_names(&self.names, self.bots.len())?;
         let mut specs = self
             .bots
             .iter()
@@ -116,7 +124,10 @@ impl MatchArgs {
     ) -> Plan<G> {
         let mut plan = Plan::new(setup, seed, bots, limits);
         plan.log_dir = self.bot_logs.clone();
-        plan.max_steps = self.max_turns;
+        plan.max_turns = self.max_turns;
+        for (name, given) in plan.names.iter_mut().zip(&self.names) {
+            name.clone_from(given);
+        }
         plan
     }
 }
@@ -129,6 +140,17 @@ pub fn limits(turn_ms: Option<u64>, no_timeout: bool, per_turn: Duration, window
         no_timeout,
         ..Limits::default()
     }
+}
+
+/// `--name` is one per `--bot`: no more names than bots.
+pub fn check_names(names: &[String], bots: usize) -> anyhow::Result<()> {
+    if names.len() > bots {
+        anyhow::bail!(
+            "{} --name given for {bots} --bot: a name goes with each --bot, in order",
+            names.len()
+        );
+    }
+    Ok(())
 }
 
 /// A seed from the clock, short enough to type back in.
@@ -147,11 +169,11 @@ impl<G: HostGame> Plan<G> {
             params: setup.params,
             seed,
             config: setup.config,
-            names: bots.iter().map(BotSpec::label).collect(),
+            names: bots.iter().map(BotSpec::name).collect(),
             bots,
             limits,
             log_dir: None,
-            max_steps: None,
+            max_turns: None,
             record_every: setup.record_every,
             extra: G::Extra::default(),
         }

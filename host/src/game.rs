@@ -105,6 +105,17 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     }
     /// Bots dropped before the first step.
     fn drop_at_start(&mut self, _seats: SeatSet) {}
+    /// What a seat plays whose bot the engine has dropped, or that has none (default: a pass).
+    fn gone_move(&self, _seat: Seat) -> Self::Move {
+        Self::Move::default()
+    }
+    /// For games whose rules remove a player for a part of the match only (a round): which part
+    /// this is. Whenever it changes between two steps, every seat whose program the engine dropped
+    /// is started again, with a new protocol, and plays on; its faults stay in the report, and no
+    /// drop is a disqualification. `None` (the default): a dropped bot is out for the match.
+    fn rejoin_epoch(&self) -> Option<u32> {
+        None
+    }
     /// The conversation with an external bot at `seat` (default: JSON lines).
     fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
         Box::new(JsonLines::new(conn, plan.limits))
@@ -129,6 +140,11 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     fn action_json(action: &Self::Action) -> Value;
     /// Whatever a bot sent, as an action: never fails (the rules refuse what they do not allow).
     fn action_from_json(value: &Value) -> Self::Action;
+    /// What `seat` sent in this state, as an action (default: [`HostGame::action_from_json`]), for
+    /// games whose original read an answer differently by seat or variant.
+    fn read_action(&self, _seat: Seat, value: &Value) -> Self::Action {
+        Self::action_from_json(value)
+    }
 
     // ---- replays
 
@@ -215,8 +231,9 @@ pub struct Plan<G: HostGame> {
     pub limits: Limits,
     /// Keep each external bot's stderr and input here.
     pub log_dir: Option<PathBuf>,
-    /// Stop after this many steps even if the game is not over.
-    pub max_steps: Option<u64>,
+    /// Stop after this many turns (the game's own turns, [`arena_core::Game::turn`]) even if the
+    /// game is not over.
+    pub max_turns: Option<u64>,
     /// Record the state in the replay every this many steps (for formats that may skip some).
     pub record_every: u32,
     pub extra: G::Extra,

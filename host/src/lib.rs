@@ -39,6 +39,7 @@ pub mod cli;
 pub mod commands;
 pub mod game;
 pub mod games;
+pub mod out;
 pub mod play;
 pub mod process;
 pub mod protocol;

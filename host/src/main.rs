@@ -78,7 +78,7 @@ fn main() -> ExitCode {
         Ok(m) => m,
         Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {
             let _ = e.print();
-            eprintln!("\ngames: {}", games::names().join(", "));
+            arena_host::errln!("\ngames: {}", games::names().join(", "));
             return ExitCode::from(2);
         }
         Err(e) => e.exit(),
@@ -98,11 +98,11 @@ fn main() -> ExitCode {
             };
             return match verified {
                 Ok(summary) => {
-                    println!("{summary}");
+                    arena_host::outln!("{summary}");
                     ExitCode::SUCCESS
                 }
                 Err(diff) => {
-                    println!("{diff}");
+                    arena_host::outln!("{diff}");
                     ExitCode::from(1)
                 }
             };
@@ -118,14 +118,14 @@ fn main() -> ExitCode {
             .map_err(anyhow::Error::from)
             .and_then(|a| commands::tournament::merge(&a)),
         Some(("bots", _)) => {
-            commands::list_bots(&mut std::io::stdout()).map_err(anyhow::Error::from)
+            commands::list_bots(&mut arena_host::out::Stdout).map_err(anyhow::Error::from)
         }
         _ => Ok(()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("arena: {e:#}");
+            arena_host::errln!("arena: {e:#}");
             ExitCode::from(2)
         }
     }

@@ -11,7 +11,7 @@ use crate::game::{End, Finish, HostGame, Plan, Standing, Summary};
 use crate::process::Fault;
 use crate::protocol::Clock;
 use crate::record::{LineWriter, Recorder, Step, Watch};
-use crate::seats::{driver, Driver};
+use crate::seats::{driver, BotSpec, Driver};
 use arena_core::{Outcome, Seat, SeatSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -30,6 +30,8 @@ struct Player<G: HostGame> {
     standing: Standing,
     /// Told the end: closed before the next step.
     finished: bool,
+    /// Times the seat's program was started again ([`HostGame::rejoin_epoch`]).
+    restarts: u32,
 }
 
 impl<G: HostGame> Player<G> {
@@ -95,7 +97,7 @@ pub fn play<G: HostGame>(
     let mut players: Vec<Player<G>> = Vec::with_capacity(n);
     let mut lost = Vec::new();
     for seat in 0..n {
-        let (driver, fault) = driver(plan, seat)?;
+        let (driver, fault) = driver(plan, seat, 0)?;
         if let Some(f) = fault {
             lost.push((seat, f));
         }
@@ -107,6 +109,7 @@ pub fn play<G: HostGame>(
             refused: 0,
             standing: Standing::default(),
             finished: false,
+            restarts: 0,
         });
     }
     let mut recorder = G::Recorder::new(plan);
@@ -151,8 +154,9 @@ pub fn play<G: HostGame>(
     }
     game.drop_at_start(at_start);
 
-    let mut steps = 0u64;
-    while !game.is_over() && plan.max_steps.is_none_or(|m| steps < m) {
+    let played = |g: &G| u64::from(g.turn().saturating_sub(start));
+    let mut epoch = game.rejoin_epoch();
+    while !game.is_over() && plan.max_turns.is_none_or(|m| played(&game) < m) {
         for p in players.iter_mut().filter(|p| p.finished) {
             if let Driver::External(proto) = &mut p.driver {
                 proto.close();
@@ -162,6 +166,15 @@ pub fn play<G: HostGame>(
         let movers = game.to_move();
         let turn = game.turn();
         let label = game.report_turn();
+        if game.rejoin_epoch() != epoch {
+            epoch = game.rejoin_epoch();
+            for (seat, p) in players.iter_mut().enumerate() {
+                let program = matches!(plan.bots.get(seat), Some(BotSpec::Command(_)));
+                if program && p.standing.dropped.is_some() && !p.finished {
+                    rejoin(plan, &game, seat, p, label)?;
+                }
+            }
+        }
         let was_in: Vec<bool> = (0..n).map(|s| game.seat_in(s)).collect();
 
         let mut asked: Vec<Result<Instant, Fault>> = vec![
@@ -188,7 +201,10 @@ pub fn play<G: HostGame>(
                     *mv = G::bot_move(bot, &game, seat);
                     continue;
                 }
-                Driver::Gone => continue,
+                Driver::Gone => {
+                    *mv = game.gone_move(seat);
+                    continue;
+                }
                 Driver::External(proto) => {
                     let got = match &asked[seat] {
                         Ok(at) => {
@@ -217,7 +233,7 @@ pub fn play<G: HostGame>(
                 Ok(answer) => {
                     *mv = answer.mv;
                     for note in answer.notes {
-                        p.refused += 1;
+                        p.refused += u32::from(note.is_refusal());
                         p.note(label, note);
                     }
                 }
@@ -269,7 +285,6 @@ pub fn play<G: HostGame>(
             players[seat].standing.out = Some(label);
             finish(&mut players, seat, &game, Finish::Out);
         }
-        steps += 1;
     }
 
     let mut told = false;
@@ -297,6 +312,7 @@ pub fn play<G: HostGame>(
         w.end(&game);
     }
     let standings: Vec<Standing> = players.iter().map(|p| p.standing.clone()).collect();
+    let rejoins = game.rejoin_epoch().is_some();
     let report = MatchReport {
         game: G::NAME,
         seed: plan.seed,
@@ -307,7 +323,7 @@ pub fn play<G: HostGame>(
             .into_iter()
             .map(|p| SeatReport {
                 name: p.name,
-                disqualified: p.standing.dropped.map(|(t, _)| t),
+                disqualified: p.standing.dropped.filter(|_| !rejoins).map(|(t, _)| t),
                 faults: p.faults,
                 refused: p.refused,
             })
@@ -318,6 +334,35 @@ pub fn play<G: HostGame>(
         report,
         write_error: out.error,
     })
+}
+
+/// Starts `seat`'s program again ([`HostGame::rejoin_epoch`]): a new process and protocol, greeted
+/// as at the start. The seat's faults stay; its drop is forgotten unless it cannot start.
+fn rejoin<G: HostGame>(
+    plan: &Plan<G>,
+    game: &G,
+    seat: Seat,
+    p: &mut Player<G>,
+    turn: u32,
+) -> anyhow::Result<()> {
+    p.restarts += 1;
+    let (driver, fault) = driver(plan, seat, p.restarts)?;
+    if let Some(f) = fault {
+        p.note(turn, f);
+        return Ok(());
+    }
+    p.driver = driver;
+    p.standing.dropped = None;
+    if let Driver::External(proto) = &mut p.driver {
+        let started = proto
+            .hello(game, seat)
+            .and_then(|()| proto.ready(game, seat, &Clock::now()));
+        if let Err(f) = started {
+            p.note(turn, f.clone());
+            p.drop_bot(turn, f);
+        }
+    }
+    Ok(())
 }
 
 /// Tells `seat`'s bot the end (`why`), with every seat's standing as it is now.
@@ -356,7 +401,7 @@ impl std::fmt::Display for MatchReport {
                 }
                 writeln!(f, "reason: {}", o.reason)?;
             }
-            None => writeln!(f, "result: not finished (step limit)")?,
+            None => writeln!(f, "result: not finished (turn limit)")?,
         }
         for (seat, s) in self.seats.iter().enumerate() {
             let (rank, score) = match &self.outcome {

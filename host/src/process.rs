@@ -72,6 +72,10 @@ pub enum Fault {
     /// A readable order the rules refuse (`<line> # <the original's reason>`); the rest of the
     /// answer stands.
     Invalid { why: String },
+    /// A line that came after its request had timed out: it answers that request, so it is thrown
+    /// away rather than taken for the answer to a later one. Not a fault of its own (the time-out
+    /// was counted), so it is reported but neither refused nor counted towards dropping the bot.
+    Late { line: String },
 }
 
 impl fmt::Display for Fault {
@@ -84,15 +88,20 @@ impl fmt::Display for Fault {
             Fault::Garbage { why } => write!(f, "unreadable answer: {why}"),
             Fault::Spawn { why } => write!(f, "could not start: {why}"),
             Fault::Invalid { why } => write!(f, "invalid order: {why}"),
+            Fault::Late { line } => write!(
+                f,
+                "late answer to a request that had timed out, thrown away: {line}"
+            ),
         }
     }
 }
 
 impl Fault {
-    /// A short kind for tables: `timeout`, `crash`, `invalid`.
+    /// A short kind for tables: `timeout`, `crash`, `invalid`, `late`.
     pub fn kind(&self) -> &'static str {
         match self {
             Fault::Timeout { .. } => "timeout",
+            Fault::Late { .. } => "late",
             Fault::Exited { .. } | Fault::Spawn { .. } => "crash",
             Fault::LineTooLong { .. }
             | Fault::BadUtf8
@@ -102,7 +111,15 @@ impl Fault {
     }
 }
 
-/// What the reader thread saw.
+impl Fault {
+    /// Whether this fault counts as a refused action when it is a note of an answer (a late line
+    /// thrown away does not: the bot's answer to this request stands).
+    pub fn is_refusal(&self) -> bool {
+        !matches!(self, Fault::Late { .. })
+    }
+}
+
+/// What a reader thread saw.
 enum Event {
     Line(String, Instant),
     TooLong,
@@ -110,13 +127,73 @@ enum Event {
     Eof,
 }
 
+/// The lines a reader thread framed, stamped with their arrival: the receiving half shared by
+/// processes and TCP peers.
+struct Inbox {
+    from_bot: Receiver<Event>,
+    max_line: usize,
+}
+
+/// What [`Inbox::recv_until`] found besides a line.
+enum Missing {
+    Fault(Fault),
+    Eof,
+}
+
+impl Inbox {
+    /// Starts a thread framing `input` into lines of at most `max_line` bytes.
+    fn start(input: impl Read + Send + 'static, max_line: usize) -> (Inbox, JoinHandle<()>) {
+        let (line_tx, from_bot) = mpsc::sync_channel(16);
+        let thread = std::thread::spawn(move || read_lines(input, max_line, line_tx));
+        (Inbox { from_bot, max_line }, thread)
+    }
+
+    /// The next line, waiting until `deadline` (`None`: for ever). A line already waiting is
+    /// returned even when the deadline has passed.
+    fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Missing> {
+        let start = Instant::now();
+        let event = match deadline {
+            None => self
+                .from_bot
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+            Some(d) => self
+                .from_bot
+                .recv_timeout(d.saturating_duration_since(start)),
+        };
+        match event {
+            Ok(Event::Line(text, at)) => Ok(Line { text, at }),
+            Ok(Event::TooLong) => Err(Missing::Fault(Fault::LineTooLong {
+                limit: self.max_line,
+            })),
+            Ok(Event::BadUtf8) => Err(Missing::Fault(Fault::BadUtf8)),
+            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(Missing::Eof),
+            Err(RecvTimeoutError::Timeout) => Err(Missing::Fault(Fault::Timeout {
+                waited_ms: start.elapsed().as_millis() as u64,
+            })),
+        }
+    }
+
+    /// Drops what has arrived: the number of lines (unreadable ones included), and whether the
+    /// connection ended.
+    fn discard(&mut self) -> (usize, bool) {
+        let mut lines = 0;
+        while let Ok(event) = self.from_bot.try_recv() {
+            match event {
+                Event::Eof => return (lines, true),
+                _ => lines += 1,
+            }
+        }
+        (lines, false)
+    }
+}
+
 /// A running bot.
 pub struct BotProcess {
     child: Child,
     to_bot: Option<SyncSender<Vec<u8>>>,
-    from_bot: Receiver<Event>,
+    inbox: Inbox,
     threads: Vec<JoinHandle<()>>,
-    limits: Limits,
     gone: Option<Fault>,
 }
 
@@ -143,24 +220,15 @@ impl BotProcess {
             .stdout
             .take()
             .ok_or_else(|| io::Error::other("no stdout"))?;
-        let (line_tx, from_bot) = mpsc::sync_channel(16);
-        let max_line = limits.max_line;
-        threads.push(std::thread::spawn(move || {
-            read_lines(stdout, max_line, line_tx)
-        }));
+        let (inbox, reader) = Inbox::start(stdout, limits.max_line);
+        threads.push(reader);
 
-        let mut stdin = child
+        let stdin = child
             .stdin
             .take()
             .ok_or_else(|| io::Error::other("no stdin"))?;
-        let (to_bot, write_rx) = mpsc::sync_channel::<Vec<u8>>(64);
-        threads.push(std::thread::spawn(move || {
-            for bytes in write_rx {
-                if stdin.write_all(&bytes).and_then(|_| stdin.flush()).is_err() {
-                    break;
-                }
-            }
-        }));
+        let (to_bot, writer) = start_writer(stdin);
+        threads.push(writer);
 
         if let (Some(path), Some(mut stderr)) = (stderr_log, child.stderr.take()) {
             let mut file = std::fs::File::create(path)?;
@@ -175,9 +243,8 @@ impl BotProcess {
         Ok(BotProcess {
             child,
             to_bot: Some(to_bot),
-            from_bot,
+            inbox,
             threads,
-            limits,
             gone: None,
         })
     }
@@ -192,17 +259,9 @@ impl BotProcess {
         if let Some(f) = &self.gone {
             return Err(f.clone());
         }
-        let mut bytes = Vec::with_capacity(line.len() + 1);
-        bytes.extend_from_slice(line.as_bytes());
-        bytes.push(b'\n');
         match &self.to_bot {
-            Some(tx) => match tx.try_send(bytes) {
-                Ok(()) => Ok(()),
-                // The bot is not reading: the line is lost, the bot will time out.
-                Err(mpsc::TrySendError::Full(_)) => Ok(()),
-                Err(mpsc::TrySendError::Disconnected(_)) => Err(self.exited()),
-            },
-            None => Err(self.exited()),
+            Some(tx) if queue_line(tx, line) => Ok(()),
+            _ => Err(self.exited()),
         }
     }
 
@@ -212,37 +271,21 @@ impl BotProcess {
         if let Some(f) = &self.gone {
             return Err(f.clone());
         }
-        let start = Instant::now();
-        let event = match deadline {
-            None => self
-                .from_bot
-                .recv()
-                .map_err(|_| RecvTimeoutError::Disconnected),
-            Some(d) => self
-                .from_bot
-                .recv_timeout(d.saturating_duration_since(start)),
-        };
-        match event {
-            Ok(Event::Line(text, at)) => Ok(Line { text, at }),
-            Ok(Event::TooLong) => Err(Fault::LineTooLong {
-                limit: self.limits.max_line,
-            }),
-            Ok(Event::BadUtf8) => Err(Fault::BadUtf8),
-            Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(self.exited()),
-            Err(RecvTimeoutError::Timeout) => Err(Fault::Timeout {
-                waited_ms: start.elapsed().as_millis() as u64,
-            }),
+        match self.inbox.recv_until(deadline) {
+            Ok(line) => Ok(line),
+            Err(Missing::Fault(f)) => Err(f),
+            Err(Missing::Eof) => Err(self.exited()),
         }
     }
 
-    /// Drops answers that arrived after their deadline, so they are not taken for the next one.
-    pub fn discard_stale(&mut self) {
-        while let Ok(event) = self.from_bot.try_recv() {
-            if let Event::Eof = event {
-                self.exited();
-                break;
-            }
+    /// Drops the lines that have arrived (answers to requests that timed out, or lines nobody
+    /// asked for), so they are not taken for the next answer; returns how many.
+    pub fn discard_stale(&mut self) -> usize {
+        let (lines, eof) = self.inbox.discard();
+        if eof {
+            self.exited();
         }
+        lines
     }
 
     /// Kills the process group and reaps the child. Safe to call more than once.
@@ -284,6 +327,33 @@ impl Drop for BotProcess {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// Starts a thread writing what is queued to `output` (so a bot that stops reading cannot block the
+/// engine); it ends when the queue is dropped or a write fails.
+fn start_writer(mut output: impl Write + Send + 'static) -> (SyncSender<Vec<u8>>, JoinHandle<()>) {
+    let (to_bot, write_rx) = mpsc::sync_channel::<Vec<u8>>(64);
+    let thread = std::thread::spawn(move || {
+        for bytes in write_rx {
+            if output
+                .write_all(&bytes)
+                .and_then(|_| output.flush())
+                .is_err()
+            {
+                break;
+            }
+        }
+    });
+    (to_bot, thread)
+}
+
+/// Queues `line` and a newline for the writer thread: `false` once the writer has ended. A bot
+/// that is not reading loses the line (it will time out).
+fn queue_line(tx: &SyncSender<Vec<u8>>, line: &str) -> bool {
+    let mut bytes = Vec::with_capacity(line.len() + 1);
+    bytes.extend_from_slice(line.as_bytes());
+    bytes.push(b'\n');
+    !matches!(tx.try_send(bytes), Err(mpsc::TrySendError::Disconnected(_)))
 }
 
 /// Frames the bot's stdout into lines of at most `max` bytes.
@@ -350,8 +420,11 @@ pub trait Lines {
     fn send(&mut self, line: &str) -> Result<(), Fault>;
     /// The next line, waiting until `deadline` (`None`: for ever).
     fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault>;
-    /// Drops lines that arrived after their deadline, so they are not taken for the next answer.
-    fn discard_stale(&mut self) {}
+    /// Drops the lines that have arrived and were not read (answers to requests that timed out,
+    /// lines nobody asked for), so they are not taken for the next answer; returns how many.
+    fn discard_stale(&mut self) -> usize {
+        0
+    }
     /// Ends the connection (kills and reaps a process).
     fn close(&mut self);
 }
@@ -363,7 +436,7 @@ impl Lines for BotProcess {
     fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault> {
         BotProcess::recv_until(self, deadline)
     }
-    fn discard_stale(&mut self) {
+    fn discard_stale(&mut self) -> usize {
         BotProcess::discard_stale(self)
     }
     fn close(&mut self) {
@@ -372,11 +445,14 @@ impl Lines for BotProcess {
 }
 
 /// A bot that connects to the engine over TCP (as the MechMania 28 starter packs do): the engine
-/// listens on 127.0.0.1:`port` and waits for one connection.
+/// listens on 127.0.0.1:`port` and waits for one connection. Lines are framed by a reader thread
+/// and written by a writer thread, as for a process, so a time-out loses nothing: a line that
+/// arrives late is there for the protocol to recognise, and one cut in two by a time-out is read
+/// whole later.
 pub struct TcpBot {
-    reader: BufReader<std::net::TcpStream>,
-    writer: std::net::TcpStream,
-    max_line: usize,
+    stream: std::net::TcpStream,
+    to_bot: Option<SyncSender<Vec<u8>>>,
+    inbox: Inbox,
     gone: bool,
 }
 
@@ -395,7 +471,7 @@ impl TcpBot {
                             io::ErrorKind::TimedOut,
                             format!(
                                 "no bot connected to 127.0.0.1:{port} within {} s",
-                                wait.as_secs()
+                                wait.as_secs_f64()
                             ),
                         ));
                     }
@@ -404,101 +480,71 @@ impl TcpBot {
                 Err(e) => return Err(e),
             }
         };
+        TcpBot::over(stream, limits)
+    }
+
+    /// A bot on a connection already made.
+    pub fn over(stream: std::net::TcpStream, limits: &Limits) -> io::Result<TcpBot> {
         stream.set_nonblocking(false)?;
         stream.set_nodelay(true)?;
+        let (inbox, _reader) = Inbox::start(stream.try_clone()?, limits.max_line);
+        let (to_bot, _writer) = start_writer(stream.try_clone()?);
+        // The threads end when the socket is shut down (close, or drop).
         Ok(TcpBot {
-            reader: BufReader::new(stream.try_clone()?),
-            writer: stream,
-            max_line: limits.max_line,
+            stream,
+            to_bot: Some(to_bot),
+            inbox,
             gone: false,
         })
+    }
+
+    fn disconnected() -> Fault {
+        Fault::Exited {
+            status: "disconnected".into(),
+        }
     }
 }
 
 impl Lines for TcpBot {
     fn send(&mut self, line: &str) -> Result<(), Fault> {
-        if self.gone {
-            return Err(Fault::Exited {
-                status: "disconnected".into(),
-            });
-        }
-        let r = self
-            .writer
-            .write_all(line.as_bytes())
-            .and_then(|_| self.writer.write_all(b"\n"))
-            .and_then(|_| self.writer.flush());
-        r.map_err(|e| {
-            self.gone = true;
-            Fault::Exited {
-                status: format!("disconnected ({e})"),
+        match &self.to_bot {
+            Some(tx) if !self.gone && queue_line(tx, line) => Ok(()),
+            _ => {
+                self.gone = true;
+                Err(TcpBot::disconnected())
             }
-        })
+        }
     }
 
     fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault> {
         if self.gone {
-            return Err(Fault::Exited {
-                status: "disconnected".into(),
-            });
+            return Err(TcpBot::disconnected());
         }
-        // A zero read time-out means none at all to the socket: a deadline already past still
-        // reads what is there, for at least a millisecond.
-        let timeout = deadline.map(|d| {
-            d.saturating_duration_since(Instant::now())
-                .max(Duration::from_millis(1))
-        });
-        let _ = self.reader.get_ref().set_read_timeout(timeout);
-        let start = Instant::now();
-        let mut buf = Vec::new();
-        match (&mut self.reader)
-            .take(self.max_line as u64 + 1)
-            .read_until(b'\n', &mut buf)
-        {
-            Ok(0) => {
+        match self.inbox.recv_until(deadline) {
+            Ok(line) => Ok(line),
+            Err(Missing::Fault(f)) => Err(f),
+            Err(Missing::Eof) => {
                 self.gone = true;
-                Err(Fault::Exited {
-                    status: "disconnected".into(),
-                })
-            }
-            Ok(_) if buf.last() != Some(&b'\n') && buf.len() > self.max_line => {
-                // The rest of the line cannot be skipped reliably on a socket: drop the bot.
-                self.gone = true;
-                Err(Fault::LineTooLong {
-                    limit: self.max_line,
-                })
-            }
-            Ok(_) => {
-                while matches!(buf.last(), Some(b'\n' | b'\r')) {
-                    buf.pop();
-                }
-                let at = Instant::now();
-                String::from_utf8(buf)
-                    .map(|text| Line { text, at })
-                    .map_err(|_| Fault::BadUtf8)
-            }
-            Err(e)
-                if matches!(
-                    e.kind(),
-                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-                ) =>
-            {
-                // A partial line was lost with the time-out: the stream is out of step, so drop it.
-                self.gone = true;
-                Err(Fault::Timeout {
-                    waited_ms: start.elapsed().as_millis() as u64,
-                })
-            }
-            Err(e) => {
-                self.gone = true;
-                Err(Fault::Exited {
-                    status: format!("disconnected ({e})"),
-                })
+                Err(TcpBot::disconnected())
             }
         }
     }
 
+    fn discard_stale(&mut self) -> usize {
+        let (lines, eof) = self.inbox.discard();
+        self.gone |= eof;
+        lines
+    }
+
     fn close(&mut self) {
         self.gone = true;
-        let _ = self.writer.shutdown(std::net::Shutdown::Both);
+        self.to_bot = None;
+        let _ = self.stream.shutdown(std::net::Shutdown::Both);
+    }
+}
+
+impl Drop for TcpBot {
+    fn drop(&mut self) {
+        self.close();
     }
 }

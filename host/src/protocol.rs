@@ -36,7 +36,8 @@ impl Clock {
 }
 
 /// A bot's answer: what it plays, and what it got wrong without losing the answer (lines of a
-/// many-line answer that could not be read). Each note counts as a refused action and is reported.
+/// many-line answer that could not be read, late lines thrown away before it). Each note is
+/// reported; those that are refusals ([`Fault::is_refusal`]) count as refused actions.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Answer<M> {
     pub mv: M,
@@ -147,10 +148,19 @@ impl Budget {
 /// The protocol of the games whose bots speak JSON lines: one request line ([`HostGame::request`])
 /// when the seat is to move, one action line back in the game's canonical action JSON (`null` to
 /// pass).
+///
+/// Answers carry no turn number, so the protocol counts the answers it is owed: a request that
+/// timed out is still owed one, and the first line after it (whenever it comes: before the next
+/// request, or while the next answer is awaited) is that late answer. It is thrown away and
+/// reported ([`Fault::Late`]), never taken as the answer to a later request.
 pub struct JsonLines {
     conn: Box<dyn Lines>,
     budget: Budget,
     asked: Option<Instant>,
+    /// Answers owed to requests that timed out.
+    owed: u32,
+    /// Late lines thrown away before the current request was sent, to report with its answer.
+    late: Vec<Fault>,
 }
 
 impl JsonLines {
@@ -159,7 +169,41 @@ impl JsonLines {
             conn,
             budget: Budget::new(limits),
             asked: None,
+            owed: 0,
+            late: Vec::new(),
         }
+    }
+
+    /// A late line, as reported.
+    fn late(text: &str) -> Fault {
+        Fault::Late {
+            line: preview(text),
+        }
+    }
+
+    /// Reads the answer to the request sent at `asked`, throwing away the late answers owed to
+    /// earlier requests first; a time-out leaves this answer owed.
+    fn read_answer(&mut self, asked: Instant) -> (Result<Line, Fault>, Vec<Fault>) {
+        let mut late = std::mem::take(&mut self.late);
+        let deadline = self.budget.open(asked);
+        let got = loop {
+            match self.conn.recv_until(deadline) {
+                Ok(line) if self.owed > 0 => {
+                    self.owed -= 1;
+                    late.push(JsonLines::late(&line.text));
+                }
+                other => break other,
+            }
+        };
+        let done = match &got {
+            Ok(line) => line.at,
+            Err(_) => Instant::now(),
+        };
+        self.budget.charge(asked, done);
+        if let Err(Fault::Timeout { .. }) = got {
+            self.owed = self.owed.saturating_add(1);
+        }
+        (got, late)
     }
 }
 
@@ -172,23 +216,41 @@ where
         let Some(request) = game.request(seat) else {
             return Ok(());
         };
-        self.conn.discard_stale();
+        // Lines that came in since the last answer: late answers owed to requests that timed out
+        // (reported with the next answer), or lines nobody asked for (dropped).
+        let stale = self.conn.discard_stale() as u32;
+        let late = stale.min(self.owed);
+        self.owed -= late;
+        for _ in 0..late {
+            self.late
+                .push(JsonLines::late("(arrived before the next request)"));
+        }
         self.conn.send(&request)?;
         self.asked = Some(Instant::now());
         Ok(())
     }
 
-    fn answer(&mut self, _game: &G, _seat: Seat, _clock: &Clock) -> Result<Answer<G::Move>, Fault> {
+    fn answer(&mut self, game: &G, seat: Seat, _clock: &Clock) -> Result<Answer<G::Move>, Fault> {
         // A seat that was not asked (a bot still busy with its last move) passes.
         let Some(asked) = self.asked.take() else {
             return Ok(Answer::default());
         };
-        let line = self.budget.read(self.conn.as_mut(), asked)?;
-        let value: serde_json::Value =
-            serde_json::from_str(line.text.trim()).map_err(|e| Fault::Garbage {
-                why: format!("{e}: {}", preview(&line.text)),
-            })?;
-        Ok(Answer::of(G::action_from_json(&value).into()))
+        let (got, notes) = self.read_answer(asked);
+        // Late lines thrown away before a fault are reported with the next answer.
+        let line = got.inspect_err(|_| self.late.extend(notes.iter().cloned()))?;
+        let value: serde_json::Value = match serde_json::from_str(line.text.trim()) {
+            Ok(v) => v,
+            Err(e) => {
+                self.late.extend(notes);
+                return Err(Fault::Garbage {
+                    why: format!("{e}: {}", preview(&line.text)),
+                });
+            }
+        };
+        Ok(Answer {
+            mv: game.read_action(seat, &value).into(),
+            notes,
+        })
     }
 
     fn max_faults(&self) -> u32 {

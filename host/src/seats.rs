@@ -46,12 +46,30 @@ impl BotSpec {
         BotSpec::Builtin(G::BOTS.first().copied().unwrap_or("random").into())
     }
 
-    /// The name a report shows.
+    /// The bot as it was given (`cmd:<command line>`, `tcp:<port>`).
     pub fn label(&self) -> String {
         match self {
             BotSpec::Builtin(n) => n.clone(),
             BotSpec::Command(c) => format!("cmd:{c}"),
             BotSpec::Tcp { port, .. } => format!("tcp:{port}"),
+        }
+    }
+
+    /// The name reports, replays and tables show when none is given: a built-in bot's name; for a
+    /// command, what the AI Challenge's playgame.py names it (`get_cmd_name`): the file name of
+    /// the last word of the command line that is an existing path (`python3 /abs/HunterBot.py`
+    /// is `HunterBot.py`), else the command as given.
+    pub fn name(&self) -> String {
+        match self {
+            BotSpec::Command(c) => c
+                .split_whitespace()
+                .rev()
+                .map(std::path::Path::new)
+                .filter(|p| p.exists())
+                .find_map(|p| p.file_name())
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| self.label()),
+            _ => self.label(),
         }
     }
 }
@@ -64,12 +82,20 @@ pub enum Driver<G: HostGame> {
     Gone,
 }
 
-/// Seat `seat` of `plan`'s match; a program that cannot be started is a seat already gone, with
-/// the fault that says why (the match goes on without it).
+/// Seat `seat` of `plan`'s match; a program that cannot be started, or a TCP bot that does not
+/// connect in time, is a seat already gone, with the fault that says why (the match goes on
+/// without it, as the official engines play a seat nobody took). `start` counts the times the
+/// seat's program was started before (its logs are `<seat>.stderr`, then `<seat>-<start>.stderr`).
 pub fn driver<G: HostGame>(
     plan: &Plan<G>,
     seat: Seat,
+    start: u32,
 ) -> anyhow::Result<(Driver<G>, Option<Fault>)> {
+    let stem = if start == 0 {
+        seat.to_string()
+    } else {
+        format!("{seat}-{start}")
+    };
     let Some(spec) = plan.bots.get(seat) else {
         return Ok((Driver::Gone, None));
     };
@@ -87,7 +113,7 @@ pub fn driver<G: HostGame>(
             let log = plan
                 .log_dir
                 .as_ref()
-                .map(|d| d.join(format!("{seat}.stderr")));
+                .map(|d| d.join(format!("{stem}.stderr")));
             match BotProcess::spawn(cmd, log.as_deref(), plan.limits) {
                 Ok(p) => Box::new(p),
                 Err(e) => {
@@ -97,15 +123,21 @@ pub fn driver<G: HostGame>(
             }
         }
         BotSpec::Tcp { port, wait } => {
-            eprintln!("seat {seat}: waiting for a bot on 127.0.0.1:{port}");
-            let bot = TcpBot::accept(*port, *wait, &plan.limits)
-                .map_err(|e| anyhow::anyhow!("seat {seat}: {e}"))?;
-            Box::new(bot)
+            crate::errln!("seat {seat}: waiting for a bot on 127.0.0.1:{port}");
+            match TcpBot::accept(*port, *wait, &plan.limits) {
+                Ok(bot) => Box::new(bot),
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                    crate::errln!("seat {seat}: {e}: the seat plays without a bot");
+                    let why = e.to_string();
+                    return Ok((Driver::Gone, Some(Fault::Spawn { why })));
+                }
+                Err(e) => anyhow::bail!("seat {seat}: 127.0.0.1:{port}: {e}"),
+            }
         }
     };
     let conn = match &plan.log_dir {
         Some(dir) => {
-            let path = dir.join(format!("{seat}.input"));
+            let path = dir.join(format!("{stem}.input"));
             let log = std::fs::File::create(&path)
                 .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
             Box::new(Logged { inner: conn, log }) as Box<dyn Lines>
@@ -133,7 +165,7 @@ impl Lines for Logged {
     fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault> {
         self.inner.recv_until(deadline)
     }
-    fn discard_stale(&mut self) {
+    fn discard_stale(&mut self) -> usize {
         self.inner.discard_stale()
     }
     fn close(&mut self) {

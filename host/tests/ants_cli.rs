@@ -503,3 +503,89 @@ fn an_eliminated_bot_hears_end_as_the_official_engine_says_it() {
     assert_verifies(&file, &map);
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
+
+#[test]
+fn a_replay_whose_header_contradicts_the_map_and_game_is_refused() {
+    // What playgame.py writes for a game on this 4-player map: challenge "ants", replayformat
+    // "json", revision 3, players 4, four player names.
+    let dir = tempfile::tempdir().unwrap();
+    let game = golden().join("rw04p_mixed_s5");
+    let map = game.join("map.map");
+    let original: Value =
+        serde_json::from_str(&std::fs::read_to_string(game.join("replay.json")).unwrap()).unwrap();
+    let cases: [(&str, Value, &str); 5] = [
+        (
+            "/replaydata/players",
+            5.into(),
+            "replaydata.players: expected 4",
+        ),
+        (
+            "/replaydata/revision",
+            2.into(),
+            "replaydata.revision: expected 3",
+        ),
+        ("/challenge", "tron".into(), "challenge: expected \"ants\""),
+        (
+            "/replayformat",
+            "storage".into(),
+            "replayformat: expected \"json\"",
+        ),
+        (
+            "/playernames",
+            serde_json::json!(["a", "b", "c"]),
+            "playernames: expected 4 names",
+        ),
+    ];
+    for (path, value, said) in cases {
+        let mut replay = original.clone();
+        *replay.pointer_mut(path).unwrap() = value;
+        let file = dir.path().join("changed.json");
+        std::fs::write(&file, replay.to_string()).unwrap();
+        let v = arena(&[
+            "verify",
+            "ants",
+            file.to_str().unwrap(),
+            "--map",
+            map.to_str().unwrap(),
+        ]);
+        assert_eq!(v.status.code(), Some(1), "{path}: {}", text(&v));
+        assert!(text(&v).contains(said), "{path}: {}", text(&v));
+    }
+    // The golden replay itself is what playgame.py writes.
+    assert_verifies(&game.join("replay.json"), map.to_str().unwrap());
+}
+
+#[test]
+fn bots_are_named_as_playgame_names_them_or_as_given() {
+    // playgame.py names a bot after the last file of its command line: `HunterBot.py`, not
+    // `cmd:python3 /abs/path/HunterBot.py` (the official visualizer shows the name).
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let map = tutorial_map();
+    let starter = workspace().join("host/examples/ants_bot.py");
+    let python = format!("cmd:python3 {}", starter.display());
+    let (report, replay) = play(&map, &[&python, "hunter"], &["--turns", "20"], &file);
+    assert_eq!(
+        replay["playernames"],
+        serde_json::json!(["ants_bot.py", "hunter"])
+    );
+    assert_eq!(report["seats"][0]["bot"], "ants_bot.py");
+    // --name, one per --bot, in the report and the replay.
+    let (report, replay) = play(
+        &map,
+        &[&python, "hunter"],
+        &["--turns", "20", "--name", "Starter", "--name", "Hunter"],
+        &file,
+    );
+    assert_eq!(
+        replay["playernames"],
+        serde_json::json!(["Starter", "Hunter"])
+    );
+    assert_eq!(report["seats"][1]["bot"], "Hunter");
+    let too_many = arena(&[
+        "play", "ants", "--map", &map, "--bot", "hunter", "--bot", "hold", "--name", "a", "--name",
+        "b", "--name", "c",
+    ]);
+    assert_eq!(too_many.status.code(), Some(2), "{}", text(&too_many));
+    assert!(text(&too_many).contains("--name"), "{}", text(&too_many));
+}

@@ -121,3 +121,139 @@ fn mammut_illegal_answers_get_a_second_chance_then_sit_out() {
     );
     assert_eq!(r["seats"][0]["score"], 0, "{r}");
 }
+
+/// The trace's lines for `seat`: (round of the state before the action, refused).
+fn mammut_moves(trace: &std::path::Path, seat: u64) -> Vec<(u64, bool)> {
+    let text = std::fs::read_to_string(trace).unwrap();
+    let mut round = 1;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        if v["seat"] == seat {
+            out.push((round, v["refused"].as_bool().unwrap()));
+        }
+        round = v["state"]["round"].as_u64().unwrap();
+    }
+    out
+}
+
+#[test]
+fn mammut_a_bot_that_crashes_is_out_for_that_round_only() {
+    // It exits when asked in round 2; the seed removes a player "during this round" only, so its
+    // program is started again for round 3 and plays rounds 3, 4 and 5.
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("m.jsonl");
+    let r = report(&arena(&[
+        "play",
+        "mammut",
+        "--bot",
+        &test_bot("mammut_bot_for_tests.py", "--crash-in 2"),
+        "--bot",
+        "greedy",
+        "--bot",
+        "random",
+        "--bot",
+        "cautious",
+        "--bot",
+        "greedy",
+        "--seed",
+        "3",
+        "--replay",
+        trace.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(r["reason"], "five rounds played");
+    let seat = &r["seats"][0];
+    assert_eq!(seat["disqualified_at"], serde_json::Value::Null, "{r}");
+    let crashes = seat["faults"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["kind"] == "crash")
+        .count();
+    assert_eq!(crashes, 1, "{r}");
+    let moves = mammut_moves(&trace, 0);
+    for round in [3, 4, 5] {
+        assert!(
+            moves.iter().any(|&(r, refused)| r == round && !refused),
+            "no accepted action in round {round}: {moves:?}"
+        );
+    }
+    // In round 2 it was asked, refused (the crash), asked once more (no one there): out.
+    assert_eq!(
+        moves.iter().filter(|&&(r, _)| r == 2).collect::<Vec<_>>(),
+        vec![&(2, true), &(2, true)]
+    );
+    let v = arena(&["verify", "mammut", trace.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v));
+}
+
+#[test]
+fn mammut_faults_never_disqualify() {
+    // Garbage to every request: two faults a round (the second chance, then out for the round),
+    // ten in the match, and it is asked again every round: no match-level disqualification.
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("m.jsonl");
+    let r = report(&arena(&[
+        "play",
+        "mammut",
+        "--bot",
+        "cmd:while read l; do echo 'not json'; done",
+        "--bot",
+        "greedy",
+        "--bot",
+        "random",
+        "--bot",
+        "cautious",
+        "--bot",
+        "greedy",
+        "--seed",
+        "6",
+        "--replay",
+        trace.to_str().unwrap(),
+        "--json",
+    ]));
+    let seat = &r["seats"][0];
+    assert_eq!(seat["faults"].as_array().unwrap().len(), 10, "{r}");
+    assert_eq!(seat["disqualified_at"], serde_json::Value::Null, "{r}");
+    let moves = mammut_moves(&trace, 0);
+    for round in 1..=5 {
+        assert_eq!(
+            moves.iter().filter(|&&(r, _)| r == round).count(),
+            2,
+            "round {round}: {moves:?}"
+        );
+    }
+}
+
+#[test]
+fn mammut_a_late_answer_is_reported_and_thrown_away() {
+    // 1 s an action: the bot takes 1.4 s over its second request, then answers at once. The late
+    // answer comes while its second chance is awaited: thrown away, and the second chance answered.
+    let r = report(&arena(&[
+        "play",
+        "mammut",
+        "--bot",
+        &test_bot("mammut_bot_for_tests.py", "--late 2 1.4"),
+        "--bot",
+        "greedy",
+        "--bot",
+        "random",
+        "--bot",
+        "cautious",
+        "--bot",
+        "greedy",
+        "--turn-ms",
+        "1000",
+        "--seed",
+        "5",
+        "--json",
+    ]));
+    let faults = r["seats"][0]["faults"].as_array().unwrap();
+    let kinds: Vec<&str> = faults.iter().map(|f| f["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds, ["timeout", "late"], "{r}");
+    assert_eq!(
+        r["seats"][0]["refused"], 1,
+        "only the time-out is refused: {r}"
+    );
+}

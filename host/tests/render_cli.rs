@@ -75,7 +75,7 @@ fn state_after(turns: u64) -> TowerDefense {
         "duel",
     );
     let mut plan = Plan::<TowerDefense>::new(setup, SEED, specs, Limits::default());
-    plan.max_steps = Some(turns);
+    plan.max_turns = Some(turns);
     *play(&plan, None, None).unwrap().game
 }
 

@@ -208,7 +208,7 @@ fn a_swiss_tournament_sharded_round_by_round_merges_into_one_run() {
         "random",
         "--bot",
         "holder",
-        "--games",
+        "--rounds",
         "2",
         "--seed",
         "5",
@@ -316,4 +316,66 @@ fn ants_tournament_rates_many_player_matches_and_shards_merge() {
     ]);
     assert!(m.status.success(), "{}", text(&m));
     assert_eq!(read(&dir.path().join("m.json")), whole);
+}
+
+#[test]
+fn names_given_with_the_bots_name_them_in_tables_results_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let replays = dir.path().join("replays");
+    let starter = workspace().join("host/examples/tower_defense_bot.py");
+    let python = format!("cmd:python3 {}", starter.display());
+    let file = dir.path().join("r.json");
+    let out = arena(&[
+        "tournament",
+        "tower-defense",
+        "--bot",
+        "strong",
+        "--bot",
+        &python,
+        "--bot",
+        "random",
+        "--name",
+        "Strong",
+        "--seed",
+        "3",
+        "--turn-ms",
+        "50",
+        "--quiet",
+        "--replays",
+        replays.to_str().unwrap(),
+        "--results-json",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out));
+    let r = read(&file);
+    // The first is named; the others keep their default names (playgame.py's for a command).
+    assert_eq!(
+        r["names"],
+        serde_json::json!(["Strong", "tower_defense_bot.py", "random"])
+    );
+    let table: Vec<&str> = r["standings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["bot"].as_str().unwrap())
+        .collect();
+    for name in ["Strong", "tower_defense_bot.py", "random"] {
+        assert!(table.contains(&name), "{table:?}");
+    }
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        printed.contains("Strong") && !printed.contains("cmd:"),
+        "{printed}"
+    );
+    for m in r["results"].as_array().unwrap() {
+        let trace = std::fs::read_to_string(m["replay"].as_str().unwrap()).unwrap();
+        let header: serde_json::Value =
+            serde_json::from_str(trace.lines().next().unwrap()).unwrap();
+        let bots = header["header"]["bots"].as_array().unwrap();
+        assert!(
+            bots.iter()
+                .all(|b| !b.as_str().unwrap().starts_with("cmd:")),
+            "{header}"
+        );
+    }
 }

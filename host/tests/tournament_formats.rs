@@ -1,7 +1,7 @@
 //! The tournament formats of the challenges: who meets whom, and the tables.
 
 use arena_host::games::ballroom::tournament::Swiss;
-use arena_host::games::mammut::tournament::{blocks, FiveTables, POINTS};
+use arena_host::games::mammut::tournament::{design, FiveTables, POINTS};
 use arena_host::games::tower_defense::tournament::{DefenderVsInvader, RoundRobin};
 use arena_host::tournament::{points_by_place, Format, MatchResult};
 
@@ -65,47 +65,74 @@ fn points_split_ties() {
 
 #[test]
 fn mammut_design_meets_every_pair_with_equal_matches_and_no_repeated_table() {
-    for n in [5, 6, 7, 9, 12, 16, 23, 30] {
-        for games in [1, 2] {
-            if n == 5 && games == 2 {
-                assert!(blocks(5, 2, 1).is_err());
-                continue;
-            }
-            if n == 6 && games == 2 {
-                // Six bots have only six sets of five: one design's worth.
-                assert!(blocks(6, 2, 1).is_err());
-                continue;
-            }
-            let f = FiveTables
-                .round(0, n, games, 7, &[])
-                .unwrap_or_else(|| panic!("no design for n={n}, games={games}"));
-            let mut played = vec![0; n];
-            let mut met = vec![vec![false; n]; n];
-            let mut sets = std::collections::BTreeSet::new();
-            for m in &f {
-                assert_eq!(m.seats.len(), 5);
-                let mut s = m.seats.clone();
-                s.sort();
-                assert!(sets.insert(s), "a table played twice (n={n})");
-                for &a in &m.seats {
-                    played[a] += 1;
-                    for &b in &m.seats {
-                        met[a][b] = true;
-                    }
+    for n in [5, 6, 7, 9, 12, 13, 16, 23, 30] {
+        let f = FiveTables
+            .round(0, n, 1, 7, &[])
+            .unwrap_or_else(|| panic!("no design for n={n}"));
+        let mut played = vec![0; n];
+        let mut met = vec![vec![false; n]; n];
+        let mut sets = std::collections::BTreeSet::new();
+        for m in &f {
+            assert_eq!(m.seats.len(), 5);
+            let mut s = m.seats.clone();
+            s.sort();
+            assert!(sets.insert(s), "a table played twice (n={n})");
+            for &a in &m.seats {
+                played[a] += 1;
+                for &b in &m.seats {
+                    met[a][b] = true;
                 }
             }
+        }
+        assert!(
+            played.iter().all(|&p| p == played[0]),
+            "unequal matches (n={n})"
+        );
+        assert_eq!(played[0], if n == 5 { 1 } else { 5 * f.len() / n });
+        assert!(
+            met.iter().all(|row| row.iter().all(|&x| x)),
+            "a pair never met (n={n})"
+        );
+    }
+}
+
+#[test]
+fn mammut_schedule_size_does_not_depend_on_the_seed_and_games_repeats_it() {
+    // 13 bots once gave 26 matches with seed 1 and 13 with seed 2: the seed only draws the tables.
+    for n in [5, 6, 9, 13, 16, 23] {
+        let size = FiveTables.round(0, n, 1, 1, &[]).unwrap().len();
+        assert_eq!(size, design(n).unwrap().len() * if n == 5 { 1 } else { n });
+        let mut tables = std::collections::BTreeSet::new();
+        for seed in 1..=12 {
+            let f = FiveTables.round(0, n, 1, seed, &[]).unwrap();
+            assert_eq!(f.len(), size, "n={n}, seed {seed}");
+            let mut first = f[0].seats.clone();
+            first.sort();
+            tables.insert(first);
+        }
+        if n > 6 {
             assert!(
-                played.iter().all(|&p| p == played[0]),
-                "unequal matches (n={n})"
-            );
-            assert_eq!(played[0], if n == 5 { 1 } else { 5 * f.len() / n });
-            assert!(n == 5 || played[0] >= 5 * games);
-            assert!(
-                met.iter().all(|row| row.iter().all(|&x| x)),
-                "a pair never met (n={n})"
+                tables.len() > 1,
+                "the seed draws which tables are played (n={n})"
             );
         }
+        // --games N plays the whole schedule N times: the same tables, seats turned.
+        let once = FiveTables.round(0, n, 1, 4, &[]).unwrap();
+        let thrice = FiveTables.round(0, n, 3, 4, &[]).unwrap();
+        assert_eq!(thrice.len(), 3 * once.len());
+        for (i, m) in thrice.iter().enumerate() {
+            assert_eq!(m.index, i);
+            let mut a = m.seats.clone();
+            let mut b = once[i % once.len()].seats.clone();
+            a.sort();
+            b.sort();
+            assert_eq!(a, b);
+        }
     }
+    assert_eq!(
+        FiveTables.round(0, 13, 1, 1, &[]).unwrap().len(),
+        FiveTables.round(0, 13, 1, 2, &[]).unwrap().len()
+    );
 }
 
 #[test]

@@ -31,7 +31,8 @@ fn python_example_bot_plays_a_builtin_and_its_replay_verifies() {
     assert_eq!(report["seed"], 5);
     let seat0 = &report["seats"][0];
     assert_eq!(seat0["faults"].as_array().unwrap().len(), 0, "{report}");
-    assert!(seat0["bot"].as_str().unwrap().starts_with("cmd:"));
+    // Named as playgame.py names bots: the file the command line runs.
+    assert_eq!(seat0["bot"], "tower_defense_bot.py");
     // The python bot really played: it built towers, which the replay shows.
     let trace = std::fs::read_to_string(&replay).unwrap();
     assert!(

@@ -2,7 +2,9 @@
 
 use arena_core::games::tower_defense::{Action, Params, Stat, TowerDefense, TowerKind, Variant};
 use arena_core::Game;
-use arena_host::games::tower_defense::json::{action_from_json, action_json, state_json};
+use arena_host::games::tower_defense::json::{
+    action_from_json, action_json, js_number, seat_action, state_json,
+};
 use arena_host::games::tower_defense::trace::{header as trace_header, line};
 use serde_json::{json, Value};
 
@@ -119,7 +121,8 @@ fn anything_a_bot_sends_is_read_and_the_engine_refuses_what_is_wrong() {
         json!({"action": "build", "type": "turret", "pos": 1e300}),
         json!({"action": "build", "type": "turret", "pos": 18446744073709551615u64}),
         json!({"action": "build", "type": "turret", "pos": 2.5}),
-        json!({"action": "build", "type": "turret", "pos": "5"}),
+        json!({"action": "build", "type": "turret", "pos": "5.5"}),
+        json!({"action": "build", "type": "turret", "pos": "five"}),
         json!({"action": "build", "type": "cannon", "pos": 5}),
         json!({"action": "build", "pos": 5}),
         json!({"action": "upgrade", "pos": 5, "stat": "speed"}),
@@ -135,4 +138,139 @@ fn anything_a_bot_sends_is_read_and_the_engine_refuses_what_is_wrong() {
     ] {
         assert_eq!(refused(bad.clone()), 1, "{bad}");
     }
+}
+
+/// Plays `turns` passes, then `a0` and `a1`, in a fresh game of `variant`; the game and the
+/// refusals of the last step.
+fn after(variant: Variant, turns: u32, a0: &Value, a1: &Value) -> (TowerDefense, [u16; 2]) {
+    let mut g = TowerDefense::new(&Params { variant }, 0).expect("setup");
+    for _ in 0..turns {
+        g.step(&[Action::Pass, Action::Pass]);
+    }
+    let r = g.step(&[seat_action(variant, 0, a0), seat_action(variant, 1, a1)]);
+    (g, [r.refused[0], r.refused[1]])
+}
+
+#[test]
+fn decision_7_siege_any_truthy_invader_answer_spawns_a_base_invader() {
+    // The 04-23 controller calls spawnInvader(answer) for any truthy answer, without looking at
+    // `action`. The invader has 10 gold at turn 10: a base invader costs 10.
+    let base = Action::Spawn {
+        hp: 0,
+        defense: 0,
+        stun_res: 0,
+    };
+    for answer in [
+        json!({}),
+        json!(7),
+        json!("x"),
+        json!({"action": "build", "type": "turret", "pos": 3}),
+        json!({"action": "upgrade", "pos": 3, "stat": "power"}),
+        json!({"action": "nuke"}),
+        json!([1, 2]),
+        json!(true),
+    ] {
+        assert_eq!(seat_action(Variant::Siege, 0, &answer), base, "{answer}");
+        let (g, refused) = after(Variant::Siege, 9, &answer, &Value::Null);
+        assert_eq!(refused, [0, 0], "{answer}");
+        let (inv, _) = g.siege().expect("siege");
+        assert_eq!(inv.gold, 0, "{answer}: spawned, paid 10");
+        assert_eq!(g.invaders(0).count(), 1, "{answer}");
+    }
+    // Falsy answers pass: nothing is spawned and nothing is refused.
+    for answer in [json!(null), json!(false), json!(0), json!("")] {
+        assert_eq!(
+            seat_action(Variant::Siege, 0, &answer),
+            Action::Pass,
+            "{answer}"
+        );
+        let (g, refused) = after(Variant::Siege, 9, &answer, &Value::Null);
+        assert_eq!((refused, g.invaders(0).count()), ([0, 0], 0), "{answer}");
+    }
+    // Boost fields that are there are read, whatever the action says (boostMax is 0 here).
+    let (_, refused) = after(
+        Variant::Siege,
+        9,
+        &json!({"action": "build", "hp": 1}),
+        &Value::Null,
+    );
+    assert_eq!(refused, [1, 0]);
+    // The defender and Duel read answers by their shapes, as before.
+    assert_eq!(seat_action(Variant::Siege, 1, &json!({})), Action::Unknown);
+    assert_eq!(seat_action(Variant::Duel, 0, &json!({})), Action::Unknown);
+}
+
+#[test]
+fn decision_7_numbers_sent_as_strings_are_coerced_as_javascript_number_does() {
+    assert_eq!(js_number("30"), Some(30.0));
+    assert_eq!(js_number(" 12 "), Some(12.0));
+    assert_eq!(js_number(""), Some(0.0));
+    assert_eq!(js_number("  "), Some(0.0));
+    assert_eq!(js_number("0x1e"), Some(30.0));
+    assert_eq!(js_number("-4"), Some(-4.0));
+    assert_eq!(js_number("1e1"), Some(10.0));
+    assert_eq!(js_number(".5"), Some(0.5));
+    assert_eq!(js_number("Infinity"), Some(f64::INFINITY));
+    for nan in ["x", "3x", "inf", "NaN", "0x", "1e", "--1", "1 2", "+0x1"] {
+        assert_eq!(js_number(nan), None, "{nan}");
+    }
+    // "pos":"30" builds at 30; "hp":"0" spawns.
+    let (g, refused) = after(
+        Variant::Duel,
+        0,
+        &json!({"action": "build", "type": "turret", "pos": "30"}),
+        &json!({"action": "spawn", "hp": "0"}),
+    );
+    assert_eq!(refused, [0, 0]);
+    assert_eq!(g.towers(1).map(|t| t.pos).collect::<Vec<_>>(), vec![30]);
+    assert_eq!(g.invaders(1).count(), 1);
+    // A string that is not a number is NaN to the controller: every comparison fails, refused.
+    let (_, refused) = after(
+        Variant::Duel,
+        0,
+        &json!({"action": "build", "type": "turret", "pos": "thirty"}),
+        &json!({"action": "spawn", "hp": "lots"}),
+    );
+    assert_eq!(refused, [1, 1]);
+    assert_eq!(
+        action_from_json(&json!({"action": "upgrade", "pos": " 30 ", "stat": "power"})),
+        Action::Upgrade {
+            pos: 30,
+            stat: Some(Stat::Power)
+        }
+    );
+    assert_eq!(
+        action_from_json(&json!({"action": "spawn", "hp": "", "defense": "2", "stunRes": "-1"})),
+        Action::Spawn {
+            hp: 0,
+            defense: 2,
+            stun_res: 0
+        }
+    );
+}
+
+#[test]
+fn decision_7_a_number_that_is_not_whole_is_refused() {
+    for (a0, a1) in [
+        (
+            json!({"action": "build", "type": "turret", "pos": 30.5}),
+            json!({"action": "spawn", "hp": 2.5}),
+        ),
+        (
+            json!({"action": "build", "type": "turret", "pos": "30.5"}),
+            json!({"action": "spawn", "hp": "2.5"}),
+        ),
+    ] {
+        let (g, refused) = after(Variant::Duel, 0, &a0, &a1);
+        assert_eq!(refused, [1, 1], "{a0} {a1}");
+        assert_eq!(g.towers(1).count() + g.invaders(1).count(), 0);
+    }
+    // Whole numbers written with a fraction part are whole.
+    let (_, refused) = after(
+        Variant::Duel,
+        0,
+        &json!({"action": "build", "type": "turret", "pos": "30.0"}),
+        &json!({"action": "spawn", "hp": 0.0}),
+    );
+    assert_eq!(refused, [0, 0]);
 }

@@ -2,7 +2,7 @@
 //!
 //! Options come as `key=value` words on the semihosting command line (QEMU's
 //! `-semihosting-config arg=...`): `matches=N` (default: play forever), `first=N`, `digest=N`,
-//! `snap=N`, `maxturns=N`, `hold=PATH`. With `hold`, each snapshot frame waits until the host file
+//! `snap=N`, `maxsteps=N`, `hold=PATH`. With `hold`, each snapshot frame waits until the host file
 //! `PATH-<k>` exists (k = 0, 1, ...): the host takes the screendump, then creates it.
 
 use arena_firmware::RunConfig;
@@ -40,7 +40,7 @@ pub fn options(line: &str) -> (RunConfig, Hold) {
             ("first", Some(n)) => cfg.first = n,
             ("digest", Some(n)) => cfg.digest_every = n,
             ("snap", Some(n)) => cfg.snapshot_every = n,
-            ("maxturns", Some(n)) => cfg.max_turns = n,
+            ("maxsteps", Some(n)) => cfg.max_steps = n,
             ("hold", _) => hold = Hold::at(value),
             _ => defmt::warn!("unknown option {=str}", word),
         }

@@ -24,7 +24,7 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
         let out: Box<dyn Write> = if common.json {
             Box::new(std::io::stderr())
         } else {
-            Box::new(std::io::stdout())
+            Box::new(crate::out::Stdout)
         };
         Watcher::<G>::new(label, common.view.watch_fps, common.view.watch_every, out)
     });
@@ -34,14 +34,14 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
         watcher.as_mut().map(|w| w as &mut dyn Watch<G>),
     )?;
     if common.json {
-        println!("{}", played.report.json());
+        crate::outln!("{}", played.report.json());
     } else {
-        print!("{}", played.report);
+        crate::out!("{}", played.report);
     }
     if let Some(path) = &common.replay {
         match played.write_error {
-            Some(e) => eprintln!("replay {}: write failed: {e}", path.display()),
-            None => eprintln!("replay written to {}", path.display()),
+            Some(e) => crate::errln!("replay {}: write failed: {e}", path.display()),
+            None => crate::errln!("replay written to {}", path.display()),
         }
     }
     Ok(())

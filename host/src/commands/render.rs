@@ -100,7 +100,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
         ctx: ReplayContext { map },
     };
     let summary = (entry.render)(&job).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
-    println!("{summary}");
+    crate::outln!("{summary}");
     Ok(())
 }
 

@@ -12,7 +12,12 @@ pub struct TournamentArgs {
     /// The entrants: built-in names or `cmd:<command line>` (at least two).
     #[arg(long = "bot", value_name = "BOT", required = true)]
     pub bots: Vec<String>,
-    /// How many times the whole schedule is played.
+    /// A name for each --bot, in the same order, as tables, results and replays show it (default:
+    /// a built-in bot's name; for `cmd:`, the file name of the last word of the command line
+    /// that names an existing file, as playgame.py names bots).
+    #[arg(long = "name", value_name = "NAME")]
+    pub names: Vec<String>,
+    /// How many times the whole schedule is played (each time with new match seeds).
     #[arg(long, default_value_t = 1)]
     pub games: usize,
     /// Matches played at once (default: one per core). Results do not depend on it.
@@ -98,6 +103,7 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
     for b in &args.bots {
         BotSpec::parse::<G>(b).map_err(anyhow::Error::msg)?;
     }
+    crate::cli::check_names(&args.names, args.bots.len())?;
     let (name, format) = G::tournament(&own, args.bots.len(), args.games, args.seed)?;
     let after = match &args.after {
         Some(f) => {
@@ -114,6 +120,7 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
     };
     let options = Options {
         games: args.games,
+        names: args.names.clone(),
         jobs: args.jobs.unwrap_or_else(|| {
             std::thread::available_parallelism()
                 .map(|n| n.get())
@@ -168,7 +175,7 @@ fn write_results(results: &Results, path: Option<&PathBuf>) -> anyhow::Result<()
         let text = serde_json::to_string_pretty(results)?;
         std::fs::write(path, text + "\n")
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-        eprintln!("results written to {}", path.display());
+        crate::errln!("results written to {}", path.display());
     }
     Ok(())
 }

@@ -58,6 +58,8 @@ impl Faults {
             match fault {
                 Fault::Timeout { .. } => f.timeouts += 1,
                 Fault::Exited { .. } | Fault::Spawn { .. } => f.crashes += 1,
+                // The time-out it answered was counted.
+                Fault::Late { .. } => {}
                 _ => f.invalid += 1,
             }
         }
@@ -104,11 +106,13 @@ pub struct Contest<G: HostGame> {
 }
 
 impl<G: HostGame> Contest<G> {
-    /// Plays one match. `replay` is where to write it, if anywhere.
+    /// Plays one match; `names` are what the replay and the report call each entrant. `replay` is
+    /// where to write it, if anywhere.
     pub fn play(
         &self,
         fixture: &Fixture,
         bots: &[String],
+        names: &[String],
         seed: u64,
         replay: Option<PathBuf>,
     ) -> anyhow::Result<MatchResult> {
@@ -120,7 +124,12 @@ impl<G: HostGame> Contest<G> {
                 None => Ok(BotSpec::default_for::<G>()),
             })
             .collect::<anyhow::Result<Vec<_>>>()?;
-        let plan = G::fixture(&self.args, fixture, seed, specs, &self.timing)?;
+        let mut plan = G::fixture(&self.args, fixture, seed, specs, &self.timing)?;
+        for (name, &b) in plan.names.iter_mut().zip(&fixture.seats) {
+            if let Some(given) = names.get(b) {
+                name.clone_from(given);
+            }
+        }
         let played = play(&plan, replay.as_deref(), None)?;
         Ok(result_of(fixture, seed, &played.report, replay))
     }
@@ -172,6 +181,10 @@ pub struct Results {
     pub game: String,
     pub format: String,
     pub bots: Vec<String>,
+    /// What tables call each entrant (`--name`, else the bot's default name), before `#2`, `#3`
+    /// are added to names entered more than once.
+    #[serde(default)]
+    pub names: Vec<String>,
     pub seed: u64,
     pub games: usize,
     /// `Some((i, n))` for a shard.
@@ -184,7 +197,11 @@ pub struct Results {
 /// How to run a tournament.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// How many times the whole schedule is played.
     pub games: usize,
+    /// One per entrant: what tables and replays call it (empty: each bot's default name,
+    /// [`BotSpec::name`]).
+    pub names: Vec<String>,
     pub jobs: usize,
     pub seed: u64,
     pub shard: Option<(usize, usize)>,
@@ -217,6 +234,8 @@ pub fn run<G: HostGame>(
     if let Some(dir) = &options.replays {
         std::fs::create_dir_all(dir)?;
     }
+    let names = entrant_names::<G>(bots, &options.names);
+    let shown = labels(&names);
     let mut results: Vec<MatchResult> = options.after.clone();
     let mut round = results.iter().map(|r| r.round + 1).max().unwrap_or(0);
     while let Some(fixtures) =
@@ -247,7 +266,8 @@ pub fn run<G: HostGame>(
                         .replays
                         .as_ref()
                         .map(|d| d.join(format!("match-{:05}.{}", f.index, G::REPLAY_EXT)));
-                    let r = contest.play(f, bots, match_seed(options.seed, f.index), replay);
+                    let seed = match_seed(options.seed, f.index);
+                    let r = contest.play(f, bots, &shown, seed, replay);
                     bar.inc(1);
                     r
                 })
@@ -263,29 +283,55 @@ pub fn run<G: HostGame>(
             break;
         }
     }
-    Ok(finish(contest.name.clone(), format, bots, options, results))
+    Ok(finish(
+        contest.name.clone(),
+        format,
+        bots,
+        &names,
+        options,
+        results,
+    ))
 }
 
-/// Standings and ratings from a list of results.
+/// What a tournament calls each entrant: the names given, then each bot's default name.
+pub fn entrant_names<G: HostGame>(bots: &[String], given: &[String]) -> Vec<String> {
+    bots.iter()
+        .enumerate()
+        .map(|(i, b)| match given.get(i) {
+            Some(name) => name.clone(),
+            None => BotSpec::parse::<G>(b).map_or_else(|_| b.clone(), |s| s.name()),
+        })
+        .collect()
+}
+
+/// Standings and ratings from a list of results; `names` are the entrants' names (tables show
+/// them, `#2` added to a name entered twice; none given: the bots as given).
 pub fn finish(
     game: String,
     format: &dyn Format,
     bots: &[String],
+    names: &[String],
     options: &Options,
     mut results: Vec<MatchResult>,
 ) -> Results {
     results.sort_by_key(|r| r.index);
     results.dedup_by_key(|r| r.index);
-    let names = labels(bots);
+    let entrants = if names.len() == bots.len() {
+        names
+    } else {
+        bots
+    };
+    let shown = labels(entrants);
     Results {
         game,
         format: format.name().into(),
         bots: bots.to_vec(),
+        names: entrants.to_vec(),
         seed: options.seed,
         games: options.games,
         shard: options.shard,
-        standings: format.standings(&names, &results),
-        ratings: ratings(&names, &results),
+        standings: format.standings(&shown, &results),
+        ratings: ratings(&shown, &results),
         results,
     }
 }
@@ -386,6 +432,7 @@ pub fn merge(format: &dyn Format, shards: Vec<Results>) -> anyhow::Result<Result
     }
     let options = Options {
         games: first.games,
+        names: first.names.clone(),
         jobs: 1,
         seed: first.seed,
         shard: None,
@@ -393,12 +440,19 @@ pub fn merge(format: &dyn Format, shards: Vec<Results>) -> anyhow::Result<Result
         progress: false,
         after: Vec::new(),
     };
-    Ok(finish(first.game, format, &first.bots, &options, results))
+    Ok(finish(
+        first.game,
+        format,
+        &first.bots,
+        &first.names,
+        &options,
+        results,
+    ))
 }
 
 /// Prints the standings, the ratings and the faults.
 pub fn print(results: &Results) {
-    println!(
+    crate::outln!(
         "{} tournament ({}), {} matches, seed {}{}",
         results.game,
         results.format,
@@ -414,16 +468,16 @@ pub fn print(results: &Results) {
         for (name, _) in &first.columns {
             header.push_str(&format!(" {name:>14}"));
         }
-        println!("\n{header}");
+        crate::outln!("\n{header}");
         for (i, row) in results.standings.iter().enumerate() {
             let mut line = format!("{:>3}  {:<28}", i + 1, row.bot);
             for (_, v) in &row.columns {
                 line.push_str(&format!(" {v:>14}"));
             }
-            println!("{line}");
+            crate::outln!("{line}");
         }
     }
-    println!(
+    crate::outln!(
         "\n{:<28} {:>8} {:>7} {:>9} {:>8} {:>9} {:>8} {:>8} {:>6}",
         "rating (TrueSkill)",
         "mu",
@@ -438,7 +492,7 @@ pub fn print(results: &Results) {
     let mut ratings = results.ratings.clone();
     ratings.sort_by(|a, b| b.conservative.total_cmp(&a.conservative));
     for r in ratings {
-        println!(
+        crate::outln!(
             "{:<28} {:>8.2} {:>7.2} {:>9.2} {:>8} {:>9} {:>8} {:>8} {:>6}",
             r.bot,
             r.mu,

@@ -82,6 +82,7 @@ fn cargo_install(krate: &str) -> Result<()> {
 pub fn all() -> Result<()> {
     targets()?;
     qemu()?;
+    mono()?;
     defmt_print()?;
     flip_link()?;
     crate::pico::node_packages()
@@ -125,6 +126,27 @@ pub fn qemu() -> Result<()> {
         return Ok(());
     }
     apt("qemu", "qemu-system-arm")
+}
+
+/// The Mammut C# starter's test compiles a bot with Debian's `mcs` and runs it with `mono`.
+pub fn mono() -> Result<()> {
+    if have("mcs") && have("mono") {
+        return Ok(());
+    }
+    let sudo = if output("id", &["-u"]).trim() == "0" {
+        ""
+    } else {
+        "sudo "
+    };
+    run(
+        "sh",
+        &[
+            "-c",
+            &format!(
+                "{sudo}apt-get update -qq && {sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mono-mcs"
+            ),
+        ],
+    )
 }
 
 pub fn defmt_print() -> Result<()> {

@@ -128,6 +128,28 @@ impl Ballroom {
         }
     }
 
+    /// One phase as an official log records it: `actions[i]` is what the engine executed for
+    /// player `i`, and `None` that it executed nothing for that player. The official engine applies
+    /// each reply to the player its `executor` names, so a player whose bot acted for another seat
+    /// gets no action of its own (its entry in the log is left over, or `null`); our engine never
+    /// does this ([`Game::step`] gives every seat its own action), but a log of the official
+    /// engine's is re-played as it was written. A player left out of USE, MOVE or BUY is not
+    /// touched in that phase, and one left out of ATTACK queues no attack.
+    pub fn step_logged(&mut self, actions: &[Option<Action>; PLAYERS]) -> StepReport {
+        let mut report = StepReport::default();
+        let Some(phase) = self.phase() else {
+            return report;
+        };
+        match phase {
+            Phase::Class => self.play_class(actions, &mut report),
+            Phase::Use => self.play_use(actions, &mut report),
+            Phase::Move => self.play_move(actions, &mut report),
+            Phase::Attack => self.play_attack(actions, &mut report),
+            Phase::Buy => self.play_buy(actions, &mut report),
+        }
+        report
+    }
+
     /// Final order: points, then gold, then the seeded coin flip. `order[0]` is the winner.
     pub fn ranking(&self) -> [usize; PLAYERS] {
         let mut coin = [0u8, 1, 2, 3];
@@ -184,24 +206,13 @@ impl Game for Ballroom {
     }
 
     fn step(&mut self, actions: &[Action]) -> StepReport {
-        let mut report = StepReport::default();
-        let Some(phase) = self.phase() else {
-            return report;
-        };
         // Copied in place (`array::from_fn` here moved each 12-byte action through the stack in
         // pieces, which stalled the loads that followed: most of a phase's time).
-        let mut acts = [Action::Pass; PLAYERS];
+        let mut acts = [Some(Action::Pass); PLAYERS];
         for (a, given) in acts.iter_mut().zip(actions) {
-            *a = *given;
+            *a = Some(*given);
         }
-        match phase {
-            Phase::Class => self.play_class(&acts, &mut report),
-            Phase::Use => self.play_use(&acts, &mut report),
-            Phase::Move => self.play_move(&acts, &mut report),
-            Phase::Attack => self.play_attack(&acts, &mut report),
-            Phase::Buy => self.play_buy(&acts, &mut report),
-        }
-        report
+        self.step_logged(&acts)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -129,9 +129,13 @@ impl Ballroom {
         }
     }
 
-    pub(super) fn play_class(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+    pub(super) fn play_class(
+        &mut self,
+        actions: &[Option<Action>; PLAYERS],
+        report: &mut StepReport,
+    ) {
         for (seat, &a) in actions.iter().enumerate() {
-            let r = self.resolve(seat, a, Phase::Class, report);
+            let r = self.resolve(seat, a.unwrap_or_default(), Phase::Class, report);
             let class = match r.action {
                 Action::Class(c) => c,
                 _ => Class::Knight,
@@ -174,12 +178,17 @@ impl Ballroom {
         }
     }
 
-    pub(super) fn play_use(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+    pub(super) fn play_use(
+        &mut self,
+        actions: &[Option<Action>; PLAYERS],
+        report: &mut StepReport,
+    ) {
         // The replies are read (from the end-of-turn state) before the turn begins.
         let mut resolved = [false; PLAYERS];
         let mut explicit = [false; PLAYERS];
         let slots = resolved.iter_mut().zip(explicit.iter_mut());
         for (seat, (&a, (used, expl))) in actions.iter().zip(slots).enumerate() {
+            let Some(a) = a else { continue };
             let r = self.resolve(seat, a, Phase::Use, report);
             if let Action::Use(u) = r.action {
                 *used = u;
@@ -191,6 +200,9 @@ impl Ballroom {
         for (seat, ((p, rec), (&used, &explicit))) in
             seats.zip(resolved.iter().zip(explicit.iter())).enumerate()
         {
+            if actions.get(seat).is_some_and(Option::is_none) {
+                continue;
+            }
             let valid = if p.item.is_permanent() {
                 false
             } else {
@@ -217,8 +229,13 @@ impl Ballroom {
         self.phase = Phase::Move;
     }
 
-    pub(super) fn play_move(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+    pub(super) fn play_move(
+        &mut self,
+        actions: &[Option<Action>; PLAYERS],
+        report: &mut StepReport,
+    ) {
         for (seat, &a) in actions.iter().enumerate() {
+            let Some(a) = a else { continue };
             let r = self.resolve(seat, a, Phase::Move, report);
             let spawn = Pos::spawn(seat);
             let (x, y) = match r.action {
@@ -250,11 +267,16 @@ impl Ballroom {
         self.phase = Phase::Attack;
     }
 
-    pub(super) fn play_attack(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+    pub(super) fn play_attack(
+        &mut self,
+        actions: &[Option<Action>; PLAYERS],
+        report: &mut StepReport,
+    ) {
         let mut targets = [0i32; PLAYERS];
         let mut explicit = [false; PLAYERS];
         let slots = targets.iter_mut().zip(explicit.iter_mut());
         for (seat, (&a, (target, expl))) in actions.iter().zip(slots).enumerate() {
+            let Some(a) = a else { continue };
             let r = self.resolve(seat, a, Phase::Attack, report);
             *target = match r.action {
                 Action::Attack { target } => target,
@@ -309,9 +331,10 @@ impl Ballroom {
         }
         // As written: each shield stops the strongest attack that would land on its user
         // (ties: the earlier attacker in player order).
+        let queued = |s: usize| actions.get(s).is_some_and(Option::is_some);
         let mut strongest: [Option<usize>; PLAYERS] = [None; PLAYERS];
         if self.ruleset == Ruleset::AsWritten {
-            for (s, &target) in targets.iter().enumerate() {
+            for (s, &target) in targets.iter().enumerate().filter(|(s, _)| queued(*s)) {
                 if let Some(t) = target_of(target).filter(|_| lands.get(s) == Some(&true)) {
                     if let Some(best) = strongest.get_mut(t) {
                         // Strictly stronger: ties stay with the earlier attacker.
@@ -323,7 +346,7 @@ impl Ballroom {
             }
         }
         let mut checked_shield = false;
-        for &s in order.iter() {
+        for &s in order.iter().filter(|&&s| queued(s)) {
             let target = targets.get(s).copied().unwrap_or(s as i32);
             let mut rec = AttackRecord {
                 target,
@@ -386,8 +409,13 @@ impl Ballroom {
         self.phase = Phase::Buy;
     }
 
-    pub(super) fn play_buy(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
+    pub(super) fn play_buy(
+        &mut self,
+        actions: &[Option<Action>; PLAYERS],
+        report: &mut StepReport,
+    ) {
         for (seat, &a) in actions.iter().enumerate() {
+            let Some(a) = a else { continue };
             let r = self.resolve(seat, a, Phase::Buy, report);
             let item = match r.action {
                 Action::Buy(i) => i,

@@ -1,7 +1,8 @@
 //! The built-in bots: `random`, `greedy` and `cautious`.
 //!
-//! All three see what a real bot sees (every hand is public in Mammut) and know the fixed tile list,
-//! so a Mystery tile counts as the side it will be turned to.
+//! All three see what a real bot sees: every hand is public in Mammut, and a Mystery tile shows
+//! "Mystery" until scoring. Ids are dealt to the tiles anew every round, so nothing tells a bot a
+//! Mystery tile's other side: it values one as nothing ([`Mammut::score_seen`]).
 //!
 //! **Why a knapsack.** A round's score is a sum of one term per kind of tile (Fire, Meat, Fur, Ivory,
 //! Axe, animals), each depending only on how many of that kind each player holds, once the tie order
@@ -23,7 +24,7 @@ use super::scoring::{
     animal_bonus, axe_points, fire_loser, fur_winner_loser, meat_places, tie_order, Counts,
     IVORY_POINTS, MEAT_AWARDS,
 };
-use super::tiles::{reveal, side_masks, Side, TileSet, TIE_TILE, TILE_COUNT};
+use super::tiles::{Side, TileSet, TILE_COUNT};
 use super::{Action, Mammut, PLAYERS, ROUNDS};
 use crate::game::Bot;
 use crate::rng::Rng;
@@ -103,9 +104,10 @@ fn animal_worth(g: &Mammut, seat: Seat, got: u8) -> i32 {
     }
 }
 
-/// What `seat` would score if the round ended with table `t`.
+/// What `seat` can tell it would score if the round ended with table `t` (Mystery tiles count as
+/// nothing).
 fn worth(g: &Mammut, t: &Table, seat: Seat) -> i32 {
-    let score = g.score_hands(&t.hands);
+    let score = g.score_seen(&t.hands);
     let gain = score.gain.get(seat).copied().unwrap_or(0);
     gain.saturating_add(animal_worth(
         g,
@@ -120,29 +122,32 @@ struct Plan {
     pick: [[u8; SIZES]; GROUPS],
     groups: [TileSet; GROUPS],
     tie: bool,
+    tie_tile: u8,
 }
 
 impl Plan {
     /// The best takes of every size for `seat` from table `t`, taking the tie-breaker tile or not.
     fn new(g: &Mammut, t: &Table, seat: Seat, tie: bool) -> Plan {
-        let faces = reveal(g.faces());
-        let masks = side_masks(faces);
+        // What the bot sees: Mystery tiles are not turned.
+        let deal = g.deal();
+        let tie_tile = deal.tie_tile();
+        let masks = deal.side_masks();
         let mask = |s: Side| masks.get(s.index()).copied().unwrap_or_default();
         let mut hands = t.hands;
         if let Some(h) = hands.get_mut(seat) {
             *h = if tie {
-                TileSet::only(TIE_TILE)
+                TileSet::only(tie_tile)
             } else {
                 TileSet::EMPTY
             };
         }
-        let counts = Counts::of(&hands, faces);
-        let order = tie_order(&hands, faces, g.ids(), g.first_player());
-        let pool = t.middle.without(TIE_TILE);
+        let counts = Counts::of(&hands, deal);
+        let order = tie_order(&hands, deal, g.ids(), g.first_player());
+        let pool = t.middle.without(tie_tile);
         let have = g.animals().get(seat).copied().unwrap_or(0);
         let mut new_animals = TileSet::EMPTY;
         for tile in pool.iter() {
-            let bit = super::tiles::visible(tile, faces).map_or(0, Side::animal_bit);
+            let bit = deal.visible(tile).map_or(0, Side::animal_bit);
             if bit != 0 && have & bit == 0 {
                 new_animals = new_animals.with(tile);
             }
@@ -190,7 +195,7 @@ impl Plan {
                 5 => {
                     // All new animals are worth the same: take the c lowest.
                     let got = groups[5].lowest(c).iter().fold(0u8, |acc, tile| {
-                        acc | super::tiles::visible(tile, faces).map_or(0, Side::animal_bit)
+                        acc | deal.visible(tile).map_or(0, Side::animal_bit)
                     });
                     animal_worth(g, seat, got)
                 }
@@ -240,6 +245,7 @@ impl Plan {
             pick,
             groups,
             tie,
+            tie_tile,
         }
     }
 
@@ -251,7 +257,7 @@ impl Plan {
     /// The set of the best take of exactly `k` tiles.
     fn set(&self, k: usize) -> TileSet {
         let mut out = if self.tie {
-            TileSet::only(TIE_TILE)
+            TileSet::only(self.tie_tile)
         } else {
             TileSet::EMPTY
         };
@@ -277,7 +283,7 @@ fn best_takes(g: &Mammut, t: &Table, seat: Seat) -> [Option<Choice>; SIZES] {
     let plans = [
         Some(Plan::new(g, t, seat, false)),
         t.middle
-            .contains(TIE_TILE)
+            .contains(g.tie_tile())
             .then(|| Plan::new(g, t, seat, true)),
     ];
     for plan in plans.iter().flatten() {
@@ -581,7 +587,7 @@ mod tests {
             panic!("greedy should take on an empty table")
         };
         // All ivory on the table is worth taking.
-        let ivory = t.middle.showing(Side::Ivory, reveal(g.faces()));
+        let ivory = t.middle.showing(Side::Ivory, g.deal());
         assert!(ivory.is_subset(set));
     }
 

@@ -18,11 +18,15 @@
 //!   in the [`StepReport`] and do not count toward [`ACTION_CAP`]; since each turn is refused at most
 //!   twice and each player is removed at most once a round, a round still ends after at most
 //!   `2 * ACTION_CAP + 2 * PLAYERS` steps.
-//! - **Randomness.** Three seeded streams, one per purpose: `ids` (the players' ids), `first` (round
-//!   1's first player) and `faces` (the random sides: the `r`-th draw of 32 bits for round `r`, so
-//!   the state keeps the seed rather than a generator). Bots seed their own.
+//! - **Randomness.** Seeded streams, one per purpose: `ids` (the players' ids; round 1 starts with
+//!   id 1, as the seed text says, so the first player is as random as the ids), `faces` (the random
+//!   sides: the `r`-th draw of 32 bits for round `r`, so the state keeps the seed rather than a
+//!   generator) and `tile-ids` (the ids dealt to the physical tiles, one shuffle per round). Bots
+//!   seed their own.
 //! - **Mystery.** A Mystery tile is turned at scoring; after the last round the state shows the
-//!   turned sides (in earlier rounds the next deal draws new sides at once).
+//!   turned sides (in earlier rounds the next deal draws new sides at once). Ids are dealt anew
+//!   every round ([`Deal`]), so a Mystery tile's id says nothing of its other side: players,
+//!   built-in bots included, see "Mystery" and nothing more until scoring.
 
 mod bots;
 mod round;
@@ -39,7 +43,7 @@ mod tests;
 pub use bots::{CautiousBot, GreedyBot, MammutBot, RandomBot};
 pub use round::Refusal;
 pub use scoring::{placement_points, RoundScore, PLACEMENT_SCALE};
-pub use tiles::{Faces, Side, TileSet, TIE_TILE, TILES, TILE_COUNT};
+pub use tiles::{Deal, Faces, Side, TileSet, TIE_TILE, TILES, TILE_COUNT};
 
 use crate::digest::Digest;
 use crate::game::{Game, Roster, SetupError, StepReport};
@@ -80,7 +84,8 @@ pub struct Mammut {
     ids: [u8; PLAYERS],
     hands: [TileSet; PLAYERS],
     middle: TileSet,
-    faces: Faces,
+    /// The round's ids and sides.
+    deal: Deal,
     points: [i32; PLAYERS],
     /// Cumulative fur points.
     furs: [u16; PLAYERS],
@@ -122,11 +127,19 @@ impl Mammut {
         self.middle
     }
     pub fn faces(&self) -> Faces {
-        self.faces
+        self.deal.faces()
     }
-    /// The side tile `tile` shows now (`None` for an unknown tile).
+    /// The round's deal: which physical tile each id names, which side is up.
+    pub fn deal(&self) -> &Deal {
+        &self.deal
+    }
+    /// The side the tile with id `tile` shows now (`None` for an unknown id).
     pub fn visible(&self, tile: u8) -> Option<Side> {
-        tiles::visible(tile, self.faces)
+        self.deal.visible(tile)
+    }
+    /// The tie-breaker tile's id this round.
+    pub fn tie_tile(&self) -> u8 {
+        self.deal.tie_tile()
     }
     pub fn points(&self) -> &[i32; PLAYERS] {
         &self.points
@@ -176,12 +189,13 @@ impl Game for Mammut {
     fn new(_params: &Params, seed: u64) -> Result<Self, SetupError> {
         let mut ids = [1u8, 2, 3, 4, 5];
         Rng::stream(seed, b"ids").shuffle(&mut ids);
-        let first = Rng::stream(seed, b"first").below(PLAYERS as u32) as u8;
+        // "The player with ID 1 will start the game."
+        let first = scoring::seat_of(&ids, 1).unwrap_or(0) as u8;
         let mut g = Mammut {
             ids,
             hands: [TileSet::EMPTY; PLAYERS],
             middle: TileSet::EMPTY,
-            faces: 0,
+            deal: Deal::default(),
             points: [scoring::START_POINTS; PLAYERS],
             furs: [0; PLAYERS],
             animals: [0; PLAYERS],
@@ -196,7 +210,7 @@ impl Game for Mammut {
             over: false,
             seed,
         };
-        g.deal(first as Seat);
+        g.start_round(first as Seat);
         Ok(g)
     }
 
@@ -239,7 +253,8 @@ impl Game for Mammut {
         for h in &self.hands {
             d.u32(h.0);
         }
-        d.u32(self.middle.0).u32(self.faces);
+        d.u32(self.middle.0).u32(self.deal.faces());
+        d.bytes(self.deal.kinds());
         for &p in &self.points {
             d.i32(p);
         }

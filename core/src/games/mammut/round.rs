@@ -6,7 +6,7 @@
 //! single tile is still empty-handed and may be the only one left to act.
 
 use super::scoring::{self, animal_bonus, next_seat, score_round};
-use super::tiles::{reveal, TileSet};
+use super::tiles::{Deal, TileSet, TILE_COUNT};
 use super::{Action, Mammut, ACTION_CAP, PLAYERS, ROUNDS};
 use crate::rng::Rng;
 use crate::seat::Seat;
@@ -46,13 +46,23 @@ impl core::fmt::Display for Refusal {
 }
 
 impl Mammut {
-    /// Starts a round: every tile to the middle with a random side, all hands empty.
-    pub(super) fn deal(&mut self, first: Seat) {
+    /// Starts a round: the ids dealt to the physical tiles in a random order, every tile to the
+    /// middle with a random side, all hands empty.
+    pub(super) fn start_round(&mut self, first: Seat) {
         let mut rng = Rng::stream(self.seed, b"faces");
         for _ in 1..self.round {
             rng.next_u32();
         }
-        self.faces = rng.next_u32();
+        let faces = rng.next_u32();
+        let mut kinds = [0u8; TILE_COUNT];
+        for (id, k) in kinds.iter_mut().enumerate() {
+            *k = id as u8;
+        }
+        // One stream per round, so that a round's ids do not depend on how the earlier shuffles
+        // drew.
+        let round = u64::from(self.round).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Rng::stream(self.seed ^ round, b"tile-ids").shuffle(&mut kinds);
+        self.deal = Deal::new(kinds, faces);
         self.hands = [TileSet::EMPTY; PLAYERS];
         self.middle = TileSet::ALL;
         self.first = first as u8;
@@ -158,10 +168,10 @@ impl Mammut {
 
     /// Scores the round, then deals the next one or ends the game.
     pub(super) fn end_round(&mut self) {
-        self.faces = reveal(self.faces);
+        self.deal = self.deal.revealed();
         let score = score_round(
             &self.hands,
-            self.faces,
+            &self.deal,
             &self.ids,
             self.first as Seat,
             self.round,
@@ -191,7 +201,7 @@ impl Mammut {
         }
         self.round = self.round.saturating_add(1);
         let first = self.most_furs();
-        self.deal(first);
+        self.start_round(first);
     }
 
     /// The player with the most fur points; ties go to the earliest in the last tie order.
@@ -207,10 +217,23 @@ impl Mammut {
     }
 }
 
-/// Re-exported for the bots and tests: the round's scoring with this game's ids and first player.
+/// For the bots and tests: the round's scoring with this game's ids and first player.
 impl Mammut {
-    /// What scoring would give if the round ended with these hands.
+    /// What scoring would give if the round ended with these hands (Mystery tiles turned, as the
+    /// rules score them: this knows their hidden sides).
     pub fn score_hands(&self, hands: &[TileSet; PLAYERS]) -> scoring::RoundScore {
-        score_round(hands, self.faces, &self.ids, self.first as Seat, self.round)
+        score_round(
+            hands,
+            &self.deal.revealed(),
+            &self.ids,
+            self.first as Seat,
+            self.round,
+        )
+    }
+
+    /// What a player can tell scoring would give if the round ended with these hands: the tiles
+    /// as they show, a Mystery tile counting as nothing (its other side is hidden until scoring).
+    pub fn score_seen(&self, hands: &[TileSet; PLAYERS]) -> scoring::RoundScore {
+        score_round(hands, &self.deal, &self.ids, self.first as Seat, self.round)
     }
 }

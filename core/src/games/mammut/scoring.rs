@@ -5,7 +5,7 @@
 //! (three players sharing 3+2+1, two sharing 2+1): they are counted in sixtieths of a point, since 60
 //! is divisible by every possible number of tied players, so they stay integers.
 
-use super::tiles::{reveal, side_masks, visible, Faces, Side, TileSet, TIE_TILE};
+use super::tiles::{Deal, Side, TileSet};
 use super::PLAYERS;
 use crate::seat::Seat;
 
@@ -62,15 +62,13 @@ pub fn order_from(ids: &[u8; PLAYERS], start: Seat, clockwise: bool) -> Order {
 /// the middle), then the direction its visible side shows.
 pub fn tie_order(
     hands: &[TileSet; PLAYERS],
-    faces: Faces,
+    deal: &Deal,
     ids: &[u8; PLAYERS],
     first: Seat,
 ) -> Order {
-    let start = hands
-        .iter()
-        .position(|h| h.contains(TIE_TILE))
-        .unwrap_or(first);
-    let clockwise = visible(TIE_TILE, faces) != Some(Side::CounterClockwise);
+    let tie = deal.tie_tile();
+    let start = hands.iter().position(|h| h.contains(tie)).unwrap_or(first);
+    let clockwise = deal.visible(tie) != Some(Side::CounterClockwise);
     order_from(ids, start, clockwise)
 }
 
@@ -130,7 +128,8 @@ pub fn fur_winner_loser(fur: &[u8; PLAYERS], order: &Order) -> (Seat, Seat) {
     (winner, fire_loser(fur, order))
 }
 
-/// The tiles of every kind each seat holds, once Mystery tiles are turned.
+/// The tiles of every kind each seat holds under a deal (a Mystery tile that is not turned counts
+/// as none of them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
     pub fire: [u8; PLAYERS],
@@ -143,10 +142,10 @@ pub struct Counts {
 }
 
 impl Counts {
-    /// Counts the hands under `faces` (already revealed, or revealed here: turning is idempotent).
-    pub fn of(hands: &[TileSet; PLAYERS], faces: Faces) -> Counts {
-        let faces = reveal(faces);
-        let masks = side_masks(faces);
+    /// Counts the hands under `deal`, as it shows: scoring turns the Mystery tiles first
+    /// ([`Deal::revealed`]); a player before scoring counts them as nothing.
+    pub fn of(hands: &[TileSet; PLAYERS], deal: &Deal) -> Counts {
+        let masks = deal.side_masks();
         let count = |side: Side, hand: &TileSet| -> u8 {
             masks
                 .get(side.index())
@@ -170,7 +169,7 @@ impl Counts {
                 *v = count(Side::Axe, hand);
             }
             if let Some(v) = c.animals.get_mut(s) {
-                *v = super::tiles::animals_in(*hand, faces);
+                *v = deal.animals_in(*hand);
             }
         }
         c
@@ -199,16 +198,18 @@ pub const fn axe_points(round: u8) -> i32 {
     }
 }
 
-/// Scores one round: `rules/mammut.md`, "Scoring". Players who hold nothing score as empty hands.
+/// Scores one round: `rules/mammut.md`, "Scoring", with the tiles as `deal` shows them (the rules
+/// score the revealed deal; a bot valuing what it sees scores the deal as it is). Players who hold
+/// nothing score as empty hands.
 pub fn score_round(
     hands: &[TileSet; PLAYERS],
-    faces: Faces,
+    deal: &Deal,
     ids: &[u8; PLAYERS],
     first: Seat,
     round: u8,
 ) -> RoundScore {
-    let c = Counts::of(hands, faces);
-    let order = tie_order(hands, faces, ids, first);
+    let c = Counts::of(hands, deal);
+    let order = tie_order(hands, deal, ids, first);
     let mut gain = [0i32; PLAYERS];
     let mut add = |seat: Seat, points: i32| {
         if let Some(g) = gain.get_mut(seat) {

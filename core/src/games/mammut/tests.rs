@@ -3,14 +3,15 @@
 use super::scoring::*;
 use super::tiles::*;
 use super::*;
-use crate::game::Game;
+use crate::game::{Bot, Game, Roster};
 
 /// A game with seat `s` holding id `s + 1`, round 1 first player seat 0, every tile in the middle
-/// with its first side up, so that tests can deal exactly the hands they need.
+/// with its first side up and named by its index in [`TILES`] ([`Deal::identity`]), so that tests
+/// can deal exactly the hands they need.
 fn table() -> Mammut {
     let mut g = Mammut::new(&Params, 1).unwrap();
     g.ids = [1, 2, 3, 4, 5];
-    g.faces = 0;
+    g.deal = Deal::identity(0);
     g.first = 0;
     g.mover = 0;
     g
@@ -39,7 +40,7 @@ fn give(g: &mut Mammut, seat: Seat, side: Side, n: usize) {
         } else {
             continue;
         };
-        g.faces = (g.faces & !(1 << tile)) | (up << tile);
+        set_face(g, tile, up);
         g.middle = g.middle.without(tile);
         g.hands[seat] = g.hands[seat].with(tile);
         left -= 1;
@@ -47,9 +48,15 @@ fn give(g: &mut Mammut, seat: Seat, side: Side, n: usize) {
     assert_eq!(left, 0, "not enough tiles showing {side:?}");
 }
 
+/// Turns the tile with id `tile` to its first (`up` 0) or second side.
+fn set_face(g: &mut Mammut, tile: u8, up: u32) {
+    let faces = (g.deal.faces() & !(1 << tile)) | (up << tile);
+    g.deal = Deal::new(*g.deal.kinds(), faces);
+}
+
 /// Puts the tie-breaker tile in `seat`'s hand (or leaves it in the middle), showing a direction.
 fn tie(g: &mut Mammut, seat: Option<Seat>, clockwise: bool) {
-    g.faces = (g.faces & !1) | u32::from(!clockwise);
+    set_face(g, TIE_TILE, u32::from(!clockwise));
     if let Some(s) = seat {
         g.middle = g.middle.without(TIE_TILE);
         g.hands[s] = g.hands[s].with(TIE_TILE);
@@ -169,6 +176,106 @@ fn tiles_random_sides_each_round_from_the_seed() {
     assert_eq!((ones, zeros), (u32::MAX, u32::MAX));
 }
 
+#[test]
+fn tiles_ids_are_dealt_at_random_each_round() {
+    // An id tells nothing of the tile it names: ids are dealt to the physical tiles anew every
+    // round, so over games and rounds id 8 names many tiles and every id is sometimes a Mystery.
+    let mut named_by_8 = TileSet::EMPTY;
+    let mut mystery_ids = TileSet::EMPTY;
+    for seed in 0..40 {
+        let mut g = Mammut::new(&Params, seed).unwrap();
+        for _ in 0..3 {
+            let kinds = *g.deal().kinds();
+            let mut sorted = kinds;
+            sorted.sort();
+            assert_eq!(
+                sorted,
+                *Deal::identity(0).kinds(),
+                "a permutation of the tiles"
+            );
+            named_by_8 = named_by_8.with(kinds[8]);
+            mystery_ids = mystery_ids.union(g.deal().mystery());
+            assert_eq!(g.deal().mystery().len(), MYSTERY_TILES.len());
+            assert_eq!(g.deal().sides(g.tie_tile()), Some(TILES[TIE_TILE as usize]));
+            g.end_round();
+            assert_ne!(*g.deal().kinds(), kinds, "new ids for the next round");
+        }
+    }
+    assert!(
+        named_by_8.len() > 20,
+        "id 8 named {} tiles",
+        named_by_8.len()
+    );
+    assert!(
+        mystery_ids.len() > 28,
+        "{} ids were Mystery",
+        mystery_ids.len()
+    );
+}
+
+#[test]
+fn tiles_a_mystery_tile_id_does_not_give_its_other_side_away() {
+    // The public view of finished games: what id 8 shows once turned. With the tile list's order
+    // as ids it was always Fire (Mystery|Fire); dealt at random, it is anything.
+    let mut shown = [false; SIDE_TYPES];
+    for seed in 0..30 {
+        let mut g = Mammut::new(&Params, seed).unwrap();
+        let mut bots: [MammutBot; PLAYERS] =
+            core::array::from_fn(|s| MammutBot::by_name("random", seed * 5 + s as u64).unwrap());
+        while !g.is_over() {
+            crate::game::step_with_bots(&mut g, &mut bots);
+        }
+        shown[g.visible(8).unwrap().index()] = true;
+    }
+    assert!(shown.iter().filter(|&&s| s).count() >= 4, "{shown:?}");
+}
+
+#[test]
+fn bots_cannot_tell_a_mystery_tiles_other_side() {
+    // Two games alike in everything a player sees, whose Mystery tiles hide different sides:
+    // every built-in bot plays the same in both, at every step of a round.
+    for seed in 0..12 {
+        let a = Mammut::new(&Params, seed).unwrap();
+        let kinds = *a.deal().kinds();
+        let mystery = |id: &usize| MYSTERY_TILES.contains(kinds[*id]);
+        // Two Mystery ids whose hidden sides differ, both showing Mystery.
+        let (i, j) = (0..TILE_COUNT)
+            .filter(mystery)
+            .flat_map(|i| (0..TILE_COUNT).filter(mystery).map(move |j| (i, j)))
+            .find(|&(i, j)| TILES[kinds[i] as usize][1] != TILES[kinds[j] as usize][1])
+            .unwrap();
+        let faces = a.deal().faces() & !(1 << i) & !(1 << j);
+        let mut a = a;
+        a.deal = Deal::new(kinds, faces);
+        let mut b = a.clone();
+        let mut swapped = kinds;
+        swapped.swap(i, j);
+        b.deal = Deal::new(swapped, faces);
+        // The two games differ in what id i turns out to be at scoring.
+        assert_ne!(
+            a.deal().revealed().visible(i as u8),
+            b.deal().revealed().visible(i as u8)
+        );
+        for name in Mammut::BOTS {
+            let (mut a, mut b) = (a.clone(), b.clone());
+            let mut bot_a = MammutBot::by_name(name, seed).unwrap();
+            let mut bot_b = MammutBot::by_name(name, seed).unwrap();
+            while a.round() == 1 && !a.is_over() {
+                let seat = a.mover().unwrap();
+                let (x, y) = (bot_a.act(&a, seat), bot_b.act(&b, seat));
+                assert_eq!(
+                    x, y,
+                    "{name}, seed {seed}: the hidden side changed its move"
+                );
+                let mut acts = [Action::Nothing; PLAYERS];
+                acts[seat] = x;
+                a.step(&acts);
+                b.step(&acts);
+            }
+        }
+    }
+}
+
 // ---- Players, ids and order ----
 
 #[test]
@@ -195,14 +302,17 @@ fn order_clockwise_and_counter_clockwise_from_an_id() {
 }
 
 #[test]
-fn round_one_starts_with_a_random_player() {
+fn round_one_starts_with_id_1() {
+    // "The player with ID 1 will start the game": ids are drawn at random, so that is the random
+    // first player, and always the player with id 1.
     let mut seen = [false; PLAYERS];
-    for seed in 0..50 {
+    for seed in 0..300 {
         let g = Mammut::new(&Params, seed).unwrap();
         assert_eq!(g.mover(), Some(g.first_player()));
+        assert_eq!(g.ids()[g.first_player()], 1, "seed {seed}");
         seen[g.first_player()] = true;
     }
-    assert!(seen.iter().all(|&s| s));
+    assert!(seen.iter().all(|&s| s), "every seat starts in some game");
 }
 
 #[test]
@@ -214,7 +324,9 @@ fn later_rounds_start_with_the_most_fur_points() {
     assert_eq!(g.furs()[id(2)], 1);
     assert_eq!(g.mover(), Some(id(4)));
     assert_eq!(g.first_player(), id(4));
-    // Cumulative: id 2 gets 2 more in round 2 and leads with 3.
+    // Cumulative: id 2 gets 2 more in round 2 and leads with 3 (the round's ids named as in
+    // `table`, so that `give` finds the tiles).
+    g.deal = Deal::identity(0);
     give(&mut g, id(2), Side::Fur, 2);
     g.end_round();
     assert_eq!(g.furs()[id(2)], 3);
@@ -352,7 +464,10 @@ fn round_second_illegal_action_removes_the_player_for_the_round() {
     for t in 1..=4u8 {
         hands[t as usize] = TileSet::only(t);
     }
-    assert_eq!(s.gain, score_round(&hands, 0, &[1, 2, 3, 4, 5], 0, 1).gain);
+    assert_eq!(
+        s.gain,
+        score_round(&hands, &Deal::identity(0), &[1, 2, 3, 4, 5], 0, 1).gain
+    );
 }
 
 #[test]
@@ -404,7 +519,7 @@ fn round_stopped_players_still_empty_score_an_empty_hand() {
         &[(2, Side::Fire, 1), (3, Side::Fire, 1), (4, Side::Fire, 1)],
     );
     // Id 1 takes one Fire with the last action; id 5 never acted.
-    let fire = g.middle().showing(Side::Fire, g.faces()).first().unwrap();
+    let fire = g.middle().showing(Side::Fire, g.deal()).first().unwrap();
     act(&mut g, take(&[fire]));
     assert_eq!(g.round(), 2);
     assert_eq!(
@@ -458,7 +573,7 @@ fn scoring_fire_fewest_loses_5_ties_to_latest_in_tie_order() {
     assert_eq!(s.gain[id(4)], 8 + 1);
     assert_eq!(s.gain[id(5)], 5);
     assert_eq!(
-        fire_loser(&Counts::of(g.hands(), g.faces()).fire, &s.order),
+        fire_loser(&Counts::of(g.hands(), &g.deal.revealed()).fire, &s.order),
         id(3)
     );
     // Counter-clockwise: 4, 3, 2, 1, 5, so id 5 loses.
@@ -466,7 +581,7 @@ fn scoring_fire_fewest_loses_5_ties_to_latest_in_tie_order() {
     let s = g.score_hands(g.hands());
     assert_eq!(s.order.map(|x| x + 1), [4, 3, 2, 1, 5]);
     assert_eq!(
-        fire_loser(&Counts::of(g.hands(), g.faces()).fire, &s.order),
+        fire_loser(&Counts::of(g.hands(), &g.deal.revealed()).fire, &s.order),
         id(5)
     );
 }
@@ -480,8 +595,8 @@ fn scoring_meat_8_5_2_ties_to_earliest_in_tie_order() {
     }
     give(&mut g, id(5), Side::Meat, 1);
     tie(&mut g, Some(id(4)), true);
-    let c = Counts::of(g.hands(), g.faces());
-    let order = tie_order(g.hands(), g.faces(), g.ids(), 0);
+    let c = Counts::of(g.hands(), &g.deal.revealed());
+    let order = tie_order(g.hands(), &g.deal, g.ids(), 0);
     assert_eq!(meat_places(&c.meat, &order), [id(4), id(1), id(2)]);
     let s = g.score_hands(g.hands());
     let fur_and_fire = |seat: Seat| {
@@ -505,8 +620,8 @@ fn scoring_meat_players_with_zero_meat_can_place() {
     let mut g = table();
     give(&mut g, id(3), Side::Meat, 2);
     tie(&mut g, None, true); // middle: order from the first player, id 1
-    let c = Counts::of(g.hands(), g.faces());
-    let order = tie_order(g.hands(), g.faces(), g.ids(), 0);
+    let c = Counts::of(g.hands(), &g.deal.revealed());
+    let order = tie_order(g.hands(), &g.deal, g.ids(), 0);
     assert_eq!(meat_places(&c.meat, &order), [id(3), id(1), id(2)]);
 }
 
@@ -519,8 +634,8 @@ fn scoring_fur_cumulative_points_and_round_number_award() {
         give(&mut g, id(i), Side::Fur, 1);
     }
     tie(&mut g, Some(id(5)), true); // order 5, 1, 2, 3, 4
-    let c = Counts::of(g.hands(), g.faces());
-    let order = tie_order(g.hands(), g.faces(), g.ids(), 0);
+    let c = Counts::of(g.hands(), &g.deal.revealed());
+    let order = tie_order(g.hands(), &g.deal, g.ids(), 0);
     // Most: ids 2 and 5 tie, 5 is earlier. Fewest: 1, 3, 4 tie, 4 is latest.
     assert_eq!(fur_winner_loser(&c.fur, &order), (id(5), id(4)));
     let before = *g.points();
@@ -545,7 +660,7 @@ fn scoring_ivory_2_each_axe_1_each_and_3_in_round_5() {
         }
         give(&mut g, id(1), Side::Fire, 1);
         let s = g.score_hands(g.hands());
-        let c = Counts::of(g.hands(), g.faces());
+        let c = Counts::of(g.hands(), &g.deal.revealed());
         let (w, l) = fur_winner_loser(&c.fur, &s.order);
         let meat = meat_places(&c.meat, &s.order)
             .iter()
@@ -587,10 +702,10 @@ fn scoring_tie_breaker_holder_first_or_round_first_player_if_in_middle() {
     let mut g = table();
     g.first = id(3) as u8;
     tie(&mut g, None, false);
-    let o = tie_order(g.hands(), g.faces(), g.ids(), g.first_player());
+    let o = tie_order(g.hands(), &g.deal, g.ids(), g.first_player());
     assert_eq!(o.map(|x| x + 1), [3, 2, 1, 5, 4]);
     tie(&mut g, Some(id(5)), true);
-    let o = tie_order(g.hands(), g.faces(), g.ids(), g.first_player());
+    let o = tie_order(g.hands(), &g.deal, g.ids(), g.first_player());
     assert_eq!(o.map(|x| x + 1), [5, 1, 2, 3, 4]);
 }
 

@@ -1,9 +1,11 @@
 //! The 32 tiles, their two sides, and sets of tiles.
 //!
-//! The tile list is fixed by `rules/mammut.md` (the seed text never published one); ids are the
-//! positions in [`TILES`]. With 32 tiles a set of tiles is one `u32` bitmask, so a hand, the middle and
-//! "which side is up" are one word each: conservation is a few bit operations, and the state stays
-//! small enough for the smallest board.
+//! The tile list is fixed by `rules/mammut.md` (the seed text never published one): [`TILES`] is
+//! the composition, physical tile `k` having the sides `TILES[k]`. The ids players see and act on
+//! are dealt to the physical tiles at random at the start of every round ([`Deal`]), so an id says
+//! nothing of a Mystery tile's hidden side. With 32 tiles a set of tile ids is one `u32` bitmask,
+//! so a hand, the middle and "which side is up" are one word each: conservation is a few bit
+//! operations, and the state stays small enough for the smallest board.
 
 /// What one side of a tile shows. The order is the JSON order of the rules file and never changes
 /// (it is hashed into the digest as its index).
@@ -117,10 +119,10 @@ pub const TILE_COUNT: usize = 32;
 // Sets of tiles are `u32` bitmasks: exactly one bit per tile.
 const _: () = assert!(TILE_COUNT == u32::BITS as usize);
 
-/// The tie-breaker tile's id.
+/// The tie-breaker tile's index in [`TILES`] (its id changes every round: [`Deal::tie_tile`]).
 pub const TIE_TILE: u8 = 0;
 
-/// Both sides of every tile, by id (`rules/mammut.md`, "Tiles").
+/// Both sides of every physical tile (`rules/mammut.md`, "Tiles"), in the rules file's order.
 pub const TILES: [[Side; 2]; TILE_COUNT] = {
     use Side::*;
     [
@@ -159,10 +161,10 @@ pub const TILES: [[Side; 2]; TILE_COUNT] = {
     ]
 };
 
-/// Which side of every tile is up: bit `i` set means tile `i` shows its second side.
+/// Which side of every tile is up: bit `i` set means the tile with id `i` shows its second side.
 pub type Faces = u32;
 
-/// The tiles whose first side is Mystery: turning them at scoring sets their bit.
+/// The physical tiles (indices into [`TILES`]) whose first side is Mystery.
 pub const MYSTERY_TILES: TileSet = {
     let mut mask = 0u32;
     let mut bit = 1u32;
@@ -177,16 +179,115 @@ pub const MYSTERY_TILES: TileSet = {
     TileSet(mask)
 };
 
-/// The side tile `tile` shows under `faces` (`None` for an unknown tile).
-pub fn visible(tile: u8, faces: Faces) -> Option<Side> {
-    let sides = TILES.get(tile as usize)?;
-    let up = faces.checked_shr(tile as u32).unwrap_or(0) & 1;
-    sides.get(up as usize).copied()
+/// One round's deal: which physical tile each id names, and which side of each is up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Deal {
+    /// `kinds[id]`: the physical tile (an index into [`TILES`]) the id names this round.
+    kinds: [u8; TILE_COUNT],
+    faces: Faces,
 }
 
-/// The faces after every Mystery tile is turned over (scoring).
-pub const fn reveal(faces: Faces) -> Faces {
-    faces | MYSTERY_TILES.0
+impl Default for Deal {
+    fn default() -> Self {
+        Deal::identity(0)
+    }
+}
+
+impl Deal {
+    /// A deal naming physical tile `kinds[id]` by `id`. `kinds` should be a permutation of
+    /// `0..32`; an entry out of range names no tile (it shows nothing and scores nothing).
+    pub const fn new(kinds: [u8; TILE_COUNT], faces: Faces) -> Deal {
+        Deal { kinds, faces }
+    }
+
+    /// Id `i` names physical tile `i` (the rules file's order; for tests and pictures).
+    pub fn identity(faces: Faces) -> Deal {
+        let mut kinds = [0u8; TILE_COUNT];
+        for (i, k) in kinds.iter_mut().enumerate() {
+            *k = i as u8;
+        }
+        Deal { kinds, faces }
+    }
+
+    /// `kinds()[id]`: the physical tile each id names.
+    pub const fn kinds(&self) -> &[u8; TILE_COUNT] {
+        &self.kinds
+    }
+
+    /// Which side of every id is up.
+    pub const fn faces(&self) -> Faces {
+        self.faces
+    }
+
+    /// Both sides of the tile with id `id` (`None` for an unknown id).
+    pub fn sides(&self, id: u8) -> Option<[Side; 2]> {
+        let kind = *self.kinds.get(id as usize)?;
+        TILES.get(kind as usize).copied()
+    }
+
+    /// The side the tile with id `id` shows (`None` for an unknown id).
+    pub fn visible(&self, id: u8) -> Option<Side> {
+        let sides = self.sides(id)?;
+        let up = self.faces.checked_shr(id as u32).unwrap_or(0) & 1;
+        sides.get(up as usize).copied()
+    }
+
+    /// The ids of the tiles whose first side is Mystery.
+    pub fn mystery(&self) -> TileSet {
+        let mut set = TileSet::EMPTY;
+        for (id, &kind) in self.kinds.iter().enumerate() {
+            if MYSTERY_TILES.contains(kind) {
+                set = set.with(id as u8);
+            }
+        }
+        set
+    }
+
+    /// The deal after every Mystery tile is turned over (scoring).
+    #[must_use]
+    pub fn revealed(&self) -> Deal {
+        Deal {
+            kinds: self.kinds,
+            faces: self.faces | self.mystery().0,
+        }
+    }
+
+    /// The tie-breaker tile's id this round.
+    pub fn tie_tile(&self) -> u8 {
+        self.kinds
+            .iter()
+            .position(|&k| k == TIE_TILE)
+            .map_or(u8::MAX, |id| id as u8)
+    }
+
+    /// The ids of every tile showing `side`.
+    pub fn side_mask(&self, side: Side) -> TileSet {
+        self.side_masks()
+            .get(side.index())
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// The ids of the tiles showing each side, indexed by [`Side::index`].
+    pub fn side_masks(&self) -> [TileSet; SIDE_TYPES] {
+        let mut masks = [TileSet::EMPTY; SIDE_TYPES];
+        for id in 0..TILE_COUNT as u8 {
+            if let Some(side) = self.visible(id) {
+                if let Some(m) = masks.get_mut(side.index()) {
+                    *m = m.with(id);
+                }
+            }
+        }
+        masks
+    }
+
+    /// The animals `hand` shows, as an animal set.
+    pub fn animals_in(&self, hand: TileSet) -> u8 {
+        hand.iter()
+            .filter_map(|id| self.visible(id))
+            .fold(0, |acc, s| acc | s.animal_bit())
+    }
 }
 
 /// A set of tiles, as a bitmask over tile ids.
@@ -281,42 +382,9 @@ impl TileSet {
         })
     }
 
-    /// The tiles of this set that show (after scoring's reveal, if `faces` is revealed) `side`.
+    /// The tiles of this set that show `side` under `deal`.
     #[must_use]
-    pub fn showing(self, side: Side, faces: Faces) -> TileSet {
-        TileSet(self.0 & side_mask(side, faces).0)
+    pub fn showing(self, side: Side, deal: &Deal) -> TileSet {
+        TileSet(self.0 & deal.side_mask(side).0)
     }
-}
-
-/// Every tile showing `side` under `faces`.
-pub fn side_mask(side: Side, faces: Faces) -> TileSet {
-    let mut mask = 0u32;
-    for (i, sides) in TILES.iter().enumerate() {
-        let up = (faces >> i) & 1;
-        if sides.get(up as usize) == Some(&side) {
-            mask |= 1 << i;
-        }
-    }
-    TileSet(mask)
-}
-
-/// The tiles of every side under `faces`, indexed by [`Side::index`].
-pub fn side_masks(faces: Faces) -> [TileSet; SIDE_TYPES] {
-    let mut masks = [TileSet::EMPTY; SIDE_TYPES];
-    for (i, sides) in TILES.iter().enumerate() {
-        let up = (faces >> i) & 1;
-        if let Some(side) = sides.get(up as usize) {
-            if let Some(m) = masks.get_mut(side.index()) {
-                *m = m.with(i as u8);
-            }
-        }
-    }
-    masks
-}
-
-/// The animals shown in `hand` under `faces`, as an animal set.
-pub fn animals_in(hand: TileSet, faces: Faces) -> u8 {
-    hand.iter()
-        .filter_map(|t| visible(t, faces))
-        .fold(0, |acc, s| acc | s.animal_bit())
 }

@@ -357,6 +357,52 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
     Ok(())
 }
 
+/// The header fields playgame.py writes for a game on `map`: `challenge` "ants", `replayformat`
+/// "json", `replaydata.revision` 3, `replaydata.players` the map's number of players, and one
+/// player name per player. A replay that says otherwise is not the official engine's record of a
+/// game on this map.
+pub fn check_header(replay: &Value, map: &str) -> Result<(), Difference> {
+    let map = AntsMap::parse(map).map_err(|e| bad("map", e))?;
+    let players = u64::from(map.players);
+    let want = |path: &str, expected: Value, what: &str| -> Result<(), Difference> {
+        let found = replay.pointer(path).cloned().unwrap_or(Value::Null);
+        if found == expected {
+            return Ok(());
+        }
+        Err(Difference {
+            line: None,
+            turn: None,
+            path: path.trim_start_matches('/').replace('/', "."),
+            expected: format!("{expected} ({what})"),
+            got: found.to_string(),
+        })
+    };
+    want("/challenge", Value::from("ants"), "the game playgame.py writes")?;
+    want("/replayformat", Value::from("json"), "the format playgame.py writes")?;
+    want(
+        "/replaydata/revision",
+        Value::from(3),
+        "the replay revision of the official engine",
+    )?;
+    want(
+        "/replaydata/players",
+        Value::from(players),
+        "the players of the map it is re-played on",
+    )?;
+    if let Some(names) = replay.get("playernames").and_then(Value::as_array) {
+        if names.len() as u64 != players {
+            return Err(Difference {
+                line: None,
+                turn: None,
+                path: "playernames".into(),
+                expected: format!("{players} names (one per player of the map)"),
+                got: format!("{} names", names.len()),
+            });
+        }
+    }
+    Ok(())
+}
+
 /// Re-runs an official replay (revision 3) on `map` and checks every compared field.
 pub fn verify_replay(replay: &str, map: &str) -> Result<Verified, Difference> {
     replay_with(replay, map, &mut |_: &Ants| {})
@@ -378,6 +424,7 @@ pub fn replay_with(
         bots: strings(expected.get("playernames")),
     };
     each.meta(&meta);
+    check_header(&expected, map)?;
     let got = rerun_with(&expected, map, each)?;
     compare(&expected, &got)?;
     let d = &got["replaydata"];

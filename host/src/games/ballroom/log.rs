@@ -138,18 +138,45 @@ fn int_field(a: &Value, key: &str, turn: u32, seat: usize) -> Result<i32, Differ
         .ok_or_else(|| unreadable(turn, format!("player {seat}: {key} is not an int")))
 }
 
-/// The recorded action of `seat` in `phase`, as an action to replay.
-fn recorded_action(phase: Phase, a: &Value, turn: u32, seat: usize) -> Result<Action, Difference> {
-    let executor = int_field(a, "executor", turn, seat)?;
-    if executor != seat as i32 {
+/// The recorded action of player `seat` in `phase`, as an action to replay: `None` when the log
+/// holds none for that player (`null`: the official engine executed nothing for it, because its
+/// bot's reply named another executor).
+///
+/// The official engine files every executed action under the player its `executor` names
+/// (`uses.set(executor, action)`), and that is the player it acted on; so an entry's executor is
+/// its index in a log the official engine wrote, and the action is re-played for that player.
+fn recorded_action(
+    phase: Phase,
+    a: &Value,
+    turn: u32,
+    seat: usize,
+) -> Result<Option<Action>, Difference> {
+    if a.is_null() {
+        return Ok(None);
+    }
+    let path = format!("{}[{seat}].executor", key_of(phase));
+    let executor = match a.get("executor") {
+        Some(Value::Number(n)) if n.as_i64().is_some() => n.as_i64().unwrap_or(-1),
+        other => {
+            return Err(Difference::field(
+                path,
+                other.map_or("nothing".to_string(), Value::to_string),
+                "the index of the player the action was executed for",
+            )
+            .at_turn(turn))
+        }
+    };
+    if executor != seat as i64 {
         return Err(Difference::field(
-            format!("{}[{seat}].executor", key_of(phase)),
+            path,
             executor,
-            format!("{seat} (a bot only acts for its own seat)"),
+            format!(
+                "{seat}: the official engine files each action under the player it executed it for"
+            ),
         )
         .at_turn(turn));
     }
-    Ok(match phase {
+    Ok(Some(match phase {
         Phase::Class => Action::Pass,
         Phase::Use => Action::Use(a.get("use").and_then(Value::as_bool).unwrap_or(false)),
         Phase::Move => {
@@ -171,7 +198,7 @@ fn recorded_action(phase: Phase, a: &Value, turn: u32, seat: usize) -> Result<Ac
                     .ok_or_else(|| unreadable(turn, format!("unknown item {name:?}")))?,
             )
         }
-    })
+    }))
 }
 
 fn key_of(phase: Phase) -> &'static str {
@@ -208,6 +235,10 @@ fn check_actions(
         let (Some(l), Some(o)) = (logged.get(seat), ours.get(seat)) else {
             continue;
         };
+        if l.is_null() {
+            // Nothing was executed for this player: there is nothing to compare.
+            continue;
+        }
         for k in keys {
             c.same(
                 key_of(phase),
@@ -255,6 +286,22 @@ fn check_states(c: &mut Checker, game: &Ballroom, logged: &Value) -> Result<(), 
         }
     }
     Ok(())
+}
+
+/// A difference in a turn whose log is missing actions says so: the official engine keeps one
+/// entry per executor, so when a bot acted for another seat the action it replaced is in no
+/// entry, and the turn cannot be re-played exactly from the log.
+fn incomplete(mut d: Difference, missing: &[String]) -> Difference {
+    if !missing.is_empty() {
+        d.got.push_str(&format!(
+            " (this turn's log holds no action for {}: a bot's reply was executed for another \
+             player, and the official engine keeps only the last action executed for each player, \
+             so whatever that reply replaced is not in the log and the turn cannot be re-played \
+             exactly)",
+            missing.join(", ")
+        ));
+    }
+    d
 }
 
 /// Replays a reference log through our engine (`engine` ruleset, classes from T0) and compares
@@ -307,32 +354,37 @@ pub fn replay(text: &str, each: &mut dyn Visit<Ballroom>) -> Result<Verified, Di
             return Err(unreadable(turn, "more than 100 turns"));
         }
         let states = entry.get("player_states").unwrap_or(&Value::Null);
+        // Players the log holds no action for in some phase of this turn.
+        let mut missing: Vec<String> = Vec::new();
         for phase in [Phase::Use, Phase::Move, Phase::Attack, Phase::Buy] {
             let key = key_of(phase);
             let logged = entry
                 .get(key)
                 .and_then(Value::as_array)
                 .ok_or_else(|| unreadable(turn, format!("no {key}")))?;
-            let mut actions = [Action::Pass; PLAYERS];
+            let mut actions = [None; PLAYERS];
             for (seat, a) in actions.iter_mut().enumerate() {
                 let l = logged
                     .get(seat)
                     .ok_or_else(|| unreadable(turn, format!("{key}: fewer than 4")))?;
                 *a = recorded_action(phase, l, turn, seat)?;
+                if a.is_none() {
+                    missing.push(format!("{key}[{seat}]"));
+                }
                 let quits =
                     states.pointer(&format!("/{seat}/isActive")) == Some(&Value::Bool(false));
                 let was_active = game.player(seat).is_some_and(|p| p.active);
-                if phase == Phase::Buy && quits && was_active {
-                    *a = Action::Null;
+                if phase == Phase::Buy && quits && was_active && a.is_some() {
+                    *a = Some(Action::Null);
                 }
             }
             c.turn = turn;
-            game.step(&actions);
+            game.step_logged(&actions);
             steps += 1;
-            check_actions(&mut c, &game, phase, logged)?;
+            check_actions(&mut c, &game, phase, logged).map_err(|d| incomplete(d, &missing))?;
             each.state(&game);
         }
-        check_states(&mut c, &game, states)?;
+        check_states(&mut c, &game, states).map_err(|d| incomplete(d, &missing))?;
     }
     let scores: Vec<String> = game.players().iter().map(|p| p.score.to_string()).collect();
     Ok(Verified {

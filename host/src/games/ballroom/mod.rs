@@ -1,5 +1,11 @@
 //! Ballroom Blitz (MechMania 28) on the desktop: the official engine's protocol over stdin/stdout
 //! or, like the official engine, over TCP on 127.0.0.1:29170-29173; its game log; a Swiss system.
+//!
+//! Time as the official engine gives it: after each phase message the seats are read one after
+//! the other, each read with its own 2 s starting when the previous seat's read ended (a reply
+//! that came early is read at once); a TCP seat waits up to 15 s for its bot, one port after the
+//! other, and a seat nobody connects to plays KNIGHT and the default actions, as the engine plays
+//! a closed socket.
 
 pub mod json;
 pub mod log;
@@ -36,30 +42,39 @@ pub enum RulesetArg {
 pub struct PlayOptions {
     #[arg(long, value_enum, default_value = "engine")]
     pub ruleset: RulesetArg,
-    /// Seats without a --bot wait for a bot to connect over TCP on 127.0.0.1:29170+seat, as the
-    /// official engine does (the official starter packs connect unchanged). `--bot tcp` does the
-    /// same for one seat.
+    /// Seats without a --bot wait for a bot to connect over TCP on 127.0.0.1:<port base>+seat, as
+    /// the official engine does (the official starter packs connect unchanged). `--bot tcp` does
+    /// the same for one seat.
     #[arg(long)]
     pub tcp: bool,
-    /// How long to wait for a TCP bot to connect, in seconds.
-    #[arg(long, value_name = "SECS", default_value_t = 60)]
-    pub tcp_wait: u64,
+    /// How long each TCP seat waits for its bot, in seconds, one seat after the other (the
+    /// official engine's 15 s); a seat nobody connects to plays KNIGHT and the default actions.
+    #[arg(long, value_name = "SECS", default_value_t = 15.0)]
+    pub tcp_wait: f64,
+    /// The first TCP port: seat i listens on PORT + i (the official engine's 29170).
+    #[arg(long, value_name = "PORT", default_value_t = BASE_PORT)]
+    pub port_base: u16,
 }
 
 /// Tournaments play the engine ruleset.
 #[derive(Args, Clone, Debug)]
-pub struct TournamentOptions {}
+pub struct TournamentOptions {
+    /// Swiss rounds in one schedule (default: enough for a clear winner, log2 of the field plus
+    /// one); `--games N` plays N schedules' worth of rounds.
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<usize>,
+}
 
 /// 2 s per phase, each answer on its own.
 const PER_PHASE: Duration = Duration::from_secs(2);
 
-/// Swiss rounds: `--games` when given, else enough for a clear winner (log2 of the field, plus one).
-fn swiss_rounds(bots: usize, games: usize) -> usize {
-    if games > 1 {
-        games
-    } else {
-        (usize::BITS - bots.max(1).leading_zeros()) as usize + 1
-    }
+/// Swiss rounds: a schedule is `rounds` rounds (default: enough for a clear winner, log2 of the
+/// field plus one), and `--games N` plays it N times over (N times as many rounds, each paired by
+/// the standings so far).
+pub fn swiss_rounds(bots: usize, rounds: Option<usize>, games: usize) -> usize {
+    let schedule =
+        rounds.unwrap_or((usize::BITS - bots.max(1).leading_zeros()) as usize + 1);
+    schedule.max(1) * games.max(1)
 }
 
 const ENGINE: Params = Params {
@@ -111,19 +126,50 @@ impl HostGame for Ballroom {
             *b = Self::BOTS[0].to_string();
         }
         let mut plan = plan_of::<Self>(options, &plain)?;
-        let wait = Duration::from_secs(options.tcp_wait);
+        let wait = Duration::try_from_secs_f64(options.tcp_wait)
+            .map_err(|e| anyhow::anyhow!("--tcp-wait {}: {e}", options.tcp_wait))?;
+        let last = options.port_base.checked_add(PLAYERS as u16 - 1);
+        if last.is_none() {
+            anyhow::bail!("--port-base {}: the four ports do not fit", options.port_base);
+        }
         for (seat, spec) in plan.bots.iter_mut().enumerate().filter(|(s, _)| tcp(*s)) {
             *spec = BotSpec::Tcp {
-                port: BASE_PORT + seat as u16,
+                port: options.port_base + seat as u16,
                 wait,
             };
+            if common.names.get(seat).is_none() {
+                if let Some(name) = plan.names.get_mut(seat) {
+                    *name = spec.label();
+                }
+            }
         }
-        plan.names = plan.bots.iter().map(BotSpec::label).collect();
         Ok(plan)
     }
 
-    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
-        Box::new(protocol::Reference::new(conn, plan.limits))
+    /// A TCP bot is connected before the game starts, so its first answer gets no start-up
+    /// allowance (the official engine reads the class with the same 2 s as every phase); a
+    /// program started for the match gets the allowance to start.
+    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, seat: Seat) -> Box<dyn Protocol<Self>> {
+        let mut limits = plan.limits;
+        if matches!(plan.bots.get(seat), Some(BotSpec::Tcp { .. })) {
+            limits.startup = Duration::ZERO;
+        }
+        Box::new(protocol::Reference::new(conn, limits))
+    }
+
+    /// The turn the log and the official engine's messages show: 0 for the class handshake, then
+    /// 1..100.
+    fn report_turn(&self) -> u32 {
+        if self.started() {
+            self.engine_turn()
+        } else {
+            0
+        }
+    }
+
+    /// The official engine reads `null` from a seat with no bot (a closed socket, or none).
+    fn gone_move(&self, _seat: Seat) -> Action {
+        Action::Null
     }
 
     fn state_json(&self, _seat: Seat) -> Value {
@@ -165,7 +211,7 @@ impl HostGame for Ballroom {
     }
 
     fn tournament(
-        _args: &TournamentOptions,
+        args: &TournamentOptions,
         entrants: usize,
         games: usize,
         _seed: u64,
@@ -173,7 +219,7 @@ impl HostGame for Ballroom {
         Ok((
             Self::NAME.into(),
             Box::new(tournament::Swiss {
-                rounds: swiss_rounds(entrants, games),
+                rounds: swiss_rounds(entrants, args.rounds, games),
             }),
         ))
     }

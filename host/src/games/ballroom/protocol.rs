@@ -1,5 +1,10 @@
 //! The reference protocol over any line connection: the phase message before every step, one
 //! reply line, `fin` at the end. A bot the engine has dropped hears nothing more.
+//!
+//! The deadline is the official engine's: it reads the seats in order, each with its own 2 s
+//! socket time-out that starts when the previous seat's read ended ([`Clock::previous`]); a reply
+//! that arrived before then is read at once. So a seat that answers 2.8 s after the phase message
+//! is in time if the seat before it took 1.7 s.
 
 use super::json::{parse_action_line, phase_message};
 use crate::game::End;
@@ -32,7 +37,7 @@ impl Protocol<Ballroom> for Reference {
     fn ask(&mut self, game: &Ballroom, seat: Seat) -> Result<(), Fault> {
         self.asked = game.phase().is_some() && game.player(seat).is_some_and(|p| p.connected);
         if self.asked {
-            self.conn.discard_stale();
+            let _ = self.conn.discard_stale();
             for line in phase_message(game, seat).lines() {
                 self.conn.send(line)?;
             }
@@ -40,11 +45,11 @@ impl Protocol<Ballroom> for Reference {
         Ok(())
     }
 
-    fn answer(&mut self, game: &Ballroom, seat: Seat, clock: &Clock) -> Result<Answer<Action>, Fault> {
+    fn answer(&mut self, game: &Ballroom, _seat: Seat, clock: &Clock) -> Result<Answer<Action>, Fault> {
         let Some(phase) = game.phase().filter(|_| self.asked) else {
             return Ok(Answer::of(Action::Pass));
         };
-        let line = self.budget.read(self.conn.as_mut(), clock.asked)?.text;
+        let line = self.budget.read(self.conn.as_mut(), clock.previous)?.text;
         let action = parse_action_line(phase, &line).map_err(|f| {
             self.instead = Some(f.action());
             Fault::Garbage {
@@ -59,16 +64,8 @@ impl Protocol<Ballroom> for Reference {
                 why: "answered null: the reference drops such a bot".into(),
             });
         }
-        // A bot acts for its own seat only (rules decision 2): claiming another seat is a fault,
-        // and like any fault it ends the bot's say in the match.
-        if let Some(executor) = claimed_executor(&line) {
-            if executor != seat as i64 {
-                self.instead = Some(Action::Malformed);
-                return Err(Fault::Garbage {
-                    why: format!("executor {executor} is not its own seat {seat}"),
-                });
-            }
-        }
+        // A bot acts for its own seat only (rules decision 2): the `executor` it names is ignored
+        // and the action is its own seat's (the reference trusted it and acted for that seat).
         Ok(Answer::of(action))
     }
 
@@ -91,10 +88,4 @@ impl Protocol<Ballroom> for Reference {
     fn close(&mut self) {
         self.conn.close();
     }
-}
-
-/// The `executor` a reply names, if it names one as a number.
-fn claimed_executor(line: &str) -> Option<i64> {
-    let value: serde_json::Value = serde_json::from_str(line.trim()).ok()?;
-    value.get("executor")?.as_i64()
 }

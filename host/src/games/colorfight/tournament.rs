@@ -26,8 +26,11 @@ impl Format for FreeForAll {
             return None;
         }
         let table = bots.min(self.max_seats);
+        // One schedule is one game of every entrant, or, when they do not fit at one table, one
+        // game per entrant (over which everybody meets everybody); `--games` plays it that often.
+        let schedule = if bots > table { bots } else { 1 };
         let mut out = Vec::new();
-        for g in 0..games.max(1) {
+        for g in 0..games.max(1) * schedule {
             // Every game seats `table` consecutive entrants (cyclically), rotated by the game number,
             // so that over `bots` games everybody plays every seat and everybody else.
             let seats: Vec<usize> = (0..table).map(|k| (g + k) % bots).collect();

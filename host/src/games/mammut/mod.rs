@@ -5,7 +5,9 @@ pub mod json;
 pub mod trace;
 pub mod tournament;
 
-use crate::game::{HostGame, Setup};
+use crate::game::{HostGame, Plan, Setup};
+use crate::process::Lines;
+use crate::protocol::{JsonLines, Protocol};
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::tournament::{Fixture, Format};
 use crate::verify::{Difference, Verified};
@@ -26,6 +28,9 @@ pub struct TournamentOptions {}
 /// 5 s per action, each on its own. A fault plays an illegal action: the rules give one more chance,
 /// then the seat sits out the round.
 const PER_ACTION: Duration = Duration::from_secs(5);
+
+/// Faults never disqualify in Mammut: the seed removes a player "during this round" only.
+const NO_DISQUALIFICATION: u32 = u32::MAX;
 
 impl HostGame for Mammut {
     const ABOUT: &'static str = "Mammut: five players take and steal tiles over five rounds (give five bots).";
@@ -48,6 +53,19 @@ impl HostGame for Mammut {
 
     fn fixture_setup(_: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
+    }
+
+    /// JSON lines, with no match-level disqualification however many faults a bot makes (the
+    /// rules' second chance and removal for the round are the only sanctions).
+    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
+        let mut limits = plan.limits;
+        limits.max_faults = NO_DISQUALIFICATION;
+        Box::new(JsonLines::new(conn, limits))
+    }
+
+    /// A removal is for the round: a bot whose process died is started again for the next one.
+    fn rejoin_epoch(&self) -> Option<u32> {
+        Some(u32::from(self.round()))
     }
 
     fn state_json(&self, seat: Seat) -> Value {
@@ -77,10 +95,10 @@ impl HostGame for Mammut {
     fn tournament(
         _args: &TournamentOptions,
         entrants: usize,
-        games: usize,
-        seed: u64,
+        _games: usize,
+        _seed: u64,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
-        tournament::blocks(entrants, games, seed).map_err(anyhow::Error::msg)?;
+        tournament::design(entrants).map_err(anyhow::Error::msg)?;
         Ok((Self::NAME.into(), Box::new(tournament::FiveTables)))
     }
 

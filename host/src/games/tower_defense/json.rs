@@ -3,8 +3,17 @@
 //!
 //! Reading an action never fails: whatever a bot sent becomes an [`Action`], and what the rules do not
 //! allow is refused by the engine (and counted), exactly as the controller ignored it.
+//!
+//! Input outside the documented shapes is read as the controller's JavaScript read it (rules
+//! Decision 7): a number sent as a string is what JavaScript's `Number()` makes of it (`"30"` is
+//! 30, `" 12 "` is 12, `""` is 0, `"x"` is NaN, which every comparison refuses); a number that is not
+//! whole is refused; and in Siege any truthy invader answer is a spawn request, its boosts read from
+//! whatever fields it has ([`siege_invader_action`]).
 
-use arena_core::games::tower_defense::{Action, InvaderView, Stat, TowerDefense, TowerKind, TowerView};
+use arena_core::games::tower_defense::siege::INVADER_SEAT;
+use arena_core::games::tower_defense::{
+    Action, InvaderView, Stat, TowerDefense, TowerKind, TowerView, Variant,
+};
 use arena_core::Game;
 use serde_json::{json, Map, Value};
 
@@ -104,21 +113,132 @@ fn integer(v: &Value) -> Option<i64> {
     }
 }
 
-/// A spawn boost: missing, `null` or `false` is 0, a negative number is 0 (the engine clamps),
-/// anything unusable is `i64::MAX` (over any limit, so refused).
+/// What JavaScript's `Number()` makes of a string, `None` for `NaN`: surrounding white space is
+/// ignored, the empty string is 0, decimal numbers with an optional sign, fraction and exponent,
+/// `Infinity` with an optional sign, and unsigned `0x`, `0o`, `0b` integers.
+pub fn js_number(text: &str) -> Option<f64> {
+    let s = text.trim_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    if s.is_empty() {
+        return Some(0.0);
+    }
+    let radix = match s.get(..2) {
+        Some("0x" | "0X") => Some(16),
+        Some("0o" | "0O") => Some(8),
+        Some("0b" | "0B") => Some(2),
+        _ => None,
+    };
+    if let Some(radix) = radix {
+        let digits = s.get(2..).unwrap_or("");
+        if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+            return None;
+        }
+        return Some(digits.chars().fold(0.0, |acc, c| {
+            acc * f64::from(radix) + f64::from(c.to_digit(radix).unwrap_or(0))
+        }));
+    }
+    let unsigned = s.strip_prefix(['+', '-']).unwrap_or(s);
+    if unsigned == "Infinity" {
+        return Some(if s.starts_with('-') {
+            f64::NEG_INFINITY
+        } else {
+            f64::INFINITY
+        });
+    }
+    // A decimal literal: digits, at most one point, digits on one side of it at least, then an
+    // optional exponent (Rust's parser alone would also take "inf" and "NaN").
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(i) => (&unsigned[..i], Some(&unsigned[i + 1..])),
+        None => (unsigned, None),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all_digits = |p: &str| p.chars().all(|c| c.is_ascii_digit());
+    let mantissa_ok = all_digits(int) && all_digits(frac) && !(int.is_empty() && frac.is_empty());
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['+', '-']).unwrap_or(e);
+        !e.is_empty() && all_digits(e)
+    });
+    if !(mantissa_ok && exponent_ok) {
+        return None;
+    }
+    s.parse::<f64>().ok()
+}
+
+/// A number as the controller's arithmetic and comparisons saw it: a JSON number, or a string
+/// through [`js_number`] (`None` for anything else, or NaN).
+fn numeric(v: &Value) -> Option<Value> {
+    match v {
+        Value::Number(_) => Some(v.clone()),
+        Value::String(s) => {
+            let f = js_number(s)?;
+            if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.007e15 {
+                // Whole and exact: an integer.
+                Some(Value::from(f as i64))
+            } else {
+                serde_json::Number::from_f64(f).map(Value::Number)
+            }
+        }
+        _ => None,
+    }
+}
+
+/// A spawn boost: missing, `null` or `false` is 0, a negative number is 0 (the engine clamps), a
+/// string is coerced as `Number()` does; anything unusable (NaN, not a whole number, another
+/// type) is `i64::MAX` (over any limit, so refused).
 fn boost(v: Option<&Value>) -> i64 {
     match v {
         None | Some(Value::Null) | Some(Value::Bool(false)) => 0,
-        Some(v) => match v.as_f64() {
-            Some(f) if f < 0.0 => 0,
-            _ => integer(v).unwrap_or(i64::MAX),
+        Some(v) => match numeric(v) {
+            Some(n) => match n.as_f64() {
+                Some(f) if f < 0.0 => 0,
+                _ => integer(&n).unwrap_or(i64::MAX),
+            },
+            None => i64::MAX,
         },
     }
 }
 
-/// A position: off the path (`-1`) when missing or not an integer.
+/// A position: off the path (`-1`) when missing or not a whole number (a string is coerced as
+/// `Number()` does).
 fn position(v: Option<&Value>) -> i64 {
-    v.and_then(integer).unwrap_or(-1)
+    v.and_then(numeric).as_ref().and_then(integer).unwrap_or(-1)
+}
+
+/// Whether JavaScript takes `v` as true: everything but `null`, `false`, `0`, `""` (and NaN, which
+/// JSON cannot hold).
+pub fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(_) | Value::Object(_) => true,
+    }
+}
+
+/// A Siege invader's answer as the 2018-04-23 controller read it (rules Decision 7): any truthy
+/// answer is a spawn request (`takeTurn` calls `spawnInvader(answer)` without looking at
+/// `action`), its boosts being whatever `hp`, `defense` and `stunRes` fields it has (none: a base
+/// invader); a falsy one passes.
+pub fn siege_invader_action(v: &Value) -> Action {
+    if !truthy(v) {
+        return Action::Pass;
+    }
+    let field = |k: &str| v.as_object().and_then(|m| m.get(k));
+    Action::Spawn {
+        hp: boost(field("hp")),
+        defense: boost(field("defense")),
+        stun_res: boost(field("stunRes")),
+    }
+}
+
+/// What seat `seat` of a `variant` game sent, as an action: [`siege_invader_action`] for the
+/// Siege invader, [`action_from_json`] otherwise.
+pub fn seat_action(variant: Variant, seat: usize, v: &Value) -> Action {
+    if variant == Variant::Siege && seat == INVADER_SEAT {
+        siege_invader_action(v)
+    } else {
+        action_from_json(v)
+    }
 }
 
 /// Reads a bot's action. Never fails: unknown shapes become [`Action::Unknown`] (refused).

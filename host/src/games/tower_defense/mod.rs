@@ -95,6 +95,11 @@ impl HostGame for TowerDefense {
         json::action_from_json(value)
     }
 
+    /// The Siege invader's answer is read as the 04-23 controller read it (rules Decision 7).
+    fn read_action(&self, seat: Seat, value: &Value) -> Action {
+        json::seat_action(self.variant(), seat, value)
+    }
+
     fn detect(head: &Head) -> bool {
         head.get("header")
             .and_then(|h| h.get("game"))

@@ -2,7 +2,7 @@
 //! header, the turn-0 state, then one line per turn with both actions and, on the turns it keeps,
 //! the state after them. Written as a match is played, read back line by line to re-play it.
 
-use super::json::{action_from_json, action_json, state_fields, state_json};
+use super::json::{action_json, seat_action, state_fields, state_json};
 use crate::game::Plan;
 use crate::record::{LineWriter, Recorder, Step};
 use crate::replay::{strings, Meta, Visit};
@@ -147,20 +147,22 @@ impl Fast<'_> {
     }
 }
 
-/// The actions of a trace, read from their JSON text: many lines repeat the same few actions, so
-/// each distinct text is read once (a pure function of the text; the memory is capped).
+/// The actions of one seat of a trace, read from their JSON text: many lines repeat the same few
+/// actions, so each distinct text is read once (a pure function of the text; the memory is capped).
 #[derive(Default)]
 struct Actions(std::collections::HashMap<Box<str>, Action>);
 
 impl Actions {
     const MOST: usize = 4096;
 
-    fn of(&mut self, raw: &RawValue) -> Action {
+    /// The action `raw` is from seat `seat` of a `variant` game (one cache per seat: the Siege
+    /// invader's answers are read differently, [`seat_action`]).
+    fn of(&mut self, raw: &RawValue, variant: Variant, seat: usize) -> Action {
         let text = raw.get();
         if let Some(a) = self.0.get(text) {
             return *a;
         }
-        let a = serde_json::from_str(text).map_or(Action::Unknown, |v| action_from_json(&v));
+        let a = serde_json::from_str(text).map_or(Action::Unknown, |v| seat_action(variant, seat, &v));
         if self.0.len() >= Self::MOST {
             self.0.clear();
         }
@@ -228,7 +230,7 @@ pub fn replay(
     each.state(&game);
     // The other lines are read as their actions, their turn and which state fields they have, so
     // a line that records no state (most lines of a long trace) costs no tree of JSON.
-    let mut actions = Actions::default();
+    let mut actions = [Actions::default(), Actions::default()];
     for item in lines {
         let (n, text) = item?;
         let fast: Fast<'_> = serde_json::from_str(&text).map_err(|e| {
@@ -244,7 +246,7 @@ pub fn replay(
             )
             .at_line(n));
         }
-        game.step(&[actions.of(a), actions.of(b)]);
+        game.step(&[actions[0].of(a, variant, 0), actions[1].of(b, variant, 1)]);
         report.steps += 1;
         let at = |d: Difference| d.at_line(n).at_turn(game.turn());
         if let Some(d) = json_diff(&fast.turn, &json!(game.turn()), &tuple_names) {

@@ -1,0 +1,303 @@
+//! `arena play ballroom` where the official engine's behaviour was measured against ours
+//! (../shared/ref/ballroom/robustness.sh): TCP seats on any ports, a seat nobody connects to,
+//! the per-seat reading deadlines, the turn numbers of faults, `--max-turns`, `executor`, and
+//! official logs that file actions by executor.
+
+mod common;
+use common::*;
+use serde_json::{json, Value};
+use std::process::Command;
+
+/// `arena play ballroom --tcp` on free ports (`--port-base`), with the Python example bot at each
+/// seat of `bots` (the others get none), each retrying until its port is up.
+fn tcp_game(bots: &[u16], extra: &[&str]) -> (std::process::Output, u16) {
+    let base = free_ports(4);
+    let base_arg = base.to_string();
+    let mut args = vec![
+        "play",
+        "ballroom",
+        "--tcp",
+        "--port-base",
+        &base_arg,
+        "--seed",
+        "6",
+        "--json",
+    ];
+    args.extend_from_slice(extra);
+    let engine = Command::new(env!("CARGO_BIN_EXE_arena"))
+        .args(&args)
+        .current_dir(workspace())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut started = Vec::new();
+    for &seat in bots {
+        let port = (base + seat).to_string();
+        // The engine binds the ports one after the other: retry until each is up.
+        let script = format!(
+            "for i in $(seq 1 300); do python3 host/examples/ballroom_bot.py --tcp {port} 2>/dev/null && exit 0; sleep 0.1; done; exit 1"
+        );
+        started.push(
+            Command::new("sh")
+                .args(["-c", &script])
+                .current_dir(workspace())
+                .spawn()
+                .unwrap(),
+        );
+    }
+    for mut b in started {
+        assert!(b.wait().unwrap().success());
+    }
+    (engine.wait_with_output().unwrap(), base)
+}
+
+fn read_log(path: &std::path::Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+#[test]
+fn tcp_mode_accepts_bots_on_the_ports_given() {
+    let (out, base) = tcp_game(&[0, 1, 2, 3], &["--tcp-wait", "20"]);
+    assert!(out.status.success(), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["turns"], 100);
+    for seat in 0..4 {
+        assert_eq!(
+            report["seats"][seat]["bot"],
+            format!("tcp:{}", base + seat as u16)
+        );
+        assert_eq!(report["seats"][seat]["faults"].as_array().unwrap().len(), 0);
+    }
+}
+
+#[test]
+fn a_tcp_seat_nobody_connects_to_plays_knight_with_the_default_actions() {
+    // As the official engine: it waits for seat 2 (here 5 s instead of 15: enough for the bot of
+    // seat 0 to start on a loaded machine), then goes on to seat 3; seat 2 plays KNIGHT and the
+    // default actions, and the game and its log complete.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.json");
+    let (out, _) = tcp_game(
+        &[0, 1, 3],
+        &["--tcp-wait", "5", "--replay", log.to_str().unwrap()],
+    );
+    assert!(out.status.success(), "{}", text(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["turns"], 100);
+    let faults = report["seats"][2]["faults"].as_array().unwrap();
+    assert!(
+        faults[0]["what"]
+            .as_str()
+            .unwrap()
+            .contains("no bot connected"),
+        "{report}"
+    );
+    for seat in [0, 1, 3] {
+        assert_eq!(
+            report["seats"][seat]["faults"].as_array().unwrap().len(),
+            0,
+            "{report}"
+        );
+    }
+    let logged = read_log(&log);
+    let turns = logged["turns"].as_array().unwrap();
+    assert_eq!(turns.len(), 101);
+    assert_eq!(turns[0]["player_states"][2]["class"], "KNIGHT");
+    assert_eq!(turns[0]["player_states"][2]["isActive"], true);
+    for t in &turns[1..] {
+        let p = &t["player_states"][2];
+        assert_eq!(p["isActive"], false);
+        assert_eq!(p["position"], json!({"x": 9, "y": 9}), "at its spawn");
+        assert_eq!(t["use_actions"][2]["use"], false);
+        assert_eq!(t["buy_actions"][2]["item"], "NONE");
+    }
+    let v = arena(&["verify", "ballroom", log.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v));
+}
+
+#[test]
+fn a_bot_naming_another_executor_plays_for_its_own_seat() {
+    // Seat 1 names executor 0 in every action: rules decision 2 ignores it, and the action is seat
+    // 1's own (the reference would have moved player 0). It is neither dropped nor faulted.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.json");
+    let out = arena(&[
+        "play",
+        "ballroom",
+        "--bot",
+        "random",
+        "--bot",
+        &test_bot("ballroom_phase_bot.py", "--executor 0"),
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+        "--seed",
+        "8",
+        "--replay",
+        log.to_str().unwrap(),
+        "--json",
+    ]);
+    let report = report(&out);
+    assert_eq!(report["turns"], 100);
+    assert_eq!(report["seats"][1]["faults"], json!([]), "{report}");
+    assert_eq!(report["seats"][1]["disqualified_at"], Value::Null);
+    let logged = read_log(&log);
+    // Its first move, one step from its spawn (9,0), is its own.
+    let turn1 = &logged["turns"][1];
+    assert_eq!(turn1["move_actions"][1]["executor"], 1);
+    assert_eq!(
+        turn1["player_states"][1]["position"],
+        json!({"x": 8, "y": 0})
+    );
+    assert_eq!(turn1["player_states"][1]["isActive"], true);
+    let v = arena(&["verify", "ballroom", log.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v));
+}
+
+#[test]
+fn verify_reads_an_official_log_that_files_actions_by_executor() {
+    // The official engine files each action under the executor it names and leaves the entry of a
+    // player it executed nothing for as it was (null in turn 1). Such a log is read as written:
+    // a null entry is a player nothing was executed for, and where the log cannot say what was
+    // done (a reply it overwrote), verify says so instead of stumbling on the null.
+    let golden = std::fs::read_to_string(golden("ballroom").join("seed1.json")).unwrap();
+    let mut log: Value = serde_json::from_str(&golden).unwrap();
+    for key in [
+        "use_actions",
+        "move_actions",
+        "attack_actions",
+        "buy_actions",
+    ] {
+        log["turns"][1][key][3] = Value::Null;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("official.json");
+    std::fs::write(&path, log.to_string()).unwrap();
+    let v = arena(&["verify", "ballroom", path.to_str().unwrap()]);
+    let said = text(&v);
+    assert_eq!(v.status.code(), Some(1), "{said}");
+    assert!(!said.contains("not an int"), "{said}");
+    assert!(said.contains("turn 1: player_states[3]"), "{said}");
+    assert!(
+        said.contains(
+            "holds no action for use_actions[3], move_actions[3], attack_actions[3], buy_actions[3]"
+        ),
+        "{said}"
+    );
+    // An executor other than its entry's index is not what the official engine writes.
+    let mut log: Value = serde_json::from_str(&golden).unwrap();
+    log["turns"][2]["move_actions"][2]["executor"] = json!(0);
+    std::fs::write(&path, log.to_string()).unwrap();
+    let said = text(&arena(&["verify", "ballroom", path.to_str().unwrap()]));
+    assert!(
+        said.contains("turn 2: move_actions[2].executor: expected 0"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_seat_answering_late_is_in_time_when_the_seat_before_it_was_slow() {
+    // The reference reads the seats one after the other, each with its own time limit from the
+    // end of the previous seat's read. With 1 s a phase: seat 0 answers its 5th phase after 0.8 s
+    // and seat 1 after 1.4 s from the message, 0.6 s after seat 0: both are in time. Seat 3 answers
+    // after 3.0 s, 1.6 s after seat 1: that is a time-out.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.json");
+    let out = arena(&[
+        "play",
+        "ballroom",
+        "--bot",
+        &test_bot("ballroom_phase_bot.py", "--sleep 5 0.8"),
+        "--bot",
+        &test_bot("ballroom_phase_bot.py", "--sleep 5 1.4"),
+        "--bot",
+        "random",
+        "--bot",
+        &test_bot("ballroom_phase_bot.py", "--sleep 5 3.0"),
+        "--turn-ms",
+        "1000",
+        "--seed",
+        "3",
+        "--replay",
+        log.to_str().unwrap(),
+        "--json",
+    ]);
+    let report = report(&out);
+    assert_eq!(report["turns"], 100);
+    for seat in [0, 1] {
+        assert_eq!(report["seats"][seat]["faults"], json!([]), "{report}");
+    }
+    let faults = report["seats"][3]["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{report}");
+    assert_eq!(faults[0]["kind"], "timeout", "{report}");
+    // The 5th phase answer is turn 2's USE.
+    assert_eq!(report["seats"][3]["disqualified_at"], 2, "{report}");
+    let v = arena(&["verify", "ballroom", log.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v));
+}
+
+#[test]
+fn faults_are_reported_at_the_turn_the_log_shows() {
+    // Garbage in reply to the "turn":11 MOVE message: turn 11 in the report, as the reference
+    // counts, and the default action in the log's turn 11.
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("game.json");
+    let out = arena(&[
+        "play",
+        "ballroom",
+        "--bot",
+        "random",
+        "--bot",
+        &test_bot("ballroom_phase_bot.py", "--garbage 11 MOVE"),
+        "--bot",
+        "random",
+        "--bot",
+        "random",
+        "--seed",
+        "2",
+        "--replay",
+        log.to_str().unwrap(),
+        "--json",
+    ]);
+    let report = report(&out);
+    let seat = &report["seats"][1];
+    assert_eq!(seat["disqualified_at"], 11, "{report}");
+    assert_eq!(seat["faults"][0]["turn"], 11, "{report}");
+    let logged = read_log(&log);
+    assert_eq!(logged["turns"][10]["player_states"][1]["isActive"], true);
+    let t11 = &logged["turns"][11];
+    assert_eq!(t11["player_states"][1]["isActive"], false);
+    // The default move: to its own spawn.
+    assert_eq!(
+        t11["move_actions"][1]["destination"],
+        json!({"x": 9, "y": 0})
+    );
+}
+
+#[test]
+fn max_turns_counts_turns_not_phases() {
+    for (max, turns) in [("4", 4), ("25", 25), ("250", 100)] {
+        let r = report(&arena(&[
+            "play",
+            "ballroom",
+            "--seed",
+            "1",
+            "--max-turns",
+            max,
+            "--json",
+        ]));
+        assert_eq!(r["turns"], turns, "--max-turns {max}: {r}");
+    }
+    let r = report(&arena(&[
+        "play",
+        "tower-defense",
+        "--seed",
+        "1",
+        "--max-turns",
+        "7",
+        "--json",
+    ]));
+    assert_eq!(r["turns"], 7);
+}

@@ -1,0 +1,72 @@
+#!/usr/bin/env python3
+"""A Ballroom Blitz bot over stdin/stdout for the engine's tests. It names KNIGHT, then answers every
+phase for its seat: no item use, one step from its spawn toward the centre (then it stays), an
+attack on the next seat, buy nothing. It can misbehave on purpose:
+
+    --executor N         name executor N in every action (the engine ignores it: rules decision 2)
+    --garbage TURN PHASE answer the message of "turn":TURN whose next_phase is PHASE with a line
+                         that is not JSON
+    --sleep K SECS       sleep SECS before the K-th phase answer (1-based; the class is not counted)
+"""
+import json
+import sys
+import time
+
+SPAWNS = [(0, 0), (9, 0), (9, 9), (0, 9)]
+
+
+def main(argv):
+    executor = None
+    garbage = None
+    sleeps = {}
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--executor":
+            executor = int(argv[i + 1])
+            i += 2
+        elif argv[i] == "--garbage":
+            garbage = (int(argv[i + 1]), argv[i + 2])
+            i += 3
+        elif argv[i] == "--sleep":
+            sleeps[int(argv[i + 1])] = float(argv[i + 2])
+            i += 3
+        else:
+            sys.exit(f"unknown argument {argv[i]}")
+    seat = 0
+    answers = 0
+    for line in sys.stdin:
+        line = line.strip()
+        if line == "wake":
+            seat = int(sys.stdin.readline())
+            print('"KNIGHT"', flush=True)
+            continue
+        if line == "fin":
+            break
+        if not line.startswith("{"):
+            continue
+        msg = json.loads(line)
+        phase = msg["next_phase"]
+        answers += 1
+        if answers in sleeps:
+            time.sleep(sleeps[answers])
+        if garbage == (msg["turn"], phase):
+            print('{"executor": oops', flush=True)
+            continue
+        e = seat if executor is None else executor
+        sx, sy = SPAWNS[seat]
+        if phase == "USE":
+            act = {"executor": e, "use": False}
+        elif phase == "MOVE":
+            me = msg["player_states"][seat]["position"]
+            step = (sx + (1 if sx == 0 else -1), sy)
+            dest = step if (me["x"], me["y"]) == (sx, sy) else (me["x"], me["y"])
+            act = {"executor": e, "destination": {"x": dest[0], "y": dest[1]}}
+        elif phase == "ATTACK":
+            act = {"executor": e, "target": (seat + 1) % 4}
+        else:
+            act = {"executor": e, "item": "NONE"}
+        print(json.dumps(act), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,203 @@
+//! The original bot APIs of the two games whose bots were not programs: a Mammut bot in C#
+//! against the seed's `Player` class (compiled with Debian's mono-mcs, run with mono) and a Tower
+//! Defense bot in JavaScript against the controller's own bot interface (run with Node), both
+//! through their adapters in host/examples/, playing whole matches against the built-in bots.
+
+mod common;
+use common::*;
+use std::path::Path;
+use std::process::Command;
+
+/// Compiles `bot` (C# source) with the seed's API and the adapter into `out`.
+fn compile_csharp(bot: &Path, out: &Path) {
+    let dir = workspace().join("host/examples/mammut_csharp");
+    let mcs = Command::new("mcs")
+        .arg(format!("-out:{}", out.display()))
+        .args(["Player.cs", "Tile.cs", "Adapter.cs"])
+        .arg(bot)
+        .current_dir(&dir)
+        .output();
+    let mcs = match mcs {
+        Ok(o) => o,
+        Err(e) => panic!(
+            "cannot run mcs ({e}): the C# starter's test needs Debian's mono-mcs \
+             (apt-get install mono-mcs, or `cargo xtask setup`)"
+        ),
+    };
+    assert!(mcs.status.success(), "mcs failed: {}", text(&mcs));
+    let mono = Command::new("mono").arg("--version").output();
+    assert!(
+        mono.is_ok_and(|o| o.status.success()),
+        "cannot run mono: the C# starter's test needs Debian's mono-runtime (apt-get install mono-mcs)"
+    );
+}
+
+fn mammut_against_builtins(exe: &Path, trace: &Path) -> serde_json::Value {
+    report(&arena(&[
+        "play",
+        "mammut",
+        "--bot",
+        &format!("cmd:mono {}", exe.display()),
+        "--bot",
+        "greedy",
+        "--bot",
+        "random",
+        "--bot",
+        "cautious",
+        "--bot",
+        "greedy",
+        "--seed",
+        "12",
+        "--replay",
+        trace.to_str().unwrap(),
+        "--json",
+    ]))
+}
+
+#[test]
+fn a_csharp_bot_written_against_the_seeds_player_class_plays_mammut() {
+    let dir = tempfile::tempdir().unwrap();
+    let exe = dir.path().join("SampleBot.exe");
+    compile_csharp(
+        &workspace().join("host/examples/mammut_csharp/SampleBot.cs"),
+        &exe,
+    );
+    let trace = dir.path().join("m.jsonl");
+    let r = mammut_against_builtins(&exe, &trace);
+    assert_eq!(r["reason"], "five rounds played", "{r}");
+    let seat = &r["seats"][0];
+    assert_eq!(seat["bot"], "SampleBot.exe");
+    assert_eq!(seat["faults"], serde_json::json!([]), "{r}");
+    assert_eq!(seat["refused"], 0, "{r}");
+    // It took tiles (and maybe stole) in every round.
+    let written = std::fs::read_to_string(&trace).unwrap();
+    let taken = written
+        .lines()
+        .filter(|l| l.contains("\"seat\":0") && l.contains("\"refused\":false"))
+        .count();
+    assert!(taken >= 5, "{taken} accepted actions");
+    let v = arena(&["verify", "mammut", trace.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v));
+}
+
+#[test]
+fn a_csharp_bot_choosing_illegally_is_asked_once_more_then_has_an_empty_hand() {
+    // Always a tile that does not exist, or an exception every other call: each is refused, asked
+    // once more, refused again, and the player sits out the round with an empty hand.
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("Cheater.cs");
+    std::fs::write(
+        &source,
+        r#"using System;
+using System.Collections.Generic;
+public class Cheater : Player
+{
+    int calls;
+    public Cheater(int id) : base(id) {}
+    public override List<int> ChooseTiles(Dictionary<int, List<Tile>> otherPlayers, List<Tile> center)
+    {
+        calls++;
+        if (calls % 2 == 0) throw new Exception("no idea");
+        return new List<int> { 99 };
+    }
+}
+"#,
+    )
+    .unwrap();
+    let exe = dir.path().join("Cheater.exe");
+    compile_csharp(&source, &exe);
+    let trace = dir.path().join("m.jsonl");
+    let r = mammut_against_builtins(&exe, &trace);
+    assert_eq!(r["reason"], "five rounds played", "{r}");
+    assert_eq!(r["seats"][0]["refused"], 10, "two a round: {r}");
+    assert_eq!(r["seats"][0]["disqualified_at"], serde_json::Value::Null);
+    let v = arena(&["verify", "mammut", trace.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v));
+}
+
+/// `cmd:` for a JS bot through the adapter.
+fn js_bot(file: &str, name: &str) -> String {
+    format!("cmd:node host/examples/tower_defense_js/adapter.js {file} {name}")
+}
+
+#[test]
+fn a_javascript_bot_written_for_the_controller_plays_tower_defense() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("td.jsonl");
+    let r = report(&arena(&[
+        "play",
+        "tower-defense",
+        "--bot",
+        &js_bot(
+            "host/examples/tower_defense_js/sample_bot.js",
+            "wallAndWave",
+        ),
+        "--bot",
+        "random",
+        "--seed",
+        "4",
+        "--max-turns",
+        "2000",
+        "--turn-ms",
+        "50",
+        "--replay",
+        trace.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(r["seats"][0]["faults"], serde_json::json!([]), "{r}");
+    assert_eq!(r["seats"][0]["bot"], "sample_bot.js", "{r}");
+    let written = std::fs::read_to_string(&trace).unwrap();
+    assert!(written.contains("\"action\":\"build\""), "it never built");
+    assert!(written.contains("\"action\":\"spawn\""), "it never spawned");
+    let v = arena(&["verify", "tower-defense", trace.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v));
+}
+
+#[test]
+fn the_adapter_shows_a_bot_what_the_controller_showed_it() {
+    // The controller called its bots after the turn's towers fired, invaders moved and income was
+    // paid, with turnNumber already the new turn's: a bot that answers with what it sees shows it.
+    // Here a bot builds at the space numbered by what it saw (turn, its gold mod 100) on two turns:
+    // at turn 0 it sees turnNumber 1 and 500 gold; at turn 9, gold 450 + the income of turn 10.
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("probe.js");
+    std::fs::write(
+        &bot,
+        "function probe() {\n\
+           return function (turnNumber, me, notme, attacking, defending) {\n\
+             if (turnNumber === 1) return {action: 'build', type: 'turret', pos: 1 + me.gold % 100};\n\
+             if (turnNumber === 10) return {action: 'build', type: 'turret', pos: me.gold % 100};\n\
+             return null;\n\
+           };\n\
+         }\n",
+    )
+    .unwrap();
+    let trace = dir.path().join("td.jsonl");
+    let r = report(&arena(&[
+        "play",
+        "tower-defense",
+        "--bot",
+        &js_bot(bot.to_str().unwrap(), "probe"),
+        "--bot",
+        "random",
+        "--seed",
+        "1",
+        "--max-turns",
+        "12",
+        "--turn-ms",
+        "100",
+        "--replay",
+        trace.to_str().unwrap(),
+        "--json",
+    ]));
+    assert_eq!(r["seats"][0]["faults"], serde_json::json!([]), "{r}");
+    let actions: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .skip(2)
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["actions"][0].clone())
+        .collect();
+    // Turn 1: 500 gold, so pos 1. Turn 10: 500 - 50 (the build) + 10 (income at turn 10) = 460.
+    assert_eq!(actions[0]["pos"], 1, "{actions:?}");
+    assert_eq!(actions[9]["pos"], 60, "{actions:?}");
+}
