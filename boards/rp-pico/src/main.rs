@@ -9,10 +9,10 @@ fn main() -> ! {
     let mut board = arena_rp_pico::init();
     let cfg = arena_rp_pico::run_config();
     defmt::info!(
-        "rp-pico: SSD1306 ready, playing the rotation digest={=u32} snap={=u32} maxturns={=u32}",
+        "rp-pico: SSD1306 ready, playing the rotation digest={=u32} snap={=u32} maxsteps={=u32}",
         cfg.digest_every,
         cfg.snapshot_every,
-        cfg.max_turns
+        cfg.max_steps
     );
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut board, &cfg);
     loop {

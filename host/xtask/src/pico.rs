@@ -194,7 +194,7 @@ impl Ran {
 }
 
 /// The rotation's run options as the Pico firmware logs them at boot
-/// (`rp-pico: ... digest=D snap=S maxturns=M`).
+/// (`rp-pico: ... digest=D snap=S maxsteps=M`).
 pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
     let Some(boot) = lines
         .iter()
@@ -210,7 +210,7 @@ pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
         matches: None,
         digest_every: n("digest")?,
         snapshot_every: n("snap")?,
-        max_turns: n("maxturns")?,
+        max_steps: n("maxsteps")?,
     })
 }
 

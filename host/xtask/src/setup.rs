@@ -133,20 +133,7 @@ pub fn mono() -> Result<()> {
     if have("mcs") && have("mono") {
         return Ok(());
     }
-    let sudo = if output("id", &["-u"]).trim() == "0" {
-        ""
-    } else {
-        "sudo "
-    };
-    run(
-        "sh",
-        &[
-            "-c",
-            &format!(
-                "{sudo}apt-get update -qq && {sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq mono-mcs"
-            ),
-        ],
-    )
+    apt("mono", "mono-mcs")
 }
 
 pub fn defmt_print() -> Result<()> {
