@@ -6,7 +6,7 @@
 //! - `test`: installs what a fresh machine lacks, then runs every check CI runs: formatting, clippy,
 //!   the core on thumbv6m and thumbv7m, all tests, then the firmware checks (host and QEMU digests
 //!   identical, screendumps equal to the host rendering, the panic screen and exit status, no
-//!   unexplained panic path, the size limits and the cost budget), then every fuzz target for 30 s;
+//!   unexplained panic path, the size limits and the cost budget), then every fuzz target for 10 s;
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
 //!   high-water mark and state size (`--json` for JSON only); `--board rp-pico`: cycles per turn on
 //!   the emulated Pico (Cortex-M0+) beside them;
@@ -98,7 +98,7 @@ tasks:
   test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print, flip-link,
           cargo-fuzz), then run every check CI runs: formatting, clippy, the core on thumbv6m and
           thumbv7m, all tests, the firmware checks (same as firmware-test), and every fuzz target
-          for 30 s, two at a time (same as fuzz --seconds 30 --jobs 2)
+          for 10 s, two at a time (same as fuzz --seconds 10 --jobs 2)
   emulate rp-pico [--matches N] [--snap N]
           the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, the
           defmt log decoded live, the OLED saved every N turns (and each announced frame) as PNG
@@ -128,7 +128,7 @@ tasks:
   fuzz [--seconds N] [--jobs J] [TARGET...]
           each libFuzzer target of tests/fuzz, or those named, for N seconds (default 30), J at a
           time (default 1), with a table of executions and coverage at the end; needs the nightly
-          toolchain, installs cargo-fuzz if missing. `test` runs it with --seconds 30 --jobs 2
+          toolchain, installs cargo-fuzz if missing. `test` runs it with --seconds 10 --jobs 2
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
@@ -213,7 +213,7 @@ fn test() -> Result<()> {
     let (passed, failed) = tally::cargo_test()?;
     check::run()?;
     // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here.
-    fuzz::run(&["--seconds".into(), "30".into(), "--jobs".into(), "2".into()])?;
+    fuzz::run(&["--seconds".into(), "10".into(), "--jobs".into(), "2".into()])?;
     // One closing line for whoever reads the end of the log (CI): every test of the workspace.
     println!("{passed} passed, {failed} failed");
     Ok(())
