@@ -18,9 +18,11 @@
 //! - A player has at most one unfinished base (builds are 30 s apart and take 30 s), so its finish
 //!   tick lives in the player, not in every cell.
 //! - `bases` in the JSON counts finished and unfinished bases: the number the limit of 3 applies to.
-//! - A respawn needs a free cell (no owner, no mine, no attack in progress); with none, it waits for
-//!   the next tick, until the 5-minute window closes. A respawn resets gold, energy and the build
-//!   cool-down.
+//! - A start or a respawn goes on a random free cell: no owner and no attack in progress, mines
+//!   included (as the server drew it). With none, on a random cell that nobody attacks, taken from
+//!   its owner as the server's start overwrote it (no retreat: a base there is lost); with none of
+//!   those either, a respawn waits for the next tick, until the 5-minute window closes. A respawn
+//!   resets gold, energy and the build cool-down.
 //! - Gold and energy are `I32F32`; the income of 0.05 per tick rounds up by 2^-33, so 20 ticks give
 //!   at least 1 whole unit and a player never misses a 60-gold base by a rounding error.
 //! - The game lasts [`Params::ticks`] ticks (12,000 by default) and never ends early.
@@ -392,7 +394,7 @@ impl Game for ColorFight {
             }
         }
         for seat in 0..params.players as usize {
-            if !game.spawn(seat, Self::pick_map_cell) {
+            if !game.spawn(seat, Self::pick_start_cell) {
                 return Err(SetupError::Invalid("no room for a player"));
             }
         }
