@@ -342,6 +342,24 @@ impl ColorFight {
             Ok(Plan::Build { cell: idx })
         }
     }
+
+    /// Whether `seat` could build a base now (on some cell): asked even while busy attacking,
+    /// since attacking and building are independent (rules, decision 9).
+    pub fn may_build(&self, seat: Seat) -> bool {
+        let Some(p) = self.player(seat) else {
+            return false;
+        };
+        let me = seat_tag(seat);
+        self.variant() == Variant::Conquest
+            && !p.defeated
+            && p.gold >= Num::const_from_int(BASE_COST as i64)
+            && p.all_bases() < MAX_BASES
+            && self.tick >= p.next_build
+            && self
+                .cells()
+                .iter()
+                .any(|c| c.owner == me && c.attacker == 0 && c.building == Building::None)
+    }
 }
 
 impl Game for ColorFight {

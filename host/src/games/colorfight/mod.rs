@@ -1,5 +1,5 @@
-//! ColorFight (Conquest and Skirmish) on the desktop: JSON lines to bots that are idle, a trace of
-//! every tick, free-for-all tournaments.
+//! ColorFight (Conquest and Skirmish) on the desktop: JSON lines to bots that are idle (or could
+//! build), a trace of every tick, free-for-all tournaments.
 
 pub mod json;
 pub mod trace;
@@ -113,12 +113,13 @@ impl HostGame for ColorFight {
     }
 
     /// Bots hear from the engine once per tick while they are idle (not waiting for an attack to
-    /// finish); a busy bot passes without being asked.
+    /// finish), and while busy on the ticks where they could build a base (rules, decision 9);
+    /// otherwise they pass without being asked.
     fn request(&self, seat: Seat) -> Option<String> {
-        let busy = self
-            .player(seat)
-            .is_some_and(|p| p.defeated || p.busy_until > self.turn());
-        (!busy).then(|| {
+        let asked = self.player(seat).is_some_and(|p| {
+            !p.defeated && (p.busy_until <= self.turn() || self.may_build(seat))
+        });
+        asked.then(|| {
             format!(
                 "{{\"tick\":{},\"seat\":{seat},\"state\":{}}}",
                 self.turn(),
