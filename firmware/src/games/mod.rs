@@ -23,6 +23,7 @@ const CF_CONQUEST: cf::Params = cf::Params {
     height: 12,
     players: 4,
     ticks: 600,
+    respawn: cf::Respawn::Auto,
 };
 
 const CF_SKIRMISH: cf::Params = cf::Params {
@@ -31,6 +32,7 @@ const CF_SKIRMISH: cf::Params = cf::Params {
     height: 12,
     players: 2,
     ticks: 400,
+    respawn: cf::Respawn::Auto,
 };
 
 const TD_DUEL: td::Params = td::Params {

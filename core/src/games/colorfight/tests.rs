@@ -13,6 +13,7 @@ fn board(variant: Variant, w: u16, h: u16, players: u8) -> ColorFight {
         height: h,
         players,
         ticks: DEFAULT_TICKS,
+        respawn: Respawn::Auto,
     };
     let mut g = ColorFight::new(&params, 7).unwrap();
     for c in g.cells.iter_mut() {
@@ -197,6 +198,51 @@ fn a_respawn_with_no_free_cell_takes_a_cell_nobody_attacks_from_its_owner() {
     full.step(&[A, A]);
     full.step(&[A, A]);
     assert!(full.player(0).unwrap().defeated);
+}
+
+#[test]
+fn in_the_server_mode_a_defeated_player_comes_back_only_when_it_joins() {
+    let mut g = board(Variant::Conquest, 6, 6, 2);
+    g.params.respawn = Respawn::OnJoin;
+    base(&mut g, 1, 5, 5);
+    g.players[0].defeated = true;
+    g.players[0].defeated_at = 0;
+    g.step(&[A, A]);
+    assert!(g.to_move().contains(0), "it may rejoin");
+    let r = g.step(&[A, A]);
+    assert!(g.player(0).unwrap().defeated, "no respawn by itself");
+    assert_eq!(r.refused[0], 0);
+    let mut why = [None; MAX_PLAYERS];
+    let r = g.step_explained(&[Action::Join, Action::Join], &mut why);
+    assert!(!g.player(0).unwrap().defeated, "back with its Join");
+    assert_eq!(g.player(0).unwrap().cells, 1);
+    assert_eq!((r.refused[0], r.refused[1]), (0, 1));
+    assert_eq!(why[..2], [None, Some(Refusal::CannotRejoin)]);
+    // Outside the server mode, Join is refused and nobody waits for it.
+    let mut auto = board(Variant::Conquest, 6, 6, 2);
+    base(&mut auto, 0, 0, 0);
+    base(&mut auto, 1, 5, 5);
+    let r = auto.step(&[Action::Join, A]);
+    assert_eq!(r.refused[0], 1);
+}
+
+#[test]
+fn refusals_say_why_in_the_servers_order() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    base(&mut g, 1, 4, 4);
+    let mut why = [None; MAX_PLAYERS];
+    // Poor and not its own cell: the server reports the gold first.
+    g.step_explained(&[build(4, 4), attack(0, 0)], &mut why);
+    assert_eq!(why[0], Some(Refusal::TooPoor));
+    assert_eq!(why[1], Some(Refusal::NotAdjacent));
+    g.players[0].gold = Num::const_from_int(100);
+    g.step_explained(&[build(4, 4), A], &mut why);
+    assert_eq!(why[0], Some(Refusal::NotOwn));
+    g.step_explained(&[build(7, 0), A], &mut why);
+    assert_eq!(why[0], Some(Refusal::OutOfGrid));
+    g.step_explained(&[build(2, 2), A], &mut why);
+    assert_eq!(why[0], Some(Refusal::HasBase));
 }
 
 #[test]

@@ -5,11 +5,11 @@
 use super::grid::seat_tag;
 use super::timing::Num;
 use super::{
-    Action, Building, Cell, ColorFight, Kind, Plan, Player, Variant, BASE_COST, BUILD_TICKS, CAP,
-    ENERGY_KEEP, INCOME, MAX_PLAYERS, NONE, RESPAWN_TICKS,
+    Action, Building, Cell, ColorFight, Kind, Plan, Player, Refusal, Respawn, Variant, BASE_COST,
+    BUILD_TICKS, CAP, ENERGY_KEEP, INCOME, MAX_PLAYERS, NONE, RESPAWN_TICKS,
 };
 use crate::game::StepReport;
-use crate::seat::Seat;
+use crate::seat::{Seat, SeatSet};
 
 /// Where a mine may go: a normal cell nobody owns or attacks.
 fn mine_site(c: &Cell) -> bool {
@@ -112,18 +112,30 @@ impl ColorFight {
         }
     }
 
-    /// Step 5, first half: defeated players respawn (Conquest, first 5 minutes, the tick after).
-    pub(super) fn respawn_all(&mut self) {
+    /// Step 5, first half: defeated players respawn (Conquest, first 5 minutes, the tick after;
+    /// in the server-compatible mode only with a `Join`). Returns the seats whose `Join` it was.
+    pub(super) fn respawn_all(&mut self, actions: &[Action]) -> SeatSet {
+        let mut joined = SeatSet::EMPTY;
         for seat in 0..self.players().len() {
-            let due = self.player(seat).is_some_and(|p| self.may_respawn(p));
-            if due {
-                self.spawn(seat, Self::pick_start_cell);
+            let join = actions.get(seat) == Some(&Action::Join);
+            let due = self.player(seat).is_some_and(|p| self.may_respawn(p))
+                && (self.params.respawn == Respawn::Auto || join);
+            if due && self.spawn(seat, Self::pick_start_cell) && join {
+                joined = joined.with(seat);
             }
         }
+        joined
     }
 
-    /// Step 5, second half: each seat's action, in a seeded order.
-    pub(super) fn act_all(&mut self, actions: &[Action], report: &mut StepReport) {
+    /// Step 5, second half: each seat's action, in a seeded order (a `Join` that brought its seat
+    /// back was its action). `why` gets the reason of each refusal.
+    pub(super) fn act_all(
+        &mut self,
+        actions: &[Action],
+        joined: SeatSet,
+        report: &mut StepReport,
+        why: &mut [Option<Refusal>; MAX_PLAYERS],
+    ) {
         let n = self.players().len();
         let mut order = [0u8; MAX_PLAYERS];
         for (i, o) in order.iter_mut().enumerate() {
@@ -134,12 +146,17 @@ impl ColorFight {
         for &seat in order.iter() {
             let seat = seat as usize;
             let action = actions.get(seat).copied().unwrap_or_default();
-            if self.player(seat).is_none_or(|p| p.defeated) {
+            if self.player(seat).is_none_or(|p| p.defeated) || joined.contains(seat) {
                 continue;
             }
             match self.plan(seat, &action) {
                 Ok(plan) => self.apply(seat, plan),
-                Err(_) => report.refuse(seat),
+                Err(r) => {
+                    report.refuse(seat);
+                    if let Some(w) = why.get_mut(seat) {
+                        *w = Some(r);
+                    }
+                }
             }
         }
     }
