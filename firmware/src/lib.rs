@@ -41,6 +41,8 @@ pub mod palette;
 pub mod play;
 pub mod screen;
 
+#[doc(hidden)]
+pub use arena_core as __core;
 pub use board::{Board, Event};
 pub use cost::{CostStats, TurnClock};
 pub use frame::Gray4Frame;

@@ -31,3 +31,35 @@ pub trait Lineup {
     /// Hand entry `index % LEN` to `visitor`.
     fn visit<V: Visit>(index: usize, visitor: V) -> V::Out;
 }
+
+/// A lineup as a table, one line an entry: `Game: "config", [bots], params_expr;` where
+/// `params_expr` is an `Option<Game::Params>` (`None` when it cannot be built, a map that does not
+/// parse, and the entry is skipped). The dispatch on the game is generated, so adding a game to the
+/// rotation is one line here and nothing else.
+#[macro_export]
+macro_rules! lineup {
+    ($(#[$doc:meta])* $vis:vis $name:ident { $($game:ty : $config:literal, [$($bot:literal),* $(,)?], $params:expr;)+ }) => {
+        $(#[$doc])*
+        $vis struct $name;
+
+        impl $crate::lineup::Lineup for $name {
+            const LEN: usize = [$($config),+].len();
+            fn visit<V: $crate::lineup::Visit>(index: usize, visitor: V) -> V::Out {
+                let index = index % Self::LEN;
+                let mut at = 0;
+                $(
+                    if index == at {
+                        let entry = $crate::lineup::Entry { config: $config, bots: &[$($bot),*] };
+                        let params: Option<<$game as $crate::__core::Game>::Params> = $params;
+                        return match params {
+                            Some(p) => visitor.visit::<$game>(&entry, &p),
+                            None => visitor.skip(&entry),
+                        };
+                    }
+                    at = at.saturating_add(1);
+                )+
+                unreachable!("index {at} is reduced modulo LEN")
+            }
+        }
+    };
+}

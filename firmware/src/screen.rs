@@ -172,11 +172,14 @@ pub trait Screen: Game {
     /// A short name for the header (a few letters: the header also shows the turn).
     const SHORT: &'static str;
     /// Draw the state inside `layout.body` (already cleared to the background).
-    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
-    where
-        D: DrawTarget,
-        D::Color: Palette;
+    fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>;
 }
+
+/// What the screens draw on: any embedded-graphics target whose colour has a [`Palette`] (the
+/// boards' OLEDs and LCDs, the host's canvases, `MockDisplay`).
+pub trait Canvas: DrawTarget<Color: Palette> {}
+
+impl<T: DrawTarget<Color: Palette>> Canvas for T {}
 
 /// Draws `s` with its top-left corner at `at`, cut to what fits before the right edge (a side panel
 /// must not spill off a small display, whatever a number grows to).
@@ -188,8 +191,7 @@ pub fn fitted_text<D>(
     layout: &Layout,
 ) -> Result<(), D::Error>
 where
-    D: DrawTarget,
-    D::Color: Palette,
+    D: Canvas,
 {
     let room = px(layout.size.width).saturating_sub(at.x).max(0) as u32;
     let fits = ratio(room, layout.font.character_size.width) as usize;
@@ -223,8 +225,7 @@ fn text<D>(
     layout: &Layout,
 ) -> Result<(), D::Error>
 where
-    D: DrawTarget,
-    D::Color: Palette,
+    D: Canvas,
 {
     Text::with_baseline(s, at, layout.text_style(color), Baseline::Top).draw(target)?;
     Ok(())
@@ -234,8 +235,7 @@ where
 pub fn draw_game<G, D>(game: &G, label: &MatchLabel<'_>, target: &mut D) -> Result<(), D::Error>
 where
     G: Screen,
-    D: DrawTarget,
-    D::Color: Palette,
+    D: Canvas,
 {
     let layout = Layout::of(target.bounding_box().size);
     target.clear(D::Color::background())?;
@@ -277,8 +277,7 @@ pub fn draw_result<D>(
     target: &mut D,
 ) -> Result<(), D::Error>
 where
-    D: DrawTarget,
-    D::Color: Palette,
+    D: Canvas,
 {
     let layout = Layout::of(target.bounding_box().size);
     target.clear(D::Color::background())?;
@@ -338,8 +337,7 @@ where
 /// The panic screen: a title and the message, wrapped.
 pub fn draw_panic<D>(message: &str, target: &mut D) -> Result<(), D::Error>
 where
-    D: DrawTarget,
-    D::Color: Palette,
+    D: Canvas,
 {
     let layout = Layout::of(target.bounding_box().size);
     target.clear(D::Color::background())?;

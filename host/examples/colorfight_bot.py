@@ -9,8 +9,7 @@ While the bot is idle the engine writes one line per tick: {"tick": T, "seat": I
 
 This bot attacks an empty cell next to its own land (mines first), else the weakest neighbour.
 """
-import json
-import sys
+from json_lines import play
 
 
 def choose(state, me):
@@ -39,15 +38,7 @@ def choose(state, me):
 
 
 def main():
-    for line in sys.stdin:
-        try:
-            msg = json.loads(line)
-            action = choose(msg["state"], msg["seat"])
-        except Exception as e:  # never die on a bad line: pass
-            print(f"cannot read the engine's line: {e}", file=sys.stderr)
-            action = None
-        sys.stdout.write(json.dumps(action, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
+    play(lambda msg: choose(msg["state"], msg["seat"]))
 
 
 if __name__ == "__main__":

@@ -9,8 +9,7 @@ within 5 s. An illegal action gets one more chance; a second one sits the bot ou
 
 This bot takes every Fire and Meat tile in the middle (or one tile if there are none).
 """
-import json
-import sys
+from json_lines import play
 
 WANTED = {"Fire", "Meat"}
 
@@ -26,14 +25,7 @@ def choose(state):
 
 
 def main():
-    for line in sys.stdin:
-        try:
-            action = choose(json.loads(line)["state"])
-        except Exception as e:  # never die on a bad line
-            print(f"cannot read the engine's line: {e}", file=sys.stderr)
-            action = None
-        sys.stdout.write(json.dumps(action, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
+    play(lambda msg: choose(msg["state"]))
 
 
 if __name__ == "__main__":

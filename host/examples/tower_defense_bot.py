@@ -9,8 +9,7 @@ bot's log, never to the engine.
 Run it against a built-in bot:
     cargo arena play tower-defense --bot cmd:"python3 host/examples/tower_defense_bot.py" --bot random
 """
-import json
-import sys
+from json_lines import play
 
 
 def duel_action(state, me):
@@ -52,19 +51,11 @@ def siege_action(state, me):
 
 
 def main():
-    for line in sys.stdin:
-        line = line.strip()
-        if not line:
-            continue
-        try:
-            msg = json.loads(line)
-            state, me = msg["state"], msg["seat"]
-            action = siege_action(state, me) if "board" in state else duel_action(state, me)
-        except Exception as e:  # a bad line must not kill the bot: pass this turn
-            print(f"cannot read the engine's line: {e}", file=sys.stderr)
-            action = None
-        sys.stdout.write(json.dumps(action, separators=(",", ":")) + "\n")
-        sys.stdout.flush()
+    def action(msg):
+        state, me = msg["state"], msg["seat"]
+        return siege_action(state, me) if "board" in state else duel_action(state, me)
+
+    play(action)
 
 
 if __name__ == "__main__":

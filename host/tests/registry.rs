@@ -52,3 +52,33 @@ fn an_unknown_game_is_refused_with_the_list() {
         assert!(t.contains(g.name), "{t}");
     }
 }
+
+/// The firmware rotation (its one-line-per-entry table) plays every registered game.
+#[test]
+fn every_registered_game_plays_on_the_boards() {
+    use arena_firmware::{Entry, Lineup, Visit};
+    struct Name;
+    impl Visit for Name {
+        type Out = Option<&'static str>;
+        fn visit<G: arena_firmware::Screen + arena_core::Roster>(
+            self,
+            _: &Entry,
+            _: &G::Params,
+        ) -> Self::Out {
+            Some(G::NAME)
+        }
+        fn skip(self, _: &Entry) -> Self::Out {
+            None
+        }
+    }
+    let played: Vec<_> = (0..arena_firmware::Arcade::LEN)
+        .map(|i| arena_firmware::Arcade::visit(i, Name).expect("every entry builds its params"))
+        .collect();
+    for g in GAMES {
+        assert!(
+            played.contains(&g.name),
+            "{} is not in the boards' rotation {played:?}",
+            g.name
+        );
+    }
+}

@@ -73,7 +73,7 @@ fn game_with_kills(kills: &[(usize, u32, &str)]) -> Value {
     let params = AntsParams::new(map, 10);
     let mut game: Box<Ants> = Box::new(Ants::blank());
     game.init(&params, 12).unwrap();
-    let mut rec = Recorder::new(&*game);
+    let mut rec = Recorder::new(&game);
     let at = |game: &Ants, rec: &mut Recorder, turn: u32| {
         let mut set = SeatSet::EMPTY;
         for &(p, t, status) in kills {
@@ -95,7 +95,7 @@ fn game_with_kills(kills: &[(usize, u32, &str)]) -> Value {
         engine_seed: 12,
         ..ReplayMeta::default()
     };
-    rec.replay(&*game, &meta)
+    rec.replay(&game, &meta)
 }
 
 #[test]

@@ -11,7 +11,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, inset_square, px, shift, Layout, Screen};
+use crate::screen::{fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
 
 /// Squares, ants, food, hills and orders per seat of the board build.
 pub const SQUARES: usize = 24 * 24;
@@ -65,11 +65,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 {
     const SHORT: &'static str = "Ants";
 
-    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
-    where
-        D: DrawTarget,
-        D::Color: Palette,
-    {
+    fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         let (rows, cols) = (self.rows() as u32, self.cols() as u32);
         let seats = self.players() as u32;
         let place = layout.grid_with_panel(cols, rows, PANEL_CHARS, seats);

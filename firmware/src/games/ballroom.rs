@@ -7,7 +7,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, inset_square, px, shift, Layout, Screen};
+use crate::screen::{fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
 
 /// Characters of the side panel: "3 12 5".
 const PANEL_CHARS: u32 = 9;
@@ -15,11 +15,7 @@ const PANEL_CHARS: u32 = 9;
 impl Screen for Ballroom {
     const SHORT: &'static str = "Ballroom";
 
-    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
-    where
-        D: DrawTarget,
-        D::Color: Palette,
-    {
+    fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         let side = BOARD as u32;
         let place = layout.grid_with_panel(side, side, PANEL_CHARS, self.players().len() as u32);
         let (cell, origin) = (place.cell, place.origin);

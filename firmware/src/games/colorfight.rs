@@ -10,7 +10,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, inset_square, px, shift, Layout, Screen};
+use crate::screen::{fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
 
 /// Characters of the side panel: "3 123".
 const PANEL_CHARS: u32 = 6;
@@ -18,11 +18,7 @@ const PANEL_CHARS: u32 = 6;
 impl Screen for ColorFight {
     const SHORT: &'static str = "ColorFight";
 
-    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
-    where
-        D: DrawTarget,
-        D::Color: Palette,
-    {
+    fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         let (w, h) = (self.width() as u32, self.height() as u32);
         let seats = self.players().len() as u32;
         let place = layout.grid_with_panel(w, h, PANEL_CHARS, seats);

@@ -9,16 +9,12 @@ use embedded_graphics::prelude::*;
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, px, Layout, Screen};
+use crate::screen::{fitted_text, px, Canvas, Layout, Screen};
 
 impl Screen for Mammut {
     const SHORT: &'static str = "Mammut";
 
-    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
-    where
-        D: DrawTarget,
-        D::Color: Palette,
-    {
+    fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         // Six lines (the round, five seats): tighten the spacing to the font's height if needed.
         const LINES: i32 = 1 + PLAYERS as i32;
         let lh = layout

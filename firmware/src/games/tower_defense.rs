@@ -12,7 +12,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, inset_square, px, shift, Layout, Screen};
+use crate::screen::{fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
 
 const SIDE: u32 = 10;
 const SIDE_LEN: usize = SIDE as usize;
@@ -34,11 +34,7 @@ pub fn fold(pos: usize) -> (u32, u32) {
 impl Screen for TowerDefense {
     const SHORT: &'static str = "TD";
 
-    fn draw_body<D>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>
-    where
-        D: DrawTarget,
-        D::Color: Palette,
-    {
+    fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         let boards = self.boards() as u32;
         let cols = SIDE
             .saturating_mul(boards)

@@ -8,6 +8,8 @@
 //!    rendering too) and in the log, and QEMU exits non-zero.
 //! 4. Size and cost: the QEMU firmware fits the LM3S6965; the median turn is within budget.
 //! 5. Panic paths: the firmware's machine code calls no panic but the explained ones (`panics`).
+//! 6. The Raspberry Pi Pico's ELF on the emulated RP2040: digests, OLED frames, panic, stack
+//!    (`pico_check`).
 
 use anyhow::{bail, ensure, Result};
 use arena_firmware::{Gray4Frame, RunConfig};
@@ -28,6 +30,7 @@ pub fn run() -> Result<()> {
     crate::panics::check(&release.join("arena"))?;
     crate::size::run()?;
     crate::cost::run(false)?;
+    crate::pico_check::run()?;
     println!("xtask test: all checks passed");
     Ok(())
 }
@@ -52,6 +55,7 @@ fn digests_and_pixels(elf: &std::path::Path) -> Result<()> {
         timeout_s: 300,
         snapshots: Some(&dir),
         echo: false,
+        tap: None,
     }
     .go()?;
     ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
@@ -137,6 +141,7 @@ fn panic_screen(elf: &std::path::Path) -> Result<()> {
         timeout_s: 60,
         snapshots: Some(&dir),
         echo: false,
+        tap: None,
     }
     .go()?;
     ensure!(

@@ -25,6 +25,7 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
         timeout_s: 600,
         snapshots: None,
         echo: false,
+        tap: None,
     }
     .go()?;
     ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);

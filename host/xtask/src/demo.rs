@@ -10,7 +10,12 @@ use image::{Delay, Frame};
 
 use crate::{log, qemu, root, tools};
 
-pub fn run(matches: u32, snap: u32) -> Result<()> {
+/// The matches of one rotation (every entry of the board's lineup once).
+pub fn rotation() -> u32 {
+    <crate::host::Lineup as arena_firmware::Lineup>::LEN as u32
+}
+
+pub fn run(matches: u32, snap: u32, verbose: bool) -> Result<()> {
     tools::qemu_board()?;
     let release = qemu::build()?;
     let elf = release.join("arena");
@@ -21,23 +26,38 @@ pub fn run(matches: u32, snap: u32) -> Result<()> {
         "digest=10".to_owned(),
         "hold=ack".to_owned(),
     ];
+    let whole = if matches == rotation() {
+        " (the whole rotation: every entry of `cargo xtask lineup` once)"
+    } else {
+        ""
+    };
     println!(
-        "xtask: QEMU lm3s6965evb, {matches} matches, a frame every {} turns",
+        "xtask: QEMU lm3s6965evb, {matches} matches{whole}, a frame every {} turns",
         snap.max(1)
     );
+    let summary = Summary::default();
+    let tap = |line: &str| {
+        if let Some(text) = summary.line(line, matches) {
+            println!("{text}");
+        }
+    };
     let ran = qemu::Run {
         elf: &elf,
         args,
         icount: false,
-        timeout_s: 600,
+        timeout_s: 1800,
         snapshots: Some(&dir),
-        echo: true,
+        echo: verbose,
+        tap: if verbose { None } else { Some(&tap) },
     }
     .go()?;
+    let log_file = dir.join("log.txt");
+    std::fs::write(&log_file, ran.lines.join("\n") + "\n")?;
     anyhow::ensure!(
         ran.status == 0,
-        "the firmware exited with status {}",
-        ran.status
+        "the firmware exited with status {} (its log: {})",
+        ran.status,
+        log_file.display()
     );
     let gif = dir.join("demo.gif");
     write_gif(&ran.frames, &gif)?;
@@ -45,12 +65,92 @@ pub fn run(matches: u32, snap: u32) -> Result<()> {
         let _ = std::fs::remove_file(png.with_file_name(ack_name(png)));
     }
     println!(
-        "xtask: {} frames in {}/frame-*.png, animation in {}",
+        "xtask: {} frames in {}/frame-*.png, animation in {}, the whole decoded log in {} (--verbose prints it live)",
         ran.frames.len(),
         dir.display(),
-        gif.display()
+        gif.display(),
+        log_file.display()
     );
     Ok(())
+}
+
+/// One readable line per match from the decoded log: the `start`, `result` and `cost` lines of
+/// each match.
+#[derive(Default)]
+struct Summary {
+    start: std::cell::RefCell<String>,
+    result: std::cell::RefCell<String>,
+}
+
+impl Summary {
+    fn line(&self, line: &str, matches: u32) -> Option<String> {
+        let msg = log::message(line);
+        match log::kind(line) {
+            "start" => *self.start.borrow_mut() = msg.to_owned(),
+            "result" => *self.result.borrow_mut() = msg.to_owned(),
+            "cost" => {
+                return Some(describe(
+                    &self.start.borrow(),
+                    &self.result.borrow(),
+                    msg,
+                    matches,
+                ))
+            }
+            _ if line.starts_with("ERROR") || line.starts_with("WARN") => {
+                return Some(line.to_owned())
+            }
+            _ => {}
+        }
+        None
+    }
+}
+
+/// The text of `msg` between `key=` and the next ` word=` (values may hold spaces: `[0, 1]`).
+fn field<'a>(msg: &'a str, key: &str) -> &'a str {
+    let Some(at) = msg.find(&format!(" {key}=")) else {
+        return "";
+    };
+    let rest = &msg[at + key.len() + 2..];
+    let end = rest
+        .match_indices(' ')
+        .map(|(i, _)| i)
+        .find(|&i| {
+            let word = &rest[i + 1..];
+            word.find('=').is_some_and(|e| {
+                word[..e]
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_')
+                    && e > 0
+            })
+        })
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+fn describe(start: &str, result: &str, cost: &str, matches: u32) -> String {
+    let number: u32 = field(start, "m").parse().unwrap_or(0);
+    let bots = field(start, "bots")
+        .trim_matches(|c| c == '[' || c == ']')
+        .replace('"', "")
+        .replace(", ", " vs ");
+    let outcome = if result.contains("stopped") || result.is_empty() {
+        "stopped at the turn limit".to_owned()
+    } else {
+        format!(
+            "ranks {} scores {} ({})",
+            field(result, "ranks"),
+            field(result, "scores"),
+            field(result, "reason")
+        )
+    };
+    format!(
+        "match {}/{matches}: {} {}, {bots}: {outcome}, {} turns, the rules' median {} SysTick ticks a turn",
+        number + 1,
+        field(start, "game"),
+        field(start, "config"),
+        field(cost, "turns"),
+        field(cost, "median"),
+    )
 }
 
 fn ack_name(png: &Path) -> String {
@@ -83,4 +183,23 @@ fn write_gif(frames: &[(String, std::path::PathBuf)], out: &Path) -> Result<()> 
         ))?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_match_is_one_readable_line() {
+        let s = Summary::default();
+        let m = |l: &str| s.line(l, 8);
+        assert_eq!(m("INFO  start m=0 game=tower-defense config=duel seed=7 state=900 bots=[\"strong\", \"random\"]"), None);
+        assert_eq!(m("INFO  digest m=0 t=10 d=5"), None);
+        assert_eq!(m("INFO  result m=0 turns=757 ranks=[0, 1] scores=[93, 0] reason=life reached 0 refused=0"), None);
+        assert_eq!(
+            m("INFO  cost m=0 game=tower-defense turns=757 min=1 median=3294 max=9 total=5 bots_min=1 bots_median=2 bots_max=3").as_deref(),
+            Some("match 1/8: tower-defense duel, strong vs random: ranks [0, 1] scores [93, 0] (life reached 0), 757 turns, the rules' median 3294 SysTick ticks a turn")
+        );
+        assert_eq!(m("ERROR panic: x").as_deref(), Some("ERROR panic: x"));
+    }
 }

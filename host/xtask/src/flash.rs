@@ -38,3 +38,43 @@ pub fn run(board: &str) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    /// `cargo run` in a board folder, as the README says, needs to know which binary to run when
+    /// the board has more than one.
+    #[test]
+    fn every_board_with_several_binaries_names_the_one_cargo_run_runs() {
+        let boards = crate::root().join("boards");
+        let mut checked = 0;
+        for dir in std::fs::read_dir(&boards).unwrap() {
+            let manifest = dir.unwrap().path().join("Cargo.toml");
+            let Ok(text) = std::fs::read_to_string(&manifest) else {
+                continue;
+            };
+            let bins: Vec<&str> = text
+                .split("[[bin]]")
+                .skip(1)
+                .filter_map(|b| b.lines().find_map(|l| l.strip_prefix("name = ")))
+                .map(|n| n.trim_matches('"'))
+                .collect();
+            if bins.len() < 2 {
+                continue;
+            }
+            let default = text
+                .lines()
+                .find_map(|l| l.strip_prefix("default-run = "))
+                .map(|n| n.trim_matches('"'));
+            assert!(
+                default.is_some_and(|d| bins.contains(&d)),
+                "{}: binaries {bins:?}, default-run {default:?}",
+                manifest.display()
+            );
+            checked += 1;
+        }
+        assert!(
+            checked >= 2,
+            "the QEMU board and the Pico have two binaries each"
+        );
+    }
+}

@@ -4,31 +4,36 @@
 use arena_firmware::board::{Board, Event, FrameKind};
 use arena_firmware::cost::NoClock;
 use arena_firmware::{Gray4Frame, RunConfig};
-use embedded_graphics::pixelcolor::Gray4;
+use embedded_graphics::draw_target::DrawTarget;
 
 /// The lineup the QEMU firmware plays.
 pub type Lineup = arena_firmware::Arcade;
 
+/// What a board logs and shows, recorded on the host, on a display of type `D`.
 #[derive(Default)]
-pub struct Recorder {
+pub struct Recorder<D = Gray4Frame> {
     /// `(match, game, config, bots)` of each match started.
     pub started: Vec<(u32, String, String, String)>,
     /// `(match, turns, outcome)` of each match ended.
     pub ended: Vec<(u32, u32, Option<arena_core::Outcome>)>,
-    frame: Gray4Frame,
+    frame: D,
     clock: NoClock,
     /// `(match, turn, digest)` for every digest event, then the final one.
     pub digests: Vec<(u32, u32, u64)>,
     pub finals: Vec<(u32, u32, u64)>,
     /// Snapshot frames: `(match, turn, result screen?)` and the pixels.
-    pub frames: Vec<((u32, u32, bool), Gray4Frame)>,
+    pub frames: Vec<((u32, u32, bool), D)>,
 }
 
-impl Board for Recorder {
-    type Color = Gray4;
-    type Display = Gray4Frame;
+impl<D, C> Board for Recorder<D>
+where
+    D: DrawTarget<Color = C> + Clone,
+    C: arena_firmware::Palette,
+{
+    type Color = C;
+    type Display = D;
     type Clock = NoClock;
-    fn display(&mut self) -> &mut Gray4Frame {
+    fn display(&mut self) -> &mut D {
         &mut self.frame
     }
     fn clock(&mut self) -> &mut NoClock {
@@ -49,22 +54,17 @@ impl Board for Recorder {
                 number,
                 turns,
                 outcome,
+                digest,
                 ..
-            } => self.ended.push((number, turns, outcome.copied())),
-            _ => {}
-        }
-        match *event {
+            } => {
+                self.ended.push((number, turns, outcome.copied()));
+                self.finals.push((number, turns, digest));
+            }
             Event::Digest {
                 number,
                 turn,
                 digest,
             } => self.digests.push((number, turn, digest)),
-            Event::End {
-                number,
-                turns,
-                digest,
-                ..
-            } => self.finals.push((number, turns, digest)),
             Event::Frame {
                 number,
                 turn,
@@ -79,11 +79,19 @@ impl Board for Recorder {
     }
 }
 
+/// Plays `cfg` of lineup `L` on the host, on a display of type `D`.
+pub fn play_on<L: arena_firmware::Lineup, D>(cfg: &RunConfig) -> Recorder<D>
+where
+    Recorder<D>: Board + Default,
+{
+    let mut rec = Recorder::<D>::default();
+    arena_firmware::run::<L, _>(&mut rec, cfg);
+    rec
+}
+
 /// Plays `cfg` on the host.
 pub fn play(cfg: &RunConfig) -> Recorder {
-    let mut rec = Recorder::default();
-    arena_firmware::run::<Lineup, _>(&mut rec, cfg);
-    rec
+    play_on::<Lineup, Gray4Frame>(cfg)
 }
 
 /// The RGB value QEMU's SSD0323 screendump gives gray level `level` (0..=15).
@@ -115,12 +123,23 @@ pub fn to_image(frame: &Gray4Frame) -> image::RgbImage {
 
 /// `cargo xtask lineup`: what the board will play, computed on the host.
 pub fn preview(matches: u32) -> anyhow::Result<()> {
+    for line in preview_lines(matches) {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+/// One line per match: what `lineup` prints.
+fn preview_lines(matches: u32) -> Vec<String> {
     let rec = play(&RunConfig {
         matches: Some(matches),
         digest_every: 0,
         ..RunConfig::default()
     });
-    for ((m, game, config, bots), (_, turns, outcome)) in rec.started.iter().zip(&rec.ended) {
+    let mut lines = Vec::new();
+    for (((m, game, config, bots), (_, turns, outcome)), (_, _, digest)) in
+        rec.started.iter().zip(&rec.ended).zip(&rec.finals)
+    {
         let result = match outcome {
             Some(o) => format!(
                 "ranks {:?} scores {:?} ({})",
@@ -130,7 +149,26 @@ pub fn preview(matches: u32) -> anyhow::Result<()> {
             ),
             None => "stopped at the turn limit".to_owned(),
         };
-        println!("match {m}: {game} {config} {bots}: {turns} turns, {result}");
+        lines.push(format!(
+            "match {m}: {game} {config} {bots}: {turns} turns, {result}, final digest {digest}"
+        ));
     }
-    Ok(())
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    /// `lineup --help` promises each match's digest: the one the board logs as `final`.
+    #[test]
+    fn the_lineup_preview_gives_each_match_its_final_digest() {
+        let lines = super::preview_lines(2);
+        let rec = super::play(&arena_firmware::RunConfig {
+            matches: Some(2),
+            ..arena_firmware::RunConfig::default()
+        });
+        assert_eq!(lines.len(), 2);
+        for (line, (_, _, digest)) in lines.iter().zip(&rec.finals) {
+            assert!(line.ends_with(&format!("final digest {digest}")), "{line}");
+        }
+    }
 }

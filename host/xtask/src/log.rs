@@ -1,5 +1,23 @@
 //! Reading the decoded defmt log: `LEVEL message`, the message made of `key=value` words.
 
+/// Starts `defmt-print` decoding `elf`'s frames from `frames` (as a probe-rs user sees them,
+/// `LEVEL message`); the process and its decoded lines.
+pub fn decode(
+    elf: &std::path::Path,
+    frames: impl Into<std::process::Stdio>,
+) -> anyhow::Result<(std::process::Child, std::process::ChildStdout)> {
+    use anyhow::Context;
+    let mut print = std::process::Command::new("defmt-print")
+        .args(["--log-format", "{L} {s}", "-e"])
+        .arg(elf)
+        .stdin(frames)
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .context("cannot start defmt-print")?;
+    let decoded = print.stdout.take().context("no defmt-print stdout")?;
+    Ok((print, decoded))
+}
+
 /// The message of a decoded line (`INFO  digest m=0 ...` gives `digest m=0 ...`).
 pub fn message(line: &str) -> &str {
     let line = line.trim();

@@ -1,14 +1,18 @@
 //! `cargo xtask <task>`: the glue that needs several targets, QEMU and host tools.
 //!
-//! - `demo`: install what is missing, build the QEMU firmware, play a rotation of matches in QEMU with
-//!   the defmt log decoded live, save the emulated screen as PNG frames and an animated GIF under
-//!   `target/demo/`;
+//! - `demo`: install what is missing, build the QEMU firmware, play the whole rotation in QEMU with
+//!   one line per match (the decoded log in `target/demo/log.txt`), save the emulated screen as PNG
+//!   frames and an animated GIF under `target/demo/`;
 //! - `test`: installs what a fresh machine lacks, then runs every check CI runs: formatting, clippy,
 //!   the core on thumbv6m and thumbv7m, all tests, then the firmware checks (host and QEMU digests
 //!   identical, screendumps equal to the host rendering, the panic screen and exit status, no
 //!   unexplained panic path, the size limits and the cost budget), then every fuzz target for 30 s;
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
-//!   high-water mark and state size (`--json` for JSON only);
+//!   high-water mark and state size (`--json` for JSON only); `--board rp-pico`: cycles per turn on
+//!   the emulated Pico (Cortex-M0+) beside them;
+//! - `emulate rp-pico`: the Pico's release ELF on an emulated RP2040 with its SSD1306 (the Node
+//!   harness in `boards/rp-pico/emulator`), the log decoded live, PNG frames and a GIF in
+//!   `target/emulate/rp-pico/`;
 //! - `size`: flash and static RAM of every board;
 //! - `panics`: the panic paths left in the QEMU firmware, each with why it cannot fire;
 //! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
@@ -20,14 +24,22 @@ use std::process::Command;
 mod check;
 mod cost;
 mod demo;
+mod emulate;
 mod flash;
 mod fuzz;
 mod host;
 mod log;
+mod mono;
 mod panics;
+mod pico;
+mod pico_check;
 mod qemu;
 mod setup;
 mod size;
+// The boards' stack painting, tested here on the host (the boards build for their targets only).
+#[cfg(test)]
+#[path = "../../../boards/stack_area.rs"]
+mod stack_area;
 mod tally;
 mod tools;
 
@@ -36,9 +48,28 @@ fn main() -> Result<()> {
     match args.first().map(String::as_str) {
         Some("test") => test(),
         Some("setup") => setup::all(),
-        Some("demo") => demo::run(number(&args, "--matches", 3)?, number(&args, "--snap", 10)?),
-        Some("firmware-test") => check::run(),
-        Some("cost") => cost::run(args.iter().any(|a| a == "--json")).map(|_| ()),
+        Some("demo") => demo::run(
+            number(&args, "--matches", demo::rotation())?,
+            number(&args, "--snap", 10)?,
+            args.iter().any(|a| a == "--verbose"),
+        ),
+        Some("firmware-test") => match flag(&args, "--board").as_deref() {
+            None => check::run(),
+            Some("rp-pico") => setup::all().and_then(|_| pico_check::run()),
+            Some(other) => bail!("firmware-test --board {other}: only rp-pico runs alone"),
+        },
+        Some("cost") => match flag(&args, "--board").as_deref() {
+            None | Some("qemu-lm3s6965") => {
+                cost::run(args.iter().any(|a| a == "--json")).map(|_| ())
+            }
+            Some("rp-pico") => pico::cost(args.iter().any(|a| a == "--json")).map(|_| ()),
+            Some(other) => bail!("cost --board {other}: qemu-lm3s6965 (the default) or rp-pico"),
+        },
+        Some("emulate") => emulate::run(
+            args.get(1).map(String::as_str),
+            number(&args, "--matches", 3)?,
+            number(&args, "--snap", 10)?,
+        ),
         Some("size") => size::run().map(|_| ()),
         Some("panics") => panics::run(flag(&args, "--elf").as_deref()),
         Some("lineup") => host::preview(number(&args, "--matches", 10)?),
@@ -59,25 +90,36 @@ fn main() -> Result<()> {
 const HELP: &str = "cargo xtask <task>
 
 tasks:
-  demo [--matches N] [--snap N]
-          a rotation of bot-vs-bot matches in QEMU (lm3s6965evb), the defmt log decoded live, the
-          emulated OLED saved every N turns as PNG frames and an animated GIF in target/demo/
+  demo [--matches N] [--snap N] [--verbose]
+          bot-vs-bot matches in QEMU (lm3s6965evb), by default one of every entry of the rotation
+          (`lineup`), one line per match (game, bots, result, turns, the rules' median cost); the
+          whole decoded defmt log in target/demo/log.txt (--verbose prints it live); the emulated
+          OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
   test    install what is missing (thumb targets, llvm-tools, QEMU, defmt-print, flip-link,
           cargo-fuzz), then run every check CI runs: formatting, clippy, the core on thumbv6m and
           thumbv7m, all tests, the firmware checks (same as firmware-test), and every fuzz target
           for 30 s, two at a time (same as fuzz --seconds 30 --jobs 2)
+  emulate rp-pico [--matches N] [--snap N]
+          the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, the
+          defmt log decoded live, the OLED saved every N turns (and each announced frame) as PNG
+          frames and an animated GIF in target/emulate/rp-pico/
   firmware-test
           host vs QEMU: identical digests, screendumps equal to the host rendering, the panic
-          screen, no unexplained panic path; the size limits and the cost budget
-  cost [--json]
+          screen, no unexplained panic path; the size limits and the cost budget; then host vs
+          the emulated Pico: identical digests, OLED frames equal to the host rendering at
+          oled128x64, the panic in the log with a failure status, the stack per match
+          (--board rp-pico: the emulated Pico's checks alone)
+  cost [--json] [--board rp-pico]
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
-          JSON also in target/cost.json
+          JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated Pico
+          (Cortex-M0+) beside the QEMU Cortex-M3 figures; JSON in target/cost-rp-pico.json
   size    flash and static RAM of every board
   panics [--elf FILE]
           the panic paths left in the QEMU firmware (read off the ELF), each with why it cannot
           fire in the demo rotation; fails on any other (also part of test)
   lineup [--matches N]
-          play the board's rotation on the host: turns, result and digest of each match
+          play the board's rotation on the host: turns, result and final state digest of each
+          match (the digest the board logs as `final`)
   flash --board rp-pico|stm32f411
           build and run on a real board (probe-rs run)
   soak [--matches N] [--seed S]

@@ -46,6 +46,8 @@ pub struct Run<'a> {
     pub snapshots: Option<&'a Path>,
     /// Print the decoded log as it comes.
     pub echo: bool,
+    /// Called with each decoded line as it comes.
+    pub tap: Option<&'a dyn Fn(&str)>,
 }
 
 /// What a run left: its exit status, the decoded log, and the screendumps in order.
@@ -164,16 +166,7 @@ impl Run<'_> {
                 .filter(|l| !l.contains("Timer with period zero"))
                 .collect::<Vec<_>>()
         });
-        let mut print = Command::new("defmt-print")
-            .args(["--log-format", "{L} {s}", "-e"])
-            .arg(self.elf)
-            .stdin(out)
-            .stdout(Stdio::piped())
-            .spawn()
-            .context("cannot start defmt-print")?;
-        let Some(decoded) = print.stdout.take() else {
-            bail!("no defmt-print stdout");
-        };
+        let (mut print, decoded) = log::decode(self.elf, out)?;
 
         let mut monitor: Option<Monitor> = None;
         let mut lines = Vec::new();
@@ -182,6 +175,9 @@ impl Run<'_> {
             let line = line?;
             if self.echo {
                 println!("{line}");
+            }
+            if let Some(tap) = self.tap {
+                tap(&line);
             }
             let announced = matches!(log::kind(&line), "frame" | "panicframe");
             if let (true, Some(dir)) = (announced, self.snapshots) {

@@ -1,7 +1,6 @@
 //! Installs what a fresh machine lacks. Each step checks first, so a second run costs nothing.
 
-use crate::run;
-use anyhow::Result;
+use anyhow::{bail, Context, Result};
 use std::process::Command;
 
 pub const TARGETS: [&str; 3] = [
@@ -26,11 +25,66 @@ fn have(program: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// Runs one install step with its output in target/setup/<name>.log, printing one line (and the
+/// log's end if it fails), so that apt's and cargo's progress does not flood what the user watches.
+pub fn install(name: &str, what: &str, command: &mut Command) -> Result<()> {
+    let dir = crate::root().join("target/setup");
+    std::fs::create_dir_all(&dir)?;
+    let log = dir.join(format!("{name}.log"));
+    eprintln!("xtask: installing {what} (log in {})", log.display());
+    let file = std::fs::File::create(&log)?;
+    let status = command
+        .stdout(file.try_clone()?)
+        .stderr(file)
+        .status()
+        .with_context(|| format!("cannot start the install of {what}"))?;
+    if !status.success() {
+        let text = std::fs::read_to_string(&log).unwrap_or_default();
+        let tail: Vec<&str> = text.lines().rev().take(20).collect();
+        for l in tail.iter().rev() {
+            eprintln!("  {l}");
+        }
+        bail!(
+            "installing {what} failed ({status}); the whole log is {}",
+            log.display()
+        );
+    }
+    Ok(())
+}
+
+/// Debian packages through apt-get (sudo unless root).
+pub fn apt(name: &str, packages: &str) -> Result<()> {
+    let sudo = if output("id", &["-u"]).trim() == "0" {
+        ""
+    } else {
+        "sudo "
+    };
+    install(
+        name,
+        &format!("{packages} (apt-get)"),
+        Command::new("sh").args([
+            "-c",
+            &format!(
+                "{sudo}apt-get update -qq && {sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq {packages}"
+            ),
+        ]),
+    )
+}
+
+fn cargo_install(krate: &str) -> Result<()> {
+    install(
+        krate,
+        &format!("{krate} (cargo install)"),
+        Command::new("cargo").args(["install", krate, "--locked"]),
+    )
+}
+
 pub fn all() -> Result<()> {
     targets()?;
     qemu()?;
     defmt_print()?;
-    flip_link()
+    flip_link()?;
+    crate::pico::node_packages()
 }
 
 /// rust-toolchain.toml lists the targets, but rustup does not install them on its own here.
@@ -42,13 +96,26 @@ pub fn targets() -> Result<()> {
         .filter(|t| !installed.lines().any(|l| l.trim() == *t))
         .collect();
     if !missing.is_empty() {
-        let mut args = vec!["target", "add"];
-        args.extend(missing);
-        run("rustup", &args)?;
+        install(
+            "targets",
+            &missing.join(", "),
+            Command::new("rustup")
+                .current_dir(crate::root())
+                .args(["target", "add"])
+                .args(&missing),
+        )?;
     }
     let components = output("rustup", &["component", "list", "--installed"]);
     if !components.contains("llvm-tools") {
-        run("rustup", &["component", "add", "llvm-tools"])?;
+        install(
+            "llvm-tools",
+            "llvm-tools (rustup)",
+            Command::new("rustup").current_dir(crate::root()).args([
+                "component",
+                "add",
+                "llvm-tools",
+            ]),
+        )?;
     }
     Ok(())
 }
@@ -57,27 +124,14 @@ pub fn qemu() -> Result<()> {
     if have("qemu-system-arm") {
         return Ok(());
     }
-    let sudo = if output("id", &["-u"]).trim() == "0" {
-        ""
-    } else {
-        "sudo "
-    };
-    run(
-        "sh",
-        &[
-            "-c",
-            &format!(
-                "{sudo}apt-get update -qq && {sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq qemu-system-arm"
-            ),
-        ],
-    )
+    apt("qemu", "qemu-system-arm")
 }
 
 pub fn defmt_print() -> Result<()> {
     if have("defmt-print") {
         return Ok(());
     }
-    run("cargo", &["install", "defmt-print", "--locked"])
+    cargo_install("defmt-print")
 }
 
 /// The real boards link through flip-link (stack overflow protection); 5 s to install.
@@ -85,5 +139,5 @@ pub fn flip_link() -> Result<()> {
     if have("flip-link") {
         return Ok(());
     }
-    run("cargo", &["install", "flip-link", "--locked"])
+    cargo_install("flip-link")
 }

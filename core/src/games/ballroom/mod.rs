@@ -186,8 +186,12 @@ impl Game for Ballroom {
         let Some(phase) = self.phase() else {
             return report;
         };
-        let acts: [Action; PLAYERS] =
-            core::array::from_fn(|s| actions.get(s).copied().unwrap_or_default());
+        // Copied in place (`array::from_fn` here moved each 12-byte action through the stack in
+        // pieces, which stalled the loads that followed: most of a phase's time).
+        let mut acts = [Action::Pass; PLAYERS];
+        for (a, given) in acts.iter_mut().zip(actions) {
+            *a = *given;
+        }
         match phase {
             Phase::Class => self.play_class(&acts, &mut report),
             Phase::Use => self.play_use(&acts, &mut report),

@@ -23,7 +23,41 @@ fn java_manhattan(ax: i32, ay: i32, bx: i32, by: i32) -> i32 {
 
 /// `fixBadDestination`: the first tile (x outer, y inner) within `speed` of `from` that is strictly
 /// nearer `(dx, dy)` than any before it, starting from a distance of 100 and a default of (0,0).
+///
+/// For each column `x` within reach, the reachable tiles are one run of rows, and the one nearest
+/// `dy` in it (the row clamped into the run) is the only one that can be kept; so one tile per
+/// column is looked at instead of all 100. Destinations far off the board (where Java's `int`
+/// distance may wrap) take the reference's scan of every tile, [`snap_scan`].
 pub(super) fn snap(from: Pos, speed: i32, dx: i32, dy: i32) -> Pos {
+    const NEAR: i32 = 1 << 20;
+    let near = |v: i32| (-NEAR..NEAR).contains(&v);
+    if !near(dx) || !near(dy) || !(0..=2 * BOARD).contains(&speed) {
+        return snap_scan(from, speed, dx, dy);
+    }
+    let (fx, fy) = (from.x as i32, from.y as i32);
+    let mut min = 100;
+    let mut best = Pos::new(0, 0);
+    // Every value here is within 2^21 of 0: the saturations never bite.
+    let last = BOARD.saturating_sub(1);
+    for x in fx.saturating_sub(speed).max(0)..=fx.saturating_add(speed).min(last) {
+        let left = speed.saturating_sub(x.abs_diff(fx) as i32);
+        let lo = fy.saturating_sub(left).max(0);
+        let hi = fy.saturating_add(left).min(last);
+        // Not `clamp`: its panic on lo > hi (impossible here) would be a panic path in the firmware.
+        let y = dy.max(lo).min(hi);
+        let d = (x.abs_diff(dx) as i32).saturating_add(y.abs_diff(dy) as i32);
+        if d < min {
+            min = d;
+            // On the board: the casts are exact.
+            best = Pos::new(x as i8, y as i8);
+        }
+    }
+    best
+}
+
+/// [`snap`] as the reference computes it: every tile, x outer, y inner, with Java `int`
+/// arithmetic.
+pub(super) fn snap_scan(from: Pos, speed: i32, dx: i32, dy: i32) -> Pos {
     let mut min = 100;
     let mut best = Pos::new(0, 0);
     for x in 0..BOARD as i8 {
@@ -216,14 +250,6 @@ impl Ballroom {
         self.phase = Phase::Attack;
     }
 
-    /// `isNotOutOfRangeOrSelfAttack` for a target already known to be a player.
-    fn lands(&self, seat: usize, target: usize) -> bool {
-        match (self.players.get(seat), self.players.get(target)) {
-            (Some(a), Some(t)) => seat != target && a.stats().range >= a.pos.chebyshev(t.pos),
-            _ => false,
-        }
-    }
-
     pub(super) fn play_attack(&mut self, actions: &[Action; PLAYERS], report: &mut StepReport) {
         let mut targets = [0i32; PLAYERS];
         let mut explicit = [false; PLAYERS];
@@ -243,18 +269,50 @@ impl Ballroom {
                 None
             }
         };
-        // Stable sort by the attacker's effective damage, descending (ties keep player order).
-        let damage: [i32; PLAYERS] = self.players.each_ref().map(|p| p.stats().damage);
+        // Attacks only change health and score: each attacker's damage, and whether its attack
+        // lands (`isNotOutOfRangeOrSelfAttack`: range and positions), are the same all phase.
+        // (Plain loops: `array::map` and `from_fn` move their elements through the stack.)
+        let mut range = [0i32; PLAYERS];
+        let mut damage = [0i32; PLAYERS];
+        for ((p, r), d) in self
+            .players
+            .iter()
+            .zip(range.iter_mut())
+            .zip(damage.iter_mut())
+        {
+            let st = p.stats();
+            (*r, *d) = (st.range, st.damage);
+        }
         let damage_of = |s: usize| damage.get(s).copied().unwrap_or(0);
-        let mut order = [0usize, 1, 2, 3];
-        // The seat breaks ties, so the unstable sort gives the stable order.
-        order.sort_unstable_by_key(|&s| (core::cmp::Reverse(damage_of(s)), s));
+        let mut lands = [false; PLAYERS];
+        for (s, land) in lands.iter_mut().enumerate() {
+            let target = targets.get(s).copied().and_then(target_of);
+            if let (Some(t), Some(a), Some(&r)) = (target, self.players.get(s), range.get(s)) {
+                *land = s != t
+                    && self
+                        .players
+                        .get(t)
+                        .is_some_and(|v| r >= a.pos.chebyshev(v.pos));
+            }
+        }
+        // Stable sort by the attacker's effective damage, descending (ties keep player order):
+        // seat `s` goes after every seat of more damage, and after the lower seats of as much.
+        let mut order = [0usize; PLAYERS];
+        for s in 0..PLAYERS {
+            let d = damage_of(s);
+            let before = (0..PLAYERS)
+                .filter(|&o| damage_of(o) > d || (damage_of(o) == d && o < s))
+                .count();
+            if let Some(slot) = order.get_mut(before) {
+                *slot = s;
+            }
+        }
         // As written: each shield stops the strongest attack that would land on its user
         // (ties: the earlier attacker in player order).
         let mut strongest: [Option<usize>; PLAYERS] = [None; PLAYERS];
-        for (s, &target) in targets.iter().enumerate() {
-            if let Some(t) = target_of(target) {
-                if self.lands(s, t) {
+        if self.ruleset == Ruleset::AsWritten {
+            for (s, &target) in targets.iter().enumerate() {
+                if let Some(t) = target_of(target).filter(|_| lands.get(s) == Some(&true)) {
                     if let Some(best) = strongest.get_mut(t) {
                         // Strictly stronger: ties stay with the earlier attacker.
                         if best.is_none_or(|b| damage_of(s) > damage_of(b)) {
@@ -274,7 +332,7 @@ impl Ballroom {
                 nullified: false,
             };
             if let Some(t) = target_of(target) {
-                let lands = self.lands(s, t);
+                let lands = lands.get(s) == Some(&true);
                 let check = match self.ruleset {
                     Ruleset::Engine => {
                         // Only the first attack that lands consults a shield, all turn.

@@ -250,6 +250,40 @@ fn snap_far_destination_lands_on_origin_quirk() {
 }
 
 #[test]
+fn snap_is_the_reference_scan() {
+    // Every origin, speeds 0..=12, destinations around and far off the board, and the extremes.
+    let far = [
+        i32::MIN,
+        i32::MIN + 1,
+        -(1 << 20),
+        -1000,
+        1000,
+        1 << 20,
+        i32::MAX - 1,
+        i32::MAX,
+    ];
+    let mut coords = [0i32; 48];
+    for (c, v) in coords.iter_mut().zip((-15..25).chain(far)) {
+        *c = v;
+    }
+    for fx in 0..10 {
+        for fy in 0..10 {
+            for speed in 0..=12 {
+                for &dx in &coords {
+                    for &dy in &coords {
+                        assert_eq!(
+                            rules::snap(at(fx, fy), speed, dx, dy),
+                            rules::snap_scan(at(fx, fy), speed, dx, dy),
+                            "from ({fx},{fy}) speed {speed} to ({dx},{dy})"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
 fn move_to_own_spawn_is_always_valid_and_other_spawns_are_ordinary() {
     let mut g = engine([K, K, K, K]);
     g.players[0].pos = at(8, 8);

@@ -1,13 +1,17 @@
 //! One path of 100 spaces: the invaders walking it and the towers beside it.
 //!
-//! The board is stored as parallel arrays indexed by space (structure of arrays) rather than as
-//! `[Option<Invader>; 100]`: it keeps the Duel state (two boards) inside its 4 KiB budget and lets the
-//! per-turn passes (cooldowns, readiness) run over plain integer arrays. An empty space holds zeros
-//! in every array, so two equal games are equal field for field.
+//! Invaders are stored by space, one small record each (`[Invader; 100]`), so that an invader
+//! moving on is one record copied; towers as parallel arrays indexed by space. An empty space
+//! holds zeros everywhere, so two equal games are equal field for field.
 //!
-//! Speed: a turn works on 128-bit masks of spaces. The invader mask is part of the state (16 bytes a
-//! board); towers are only visited when an invader is within the longest reach on the board, so
-//! most of a crowded path costs a bit test, and a path without invaders costs one countdown pass.
+//! Speed: a turn works on 128-bit masks of spaces (bit `i` = space `i`), kept up to date in the
+//! board rather than found by scanning the arrays: the invaders, the stunned invaders, the
+//! towers, the ready towers (cooldown 0), and by kind the common towers (turrets of range 1,
+//! stunners of range 0, bombs). 112 bytes a board; [`Board::check`] states what each holds. A
+//! turn then visits only the towers counting down, the invaders, and the ready towers that can
+//! reach one; a path without invaders costs the countdown alone.
+//!
+//! Most turns nobody dies: then the towers need not fire one by one ([`Board::turn`]).
 //!
 //! Field widths and why they suffice (saturating arithmetic guards them anyway):
 //! - invader `defense`, `stunRes`: at most `boostMax` (Duel 5,000; Siege 48,894 at the 1,000,000-turn
@@ -180,38 +184,84 @@ impl BoardRules {
     }
 }
 
-/// A path: invaders and towers by space.
+/// One invader (all zero on an empty space).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Invader<H> {
+    hp: H,
+    maxhp: H,
+    defense: u16,
+    stun_res: u16,
+    stun: u16,
+}
+
+/// A 128-bit mask of spaces, stored as two words (a `u128` field would raise the board's
+/// alignment, and so its size, to 16).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Mask([u64; 2]);
+
+impl Mask {
+    fn get(self) -> u128 {
+        let [lo, hi] = self.0;
+        lo as u128 | (hi as u128) << 64
+    }
+    fn set(&mut self, mask: u128) {
+        self.0 = [mask as u64, (mask >> 64) as u64];
+    }
+    /// Sets or clears the bits of `b`.
+    fn put(&mut self, b: u128, on: bool) {
+        let m = self.get();
+        self.set(if on { m | b } else { m & !b });
+    }
+}
+
+/// A path: invaders and towers by space, and the masks a turn works on.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Board<H: Hp> {
-    hp: [H; SPACES],
-    maxhp: [H; SPACES],
-    defense: [u16; SPACES],
-    stun_res: [u16; SPACES],
-    stun: [u16; SPACES],
+    inv: [Invader<H>; SPACES],
     tag: [TowerTag; SPACES],
     power: [u16; SPACES],
     range: [u16; SPACES],
     cooldown: [u16; SPACES],
-    /// The spaces holding an invader (bit `i` of the 128-bit mask `occupied[0] | occupied[1] << 64`),
-    /// kept up to date so that a turn need not scan the path for them.
-    occupied: [u64; 2],
+    /// The spaces holding an invader.
+    occupied: Mask,
+    /// The invaders whose stun time is not 0.
+    stunned: Mask,
+    /// The spaces holding a tower.
+    towers: Mask,
+    /// The towers whose cooldown is 0 (they fire this turn if they have a target).
+    ready: Mask,
+    /// Turrets of range 1, stunners of range 0 (each kind's starting range), and bombs.
+    turret1: Mask,
+    stunner0: Mask,
+    bombs: Mask,
 }
 
 impl<H: Hp> Default for Board<H> {
     fn default() -> Self {
         Board {
-            hp: [H::default(); SPACES],
-            maxhp: [H::default(); SPACES],
-            defense: [0; SPACES],
-            stun_res: [0; SPACES],
-            stun: [0; SPACES],
+            inv: [Invader::default(); SPACES],
             tag: [TowerTag::default(); SPACES],
             power: [0; SPACES],
             range: [0; SPACES],
             cooldown: [0; SPACES],
-            occupied: [0; 2],
+            occupied: Mask::default(),
+            stunned: Mask::default(),
+            towers: Mask::default(),
+            ready: Mask::default(),
+            turret1: Mask::default(),
+            stunner0: Mask::default(),
+            bombs: Mask::default(),
         }
     }
+}
+
+/// The whole path as a mask.
+const PATH: u128 = (1u128 << SPACES).wrapping_sub(1);
+
+/// The mask of space `i` (`i < 128`). A u128 shift by a variable amount is several instructions on
+/// a 64-bit machine: the hot loops get their bits from [`each_up!`] instead.
+fn bit(i: usize) -> u128 {
+    1u128 << (i & 127)
 }
 
 /// Bits `lo..=hi` of a 128-bit mask (both within 0..128, `lo <= hi`).
@@ -225,18 +275,32 @@ fn span(lo: usize, hi: usize) -> u128 {
     upper & !(1u128 << lo.min(127)).wrapping_sub(1)
 }
 
-/// The spaces a tower at `pos` with `range` reaches, clipped to the path.
-fn reach(pos: usize, range: u16) -> u128 {
-    let r = range as usize;
-    let lo = pos.saturating_sub(r);
-    let hi = pos.saturating_add(r).min(LAST);
-    span(lo, hi)
+/// `m` and its neighbours on the path.
+fn widen(m: u128) -> u128 {
+    (m | m << 1 | m >> 1) & PATH
+}
+
+/// The spaces a tower at `pos` (on the path, `b == bit(pos)`) with `range` reaches.
+fn reach(b: u128, pos: usize, range: u16) -> u128 {
+    match range {
+        0 => b,
+        1 => widen(b),
+        2 => widen(widen(b)),
+        _ => {
+            let r = range as usize;
+            span(pos.saturating_sub(r), pos.saturating_add(r).min(LAST))
+        }
+    }
 }
 
 /// The spaces within `r` of any bit of `mask` (clipped to the path).
 fn dilate(mask: u128, r: u16) -> u128 {
-    if r as usize >= SPACES {
-        return span(0, LAST);
+    match r {
+        0 => return mask,
+        1 => return widen(mask),
+        2 => return widen(widen(mask)),
+        _ if r as usize >= SPACES => return PATH,
+        _ => {}
     }
     let mut m = mask;
     // Doubling: after covering distance `d`, shifting by `step` covers `d + step`.
@@ -247,91 +311,99 @@ fn dilate(mask: u128, r: u16) -> u128 {
         m |= (m << step) | (m >> step);
         covered = covered.wrapping_add(step);
     }
-    m & span(0, LAST)
+    m & PATH
 }
 
-/// Bit `i` set where `f(xs[i])`, sixteen spaces at a time.
-fn bits<T: Copy, const N: usize>(xs: &[T; N], f: impl Fn(T) -> bool) -> u128 {
-    const { assert!(N <= 128) };
-    let mut m = 0u128;
-    let (chunks, rest) = xs.as_chunks::<16>();
-    for (c, chunk) in chunks.iter().enumerate() {
-        let mut b = 0u16;
-        for (j, &x) in chunk.iter().enumerate() {
-            b |= (f(x) as u16) << j;
-        }
-        // N <= 128: every shift stays below 128.
-        m |= (b as u128) << c.wrapping_mul(16);
-    }
-    for (j, &x) in rest.iter().enumerate() {
-        m |= (f(x) as u128) << chunks.len().wrapping_mul(16).wrapping_add(j);
-    }
-    m
-}
-
-/// Like [`bits`], over two arrays side by side.
-fn bits2<T: Copy, U: Copy, const N: usize>(
-    xs: &[T; N],
-    ys: &[U; N],
-    f: impl Fn(T, U) -> bool,
-) -> u128 {
-    const { assert!(N <= 128) };
-    let mut m = 0u128;
-    let (xc, xr) = xs.as_chunks::<16>();
-    let (yc, yr) = ys.as_chunks::<16>();
-    for (c, (x, y)) in xc.iter().zip(yc).enumerate() {
-        let mut b = 0u16;
-        for (j, (&x, &y)) in x.iter().zip(y).enumerate() {
-            b |= (f(x, y) as u16) << j;
-        }
-        // N <= 128: every shift stays below 128.
-        m |= (b as u128) << c.wrapping_mul(16);
-    }
-    for (j, (&x, &y)) in xr.iter().zip(yr).enumerate() {
-        m |= (f(x, y) as u128) << xc.len().wrapping_mul(16).wrapping_add(j);
-    }
-    m
-}
-
+/// The highest set bit of a non-zero mask (0 for an empty one).
 fn highest(mask: u128) -> usize {
     127usize.saturating_sub(mask.leading_zeros() as usize)
+}
+
+/// Runs `body` with `i` and `b == bit(i)` for every set bit `i` of the u128 mask `m`, lowest
+/// first (`each_up!`) or highest first (`each_down!`). It works a word at a time: a bit scan or a
+/// shift of a u128 is several instructions on a 64-bit machine, of a u64 one. A macro, so that
+/// `body` is inlined (`continue` goes on with the next bit).
+macro_rules! each_up {
+    ($m:expr, |$i:ident, $b:ident| $body:block) => {{
+        let m: u128 = $m;
+        let mut word = m as u64;
+        while word != 0 {
+            let low = word & word.wrapping_neg();
+            word ^= low;
+            let $i = low.trailing_zeros() as usize;
+            let $b = low as u128;
+            $body
+        }
+        let mut word = (m >> 64) as u64;
+        while word != 0 {
+            let low = word & word.wrapping_neg();
+            word ^= low;
+            let $i = low.trailing_zeros() as usize | 64;
+            let $b = (low as u128) << 64;
+            $body
+        }
+    }};
+}
+
+macro_rules! each_down {
+    ($m:expr, |$i:ident, $b:ident| $body:block) => {{
+        let m: u128 = $m;
+        let mut word = (m >> 64) as u64;
+        while word != 0 {
+            // `word != 0`: the leading zeros are 0..=63, so `^ 63` is `63 - zeros`.
+            let high = 1u64 << (word.leading_zeros() ^ 63);
+            word ^= high;
+            let $i = high.trailing_zeros() as usize | 64;
+            let $b = (high as u128) << 64;
+            $body
+        }
+        let mut word = m as u64;
+        while word != 0 {
+            let high = 1u64 << (word.leading_zeros() ^ 63);
+            word ^= high;
+            let $i = high.trailing_zeros() as usize;
+            let $b = high as u128;
+            $body
+        }
+    }};
+}
+
+/// What a hit of `power` does to an invader of `defense`: `max(power - defense, 1)`.
+fn damage(power: u16, defense: u16) -> u32 {
+    power.saturating_sub(defense).max(1) as u32
 }
 
 impl<H: Hp> Board<H> {
     /// Spaces holding an invader, as a bit mask (bit `i` = space `i`).
     pub fn invader_mask(&self) -> u128 {
-        let [lo, hi] = self.occupied;
-        lo as u128 | (hi as u128) << 64
-    }
-
-    fn set_invader_mask(&mut self, mask: u128) {
-        self.occupied = [mask as u64, (mask >> 64) as u64];
+        self.occupied.get()
     }
 
     /// Spaces holding a tower, as a bit mask.
     pub fn tower_mask(&self) -> u128 {
-        bits(&self.tag, |t| t.0 != 0)
+        self.towers.get()
     }
 
     pub fn has_invader(&self, pos: usize) -> bool {
-        pos < SPACES && self.invader_mask() & (1u128 << pos) != 0
+        pos < SPACES && self.invader_mask() & bit(pos) != 0
     }
 
     pub fn has_tower(&self, pos: usize) -> bool {
-        self.tag.get(pos).is_some_and(|t| t.0 != 0)
+        pos < SPACES && self.tower_mask() & bit(pos) != 0
     }
 
     pub fn invader(&self, pos: usize) -> Option<InvaderView> {
         if !self.has_invader(pos) {
             return None;
         }
+        let v = self.inv.get(pos)?;
         Some(InvaderView {
             pos: pos as u8,
-            hp: self.hp.get(pos)?.get(),
-            maxhp: self.maxhp.get(pos)?.get(),
-            defense: *self.defense.get(pos)?,
-            stun_res: *self.stun_res.get(pos)?,
-            stun_time: *self.stun.get(pos)?,
+            hp: v.hp.get(),
+            maxhp: v.maxhp.get(),
+            defense: v.defense,
+            stun_res: v.stun_res,
+            stun_time: v.stun,
         })
     }
 
@@ -356,42 +428,116 @@ impl<H: Hp> Board<H> {
         })
     }
 
-    /// Test set-up: an invader anywhere, with any stats.
+    /// Whether every mask holds what it says, given the arrays (for tests).
+    pub fn check(&self) -> bool {
+        let (mut occupied, mut stunned, mut towers, mut ready) = (0u128, 0u128, 0u128, 0u128);
+        let (mut turret1, mut stunner0, mut bombs) = (0u128, 0u128, 0u128);
+        let mut empty_clean = true;
+        for i in 0..SPACES {
+            let b = bit(i);
+            let (Some(v), Some(t), Some(&r), Some(&cd), Some(&pw)) = (
+                self.inv.get(i),
+                self.tag.get(i),
+                self.range.get(i),
+                self.cooldown.get(i),
+                self.power.get(i),
+            ) else {
+                return false;
+            };
+            if v.hp.get() > 0 {
+                occupied |= b;
+                if v.stun > 0 {
+                    stunned |= b;
+                }
+            } else {
+                empty_clean &= *v == Invader::default();
+            }
+            match t.kind() {
+                Some(kind) => {
+                    towers |= b;
+                    if cd == 0 {
+                        ready |= b;
+                    }
+                    match kind {
+                        TowerKind::Turret if r == 1 => turret1 |= b,
+                        TowerKind::Stunner if r == 0 => stunner0 |= b,
+                        TowerKind::Bomb => bombs |= b,
+                        _ => {}
+                    }
+                }
+                None => empty_clean &= r == 0 && cd == 0 && pw == 0,
+            }
+        }
+        empty_clean
+            && (occupied, stunned, towers, ready)
+                == (
+                    self.occupied.get(),
+                    self.stunned.get(),
+                    self.towers.get(),
+                    self.ready.get(),
+                )
+            && (turret1, stunner0, bombs)
+                == (self.turret1.get(), self.stunner0.get(), self.bombs.get())
+    }
+
+    /// Test set-up: an invader anywhere, with any stats (`hp == 0` empties the space).
     #[cfg(test)]
     pub(crate) fn place(&mut self, pos: usize, hp: u32, maxhp: u32, def: u16, res: u16, stun: u16) {
-        self.hp[pos] = H::saturating(hp as u64);
-        self.maxhp[pos] = H::saturating(maxhp as u64);
-        self.defense[pos] = def;
-        self.stun_res[pos] = res;
-        self.stun[pos] = stun;
-        let bit = 1u128 << pos;
-        let mask = self.invader_mask() & !bit;
-        self.set_invader_mask(if hp > 0 { mask | bit } else { mask });
+        self.inv[pos] = if hp > 0 {
+            Invader {
+                hp: H::saturating(hp as u64),
+                maxhp: H::saturating(maxhp as u64),
+                defense: def,
+                stun_res: res,
+                stun,
+            }
+        } else {
+            Invader::default()
+        };
+        self.occupied.put(bit(pos), hp > 0);
+        self.stunned.put(bit(pos), hp > 0 && stun > 0);
     }
 
     /// Test set-up: a tower's cooldown.
     #[cfg(test)]
     pub(crate) fn set_cooldown(&mut self, pos: usize, cooldown: u16) {
         self.cooldown[pos] = cooldown;
+        self.sync_tower(pos);
+    }
+
+    /// The masks' bits for space `pos`, from the arrays (after a build, upgrade or removal).
+    fn sync_tower(&mut self, pos: usize) {
+        let (Some(tag), Some(&range), Some(&cd)) = (
+            self.tag.get(pos),
+            self.range.get(pos),
+            self.cooldown.get(pos),
+        ) else {
+            return;
+        };
+        let b = bit(pos);
+        let kind = tag.kind();
+        self.towers.put(b, kind.is_some());
+        self.ready.put(b, kind.is_some() && cd == 0);
+        self.turret1
+            .put(b, kind == Some(TowerKind::Turret) && range == 1);
+        self.stunner0
+            .put(b, kind == Some(TowerKind::Stunner) && range == 0);
+        self.bombs.put(b, kind == Some(TowerKind::Bomb));
     }
 
     /// Puts an invader on space 0. The caller has checked the space is free.
     pub fn spawn(&mut self, hp: u64, defense: u64, stun_res: u64) {
         let hp = H::saturating(hp.max(1));
         let sixteen = |v: u64| u16::try_from(v).unwrap_or(u16::MAX);
-        if let (Some(h), Some(m), Some(d), Some(r), Some(s)) = (
-            self.hp.first_mut(),
-            self.maxhp.first_mut(),
-            self.defense.first_mut(),
-            self.stun_res.first_mut(),
-            self.stun.first_mut(),
-        ) {
-            *h = hp;
-            *m = hp;
-            *d = sixteen(defense);
-            *r = sixteen(stun_res);
-            *s = 0;
-            self.set_invader_mask(self.invader_mask() | 1);
+        if let Some(v) = self.inv.first_mut() {
+            *v = Invader {
+                hp,
+                maxhp: hp,
+                defense: sixteen(defense),
+                stun_res: sixteen(stun_res),
+                stun: 0,
+            };
+            self.occupied.put(1, true);
         }
     }
 
@@ -409,6 +555,7 @@ impl<H: Hp> Board<H> {
             *rg = r;
             *cd = BUILD_TIME;
         }
+        self.sync_tower(pos);
     }
 
     /// `+1` power (or range), level up, cooldown reset; `paid` is added to what it cost.
@@ -429,6 +576,7 @@ impl<H: Hp> Board<H> {
                 *cd = UPGRADE_TIME;
             }
         }
+        self.sync_tower(pos);
     }
 
     /// Removes the tower at `pos`.
@@ -444,193 +592,429 @@ impl<H: Hp> Board<H> {
             *rg = 0;
             *cd = 0;
         }
-    }
-
-    fn clear_invader(&mut self, i: usize) {
-        if let Some(h) = self.hp.get_mut(i) {
-            *h = H::default();
-        }
-        if let Some(m) = self.maxhp.get_mut(i) {
-            *m = H::default();
-        }
-        if let Some(d) = self.defense.get_mut(i) {
-            *d = 0;
-        }
-        if let Some(r) = self.stun_res.get_mut(i) {
-            *r = 0;
-        }
-        if let Some(s) = self.stun.get_mut(i) {
-            *s = 0;
-        }
-    }
-
-    /// One hit of `power` on the invader at `i`; returns the kill reward if it died.
-    fn hit(&mut self, i: usize, power: u16) -> Option<u64> {
-        let def = *self.defense.get(i)?;
-        let damage = power.saturating_sub(def).max(1) as u32;
-        let h = self.hp.get_mut(i)?;
-        let left = h.get().saturating_sub(damage);
-        if left > 0 {
-            *h = H::saturating(left as u64);
-            return None;
-        }
-        let maxhp = self.maxhp.get(i)?.get() as u64;
-        let res = *self.stun_res.get(i)? as u64;
-        self.clear_invader(i);
-        // A u32 plus two u16 tenfold: far from u64's limit, so the saturation never bites.
-        Some(
-            maxhp
-                .saturating_add((def as u64).saturating_mul(10))
-                .saturating_add(res.saturating_mul(10))
-                / 10,
-        )
+        self.sync_tower(pos);
     }
 
     /// Towers fire, then invaders move (rules "Towers" and "One turn", steps 1.1 and 1.2).
+    ///
+    /// The towers ready to fire are those at cooldown 0; every other tower counts down. Firing
+    /// only ever sets the firing tower's own cooldown, and a tower that fires was not counting
+    /// down: so all count down first, and the towers that were cooling and reach 0 join the
+    /// ready ones after the firing.
+    ///
+    /// Firing: a tower can only do something if an invader is within its reach, so only those
+    /// are visited. Most turns, nobody dies: then no tower's target changes during the turn
+    /// (turrets and bombs choose by position alone, and stuns only matter to stunners), the
+    /// hits on one invader add up in any order, and the turn is played all at once
+    /// ([`Board::fire_together`]). Else the towers fire one by one ([`Board::fire_in_order`]).
     pub fn turn(&mut self, rules: &BoardRules) -> BoardTurn {
         let mut out = BoardTurn::default();
-        // Towers ready to fire are those at cooldown 0; every other tower counts down. Firing only
-        // ever sets the firing tower's own cooldown, so the countdown can be done first for all.
-        let mut inv = self.invader_mask();
-        if inv == 0 {
-            // Nothing to shoot at: every tower only counts down.
+        let ready = self.ready.get();
+        let cooling = self.tower_mask() & !ready;
+        if cooling != 0 {
+            // Every tower counts down, the ready ones staying at 0 (a pass the compiler makes
+            // eight towers at a time); those that reach 0 become ready once the others fired.
             for cd in self.cooldown.iter_mut() {
                 *cd = cd.saturating_sub(1);
             }
-            return out;
         }
-        let ready = bits2(&self.tag, &self.cooldown, |t, c| t.0 != 0 && c == 0);
-        for cd in self.cooldown.iter_mut() {
-            *cd = cd.saturating_sub(1);
-        }
-        if ready != 0 {
-            // Only towers within reach of an invader can do anything: skip the others. Most
-            // towers reach one space either side, so those are sorted out with a tight mask.
-            let reach_max = self.range.iter().copied().max().unwrap_or(0);
-            let mut todo = ready & dilate(inv, reach_max);
-            if reach_max > 1 {
-                todo &= bits(&self.range, |r| r > 1) | dilate(inv, 1);
+        let inv = self.invader_mask();
+        if inv != 0 && ready != 0 {
+            // The ready towers with an invader in reach: range-1 turrets next to one, range-0
+            // stunners on one, bombs on one (a bomb fires only then), and the rest within the
+            // longest reach on the board of one.
+            let turret1 = ready & self.turret1.get() & widen(inv);
+            let stunner0 = ready & self.stunner0.get() & inv;
+            let bombs = ready & self.bombs.get() & inv;
+            let mut others = ready & !(self.turret1.get() | self.stunner0.get() | self.bombs.get());
+            if others != 0 {
+                let reach_max = self.range.iter().copied().max().unwrap_or(0);
+                others &= dilate(inv, reach_max);
             }
-            let mut stunned = 0u128;
-            let mut each = inv;
-            while each != 0 {
-                let i = each.trailing_zeros() as usize;
-                each &= each.wrapping_sub(1);
-                if self.stun.get(i).is_some_and(|&s| s != 0) {
-                    stunned |= 1u128 << i;
+            let descending = rules.fire_descending;
+            if !self.fire_together(turret1, stunner0 | bombs | others, descending) {
+                let todo = turret1 | stunner0 | bombs | others;
+                out.kill_gold = self.fire_in_order(todo, descending);
+                if !rules.kill_rewards {
+                    out.kill_gold = 0;
                 }
             }
-            while todo != 0 && inv != 0 {
-                let p = if rules.fire_descending {
-                    highest(todo)
-                } else {
-                    todo.trailing_zeros() as usize
-                };
-                todo ^= 1u128 << p;
-                self.fire(p, &mut inv, &mut stunned, &mut out);
-            }
-            if !rules.kill_rewards {
-                out.kill_gold = 0;
-            }
         }
-        out.through = self.advance(inv);
+        if cooling != 0 {
+            let mut done = 0u128;
+            each_up!(cooling, |p, b| {
+                if self.cooldown.get(p) == Some(&0) {
+                    done |= b;
+                }
+            });
+            self.ready.set(self.ready.get() | done);
+        }
+        if self.invader_mask() != 0 {
+            out.through = self.advance();
+        }
         out
     }
 
-    fn fire(&mut self, p: usize, inv: &mut u128, stunned: &mut u128, out: &mut BoardTurn) {
-        let (Some(tag), Some(&power), Some(&range)) =
-            (self.tag.get(p), self.power.get(p), self.range.get(p))
-        else {
-            return;
+    /// A tower that fired and now cools down for `cooldown` turns (at least 1).
+    fn cool(&mut self, p: usize, b: u128, cooldown: u16) {
+        if let Some(cd) = self.cooldown.get_mut(p) {
+            *cd = cooldown;
+        }
+        self.ready.put(b, false);
+    }
+
+    /// The towers fire at once if nobody dies this turn; returns whether they did. `turret1` are
+    /// the firing range-1 turrets, `others` every other tower that may fire.
+    ///
+    /// The hits are first summed per invader without changing anything: up to the first kill
+    /// (if any) they are the hits the turn would deal, so nobody dies exactly when every
+    /// invader's sum is below its hit points. Then they land, bombs cool down, and the stunners
+    /// fire in order. If someone would die, nothing has changed and `false` is returned.
+    fn fire_together(&mut self, turret1: u128, others: u128, descending: bool) -> bool {
+        let inv = self.invader_mask();
+        // A range-1 turret at `p` hits `p + 1` if an invader stands there, else `p`, else
+        // `p - 1` (each of them has one of the three to hit). As masks of the invaders hit:
+        // by the turret below, on the same space, above.
+        let above = inv >> 1;
+        let from_below = (turret1 & above) << 1;
+        let from_here = turret1 & inv & !above;
+        let from_above = (turret1 & !inv & !above) >> 1;
+        let damaging = others & !self.stunner0.get();
+        let landed = if damaging == 0 {
+            self.turrets_hit([from_below, from_here, from_above])
+        } else {
+            self.all_hit([from_below, from_here, from_above], damaging)
         };
-        match tag.kind() {
-            Some(TowerKind::Turret) => {
-                let targets = *inv & reach(p, range);
-                if targets != 0 {
-                    let i = highest(targets);
-                    if let Some(reward) = self.hit(i, power) {
-                        *inv &= !(1u128 << i);
-                        *stunned &= !(1u128 << i);
-                        out.kill_gold = out.kill_gold.saturating_add(reward);
-                    }
-                }
+        if !landed {
+            return false;
+        }
+        // Nobody dies: the bombs that fired cool down, the stunners fire.
+        let bombs = others & self.bombs.get();
+        each_up!(bombs, |p, _b| {
+            if let Some(cd) = self.cooldown.get_mut(p) {
+                *cd = BOMB_COOLDOWN;
             }
-            Some(TowerKind::Stunner) => {
-                let targets = *inv & !*stunned & reach(p, range);
-                if targets != 0 {
-                    let i = highest(targets);
-                    let res = self.stun_res.get(i).copied().unwrap_or(0);
-                    let time = power.saturating_sub(res);
-                    if let Some(s) = self.stun.get_mut(i) {
-                        *s = time;
-                    }
-                    if time > 0 {
-                        *stunned |= 1u128 << i;
-                    }
-                    if let Some(cd) = self.cooldown.get_mut(p) {
-                        *cd = power.saturating_add(1);
-                    }
-                }
-            }
-            Some(TowerKind::Bomb) if *inv & (1u128 << p) != 0 => {
-                let mut targets = *inv & reach(p, range);
-                while targets != 0 {
-                    let i = targets.trailing_zeros() as usize;
-                    targets &= targets.wrapping_sub(1);
-                    if let Some(reward) = self.hit(i, power) {
-                        *inv &= !(1u128 << i);
-                        *stunned &= !(1u128 << i);
-                        out.kill_gold = out.kill_gold.saturating_add(reward);
+        });
+        self.ready.set(self.ready.get() & !bombs);
+        // The stunners: those of range 0, and any other of `others` that is not a turret.
+        let wide = others & !(self.stunner0.get() | self.bombs.get());
+        let mut stunners = others & self.stunner0.get();
+        if wide != 0 {
+            stunners |= self.tag_kind_mask(wide, TowerKind::Stunner);
+        }
+        if stunners & !self.stunner0.get() == 0 {
+            // Only range-0 stunners: each can stun only the invader on its own space, which no
+            // other stunner of this turn can: they do not depend on each other.
+            let firing = stunners & !self.stunned.get();
+            let mut stunned = 0u128;
+            each_up!(firing, |p, b| {
+                let power = self.power.get(p).copied().unwrap_or(0);
+                if let Some(v) = self.inv.get_mut(p) {
+                    v.stun = power.saturating_sub(v.stun_res);
+                    if v.stun > 0 {
+                        stunned |= b;
                     }
                 }
                 if let Some(cd) = self.cooldown.get_mut(p) {
-                    *cd = BOMB_COOLDOWN;
+                    *cd = power.saturating_add(1);
+                }
+            });
+            self.stunned.set(self.stunned.get() | stunned);
+            self.ready.set(self.ready.get() & !firing);
+        } else if descending {
+            each_down!(stunners, |p, b| {
+                self.stun_if_target(p, b);
+            });
+        } else {
+            each_up!(stunners, |p, b| {
+                self.stun_if_target(p, b);
+            });
+        }
+        true
+    }
+
+    /// The damage the range-1 turrets deal the invader at `i` (`low == bit(i)` within word `w` of
+    /// the masks `by`: hit by the turret below, on the same space, above).
+    #[inline(always)]
+    fn turret_sum(&self, i: usize, w: usize, low: u64, by: &[[u64; 2]; 3]) -> u32 {
+        let defense = self.inv.get(i).map_or(0, |v| v.defense);
+        let power = |p: usize| self.power.get(p).copied().unwrap_or(0);
+        let word = |m: &[u64; 2]| m.get(w).copied().unwrap_or(0);
+        let [below, here, above] = by;
+        let mut s = 0u32;
+        if word(below) & low != 0 {
+            s = s.saturating_add(damage(power(i.wrapping_sub(1)), defense));
+        }
+        if word(here) & low != 0 {
+            s = s.saturating_add(damage(power(i), defense));
+        }
+        if word(above) & low != 0 {
+            s = s.saturating_add(damage(power(i.wrapping_add(1)), defense));
+        }
+        s
+    }
+
+    /// The hits of the range-1 turrets alone (`by`: the invaders hit by the turret below, on
+    /// the same space, above) land, invader by invader, unless one would die: then those that
+    /// landed are taken back (they are the hit invaders below the first to die) and `false` is
+    /// returned.
+    fn turrets_hit(&mut self, by: [u128; 3]) -> bool {
+        let by = by.map(|m| [m as u64, (m >> 64) as u64]);
+        let [b, h, a] = &by;
+        let hit = [b[0] | h[0] | a[0], b[1] | h[1] | a[1]];
+        let mut dies = None;
+        'words: for (w, &word) in hit.iter().enumerate() {
+            let mut m = word;
+            while m != 0 {
+                let low = m & m.wrapping_neg();
+                m ^= low;
+                let i = low.trailing_zeros() as usize | w << 6;
+                let s = self.turret_sum(i, w, low, &by);
+                let Some(v) = self.inv.get_mut(i) else {
+                    continue;
+                };
+                let hp = v.hp.get();
+                if s >= hp {
+                    dies = Some(i);
+                    break 'words;
+                }
+                v.hp = H::saturating(hp.wrapping_sub(s) as u64);
+            }
+        }
+        let Some(first) = dies else {
+            return true;
+        };
+        let landed = (hit[0] as u128 | (hit[1] as u128) << 64) & bit(first).wrapping_sub(1);
+        each_up!(landed, |i, ib| {
+            let w = i >> 6;
+            let low = (ib >> (w << 6)) as u64;
+            let s = self.turret_sum(i, w, low, &by);
+            if let Some(v) = self.inv.get_mut(i) {
+                v.hp = H::saturating(v.hp.get().saturating_add(s) as u64);
+            }
+        });
+        false
+    }
+
+    /// [`Board::turrets_hit`] with more towers dealing damage: `damaging` (bombs, turrets of
+    /// other ranges). The hits are summed per space first.
+    fn all_hit(&mut self, by: [u128; 3], damaging: u128) -> bool {
+        let inv = self.invader_mask();
+        let [from_below, from_here, from_above] = by;
+        // Damage per space, saturating at u16::MAX (then the turn is played in order: hit points
+        // can be higher in Siege). Indices are masked to the array's 128 entries.
+        let mut sum = [0u16; 128];
+        let mut hit = from_below | from_here | from_above;
+        {
+            let invaders = &self.inv;
+            let power = &self.power;
+            let mut add = |t: usize, p: usize| {
+                let defense = invaders.get(t).map_or(0, |v| v.defense);
+                let hit = power.get(p).map_or(1, |&pw| damage(pw, defense));
+                if let Some(s) = sum.get_mut(t & 127) {
+                    *s = s.saturating_add(u16::try_from(hit).unwrap_or(u16::MAX));
+                }
+            };
+            each_up!(from_below, |t, _b| {
+                add(t, t.wrapping_sub(1));
+            });
+            each_up!(from_here, |t, _b| {
+                add(t, t);
+            });
+            each_up!(from_above, |t, _b| {
+                add(t, t.wrapping_add(1));
+            });
+            each_up!(damaging, |p, b| {
+                let (Some(tag), Some(&range)) = (self.tag.get(p), self.range.get(p)) else {
+                    continue;
+                };
+                match tag.kind() {
+                    Some(TowerKind::Turret) => {
+                        let targets = inv & reach(b, p, range);
+                        if targets != 0 {
+                            let t = highest(targets);
+                            add(t, p);
+                            hit |= bit(t);
+                        }
+                    }
+                    Some(TowerKind::Bomb) if inv & b != 0 => {
+                        let targets = inv & reach(b, p, range);
+                        each_up!(targets, |t, _tb| {
+                            add(t, p);
+                        });
+                        hit |= targets;
+                    }
+                    _ => {}
+                }
+            });
+        }
+        // The hits land, unless someone dies: then the ones that landed are taken back. (In
+        // increasing order: those that landed are the hit invaders below the first to die.)
+        let mut dies: Option<usize> = None;
+        each_up!(hit, |i, _b| {
+            if dies.is_some() {
+                continue;
+            }
+            if let (Some(v), Some(&s)) = (self.inv.get_mut(i), sum.get(i & 127)) {
+                let hp = v.hp.get();
+                if s as u32 >= hp || s == u16::MAX {
+                    dies = Some(i);
+                } else {
+                    v.hp = H::saturating(hp.saturating_sub(s as u32) as u64);
                 }
             }
-            Some(TowerKind::Bomb) | None => {}
+        });
+        if let Some(first) = dies {
+            each_up!(hit & bit(first).wrapping_sub(1), |i, _b| {
+                if let (Some(v), Some(&s)) = (self.inv.get_mut(i), sum.get(i & 127)) {
+                    v.hp = H::saturating(v.hp.get().saturating_add(s as u32) as u64);
+                }
+            });
+            return false;
+        }
+        true
+    }
+
+    /// The towers of `among` of the given kind.
+    fn tag_kind_mask(&self, among: u128, kind: TowerKind) -> u128 {
+        let mut m = 0u128;
+        each_up!(among, |p, b| {
+            if self.tag.get(p).and_then(|t| t.kind()) == Some(kind) {
+                m |= b;
+            }
+        });
+        m
+    }
+
+    /// The stunner at `p` (`b == bit(p)`) stuns the farthest unstunned invader in its reach, if
+    /// there is one.
+    fn stun_if_target(&mut self, p: usize, b: u128) {
+        let range = self.range.get(p).copied().unwrap_or(0);
+        let targets = self.invader_mask() & !self.stunned.get() & reach(b, p, range);
+        if targets != 0 {
+            let i = highest(targets);
+            self.stun(p, b, bit(i));
         }
     }
 
-    /// Invaders move from 99 down to 0; returns the one that left the path, if any.
-    fn advance(&mut self, mut inv: u128) -> Option<(u32, u32)> {
-        let mut through = None;
-        let mut todo = inv;
-        while todo != 0 {
-            let i = highest(todo);
-            todo &= !(1u128 << i);
-            let Some(s) = self.stun.get_mut(i) else {
+    /// The stunner at `p` (`b == bit(p)`) stuns the invader `target` (a mask of one bit):
+    /// `stunTime = max(power - stunRes, 0)`, and the stunner cools down for `power + 1` turns.
+    fn stun(&mut self, p: usize, b: u128, target: u128) {
+        let power = self.power.get(p).copied().unwrap_or(0);
+        let i = highest(target);
+        if let Some(v) = self.inv.get_mut(i) {
+            let time = power.saturating_sub(v.stun_res);
+            v.stun = time;
+            self.stunned.put(target, time > 0);
+        }
+        self.cool(p, b, power.saturating_add(1));
+    }
+
+    /// One hit of `power` on the invader at `i` (`ib == bit(i)`); returns the kill reward if it
+    /// died.
+    fn hit(&mut self, i: usize, ib: u128, power: u16) -> Option<u64> {
+        let v = self.inv.get_mut(i)?;
+        let left = v.hp.get().saturating_sub(damage(power, v.defense));
+        if left > 0 {
+            v.hp = H::saturating(left as u64);
+            return None;
+        }
+        // A u32 plus two u16 tenfold: far from u64's limit, so the saturation never bites.
+        let reward = (v.maxhp.get() as u64)
+            .saturating_add((v.defense as u64).saturating_mul(10))
+            .saturating_add((v.stun_res as u64).saturating_mul(10))
+            / 10;
+        *v = Invader::default();
+        self.occupied.put(ib, false);
+        self.stunned.put(ib, false);
+        Some(reward)
+    }
+
+    /// The ready towers `todo` fire one by one, in the rules' order (a turn where someone
+    /// dies); returns the kill rewards.
+    fn fire_in_order(&mut self, mut todo: u128, descending: bool) -> u64 {
+        let mut gold = 0u64;
+        while todo != 0 && self.invader_mask() != 0 {
+            let p = if descending {
+                highest(todo)
+            } else {
+                todo.trailing_zeros() as usize
+            };
+            let b = bit(p);
+            todo ^= b;
+            let (Some(tag), Some(&power), Some(&range)) =
+                (self.tag.get(p), self.power.get(p), self.range.get(p))
+            else {
                 continue;
             };
-            if *s > 0 {
-                *s = s.saturating_sub(1);
-                continue;
-            }
-            if i == LAST {
-                let hp = self.hp.get(i).map_or(0, |h| h.get());
-                let maxhp = self.maxhp.get(i).map_or(0, |h| h.get());
-                through = Some((hp, maxhp));
-                self.clear_invader(i);
-                inv &= !(1u128 << i);
-            } else if inv & (1u128 << i.wrapping_add(1)) == 0 {
-                // i < LAST here: the next space is still on the path.
-                self.move_up(i);
-                inv = (inv & !(1u128 << i)) | (1u128 << i.wrapping_add(1));
+            let inv = self.invader_mask();
+            match tag.kind() {
+                Some(TowerKind::Turret) => {
+                    let targets = inv & reach(b, p, range);
+                    if targets != 0 {
+                        let i = highest(targets);
+                        if let Some(reward) = self.hit(i, bit(i), power) {
+                            gold = gold.saturating_add(reward);
+                        }
+                    }
+                }
+                Some(TowerKind::Stunner) => self.stun_if_target(p, b),
+                Some(TowerKind::Bomb) if inv & b != 0 => {
+                    each_up!(inv & reach(b, p, range), |i, ib| {
+                        if let Some(reward) = self.hit(i, ib, power) {
+                            gold = gold.saturating_add(reward);
+                        }
+                    });
+                    self.cool(p, b, BOMB_COOLDOWN);
+                }
+                Some(TowerKind::Bomb) | None => {}
             }
         }
-        self.set_invader_mask(inv);
-        through
+        gold
     }
 
-    fn move_up(&mut self, i: usize) {
-        let j = i.saturating_add(1);
-        if j >= SPACES {
-            return;
+    /// Invaders move, from 99 down to 0; returns the one that left the path, if any.
+    ///
+    /// A stunned invader counts down and stays; any other moves up one space if that space is
+    /// free once the invaders above it have moved, so it stays ("is blocked") exactly when the
+    /// invader right above it is stunned or blocked. The moves are then made from the top down.
+    fn advance(&mut self) -> Option<(u32, u32)> {
+        let inv = self.invader_mask();
+        let stunned = self.stunned.get();
+        let mut still = stunned;
+        each_up!(stunned, |i, b| {
+            if let Some(v) = self.inv.get_mut(i) {
+                v.stun = v.stun.saturating_sub(1);
+                if v.stun == 0 {
+                    still &= !b;
+                }
+            }
+        });
+        self.stunned.set(still);
+        let mut blocked = stunned;
+        loop {
+            let next = stunned | (inv & blocked >> 1);
+            if next == blocked {
+                break;
+            }
+            blocked = next;
         }
-        self.hp.swap(i, j);
-        self.maxhp.swap(i, j);
-        self.defense.swap(i, j);
-        self.stun_res.swap(i, j);
-        self.stun.swap(i, j);
+        let moving = inv & !blocked;
+        let mut through = None;
+        each_down!(moving, |i, _b| {
+            let Some(v) = self.inv.get_mut(i) else {
+                continue;
+            };
+            let walker = core::mem::take(v);
+            if i == LAST {
+                through = Some((walker.hp.get(), walker.maxhp.get()));
+            } else if let Some(next) = self.inv.get_mut(i.wrapping_add(1)) {
+                // The space above is free: its invader has moved on, or there was none.
+                *next = walker;
+            }
+        });
+        self.occupied.set((moving << 1 & PATH) | blocked);
+        through
     }
 
     /// Feeds the occupied spaces, in order, into a digest.

@@ -8,7 +8,7 @@
 use super::replay::{play_recorded, Recorder};
 use super::verify::{orders_from_replay, params_from_replay};
 use crate::verify::Difference;
-use arena_core::games::ants::{Ants, AntsGame, Order};
+use arena_core::games::ants::{Ants, Order};
 use arena_core::SeatSet;
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -32,8 +32,8 @@ pub struct SeatFeed {
 
 impl SeatFeed {
     /// Starts from a freshly set-up game, as `init_vision` does.
-    pub fn new<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
-        game: &AntsGame<S, A, F, H, O>,
+    pub fn new(
+        game: &Ants,
         player: usize,
     ) -> SeatFeed {
         let n = game.players();
@@ -80,15 +80,9 @@ impl SeatFeed {
     }
 
     /// `update_vision` + `update_revealed` after the turn `game` has just played (once per turn).
-    pub fn update<
-        const S: usize,
-        const A: usize,
-        const F: usize,
-        const H: usize,
-        const O: usize,
-    >(
+    pub fn update(
         &mut self,
-        game: &AntsGame<S, A, F, H, O>,
+        game: &Ants,
     ) {
         if self.seen == Some(game.current_turn()) {
             return;
@@ -122,14 +116,8 @@ impl SeatFeed {
     }
 
     /// The turn-0 block, `ready` included.
-    pub fn start_text<
-        const S: usize,
-        const A: usize,
-        const F: usize,
-        const H: usize,
-        const O: usize,
-    >(
-        game: &AntsGame<S, A, F, H, O>,
+    pub fn start_text(
+        game: &Ants,
     ) -> String {
         format!(
             "turn 0\nloadtime {}\nturntime {}\nrows {}\ncols {}\nturns {}\nviewradius2 {}\nattackradius2 {}\nspawnradius2 {}\nplayer_seed {}\nready\n",
@@ -146,9 +134,9 @@ impl SeatFeed {
     }
 
     /// `render_changes(player)`: new water, then hills, ants, food and the dead in view.
-    fn changes<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    fn changes(
         &mut self,
-        game: &AntsGame<S, A, F, H, O>,
+        game: &Ants,
     ) -> String {
         let cols = self.cols;
         let rc = |sq: u16| (sq as usize / cols, sq as usize % cols);
@@ -203,15 +191,9 @@ impl SeatFeed {
     }
 
     /// The state sent at the start of turn `game.current_turn() + 1`.
-    pub fn turn_text<
-        const S: usize,
-        const A: usize,
-        const F: usize,
-        const H: usize,
-        const O: usize,
-    >(
+    pub fn turn_text(
         &mut self,
-        game: &AntsGame<S, A, F, H, O>,
+        game: &Ants,
     ) -> String {
         self.update(game);
         format!(
@@ -235,15 +217,9 @@ impl SeatFeed {
     }
 
     /// The `end` message: the scores, statuses and turns given, then the last view.
-    pub fn end_text<
-        const S: usize,
-        const A: usize,
-        const F: usize,
-        const H: usize,
-        const O: usize,
-    >(
+    pub fn end_text(
         &mut self,
-        game: &AntsGame<S, A, F, H, O>,
+        game: &Ants,
         scores: &[i32],
         status: &[String],
         turns: &[u32],
@@ -262,8 +238,8 @@ impl SeatFeed {
 
 /// The scores an `end` message gives: before the lone survivor's bonus while the game goes on,
 /// with it once the game is over.
-pub fn end_scores<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
-    game: &AntsGame<S, A, F, H, O>,
+pub fn end_scores(
+    game: &Ants,
     over: bool,
 ) -> Vec<i32> {
     (0..game.players())
@@ -289,19 +265,19 @@ pub fn bot_input(replay: &str, map: &str) -> Result<Vec<String>, Difference> {
     game.init(&params, seed)
         .map_err(|e| Difference::unreadable("a valid game", e))?;
     let n = game.players();
-    let mut feeds: Vec<SeatFeed> = (0..n).map(|p| SeatFeed::new(&*game, p)).collect();
-    let mut rec = Recorder::new(&*game);
+    let mut feeds: Vec<SeatFeed> = (0..n).map(|p| SeatFeed::new(&game, p)).collect();
+    let mut rec = Recorder::new(&game);
     let mut logs = vec![String::new(); n];
     for (p, log) in logs.iter_mut().enumerate() {
         if game.is_alive(p) {
-            log.push_str(&SeatFeed::start_text(&*game));
+            log.push_str(&SeatFeed::start_text(&game));
         }
     }
     let empty: Vec<Vec<Order>> = Vec::new();
     while !game.is_finished() {
         let alive: Vec<bool> = (0..n).map(|p| game.is_alive(p)).collect();
         for p in (0..n).filter(|&p| alive[p]) {
-            logs[p].push_str(&feeds[p].turn_text(&*game));
+            logs[p].push_str(&feeds[p].turn_text(&game));
         }
         let t = game.current_turn() as usize + 1;
         let these = orders.get(t).unwrap_or(&empty);
@@ -311,7 +287,7 @@ pub fn bot_input(replay: &str, map: &str) -> Result<Vec<String>, Difference> {
         play_recorded(&mut game, &mut rec, &slices, SeatSet::EMPTY);
         // Bots eliminated this turn hear it now, before the lone survivor's bonus, one after the
         // other, each seeing the statuses of those before it.
-        let before_bonus = end_scores(&*game, false);
+        let before_bonus = end_scores(&game, false);
         let mut status: Vec<String> = rec.status().to_vec();
         for p in 0..n {
             if alive[p] && !game.is_alive(p) && status[p] == "eliminated" {
@@ -320,13 +296,13 @@ pub fn bot_input(replay: &str, map: &str) -> Result<Vec<String>, Difference> {
         }
         for p in (0..n).filter(|&p| alive[p] && !game.is_alive(p)) {
             status[p] = rec.status()[p].clone();
-            let text = feeds[p].end_text(&*game, &before_bonus, &status, rec.player_turns());
+            let text = feeds[p].end_text(&game, &before_bonus, &status, rec.player_turns());
             logs[p].push_str(&text);
         }
     }
-    let scores = end_scores(&*game, true);
+    let scores = end_scores(&game, true);
     for p in (0..n).filter(|&p| game.is_alive(p)) {
-        let text = feeds[p].end_text(&*game, &scores, rec.status(), rec.player_turns());
+        let text = feeds[p].end_text(&game, &scores, rec.status(), rec.player_turns());
         logs[p].push_str(&text);
     }
     Ok(logs)

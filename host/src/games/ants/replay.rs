@@ -4,7 +4,7 @@ use super::Extra;
 use crate::game::Plan;
 use crate::process::Fault;
 use crate::record::{LineWriter, Step};
-use arena_core::games::ants::{Ants, AntsGame, Order, OrderError};
+use arena_core::games::ants::{Ants, Order, OrderError};
 use arena_core::{Seat, SeatSet};
 use serde_json::{json, Value};
 
@@ -50,8 +50,8 @@ pub struct Recorder {
 
 impl Recorder {
     /// Starts from a freshly set-up game (turn 0).
-    pub fn new<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
-        game: &AntsGame<S, A, F, H, O>,
+    pub fn new(
+        game: &Ants,
     ) -> Recorder {
         let n = game.players();
         let mut r = Recorder {
@@ -74,9 +74,9 @@ impl Recorder {
         )
     }
 
-    fn take_new<const S: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    fn take_new(
         &mut self,
-        game: &AntsGame<S, A, F, H, O>,
+        game: &Ants,
     ) {
         let known = self.ants.len() as u32;
         let mut born: Vec<_> = game.ants().iter().filter(|a| a.id >= known).collect();
@@ -109,15 +109,9 @@ impl Recorder {
 
     /// Records the turn just played. `alive_before[p]`: was `p` alive when the turn started (its
     /// bot was sent the state)?
-    pub fn after_turn<
-        const S: usize,
-        const A: usize,
-        const F: usize,
-        const H: usize,
-        const O: usize,
-    >(
+    pub fn after_turn(
         &mut self,
-        game: &AntsGame<S, A, F, H, O>,
+        game: &Ants,
         alive_before: &[bool],
     ) {
         let turn = game.current_turn() as u32;
@@ -192,15 +186,9 @@ impl Recorder {
     }
 
     /// The whole replay file (`playgame.py`'s output) once the game is over.
-    pub fn replay<
-        const S: usize,
-        const A: usize,
-        const F: usize,
-        const H: usize,
-        const O: usize,
-    >(
+    pub fn replay(
         &self,
-        game: &AntsGame<S, A, F, H, O>,
+        game: &Ants,
         meta: &ReplayMeta,
     ) -> Value {
         let turn = game.current_turn() as u32;

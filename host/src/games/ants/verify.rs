@@ -171,7 +171,7 @@ pub fn rerun_with(
     let kills = kills_from_replay(replay)?;
     let mut game: Box<Ants> = Box::new(Ants::blank());
     game.init(&params, seed).map_err(|e| bad("setup", e))?;
-    let mut rec = Recorder::new(&*game);
+    let mut rec = Recorder::new(&game);
     // Bots the engine killed while loading (turn 0).
     let at_start = kill_set(&game, &mut rec, &kills, 0);
     game.kill_at_start(at_start);
@@ -191,7 +191,7 @@ pub fn rerun_with(
         engine_seed: seed as i64,
         ..ReplayMeta::default()
     };
-    Ok(rec.replay(&*game, &meta))
+    Ok(rec.replay(&game, &meta))
 }
 
 /// The turn at which two ant records first differ.

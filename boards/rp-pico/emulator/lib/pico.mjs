@@ -1,0 +1,335 @@
+// The emulated Raspberry Pi Pico: rp2040js's RP2040 with the release ELF in its flash, the harness's
+// boot ROM, an SSD1306 on I2C0 and the RTT log read as a probe reads it.
+
+import { RP2040 } from 'rp2040js';
+
+import { BootRom, RomError, RomMemory } from './bootrom.mjs';
+import { CycleClock } from './clock.mjs';
+import { DefmtError, FrameSplitter, findFormat, frameIndex, rzcobsDecode, u32At } from './defmt.mjs';
+import { ElfError, defmtStrings, parseElf, symbolAddress } from './elf.mjs';
+import { RttError, RttReader } from './rtt.mjs';
+import { HEIGHT, Ssd1306, WIDTH } from './ssd1306.mjs';
+
+export const FLASH = 0x10000000;
+const FLASH_SIZE = 16 * 1024 * 1024; // the address window rp2040js maps
+const SRAM = 0x20000000;
+const SRAM_SIZE = 264 * 1024;
+/** Where boot2 leaves the vector table (VTOR) before it jumps to the reset handler. */
+export const VECTORS = 0x10000100;
+const I2C_WRITE = 0;
+
+/** CRC-32 as the RP2040 boot ROM checks boot2 (datasheet 2.8.1.3.1): polynomial 0x04c11db7, no
+ * reflection, initial value 0xffffffff, no final XOR; stored little endian after the first 252 bytes. */
+export function boot2Crc(bytes) {
+  let c = 0xffffffff;
+  for (const b of bytes) {
+    c ^= b << 24;
+    for (let k = 0; k < 8; k++) c = c & 0x80000000 ? (c << 1) ^ 0x04c11db7 : c << 1;
+  }
+  return c >>> 0;
+}
+
+/** Why a run ended. `status`: the harness's exit status. */
+export class Halt {
+  constructor(kind, status, message) {
+    this.kind = kind;
+    this.status = status;
+    this.message = message;
+  }
+}
+
+export class EmulatedPico {
+  /**
+   * `elfBytes`: the ELF file. Options: `matches` (stop when match `matches` starts, that is after
+   * `matches` complete matches), `onFrame(k, {m, t, announced, picture, onLevel})` for each frame
+   * the firmware announces and, with `every`, for every `every`-th turn of each match (taken from
+   * the digests; that needs a digest every turn), `onLog(bytes)` for the RTT bytes, whole defmt
+   * frames at a time.
+   */
+  constructor(elfBytes, opts = {}) {
+    this.opts = opts;
+    this.elf = parseElf(elfBytes);
+    this.clock = new CycleClock();
+    this.mcu = new RP2040(this.clock);
+    this.warnings = new Map();
+    this.halted = null;
+    this.mcu.logger = {
+      debug() {},
+      info() {},
+      warn: (component, message) => this.emulatorWarning(component, message),
+      error: (component, message) => this.emulatorWarning(component, message, true),
+    };
+    this.rom = new BootRom();
+    this.rom.install(this.mcu);
+    this.romMemory = new RomMemory(this.mcu);
+    this.load();
+    this.start();
+
+    // The OLED on I2C0.
+    this.oled = new Ssd1306(0x3c);
+    const i2c = this.mcu.i2c[0];
+    i2c.onStart = () => i2c.completeStart();
+    i2c.onConnect = (address, mode) => i2c.completeConnect(this.oled.connect(address, mode !== I2C_WRITE));
+    i2c.onWriteByte = (value) => {
+      // The log up to now belongs to the picture before this byte: drain it first, so an
+      // announced frame is always paired with the GDDRAM as it was when it was announced.
+      this.drain();
+      i2c.completeWrite(this.oled.writeByte(value));
+    };
+    i2c.onReadByte = () => i2c.completeRead(0xff);
+    i2c.onStop = () => {
+      this.oled.stop();
+      i2c.completeStop();
+    };
+    // The second I2C has nothing on it: every address is not acknowledged.
+    const i2c1 = this.mcu.i2c[1];
+    i2c1.onConnect = () => i2c1.completeConnect(false);
+
+    // The log.
+    const rttAt = symbolAddress(this.elf, '_SEGGER_RTT');
+    if (rttAt === undefined) throw new ElfError('no _SEGGER_RTT symbol: the firmware does not log over RTT (defmt-rtt)');
+    this.rtt = new RttReader(this.mcu, rttAt);
+    const strings = defmtStrings(this.elf);
+    if (strings.size === 0) throw new ElfError('no defmt format strings in the .defmt section');
+    this.frameFormat = findFormat(strings, 'frame m=');
+    this.startFormat = findFormat(strings, 'start m=');
+    this.digestFormat = findFormat(strings, 'digest m=');
+    this.finalFormat = findFormat(strings, 'final m=');
+    if (opts.every && (this.digestFormat === undefined || this.finalFormat === undefined)) {
+      throw new ElfError('--every needs the firmware\'s "digest m=..." and "final m=..." log lines, and its ELF lacks one');
+    }
+    if (opts.matches !== undefined && this.startFormat === undefined) {
+      throw new ElfError('--matches needs the firmware\'s "start m=..." log line, and its ELF has none');
+    }
+    this.logFrames = 0;
+    this.starts = 0;
+    this.frames = 0;
+    this.captures = 0;
+    this.lastTurn = '';
+    this.lastLogCycle = 0;
+    this.splitter = new FrameSplitter((f) => this.logFrame(f));
+    this.mcu.onBreak = (imm) => this.onBreak(imm);
+  }
+
+  /** The ELF's loadable segments at their load addresses, as a probe writes them to flash. */
+  load() {
+    let loaded = 0;
+    for (const s of this.elf.segments) {
+      if (s.filesz === 0) continue;
+      const a = s.paddr >>> 0;
+      if (a >= FLASH && a + s.filesz <= FLASH + FLASH_SIZE) {
+        this.mcu.flash.set(s.data, a - FLASH);
+      } else if (a >= SRAM && a + s.filesz <= SRAM + SRAM_SIZE) {
+        this.mcu.sram.set(s.data, a - SRAM);
+      } else {
+        throw new ElfError(`a loadable segment at 0x${a.toString(16)} (${s.filesz} bytes) is neither in flash nor in SRAM`);
+      }
+      loaded += s.filesz;
+    }
+    if (loaded === 0) throw new ElfError('no loadable segment with data');
+    this.loadedBytes = loaded;
+    const f = this.mcu.flash;
+    const boot2 = f.subarray(0, 252);
+    const stored = (f[252] | (f[253] << 8) | (f[254] << 16) | (f[255] << 24)) >>> 0;
+    this.boot2Ok = boot2.some((b) => b !== 0xff) && boot2Crc(boot2) === stored;
+  }
+
+  /** The core as boot2 leaves it: VTOR at 0x10000100, SP and PC from the vector table there. */
+  start() {
+    const sp = this.mcu.readUint32(VECTORS);
+    const pc = this.mcu.readUint32(VECTORS + 4);
+    if (sp < SRAM || sp > SRAM + SRAM_SIZE || sp & 3) {
+      throw new ElfError(`the initial stack pointer at 0x${VECTORS.toString(16)} is 0x${sp.toString(16)}: not in SRAM (no vector table there?)`);
+    }
+    if (!(pc & 1) || pc < FLASH || pc >= FLASH + FLASH_SIZE) {
+      throw new ElfError(`the reset vector at 0x${(VECTORS + 4).toString(16)} is 0x${pc.toString(16)}: not a Thumb address in flash`);
+    }
+    const core = this.mcu.core;
+    core.VTOR = VECTORS;
+    core.SP = sp;
+    core.PC = pc & ~1;
+  }
+
+  get cycles() {
+    return this.clock.t;
+  }
+
+  halt(kind, status, message) {
+    if (!this.halted) this.halted = new Halt(kind, status, message);
+  }
+
+  emulatorWarning(component, message, error = false) {
+    const pc = `pc=0x${(this.mcu.core.PC >>> 0).toString(16)}`;
+    if (/invalid memory address|undefined address/i.test(message)) {
+      // A real RP2040 answers an access to nothing with a bus fault (HardFault): with flip-link,
+      // a stack overflow ends here too, below the start of SRAM.
+      this.halt('bus-fault', 1, `bus fault: ${message} (${pc}); on the RP2040 this is a HardFault (a stack overflow runs below 0x20000000)`);
+      return;
+    }
+    if (/not implemented/i.test(message) && component === 'CortexM0Core') {
+      this.halt('unimplemented', 1, `${message} (${pc})`);
+      return;
+    }
+    if (error) {
+      this.halt('emulator-error', 1, `${component}: ${message} (${pc})`);
+      return;
+    }
+    const key = `${component}: ${message}`;
+    this.warnings.set(key, (this.warnings.get(key) ?? 0) + 1);
+  }
+
+  onBreak(imm) {
+    const core = this.mcu.core;
+    const at = (core.PC - 2) >>> 0;
+    const op = this.mcu.readUint16(at);
+    if (op >> 8 === 0xbe && this.rom.owns(at)) {
+      try {
+        this.rom.trap(at, imm, core.registers, this.romMemory);
+      } catch (e) {
+        if (!(e instanceof RomError)) throw e;
+        this.halt('rom', 1, `boot ROM: ${e.message} (lr=0x${(core.LR >>> 0).toString(16)})`);
+      }
+      return;
+    }
+    if (op >> 8 === 0xde) {
+      // panic-probe ends a panic with `udf`, which takes the HardFault on a real core: probe-rs
+      // stops there and reports the fault.
+      this.halt('hardfault', 1, `HardFault: udf #${imm} at 0x${at.toString(16)} (panic-probe ends a panic this way)`);
+      return;
+    }
+    if ((op & 0xfff0) === 0xf7f0) {
+      this.halt('hardfault', 1, `HardFault: udf.w at 0x${at.toString(16)}`);
+      return;
+    }
+    this.halt('breakpoint', 1, `bkpt #${imm} at 0x${at.toString(16)}: the core halts, as under a probe`);
+  }
+
+  /** Reads the RTT up-channel and hands its frames on. */
+  drain() {
+    if (this.halted && this.halted.kind === 'done') return;
+    let bytes;
+    try {
+      bytes = this.rtt.drain();
+    } catch (e) {
+      if (!(e instanceof RttError)) throw e;
+      this.halt('rtt', 1, `RTT: ${e.message}`);
+      return;
+    }
+    if (bytes) {
+      this.lastLogCycle = this.cycles;
+      this.splitter.push(bytes);
+    }
+  }
+
+  logFrame(encoded) {
+    if (this.halted && this.halted.kind === 'done') return;
+    let decoded;
+    try {
+      decoded = rzcobsDecode(encoded);
+    } catch (e) {
+      if (!(e instanceof DefmtError)) throw e;
+      this.halt('log', 1, `a defmt frame that does not decode: ${e.message}`);
+      return;
+    }
+    const index = frameIndex(decoded);
+    if (index === this.startFormat) {
+      this.starts++;
+      if (this.opts.matches !== undefined && this.starts > this.opts.matches) {
+        this.halt('done', 0, `${this.opts.matches} matches played`);
+        return;
+      }
+    }
+    this.logFrames++;
+    // The picture first, then the log line that announced it.
+    if (index === this.frameFormat) {
+      this.capture(u32At(decoded, 0), u32At(decoded, 4), true);
+      this.frames++;
+    } else if (this.opts.every && (index === this.digestFormat || index === this.finalFormat)) {
+      // The loop logs a turn's digest before it draws that turn: at "digest t" the panel still
+      // shows turn t - 1; at "final t" (after the last turn) it shows turn t.
+      const m = u32At(decoded, 0);
+      const t = u32At(decoded, 4);
+      const shown = index === this.digestFormat ? t - 1 : t;
+      if (shown % this.opts.every === 0) this.capture(m, shown, false);
+    }
+    const out = new Uint8Array(encoded.length + 1);
+    out.set(encoded, 0);
+    if (this.opts.onLog) this.opts.onLog(out);
+  }
+
+  /** Hands the panel's picture on: every announced frame, and each turn taken from the digests
+   * once (not again when the firmware announced that turn already). */
+  capture(m, t, announced) {
+    if (!this.opts.onFrame) return;
+    const turn = `${m}/${t}`;
+    if (announced) {
+      this.lastTurn = turn;
+    } else {
+      if (turn === this.lastTurn) return;
+      this.lastTurn = turn;
+    }
+    this.opts.onFrame(this.captures++, {
+      m,
+      t,
+      announced,
+      cycle: this.cycles,
+      picture: this.oled.picture(),
+      onLevel: this.oled.onLevel,
+    });
+  }
+
+  /** Runs up to `n` instructions (or until the run halts). */
+  step(n) {
+    const { core } = this.mcu;
+    const clock = this.clock;
+    for (let i = 0; i < n; i++) {
+      if (core.waiting) {
+        if (core.interruptsUpdated && core.checkForInterrupts()) {
+          core.waiting = false;
+          continue;
+        }
+        if (!clock.sleep()) {
+          this.halt('asleep', 1, `the core sleeps (WFI/WFE at 0x${(core.PC >>> 0).toString(16)}) with no timer to wake it`);
+          return;
+        }
+      } else {
+        clock.t += core.executeInstruction();
+        if (clock.t >= clock.nextDue) clock.fire();
+      }
+      if (this.halted) return;
+    }
+  }
+
+  /** What the run did, for the summary. */
+  summary() {
+    return {
+      cycles: this.cycles,
+      loadedBytes: this.loadedBytes,
+      boot2ChecksumOk: this.boot2Ok,
+      rttBytes: this.rtt.bytes,
+      logFrames: this.logFrames,
+      matchesStarted: Math.min(this.starts, this.opts.matches ?? this.starts),
+      frames: this.frames,
+      captures: this.captures,
+      rom: this.rom.stats(),
+      romLookups: Object.fromEntries(this.rom.lookups),
+      i2c: {
+        transactions: this.oled.transactions,
+        commands: this.oled.commandsSeen,
+        dataBytes: this.oled.dataBytes,
+      },
+      oled: {
+        displayOn: this.oled.displayOn,
+        chargePump: this.oled.chargePump,
+        contrast: this.oled.contrast,
+        addressingMode: this.oled.mode,
+        segmentRemap: this.oled.segRemap,
+        comRemap: this.oled.comRemap,
+        warnings: this.oled.warnings,
+      },
+      emulatorWarnings: Object.fromEntries(this.warnings),
+    };
+  }
+}
+
+export { WIDTH, HEIGHT };

@@ -1,0 +1,119 @@
+import assert from 'node:assert/strict';
+import { inflateSync } from 'node:zlib';
+import { test } from 'node:test';
+
+import { BootRom, RomError, code } from '../lib/bootrom.mjs';
+import { FrameSplitter, findFormat, rzcobsDecode } from '../lib/defmt.mjs';
+import { ElfError, parseElf } from '../lib/elf.mjs';
+import { boot2Crc } from '../lib/pico.mjs';
+import { crc32, grayPng } from '../lib/png.mjs';
+
+test('rzCOBS: the encodings of defmt\'s own encoder tests decode back', () => {
+  const cases = [
+    [[0x00], [0x7f]],
+    [[0x01], [0x01, 0x7e]],
+    [[0x00, 0x01], [0x01, 0x7d]],
+    [[0x01, 0x02], [0x01, 0x02, 0x7c]],
+    [[0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x00], [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x40]],
+    [[0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77], [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x80]],
+  ];
+  for (const [plain, enc] of cases) {
+    const got = Array.from(rzcobsDecode(Uint8Array.from(enc)));
+    assert.deepEqual(got.slice(0, plain.length), plain, `decode ${enc}`);
+    assert.ok(got.slice(plain.length).every((b) => b === 0), 'only padding zeros after the data');
+  }
+  const long = Array.from({ length: 134 }, (_, i) => (i % 255) + 1);
+  assert.deepEqual(Array.from(rzcobsDecode(Uint8Array.from([...long, 0xff]))), long);
+  assert.throws(() => rzcobsDecode(Uint8Array.from([1, 2, 0x7e])));
+});
+
+test('frames split on zero bytes, across pushes', () => {
+  const got = [];
+  const s = new FrameSplitter((f) => got.push(Array.from(f)));
+  s.push(Uint8Array.from([0, 1, 2]));
+  s.push(Uint8Array.from([3, 0, 0, 4, 0, 5]));
+  assert.deepEqual(got, [[1, 2, 3], [4]]);
+  assert.deepEqual(s.pending, [5]);
+});
+
+test('findFormat wants exactly one string with the prefix', () => {
+  const m = new Map([[1, { data: 'frame m={=u32}' }], [2, { data: 'start m={=u32}' }], [3, { data: 'framed' }]]);
+  assert.equal(findFormat(m, 'frame m='), 1);
+  assert.equal(findFormat(m, 'nothing'), undefined);
+  m.set(4, { data: 'frame m=again' });
+  assert.throws(() => findFormat(m, 'frame m='));
+});
+
+test('a malformed ELF is a clear ElfError', () => {
+  assert.throws(() => parseElf(new Uint8Array(10)), ElfError);
+  assert.throws(() => parseElf(new TextEncoder().encode('#!/bin/sh\necho not an elf, but long enough to be read as one......')), /no ELF magic/);
+  const h = new Uint8Array(52);
+  h.set([0x7f, 0x45, 0x4c, 0x46, 1, 1, 1]);
+  h[18] = 40;
+  new DataView(h.buffer).setUint32(28, 1000, true); // program headers past the end
+  new DataView(h.buffer).setUint16(44, 2, true);
+  new DataView(h.buffer).setUint16(42, 32, true);
+  assert.throws(() => parseElf(h), /past the end/);
+  h[18] = 62;
+  assert.throws(() => parseElf(h), /not ARM/);
+});
+
+test('the ROM: header, lookup and functions', () => {
+  const rom = new BootRom();
+  const img = rom.image;
+  const v = new DataView(img.buffer);
+  assert.deepEqual(Array.from(img.subarray(0x10, 0x13)), [0x4d, 0x75, 0x01]);
+  const mem = {
+    bytes: new Uint8Array(256),
+    moved: 0,
+    read16: (a) => v.getUint16(a, true),
+    fill(d, c, n) {
+      this.moved += n;
+      this.bytes.fill(c, d, d + n);
+    },
+    copy(d, s, n) {
+      this.moved += n;
+      this.bytes.copyWithin(d, s, s + n);
+    },
+  };
+  const regs = new Uint32Array(16);
+  const lookup = (c) => {
+    regs[0] = v.getUint16(0x14, true);
+    regs[1] = code(c[0], c[1]);
+    rom.trap(v.getUint16(0x18, true) & ~1, 0x01, regs, mem);
+    return regs[0];
+  };
+  const call = (c, ...args) => {
+    const f = lookup(c);
+    assert.equal(f & 1, 1, 'a Thumb pointer');
+    assert.equal(v.getUint16(f & ~1, true) >> 8, 0xbe, 'the stub is a BKPT');
+    assert.equal(v.getUint16((f & ~1) + 2, true), 0x4770, 'then BX LR');
+    args.forEach((a, i) => (regs[i] = a));
+    rom.trap(f & ~1, v.getUint16(f & ~1, true) & 0xff, regs, mem);
+    return regs[0];
+  };
+  assert.equal(call('L3', 1), 31);
+  assert.equal(call('L3', 0), 32);
+  assert.equal(call('T3', 0x80), 7);
+  assert.equal(call('P3', 0xf0f0), 8);
+  assert.equal(call('R3', 1), 0x80000000);
+  mem.bytes.set([1, 2, 3, 4], 0);
+  assert.equal(call('MC', 16, 0, 4), 16, 'memcpy returns dest');
+  assert.deepEqual(Array.from(mem.bytes.subarray(16, 20)), [1, 2, 3, 4]);
+  assert.equal(call('MS', 32, 0x1ab, 3), 32);
+  assert.deepEqual(Array.from(mem.bytes.subarray(32, 36)), [0xab, 0xab, 0xab, 0]);
+  assert.deepEqual(rom.stats().memcpy, { calls: 1, bytes: 4 });
+  assert.throws(() => lookup('RE'), RomError, 'flash programming is not provided');
+});
+
+test('boot2 checksum and PNG CRC', () => {
+  // CRC-32/MPEG-2 of "123456789" is 0x0376e6e7; CRC-32 (zlib's) is 0xcbf43926.
+  const digits = new TextEncoder().encode('123456789');
+  assert.equal(boot2Crc(digits), 0x0376e6e7);
+  assert.equal(crc32(digits), 0xcbf43926);
+  const png = grayPng(2, 1, Uint8Array.from([0, 255]));
+  assert.deepEqual(Array.from(png.subarray(1, 4)), [0x50, 0x4e, 0x47]);
+  const idat = png.indexOf(Buffer.from('IDAT'));
+  const len = png.readUInt32BE(idat - 4);
+  assert.deepEqual(Array.from(inflateSync(png.subarray(idat + 4, idat + 4 + len))), [0, 0, 255]);
+});

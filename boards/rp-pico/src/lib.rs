@@ -1,0 +1,200 @@
+//! # Pocket Arena on a Raspberry Pi Pico
+//!
+//! The board: an SSD1306 128x64 OLED on I2C0 (SDA GP4, SCL GP5, address 0x3C), the log over
+//! defmt-rtt, turn costs in core cycles. What it adds to arena-firmware:
+//! - [`init`]: clocks (125 MHz from the 12 MHz crystal), I2C0 at 400 kHz, the display;
+//! - [`Cycles`]: the turn clock, SysTick on the core clock extended to 32 bits by counting its
+//!   wraps (the Cortex-M0+ has no DWT cycle counter, and 24 bits wrap after 134 ms);
+//! - [`stack`]: stack painting, for the high-water mark of each match (`stack m= used= of=`, the
+//!   QEMU board's log line);
+//! - [`run_config`]: what the rotation logs: a digest after every turn, a snapshot frame announced every
+//!   [`SNAPSHOT_EVERY`] turns and on each result screen (`frame m= t= k=`), which a probe shows and
+//!   the emulated run checks.
+//!
+//! A panic goes to the defmt log through panic-probe, which then takes the HardFault (probe-rs
+//! stops there and reports it).
+
+#![no_std]
+
+pub mod stack;
+
+use core::sync::atomic::{AtomicU32, Ordering};
+
+use arena_firmware::board::{Board, Event};
+use arena_firmware::{RunConfig, TurnClock};
+use cortex_m::peripheral::syst::SystClkSource;
+use cortex_m::peripheral::{SCB, SYST};
+use defmt_rtt as _;
+use embedded_graphics::pixelcolor::BinaryColor;
+use hal::fugit::RateExtU32;
+use hal::pac;
+use panic_probe as _;
+use rp2040_hal as hal;
+use ssd1306::mode::BufferedGraphicsMode;
+use ssd1306::prelude::*;
+use ssd1306::{I2CDisplayInterface, Ssd1306};
+
+/// The second-stage bootloader for the Pico's W25Q080 flash.
+#[link_section = ".boot2"]
+#[used]
+pub static BOOT2: [u8; 256] = rp2040_boot2::BOOT_LOADER_W25Q080;
+
+const XTAL_HZ: u32 = 12_000_000;
+
+/// A digest in the log after every this many turns.
+pub const DIGEST_EVERY: u32 = 1;
+/// A snapshot frame announced every this many turns (and each result screen).
+pub const SNAPSHOT_EVERY: u32 = 25;
+
+/// The rotation as the Pico plays it: forever, from match 0, with the loop's turn limit.
+pub fn run_config() -> RunConfig {
+    RunConfig {
+        digest_every: DIGEST_EVERY,
+        snapshot_every: SNAPSHOT_EVERY,
+        ..RunConfig::default()
+    }
+}
+
+const RELOAD: u32 = 0x00FF_FFFF;
+
+/// SysTick wraps since the clock started (SysTick's exception counts them).
+static WRAPS: AtomicU32 = AtomicU32::new(0);
+
+#[cortex_m_rt::exception]
+fn SysTick() {
+    // Only this handler writes WRAPS: a load and a store (the M0+ has no atomic add).
+    WRAPS.store(
+        WRAPS.load(Ordering::Relaxed).wrapping_add(1),
+        Ordering::Relaxed,
+    );
+}
+
+/// Core cycles since the clock started, as a 32-bit up-counter (wraps after 34 s at 125 MHz).
+pub struct Cycles {
+    _syst: SYST,
+}
+
+impl Cycles {
+    fn start(mut syst: SYST) -> Cycles {
+        syst.set_clock_source(SystClkSource::Core);
+        syst.set_reload(RELOAD);
+        syst.clear_current();
+        syst.enable_interrupt();
+        syst.enable_counter();
+        Cycles { _syst: syst }
+    }
+}
+
+impl TurnClock for Cycles {
+    fn now(&mut self) -> u32 {
+        loop {
+            let wraps = WRAPS.load(Ordering::Relaxed);
+            let current = SYST::get_current();
+            let pending = SCB::is_pendst_pending();
+            if WRAPS.load(Ordering::Relaxed) != wraps {
+                continue; // the handler ran in between: read again
+            }
+            // A wrap whose exception is still pending (interrupts masked) shows as a pending
+            // SysTick with the counter just reloaded (high); a counter near 0 has not wrapped yet.
+            let wraps = if pending && current > RELOAD / 2 {
+                wraps.wrapping_add(1)
+            } else {
+                wraps
+            };
+            return (wraps << 24) | (RELOAD - current);
+        }
+    }
+}
+
+/// The I2C bus the OLED is on.
+pub type Bus = hal::I2C<
+    pac::I2C0,
+    (
+        hal::gpio::Pin<hal::gpio::bank0::Gpio4, hal::gpio::FunctionI2C, hal::gpio::PullUp>,
+        hal::gpio::Pin<hal::gpio::bank0::Gpio5, hal::gpio::FunctionI2C, hal::gpio::PullUp>,
+    ),
+>;
+pub type Display =
+    Ssd1306<I2CInterface<Bus>, DisplaySize128x64, BufferedGraphicsMode<DisplaySize128x64>>;
+
+/// The board: the OLED, the turn clock, and stack painting per match.
+pub struct Pico {
+    pub display: Display,
+    pub clock: Cycles,
+}
+
+impl Board for Pico {
+    type Color = BinaryColor;
+    type Display = Display;
+    type Clock = Cycles;
+    fn display(&mut self) -> &mut Display {
+        &mut self.display
+    }
+    fn clock(&mut self) -> &mut Cycles {
+        &mut self.clock
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        match event {
+            Event::Frame { .. } if self.display.flush().is_err() => {
+                defmt::warn!("display flush failed")
+            }
+            Event::Start { .. } => stack::paint(),
+            Event::End { number, .. } => defmt::info!(
+                "stack m={=u32} used={=u32} of={=u32}",
+                number,
+                stack::high_water(),
+                stack::size()
+            ),
+            _ => {}
+        }
+    }
+}
+
+/// Clocks, I2C0 and the display; the turn clock started. Panics (to the log) when the crystal
+/// or the display does not answer.
+pub fn init() -> Pico {
+    let (Some(mut pac), Some(core)) = (pac::Peripherals::take(), pac::CorePeripherals::take())
+    else {
+        panic!("peripherals taken twice");
+    };
+    let mut watchdog = hal::Watchdog::new(pac.WATCHDOG);
+    let Ok(clocks) = hal::clocks::init_clocks_and_plls(
+        XTAL_HZ,
+        pac.XOSC,
+        pac.CLOCKS,
+        pac.PLL_SYS,
+        pac.PLL_USB,
+        &mut pac.RESETS,
+        &mut watchdog,
+    ) else {
+        panic!("clocks did not start");
+    };
+    let sio = hal::Sio::new(pac.SIO);
+    let pins = hal::gpio::Pins::new(
+        pac.IO_BANK0,
+        pac.PADS_BANK0,
+        sio.gpio_bank0,
+        &mut pac.RESETS,
+    );
+    let i2c = hal::I2C::i2c0(
+        pac.I2C0,
+        pins.gpio4.reconfigure(),
+        pins.gpio5.reconfigure(),
+        400.kHz(),
+        &mut pac.RESETS,
+        &clocks.system_clock,
+    );
+    let mut display = Ssd1306::new(
+        I2CDisplayInterface::new(i2c),
+        DisplaySize128x64,
+        DisplayRotation::Rotate0,
+    )
+    .into_buffered_graphics_mode();
+    if display.init().is_err() {
+        panic!("no SSD1306 at 0x3C on I2C0 (SDA GP4, SCL GP5)");
+    }
+    Pico {
+        display,
+        clock: Cycles::start(core.SYST),
+    }
+}

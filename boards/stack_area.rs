@@ -1,0 +1,81 @@
+//! Stack painting, for the boards' high-water marks: fill the unused stack with a pattern, later
+//! find the deepest word overwritten. Each board names its stack area (its linker symbols) and
+//! reads its stack pointer; the rest is this file, which every board includes
+//! (`#[path = "../../stack_area.rs"]`, as they share `memory.rs` for their build scripts).
+//! It is here rather than in arena-firmware because it is `unsafe` and the firmware is not.
+
+use core::ptr::{read_volatile, write_volatile};
+
+const PAINT: u32 = 0xC0DE_CAFE;
+/// Bytes left unpainted below the current stack pointer (the painting code's own frame).
+const MARGIN: usize = 256;
+
+/// A descending stack between two addresses.
+#[derive(Clone, Copy, Debug)]
+pub struct StackArea {
+    /// The lowest address the stack may reach.
+    pub bottom: usize,
+    /// Where it starts (its first push goes just below).
+    pub top: usize,
+}
+
+impl StackArea {
+    fn first_word(&self) -> usize {
+        self.bottom.saturating_add(3) & !3
+    }
+
+    /// Bytes between bottom and top.
+    pub fn size(&self) -> u32 {
+        self.top.saturating_sub(self.bottom) as u32
+    }
+
+    /// Paints from the bottom up to just below `sp`, the current stack pointer.
+    ///
+    /// # Safety
+    /// `[bottom, sp)` must be RAM that no live frame or static uses.
+    #[inline(never)]
+    pub unsafe fn paint(&self, sp: usize) {
+        let end = sp.saturating_sub(MARGIN) & !3;
+        let mut p = self.first_word();
+        while p < end {
+            // SAFETY: the caller's promise: [bottom, sp - margin) is unused RAM.
+            unsafe { write_volatile(p as *mut u32, PAINT) };
+            p = p.saturating_add(4);
+        }
+    }
+
+    /// The most stack used since the last [`paint`](Self::paint), in bytes.
+    ///
+    /// # Safety
+    /// `[bottom, top)` must be readable RAM.
+    pub unsafe fn high_water(&self) -> u32 {
+        let mut p = self.first_word();
+        // SAFETY: the caller's promise: the area is RAM.
+        while p < self.top && unsafe { read_volatile(p as *const u32) } == PAINT {
+            p = p.saturating_add(4);
+        }
+        self.top.saturating_sub(p) as u32
+    }
+}
+
+/// Run by xtask's tests (the boards build for their targets only).
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_high_water_is_the_deepest_word_written() {
+        let mut ram = [0u32; 256];
+        let area = StackArea {
+            bottom: ram.as_mut_ptr() as usize,
+            top: ram.as_mut_ptr() as usize + 1024,
+        };
+        assert_eq!(area.size(), 1024);
+        // "sp" at the top: all but the margin below it is painted.
+        unsafe { area.paint(area.top) };
+        assert_eq!(unsafe { area.high_water() }, MARGIN as u32);
+        // a frame reaching 600 bytes below the top
+        unsafe { write_volatile((area.top - 600) as *mut u32, 7) };
+        assert_eq!(unsafe { area.high_water() }, 600);
+    }
+}

@@ -1,0 +1,80 @@
+//! `cargo xtask emulate rp-pico [--matches N] [--snap N]`: the Pico's rotation on the emulated
+//! RP2040 with its SSD1306, the defmt log decoded live, the OLED kept as PNG frames (every N-th turn
+//! and every frame the firmware announces, result screens included) and an animated GIF in
+//! `target/emulate/rp-pico/`.
+
+use std::fs::File;
+use std::path::Path;
+
+use anyhow::{bail, ensure, Context, Result};
+use image::codecs::gif::{GifEncoder, Repeat};
+use image::{Delay, Frame};
+
+use crate::pico::{self, Run};
+use crate::{log, qemu, root};
+
+pub fn run(board: Option<&str>, matches: u32, snap: u32) -> Result<()> {
+    match board {
+        Some("rp-pico") => {}
+        Some("qemu-lm3s6965") => bail!("the QEMU board runs with `cargo xtask demo`"),
+        Some("stm32f411") => bail!(
+            "no emulator of the STM32F411 is in reach here (QEMU 7.2 has no STM32F411 machine); \
+             it builds (`cargo xtask size`) and runs on a board (`cargo xtask flash --board stm32f411`)"
+        ),
+        Some(other) => bail!("unknown board {other}: emulate rp-pico"),
+        None => bail!("emulate needs a board: `cargo xtask emulate rp-pico`"),
+    }
+    crate::setup::all()?;
+    let elf = pico::build()?.join("arena");
+    let dir = qemu::fresh_dir(&root().join("target/emulate/rp-pico"))?;
+    let snap = snap.max(1);
+    println!(
+        "xtask: emulated Raspberry Pi Pico (rp2040js) with an SSD1306 on I2C0, the release ELF \
+         that `flash --board rp-pico` flashes; {matches} matches, a frame every {snap} turns"
+    );
+    let ran = Run {
+        elf: &elf,
+        matches: Some(matches),
+        frames: Some(&dir),
+        every: Some(snap),
+        timeout_s: 3600,
+        silence: None,
+        echo: true,
+        tap: None,
+    }
+    .go()?;
+    ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());
+    let gif = dir.join("emulate.gif");
+    write_gif(&ran.frames, &gif)?;
+    println!(
+        "xtask: {} frames in {}/frame-*.png, animation in {}",
+        ran.frames.len(),
+        dir.display(),
+        gif.display()
+    );
+    Ok(())
+}
+
+/// An animated GIF of the frames: game frames quick, result screens held.
+fn write_gif(
+    frames: &[(Option<String>, std::path::PathBuf, serde_json::Value)],
+    out: &Path,
+) -> Result<()> {
+    let file = File::create(out).with_context(|| format!("cannot write {}", out.display()))?;
+    let mut gif = GifEncoder::new_with_speed(file, 30);
+    gif.set_repeat(Repeat::Infinite)?;
+    for (line, png, _) in frames {
+        let img = image::open(png)
+            .with_context(|| png.display().to_string())?
+            .to_rgba8();
+        let result = line.as_deref().and_then(|l| log::value(l, "k")) == Some("Result");
+        let ms = if result { 2500 } else { 200 };
+        gif.encode_frame(Frame::from_parts(
+            img,
+            0,
+            0,
+            Delay::from_numer_denom_ms(ms, 1),
+        ))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,361 @@
+//! The Raspberry Pi Pico firmware on the emulated RP2040 (`boards/rp-pico/emulator`, a Node harness
+//! over rp2040js): building it, installing the harness's packages, running the release ELF with the
+//! RTT log decoded by `defmt-print`, and the M0+ cost table.
+//!
+//! The harness takes the OLED's picture at the instant the firmware logs `frame m= t= k=` (it reads
+//! the RTT buffer before every byte that reaches the SSD1306, so the picture is the GDDRAM as it was
+//! when the frame was announced), and stops when match N starts (`--matches N`).
+
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{bail, ensure, Context, Result};
+use serde_json::{json, Value};
+
+use crate::{log, qemu, root, tools};
+
+pub const BOARD: &str = "boards/rp-pico";
+pub const TARGET: &str = "thumbv6m-none-eabi";
+pub const EMULATOR: &str = "boards/rp-pico/emulator";
+/// The lineup the Pico firmware plays (`boards/rp-pico/src/main.rs`).
+pub type Lineup = arena_firmware::Arcade;
+
+/// Builds the board (the `arena` firmware that `cargo xtask flash --board rp-pico` flashes, and
+/// `panic-test`); returns the release folder.
+pub fn build() -> Result<PathBuf> {
+    tools::targets(&[TARGET])?;
+    qemu::build_board(BOARD, TARGET)
+}
+
+/// `npm ci` in the harness folder from the committed lock file, unless node_modules was installed
+/// from this very lock file already. Installs Node from Debian's packages if it is missing.
+pub fn node_packages() -> Result<()> {
+    let dir = root().join(EMULATOR);
+    if !tools::on_path("node") || !tools::on_path("npm") {
+        crate::setup::apt("node", "nodejs npm")?;
+    }
+    let lock = std::fs::read(dir.join("package-lock.json"))
+        .with_context(|| format!("{}/package-lock.json", dir.display()))?;
+    let stamp = dir.join("node_modules/.arena-installed-from");
+    if std::fs::read(&stamp).ok().as_deref() == Some(&lock[..]) {
+        return Ok(());
+    }
+    crate::setup::install(
+        "npm",
+        &format!("the emulator's Node packages (npm ci in {EMULATOR})"),
+        Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+            .current_dir(&dir),
+    )?;
+    std::fs::write(&stamp, &lock)?;
+    Ok(())
+}
+
+/// One emulated run.
+pub struct Run<'a> {
+    pub elf: &'a Path,
+    /// Stop when match N starts (after N matches); `None` runs until the firmware stops.
+    pub matches: Option<u32>,
+    /// Where the announced frames go (PNG and frames.jsonl); `None` keeps none.
+    pub frames: Option<&'a Path>,
+    /// Also keep the picture after every N-th turn (`--every`).
+    pub every: Option<u32>,
+    pub timeout_s: u32,
+    /// Emulated cycles without a log line before the harness gives up.
+    pub silence: Option<u64>,
+    /// Print the decoded log as it comes.
+    pub echo: bool,
+    /// Each decoded line as it comes, to whoever wants to start on it early.
+    pub tap: Option<std::sync::mpsc::Sender<String>>,
+}
+
+/// What a run left: the harness's exit status, the decoded log, the frames in order (the
+/// announcing line for the announced ones, `None` for those taken with `every`), the summary.
+pub struct Ran {
+    pub status: i32,
+    pub lines: Vec<String>,
+    pub frames: Vec<(Option<String>, PathBuf, Value)>,
+    pub summary: Value,
+    pub messages: Vec<String>,
+    pub seconds: f64,
+}
+
+impl Run<'_> {
+    pub fn go(&self) -> Result<Ran> {
+        let started = std::time::Instant::now();
+        let script = root().join(EMULATOR).join("pico.mjs");
+        let summary_path = std::env::temp_dir().join(format!(
+            "arena-pico-{}-{}.json",
+            std::process::id(),
+            started.elapsed().as_nanos()
+        ));
+        let _ = std::fs::remove_file(&summary_path);
+        let mut node = Command::new("timeout");
+        node.args(["-k", "5", &(self.timeout_s + 30).to_string(), "node"])
+            .arg(&script)
+            .arg("--elf")
+            .arg(self.elf)
+            .arg("--summary")
+            .arg(&summary_path)
+            .args(["--timeout", &self.timeout_s.to_string()]);
+        if let Some(n) = self.matches {
+            node.args(["--matches", &n.to_string()]);
+        }
+        if let Some(dir) = self.frames {
+            node.arg("--frames").arg(dir);
+        }
+        if let Some(n) = self.every {
+            node.args(["--every", &n.max(1).to_string()]);
+        }
+        if let Some(n) = self.silence {
+            node.args(["--silence", &n.to_string()]);
+        }
+        node.stdout(Stdio::piped()).stderr(Stdio::piped());
+        let mut node = node
+            .spawn()
+            .context("cannot start node (the emulated Pico)")?;
+        let (Some(out), Some(err)) = (node.stdout.take(), node.stderr.take()) else {
+            bail!("no stdout/stderr from the emulator");
+        };
+        let messages = std::thread::spawn(move || {
+            BufReader::new(err)
+                .lines()
+                .map_while(Result::ok)
+                .inspect(|l| eprintln!("{l}"))
+                .collect::<Vec<_>>()
+        });
+        let (mut print, decoded) = log::decode(self.elf, out)?;
+        let mut lines = Vec::new();
+        for line in BufReader::new(decoded).lines() {
+            let line = line?;
+            if self.echo {
+                println!("{line}");
+            }
+            if let Some(tap) = &self.tap {
+                let _ = tap.send(line.clone());
+            }
+            lines.push(line);
+        }
+        let status = node.wait()?.code().unwrap_or(-1);
+        let _ = print.wait();
+        let messages = messages.join().unwrap_or_default();
+        let summary: Value = std::fs::read_to_string(&summary_path)
+            .ok()
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or(Value::Null);
+        let _ = std::fs::remove_file(&summary_path);
+        if status == 124 || status == 137 {
+            bail!(
+                "the emulated Pico did not stop within {} s (killed)",
+                self.timeout_s + 30
+            );
+        }
+        let mut frames = Vec::new();
+        if let Some(dir) = self.frames {
+            let announced: Vec<&String> =
+                lines.iter().filter(|l| log::kind(l) == "frame").collect();
+            let manifest = std::fs::read_to_string(dir.join("frames.jsonl")).unwrap_or_default();
+            let mut next = announced.into_iter();
+            for entry in manifest.lines() {
+                let v: Value = serde_json::from_str(entry)
+                    .with_context(|| format!("{}/frames.jsonl: {entry}", dir.display()))?;
+                let png = dir.join(v["png"].as_str().unwrap_or(""));
+                let line = if v["announced"].as_bool() == Some(true) {
+                    Some(next.next().cloned().with_context(|| {
+                        format!("frame {entry} has no announcing line in the decoded log")
+                    })?)
+                } else {
+                    None
+                };
+                frames.push((line, png, v));
+            }
+        }
+        Ok(Ran {
+            status,
+            lines,
+            frames,
+            summary,
+            messages,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+impl Ran {
+    /// The harness's last word (why it stopped), for error messages.
+    pub fn why(&self) -> String {
+        self.summary["message"]
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| self.messages.last().cloned())
+            .unwrap_or_else(|| format!("exit status {}", self.status))
+    }
+}
+
+/// The rotation's run options as the Pico firmware logs them at boot
+/// (`rp-pico: ... digest=D snap=S maxturns=M`).
+pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
+    let Some(boot) = lines
+        .iter()
+        .find(|l| log::message(l).starts_with("rp-pico:"))
+    else {
+        bail!("no `rp-pico:` boot line in the Pico's log");
+    };
+    let n = |k: &str| -> Result<u32> {
+        log::num(boot, k).with_context(|| format!("no {k}= in the boot line `{boot}`"))
+    };
+    Ok(arena_firmware::RunConfig {
+        first: 0,
+        matches: None,
+        digest_every: n("digest")?,
+        snapshot_every: n("snap")?,
+        max_turns: n("maxturns")?,
+    })
+}
+
+/// The per-match figures of a run's log: the `cost`, `start` and `stack` lines of match m.
+pub fn cost_rows(lines: &[String], matches: u32) -> Vec<Value> {
+    let find = |kind: &str, m: u32| {
+        lines
+            .iter()
+            .find(|l| log::kind(l) == kind && log::num::<u32>(l, "m") == Some(m))
+            .cloned()
+            .unwrap_or_default()
+    };
+    (0..matches)
+        .map(|m| {
+            let (start, cost, stack) = (find("start", m), find("cost", m), find("stack", m));
+            let n = |l: &str, k: &str| log::num::<u64>(l, k).unwrap_or(0);
+            json!({
+                "match": m,
+                "game": log::value(&start, "game").unwrap_or("?"),
+                "config": log::value(&start, "config").unwrap_or("?"),
+                "turns": n(&cost, "turns"),
+                "cycles_per_turn": { "min": n(&cost, "min"), "median": n(&cost, "median"), "max": n(&cost, "max") },
+                "bots_cycles_per_turn": { "min": n(&cost, "bots_min"), "median": n(&cost, "bots_median"), "max": n(&cost, "bots_max") },
+                "stack_bytes": n(&stack, "used"),
+                "stack_size": n(&stack, "of"),
+                "state_bytes": n(&start, "state"),
+            })
+        })
+        .collect()
+}
+
+/// The QEMU Cortex-M3 report (target/cost.json from `cargo xtask cost`), measured again when it is
+/// missing or older than the QEMU firmware.
+fn m3_report() -> Result<Value> {
+    let elf = qemu::build()?.join("arena");
+    let path = root().join("target/cost.json");
+    let fresh = match (std::fs::metadata(&path), std::fs::metadata(&elf)) {
+        (Ok(c), Ok(e)) => c.modified()? >= e.modified()?,
+        _ => false,
+    };
+    if !fresh {
+        let out = Command::new(std::env::current_exe()?)
+            .args(["cost", "--json"])
+            .stderr(Stdio::inherit())
+            .output()
+            .context("running `cargo xtask cost --json` for the Cortex-M3 figures")?;
+        ensure!(out.status.success(), "`cargo xtask cost --json` failed");
+    }
+    let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
+    Ok(serde_json::from_str(&text)?)
+}
+
+/// Prints the M0+ table beside the M3 figures; writes target/cost-rp-pico.json.
+pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
+    let m3 = m3_report()?;
+    let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
+    let report = json!({
+        "board": "rp-pico (emulated: rp2040js 1.4.1)",
+        "unit": "Cortex-M0+ cycles as rp2040js counts them (no flash wait states, no bus contention; I2C and the ROM functions take no emulated time)",
+        "matches": rows,
+        "qemu_cortex_m3": m3,
+    });
+    let out = root().join("target/cost-rp-pico.json");
+    std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
+    if json_only {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok(report);
+    }
+    println!(
+        "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10}",
+        "game",
+        "config",
+        "turns",
+        "M0+ rules min/median/max",
+        "bots med",
+        "stack",
+        "M3 rules min/median/max",
+        "bots med"
+    );
+    for r in rows {
+        let m = r["match"].as_u64().unwrap_or(0);
+        let m3 = m3_rows.iter().find(|x| x["match"].as_u64() == Some(m));
+        let three = |v: &Value| {
+            format!(
+                "{} / {} / {}",
+                v["min"].as_u64().unwrap_or(0),
+                v["median"].as_u64().unwrap_or(0),
+                v["max"].as_u64().unwrap_or(0)
+            )
+        };
+        let (m3_rules, m3_bots) = match m3 {
+            Some(x) if x["game"] == r["game"] && x["config"] == r["config"] => (
+                three(&x["instructions_per_turn"]),
+                x["bots_instructions_per_turn"]["median"].to_string(),
+            ),
+            _ => ("(not in the QEMU lineup)".to_owned(), String::new()),
+        };
+        println!(
+            "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10}",
+            r["game"].as_str().unwrap_or("?"),
+            r["config"].as_str().unwrap_or("?"),
+            r["turns"].to_string(),
+            three(&r["cycles_per_turn"]),
+            r["bots_cycles_per_turn"]["median"].to_string(),
+            r["stack_bytes"].to_string(),
+            m3_rules,
+            m3_bots
+        );
+    }
+    println!(
+        "(M0+: cycles per turn on the emulated RP2040, from SysTick on the 125 MHz core clock. rp2040js \
+         charges each instruction its Cortex-M0+ cycles with no flash wait states and no bus \
+         contention, and I2C and the ROM's memcpy/memset take no emulated time: read these as \
+         Cortex-M0+ instruction-timing counts, not cycles on a real Pico. M3: instructions under \
+         QEMU -icount. Stack: high-water mark in bytes. JSON in {})",
+        out.display()
+    );
+    Ok(report)
+}
+
+/// `cargo xtask cost --board rp-pico`: the rotation on the emulated Pico, one match per lineup
+/// entry, and its per-turn table beside the Cortex-M3's.
+pub fn cost(json_only: bool) -> Result<Value> {
+    crate::setup::all()?;
+    let elf = build()?.join("arena");
+    let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
+    let ran = Run {
+        elf: &elf,
+        matches: Some(matches),
+        frames: None,
+        every: None,
+        timeout_s: 1500,
+        silence: None,
+        echo: false,
+        tap: None,
+    }
+    .go()?;
+    ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());
+    let rows = cost_rows(&ran.lines, matches);
+    for r in &rows {
+        ensure!(
+            r["turns"].as_u64().unwrap_or(0) > 0,
+            "no cost line for match {} in the Pico's log",
+            r["match"]
+        );
+    }
+    print_cost(&rows, json_only)
+}

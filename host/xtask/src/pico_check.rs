@@ -1,0 +1,335 @@
+//! `cargo xtask firmware-test`, the Raspberry Pi Pico half: the release ELF that
+//! `cargo xtask flash --board rp-pico` flashes, run on the emulated RP2040 (Cortex-M0+).
+//!
+//! 1. Digests: the Pico logs the state digest after every turn and at the end of each match of one
+//!    whole rotation (every entry of the lineup, `Lineup::LEN` matches); the host plays the same
+//!    matches through the same loop: identical lists.
+//! 2. Pixels: each frame the Pico announces (`frame m= t= k=`) is the emulated SSD1306's picture at
+//!    that instant; it equals the host's rendering of the same turn at oled128x64 (the same screens
+//!    on a 1-bit canvas), pixel for pixel.
+//! 3. Panic: `panic-test` panics once the board is up: the message is in the decoded log and the run
+//!    ends in the HardFault that panic-probe takes, with a failure status.
+//! 4. Stack: each match's high-water mark (`stack m= used= of=`), below the stack's size.
+//! 5. The harness: its own tests (`node --test`), and bad input (a truncated ELF, a file that is no
+//!    ELF, a firmware that never logs) ends with a clear error and a non-zero status.
+//!
+//! Then the M0+ cost table beside the M3's.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{bail, ensure, Context, Result};
+use serde_json::Value;
+
+use crate::pico::{self, Run};
+use crate::{log, mono, qemu, root, tools};
+
+pub fn run() -> Result<()> {
+    let started = Instant::now();
+    pico::node_packages()?;
+    harness_tests()?;
+    let release = pico::build()?;
+    let rows = rotation(&release.join("arena"))?;
+    panic_test(&release.join("panic-test"))?;
+    bad_input(&release.join("arena"), &release.join("panic-test"))?;
+    pico::print_cost(&rows, false)?;
+    println!(
+        "xtask test: the emulated Pico checks took {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The harness's unit tests (the ROM, the SSD1306 model, the ELF reader, rzCOBS, PNG).
+fn harness_tests() -> Result<()> {
+    tools::status(
+        Command::new("node")
+            .args(["--test", "--test-reporter=dot", "test/"])
+            .current_dir(root().join(pico::EMULATOR)),
+    )
+    .context("the emulator's own tests failed")
+}
+
+type Triple = (u32, u32, u64);
+
+fn triples(lines: &[String], kind: &str) -> Vec<Triple> {
+    lines
+        .iter()
+        .filter(|l| log::kind(l) == kind)
+        .filter_map(|l| Some((log::num(l, "m")?, log::num(l, "t")?, log::num(l, "d")?)))
+        .collect()
+}
+
+fn rotation(elf: &Path) -> Result<Vec<Value>> {
+    let dir = qemu::fresh_dir(&root().join("target/xtask-pico"))?;
+    let matches = <pico::Lineup as arena_firmware::Lineup>::LEN as u32;
+    // The host plays the same matches on the other core while the emulator runs, as soon as the
+    // Pico's boot line has said how it plays them.
+    let (tap, lines) = std::sync::mpsc::channel::<String>();
+    let host = std::thread::spawn(
+        move || -> Result<(arena_firmware::RunConfig, mono::MonoRecorder)> {
+            let Some(boot) = lines
+                .iter()
+                .find(|l| log::message(l).starts_with("rp-pico:"))
+            else {
+                bail!("the Pico's log has no `rp-pico:` boot line");
+            };
+            let cfg = arena_firmware::RunConfig {
+                matches: Some(matches),
+                ..pico::logged_config(&[boot])?
+            };
+            ensure!(
+            cfg.digest_every > 0 && cfg.snapshot_every > 0,
+            "the Pico firmware logs digests every {} and announces frames every {} turns: both are needed",
+            cfg.digest_every,
+            cfg.snapshot_every
+        );
+            let rec = mono::play::<pico::Lineup>(&cfg);
+            for _ in lines {} // the rest of the log, until the run ends
+            Ok((cfg, rec))
+        },
+    );
+    let ran = Run {
+        elf,
+        matches: Some(matches),
+        frames: Some(&dir),
+        every: None,
+        timeout_s: 1500,
+        silence: None,
+        echo: false,
+        tap: Some(tap),
+    }
+    .go()?;
+    ensure!(
+        ran.status == 0,
+        "the emulated Pico stopped before {matches} matches: {}",
+        ran.why()
+    );
+    println!(
+        "xtask test: the emulated Pico played {matches} matches in {:.0} s ({} emulated cycles)",
+        ran.seconds, ran.summary["cycles"]
+    );
+    let Ok(played) = host.join() else {
+        bail!("the host's replay panicked");
+    };
+    let (cfg, want) = played?;
+    ensure!(
+        pico::logged_config(&ran.lines)?
+            == arena_firmware::RunConfig {
+                matches: None,
+                ..cfg
+            },
+        "the Pico's boot line changed under the run"
+    );
+
+    let got = triples(&ran.lines, "digest");
+    let got_finals = triples(&ran.lines, "final");
+    ensure!(!got.is_empty(), "no digest in the Pico's log");
+    if let Some(i) =
+        (0..got.len().max(want.digests.len())).find(|&i| got.get(i) != want.digests.get(i))
+    {
+        bail!(
+            "digest {i} differs: Pico {:?}, host {:?}",
+            got.get(i),
+            want.digests.get(i)
+        );
+    }
+    ensure!(
+        got_finals == want.finals,
+        "final digests differ: Pico {got_finals:?}, host {:?}",
+        want.finals
+    );
+    let played: Vec<_> = want
+        .started
+        .iter()
+        .map(|(m, g, c, _)| (*m, g.clone(), c.clone()))
+        .collect();
+    let started: Vec<(u32, String, String)> = ran
+        .lines
+        .iter()
+        .filter(|l| log::kind(l) == "start")
+        .filter_map(|l| {
+            Some((
+                log::num(l, "m")?,
+                log::value(l, "game")?.to_owned(),
+                log::value(l, "config")?.to_owned(),
+            ))
+        })
+        .collect();
+    ensure!(
+        started == played,
+        "the Pico played {started:?}, the host {played:?}"
+    );
+    println!(
+        "xtask test: {} digests of {} matches ({}) identical on the emulated Pico (Cortex-M0+) and the host",
+        got.len() + got_finals.len(),
+        got_finals.len(),
+        started
+            .iter()
+            .map(|(_, g, c)| format!("{g} {c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+
+    ensure!(
+        ran.frames.len() == want.frames.len(),
+        "the Pico announced {} frames, the host {}",
+        ran.frames.len(),
+        want.frames.len()
+    );
+    for ((line, png, _), ((m, t, result), frame)) in ran.frames.iter().zip(&want.frames) {
+        let line = line.as_deref().unwrap_or("");
+        let key = (
+            log::num::<u32>(line, "m"),
+            log::num::<u32>(line, "t"),
+            log::value(line, "k") == Some("Result"),
+        );
+        ensure!(
+            key == (Some(*m), Some(*t), *result),
+            "frame order: Pico `{line}`, host m={m} t={t} result={result}"
+        );
+        let img = image::open(png)
+            .with_context(|| png.display().to_string())?
+            .to_luma8();
+        match mono::compare(&img, frame) {
+            Ok(None) => {}
+            Ok(Some((x, y, got, on))) => {
+                let host = png.with_extension("host.png");
+                frame
+                    .to_image(img.width() / mono::WIDTH as u32, 255)
+                    .save(&host)?;
+                bail!(
+                    "{line}: the emulated OLED {} differs from the host rendering {} at ({x}, {y}): level {got}, want {}",
+                    png.display(),
+                    host.display(),
+                    if on { "on" } else { "off" }
+                );
+            }
+            Err(e) => bail!("{}: {e}", png.display()),
+        }
+    }
+    println!(
+        "xtask test: {} OLED frames of the emulated Pico equal the host rendering at oled128x64",
+        ran.frames.len()
+    );
+
+    let rows = pico::cost_rows(&ran.lines, matches);
+    println!(
+        "xtask test: stack high-water mark per match on the Pico (of {} bytes):",
+        rows.first()
+            .map(|r| r["stack_size"].clone())
+            .unwrap_or_default()
+    );
+    for r in &rows {
+        let (used, of) = (
+            r["stack_bytes"].as_u64().unwrap_or(0),
+            r["stack_size"].as_u64().unwrap_or(0),
+        );
+        ensure!(
+            used > 0 && used < of,
+            "match {}: no plausible stack line (used {used} of {of})",
+            r["match"]
+        );
+        ensure!(
+            r["turns"].as_u64().unwrap_or(0) > 0,
+            "match {}: no cost line",
+            r["match"]
+        );
+        println!(
+            "  {:<14} {:<15} {:>7} bytes",
+            r["game"].as_str().unwrap_or("?"),
+            r["config"].as_str().unwrap_or("?"),
+            used
+        );
+    }
+    Ok(rows)
+}
+
+fn panic_test(elf: &Path) -> Result<()> {
+    let ran = Run {
+        elf,
+        matches: None,
+        frames: None,
+        every: None,
+        timeout_s: 120,
+        silence: Some(500_000_000),
+        echo: false,
+        tap: None,
+    }
+    .go()?;
+    ensure!(
+        ran.status != 0,
+        "a panic must end the emulated Pico with a failure status"
+    );
+    ensure!(
+        ran.summary["kind"] == "hardfault",
+        "the panic must end in the HardFault that panic-probe takes, not: {}",
+        ran.why()
+    );
+    let text = ran.lines.join("\n");
+    let Some(at) = ran
+        .lines
+        .iter()
+        .find(|l| log::message(l).starts_with("panicked at"))
+    else {
+        bail!("no panic message in the Pico's log: {text}");
+    };
+    ensure!(
+        text.contains("index out of bounds: the len is 3 but the index is 7"),
+        "unexpected panic message: {text}"
+    );
+    println!(
+        "xtask test: the Pico's panic is in the decoded log (`{}`), then {}; exit status {}",
+        log::message(at),
+        ran.why(),
+        ran.status
+    );
+    Ok(())
+}
+
+/// Runs the harness alone (no defmt-print) and expects a failure with a message.
+fn expect_failure(args: &[&str], elf: &Path, status: i32, says: &str) -> Result<()> {
+    let out = Command::new("timeout")
+        .args(["-k", "5", "60", "node"])
+        .arg(root().join(pico::EMULATOR).join("pico.mjs"))
+        .arg("--elf")
+        .arg(elf)
+        .args(args)
+        .output()
+        .context("cannot start node")?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    ensure!(
+        out.status.code() == Some(status) && err.contains(says),
+        "the emulator on {} {args:?}: want exit status {status} and `{says}`, got {:?}: {err}",
+        elf.display(),
+        out.status.code()
+    );
+    Ok(())
+}
+
+fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
+    let dir = root().join("target/xtask-pico");
+    let bytes = std::fs::read(elf)?;
+    let truncated = dir.join("truncated.elf");
+    std::fs::write(&truncated, &bytes[..bytes.len().min(4096)])?;
+    expect_failure(&[], &truncated, 2, "past the end of the file")?;
+    let not_elf = root().join(pico::EMULATOR).join("package.json");
+    expect_failure(&[], &not_elf, 2, "no ELF magic")?;
+    expect_failure(&[], &dir.join("missing.elf"), 2, "cannot read")?;
+    // A firmware that never logs what the run waits for: clear errors, never a hang.
+    expect_failure(&["--silence", "1000"], elf, 3, "has logged nothing")?;
+    expect_failure(&["--matches", "1"], panic_elf, 2, "start m=")?;
+    expect_failure(
+        &["--timeout", "1", "--matches", "1000"],
+        elf,
+        3,
+        "timed out",
+    )?;
+    println!(
+        "xtask test: the emulator rejects a truncated ELF, a file that is no ELF and a missing one, \
+         and stops a firmware that stays silent or never starts a match, each with a message and a \
+         non-zero status"
+    );
+    Ok(())
+}
