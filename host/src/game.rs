@@ -35,6 +35,9 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     const MAP_BESIDE: bool = false;
     /// The fewest entrants a tournament takes (a table's seats).
     const MIN_ENTRANTS: usize = 2;
+    /// `arena serve <game>`, for games whose original was a server that bots reached over the
+    /// network: the original's API, so its clients play against the engine.
+    const SERVER: Option<Server> = None;
 
     /// `arena play <game>`'s own options (variant, size, map...).
     type PlayOptions: clap::Args + Send + Sync;
@@ -192,6 +195,13 @@ pub fn plan_of<G: HostGame>(
     let (per_turn, window) = G::time_limit(&setup.params);
     let limits = common.limits(per_turn, window);
     Ok(common.plan(setup, common.seed(), bots, limits))
+}
+
+/// `arena serve <game>`: its options and what runs it.
+#[derive(Clone, Copy)]
+pub struct Server {
+    pub command: fn() -> clap::Command,
+    pub run: fn(&clap::ArgMatches) -> anyhow::Result<()>,
 }
 
 /// What a game makes of its options: the params, how many seats, how labels name it.

@@ -43,7 +43,15 @@ fn cli() -> Command {
         .subcommand_value_name("GAME")
         .subcommand_required(true)
         .arg_required_else_help(true);
+    let mut serve = Command::new("serve")
+        .about("Run the original server's network API for a game whose original was a server, so its original clients play against the engine.")
+        .subcommand_value_name("GAME")
+        .subcommand_required(true)
+        .arg_required_else_help(true);
     for g in GAMES {
+        if let Some(s) = g.server {
+            serve = serve.subcommand((s.command)());
+        }
         play = play.subcommand((g.play)());
         verify = verify.subcommand(commands::verify::command(
             g.name,
@@ -64,6 +72,7 @@ fn cli() -> Command {
         .subcommand(play)
         .subcommand(verify)
         .subcommand(tournament)
+        .subcommand(serve)
         .subcommand(RenderArgs::augment_args(Command::new("render").about(
             "Draw a replay through the boards' screens: a GIF of the match, or a PNG of one turn.",
         )))
@@ -109,6 +118,12 @@ fn main() -> ExitCode {
         }
         Some(("tournament", m)) => match m.subcommand() {
             Some((name, m)) => games::by_name(name).map_or(Ok(()), |g| (g.run_tournament)(m)),
+            None => Ok(()),
+        },
+        Some(("serve", m)) => match m.subcommand() {
+            Some((name, m)) => games::by_name(name)
+                .and_then(|g| g.server)
+                .map_or(Ok(()), |s| (s.run)(m)),
             None => Ok(()),
         },
         Some(("render", m)) => RenderArgs::from_arg_matches(m)

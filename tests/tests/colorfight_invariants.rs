@@ -44,6 +44,7 @@ fn crowded(variant: Variant, side: u16, players: u8, ticks: u32) -> Params {
         height: side,
         players,
         ticks,
+        ..Params::default()
     }
 }
 

@@ -17,6 +17,7 @@ const CF_CONQUEST: cf::Params = cf::Params {
     height: 12,
     players: 4,
     ticks: 600,
+    respawn: cf::Respawn::Auto,
 };
 
 const CF_SKIRMISH: cf::Params = cf::Params {
@@ -25,6 +26,7 @@ const CF_SKIRMISH: cf::Params = cf::Params {
     height: 12,
     players: 2,
     ticks: 400,
+    respawn: cf::Respawn::Auto,
 };
 
 const TD_DUEL: td::Params = td::Params {

@@ -3,7 +3,7 @@
 //! detection, render dispatch, `arena merge`, the long runs and the fuzz targets) follows from it.
 
 use crate::commands;
-use crate::game::HostGame;
+use crate::game::{HostGame, Server};
 use crate::replay::{Head, ReplayContext};
 use crate::tournament::Format;
 use crate::verify::{Difference, Verified};
@@ -50,6 +50,8 @@ pub struct Entry {
     pub detect: fn(&Head) -> bool,
     pub render: fn(&commands::render::Job<'_>) -> anyhow::Result<String>,
     pub format_of: fn(&str) -> Option<Box<dyn Format>>,
+    /// `arena serve <game>`, if the game has a server.
+    pub server: Option<Server>,
 }
 
 impl Entry {
@@ -69,6 +71,7 @@ impl Entry {
             detect: G::detect,
             render: commands::render::render::<G>,
             format_of: G::format_of,
+            server: G::SERVER,
         }
     }
 }

@@ -17,6 +17,7 @@ impl Suite for ColorFight {
             height,
             players,
             ticks,
+            respawn: Default::default(),
         };
         vec![
             p(Variant::Conquest, 6, 6, 4, 300),

@@ -3,7 +3,7 @@
 //! mostly on a cell next to one of the seat's own, builds mostly on its own cells, the rest
 //! anywhere on or just off the grid, sometimes anything; a seat busy attacking mostly passes.
 
-use super::{Action, ColorFight, Params, Variant};
+use super::{Action, ColorFight, Params, Respawn, Variant};
 use crate::arbitrary::{mostly_in_i32, pick, ArbitraryGame, Result, Unstructured};
 use crate::seat::Seat;
 
@@ -32,6 +32,7 @@ impl ArbitraryGame for ColorFight {
             height: mostly_in_i32(u, 0, 34)? as u16,
             players: mostly_in_i32(u, 0, 9)? as u8,
             ticks: u.int_in_range(0..=600)?,
+            respawn: *u.choose(&[Respawn::Auto, Respawn::OnJoin])?,
         })
     }
 
@@ -42,7 +43,9 @@ impl ArbitraryGame for ColorFight {
             return Ok(Action::Pass);
         }
         let (x, y) = match u.int_in_range(0..=15u8)? {
-            0 | 1 => return Ok(Action::Pass),
+            0 => return Ok(Action::Pass),
+            // A defeated client asking back in (the server's rejoin; refused otherwise).
+            1 => return Ok(Action::Join),
             2 => return Ok(Action::Malformed),
             // Next to one of the seat's cells: the attacks the rules may allow.
             3..=9 => {

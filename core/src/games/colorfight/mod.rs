@@ -18,9 +18,16 @@
 //! - A player has at most one unfinished base (builds are 30 s apart and take 30 s), so its finish
 //!   tick lives in the player, not in every cell.
 //! - `bases` in the JSON counts finished and unfinished bases: the number the limit of 3 applies to.
-//! - A respawn needs a free cell (no owner, no mine, no attack in progress); with none, it waits for
-//!   the next tick, until the 5-minute window closes. A respawn resets gold, energy and the build
-//!   cool-down.
+//! - A start or a respawn goes on a random free cell: no owner and no attack in progress, mines
+//!   included (as the server drew it). With none, on a random cell that nobody attacks, taken from
+//!   its owner as the server's start overwrote it (no retreat: a base there is lost); with none of
+//!   those either, a respawn waits for the next tick, until the 5-minute window closes. A respawn
+//!   resets gold, energy and the build cool-down.
+//! - In the server-compatible mode ([`Respawn::OnJoin`], `arena serve`), a defeated player comes
+//!   back only when its client joins again: its action [`Action::Join`] at a tick when it may
+//!   respawn (the same window) is its respawn. Anywhere else `Join` is refused.
+//! - A build is judged in the server's order (out of the grid, gold, cool-down, base limit, own
+//!   cell, being taken, base already there), so the first reason is the server's error code.
 //! - Gold and energy are `I32F32`; the income of 0.05 per tick rounds up by 2^-33, so 20 ticks give
 //!   at least 1 whole unit and a player never misses a 60-gold base by a rounding error.
 //! - The game lasts [`Params::ticks`] ticks (12,000 by default) and never ends early.
@@ -108,7 +115,35 @@ impl Variant {
     }
 }
 
-/// Variant, grid size, players and length.
+/// How a defeated player comes back (Conquest, during the first 5 minutes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Respawn {
+    /// By itself, at the next tick (the rules).
+    #[default]
+    Auto,
+    /// When its client joins again ([`Action::Join`]), as on the original server (rules,
+    /// decision 4): the server-compatible mode.
+    OnJoin,
+}
+
+impl Respawn {
+    pub const fn name(self) -> &'static str {
+        match self {
+            Respawn::Auto => "auto",
+            Respawn::OnJoin => "join",
+        }
+    }
+    pub fn from_name(name: &str) -> Option<Respawn> {
+        match name {
+            "auto" => Some(Respawn::Auto),
+            "join" => Some(Respawn::OnJoin),
+            _ => None,
+        }
+    }
+}
+
+/// Variant, grid size, players, length and how defeated players come back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
     pub variant: Variant,
@@ -116,6 +151,7 @@ pub struct Params {
     pub height: u16,
     pub players: u8,
     pub ticks: u32,
+    pub respawn: Respawn,
 }
 
 impl Default for Params {
@@ -126,6 +162,7 @@ impl Default for Params {
             height: 30,
             players: 4,
             ticks: DEFAULT_TICKS,
+            respawn: Respawn::Auto,
         }
     }
 }
@@ -145,6 +182,8 @@ pub enum Action {
         x: i32,
         y: i32,
     },
+    /// A defeated player's client joins again ([`Respawn::OnJoin`]).
+    Join,
     Malformed,
 }
 
@@ -164,6 +203,8 @@ pub enum Refusal {
     TooPoor,
     BaseLimit,
     CoolDown,
+    /// `Join` from a player that is not defeated, or outside the server-compatible mode.
+    CannotRejoin,
 }
 
 /// What an accepted action will do.
@@ -295,6 +336,8 @@ impl ColorFight {
             Action::Malformed => return Err(Refusal::Malformed),
             Action::Attack { x, y } => (x, y, true),
             Action::Build { x, y } => (x, y, false),
+            // A Join that brings a player back is taken before any action (see `step`).
+            Action::Join => return Err(Refusal::CannotRejoin),
         };
         if p.defeated {
             return Err(Refusal::Defeated);
@@ -321,6 +364,16 @@ impl ColorFight {
                 timing::attack_ticks(self.variant(), cell.owner != 0, age, adjacent, p.energy);
             Ok(Plan::Attack { cell: idx, ticks })
         } else {
+            // The server's order: its first reason is the error code a client sees.
+            if p.gold < Num::const_from_int(BASE_COST as i64) {
+                return Err(Refusal::TooPoor);
+            }
+            if self.tick < p.next_build {
+                return Err(Refusal::CoolDown);
+            }
+            if p.all_bases() >= MAX_BASES {
+                return Err(Refusal::BaseLimit);
+            }
             if cell.owner != me {
                 return Err(Refusal::NotOwn);
             }
@@ -330,17 +383,52 @@ impl ColorFight {
             if cell.building != Building::None {
                 return Err(Refusal::HasBase);
             }
-            if p.gold < Num::const_from_int(BASE_COST as i64) {
-                return Err(Refusal::TooPoor);
-            }
-            if p.all_bases() >= MAX_BASES {
-                return Err(Refusal::BaseLimit);
-            }
-            if self.tick < p.next_build {
-                return Err(Refusal::CoolDown);
-            }
             Ok(Plan::Build { cell: idx })
         }
+    }
+
+    /// Whether `seat` could build a base now (on some cell): asked even while busy attacking,
+    /// since attacking and building are independent (rules, decision 9).
+    pub fn may_build(&self, seat: Seat) -> bool {
+        let Some(p) = self.player(seat) else {
+            return false;
+        };
+        let me = seat_tag(seat);
+        self.variant() == Variant::Conquest
+            && !p.defeated
+            && p.gold >= Num::const_from_int(BASE_COST as i64)
+            && p.all_bases() < MAX_BASES
+            && self.tick >= p.next_build
+            && self
+                .cells()
+                .iter()
+                .any(|c| c.owner == me && c.attacker == 0 && c.building == Building::None)
+    }
+
+    /// [`Game::step`], telling why each refused action was refused (`why[seat]`, `None` for an
+    /// action taken, a pass, or a seat that does not move).
+    pub fn step_explained(
+        &mut self,
+        actions: &[Action],
+        why: &mut [Option<Refusal>; MAX_PLAYERS],
+    ) -> StepReport {
+        let mut report = StepReport::default();
+        *why = [None; MAX_PLAYERS];
+        if self.is_over() {
+            return report;
+        }
+        let joined = self.respawn_all(actions);
+        self.act_all(actions, joined, &mut report, why);
+        self.tick = self.tick.saturating_add(1);
+        self.complete_attacks();
+        if self.variant() == Variant::Conquest {
+            self.finish_builds();
+        }
+        self.defeat_all();
+        if self.variant() == Variant::Conquest {
+            self.income();
+        }
+        report
     }
 }
 
@@ -394,7 +482,7 @@ impl Game for ColorFight {
             }
         }
         for seat in 0..params.players as usize {
-            if !game.spawn(seat, Self::pick_map_cell) {
+            if !game.spawn(seat, Self::pick_start_cell) {
                 return Err(SetupError::Invalid("no room for a player"));
             }
         }
@@ -423,22 +511,7 @@ impl Game for ColorFight {
     }
 
     fn step(&mut self, actions: &[Action]) -> StepReport {
-        let mut report = StepReport::default();
-        if self.is_over() {
-            return report;
-        }
-        self.respawn_all();
-        self.act_all(actions, &mut report);
-        self.tick = self.tick.saturating_add(1);
-        self.complete_attacks();
-        if self.variant() == Variant::Conquest {
-            self.finish_builds();
-        }
-        self.defeat_all();
-        if self.variant() == Variant::Conquest {
-            self.income();
-        }
-        report
+        self.step_explained(actions, &mut [None; MAX_PLAYERS])
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -473,6 +546,7 @@ impl Game for ColorFight {
             .u16(self.params.height)
             .u8(self.params.players)
             .u32(self.params.ticks)
+            .u8(self.params.respawn as u8)
             .u64(self.seed)
             .u32(self.tick);
         for c in self.cells() {

@@ -13,6 +13,7 @@ fn board(variant: Variant, w: u16, h: u16, players: u8) -> ColorFight {
         height: h,
         players,
         ticks: DEFAULT_TICKS,
+        respawn: Respawn::Auto,
     };
     let mut g = ColorFight::new(&params, 7).unwrap();
     for c in g.cells.iter_mut() {
@@ -147,7 +148,7 @@ fn map_skirmish_has_no_mines_and_no_bases() {
 }
 
 #[test]
-fn players_start_on_distinct_mine_free_cells_with_a_base_30_gold_0_energy() {
+fn players_start_on_distinct_free_cells_with_a_base_30_gold_0_energy() {
     let p = Params {
         players: 8,
         ..Params::default()
@@ -156,7 +157,6 @@ fn players_start_on_distinct_mine_free_cells_with_a_base_30_gold_0_energy() {
     for seat in 0..8 {
         assert_eq!(g.cells().iter().filter(|c| c.owner == seat + 1).count(), 1);
         let cell = g.cells().iter().find(|c| c.owner == seat + 1).unwrap();
-        assert_eq!(cell.kind, Kind::Normal);
         assert_eq!(cell.building, Building::Base);
         assert_eq!(cell.taken_at, 0);
         let pl = g.player(seat as usize).unwrap();
@@ -164,6 +164,121 @@ fn players_start_on_distinct_mine_free_cells_with_a_base_30_gold_0_energy() {
         assert_eq!(pl.energy, Num::ZERO);
     }
     assert!(counts_match(&g));
+}
+
+#[test]
+fn a_start_may_be_drawn_on_a_mine_as_the_server_drew_it() {
+    // 36 mines of 900 cells: about one 8-player game in four starts someone on a mine.
+    let p = Params {
+        players: 8,
+        ..Params::default()
+    };
+    let mut on_mine = 0;
+    for seed in 0..40 {
+        let g = ColorFight::new(&p, seed).unwrap();
+        assert!(counts_match(&g));
+        for c in g
+            .cells()
+            .iter()
+            .filter(|c| c.owner != 0 && c.kind != Kind::Normal)
+        {
+            on_mine += 1;
+            let p = g.player(c.owner_seat().unwrap()).unwrap();
+            assert_eq!(c.building, Building::Base);
+            match c.kind {
+                Kind::Gold => assert_eq!((p.gold_mines, p.score()), (1, 10)),
+                Kind::Energy => assert_eq!(p.energy_mines, 1),
+                Kind::Normal => unreachable!(),
+            }
+        }
+    }
+    assert!(on_mine > 0, "no start on a mine in 40 games");
+}
+
+#[test]
+fn a_respawn_with_no_free_cell_takes_a_cell_nobody_attacks_from_its_owner() {
+    // 2 x 2, three players: seat 0 defeated, every other cell owned; one under attack.
+    let mut g = board(Variant::Conquest, 2, 2, 3);
+    base(&mut g, 1, 0, 0);
+    own(&mut g, 1, 1, 0);
+    base(&mut g, 2, 0, 1);
+    base(&mut g, 2, 1, 1);
+    g.players[0].defeated = true;
+    g.players[0].defeated_at = 0;
+    // Seat 1 attacks (1,1) at tick 0: that cell cannot be drawn at tick 1, the respawn's.
+    g.step(&[A, attack(1, 1), A]);
+    assert!(
+        g.player(0).unwrap().defeated,
+        "not in the tick of its defeat"
+    );
+    g.step(&[A; 3]);
+    assert!(!g.player(0).unwrap().defeated, "respawned on an owned cell");
+    let start = g.cells().iter().position(|c| c.owner == 1).unwrap();
+    assert_ne!(start, g.index(1, 1).unwrap(), "not the cell under attack");
+    assert_eq!(g.cells()[start].building, Building::Base);
+    assert!(
+        counts_match(&g),
+        "the previous owner lost the cell and any base on it"
+    );
+    // Everything under attack or owned by no one else: the respawn waits.
+    let mut full = board(Variant::Conquest, 2, 2, 2);
+    base(&mut full, 1, 0, 0);
+    for (x, y) in [(1, 0), (0, 1), (1, 1)] {
+        own(&mut full, 1, x, y);
+    }
+    for c in full.cells.iter_mut().take(4) {
+        c.attacker = 2;
+        c.done_at = 500;
+    }
+    full.players[0].defeated = true;
+    full.step(&[A, A]);
+    full.step(&[A, A]);
+    assert!(full.player(0).unwrap().defeated);
+}
+
+#[test]
+fn in_the_server_mode_a_defeated_player_comes_back_only_when_it_joins() {
+    let mut g = board(Variant::Conquest, 6, 6, 2);
+    g.params.respawn = Respawn::OnJoin;
+    base(&mut g, 1, 5, 5);
+    g.players[0].defeated = true;
+    g.players[0].defeated_at = 0;
+    g.step(&[A, A]);
+    assert!(g.to_move().contains(0), "it may rejoin");
+    let r = g.step(&[A, A]);
+    assert!(g.player(0).unwrap().defeated, "no respawn by itself");
+    assert_eq!(r.refused[0], 0);
+    let mut why = [None; MAX_PLAYERS];
+    let r = g.step_explained(&[Action::Join, Action::Join], &mut why);
+    assert!(!g.player(0).unwrap().defeated, "back with its Join");
+    assert_eq!(g.player(0).unwrap().cells, 1);
+    assert_eq!((r.refused[0], r.refused[1]), (0, 1));
+    assert_eq!(why[..2], [None, Some(Refusal::CannotRejoin)]);
+    // Outside the server mode, Join is refused and nobody waits for it.
+    let mut auto = board(Variant::Conquest, 6, 6, 2);
+    base(&mut auto, 0, 0, 0);
+    base(&mut auto, 1, 5, 5);
+    let r = auto.step(&[Action::Join, A]);
+    assert_eq!(r.refused[0], 1);
+}
+
+#[test]
+fn refusals_say_why_in_the_servers_order() {
+    let mut g = board(Variant::Conquest, 5, 5, 2);
+    base(&mut g, 0, 2, 2);
+    base(&mut g, 1, 4, 4);
+    let mut why = [None; MAX_PLAYERS];
+    // Poor and not its own cell: the server reports the gold first.
+    g.step_explained(&[build(4, 4), attack(0, 0)], &mut why);
+    assert_eq!(why[0], Some(Refusal::TooPoor));
+    assert_eq!(why[1], Some(Refusal::NotAdjacent));
+    g.players[0].gold = Num::const_from_int(100);
+    g.step_explained(&[build(4, 4), A], &mut why);
+    assert_eq!(why[0], Some(Refusal::NotOwn));
+    g.step_explained(&[build(7, 0), A], &mut why);
+    assert_eq!(why[0], Some(Refusal::OutOfGrid));
+    g.step_explained(&[build(2, 2), A], &mut why);
+    assert_eq!(why[0], Some(Refusal::HasBase));
 }
 
 #[test]

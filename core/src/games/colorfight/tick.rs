@@ -5,11 +5,26 @@
 use super::grid::seat_tag;
 use super::timing::Num;
 use super::{
-    Action, Building, ColorFight, Kind, Plan, Player, Variant, BASE_COST, BUILD_TICKS, CAP,
-    ENERGY_KEEP, INCOME, MAX_PLAYERS, NONE, RESPAWN_TICKS,
+    Action, Building, Cell, ColorFight, Kind, Plan, Player, Refusal, Respawn, Variant, BASE_COST,
+    BUILD_TICKS, CAP, ENERGY_KEEP, INCOME, MAX_PLAYERS, NONE, RESPAWN_TICKS,
 };
 use crate::game::StepReport;
-use crate::seat::Seat;
+use crate::seat::{Seat, SeatSet};
+
+/// Where a mine may go: a normal cell nobody owns or attacks.
+fn mine_site(c: &Cell) -> bool {
+    c.owner == 0 && c.kind == Kind::Normal && c.attacker == 0
+}
+
+/// Where a start may go: a cell nobody owns or attacks, mines included (as the server drew it).
+fn start_site(c: &Cell) -> bool {
+    c.owner == 0 && c.attacker == 0
+}
+
+/// Where a start goes when no cell is free: any cell nobody attacks.
+fn any_site(c: &Cell) -> bool {
+    c.attacker == 0
+}
 
 impl ColorFight {
     /// Whether `seat` will act at this step: alive, or about to respawn.
@@ -25,32 +40,40 @@ impl ColorFight {
             && p.defeated_at < self.tick
     }
 
-    /// The `k`-th cell (in index order) that has no owner, no mine and no attack in progress.
-    pub(super) fn free_cell(&self, mut k: usize) -> Option<usize> {
-        for (i, c) in self.cells().iter().enumerate() {
-            if c.owner == 0 && c.kind == Kind::Normal && c.attacker == 0 {
-                if k == 0 {
-                    return Some(i);
-                }
-                k = k.saturating_sub(1);
-            }
-        }
-        None
-    }
-
-    pub(super) fn free_cells(&self) -> usize {
+    /// A cell drawn at random (from the map stream) among those `site` accepts.
+    fn draw_cell(&mut self, site: fn(&Cell) -> bool) -> Option<usize> {
+        let n = self.cells().iter().filter(|c| site(c)).count();
+        let k = self.spawn_rng.index(n)?;
         self.cells()
             .iter()
-            .filter(|c| c.owner == 0 && c.kind == Kind::Normal && c.attacker == 0)
-            .count()
+            .enumerate()
+            .filter(|(_, c)| site(c))
+            .nth(k)
+            .map(|(i, _)| i)
     }
 
-    /// A new start for `seat` on a random free cell: the cell (with a base in Conquest), 30 gold,
-    /// 0 energy. Returns false when there is no free cell.
+    /// A new start for `seat` on a cell drawn by `pick`: the cell (with a base in Conquest), 30
+    /// gold, 0 energy. A cell drawn from another player is lost to it, base and all. Returns false
+    /// when there is no cell to start on.
     pub(super) fn spawn(&mut self, seat: Seat, pick: fn(&mut Self) -> Option<usize>) -> bool {
         let Some(idx) = pick(self) else {
             return false;
         };
+        if let Some(c) = self.cell(idx).copied() {
+            if let Some(prev) = c.owner_seat().filter(|&prev| prev != seat) {
+                self.count(prev, c.kind, false);
+                if let Some(p) = self.players.get_mut(prev) {
+                    match c.building {
+                        Building::Base => p.bases = p.bases.saturating_sub(1),
+                        Building::Building => {
+                            p.build_cell = NONE;
+                            p.build_done = 0;
+                        }
+                        Building::None => {}
+                    }
+                }
+            }
+        }
         let tick = self.tick;
         let conquest = self.variant() == Variant::Conquest;
         let best = self.player(seat).map_or(0, |p| p.best);
@@ -59,10 +82,11 @@ impl ColorFight {
         };
         *p = Player::start(tick);
         p.best = best;
-        p.cells = 1;
         if conquest {
             p.bases = 1;
         }
+        let kind = self.cell(idx).map_or(Kind::Normal, |c| c.kind);
+        self.count(seat, kind, true);
         if let Some(c) = self.cells.get_mut(idx) {
             c.owner = seat_tag(seat);
             c.taken_at = tick;
@@ -75,25 +99,43 @@ impl ColorFight {
         true
     }
 
+    /// A mine's cell (setup, before any start).
     pub(super) fn pick_map_cell(&mut self) -> Option<usize> {
-        // Only used at setup, where the map stream is the spawn stream's twin: see `new`.
-        let n = self.free_cells();
-        let k = self.spawn_rng.index(n)?;
-        self.free_cell(k)
+        self.draw_cell(mine_site)
     }
 
-    /// Step 5, first half: defeated players respawn (Conquest, first 5 minutes, the tick after).
-    pub(super) fn respawn_all(&mut self) {
-        for seat in 0..self.players().len() {
-            let due = self.player(seat).is_some_and(|p| self.may_respawn(p));
-            if due {
-                self.spawn(seat, Self::pick_map_cell);
-            }
+    /// A start's cell: a free one, else any cell nobody attacks.
+    pub(super) fn pick_start_cell(&mut self) -> Option<usize> {
+        match self.draw_cell(start_site) {
+            Some(i) => Some(i),
+            None => self.draw_cell(any_site),
         }
     }
 
-    /// Step 5, second half: each seat's action, in a seeded order.
-    pub(super) fn act_all(&mut self, actions: &[Action], report: &mut StepReport) {
+    /// Step 5, first half: defeated players respawn (Conquest, first 5 minutes, the tick after;
+    /// in the server-compatible mode only with a `Join`). Returns the seats whose `Join` it was.
+    pub(super) fn respawn_all(&mut self, actions: &[Action]) -> SeatSet {
+        let mut joined = SeatSet::EMPTY;
+        for seat in 0..self.players().len() {
+            let join = actions.get(seat) == Some(&Action::Join);
+            let due = self.player(seat).is_some_and(|p| self.may_respawn(p))
+                && (self.params.respawn == Respawn::Auto || join);
+            if due && self.spawn(seat, Self::pick_start_cell) && join {
+                joined = joined.with(seat);
+            }
+        }
+        joined
+    }
+
+    /// Step 5, second half: each seat's action, in a seeded order (a `Join` that brought its seat
+    /// back was its action). `why` gets the reason of each refusal.
+    pub(super) fn act_all(
+        &mut self,
+        actions: &[Action],
+        joined: SeatSet,
+        report: &mut StepReport,
+        why: &mut [Option<Refusal>; MAX_PLAYERS],
+    ) {
         let n = self.players().len();
         let mut order = [0u8; MAX_PLAYERS];
         for (i, o) in order.iter_mut().enumerate() {
@@ -104,12 +146,17 @@ impl ColorFight {
         for &seat in order.iter() {
             let seat = seat as usize;
             let action = actions.get(seat).copied().unwrap_or_default();
-            if self.player(seat).is_none_or(|p| p.defeated) {
+            if self.player(seat).is_none_or(|p| p.defeated) || joined.contains(seat) {
                 continue;
             }
             match self.plan(seat, &action) {
                 Ok(plan) => self.apply(seat, plan),
-                Err(_) => report.refuse(seat),
+                Err(r) => {
+                    report.refuse(seat);
+                    if let Some(w) = why.get_mut(seat) {
+                        *w = Some(r);
+                    }
+                }
             }
         }
     }

@@ -3,7 +3,7 @@
 //! The state is written from structs so its key order is the rules file's; traces compare it as
 //! parsed values, so a trace written by another tool with other key order or spacing verifies.
 
-use arena_core::games::colorfight::{Action, ColorFight, Num, Params, Variant};
+use arena_core::games::colorfight::{Action, ColorFight, Num, Params, Respawn, Variant};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -76,13 +76,15 @@ pub fn state_value(g: &ColorFight) -> Value {
     serde_json::to_value(state_struct(g)).unwrap_or(Value::Null)
 }
 
-/// `{"attack":[x,y]}`, `{"build":[x,y]}`, or `null` for a pass. A malformed action (which no
-/// bot can mean) is written as the string `"malformed"`, which reads back as malformed.
+/// `{"attack":[x,y]}`, `{"build":[x,y]}`, `{"join":true}` (a defeated client joining again, in
+/// the server-compatible mode), or `null` for a pass. A malformed action (which no bot can mean)
+/// is written as the string `"malformed"`, which reads back as malformed.
 pub fn action_json(a: &Action) -> Value {
     match *a {
         Action::Pass => Value::Null,
         Action::Attack { x, y } => json!({ "attack": [x, y] }),
         Action::Build { x, y } => json!({ "build": [x, y] }),
+        Action::Join => json!({ "join": true }),
         Action::Malformed => json!("malformed"),
     }
 }
@@ -97,7 +99,7 @@ fn coords(v: &Value) -> Option<(i32, i32)> {
     }
 }
 
-/// Whatever a bot sent, as an action: anything that is not one of the three forms is
+/// Whatever a bot sent, as an action: anything that is not one of the four forms is
 /// [`Action::Malformed`], which the rules refuse and count.
 pub fn action_from_json(v: &Value) -> Action {
     match v {
@@ -107,6 +109,8 @@ pub fn action_from_json(v: &Value) -> Action {
                 coords(c).map_or(Action::Malformed, |(x, y)| Action::Attack { x, y })
             } else if let Some(c) = m.get("build") {
                 coords(c).map_or(Action::Malformed, |(x, y)| Action::Build { x, y })
+            } else if m.get("join") == Some(&Value::Bool(true)) {
+                Action::Join
             } else {
                 Action::Malformed
             }
@@ -120,15 +124,20 @@ pub fn action_from_str(text: &str) -> Action {
     serde_json::from_str::<Value>(text).map_or(Action::Malformed, |v| action_from_json(&v))
 }
 
-/// The params as JSON: `{"variant":"conquest","width":30,"height":30,"players":4,"ticks":12000}`.
+/// The params as JSON: `{"variant":"conquest","width":30,"height":30,"players":4,"ticks":12000}`,
+/// plus `"respawn":"join"` in the server-compatible mode (absent: the rules' automatic respawn).
 pub fn params_json(p: &Params) -> Value {
-    json!({
+    let mut v = json!({
         "variant": p.variant.name(),
         "width": p.width,
         "height": p.height,
         "players": p.players,
         "ticks": p.ticks,
-    })
+    });
+    if let (Respawn::OnJoin, Some(m)) = (p.respawn, v.as_object_mut()) {
+        m.insert("respawn".into(), json!(p.respawn.name()));
+    }
+    v
 }
 
 /// Params from JSON; missing keys take the defaults.
@@ -147,6 +156,13 @@ pub fn params_from_json(v: &Value) -> Result<Params, String> {
             .and_then(Variant::from_name)
             .ok_or("variant must be \"conquest\" or \"skirmish\"")?,
     };
+    let respawn = match v.get("respawn") {
+        None => d.respawn,
+        Some(x) => x
+            .as_str()
+            .and_then(Respawn::from_name)
+            .ok_or("respawn must be \"auto\" or \"join\"")?,
+    };
     let small = |key: &str, default: u64, max: u64| -> Result<u64, String> {
         let n = int(key, default)?;
         if n > max {
@@ -161,5 +177,6 @@ pub fn params_from_json(v: &Value) -> Result<Params, String> {
         height: small("height", d.height.into(), u16::MAX.into())? as u16,
         players: small("players", d.players.into(), u8::MAX.into())? as u8,
         ticks: small("ticks", d.ticks.into(), u32::MAX.into())? as u32,
+        respawn,
     })
 }

@@ -1,11 +1,13 @@
-//! ColorFight (Conquest and Skirmish) on the desktop: JSON lines to bots that are idle, a trace of
-//! every tick, free-for-all tournaments.
+//! ColorFight (Conquest and Skirmish) on the desktop: JSON lines to bots that are idle (or could
+//! build), a trace of every tick, free-for-all tournaments, and the original server's HTTP API
+//! (`arena serve colorfight`, [`serve`]).
 
 pub mod json;
+pub mod serve;
 pub mod trace;
 pub mod tournament;
 
-use crate::game::{HostGame, Setup};
+use crate::game::{HostGame, Server, Setup};
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::tournament::{Fixture, Format};
 use crate::verify::{Difference, Verified};
@@ -43,7 +45,7 @@ pub struct PlayOptions {
 #[derive(Args, Clone, Debug)]
 pub struct TournamentOptions {}
 
-fn parse_size(s: &str) -> Result<(u16, u16), String> {
+pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), String> {
     let (w, h) = s
         .split_once(['x', 'X'])
         .ok_or_else(|| format!("`{s}`: expected WIDTHxHEIGHT, like 30x30"))?;
@@ -72,6 +74,7 @@ impl HostGame for ColorFight {
         "ColorFight (Conquest or Skirmish), 2 to 8 players on a grid, one step per 100 ms tick.";
     const REPLAY_ABOUT: &'static str = "A ColorFight trace (JSON lines: header, then one line per tick).";
     const REPLAY_EXT: &'static str = "jsonl";
+    const SERVER: Option<Server> = Some(serve::SERVER);
     type PlayOptions = PlayOptions;
     type TournamentOptions = TournamentOptions;
     type Move = Action;
@@ -93,6 +96,7 @@ impl HostGame for ColorFight {
             height: options.size.1,
             players: seats.min(u8::MAX as usize) as u8,
             ticks: options.ticks,
+            ..Params::default()
         };
         Ok(Setup {
             record_every: options.state_every,
@@ -113,12 +117,13 @@ impl HostGame for ColorFight {
     }
 
     /// Bots hear from the engine once per tick while they are idle (not waiting for an attack to
-    /// finish); a busy bot passes without being asked.
+    /// finish), and while busy on the ticks where they could build a base (rules, decision 9);
+    /// otherwise they pass without being asked.
     fn request(&self, seat: Seat) -> Option<String> {
-        let busy = self
-            .player(seat)
-            .is_some_and(|p| p.defeated || p.busy_until > self.turn());
-        (!busy).then(|| {
+        let asked = self.player(seat).is_some_and(|p| {
+            !p.defeated && (p.busy_until <= self.turn() || self.may_build(seat))
+        });
+        asked.then(|| {
             format!(
                 "{{\"tick\":{},\"seat\":{seat},\"state\":{}}}",
                 self.turn(),

@@ -1,0 +1,379 @@
+//! `arena serve colorfight`: the HTTP API of the original ColorFight server (`app.py`, October
+//! 2018), so that bots written for its client library play against this engine unchanged.
+//!
+//! ## Why its own driver, not seats behind a `Protocol`
+//! The match loop ([`crate::play`]) asks each bot and waits for its answer; the server's clients
+//! are the other way round: they poll the game and send an action whenever they like, join late,
+//! and join again when defeated. So the server drives the same core game and the same trace
+//! ([`super::trace`]) itself, in real time:
+//! - **The clock** is a thread of its own: tick `T` is stepped at `start + (T + 1) * 100 ms` on
+//!   the monotonic clock (late ticks are caught up at once, none is skipped), whatever the
+//!   clients do. Built-in bots (`--bot`) move in that thread, every tick, as in `arena play`.
+//! - **Requests** are served by hyper's HTTP/1 server on a single-threaded tokio runtime: one
+//!   event loop for every connection, no thread per request. An action waits for the next tick
+//!   and is answered with what the rules made of it (the server's `err_code`); everything else
+//!   is answered at once. A seat takes one waiting action per tick and keeps at most
+//!   [`table::QUEUE`]; more are refused at once (the server's cool-down error).
+//! - **Slow and hostile clients**: at most [`MAX_CONNECTIONS`] connections (more are closed at
+//!   once), headers within [`HEADER_TIME`] (idle keep-alive connections too), bodies of at most
+//!   [`MAX_BODY`] bytes within [`BODY_TIME`], and no connection lives past [`CONNECTION_TIME`]
+//!   (a client that never reads its answers). None of it can hold up the clock, which only takes
+//!   the table's lock for a step.
+//! - **Time**: every time field is the game's start (Unix time, when the lobby filled) plus
+//!   tick / 10 s; in the lobby the start is "now".
+//! - **Seats**: `--players N` seats for clients (uids 1 to N, in order of joining; a token
+//!   per seat), then one per `--bot`. The clock starts when the N seats are taken, or at the
+//!   lobby's deadline (`--join-s`); seats nobody took can be taken until the rules' respawn window
+//!   closes (5 minutes), and a defeated client seat is given back (new token, same uid, a new
+//!   start at the next tick) to the next client that joins, preferably one of the same name.
+//!   The rules run in their server-compatible mode ([`Respawn::OnJoin`]): nobody respawns
+//!   without joining again.
+
+pub mod api;
+pub mod table;
+
+use super::{parse_size, VariantArg};
+use crate::game::Server;
+use crate::play::{MatchReport, SeatReport};
+use crate::record::LineWriter;
+use api::Reply;
+use arena_core::games::colorfight::{ColorFight, Params, Respawn, Variant, DEFAULT_TICKS};
+use arena_core::{Game, Roster};
+use bytes::Bytes;
+use clap::{ArgMatches, Args, Command, FromArgMatches};
+use http_body_util::{BodyExt, Full, Limited};
+use hyper::body::Incoming;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::rt::{TokioIo, TokioTimer};
+use std::convert::Infallible;
+use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use table::{Phase, Table};
+
+/// Connections open at once; more are closed as soon as they are accepted.
+pub const MAX_CONNECTIONS: usize = 256;
+/// A request's headers (or the next request on a kept-alive connection) must come within this.
+pub const HEADER_TIME: Duration = Duration::from_secs(10);
+/// A request's body: at most this many bytes, within this long.
+pub const MAX_BODY: usize = 64 * 1024;
+pub const BODY_TIME: Duration = Duration::from_secs(10);
+/// No connection lives longer (an action waiting for the lobby to fill is the longest wait).
+pub const CONNECTION_TIME: Duration = Duration::from_secs(600);
+const TICK: Duration = Duration::from_millis(100);
+
+/// `arena serve colorfight`'s options.
+#[derive(Args, Clone, Debug)]
+pub struct ServeOptions {
+    #[arg(long, value_enum, default_value = "conquest")]
+    pub variant: VariantArg,
+    /// Grid size, WIDTHxHEIGHT (the server's was 30x30; at most 32x32 cells in all).
+    #[arg(long, value_name = "WxH", default_value = "30x30", value_parser = parse_size)]
+    pub size: (u16, u16),
+    /// Game length in 100 ms ticks (12,000 = 20 minutes).
+    #[arg(long, default_value_t = DEFAULT_TICKS)]
+    pub ticks: u32,
+    /// Seats for HTTP clients: the clock starts when this many have joined.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub players: usize,
+    /// A built-in bot in a seat of its own, after the clients' seats (repeat for more).
+    #[arg(long = "bot", value_name = "NAME")]
+    pub bots: Vec<String>,
+    /// Start the clock S seconds after the server opened even if seats are free (they stay
+    /// open for joins during the first 5 minutes); 0: wait for every client.
+    #[arg(long, value_name = "S", default_value_t = 0.0)]
+    pub join_s: f64,
+    /// Seed for the map, the rules' draws and the built-in bots (default: from the clock).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// The address to listen on.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: IpAddr,
+    /// The port (0: any free port; the one taken is printed).
+    #[arg(long, default_value_t = 8000)]
+    pub port: u16,
+    /// Write the match to FILE as `arena play colorfight --replay` does (`arena verify` reads it).
+    #[arg(long, value_name = "FILE")]
+    pub replay: Option<PathBuf>,
+    /// Record the state in the trace every N ticks (and at the end).
+    #[arg(long, value_name = "N", default_value_t = 50)]
+    pub state_every: u32,
+    /// Keep answering for S seconds after the game ended, so clients see the end.
+    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    pub linger_s: f64,
+    /// Print the report as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const ABOUT: &str = "ColorFight's original server API (the October 2018 app.py) over HTTP, in real time: bots written for the original client library play against the engine.";
+
+/// The server's entry in the registry.
+pub const SERVER: Server = Server { command, run };
+
+fn command() -> Command {
+    ServeOptions::augment_args(Command::new(ColorFight::NAME)).about(ABOUT)
+}
+
+/// The table behind its lock, and the clock's alarm (the lobby filled).
+struct Shared {
+    table: Mutex<Table>,
+    wake: Condvar,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Table> {
+        self.table.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+fn run(m: &ArgMatches) -> anyhow::Result<()> {
+    let o = ServeOptions::from_arg_matches(m)?;
+    let seats = o.players + o.bots.len();
+    if !(2..=arena_core::games::colorfight::MAX_PLAYERS).contains(&seats) {
+        anyhow::bail!("colorfight takes 2 to 8 players: {} clients and {} bots were asked for", o.players, o.bots.len());
+    }
+    let seed = o.seed.unwrap_or_else(crate::cli::clock_seed);
+    let params = Params {
+        variant: match o.variant {
+            VariantArg::Conquest => Variant::Conquest,
+            VariantArg::Skirmish => Variant::Skirmish,
+        },
+        width: o.size.0,
+        height: o.size.1,
+        players: seats as u8,
+        ticks: o.ticks,
+        respawn: Respawn::OnJoin,
+    };
+    let game = Box::new(
+        ColorFight::new(&params, seed)
+            .map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?,
+    );
+    let mut bots = Vec::new();
+    for (i, name) in o.bots.iter().enumerate() {
+        let seat = o.players + i;
+        let bot = ColorFight::bot(name, arena_core::rng::bot_seed(seed, seat)).ok_or_else(|| {
+            anyhow::anyhow!(
+                "unknown bot `{name}` for colorfight: built-in bots are {}",
+                ColorFight::BOTS.join(", ")
+            )
+        })?;
+        bots.push((name.clone(), bot));
+    }
+    let trace = LineWriter::create(o.replay.as_deref())?;
+    let mut table = Table::new(game, o.players, bots, trace, o.state_every);
+    if o.join_s > 0.0 {
+        table.lobby_deadline = Some(table::now_unix() + o.join_s);
+    }
+    table.maybe_start();
+    let shared = Arc::new(Shared {
+        table: Mutex::new(table),
+        wake: Condvar::new(),
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()?;
+    let addr = SocketAddr::new(o.host, o.port);
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(addr))
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let bound = listener.local_addr()?;
+    println!(
+        "arena serve colorfight: listening on http://{bound}/ ({} {}x{}, {} ticks, seed {seed}; {} client seats{}{})",
+        params.variant.name(),
+        params.width,
+        params.height,
+        params.ticks,
+        o.players,
+        if o.bots.is_empty() { String::new() } else { format!(", bots {}", o.bots.join(" ")) },
+        if o.players == 0 { "" } else { "; the clock starts when they have joined" },
+    );
+    let _ = std::io::stdout().flush();
+
+    let (over_tx, over_rx) = tokio::sync::oneshot::channel::<()>();
+    let clock = {
+        let shared = shared.clone();
+        std::thread::Builder::new()
+            .name("colorfight-clock".into())
+            .spawn(move || {
+                run_clock(&shared);
+                let _ = over_tx.send(());
+            })?
+    };
+    let linger = Duration::from_secs_f64(o.linger_s.max(0.0));
+    runtime.block_on(async {
+        let serving = accept(listener, shared.clone());
+        let ending = async {
+            let _ = over_rx.await;
+            tokio::time::sleep(linger).await;
+        };
+        tokio::select! {
+            () = serving => {}
+            () = ending => {}
+        }
+    });
+    // Connections still open are dropped with the runtime.
+    drop(runtime);
+    let _ = clock.join();
+
+    let table = shared.lock();
+    let report = report(&table, seed);
+    if o.json {
+        println!("{}", report.json());
+    } else {
+        print!("{report}");
+    }
+    if let Some(path) = &o.replay {
+        match table.write_error() {
+            Some(e) => eprintln!("replay {}: write failed: {e}", path.display()),
+            None => eprintln!("replay written to {}", path.display()),
+        }
+    }
+    Ok(())
+}
+
+/// The clock: waits for the lobby, then steps every 100 ms on the wall clock until the end.
+fn run_clock(shared: &Shared) {
+    let since = loop {
+        let mut t = shared.lock();
+        t.maybe_start();
+        if let Phase::Running { since, .. } = t.phase {
+            break since;
+        }
+        if t.is_over() {
+            return;
+        }
+        let _ = shared.wake.wait_timeout(t, Duration::from_millis(50));
+    };
+    let mut next: u32 = 1;
+    loop {
+        let due = since + TICK * next;
+        let now = Instant::now();
+        if due > now {
+            std::thread::sleep(due - now);
+        }
+        let mut t = shared.lock();
+        t.step();
+        if t.is_over() {
+            return;
+        }
+        drop(t);
+        next = next.saturating_add(1);
+    }
+}
+
+/// Accepts connections for ever, each served on the runtime with the limits above.
+async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
+    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+    loop {
+        let Ok((stream, _)) = listener.accept().await else {
+            // Out of file descriptors and the like: wait a moment rather than spin.
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            continue;
+        };
+        let Ok(slot) = slots.clone().try_acquire_owned() else {
+            drop(stream);
+            continue;
+        };
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let _slot = slot;
+            let service = hyper::service::service_fn(move |req| respond(shared.clone(), req));
+            let mut http = hyper::server::conn::http1::Builder::new();
+            http.timer(TokioTimer::new())
+                .header_read_timeout(HEADER_TIME)
+                .keep_alive(true);
+            let conn = http.serve_connection(TokioIo::new(stream), service);
+            let _ = tokio::time::timeout(CONNECTION_TIME, conn).await;
+        });
+    }
+}
+
+fn json_response(status: u16, body: &serde_json::Value) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from(body.to_string())));
+    *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
+    r.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("application/json"),
+    );
+    r
+}
+
+/// One request: its body (bounded in size and time), the table's answer, and, for an action,
+/// the wait for its tick.
+async fn respond(
+    shared: Arc<Shared>,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    let method = req.method().as_str().to_owned();
+    let path = req.uri().path().to_owned();
+    let body = match tokio::time::timeout(BODY_TIME, Limited::new(req.into_body(), MAX_BODY).collect())
+        .await
+    {
+        Ok(Ok(b)) => b.to_bytes(),
+        Ok(Err(_)) => {
+            return Ok(json_response(413, &serde_json::json!({"msg": "Request too large"})))
+        }
+        Err(_) => return Ok(json_response(408, &serde_json::json!({"msg": "Request timeout"}))),
+    };
+    let reply = {
+        let mut t = shared.lock();
+        let reply = api::handle(&mut t, &method, &path, &body);
+        if matches!(t.phase, Phase::Running { .. }) {
+            shared.wake.notify_all();
+        }
+        reply
+    };
+    Ok(match reply {
+        Reply::Now(status, v) => json_response(status, &v),
+        Reply::Later(rx) => match rx.await {
+            Ok(v) => json_response(200, &v),
+            Err(_) => json_response(200, &table::error(4, "Game is ended")),
+        },
+        Reply::Page(text) => {
+            let mut r = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
+            r.headers_mut().insert(
+                hyper::header::CONTENT_TYPE,
+                hyper::header::HeaderValue::from_static("text/plain; charset=utf-8"),
+            );
+            r
+        }
+    })
+}
+
+/// The end of the match as `arena play` reports it.
+fn report(table: &Table, seed: u64) -> MatchReport {
+    let g = &table.game;
+    MatchReport {
+        game: ColorFight::NAME,
+        seed,
+        turns: g.tick(),
+        outcome: g.outcome(),
+        seats: table
+            .seats
+            .iter()
+            .map(|s| SeatReport {
+                name: match s.driver {
+                    table::Driver::Bot(_) => s.name.clone(),
+                    table::Driver::Client { .. } => format!("http:{}", s.name),
+                },
+                faults: Vec::new(),
+                disqualified: None,
+                refused: s.refused.saturating_add(s.early),
+            })
+            .collect(),
+        summary: crate::game::Summary {
+            lines: table
+                .seats
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| s.joins > 1)
+                .map(|(i, s)| format!("seat {i} ({}) joined {} times", s.name, s.joins))
+                .collect(),
+            json: Default::default(),
+        },
+    }
+}

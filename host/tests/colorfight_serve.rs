@@ -1,0 +1,331 @@
+//! `arena serve colorfight`: a Python client written against the original server's endpoints
+//! plays a short game against a built-in bot through real HTTP, and the trace verifies; bad
+//! requests (unknown tokens, malformed JSON, far cells, floods, clients that never read or never
+//! finish their headers) get the server's answers while the game goes on, on time. Every server
+//! listens on a port the system picks (`--port 0`).
+
+mod common;
+use common::*;
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// A running `arena serve colorfight`, killed if the test ends early.
+struct Served {
+    child: Child,
+    port: u16,
+    out: BufReader<std::process::ChildStdout>,
+}
+
+impl Served {
+    fn start(args: &[&str]) -> Served {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
+            .args(["serve", "colorfight", "--port", "0"])
+            .args(args)
+            .current_dir(workspace())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("start arena serve");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        let port = first
+            .split("http://127.0.0.1:")
+            .nth(1)
+            .and_then(|s| s.split('/').next())
+            .and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no address in {first:?}"));
+        Served { child, port, out }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/", self.port)
+    }
+
+    /// Waits for the end; the report (stdout after the first line) and stderr.
+    fn finish(mut self, within: Duration) -> (String, String) {
+        let t = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                let mut report = String::new();
+                self.out.read_to_string(&mut report).unwrap();
+                let mut err = String::new();
+                self.child
+                    .stderr
+                    .take()
+                    .unwrap()
+                    .read_to_string(&mut err)
+                    .unwrap();
+                assert!(status.success(), "arena serve failed: {report}{err}");
+                return (report, err);
+            }
+            assert!(
+                t.elapsed() < within,
+                "arena serve still running after {within:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn post(&self, path: &str, body: &str) -> (u16, Value) {
+        post(self.port, path, body)
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP/1.1 POST on its own connection: the status and the JSON body.
+fn post(port: u16, path: &str, body: &str) -> (u16, Value) {
+    let mut s = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+    write!(
+        s,
+        "POST /{path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut raw = String::new();
+    s.read_to_string(&mut raw).unwrap();
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((&raw, ""));
+    let status = head
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status in {raw:?}"));
+    (status, serde_json::from_str(body).unwrap_or(Value::Null))
+}
+
+fn code(r: &(u16, Value)) -> i64 {
+    assert_eq!(r.0, 200, "{r:?}");
+    r.1["err_code"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("no err_code: {r:?}"))
+}
+
+fn verify(trace: &std::path::Path) -> String {
+    let v = arena(&["verify", "colorfight", trace.to_str().unwrap()]);
+    assert!(v.status.success(), "{}", text(&v));
+    text(&v)
+}
+
+#[test]
+fn a_python_client_joins_plays_and_finishes_and_the_trace_verifies() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("served.jsonl");
+    let served = Served::start(&[
+        "--players",
+        "1",
+        "--bot",
+        "expander",
+        "--size",
+        "8x8",
+        "--ticks",
+        "60",
+        "--seed",
+        "3",
+        "--state-every",
+        "10",
+        "--linger-s",
+        "1",
+        "--json",
+        "--replay",
+        trace.to_str().unwrap(),
+    ]);
+    let bot = Command::new("python3")
+        .args([
+            "host/examples/colorfight_http_bot.py",
+            &served.url(),
+            "--name",
+            "py",
+        ])
+        .current_dir(workspace())
+        .output()
+        .expect("run python3");
+    let (report, _) = served.finish(Duration::from_secs(60));
+    assert!(bot.status.success(), "{}", text(&bot));
+    let line = String::from_utf8_lossy(&bot.stdout);
+    let b: Value = serde_json::from_str(line.lines().last().unwrap_or("")).unwrap();
+    assert_eq!(b["uid"], 1, "{b}");
+    assert_eq!(b["joins"], 1, "{b}");
+    assert!(b["accepted"].as_u64().unwrap() >= 2, "{b}");
+    assert!(b["cell_num"].as_u64().unwrap() >= 2, "{b}");
+    assert!(
+        b["time"].as_f64() >= b["end_time"].as_f64(),
+        "it saw the end: {b}"
+    );
+    let r: Value = serde_json::from_str(report.trim()).unwrap();
+    assert_eq!(r["turns"], 60, "{r}");
+    assert_eq!(r["seats"][0]["bot"], "http:py");
+    assert_eq!(r["seats"][1]["bot"], "expander");
+    let checked = verify(&trace);
+    assert!(checked.contains("60"), "{checked}");
+    // Its attacks are in the trace, at the ticks it sent them.
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let attacks = text
+        .lines()
+        .skip(1)
+        .filter(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["actions"][0].get("attack").is_some()
+        })
+        .count();
+    // (Those sent after the last tick were answered "Game is ended" and played no tick.)
+    let late = b["errors"]["4"].as_u64().unwrap_or(0);
+    assert_eq!(attacks as u64, b["attacks"].as_u64().unwrap() - late, "{b}");
+}
+
+#[test]
+fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("bad.jsonl");
+    let served = Served::start(&[
+        "--players",
+        "2",
+        "--size",
+        "6x6",
+        "--ticks",
+        "30",
+        "--seed",
+        "9",
+        "--linger-s",
+        "1.5",
+        "--replay",
+        trace.to_str().unwrap(),
+    ]);
+    // Before anyone joined: the map, and refusals that need no seat.
+    let info = served.post("getgameinfo", r#"{"protocol":2}"#);
+    assert_eq!(info.0, 200);
+    assert_eq!(info.1["cells"].as_array().unwrap().len(), 36);
+    assert_eq!(
+        served.post("attack", "{oops"),
+        (400, serde_json::json!({"msg": "No json!"}))
+    );
+    let missing = served.post("attack", r#"{"cellx":1,"celly":1}"#);
+    assert_eq!(missing.0, 400);
+    assert_eq!(missing.1["msg"], "wrong args! need token");
+    assert_eq!(
+        code(&served.post("attack", r#"{"cellx":1,"celly":1,"token":"nobody"}"#)),
+        21
+    );
+    assert_eq!(
+        code(&served.post("attack", r#"{"cellx":99,"celly":1,"token":"nobody"}"#)),
+        1
+    );
+    assert_eq!(
+        served.post("checktoken", r#"{"token":"nobody"}"#),
+        (400, serde_json::json!({"msg": "Fail"}))
+    );
+    let a = served.post("joingame", r#"{"name":"a"}"#);
+    let token = a.1["token"].as_str().unwrap().to_string();
+    assert_eq!(a.1["uid"], 1);
+    // A client that sends a request and never reads the answer, and one that never finishes its
+    // headers: neither holds anything up.
+    let mut deaf = TcpStream::connect(("127.0.0.1", served.port)).unwrap();
+    let body = r#"{"protocol":2}"#;
+    for _ in 0..20 {
+        write!(
+            deaf,
+            "POST /getgameinfo HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+    }
+    let mut slow = TcpStream::connect(("127.0.0.1", served.port)).unwrap();
+    write!(slow, "POST /attack HTTP/1.1\r\nHost: x\r\n").unwrap();
+    // The second client fills the lobby: the clock starts.
+    let b = served.post("joingame", r#"{"name":"b"}"#);
+    assert_eq!(b.1["uid"], 2, "{b:?}");
+    let started = Instant::now();
+    assert_eq!(code(&served.post("joingame", r#"{"name":"c"}"#)), 10);
+    // An attack on a far cell: the server's error 1, at its tick.
+    let info = served.post("getgameinfo", r#"{"protocol":2}"#).1;
+    let cells = info["cells"].as_array().unwrap();
+    let mine = cells.iter().find(|c| c["o"] == 1).unwrap();
+    let (x, y) = (mine["x"].as_i64().unwrap(), mine["y"].as_i64().unwrap());
+    let far = cells
+        .iter()
+        .find(|c| (c["x"].as_i64().unwrap() - x).abs() + (c["y"].as_i64().unwrap() - y).abs() > 2)
+        .unwrap();
+    let act = |x: &Value, y: &Value| format!(r#"{{"cellx":{x},"celly":{y},"token":"{token}"}}"#);
+    let far_attack = served.post("attack", &act(&far["x"], &far["y"]));
+    assert_eq!(code(&far_attack), 1);
+    assert!(far_attack.1["err_msg"]
+        .as_str()
+        .unwrap()
+        .contains("adjacent"));
+    // Poor: the base costs 60 gold, a player starts with 30.
+    assert_eq!(
+        code(&served.post("buildbase", &act(&mine["x"], &mine["y"]))),
+        5
+    );
+    assert_eq!(
+        code(&served.post("multiattack", &act(&mine["x"], &mine["y"]))),
+        0
+    );
+    // A flood: 60 attacks at once on a neighbour. At most one is taken; the others are refused
+    // with the cool-down error (3), or, if they came in the same tick, "being taken" (2).
+    let near = cells
+        .iter()
+        .find(|c| (c["x"].as_i64().unwrap() - x).abs() + (c["y"].as_i64().unwrap() - y).abs() == 1)
+        .unwrap();
+    let body = act(&near["x"], &near["y"]);
+    let port = served.port;
+    let answers: Vec<i64> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..60)
+            .map(|_| s.spawn(|| code(&post(port, "attack", &body))))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let taken = answers.iter().filter(|&&c| c == 0).count();
+    assert!(taken <= 1, "{answers:?}");
+    assert!(answers.iter().all(|c| [0, 2, 3].contains(c)), "{answers:?}");
+    assert!(
+        answers.iter().filter(|&&c| c == 3).count() >= 50,
+        "{answers:?}"
+    );
+    // The game ends on time (30 ticks = 3 s) and says so afterwards.
+    while served.post("getgameinfo", "{}").1["info"]["time"].as_f64()
+        < served.post("getgameinfo", "{}").1["info"]["end_time"].as_f64()
+    {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the clock stopped"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let elapsed = started.elapsed();
+    assert!(
+        elapsed > Duration::from_millis(2_500) && elapsed < Duration::from_secs(8),
+        "30 ticks took {elapsed:?}"
+    );
+    let ended = served.post("attack", &act(&near["x"], &near["y"]));
+    assert_eq!(
+        (code(&ended), ended.1["err_msg"].as_str()),
+        (4, Some("Game is ended"))
+    );
+    assert_eq!(code(&served.post("joingame", r#"{"name":"late"}"#)), 4);
+    drop((deaf, slow));
+    let (report, _) = served.finish(Duration::from_secs(30));
+    assert!(report.contains("turns:  30"), "{report}");
+    verify(&trace);
+}
+
+#[test]
+fn serve_is_in_the_help() {
+    let out = arena(&["serve", "--help"]);
+    assert!(out.status.success(), "{}", text(&out));
+    assert!(text(&out).contains("colorfight"));
+    let out = arena(&["serve", "colorfight", "--help"]);
+    let t = text(&out);
+    for opt in ["--players", "--join-s", "--bot", "--port", "--replay"] {
+        assert!(t.contains(opt), "{opt}: {t}");
+    }
+}
