@@ -34,6 +34,13 @@ fn every_registered_game_has_every_command() {
             .unwrap_or_else(|| panic!("`arena bots` lacks {}", g.name));
         for b in g.bots {
             assert!(line.contains(b), "`arena bots` lacks {}'s bot {b}", g.name);
+            // And one line saying what the bot does.
+            let note = format!("    {b}: ");
+            assert!(
+                bots.lines().any(|l| l.starts_with(&note)) && g.bot_notes.len() == g.bots.len(),
+                "`arena bots` does not say what {}'s bot {b} does",
+                g.name
+            );
         }
         assert!(
             stdout(&["play", g.name, "--help"]).contains(g.about),

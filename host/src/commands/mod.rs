@@ -12,6 +12,9 @@ use std::io::Write;
 pub fn list_bots(out: &mut dyn Write) -> std::io::Result<()> {
     for g in crate::games::GAMES {
         writeln!(out, "{:<14} {}", g.name, g.bots.join(", "))?;
+        for note in g.bot_notes {
+            writeln!(out, "    {note}")?;
+        }
     }
     Ok(())
 }

@@ -124,6 +124,11 @@ fn seeded(mut plan: Plan<Ants>, engine_seed: i64, player_seed: i64) -> Plan<Ants
 }
 
 impl HostGame for Ants {
+    const BOT_NOTES: &'static [&'static str] = &[
+        "strong: one ant per food, the others march on enemy hills, never into a fight it would lose",
+        "hunter: every ant walks to the nearest food, else enemy hill, else enemy ant",
+        "hold: never moves (the official HoldBot)",
+    ];
     const ABOUT: &'static str =
         "Ants (Google AI Challenge 2011) on an official map, official protocol and replay.";
     const REPLAY_ABOUT: &'static str = "An Ants replay (official format, revision 3), re-played on its map.";

@@ -83,6 +83,11 @@ const ENGINE: Params = Params {
 };
 
 impl HostGame for Ballroom {
+    const BOT_NOTES: &'static [&'static str] = &[
+        "strong: a Knight that holds the control block, walks in on the diagonal, buys a Hunter Scope, prefers kills",
+        "holder: a Knight that walks to the control block and hits the weakest player in range",
+        "random: a random legal reply (a reachable tile, a target in range, an affordable item)",
+    ];
     const ABOUT: &'static str =
         "Ballroom Blitz (MechMania 28): four players on a 10x10 grid, 100 turns of four phases.";
     const REPLAY_ABOUT: &'static str = r#"A Ballroom Blitz game log in the official engine's format ({"names":[...],"turns":[...]})."#;

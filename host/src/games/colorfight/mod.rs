@@ -70,6 +70,11 @@ fn config(p: &Params) -> String {
 }
 
 impl HostGame for ColorFight {
+    const BOT_NOTES: &'static [&'static str] = &[
+        "strategist: mines first, then bases to survive, enemy bases when cheap, defends its bases",
+        "expander: takes the quickest cell next to its land, then the next",
+        "random: a legal action drawn at random, sometimes a base",
+    ];
     const ABOUT: &'static str =
         "ColorFight (Conquest or Skirmish), 2 to 8 players on a grid, one step per 100 ms tick.";
     const REPLAY_ABOUT: &'static str = "A ColorFight trace (JSON lines: header, then one line per tick).";

@@ -33,6 +33,11 @@ const PER_ACTION: Duration = Duration::from_secs(5);
 const NO_DISQUALIFICATION: u32 = u32::MAX;
 
 impl HostGame for Mammut {
+    const BOT_NOTES: &'static [&'static str] = &[
+        "cautious: the best expected score, assuming the players still to act are greedy thieves",
+        "greedy: takes or steals what scores most if the round ended now",
+        "random: takes random tiles, or steals from a random player",
+    ];
     const ABOUT: &'static str = "Mammut: five players take and steal tiles over five rounds (give five bots).";
     const REPLAY_ABOUT: &'static str = "A Mammut trace (JSON lines: header, then one line per action).";
     const REPLAY_EXT: &'static str = "jsonl";

@@ -57,6 +57,12 @@ fn per_turn(variant: Variant) -> Duration {
 const SIEGE: &str = "tower-defense/siege";
 
 impl HostGame for TowerDefense {
+    const BOT_NOTES: &'static [&'static str] = &[
+        "strong: builds, upgrades and spawns by a look-ahead of the next turns; in Siege plays its seat (seat 0 invader, seat 1 defender)",
+        "random: random actions, a fair share of them refused (off the path, unaffordable); any seat",
+        "builder: the controller's simpleTurretBuilder (towers in a row, then upgrades); Siege: the defender, seat 1",
+        "army: the controller's simpleInvaderArmy (three towers, then invaders with every boost in HP); Siege: the invader, seat 0",
+    ];
     const ABOUT: &'static str = "Tower Defense (Duel: two players; Siege: invader against defender).";
     const REPLAY_ABOUT: &'static str = "A Tower Defense trace (JSON lines: header, turn-0 state, one line per turn).";
     const REPLAY_EXT: &'static str = "jsonl";
