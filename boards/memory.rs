@@ -8,5 +8,8 @@ fn main() {
     let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     fs::copy(board.join("memory.x"), out.join("memory.x")).expect("copy the board's memory.x");
     println!("cargo:rustc-link-search={}", out.display());
-    println!("cargo:rerun-if-changed={}", board.join("memory.x").display());
+    println!(
+        "cargo:rerun-if-changed={}",
+        board.join("memory.x").display()
+    );
 }

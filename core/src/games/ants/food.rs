@@ -37,6 +37,16 @@ pub(crate) fn offset_aim(o: (i32, i32), aim: u8) -> (i32, i32) {
     }
 }
 
+/// Slot `k` after `head` in a ring of `cap` slots (`k <= cap`, `head < cap`).
+fn ring_slot(head: usize, cap: usize, k: usize) -> usize {
+    let i = head.saturating_add(k);
+    if i >= cap {
+        i.saturating_sub(cap)
+    } else {
+        i
+    }
+}
+
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     AntsGame<SQ, A, F, H, O>
 {
@@ -50,13 +60,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     }
     /// Slot `k` after the head (`k <= ring_cap`, the head below it).
     fn ring_index(&self, k: usize) -> usize {
-        let i = self.ring_head.saturating_add(k);
-        let cap = self.ring_cap();
-        if i >= cap {
-            i.saturating_sub(cap)
-        } else {
-            i
-        }
+        ring_slot(self.ring_head, self.ring_cap(), k)
     }
     pub(crate) fn ring_get(&self, k: usize) -> u16 {
         self.ring.get(self.ring_index(k)).copied().unwrap_or(NONE16)
@@ -420,13 +424,16 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             };
             if base == NONE16 {
                 let len = self.ring_len;
-                let mut rng = core::mem::replace(&mut self.rng, super::pyrandom::PyRandom::new(0));
-                rng.shuffle_with(len, |i, j| {
-                    let (a, b) = (self.ring_get(i), self.ring_get(j));
-                    self.ring_set(i, b);
-                    self.ring_set(j, a);
+                // The generator and the ring are borrowed apart (no 2.5 KB generator moved out
+                // and back in).
+                let (head, cap) = (self.ring_head, self.ring_cap());
+                let ring = &mut self.ring;
+                self.rng.shuffle_with(len, |i, j| {
+                    let (a, b) = (ring_slot(head, cap, i), ring_slot(head, cap, j));
+                    if a < ring.len() && b < ring.len() {
+                        ring.swap(a, b);
+                    }
                 });
-                self.rng = rng;
                 self.ring_push_front(NONE16);
                 match self.ring_pop_back() {
                     Some(b) if b != NONE16 => base = b,

@@ -16,11 +16,17 @@ use crate::seat::SeatSet;
 /// Largest radius2 accepted for attack and spawn (the official code caches square roots to 100).
 pub const MAX_RADIUS2: u16 = 100;
 
+/// The most squares in a neighbourhood: 0 < dr^2 + dc^2 <= [`MAX_RADIUS2`] holds for 316.
+const HOOD: usize = 316;
+
 /// A neighbourhood on one board: `neighbourhood_offsets(radius2)` in the official order, each
 /// with its shift in square index when nothing wraps, and the largest row or column offset.
+/// Four bytes an offset (it is on a board's stack during each battle).
 struct Hood {
-    offsets: heapless::Vec<(i8, i8, isize), 441>,
+    offsets: heapless::Vec<(i8, i8, i16), HOOD>,
     reach: i32,
+    /// Every shift fits an i16 (boards up to 3,000 columns): the no-wrap path may be taken.
+    shifts: bool,
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {
@@ -129,7 +135,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         if squares > SQ || squares == 0 || squares > NONE16 as usize {
             return Err(SetupError::Capacity("map larger than this build holds"));
         }
-        let mut rng = PyRandom::new(engine_seed);
+        // Seeded in place: `rng` is the state's own generator.
+        self.rng.seed(engine_seed);
+        let rng = &mut self.rng;
         let mut draw = |d: Draw| -> Result<u16, SetupError> {
             match d {
                 Draw::Fixed(v) => Ok(v),
@@ -195,7 +203,6 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.next_ant = 0;
         g.next_food = 0;
         g.ant_count = [0; MAX_PLAYERS];
-        g.rng = rng;
         g.turn = 0;
         g.food_extra = 0;
         g.score = [0; MAX_PLAYERS];
@@ -533,9 +540,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let m = hood.reach;
         // Board sides are u16 and offsets at most 10: nothing comes near i32 limits, so
         // wrapping arithmetic never wraps (and, unlike saturating, costs nothing here).
-        if r >= m && r.wrapping_add(m) < h && c >= m && c.wrapping_add(m) < w {
+        if hood.shifts && r >= m && r.wrapping_add(m) < h && c >= m && c.wrapping_add(m) < w {
             for &(_, _, shift) in &hood.offsets {
-                each(sq.wrapping_add_signed(shift));
+                each(sq.wrapping_add_signed(shift as isize));
             }
         } else {
             for &(dr, dc, _) in &hood.offsets {
@@ -564,15 +571,21 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// `neighbourhood_offsets(radius2)` in the official order, for this board.
     fn hood(&self, radius2: u16) -> Hood {
         let mut offsets = heapless::Vec::new();
-        let cols = self.cols as isize;
+        let mut shifts = true;
+        let cols = self.cols as i32;
         Self::for_offsets(radius2.min(MAX_RADIUS2), |dr, dc| {
-            // |dr|, |dc| <= 10 and cols <= 32,767: the shift is far from isize's limits.
-            let shift = (dr as isize).wrapping_mul(cols).wrapping_add(dc as isize);
+            // |dr|, |dc| <= 10 and cols <= 65,535: the shift is far from i32's limits.
+            let shift =
+                i16::try_from(dr.wrapping_mul(cols).wrapping_add(dc)).unwrap_or_else(|_| {
+                    shifts = false;
+                    0
+                });
             let _ = offsets.push((dr as i8, dc as i8, shift));
         });
         Hood {
             offsets,
             reach: isqrt(radius2.min(MAX_RADIUS2)),
+            shifts,
         }
     }
 

@@ -166,12 +166,9 @@ impl Mammut {
     }
 }
 
-impl Game for Mammut {
-    const NAME: &'static str = "mammut";
-    type Params = Params;
-    type Action = Action;
-
-    fn new(_params: &Params, seed: u64) -> Result<Self, SetupError> {
+impl Mammut {
+    /// The game `init` sets up: tiles dealt for `seed`.
+    fn build(seed: u64) -> Mammut {
         let mut ids = [1u8, 2, 3, 4, 5];
         Rng::stream(seed, b"ids").shuffle(&mut ids);
         let first = Rng::stream(seed, b"first").below(PLAYERS as u32) as u8;
@@ -195,7 +192,22 @@ impl Game for Mammut {
             seed,
         };
         g.deal(first as Seat);
-        Ok(g)
+        g
+    }
+}
+
+impl Game for Mammut {
+    const NAME: &'static str = "mammut";
+    type Params = Params;
+    type Action = Action;
+
+    fn blank() -> Self {
+        Mammut::build(0)
+    }
+    /// A 128-byte state: built, then moved in.
+    fn init(&mut self, _params: &Params, seed: u64) -> Result<(), SetupError> {
+        *self = Mammut::build(seed);
+        Ok(())
     }
 
     fn seats(&self) -> usize {
