@@ -13,7 +13,7 @@ use std::hint::black_box;
 /// space of both boards and invaders on most of them.
 fn crowded_boards() -> TowerDefense {
     let mut g = TowerDefense::new(&Params::default(), 0).expect("setup");
-    let mut best = g.clone();
+    let mut best = g;
     let mut best_count = 0;
     let kinds = [TowerKind::Turret, TowerKind::Stunner, TowerKind::Bomb];
     while !g.is_over() {
@@ -44,7 +44,7 @@ fn crowded_boards() -> TowerDefense {
         let crowd = g.invaders(0).count().min(g.invaders(1).count());
         if crowd > best_count {
             best_count = crowd;
-            best = g.clone();
+            best = g;
         }
     }
     best
@@ -74,7 +74,7 @@ fn bench(c: &mut Criterion) {
     );
     c.bench_function("tower_defense/duel_turn_crowded", |b| {
         b.iter_batched_ref(
-            || crowded.clone(),
+            || crowded,
             |g| black_box(g.step(black_box(&[Action::Pass, Action::Pass]))),
             BatchSize::SmallInput,
         )

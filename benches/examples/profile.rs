@@ -32,7 +32,7 @@ fn td_golden() -> Vec<[Action; 2]> {
 /// The crowded boards of benches/tower_defense.rs (the same construction).
 fn td_crowded() -> TowerDefense {
     let mut g = TowerDefense::new(&Params::default(), 0).expect("setup");
-    let mut best = g.clone();
+    let mut best = g;
     let mut best_count = 0;
     let kinds = [TowerKind::Turret, TowerKind::Stunner, TowerKind::Bomb];
     while !g.is_over() {
@@ -62,7 +62,7 @@ fn td_crowded() -> TowerDefense {
         let crowd = g.invaders(0).count().min(g.invaders(1).count());
         if crowd > best_count {
             best_count = crowd;
-            best = g.clone();
+            best = g;
         }
     }
     best
@@ -85,7 +85,7 @@ fn main() {
         }
         "td-crowded" => {
             let crowded = td_crowded();
-            let mut g = crowded.clone();
+            let mut g = crowded;
             for _ in 0..repeat.saturating_mul(100_000) {
                 g.clone_from(&crowded);
                 black_box(g.step(black_box(&[Action::Pass, Action::Pass])));

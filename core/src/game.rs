@@ -57,8 +57,9 @@ impl StepReport {
 
 /// A game: its state, and the rules that move it on.
 ///
-/// The description (`Params`) is separate from the state (`Self`). `new` validates the params and
-/// takes an explicit seed for everything random. `step` takes one action per seat (seats that are not
+/// The description (`Params`) is separate from the state (`Self`). `init` (and `new`, which is
+/// `blank` then `init`) validates the params and takes an explicit seed for everything random.
+/// `step` takes one action per seat (seats that are not
 /// in [`Game::to_move`] are ignored; missing actions are passes) and never panics, whatever the
 /// actions hold. Once [`Game::outcome`] is `Some`, `step` changes nothing.
 pub trait Game: Clone {
@@ -69,7 +70,18 @@ pub trait Game: Clone {
     /// One seat's move for one turn. `Default` is the pass.
     type Action: Clone + Default + PartialEq + core::fmt::Debug;
 
-    fn new(params: &Self::Params, seed: u64) -> Result<Self, SetupError>;
+    /// A state with no game in it yet, for [`Game::init`] to set up where it is to live (a
+    /// board's match loop, the host's box): no validation, nothing random.
+    fn blank() -> Self;
+    /// Sets `self` up as [`Game::new`] does, in place, so that a large state is never moved
+    /// through the stack. After an error `self` holds no game (init it again before use).
+    fn init(&mut self, params: &Self::Params, seed: u64) -> Result<(), SetupError>;
+    /// A new game: [`Game::blank`] then [`Game::init`].
+    fn new(params: &Self::Params, seed: u64) -> Result<Self, SetupError> {
+        let mut game = Self::blank();
+        game.init(params, seed)?;
+        Ok(game)
+    }
     fn seats(&self) -> usize;
     /// Turns played so far.
     fn turn(&self) -> u32;

@@ -10,7 +10,7 @@
 //! frame, and on snapshot turns the "frame ready" log and [`Board::hold`]. After the match: the final
 //! digest, the result, the cost summary and the result screen.
 
-use arena_core::{Bot, Game, Roster, MAX_SEATS};
+use arena_core::{Bot, Game, Roster};
 
 use crate::board::{Board, Event, FrameKind};
 use crate::cost::{CostStats, CostSummary, TurnClock};
@@ -133,13 +133,16 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         core::mem::size_of::<G>() as u32,
         entry.bots
     );
-    // The state stays where `new` put it (borrowed, never moved out of the `Result`): on a
+    // The state is built where it lives, in this frame (`blank`, then `init` in place): on a
     // Cortex-M3 every temporary copy of a 13 KB state is 13 KB more stack.
-    let mut made = new_game::<G>(params, seed);
-    let game = match &mut made {
-        Ok(game) => game,
-        Err(_) => return setup_failed(board, number),
-    };
+    let mut state = blank_game::<G>();
+    if init_game(&mut state, params, seed).is_err() {
+        return setup_failed(board, number);
+    }
+    let game = &mut state;
+    if game.seats() > BOARD_SEATS {
+        return setup_failed(board, number);
+    }
     let Some(mut bots) = bots::<G>(game.seats(), seed, entry.bots) else {
         return setup_failed(board, number);
     };
@@ -161,17 +164,13 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     // move.
     let mut steps: u32 = 0;
     while !game.is_over() && steps < cfg.max_steps {
-        // What `arena_core::step_with_bots` does, with the bots and the rules timed apart: the
-        // budget is the rules'; the bots are as costly as their authors made them.
-        let clock = board.clock();
-        let start = clock.now();
-        let mut actions: Actions<G> = heapless::Vec::new();
-        decide(game, &mut bots, &mut actions);
-        let decided = clock.now();
-        let report = step(game, &actions);
-        let end = clock.now();
-        bots_cost.record(clock.elapsed(start, decided));
-        step_cost.record(clock.elapsed(decided, end));
+        let report = play_turn(
+            game,
+            &mut bots,
+            board.clock(),
+            &mut step_cost,
+            &mut bots_cost,
+        );
         refused = refused.saturating_add(report.total_refused());
         steps = steps.saturating_add(1);
         let turn = steps;
@@ -252,10 +251,21 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     })
 }
 
-/// Out of line, so that `new`'s own temporaries live in its frame, gone once it returns.
+/// Out of line, so that `blank`'s temporaries (an array built, then moved into the state) live
+/// in its own frame, gone once it returns: the caller's frame holds the state only.
 #[inline(never)]
-fn new_game<G: Game>(params: &G::Params, seed: u64) -> Result<G, arena_core::SetupError> {
-    G::new(params, seed)
+fn blank_game<G: Game>() -> G {
+    G::blank()
+}
+
+/// Out of line, so that `init`'s own temporaries live in its frame, gone once it returns.
+#[inline(never)]
+fn init_game<G: Game>(
+    game: &mut G,
+    params: &G::Params,
+    seed: u64,
+) -> Result<(), arena_core::SetupError> {
+    game.init(params, seed)
 }
 
 fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
@@ -265,19 +275,46 @@ fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
     None
 }
 
-type Actions<G> = heapless::Vec<<G as Game>::Action, MAX_SEATS>;
+/// The most seats a board's match has (Mammut's five): the room for actions and bots. A game with
+/// more seats than this fails its setup on a board.
+pub const BOARD_SEATS: usize = 5;
+
+type Actions<G> = heapless::Vec<<G as Game>::Action, BOARD_SEATS>;
+
+/// One turn: what `arena_core::step_with_bots` does, with the bots and the rules timed apart (the
+/// budget is the rules'; the bots are as costly as their authors made them). Out of line, so that
+/// the actions (room for [`BOARD_SEATS`]: 2 KB of Ants orders) are held during the turn only, not
+/// while the state is set up or drawn.
+#[inline(never)]
+fn play_turn<G: Roster, C: TurnClock>(
+    game: &mut G,
+    bots: &mut Bots<G>,
+    clock: &mut C,
+    step_cost: &mut CostStats,
+    bots_cost: &mut CostStats,
+) -> arena_core::StepReport {
+    let start = clock.now();
+    let mut actions: Actions<G> = heapless::Vec::new();
+    decide(game, bots, &mut actions);
+    let decided = clock.now();
+    let report = step(game, &actions);
+    let end = clock.now();
+    bots_cost.record(clock.elapsed(start, decided));
+    step_cost.record(clock.elapsed(decided, end));
+    report
+}
 
 /// Every seat's action (the pass for seats not to move). Out of line, like [`step`], so that the
 /// bots' working memory and the rules' are not both reserved in `play_match`'s frame.
 #[inline(never)]
 fn decide<G: Roster>(game: &G, bots: &mut Bots<G>, actions: &mut Actions<G>) {
     let movers = game.to_move();
-    for seat in 0..game.seats().min(MAX_SEATS) {
+    for seat in 0..game.seats().min(BOARD_SEATS) {
         let action = match bots.get_mut(seat) {
             Some(bot) if movers.contains(seat) => bot.act(game, seat),
             _ => G::Action::default(),
         };
-        // Cannot fail: at most MAX_SEATS pushes.
+        // Cannot fail: at most BOARD_SEATS pushes.
         let _ = actions.push(action);
     }
 }
@@ -287,12 +324,12 @@ fn step<G: Game>(game: &mut G, actions: &[G::Action]) -> arena_core::StepReport 
     game.step(actions)
 }
 
-type Bots<G> = heapless::Vec<<G as Roster>::Bot, MAX_SEATS>;
+type Bots<G> = heapless::Vec<<G as Roster>::Bot, BOARD_SEATS>;
 
 /// One bot per seat (bot names cycle over the seats); `None` for an unknown name.
 fn bots<G: Roster>(seats: usize, seed: u64, names: &[&'static str]) -> Option<Bots<G>> {
     let mut bots = Bots::<G>::new();
-    for seat in 0..seats.min(MAX_SEATS) {
+    for seat in 0..seats.min(BOARD_SEATS) {
         let name = names.get(seat.checked_rem(names.len()).unwrap_or(0))?;
         let bot = G::bot(name, arena_core::rng::bot_seed(seed, seat))?;
         bots.push(bot).ok()?;

@@ -86,9 +86,9 @@ fn every_bot_plays_both_seats_of_siege() {
                 if game.is_over() {
                     break;
                 }
-                let before = game.clone();
+                let before = game;
                 let report = step_with_bots(&mut game, &mut bots);
-                let mut passed = before.clone();
+                let mut passed = before;
                 passed.step(&[Default::default(), Default::default()]);
                 if report.refused[seat] == 0 && game != passed {
                     accepted += 1;

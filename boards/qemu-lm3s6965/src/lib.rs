@@ -27,7 +27,8 @@ use embedded_graphics::pixelcolor::Gray4;
 
 /// The board: the OLED's framebuffer, the SysTick clock and the run's options.
 pub struct Qemu {
-    pub frame: Gray4Frame,
+    /// In static memory, not in `main`'s frame: the stack is left to the game.
+    pub frame: &'static mut Gray4Frame,
     pub clock: clock::SysTickClock,
     pub oled: oled::Oled,
     pub hold: semi::Hold,
@@ -36,15 +37,17 @@ pub struct Qemu {
 }
 
 impl Qemu {
-    pub fn new(syst: cortex_m::peripheral::SYST, hold: semi::Hold) -> Qemu {
+    /// The board, once (`None` on a second call: there is one framebuffer).
+    pub fn new(syst: cortex_m::peripheral::SYST, hold: semi::Hold) -> Option<Qemu> {
+        let frame = cortex_m::singleton!(FRAME: Gray4Frame = Gray4Frame::new())?;
         clock::core_clock_200mhz();
-        Qemu {
-            frame: Gray4Frame::new(),
+        Some(Qemu {
+            frame,
             clock: clock::SysTickClock::new(syst),
             oled: oled::Oled::init(),
             hold,
             measure_stack: true,
-        }
+        })
     }
 }
 
@@ -54,14 +57,14 @@ impl Board for Qemu {
     type Clock = clock::SysTickClock;
 
     fn display(&mut self) -> &mut Gray4Frame {
-        &mut self.frame
+        &mut *self.frame
     }
     fn clock(&mut self) -> &mut clock::SysTickClock {
         &mut self.clock
     }
     fn event(&mut self, event: &Event<'_>) {
         match event {
-            Event::Frame { .. } => self.oled.flush(&self.frame),
+            Event::Frame { .. } => self.oled.flush(self.frame),
             Event::Start { number, .. } if self.measure_stack => {
                 defmt::info!("stackstart m={=u32} depth={=u32}", number, stack::depth());
                 stack::paint()

@@ -16,7 +16,9 @@ fn main() -> ! {
     let line = semi::cmdline(&mut buf);
     let (cfg, hold) = semi::options(line);
     defmt::info!("boot {=str}", line);
-    let mut board = Qemu::new(cp.SYST, hold);
+    let Some(mut board) = Qemu::new(cp.SYST, hold) else {
+        semi::exit(false)
+    };
     let played = arena_firmware::run::<arena_firmware::Arcade, _>(&mut board, &cfg);
     defmt::info!("done matches={=u32}", played);
     semi::exit(true)

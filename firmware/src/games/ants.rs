@@ -52,7 +52,9 @@ m ...........%............\n\
 m ........................\n\
 m ........................\n";
 
-/// The board's match: [`MAP`] for `turns` turns, the official defaults otherwise.
+/// The board's match: [`MAP`] for `turns` turns, the official defaults otherwise. Out of line:
+/// the parser's temporaries stay in its own frame, not in the match loop's.
+#[inline(never)]
 pub fn params(turns: u16) -> Option<AntsBoardParams> {
     Map::parse(MAP).ok().map(|map| Params::new(map, turns))
 }

@@ -4,6 +4,8 @@
 //! to run. One match per lineup entry; for each: instructions per turn of the rules' `step`
 //! (min/median/max; the budget applies to its median) and of the bots' decisions, the stack
 //! high-water mark (stack painting, the whole firmware's peak during the match) and the state size.
+//! It fails when a median is over [`BUDGET`] or a stack high-water mark over its state's size plus
+//! [`STACK_OVER_STATE`].
 
 use anyhow::{ensure, Result};
 use arena_firmware::Lineup;
@@ -13,6 +15,16 @@ use crate::{host, log, qemu, root, tools};
 
 /// The budget: median instructions per turn of the rules (`step`).
 pub const BUDGET: u64 = 50_000;
+
+/// The stack budget: a match's stack high-water mark at most its state's size plus this (the
+/// state built in place, once; the rest for the loop, the bots, the screen and the board).
+pub const STACK_OVER_STATE: u64 = 12 * 1024;
+
+/// Games still over that budget, each with the most it may use until it is brought under (a
+/// ratchet: growing past it fails too). Ants (2026-12-01): 26,128 B for an 11,512 B state, 2.3 KB
+/// over; the deepest path is the match loop's frame (the state and the cost samples, 14.2 KB), the
+/// turn's actions (1.9 KB), then the built-in bots' seven map-sized scratch arrays (7.6 KB).
+const OVER_BUDGET: &[(&str, u64)] = &[("ants", 26_128)];
 
 pub fn run(json_only: bool) -> Result<serde_json::Value> {
     tools::qemu_board()?;
@@ -52,7 +64,7 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
             "state_bytes": n(&start, "state"),
         }));
     }
-    let report = json!({ "board": "qemu-lm3s6965", "unit": "instructions (-icount shift=0)", "budget_median": BUDGET, "matches": rows });
+    let report = json!({ "board": "qemu-lm3s6965", "unit": "instructions (-icount shift=0)", "budget_median": BUDGET, "stack_budget_over_state": STACK_OVER_STATE, "matches": rows });
     let out = root().join("target/cost.json");
     std::fs::create_dir_all(root().join("target"))?;
     std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
@@ -91,7 +103,8 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
         }
         println!(
             "(instructions per turn under -icount shift=0: min/median/max of the rules' step, then \
-             the bots' decisions; stack high-water mark and state in bytes; JSON in {})",
+             the bots' decisions; stack high-water mark and state in bytes, the stack's budget \
+             the state + {STACK_OVER_STATE}; JSON in {})",
             out.display()
         );
     }
@@ -106,6 +119,20 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
             r["config"]
         );
         ensure!(r["turns"].as_u64().unwrap_or(0) > 0, "no cost line for {r}");
+        let stack = r["stack_bytes"].as_u64().unwrap_or(0);
+        let state = r["state_bytes"].as_u64().unwrap_or(0);
+        ensure!(stack > 0, "no stack line for {r}");
+        let game = r["game"].as_str().unwrap_or("?");
+        let budget = OVER_BUDGET
+            .iter()
+            .find(|(g, _)| *g == game)
+            .map_or(state.saturating_add(STACK_OVER_STATE), |&(_, most)| most);
+        ensure!(
+            stack <= budget,
+            "{game} {}: stack high-water {stack} B is over its budget of {budget} B (state {state} B + {STACK_OVER_STATE} B{})",
+            r["config"],
+            if budget == state.saturating_add(STACK_OVER_STATE) { "" } else { ", or its ratchet" }
+        );
     }
     Ok(report)
 }

@@ -152,14 +152,15 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
         // `strong`: each food goes to its nearest ant (by walking distance from the food).
         let mut food_of = [FAR; A];
+        // Distances from one square: a food here, an ant's target below (one array for both).
+        let mut from_one = [FAR; SQ];
         if self.style == Style::Strong {
-            let mut from_food = [FAR; SQ];
             let mut taken = [false; A];
             for f in g.food() {
                 bfs(
                     g,
                     core::iter::once(f.sq as usize),
-                    &mut from_food,
+                    &mut from_one,
                     &mut queue,
                 );
                 let best = mine
@@ -167,7 +168,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                     .zip(taken.iter())
                     .enumerate()
                     .filter(|&(_, (_, &t))| !t)
-                    .map(|(i, (&s, _))| (from_food.get(s as usize).copied().unwrap_or(FAR), i))
+                    .map(|(i, (&s, _))| (from_one.get(s as usize).copied().unwrap_or(FAR), i))
                     .min();
                 if let Some((d, i)) = best {
                     if d < 40 {
@@ -196,20 +197,14 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         };
 
         let mut claimed = [false; SQ];
-        let mut from_target = [FAR; SQ];
         let at = |field: &[u16; SQ], sq: usize| field.get(sq).copied().unwrap_or(FAR);
         for (i, &sq) in mine.iter().enumerate() {
             let sq = sq as usize;
             // Which field this ant follows.
             let field: &[u16; SQ] = if self.style == Style::Strong {
                 if let Some(&f) = food_of.get(i).filter(|&&f| f != FAR) {
-                    bfs(
-                        g,
-                        core::iter::once(f as usize),
-                        &mut from_target,
-                        &mut queue,
-                    );
-                    &from_target
+                    bfs(g, core::iter::once(f as usize), &mut from_one, &mut queue);
+                    &from_one
                 } else if at(&to_hill, sq) != FAR {
                     &to_hill
                 } else if at(&to_enemy, sq) != FAR {

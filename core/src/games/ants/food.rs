@@ -11,7 +11,7 @@
 
 use super::map::{FOOD, LAND, MAX_PLAYERS, WATER};
 use super::pyset::set_order;
-use super::state::{AntsGame, NONE16};
+use super::state::{wrap, AntsGame, NONE16};
 use crate::game::SetupError;
 
 /// Largest number of symmetry combinations examined (each is checked against the whole map).
@@ -37,37 +37,52 @@ pub(crate) fn offset_aim(o: (i32, i32), aim: u8) -> (i32, i32) {
     }
 }
 
-/// Slot `k` after `head` in a ring of `SQ` slots (`head < SQ`, `k <= SQ`).
-fn ring_index<const SQ: usize>(head: usize, k: usize) -> usize {
-    head.saturating_add(k).checked_rem(SQ).unwrap_or(0)
+/// Slot `k` after `head` in a ring of `cap` slots (`k <= cap`, `head < cap`).
+fn ring_slot(head: usize, cap: usize, k: usize) -> usize {
+    let i = head.saturating_add(k);
+    if i >= cap {
+        i.saturating_sub(cap)
+    } else {
+        i
+    }
 }
 
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     AntsGame<SQ, A, F, H, O>
 {
+    /// The ring's slots: one per square of the map (it never holds more than the food sets, at
+    /// most one per square that is not a hill, plus the sentinel), so it only ever writes the
+    /// map's part of the array.
+    fn ring_cap(&self) -> usize {
+        (self.rows as usize)
+            .saturating_mul(self.cols as usize)
+            .clamp(1, SQ)
+    }
+    /// Slot `k` after the head (`k <= ring_cap`, the head below it).
+    fn ring_index(&self, k: usize) -> usize {
+        ring_slot(self.ring_head, self.ring_cap(), k)
+    }
     pub(crate) fn ring_get(&self, k: usize) -> u16 {
-        self.ring
-            .get(ring_index::<SQ>(self.ring_head, k))
-            .copied()
-            .unwrap_or(NONE16)
+        self.ring.get(self.ring_index(k)).copied().unwrap_or(NONE16)
     }
     fn ring_set(&mut self, k: usize, v: u16) {
-        if let Some(slot) = self.ring.get_mut(ring_index::<SQ>(self.ring_head, k)) {
+        let i = self.ring_index(k);
+        if let Some(slot) = self.ring.get_mut(i) {
             *slot = v;
         }
     }
     fn ring_push_back(&mut self, v: u16) {
-        if self.ring_len < SQ {
+        if self.ring_len < self.ring_cap() {
             self.ring_set(self.ring_len, v);
             self.ring_len = self.ring_len.saturating_add(1);
         }
     }
     fn ring_push_front(&mut self, v: u16) {
-        if self.ring_len < SQ {
-            // `ring_head < SQ`: one step back around the ring.
+        if self.ring_len < self.ring_cap() {
+            // `ring_head < ring_cap`: one step back around the ring.
             self.ring_head = match self.ring_head.checked_sub(1) {
                 Some(h) => h,
-                None => SQ.saturating_sub(1),
+                None => self.ring_cap().saturating_sub(1),
             };
             self.ring_len = self.ring_len.saturating_add(1);
             self.ring_set(0, v);
@@ -84,15 +99,34 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
     /// `map_similar(loc1, loc2, aim, player)`: is the map the same seen from `loc2` turned by
     /// `aim` as from `loc1`, with player 0's ants mapped to `player`'s?
+    ///
+    /// Every square is compared (the answer does not depend on the order); both walks move one
+    /// step at a time, so each coordinate wraps with one comparison instead of a division.
     fn map_similar(&self, loc1: usize, loc2: usize, aim: u8, player: u8) -> bool {
         let (h, w) = (self.rows as i32, self.cols as i32);
         let (r1, c1) = self.row_col(loc1);
         let (r2, c2) = self.row_col(loc2);
-        for row in 0..h {
-            for col in 0..w {
-                let ilk0 = self.cell(self.sq_of(r1.saturating_add(row), c1.saturating_add(col)));
-                let (ar, ac) = offset_aim((row, col), aim);
-                let ilk1 = self.cell(self.sq_of(r2.saturating_add(ar), c2.saturating_add(ac)));
+        // One step along a row of the first view, and one row down, as seen in the second.
+        let (step_r, step_c) = offset_aim((0, 1), aim);
+        let (down_r, down_c) = offset_aim((1, 0), aim);
+        // `v` moved by `d` (-1, 0 or 1) on a side of `n`, `v` already in `0..n`.
+        let next = |v: i32, d: i32, n: i32| {
+            let m = v.wrapping_add(d);
+            if m < 0 {
+                n.wrapping_sub(1)
+            } else if m >= n {
+                0
+            } else {
+                m
+            }
+        };
+        let (mut row1, mut row2r, mut row2c) = (r1, r2, c2);
+        for _ in 0..h {
+            let (mut a, mut br, mut bc) = (c1, row2r, row2c);
+            let base1 = row1.wrapping_mul(w);
+            for _ in 0..w {
+                let ilk0 = self.cell(base1.wrapping_add(a) as usize);
+                let ilk1 = self.cell(br.wrapping_mul(w).wrapping_add(bc) as usize);
                 let ant0 = ilk0 < LAND;
                 let ant1 = ilk1 < LAND;
                 let differs = if ilk0 == 0 {
@@ -108,7 +142,13 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 if differs {
                     return false;
                 }
+                a = next(a, 1, w);
+                br = next(br, step_r, h);
+                bc = next(bc, step_c, w);
             }
+            row1 = next(row1, 1, h);
+            row2r = next(row2r, down_r, h);
+            row2c = next(row2c, down_c, w);
         }
         true
     }
@@ -223,17 +263,52 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
     /// The locations of the food set based at `base`, in CPython's `list(set(...))` order.
     pub(crate) fn food_set(&self, base: usize, out: &mut [(u32, u32); MAX_PLAYERS]) -> usize {
-        let n = self.players as usize;
         let (br, bc) = self.row_col(base);
-        let (a0r, a0c) = self.row_col(self.sym.first().map_or(0, |s| s.0 as usize));
+        self.food_set_at(br, bc, &self.sym_rows_cols(), out)
+    }
+
+    /// Row and column of each player's symmetry square.
+    fn sym_rows_cols(&self) -> [(i32, i32); MAX_PLAYERS] {
+        let mut rc = [(0i32, 0i32); MAX_PLAYERS];
+        for (out, &(loc, _)) in rc.iter_mut().zip(self.sym.iter()) {
+            *out = self.row_col(loc as usize);
+        }
+        rc
+    }
+
+    /// [`Self::food_set`] of the base at row `br`, column `bc`, given [`Self::sym_rows_cols`].
+    fn food_set_at(
+        &self,
+        br: i32,
+        bc: i32,
+        sym_rc: &[(i32, i32); MAX_PLAYERS],
+        out: &mut [(u32, u32); MAX_PLAYERS],
+    ) -> usize {
+        let n = self.players as usize;
+        let (h, w) = (self.rows as i32, self.cols as i32);
+        let (a0r, a0c) = sym_rc.first().copied().unwrap_or((0, 0));
         let o = (br.saturating_sub(a0r), bc.saturating_sub(a0c));
         let mut items = [(0u32, 0u32); MAX_PLAYERS];
-        for (item, &(loc, aim)) in items.iter_mut().zip(self.sym.iter()).take(n) {
+        for (item, (&(_, aim), &(lr, lc))) in
+            items.iter_mut().zip(self.sym.iter().zip(sym_rc)).take(n)
+        {
             let (dr, dc) = offset_aim(o, aim);
-            let (r, c) = self.row_col(self.offset(loc as usize, dr, dc));
+            let r = wrap(lr.saturating_add(dr), h);
+            let c = wrap(lc.saturating_add(dc), w);
             *item = (r as u32, c as u32);
         }
         set_order(items.get(..n).unwrap_or(&items), out)
+    }
+
+    /// Squared distance on the torus between two (row, column) squares.
+    fn distance2_rc(&self, a: (u32, u32), b: (u32, u32)) -> u32 {
+        let (h, w) = (self.rows as u32, self.cols as u32);
+        let dr = a.0.abs_diff(b.0);
+        let dr = dr.min(h.saturating_sub(dr));
+        let dc = a.1.abs_diff(b.1);
+        let dc = dc.min(w.saturating_sub(dc));
+        // Each under 2^15 (u16 boards): the squares and their sum fit a u32.
+        dr.saturating_mul(dr).saturating_add(dc.saturating_mul(dc))
     }
 
     /// `get_initial_vision_squares`: flood fill over non-water from every hill, within
@@ -272,9 +347,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             return None;
         }
         let v = self.ring_get(0);
-        // `ring_head < SQ`: one step on around the ring.
+        // `ring_head < ring_cap`: one step on around the ring.
         let next = self.ring_head.saturating_add(1);
-        self.ring_head = if next >= SQ { 0 } else { next };
+        self.ring_head = if next >= self.ring_cap() { 0 } else { next };
         self.ring_len = self.ring_len.saturating_sub(1);
         Some(v)
     }
@@ -288,43 +363,53 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// `get_symmetric_food_sets(starting)` into the ring, then the sentinel.
     pub(crate) fn build_food_sets(&mut self, starting: bool) {
         let n = self.players as usize;
-        for s in self.scratch.iter_mut() {
-            *s = 0;
-        }
+        let squares = (self.rows as usize).saturating_mul(self.cols as usize);
+        // `scratch` is zero between uses, and only the map's squares are ever marked.
         if starting {
             self.mark_initial_vision();
         }
         self.ring_head = 0;
         self.ring_len = 0;
-        let squares = (self.rows as usize).saturating_mul(self.cols as usize);
+        let (h, w) = (self.rows as i32, self.cols as i32);
+        let sym_rc = self.sym_rows_cols();
         let mut locs = [(0u32, 0u32); MAX_PLAYERS];
-        for base in 0..squares {
-            let marks = self.scratch.get(base).copied().unwrap_or(0);
-            if marks & VISITED != 0 || self.hill_on(base).is_some() {
-                continue;
-            }
-            if starting && marks & IN_VIEW == 0 {
-                continue;
-            }
-            let len = self.food_set(base, &mut locs);
-            // A food set holds one item at least (`len >= 1`).
-            let first = locs.first().copied().unwrap_or_default();
-            let too_close = locs.get(1..len).unwrap_or(&[]).iter().any(|&(r, c)| {
-                let a = self.sq_of(first.0 as i32, first.1 as i32);
-                self.distance2(a, self.sq_of(r as i32, c as i32)) == 1
-            });
-            if too_close {
-                continue;
-            }
-            if !starting || len == n {
-                for &(r, c) in locs.iter().take(len) {
-                    let sq = self.sq_of(r as i32, c as i32);
-                    self.mark(sq, VISITED);
+        let mut base = 0usize;
+        // Bases in square order, row by row (no division to find a base's row and column).
+        for br in 0..h {
+            for bc in 0..w {
+                let this = base;
+                base = base.saturating_add(1);
+                let marks = self.scratch.get(this).copied().unwrap_or(0);
+                if marks & VISITED != 0 || self.hill_on(this).is_some() {
+                    continue;
                 }
-                self.ring_push_back(base as u16);
+                if starting && marks & IN_VIEW == 0 {
+                    continue;
+                }
+                let len = self.food_set_at(br, bc, &sym_rc, &mut locs);
+                // A food set holds one item at least (`len >= 1`).
+                let first = locs.first().copied().unwrap_or_default();
+                let too_close = locs
+                    .get(1..len)
+                    .unwrap_or(&[])
+                    .iter()
+                    .any(|&rc| self.distance2_rc(first, rc) == 1);
+                if too_close {
+                    continue;
+                }
+                if !starting || len == n {
+                    for &(r, c) in locs.iter().take(len) {
+                        // Both wrapped onto the board: the square is below rows * cols.
+                        let sq = (r as usize)
+                            .saturating_mul(w as usize)
+                            .saturating_add(c as usize);
+                        self.mark(sq, VISITED);
+                    }
+                    self.ring_push_back(this as u16);
+                }
             }
         }
-        for s in self.scratch.iter_mut() {
+        for s in self.scratch.iter_mut().take(squares) {
             *s = 0;
         }
         self.ring_push_back(NONE16);
@@ -339,13 +424,16 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             };
             if base == NONE16 {
                 let len = self.ring_len;
-                let mut rng = core::mem::replace(&mut self.rng, super::pyrandom::PyRandom::new(0));
-                rng.shuffle_with(len, |i, j| {
-                    let (a, b) = (self.ring_get(i), self.ring_get(j));
-                    self.ring_set(i, b);
-                    self.ring_set(j, a);
+                // The generator and the ring are borrowed apart (no 2.5 KB generator moved out
+                // and back in).
+                let (head, cap) = (self.ring_head, self.ring_cap());
+                let ring = &mut self.ring;
+                self.rng.shuffle_with(len, |i, j| {
+                    let (a, b) = (ring_slot(head, cap, i), ring_slot(head, cap, j));
+                    if a < ring.len() && b < ring.len() {
+                        ring.swap(a, b);
+                    }
                 });
-                self.rng = rng;
                 self.ring_push_front(NONE16);
                 match self.ring_pop_back() {
                     Some(b) if b != NONE16 => base = b,

@@ -99,8 +99,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     type Action = heapless::Vec<Order, O>;
 
     /// `seed` is the official `engine_seed` (a negative Python seed is given as its absolute value).
-    fn new(params: &Self::Params, seed: u64) -> Result<Self, SetupError> {
-        Self::setup(params, seed)
+    fn init(&mut self, params: &Self::Params, seed: u64) -> Result<(), SetupError> {
+        AntsGame::init(self, params, seed)
+    }
+    fn blank() -> Self {
+        AntsGame::blank()
     }
 
     fn seats(&self) -> usize {

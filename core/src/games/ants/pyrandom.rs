@@ -32,17 +32,23 @@ impl PyRandom {
     /// `random.seed(seed)` for an integer seed. CPython seeds with `abs(seed)`, so a negative
     /// Python seed is given here as its absolute value.
     pub fn new(seed: u64) -> PyRandom {
+        let mut rng = PyRandom::blank();
+        rng.seed(seed);
+        rng
+    }
+
+    /// [`PyRandom::new`] in place (the state is 2.5 KB: a board does not build it twice).
+    pub fn seed(&mut self, seed: u64) {
         let lo = seed as u32;
         let hi = (seed >> 32) as u32;
         if hi == 0 {
-            PyRandom::from_key(&[lo])
+            self.seed_key(&[lo]);
         } else {
-            PyRandom::from_key(&[lo, hi])
+            self.seed_key(&[lo, hi]);
         }
     }
 
-    fn init_genrand(s: u32) -> [u32; N] {
-        let mut mt = [0u32; N];
+    fn init_genrand(mt: &mut [u32; N], s: u32) {
         let mut prev = s;
         for (i, w) in mt.iter_mut().enumerate() {
             if i > 0 {
@@ -52,12 +58,19 @@ impl PyRandom {
             }
             *w = prev;
         }
-        mt
     }
 
     /// `init_by_array`: how CPython seeds from an integer's 32-bit words (least significant first).
     pub fn from_key(key: &[u32]) -> PyRandom {
-        let mut mt = PyRandom::init_genrand(19_650_218);
+        let mut rng = PyRandom::blank();
+        rng.seed_key(key);
+        rng
+    }
+
+    /// [`PyRandom::from_key`] in place.
+    fn seed_key(&mut self, key: &[u32]) {
+        let mt = &mut self.mt;
+        PyRandom::init_genrand(mt, 19_650_218);
         let mut i = 1usize;
         let mut j = 0usize;
         let len = key.len().max(1);
@@ -105,7 +118,7 @@ impl PyRandom {
         if let Some(first) = mt.first_mut() {
             *first = 0x8000_0000;
         }
-        PyRandom { mt, index: N }
+        self.index = N;
     }
 
     fn twist(&mut self) {

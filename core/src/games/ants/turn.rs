@@ -16,6 +16,19 @@ use crate::seat::SeatSet;
 /// Largest radius2 accepted for attack and spawn (the official code caches square roots to 100).
 pub const MAX_RADIUS2: u16 = 100;
 
+/// The most squares in a neighbourhood: 0 < dr^2 + dc^2 <= [`MAX_RADIUS2`] holds for 316.
+const HOOD: usize = 316;
+
+/// A neighbourhood on one board: `neighbourhood_offsets(radius2)` in the official order, each
+/// with its shift in square index when nothing wraps, and the largest row or column offset.
+/// Four bytes an offset (it is on a board's stack during each battle).
+struct Hood {
+    offsets: heapless::Vec<(i8, i8, i16), HOOD>,
+    reach: i32,
+    /// Every shift fits an i16 (boards up to 3,000 columns): the no-wrap path may be taken.
+    shifts: bool,
+}
+
 fn gcd(mut a: u128, mut b: u128) -> u128 {
     while b != 0 {
         (a, b) = (b, a.checked_rem(b).unwrap_or(0));
@@ -122,7 +135,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         if squares > SQ || squares == 0 || squares > NONE16 as usize {
             return Err(SetupError::Capacity("map larger than this build holds"));
         }
-        let mut rng = PyRandom::new(engine_seed);
+        // Seeded in place: `rng` is the state's own generator.
+        self.rng.seed(engine_seed);
+        let rng = &mut self.rng;
         let mut draw = |d: Draw| -> Result<u16, SetupError> {
             match d {
                 Draw::Fixed(v) => Ok(v),
@@ -141,6 +156,12 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         let water = m.terrain[..squares].iter().filter(|&&t| t == WATER).count() as u32;
         let g = self;
+        // The squares to reset: this map's, and what the last game used beyond them (turns only
+        // ever touch their map's squares, so past both the arrays still hold `blank`'s values).
+        let used = (g.rows as usize)
+            .saturating_mul(g.cols as usize)
+            .max(squares)
+            .min(SQ);
         g.rows = m.rows;
         g.cols = m.cols;
         g.players = m.players;
@@ -159,15 +180,20 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.food_start = food_start;
         g.food_visible = food_visible;
         g.land_area = (squares as u32).saturating_sub(water);
-        g.map.copy_from_slice(&m.terrain);
-        g.ant_at.fill(NONE16);
-        g.hill_at.fill(NONE8);
-        g.pending.fill(0);
+        for (dst, &src) in g.map.iter_mut().zip(m.terrain.iter()).take(squares) {
+            *dst = src;
+        }
+        for s in g.map.iter_mut().take(used).skip(squares) {
+            *s = WATER;
+        }
+        g.ant_at.iter_mut().take(used).for_each(|a| *a = NONE16);
+        g.hill_at.iter_mut().take(used).for_each(|h| *h = NONE8);
+        g.pending.iter_mut().take(used).for_each(|p| *p = 0);
         g.pending_order.clear();
-        g.ring.fill(NONE16);
+        g.ring.iter_mut().take(used).for_each(|r| *r = NONE16);
         g.ring_head = 0;
         g.ring_len = 0;
-        g.scratch.fill(0);
+        g.scratch.iter_mut().take(used).for_each(|s| *s = 0);
         g.sym = [(0, 0); MAX_PLAYERS];
         g.ants.clear();
         g.killed.clear();
@@ -177,7 +203,6 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.next_ant = 0;
         g.next_food = 0;
         g.ant_count = [0; MAX_PLAYERS];
-        g.rng = rng;
         g.turn = 0;
         g.food_extra = 0;
         g.score = [0; MAX_PLAYERS];
@@ -194,9 +219,6 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.cutoff = None;
         g.over = false;
         g.capacity_waits = 0;
-        for s in g.map[squares..].iter_mut() {
-            *s = WATER;
-        }
         for (i, &(sq, owner)) in m.hills.iter().enumerate() {
             let hill = Hill {
                 sq,
@@ -446,7 +468,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 *a = NONE16;
             }
         }
-        let mut doomed = [false; A];
+        let mut doomed: heapless::Vec<bool, A> = heapless::Vec::new();
+        let _ = doomed.resize(self.ants.len(), false);
         for i in 0..self.ants.len() {
             let Some(ant) = self.ants.get(i).copied() else {
                 break;
@@ -508,40 +531,62 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
     }
 
-    /// Enemies of the ant on `sq` (owner `owner`) within attack range, counted as
-    /// `nearby_ants` lists them (raw offsets, duplicates on tiny maps included).
-    fn enemies(
-        &self,
-        offsets: &[(i8, i8)],
-        sq: usize,
-        owner: u8,
-        mut each: impl FnMut(usize),
-    ) -> u32 {
-        let mut n = 0u32;
+    /// The squares around `sq` at the offsets of `hood`, in its order (duplicates on tiny maps
+    /// included): without wrapping around the torus when `sq` is far enough from the edges.
+    #[inline(always)]
+    fn around(&self, hood: &Hood, sq: usize, mut each: impl FnMut(usize)) {
         let (r, c) = self.row_col(sq);
         let (h, w) = (self.rows as i32, self.cols as i32);
-        for &(dr, dc) in offsets {
-            // Board sides are u16 and offsets i8: nothing comes near i32 limits, so wrapping
-            // never wraps (and, unlike saturating, costs nothing in this hottest loop).
-            let row = wrap(r.wrapping_add(dr as i32), h);
-            let col = wrap(c.wrapping_add(dc as i32), w);
-            let s = row.wrapping_mul(w).wrapping_add(col) as usize;
+        let m = hood.reach;
+        // Board sides are u16 and offsets at most 10: nothing comes near i32 limits, so
+        // wrapping arithmetic never wraps (and, unlike saturating, costs nothing here).
+        if hood.shifts && r >= m && r.wrapping_add(m) < h && c >= m && c.wrapping_add(m) < w {
+            for &(_, _, shift) in &hood.offsets {
+                each(sq.wrapping_add_signed(shift as isize));
+            }
+        } else {
+            for &(dr, dc, _) in &hood.offsets {
+                let row = wrap(r.wrapping_add(dr as i32), h);
+                let col = wrap(c.wrapping_add(dc as i32), w);
+                each(row.wrapping_mul(w).wrapping_add(col) as usize);
+            }
+        }
+    }
+
+    /// Enemies of the ant on `sq` (owner `owner`) within attack range, counted as
+    /// `nearby_ants` lists them (raw offsets, duplicates on tiny maps included).
+    #[inline(always)]
+    fn enemies(&self, hood: &Hood, sq: usize, owner: u8, mut each: impl FnMut(usize)) -> u32 {
+        let mut n = 0u32;
+        self.around(hood, sq, |s| {
             let v = self.cell(s);
             if v < LAND && v != owner {
                 n = n.saturating_add(1);
                 each(s);
             }
-        }
+        });
         n
     }
 
-    /// `neighbourhood_offsets(radius2)` in the official order.
-    fn offsets(radius2: u16) -> heapless::Vec<(i8, i8), 441> {
-        let mut out = heapless::Vec::new();
+    /// `neighbourhood_offsets(radius2)` in the official order, for this board.
+    fn hood(&self, radius2: u16) -> Hood {
+        let mut offsets = heapless::Vec::new();
+        let mut shifts = true;
+        let cols = self.cols as i32;
         Self::for_offsets(radius2.min(MAX_RADIUS2), |dr, dc| {
-            let _ = out.push((dr as i8, dc as i8));
+            // |dr|, |dc| <= 10 and cols <= 65,535: the shift is far from i32's limits.
+            let shift =
+                i16::try_from(dr.wrapping_mul(cols).wrapping_add(dc)).unwrap_or_else(|_| {
+                    shifts = false;
+                    0
+                });
+            let _ = offsets.push((dr as i8, dc as i8, shift));
         });
-        out
+        Hood {
+            offsets,
+            reach: isqrt(radius2.min(MAX_RADIUS2)),
+            shifts,
+        }
     }
 
     fn do_attack(&mut self) {
@@ -555,12 +600,15 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// 1 or more dies. Sums are exact fractions (u128, reduced); a sum too large to hold exactly
     /// is certainly at least 1.
     fn do_attack_damage(&mut self) {
-        let offsets = Self::offsets(self.attack2);
-        let mut weakness = [0u16; A];
-        for (w, ant) in weakness.iter_mut().zip(self.ants.iter()) {
-            *w = self.enemies(&offsets, ant.sq as usize, ant.owner, |_| {}) as u16;
+        let hood = self.hood(self.attack2);
+        // Sized to the ants, not to the capacity (at most `A` pushes: they cannot fail).
+        let mut weakness: heapless::Vec<u16, A> = heapless::Vec::new();
+        for ant in self.ants.iter() {
+            let w = self.enemies(&hood, ant.sq as usize, ant.owner, |_| {}) as u16;
+            let _ = weakness.push(w);
         }
-        let mut doomed = [false; A];
+        let mut doomed: heapless::Vec<bool, A> = heapless::Vec::new();
+        let _ = doomed.resize(self.ants.len(), false);
         let mut any = false;
         for ((ant, &weak), doom) in self.ants.iter().zip(weakness.iter()).zip(doomed.iter_mut()) {
             if weak == 0 {
@@ -569,7 +617,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             // damage[i] = sum over enemies e (as listed, duplicates included) of 1 / weakness[e]
             let (mut num, mut den) = (0u128, 1u128);
             let mut overflow = false;
-            self.enemies(&offsets, ant.sq as usize, ant.owner, |s| {
+            self.enemies(&hood, ant.sq as usize, ant.owner, |s| {
                 let j = self.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
                 let w = weakness.get(j).copied().unwrap_or(1).max(1) as u128;
                 match (num.checked_mul(w), den.checked_mul(w)) {
@@ -599,19 +647,22 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
     /// `do_attack_focus`: an ant dies if some enemy in range has no more enemies than it has.
     fn do_attack_focus(&mut self) {
-        let offsets = Self::offsets(self.attack2);
-        let mut weakness = [0u16; A];
-        for (w, ant) in weakness.iter_mut().zip(self.ants.iter()) {
-            *w = self.enemies(&offsets, ant.sq as usize, ant.owner, |_| {}) as u16;
+        let hood = self.hood(self.attack2);
+        // Sized to the ants, not to the capacity (at most `A` pushes: they cannot fail).
+        let mut weakness: heapless::Vec<u16, A> = heapless::Vec::new();
+        for ant in self.ants.iter() {
+            let w = self.enemies(&hood, ant.sq as usize, ant.owner, |_| {}) as u16;
+            let _ = weakness.push(w);
         }
-        let mut doomed = [false; A];
+        let mut doomed: heapless::Vec<bool, A> = heapless::Vec::new();
+        let _ = doomed.resize(self.ants.len(), false);
         let mut any = false;
         for ((ant, &w), doom) in self.ants.iter().zip(weakness.iter()).zip(doomed.iter_mut()) {
             if w == 0 {
                 continue;
             }
             let mut min = u16::MAX;
-            self.enemies(&offsets, ant.sq as usize, ant.owner, |s| {
+            self.enemies(&hood, ant.sq as usize, ant.owner, |s| {
                 let j = self.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
                 if let Some(&ew) = weakness.get(j) {
                     min = min.min(ew);
@@ -698,14 +749,15 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
     /// `do_gather`: food next to one player's ants goes to its hive; contested food disappears.
     fn do_gather(&mut self) {
+        let hood = self.hood(self.spawn2);
         let mut k = 0;
         while k < self.food.len() {
             let Some(f) = self.food.get(k).copied() else {
                 break;
             };
             let mut owners: u16 = 0;
-            Self::for_offsets(self.spawn2, |dr, dc| {
-                let v = self.cell(self.offset(f.sq as usize, dr, dc));
+            self.around(&hood, f.sq as usize, |s| {
+                let v = self.cell(s);
                 if v < LAND {
                     owners |= 1 << v;
                 }

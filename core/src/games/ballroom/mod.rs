@@ -166,12 +166,9 @@ impl Ballroom {
     }
 }
 
-impl Game for Ballroom {
-    const NAME: &'static str = "ballroom";
-    type Params = Params;
-    type Action = Action;
-
-    fn new(params: &Params, seed: u64) -> Result<Self, SetupError> {
+impl Ballroom {
+    /// The game `init` sets up.
+    fn build(params: &Params, seed: u64) -> Ballroom {
         let mut game = Ballroom {
             ruleset: params.ruleset,
             seed,
@@ -186,7 +183,28 @@ impl Game for Ballroom {
             });
             game.start();
         }
-        Ok(game)
+        game
+    }
+}
+
+impl Game for Ballroom {
+    const NAME: &'static str = "ballroom";
+    type Params = Params;
+    type Action = Action;
+
+    fn blank() -> Self {
+        Ballroom::build(
+            &Params {
+                ruleset: Ruleset::Engine,
+                classes: None,
+            },
+            0,
+        )
+    }
+    /// A small state: built, then moved in.
+    fn init(&mut self, params: &Params, seed: u64) -> Result<(), SetupError> {
+        *self = Ballroom::build(params, seed);
+        Ok(())
     }
 
     fn seats(&self) -> usize {

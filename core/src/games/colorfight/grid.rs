@@ -75,6 +75,16 @@ pub struct Cell {
 }
 
 impl Cell {
+    /// `Cell::default()`, as a constant.
+    pub const EMPTY: Cell = Cell {
+        owner: 0,
+        kind: Kind::Normal,
+        building: Building::None,
+        attacker: 0,
+        taken_at: 0,
+        done_at: 0,
+    };
+
     /// The owner's seat, if any.
     pub const fn owner_seat(&self) -> Option<usize> {
         match self.owner.checked_sub(1) {

@@ -30,7 +30,7 @@ pub struct Player {
 }
 
 impl Player {
-    pub(super) fn start(tick: u32) -> Player {
+    pub(super) const fn start(tick: u32) -> Player {
         Player {
             gold: Num::const_from_int(START_GOLD as i64),
             energy: Num::ZERO,

@@ -181,12 +181,9 @@ impl Mammut {
     }
 }
 
-impl Game for Mammut {
-    const NAME: &'static str = "mammut";
-    type Params = Params;
-    type Action = Action;
-
-    fn new(_params: &Params, seed: u64) -> Result<Self, SetupError> {
+impl Mammut {
+    /// The game `init` sets up: tiles dealt for `seed`.
+    fn build(seed: u64) -> Mammut {
         let mut ids = [1u8, 2, 3, 4, 5];
         Rng::stream(seed, b"ids").shuffle(&mut ids);
         // "The player with ID 1 will start the game."
@@ -211,7 +208,22 @@ impl Game for Mammut {
             seed,
         };
         g.start_round(first as Seat);
-        Ok(g)
+        g
+    }
+}
+
+impl Game for Mammut {
+    const NAME: &'static str = "mammut";
+    type Params = Params;
+    type Action = Action;
+
+    fn blank() -> Self {
+        Mammut::build(0)
+    }
+    /// A 128-byte state: built, then moved in.
+    fn init(&mut self, _params: &Params, seed: u64) -> Result<(), SetupError> {
+        *self = Mammut::build(seed);
+        Ok(())
     }
 
     fn seats(&self) -> usize {

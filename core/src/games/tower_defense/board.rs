@@ -64,12 +64,15 @@ impl TowerKind {
 
 /// Hit points storage: `u16` for Duel, `u32` for Siege.
 pub trait Hp: Copy + Default + Eq + core::fmt::Debug {
+    /// 0 (`Default`, as a constant).
+    const ZERO: Self;
     fn get(self) -> u32;
     /// `v`, or the largest value the type holds.
     fn saturating(v: u64) -> Self;
 }
 
 impl Hp for u16 {
+    const ZERO: u16 = 0;
     fn get(self) -> u32 {
         self as u32
     }
@@ -79,6 +82,7 @@ impl Hp for u16 {
 }
 
 impl Hp for u32 {
+    const ZERO: u32 = 0;
     fn get(self) -> u32 {
         self
     }
@@ -215,7 +219,7 @@ impl Mask {
 }
 
 /// A path: invaders and towers by space, and the masks a turn works on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Board<H: Hp> {
     inv: [Invader<H>; SPACES],
     tag: [TowerTag; SPACES],
@@ -236,22 +240,34 @@ pub struct Board<H: Hp> {
     bombs: Mask,
 }
 
+impl<H: Hp> Board<H> {
+    /// The empty board, as a constant: a state holding boards is copied from it in one move
+    /// (built field by field, it went through a temporary on the stack).
+    pub const EMPTY: Board<H> = Board {
+        inv: [Invader {
+            hp: H::ZERO,
+            maxhp: H::ZERO,
+            defense: 0,
+            stun_res: 0,
+            stun: 0,
+        }; SPACES],
+        tag: [TowerTag(0); SPACES],
+        power: [0; SPACES],
+        range: [0; SPACES],
+        cooldown: [0; SPACES],
+        occupied: Mask([0; 2]),
+        stunned: Mask([0; 2]),
+        towers: Mask([0; 2]),
+        ready: Mask([0; 2]),
+        turret1: Mask([0; 2]),
+        stunner0: Mask([0; 2]),
+        bombs: Mask([0; 2]),
+    };
+}
+
 impl<H: Hp> Default for Board<H> {
     fn default() -> Self {
-        Board {
-            inv: [Invader::default(); SPACES],
-            tag: [TowerTag::default(); SPACES],
-            power: [0; SPACES],
-            range: [0; SPACES],
-            cooldown: [0; SPACES],
-            occupied: Mask::default(),
-            stunned: Mask::default(),
-            towers: Mask::default(),
-            ready: Mask::default(),
-            turret1: Mask::default(),
-            stunner0: Mask::default(),
-            bombs: Mask::default(),
-        }
+        Board::EMPTY
     }
 }
 

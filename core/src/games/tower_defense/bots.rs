@@ -55,11 +55,11 @@ impl TdBot {
     }
 }
 
-/// The state as the reference controller showed it to its bots: boards moved, income paid.
-fn controller_view(game: &TowerDefense) -> TowerDefense {
-    let mut view = game.clone();
+/// Turns a copy of the state into the state as the reference controller showed it to its bots:
+/// boards moved, income paid. (The callers copy the state into their own frame, `*game`, and
+/// step that copy in place: returned from here, it was held twice.)
+fn controller_view(view: &mut TowerDefense) {
     view.step(&[Action::Pass, Action::Pass]);
-    view
 }
 
 impl Bot<TowerDefense> for TdBot {
@@ -87,7 +87,8 @@ impl TdBot {
     /// the path. Duel: from space 30, a bomb at 32 and stunners where `pos % 3 == 1` (not 31);
     /// Siege: turrets only, from space 10.
     fn builder(&mut self, game: &TowerDefense, seat: Seat) -> Action {
-        let view = controller_view(game);
+        let mut view = *game;
+        controller_view(&mut view);
         let pos = self.pos;
         if self.built < 100 {
             if view.gold(seat) < view.build_cost(seat) {
@@ -172,7 +173,8 @@ impl TdBot {
 /// The controller's `simpleInvaderArmy`. Duel: three towers and two upgrades on turns 1 to 13, then
 /// an invader with every boost in HP whenever it can pay for one. Siege: the spawning part only.
 fn army(game: &TowerDefense, seat: Seat) -> Action {
-    let view = controller_view(game);
+    let mut view = *game;
+    controller_view(&mut view);
     if game.variant() == Variant::Duel {
         let first = [
             Action::Build {

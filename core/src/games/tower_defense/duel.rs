@@ -74,7 +74,7 @@ fn pay(gold: u32, cost: u64) -> Option<u32> {
         .and_then(|g| u32::try_from(g).ok())
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Duel {
     pub players: [Player; 2],
     /// Board `i`: player `i`'s invaders walk it, player `1 - i`'s towers stand on it.
@@ -82,10 +82,10 @@ pub(crate) struct Duel {
 }
 
 impl Duel {
-    pub fn new() -> Duel {
+    pub const fn new() -> Duel {
         Duel {
             players: [Player::new(), Player::new()],
-            boards: [Board::default(), Board::default()],
+            boards: [Board::EMPTY, Board::EMPTY],
         }
     }
 

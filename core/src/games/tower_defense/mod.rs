@@ -158,14 +158,19 @@ fn spawn_cost(h: u64, d: u64, r: u64) -> u64 {
 
 // Both variants live inline (no allocation); the Duel one sets the size budget.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
     Duel(Duel),
     Siege(Siege),
 }
 
+/// Each variant's state at turn 0.
+const DUEL: State = State::Duel(Duel::new());
+const SIEGE: State = State::Siege(Siege::new());
+
 /// A Tower Defense game, Duel or Siege.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// `Copy`, so that a bot's look-ahead copies it in one move, into its own frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TowerDefense {
     turn: u32,
     state: State,
@@ -322,12 +327,21 @@ impl Game for TowerDefense {
     type Params = Params;
     type Action = Action;
 
-    fn new(params: &Params, _seed: u64) -> Result<Self, SetupError> {
-        let state = match params.variant {
-            Variant::Duel => State::Duel(Duel::new()),
-            Variant::Siege => State::Siege(Siege::new()),
-        };
-        Ok(TowerDefense { turn: 0, state })
+    fn blank() -> Self {
+        TowerDefense {
+            turn: 0,
+            state: SIEGE,
+        }
+    }
+
+    /// The state is copied from a constant (no temporary on the stack).
+    fn init(&mut self, params: &Params, _seed: u64) -> Result<(), SetupError> {
+        self.turn = 0;
+        match params.variant {
+            Variant::Duel => self.state = DUEL,
+            Variant::Siege => self.state = SIEGE,
+        }
+        Ok(())
     }
 
     fn seats(&self) -> usize {

@@ -38,7 +38,7 @@ pub struct Defender {
     pub life: u32,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Siege {
     pub invader: Attacker,
     pub defender: Defender,
@@ -85,7 +85,7 @@ pub fn multiplied_hp(base: u64, k: u32) -> u32 {
 }
 
 impl Siege {
-    pub fn new() -> Siege {
+    pub const fn new() -> Siege {
         Siege {
             invader: Attacker {
                 gold: 0,
@@ -96,7 +96,7 @@ impl Siege {
                 gold: DEFENDER_GOLD,
                 life: DEFENDER_LIFE,
             },
-            board: Board::default(),
+            board: Board::EMPTY,
         }
     }
 

@@ -167,7 +167,7 @@ fn duel_damage_is_power_minus_defense_at_least_1() {
     g.step(&[P, P]);
     assert_eq!(hp_at(&g, 0, 50), Some(8), "2 - 0 = 2");
     board(&mut g, 0).place(50, 0, 0, 0, 0, 0);
-    let mut g2 = g.clone();
+    let mut g2 = g;
     g2.step(&[P, P]);
     assert_eq!(hp_at(&g2, 0, 49), Some(9), "2 - 5 is at least 1");
 }
@@ -411,7 +411,7 @@ fn duel_turn_rule_4_game_ends_at_life_0_or_turn_100000() {
     let o = g.outcome().unwrap();
     assert_eq!((o.winner(), o.reason), (Some(0), "life reached 0"));
     assert!(g.to_move().is_empty());
-    let before = g.clone();
+    let before = g;
     g.step(&[spawn(0, 0, 0), P]);
     assert_eq!(g, before, "nothing moves once over");
 
@@ -478,10 +478,10 @@ fn duel_action_destroy_refunds_half_invested_and_takes_back_inflation() {
 #[test]
 fn duel_anything_else_is_ignored_and_counted() {
     let mut g = duel();
-    let before = g.clone();
+    let before = g;
     let r = g.step(&[Action::Unknown, spawn(i64::MAX, 0, 0)]);
     assert_eq!(r.refused[..2], [1, 1]);
-    let mut passed = before.clone();
+    let mut passed = before;
     passed.step(&[P, P]);
     assert_eq!(g, passed);
 }
@@ -972,13 +972,13 @@ fn board_turns_match_the_model(variant: Variant, seed: u64, turns: u32, seen: &m
             seen.throughs += through.is_some() as u32;
             let turned = match &g.state {
                 State::Duel(d) => {
-                    let mut board = d.boards[b].clone();
+                    let mut board = d.boards[b];
                     let out = board.turn(&rules);
                     assert!(board.check(), "masks, turn {t}");
                     (model.same_as(&board, &rules), out)
                 }
                 State::Siege(s) => {
-                    let mut board = s.board.clone();
+                    let mut board = s.board;
                     let out = board.turn(&rules);
                     assert!(board.check(), "masks, turn {t}");
                     (model.same_as(&board, &rules), out)
