@@ -275,15 +275,15 @@ fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
     None
 }
 
-/// The most seats a board's match has (Mammut's five): the room for actions and bots. A game with
-/// more seats than this fails its setup on a board.
+/// The most seats a board's match has (five: the most any game of the rotation seats): the room for
+/// actions and bots. A game with more seats than this fails its setup on a board.
 pub const BOARD_SEATS: usize = 5;
 
 type Actions<G> = heapless::Vec<<G as Game>::Action, BOARD_SEATS>;
 
 /// One turn: what `arena_core::step_with_bots` does, with the bots and the rules timed apart (the
 /// budget is the rules'; the bots are as costly as their authors made them). Out of line, so that
-/// the actions (room for [`BOARD_SEATS`]: 2 KB of Ants orders) are held during the turn only, not
+/// the actions (room for [`BOARD_SEATS`]: 2 KB for the game with the most orders) are held during the turn only, not
 /// while the state is set up or drawn.
 #[inline(never)]
 fn play_turn<G: Roster, C: TurnClock>(

@@ -36,8 +36,8 @@ pub struct MatchArgs {
     /// DIR/<seat>.input (default: neither).
     #[arg(long, value_name = "DIR")]
     pub bot_logs: Option<PathBuf>,
-    /// Stop after N turns even if the game is not over (a turn is the game's own: a Ballroom Blitz
-    /// turn is its four phases).
+    /// Stop after N turns even if the game is not over (a turn is the game's own, all its phases
+    /// or moves, as its rules count it).
     #[arg(long, value_name = "N")]
     pub max_turns: Option<u64>,
     /// Print the report as JSON instead of text.

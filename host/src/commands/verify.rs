@@ -37,7 +37,7 @@ pub fn check<G: HostGame>(
     G::replay(input, ctx, &mut |_: &G| {})
 }
 
-/// What a game's files are, from its replay description: "a Tower Defense trace".
+/// What a game's files are, from the opening words of its replay description ("a ... trace").
 fn kind(entry: &crate::games::Entry) -> String {
     let about = entry.replay_about;
     let end = [" (", " in ", ",", "."]

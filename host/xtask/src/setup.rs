@@ -128,7 +128,7 @@ pub fn qemu() -> Result<()> {
     apt("qemu", "qemu-system-arm")
 }
 
-/// The Mammut C# starter's test compiles a bot with Debian's `mcs` and runs it with `mono`.
+/// The C# starter's test compiles a bot with Debian's `mcs` and runs it with `mono`.
 pub fn mono() -> Result<()> {
     if have("mcs") && have("mono") {
         return Ok(());
