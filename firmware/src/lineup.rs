@@ -32,6 +32,20 @@ pub trait Lineup {
     fn visit<V: Visit>(index: usize, visitor: V) -> V::Out;
 }
 
+/// Lineup `A`, then lineup `B`: a board with more room plays a longer rotation.
+pub struct Then<A, B>(core::marker::PhantomData<(A, B)>);
+
+impl<A: Lineup, B: Lineup> Lineup for Then<A, B> {
+    const LEN: usize = A::LEN.saturating_add(B::LEN);
+    fn visit<V: Visit>(index: usize, visitor: V) -> V::Out {
+        let index = index.checked_rem(Self::LEN).unwrap_or(0);
+        match index.checked_sub(A::LEN) {
+            None => A::visit(index, visitor),
+            Some(i) => B::visit(i, visitor),
+        }
+    }
+}
+
 /// A lineup as a table, one line an entry: `Game: "config", [bots], params_expr;` where
 /// `params_expr` is an `Option<Game::Params>` (`None` when it cannot be built, a map that does not
 /// parse, and the entry is skipped). The dispatch on the game is generated, so adding a game to the
@@ -45,7 +59,7 @@ macro_rules! lineup {
         impl $crate::lineup::Lineup for $name {
             const LEN: usize = [$($config),+].len();
             fn visit<V: $crate::lineup::Visit>(index: usize, visitor: V) -> V::Out {
-                let index = index % Self::LEN;
+                let index = index.checked_rem(Self::LEN).unwrap_or(0);
                 let mut at = 0;
                 $(
                     if index == at {

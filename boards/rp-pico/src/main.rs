@@ -14,7 +14,7 @@ fn main() -> ! {
         cfg.snapshot_every,
         cfg.max_steps
     );
-    arena_firmware::run::<arena_firmware::Arcade, _>(&mut board, &cfg);
+    arena_firmware::run::<arena_firmware::PicoArcade, _>(&mut board, &cfg);
     loop {
         cortex_m::asm::wfi();
     }

@@ -5,7 +5,7 @@
 //! generics (the core's own MCU build, 48 x 48, is 37.5 KB of state: more than a 64 KB
 //! Cortex-M3 can hold twice while `new` builds it), on [`MAP`].
 
-use arena_core::games::ants::{AntsGame, Map, Params};
+use arena_core::games::ants::{AntsGame, AntsMcuParams, Map, Params};
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
@@ -57,6 +57,19 @@ m ........................\n";
 #[inline(never)]
 pub fn params(turns: u16) -> Option<AntsBoardParams> {
     Map::parse(MAP).ok().map(|map| Params::new(map, turns))
+}
+
+/// The official map tutorial1 (43 rows x 39 columns), from the golden data at build time (see
+/// firmware/build.rs): the rotation of the boards with the RAM for the core's MCU build plays it.
+pub const OFFICIAL_MAP: &str = include_str!(concat!(env!("OUT_DIR"), "/tutorial1.map"));
+
+/// The official-map match: [`OFFICIAL_MAP`] for `turns` turns in the core's MCU build (37.5 KB of
+/// state). `None` when the map was not there at build time.
+#[inline(never)]
+pub fn official_params(turns: u16) -> Option<AntsMcuParams> {
+    Map::parse(OFFICIAL_MAP)
+        .ok()
+        .map(|map| Params::new(map, turns))
 }
 
 /// Characters of the panel: "1 12p 34a".

@@ -6,6 +6,7 @@ pub mod colorfight;
 pub mod mammut;
 pub mod tower_defense;
 
+use arena_core::games::ants::AntsMcu;
 use arena_core::games::ballroom::{self as bb, Ballroom};
 use arena_core::games::colorfight::{self as cf, ColorFight};
 use arena_core::games::mammut::{self as mm, Mammut};
@@ -55,3 +56,14 @@ crate::lineup! {
         TowerDefense: "siege", ["strong", "random"], Some(TD_SIEGE);
     }
 }
+
+crate::lineup! {
+    /// Ants on an official map (tutorial1) in the core's MCU build: for the boards with the RAM
+    /// (the Pico's 264 KB; the QEMU board's 64 KB cannot hold its 37.5 KB state with the rest).
+    pub OfficialMaps {
+        AntsMcu: "tutorial1", ["hunter", "strong"], ants::official_params(300);
+    }
+}
+
+/// The Pico's rotation: the boards' rotation, then the official maps.
+pub type PicoArcade = crate::lineup::Then<Arcade, OfficialMaps>;

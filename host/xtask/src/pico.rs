@@ -19,7 +19,7 @@ pub const BOARD: &str = "boards/rp-pico";
 pub const TARGET: &str = "thumbv6m-none-eabi";
 pub const EMULATOR: &str = "boards/rp-pico/emulator";
 /// The lineup the Pico firmware plays (`boards/rp-pico/src/main.rs`).
-pub type Lineup = arena_firmware::Arcade;
+pub type Lineup = arena_firmware::PicoArcade;
 
 /// Builds the board (the `arena` firmware that `cargo xtask flash --board rp-pico` flashes, and
 /// `panic-test`); returns the release folder.
