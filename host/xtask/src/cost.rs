@@ -21,10 +21,11 @@ pub const BUDGET: u64 = 50_000;
 pub const STACK_OVER_STATE: u64 = 12 * 1024;
 
 /// Games still over that budget, each with the most it may use until it is brought under (a
-/// ratchet: growing past it fails too). Ants (2026-12-01): 26,128 B for an 11,512 B state, 2.3 KB
-/// over; the deepest path is the match loop's frame (the state and the cost samples, 14.2 KB), the
-/// turn's actions (1.9 KB), then the built-in bots' seven map-sized scratch arrays (7.6 KB).
-const OVER_BUDGET: &[(&str, u64)] = &[("ants", 26_128)];
+/// ratchet: growing past it fails too). Ants (2026-12-01): 26,144 B for an 11,512 B state, 2.3 KB
+/// over (26,128 B before the lineup table's generated dispatch); the deepest path is the match
+/// loop's frame (the state and the cost samples, 14.2 KB), the turn's actions (1.9 KB), then the
+/// built-in bots' seven map-sized scratch arrays (7.6 KB).
+const OVER_BUDGET: &[(&str, u64)] = &[("ants", 26_144)];
 
 pub fn run(json_only: bool) -> Result<serde_json::Value> {
     tools::qemu_board()?;
