@@ -9,7 +9,7 @@
 //! measures time (`cargo bench`).
 
 use arena_core::games::ants::{Ants, Order};
-use arena_core::games::tower_defense::{Action, Params, TowerDefense, TowerKind, SPACES};
+use arena_core::games::tower_defense::{Action, Params, TowerDefense};
 use arena_core::{Game, SeatSet};
 use std::hint::black_box;
 
@@ -29,45 +29,6 @@ fn td_golden() -> Vec<[Action; 2]> {
         .collect()
 }
 
-/// The crowded boards of benches/tower_defense.rs (the same construction).
-fn td_crowded() -> TowerDefense {
-    let mut g = TowerDefense::new(&Params::default(), 0).expect("setup");
-    let mut best = g;
-    let mut best_count = 0;
-    let kinds = [TowerKind::Turret, TowerKind::Stunner, TowerKind::Bomb];
-    while !g.is_over() {
-        let actions: [Action; 2] = [0, 1].map(|seat| {
-            let free = (0..SPACES).find(|&p| g.tower(1 - seat, p).is_none());
-            if let Some(p) = free {
-                if g.gold(seat) >= g.build_cost(seat) {
-                    return Action::Build {
-                        kind: kinds.get(p % 3).copied(),
-                        pos: p as i64,
-                    };
-                }
-                return Action::Pass;
-            }
-            let hp = g.boost_max(seat).min(300) as u64;
-            if g.gold(seat) >= 10 + hp {
-                Action::Spawn {
-                    hp: hp as i64,
-                    defense: 0,
-                    stun_res: 0,
-                }
-            } else {
-                Action::Pass
-            }
-        });
-        g.step(&actions);
-        let crowd = g.invaders(0).count().min(g.invaders(1).count());
-        if crowd > best_count {
-            best_count = crowd;
-            best = g;
-        }
-    }
-    best
-}
-
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let work = args.get(1).map(String::as_str).unwrap_or("td-golden");
@@ -84,7 +45,7 @@ fn main() {
             }
         }
         "td-crowded" => {
-            let crowded = td_crowded();
+            let crowded = arena_benches::crowded_tower_defense();
             let mut g = crowded;
             for _ in 0..repeat.saturating_mul(100_000) {
                 g.clone_from(&crowded);
