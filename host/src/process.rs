@@ -460,6 +460,16 @@ impl TcpBot {
     /// Listens on 127.0.0.1:`port` until a bot connects or `wait` passes.
     pub fn accept(port: u16, wait: Duration, limits: &Limits) -> io::Result<TcpBot> {
         let listener = std::net::TcpListener::bind(("127.0.0.1", port))?;
+        TcpBot::accept_on(&listener, wait, limits)
+    }
+
+    /// Waits on a listener already bound (port 0: one the system chose, so that nothing else
+    /// can take it between choosing and listening) until a bot connects or `wait` passes.
+    pub fn accept_on(
+        listener: &std::net::TcpListener,
+        wait: Duration,
+        limits: &Limits,
+    ) -> io::Result<TcpBot> {
         listener.set_nonblocking(true)?;
         let start = Instant::now();
         let stream = loop {
@@ -467,12 +477,10 @@ impl TcpBot {
                 Ok((s, _)) => break s,
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
                     if start.elapsed() > wait {
+                        let at = listener.local_addr()?;
                         return Err(io::Error::new(
                             io::ErrorKind::TimedOut,
-                            format!(
-                                "no bot connected to 127.0.0.1:{port} within {} s",
-                                wait.as_secs_f64()
-                            ),
+                            format!("no bot connected to {at} within {} s", wait.as_secs_f64()),
                         ));
                     }
                     std::thread::sleep(Duration::from_millis(20));

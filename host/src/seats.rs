@@ -14,12 +14,35 @@ use std::time::{Duration, Instant};
 pub enum BotSpec {
     Builtin(String),
     Command(String),
-    /// Listen on 127.0.0.1:`port` for up to `wait`.
+    /// Listen on 127.0.0.1:`port` for up to `wait`; on `bound` if the port was taken already
+    /// (`--port-base 0`: ports the system chose).
     Tcp {
         port: u16,
         wait: Duration,
+        bound: Option<Bound>,
     },
 }
+
+/// A listener bound when the plan was made, shared by the plan's copies.
+#[derive(Clone, Debug)]
+pub struct Bound(pub std::sync::Arc<std::net::TcpListener>);
+
+impl Bound {
+    /// A listener on a free port of 127.0.0.1 and its port.
+    pub fn free() -> std::io::Result<(Bound, u16)> {
+        let l = std::net::TcpListener::bind(("127.0.0.1", 0))?;
+        let port = l.local_addr()?.port();
+        Ok((Bound(std::sync::Arc::new(l)), port))
+    }
+}
+
+/// Two specs are the same listener, not two listeners on one port.
+impl PartialEq for Bound {
+    fn eq(&self, other: &Bound) -> bool {
+        std::sync::Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+impl Eq for Bound {}
 
 impl BotSpec {
     /// Reads a `--bot` argument for game `G`, checking built-in names.
@@ -122,9 +145,13 @@ pub fn driver<G: HostGame>(
                 }
             }
         }
-        BotSpec::Tcp { port, wait } => {
+        BotSpec::Tcp { port, wait, bound } => {
             crate::errln!("seat {seat}: waiting for a bot on 127.0.0.1:{port}");
-            match TcpBot::accept(*port, *wait, &plan.limits) {
+            let accepted = match bound {
+                Some(Bound(listener)) => TcpBot::accept_on(listener, *wait, &plan.limits),
+                None => TcpBot::accept(*port, *wait, &plan.limits),
+            };
+            match accepted {
                 Ok(bot) => Box::new(bot),
                 Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
                     crate::errln!("seat {seat}: {e}: the seat plays without a bot");

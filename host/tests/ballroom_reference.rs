@@ -8,48 +8,70 @@ use common::*;
 use serde_json::{json, Value};
 use std::process::Command;
 
-/// `arena play ballroom --tcp` on free ports (`--port-base`), with the Python example bot at each
-/// seat of `bots` (the others get none), each retrying until its port is up.
-fn tcp_game(bots: &[u16], extra: &[&str]) -> (std::process::Output, u16) {
-    let base = free_ports(4);
-    let base_arg = base.to_string();
+/// `arena play ballroom --tcp` on ports the system picks (`--port-base 0`), with the Python
+/// example bot at each seat of `bots` (the others get none), started as the engine says its seat
+/// waits; the engine's ports, by seat.
+fn tcp_game(bots: &[u16], extra: &[&str]) -> (std::process::Output, Vec<u16>) {
+    use std::io::BufRead;
     let mut args = vec![
         "play",
         "ballroom",
         "--tcp",
         "--port-base",
-        &base_arg,
+        "0",
         "--seed",
         "6",
         "--json",
     ];
     args.extend_from_slice(extra);
-    let engine = Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut engine = Command::new(env!("CARGO_BIN_EXE_arena"))
         .args(&args)
         .current_dir(workspace())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
+    let stdout = engine.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut std::io::BufReader::new(stdout), &mut out).unwrap();
+        out
+    });
+    let mut stderr = Vec::new();
+    let mut ports = Vec::new();
     let mut started = Vec::new();
-    for &seat in bots {
-        let port = (base + seat).to_string();
-        // The engine binds the ports one after the other: retry until each is up.
-        let script = format!(
-            "for i in $(seq 1 300); do python3 host/examples/ballroom_bot.py --tcp {port} 2>/dev/null && exit 0; sleep 0.1; done; exit 1"
-        );
-        started.push(
-            Command::new("sh")
-                .args(["-c", &script])
-                .current_dir(workspace())
-                .spawn()
-                .unwrap(),
-        );
+    for line in std::io::BufReader::new(engine.stderr.take().unwrap()).lines() {
+        let line = line.unwrap();
+        stderr.extend_from_slice(line.as_bytes());
+        stderr.push(b'\n');
+        let Some(port) = line.strip_prefix(&format!(
+            "seat {}: waiting for a bot on 127.0.0.1:",
+            ports.len()
+        )) else {
+            continue;
+        };
+        ports.push(port.parse::<u16>().unwrap());
+        if bots.contains(&(ports.len() as u16 - 1)) {
+            started.push(
+                Command::new("python3")
+                    .args(["host/examples/ballroom_bot.py", "--tcp", port])
+                    .current_dir(workspace())
+                    .spawn()
+                    .unwrap(),
+            );
+        }
     }
     for mut b in started {
         assert!(b.wait().unwrap().success());
     }
-    (engine.wait_with_output().unwrap(), base)
+    let status = engine.wait().unwrap();
+    let out = std::process::Output {
+        status,
+        stdout: reader.join().unwrap(),
+        stderr,
+    };
+    assert_eq!(ports.len(), 4, "{}", text(&out));
+    (out, ports)
 }
 
 fn read_log(path: &std::path::Path) -> Value {
@@ -58,15 +80,12 @@ fn read_log(path: &std::path::Path) -> Value {
 
 #[test]
 fn tcp_mode_accepts_bots_on_the_ports_given() {
-    let (out, base) = tcp_game(&[0, 1, 2, 3], &["--tcp-wait", "20"]);
+    let (out, ports) = tcp_game(&[0, 1, 2, 3], &["--tcp-wait", "20"]);
     assert!(out.status.success(), "{}", text(&out));
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["turns"], 100);
     for seat in 0..4 {
-        assert_eq!(
-            report["seats"][seat]["bot"],
-            format!("tcp:{}", base + seat as u16)
-        );
+        assert_eq!(report["seats"][seat]["bot"], format!("tcp:{}", ports[seat]));
         assert_eq!(report["seats"][seat]["faults"].as_array().unwrap().len(), 0);
     }
 }

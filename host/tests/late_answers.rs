@@ -68,7 +68,6 @@ fn over_tcp_a_late_answer_is_not_taken_for_the_next_request() {
     // The engine listens (on a free port); the bot is a client thread behaving as BOT does.
     let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
-    drop(listener);
     let client = std::thread::spawn(move || {
         let stream = loop {
             match std::net::TcpStream::connect(("127.0.0.1", port)) {
@@ -89,7 +88,7 @@ fn over_tcp_a_late_answer_is_not_taken_for_the_next_request() {
             }
         }
     });
-    let bot = TcpBot::accept(port, Duration::from_secs(10), &limits()).unwrap();
+    let bot = TcpBot::accept_on(&listener, Duration::from_secs(10), &limits()).unwrap();
     check(Box::new(bot));
     client.join().unwrap();
 }
@@ -100,7 +99,6 @@ fn a_time_out_over_tcp_keeps_the_connection_and_the_line_cut_in_two() {
     // whole (the reader thread frames lines; nothing is lost with the time-out).
     let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
     let port = listener.local_addr().unwrap().port();
-    drop(listener);
     let client = std::thread::spawn(move || {
         let mut s = loop {
             match std::net::TcpStream::connect(("127.0.0.1", port)) {
@@ -114,7 +112,7 @@ fn a_time_out_over_tcp_keeps_the_connection_and_the_line_cut_in_two() {
         s.write_all(b"1}\n").unwrap();
         std::thread::sleep(Duration::from_millis(200));
     });
-    let mut bot = TcpBot::accept(port, Duration::from_secs(10), &limits()).unwrap();
+    let mut bot = TcpBot::accept_on(&listener, Duration::from_secs(10), &limits()).unwrap();
     let soon = std::time::Instant::now() + Duration::from_millis(150);
     assert!(matches!(
         bot.recv_until(Some(soon)),

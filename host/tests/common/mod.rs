@@ -46,26 +46,6 @@ pub fn golden(game: &str) -> PathBuf {
     dir
 }
 
-/// A first port of `n` consecutive ports that are free on 127.0.0.1 now (for `--port-base`):
-/// tests never depend on fixed ports.
-pub fn free_ports(n: u16) -> u16 {
-    for _ in 0..100 {
-        let probe = std::net::TcpListener::bind(("127.0.0.1", 0)).expect("bind a free port");
-        let base = probe.local_addr().expect("its address").port();
-        drop(probe);
-        if base.checked_add(n).is_none() {
-            continue;
-        }
-        let held: Vec<_> = (0..n)
-            .map_while(|i| std::net::TcpListener::bind(("127.0.0.1", base + i)).ok())
-            .collect();
-        if held.len() == n as usize {
-            return base;
-        }
-    }
-    panic!("no {n} consecutive free ports on 127.0.0.1");
-}
-
 /// `cmd:` for a Python test bot in host/tests/bots with its arguments.
 pub fn test_bot(script: &str, args: &str) -> String {
     format!("cmd:python3 host/tests/bots/{script} {args}")

@@ -17,7 +17,7 @@ use crate::game::{plan_of, HostGame, Plan, Setup};
 use crate::process::Lines;
 use crate::protocol::Protocol;
 use crate::replay::{Head, ReplayContext, Visit};
-use crate::seats::BotSpec;
+use crate::seats::{Bound, BotSpec};
 use crate::tournament::{Fixture, Format};
 use crate::verify::{Difference, Verified};
 use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, PLAYERS};
@@ -51,7 +51,8 @@ pub struct PlayOptions {
     /// official engine's 15 s); a seat nobody connects to plays KNIGHT and the default actions.
     #[arg(long, value_name = "SECS", default_value_t = 15.0)]
     pub tcp_wait: f64,
-    /// The first TCP port: seat i listens on PORT + i (the official engine's 29170).
+    /// The first TCP port: seat i listens on PORT + i (the official engine's 29170); 0: each seat
+    /// on a free port the system picks (each printed as the seat waits, and in the seat's name).
     #[arg(long, value_name = "PORT", default_value_t = BASE_PORT)]
     pub port_base: u16,
 }
@@ -138,9 +139,20 @@ impl HostGame for Ballroom {
             anyhow::bail!("--port-base {}: the four ports do not fit", options.port_base);
         }
         for (seat, spec) in plan.bots.iter_mut().enumerate().filter(|(s, _)| tcp(*s)) {
-            *spec = BotSpec::Tcp {
-                port: options.port_base + seat as u16,
-                wait,
+            *spec = if options.port_base == 0 {
+                let (bound, port) =
+                    Bound::free().map_err(|e| anyhow::anyhow!("seat {seat}: no free port: {e}"))?;
+                BotSpec::Tcp {
+                    port,
+                    wait,
+                    bound: Some(bound),
+                }
+            } else {
+                BotSpec::Tcp {
+                    port: options.port_base + seat as u16,
+                    wait,
+                    bound: None,
+                }
             };
             if common.names.get(seat).is_none() {
                 if let Some(name) = plan.names.get_mut(seat) {
