@@ -1,7 +1,7 @@
 //! The one game API every game implements, and the bot API every built-in bot implements.
 
 use crate::digest::Digest;
-use crate::outcome::Outcome;
+use crate::outcome::{Decision, Outcome};
 use crate::seat::{Seat, SeatSet, MAX_SEATS};
 
 /// Why a game could not be set up. Small and `Copy`, like every error in the core.
@@ -97,6 +97,12 @@ pub trait Game: Clone {
         let mut d = Digest::new();
         self.hash_into(&mut d);
         d.finish()
+    }
+
+    /// What decided the outcome's ranking, for reports and the result screen; `None` while the
+    /// game goes on. The default, for a game ranked by its scores alone, names the numbers "score".
+    fn decision(&self) -> Option<Decision> {
+        self.outcome().map(|o| Decision::by_score(&o, "score"))
     }
 
     fn is_over(&self) -> bool {

@@ -67,6 +67,6 @@ pub mod seat;
 
 pub use digest::Digest;
 pub use game::{step_with_bots, Bot, Game, Roster, SetupError, StepReport};
-pub use outcome::Outcome;
+pub use outcome::{Decision, Outcome, DECISION_KEYS};
 pub use rng::Rng;
 pub use seat::{Seat, SeatSet, MAX_SEATS};

@@ -57,7 +57,7 @@ pub use types::{
 
 use crate::digest::Digest;
 use crate::game::{Game, Roster, SetupError, StepReport};
-use crate::outcome::Outcome;
+use crate::outcome::{Decision, Outcome};
 use crate::rng::Rng;
 use crate::seat::{SeatSet, MAX_SEATS};
 
@@ -254,6 +254,16 @@ impl Game for Ballroom {
             }
         }
         Some(out)
+    }
+
+    fn decision(&self) -> Option<Decision> {
+        // What `ranking` compares, in its order.
+        let mut why = Decision::of(&self.outcome()?, ["points", "gold"]);
+        why.tiebreak = "a seeded coin";
+        for (seat, p) in self.players.iter().enumerate() {
+            why.set(seat, [p.score.into(), p.gold.into()], None);
+        }
+        Some(why)
     }
 
     fn hash_into(&self, d: &mut Digest) {

@@ -54,7 +54,7 @@ mod arbitrary;
 mod tests;
 
 use crate::game::{Game, Roster, SetupError, StepReport};
-use crate::outcome::Outcome;
+use crate::outcome::{Decision, Outcome};
 use crate::rng::Rng;
 use crate::seat::{Seat, SeatSet, MAX_SEATS};
 use crate::Digest;
@@ -564,6 +564,27 @@ impl Game for ColorFight {
             }
         }
         Some(out)
+    }
+
+    fn decision(&self) -> Option<Decision> {
+        let outcome = self.outcome()?;
+        // What `ranking` compares, in its order.
+        let keys = match self.variant() {
+            Variant::Conquest => ["score", ""],
+            Variant::Skirmish => ["cells", "held to turn"],
+        };
+        let mut why = Decision::of(&outcome, keys);
+        why.survivors_first = true;
+        why.tiebreak = "a seeded lot";
+        for (seat, p) in self.players().iter().enumerate() {
+            let defeated = p.defeated.then_some(p.defeated_at);
+            let values = match self.variant() {
+                Variant::Conquest => [self.final_score(seat).into(), 0],
+                Variant::Skirmish => [p.cells.into(), defeated.unwrap_or(self.tick).into()],
+            };
+            why.set(seat, values, defeated);
+        }
+        Some(why)
     }
 
     fn hash_into(&self, d: &mut Digest) {

@@ -1,6 +1,7 @@
 //! One test per rule of `rules/colorfight.md`, named after it.
 #![allow(clippy::unwrap_used, clippy::panic)]
 
+extern crate std;
 use super::*;
 
 const A: Action = Action::Pass;
@@ -907,4 +908,33 @@ fn malformed_and_out_of_grid_actions_are_refused_and_counted() {
 #[test]
 fn state_fits_its_24_kb_budget() {
     assert!(core::mem::size_of::<ColorFight>() <= 24 * 1024);
+}
+
+/// A defeated seat with the higher score ranks below a survivor: the report must say why.
+#[test]
+fn conquest_decision_says_defeated_and_when() {
+    let mut g = board(Variant::Conquest, 6, 6, 3);
+    g.tick = RESPAWN_TICKS;
+    g.params.ticks = RESPAWN_TICKS + 10;
+    put(
+        &mut g,
+        &[(0, 0, 0), (1, 5, 5), (2, 0, 5)],
+        &[(1, 4, 5), (1, 3, 5), (2, 1, 5)],
+    );
+    g.players[0].best = 103;
+    g.players[2].defeated = true;
+    g.players[2].best = 299;
+    g.players[2].defeated_at = 312;
+    run(&mut g, &[], 10);
+    let why = g.decision().unwrap();
+    assert_eq!(g.outcome().unwrap().ranks(), &[0, 1, 2]);
+    assert_eq!(std::format!("{}", why.seat(2)), "score 299 defeated t312");
+    assert_eq!(
+        std::format!("{}", why.rule()),
+        "ranked by not defeated first, then score, then a seeded lot"
+    );
+    assert_eq!(
+        std::format!("{}", why.verdict()),
+        "seat 0 wins on score, 103 to 3"
+    );
 }

@@ -47,7 +47,7 @@ pub use tiles::{Deal, Faces, Side, TileSet, TIE_TILE, TILES, TILE_COUNT};
 
 use crate::digest::Digest;
 use crate::game::{Game, Roster, SetupError, StepReport};
-use crate::outcome::Outcome;
+use crate::outcome::{Decision, Outcome};
 use crate::rng::Rng;
 use crate::seat::{Seat, SeatSet};
 
@@ -258,6 +258,10 @@ impl Game for Mammut {
         }
         let score = self.points.map(i64::from);
         Some(Outcome::by_score(PLAYERS, &score, "five rounds played"))
+    }
+
+    fn decision(&self) -> Option<Decision> {
+        Some(Decision::by_score(&self.outcome()?, "points"))
     }
 
     fn hash_into(&self, d: &mut Digest) {

@@ -43,7 +43,7 @@ pub use siege::{Attacker, Defender};
 
 use crate::digest::Digest;
 use crate::game::{Game, Roster, SetupError, StepReport};
-use crate::outcome::Outcome;
+use crate::outcome::{Decision, Outcome};
 use crate::seat::{Seat, SeatSet, MAX_SEATS};
 use duel::Duel;
 use siege::Siege;
@@ -426,6 +426,33 @@ impl Game for TowerDefense {
             }
         }
         Some(out)
+    }
+
+    fn decision(&self) -> Option<Decision> {
+        let outcome = self.outcome()?;
+        let turn = self.turn;
+        Some(match &self.state {
+            State::Duel(d) => {
+                let mut why = Decision::of(&outcome, ["life", "gold"]);
+                for (seat, p) in d.players.iter().enumerate() {
+                    let defeated = (p.life == 0).then_some(turn);
+                    why.set(seat, [p.life.into(), p.gold.into()], defeated);
+                }
+                why
+            }
+            State::Siege(s) => {
+                let mut why = Decision::of(&outcome, ["", ""]);
+                why.rule = "the invader wins if the defender's life reaches 0 within 1000000 turns";
+                why.survivors_first = true;
+                let loser = if s.defender.life == 0 {
+                    siege::DEFENDER_SEAT
+                } else {
+                    siege::INVADER_SEAT
+                };
+                why.set(loser, [0, 0], Some(turn));
+                why
+            }
+        })
     }
 
     fn hash_into(&self, d: &mut Digest) {

@@ -1,6 +1,7 @@
 //! One test per numbered rule and per decision of `rules/tower-defense.md`, named after it.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+extern crate std;
 use super::board::Board;
 use super::*;
 
@@ -1049,4 +1050,49 @@ fn duel_state_fits_in_its_budget() {
     let size = core::mem::size_of::<TowerDefense>();
     assert!(size <= 4352, "TowerDefense is {size} bytes");
     assert_eq!(size, 4280, "update the module docs if this changes");
+}
+
+/// The report of a duel won on gold at 0 to 0 life says so (a bare "seat 0 wins" read as chance).
+#[test]
+fn decision_4_the_gold_tie_break_is_explained_with_its_numbers() {
+    let mut g = duel();
+    d(&mut g).players[0].life = 0;
+    d(&mut g).players[1].life = 0;
+    d(&mut g).players[0].gold = 120;
+    d(&mut g).players[1].gold = 80;
+    g.turn = 312;
+    let why = g.decision().unwrap();
+    assert_eq!(
+        std::format!("{}", why.verdict()),
+        "seat 0 wins on gold, 120 to 80 (life tied at 0)"
+    );
+    assert_eq!(
+        std::format!("{}", why.seat(1)),
+        "life 0 gold 80 defeated t312"
+    );
+    assert_eq!(
+        std::format!("{}", why.rule()),
+        "ranked by life, then gold; a tie for first is a draw"
+    );
+}
+
+#[test]
+fn siege_decision_names_who_was_defeated_and_when_and_no_invader_life() {
+    let mut g = siege_game();
+    s(&mut g).defender.life = 0;
+    g.turn = 4_321;
+    let why = g.decision().unwrap();
+    assert_eq!(
+        std::format!("{}", why.verdict()),
+        std::format!(
+            "seat {} wins: seat {} was defeated at turn 4321",
+            siege::INVADER_SEAT,
+            siege::DEFENDER_SEAT
+        )
+    );
+    assert_eq!(
+        std::format!("{}", why.seat(siege::INVADER_SEAT)),
+        "",
+        "the invader has no life to show"
+    );
 }
