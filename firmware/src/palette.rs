@@ -50,7 +50,9 @@ impl Palette for Gray4 {
         Gray4::new(3)
     }
     fn seat(seat: usize) -> Self {
-        const LEVELS: [u8; 4] = [15, 8, 12, 6];
+        // Ten levels apart from the background, `dim` and `alert`: every seat of a full table
+        // (MAX_SEATS) differs from every other.
+        const LEVELS: [u8; 10] = [15, 8, 12, 6, 13, 5, 11, 7, 14, 9];
         Gray4::new(cycle(&LEVELS, seat, 15))
     }
     fn alert() -> Self {
@@ -70,16 +72,38 @@ impl Palette for Rgb565 {
         Rgb565::CSS_DIM_GRAY
     }
     fn seat(seat: usize) -> Self {
-        const SEATS: [Rgb565; 4] = [
+        const SEATS: [Rgb565; 10] = [
             Rgb565::CSS_DODGER_BLUE,
             Rgb565::CSS_ORANGE_RED,
             Rgb565::CSS_LIME_GREEN,
             Rgb565::CSS_GOLD,
+            Rgb565::CSS_MAGENTA,
+            Rgb565::CSS_CYAN,
+            Rgb565::CSS_SANDY_BROWN,
+            Rgb565::CSS_MEDIUM_PURPLE,
+            Rgb565::CSS_PINK,
+            Rgb565::CSS_OLIVE,
         ];
         cycle(&SEATS, seat, Rgb565::WHITE)
     }
     fn alert() -> Self {
         Rgb565::RED
+    }
+}
+
+/// Whether pixel `(x, y)` is lit in seat `seat`'s texture on a 1-bit display, where seats cannot
+/// differ by colour: solid, checkered, striped across, striped down, dotted, and so on. Every
+/// texture lights at least one pixel of every 2 x 2 block, so a seat's land shows however small
+/// its cells (an outline, as before, vanishes at 1 or 2 pixels a cell).
+pub fn mono_texture(seat: usize, x: i32, y: i32) -> bool {
+    let (x, y) = (x.rem_euclid(2), y.rem_euclid(2));
+    match seat % 6 {
+        0 => true,
+        1 => x == y,
+        2 => y == 0,
+        3 => x == 0,
+        4 => x == 0 && y == 0,
+        _ => !(x == 1 && y == 1),
     }
 }
 
@@ -100,7 +124,16 @@ mod tests {
         assert_ne!(Gray4::seat(0), Gray4::seat(1));
         assert_ne!(Rgb565::seat(0), Rgb565::seat(1));
         assert_ne!(Gray4::seat(0), Gray4::background());
-        assert_eq!(Rgb565::seat(4), Rgb565::seat(0));
+        assert_eq!(Rgb565::seat(10), Rgb565::seat(0));
+        // A full table's seats all differ, on both colour displays.
+        for a in 0..arena_core::MAX_SEATS {
+            for b in 0..a {
+                assert_ne!(Gray4::seat(a), Gray4::seat(b), "gray seats {a} and {b}");
+                assert_ne!(Rgb565::seat(a), Rgb565::seat(b), "colour seats {a} and {b}");
+            }
+            assert_ne!(Gray4::seat(a), Gray4::dim());
+            assert_ne!(Gray4::seat(a), Gray4::background());
+        }
         assert_ne!(BinaryColor::text(), BinaryColor::background());
     }
 }

@@ -231,7 +231,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
             bots_cost.max
         );
     }
-    let _ = draw_result(&label, outcome.as_ref(), turns, board.display());
+    let _ = draw_result(&label, game, turns, board.display());
     frame(
         board,
         number,

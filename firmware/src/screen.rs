@@ -7,7 +7,7 @@
 
 use core::fmt::Write;
 
-use arena_core::{Game, Outcome};
+use arena_core::Game;
 use embedded_graphics::mono_font::{ascii, MonoFont, MonoTextStyle};
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{Line, PrimitiveStyle, Rectangle};
@@ -269,48 +269,46 @@ where
     game.draw_body(target, &layout)
 }
 
-/// The screen between two matches: who played, who won, the scores and why it ended.
-pub fn draw_result<D>(
+/// A part of the result screen: what it says and how [`draw_result`] may fit it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Title,
+    Verdict,
+    Seat(usize),
+    End,
+}
+
+/// The result screen's lines, in order, each word-wrapped to `cols` (a seat's line is cut
+/// instead: one line a seat, so that every seat is on the screen).
+fn result_lines<G: Game>(
     label: &MatchLabel<'_>,
-    outcome: Option<&Outcome>,
+    game: &G,
     turns: u32,
-    target: &mut D,
-) -> Result<(), D::Error>
-where
-    D: Canvas,
-{
-    let layout = Layout::of(target.bounding_box().size);
-    target.clear(D::Color::background())?;
-    let lh = layout.line_height();
-    let mut y: i32 = 1;
-    // Most important first: a line that does not fit is left out.
-    let bottom = layout.size.height as i32;
-    let mut put = |target: &mut D, s: &str, color: D::Color| -> Result<(), D::Error> {
-        if y.saturating_add(lh) <= bottom.saturating_add(1) {
-            text(target, s, Point::new(1, y), color, &layout)?;
-        }
-        y = y.saturating_add(lh);
-        Ok(())
+    cols: usize,
+    mut emit: impl FnMut(&str, Part),
+) {
+    let wrapped = |s: &str, part: Part, emit: &mut dyn FnMut(&str, Part)| {
+        wrap(s, cols).for_each(|l| emit(l, part))
     };
-    put(
-        target,
-        &fmt_line!("Match {} {}", label.number, label.game),
-        D::Color::text(),
-    )?;
-    let verdict = match outcome.map(|o| (o.winner(), o.reason)) {
-        Some((Some(w), reason)) => fmt_line!(
-            "Winner {} ({}) t{}: {}",
-            w,
-            label.bots.get(w).copied().unwrap_or("?"),
-            turns,
-            reason
+    wrapped(
+        &fmt_line!(
+            "#{} {} {} seed {}",
+            label.number,
+            label.game,
+            label.config,
+            label.seed
         ),
-        Some((None, reason)) => fmt_line!("Draw t{}: {}", turns, reason),
-        None => fmt_line!("Stopped at turn {}", turns),
+        Part::Title,
+        &mut emit,
+    );
+    let outcome = game.outcome();
+    let decision = game.decision();
+    let mut verdict = heapless::String::<128>::new();
+    let _ = match &decision {
+        Some(d) => write!(verdict, "{}", d.verdict()),
+        None => write!(verdict, "stopped at turn {turns}"),
     };
-    for chunk in wrap(&verdict, layout.columns() as usize) {
-        put(target, chunk, D::Color::text())?;
-    }
+    wrapped(&verdict, Part::Verdict, &mut emit);
     let seats = outcome
         .map(|o| o.seats as usize)
         .unwrap_or(label.bots.len());
@@ -320,18 +318,88 @@ where
             .get(seat.checked_rem(label.bots.len()).unwrap_or(0))
             .copied()
             .unwrap_or("?");
-        let s = match outcome.and_then(|o| o.scores().get(seat).copied()) {
-            Some(score) => fmt_line!("{}: {} {}", seat, bot, score),
-            None => fmt_line!("{}: {}", seat, bot),
+        let line = match &decision {
+            Some(d) => fmt_line!("{} {} {}", seat, d.seat(seat), bot),
+            None => fmt_line!("{} {}", seat, bot),
         };
-        put(target, &s, D::Color::seat(seat))?;
+        emit(&line, Part::Seat(seat));
     }
-    put(
-        target,
-        &fmt_line!("{} seed {}", label.config, label.seed),
-        D::Color::dim(),
-    )?;
-    Ok(())
+    let end = match &outcome {
+        Some(o) if !o.reason.is_empty() => {
+            fmt_line!("{} at turn {}", o.reason, turns)
+        }
+        _ => fmt_line!("turn {}", turns),
+    };
+    wrapped(&end, Part::End, &mut emit);
+}
+
+/// The screen between two matches: who played, what decided the ranking (the core's
+/// [`arena_core::Decision`], in its own words), each seat's numbers, why and when it ended.
+/// Every seat gets a line, and every line is in full contrast: when they do not all fit, the lines
+/// close up to the font's height, then the verdict's tail and the closing line give way.
+pub fn draw_result<G, D>(
+    label: &MatchLabel<'_>,
+    game: &G,
+    turns: u32,
+    target: &mut D,
+) -> Result<(), D::Error>
+where
+    G: Game,
+    D: Canvas,
+{
+    let layout = Layout::of(target.bounding_box().size);
+    target.clear(D::Color::background())?;
+    let cols = ratio(
+        layout.size.width.saturating_sub(1),
+        layout.font.character_size.width,
+    );
+    let (mut title, mut verdict, mut seats, mut end) = (0i32, 0i32, 0i32, 0i32);
+    result_lines(label, game, turns, cols as usize, |_, part| {
+        let n = match part {
+            Part::Title => &mut title,
+            Part::Verdict => &mut verdict,
+            Part::Seat(_) => &mut seats,
+            Part::End => &mut end,
+        };
+        *n = n.saturating_add(1);
+    });
+    let height = px(layout.size.height);
+    let loose = layout.line_height();
+    let tight = px(layout.font.character_size.height);
+    let all = title
+        .saturating_add(verdict)
+        .saturating_add(seats)
+        .saturating_add(end);
+    let lh = if all.saturating_mul(loose) <= height.saturating_add(1) {
+        loose
+    } else {
+        tight.max(1)
+    };
+    let room = height.checked_div(lh).unwrap_or(0);
+    // Title and seats always; the verdict's first line next; what is left to the rest.
+    let fixed = title.saturating_add(seats);
+    let verdict_room = room.saturating_sub(fixed).clamp(1, verdict.max(1));
+    let end_room = room.saturating_sub(fixed).saturating_sub(verdict_room);
+    let (mut y, mut verdict_left, mut end_left) = (0i32, verdict_room, end_room);
+    let mut result = Ok(());
+    result_lines(label, game, turns, cols as usize, |line, part| {
+        let (show, color) = match part {
+            Part::Title => (true, D::Color::text()),
+            Part::Verdict => (verdict_left > 0, D::Color::text()),
+            Part::Seat(s) => (true, D::Color::seat(s)),
+            Part::End => (end_left > 0, D::Color::text()),
+        };
+        match part {
+            Part::Verdict => verdict_left = verdict_left.saturating_sub(1),
+            Part::End => end_left = end_left.saturating_sub(1),
+            _ => {}
+        }
+        if show && result.is_ok() {
+            result = fitted_text(target, line, Point::new(1, y), color, &layout);
+            y = y.saturating_add(lh);
+        }
+    });
+    result
 }
 
 /// The panic screen: a title and the message, wrapped.
@@ -360,12 +428,14 @@ where
     Ok(())
 }
 
-/// Cuts `s` into lines of at most `width` characters (ASCII; other characters count as one byte each
-/// and a cut never falls inside one).
+/// Cuts `s` into lines of at most `width` characters, between words where it can (a word longer
+/// than a line is cut; ASCII: other characters count as one byte each and a cut never falls inside
+/// one). The spaces at a cut are dropped.
 pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
     let width = width.max(1);
     let mut rest = s;
     core::iter::from_fn(move || {
+        rest = rest.trim_start_matches(' ');
         if rest.is_empty() {
             return None;
         }
@@ -373,6 +443,13 @@ pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
         // Index 0 is always a boundary: this stops there at the latest.
         while !rest.is_char_boundary(cut) {
             cut = cut.saturating_sub(1);
+        }
+        if cut < rest.len() {
+            // The last space at or before the cut, if the line has one: a break between words.
+            let space = rest.get(..cut.saturating_add(1)).and_then(|h| h.rfind(' '));
+            if let Some(space) = space.filter(|&i| i > 0) {
+                cut = space;
+            }
         }
         if cut == 0 {
             cut = rest
@@ -384,7 +461,7 @@ pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
         // `cut` is a boundary (above); the checked form keeps the panic path out of the firmware.
         let (head, tail) = rest.split_at_checked(cut)?;
         rest = tail;
-        Some(head)
+        Some(head.trim_end_matches(' '))
     })
 }
 
@@ -392,7 +469,7 @@ pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
 mod tests {
     use super::*;
     use embedded_graphics::mock_display::MockDisplay;
-    use embedded_graphics::pixelcolor::{BinaryColor, Rgb565};
+    use embedded_graphics::pixelcolor::Rgb565;
 
     #[test]
     fn layout_adapts_to_the_display() {
@@ -418,23 +495,13 @@ mod tests {
         assert_eq!(lines.as_slice(), &["abc", "def", "g"]);
         let lines: heapless::Vec<&str, 8> = wrap("é1", 1).collect();
         assert_eq!(lines.as_slice(), &["é", "1"]);
+        // Between words where it can: "five rounds" is never "fi / ve rounds".
+        let lines: heapless::Vec<&str, 8> = wrap("Draw t45: five rounds played", 12).collect();
+        assert_eq!(lines.as_slice(), &["Draw t45:", "five rounds", "played"]);
     }
 
     #[test]
-    fn result_and_panic_screens_draw_inside_the_display() {
-        let label = MatchLabel {
-            number: 3,
-            game: "colorfight",
-            config: "default",
-            seed: 7,
-            bots: &["greedy", "random"],
-        };
-        let o = Outcome::by_score(2, &[5, 9], "finish line");
-        let mut d: MockDisplay<BinaryColor> = MockDisplay::new();
-        d.set_allow_overdraw(true);
-        d.set_allow_out_of_bounds_drawing(true);
-        draw_result(&label, Some(&o), 12, &mut d).unwrap();
-        assert!(d.affected_area().size.width > 0);
+    fn the_panic_screen_draws_inside_the_display() {
         let mut d: MockDisplay<Rgb565> = MockDisplay::new();
         d.set_allow_overdraw(true);
         d.set_allow_out_of_bounds_drawing(true);

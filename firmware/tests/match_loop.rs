@@ -11,47 +11,8 @@ use arena_firmware::{Gray4Frame, Lineup, RunConfig};
 use embedded_graphics::pixelcolor::{BinaryColor, Rgb565};
 use embedded_graphics::prelude::*;
 
-/// A plain framebuffer of any colour and size that fails the test on any pixel drawn outside it.
-struct Canvas<C> {
-    size: Size,
-    pixels: Vec<C>,
-}
-
-impl<C: PixelColor + Default> Canvas<C> {
-    fn new(w: u32, h: u32) -> Self {
-        Canvas {
-            size: Size::new(w, h),
-            pixels: vec![C::default(); (w * h) as usize],
-        }
-    }
-}
-
-impl<C: PixelColor> OriginDimensions for Canvas<C> {
-    fn size(&self) -> Size {
-        self.size
-    }
-}
-
-impl<C: PixelColor> DrawTarget for Canvas<C> {
-    type Color = C;
-    type Error = core::convert::Infallible;
-    fn draw_iter<I: IntoIterator<Item = Pixel<C>>>(
-        &mut self,
-        pixels: I,
-    ) -> Result<(), Self::Error> {
-        for Pixel(p, c) in pixels {
-            assert!(
-                p.x >= 0
-                    && p.y >= 0
-                    && (p.x as u32) < self.size.width
-                    && (p.y as u32) < self.size.height,
-                "pixel drawn outside the display at {p:?}"
-            );
-            self.pixels[(p.y as u32 * self.size.width + p.x as u32) as usize] = c;
-        }
-        Ok(())
-    }
-}
+mod common;
+use common::Canvas;
 
 /// A clock that advances one unit per reading.
 #[derive(Default)]

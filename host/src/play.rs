@@ -12,7 +12,7 @@ use crate::process::Fault;
 use crate::protocol::Clock;
 use crate::record::{LineWriter, Recorder, Step, Watch};
 use crate::seats::{driver, BotSpec, Driver};
-use arena_core::{Outcome, Seat, SeatSet};
+use arena_core::{Decision, Outcome, Seat, SeatSet};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -62,6 +62,8 @@ pub struct MatchReport {
     pub seed: u64,
     pub turns: u32,
     pub outcome: Option<Outcome>,
+    /// What decided the ranking: the report prints the core's own words for it.
+    pub decision: Option<Decision>,
     pub seats: Vec<SeatReport>,
     pub summary: Summary,
 }
@@ -318,6 +320,7 @@ pub fn play<G: HostGame>(
         seed: plan.seed,
         turns: game.turn(),
         outcome: game.outcome(),
+        decision: game.decision(),
         summary: G::summary(&game, plan, &standings),
         seats: players
             .into_iter()
@@ -400,6 +403,10 @@ impl std::fmt::Display for MatchReport {
                     None => writeln!(f, "result: draw")?,
                 }
                 writeln!(f, "reason: {}", o.reason)?;
+                if let Some(d) = &self.decision {
+                    writeln!(f, "why:    {}", d.verdict())?;
+                    writeln!(f, "rule:   {}", d.rule())?;
+                }
             }
             None => writeln!(f, "result: not finished (turn limit)")?,
         }
@@ -416,6 +423,12 @@ impl std::fmt::Display for MatchReport {
                 "seat {seat}: {:<24} {rank:<7} {score:<14} refused actions {}",
                 s.name, s.refused
             )?;
+            if let Some(d) = &self.decision {
+                let numbers = d.seat(seat).to_string();
+                if !numbers.is_empty() {
+                    write!(f, ", {numbers}")?;
+                }
+            }
             if !s.faults.is_empty() {
                 write!(f, ", faults {}", s.faults.len())?;
             }
@@ -451,6 +464,8 @@ impl MatchReport {
                     "rank": self.outcome.map(|o| o.rank[i.min(arena_core::MAX_SEATS - 1)]),
                     "score": self.outcome.map(|o| o.score[i.min(arena_core::MAX_SEATS - 1)]),
                     "refused": s.refused,
+                    "compared": self.decision.map(|d| d.seat(i).to_string()),
+                    "defeated_at": self.decision.and_then(|d| d.defeated.get(i).copied().flatten()),
                     "disqualified_at": s.disqualified,
                     "faults": s.faults.iter().map(|(t, f)| serde_json::json!({"turn": t, "kind": f.kind(), "what": f.to_string()})).collect::<Vec<_>>(),
                 })
@@ -462,6 +477,8 @@ impl MatchReport {
             "turns": self.turns,
             "winner": self.outcome.and_then(|o| o.winner()),
             "reason": self.outcome.map(|o| o.reason),
+            "decided_by": self.decision.map(|d| d.verdict().to_string()),
+            "rule": self.decision.map(|d| d.rule().to_string()),
             "seats": seats,
         });
         if let Some(obj) = json.as_object_mut() {

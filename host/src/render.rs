@@ -171,13 +171,7 @@ impl Display {
 
     /// The result screen after `end`, on this display, in RGB.
     pub fn result<G: Screen>(self, end: &G, label: &MatchLabel<'_>, scale: u32) -> image::RgbImage {
-        let outcome = end.outcome();
-        on_canvas!(self, scale, |c| draw_result(
-            label,
-            outcome.as_ref(),
-            end.turn(),
-            c
-        ))
+        on_canvas!(self, scale, |c| draw_result(label, end, end.turn(), c))
     }
 }
 
@@ -370,13 +364,7 @@ impl<G: Screen> crate::record::Watch<G> for Watcher<G> {
             self.draw_game(game);
         }
         let mut canvas = Canvas::<Gray4>::new(128, 64);
-        let outcome = game.outcome();
-        let Ok(()) = draw_result(
-            &self.label.get(),
-            outcome.as_ref(),
-            game.turn(),
-            &mut canvas,
-        );
+        let Ok(()) = draw_result(&self.label.get(), game, game.turn(), &mut canvas);
         self.show(&half_blocks(&canvas));
     }
 }

@@ -1,19 +1,21 @@
 //! ColorFight: the grid in the seats' colours, mines and bases marked, attacks outlined in the
 //! attacker's colour; on the right, each seat's cell count.
 //!
-//! On a 1-bit display even seats fill their cells, odd seats outline them, and empty cells stay
-//! blank.
+//! On a 1-bit display each seat fills its cells with its own texture ([`mono_texture`]) and empty
+//! cells stay blank. Cells too small for a marked centre (1 or 2 pixels: a 30 x 30 grid on the
+//! 128x64 OLED) show a mine as one pixel in the alert colour (on a 1-bit display: the one pixel
+//! that differs from the owner's texture).
 
 use arena_core::games::colorfight::{Building, ColorFight, Kind};
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
-use crate::palette::Palette;
+use crate::palette::{mono_texture, Palette};
 use crate::screen::{fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
 
 /// Characters of the side panel: "3 123".
-const PANEL_CHARS: u32 = 6;
+pub const PANEL_CHARS: u32 = 6;
 
 impl Screen for ColorFight {
     const SHORT: &'static str = "ColorFight";
@@ -39,9 +41,12 @@ impl Screen for ColorFight {
             let square = Rectangle::new(at, Size::new(cell, cell));
             let inner = inset_square(at, cell, 1);
             match c.owner_seat() {
-                Some(s) if mono && s % 2 == 1 => inner
-                    .into_styled(PrimitiveStyle::with_stroke(D::Color::seat(s), 1))
-                    .draw(target)?,
+                Some(s) if mono => target.draw_iter(
+                    square
+                        .points()
+                        .filter(|p| mono_texture(s, p.x, p.y))
+                        .map(|p| Pixel(p, D::Color::seat(s))),
+                )?,
                 Some(s) => square
                     .into_styled(PrimitiveStyle::with_fill(D::Color::seat(s)))
                     .draw(target)?,
@@ -49,6 +54,15 @@ impl Screen for ColorFight {
                     Pixel(shift(at, px(cell) / 2, px(cell) / 2), D::Color::dim()).draw(target)?
                 }
                 None => {}
+            }
+            if cell < 3 && c.kind != Kind::Normal {
+                let lit = mono && c.owner_seat().is_some_and(|s| mono_texture(s, at.x, at.y));
+                let color = if lit {
+                    D::Color::background()
+                } else {
+                    D::Color::alert()
+                };
+                Pixel(at, color).draw(target)?;
             }
             if cell >= 3 {
                 let centre = inset_square(at, cell, cell / 3);

@@ -352,6 +352,7 @@ fn report(table: &Table, seed: u64) -> MatchReport {
         seed,
         turns: g.tick(),
         outcome: g.outcome(),
+        decision: g.decision(),
         seats: table
             .seats
             .iter()

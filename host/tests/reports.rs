@@ -1,0 +1,74 @@
+//! Match reports say what decided the ranking: the rule, the numbers compared and who was
+//! defeated when, in the text report and in `--json`, for every game.
+
+mod common;
+use common::*;
+
+/// Plays `args` twice (text and `--json`); returns both.
+fn play(args: &[&str]) -> (String, serde_json::Value) {
+    let mut all = vec!["play"];
+    all.extend_from_slice(args);
+    let out = arena(&all);
+    assert!(out.status.success(), "{}", text(&out));
+    all.push("--json");
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        report(&arena(&all)),
+    )
+}
+
+#[test]
+fn every_game_report_says_what_decided_the_ranking() {
+    let games: &[&[&str]] = &[
+        &[
+            "tower-defense",
+            "--bot",
+            "strong",
+            "--bot",
+            "random",
+            "--seed",
+            "7",
+        ],
+        &[
+            "mammut", "--bot", "cautious", "--bot", "greedy", "--bot", "random", "--bot", "greedy",
+            "--bot", "cautious", "--seed", "3",
+        ],
+        &[
+            "colorfight",
+            "--size",
+            "10x10",
+            "--ticks",
+            "300",
+            "--bot",
+            "strategist",
+            "--bot",
+            "expander",
+            "--bot",
+            "random",
+            "--seed",
+            "2",
+        ],
+        &[
+            "ballroom", "--bot", "strong", "--bot", "holder", "--bot", "random", "--bot", "random",
+            "--seed", "1",
+        ],
+    ];
+    for args in games {
+        let (text, json) = play(args);
+        let why = json["decided_by"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{json}"));
+        let rule = json["rule"].as_str().unwrap_or_else(|| panic!("{json}"));
+        assert!(text.contains(&format!("why:    {why}")), "{text}");
+        assert!(text.contains(&format!("rule:   {rule}")), "{text}");
+        match json["winner"].as_u64() {
+            Some(w) => assert!(why.starts_with(&format!("seat {w} wins")), "{json}"),
+            None => assert!(why.starts_with("draw: seats "), "{json}"),
+        }
+        for seat in json["seats"].as_array().unwrap() {
+            let compared = seat["compared"].as_str().unwrap();
+            assert!(!compared.is_empty(), "{args:?}: {seat}");
+            assert!(text.contains(compared), "{text}");
+        }
+    }
+}
