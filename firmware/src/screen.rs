@@ -337,6 +337,10 @@ fn result_lines<G: Game>(
 /// [`arena_core::Decision`], in its own words), each seat's numbers, why and when it ended.
 /// Every seat gets a line, and every line is in full contrast: when they do not all fit, the lines
 /// close up to the font's height, then the verdict's tail and the closing line give way.
+///
+/// Out of line: its lines and the decision stay in its own frame, gone before the next match,
+/// not in the match loop's frame under every turn (the stack high-water).
+#[inline(never)]
 pub fn draw_result<G, D>(
     label: &MatchLabel<'_>,
     game: &G,
