@@ -68,13 +68,28 @@ impl Layout {
     /// Where a `cols` x `rows` grid of square cells and a text panel of `panel_chars` x
     /// `panel_lines` go in the body: the panel beside the grid or below it, whichever leaves the
     /// larger cell (beside on a wide 128x64 OLED, often below on a square LCD). The cell is at
-    /// least 1 pixel.
+    /// least 1 pixel; see [`Layout::grid_with_panel_min`] for a grid larger than the body.
     pub fn grid_with_panel(
         &self,
         cols: u32,
         rows: u32,
         panel_chars: u32,
         panel_lines: u32,
+    ) -> GridPlace {
+        self.grid_with_panel_min(cols, rows, panel_chars, panel_lines, 1)
+    }
+
+    /// [`Layout::grid_with_panel`] with cells of at least `min_cell` pixels (a 1-bit screen needs
+    /// 2 x 2 to tell seats apart by pattern). A grid that does not fit at that size shows
+    /// [`GridPlace::squares`] x `squares` squares per cell rather than spill over the panel or off
+    /// the display: the panel's numbers are what a person reads, the map can be coarser.
+    pub fn grid_with_panel_min(
+        &self,
+        cols: u32,
+        rows: u32,
+        panel_chars: u32,
+        panel_lines: u32,
+        min_cell: u32,
     ) -> GridPlace {
         let (cols, rows) = (cols.max(1), rows.max(1));
         let body = self.body;
@@ -85,41 +100,46 @@ impl Layout {
         let panel_h = panel_lines
             .saturating_mul(self.line_height() as u32)
             .saturating_add(2);
-        let beside = ratio(bw.saturating_sub(panel_w), cols).min(ratio(bh, rows));
-        let below = ratio(bw, cols).min(ratio(bh.saturating_sub(panel_h), rows));
-        if beside >= below {
-            let cell = beside.max(1);
+        let fit = |w: u32, h: u32| Fit::of(cols, rows, w, h, min_cell);
+        let beside = fit(bw.saturating_sub(panel_w), bh);
+        let below = fit(bw, bh.saturating_sub(panel_h));
+        let (cell, squares) = (beside.cell, beside.squares);
+        if (beside.squares, below.cell) <= (below.squares, beside.cell) {
+            let (shown_cols, shown_rows) = (cols.div_ceil(squares), rows.div_ceil(squares));
             let origin = shift(
                 body.top_left,
                 0,
-                px(bh.saturating_sub(cell.saturating_mul(rows)) / 2),
+                px(bh.saturating_sub(cell.saturating_mul(shown_rows)) / 2),
             );
             GridPlace {
                 cell,
+                squares,
                 origin,
                 panel: Point::new(
                     origin
                         .x
-                        .saturating_add(px(cell.saturating_mul(cols)))
+                        .saturating_add(px(cell.saturating_mul(shown_cols)))
                         .saturating_add(3),
                     body.top_left.y.saturating_add(1),
                 ),
             }
         } else {
-            let cell = below.max(1);
+            let (cell, squares) = (below.cell, below.squares);
+            let (shown_cols, shown_rows) = (cols.div_ceil(squares), rows.div_ceil(squares));
             let origin = shift(
                 body.top_left,
-                px(bw.saturating_sub(cell.saturating_mul(cols)) / 2),
+                px(bw.saturating_sub(cell.saturating_mul(shown_cols)) / 2),
                 0,
             );
             GridPlace {
                 cell,
+                squares,
                 origin,
                 panel: Point::new(
                     body.top_left.x.saturating_add(1),
                     origin
                         .y
-                        .saturating_add(px(cell.saturating_mul(rows)))
+                        .saturating_add(px(cell.saturating_mul(shown_rows)))
                         .saturating_add(2),
                 ),
             }
@@ -138,6 +158,36 @@ impl Layout {
 /// `p` moved by `(dx, dy)`; saturates at the ends of `i32`, far beyond any display.
 pub fn shift(p: Point, dx: i32, dy: i32) -> Point {
     Point::new(p.x.saturating_add(dx), p.y.saturating_add(dy))
+}
+
+/// Fills `square` in seat `seat`'s colour; on a 1-bit display, in its texture
+/// ([`mono_texture`](crate::palette::mono_texture)) counted from `anchor` and on the background,
+/// so that what was under it (water, a hill) cannot fill its gaps (the origin keeps a region's
+/// texture seamless across cells; a square's own corner gives every small mark the same pattern
+/// wherever it stands).
+pub fn fill_seat<D: Canvas>(
+    target: &mut D,
+    square: Rectangle,
+    seat: usize,
+    anchor: Point,
+) -> Result<(), D::Error> {
+    if D::Color::DEPTH == 1 {
+        target.draw_iter(square.points().map(|p| {
+            // The texture is of period 2: a wrapped difference keeps its parity.
+            let (dx, dy) = (p.x.wrapping_sub(anchor.x), p.y.wrapping_sub(anchor.y));
+            let lit = crate::palette::mono_texture(seat, dx, dy);
+            let color = if lit {
+                D::Color::seat(seat)
+            } else {
+                D::Color::background()
+            };
+            Pixel(p, color)
+        }))
+    } else {
+        square
+            .into_styled(PrimitiveStyle::with_fill(D::Color::seat(seat)))
+            .draw(target)
+    }
 }
 
 /// A length in pixels as a coordinate (saturating: no display is 2^31 pixels wide).
@@ -161,10 +211,46 @@ pub fn ratio(a: u32, b: u32) -> u32 {
 pub struct GridPlace {
     /// The side of a cell, in pixels.
     pub cell: u32,
+    /// Squares of the grid per cell side: 1 unless the grid is larger than the body at the
+    /// smallest cell, then a cell shows `squares` x `squares` of them.
+    pub squares: u32,
     /// The grid's top-left corner.
     pub origin: Point,
     /// The panel's first line.
     pub panel: Point,
+}
+
+impl GridPlace {
+    /// The top-left corner of the cell that shows square (`col`, `row`).
+    pub fn at(&self, col: u32, row: u32) -> Point {
+        let cell_of = |i: u32| px(ratio(i, self.squares).saturating_mul(self.cell));
+        shift(self.origin, cell_of(col), cell_of(row))
+    }
+}
+
+/// The cell, and squares per cell, of a grid in a room of `w` x `h` pixels.
+struct Fit {
+    cell: u32,
+    squares: u32,
+}
+
+impl Fit {
+    fn of(cols: u32, rows: u32, w: u32, h: u32, min_cell: u32) -> Fit {
+        let min_cell = min_cell.max(1);
+        let cell = ratio(w, cols).min(ratio(h, rows));
+        if cell >= min_cell {
+            return Fit { cell, squares: 1 };
+        }
+        // The fewest squares per cell that fit; a room narrower than one cell gets one cell.
+        let per = |n: u32, room: u32| {
+            let cells = ratio(room, min_cell).max(1);
+            n.div_ceil(cells)
+        };
+        Fit {
+            cell: min_cell,
+            squares: per(cols, w).max(per(rows, h)).max(1),
+        }
+    }
 }
 
 /// A game's picture of its own state.

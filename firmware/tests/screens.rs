@@ -3,16 +3,20 @@
 
 #![allow(clippy::unwrap_used)]
 
+use arena_core::games::ants::{self as ants_core, AntsGame};
 use arena_core::games::colorfight::{self as cf, ColorFight, Kind};
 use arena_core::games::mammut::{self as mm, Mammut};
 use arena_core::rng::bot_seed;
 use arena_core::{step_with_bots, Game, Roster};
+use arena_firmware::games::ants::{self, AntsBoard};
 use arena_firmware::games::colorfight;
 use arena_firmware::screen::{draw_game, draw_result, MatchLabel};
 use arena_firmware::{Layout, Palette};
+use embedded_graphics::mono_font::{MonoFont, MonoTextStyle};
 use embedded_graphics::pixelcolor::{BinaryColor, Gray4, Rgb565};
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::Rectangle;
+use embedded_graphics::text::{Baseline, Text};
 
 mod common;
 use common::Canvas;
@@ -176,4 +180,196 @@ fn colorfight_30x30_shows_every_players_land_and_every_mine() {
             );
         }
     }
+}
+
+/// An official 4-player Ants map of 120 x 120 squares: larger than a 128x64 screen's body.
+const BIG_MAP: &str = "ants/maps/multi_hill_maze_04p_02.map";
+
+type BigAnts = AntsGame<14_400, 1024, 1024, 16, 256>;
+
+/// `G` after `turns` turns of the built-in "strong" bot in every seat.
+fn ants_after<G: Roster>(params: &G::Params, turns: u32) -> Box<G> {
+    let mut g = Box::new(G::new(params, 3).unwrap());
+    let mut bots: Vec<G::Bot> = (0..g.seats())
+        .map(|s| G::bot("strong", bot_seed(3, s)).unwrap())
+        .collect();
+    for _ in 0..turns {
+        step_with_bots(&mut *g, &mut bots);
+    }
+    g
+}
+
+fn big_ants() -> Box<BigAnts> {
+    // Where firmware/build.rs reads the golden data.
+    let golden = std::env::var_os("ARENA_GOLDEN")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden")
+        });
+    let path = golden.join(BIG_MAP);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("{}: {e} (set ARENA_GOLDEN)", path.display()));
+    let params = ants_core::Params::new(ants_core::Map::parse(&text).unwrap(), 200);
+    ants_after::<BigAnts>(&params, 30)
+}
+
+fn board_ants() -> Box<AntsBoard> {
+    ants_after::<AntsBoard>(&ants::params(200).unwrap(), 30)
+}
+
+fn ants_label() -> MatchLabel<'static> {
+    MatchLabel {
+        number: 3,
+        game: "ants",
+        config: "big",
+        seed: 3,
+        bots: &[],
+    }
+}
+
+/// Whether `line` stands whole somewhere on `screen` in `color`, on the background (not cut off,
+/// not drawn over by the map).
+fn shows_line<C: Palette + Default>(
+    screen: &Canvas<C>,
+    line: &str,
+    color: C,
+    font: &MonoFont,
+) -> bool {
+    let (cw, ch) = (font.character_size.width, font.character_size.height);
+    let w = cw * line.len() as u32;
+    let mut glyphs = Canvas::<C>::new(w, ch);
+    glyphs.pixels.fill(C::background());
+    Text::with_baseline(
+        line,
+        Point::zero(),
+        MonoTextStyle::new(font, color),
+        Baseline::Top,
+    )
+    .draw(&mut glyphs)
+    .unwrap();
+    let (sw, sh) = (screen.size.width, screen.size.height);
+    (0..=sh.saturating_sub(ch)).any(|y0| {
+        (0..=sw.saturating_sub(w))
+            .any(|x0| (0..ch).all(|y| (0..w).all(|x| screen.at(x0 + x, y0 + y) == glyphs.at(x, y))))
+    })
+}
+
+fn ants_panel_shows<C: Palette + Default>(g: &BigAnts, w: u32, h: u32) {
+    let mut c = Canvas::<C>::new(w, h);
+    draw_game(g, &ants_label(), &mut c).unwrap();
+    let font = Layout::of(Size::new(w, h)).font;
+    for seat in 0..g.players() {
+        let line = format!("{} {}p {}a", seat, g.score(seat), g.ant_count(seat));
+        let color = if g.is_alive(seat) {
+            C::seat(seat)
+        } else {
+            C::dim()
+        };
+        assert!(
+            shows_line(&c, &line, color, font),
+            "{w}x{h}, {} bits: seat {seat}'s line {line:?} is not whole on the screen",
+            C::DEPTH
+        );
+    }
+}
+
+/// On a map larger than the screen the score column stays whole and uncovered (the map was drawn
+/// over it and off the display); the canvas fails on any pixel outside the display.
+#[test]
+fn ants_on_a_big_map_keep_every_score_line_on_the_screen() {
+    let g = big_ants();
+    assert!(g.rows() > 64 && g.players() == 4);
+    ants_panel_shows::<BinaryColor>(&g, 128, 64);
+    ants_panel_shows::<Gray4>(&g, 128, 64);
+    ants_panel_shows::<Rgb565>(&g, 240, 240);
+}
+
+/// For every ant alone in its cell (no other ant there; water, food and hills are drawn under the
+/// ants): the pixels of the cell, by seat.
+fn ant_marks<C, const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    w: u32,
+    h: u32,
+) -> Vec<Vec<Vec<C>>>
+where
+    C: Palette + Default,
+{
+    let mut c = Canvas::<C>::new(w, h);
+    draw_game(g, &ants_label(), &mut c).unwrap();
+    let place = ants::place(g, &Layout::of(Size::new(w, h)), C::DEPTH);
+    let cols = g.cols() as u32;
+    let cell_of = |sq: u16| {
+        let sq = u32::from(sq);
+        ((sq % cols) / place.squares, (sq / cols) / place.squares)
+    };
+    let mut ants_in = std::collections::BTreeMap::<(u32, u32), usize>::new();
+    for a in g.ants() {
+        *ants_in.entry(cell_of(a.sq)).or_default() += 1;
+    }
+    let mut marks = vec![Vec::new(); g.players()];
+    for a in g.ants() {
+        let (cx, cy) = cell_of(a.sq);
+        if ants_in[&(cx, cy)] != 1 {
+            continue;
+        }
+        let at = place.at(cx * place.squares, cy * place.squares);
+        let side = place.cell;
+        let mark: Vec<C> = Rectangle::new(at, Size::new(side, side))
+            .points()
+            .map(|p| c.at(p.x as u32, p.y as u32))
+            .collect();
+        assert!(
+            mark.iter().any(|&p| p != C::background()),
+            "{w}x{h}, {} bits: an ant of seat {} is blank",
+            C::DEPTH,
+            a.owner
+        );
+        marks[a.owner as usize].push(mark);
+    }
+    marks
+}
+
+fn ants_told_apart<
+    C,
+    const SQ: usize,
+    const A: usize,
+    const F: usize,
+    const H: usize,
+    const O: usize,
+>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    w: u32,
+    h: u32,
+) where
+    C: Palette + Default,
+{
+    let marks = ant_marks::<C, SQ, A, F, H, O>(g, w, h);
+    for (s, mine) in marks.iter().enumerate() {
+        assert!(
+            !mine.is_empty(),
+            "{w}x{h}, {} bits: the test needs an ant of seat {s} alone in its cell",
+            C::DEPTH
+        );
+        for (t, theirs) in marks.iter().enumerate().skip(s + 1) {
+            assert!(
+                mine.iter().all(|m| !theirs.contains(m)),
+                "{w}x{h}, {} bits: seats {s} and {t} have ants that look alike",
+                C::DEPTH
+            );
+        }
+    }
+}
+
+/// Every player's ants look different from every other's on every display: on the 1-bit OLED
+/// each seat's ant was the same lit square (or single pixel on a big map).
+#[test]
+fn every_players_ants_are_told_apart_on_every_display() {
+    let board = board_ants();
+    ants_told_apart::<BinaryColor, _, _, _, _, _>(&*board, 128, 64);
+    ants_told_apart::<Gray4, _, _, _, _, _>(&*board, 128, 64);
+    ants_told_apart::<Rgb565, _, _, _, _, _>(&*board, 240, 240);
+    let big = big_ants();
+    ants_told_apart::<BinaryColor, _, _, _, _, _>(&*big, 128, 64);
+    ants_told_apart::<Gray4, _, _, _, _, _>(&*big, 128, 64);
+    ants_told_apart::<Rgb565, _, _, _, _, _>(&*big, 240, 240);
 }

@@ -1,5 +1,7 @@
 //! Ants: the map with water dim, food as bright dots, each ant a square in its seat's colour and
-//! each standing hill an outline; on the right (or below), each seat's score and ant count.
+//! each standing hill an outline; on the right (or below), each seat's score and ant count. On a
+//! 1-bit display each ant is its seat's pattern over at least 2 x 2 pixels (a 1-pixel ant is the
+//! same for every seat); a map larger than the screen shows several squares a cell.
 //!
 //! The board plays [`AntsBoard`], a 24 x 24 capacity chosen here through the core's const
 //! generics (the core's own MCU build, 48 x 48, is 37.5 KB of state: more than a 64 KB
@@ -11,7 +13,9 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
+use crate::screen::{
+    fill_seat, fitted_text, inset_square, px, shift, Canvas, GridPlace, Layout, Screen,
+};
 
 /// Squares, ants, food, hills and orders per seat of the board build.
 pub const SQUARES: usize = 24 * 24;
@@ -75,6 +79,24 @@ pub fn official_params(turns: u16) -> Option<AntsMcuParams> {
 /// Characters of the panel: "1 12p 34a".
 const PANEL_CHARS: u32 = 9;
 
+/// Where `game`'s map and panel go on a display of `depth` bits a pixel: cells of at least 2 x 2
+/// on a 1-bit display, where an ant's pattern is all that tells its seat; a map too large for
+/// the body shows several squares per cell, and the panel stays on the screen.
+pub fn place<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    game: &AntsGame<SQ, A, F, H, O>,
+    layout: &Layout,
+    depth: u8,
+) -> GridPlace {
+    let min_cell = if depth == 1 { 2 } else { 1 };
+    layout.grid_with_panel_min(
+        game.cols() as u32,
+        game.rows() as u32,
+        PANEL_CHARS,
+        game.players() as u32,
+        min_cell,
+    )
+}
+
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize> Screen
     for AntsGame<SQ, A, F, H, O>
 {
@@ -82,18 +104,12 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
     fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         let (rows, cols) = (self.rows() as u32, self.cols() as u32);
-        let seats = self.players() as u32;
-        let place = layout.grid_with_panel(cols, rows, PANEL_CHARS, seats);
-        let (cell, origin) = (place.cell, place.origin);
+        let place = place(self, layout, D::Color::DEPTH);
+        let cell = place.cell;
         let at = |sq: usize| {
             let sq = sq as u32;
             let (r, c) = (sq.checked_div(cols), sq.checked_rem(cols));
-            let (r, c) = (r.unwrap_or(0), c.unwrap_or(0));
-            shift(
-                origin,
-                px(c.saturating_mul(cell)),
-                px(r.saturating_mul(cell)),
-            )
+            place.at(c.unwrap_or(0), r.unwrap_or(0))
         };
         let square = |sq: usize| Rectangle::new(at(sq), Size::new(cell, cell));
         for sq in 0..rows.saturating_mul(cols) as usize {
@@ -117,9 +133,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         let inset = if cell >= 4 { 1 } else { 0 };
         for a in self.ants() {
-            inset_square(at(a.sq as usize), cell, inset)
-                .into_styled(PrimitiveStyle::with_fill(D::Color::seat(a.owner as usize)))
-                .draw(target)?;
+            let ant = inset_square(at(a.sq as usize), cell, inset);
+            fill_seat(target, ant, a.owner as usize, ant.top_left)?;
         }
         let Point { x, mut y } = place.panel;
         for seat in 0..self.players() {

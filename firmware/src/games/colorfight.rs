@@ -12,7 +12,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::{mono_texture, Palette};
-use crate::screen::{fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
+use crate::screen::{fill_seat, fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
 
 /// Characters of the side panel: "3 123".
 pub const PANEL_CHARS: u32 = 6;
@@ -41,15 +41,7 @@ impl Screen for ColorFight {
             let square = Rectangle::new(at, Size::new(cell, cell));
             let inner = inset_square(at, cell, 1);
             match c.owner_seat() {
-                Some(s) if mono => target.draw_iter(
-                    square
-                        .points()
-                        .filter(|p| mono_texture(s, p.x, p.y))
-                        .map(|p| Pixel(p, D::Color::seat(s))),
-                )?,
-                Some(s) => square
-                    .into_styled(PrimitiveStyle::with_fill(D::Color::seat(s)))
-                    .draw(target)?,
+                Some(s) => fill_seat(target, square, s, Point::zero())?,
                 None if cell >= 3 && !mono => {
                     Pixel(shift(at, px(cell) / 2, px(cell) / 2), D::Color::dim()).draw(target)?
                 }
