@@ -536,7 +536,12 @@ pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
         }
         if cut < rest.len() {
             // The last space at or before the cut, if the line has one: a break between words.
-            let space = rest.get(..cut.saturating_add(1)).and_then(|h| h.rfind(' '));
+            // A byte search: `str::rfind` goes through `memrchr`, whose slicing is a panic path
+            // in the firmware (a space byte is always a character boundary).
+            let space = rest
+                .as_bytes()
+                .get(..cut.saturating_add(1))
+                .and_then(|h| h.iter().rposition(|&b| b == b' '));
             if let Some(space) = space.filter(|&i| i > 0) {
                 cut = space;
             }
