@@ -50,17 +50,26 @@ pub struct MatchArgs {
 /// `--watch` and its settings, for every `arena play`.
 #[derive(Args, Clone, Debug)]
 pub struct WatchArgs {
-    /// Show the match live in the terminal (the 16-gray 128x64 screen in half blocks): `--watch`
-    /// always, `--watch auto` only when stdout is a terminal (with --json, frames go to stderr).
+    /// Show the match live in the terminal (the 16-gray 128x64 screen in half blocks, a column a
+    /// pixel): `--watch` always, `--watch auto` only when stdout is a terminal (with --json,
+    /// frames go to stderr). A terminal narrower than 128 columns gets the screen shrunk to its
+    /// width (each character the average of the pixels it covers); the width is $COLUMNS, else
+    /// the terminal's, else 80.
     #[arg(long, value_enum, value_name = "WHEN", num_args = 0..=1, default_value = "never", default_missing_value = "always")]
     pub watch: WatchWhen,
     /// Frames per second at most while watching (the match waits for each frame).
     #[arg(long, value_name = "FPS", default_value_t = 20)]
     pub watch_fps: u32,
     /// While watching, show a frame every N steps (larger N: a long match goes by faster).
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub watch_every: u32,
+    /// Default: for ColorFight, whose length is fixed (--ticks, or fewer with --max-turns), the N
+    /// that shows the whole match in about a minute at --watch-fps (12,000 ticks at 20 fps: every
+    /// 10th tick); every step for the other games.
+    #[arg(long, value_name = "N")]
+    pub watch_every: Option<u32>,
 }
+
+/// How long a watched match takes by default, in seconds.
+pub const WATCH_SECONDS: u64 = 60;
 
 /// When `arena play` shows the match live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -72,6 +81,21 @@ pub enum WatchWhen {
 }
 
 impl WatchArgs {
+    /// Steps per frame for `plan`: `--watch-every`, else the fewest that show the whole match,
+    /// when its length is known, in [`WATCH_SECONDS`] at `--watch-fps`.
+    pub fn every<G: HostGame>(&self, plan: &Plan<G>) -> u32 {
+        // --max-turns counts the game's turns, not steps: only games whose steps are turns
+        // (ColorFight's ticks) have a length to shorten.
+        let steps = G::length(&plan.params).map(|n| plan.max_turns.map_or(n, |m| n.min(m)));
+        let frames = WATCH_SECONDS.saturating_mul(u64::from(self.watch_fps.max(1)));
+        self.watch_every
+            .unwrap_or_else(|| {
+                let n = steps.map_or(1, |s| s.div_ceil(frames));
+                u32::try_from(n).unwrap_or(u32::MAX)
+            })
+            .max(1)
+    }
+
     /// Whether the match is to be shown live.
     pub fn watching(&self) -> bool {
         use std::io::IsTerminal;

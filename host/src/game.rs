@@ -55,6 +55,11 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
 
     /// The original's time limit for an external bot: per answer, averaged over this many answers.
     fn time_limit(params: &Self::Params) -> (Duration, u32);
+    /// The most steps a match of `params` takes, where its rules fix one (`--watch` paces its
+    /// frames by it); `None`: it ends when it is decided.
+    fn length(_params: &Self::Params) -> Option<u64> {
+        None
+    }
     /// The params of the match `arena play` asked for, for `bots` bots given on the command line.
     fn setup(options: &Self::PlayOptions, bots: usize) -> anyhow::Result<Setup<Self>>;
     /// The params of the match a tournament plays for `fixture`.

@@ -264,17 +264,48 @@ fn gray_of(rgb: [u8; 3]) -> u8 {
 /// half block with the top pixel as foreground and the bottom one as background (ANSI 256-colour
 /// grays); colours are only sent when they change, and every row ends with a reset.
 pub fn half_blocks<C: ToRgb>(canvas: &Canvas<C>) -> String {
-    let mut out = String::new();
-    let gray = |x: u32, y: u32| {
-        ansi_gray(gray_of(
-            canvas.pixel(x, y).unwrap_or_else(C::background).to_rgb(),
-        ))
+    half_blocks_within(canvas, canvas.width())
+}
+
+/// [`half_blocks`] at most `columns` wide: a wider canvas is shrunk to `columns` pixels across and
+/// as many fewer down (square pixels, as half blocks make them), each the average gray of the
+/// pixels it covers, because a line longer than the terminal wraps and the next frame, drawn over
+/// this one, smears.
+pub fn half_blocks_within<C: ToRgb>(canvas: &Canvas<C>, columns: u32) -> String {
+    let (w, h) = (canvas.width(), canvas.height());
+    let out_w = w.min(columns.max(1));
+    let out_h = if out_w == w {
+        h
+    } else {
+        (h * out_w).div_ceil(w.max(1))
     };
-    for row in 0..canvas.height().div_ceil(2) {
+    // Source pixels `[i * n / m, (i + 1) * n / m)`, at least one.
+    let span = |i: u32, n: u32, m: u32| {
+        let start = i * n / m.max(1);
+        start..((i + 1) * n / m.max(1)).max(start + 1)
+    };
+    let gray = |x: u32, y: u32| {
+        let (xs, ys) = (span(x, w, out_w), span(y, h, out_h));
+        let (mut sum, mut count) = (0u32, 0u32);
+        for sy in ys {
+            for sx in xs.clone() {
+                let c = canvas.pixel(sx, sy).unwrap_or_else(C::background);
+                sum += u32::from(gray_of(c.to_rgb()));
+                count += 1;
+            }
+        }
+        ansi_gray((sum / count.max(1)) as u8)
+    };
+    let mut out = String::new();
+    for row in 0..out_h.div_ceil(2) {
         let (mut fg, mut bg) = (None, None);
-        for x in 0..canvas.width() {
+        for x in 0..out_w {
             let top = gray(x, 2 * row);
-            let bottom = gray(x, 2 * row + 1);
+            let bottom = if 2 * row + 1 < out_h {
+                gray(x, 2 * row + 1)
+            } else {
+                ansi_gray(gray_of(C::background().to_rgb()))
+            };
             if fg != Some(top) {
                 out.push_str(&format!("\x1b[38;5;{top}m"));
                 fg = Some(top);
@@ -290,12 +321,36 @@ pub fn half_blocks<C: ToRgb>(canvas: &Canvas<C>) -> String {
     out
 }
 
+/// The width the terminal view may take: `$COLUMNS` when it is a positive number (what a shell
+/// sets, and what a test or a script can set), else the width of the terminal `stderr` or stdout
+/// is, else 80 (not a terminal: a pipe or a file, read later in an unknown terminal).
+pub fn terminal_columns(stderr: bool) -> u32 {
+    if let Some(n) = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<u32>().ok())
+        .filter(|&n| n > 0)
+    {
+        return n;
+    }
+    let term = if stderr {
+        console::Term::stderr()
+    } else {
+        console::Term::stdout()
+    };
+    term.size_checked()
+        .map_or(DEFAULT_COLUMNS, |(_, cols)| u32::from(cols).max(1))
+}
+
+/// The terminal width assumed when there is no terminal to ask.
+pub const DEFAULT_COLUMNS: u32 = 80;
+
 /// Shows a match live in a terminal: the 16-gray 128x64 screen after every `every` steps, at most
 /// `fps` frames a second (the match waits for the frame: that is what makes it watchable), each
-/// frame drawn over the last.
+/// frame drawn over the last, at most `columns` wide.
 pub struct Watcher<G> {
     label: Label,
     every: u64,
+    columns: u32,
     gap: Duration,
     last: Option<Instant>,
     steps: u64,
@@ -305,10 +360,11 @@ pub struct Watcher<G> {
 }
 
 impl<G: Screen> Watcher<G> {
-    pub fn new(label: Label, fps: u32, every: u32, out: Box<dyn Write>) -> Self {
+    pub fn new(label: Label, fps: u32, every: u32, columns: u32, out: Box<dyn Write>) -> Self {
         Watcher {
             label,
             every: u64::from(every.max(1)),
+            columns,
             gap: Duration::from_secs(1) / fps.max(1),
             last: None,
             steps: 0,
@@ -343,7 +399,7 @@ impl<G: Screen> Watcher<G> {
     fn draw_game(&mut self, g: &G) {
         let mut canvas = Canvas::<Gray4>::new(128, 64);
         let Ok(()) = draw_game(g, &self.label.get(), &mut canvas);
-        self.show(&half_blocks(&canvas));
+        self.show(&half_blocks_within(&canvas, self.columns));
     }
 }
 
@@ -365,6 +421,6 @@ impl<G: Screen> crate::record::Watch<G> for Watcher<G> {
         }
         let mut canvas = Canvas::<Gray4>::new(128, 64);
         let Ok(()) = draw_result(&self.label.get(), game, game.turn(), &mut canvas);
-        self.show(&half_blocks(&canvas));
+        self.show(&half_blocks_within(&canvas, self.columns));
     }
 }

@@ -17,15 +17,27 @@ use std::process::{Command, Output};
 const SEED: u64 = 7;
 const BOTS: [&str; 2] = ["strong", "random"];
 
+/// `arena args`, with no $COLUMNS (whatever the shell running the tests exported).
 fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .output()
-        .expect("arena runs")
+    arena_in(args, None)
+}
+
+/// `arena args` with $COLUMNS set to `columns` (`None`: unset).
+fn arena_in(args: &[&str], columns: Option<&str>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
+    cmd.args(args).env_remove("COLUMNS");
+    if let Some(c) = columns {
+        cmd.env("COLUMNS", c);
+    }
+    cmd.output().expect("arena runs")
 }
 
 fn ok(args: &[&str]) -> String {
-    let out = arena(args);
+    ok_in(args, None)
+}
+
+fn ok_in(args: &[&str], columns: Option<&str>) -> String {
+    let out = arena_in(args, columns);
     assert!(
         out.status.success(),
         "arena {args:?} failed: {}",
@@ -278,7 +290,7 @@ fn watch_draws_frames_in_place_and_only_when_asked() {
     assert!(!plain.contains('\u{1b}'), "no escape codes without --watch");
     let mut args = base.to_vec();
     args.extend(["--watch", "--watch-fps", "1000", "--watch-every", "20"]);
-    let watched = ok(&args);
+    let watched = ok_in(&args, Some("128"));
     // Turn 0, 20, 40, 60 and the result screen: 5 frames of 32 rows of 128 half blocks.
     assert_eq!(watched.matches('\u{2580}').count(), 5 * 32 * 128);
     assert_eq!(watched.matches("\u{1b}[32A").count(), 4, "redrawn in place");
@@ -293,7 +305,7 @@ fn watch_draws_frames_in_place_and_only_when_asked() {
         "--watch-fps",
         "1000",
     ]);
-    let out = arena(&args);
+    let out = arena_in(&args, Some("128"));
     assert!(out.status.success());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["turns"], 60);
@@ -303,6 +315,90 @@ fn watch_draws_frames_in_place_and_only_when_asked() {
     let mut args = base.to_vec();
     args.extend(["--watch", "auto"]);
     assert_eq!(ok(&args), plain);
+}
+
+/// `text` as the terminal shows it: without its ANSI escape sequences (`ESC [ ... letter`) and
+/// carriage returns (they take no column).
+fn visible(text: &str) -> String {
+    let mut out = String::new();
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            chars.by_ref().find(|c| c.is_ascii_alphabetic());
+        } else if c != '\r' {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The frames of a watched 60-turn Duel (every 20th turn and the result: 5 frames), with
+/// $COLUMNS at `columns`: the widest line and the number of rows of the frames.
+fn watched_frames(columns: Option<&str>) -> (usize, usize) {
+    let seed = SEED.to_string();
+    let base = [
+        "play",
+        "tower-defense",
+        "--seed",
+        &seed,
+        "--max-turns",
+        "60",
+    ];
+    let plain = ok(&base);
+    let mut args = base.to_vec();
+    args.extend(["--watch", "--watch-fps", "1000", "--watch-every", "20"]);
+    let watched = ok_in(&args, columns);
+    let frames = watched
+        .strip_suffix(&plain)
+        .expect("the report follows the frames");
+    let lines = visible(frames);
+    let widest = lines.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+    (widest, lines.lines().count() / 5)
+}
+
+/// At 80 columns the 128-pixel screen wrapped and smeared: it is shrunk to the width the terminal
+/// has ($COLUMNS, else 80 for a pipe), keeping its shape; a wider terminal shows it as it is.
+#[test]
+fn watch_fits_the_terminal_it_runs_in() {
+    assert_eq!(watched_frames(Some("80")), (80, 20));
+    assert_eq!(
+        watched_frames(None),
+        (80, 20),
+        "a pipe counts as 80 columns"
+    );
+    assert_eq!(watched_frames(Some("not a number")), (80, 20));
+    assert_eq!(watched_frames(Some("100")), (100, 25));
+    assert_eq!(watched_frames(Some("300")), (128, 32));
+    assert_eq!(watched_frames(Some("1")), (1, 1));
+}
+
+/// ColorFight's default match (12,000 ticks) took 10 minutes to watch at the default 20 frames a
+/// second: by default it shows in about a minute, and --watch-every still decides when given.
+#[test]
+fn colorfight_is_watched_in_about_a_minute_by_default() {
+    use arena_core::games::colorfight::ColorFight;
+    use arena_host::cli::MatchArgs;
+    use arena_host::game::HostGame;
+    use clap::FromArgMatches;
+    let plan_of = |args: &[&str]| {
+        let m = arena_host::commands::play::command::<ColorFight>()
+            .try_get_matches_from(args)
+            .unwrap();
+        let common = MatchArgs::from_arg_matches(&m).unwrap();
+        let options = <ColorFight as HostGame>::PlayOptions::from_arg_matches(&m).unwrap();
+        let plan = <ColorFight as HostGame>::plan(&options, &common).unwrap();
+        let every = common.view.every(&plan);
+        let ticks = u64::from(plan.params.ticks).min(plan.max_turns.unwrap_or(u64::MAX));
+        let seconds = ticks.div_ceil(u64::from(every)) / u64::from(common.view.watch_fps);
+        (every, seconds)
+    };
+    let (every, seconds) = plan_of(&["colorfight", "--watch"]);
+    assert!(every > 1 && (50..=70).contains(&seconds), "{seconds} s");
+    let (_, seconds) = plan_of(&["colorfight", "--watch", "--watch-fps", "5"]);
+    assert!((50..=70).contains(&seconds), "{seconds} s at 5 fps");
+    let (_, seconds) = plan_of(&["colorfight", "--watch", "--max-turns", "1200"]);
+    assert!((50..=70).contains(&seconds), "{seconds} s for 1,200 ticks");
+    assert_eq!(plan_of(&["colorfight", "--watch-every", "3"]).0, 3);
 }
 
 #[test]

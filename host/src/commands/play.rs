@@ -26,7 +26,9 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
         } else {
             Box::new(crate::out::Stdout)
         };
-        Watcher::<G>::new(label, common.view.watch_fps, common.view.watch_every, out)
+        let every = common.view.every(&plan);
+        let columns = crate::render::terminal_columns(common.json);
+        Watcher::<G>::new(label, common.view.watch_fps, every, columns, out)
     });
     let played = play(
         &plan,

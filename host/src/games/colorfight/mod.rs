@@ -90,6 +90,11 @@ impl HostGame for ColorFight {
         (PER_ANSWER, 1)
     }
 
+    /// A tick is a step.
+    fn length(params: &Params) -> Option<u64> {
+        Some(params.ticks.into())
+    }
+
     fn setup(options: &PlayOptions, bots: usize) -> anyhow::Result<Setup<Self>> {
         let seats = bots.max(2);
         let params = Params {
