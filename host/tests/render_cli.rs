@@ -275,22 +275,27 @@ fn unreadable_files_are_clear_errors() {
     fails(&["render", t, "--turn", "3", "--out", &out], "give a .png");
 }
 
+/// A 60-turn Duel, seeded `seed`.
+fn duel_60(seed: &str) -> [&str; 6] {
+    ["play", "tower-defense", "--seed", seed, "--max-turns", "60"]
+}
+
+/// The report of [`duel_60`], then the same match watched (every 20th turn and the result: 5
+/// frames) with $COLUMNS at `columns`.
+fn watched_duel(columns: Option<&str>) -> (String, String) {
+    let seed = SEED.to_string();
+    let base = duel_60(&seed);
+    let mut args = base.to_vec();
+    args.extend(["--watch", "--watch-fps", "1000", "--watch-every", "20"]);
+    (ok(&base), ok_in(&args, columns))
+}
+
 #[test]
 fn watch_draws_frames_in_place_and_only_when_asked() {
     let seed = SEED.to_string();
-    let base = [
-        "play",
-        "tower-defense",
-        "--seed",
-        &seed,
-        "--max-turns",
-        "60",
-    ];
-    let plain = ok(&base);
+    let base = duel_60(&seed);
+    let (plain, watched) = watched_duel(Some("128"));
     assert!(!plain.contains('\u{1b}'), "no escape codes without --watch");
-    let mut args = base.to_vec();
-    args.extend(["--watch", "--watch-fps", "1000", "--watch-every", "20"]);
-    let watched = ok_in(&args, Some("128"));
     // Turn 0, 20, 40, 60 and the result screen: 5 frames of 32 rows of 128 half blocks.
     assert_eq!(watched.matches('\u{2580}').count(), 5 * 32 * 128);
     assert_eq!(watched.matches("\u{1b}[32A").count(), 4, "redrawn in place");
@@ -332,22 +337,10 @@ fn visible(text: &str) -> String {
     out
 }
 
-/// The frames of a watched 60-turn Duel (every 20th turn and the result: 5 frames), with
-/// $COLUMNS at `columns`: the widest line and the number of rows of the frames.
+/// The frames of [`watched_duel`] with $COLUMNS at `columns`: the widest line and the number of
+/// rows of a frame.
 fn watched_frames(columns: Option<&str>) -> (usize, usize) {
-    let seed = SEED.to_string();
-    let base = [
-        "play",
-        "tower-defense",
-        "--seed",
-        &seed,
-        "--max-turns",
-        "60",
-    ];
-    let plain = ok(&base);
-    let mut args = base.to_vec();
-    args.extend(["--watch", "--watch-fps", "1000", "--watch-every", "20"]);
-    let watched = ok_in(&args, columns);
+    let (plain, watched) = watched_duel(columns);
     let frames = watched
         .strip_suffix(&plain)
         .expect("the report follows the frames");
