@@ -36,6 +36,7 @@ mod pico_check;
 mod qemu;
 mod setup;
 mod size;
+mod steps;
 // The boards' stack painting, tested here on the host (the boards build for their targets only).
 #[cfg(test)]
 #[path = "../../../boards/stack_area.rs"]
@@ -54,7 +55,12 @@ fn main() -> Result<()> {
             args.iter().any(|a| a == "--verbose"),
         ),
         Some("firmware-test") => match flag(&args, "--board").as_deref() {
-            None => check::run(),
+            None => {
+                let mut clock = steps::Clock::default();
+                let out = check::run(&mut clock);
+                clock.report();
+                out
+            }
             Some("rp-pico") => setup::all().and_then(|_| pico_check::run()),
             Some(other) => bail!("firmware-test --board {other}: only rp-pico runs alone"),
         },
@@ -183,37 +189,46 @@ pub fn root() -> std::path::PathBuf {
 }
 
 fn test() -> Result<()> {
-    setup::all()?;
-    run("cargo", &["fmt", "--all", "--check"])?;
-    run(
-        "cargo",
-        &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
-        ],
-    )?;
-    for target in ["thumbv6m-none-eabi", "thumbv7m-none-eabi"] {
+    let mut clock = steps::Clock::default();
+    clock.step("set-up", setup::all)?;
+    clock.step("fmt", || run("cargo", &["fmt", "--all", "--check"]))?;
+    clock.step("clippy", || {
         run(
             "cargo",
             &[
-                "build",
-                "-p",
-                "arena-core",
-                "--features",
-                "defmt",
-                "--target",
-                target,
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
             ],
-        )?;
-    }
-    let (passed, failed) = tally::cargo_test()?;
-    check::run()?;
+        )
+    })?;
+    clock.step("core on thumb", || {
+        for target in ["thumbv6m-none-eabi", "thumbv7m-none-eabi"] {
+            run(
+                "cargo",
+                &[
+                    "build",
+                    "-p",
+                    "arena-core",
+                    "--features",
+                    "defmt",
+                    "--target",
+                    target,
+                ],
+            )?;
+        }
+        Ok(())
+    })?;
+    let (passed, failed) = clock.step("cargo test", tally::cargo_test)?;
+    check::run(&mut clock)?;
     // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here.
-    fuzz::run(&["--seconds".into(), "10".into(), "--jobs".into(), "2".into()])?;
+    clock.step("fuzz", || {
+        fuzz::run(&["--seconds".into(), "10".into(), "--jobs".into(), "2".into()])
+    })?;
+    clock.report();
     // One closing line for whoever reads the end of the log (CI): every test of the workspace.
     println!("{passed} passed, {failed} failed");
     Ok(())
