@@ -1,8 +1,7 @@
 //! The `arena` binary end to end for Tower Defense: external bots as real subprocesses, faults,
 //! replays that verify, and verify's exit codes.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn python_example_bot_plays_a_builtin_and_its_replay_verifies() {

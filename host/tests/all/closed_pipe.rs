@@ -1,8 +1,7 @@
 //! A closed output pipe (`arena ... | head -1`, `| true`) never makes a command panic: it stops
 //! printing quietly, ends with its own status, and every file it writes is complete.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::process::{Command, Stdio};
 
 /// Runs `arena args` with stdout a pipe whose reader is gone before anything is written (the

@@ -3,8 +3,7 @@
 //! Defense bot in JavaScript against the controller's own bot interface (run with Node), both
 //! through their adapters in host/examples/, playing whole matches against the built-in bots.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::process::Command;
 

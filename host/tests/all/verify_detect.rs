@@ -1,8 +1,7 @@
 //! `arena verify FILE` finds the game as `render` does; a file of another game is refused by what
 //! it is, not by its first differing field.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 fn path(game: &str, file: &str) -> String {
     golden(game).join(file).to_str().unwrap().to_owned()
