@@ -182,6 +182,27 @@ pub fn root() -> std::path::PathBuf {
         .unwrap_or_else(|_| ".".into())
 }
 
+/// The replay viewer's pages of every game in headless chromium: pixels equal `arena render`'s,
+/// play and keys move on, nothing loaded from anywhere (tests/browser/viewer.py).
+fn viewer_in_browser() -> Result<()> {
+    run(
+        "cargo",
+        &["build", "--release", "-p", "arena-host", "--bin", "arena"],
+    )?;
+    let golden = fuzz::golden();
+    let work = root().join("target/xtask-viewer");
+    let arena = root().join("target/release/arena");
+    run(
+        "python3",
+        &[
+            "tests/browser/viewer.py",
+            &arena.to_string_lossy(),
+            &golden.to_string_lossy(),
+            &work.to_string_lossy(),
+        ],
+    )
+}
+
 fn test() -> Result<()> {
     setup::all()?;
     run("cargo", &["fmt", "--all", "--check"])?;
@@ -211,6 +232,7 @@ fn test() -> Result<()> {
         )?;
     }
     let (passed, failed) = tally::cargo_test()?;
+    viewer_in_browser()?;
     check::run()?;
     // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here.
     fuzz::run(&["--seconds".into(), "10".into(), "--jobs".into(), "2".into()])?;
