@@ -22,7 +22,7 @@ use std::time::Duration;
 /// The rules are the core's ([`Game`], [`Roster`]) and the pictures the firmware's ([`Screen`]);
 /// this adds the canonical JSON of `rules/<game>.md`, how an external bot is spoken to, how a
 /// match is written down and read back, and which tournament the original challenge announced.
-pub trait HostGame: Roster + Screen + Sized + 'static {
+pub trait HostGame: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
     /// One line for `--help` and `arena bots`.
     const ABOUT: &'static str;
     /// What each built-in bot does, in the order of [`Roster::BOTS`] (`arena bots`).

@@ -28,7 +28,7 @@ use crate::tools::{on_path, status};
 /// The largest input a target mutates, at most (longer seeds, such as some golden traces, are cut).
 const MAX_LEN: u64 = 1 << 18;
 
-fn golden() -> PathBuf {
+pub fn golden() -> PathBuf {
     std::env::var_os("ARENA_GOLDEN")
         .map(PathBuf::from)
         .unwrap_or_else(|| crate::root().join("../shared/golden"))

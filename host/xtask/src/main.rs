@@ -188,6 +188,25 @@ pub fn root() -> std::path::PathBuf {
         .unwrap_or_else(|_| ".".into())
 }
 
+/// The replay viewer's pages of every game in headless chromium: pixels equal `arena render`'s,
+/// play and keys move on, nothing loaded from anywhere (tests/browser/viewer.py).
+fn viewer_in_browser() -> Result<()> {
+    // The debug build `cargo test` made (a release build only for this was minutes of CI).
+    run("cargo", &["build", "-p", "arena-host", "--bin", "arena"])?;
+    let golden = fuzz::golden();
+    let work = root().join("target/xtask-viewer");
+    let arena = root().join("target/debug/arena");
+    run(
+        "python3",
+        &[
+            "tests/browser/viewer.py",
+            &arena.to_string_lossy(),
+            &golden.to_string_lossy(),
+            &work.to_string_lossy(),
+        ],
+    )
+}
+
 fn test() -> Result<()> {
     let mut clock = steps::Clock::default();
     clock.step("set-up", setup::all)?;
@@ -223,6 +242,7 @@ fn test() -> Result<()> {
         Ok(())
     })?;
     let (passed, failed) = clock.step("cargo test", tally::cargo_test)?;
+    clock.step("viewer in chromium", viewer_in_browser)?;
     check::run(&mut clock)?;
     // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here.
     clock.step("fuzz", || {

@@ -13,6 +13,7 @@
 //! history the replay needs (every ant's moves, every food, score and hive history).
 
 mod feed;
+pub mod json;
 mod protocol;
 mod replay;
 pub mod tournament;
@@ -276,12 +277,7 @@ impl HostGame for Ants {
 
     /// What the replay says of a turn: scores, ants (row, column, owner) and food.
     fn state_json(&self, _seat: Seat) -> Value {
-        serde_json::json!({
-            "turn": self.current_turn(),
-            "scores": self.scores(),
-            "ants": self.ants().iter().map(|a| serde_json::json!([a.sq / self.cols(), a.sq % self.cols(), a.owner])).collect::<Vec<_>>(),
-            "food": self.food().iter().map(|f| serde_json::json!([f.sq / self.cols(), f.sq % self.cols()])).collect::<Vec<_>>(),
-        })
+        json::state_json(self)
     }
 
     /// A seat's orders as the lines it sends (`["o 3 4 n", ...]`).

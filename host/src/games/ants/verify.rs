@@ -6,6 +6,7 @@ use crate::verify::{Difference, Verified};
 use arena_core::games::ants::map::MAX_PLAYERS;
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, Dir, Order};
 use arena_core::SeatSet;
+use arena_viewer::games::ants::{Part, Start as ViewStart};
 use serde_json::Value;
 use std::fmt;
 
@@ -153,6 +154,20 @@ fn kill_set(game: &Ants, rec: &mut Recorder, kills: &[Kill], turn: u32) -> SeatS
     set
 }
 
+/// What a turn fed the rules, seat by seat, for the viewer: the orders, and the status of a bot
+/// the engine killed this turn.
+fn fed_parts(orders: &[&[Order]], killed: SeatSet, kills: &[Kill], turn: u32) -> Vec<Part> {
+    (0..orders.len())
+        .map(|p| Part {
+            killed: kills
+                .iter()
+                .find(|(s, t, _)| killed.contains(p) && *s == p && *t == turn)
+                .map(|(_, _, status)| status.clone()),
+            orders: orders.get(p).map_or_else(Vec::new, |o| o.to_vec()),
+        })
+        .collect()
+}
+
 /// Re-plays an official replay with our engine and returns our replay.
 pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
     rerun_with(replay, map, &mut |_: &Ants| {})
@@ -174,6 +189,11 @@ pub fn rerun_with(
     let mut rec = Recorder::new(&game);
     // Bots the engine killed while loading (turn 0).
     let at_start = kill_set(&game, &mut rec, &kills, 0);
+    each.start(&ViewStart {
+        params: params.clone(),
+        seed,
+        killed: at_start,
+    });
     game.kill_at_start(at_start);
     each.state(&game);
     let empty: Vec<Vec<Order>> = Vec::new();
@@ -184,6 +204,7 @@ pub fn rerun_with(
             .map(|p| these.get(p).map_or(&[][..], |v| v.as_slice()))
             .collect();
         let killed = kill_set(&game, &mut rec, &kills, t as u32);
+        each.fed(&fed_parts(&slices, killed, &kills, t as u32));
         play_recorded(&mut game, &mut rec, &slices, killed);
         each.state(&game);
     }

@@ -103,6 +103,7 @@ pub fn replay(
         ..Verified::default()
     };
     each.meta(&report.meta);
+    each.start(&(params, seed));
     each.state(&game);
     for item in lines {
         let (n, line) = item?;
@@ -116,6 +117,7 @@ pub fn replay(
             Some(a) => a.iter().map(action_from_json).collect(),
             None => return Err(at(Difference::field("actions", "a list", "missing"))),
         };
+        each.fed(&actions);
         let stepped = game.step(&actions);
         let seats = game.seats();
         let refused = line.get("refused").cloned().unwrap_or(Value::Null);

@@ -137,6 +137,7 @@ pub fn replay(
         ..Verified::default()
     };
     each.meta(&report.meta);
+    each.start(&(Params, seed));
     each.state(&g);
     let mut refused_total = 0u32;
     for item in lines {
@@ -159,6 +160,7 @@ pub fn replay(
         if let Some(a) = actions.get_mut(seat) {
             *a = action;
         }
+        each.fed(&actions);
         let refused = g.step(&actions).total_refused() > 0;
         refused_total += u32::from(refused);
         let rec_refused = v.get("refused").unwrap_or(&Value::Null);
