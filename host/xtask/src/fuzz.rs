@@ -181,6 +181,7 @@ pub fn run(args: &[String]) -> Result<()> {
     status(
         Command::new("cargo")
             .current_dir(&dir)
+            .env("ARENA_NO_VIEWER", "1")
             .args(["+nightly", "fuzz", "build"]),
     )?;
     let seeds = Seeds::make(&dir, &manifest, &o.targets)?;
@@ -299,7 +300,9 @@ fn start(
     let folders = seeds.of(target);
     let log = std::fs::File::create(logs.join(format!("{target}.log")))?;
     let mut cmd = Command::new("cargo");
+    // As for the build (else `fuzz run` would build the targets again, with the viewer).
     cmd.current_dir(dir)
+        .env("ARENA_NO_VIEWER", "1")
         .args(["+nightly", "fuzz", "run", target])
         .arg(&corpus)
         .args(&folders)

@@ -18,7 +18,7 @@
 //! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
 //! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use std::process::Command;
 
 mod check;
@@ -191,11 +191,16 @@ pub fn root() -> std::path::PathBuf {
 /// The replay viewer's pages of every game in headless chromium: pixels equal `arena render`'s,
 /// play and keys move on, nothing loaded from anywhere (tests/browser/viewer.py).
 fn viewer_in_browser() -> Result<()> {
-    // The debug build `cargo test` made (a release build only for this was minutes of CI).
-    run("cargo", &["build", "-p", "arena-host", "--bin", "arena"])?;
+    // The binary `cargo test` has just built for the host's tests (a release build only for this
+    // was minutes of CI; `cargo build` would build it again, in the dev profile).
+    let arena = root().join("target/debug/arena");
+    ensure!(
+        arena.exists(),
+        "no {}: run `cargo test` first",
+        arena.display()
+    );
     let golden = fuzz::golden();
     let work = root().join("target/xtask-viewer");
-    let arena = root().join("target/debug/arena");
     run(
         "python3",
         &[
