@@ -37,7 +37,8 @@ fn cli() -> Command {
                 .value_name("MAP")
                 .value_parser(clap::value_parser!(std::path::PathBuf))
                 .help("The map, for the games whose replays are checked on a map given beside them."),
-        );
+        )
+        .arg(commands::verify::partial_arg());
     let mut tournament = Command::new("tournament")
         .about("Play a tournament in the format the original challenge announced, with ratings and faults.")
         .subcommand_value_name("GAME")
