@@ -11,20 +11,22 @@ fn refused(args: &[&str], says: &str) {
     assert!(text(&out).contains(says), "{args:?}: {}", text(&out));
 }
 
+const TOURNAMENT: [&str; 6] = [
+    "tournament",
+    "tower-defense",
+    "--bot",
+    "random",
+    "--bot",
+    "random",
+];
+
 #[test]
 fn zero_games_and_zero_jobs_are_refused() {
-    let td = [
-        "tournament",
-        "tower-defense",
-        "--bot",
-        "random",
-        "--bot",
-        "random",
-    ];
     for flag in ["--games", "--jobs"] {
-        let mut args = td.to_vec();
-        args.extend([flag, "0"]);
-        refused(&args, "must be at least 1");
+        refused(
+            &[&TOURNAMENT[..], &[flag, "0"]].concat(),
+            "must be at least 1",
+        );
     }
 }
 
@@ -32,16 +34,7 @@ fn zero_games_and_zero_jobs_are_refused() {
 fn a_tournament_too_big_to_run_is_refused_before_its_schedule_is_made() {
     let start = Instant::now();
     refused(
-        &[
-            "tournament",
-            "tower-defense",
-            "--bot",
-            "random",
-            "--bot",
-            "random",
-            "--games",
-            "1000000000",
-        ],
+        &[&TOURNAMENT[..], &["--games", "1000000000"]].concat(),
         "a run plays at most 1000000: give fewer --games",
     );
     // Building the schedule first took gigabytes and minutes.

@@ -8,10 +8,11 @@ use common::*;
 #[test]
 fn the_ballroom_example_bots_passes_are_not_refusals() {
     let example = "cmd:python3 host/examples/ballroom_bot.py";
-    let r = report(&arena(&[
+    let play = [
         "play", "ballroom", "--bot", example, "--bot", "strong", "--bot", "holder", "--bot",
-        "random", "--seed", "1", "--json",
-    ]));
+        "random", "--seed", "1",
+    ];
+    let r = report(&arena(&[&play[..], &["--json"]].concat()));
     let seat = &r["seats"][0];
     let passes = seat["passes"].as_u64().unwrap();
     // It attacks itself whenever nobody is in range and buys nothing: the phase's default.
@@ -28,10 +29,7 @@ fn the_ballroom_example_bots_passes_are_not_refusals() {
         seat["refused_by"].get("attack out of range").is_none(),
         "a self-attack is a pass: {seat}"
     );
-    let text_report = text(&arena(&[
-        "play", "ballroom", "--bot", example, "--bot", "strong", "--bot", "holder", "--bot",
-        "random", "--seed", "1",
-    ]));
+    let text_report = text(&arena(&play));
     assert!(
         text_report.contains(&format!("passes {passes}")),
         "{text_report}"
