@@ -86,7 +86,12 @@ fn play_stops_quietly_with_its_replay_complete() {
         trace.to_str().unwrap(),
     ]);
     assert!(status.success(), "{status}");
-    let v = arena(&["verify", "tower-defense", trace.to_str().unwrap()]);
+    let v = arena(&[
+        "verify",
+        "tower-defense",
+        trace.to_str().unwrap(),
+        "--partial",
+    ]);
     assert!(v.status.success(), "{}", text(&v));
 }
 

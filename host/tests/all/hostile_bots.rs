@@ -38,7 +38,7 @@ fn games() -> Vec<GameCase> {
             ]),
             others: &["random"],
             replay_ext: "jsonl",
-            verify_extra: vec![],
+            verify_extra: vec!["--partial".into()],
             example: "host/examples/tower_defense_bot.py",
             crash_after: 30,
         },

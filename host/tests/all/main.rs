@@ -1,10 +1,12 @@
 //! The host's integration tests, one module per subject, in one test binary: each test binary
-//! links the whole host (HTTP server, image codecs and all), and one link instead of nineteen
+//! links the whole host (HTTP server, image codecs and all), and one link instead of one per subject
 //! was minutes of CI. Run one subject with `cargo test -p arena-host --test all SUBJECT::`.
 
 mod ants_cli;
+mod bad_input_cli;
 mod ballroom_cli;
 mod ballroom_reference;
+mod bot_costs;
 mod canvas;
 mod closed_pipe;
 mod colorfight_build_while_busy;

@@ -46,7 +46,12 @@ mod tools;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
+    // `cargo xtask lineup --help` once played the lineup: a task's --help is the help, not the task.
+    let task = match args.iter().any(|a| a == "--help" || a == "-h") {
+        true => Some("--help"),
+        false => args.first().map(String::as_str),
+    };
+    match task {
         Some("test") => test(),
         Some("setup") => setup::all(),
         Some("demo") => demo::run(

@@ -23,8 +23,8 @@ pub use feed::{bot_input, SeatFeed};
 pub use protocol::{BotAnswer, Official};
 pub use replay::{play_recorded, Recorder, ReplayMeta, ReplayWriter};
 pub use verify::{
-    kills_from_replay, orders_from_replay, params_from_replay, rerun, rerun_with, replay_with,
-    verify_replay, Kill,
+    kills_from_replay, map_of_replay, orders_from_replay, params_from_replay, replay_value, rerun,
+    rerun_with, replay_with, verify_replay, Kill,
 };
 
 use crate::cli::MatchArgs;
@@ -132,7 +132,7 @@ impl HostGame for Ants {
     ];
     const ABOUT: &'static str =
         "Ants (Google AI Challenge 2011) on an official map, official protocol and replay.";
-    const REPLAY_ABOUT: &'static str = "An Ants replay (official format, revision 3), re-played on its map.";
+    const REPLAY_ABOUT: &'static str = "An Ants replay (official format, revision 3), re-played on the map it holds (--map: checked to be that map).";
     const MAP_BESIDE: bool = true;
     const REPLAY_EXT: &'static str = "json";
     type PlayOptions = PlayOptions;
@@ -305,17 +305,9 @@ impl HostGame for Ants {
         ctx: &ReplayContext,
         each: &mut dyn Visit<Self>,
     ) -> Result<Verified, Difference> {
-        let map = ctx.map.as_deref().ok_or_else(|| {
-            Difference::unreadable(
-                "an Ants replay with its map: give --map MAP (the map it was played on)",
-                "no map",
-            )
-        })?;
-        let mut text = String::new();
-        input
-            .read_to_string(&mut text)
-            .map_err(|e| Difference::unreadable("an Ants replay", e))?;
-        replay_with(&text, map, each)
+        let replay: Value = serde_json::from_reader(input)
+            .map_err(|e| Difference::unreadable("an Ants replay (JSON)", e))?;
+        replay_value(&replay, ctx.map.as_deref(), each)
     }
 
     /// The start, then one state a turn.
