@@ -20,13 +20,17 @@ pub struct MatchArgs {
     /// bots/HunterBot.py` is `HunterBot.py`).
     #[arg(long = "name", value_name = "NAME")]
     pub names: Vec<String>,
-    /// Seed for everything random in the match (default: from the clock; printed either way).
-    #[arg(long)]
+    /// Seed for everything random in the match, a whole number from 0 to 2^64-1 (default: from
+    /// the clock; printed either way).
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_seed)]
     pub seed: Option<u64>,
     /// Write the match to FILE in the game's replay format as it is played.
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
-    /// Time per turn for external bots, in milliseconds (default: the game's own limit).
+    /// Time per turn for external bots, in milliseconds, for every game (default: the game's own
+    /// limit: Tower Defense's is an average over each 100 turns, 10 ms a turn (Siege 15), the others' are
+    /// per answer). A time-out is reported with the limit it went over, e.g. "over the 10 ms
+    /// average of 100 turns (1,000 ms for answers 1-100): 1,000 ms spent".
     #[arg(long, value_name = "MS")]
     pub turn_ms: Option<u64>,
     /// No time limits at all (for debugging a bot).
@@ -175,6 +179,17 @@ pub fn check_names(names: &[String], bots: usize) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// `--seed`: clap alone would read `-1` as an option and hint `-- -1`, which gets no further; a
+/// seed that is not a number says what a seed is.
+pub fn parse_seed(s: &str) -> Result<u64, String> {
+    s.trim().parse().map_err(|_| {
+        format!(
+            "`{s}` is not a seed: a seed is a whole number from 0 to {} (no sign)",
+            u64::MAX
+        )
+    })
 }
 
 /// A seed from the clock, short enough to type back in.

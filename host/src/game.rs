@@ -22,7 +22,7 @@ use std::time::Duration;
 /// The rules are the core's ([`Game`], [`Roster`]) and the pictures the firmware's ([`Screen`]);
 /// this adds the canonical JSON of `rules/<game>.md`, how an external bot is spoken to, how a
 /// match is written down and read back, and which tournament the original challenge announced.
-pub trait HostGame: Roster + Screen + Sized + 'static {
+pub trait HostGame: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
     /// One line for `--help` and `arena bots`.
     const ABOUT: &'static str;
     /// What each built-in bot does, in the order of [`Roster::BOTS`] (`arena bots`).
@@ -31,7 +31,7 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     const REPLAY_EXT: &'static str;
     /// What this game's replay file is, for `arena verify <game> --help`.
     const REPLAY_ABOUT: &'static str;
-    /// Whether a replay is re-played on a map given beside it (`--map`).
+    /// Whether a replay can be re-played on a map given beside it (`--map`).
     const MAP_BESIDE: bool = false;
     /// The fewest entrants a tournament takes (a table's seats).
     const MIN_ENTRANTS: usize = 2;
@@ -102,6 +102,11 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
         let actions: Vec<Self::Action> = moves.iter().cloned().map(Into::into).collect();
         self.step(&actions).into()
     }
+    /// Whether `mv` is `seat`'s pass now: a pass is a bot's choice, counted apart from refusals.
+    /// Default: the core's pass (`Action::default()`).
+    fn is_pass(&self, _seat: Seat, mv: &Self::Move) -> bool {
+        Into::<Self::Action>::into(mv.clone()) == Self::Action::default()
+    }
     /// The number reports and messages give the step about to be played (the original's own
     /// turn numbering where it has one).
     fn report_turn(&self) -> u32 {
@@ -128,13 +133,20 @@ pub trait HostGame: Roster + Screen + Sized + 'static {
     fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
         Box::new(JsonLines::new(conn, plan.limits))
     }
+    /// The variant, for games that have several, as the JSON-lines request names it: a bot is
+    /// told which rules it plays rather than left to guess them from the state's shape.
+    fn variant_name(&self) -> Option<&'static str> {
+        None
+    }
     /// The request line of the JSON-lines protocol for `seat`, or `None` when it is not asked
     /// now (it passes).
     fn request(&self, seat: Seat) -> Option<String> {
-        Some(
-            serde_json::json!({"turn": self.turn(), "seat": seat, "state": self.state_json(seat)})
-                .to_string(),
-        )
+        let mut line =
+            serde_json::json!({"turn": self.turn(), "seat": seat, "state": self.state_json(seat)});
+        if let (Some(v), Some(m)) = (self.variant_name(), line.as_object_mut()) {
+            m.insert("variant".into(), v.into());
+        }
+        Some(line.to_string())
     }
     /// What a report adds for this game, from the end of the match.
     fn summary(_game: &Self, _plan: &Plan<Self>, _standings: &[Standing]) -> Summary {
@@ -259,13 +271,16 @@ pub struct Plan<G: HostGame> {
 pub struct Stepped {
     pub report: StepReport,
     pub notes: Vec<(Seat, Fault)>,
+    /// The reason of each refusal counted in `report` (`seat`, a short reason), as far as the
+    /// game can tell it: reports sum refusals by reason, so a bot's author sees what to fix.
+    pub why: Vec<(Seat, &'static str)>,
 }
 
 impl From<StepReport> for Stepped {
     fn from(report: StepReport) -> Self {
         Stepped {
             report,
-            notes: Vec::new(),
+            ..Stepped::default()
         }
     }
 }

@@ -49,5 +49,6 @@ pub mod replay;
 pub mod seats;
 pub mod tournament;
 pub mod verify;
+pub mod viewer;
 
 pub use game::HostGame;

@@ -36,8 +36,9 @@ fn cli() -> Command {
                 .long("map")
                 .value_name("MAP")
                 .value_parser(clap::value_parser!(std::path::PathBuf))
-                .help("The map, for the games whose replays are checked on a map given beside them."),
-        );
+                .help("The map an Ants replay was played on (default: the one it holds; another map is refused, saying how they differ)."),
+        )
+        .arg(commands::verify::partial_arg());
     let mut tournament = Command::new("tournament")
         .about("Play a tournament in the format the original challenge announced, with ratings and faults.")
         .subcommand_value_name("GAME")

@@ -7,12 +7,13 @@
 //! the set of bots dropped in it; seats the rules put out hear the end at once, the others when
 //! the match is over.
 
-use crate::game::{End, Finish, HostGame, Plan, Standing, Summary};
+use crate::game::{End, Finish, HostGame, Plan, Standing, Stepped, Summary};
 use crate::process::Fault;
 use crate::protocol::Clock;
 use crate::record::{LineWriter, Recorder, Step, Watch};
 use crate::seats::{driver, BotSpec, Driver};
 use arena_core::{Decision, Outcome, Seat, SeatSet};
+use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -27,6 +28,10 @@ struct Player<G: HostGame> {
     /// Faults that count towards dropping the bot (notes do not).
     strikes: u32,
     refused: u32,
+    /// Refusals by reason ([`Stepped::why`], the notes' own reasons).
+    refused_by: BTreeMap<&'static str, u32>,
+    /// Moves that were the bot's pass ([`HostGame::is_pass`]): a choice, not a refusal.
+    passes: u32,
     standing: Standing,
     /// Told the end: closed before the next step.
     finished: bool,
@@ -74,6 +79,10 @@ pub struct SeatReport {
     pub faults: Vec<(u32, Fault)>,
     pub disqualified: Option<u32>,
     pub refused: u32,
+    /// `refused` by reason, in the order of the reasons' names.
+    pub refused_by: Vec<(&'static str, u32)>,
+    /// Moves that were the bot's pass, counted apart from refusals.
+    pub passes: u32,
 }
 
 /// A match played: the state at the end, the report, and whether writing the replay failed.
@@ -109,6 +118,8 @@ pub fn play<G: HostGame>(
             faults: Vec::new(),
             strikes: 0,
             refused: 0,
+            refused_by: BTreeMap::new(),
+            passes: 0,
             standing: Standing::default(),
             finished: false,
             restarts: 0,
@@ -201,6 +212,7 @@ pub fn play<G: HostGame>(
             let (got, limit) = match &mut p.driver {
                 Driver::Builtin(bot) => {
                     *mv = G::bot_move(bot, &game, seat);
+                    p.passes += u32::from(game.is_pass(seat, mv));
                     continue;
                 }
                 Driver::Gone => {
@@ -234,8 +246,12 @@ pub fn play<G: HostGame>(
             match got {
                 Ok(answer) => {
                     *mv = answer.mv;
+                    p.passes += u32::from(game.is_pass(seat, mv));
                     for note in answer.notes {
-                        p.refused += u32::from(note.is_refusal());
+                        if note.is_refusal() {
+                            p.refused += 1;
+                            *p.refused_by.entry(note.reason()).or_default() += 1;
+                        }
                         p.note(label, note);
                     }
                 }
@@ -256,7 +272,9 @@ pub fn play<G: HostGame>(
 
         let stepped = game.play_step(&moves, dropped);
         for (seat, p) in players.iter_mut().enumerate() {
-            p.refused += u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
+            let refused = u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
+            p.refused += refused;
+            file_reasons(&mut p.refused_by, &stepped, seat, refused);
             if movers.contains(seat) {
                 p.standing.last_turn = label;
             }
@@ -272,6 +290,7 @@ pub fn play<G: HostGame>(
                 movers,
                 moves: &moves,
                 report: &stepped.report,
+                why: &stepped.why,
             };
             recorder.step(&game, &step, &mut out);
         }
@@ -329,6 +348,8 @@ pub fn play<G: HostGame>(
                 disqualified: p.standing.dropped.filter(|_| !rejoins).map(|(t, _)| t),
                 faults: p.faults,
                 refused: p.refused,
+                refused_by: p.refused_by.into_iter().collect(),
+                passes: p.passes,
             })
             .collect(),
     };
@@ -337,6 +358,24 @@ pub fn play<G: HostGame>(
         report,
         write_error: out.error,
     })
+}
+
+/// Files `seat`'s `refused` refusals of a step by the reasons the game gave; those it gave none
+/// for are "refused by the rules".
+fn file_reasons(by: &mut BTreeMap<&'static str, u32>, stepped: &Stepped, seat: Seat, refused: u32) {
+    let mut told = 0;
+    for &(_, why) in stepped
+        .why
+        .iter()
+        .filter(|(s, _)| *s == seat)
+        .take(refused as usize)
+    {
+        *by.entry(why).or_default() += 1;
+        told += 1;
+    }
+    if refused > told {
+        *by.entry("refused by the rules").or_default() += refused - told;
+    }
 }
 
 /// Starts `seat`'s program again ([`HostGame::rejoin_epoch`]): a new process and protocol, greeted
@@ -436,6 +475,9 @@ impl std::fmt::Display for MatchReport {
                 write!(f, ", disqualified at turn {t}")?;
             }
             writeln!(f)?;
+            if s.passes > 0 || !s.refused_by.is_empty() {
+                writeln!(f, "        {}", s.moves_line())?;
+            }
             for (turn, fault) in s.faults.iter().take(5) {
                 writeln!(f, "        turn {turn}: {fault}")?;
             }
@@ -447,6 +489,21 @@ impl std::fmt::Display for MatchReport {
             writeln!(f, "{line}")?;
         }
         Ok(())
+    }
+}
+
+impl SeatReport {
+    /// Passes, then refusals by reason: `passes 100; refused: 12 move out of reach (snapped), 2 no reply`.
+    pub fn moves_line(&self) -> String {
+        let by: Vec<String> = self
+            .refused_by
+            .iter()
+            .map(|(why, n)| format!("{n} {why}"))
+            .collect();
+        match by.is_empty() {
+            true => format!("passes {}", self.passes),
+            false => format!("passes {}; refused: {}", self.passes, by.join(", ")),
+        }
     }
 }
 
@@ -466,6 +523,8 @@ impl MatchReport {
                     "refused": s.refused,
                     "compared": self.decision.map(|d| d.seat(i).to_string()),
                     "defeated_at": self.decision.and_then(|d| d.defeated.get(i).copied().flatten()),
+                    "refused_by": s.refused_by.iter().map(|(why, n)| (why.to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
+                    "passes": s.passes,
                     "disqualified_at": s.disqualified,
                     "faults": s.faults.iter().map(|(t, f)| serde_json::json!({"turn": t, "kind": f.kind(), "what": f.to_string()})).collect::<Vec<_>>(),
                 })

@@ -54,11 +54,19 @@ impl Default for Limits {
     }
 }
 
+/// How long a bot has to exit by itself once its stdin is closed, before its process group is
+/// killed.
+pub const END_GRACE: Duration = Duration::from_millis(100);
+
 /// Something a bot did wrong. The match goes on; the report names each one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
-    /// No answer within the time left in its bank.
-    Timeout { waited_ms: u64 },
+    /// No answer within the time left in its bank; `over` says which limit, when the protocol
+    /// knows it (a bare "time-out after 0 ms" tells a bot's author nothing).
+    Timeout {
+        waited_ms: u64,
+        over: Option<Exceeded>,
+    },
     /// The process closed its stdout (exited or crashed).
     Exited { status: String },
     /// A line over the length limit (it was discarded).
@@ -70,8 +78,8 @@ pub enum Fault {
     /// The process could not be started.
     Spawn { why: String },
     /// A readable order the rules refuse (`<line> # <the original's reason>`); the rest of the
-    /// answer stands.
-    Invalid { why: String },
+    /// answer stands. `reason` is the reason alone, which reports sum refusals by.
+    Invalid { why: String, reason: &'static str },
     /// A line that came after its request had timed out: it answers that request, so it is thrown
     /// away rather than taken for the answer to a later one. Not a fault of its own (the time-out
     /// was counted), so it is reported but neither refused nor counted towards dropping the bot.
@@ -81,19 +89,77 @@ pub enum Fault {
 impl fmt::Display for Fault {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Fault::Timeout { waited_ms } => write!(f, "time-out after {waited_ms} ms"),
+            Fault::Timeout {
+                waited_ms,
+                over: None,
+            } => write!(f, "time-out after {} ms", thousands(*waited_ms)),
+            Fault::Timeout {
+                waited_ms,
+                over: Some(over),
+            } => write!(f, "time-out: {over}, waited {} ms", thousands(*waited_ms)),
             Fault::Exited { status } => write!(f, "exited ({status})"),
             Fault::LineTooLong { limit } => write!(f, "line longer than {limit} bytes"),
             Fault::BadUtf8 => write!(f, "line is not UTF-8"),
             Fault::Garbage { why } => write!(f, "unreadable answer: {why}"),
             Fault::Spawn { why } => write!(f, "could not start: {why}"),
-            Fault::Invalid { why } => write!(f, "invalid order: {why}"),
+            Fault::Invalid { why, .. } => write!(f, "invalid order: {why}"),
             Fault::Late { line } => write!(
                 f,
                 "late answer to a request that had timed out, thrown away: {line}"
             ),
         }
     }
+}
+
+/// The time limit an answer went over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exceeded {
+    /// A limit on each answer on its own.
+    PerAnswer { ms: u64 },
+    /// An average over a window of answers (answers `first..first + window` share `window *
+    /// per_turn_ms`): `spent_ms` of it is spent, this answer's wait included.
+    Average {
+        per_turn_ms: u64,
+        window: u32,
+        first: u32,
+        spent_ms: u64,
+    },
+}
+
+impl fmt::Display for Exceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Exceeded::PerAnswer { ms } => {
+                write!(f, "over the {} ms limit per answer", thousands(ms))
+            }
+            Exceeded::Average {
+                per_turn_ms,
+                window,
+                first,
+                spent_ms,
+            } => write!(
+                f,
+                "over the {} ms average of {window} turns ({} ms for answers {first}-{}): {} ms spent",
+                thousands(per_turn_ms),
+                thousands(per_turn_ms.saturating_mul(u64::from(window))),
+                first.saturating_add(window.saturating_sub(1)),
+                thousands(spent_ms)
+            ),
+        }
+    }
+}
+
+/// `2040` as `2,040`: time-outs are read by people.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 impl Fault {
@@ -112,6 +178,14 @@ impl Fault {
 }
 
 impl Fault {
+    /// What a report sums refusals by: an invalid order's own reason, else the fault's kind.
+    pub fn reason(&self) -> &'static str {
+        match self {
+            Fault::Invalid { reason, .. } => reason,
+            other => other.kind(),
+        }
+    }
+
     /// Whether this fault counts as a refused action when it is a note of an answer (a late line
     /// thrown away does not: the bot's answer to this request stands).
     pub fn is_refusal(&self) -> bool {
@@ -170,6 +244,7 @@ impl Inbox {
             Ok(Event::Eof) | Err(RecvTimeoutError::Disconnected) => Err(Missing::Eof),
             Err(RecvTimeoutError::Timeout) => Err(Missing::Fault(Fault::Timeout {
                 waited_ms: start.elapsed().as_millis() as u64,
+                over: None,
             })),
         }
     }
@@ -290,7 +365,16 @@ impl BotProcess {
 
     /// Kills the process group and reaps the child. Safe to call more than once.
     pub fn kill(&mut self) {
+        // EOF on its stdin first, and a moment to exit by itself (a bot may save what it learnt,
+        // or flush a log), then the whole process group goes, whatever it left running.
         self.to_bot = None;
+        let until = Instant::now() + END_GRACE;
+        while self.gone.is_none() && Instant::now() < until {
+            match self.child.try_wait() {
+                Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+                _ => break,
+            }
+        }
         let pid = self.child.id() as i32;
         let _ = nix::sys::signal::killpg(
             nix::unistd::Pid::from_raw(pid),

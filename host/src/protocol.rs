@@ -8,7 +8,7 @@
 //! all bots share), or from the previous seat's answer (an original that reads seats one by one).
 
 use crate::game::{End, HostGame};
-use crate::process::{Fault, Limits, Line, Lines};
+use crate::process::{Exceeded, Fault, Limits, Line, Lines};
 use arena_core::Seat;
 use std::time::{Duration, Instant};
 
@@ -141,7 +141,33 @@ impl Budget {
             Err(_) => Instant::now(),
         };
         self.charge(asked, done);
-        got
+        got.map_err(|f| self.explain(f))
+    }
+
+    /// A time-out of the answer just charged, with the limit it went over.
+    pub fn explain(&self, fault: Fault) -> Fault {
+        let Fault::Timeout { waited_ms, .. } = fault else {
+            return fault;
+        };
+        let ms = |d: Duration| d.as_millis().min(u128::from(u64::MAX)) as u64;
+        let window = self.limits.window.max(1);
+        let over = if window == 1 {
+            Exceeded::PerAnswer {
+                ms: ms(self.limits.per_turn),
+            }
+        } else {
+            let into = self.answers.saturating_sub(1) % window;
+            Exceeded::Average {
+                per_turn_ms: ms(self.limits.per_turn),
+                window,
+                first: self.answers.saturating_sub(into),
+                spent_ms: ms((self.limits.per_turn * window).saturating_sub(self.bank)),
+            }
+        };
+        Fault::Timeout {
+            waited_ms,
+            over: Some(over),
+        }
     }
 }
 
@@ -203,7 +229,7 @@ impl JsonLines {
         if let Err(Fault::Timeout { .. }) = got {
             self.owed = self.owed.saturating_add(1);
         }
-        (got, late)
+        (got.map_err(|f| self.budget.explain(f)), late)
     }
 }
 
@@ -302,6 +328,45 @@ mod tests {
         std::thread::sleep(Duration::from_millis(30));
         let line = budget.read(&mut bot, asked).unwrap();
         assert!(line.at.duration_since(asked) < Duration::from_millis(30));
+    }
+
+    #[test]
+    fn a_time_out_names_the_limit_it_went_over() {
+        let ms = Duration::from_millis;
+        let mut budget = Budget::new(Limits {
+            startup: Duration::ZERO,
+            per_turn: ms(10),
+            window: 100,
+            ..Limits::default()
+        });
+        // 51 answers of 20 ms spend the window's 1,000 ms: the 51st finds nothing left.
+        let t0 = Instant::now();
+        for _ in 0..51 {
+            budget.open(t0);
+            budget.charge(t0, t0 + ms(20));
+        }
+        let timeout = Fault::Timeout {
+            waited_ms: 0,
+            over: None,
+        };
+        assert_eq!(
+            budget.explain(timeout.clone()).to_string(),
+            "time-out: over the 10 ms average of 100 turns (1,000 ms for answers 1-100): \
+             1,000 ms spent, waited 0 ms"
+        );
+        let mut each = Budget::new(Limits {
+            per_turn: ms(2_500),
+            window: 1,
+            ..Limits::default()
+        });
+        each.open(t0);
+        each.charge(t0, t0 + ms(2_500));
+        assert_eq!(
+            each.explain(timeout).to_string(),
+            "time-out: over the 2,500 ms limit per answer, waited 0 ms"
+        );
+        assert_eq!(crate::process::thousands(1_234_567), "1,234,567");
+        assert_eq!(crate::process::thousands(999), "999");
     }
 
     #[test]

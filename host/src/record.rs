@@ -16,6 +16,8 @@ pub struct Step<'a, G: HostGame> {
     /// One move per seat (passes for seats that were not to move).
     pub moves: &'a [G::Move],
     pub report: &'a StepReport,
+    /// The reason of each refusal ([`crate::game::Stepped::why`]), for formats that keep them.
+    pub why: &'a [(arena_core::Seat, &'static str)],
 }
 
 /// Writes a game's replay format while the match is played.

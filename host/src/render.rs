@@ -7,183 +7,27 @@
 //! The terminal view packs two pixel rows into one character row (the upper half block, foreground
 //! for the top pixel, background for the bottom one) in ANSI 256-colour grays.
 
-use arena_firmware::palette::Palette;
 use arena_firmware::screen::{draw_game, draw_result, MatchLabel, Screen};
-use embedded_graphics::pixelcolor::{BinaryColor, Gray4, GrayColor, Rgb565, Rgb888, RgbColor};
-use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Pixel, Size};
+use embedded_graphics::pixelcolor::Gray4;
 use std::io::Write;
 use std::time::{Duration, Instant};
 
-/// A colour as the desktop shows it.
-pub trait ToRgb: Palette {
-    fn to_rgb(self) -> [u8; 3];
+pub use arena_viewer::display::{Canvas, Display, Picture, ToRgb};
+
+/// A drawn screen as an image, every pixel a `scale` x `scale` square (`scale` 0 counts as 1).
+pub fn image_of(picture: &Picture, scale: u32) -> image::RgbImage {
+    let s = scale.max(1);
+    image::RgbImage::from_fn(picture.width * s, picture.height * s, |x, y| {
+        image::Rgb(picture.at(x / s, y / s).unwrap_or([0; 3]))
+    })
 }
 
-impl ToRgb for BinaryColor {
-    fn to_rgb(self) -> [u8; 3] {
-        match self {
-            BinaryColor::Off => [0; 3],
-            BinaryColor::On => [255; 3],
-        }
+/// The scale that makes a picture of `display` visible on a desktop screen.
+pub fn default_scale(display: Display) -> u32 {
+    match display {
+        Display::Oled128x64 | Display::Gray128x64 => 4,
+        _ => 1,
     }
-}
-
-impl ToRgb for Gray4 {
-    fn to_rgb(self) -> [u8; 3] {
-        let v = (self.luma() & 0x0f) * 17;
-        [v; 3]
-    }
-}
-
-impl ToRgb for Rgb565 {
-    fn to_rgb(self) -> [u8; 3] {
-        let c = Rgb888::from(self);
-        [c.r(), c.g(), c.b()]
-    }
-}
-
-/// A framebuffer of any colour, any size: the host's display.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Canvas<C> {
-    width: u32,
-    height: u32,
-    pixels: Vec<C>,
-}
-
-impl<C: ToRgb> Canvas<C> {
-    pub fn new(width: u32, height: u32) -> Self {
-        Canvas {
-            width,
-            height,
-            pixels: vec![C::background(); width as usize * height as usize],
-        }
-    }
-
-    pub fn width(&self) -> u32 {
-        self.width
-    }
-
-    pub fn height(&self) -> u32 {
-        self.height
-    }
-
-    /// The colour at `(x, y)`; `None` outside.
-    pub fn pixel(&self, x: u32, y: u32) -> Option<C> {
-        if x >= self.width || y >= self.height {
-            return None;
-        }
-        self.pixels
-            .get(y as usize * self.width as usize + x as usize)
-            .copied()
-    }
-
-    /// The picture in RGB, every pixel a `scale` x `scale` square (`scale` 0 counts as 1).
-    pub fn to_image(&self, scale: u32) -> image::RgbImage {
-        let s = scale.max(1);
-        image::RgbImage::from_fn(self.width * s, self.height * s, |x, y| {
-            image::Rgb(
-                self.pixel(x / s, y / s)
-                    .unwrap_or_else(C::background)
-                    .to_rgb(),
-            )
-        })
-    }
-}
-
-impl<C: ToRgb> OriginDimensions for Canvas<C> {
-    fn size(&self) -> Size {
-        Size::new(self.width, self.height)
-    }
-}
-
-impl<C: ToRgb> DrawTarget for Canvas<C> {
-    type Color = C;
-    type Error = core::convert::Infallible;
-
-    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Self::Error>
-    where
-        I: IntoIterator<Item = Pixel<C>>,
-    {
-        for Pixel(p, c) in pixels {
-            if p.x >= 0 && p.y >= 0 && (p.x as u32) < self.width && (p.y as u32) < self.height {
-                let i = p.y as usize * self.width as usize + p.x as usize;
-                if let Some(px) = self.pixels.get_mut(i) {
-                    *px = c;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    fn clear(&mut self, color: C) -> Result<(), Self::Error> {
-        self.pixels.fill(color);
-        Ok(())
-    }
-}
-
-/// The displays a picture can be made for: the boards' and a large one for the desktop.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum Display {
-    /// 128x64 1-bit OLED (SSD1306 boards).
-    Oled128x64,
-    /// 128x64 16-gray OLED (SSD0323, the QEMU lm3s6965 board).
-    Gray128x64,
-    /// 240x240 RGB565 LCD.
-    Rgb240x240,
-    /// 480x480 RGB565, for a desktop window or a web page.
-    Desktop,
-}
-
-/// Draws with `$draw` (a closure of `&mut Canvas<_>`) on a fresh canvas of the display's size and
-/// colour, and returns the picture: one closure per colour, as a closure cannot be generic.
-macro_rules! on_canvas {
-    ($display:expr, $scale:expr, $draw:expr) => {{
-        let (w, h) = $display.size();
-        match $display {
-            Display::Oled128x64 => paint::<BinaryColor>(w, h, $scale, $draw),
-            Display::Gray128x64 => paint::<Gray4>(w, h, $scale, $draw),
-            Display::Rgb240x240 | Display::Desktop => paint::<Rgb565>(w, h, $scale, $draw),
-        }
-    }};
-}
-
-impl Display {
-    pub fn size(self) -> (u32, u32) {
-        match self {
-            Display::Oled128x64 | Display::Gray128x64 => (128, 64),
-            Display::Rgb240x240 => (240, 240),
-            Display::Desktop => (480, 480),
-        }
-    }
-
-    /// The scale that makes a picture of this display visible on a desktop screen.
-    pub fn default_scale(self) -> u32 {
-        match self {
-            Display::Oled128x64 | Display::Gray128x64 => 4,
-            _ => 1,
-        }
-    }
-
-    /// `state`'s screen on this display, in RGB (every pixel `scale` x `scale`).
-    pub fn game<G: Screen>(self, state: &G, label: &MatchLabel<'_>, scale: u32) -> image::RgbImage {
-        on_canvas!(self, scale, |c| draw_game(state, label, c))
-    }
-
-    /// The result screen after `end`, on this display, in RGB.
-    pub fn result<G: Screen>(self, end: &G, label: &MatchLabel<'_>, scale: u32) -> image::RgbImage {
-        on_canvas!(self, scale, |c| draw_result(label, end, end.turn(), c))
-    }
-}
-
-fn paint<C: ToRgb>(
-    w: u32,
-    h: u32,
-    scale: u32,
-    draw: impl FnOnce(&mut Canvas<C>) -> Result<(), core::convert::Infallible>,
-) -> image::RgbImage {
-    let mut canvas = Canvas::new(w, h);
-    let Ok(()) = draw(&mut canvas);
-    canvas.to_image(scale)
 }
 
 /// What the header and the result screen print (the screens want `'static` strings: names read from

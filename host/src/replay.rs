@@ -2,6 +2,7 @@
 //! how each game recognises its own files ([`crate::HostGame::detect`]) without reading a long
 //! file whole.
 
+use arena_viewer::Viewed;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use std::io::Read;
@@ -171,8 +172,22 @@ impl<'de> Visitor<'de> for Scalar {
 
 /// What a re-play hands out as it goes: who played what (once the file has said it), then the
 /// first state and the state after every step. A closure of the state is one.
+///
+/// The viewer's page re-plays the match itself, so it is also told how the reader set the
+/// match up ([`Visit::start`], before the first state) and what it fed each step
+/// ([`Visit::fed`], before the state after it): the very values the reader gave the rules.
 pub trait Visit<G> {
     fn meta(&mut self, _meta: &Meta) {}
+    fn start(&mut self, _start: &G::Start)
+    where
+        G: Viewed,
+    {
+    }
+    fn fed(&mut self, _parts: &[G::Part])
+    where
+        G: Viewed,
+    {
+    }
     fn state(&mut self, game: &G);
 }
 

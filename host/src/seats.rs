@@ -69,6 +69,35 @@ impl BotSpec {
         BotSpec::Builtin(G::BOTS.first().copied().unwrap_or("random").into())
     }
 
+    /// A program that cannot start is found before the match, not after a whole match played
+    /// without it: the command line's first word must be something the shell can run (a
+    /// builtin, a keyword, a program on PATH or a path to one). A first word the shell would
+    /// read otherwise (an assignment, a quote, a redirection) is left to the shell.
+    pub fn check_start(&self) -> Result<(), String> {
+        let BotSpec::Command(cmd) = self else {
+            return Ok(());
+        };
+        let Some(word) = cmd.split_whitespace().next() else {
+            return Ok(());
+        };
+        let plain = |c: char| c.is_ascii_alphanumeric() || "_-./+".contains(c);
+        if !word.chars().all(plain) {
+            return Ok(());
+        }
+        let found = std::process::Command::new("sh")
+            .args(["-c", "command -v -- \"$1\" >/dev/null", "sh", word])
+            .stdin(std::process::Stdio::null())
+            .status()
+            .map_err(|e| format!("cannot run sh to look for `{word}`: {e}"))?;
+        if found.success() {
+            Ok(())
+        } else if word.contains('/') {
+            Err(format!("{word}: no such executable file"))
+        } else {
+            Err(format!("not found (`{word}` is not a program on PATH)"))
+        }
+    }
+
     /// The bot as it was given (`cmd:<command line>`, `tcp:<port>`).
     pub fn label(&self) -> String {
         match self {

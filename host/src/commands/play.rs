@@ -18,6 +18,10 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
     let common = MatchArgs::from_arg_matches(m)?;
     let args = G::PlayOptions::from_arg_matches(m)?;
     let plan = G::plan(&args, &common)?;
+    for (seat, bot) in plan.bots.iter().enumerate() {
+        bot.check_start()
+            .map_err(|why| anyhow::anyhow!("cannot start bot {seat} ({}): {why}", bot.label()))?;
+    }
     let mut watcher = common.view.watching().then(|| {
         let label = Label::new(G::NAME, &plan.config, plan.seed, &plan.names);
         // With --json, stdout is for the report alone: the frames go to stderr.

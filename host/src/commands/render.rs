@@ -3,9 +3,10 @@
 //! The file is re-played (and so checked) by its game's reader; every `every`-th state is drawn on
 //! a canvas of the chosen display, as a board would draw it, then scaled up so a 128x64 screen can
 //! be seen on a desktop. A GIF shows the match and ends on the result screen; a PNG shows one turn.
+//! An HTML page ([`crate::viewer`]) holds the whole match and plays it in a browser.
 
 use crate::game::HostGame;
-use crate::render::{Display, Label};
+use crate::render::{default_scale, image_of, Display, Label};
 use crate::replay::{Head, Meta, ReplayContext, Visit};
 use anyhow::{bail, Context};
 use clap::Args;
@@ -23,11 +24,13 @@ pub struct RenderArgs {
     /// from the file).
     #[arg(value_name = "REPLAY")]
     pub file: PathBuf,
-    /// The map the match was played on, for games whose replays do not hold it (as `arena verify
-    /// <game>` takes it).
+    /// The map an Ants match was played on (default: the one the replay holds; a map that is
+    /// not that one is refused, as `arena verify` refuses it).
     #[arg(long, value_name = "MAP")]
     pub map: Option<PathBuf>,
-    /// Where the picture goes: `.gif` for the whole match, `.png` for one turn.
+    /// Where the picture goes: `.gif` for the whole match, `.png` for one turn, `.html` for a
+    /// viewer page that plays, pauses and steps through the match in a browser (one file, no
+    /// network; `--display` is its default display, `--turn` the turn it opens at).
     #[arg(long, value_name = "FILE")]
     pub out: PathBuf,
     /// The display to draw for.
@@ -42,7 +45,8 @@ pub struct RenderArgs {
     /// Time per GIF frame, in milliseconds (the last state and the result stay longer).
     #[arg(long, value_name = "MS", default_value_t = 100)]
     pub delay: u32,
-    /// The turn a PNG shows: the state after T turns (default: the last state).
+    /// The turn a PNG shows: the state after T turns (default: the last state); the turn a page
+    /// opens at (default: the first).
     #[arg(long, value_name = "T")]
     pub turn: Option<u32>,
 }
@@ -66,6 +70,7 @@ impl Job<'_> {
 enum Output {
     Gif,
     Png,
+    Html,
 }
 
 fn output(path: &Path) -> anyhow::Result<Output> {
@@ -76,8 +81,9 @@ fn output(path: &Path) -> anyhow::Result<Output> {
     match ext.as_deref() {
         Some("gif") => Ok(Output::Gif),
         Some("png") => Ok(Output::Png),
+        Some("html" | "htm") => Ok(Output::Html),
         _ => bail!(
-            "--out {}: the picture must be a .gif (the match) or a .png (one turn)",
+            "--out {}: the picture must be a .gif (the match), a .png (one turn) or an .html (the viewer)",
             path.display()
         ),
     }
@@ -108,8 +114,20 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
 pub fn render<G: HostGame>(job: &Job<'_>) -> anyhow::Result<String> {
     let args = job.args;
     let kind = output(&args.out)?;
-    let scale = args.scale.unwrap_or(args.display.default_scale()).max(1);
+    let scale = args.scale.unwrap_or(default_scale(args.display)).max(1);
     match kind {
+        Output::Html => {
+            let page =
+                crate::viewer::page::<G>(&mut job.open()?, &job.ctx, args.display, args.turn)?;
+            std::fs::write(&args.out, &page.html)
+                .with_context(|| format!("cannot write {}", args.out.display()))?;
+            Ok(format!(
+                "{}: a viewer of {} states, {} KB",
+                args.out.display(),
+                page.states,
+                page.html.len().div_ceil(1024)
+            ))
+        }
         Output::Png => {
             let (image, turn) =
                 frame_at::<G>(&mut job.open()?, &job.ctx, args.display, scale, args.turn)?;
@@ -182,7 +200,10 @@ pub fn frame_at<G: HostGame>(
             None => bail!("the replay holds no state"),
         }
     };
-    Ok((display.game(&state, &label.get(), scale), state.turn()))
+    Ok((
+        image_of(&display.game(&state, &label.get()), scale),
+        state.turn(),
+    ))
 }
 
 fn gif_frame(image: RgbImage, ms: u32) -> Frame {
@@ -210,7 +231,7 @@ impl<G: HostGame, W: std::io::Write> Visit<G> for Frames<'_, G, W> {
     fn state(&mut self, g: &G) {
         let drawn = self.index.is_multiple_of(self.every);
         if drawn && self.error.is_none() {
-            let image = self.args.display.game(g, &self.label.get(), self.scale);
+            let image = image_of(&self.args.display.game(g, &self.label.get()), self.scale);
             match self.encoder.encode_frame(gif_frame(image, self.args.delay)) {
                 Ok(()) => self.frames += 1,
                 Err(e) => self.error = Some(e),
@@ -249,11 +270,11 @@ fn gif<G: HostGame>(job: &Job<'_>, every: u64, scale: u32) -> anyhow::Result<u64
     };
     let hold = args.delay.saturating_mul(10).max(1000);
     if !drawn {
-        let image = args.display.game(&end, &frames.label.get(), scale);
+        let image = image_of(&args.display.game(&end, &frames.label.get()), scale);
         frames.encoder.encode_frame(gif_frame(image, hold))?;
         frames.frames += 1;
     }
-    let result = args.display.result(&end, &frames.label.get(), scale);
+    let result = image_of(&args.display.result(&end, &frames.label.get()), scale);
     frames
         .encoder
         .encode_frame(gif_frame(result, hold.saturating_mul(3)))?;

@@ -17,14 +17,16 @@ pub struct TournamentArgs {
     /// that names an existing file, as playgame.py names bots).
     #[arg(long = "name", value_name = "NAME")]
     pub names: Vec<String>,
-    /// How many times the whole schedule is played (each time with new match seeds).
-    #[arg(long, default_value_t = 1)]
+    /// How many times the whole schedule is played (each time with new match seeds), at least 1.
+    /// A run plays at most 1,000,000 matches (the schedule and the results are kept in memory):
+    /// more is refused before anything is played.
+    #[arg(long, default_value_t = 1, value_parser = at_least_one)]
     pub games: usize,
-    /// Matches played at once (default: one per core). Results do not depend on it.
-    #[arg(long)]
+    /// Matches played at once, at least 1 (default: one per core). Results do not depend on it.
+    #[arg(long, value_parser = at_least_one)]
     pub jobs: Option<usize>,
-    /// Tournament seed: match i is seeded from it and i.
-    #[arg(long, default_value_t = 1)]
+    /// Tournament seed, a whole number from 0 to 2^64-1: match i is seeded from it and i.
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = crate::cli::parse_seed)]
     pub seed: u64,
     /// Write every result, the table and the ratings as JSON.
     #[arg(long, value_name = "FILE")]
@@ -39,7 +41,10 @@ pub struct TournamentArgs {
     /// combine the --results-json files with `arena merge`.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
-    /// Time per turn for external bots in milliseconds (default: the game's own limit).
+    /// Time per turn for external bots, in milliseconds, for every game (default: the game's own
+    /// limit: Tower Defense's is an average over each 100 turns, 10 ms a turn (Siege 15), the others' are
+    /// per answer). A time-out is reported with the limit it went over, e.g. "over the 10 ms
+    /// average of 100 turns (1,000 ms for answers 1-100): 1,000 ms spent".
     #[arg(long, value_name = "MS")]
     pub turn_ms: Option<u64>,
     /// No time limits for external bots.
@@ -62,6 +67,37 @@ pub struct MergeArgs {
     /// Write the merged results as JSON.
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
+}
+
+/// The most matches one run schedules: the schedule and every result are kept in memory.
+pub const MAX_MATCHES: usize = 1_000_000;
+
+/// `--games` and `--jobs`: a count of zero would play nothing or hang, so it is refused.
+fn at_least_one(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(0) => Err("must be at least 1".into()),
+        Ok(n) => Ok(n),
+        Err(_) => Err(format!("`{s}` is not a whole number")),
+    }
+}
+
+/// Refuses a tournament too big to run before its schedule is made (a schedule of `--games
+/// 1000000000` would take gigabytes): one game of the schedule, times `games`.
+fn check_size(
+    format: &dyn tournament::Format,
+    bots: usize,
+    games: usize,
+    seed: u64,
+) -> anyhow::Result<()> {
+    let per_game = format.round(0, bots, 1, seed, &[]).map_or(0, |f| f.len());
+    match per_game.checked_mul(games) {
+        Some(n) if n <= MAX_MATCHES => Ok(()),
+        n => anyhow::bail!(
+            "--games {games}: {per_game} matches a game for {bots} bots make {} matches; \
+             a run plays at most {MAX_MATCHES}: give fewer --games",
+            n.map_or_else(|| "more than 2^64".to_string(), |n| format!("at least {n}"))
+        ),
+    }
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
@@ -100,11 +136,15 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
         );
     }
     // Every bot name is checked before anything is played.
-    for b in &args.bots {
-        BotSpec::parse::<G>(b).map_err(anyhow::Error::msg)?;
+    for (i, b) in args.bots.iter().enumerate() {
+        BotSpec::parse::<G>(b)
+            .map_err(anyhow::Error::msg)?
+            .check_start()
+            .map_err(|why| anyhow::anyhow!("cannot start bot {i} ({b}): {why}"))?;
     }
     crate::cli::check_names(&args.names, args.bots.len())?;
     let (name, format) = G::tournament(&own, args.bots.len(), args.games, args.seed)?;
+    check_size(format.as_ref(), args.bots.len(), args.games, args.seed)?;
     let after = match &args.after {
         Some(f) => {
             let earlier = read_results(f)?;

@@ -7,9 +7,18 @@ use clap::{Arg, ArgMatches, Command};
 use std::io::BufRead;
 use std::path::PathBuf;
 
+/// `--partial`: a file that stops before the match's end is otherwise a failure, since a file
+/// cut short (a crash, a full disk, a copy stopped half-way) verifies as far as it goes.
+pub fn partial_arg() -> Arg {
+    Arg::new("partial")
+        .long("partial")
+        .action(clap::ArgAction::SetTrue)
+        .help("Accept a file whose match does not finish (one played with --max-turns): without it, such a file is checked as far as it goes and exits 1, saying the match does not finish in it.")
+}
+
 /// `arena verify <game>`: the file, and the map for games whose replays need it.
 pub fn command(name: &'static str, about: &'static str, map: bool) -> Command {
-    let cmd = Command::new(name).about(about).arg(
+    let cmd = Command::new(name).about(about).arg(partial_arg()).arg(
         Arg::new("file")
             .value_name("FILE")
             .required(true)
@@ -23,9 +32,8 @@ pub fn command(name: &'static str, about: &'static str, map: bool) -> Command {
         Arg::new("map")
             .long("map")
             .value_name("MAP")
-            .required(true)
             .value_parser(clap::value_parser!(PathBuf))
-            .help("The map the game was played on (replays do not hold it)."),
+            .help("The map the game was played on (default: the one the replay holds); a map that is not the replay's is refused, saying how they differ."),
     )
 }
 
@@ -64,13 +72,11 @@ pub fn run_detected(m: &ArgMatches) -> Result<String, String> {
         return Err("no file given".into());
     };
     let entry = detect(file)?;
-    if entry.map_beside && m.get_one::<PathBuf>("map").is_none() {
+    if !entry.map_beside && m.get_one::<PathBuf>("map").is_some() {
         return Err(format!(
-            "{}: {} is checked on its map: arena verify {} {} --map MAP",
+            "{}: {} is re-played without a map: leave --map out",
             file.display(),
-            kind(entry),
-            entry.name,
-            file.display()
+            kind(entry)
         ));
     }
     run(entry, m)
@@ -103,7 +109,16 @@ pub fn run(entry: &crate::games::Entry, m: &ArgMatches) -> Result<String, String
     let reader =
         std::fs::File::open(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let mut input = std::io::BufReader::new(reader);
-    (entry.verify)(&mut input, &ReplayContext { map })
-        .map(|ok| format!("{}: {ok}", file.display()))
-        .map_err(|d| format!("{}: {d}", file.display()))
+    let ok = (entry.verify)(&mut input, &ReplayContext { map })
+        .map_err(|d| format!("{}: {d}", file.display()))?;
+    let partial = m.try_get_one::<bool>("partial").ok().flatten() == Some(&true);
+    if !ok.over && !partial {
+        return Err(format!(
+            "{}: {ok}; but the match does not finish in this file (last turn {}): a file cut short, \
+             or a match stopped early (--partial accepts it)",
+            file.display(),
+            ok.turns
+        ));
+    }
+    Ok(format!("{}: {ok}", file.display()))
 }

@@ -14,6 +14,7 @@
 use anyhow::{bail, ensure, Result};
 use arena_firmware::{Gray4Frame, RunConfig};
 
+use crate::steps::Clock;
 use crate::{host, log, qemu, root, tools};
 
 /// The fixed list: the first `MATCHES` matches of the rotation, seeds 0 to 5 (the rotation puts
@@ -22,15 +23,34 @@ const MATCHES: u32 = 6;
 /// Snapshot every this many turns (and each result screen).
 const SNAP: u32 = 25;
 
-pub fn run() -> Result<()> {
-    tools::qemu_board()?;
-    let release = qemu::build()?;
-    digests_and_pixels(&release.join("arena"))?;
-    panic_screen(&release.join("panic-test"))?;
-    crate::panics::check(&release.join("arena"))?;
-    crate::size::run()?;
-    crate::cost::run(false)?;
-    crate::pico_check::run()?;
+pub fn run(clock: &mut Clock) -> Result<()> {
+    let release = clock.step("QEMU build", || {
+        tools::qemu_board()?;
+        qemu::build()
+    })?;
+    let pico = clock.step("Pico build", crate::pico_check::build)?;
+    // Both emulators run on one core each: the Pico's beside the QEMU board's checks.
+    let beside = std::thread::spawn(move || {
+        let start = std::time::Instant::now();
+        (crate::pico_check::emulate(&pico), start.elapsed())
+    });
+    let qemu = (|| {
+        clock.step("QEMU digests", || {
+            digests_and_pixels(&release.join("arena"))
+        })?;
+        clock.step("QEMU panic", || panic_screen(&release.join("panic-test")))?;
+        clock.step("panic paths", || {
+            crate::panics::check(&release.join("arena"))
+        })?;
+        clock.step("size", crate::size::run)?;
+        clock.step("cost", || crate::cost::run(false))
+    })();
+    let Ok((pico, took)) = beside.join() else {
+        bail!("the emulated Pico's checks panicked");
+    };
+    clock.record("Pico (beside)", took);
+    qemu?;
+    pico?;
     println!("xtask test: all checks passed");
     Ok(())
 }

@@ -27,6 +27,26 @@ pub const STACK_OVER_STATE: u64 = 12 * 1024;
 /// built-in bots' seven map-sized scratch arrays (7.6 KB).
 const OVER_BUDGET: &[(&str, u64)] = &[("ants", 26_144)];
 
+/// One row of the text table.
+fn table_line(r: &serde_json::Value) -> String {
+    let i = &r["instructions_per_turn"];
+    let b = &r["bots_instructions_per_turn"];
+    format!(
+        "{:<14} {:<15} {:>6} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>6}  {}",
+        r["game"].as_str().unwrap_or("?"),
+        r["config"].as_str().unwrap_or("?"),
+        r["turns"].to_string(),
+        i["min"].to_string(),
+        i["median"].to_string(),
+        i["max"].to_string(),
+        b["median"].to_string(),
+        b["max"].to_string(),
+        r["stack_bytes"].to_string(),
+        r["state_bytes"].to_string(),
+        r["bots"].as_str().unwrap_or("?")
+    )
+}
+
 pub fn run(json_only: bool) -> Result<serde_json::Value> {
     tools::qemu_board()?;
     let elf = qemu::build()?.join("arena");
@@ -57,7 +77,7 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
             "match": m,
             "game": log::value(&start, "game").unwrap_or("?"),
             "config": log::value(&start, "config").unwrap_or("?"),
-            "bots": log::message(&start).split_once("bots=").map(|(_, b)| b).unwrap_or("?"),
+            "bots": crate::demo::bots_of(&start),
             "turns": n(&cost, "turns"),
             "instructions_per_turn": { "min": n(&cost, "min"), "median": n(&cost, "median"), "max": n(&cost, "max") },
             "bots_instructions_per_turn": { "min": n(&cost, "bots_min"), "median": n(&cost, "bots_median"), "max": n(&cost, "bots_max") },
@@ -73,7 +93,7 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         println!(
-            "{:<14} {:<15} {:>6} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>6}",
+            "{:<14} {:<15} {:>6} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>6}  bots",
             "game",
             "config",
             "turns",
@@ -86,21 +106,7 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
             "state"
         );
         for r in &rows {
-            let i = &r["instructions_per_turn"];
-            let b = &r["bots_instructions_per_turn"];
-            println!(
-                "{:<14} {:<15} {:>6} {:>8} {:>8} {:>8} {:>9} {:>9} {:>7} {:>6}",
-                r["game"].as_str().unwrap_or("?"),
-                r["config"].as_str().unwrap_or("?"),
-                r["turns"].to_string(),
-                i["min"].to_string(),
-                i["median"].to_string(),
-                i["max"].to_string(),
-                b["median"].to_string(),
-                b["max"].to_string(),
-                r["stack_bytes"].to_string(),
-                r["state_bytes"].to_string()
-            );
+            println!("{}", table_line(r));
         }
         println!(
             "(instructions per turn under -icount shift=0: min/median/max of the rules' step, then \
@@ -136,4 +142,27 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
         );
     }
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    /// Two Tower Defense Duel entries with other bots were two identical rows.
+    #[test]
+    fn rows_name_the_bots() {
+        let row = |bots: &str| {
+            let start = format!(
+                "INFO  start m=0 game=tower-defense config=duel seed=7 state=900 bots={bots}"
+            );
+            super::table_line(&serde_json::json!({
+                "game": "tower-defense", "config": "duel",
+                "bots": crate::demo::bots_of(&start),
+            }))
+        };
+        let (a, b) = (
+            row(r#"["strong", "random"]"#),
+            row(r#"["army", "builder"]"#),
+        );
+        assert!(a.ends_with("strong vs random"), "{a}");
+        assert!(b.ends_with("army vs builder"), "{b}");
+    }
 }

@@ -127,12 +127,18 @@ fn field<'a>(msg: &'a str, key: &str) -> &'a str {
     &rest[..end]
 }
 
-fn describe(start: &str, result: &str, cost: &str, matches: u32) -> String {
-    let number: u32 = field(start, "m").parse().unwrap_or(0);
-    let bots = field(start, "bots")
+/// The bots of a match as people read them (`strong vs random`), from its `start` line: the
+/// demo's lines and the cost tables name them, since one game and config can play twice.
+pub fn bots_of(start: &str) -> String {
+    field(start, "bots")
         .trim_matches(|c| c == '[' || c == ']')
         .replace('"', "")
-        .replace(", ", " vs ");
+        .replace(", ", " vs ")
+}
+
+fn describe(start: &str, result: &str, cost: &str, matches: u32) -> String {
+    let number: u32 = field(start, "m").parse().unwrap_or(0);
+    let bots = bots_of(start);
     let outcome = if result.contains("stopped") || result.is_empty() {
         "stopped at the turn limit".to_owned()
     } else {

@@ -28,7 +28,7 @@ use crate::tools::{on_path, status};
 /// The largest input a target mutates, at most (longer seeds, such as some golden traces, are cut).
 const MAX_LEN: u64 = 1 << 18;
 
-fn golden() -> PathBuf {
+pub fn golden() -> PathBuf {
     std::env::var_os("ARENA_GOLDEN")
         .map(PathBuf::from)
         .unwrap_or_else(|| crate::root().join("../shared/golden"))
@@ -181,6 +181,7 @@ pub fn run(args: &[String]) -> Result<()> {
     status(
         Command::new("cargo")
             .current_dir(&dir)
+            .env("ARENA_NO_VIEWER", "1")
             .args(["+nightly", "fuzz", "build"]),
     )?;
     let seeds = Seeds::make(&dir, &manifest, &o.targets)?;
@@ -299,7 +300,9 @@ fn start(
     let folders = seeds.of(target);
     let log = std::fs::File::create(logs.join(format!("{target}.log")))?;
     let mut cmd = Command::new("cargo");
+    // As for the build (else `fuzz run` would build the targets again, with the viewer).
     cmd.current_dir(dir)
+        .env("ARENA_NO_VIEWER", "1")
         .args(["+nightly", "fuzz", "run", target])
         .arg(&corpus)
         .args(&folders)

@@ -18,7 +18,7 @@
 //! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
 //! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use std::process::Command;
 
 mod check;
@@ -36,6 +36,7 @@ mod pico_check;
 mod qemu;
 mod setup;
 mod size;
+mod steps;
 // The boards' stack painting, tested here on the host (the boards build for their targets only).
 #[cfg(test)]
 #[path = "../../../boards/stack_area.rs"]
@@ -45,7 +46,12 @@ mod tools;
 
 fn main() -> Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.first().map(String::as_str) {
+    // `cargo xtask lineup --help` once played the lineup: a task's --help is the help, not the task.
+    let task = match args.iter().any(|a| a == "--help" || a == "-h") {
+        true => Some("--help"),
+        false => args.first().map(String::as_str),
+    };
+    match task {
         Some("test") => test(),
         Some("setup") => setup::all(),
         Some("demo") => demo::run(
@@ -54,7 +60,12 @@ fn main() -> Result<()> {
             args.iter().any(|a| a == "--verbose"),
         ),
         Some("firmware-test") => match flag(&args, "--board").as_deref() {
-            None => check::run(),
+            None => {
+                let mut clock = steps::Clock::default();
+                let out = check::run(&mut clock);
+                clock.report();
+                out
+            }
             Some("rp-pico") => setup::all().and_then(|_| pico_check::run()),
             Some(other) => bail!("firmware-test --board {other}: only rp-pico runs alone"),
         },
@@ -182,38 +193,72 @@ pub fn root() -> std::path::PathBuf {
         .unwrap_or_else(|_| ".".into())
 }
 
-fn test() -> Result<()> {
-    setup::all()?;
-    run("cargo", &["fmt", "--all", "--check"])?;
+/// The replay viewer's pages of every game in headless chromium: pixels equal `arena render`'s,
+/// play and keys move on, nothing loaded from anywhere (tests/browser/viewer.py).
+fn viewer_in_browser() -> Result<()> {
+    // The binary `cargo test` has just built for the host's tests (a release build only for this
+    // was minutes of CI; `cargo build` would build it again, in the dev profile).
+    let arena = root().join("target/debug/arena");
+    ensure!(
+        arena.exists(),
+        "no {}: run `cargo test` first",
+        arena.display()
+    );
+    let golden = fuzz::golden();
+    let work = root().join("target/xtask-viewer");
     run(
-        "cargo",
+        "python3",
         &[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--",
-            "-D",
-            "warnings",
+            "tests/browser/viewer.py",
+            &arena.to_string_lossy(),
+            &golden.to_string_lossy(),
+            &work.to_string_lossy(),
         ],
-    )?;
-    for target in ["thumbv6m-none-eabi", "thumbv7m-none-eabi"] {
+    )
+}
+
+fn test() -> Result<()> {
+    let mut clock = steps::Clock::default();
+    clock.step("set-up", setup::all)?;
+    clock.step("fmt", || run("cargo", &["fmt", "--all", "--check"]))?;
+    clock.step("clippy", || {
         run(
             "cargo",
             &[
-                "build",
-                "-p",
-                "arena-core",
-                "--features",
-                "defmt",
-                "--target",
-                target,
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
             ],
-        )?;
-    }
-    let (passed, failed) = tally::cargo_test()?;
-    check::run()?;
+        )
+    })?;
+    clock.step("core on thumb", || {
+        for target in ["thumbv6m-none-eabi", "thumbv7m-none-eabi"] {
+            run(
+                "cargo",
+                &[
+                    "build",
+                    "-p",
+                    "arena-core",
+                    "--features",
+                    "defmt",
+                    "--target",
+                    target,
+                ],
+            )?;
+        }
+        Ok(())
+    })?;
+    let (passed, failed) = clock.step("cargo test", tally::cargo_test)?;
+    clock.step("viewer in chromium", viewer_in_browser)?;
+    check::run(&mut clock)?;
     // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here.
-    fuzz::run(&["--seconds".into(), "10".into(), "--jobs".into(), "2".into()])?;
+    clock.step("fuzz", || {
+        fuzz::run(&["--seconds".into(), "10".into(), "--jobs".into(), "2".into()])
+    })?;
+    clock.report();
     // One closing line for whoever reads the end of the log (CI): every test of the workspace.
     println!("{passed} passed, {failed} failed");
     Ok(())

@@ -231,6 +231,7 @@ pub fn cost_rows(lines: &[String], matches: u32) -> Vec<Value> {
                 "match": m,
                 "game": log::value(&start, "game").unwrap_or("?"),
                 "config": log::value(&start, "config").unwrap_or("?"),
+                "bots": crate::demo::bots_of(&start),
                 "turns": n(&cost, "turns"),
                 "cycles_per_turn": { "min": n(&cost, "min"), "median": n(&cost, "median"), "max": n(&cost, "max") },
                 "bots_cycles_per_turn": { "min": n(&cost, "bots_min"), "median": n(&cost, "bots_median"), "max": n(&cost, "bots_max") },
@@ -280,7 +281,7 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
         return Ok(report);
     }
     println!(
-        "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10}",
+        "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10} | bots",
         "game",
         "config",
         "turns",
@@ -309,7 +310,7 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
             _ => ("(not in the QEMU lineup)".to_owned(), String::new()),
         };
         println!(
-            "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10}",
+            "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10} | {}",
             r["game"].as_str().unwrap_or("?"),
             r["config"].as_str().unwrap_or("?"),
             r["turns"].to_string(),
@@ -317,7 +318,8 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
             r["bots_cycles_per_turn"]["median"].to_string(),
             r["stack_bytes"].to_string(),
             m3_rules,
-            m3_bots
+            m3_bots,
+            r["bots"].as_str().unwrap_or("?")
         );
     }
     println!(

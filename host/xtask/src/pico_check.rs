@@ -26,10 +26,21 @@ use crate::pico::{self, Run};
 use crate::{log, mono, qemu, root, tools};
 
 pub fn run() -> Result<()> {
-    let started = Instant::now();
+    let release = build()?;
+    emulate(&release)
+}
+
+/// Everything before the emulator runs: Node's packages, the harness's own tests, the release
+/// ELFs (this uses both cores; [`emulate`] mostly one, so it can run beside other checks).
+pub fn build() -> Result<std::path::PathBuf> {
     pico::node_packages()?;
     harness_tests()?;
-    let release = pico::build()?;
+    pico::build()
+}
+
+/// The checks on the emulated Pico, with the ELFs of [`build`].
+pub fn emulate(release: &Path) -> Result<()> {
+    let started = Instant::now();
     let rows = rotation(&release.join("arena"))?;
     panic_test(&release.join("panic-test"))?;
     bad_input(&release.join("arena"), &release.join("panic-test"))?;

@@ -3,10 +3,12 @@
 use anyhow::{bail, Context, Result};
 use std::process::Command;
 
-pub const TARGETS: [&str; 3] = [
+/// The boards' targets, and wasm32 for the replay viewer's module (host/build.rs).
+pub const TARGETS: [&str; 4] = [
     "thumbv6m-none-eabi",
     "thumbv7m-none-eabi",
     "thumbv7em-none-eabihf",
+    "wasm32-unknown-unknown",
 ];
 
 fn output(program: &str, args: &[&str]) -> String {
@@ -85,6 +87,7 @@ pub fn all() -> Result<()> {
     mono()?;
     defmt_print()?;
     flip_link()?;
+    chromium()?;
     crate::pico::node_packages()
 }
 
@@ -134,6 +137,14 @@ pub fn mono() -> Result<()> {
         return Ok(());
     }
     apt("mono", "mono-mcs")
+}
+
+/// The viewer's browser test (tests/browser/viewer.py) drives Debian's chromium, never a download.
+pub fn chromium() -> Result<()> {
+    if have("chromium") {
+        return Ok(());
+    }
+    apt("chromium", "chromium")
 }
 
 pub fn defmt_print() -> Result<()> {

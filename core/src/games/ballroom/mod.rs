@@ -29,9 +29,10 @@
 //! ## Refusals
 //! [`StepReport::refused`] counts, per seat, replies that were replaced by the default (wrong
 //! phase, `Malformed`, the first `Null`) and explicit actions the reference marks invalid (a
-//! snapped move, an attack out of range or on oneself, a buy off spawn or too dear, using a
-//! passive item). `use=false` on a passive item is marked invalid by the reference but is not a
-//! refusal; neither is [`Action::Pass`].
+//! snapped move, an attack out of range, a buy off spawn or too dear, using a passive item).
+//! `use=false` on a passive item and an attack on oneself (the phase's default action, how bots
+//! pass in ATTACK) are marked invalid by the reference but are not refusals; neither is
+//! [`Action::Pass`].
 //!
 //! ## Capacities
 //! None: four players, fixed arrays. `size_of::<Ballroom>()` is 176 bytes on x86-64, tested to

@@ -402,7 +402,9 @@ impl Ballroom {
             if let Some(r) = self.record.attacks.get_mut(s) {
                 *r = rec;
             }
-            if explicit.get(s) == Some(&true) && !rec.valid {
+            // Attacking oneself is the phase's default action, which is how bots pass in ATTACK:
+            // the reference marks it invalid (kept in the record), but nothing is refused.
+            if explicit.get(s) == Some(&true) && !rec.valid && target != s as i32 {
                 report.refuse(s);
             }
         }

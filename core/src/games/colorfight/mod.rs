@@ -207,6 +207,27 @@ pub enum Refusal {
     CannotRejoin,
 }
 
+impl Refusal {
+    /// The reason in a few words, for reports and traces.
+    pub const fn reason(self) -> &'static str {
+        match self {
+            Refusal::Malformed => "malformed action",
+            Refusal::Defeated => "player defeated",
+            Refusal::OutOfGrid => "cell off the grid",
+            Refusal::Busy => "busy attacking",
+            Refusal::BeingTaken => "cell being taken",
+            Refusal::NotAdjacent => "cell not next to own land",
+            Refusal::NoBuildInSkirmish => "no bases in Skirmish",
+            Refusal::NotOwn => "base on a cell not owned",
+            Refusal::HasBase => "cell already a base",
+            Refusal::TooPoor => "too little gold",
+            Refusal::BaseLimit => "base limit reached",
+            Refusal::CoolDown => "build cool-down",
+            Refusal::CannotRejoin => "join while not defeated",
+        }
+    }
+}
+
 /// What an accepted action will do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {

@@ -33,7 +33,14 @@ pub enum Refusal {
 
 impl core::fmt::Display for Refusal {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(match self {
+        f.write_str(self.reason())
+    }
+}
+
+impl Refusal {
+    /// The reason in a few words, for reports.
+    pub const fn reason(self) -> &'static str {
+        match self {
             Refusal::NotYourTurn => "not this player's turn",
             Refusal::NoAction => "no action",
             Refusal::TakeNothing => "a take of zero tiles",
@@ -41,7 +48,7 @@ impl core::fmt::Display for Refusal {
             Refusal::NoSuchVictim => "a steal from no other player",
             Refusal::EmptyVictim => "a steal from a player with no tiles",
             Refusal::PutBackNotStolen => "putting back a tile that was not stolen",
-        })
+        }
     }
 }
 

@@ -13,6 +13,7 @@
 //! history the replay needs (every ant's moves, every food, score and hive history).
 
 mod feed;
+pub mod json;
 mod protocol;
 mod replay;
 pub mod tournament;
@@ -22,8 +23,8 @@ pub use feed::{bot_input, SeatFeed};
 pub use protocol::{BotAnswer, Official};
 pub use replay::{play_recorded, Recorder, ReplayMeta, ReplayWriter};
 pub use verify::{
-    kills_from_replay, orders_from_replay, params_from_replay, rerun, rerun_with, replay_with,
-    verify_replay, Kill,
+    kills_from_replay, map_of_replay, orders_from_replay, params_from_replay, replay_value, rerun,
+    rerun_with, replay_with, verify_replay, Kill,
 };
 
 use crate::cli::MatchArgs;
@@ -131,7 +132,7 @@ impl HostGame for Ants {
     ];
     const ABOUT: &'static str =
         "Ants (Google AI Challenge 2011) on an official map, official protocol and replay.";
-    const REPLAY_ABOUT: &'static str = "An Ants replay (official format, revision 3), re-played on its map.";
+    const REPLAY_ABOUT: &'static str = "An Ants replay (official format, revision 3), re-played on the map it holds (--map: checked to be that map).";
     const MAP_BESIDE: bool = true;
     const REPLAY_EXT: &'static str = "json";
     type PlayOptions = PlayOptions;
@@ -276,12 +277,7 @@ impl HostGame for Ants {
 
     /// What the replay says of a turn: scores, ants (row, column, owner) and food.
     fn state_json(&self, _seat: Seat) -> Value {
-        serde_json::json!({
-            "turn": self.current_turn(),
-            "scores": self.scores(),
-            "ants": self.ants().iter().map(|a| serde_json::json!([a.sq / self.cols(), a.sq % self.cols(), a.owner])).collect::<Vec<_>>(),
-            "food": self.food().iter().map(|f| serde_json::json!([f.sq / self.cols(), f.sq % self.cols()])).collect::<Vec<_>>(),
-        })
+        json::state_json(self)
     }
 
     /// A seat's orders as the lines it sends (`["o 3 4 n", ...]`).
@@ -309,17 +305,9 @@ impl HostGame for Ants {
         ctx: &ReplayContext,
         each: &mut dyn Visit<Self>,
     ) -> Result<Verified, Difference> {
-        let map = ctx.map.as_deref().ok_or_else(|| {
-            Difference::unreadable(
-                "an Ants replay with its map: give --map MAP (the map it was played on)",
-                "no map",
-            )
-        })?;
-        let mut text = String::new();
-        input
-            .read_to_string(&mut text)
-            .map_err(|e| Difference::unreadable("an Ants replay", e))?;
-        replay_with(&text, map, each)
+        let replay: Value = serde_json::from_reader(input)
+            .map_err(|e| Difference::unreadable("an Ants replay (JSON)", e))?;
+        replay_value(&replay, ctx.map.as_deref(), each)
     }
 
     /// The start, then one state a turn.

@@ -4,7 +4,7 @@
 
 use super::feed::{end_scores, SeatFeed};
 use crate::game::{End, Finish, Standing};
-use crate::process::{Fault, Lines};
+use crate::process::{Exceeded, Fault, Lines};
 use crate::protocol::{preview, Answer, Clock, Protocol};
 use arena_core::games::ants::{parse_order, Ants, Order, OrderError, HOST_ORDERS};
 use arena_core::{Seat, SeatSet};
@@ -87,6 +87,7 @@ impl Official {
         let deadline = ms.map(|ms| from + Duration::from_millis(u64::from(ms)));
         let timeout = || Fault::Timeout {
             waited_ms: from.elapsed().as_millis() as u64,
+            over: ms.map(|ms| Exceeded::PerAnswer { ms: u64::from(ms) }),
         };
         let mut lines = Vec::new();
         let mut notes = Vec::new();
@@ -127,6 +128,7 @@ impl Official {
 pub fn invalid(line: &str, why: OrderError) -> Fault {
     Fault::Invalid {
         why: BotAnswer::describe(&preview(line), why),
+        reason: why.reason(),
     }
 }
 
@@ -218,7 +220,9 @@ pub fn play_answers(
 ) -> crate::game::Stepped {
     let slices: Vec<&[Order]> = answers.iter().map(|a| a.orders.as_slice()).collect();
     let mut notes = Vec::new();
+    let mut reasons = Vec::new();
     let report = game.play_turn(&slices, dropped, |p, i, why| {
+        reasons.push((p, why.reason()));
         if why != OrderError::MoveBlocked {
             let line = answers
                 .get(p)
@@ -227,7 +231,11 @@ pub fn play_answers(
             notes.push((p, invalid(line, why)));
         }
     });
-    crate::game::Stepped { report, notes }
+    crate::game::Stepped {
+        report,
+        notes,
+        why: reasons,
+    }
 }
 
 #[cfg(test)]

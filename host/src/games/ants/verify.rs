@@ -6,6 +6,7 @@ use crate::verify::{Difference, Verified};
 use arena_core::games::ants::map::MAX_PLAYERS;
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, Dir, Order};
 use arena_core::SeatSet;
+use arena_viewer::games::ants::{Part, Start as ViewStart};
 use serde_json::Value;
 use std::fmt;
 
@@ -153,6 +154,20 @@ fn kill_set(game: &Ants, rec: &mut Recorder, kills: &[Kill], turn: u32) -> SeatS
     set
 }
 
+/// What a turn fed the rules, seat by seat, for the viewer: the orders, and the status of a bot
+/// the engine killed this turn.
+fn fed_parts(orders: &[&[Order]], killed: SeatSet, kills: &[Kill], turn: u32) -> Vec<Part> {
+    (0..orders.len())
+        .map(|p| Part {
+            killed: kills
+                .iter()
+                .find(|(s, t, _)| killed.contains(p) && *s == p && *t == turn)
+                .map(|(_, _, status)| status.clone()),
+            orders: orders.get(p).map_or_else(Vec::new, |o| o.to_vec()),
+        })
+        .collect()
+}
+
 /// Re-plays an official replay with our engine and returns our replay.
 pub fn rerun(replay: &Value, map: &str) -> Result<Value, Mismatch> {
     rerun_with(replay, map, &mut |_: &Ants| {})
@@ -174,6 +189,11 @@ pub fn rerun_with(
     let mut rec = Recorder::new(&game);
     // Bots the engine killed while loading (turn 0).
     let at_start = kill_set(&game, &mut rec, &kills, 0);
+    each.start(&ViewStart {
+        params: params.clone(),
+        seed,
+        killed: at_start,
+    });
     game.kill_at_start(at_start);
     each.state(&game);
     let empty: Vec<Vec<Order>> = Vec::new();
@@ -184,6 +204,7 @@ pub fn rerun_with(
             .map(|p| these.get(p).map_or(&[][..], |v| v.as_slice()))
             .collect();
         let killed = kill_set(&game, &mut rec, &kills, t as u32);
+        each.fed(&fed_parts(&slices, killed, &kills, t as u32));
         play_recorded(&mut game, &mut rec, &slices, killed);
         each.state(&game);
     }
@@ -403,6 +424,114 @@ pub fn check_header(replay: &Value, map: &str) -> Result<(), Difference> {
     Ok(())
 }
 
+/// The map a replay's game was played on, from what the replay holds, in the official map format:
+/// its `map` draws the squares at the end of the game, where water is as it always was, and its
+/// `hills` give every hill with its owner (a hill is drawn by what stands on it, so not from the
+/// drawing). Food and ants on a map file are not part of the game's start, so none are written.
+pub fn map_of_replay(replay: &Value) -> Result<String, Difference> {
+    let data = replay.get("replaydata").unwrap_or(replay);
+    let m = data.get("map").ok_or_else(|| bad("replaydata.map", "missing"))?;
+    let size = |key: &str| {
+        u16::try_from(num(m, key)?).map_err(|_| bad(&format!("replaydata.map.{key}"), "out of range"))
+    };
+    let (rows, cols) = (usize::from(size("rows")?), usize::from(size("cols")?));
+    let players = num(data, "players")?;
+    let lines = m
+        .get("data")
+        .and_then(Value::as_array)
+        .filter(|l| l.len() == rows)
+        .ok_or_else(|| bad("replaydata.map.data", "not one string per row"))?;
+    let mut grid = Vec::with_capacity(rows);
+    for line in lines {
+        let line = line
+            .as_str()
+            .filter(|l| l.len() == cols)
+            .ok_or_else(|| bad("replaydata.map.data", "not a string of cols squares"))?;
+        grid.push(line.bytes().map(|b| if b == b'%' { b'%' } else { b'.' }).collect::<Vec<u8>>());
+    }
+    let hills = data.get("hills").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    for (i, h) in hills.iter().enumerate() {
+        let at = |k: usize| h.get(k).and_then(Value::as_u64).and_then(|v| usize::try_from(v).ok());
+        let square = match (at(0), at(1), at(2)) {
+            (Some(r), Some(c), Some(owner)) if owner < MAX_PLAYERS => grid
+                .get_mut(r)
+                .and_then(|row| row.get_mut(c))
+                .map(|sq| *sq = b'0' + owner as u8),
+            _ => None,
+        };
+        square.ok_or_else(|| bad(&format!("hills[{i}]"), "not a hill on the map"))?;
+    }
+    // A header that contradicts its own hills is not a map to compare with (the header check
+    // names it instead).
+    let mut owners: Vec<u64> = hills.iter().filter_map(|h| h.get(2)?.as_u64()).collect();
+    owners.sort_unstable();
+    owners.dedup();
+    if i64::try_from(owners.len()).ok() != Some(players) {
+        return Err(bad("replaydata.players", "not the number of players its hills have"));
+    }
+    let mut text = format!("rows {rows}\ncols {cols}\nplayers {players}\n");
+    for row in grid {
+        text.push_str("m ");
+        text.push_str(&String::from_utf8_lossy(&row));
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+/// Why `given` is not the map of the replay whose own map is `own`, if it is not.
+fn maps_differ(given: &str, own: &str) -> Result<Option<String>, Difference> {
+    let given = AntsMap::parse(given).map_err(|e| bad("map", e))?;
+    let own = AntsMap::parse(own).map_err(|e| bad("replaydata.map", e))?;
+    let shape = |m: &AntsMap| format!("{}x{} for {} players", m.rows, m.cols, m.players);
+    if (given.rows, given.cols, given.players) != (own.rows, own.cols, own.players) {
+        return Ok(Some(format!(
+            "the replay's is {}, this one {}",
+            shape(&own),
+            shape(&given)
+        )));
+    }
+    let cols = usize::from(own.cols.max(1));
+    let square = |sq: usize| format!("row {}, col {}", sq / cols, sq % cols);
+    if let Some(sq) = (0..own.squares()).find(|&i| given.terrain.get(i) != own.terrain.get(i)) {
+        return Ok(Some(format!("both are {}, but the water differs at {}", shape(&own), square(sq))));
+    }
+    if given.hills != own.hills {
+        let hill = |m: &AntsMap| {
+            m.hills.iter().map(|&(sq, o)| format!("{o} at {}", square(usize::from(sq)))).collect::<Vec<_>>().join("; ")
+        };
+        return Ok(Some(format!(
+            "both are {}, but the hills differ: the replay's are {}, this one's {}",
+            shape(&own),
+            hill(&own),
+            hill(&given)
+        )));
+    }
+    Ok(None)
+}
+
+/// The map to re-play `replay` on: `given` (`--map`) if it is the replay's own, else the
+/// replay's own when none is given. A replay whose own map cannot be read is re-played on
+/// `given` as it is (the comparison then names what differs).
+pub fn map_for(replay: &Value, given: Option<&str>) -> Result<String, Difference> {
+    let own = map_of_replay(replay);
+    match (given, own) {
+        (None, own) => own,
+        (Some(given), Err(_)) => Ok(given.to_string()),
+        (Some(given), Ok(own)) => match maps_differ(given, &own)? {
+            None => Ok(given.to_string()),
+            // Whole, not cut as field values are: the sizes are at the end.
+            Some(why) => Err(Difference {
+                line: None,
+                turn: None,
+                path: "map".into(),
+                expected: "the map the replay was played on (leave --map out: the replay holds it)"
+                    .into(),
+                got: format!("another map: the maps differ: {why}"),
+            }),
+        },
+    }
+}
+
 /// Re-runs an official replay (revision 3) on `map` and checks every compared field.
 pub fn verify_replay(replay: &str, map: &str) -> Result<Verified, Difference> {
     replay_with(replay, map, &mut |_: &Ants| {})
@@ -415,6 +544,16 @@ pub fn replay_with(
     each: &mut dyn Visit<Ants>,
 ) -> Result<Verified, Difference> {
     let expected: Value = serde_json::from_str(replay).map_err(|e| bad("replay", e))?;
+    replay_value(&expected, Some(map), each)
+}
+
+/// [`replay_with`] of a replay already read, on `map` or (`None`) the map the replay holds.
+pub fn replay_value(
+    expected: &Value,
+    map: Option<&str>,
+    each: &mut dyn Visit<Ants>,
+) -> Result<Verified, Difference> {
+    let map = &map_for(expected, map)?;
     let meta = Meta {
         config: String::new(),
         seed: expected
@@ -424,9 +563,9 @@ pub fn replay_with(
         bots: strings(expected.get("playernames")),
     };
     each.meta(&meta);
-    check_header(&expected, map)?;
-    let got = rerun_with(&expected, map, each)?;
-    compare(&expected, &got)?;
+    check_header(expected, map)?;
+    let got = rerun_with(expected, map, each)?;
+    compare(expected, &got)?;
     let d = &got["replaydata"];
     let turns = got["game_length"].as_u64().unwrap_or(0) as u32;
     let ants = d["ants"].as_array().map_or(0, Vec::len);

@@ -15,7 +15,9 @@
 //!   input, our default action where the reference would crash). A timeout or EOF is
 //!   [`Action::Null`].
 
-use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Phase, Player, TurnRecord, PLAYERS};
+use arena_core::games::ballroom::{
+    Action, Ballroom, Class, Item, Phase, Player, TurnRecord, PLAYERS,
+};
 use arena_core::{Game, Seat};
 use serde_json::Value;
 use std::fmt::{self, Write as _};

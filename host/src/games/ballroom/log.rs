@@ -343,6 +343,7 @@ pub fn replay(text: &str, each: &mut dyn Visit<Ballroom>) -> Result<Verified, Di
         &game,
         t0.get("player_states").unwrap_or(&Value::Null),
     )?;
+    each.start(&(params, 0));
     each.state(&game);
     let mut steps = 0;
     for (t, entry) in turns.iter().enumerate().skip(1) {
@@ -379,6 +380,7 @@ pub fn replay(text: &str, each: &mut dyn Visit<Ballroom>) -> Result<Verified, Di
                 }
             }
             c.turn = turn;
+            each.fed(&actions);
             game.step_logged(&actions);
             steps += 1;
             check_actions(&mut c, &game, phase, logged).map_err(|d| incomplete(d, &missing))?;

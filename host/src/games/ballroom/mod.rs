@@ -10,6 +10,7 @@
 pub mod json;
 pub mod log;
 pub mod protocol;
+mod refusals;
 pub mod tournament;
 
 use crate::cli::MatchArgs;
@@ -102,6 +103,15 @@ impl HostGame for Ballroom {
 
     fn time_limit(_: &Params) -> (Duration, u32) {
         (PER_PHASE, 1)
+    }
+
+    /// The phase's default action is the bot's pass (an explicit self-attack included).
+    fn is_pass(&self, seat: Seat, mv: &Action) -> bool {
+        refusals::is_pass(self.phase(), seat, mv)
+    }
+
+    fn play_step(&mut self, moves: &[Action], _dropped: arena_core::SeatSet) -> crate::game::Stepped {
+        refusals::play(self, moves)
     }
 
     fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {

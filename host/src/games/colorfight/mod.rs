@@ -135,8 +135,9 @@ impl HostGame for ColorFight {
         });
         asked.then(|| {
             format!(
-                "{{\"tick\":{},\"seat\":{seat},\"state\":{}}}",
+                "{{\"tick\":{},\"seat\":{seat},\"variant\":\"{}\",\"state\":{}}}",
                 self.turn(),
+                self.variant().name(),
                 json::state_json(self)
             )
         })
@@ -144,6 +145,15 @@ impl HostGame for ColorFight {
 
     fn state_json(&self, _seat: Seat) -> Value {
         json::state_value(self)
+    }
+
+    fn play_step(&mut self, moves: &[Action], _dropped: arena_core::SeatSet) -> crate::game::Stepped {
+        let mut why = [None; arena_core::games::colorfight::MAX_PLAYERS];
+        let mut stepped = crate::game::Stepped::from(self.step_explained(moves, &mut why));
+        stepped.why = (why.iter().enumerate())
+            .filter_map(|(seat, w)| w.map(|r| (seat, r.reason())))
+            .collect();
+        stepped
     }
 
     fn action_json(action: &Action) -> Value {

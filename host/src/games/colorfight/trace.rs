@@ -7,7 +7,7 @@ use crate::game::Plan;
 use crate::record::{LineWriter, Recorder, Step};
 use crate::replay::{Meta, Visit};
 use crate::verify::{json_diff, json_lines, no_names, Difference, Verified};
-use arena_core::games::colorfight::{Action, ColorFight};
+use arena_core::games::colorfight::{Action, ColorFight, Refusal, MAX_PLAYERS};
 use arena_core::{Game, StepReport};
 use serde_json::{json, Value};
 use std::io::BufRead;
@@ -24,9 +24,21 @@ pub fn header(game: &ColorFight) -> String {
 }
 
 /// One line per step: the tick the actions were taken at, the actions, what was refused, and
-/// (with `state`) the state after the step. Call it with the game as it is *after* `step(actions)`
-/// returned `report`.
+/// (with `state`) the state after the step. Call it with the game as it is *after*
+/// `step(actions)` returned `report`.
 pub fn line(game: &ColorFight, actions: &[Action], report: &StepReport, state: bool) -> String {
+    explained(game, actions, report, &[], state)
+}
+
+/// [`line`], with why each refused action was refused (`why`, one reason or `null` per seat,
+/// kept on the lines with a refusal).
+pub fn explained(
+    game: &ColorFight,
+    actions: &[Action],
+    report: &StepReport,
+    why: &[Option<&'static str>],
+    state: bool,
+) -> String {
     let seats = game.seats();
     let acts: Vec<Value> = (0..seats)
         .map(|s| action_json(&actions.get(s).copied().unwrap_or_default()))
@@ -36,6 +48,10 @@ pub fn line(game: &ColorFight, actions: &[Action], report: &StepReport, state: b
         "actions": acts,
         "refused": &report.refused[..seats],
     });
+    let told = why.iter().any(Option::is_some);
+    if let (true, true, Some(m)) = (told, report.total_refused() > 0, line.as_object_mut()) {
+        m.insert("why".into(), json!(&why[..seats.min(why.len())]));
+    }
     if let (true, Some(m)) = (state, line.as_object_mut()) {
         m.insert("state".into(), state_value(game));
     }
@@ -60,7 +76,13 @@ impl Recorder<ColorFight> for Trace {
 
     fn step(&mut self, g: &ColorFight, step: &Step<'_, ColorFight>, out: &mut LineWriter) {
         let state = g.turn().is_multiple_of(self.every) || g.is_over();
-        out.text(&line(g, step.moves, step.report, state));
+        let mut why = vec![None; g.seats()];
+        for &(seat, reason) in step.why {
+            if let Some(w) = why.get_mut(seat) {
+                *w = Some(reason);
+            }
+        }
+        out.text(&explained(g, step.moves, step.report, &why, state));
     }
 }
 
@@ -103,6 +125,7 @@ pub fn replay(
         ..Verified::default()
     };
     each.meta(&report.meta);
+    each.start(&(params, seed));
     each.state(&game);
     for item in lines {
         let (n, line) = item?;
@@ -116,11 +139,20 @@ pub fn replay(
             Some(a) => a.iter().map(action_from_json).collect(),
             None => return Err(at(Difference::field("actions", "a list", "missing"))),
         };
-        let stepped = game.step(&actions);
+        each.fed(&actions);
+        let mut why = [None; MAX_PLAYERS];
+        let stepped = game.step_explained(&actions, &mut why);
         let seats = game.seats();
         let refused = line.get("refused").cloned().unwrap_or(Value::Null);
         if let Some(d) = json_diff(&refused, &json!(&stepped.refused[..seats]), &no_names) {
             return Err(at(d.under("refused")));
+        }
+        // Traces written before the reasons were kept have none: there is nothing to compare.
+        if let Some(said) = line.get("why") {
+            let why: Vec<Option<&str>> = why[..seats].iter().map(|w| w.map(Refusal::reason)).collect();
+            if let Some(d) = json_diff(said, &json!(why), &no_names) {
+                return Err(at(d.under("why")));
+            }
         }
         // Long games record the state only every few ticks.
         if let Some(state) = line.get("state") {

@@ -52,6 +52,22 @@ impl HostGame for Mammut {
         (PER_ACTION, 1)
     }
 
+    /// Mammut has no pass: every turn is a take or a steal, and `Nothing` is refused ("no action").
+    fn is_pass(&self, _seat: Seat, _mv: &Action) -> bool {
+        false
+    }
+
+    /// The mover's refusal, with the rules' reason for it.
+    fn play_step(&mut self, moves: &[Action], _dropped: arena_core::SeatSet) -> crate::game::Stepped {
+        let why = self.mover().and_then(|seat| {
+            let action = moves.get(seat).copied().unwrap_or_default();
+            self.legal(seat, &action).err().map(|r| (seat, r.reason()))
+        });
+        let mut stepped = crate::game::Stepped::from(self.step(moves));
+        stepped.why.extend(why);
+        stepped
+    }
+
     fn setup(_: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
     }

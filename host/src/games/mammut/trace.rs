@@ -31,15 +31,35 @@ pub fn header(g: &Mammut, seed: u64, bots: &[&str]) -> String {
 /// One trace line: the step's number (turns played before it), the seat that moved, its action,
 /// whether it was refused, and the state after it.
 pub fn line(turn: u32, seat: Seat, action: &Action, refused: bool, after: &Mammut) -> String {
-    json!({
+    explained(turn, seat, action, refused, None, after)
+}
+
+/// [`line`], with why the action was refused (`why`, kept on refused lines).
+pub fn explained(
+    turn: u32,
+    seat: Seat,
+    action: &Action,
+    refused: bool,
+    why: Option<&str>,
+    after: &Mammut,
+) -> String {
+    let mut line = json!({
         "turn": turn,
         "seat": seat,
         "action": action_json(action),
         "refused": refused,
         "state": state_json(after, seat),
         "digest": digest_json(after),
-    })
-    .to_string()
+    });
+    if let (true, Some(why), Some(m)) = (refused, why, line.as_object_mut()) {
+        m.insert("why".into(), why.into());
+    }
+    line.to_string()
+}
+
+/// Why the rules refuse `seat`'s `action` now, if they do.
+fn refusal(g: &Mammut, seat: Seat, action: &Action) -> Option<&'static str> {
+    g.legal(seat, action).err().map(|r| r.reason())
 }
 
 /// Plays a whole game with `bots` (one per seat) and returns it with its trace (one line per step,
@@ -63,8 +83,9 @@ pub fn play_traced<B: Bot<Mammut>>(
         if let Some(a) = actions.get_mut(seat) {
             *a = action;
         }
+        let why = refusal(&g, seat, &action);
         let refused = g.step(&actions).total_refused() > 0;
-        trace.push_str(&line(turn, seat, &action, refused, &g));
+        trace.push_str(&explained(turn, seat, &action, refused, why, &g));
         trace.push('\n');
     }
     Ok((g, trace))
@@ -87,7 +108,8 @@ impl Recorder<Mammut> for Trace {
         for seat in step.movers.iter() {
             let action = step.moves.get(seat).copied().unwrap_or_default();
             let refused = step.report.refused.get(seat).copied().unwrap_or(0) > 0;
-            out.text(&line(step.turn, seat, &action, refused, g));
+            let why = step.why.iter().find(|(s, _)| *s == seat).map(|&(_, w)| w);
+            out.text(&explained(step.turn, seat, &action, refused, why, g));
         }
     }
 }
@@ -137,6 +159,7 @@ pub fn replay(
         ..Verified::default()
     };
     each.meta(&report.meta);
+    each.start(&(Params, seed));
     each.state(&g);
     let mut refused_total = 0u32;
     for item in lines {
@@ -159,11 +182,20 @@ pub fn replay(
         if let Some(a) = actions.get_mut(seat) {
             *a = action;
         }
+        each.fed(&actions);
+        let why = refusal(&g, seat, &action);
         let refused = g.step(&actions).total_refused() > 0;
         refused_total += u32::from(refused);
         let rec_refused = v.get("refused").unwrap_or(&Value::Null);
         if rec_refused.as_bool() != Some(refused) {
             return Err(at(Difference::field("refused", rec_refused, refused)));
+        }
+        // Traces written before the reasons were kept have none.
+        if let Some(said) = v.get("why") {
+            if said.as_str() != why {
+                let ours = why.unwrap_or("no refusal");
+                return Err(at(Difference::field("why", said, ours)));
+            }
         }
         check(&v, &g, seat).map_err(at)?;
         report.checks += 1;

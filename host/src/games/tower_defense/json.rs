@@ -276,4 +276,3 @@ pub fn action_from_json(v: &Value) -> Action {
         _ => Action::Unknown,
     }
 }
-

@@ -16,6 +16,23 @@ use serde_json::Value;
 use std::io::BufRead;
 use std::time::Duration;
 
+/// Why the rules refused `seat`'s `action`, by what it asked for: the rules answer yes or no,
+/// and the report names what was asked and what can stand in its way.
+fn refusal(variant: Variant, seat: Seat, action: &Action) -> &'static str {
+    use arena_core::games::tower_defense::siege::INVADER_SEAT;
+    let invades = matches!(action, Action::Spawn { .. });
+    let other_side = variant == Variant::Siege && invades != (seat == INVADER_SEAT);
+    match action {
+        Action::Unknown => "unknown action",
+        Action::Pass => "pass refused",
+        _ if other_side => "action of the other side (Siege)",
+        Action::Spawn { .. } => "spawn refused (bad terms, too little gold, or the entrance taken)",
+        Action::Build { .. } => "build refused (bad type or position, too little gold, or a tower there)",
+        Action::Upgrade { .. } => "upgrade refused (bad stat or position, too little gold, or no tower)",
+        Action::Destroy { .. } => "destroy refused (no tower there)",
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VariantArg {
     /// The symmetric game: two players, each defends a path and invades the other's.
@@ -87,6 +104,21 @@ impl HostGame for TowerDefense {
     fn fixture_setup(options: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
         let variant = options.variant.variant();
         Ok(Setup::new(Params { variant }, 2, variant.name()))
+    }
+
+    fn variant_name(&self) -> Option<&'static str> {
+        Some(self.variant().name())
+    }
+
+    fn play_step(&mut self, moves: &[Action], _dropped: arena_core::SeatSet) -> crate::game::Stepped {
+        let variant = self.variant();
+        let mut stepped = crate::game::Stepped::from(self.step(moves));
+        for (seat, action) in moves.iter().enumerate() {
+            if stepped.report.refused.get(seat).is_some_and(|&n| n > 0) {
+                stepped.why.push((seat, refusal(variant, seat, action)));
+            }
+        }
+        stepped
     }
 
     fn state_json(&self, _seat: Seat) -> Value {

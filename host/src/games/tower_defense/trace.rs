@@ -227,6 +227,7 @@ pub fn replay(
         ..Verified::default()
     };
     report.checks += u64::from(check(&first, &game).map_err(|d| d.at_line(n).at_turn(0))?);
+    each.start(&(Params { variant }, 0));
     each.state(&game);
     // The other lines are read as their actions, their turn and which state fields they have, so
     // a line that records no state (most lines of a long trace) costs no tree of JSON.
@@ -246,7 +247,9 @@ pub fn replay(
             )
             .at_line(n));
         }
-        game.step(&[actions[0].of(a, variant, 0), actions[1].of(b, variant, 1)]);
+        let fed = [actions[0].of(a, variant, 0), actions[1].of(b, variant, 1)];
+        each.fed(&fed);
+        game.step(&fed);
         report.steps += 1;
         let at = |d: Difference| d.at_line(n).at_turn(game.turn());
         if let Some(d) = json_diff(&fast.turn, &json!(game.turn()), &tuple_names) {

@@ -85,8 +85,9 @@ pub struct ServeOptions {
     /// open for joins during the first 5 minutes); 0: wait for every client.
     #[arg(long, value_name = "S", default_value_t = 0.0)]
     pub join_s: f64,
-    /// Seed for the map, the rules' draws and the built-in bots (default: from the clock).
-    #[arg(long)]
+    /// Seed for the map, the rules' draws and the built-in bots, a whole number from 0 to 2^64-1
+    /// (default: from the clock).
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::cli::parse_seed)]
     pub seed: Option<u64>,
     /// The address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
@@ -364,6 +365,9 @@ fn report(table: &Table, seed: u64) -> MatchReport {
                 faults: Vec::new(),
                 disqualified: None,
                 refused: s.refused.saturating_add(s.early),
+                // The server answers each refusal with its err_code and err_msg at once.
+                refused_by: Vec::new(),
+                passes: 0,
             })
             .collect(),
         summary: crate::game::Summary {

@@ -405,7 +405,7 @@ impl Table {
         self.track(tick, &actions, &why, &before_cells, &before);
         let every = self.game.tick().is_multiple_of(self.state_every) || self.game.is_over();
         self.trace
-            .text(&trace::line(&self.game, &actions, &report, every));
+            .text(&trace::explained(&self.game, &actions, &report, &why.map(|w| w.map(Refusal::reason)), every));
         for (seat, s) in self.seats.iter_mut().enumerate() {
             s.refused += u32::from(report.refused.get(seat).copied().unwrap_or(0));
         }

@@ -2,7 +2,7 @@
 //! shows them, and in a terminal.
 
 use arena_firmware::screen::draw_game;
-use arena_host::render::{ansi_gray, half_blocks, Canvas, Label, ToRgb};
+use arena_host::render::{ansi_gray, half_blocks, image_of, Canvas, Label, ToRgb};
 use embedded_graphics::pixelcolor::{BinaryColor, Gray4, GrayColor, Rgb565, RgbColor};
 use embedded_graphics::prelude::{DrawTarget, Pixel, Point};
 
@@ -88,7 +88,7 @@ fn the_gray_canvas_shows_what_the_boards_framebuffer_holds() {
     draw_game(&g, &label.get(), &mut frame).unwrap();
     let mut canvas = Canvas::<Gray4>::new(128, 64);
     draw_game(&g, &label.get(), &mut canvas).unwrap();
-    let image = canvas.to_image(1);
+    let image = image_of(&canvas.picture(), 1);
     let mut lit = 0;
     for y in 0..64u32 {
         for x in 0..128u32 {
@@ -111,7 +111,7 @@ fn the_canvas_clips_and_scales() {
     .unwrap();
     assert_eq!(c.pixel(0, 0), Some(Gray4::BLACK));
     assert_eq!(c.pixel(1, 0), Some(Gray4::new(2)));
-    let img = c.to_image(3);
+    let img = image_of(&c.picture(), 3);
     assert_eq!(img.dimensions(), (6, 3));
     assert_eq!(img.get_pixel(5, 2).0, [34, 34, 34]);
     assert_eq!(img.get_pixel(2, 2).0, [0, 0, 0]);

@@ -1,9 +1,8 @@
 //! Every registered game is reachable from every command that lists games: `play`, `verify` and
 //! `tournament` subcommands with their help, `arena bots`, and `arena --help`.
 
-mod common;
+use crate::common::*;
 use arena_host::games::GAMES;
-use common::*;
 
 fn stdout(args: &[&str]) -> String {
     let out = arena(args);

@@ -1,8 +1,7 @@
 //! `arena tournament` and `arena merge`: results independent of --jobs, shards that merge into the
 //! same table as one run, replays kept, no process left behind.
 
-mod common;
-use common::*;
+use crate::common::*;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 

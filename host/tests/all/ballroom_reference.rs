@@ -3,8 +3,7 @@
 //! the per-seat reading deadlines, the turn numbers of faults, `--max-turns`, `executor`, and
 //! official logs that file actions by executor.
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::{json, Value};
 use std::process::Command;
 

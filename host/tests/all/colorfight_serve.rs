@@ -4,8 +4,7 @@
 //! finish their headers) get the server's answers while the game goes on, on time. Every server
 //! listens on a port the system picks (`--port 0`).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;

@@ -1,8 +1,7 @@
 //! Match reports say what decided the ranking: the rule, the numbers compared and who was
 //! defeated when, in the text report and in `--json`, for every game.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 /// Plays `args` twice (text and `--json`); returns both.
 fn play(args: &[&str]) -> (String, serde_json::Value) {

@@ -7,7 +7,7 @@ use arena_firmware::screen::{draw_game, MatchLabel};
 use arena_host::game::{Plan, Setup};
 use arena_host::play::play;
 use arena_host::process::Limits;
-use arena_host::render::{Canvas, ToRgb};
+use arena_host::render::{image_of, Canvas, ToRgb};
 use arena_host::seats::BotSpec;
 use embedded_graphics::pixelcolor::{BinaryColor, Gray4, Rgb565};
 use image::{AnimationDecoder, RgbImage};
@@ -101,7 +101,7 @@ fn draw<C: ToRgb>(w: u32, h: u32, scale: u32, g: &TowerDefense) -> RgbImage {
     };
     let mut canvas = Canvas::<C>::new(w, h);
     draw_game(g, &label, &mut canvas).unwrap();
-    canvas.to_image(scale)
+    image_of(&canvas.picture(), scale)
 }
 
 /// `g`'s screen drawn directly on a canvas of display `name`.
@@ -569,10 +569,17 @@ fn ants_replays_render_on_their_map_and_ants_can_be_watched() {
         "--out",
         png.to_str().unwrap(),
     ]);
-    fails(
-        &["render", replay, "--out", png.to_str().unwrap()],
-        "give --map MAP",
-    );
+    // The replay holds its map: without --map, the same picture.
+    let own = dir.path().join("own.png");
+    ok(&[
+        "render",
+        replay,
+        "--turn",
+        "60",
+        "--out",
+        own.to_str().unwrap(),
+    ]);
+    assert_eq!(std::fs::read(&own).unwrap(), std::fs::read(&png).unwrap());
     let watched = ok(&[
         "play",
         "ants",

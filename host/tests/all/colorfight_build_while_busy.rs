@@ -1,8 +1,7 @@
 //! Rules, decision 9: an external ColorFight bot busy attacking is still asked on the ticks where
 //! it could build a base, and its build is taken (before, only the built-in bots could).
 
-mod common;
-use common::*;
+use crate::common::*;
 use serde_json::Value;
 
 #[test]

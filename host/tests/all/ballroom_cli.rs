@@ -1,8 +1,7 @@
 //! `arena play ballroom` end to end: the reference protocol over stdin/stdout and over TCP, faults,
 //! and logs that verify.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn python_bot_over_stdin_plays_and_a_garbage_bot_is_dropped() {

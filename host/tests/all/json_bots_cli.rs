@@ -1,8 +1,7 @@
 //! ColorFight and Mammut with external JSON-lines bots as real subprocesses: matches complete,
 //! faults are named, traces verify.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 #[test]
 fn colorfight_python_bot_plays_and_its_trace_verifies() {

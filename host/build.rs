@@ -1,0 +1,88 @@
+//! Builds the replay viewer's WebAssembly module (`host/viewer` for `wasm32-unknown-unknown`) so
+//! that `arena render --out match.html` can embed it: a user's `cargo build` of the host makes the
+//! whole command, with no other tool to run and nothing built when a replay is rendered.
+//!
+//! Why here: the module is built from the same sources as the host (arena-core's rules,
+//! arena-firmware's screens, the host's canonical JSON), so it must be rebuilt whenever they
+//! change, and cargo only knows that from a build script. The inner build has its own target
+//! directory (`<target>/viewer-wasm`), so it never waits on the outer build's lock, and starts from
+//! a clean environment of flags (the outer build's RUSTFLAGS, sanitizers or clippy wrapper are for
+//! the host, not for the module). Its release profile drops debug information: the page carries
+//! the module, and its size is what a viewer file weighs.
+//!
+//! Without the wasm32 target (`rustup target add wasm32-unknown-unknown`; rust-toolchain.toml
+//! lists it) the host still builds, says so in a warning, and `arena render --out x.html` explains
+//! why it cannot write the page.
+
+use std::path::PathBuf;
+use std::process::Command;
+use std::{env, fs};
+
+const TARGET: &str = "wasm32-unknown-unknown";
+
+fn main() {
+    let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let root = manifest.join("..");
+    let out = PathBuf::from(env::var_os("OUT_DIR").unwrap_or_default());
+    let target_dir = env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("viewer-wasm");
+    for path in [
+        "viewer",
+        "src/games",
+        "../core",
+        "../firmware",
+        "../Cargo.lock",
+    ] {
+        println!("cargo:rerun-if-changed={}", manifest.join(path).display());
+    }
+    // Builds that never write a page skip the module: the fuzz targets, built by nightly (which
+    // has no wasm32 here) under sanitizers (`cargo xtask fuzz` sets this).
+    println!("cargo:rerun-if-env-changed=ARENA_NO_VIEWER");
+    if env::var_os("ARENA_NO_VIEWER").is_some() {
+        if let Err(e) = fs::write(out.join("arena_viewer.wasm"), []) {
+            println!("cargo:warning=cannot write the viewer module into OUT_DIR: {e}");
+        }
+        return;
+    }
+    let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut build = Command::new(cargo);
+    build
+        .args(["build", "--release", "--package", "arena-viewer", "--lib"])
+        .args(["--target", TARGET])
+        .arg("--manifest-path")
+        .arg(root.join("Cargo.toml"))
+        .arg("--target-dir")
+        .arg(&target_dir)
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
+        .env("CARGO_PROFILE_RELEASE_STRIP", "true")
+        .env("CARGO_PROFILE_RELEASE_PANIC", "abort")
+        // What the inner cargo prints is for a person; the outer one reads this script's stdout.
+        .stdout(std::io::stderr());
+    for var in [
+        "RUSTFLAGS",
+        "CARGO_ENCODED_RUSTFLAGS",
+        "CARGO_BUILD_RUSTFLAGS",
+        "RUSTC_WORKSPACE_WRAPPER",
+        "CARGO_BUILD_TARGET",
+        "CARGO_TARGET_DIR",
+    ] {
+        build.env_remove(var);
+    }
+    let module = target_dir.join(TARGET).join("release/arena_viewer.wasm");
+    let bytes = match build.status() {
+        Ok(s) if s.success() => fs::read(&module).unwrap_or_default(),
+        Ok(s) => {
+            println!("cargo:warning=the replay viewer's WebAssembly module did not build ({s}): `arena render --out x.html` will say so; is the {TARGET} target installed?");
+            Vec::new()
+        }
+        Err(e) => {
+            println!("cargo:warning=cannot run cargo to build the replay viewer: {e}");
+            Vec::new()
+        }
+    };
+    if let Err(e) = fs::write(out.join("arena_viewer.wasm"), bytes) {
+        println!("cargo:warning=cannot write the viewer module into OUT_DIR: {e}");
+    }
+}

@@ -1,0 +1,105 @@
+//! Bad input a new user types gets a clear error before anything is played, never a run that
+//! cannot end or a match played without its bot.
+
+use crate::common::*;
+use std::time::{Duration, Instant};
+
+fn refused(args: &[&str], says: &str) {
+    let out = arena(args);
+    assert!(!out.status.success(), "{args:?} succeeded: {}", text(&out));
+    assert!(text(&out).contains(says), "{args:?}: {}", text(&out));
+}
+
+const TOURNAMENT: [&str; 6] = [
+    "tournament",
+    "tower-defense",
+    "--bot",
+    "random",
+    "--bot",
+    "random",
+];
+
+#[test]
+fn zero_games_and_zero_jobs_are_refused() {
+    for flag in ["--games", "--jobs"] {
+        refused(
+            &[&TOURNAMENT[..], &[flag, "0"]].concat(),
+            "must be at least 1",
+        );
+    }
+}
+
+#[test]
+fn a_tournament_too_big_to_run_is_refused_before_its_schedule_is_made() {
+    let start = Instant::now();
+    refused(
+        &[&TOURNAMENT[..], &["--games", "1000000000"]].concat(),
+        "a run plays at most 1000000: give fewer --games",
+    );
+    // Building the schedule first took gigabytes and minutes.
+    assert!(start.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn a_negative_seed_is_told_what_a_seed_is() {
+    for cmd in [
+        &["play", "tower-defense", "--seed", "-1"][..],
+        &["tournament", "mammut", "--bot", "random", "--seed", "-1"][..],
+    ] {
+        let out = arena(cmd);
+        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
+        let t = text(&out);
+        assert!(
+            t.contains("`-1` is not a seed: a seed is a whole number from 0"),
+            "{t}"
+        );
+        assert!(!t.contains("-- -1"), "the hint that gets no further: {t}");
+    }
+}
+
+#[test]
+fn a_program_that_does_not_exist_stops_before_the_match() {
+    let out = arena(&["play", "tower-defense", "--bot", "cmd:nosuchprogram"]);
+    assert!(!out.status.success(), "{}", text(&out));
+    let t = text(&out);
+    assert!(
+        t.contains("cannot start bot 0 (cmd:nosuchprogram): not found"),
+        "{t}"
+    );
+    assert!(!t.contains("turns:"), "a match was played: {t}");
+    let out = arena(&[
+        "tournament",
+        "tower-defense",
+        "--bot",
+        "random",
+        "--bot",
+        "cmd:./no/such/bot --fast",
+    ]);
+    assert!(!out.status.success(), "{}", text(&out));
+    assert!(
+        text(&out).contains("cannot start bot 1 (cmd:./no/such/bot --fast)"),
+        "{}",
+        text(&out)
+    );
+}
+
+#[test]
+fn turn_ms_is_taken_by_every_game() {
+    let map = golden("ants").join("maps/tutorial1.map");
+    let map = map.to_str().unwrap();
+    let slow = "cmd:while read l; do echo null; done";
+    for args in [
+        &["play", "tower-defense", "--bot", slow, "--max-turns", "3"][..],
+        &["play", "colorfight", "--bot", slow, "--ticks", "3"][..],
+        &["play", "mammut", "--max-turns", "1"][..],
+        &["play", "ballroom", "--max-turns", "1"][..],
+        &[
+            "play", "ants", "--map", map, "--bot", "hunter", "--bot", "hold", "--turns", "3",
+        ][..],
+    ] {
+        let mut args = args.to_vec();
+        args.extend(["--turn-ms", "50", "--seed", "3"]);
+        let out = arena(&args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out));
+    }
+}

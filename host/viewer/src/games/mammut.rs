@@ -1,0 +1,67 @@
+//! Mammut: the trace's seed, and the mover's action per step (the others pass).
+
+use super::setup;
+use crate::code::{error, Error, Reader, Writer};
+use crate::json::mammut as json;
+use crate::Viewed;
+use arena_core::games::mammut::{Action, Mammut, Params, TileSet};
+use arena_core::Game;
+
+impl Viewed for Mammut {
+    type Start = (Params, u64);
+    type Part = Action;
+
+    fn put_start((_, seed): &Self::Start, w: &mut Writer) {
+        w.u64(*seed);
+    }
+
+    fn get_start(r: &mut Reader<'_>) -> Result<Self::Start, Error> {
+        Ok((Params, r.u64()?))
+    }
+
+    fn put_part(a: &Action, w: &mut Writer) {
+        match *a {
+            Action::Nothing => w.byte(0),
+            Action::Take(tiles) => {
+                w.byte(1);
+                w.u64(u64::from(tiles.0));
+            }
+            Action::Steal { victim, put_back } => {
+                w.byte(2);
+                w.byte(victim);
+                w.byte(put_back);
+            }
+        }
+    }
+
+    fn get_part(r: &mut Reader<'_>) -> Result<Action, Error> {
+        Ok(match r.byte()? {
+            0 => Action::Nothing,
+            1 => Action::Take(TileSet(
+                u32::try_from(r.u64()?).map_err(|_| error("not a tile set"))?,
+            )),
+            2 => Action::Steal {
+                victim: r.byte()?,
+                put_back: r.byte()?,
+            },
+            b => return Err(error(format!("no Mammut action {b}"))),
+        })
+    }
+
+    fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
+        Mammut::new(params, *seed).map(Box::new).map_err(setup)
+    }
+
+    fn play(&mut self, parts: &[Action]) -> Vec<String> {
+        let report = self.step(parts);
+        crate::refusals(&report, self.seats())
+    }
+
+    fn shown_json(&self) -> String {
+        json::state_json(self, 0).to_string()
+    }
+
+    fn part_json(a: &Action) -> String {
+        json::action_json(a).to_string()
+    }
+}
