@@ -174,6 +174,8 @@ mod tests {
         assert!(Reader::new(&[5, b'a']).str().is_err());
         assert!(Reader::new(&[2]).bool().is_err());
         assert!(Reader::new(&[200, 1]).usize(100).is_err());
-        assert!(Reader::new(&[0xff, 0x01]).int::<i8>().is_err());
+        // 256 is zigzag for 128, one over i8::MAX (255, for -128, fits).
+        assert!(Reader::new(&[0x80, 0x02]).int::<i8>().is_err());
+        assert_eq!(Reader::new(&[0xff, 0x01]).int::<i8>(), Ok(-128));
     }
 }
