@@ -1,5 +1,7 @@
-//! `cargo xtask fuzz [--seconds N] [--jobs J] [TARGET...]`: every libFuzzer target of `tests/fuzz`
-//! (or the ones named) for N seconds each, J at a time.
+//! `cargo xtask fuzz [--seconds N] [--jobs J] [--sanitizer address|none] [TARGET...]`: every
+//! libFuzzer target of `tests/fuzz` (or the ones named) for N seconds each, J at a time.
+//! AddressSanitizer by default; `cargo xtask test`'s short run goes without (its build takes a
+//! third less time, and the code fuzzed has no `unsafe`: the core, firmware and host forbid it).
 //!
 //! The fuzz project is its own workspace and needs the nightly toolchain (sanitizers); cargo-fuzz is
 //! installed when missing. The targets are the `[[bin]]`s of `tests/fuzz/Cargo.toml`, in its order;
@@ -102,6 +104,8 @@ impl Manifest {
 struct Options {
     seconds: u32,
     jobs: usize,
+    /// cargo-fuzz's `--sanitizer` (address by default).
+    sanitizer: String,
     targets: Vec<String>,
 }
 
@@ -109,6 +113,7 @@ fn options(args: &[String], all: &[String]) -> Result<Options> {
     let mut o = Options {
         seconds: 30,
         jobs: 1,
+        sanitizer: "address".into(),
         targets: Vec::new(),
     };
     let mut rest = args.iter();
@@ -121,6 +126,10 @@ fn options(args: &[String], all: &[String]) -> Result<Options> {
             "--jobs" => match rest.next().map(|s| s.parse::<usize>()) {
                 Some(Ok(n)) if n > 0 => o.jobs = n,
                 _ => bail!("--jobs needs a positive number"),
+            },
+            "--sanitizer" => match rest.next().map(String::as_str) {
+                Some(v @ ("address" | "none")) => o.sanitizer = v.into(),
+                _ => bail!("--sanitizer is `address` or `none`"),
             },
             t if all.iter().any(|k| k == t) => o.targets.push(t.to_string()),
             t => bail!("unknown fuzz target `{t}`; targets: {}", all.join(" ")),
@@ -177,12 +186,15 @@ pub fn run(args: &[String]) -> Result<()> {
         status(Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]))?;
     }
     // One build of every target first: the parallel runs then only start binaries.
-    eprintln!("xtask: building the fuzz targets (nightly, AddressSanitizer)");
+    eprintln!(
+        "xtask: building the fuzz targets (nightly, sanitizer: {})",
+        o.sanitizer
+    );
     status(
         Command::new("cargo")
             .current_dir(&dir)
             .env("ARENA_NO_VIEWER", "1")
-            .args(["+nightly", "fuzz", "build"]),
+            .args(["+nightly", "fuzz", "build", "--sanitizer", &o.sanitizer]),
     )?;
     let seeds = Seeds::make(&dir, &manifest, &o.targets)?;
     let logs = dir.join("logs");
@@ -203,7 +215,7 @@ pub fn run(args: &[String]) -> Result<()> {
             let Some(target) = waiting.pop_front() else {
                 break;
             };
-            let child = start(&dir, target, o.seconds, &seeds, &logs)?;
+            let child = start(&dir, target, &o, &seeds, &logs)?;
             eprintln!("xtask: fuzz {target} ({} s)", o.seconds);
             running.push((target, child, Instant::now()));
         }
@@ -291,7 +303,7 @@ fn nightly() -> Result<()> {
 fn start(
     dir: &Path,
     target: &str,
-    seconds: u32,
+    o: &Options,
     seeds: &Seeds,
     logs: &Path,
 ) -> Result<std::process::Child> {
@@ -303,12 +315,19 @@ fn start(
     // As for the build (else `fuzz run` would build the targets again, with the viewer).
     cmd.current_dir(dir)
         .env("ARENA_NO_VIEWER", "1")
-        .args(["+nightly", "fuzz", "run", target])
+        .args([
+            "+nightly",
+            "fuzz",
+            "run",
+            "--sanitizer",
+            &o.sanitizer,
+            target,
+        ])
         .arg(&corpus)
         .args(&folders)
         .args([
             "--".to_string(),
-            format!("-max_total_time={seconds}"),
+            format!("-max_total_time={}", o.seconds),
             "-rss_limit_mb=4096".to_string(),
             "-print_final_stats=1".to_string(),
         ])
