@@ -274,9 +274,18 @@ impl core::fmt::Display for SeatLine<'_> {
     }
 }
 
+/// What a value shows, written as the result screen writes it: into a fixed buffer (the core's
+/// tests allocate no more than the core does).
+#[cfg(test)]
+pub(crate) fn shown(value: impl core::fmt::Display) -> heapless::String<128> {
+    let mut out = heapless::String::new();
+    let written = core::fmt::Write::write_fmt(&mut out, format_args!("{value}"));
+    assert!(written.is_ok(), "more than 128 bytes");
+    out
+}
+
 #[cfg(test)]
 mod tests {
-    extern crate std;
     use super::*;
 
     #[test]
@@ -292,11 +301,8 @@ mod tests {
     fn a_shared_first_place_names_the_tied_seats_and_their_number() {
         let o = Outcome::by_score(5, &[7, 12, 3, 12, 9], "five rounds played");
         let why = Decision::by_score(&o, "points");
-        assert_eq!(
-            std::format!("{}", why.verdict()),
-            "draw: seats 1, 3 tie on points 12"
-        );
-        assert_eq!(std::format!("{}", why.seat(4)), "points 9");
+        assert_eq!(shown(why.verdict()), "draw: seats 1, 3 tie on points 12");
+        assert_eq!(shown(why.seat(4)), "points 9");
     }
 
     #[test]
@@ -313,12 +319,12 @@ mod tests {
         why.set(0, [299, 0], Some(312));
         why.set(1, [103, 0], None);
         assert_eq!(
-            std::format!("{}", why.verdict()),
+            shown(why.verdict()),
             "seat 1 wins: seat 0 was defeated at turn 312"
         );
         why.set(0, [103, 0], None);
         assert_eq!(
-            std::format!("{}", why.verdict()),
+            shown(why.verdict()),
             "seat 1 wins over seat 0 by a seeded lot: score tied at 103"
         );
     }

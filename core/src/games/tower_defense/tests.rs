@@ -1063,15 +1063,15 @@ fn decision_4_the_gold_tie_break_is_explained_with_its_numbers() {
     g.turn = 312;
     let why = g.decision().unwrap();
     assert_eq!(
-        std::format!("{}", why.verdict()),
+        crate::outcome::shown(why.verdict()),
         "seat 0 wins on gold, 120 to 80 (life tied at 0)"
     );
     assert_eq!(
-        std::format!("{}", why.seat(1)),
+        crate::outcome::shown(why.seat(1)),
         "life 0 gold 80 defeated t312"
     );
     assert_eq!(
-        std::format!("{}", why.rule()),
+        crate::outcome::shown(why.rule()),
         "ranked by life, then gold; a tie for first is a draw"
     );
 }
@@ -1083,15 +1083,15 @@ fn siege_decision_names_who_was_defeated_and_when_and_no_invader_life() {
     g.turn = 4_321;
     let why = g.decision().unwrap();
     assert_eq!(
-        std::format!("{}", why.verdict()),
-        std::format!(
+        crate::outcome::shown(why.verdict()),
+        crate::outcome::shown(format_args!(
             "seat {} wins: seat {} was defeated at turn 4321",
             siege::INVADER_SEAT,
             siege::DEFENDER_SEAT
-        )
+        ))
     );
     assert_eq!(
-        std::format!("{}", why.seat(siege::INVADER_SEAT)),
+        crate::outcome::shown(why.seat(siege::INVADER_SEAT)),
         "",
         "the invader has no life to show"
     );
