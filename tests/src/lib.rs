@@ -6,7 +6,7 @@
 //! the game's own generator ([`ArbitraryGame`], in arena-core behind its `arbitrary` feature), the
 //! one the fuzz targets and the soak play too: proptest makes bytes, and at every step each seat's
 //! action is drawn from them given the state, so the same bytes on the same states give the same
-//! actions. `tests/suite.rs` runs it over every game of the host registry
+//! actions. `tests/all/suite.rs` runs it over every game of the host registry
 //! ([`arena_host::with_games!`]) and the board build of Ants; a game joins by implementing
 //! [`Suite`] (in `games/<game>.rs`).
 //!
