@@ -1,7 +1,9 @@
-//! `cargo xtask fuzz [--seconds N] [--jobs J] [--sanitizer address|none] [TARGET...]`: every
-//! libFuzzer target of `tests/fuzz` (or the ones named) for N seconds each, J at a time.
-//! AddressSanitizer by default; `cargo xtask test`'s short run goes without (its build takes a
-//! third less time, and the code fuzzed has no `unsafe`: the core, firmware and host forbid it).
+//! `cargo xtask fuzz [--seconds N] [--jobs J] [--sanitizer address|none] [--dev] [TARGET...]`:
+//! every libFuzzer target of `tests/fuzz` (or the ones named) for N seconds each, J at a time.
+//! AddressSanitizer and release builds by default; `cargo xtask test`'s short run goes without the
+//! sanitizer (its build takes a third less time, and the code fuzzed has no `unsafe`: the core,
+//! firmware and host forbid it) and unoptimised (`--dev`: the release build is one codegen unit a
+//! crate, minutes on two cores, for a 10 s smoke run of each target).
 //!
 //! The fuzz project is its own workspace and needs the nightly toolchain (sanitizers); cargo-fuzz is
 //! installed when missing. The targets are the `[[bin]]`s of `tests/fuzz/Cargo.toml`, in its order;
@@ -25,7 +27,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
 
-use crate::tools::{on_path, status};
+use crate::tools::status;
 
 /// The largest input a target mutates, at most (longer seeds, such as some golden traces, are cut).
 const MAX_LEN: u64 = 1 << 18;
@@ -106,7 +108,21 @@ struct Options {
     jobs: usize,
     /// cargo-fuzz's `--sanitizer` (address by default).
     sanitizer: String,
+    /// cargo-fuzz's `--dev`: unoptimised targets, built in a fraction of the release build's time
+    /// (which is one codegen unit a crate); for short smoke runs.
+    dev: bool,
     targets: Vec<String>,
+}
+
+impl Options {
+    /// What `cargo fuzz build` and `cargo fuzz run` are both given (else `run` builds again).
+    fn build_args(&self) -> Vec<&str> {
+        let mut args = vec!["--sanitizer", &self.sanitizer];
+        if self.dev {
+            args.push("--dev");
+        }
+        args
+    }
 }
 
 fn options(args: &[String], all: &[String]) -> Result<Options> {
@@ -114,6 +130,7 @@ fn options(args: &[String], all: &[String]) -> Result<Options> {
         seconds: 30,
         jobs: 1,
         sanitizer: "address".into(),
+        dev: false,
         targets: Vec::new(),
     };
     let mut rest = args.iter();
@@ -131,6 +148,7 @@ fn options(args: &[String], all: &[String]) -> Result<Options> {
                 Some(v @ ("address" | "none")) => o.sanitizer = v.into(),
                 _ => bail!("--sanitizer is `address` or `none`"),
             },
+            "--dev" => o.dev = true,
             t if all.iter().any(|k| k == t) => o.targets.push(t.to_string()),
             t => bail!("unknown fuzz target `{t}`; targets: {}", all.join(" ")),
         }
@@ -182,19 +200,19 @@ pub fn run(args: &[String]) -> Result<()> {
     let manifest = Manifest::read(&dir)?;
     let o = options(args, &manifest.targets)?;
     nightly()?;
-    if !on_path("cargo-fuzz") {
-        status(Command::new("cargo").args(["install", "cargo-fuzz", "--locked"]))?;
-    }
+    crate::setup::cargo_fuzz()?;
     // One build of every target first: the parallel runs then only start binaries.
     eprintln!(
-        "xtask: building the fuzz targets (nightly, sanitizer: {})",
-        o.sanitizer
+        "xtask: building the fuzz targets (nightly, sanitizer: {}, {})",
+        o.sanitizer,
+        if o.dev { "unoptimised" } else { "release" }
     );
     status(
         Command::new("cargo")
             .current_dir(&dir)
             .env("ARENA_NO_VIEWER", "1")
-            .args(["+nightly", "fuzz", "build", "--sanitizer", &o.sanitizer]),
+            .args(["+nightly", "fuzz", "build"])
+            .args(o.build_args()),
     )?;
     let seeds = Seeds::make(&dir, &manifest, &o.targets)?;
     let logs = dir.join("logs");
@@ -315,14 +333,9 @@ fn start(
     // As for the build (else `fuzz run` would build the targets again, with the viewer).
     cmd.current_dir(dir)
         .env("ARENA_NO_VIEWER", "1")
-        .args([
-            "+nightly",
-            "fuzz",
-            "run",
-            "--sanitizer",
-            &o.sanitizer,
-            target,
-        ])
+        .args(["+nightly", "fuzz", "run"])
+        .args(o.build_args())
+        .arg(target)
         .arg(&corpus)
         .args(&folders)
         .args([

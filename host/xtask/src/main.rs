@@ -3,8 +3,8 @@
 //! - `demo`: install what is missing, build the QEMU firmware, play the whole rotation in QEMU with
 //!   one line per match (the decoded log in `target/demo/log.txt`), save the emulated screen as PNG
 //!   frames and an animated GIF under `target/demo/`;
-//! - `test`: installs what a fresh machine lacks, then runs every check CI runs: formatting, clippy,
-//!   the core on thumbv6m and thumbv7m, all tests, then the firmware checks (host and QEMU digests
+//! - `test`: installs what a fresh machine lacks (beside clippy), then runs every check CI runs:
+//!   formatting, clippy, all tests, the viewer in chromium, then the firmware checks (host and QEMU digests
 //!   identical, screendumps equal to the host rendering, the panic screen and exit status, no
 //!   unexplained panic path, the size limits and the cost budget), then every fuzz target for 10 s;
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
@@ -108,9 +108,10 @@ tasks:
           OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
   test    install what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
           defmt-print, flip-link, Node's packages, cargo-fuzz), then run every check CI runs:
-          formatting, clippy, the core on thumbv6m and thumbv7m, all tests, the viewer in headless
-          chromium, the firmware checks (same as firmware-test), and every fuzz target
-          for 10 s, two at a time (same as fuzz --seconds 10 --jobs 2 --sanitizer none)
+          formatting, clippy, all tests, the viewer in headless chromium, the firmware checks
+          (same as firmware-test; the boards' builds are the core's no_std build on thumbv6m,
+          thumbv7m and thumbv7em), and every fuzz target for 10 s, two at a time (same as
+          fuzz --seconds 10 --jobs 2 --sanitizer none --dev)
   emulate rp-pico [--matches N] [--snap N]
           the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, the
           defmt log decoded live, the OLED saved every N turns (and each announced frame) as PNG
@@ -137,11 +138,12 @@ tasks:
   soak [--matches N] [--seed S]
           the long run (not part of test): N seeded matches (default 10,000) across every game with
           built-in bots, in release mode, every game's invariants checked after every turn
-  fuzz [--seconds N] [--jobs J] [--sanitizer address|none] [TARGET...]
+  fuzz [--seconds N] [--jobs J] [--sanitizer address|none] [--dev] [TARGET...]
           each libFuzzer target of tests/fuzz, or those named, for N seconds (default 30), J at a
           time (default 1), with a table of executions and coverage at the end; needs the nightly
-          toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none.
-          `test` runs it with --seconds 10 --jobs 2 --sanitizer none
+          toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none;
+          release builds unless --dev (unoptimised: built faster, fuzzed slower).
+          `test` runs it with --seconds 10 --jobs 2 --sanitizer none --dev
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
@@ -221,9 +223,16 @@ fn viewer_in_browser() -> Result<()> {
 
 fn test() -> Result<()> {
     let mut clock = steps::Clock::default();
-    clock.step("set-up", setup::all)?;
+    // The targets first (clippy runs host/build.rs, which builds the viewer for wasm32); the rest
+    // installs beside fmt and clippy: apt waits on the network and the CPU-bound installs fill the
+    // cores clippy leaves idle, so a fresh machine's set-up costs little more than clippy alone.
+    clock.step("set-up: targets", setup::targets)?;
+    let installs = std::thread::spawn(|| {
+        let start = std::time::Instant::now();
+        (setup::rest(), start.elapsed())
+    });
     clock.step("fmt", || run("cargo", &["fmt", "--all", "--check"]))?;
-    clock.step("clippy", || {
+    let lint = clock.step("clippy", || {
         run(
             "cargo",
             &[
@@ -235,39 +244,31 @@ fn test() -> Result<()> {
                 "warnings",
             ],
         )
-    })?;
-    // The core alone, no_std, on both thumb targets: a check (the boards' builds below compile
-    // it for both; this says the core needs nothing the firmware brings, in a quarter the time).
-    clock.step("core on thumb", || {
-        for target in ["thumbv6m-none-eabi", "thumbv7m-none-eabi"] {
-            run(
-                "cargo",
-                &[
-                    "check",
-                    "-p",
-                    "arena-core",
-                    "--features",
-                    "defmt",
-                    "--target",
-                    target,
-                ],
-            )?;
-        }
-        Ok(())
-    })?;
+    });
+    let Ok((installed, took)) = installs.join() else {
+        bail!("the installs panicked");
+    };
+    clock.record("set-up (beside fmt and clippy)", took);
+    installed?;
+    lint?;
+    // The core's no_std build for both thumb targets is the boards' builds below (the QEMU board
+    // on thumbv7m, the Pico on thumbv6m, the STM32F411 on thumbv7em, each with defmt).
     let (passed, failed) = clock.step("cargo test", tally::cargo_test)?;
     clock.step("viewer in chromium", viewer_in_browser)?;
-    check::run(&mut clock)?;
-    // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here.
-    clock.step("fuzz", || {
-        fuzz::run(&[
-            "--seconds".into(),
-            "10".into(),
-            "--jobs".into(),
-            "2".into(),
-            "--sanitizer".into(),
-            "none".into(),
-        ])
+    // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here. It
+    // starts when the QEMU board's checks end, beside the emulated Pico's longer run.
+    check::run_then(&mut clock, |clock| {
+        clock.step("fuzz", || {
+            fuzz::run(&[
+                "--seconds".into(),
+                "10".into(),
+                "--jobs".into(),
+                "2".into(),
+                "--sanitizer".into(),
+                "none".into(),
+                "--dev".into(),
+            ])
+        })
     })?;
     clock.report();
     // One closing line for whoever reads the end of the log (CI): every test of the workspace.

@@ -29,12 +29,9 @@ pub fn build() -> Result<PathBuf> {
 }
 
 /// `npm ci` in the harness folder from the committed lock file, unless node_modules was installed
-/// from this very lock file already. Installs Node from Debian's packages if it is missing.
+/// from this very lock file already (Node itself is one of `setup`'s Debian packages).
 pub fn node_packages() -> Result<()> {
     let dir = root().join(EMULATOR);
-    if !tools::on_path("node") || !tools::on_path("npm") {
-        crate::setup::apt("node", "nodejs npm")?;
-    }
     let lock = std::fs::read(dir.join("package-lock.json"))
         .with_context(|| format!("{}/package-lock.json", dir.display()))?;
     let stamp = dir.join("node_modules/.arena-installed-from");

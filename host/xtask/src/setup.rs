@@ -54,7 +54,9 @@ pub fn install(name: &str, what: &str, command: &mut Command) -> Result<()> {
     Ok(())
 }
 
-/// Debian packages through apt-get (sudo unless root).
+/// Debian packages through apt-get (sudo unless root), in one `apt-get update` and one install,
+/// without the packages they only recommend (QEMU's and chromium's pulled in desktop audio, speech
+/// recognition and printing: a minute more of CI on a fresh machine, none of it used here).
 pub fn apt(name: &str, packages: &str) -> Result<()> {
     let sudo = if output("id", &["-u"]).trim() == "0" {
         ""
@@ -67,7 +69,7 @@ pub fn apt(name: &str, packages: &str) -> Result<()> {
         Command::new("sh").args([
             "-c",
             &format!(
-                "{sudo}apt-get update -qq && {sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq {packages}"
+                "{sudo}apt-get update -qq && {sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends {packages}"
             ),
         ]),
     )
@@ -81,14 +83,72 @@ fn cargo_install(krate: &str) -> Result<()> {
     )
 }
 
+/// The Debian packages, each with a program that shows it is there: QEMU for the QEMU board (the
+/// main job needs only this one), Mono for the C# example bot's test, chromium for the viewer's
+/// browser test, Node for the emulated Pico.
+const DEBIAN: [(&str, &str); 6] = [
+    ("qemu-system-arm", "qemu-system-arm"),
+    ("mcs", "mono-mcs"),
+    ("mono", "mono-mcs"),
+    ("chromium", "chromium"),
+    ("node", "nodejs"),
+    ("npm", "npm"),
+];
+
+/// The tools built from crates.io: defmt-print decodes the boards' logs (the main job needs only
+/// this one); the real boards link through flip-link (stack overflow protection); cargo-fuzz
+/// builds and runs the fuzz targets.
+const CRATES: [&str; 3] = ["defmt-print", "flip-link", "cargo-fuzz"];
+
+/// What the QEMU board needs (`cargo xtask demo`, `cost`, `panics`): the targets, QEMU and
+/// defmt-print.
+pub fn board() -> Result<()> {
+    targets()?;
+    debian(&DEBIAN[..1])?;
+    crates(&CRATES[..1])
+}
+
+/// Everything, one step after the other.
 pub fn all() -> Result<()> {
     targets()?;
-    qemu()?;
-    mono()?;
-    defmt_print()?;
-    flip_link()?;
-    chromium()?;
+    rest()
+}
+
+/// All but the rustup targets: what `cargo xtask test` installs while clippy runs (apt waits on
+/// the network, clippy on the cores).
+pub fn rest() -> Result<()> {
+    debian(&DEBIAN)?;
+    crates(&CRATES)?;
     crate::pico::node_packages()
+}
+
+/// cargo-fuzz, for `cargo xtask fuzz` alone.
+pub fn cargo_fuzz() -> Result<()> {
+    crates(&CRATES[2..])
+}
+
+/// The crates' tools that are missing, one `cargo install` each.
+fn crates(wanted: &[&str]) -> Result<()> {
+    for krate in wanted {
+        if !have(krate) {
+            cargo_install(krate)?;
+        }
+    }
+    Ok(())
+}
+
+/// The Debian packages that are missing, in one apt-get run.
+fn debian(wanted: &[(&str, &str)]) -> Result<()> {
+    let mut missing: Vec<&str> = wanted
+        .iter()
+        .filter(|(program, _)| !have(program))
+        .map(|(_, package)| *package)
+        .collect();
+    missing.dedup();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    apt("debian", &missing.join(" "))
 }
 
 /// rust-toolchain.toml lists the targets, but rustup does not install them on its own here.
@@ -122,42 +182,4 @@ pub fn targets() -> Result<()> {
         )?;
     }
     Ok(())
-}
-
-pub fn qemu() -> Result<()> {
-    if have("qemu-system-arm") {
-        return Ok(());
-    }
-    apt("qemu", "qemu-system-arm")
-}
-
-/// The C# starter's test compiles a bot with Debian's `mcs` and runs it with `mono`.
-pub fn mono() -> Result<()> {
-    if have("mcs") && have("mono") {
-        return Ok(());
-    }
-    apt("mono", "mono-mcs")
-}
-
-/// The viewer's browser test (tests/browser/viewer.py) drives Debian's chromium, never a download.
-pub fn chromium() -> Result<()> {
-    if have("chromium") {
-        return Ok(());
-    }
-    apt("chromium", "chromium")
-}
-
-pub fn defmt_print() -> Result<()> {
-    if have("defmt-print") {
-        return Ok(());
-    }
-    cargo_install("defmt-print")
-}
-
-/// The real boards link through flip-link (stack overflow protection); 5 s to install.
-pub fn flip_link() -> Result<()> {
-    if have("flip-link") {
-        return Ok(());
-    }
-    cargo_install("flip-link")
 }

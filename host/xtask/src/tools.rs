@@ -73,5 +73,5 @@ pub fn llvm_tool(name: &str) -> Result<PathBuf> {
 
 /// Everything the QEMU board needs: the thumb targets, llvm-tools, QEMU, defmt-print.
 pub fn qemu_board() -> Result<()> {
-    crate::setup::all()
+    crate::setup::board()
 }
