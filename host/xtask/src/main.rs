@@ -21,6 +21,24 @@
 use anyhow::{bail, ensure, Context, Result};
 use std::process::Command;
 
+/// `println!` for this file and every module below: std's panics when stdout is a pipe whose reader
+/// has gone (`cargo xtask lineup --help | head -1`); this drops what cannot be written, and the task
+/// goes on to its end (its files and its exit status are what count).
+macro_rules! println {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
+/// `eprintln!`, likewise for stderr.
+macro_rules! eprintln {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 mod check;
 mod cost;
 mod demo;
