@@ -115,7 +115,7 @@ struct Options {
 }
 
 impl Options {
-    /// What `cargo fuzz build` and `cargo fuzz run` are both given (else `run` builds again).
+    /// What `cargo fuzz build` is given.
     fn build_args(&self) -> Vec<&str> {
         let mut args = vec!["--sanitizer", &self.sanitizer];
         if self.dev {
@@ -327,28 +327,38 @@ fn start(
 ) -> Result<std::process::Child> {
     let corpus = dir.join("corpus").join(target);
     std::fs::create_dir_all(&corpus)?;
+    let artifacts = dir.join("artifacts").join(target);
+    std::fs::create_dir_all(&artifacts)?;
     let folders = seeds.of(target);
     let log = std::fs::File::create(logs.join(format!("{target}.log")))?;
-    let mut cmd = Command::new("cargo");
-    // As for the build (else `fuzz run` would build the targets again, with the viewer).
+    // The binary `cargo fuzz build` left, run as `cargo fuzz run` runs it (its arguments, and
+    // AddressSanitizer's options): `cargo fuzz run` would first run cargo twice per target (a
+    // build that finds nothing to do, then `cargo run`), seconds each.
+    let profile = if o.dev { "debug" } else { "release" };
+    let binary = dir
+        .join("target")
+        .join(crate::tools::host_triple()?)
+        .join(profile)
+        .join(target);
+    let mut cmd = Command::new(&binary);
     cmd.current_dir(dir)
-        .env("ARENA_NO_VIEWER", "1")
-        .args(["+nightly", "fuzz", "run"])
-        .args(o.build_args())
-        .arg(target)
-        .arg(&corpus)
-        .args(&folders)
+        .arg(format!("-artifact_prefix={}/", artifacts.display()))
         .args([
-            "--".to_string(),
             format!("-max_total_time={}", o.seconds),
             "-rss_limit_mb=4096".to_string(),
             "-print_final_stats=1".to_string(),
         ])
         .args((!folders.is_empty()).then(|| format!("-max_len={}", max_len(&folders))))
+        .arg(&corpus)
+        .args(&folders)
         .stdin(Stdio::null())
         .stdout(log.try_clone()?)
         .stderr(log);
-    cmd.spawn().with_context(|| format!("cannot start {cmd:?}"))
+    if o.sanitizer == "address" {
+        cmd.env("ASAN_OPTIONS", "detect_odr_violation=0");
+    }
+    cmd.spawn()
+        .with_context(|| format!("cannot start {}", binary.display()))
 }
 
 /// The largest seed's size, as the next power of two from 4 KiB to [`MAX_LEN`].

@@ -55,10 +55,7 @@ pub fn llvm_size() -> Result<PathBuf> {
 /// A program of the llvm-tools component (installed if missing).
 pub fn llvm_tool(name: &str) -> Result<PathBuf> {
     let sysroot = output(Command::new("rustc").args(["--print", "sysroot"]))?;
-    let host = output(Command::new("rustc").arg("-vV"))?
-        .lines()
-        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
-        .context("rustc -vV gave no host")?;
+    let host = host_triple()?;
     let path = PathBuf::from(sysroot.trim())
         .join("lib/rustlib")
         .join(host)
@@ -69,6 +66,14 @@ pub fn llvm_tool(name: &str) -> Result<PathBuf> {
         status(Command::new("rustup").args(["component", "add", "llvm-tools"]))?;
     }
     Ok(path)
+}
+
+/// The target triple of this machine, as rustc names it.
+pub fn host_triple() -> Result<String> {
+    output(Command::new("rustc").arg("-vV"))?
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .context("rustc -vV gave no host")
 }
 
 /// Everything the QEMU board needs: the thumb targets, llvm-tools, QEMU, defmt-print.

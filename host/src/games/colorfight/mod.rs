@@ -3,11 +3,12 @@
 //! (`arena serve colorfight`, [`serve`]).
 
 pub mod json;
+#[cfg(feature = "serve")]
 pub mod serve;
 pub mod trace;
 pub mod tournament;
 
-use crate::game::{HostGame, Server, Setup};
+use crate::game::{HostGame, Setup};
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::tournament::{Fixture, Format};
 use crate::verify::{Difference, Verified};
@@ -79,7 +80,8 @@ impl HostGame for ColorFight {
         "ColorFight (Conquest or Skirmish), 2 to 8 players on a grid, one step per 100 ms tick.";
     const REPLAY_ABOUT: &'static str = "A ColorFight trace (JSON lines: header, then one line per tick).";
     const REPLAY_EXT: &'static str = "jsonl";
-    const SERVER: Option<Server> = Some(serve::SERVER);
+    #[cfg(feature = "serve")]
+    const SERVER: Option<crate::game::Server> = Some(serve::SERVER);
     type PlayOptions = PlayOptions;
     type TournamentOptions = TournamentOptions;
     type Move = Action;
