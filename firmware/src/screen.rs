@@ -37,10 +37,17 @@ pub struct Layout {
     pub header: Rectangle,
     /// What the game draws in.
     pub body: Rectangle,
+    /// The desktop's side panel (each seat's name and numbers, the legend), right of the body;
+    /// `None` on the boards' displays, which draw exactly as they did before it existed.
+    pub side: Option<Rectangle>,
 }
 
 impl Layout {
     pub fn of(size: Size) -> Layout {
+        #[cfg(feature = "desktop")]
+        if size.width >= desktop::WIDTH && size.height >= desktop::HEIGHT {
+            return desktop::layout(size);
+        }
         let font = if size.width >= 200 {
             &ascii::FONT_10X20
         } else {
@@ -57,6 +64,7 @@ impl Layout {
             font,
             header,
             body,
+            side: None,
         }
     }
 
@@ -94,6 +102,22 @@ impl Layout {
         let (cols, rows) = (cols.max(1), rows.max(1));
         let body = self.body;
         let (bw, bh) = (body.size.width, body.size.height);
+        if let Some(side) = self.side {
+            // The numbers are in the side panel: the grid takes the whole body, centred.
+            let Fit { cell, squares } = Fit::of(cols, rows, bw, bh, min_cell);
+            let (shown_cols, shown_rows) = (cols.div_ceil(squares), rows.div_ceil(squares));
+            let origin = shift(
+                body.top_left,
+                px(bw.saturating_sub(cell.saturating_mul(shown_cols)) / 2),
+                px(bh.saturating_sub(cell.saturating_mul(shown_rows)) / 2),
+            );
+            return GridPlace {
+                cell,
+                squares,
+                origin,
+                panel: side.top_left,
+            };
+        }
         let panel_w = panel_chars
             .saturating_mul(self.font.character_size.width)
             .saturating_add(3);
@@ -152,6 +176,12 @@ impl Layout {
 
     pub fn line_height(&self) -> i32 {
         px(self.font.character_size.height).saturating_add(1)
+    }
+
+    /// Whether the game draws its own few numbers in the body (the boards' displays), rather
+    /// than leaving them to the desktop's side panel.
+    pub fn compact(&self) -> bool {
+        self.side.is_none()
     }
 }
 
@@ -257,8 +287,37 @@ impl Fit {
 pub trait Screen: Game {
     /// A short name for the header (a few letters: the header also shows the turn).
     const SHORT: &'static str;
-    /// Draw the state inside `layout.body` (already cleared to the background).
+    /// Draw the state inside `layout.body` (already cleared to the background). On the desktop
+    /// ([`Layout::side`] is set) the numbers go in the side panel instead, and the body may show
+    /// more detail (the cells are larger).
     fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>;
+
+    /// The desktop panel: lines about the whole game (the round, what lies in the middle),
+    /// above the seats.
+    #[cfg(feature = "desktop")]
+    fn game_panel<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error> {
+        let _ = panel;
+        Ok(())
+    }
+
+    /// The desktop panel: `seat`'s numbers, under its name.
+    #[cfg(feature = "desktop")]
+    fn seat_panel<D: Canvas>(
+        &self,
+        seat: usize,
+        panel: &mut desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error>;
+
+    /// Whether `seat` is out of the game (its name is then dimmed).
+    #[cfg(feature = "desktop")]
+    fn seat_out(&self, seat: usize) -> bool {
+        let _ = seat;
+        false
+    }
+
+    /// The desktop panel's legend: a [`desktop::Panel::key`] for every mark the body draws.
+    #[cfg(feature = "desktop")]
+    fn legend<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error>;
 }
 
 /// What the screens draw on: any embedded-graphics target whose colour has a [`Palette`] (the
@@ -317,32 +376,23 @@ where
     Ok(())
 }
 
-/// The whole screen for a game in progress: header, then the game's body.
-pub fn draw_game<G, D>(game: &G, label: &MatchLabel<'_>, target: &mut D) -> Result<(), D::Error>
-where
-    G: Screen,
-    D: Canvas,
-{
-    let layout = Layout::of(target.bounding_box().size);
-    target.clear(D::Color::background())?;
-    text(
-        target,
-        G::SHORT,
-        Point::new(1, 1),
-        D::Color::text(),
-        &layout,
-    )?;
-    let mut turn = Line64::new();
-    let _ = write!(turn, "#{} t{}", label.number, game.turn());
-    let right = TextStyleBuilder::new()
+/// The header: `left` at the left, `right` at the right, a dim line under them.
+fn header<D: Canvas>(
+    target: &mut D,
+    left: &str,
+    right: &str,
+    layout: &Layout,
+) -> Result<(), D::Error> {
+    text(target, left, Point::new(1, 1), D::Color::text(), layout)?;
+    let align = TextStyleBuilder::new()
         .alignment(Alignment::Right)
         .baseline(Baseline::Top)
         .build();
     Text::with_text_style(
-        &turn,
+        right,
         Point::new(px(layout.size.width).saturating_sub(1), 1),
         layout.text_style(D::Color::text()),
-        right,
+        align,
     )
     .draw(target)?;
     let y = px(layout.header.size.height).saturating_sub(1);
@@ -352,6 +402,23 @@ where
     )
     .into_styled(PrimitiveStyle::with_stroke(D::Color::dim(), 1))
     .draw(target)?;
+    Ok(())
+}
+
+/// The whole screen for a game in progress: header, then the game's body.
+pub fn draw_game<G, D>(game: &G, label: &MatchLabel<'_>, target: &mut D) -> Result<(), D::Error>
+where
+    G: Screen,
+    D: Canvas,
+{
+    let layout = Layout::of(target.bounding_box().size);
+    target.clear(D::Color::background())?;
+    #[cfg(feature = "desktop")]
+    if layout.side.is_some() {
+        return desktop::draw_game(game, label, target, &layout);
+    }
+    let turn = fmt_line!("#{} t{}", label.number, game.turn());
+    header(target, G::SHORT, &turn, &layout)?;
     game.draw_body(target, &layout)
 }
 
@@ -558,6 +625,297 @@ pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
         rest = tail;
         Some(head.trim_end_matches(' '))
     })
+}
+
+/// The desktop layout, for a display far larger than a board's (`arena render --display
+/// desktop`, the viewer page): the header names the game, its configuration and seed; the board
+/// picture fills the left; on the right a panel gives each seat's bot name in its colour with
+/// the numbers that matter in its game (written by the game's [`Screen::seat_panel`]), and a
+/// legend of what the picture's colours and marks mean ([`Screen::legend`]).
+///
+/// Behind the `desktop` feature (the host and the viewer turn it on): the boards' builds do not
+/// hold it, and [`Layout::of`] only chooses it for a display at least [`WIDTH`] x [`HEIGHT`].
+#[cfg(feature = "desktop")]
+pub mod desktop {
+    use super::*;
+
+    /// The smallest display that gets the desktop layout (a board's is at most 240 wide).
+    pub const WIDTH: u32 = 640;
+    pub const HEIGHT: u32 = 400;
+    /// The side panel's width (37 characters of [`FONT`]).
+    pub const SIDE_WIDTH: u32 = 340;
+    /// The panel's text, and the names in bold.
+    pub const FONT: &MonoFont<'static> = &ascii::FONT_9X15;
+    pub const BOLD: &MonoFont<'static> = &ascii::FONT_9X15_BOLD;
+    /// A text line's height, and a legend line's (its mark is a [`SWATCH`] square).
+    pub const LINE: i32 = 16;
+    pub const KEY_LINE: i32 = 18;
+    /// The side of a name's colour square and of a legend mark.
+    pub const SWATCH: u32 = 16;
+    /// Where a panel line starts, and where the text after a mark (and a seat's numbers) starts.
+    pub const MARGIN: i32 = 6;
+    pub const INDENT: i32 = 28;
+    /// Space between the parts of the panel.
+    pub const GAP: i32 = 6;
+
+    /// The desktop layout of a display of `size`: the header's large font, the body on the
+    /// left with a margin, the side panel on the right.
+    pub fn layout(size: Size) -> Layout {
+        let font = &ascii::FONT_10X20;
+        let header_h = font.character_size.height.saturating_add(2);
+        let below = size.height.saturating_sub(header_h);
+        let side_w = SIDE_WIDTH.min(size.width / 2);
+        let left_w = size.width.saturating_sub(side_w).saturating_sub(2);
+        let header = Rectangle::new(Point::zero(), Size::new(size.width, header_h));
+        let body = Rectangle::new(
+            Point::new(4, px(header_h).saturating_add(4)),
+            Size::new(left_w.saturating_sub(8), below.saturating_sub(8)),
+        );
+        let side = Rectangle::new(
+            Point::new(px(size.width.saturating_sub(side_w)), px(header_h)),
+            Size::new(side_w, below),
+        );
+        Layout {
+            size,
+            font,
+            header,
+            body,
+            side: Some(side),
+        }
+    }
+
+    /// The whole desktop screen of a game in progress.
+    pub(super) fn draw_game<G, D>(
+        game: &G,
+        label: &MatchLabel<'_>,
+        target: &mut D,
+        layout: &Layout,
+    ) -> Result<(), D::Error>
+    where
+        G: Screen,
+        D: Canvas,
+    {
+        let title = fmt_line!("{} {} seed {}", label.game, label.config, label.seed);
+        let turn = fmt_line!("#{} turn {}", label.number, game.turn());
+        header(target, &title, &turn, layout)?;
+        game.draw_body(target, layout)?;
+        let Some(side) = layout.side else {
+            return Ok(());
+        };
+        let x = side.top_left.x.saturating_sub(2);
+        let bottom = px(layout.size.height).saturating_sub(1);
+        Line::new(Point::new(x, side.top_left.y), Point::new(x, bottom))
+            .into_styled(PrimitiveStyle::with_stroke(D::Color::dim(), 1))
+            .draw(target)?;
+        let mut panel = Panel::new(target, side);
+        game.game_panel(&mut panel)?;
+        for seat in 0..game.seats() {
+            panel.gap();
+            let bot = label
+                .bots
+                .get(seat.checked_rem(label.bots.len()).unwrap_or(0))
+                .copied()
+                .unwrap_or("?");
+            // A name longer than the line is cut, not dropped (a whole `{bot}` that does not
+            // fit would leave the line without it).
+            let mut name = fmt_line!("{seat} ");
+            for c in bot.chars() {
+                if name.push(c).is_err() {
+                    break;
+                }
+            }
+            panel.name(seat, &name, game.seat_out(seat))?;
+            game.seat_panel(seat, &mut panel)?;
+        }
+        panel.gap();
+        panel.title("Legend", D::Color::text())?;
+        game.legend(&mut panel)
+    }
+
+    /// The side panel, written from the top a line at a time. A line that would run past the
+    /// bottom is left out (and counted in [`Panel::cut`]); text is cut at the right edge.
+    pub struct Panel<'t, D: Canvas> {
+        target: &'t mut D,
+        area: Rectangle,
+        y: i32,
+        cut: u32,
+    }
+
+    impl<'t, D: Canvas> Panel<'t, D> {
+        pub fn new(target: &'t mut D, area: Rectangle) -> Self {
+            let y = area.top_left.y.saturating_add(GAP);
+            Panel {
+                target,
+                area,
+                y,
+                cut: 0,
+            }
+        }
+
+        /// Lines left out for want of room.
+        pub fn cut(&self) -> u32 {
+            self.cut
+        }
+
+        /// The top of the next line.
+        pub fn y(&self) -> i32 {
+            self.y
+        }
+
+        /// Whether a line of `height` still fits; counts it as cut if not.
+        fn room(&mut self, height: i32) -> bool {
+            let bottom = self
+                .area
+                .top_left
+                .y
+                .saturating_add(px(self.area.size.height));
+            let fits = self.y.saturating_add(height) <= bottom;
+            if !fits {
+                self.cut = self.cut.saturating_add(1);
+            }
+            fits
+        }
+
+        /// `s` at `x` (from the panel's left) on the current line, cut at the right edge.
+        fn put(
+            &mut self,
+            x: i32,
+            s: &str,
+            font: &'static MonoFont<'static>,
+            color: D::Color,
+        ) -> Result<(), D::Error> {
+            let room = px(self.area.size.width).saturating_sub(x).max(0) as u32;
+            let fits = ratio(room, font.character_size.width) as usize;
+            let mut cut = s.len().min(fits);
+            while !s.is_char_boundary(cut) {
+                cut = cut.saturating_sub(1);
+            }
+            if let Some(head) = s.get(..cut).filter(|h| !h.is_empty()) {
+                let at = Point::new(self.area.top_left.x.saturating_add(x), self.y);
+                Text::with_baseline(head, at, MonoTextStyle::new(font, color), Baseline::Top)
+                    .draw(self.target)?;
+            }
+            Ok(())
+        }
+
+        /// A heading in bold at the margin.
+        pub fn title(&mut self, s: &str, color: D::Color) -> Result<(), D::Error> {
+            if self.room(LINE) {
+                self.put(MARGIN, s, BOLD, color)?;
+                self.y = self.y.saturating_add(LINE);
+            }
+            Ok(())
+        }
+
+        /// A line at the margin.
+        pub fn line(&mut self, s: &str, color: D::Color) -> Result<(), D::Error> {
+            if self.room(LINE) {
+                self.put(MARGIN, s, FONT, color)?;
+                self.y = self.y.saturating_add(LINE);
+            }
+            Ok(())
+        }
+
+        /// A line of a seat's numbers, indented under its name.
+        pub fn item(&mut self, s: &str, color: D::Color) -> Result<(), D::Error> {
+            if self.room(LINE) {
+                self.put(INDENT, s, FONT, color)?;
+                self.y = self.y.saturating_add(LINE);
+            }
+            Ok(())
+        }
+
+        /// [`Panel::item`] over as many lines as `s` needs, broken between words.
+        pub fn items(&mut self, s: &str, color: D::Color) -> Result<(), D::Error> {
+            let room = px(self.area.size.width).saturating_sub(INDENT).max(0) as u32;
+            let cols = ratio(room, FONT.character_size.width) as usize;
+            for line in wrap(s, cols) {
+                self.item(line, color)?;
+            }
+            Ok(())
+        }
+
+        /// Seat `seat`'s name line: a square of its colour, then `name` in bold in its colour
+        /// (dim when it is `out` of the game).
+        pub fn name(&mut self, seat: usize, name: &str, out: bool) -> Result<(), D::Error> {
+            if !self.room(KEY_LINE) {
+                return Ok(());
+            }
+            let square = Rectangle::new(
+                Point::new(self.area.top_left.x.saturating_add(MARGIN), self.y),
+                Size::new(SWATCH, SWATCH),
+            );
+            fill_seat(self.target, square, seat, square.top_left)?;
+            let color = if out {
+                D::Color::dim()
+            } else {
+                D::Color::seat(seat)
+            };
+            self.y = self.y.saturating_add(1);
+            self.put(INDENT, name, BOLD, color)?;
+            self.y = self.y.saturating_add(KEY_LINE.saturating_sub(1));
+            Ok(())
+        }
+
+        /// A legend line: `mark` draws in the [`SWATCH`] square it is given (as the body draws
+        /// that thing in a cell), then `s` says what it means.
+        pub fn key(
+            &mut self,
+            s: &str,
+            mark: impl FnOnce(&mut D, Rectangle) -> Result<(), D::Error>,
+        ) -> Result<(), D::Error> {
+            if !self.room(KEY_LINE) {
+                return Ok(());
+            }
+            let square = Rectangle::new(
+                Point::new(self.area.top_left.x.saturating_add(MARGIN), self.y),
+                Size::new(SWATCH, SWATCH),
+            );
+            mark(self.target, square)?;
+            self.y = self.y.saturating_add(1);
+            self.put(INDENT, s, FONT, D::Color::text())?;
+            self.y = self.y.saturating_add(KEY_LINE.saturating_sub(1));
+            Ok(())
+        }
+
+        /// Space between two parts.
+        pub fn gap(&mut self) {
+            self.y = self.y.saturating_add(GAP);
+        }
+    }
+
+    /// A count, short: in full below 100,000, else in thousands (`123k`) or millions (`45M`),
+    /// rounded down.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Count(pub u64);
+
+    impl core::fmt::Display for Count {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            match self.0 {
+                n if n < 100_000 => write!(f, "{n}"),
+                n if n < 100_000_000 => write!(f, "{}k", n / 1_000),
+                n => write!(f, "{}M", n / 1_000_000),
+            }
+        }
+    }
+
+    /// A name in capitals with underscores (`SPEED_POTION`) as words (`speed potion`).
+    #[derive(Clone, Copy, Debug)]
+    pub struct Words<'a>(pub &'a str);
+
+    impl core::fmt::Display for Words<'_> {
+        fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+            for c in self.0.chars() {
+                let c = if c == '_' {
+                    ' '
+                } else {
+                    c.to_ascii_lowercase()
+                };
+                f.write_char(c)?;
+            }
+            Ok(())
+        }
+    }
 }
 
 #[cfg(test)]

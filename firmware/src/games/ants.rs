@@ -121,7 +121,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         let centre = |sq: usize| shift(at(sq), px(cell) / 2, px(cell) / 2);
         for f in self.food() {
-            Pixel(centre(f.sq as usize), D::Color::text()).draw(target)?;
+            if layout.compact() {
+                Pixel(centre(f.sq as usize), D::Color::text()).draw(target)?;
+            } else {
+                draw_food(target, at(f.sq as usize), cell)?;
+            }
         }
         for h in self.hills().iter().filter(|h| h.end_turn.is_none()) {
             square(h.sq as usize)
@@ -136,6 +140,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             let ant = inset_square(at(a.sq as usize), cell, inset);
             fill_seat(target, ant, a.owner as usize, ant.top_left)?;
         }
+        if !layout.compact() {
+            return Ok(());
+        }
         let Point { x, mut y } = place.panel;
         for seat in 0..self.players() {
             let color = if self.is_alive(seat) {
@@ -149,6 +156,88 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         Ok(())
     }
+
+    #[cfg(feature = "desktop")]
+    fn game_panel<D: Canvas>(
+        &self,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        panel.line(
+            &fmt_line!(
+                "{} x {} map, {} food on it",
+                self.cols(),
+                self.rows(),
+                self.food().len()
+            ),
+            D::Color::text(),
+        )
+    }
+
+    #[cfg(feature = "desktop")]
+    fn seat_panel<D: Canvas>(
+        &self,
+        seat: usize,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        let hills = self
+            .hills()
+            .iter()
+            .filter(|h| h.owner as usize == seat && h.end_turn.is_none())
+            .count();
+        let text = D::Color::text();
+        panel.item(
+            &fmt_line!(
+                "ants {}  hills {}  score {}",
+                self.ant_count(seat),
+                hills,
+                self.score(seat)
+            ),
+            text,
+        )?;
+        let state = if self.is_killed(seat) {
+            "  (stopped)"
+        } else if !self.is_alive(seat) {
+            "  (no ants)"
+        } else {
+            ""
+        };
+        panel.item(
+            &fmt_line!("food to spawn {}{}", self.hive_food(seat), state),
+            text,
+        )
+    }
+
+    #[cfg(feature = "desktop")]
+    fn seat_out(&self, seat: usize) -> bool {
+        !self.is_alive(seat)
+    }
+
+    #[cfg(feature = "desktop")]
+    fn legend<D: Canvas>(
+        &self,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        panel.key("ant, in its player's colour", |t, r| {
+            let ant = inset_square(r.top_left, r.size.width, 1);
+            fill_seat(t, ant, 0, ant.top_left)
+        })?;
+        panel.key("hill (frame)", |t, r| {
+            r.into_styled(PrimitiveStyle::with_stroke(D::Color::seat(0), 1))
+                .draw(t)
+        })?;
+        panel.key("food", |t, r| draw_food(t, r.top_left, r.size.width))?;
+        panel.key("water", |t, r| {
+            r.into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
+                .draw(t)
+        })
+    }
+}
+
+/// Food on the desktop: a white square in the middle of its cell (a board shows one pixel).
+fn draw_food<D: Canvas>(target: &mut D, at: Point, cell: u32) -> Result<(), D::Error> {
+    inset_square(at, cell, cell / 3)
+        .into_styled(PrimitiveStyle::with_fill(D::Color::text()))
+        .draw(target)
 }
 
 #[cfg(test)]

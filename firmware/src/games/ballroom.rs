@@ -1,6 +1,8 @@
 //! Ballroom Blitz: the 10x10 ballroom with its 2x2 control block, each player a square in its
 //! seat's colour (an outline once at 0 health); on the right, each seat's score and health.
 
+#[cfg(feature = "desktop")]
+use arena_core::games::ballroom::Pos;
 use arena_core::games::ballroom::{Ballroom, BOARD, CONTROL_BEGIN, CONTROL_END};
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
@@ -34,15 +36,23 @@ impl Screen for Ballroom {
         Rectangle::new(at(CONTROL_BEGIN, CONTROL_BEGIN), Size::new(span, span))
             .into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
             .draw(target)?;
-        let inset = if cell >= 4 { 1 } else { 0 };
+        #[cfg(feature = "desktop")]
+        if !layout.compact() {
+            for seat in 0..self.players().len() {
+                let home = Pos::spawn(seat);
+                desktop::home(target, at(home.x as i32, home.y as i32), cell, seat)?;
+            }
+        }
         for (seat, p) in self.players().iter().enumerate() {
-            let square = inset_square(at(p.pos.x as i32, p.pos.y as i32), cell, inset);
-            let style = if p.is_dead() {
-                PrimitiveStyle::with_stroke(D::Color::seat(seat), 1)
-            } else {
-                PrimitiveStyle::with_fill(D::Color::seat(seat))
-            };
-            square.into_styled(style).draw(target)?;
+            let square = at(p.pos.x as i32, p.pos.y as i32);
+            draw_player(target, square, cell, seat, p.is_dead())?;
+            #[cfg(feature = "desktop")]
+            if !layout.compact() {
+                desktop::player(target, square, cell, p)?;
+            }
+        }
+        if !layout.compact() {
+            return Ok(());
         }
         let Point { x, mut y } = place.panel;
         for (seat, p) in self.players().iter().enumerate() {
@@ -59,5 +69,178 @@ impl Screen for Ballroom {
             y = y.saturating_add(layout.line_height());
         }
         Ok(())
+    }
+
+    #[cfg(feature = "desktop")]
+    fn seat_panel<D: Canvas>(
+        &self,
+        seat: usize,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        desktop::seat_panel(self, seat, panel)
+    }
+
+    #[cfg(feature = "desktop")]
+    fn legend<D: Canvas>(
+        &self,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        desktop::legend(panel)
+    }
+}
+
+/// A player in the cell of side `cell` at `at`: a square in its seat's colour, an outline at 0
+/// health.
+fn draw_player<D: Canvas>(
+    target: &mut D,
+    at: Point,
+    cell: u32,
+    seat: usize,
+    down: bool,
+) -> Result<(), D::Error> {
+    let inset = if cell >= 4 { 1 } else { 0 };
+    let square = inset_square(at, cell, inset);
+    let style = if down {
+        PrimitiveStyle::with_stroke(D::Color::seat(seat), 1)
+    } else {
+        PrimitiveStyle::with_fill(D::Color::seat(seat))
+    };
+    square.into_styled(style).draw(target)
+}
+
+/// The desktop's details (each player's class and health on its square, the home corners) and
+/// its panel.
+#[cfg(feature = "desktop")]
+mod desktop {
+    use super::*;
+    use crate::screen::desktop::{Panel, Words};
+    use arena_core::games::ballroom::{Item, Player, CONTROL_POINTS};
+    use embedded_graphics::mono_font::{ascii, MonoFont, MonoTextStyle};
+    use embedded_graphics::text::{Alignment, Baseline, Text, TextStyleBuilder};
+
+    /// The smallest cell that shows a player's class and health.
+    const DETAIL: u32 = 16;
+
+    /// A seat's home corner (where it comes back to full health): a thin outline in its colour.
+    pub fn home<D: Canvas>(
+        target: &mut D,
+        at: Point,
+        cell: u32,
+        seat: usize,
+    ) -> Result<(), D::Error> {
+        inset_square(at, cell, cell / 8)
+            .into_styled(PrimitiveStyle::with_stroke(D::Color::seat(seat), 1))
+            .draw(target)
+    }
+
+    /// A player's class letter in the middle of its square (in the background's colour, or in
+    /// its own when it is down to an outline), and its health as a bar along the bottom.
+    pub fn player<D: Canvas>(
+        target: &mut D,
+        at: Point,
+        cell: u32,
+        p: &Player,
+    ) -> Result<(), D::Error> {
+        if cell < DETAIL {
+            return Ok(());
+        }
+        let font: &MonoFont<'static> = if cell >= 32 {
+            &ascii::FONT_10X20
+        } else {
+            &ascii::FONT_6X10
+        };
+        let letter = p.class.name().get(..1).unwrap_or("?");
+        let color = if p.is_dead() {
+            D::Color::text()
+        } else {
+            D::Color::background()
+        };
+        let centre = shift(at, px(cell) / 2, px(cell) / 2);
+        let style = TextStyleBuilder::new()
+            .alignment(Alignment::Center)
+            .baseline(Baseline::Middle)
+            .build();
+        Text::with_text_style(letter, centre, MonoTextStyle::new(font, color), style)
+            .draw(target)?;
+        let inner = cell.saturating_sub(6);
+        let bar = shift(at, 3, px(cell).saturating_sub(7));
+        Rectangle::new(bar, Size::new(inner, 3))
+            .into_styled(PrimitiveStyle::with_fill(D::Color::background()))
+            .draw(target)?;
+        let max = p.stats().max_health.max(1) as u32;
+        let health = p.health.max(0) as u32;
+        let filled = inner
+            .saturating_mul(health)
+            .checked_div(max)
+            .unwrap_or(0)
+            .min(inner);
+        Rectangle::new(bar, Size::new(filled, 3))
+            .into_styled(PrimitiveStyle::with_fill(D::Color::text()))
+            .draw(target)
+    }
+
+    pub fn seat_panel<D: Canvas>(
+        game: &Ballroom,
+        seat: usize,
+        panel: &mut Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        let Some(p) = game.player(seat) else {
+            return Ok(());
+        };
+        let text = D::Color::text();
+        let stats = p.stats();
+        panel.item(
+            &fmt_line!(
+                "{} health {}/{} score {}",
+                Words(p.class.name()),
+                p.health,
+                stats.max_health,
+                p.score
+            ),
+            text,
+        )?;
+        let mut item = fmt_line!("gold {}  item {}", p.gold, Words(p.item.name()));
+        if p.effect_timer > 0 && p.in_effect != Item::None {
+            let _ = core::fmt::Write::write_fmt(
+                &mut item,
+                format_args!(" ({} on)", Words(p.in_effect.name())),
+            );
+        }
+        panel.items(&item, text)?;
+        panel.item(
+            &fmt_line!(
+                "damage {} speed {} range {} at {},{}",
+                stats.damage,
+                stats.speed,
+                stats.range,
+                p.pos.x,
+                p.pos.y
+            ),
+            text,
+        )
+    }
+
+    pub fn legend<D: Canvas>(panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
+        let knight = Player::new(arena_core::games::ballroom::Class::Knight, 0);
+        panel.key("player, K W A: knight wizard archer", |t, r| {
+            draw_player(t, r.top_left, r.size.width, 0, false)
+        })?;
+        panel.key("white bar: health left", |t, r| {
+            draw_player(t, r.top_left, r.size.width, 0, false)?;
+            player(t, r.top_left, r.size.width, &knight)
+        })?;
+        panel.key("a player at 0 health", |t, r| {
+            draw_player(t, r.top_left, r.size.width, 0, true)
+        })?;
+        panel.key("home corner: back to full health", |t, r| {
+            home(t, r.top_left, r.size.width, 0)
+        })?;
+        panel.key(
+            &fmt_line!("control block: {} points a turn", CONTROL_POINTS),
+            |t, r| {
+                r.into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
+                    .draw(t)
+            },
+        )
     }
 }

@@ -57,6 +57,83 @@ impl Screen for Mammut {
         }
         Ok(())
     }
+
+    #[cfg(feature = "desktop")]
+    fn game_panel<D: Canvas>(
+        &self,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        let text = D::Color::text();
+        panel.line(
+            &fmt_line!(
+                "Round {}/{}, {} tiles in the middle",
+                self.round().min(ROUNDS),
+                ROUNDS,
+                self.middle().len()
+            ),
+            text,
+        )?;
+        match self.mover() {
+            Some(seat) => panel.line(&fmt_line!("seat {seat} to move"), text),
+            None => panel.line("game over", text),
+        }
+    }
+
+    #[cfg(feature = "desktop")]
+    fn seat_panel<D: Canvas>(
+        &self,
+        seat: usize,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        use arena_core::games::mammut::Side;
+        let text = D::Color::text();
+        let points = self.points().get(seat).copied().unwrap_or(0);
+        let furs = self.furs().get(seat).copied().unwrap_or(0);
+        let animals = self.animals().get(seat).map_or(0, |a| a.count_ones());
+        panel.item(
+            &fmt_line!("points {points}  furs {furs}  animals {animals}"),
+            text,
+        )?;
+        if self.mover() == Some(seat) {
+            panel.item("> to move", text)?;
+        } else if self.is_removed(seat) {
+            panel.item("x out of this round", text)?;
+        }
+        let hand = self.hand(seat);
+        let mut line = heapless::String::<256>::new();
+        let _ = core::fmt::Write::write_fmt(&mut line, format_args!("hand {}:", hand.len()));
+        let mut sep = " ";
+        for side in Side::ALL {
+            let n = hand.showing(side, self.deal()).len();
+            if n > 0 {
+                let _ = core::fmt::Write::write_fmt(
+                    &mut line,
+                    format_args!("{sep}{} {n}", side.name()),
+                );
+                sep = ", ";
+            }
+        }
+        panel.items(&line, D::Color::seat(seat))
+    }
+
+    #[cfg(feature = "desktop")]
+    fn seat_out(&self, seat: usize) -> bool {
+        self.is_removed(seat)
+    }
+
+    #[cfg(feature = "desktop")]
+    fn legend<D: Canvas>(
+        &self,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        let text = D::Color::text();
+        panel.line("left, a line a seat: p points,", text)?;
+        panel.line("t tiles in hand, f furs;", text)?;
+        panel.line("> the seat to move,", text)?;
+        panel.line("x a seat out of this round", text)?;
+        panel.line("a hand counts the sides its tiles", text)?;
+        panel.line("show (Mystery until scoring)", text)
+    }
 }
 
 #[cfg(test)]

@@ -56,24 +56,14 @@ impl Screen for TowerDefense {
             for pos in 0..SPACES {
                 let (x, y) = fold(pos);
                 let at = shift(left, px(x.saturating_mul(cell)), px(y.saturating_mul(cell)));
-                let square = Rectangle::new(at, Size::new(cell, cell));
                 let bit = 1u128 << pos;
                 if towers & bit != 0 {
-                    square
-                        .into_styled(PrimitiveStyle::with_stroke(tower_color, 1))
-                        .draw(target)?;
-                    if cell >= 5 {
-                        let mark = match self.tower(b, pos).map(|t| t.kind) {
-                            Some(TowerKind::Bomb) => Some(Size::new(1, 1)),
-                            Some(TowerKind::Stunner) => Some(Size::new(cell.saturating_sub(4), 1)),
-                            _ => None,
-                        };
-                        if let Some(size) = mark {
-                            let c = shift(at, px(cell) / 2, px(cell) / 2);
-                            let x0 = c.x.saturating_sub(px(size.width) / 2);
-                            Rectangle::new(Point::new(x0, c.y), size)
-                                .into_styled(PrimitiveStyle::with_fill(tower_color))
-                                .draw(target)?;
+                    let tower = self.tower(b, pos);
+                    draw_tower(target, at, cell, tower.map(|t| t.kind), tower_color)?;
+                    #[cfg(feature = "desktop")]
+                    if !layout.compact() {
+                        if let Some(t) = tower {
+                            desktop::level(target, at, cell, t.level, tower_color)?;
                         }
                     }
                 } else if D::Color::DEPTH > 1 {
@@ -83,12 +73,18 @@ impl Screen for TowerDefense {
                     Pixel(mid, D::Color::dim()).draw(target)?;
                 }
                 if invaders & bit != 0 {
-                    let inset = if cell >= 4 { 1 } else { 0 };
-                    inset_square(at, cell, inset)
-                        .into_styled(PrimitiveStyle::with_fill(invader_color))
-                        .draw(target)?;
+                    draw_invader(target, at, cell, invader_color)?;
+                    #[cfg(feature = "desktop")]
+                    if !layout.compact() {
+                        if let Some(i) = self.invader(b, pos) {
+                            desktop::health(target, at, cell, &i)?;
+                        }
+                    }
                 }
             }
+        }
+        if !layout.compact() {
+            return Ok(());
         }
         let Point { x, mut y } = place.panel;
         for seat in 0..seats {
@@ -108,6 +104,279 @@ impl Screen for TowerDefense {
                 )?;
                 y = y.saturating_add(layout.line_height());
             }
+        }
+        Ok(())
+    }
+
+    #[cfg(feature = "desktop")]
+    fn seat_panel<D: Canvas>(
+        &self,
+        seat: usize,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        desktop::seat_panel(self, seat, panel)
+    }
+
+    #[cfg(feature = "desktop")]
+    fn legend<D: Canvas>(
+        &self,
+        panel: &mut crate::screen::desktop::Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        desktop::legend(self, panel)
+    }
+}
+
+/// A tower in the cell of side `cell` at `at`: an outline in its builder's colour, a bomb with a
+/// centre dot, a stunner with a bar across (when the cell is large enough for them).
+fn draw_tower<D: Canvas>(
+    target: &mut D,
+    at: Point,
+    cell: u32,
+    kind: Option<TowerKind>,
+    color: D::Color,
+) -> Result<(), D::Error> {
+    Rectangle::new(at, Size::new(cell, cell))
+        .into_styled(PrimitiveStyle::with_stroke(color, 1))
+        .draw(target)?;
+    if cell >= 5 {
+        let mark = match kind {
+            Some(TowerKind::Bomb) => Some(Size::new(1, 1)),
+            Some(TowerKind::Stunner) => Some(Size::new(cell.saturating_sub(4), 1)),
+            _ => None,
+        };
+        if let Some(size) = mark {
+            let c = shift(at, px(cell) / 2, px(cell) / 2);
+            let x0 = c.x.saturating_sub(px(size.width) / 2);
+            Rectangle::new(Point::new(x0, c.y), size)
+                .into_styled(PrimitiveStyle::with_fill(color))
+                .draw(target)?;
+        }
+    }
+    Ok(())
+}
+
+/// An invader in the cell of side `cell` at `at`: a filled square in its spawner's colour.
+fn draw_invader<D: Canvas>(
+    target: &mut D,
+    at: Point,
+    cell: u32,
+    color: D::Color,
+) -> Result<(), D::Error> {
+    let inset = if cell >= 4 { 1 } else { 0 };
+    inset_square(at, cell, inset)
+        .into_styled(PrimitiveStyle::with_fill(color))
+        .draw(target)
+}
+
+/// The desktop's details: each tower's level, each invader's health and stun, and the panel.
+#[cfg(feature = "desktop")]
+mod desktop {
+    use super::*;
+    use crate::screen::desktop::{Count, Panel};
+    use arena_core::games::tower_defense::InvaderView;
+    use embedded_graphics::mono_font::{ascii, MonoFont, MonoTextStyle};
+    use embedded_graphics::text::{Baseline, Text};
+
+    /// The font of the numbers inside a cell.
+    const SMALL: &MonoFont<'static> = &ascii::FONT_6X10;
+    /// The smallest cell that shows them.
+    pub const DETAIL: u32 = 16;
+
+    /// `s` with its top-left corner at `at`, if it fits in `room` pixels across.
+    fn small<D: Canvas>(
+        target: &mut D,
+        s: &str,
+        at: Point,
+        room: u32,
+        color: D::Color,
+    ) -> Result<(), D::Error> {
+        let width = SMALL.character_size.width.saturating_mul(s.len() as u32);
+        if width <= room {
+            Text::with_baseline(s, at, MonoTextStyle::new(SMALL, color), Baseline::Top)
+                .draw(target)?;
+        }
+        Ok(())
+    }
+
+    /// A tower's level, in its top-left corner.
+    pub fn level<D: Canvas>(
+        target: &mut D,
+        at: Point,
+        cell: u32,
+        level: u32,
+        color: D::Color,
+    ) -> Result<(), D::Error> {
+        if cell < DETAIL {
+            return Ok(());
+        }
+        let room = cell.saturating_sub(4);
+        small(target, &fmt_line!("{level}"), shift(at, 2, 2), room, color)
+    }
+
+    /// An invader's hit points left as a bar along its bottom (white over black), and `z` with
+    /// the turns it stays stunned in its top-left corner.
+    pub fn health<D: Canvas>(
+        target: &mut D,
+        at: Point,
+        cell: u32,
+        i: &InvaderView,
+    ) -> Result<(), D::Error> {
+        if cell < DETAIL {
+            return Ok(());
+        }
+        let inner = cell.saturating_sub(4);
+        let bar = shift(at, 2, px(cell).saturating_sub(5));
+        Rectangle::new(bar, Size::new(inner, 3))
+            .into_styled(PrimitiveStyle::with_fill(D::Color::background()))
+            .draw(target)?;
+        let filled = u64::from(inner)
+            .saturating_mul(u64::from(i.hp))
+            .checked_div(u64::from(i.maxhp))
+            .unwrap_or(0)
+            .min(u64::from(inner)) as u32;
+        // A live invader shows at least one pixel of health.
+        let filled = if i.hp > 0 { filled.max(1) } else { 0 };
+        Rectangle::new(bar, Size::new(filled, 3))
+            .into_styled(PrimitiveStyle::with_fill(D::Color::text()))
+            .draw(target)?;
+        if i.stun_time > 0 {
+            let s = fmt_line!("z{}", i.stun_time);
+            small(target, &s, shift(at, 2, 2), inner, D::Color::background())?;
+        }
+        Ok(())
+    }
+
+    /// At most this many invaders are listed per path, the furthest along first.
+    pub const LEADERS: usize = 3;
+
+    /// The panel line of one invader: where it is, its hit points, defence and stun.
+    pub fn invader_line(i: &InvaderView) -> crate::screen::Line64 {
+        let mut line = fmt_line!(
+            "@{:<2} hp {}/{} def {}",
+            i.pos,
+            Count(u64::from(i.hp)),
+            Count(u64::from(i.maxhp)),
+            i.defense
+        );
+        if i.stun_time > 0 {
+            let _ = core::fmt::Write::write_fmt(&mut line, format_args!(" stun {}", i.stun_time));
+        }
+        line
+    }
+
+    pub fn seat_panel<D: Canvas>(
+        game: &TowerDefense,
+        seat: usize,
+        panel: &mut Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        let text = D::Color::text();
+        let gold = Count(game.gold(seat));
+        let income = game
+            .players()
+            .and_then(|p| p.get(seat))
+            .map(|p| p.income)
+            .or_else(|| {
+                game.siege()
+                    .filter(|_| game.attacked_board(seat).is_some())
+                    .map(|(a, _)| a.income)
+            });
+        let mut first = match game.defended_board(seat) {
+            Some(_) => fmt_line!("life {}  gold {}", game.life(seat), gold),
+            None => fmt_line!("gold {}", gold),
+        };
+        if let Some(income) = income {
+            let _ = core::fmt::Write::write_fmt(&mut first, format_args!("  income {income}"));
+        }
+        panel.item(&first, text)?;
+        if let Some(b) = game.defended_board(seat) {
+            let mut kinds = [0u32; 3];
+            let (mut count, mut top) = (0u32, 0u32);
+            for t in game.towers(b) {
+                let k = match t.kind {
+                    TowerKind::Turret => 0,
+                    TowerKind::Stunner => 1,
+                    TowerKind::Bomb => 2,
+                };
+                if let Some(n) = kinds.get_mut(k) {
+                    *n = n.saturating_add(1);
+                }
+                count = count.saturating_add(1);
+                top = top.max(t.level);
+            }
+            let [turrets, stunners, bombs] = kinds;
+            panel.item(
+                &fmt_line!("towers {count}: {turrets}T {stunners}S {bombs}B, top level {top}"),
+                text,
+            )?;
+        }
+        if let Some(b) = game.attacked_board(seat) {
+            let count = game.invaders(b).count();
+            let side = match (game.boards(), b) {
+                (1, _) => "the",
+                (_, 0) => "the left",
+                _ => "the right",
+            };
+            panel.item(&fmt_line!("invaders {count} on {side} path"), text)?;
+            for i in (0..SPACES)
+                .rev()
+                .filter_map(|p| game.invader(b, p))
+                .take(LEADERS)
+            {
+                panel.item(&invader_line(&i), D::Color::seat(seat))?;
+            }
+        }
+        Ok(())
+    }
+
+    pub fn legend<D: Canvas>(
+        game: &TowerDefense,
+        panel: &mut Panel<'_, D>,
+    ) -> Result<(), D::Error> {
+        let (a, d) = (D::Color::seat(0), D::Color::seat(1));
+        panel.key("invader, in its sender's colour", |t, r| {
+            draw_invader(t, r.top_left, r.size.width, a)
+        })?;
+        let sample = InvaderView {
+            pos: 0,
+            hp: 2,
+            maxhp: 3,
+            defense: 0,
+            stun_res: 0,
+            stun_time: 0,
+        };
+        panel.key("white bar: hit points left", |t, r| {
+            draw_invader(t, r.top_left, r.size.width, a)?;
+            health(t, r.top_left, r.size.width, &sample)
+        })?;
+        panel.key("z2: stunned for 2 more turns", |t, r| {
+            draw_invader(t, r.top_left, r.size.width, a)?;
+            let stunned = InvaderView {
+                stun_time: 2,
+                ..sample
+            };
+            health(t, r.top_left, r.size.width, &stunned)
+        })?;
+        panel.key("turret, in its builder's colour", |t, r| {
+            draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Turret), d)
+        })?;
+        panel.key("stunner (bar across)", |t, r| {
+            draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Stunner), d)
+        })?;
+        panel.key("bomb (dot); number: level", |t, r| {
+            draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Bomb), d)?;
+            level(t, r.top_left, r.size.width, 3, d)
+        })?;
+        panel.key("path, top left to bottom left", |t, r| {
+            Pixel(
+                shift(r.top_left, px(r.size.width) / 2, px(r.size.height) / 2),
+                D::Color::dim(),
+            )
+            .draw(t)
+        })?;
+        panel.line("the path snakes: right, left, ...", D::Color::text())?;
+        if game.boards() > 1 {
+            panel.line("left path: seat 0's invaders and", D::Color::text())?;
+            panel.line("seat 1's towers; right: the reverse", D::Color::text())?;
         }
         Ok(())
     }

@@ -13,6 +13,7 @@ mod colorfight_build_while_busy;
 mod colorfight_rounding;
 mod colorfight_serve;
 mod common;
+mod desktop;
 mod hostile_bots;
 mod json_bots_cli;
 mod late_answers;

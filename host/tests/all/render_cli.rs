@@ -70,7 +70,7 @@ const DISPLAYS: [(&str, u32, u32, u32); 4] = [
     ("oled128x64", 128, 64, 4),
     ("gray128x64", 128, 64, 4),
     ("rgb240x240", 240, 240, 1),
-    ("desktop", 480, 480, 1),
+    ("desktop", 960, 600, 1),
 ];
 
 /// The same match played here, stopped after `turns` turns.
@@ -110,7 +110,7 @@ fn direct(name: &str, g: &TowerDefense) -> RgbImage {
         "oled128x64" => draw::<BinaryColor>(128, 64, 4, g),
         "gray128x64" => draw::<Gray4>(128, 64, 4, g),
         "rgb240x240" => draw::<Rgb565>(240, 240, 1, g),
-        "desktop" => draw::<Rgb565>(480, 480, 1, g),
+        "desktop" => draw::<Rgb565>(960, 600, 1, g),
         _ => unreachable!(),
     }
 }
@@ -427,7 +427,7 @@ fn a_colorfight_trace_from_arena_play_renders_too() {
         image::open(&out).unwrap().into_rgb8()
     };
     let (start, end) = (png("0"), png("120"));
-    assert_eq!(start.dimensions(), (480, 480));
+    assert_eq!(start.dimensions(), (960, 600));
     assert!(start != end);
     let gif = dir.path().join("cf.gif");
     ok(&["render", t, "--every", "40", "--out", gif.to_str().unwrap()]);

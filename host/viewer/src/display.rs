@@ -60,7 +60,8 @@ pub enum Display {
     Gray128x64,
     /// 240x240 RGB565 LCD.
     Rgb240x240,
-    /// 480x480 RGB565, for a desktop window or a web page.
+    /// 960x600 RGB565, for a desktop window or a web page: the board on the left, each seat's
+    /// bot name and numbers and a legend on the right (the firmware's desktop layout).
     Desktop,
 }
 
@@ -90,7 +91,7 @@ impl Display {
         match self {
             Display::Oled128x64 | Display::Gray128x64 => (128, 64),
             Display::Rgb240x240 => (240, 240),
-            Display::Desktop => (480, 480),
+            Display::Desktop => (960, 600),
         }
     }
 
