@@ -202,22 +202,35 @@ pub fn fill_seat<D: Canvas>(
     anchor: Point,
 ) -> Result<(), D::Error> {
     if D::Color::DEPTH == 1 {
-        target.draw_iter(square.points().map(|p| {
-            // The texture is of period 2: a wrapped difference keeps its parity.
-            let (dx, dy) = (p.x.wrapping_sub(anchor.x), p.y.wrapping_sub(anchor.y));
-            let lit = crate::palette::mono_texture(seat, dx, dy);
-            let color = if lit {
-                D::Color::seat(seat)
-            } else {
-                D::Color::background()
-            };
-            Pixel(p, color)
-        }))
+        fill_pattern(target, square, anchor, D::Color::seat(seat), |dx, dy| {
+            crate::palette::mono_texture(seat, dx, dy)
+        })
     } else {
         square
             .into_styled(PrimitiveStyle::with_fill(D::Color::seat(seat)))
             .draw(target)
     }
+}
+
+/// Fills `square` with `color` where `lit(dx, dy)` holds, `(dx, dy)` counted from `anchor`, and
+/// with the background elsewhere. The textures are of period 2: a wrapped difference keeps its
+/// parity.
+pub fn fill_pattern<D: Canvas>(
+    target: &mut D,
+    square: Rectangle,
+    anchor: Point,
+    color: D::Color,
+    lit: impl Fn(i32, i32) -> bool,
+) -> Result<(), D::Error> {
+    target.draw_iter(square.points().map(|p| {
+        let (dx, dy) = (p.x.wrapping_sub(anchor.x), p.y.wrapping_sub(anchor.y));
+        let color = if lit(dx, dy) {
+            color
+        } else {
+            D::Color::background()
+        };
+        Pixel(p, color)
+    }))
 }
 
 /// A length in pixels as a coordinate (saturating: no display is 2^31 pixels wide).

@@ -373,3 +373,143 @@ fn every_players_ants_are_told_apart_on_every_display() {
     ants_told_apart::<Gray4, _, _, _, _, _>(&*big, 128, 64);
     ants_told_apart::<Rgb565, _, _, _, _, _>(&*big, 240, 240);
 }
+
+/// The pixels of every cell of `g` on a `w` x `h` display that shows water and nothing over it,
+/// and of every cell that shows one standing hill and no ant or food, by the hill's seat; and
+/// the side of a cell.
+#[allow(clippy::type_complexity)]
+fn water_and_hill_marks<
+    C,
+    const SQ: usize,
+    const A: usize,
+    const F: usize,
+    const H: usize,
+    const O: usize,
+>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    w: u32,
+    h: u32,
+) -> (Vec<Vec<C>>, Vec<Vec<Vec<C>>>, u32)
+where
+    C: Palette + Default,
+{
+    #[derive(Default)]
+    struct Holds {
+        water: bool,
+        over: usize,
+        hills: Vec<u8>,
+    }
+    let mut c = Canvas::<C>::new(w, h);
+    draw_game(g, &ants_label(), &mut c).unwrap();
+    let place = ants::place(g, &Layout::of(Size::new(w, h)), C::DEPTH);
+    let cols = g.cols() as u32;
+    let cell_of = |sq: usize| {
+        let sq = sq as u32;
+        ((sq % cols) / place.squares, (sq / cols) / place.squares)
+    };
+    let mut cells = std::collections::BTreeMap::<(u32, u32), Holds>::new();
+    for sq in 0..g.rows() as usize * g.cols() as usize {
+        if g.is_water(sq) {
+            cells.entry(cell_of(sq)).or_default().water = true;
+        }
+    }
+    let over = g
+        .ants()
+        .iter()
+        .map(|a| a.sq)
+        .chain(g.food().iter().map(|f| f.sq));
+    for sq in over {
+        cells.entry(cell_of(sq as usize)).or_default().over += 1;
+    }
+    for hill in g.hills().iter().filter(|h| h.end_turn.is_none()) {
+        cells
+            .entry(cell_of(hill.sq as usize))
+            .or_default()
+            .hills
+            .push(hill.owner);
+    }
+    let pixels = |&(cx, cy): &(u32, u32)| -> Vec<C> {
+        let at = place.at(cx * place.squares, cy * place.squares);
+        Rectangle::new(at, Size::new(place.cell, place.cell))
+            .points()
+            .map(|p| c.at(p.x as u32, p.y as u32))
+            .collect()
+    };
+    let water = (cells.iter())
+        .filter(|(_, x)| x.water && x.over == 0 && x.hills.is_empty())
+        .map(|(at, _)| pixels(at))
+        .collect();
+    let mut hills = vec![Vec::new(); g.players()];
+    for (at, x) in &cells {
+        if let ([seat], 0) = (x.hills.as_slice(), x.over) {
+            hills[*seat as usize].push(pixels(at));
+        }
+    }
+    (water, hills, place.cell)
+}
+
+fn hills_and_water_told_apart<
+    C,
+    const SQ: usize,
+    const A: usize,
+    const F: usize,
+    const H: usize,
+    const O: usize,
+>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    w: u32,
+    h: u32,
+) where
+    C: Palette + Default,
+{
+    let at = format!("{w}x{h}, {} bits", C::DEPTH);
+    let ants = ant_marks::<C, SQ, A, F, H, O>(g, w, h);
+    let (water, hills, cell) = water_and_hill_marks::<C, SQ, A, F, H, O>(g, w, h);
+    assert!(!water.is_empty(), "{at}: the test needs a cell of water");
+    for (s, mine) in ants.iter().enumerate() {
+        assert!(
+            mine.iter().all(|m| !water.contains(m)),
+            "{at}: an ant of seat {s} looks like water"
+        );
+    }
+    for (s, mine) in hills.iter().enumerate() {
+        assert!(
+            !mine.is_empty(),
+            "{at}: the test needs a free hill of seat {s}"
+        );
+        assert!(
+            mine.iter().all(|m| !water.contains(m)),
+            "{at}: a hill of seat {s} looks like water"
+        );
+        for (t, theirs) in hills.iter().enumerate().skip(s + 1) {
+            assert!(
+                mine.iter().all(|m| !theirs.contains(m)),
+                "{at}: the hills of seats {s} and {t} look alike"
+            );
+        }
+        // One pixel is one pixel: at that size a hill and an ant of its seat are its colour.
+        if cell >= 2 {
+            for (t, theirs) in ants.iter().enumerate() {
+                assert!(
+                    mine.iter().all(|m| !theirs.contains(m)),
+                    "{at}: a hill of seat {s} looks like an ant of seat {t}"
+                );
+            }
+        }
+    }
+}
+
+/// On the 1-bit OLED seat 0's ants were solid like the water, and every hill was the same lit
+/// outline (a solid square at 2 pixels a cell): water, each seat's hills and each seat's ants
+/// now all look different, on every display, at one square a cell and at several.
+#[test]
+fn water_and_every_players_hills_are_told_apart_on_every_display() {
+    let board = board_ants();
+    hills_and_water_told_apart::<BinaryColor, _, _, _, _, _>(&*board, 128, 64);
+    hills_and_water_told_apart::<Gray4, _, _, _, _, _>(&*board, 128, 64);
+    hills_and_water_told_apart::<Rgb565, _, _, _, _, _>(&*board, 240, 240);
+    let big = big_ants();
+    hills_and_water_told_apart::<BinaryColor, _, _, _, _, _>(&*big, 128, 64);
+    hills_and_water_told_apart::<Gray4, _, _, _, _, _>(&*big, 128, 64);
+    hills_and_water_told_apart::<Rgb565, _, _, _, _, _>(&*big, 240, 240);
+}

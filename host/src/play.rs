@@ -362,7 +362,12 @@ pub fn play<G: HostGame>(
 
 /// Files `seat`'s `refused` refusals of a step by the reasons the game gave; those it gave none
 /// for are "refused by the rules".
-fn file_reasons(by: &mut BTreeMap<&'static str, u32>, stepped: &Stepped, seat: Seat, refused: u32) {
+pub(crate) fn file_reasons(
+    by: &mut BTreeMap<&'static str, u32>,
+    stepped: &Stepped,
+    seat: Seat,
+    refused: u32,
+) {
     let mut told = 0;
     for &(_, why) in stepped
         .why

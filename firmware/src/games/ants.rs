@@ -1,7 +1,9 @@
 //! Ants: the map with water dim, food as bright dots, each ant a square in its seat's colour and
-//! each standing hill an outline; on the right (or below), each seat's score and ant count. On a
-//! 1-bit display each ant is its seat's pattern over at least 2 x 2 pixels (a 1-pixel ant is the
-//! same for every seat); a map larger than the screen shows several squares a cell.
+//! each standing hill an outline in it; on the right (or below), each seat's score and ant count.
+//! On a 1-bit display each ant is its seat's pattern over at least 2 x 2 pixels (a 1-pixel ant is
+//! the same for every seat), each hill the negative of it ([`mono_hill`]) and water a pattern of
+//! its own ([`mono_water`]), all counted from the cell's corner, so that they look the same in
+//! every cell whatever its size; a map larger than the screen shows several squares a cell.
 //!
 //! The board plays [`AntsBoard`], a 24 x 24 capacity chosen here through the core's const
 //! generics (the core's own MCU build, 48 x 48, is 37.5 KB of state: more than a 64 KB
@@ -12,9 +14,10 @@ use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
-use crate::palette::Palette;
+use crate::palette::{mono_texture, Palette};
 use crate::screen::{
-    fill_seat, fitted_text, inset_square, px, shift, Canvas, GridPlace, Layout, Screen,
+    fill_pattern, fill_seat, fitted_text, inset_square, px, shift, Canvas, GridPlace, Layout,
+    Screen,
 };
 
 /// Squares, ants, food, hills and orders per seat of the board build.
@@ -76,6 +79,29 @@ pub fn official_params(turns: u16) -> Option<AntsMcuParams> {
         .map(|map| Params::new(map, turns))
 }
 
+/// Whether pixel `(x, y)` of water, counted from its cell's corner, is lit on a 1-bit display:
+/// all but one of each 2 x 2, a texture no seat's ants have (seat 0's are solid, as water was).
+pub fn mono_water(x: i32, y: i32) -> bool {
+    !(x.rem_euclid(2) == 1 && y.rem_euclid(2) == 0)
+}
+
+/// Whether pixel `(x, y)` of seat `seat`'s hill, counted from its cell's corner, is lit on a
+/// 1-bit display. Every hill leaves the corner dark, which every ant texture and the water light:
+/// no hill looks like an ant or like water. Seats 0 to 3 (the boards' matches) get the dense ones.
+pub fn mono_hill(seat: usize, x: i32, y: i32) -> bool {
+    let (x, y) = (x.rem_euclid(2), y.rem_euclid(2));
+    match seat % 6 {
+        // Solid ants, a hill solid but for its corner.
+        0 => x != 0 || y != 0,
+        // The negatives of the diagonal, the top row and the left column.
+        1..=3 => !mono_texture(seat, x, y),
+        // The negatives of the dot and of seat 5's texture are seat 0's hill and the food's
+        // dot: a dot each.
+        4 => x == 1 && y == 0,
+        _ => x == 0 && y == 1,
+    }
+}
+
 /// Characters of the panel: "1 12p 34a".
 const PANEL_CHARS: u32 = 9;
 
@@ -113,7 +139,12 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         };
         let square = |sq: usize| Rectangle::new(at(sq), Size::new(cell, cell));
         for sq in 0..rows.saturating_mul(cols) as usize {
-            if self.is_water(sq) {
+            if !self.is_water(sq) {
+                continue;
+            }
+            if D::Color::DEPTH == 1 {
+                fill_pattern(target, square(sq), at(sq), D::Color::dim(), mono_water)?;
+            } else {
                 square(sq)
                     .into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
                     .draw(target)?;
@@ -127,13 +158,19 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 draw_food(target, at(f.sq as usize), cell)?;
             }
         }
+        // An outline tells a hill from an ant by its hollow middle, from 3 pixels a cell (at 1
+        // nothing can); at 2, and on a 1-bit display where seats differ by pattern alone, a hill
+        // is its seat's hill texture.
+        let outline = D::Color::DEPTH > 1 && cell != 2;
         for h in self.hills().iter().filter(|h| h.end_turn.is_none()) {
-            square(h.sq as usize)
-                .into_styled(PrimitiveStyle::with_stroke(
-                    D::Color::seat(h.owner as usize),
-                    1,
-                ))
-                .draw(target)?;
+            let (hill, seat) = (square(h.sq as usize), h.owner as usize);
+            if outline {
+                hill.into_styled(PrimitiveStyle::with_stroke(D::Color::seat(seat), 1))
+                    .draw(target)?;
+            } else {
+                let lit = |x, y| mono_hill(seat, x, y);
+                fill_pattern(target, hill, hill.top_left, D::Color::seat(seat), lit)?;
+            }
         }
         let inset = if cell >= 4 { 1 } else { 0 };
         for a in self.ants() {
@@ -244,6 +281,27 @@ fn draw_food<D: Canvas>(target: &mut D, at: Point, cell: u32) -> Result<(), D::E
 mod tests {
     use super::*;
     use arena_core::Game;
+
+    /// On a 1-bit display, in a 2 x 2 cell: six seats' ants and hills, the water and a food's
+    /// dot (at the cell's middle) are fourteen different pictures.
+    #[test]
+    fn every_1_bit_texture_differs() {
+        let picture = |lit: &dyn Fn(i32, i32) -> bool| {
+            [(0, 0), (1, 0), (0, 1), (1, 1)].map(|(x, y)| lit(x, y))
+        };
+        let mut all = [[false; 4]; 14];
+        for seat in 0..6 {
+            all[seat] = picture(&|x, y| mono_texture(seat, x, y));
+            all[6 + seat] = picture(&|x, y| mono_hill(seat, x, y));
+        }
+        all[12] = picture(&mono_water);
+        all[13] = picture(&|x, y| x == 1 && y == 1);
+        for (i, a) in all.iter().enumerate() {
+            for b in &all[..i] {
+                assert_ne!(a, b, "picture {i}");
+            }
+        }
+    }
 
     #[test]
     fn the_board_map_sets_up_a_two_player_game() {

@@ -164,6 +164,11 @@ fn a_python_client_joins_plays_and_finishes_and_the_trace_verifies() {
     assert_eq!(r["turns"], 60, "{r}");
     assert_eq!(r["seats"][0]["bot"], "http:py");
     assert_eq!(r["seats"][1]["bot"], "expander");
+    for seat in r["seats"].as_array().unwrap() {
+        let by = seat["refused_by"].as_object().unwrap();
+        let sum: u64 = by.values().map(|n| n.as_u64().unwrap()).sum();
+        assert_eq!(seat["refused"].as_u64(), Some(sum), "{r}");
+    }
     let checked = verify(&trace);
     assert!(checked.contains("60"), "{checked}");
     // Its attacks are in the trace, at the ticks it sent them.
@@ -314,7 +319,45 @@ fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
     drop((deaf, slow));
     let (report, _) = served.finish(Duration::from_secs(30));
     assert!(report.contains("turns:  30"), "{report}");
+    // The report sums the refusals by reason, as `arena play` does: each one the server answered
+    // with an error code, those the queue turned away included.
+    let by = refused_by(&report, 0);
+    for why in [
+        "cell not next to own land",
+        "too little gold",
+        "too many requests waiting",
+    ] {
+        assert!(by.iter().any(|(_, w)| w == why), "{why}: {report}");
+    }
     verify(&trace);
+}
+
+/// Seat `seat`'s refusals by reason in a text report, checked to add up to its refused actions.
+fn refused_by(report: &str, seat: usize) -> Vec<(u32, String)> {
+    let mut lines = report
+        .lines()
+        .skip_while(|l| !l.starts_with(&format!("seat {seat}: ")));
+    let head = lines
+        .next()
+        .unwrap_or_else(|| panic!("no seat {seat}: {report}"));
+    let refused: u32 = head
+        .split("refused actions ")
+        .nth(1)
+        .and_then(|s| s.split(',').next())
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or_else(|| panic!("{head}"));
+    let by: Vec<(u32, String)> = lines
+        .next()
+        .and_then(|l| l.split("refused: ").nth(1))
+        .unwrap_or_else(|| panic!("no refusals by reason for seat {seat}: {report}"))
+        .split(", ")
+        .map(|r| {
+            let (n, why) = r.split_once(' ').unwrap();
+            (n.parse().unwrap(), why.to_string())
+        })
+        .collect();
+    assert_eq!(by.iter().map(|(n, _)| n).sum::<u32>(), refused, "{report}");
+    by
 }
 
 #[test]

@@ -71,3 +71,48 @@ fn every_game_report_says_what_decided_the_ranking() {
         }
     }
 }
+
+/// Ants names each player that went out and the turn, as the official replay's `status` and
+/// `playerturns` do: in the seat's line of the text report and in `defeated_at`.
+#[test]
+fn ants_reports_say_who_went_out_and_when() {
+    let map = golden("ants").join("maps/tutorial1.map");
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("game.json");
+    let (map, file) = (map.to_str().unwrap(), file.to_str().unwrap());
+    let (text, json) = play(&[
+        "ants",
+        "--map",
+        map,
+        "--bot",
+        "hold",
+        "--bot",
+        "hunter",
+        "--turns",
+        "200",
+        "--engine-seed",
+        "3",
+        "--replay",
+        file,
+    ]);
+    let replay: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    assert_eq!(replay["status"][0], "eliminated", "{replay}");
+    let mut out = 0;
+    for (seat, s) in json["seats"].as_array().unwrap().iter().enumerate() {
+        let turn = &replay["playerturns"][seat];
+        match replay["status"][seat].as_str().unwrap() {
+            "survived" => assert!(s["defeated_at"].is_null(), "{json}"),
+            _ => {
+                out += 1;
+                assert_eq!(&s["defeated_at"], turn, "{json}");
+                let line = text
+                    .lines()
+                    .find(|l| l.starts_with(&format!("seat {seat}: ")))
+                    .unwrap();
+                assert!(line.ends_with(&format!("defeated t{turn}")), "{text}");
+            }
+        }
+    }
+    assert_eq!(out, 1, "{json}");
+}

@@ -153,7 +153,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         true
     }
 
-    /// `get_map_symmetry` then `choice`: fills `self.sym`. The candidate list is never built: its
+    /// `get_map_symmetry` then `choice`: fills `self.sym_sq` and `self.sym_aim`. The candidate list is never built: its
     /// order is a mixed radix over each player's options (player 1 fastest), so the valid ones are
     /// counted, one is drawn, and it is found again.
     pub(crate) fn choose_symmetry(&mut self) -> Result<(), SetupError> {
@@ -229,7 +229,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             combo(index, &mut sym);
             if self.symmetry_holds(&sym) {
                 if seen == pick {
-                    self.sym = sym;
+                    self.sym_sq = sym.map(|(sq, _)| sq);
+                    self.sym_aim = sym.map(|(_, aim)| aim);
                     return Ok(());
                 }
                 seen = seen.saturating_add(1);
@@ -270,7 +271,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// Row and column of each player's symmetry square.
     fn sym_rows_cols(&self) -> [(i32, i32); MAX_PLAYERS] {
         let mut rc = [(0i32, 0i32); MAX_PLAYERS];
-        for (out, &(loc, _)) in rc.iter_mut().zip(self.sym.iter()) {
+        for (out, &loc) in rc.iter_mut().zip(self.sym_sq.iter()) {
             *out = self.row_col(loc as usize);
         }
         rc
@@ -289,8 +290,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let (a0r, a0c) = sym_rc.first().copied().unwrap_or((0, 0));
         let o = (br.saturating_sub(a0r), bc.saturating_sub(a0c));
         let mut items = [(0u32, 0u32); MAX_PLAYERS];
-        for (item, (&(_, aim), &(lr, lc))) in
-            items.iter_mut().zip(self.sym.iter().zip(sym_rc)).take(n)
+        for (item, (&aim, &(lr, lc))) in items
+            .iter_mut()
+            .zip(self.sym_aim.iter().zip(sym_rc))
+            .take(n)
         {
             let (dr, dc) = offset_aim(o, aim);
             let r = wrap(lr.saturating_add(dr), h);

@@ -66,7 +66,7 @@ pub use turn::MAX_RADIUS2;
 
 use crate::digest::Digest;
 use crate::game::{Game, Roster, SetupError, StepReport};
-use crate::outcome::Outcome;
+use crate::outcome::{Decision, Outcome};
 use crate::seat::{SeatSet, MAX_SEATS};
 
 /// Host build: every official map (up to 24,000 squares, 10 players), thousands of ants.
@@ -118,9 +118,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         if self.over {
             return SeatSet::EMPTY;
         }
-        (0..self.players as usize)
-            .filter(|&p| self.is_alive(p))
-            .fold(SeatSet::EMPTY, |s, p| s.with(p))
+        self.seats_in()
     }
 
     fn step(&mut self, actions: &[Self::Action]) -> StepReport {
@@ -145,6 +143,17 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             score.get(..n).unwrap_or(&score),
             self.cutoff.map_or("", Cutoff::as_str),
         ))
+    }
+
+    /// By score alone, as the official engine ranks; a player that went out (no ant left, or
+    /// killed by the engine) is named with its turn, as the official `status` and `playerturns`
+    /// say it.
+    fn decision(&self) -> Option<Decision> {
+        let mut why = Decision::by_score(&self.outcome()?, "score");
+        for (p, d) in why.defeated.iter_mut().enumerate() {
+            *d = self.out_at(p).map(u32::from);
+        }
+        Some(why)
     }
 
     fn hash_into(&self, d: &mut Digest) {

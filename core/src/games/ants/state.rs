@@ -4,6 +4,7 @@ use super::map::{Map, FOOD, LAND, MAX_PLAYERS, WATER};
 use super::orders::Order;
 use super::pyrandom::PyRandom;
 use crate::digest::Digest;
+use crate::seat::SeatSet;
 
 /// No ant / no hill on a square.
 pub(crate) const NONE16: u16 = u16::MAX;
@@ -203,8 +204,11 @@ pub struct AntsGame<
     pub(crate) ring_len: usize,
     /// Work space for flood fills and visited marks (zero between uses).
     pub(crate) scratch: [u8; SQUARES],
-    /// The chosen symmetry: per player, (hill square, orientation); `[0]` is player 0's first hill.
-    pub(crate) sym: [(u16, u8); MAX_PLAYERS],
+    /// The chosen symmetry: per player, its hill square and orientation; `[0]` is player 0's
+    /// first hill. Two arrays rather than one of pairs, which would take 4 bytes a player: the
+    /// board's state is at its stack budget.
+    pub(crate) sym_sq: [u16; MAX_PLAYERS],
+    pub(crate) sym_aim: [u8; MAX_PLAYERS],
 
     pub(crate) ants: heapless::Vec<Ant, ANTS>,
     pub(crate) killed: heapless::Vec<DeadAnt, ANTS>,
@@ -222,7 +226,13 @@ pub struct AntsGame<
     pub(crate) score: [i32; MAX_PLAYERS],
     pub(crate) bonus: [i32; MAX_PLAYERS],
     pub(crate) hive: [u32; MAX_PLAYERS],
-    pub(crate) dead: [bool; MAX_PLAYERS],
+    /// The players the engine killed (crash, timeout): a set rather than an array of flags, as
+    /// the board's state is at its stack budget.
+    pub(crate) dead: SeatSet,
+    /// The turn each player went out (its last ant lost, or killed by the engine), `NONE16` while
+    /// in: the official game keeps no such thing (its engine's `playerturns` says it), so it is
+    /// not in the digest; it is there for [`crate::Game::decision`].
+    pub(crate) out_at: [u16; MAX_PLAYERS],
     pub(crate) cutoff_bot: i8,
     pub(crate) cutoff_turns: u16,
     pub(crate) hill_kill: bool,
@@ -366,11 +376,17 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     }
     /// Alive: not killed by the engine (crash, timeout) and at least one ant.
     pub fn is_alive(&self, player: usize) -> bool {
-        !self.dead.get(player).copied().unwrap_or(true) && self.ant_count(player) > 0
+        !self.is_killed(player) && self.ant_count(player) > 0
     }
     /// Killed by the engine (crash, timeout), whatever its ants.
     pub fn is_killed(&self, player: usize) -> bool {
-        self.dead.get(player).copied().unwrap_or(true)
+        player >= MAX_PLAYERS || self.dead.contains(player)
+    }
+    /// The turn a player that is out went out: its last ant lost, or killed by the engine (turn 0
+    /// for a bot lost before the first turn).
+    pub fn out_at(&self, player: usize) -> Option<u16> {
+        let t = self.out_at.get(player).copied().unwrap_or(NONE16);
+        (t != NONE16 && !self.is_alive(player)).then_some(t)
     }
     pub fn cutoff(&self) -> Option<Cutoff> {
         self.cutoff
@@ -521,7 +537,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         for k in 0..self.ring_len {
             d.u16(self.ring_get(k));
         }
-        for &(sq, aim) in &self.sym {
+        for (&sq, &aim) in self.sym_sq.iter().zip(&self.sym_aim) {
             d.u16(sq).u8(aim);
         }
         d.usize(self.ants.len());
@@ -561,7 +577,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             d.i32(self.score.get(p).copied().unwrap_or(0))
                 .i32(self.bonus.get(p).copied().unwrap_or(0))
                 .u32(self.hive.get(p).copied().unwrap_or(0))
-                .bool(self.dead.get(p).copied().unwrap_or(false));
+                .bool(self.dead.contains(p));
             d.u16(self.ant_count.get(p).copied().unwrap_or(0));
         }
         d.u8(self.cutoff_bot as u8)

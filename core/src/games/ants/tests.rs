@@ -163,8 +163,8 @@ fn initial_food_is_symmetric_and_visible() {
     // Every food has its image under the chosen symmetry.
     for f in g.food() {
         let (r, c) = g.row_col(f.sq as usize);
-        let (h0r, h0c) = g.row_col(g.sym[0].0 as usize);
-        let (loc, aim) = g.sym[1];
+        let (h0r, h0c) = g.row_col(g.sym_sq[0] as usize);
+        let (loc, aim) = (g.sym_sq[1], g.sym_aim[1]);
         let (dr, dc) = food::offset_aim((r - h0r, c - h0c), aim);
         let image = g.offset(loc as usize, dr, dc);
         assert!(g.is_food(image), "food at ({r},{c}) has no symmetric twin");
@@ -470,4 +470,30 @@ fn one_player_dominating_leads_to_not_razing_hills() {
     assert_eq!(g.cutoff_counter(), (0, 1));
     pass(&mut g);
     assert_eq!(g.cutoff(), Some(Cutoff::NotRazingHills));
+}
+
+#[test]
+fn the_decision_names_each_player_out_and_the_turn() {
+    use crate::outcome::shown;
+    // Player 0's only ant walks into two of player 1's on turn 2 and dies: it is out at turn 2.
+    let mut g = staged(&[(4, 3, 0), (3, 6, 1), (5, 6, 1)]);
+    pass(&mut g);
+    assert_eq!(g.out_at(0), None);
+    play(&mut g, [&[order(4, 3, Dir::E)], &[]]);
+    assert_eq!(g.ant_count(0), 0);
+    assert!(g.is_finished());
+    let why = g.decision().unwrap();
+    assert_eq!(why.defeated[..2], [Some(2), None]);
+    assert_eq!(shown(why.seat(0)), "score 0 defeated t2");
+    assert_eq!(shown(why.seat(1)), "score 3");
+    assert_eq!(shown(why.verdict()), "seat 1 wins on score, 3 to 0");
+    // A bot the engine kills is out at the turn it is killed, its ants still on the board.
+    let mut g = game(OPEN, 2);
+    pass(&mut g);
+    g.play_turn(&[&[], &[]], crate::SeatSet::only(1), |_, _, _| {});
+    assert_eq!(g.decision().unwrap().defeated[..2], [None, Some(2)]);
+    // One lost before the first turn is out at turn 0.
+    let mut g = game(OPEN, 4);
+    g.kill_at_start(crate::SeatSet::only(0));
+    assert_eq!(g.decision().unwrap().defeated[..2], [Some(0), None]);
 }

@@ -79,7 +79,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             ring_head: 0,
             ring_len: 0,
             scratch: [0; SQ],
-            sym: [(0, 0); MAX_PLAYERS],
+            sym_sq: [0; MAX_PLAYERS],
+            sym_aim: [0; MAX_PLAYERS],
             ants: heapless::Vec::new(),
             killed: heapless::Vec::new(),
             food: heapless::Vec::new(),
@@ -94,7 +95,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             score: [0; MAX_PLAYERS],
             bonus: [0; MAX_PLAYERS],
             hive: [0; MAX_PLAYERS],
-            dead: [false; MAX_PLAYERS],
+            dead: SeatSet::EMPTY,
+            out_at: [NONE16; MAX_PLAYERS],
             cutoff_bot: CUTOFF_LAND,
             cutoff_turns: 0,
             hill_kill: false,
@@ -194,7 +196,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.ring_head = 0;
         g.ring_len = 0;
         g.scratch.iter_mut().take(used).for_each(|s| *s = 0);
-        g.sym = [(0, 0); MAX_PLAYERS];
+        g.sym_sq = [0; MAX_PLAYERS];
+        g.sym_aim = [0; MAX_PLAYERS];
         g.ants.clear();
         g.killed.clear();
         g.food.clear();
@@ -208,7 +211,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.score = [0; MAX_PLAYERS];
         g.bonus = [0; MAX_PLAYERS];
         g.hive = [0; MAX_PLAYERS];
-        g.dead = [false; MAX_PLAYERS];
+        g.dead = SeatSet::EMPTY;
+        g.out_at = [NONE16; MAX_PLAYERS];
         g.cutoff_bot = CUTOFF_LAND;
         g.cutoff_turns = 0;
         g.hill_kill = false;
@@ -307,9 +311,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         if self.turn != 0 || self.over {
             return;
         }
+        let were_in = self.seats_in();
         for p in kills.iter() {
             self.kill_player(p);
         }
+        self.note_out(were_in);
         if self.game_over() {
             self.finish_game();
         }
@@ -317,11 +323,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
     /// `kill_player`: the engine removes a bot (crash, timeout); its hills cost it a point each.
     pub fn kill_player(&mut self, player: usize) {
-        if let Some(d) = self.dead.get_mut(player) {
-            *d = true;
-        } else {
+        if player >= MAX_PLAYERS {
             return;
         }
+        self.dead = self.dead.with(player);
         for h in self.hills.iter_mut() {
             if h.owner as usize == player && !h.raze_points {
                 h.raze_points = true;
@@ -347,6 +352,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             return report;
         }
         // start_turn
+        let were_in = self.seats_in();
         self.turn = self.turn.saturating_add(1);
         self.killed.clear();
         self.food_gone.clear();
@@ -382,10 +388,29 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             }
         }
         self.finish_turn();
+        self.note_out(were_in);
         if self.game_over() || self.turn >= self.turns {
             self.finish_game();
         }
         report
+    }
+
+    /// The players alive now.
+    pub(crate) fn seats_in(&self) -> SeatSet {
+        (0..self.players as usize)
+            .filter(|&p| self.is_alive(p))
+            .fold(SeatSet::EMPTY, |s, p| s.with(p))
+    }
+
+    /// Notes this turn as the turn out of each of `were_in` that is no longer alive.
+    fn note_out(&mut self, were_in: SeatSet) {
+        for p in were_in.iter() {
+            if !self.is_alive(p) {
+                if let Some(t) = self.out_at.get_mut(p) {
+                    *t = self.turn;
+                }
+            }
+        }
     }
 
     fn kill_ant(&mut self, index: usize) {

@@ -8,11 +8,13 @@ pub mod serve;
 pub mod trace;
 pub mod tournament;
 
-use crate::game::{HostGame, Setup};
+use crate::game::{HostGame, Setup, Stepped};
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::tournament::{Fixture, Format};
 use crate::verify::{Difference, Verified};
-use arena_core::games::colorfight::{Action, ColorFight, Params, Variant, DEFAULT_TICKS};
+use arena_core::games::colorfight::{
+    Action, ColorFight, Params, Refusal, Variant, DEFAULT_TICKS,
+};
 use arena_core::{Game, Seat};
 use clap::{Args, ValueEnum};
 use serde_json::Value;
@@ -59,6 +61,16 @@ pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), String> {
         .parse()
         .map_err(|_| format!("`{h}` is not a height"))?;
     Ok((w, h))
+}
+
+/// A step's report with the reason of each refusal, for the reports of `arena play` and
+/// `arena serve` alike.
+pub(crate) fn stepped(report: arena_core::StepReport, why: &[Option<Refusal>]) -> Stepped {
+    let mut stepped = Stepped::from(report);
+    stepped.why = (why.iter().enumerate())
+        .filter_map(|(seat, w)| w.map(|r| (seat, r.reason())))
+        .collect();
+    stepped
 }
 
 /// 100 ms per answer, each answer on its own (no averaging).
@@ -149,13 +161,10 @@ impl HostGame for ColorFight {
         json::state_value(self)
     }
 
-    fn play_step(&mut self, moves: &[Action], _dropped: arena_core::SeatSet) -> crate::game::Stepped {
+    fn play_step(&mut self, moves: &[Action], _dropped: arena_core::SeatSet) -> Stepped {
         let mut why = [None; arena_core::games::colorfight::MAX_PLAYERS];
-        let mut stepped = crate::game::Stepped::from(self.step_explained(moves, &mut why));
-        stepped.why = (why.iter().enumerate())
-            .filter_map(|(seat, w)| w.map(|r| (seat, r.reason())))
-            .collect();
-        stepped
+        let report = self.step_explained(moves, &mut why);
+        stepped(report, &why)
     }
 
     fn action_json(action: &Action) -> Value {

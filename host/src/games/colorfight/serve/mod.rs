@@ -365,8 +365,7 @@ fn report(table: &Table, seed: u64) -> MatchReport {
                 faults: Vec::new(),
                 disqualified: None,
                 refused: s.refused.saturating_add(s.early),
-                // The server answers each refusal with its err_code and err_msg at once.
-                refused_by: Vec::new(),
+                refused_by: s.refused_by.iter().map(|(&why, &n)| (why, n)).collect(),
                 passes: 0,
             })
             .collect(),

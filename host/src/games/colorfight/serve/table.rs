@@ -12,7 +12,7 @@ use arena_core::games::colorfight::{
 };
 use arena_core::{Bot, Game, Seat};
 use serde_json::{json, Value};
-use std::collections::VecDeque;
+use std::collections::{BTreeMap, VecDeque};
 use std::hash::{BuildHasher, Hasher};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use tokio::sync::oneshot;
@@ -20,6 +20,9 @@ use tokio::sync::oneshot;
 /// Requests a seat may have waiting for the next ticks (one is taken per tick); more are refused
 /// at once, as the server refused a player in its cool-down.
 pub const QUEUE: usize = 4;
+
+/// The reason a report gives for a request refused because [`QUEUE`] were already waiting.
+pub const QUEUE_FULL: &str = "too many requests waiting";
 
 /// Seconds since the Unix epoch, the server's clock.
 pub fn now_unix() -> f64 {
@@ -92,9 +95,11 @@ pub struct SeatInfo {
     pub driver: Driver,
     pub token: Option<String>,
     pub queue: VecDeque<Queued>,
-    /// Actions the rules refused, requests refused before reaching them, and joins.
+    /// Actions the rules refused, requests refused before reaching them, both by reason (as
+    /// `arena play` reports them), and joins.
     pub refused: u32,
     pub early: u32,
+    pub refused_by: BTreeMap<&'static str, u32>,
     pub joins: u32,
 }
 
@@ -158,6 +163,7 @@ impl Table {
                 queue: VecDeque::new(),
                 refused: 0,
                 early: 0,
+                refused_by: BTreeMap::new(),
                 joins: 0,
             })
             .collect();
@@ -169,6 +175,7 @@ impl Table {
                 queue: VecDeque::new(),
                 refused: 0,
                 early: 0,
+                refused_by: BTreeMap::new(),
                 joins: 0,
             });
         }
@@ -339,6 +346,7 @@ impl Table {
         };
         if s.queue.len() >= QUEUE {
             s.early += 1;
+            *s.refused_by.entry(QUEUE_FULL).or_default() += 1;
             return Err(match action {
                 Action::Build { .. } => error(7, "You are in building cd"),
                 _ => error(3, "You are in CD time!"),
@@ -406,8 +414,11 @@ impl Table {
         let every = self.game.tick().is_multiple_of(self.state_every) || self.game.is_over();
         self.trace
             .text(&trace::explained(&self.game, &actions, &report, &why.map(|w| w.map(Refusal::reason)), every));
+        let stepped = super::super::stepped(report, &why);
         for (seat, s) in self.seats.iter_mut().enumerate() {
-            s.refused += u32::from(report.refused.get(seat).copied().unwrap_or(0));
+            let refused = u32::from(report.refused.get(seat).copied().unwrap_or(0));
+            s.refused += refused;
+            crate::play::file_reasons(&mut s.refused_by, &stepped, seat, refused);
         }
         for (seat, q) in taken {
             let body = match q.action {
