@@ -1,29 +1,33 @@
-//! Hands the firmware the official Ants map the boards with room for it play (tutorial1), read
-//! from the golden data beside the project (`ARENA_GOLDEN`, else `../shared/golden`), never kept
-//! in the project. Without it the map is empty, the entry cannot build its params, and the
-//! firmware's tests say so.
+//! Tells the firmware where the golden data is (`ARENA_GOLDEN`, else `../shared/golden`), for
+//! the screens and lineups that embed a file of it (an official map): the data stays beside the
+//! project, never in it. With the folder there, `cfg(golden)` is set and `ARENA_GOLDEN_DIR`
+//! names it; without it the entries that need it cannot build their params, and the firmware's
+//! tests say so.
 
 // A build script may panic: it is how it reports to cargo.
 #![allow(clippy::expect_used)]
 
+use std::env;
 use std::path::PathBuf;
-use std::{env, fs};
 
 fn main() {
+    println!("cargo::rustc-check-cfg=cfg(golden)");
+    println!("cargo:rerun-if-env-changed=ARENA_GOLDEN");
     let manifest = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
     let golden = env::var_os("ARENA_GOLDEN")
         .map(PathBuf::from)
         .unwrap_or_else(|| manifest.join("../../shared/golden"));
-    let map = golden.join("ants/maps/tutorial1.map");
-    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
-    let text = fs::read_to_string(&map).unwrap_or_else(|e| {
-        println!(
-            "cargo:warning=no official Ants map for the boards ({}: {e}); set ARENA_GOLDEN",
-            map.display()
-        );
-        String::new()
-    });
-    fs::write(out.join("tutorial1.map"), text).expect("write into OUT_DIR");
-    println!("cargo:rerun-if-changed={}", map.display());
-    println!("cargo:rerun-if-env-changed=ARENA_GOLDEN");
+    // A folder: cargo re-runs this when anything in it changes.
+    println!("cargo:rerun-if-changed={}", golden.display());
+    match golden.canonicalize() {
+        Ok(dir) if dir.is_dir() => {
+            println!("cargo:rustc-cfg=golden");
+            println!("cargo:rustc-env=ARENA_GOLDEN_DIR={}", dir.display());
+        }
+        _ => println!(
+            "cargo:warning=no golden data at {}: the board entries that embed an official map \
+             cannot be played; set ARENA_GOLDEN",
+            golden.display()
+        ),
+    }
 }

@@ -34,9 +34,12 @@
 //!    and decision, capacities and state size in the module docs.
 //! 2. **A folder in host**, `host/src/games/<game>/`: `arena_host::HostGame` (canonical JSON, the
 //!    bots' protocol, the replay writer and reader, the tournament format).
-//! 3. **A screen in firmware**, `firmware/src/games/<game>.rs`: `arena_firmware::Screen`.
-//! 4. **One line in each registry**: `core/src/games/mod.rs`, `arena_host::with_games!`, and the
-//!    firmware lineup (`firmware/src/games/mod.rs`).
+//! 3. **A screen in firmware**, `firmware/src/games/<game>.rs`: `arena_firmware::Screen` (and,
+//!    for the desktop, `arena_firmware::SidePanel`); and what the browser viewer re-plays,
+//!    `host/viewer/src/games/<game>.rs`: `arena_viewer::Viewed`.
+//! 4. **One line in each registry**: [`with_games!`] in `core/src/games/mod.rs` (every layer's
+//!    list of games follows from it: the host's commands, the viewer, the suite, the soak and the
+//!    fuzz targets), and the boards' lineup (`firmware/src/games/mod.rs`).
 //! 5. **The tests and benches that come with the folder**: its `arena_tests::Suite` invariants
 //!    (the generic suite, the soak and the fuzz targets follow from the registry and play the
 //!    folder's generator), its `action_`, `verify_` and `game_` fuzz targets, a conformance test

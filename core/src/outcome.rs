@@ -61,8 +61,8 @@ impl Outcome {
     }
 }
 
-/// How many numbers a ranking compares per seat before its tie-break (Tower Defense Duel: life,
-/// then gold).
+/// How many numbers a ranking compares per seat before its tie-break (at most two in every game,
+/// e.g. life, then gold).
 pub const DECISION_KEYS: usize = 2;
 
 /// Why a finished game ranked its seats as it did: the rule, the numbers it compared, who was

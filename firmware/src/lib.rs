@@ -50,4 +50,4 @@ pub use games::{Arcade, PicoArcade};
 pub use lineup::{Entry, Lineup, Visit};
 pub use palette::Palette;
 pub use play::{play_match, run, MatchSummary, RunConfig};
-pub use screen::{Layout, Screen};
+pub use screen::{Layout, Screen, SidePanel};

@@ -296,25 +296,19 @@ impl Fit {
     }
 }
 
-/// A game's picture of its own state.
-pub trait Screen: Game {
-    /// A short name for the header (a few letters: the header also shows the turn).
-    const SHORT: &'static str;
-    /// Draw the state inside `layout.body` (already cleared to the background). On the desktop
-    /// ([`Layout::side`] is set) the numbers go in the side panel instead, and the body may show
-    /// more detail (the cells are larger).
-    fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>;
-
+/// What a game writes in the desktop's side panel beside its body: its numbers, where a board's
+/// small screen has no room for them. Only with the `desktop` feature; without it every type has
+/// it, with nothing to write.
+#[cfg(feature = "desktop")]
+pub trait SidePanel {
     /// The desktop panel: lines about the whole game (the round, what lies in the middle),
     /// above the seats.
-    #[cfg(feature = "desktop")]
     fn game_panel<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error> {
         let _ = panel;
         Ok(())
     }
 
     /// The desktop panel: `seat`'s numbers, under its name.
-    #[cfg(feature = "desktop")]
     fn seat_panel<D: Canvas>(
         &self,
         seat: usize,
@@ -322,15 +316,30 @@ pub trait Screen: Game {
     ) -> Result<(), D::Error>;
 
     /// Whether `seat` is out of the game (its name is then dimmed).
-    #[cfg(feature = "desktop")]
     fn seat_out(&self, seat: usize) -> bool {
         let _ = seat;
         false
     }
 
     /// The desktop panel's legend: a [`desktop::Panel::key`] for every mark the body draws.
-    #[cfg(feature = "desktop")]
     fn legend<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error>;
+}
+
+/// Without the `desktop` feature there is no side panel to write.
+#[cfg(not(feature = "desktop"))]
+pub trait SidePanel {}
+
+#[cfg(not(feature = "desktop"))]
+impl<T> SidePanel for T {}
+
+/// A game's picture of its own state.
+pub trait Screen: Game + SidePanel {
+    /// A short name for the header (a few letters: the header also shows the turn).
+    const SHORT: &'static str;
+    /// Draw the state inside `layout.body` (already cleared to the background). On the desktop
+    /// ([`Layout::side`] is set) the numbers go in the side panel instead, and the body may show
+    /// more detail (the cells are larger).
+    fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error>;
 }
 
 /// What the screens draw on: any embedded-graphics target whose colour has a [`Palette`] (the

@@ -27,10 +27,8 @@ pub struct MatchArgs {
     /// Write the match to FILE in the game's replay format as it is played.
     #[arg(long, value_name = "FILE")]
     pub replay: Option<PathBuf>,
-    /// Time per turn for external bots, in milliseconds, for every game (default: the game's own
-    /// limit: Tower Defense's is an average over each 100 turns, 10 ms a turn (Siege 15), the others' are
-    /// per answer). A time-out is reported with the limit it went over, e.g. "over the 10 ms
-    /// average of 100 turns (1,000 ms for answers 1-100): 1,000 ms spent".
+    /// Time per turn for external bots, in milliseconds (default: the game's own limit, which
+    /// `arena play <game> --help` gives). A time-out is reported with the limit it went over.
     #[arg(long, value_name = "MS")]
     pub turn_ms: Option<u64>,
     /// No time limits at all (for debugging a bot).
@@ -65,9 +63,9 @@ pub struct WatchArgs {
     #[arg(long, value_name = "FPS", default_value_t = 20)]
     pub watch_fps: u32,
     /// While watching, show a frame every N steps (larger N: a long match goes by faster).
-    /// Default: for ColorFight, whose length is fixed (--ticks, or fewer with --max-turns), the N
-    /// that shows the whole match in about a minute at --watch-fps (12,000 ticks at 20 fps: every
-    /// 10th tick); every step for the other games.
+    /// Default: for a game whose length is fixed in advance (in steps: --ticks, or fewer with
+    /// --max-turns), the N that shows the whole match in about a minute at --watch-fps (12,000
+    /// steps at 20 fps: every 10th step); every step for the other games.
     #[arg(long, value_name = "N")]
     pub watch_every: Option<u32>,
 }
@@ -88,8 +86,8 @@ impl WatchArgs {
     /// Steps per frame for `plan`: `--watch-every`, else the fewest that show the whole match,
     /// when its length is known, in [`WATCH_SECONDS`] at `--watch-fps`.
     pub fn every<G: HostGame>(&self, plan: &Plan<G>) -> u32 {
-        // --max-turns counts the game's turns, not steps: only games whose steps are turns
-        // (ColorFight's ticks) have a length to shorten.
+        // --max-turns counts the game's turns, not steps: only games whose steps are turns have a
+        // length to shorten.
         let steps = G::length(&plan.params).map(|n| plan.max_turns.map_or(n, |m| n.min(m)));
         let frames = WATCH_SECONDS.saturating_mul(u64::from(self.watch_fps.max(1)));
         self.watch_every
@@ -217,4 +215,15 @@ impl<G: HostGame> Plan<G> {
             extra: G::Extra::default(),
         }
     }
+}
+
+/// `--turn-ms`'s help with the game's own default limit ([`HostGame::TIME_LIMIT`]).
+pub fn time_limit_help<G: HostGame>(cmd: clap::Command) -> clap::Command {
+    cmd.mut_arg("turn_ms", |a| {
+        a.help(format!(
+            "Time per turn for external bots, in milliseconds (default: the game's own limit, {}). \
+             A time-out is reported with the limit it went over",
+            G::TIME_LIMIT
+        ))
+    })
 }

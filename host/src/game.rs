@@ -27,6 +27,8 @@ pub trait HostGame: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
     const ABOUT: &'static str;
     /// What each built-in bot does, in the order of [`Roster::BOTS`] (`arena bots`).
     const BOT_NOTES: &'static [&'static str] = &[];
+    /// The time limit external bots get by default, for `--turn-ms`'s help ("10 ms an answer").
+    const TIME_LIMIT: &'static str;
     /// The extension of this game's replay files.
     const REPLAY_EXT: &'static str;
     /// What this game's replay file is, for `arena verify <game> --help`.

@@ -32,8 +32,8 @@
 //! - [`render`]: the boards' screens on a desktop canvas, as PNG, GIF or terminal frames.
 //!
 //! ## Adding a game
-//! A folder `games/<game>/` implementing [`HostGame`], and one line in [`with_games!`]; the core's
-//! and the firmware's checklists say the rest.
+//! A folder `games/<game>/` implementing [`HostGame`], and one line in the core's registry,
+//! [`arena_core::with_games!`]; the core's checklist says the rest.
 
 pub mod cli;
 pub mod commands;

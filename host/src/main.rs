@@ -36,7 +36,7 @@ fn cli() -> Command {
                 .long("map")
                 .value_name("MAP")
                 .value_parser(clap::value_parser!(std::path::PathBuf))
-                .help("The map an Ants replay was played on (default: the one it holds; another map is refused, saying how they differ)."),
+                .help("The map the replay was played on, for games whose replays name one (default: the one it holds; another map is refused, saying how they differ)."),
         )
         .arg(commands::verify::partial_arg());
     let mut tournament = Command::new("tournament")

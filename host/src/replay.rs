@@ -237,10 +237,10 @@ mod tests {
         assert_eq!(h.keys, ["names", "turns"]);
         assert_eq!(crate::replay::strings(h.get("names")), ["a", "b"]);
         assert!(h.has("turns") && h.get("turns").is_none());
-        let h = head("\n{\"header\":{\"game\":\"tower-defense\"}}\n{\"actions\":null}\n").unwrap();
+        let h = head("\n{\"header\":{\"game\":\"g\"}}\n{\"actions\":null}\n").unwrap();
         assert_eq!(
             h.get("header").and_then(|v| v.get("game")),
-            Some(&"tower-defense".into())
+            Some(&"g".into())
         );
         let h = head("{\"names\":[\"a\"],\n\"turns\":[]}").unwrap();
         assert!(h.has("turns"));

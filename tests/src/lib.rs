@@ -7,7 +7,7 @@
 //! one the fuzz targets and the soak play too: proptest makes bytes, and at every step each seat's
 //! action is drawn from them given the state, so the same bytes on the same states give the same
 //! actions. `tests/all/suite.rs` runs it over every game of the host registry
-//! ([`arena_host::with_games!`]) and the board build of Ants; a game joins by implementing
+//! ([`arena_core::with_games!`]) and the board build of Ants; a game joins by implementing
 //! [`Suite`] (in `games/<game>.rs`).
 //!
 //! [`soak`] is the long run's engine (`cargo xtask soak`); [`golden`] finds the data written by the
@@ -225,7 +225,7 @@ macro_rules! suite {
 }
 
 /// The generic suite over a list of games as the registry gives it
-/// (`arena_host::with_games!(suites)`), and `SUITE_GAMES`, the names of the games it covers.
+/// (`arena_core::with_games!(suites)`), and `SUITE_GAMES`, the names of the games it covers.
 #[macro_export]
 macro_rules! suites {
     ($($folder:ident: $game:ty),* $(,)?) => {

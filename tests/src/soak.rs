@@ -66,7 +66,7 @@ macro_rules! soaks {
     };
 }
 
-arena_host::with_games!(soaks);
+arena_core::with_games!(soaks);
 
 /// Who plays a seat.
 enum Player<G: Roster> {

@@ -68,7 +68,14 @@ pub fn params(turns: u16) -> Option<AntsBoardParams> {
 
 /// The official map tutorial1 (43 rows x 39 columns), from the golden data at build time (see
 /// firmware/build.rs): the rotation of the boards with the RAM for the core's MCU build plays it.
-pub const OFFICIAL_MAP: &str = include_str!(concat!(env!("OUT_DIR"), "/tutorial1.map"));
+#[cfg(golden)]
+pub const OFFICIAL_MAP: &str = include_str!(concat!(
+    env!("ARENA_GOLDEN_DIR"),
+    "/ants/maps/tutorial1.map"
+));
+/// No golden data at build time: no official map.
+#[cfg(not(golden))]
+pub const OFFICIAL_MAP: &str = "";
 
 /// The official-map match: [`OFFICIAL_MAP`] for `turns` turns in the core's MCU build (37.5 KB of
 /// state). `None` when the map was not there at build time.
@@ -193,8 +200,19 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         Ok(())
     }
+}
 
-    #[cfg(feature = "desktop")]
+/// Food on the desktop: a white square in the middle of its cell (a board shows one pixel).
+fn draw_food<D: Canvas>(target: &mut D, at: Point, cell: u32) -> Result<(), D::Error> {
+    inset_square(at, cell, cell / 3)
+        .into_styled(PrimitiveStyle::with_fill(D::Color::text()))
+        .draw(target)
+}
+
+#[cfg(feature = "desktop")]
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
+    crate::screen::SidePanel for AntsGame<SQ, A, F, H, O>
+{
     fn game_panel<D: Canvas>(
         &self,
         panel: &mut crate::screen::desktop::Panel<'_, D>,
@@ -210,7 +228,6 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         )
     }
 
-    #[cfg(feature = "desktop")]
     fn seat_panel<D: Canvas>(
         &self,
         seat: usize,
@@ -244,12 +261,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         )
     }
 
-    #[cfg(feature = "desktop")]
     fn seat_out(&self, seat: usize) -> bool {
         !self.is_alive(seat)
     }
 
-    #[cfg(feature = "desktop")]
     fn legend<D: Canvas>(
         &self,
         panel: &mut crate::screen::desktop::Panel<'_, D>,
@@ -268,13 +283,6 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 .draw(t)
         })
     }
-}
-
-/// Food on the desktop: a white square in the middle of its cell (a board shows one pixel).
-fn draw_food<D: Canvas>(target: &mut D, at: Point, cell: u32) -> Result<(), D::Error> {
-    inset_square(at, cell, cell / 3)
-        .into_styled(PrimitiveStyle::with_fill(D::Color::text()))
-        .draw(target)
 }
 
 #[cfg(test)]

@@ -70,23 +70,6 @@ impl Screen for Ballroom {
         }
         Ok(())
     }
-
-    #[cfg(feature = "desktop")]
-    fn seat_panel<D: Canvas>(
-        &self,
-        seat: usize,
-        panel: &mut crate::screen::desktop::Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        desktop::seat_panel(self, seat, panel)
-    }
-
-    #[cfg(feature = "desktop")]
-    fn legend<D: Canvas>(
-        &self,
-        panel: &mut crate::screen::desktop::Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        desktop::legend(panel)
-    }
 }
 
 /// A player in the cell of side `cell` at `at`: a square in its seat's colour, an outline at 0
@@ -179,68 +162,70 @@ mod desktop {
             .draw(target)
     }
 
-    pub fn seat_panel<D: Canvas>(
-        game: &Ballroom,
-        seat: usize,
-        panel: &mut Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        let Some(p) = game.player(seat) else {
-            return Ok(());
-        };
-        let text = D::Color::text();
-        let stats = p.stats();
-        panel.item(
-            &fmt_line!(
-                "{} health {}/{} score {}",
-                Words(p.class.name()),
-                p.health,
-                stats.max_health,
-                p.score
-            ),
-            text,
-        )?;
-        let mut item = fmt_line!("gold {}  item {}", p.gold, Words(p.item.name()));
-        if p.effect_timer > 0 && p.in_effect != Item::None {
-            let _ = core::fmt::Write::write_fmt(
-                &mut item,
-                format_args!(" ({} on)", Words(p.in_effect.name())),
-            );
+    impl crate::screen::SidePanel for Ballroom {
+        fn seat_panel<D: Canvas>(
+            &self,
+            seat: usize,
+            panel: &mut Panel<'_, D>,
+        ) -> Result<(), D::Error> {
+            let Some(p) = self.player(seat) else {
+                return Ok(());
+            };
+            let text = D::Color::text();
+            let stats = p.stats();
+            panel.item(
+                &fmt_line!(
+                    "{} health {}/{} score {}",
+                    Words(p.class.name()),
+                    p.health,
+                    stats.max_health,
+                    p.score
+                ),
+                text,
+            )?;
+            let mut item = fmt_line!("gold {}  item {}", p.gold, Words(p.item.name()));
+            if p.effect_timer > 0 && p.in_effect != Item::None {
+                let _ = core::fmt::Write::write_fmt(
+                    &mut item,
+                    format_args!(" ({} on)", Words(p.in_effect.name())),
+                );
+            }
+            panel.items(&item, text)?;
+            panel.item(
+                &fmt_line!(
+                    "damage {} speed {} range {} at {},{}",
+                    stats.damage,
+                    stats.speed,
+                    stats.range,
+                    p.pos.x,
+                    p.pos.y
+                ),
+                text,
+            )
         }
-        panel.items(&item, text)?;
-        panel.item(
-            &fmt_line!(
-                "damage {} speed {} range {} at {},{}",
-                stats.damage,
-                stats.speed,
-                stats.range,
-                p.pos.x,
-                p.pos.y
-            ),
-            text,
-        )
-    }
 
-    pub fn legend<D: Canvas>(panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
-        let knight = Player::new(arena_core::games::ballroom::Class::Knight, 0);
-        panel.key("player, K W A: knight wizard archer", |t, r| {
-            draw_player(t, r.top_left, r.size.width, 0, false)
-        })?;
-        panel.key("white bar: health left", |t, r| {
-            draw_player(t, r.top_left, r.size.width, 0, false)?;
-            player(t, r.top_left, r.size.width, &knight)
-        })?;
-        panel.key("a player at 0 health", |t, r| {
-            draw_player(t, r.top_left, r.size.width, 0, true)
-        })?;
-        panel.key("home corner: back to full health", |t, r| {
-            home(t, r.top_left, r.size.width, 0)
-        })?;
-        panel.key(
-            &fmt_line!("control block: {} points a turn", CONTROL_POINTS),
-            |t, r| {
-                r.into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
-                    .draw(t)
-            },
-        )
+        fn legend<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
+            let knight = Player::new(arena_core::games::ballroom::Class::Knight, 0);
+            panel.key("player, K W A: knight wizard archer", |t, r| {
+                draw_player(t, r.top_left, r.size.width, 0, false)
+            })?;
+            panel.key("white bar: health left", |t, r| {
+                draw_player(t, r.top_left, r.size.width, 0, false)?;
+                player(t, r.top_left, r.size.width, &knight)
+            })?;
+            panel.key("a player at 0 health", |t, r| {
+                draw_player(t, r.top_left, r.size.width, 0, true)
+            })?;
+            panel.key("home corner: back to full health", |t, r| {
+                home(t, r.top_left, r.size.width, 0)
+            })?;
+            panel.key(
+                &fmt_line!("control block: {} points a turn", CONTROL_POINTS),
+                |t, r| {
+                    r.into_styled(PrimitiveStyle::with_fill(D::Color::dim()))
+                        .draw(t)
+                },
+            )
+        }
     }
 }

@@ -108,28 +108,6 @@ impl Screen for ColorFight {
         }
         Ok(())
     }
-
-    #[cfg(feature = "desktop")]
-    fn seat_panel<D: Canvas>(
-        &self,
-        seat: usize,
-        panel: &mut crate::screen::desktop::Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        desktop::seat_panel(self, seat, panel)
-    }
-
-    #[cfg(feature = "desktop")]
-    fn seat_out(&self, seat: usize) -> bool {
-        self.player(seat).is_some_and(|p| p.defeated)
-    }
-
-    #[cfg(feature = "desktop")]
-    fn legend<D: Canvas>(
-        &self,
-        panel: &mut crate::screen::desktop::Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        desktop::legend(self, panel)
-    }
 }
 
 /// The desktop's panel: each seat's land, purse, bases and mines; the legend.
@@ -152,74 +130,82 @@ mod desktop {
         }
     }
 
-    pub fn seat_panel<D: Canvas>(
-        game: &ColorFight,
-        seat: usize,
-        panel: &mut Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        let Some(p) = game.player(seat) else {
-            return Ok(());
-        };
-        let text = D::Color::text();
-        let mut first = fmt_line!("cells {}  score {}", p.cells, game.score(seat));
-        if p.defeated {
-            let _ =
-                core::fmt::Write::write_fmt(&mut first, format_args!("  out at {}", p.defeated_at));
+    impl crate::screen::SidePanel for ColorFight {
+        fn seat_panel<D: Canvas>(
+            &self,
+            seat: usize,
+            panel: &mut Panel<'_, D>,
+        ) -> Result<(), D::Error> {
+            let Some(p) = self.player(seat) else {
+                return Ok(());
+            };
+            let text = D::Color::text();
+            let mut first = fmt_line!("cells {}  score {}", p.cells, self.score(seat));
+            if p.defeated {
+                let _ = core::fmt::Write::write_fmt(
+                    &mut first,
+                    format_args!("  out at {}", p.defeated_at),
+                );
+            }
+            panel.item(&first, text)?;
+            panel.item(
+                &fmt_line!("gold {}  energy {}", Tenths(p.gold), Tenths(p.energy)),
+                text,
+            )?;
+            let building = if p.all_bases() > p.bases {
+                " +1 built"
+            } else {
+                ""
+            };
+            let mut mines = fmt_line!("bases {}/{}{}", p.bases, MAX_BASES, building);
+            if self.variant() == Variant::Conquest {
+                let _ = core::fmt::Write::write_fmt(
+                    &mut mines,
+                    format_args!("  mines {}g {}e", p.gold_mines, p.energy_mines),
+                );
+            }
+            panel.item(&mines, text)
         }
-        panel.item(&first, text)?;
-        panel.item(
-            &fmt_line!("gold {}  energy {}", Tenths(p.gold), Tenths(p.energy)),
-            text,
-        )?;
-        let building = if p.all_bases() > p.bases {
-            " +1 built"
-        } else {
-            ""
-        };
-        let mut mines = fmt_line!("bases {}/{}{}", p.bases, MAX_BASES, building);
-        if game.variant() == Variant::Conquest {
-            let _ = core::fmt::Write::write_fmt(
-                &mut mines,
-                format_args!("  mines {}g {}e", p.gold_mines, p.energy_mines),
-            );
-        }
-        panel.item(&mines, text)
-    }
 
-    pub fn legend<D: Canvas>(game: &ColorFight, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
-        let cell = |t: &mut D, r: Rectangle| fill_seat(t, r, 0, Point::zero());
-        panel.key("land, in its owner's colour", cell)?;
-        if game.variant() == Variant::Conquest {
-            panel.key("gold mine (white centre)", |t, r| {
-                cell(t, r)?;
-                inset_square(r.top_left, r.size.width, r.size.width / 3)
-                    .into_styled(PrimitiveStyle::with_fill(D::Color::text()))
-                    .draw(t)
-            })?;
-            panel.key("energy mine (red centre)", |t, r| {
-                cell(t, r)?;
-                inset_square(r.top_left, r.size.width, r.size.width / 3)
-                    .into_styled(PrimitiveStyle::with_fill(D::Color::alert()))
-                    .draw(t)
-            })?;
+        fn seat_out(&self, seat: usize) -> bool {
+            self.player(seat).is_some_and(|p| p.defeated)
         }
-        panel.key("base (dark inner frame)", |t, r| {
-            cell(t, r)?;
-            inset_square(r.top_left, r.size.width, 1)
-                .into_styled(PrimitiveStyle::with_stroke(D::Color::background(), 1))
+
+        fn legend<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
+            let cell = |t: &mut D, r: Rectangle| fill_seat(t, r, 0, Point::zero());
+            panel.key("land, in its owner's colour", cell)?;
+            if self.variant() == Variant::Conquest {
+                panel.key("gold mine (white centre)", |t, r| {
+                    cell(t, r)?;
+                    inset_square(r.top_left, r.size.width, r.size.width / 3)
+                        .into_styled(PrimitiveStyle::with_fill(D::Color::text()))
+                        .draw(t)
+                })?;
+                panel.key("energy mine (red centre)", |t, r| {
+                    cell(t, r)?;
+                    inset_square(r.top_left, r.size.width, r.size.width / 3)
+                        .into_styled(PrimitiveStyle::with_fill(D::Color::alert()))
+                        .draw(t)
+                })?;
+            }
+            panel.key("base (dark inner frame)", |t, r| {
+                cell(t, r)?;
+                inset_square(r.top_left, r.size.width, 1)
+                    .into_styled(PrimitiveStyle::with_stroke(D::Color::background(), 1))
+                    .draw(t)
+            })?;
+            panel.key("under attack: attacker's frame", |t, r| {
+                cell(t, r)?;
+                r.into_styled(PrimitiveStyle::with_stroke(D::Color::seat(1), 1))
+                    .draw(t)
+            })?;
+            panel.key("nobody's cell", |t, r| {
+                Pixel(
+                    shift(r.top_left, px(r.size.width) / 2, px(r.size.height) / 2),
+                    D::Color::dim(),
+                )
                 .draw(t)
-        })?;
-        panel.key("under attack: attacker's frame", |t, r| {
-            cell(t, r)?;
-            r.into_styled(PrimitiveStyle::with_stroke(D::Color::seat(1), 1))
-                .draw(t)
-        })?;
-        panel.key("nobody's cell", |t, r| {
-            Pixel(
-                shift(r.top_left, px(r.size.width) / 2, px(r.size.height) / 2),
-                D::Color::dim(),
-            )
-            .draw(t)
-        })
+            })
+        }
     }
 }

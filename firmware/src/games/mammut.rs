@@ -57,8 +57,10 @@ impl Screen for Mammut {
         }
         Ok(())
     }
+}
 
-    #[cfg(feature = "desktop")]
+#[cfg(feature = "desktop")]
+impl crate::screen::SidePanel for Mammut {
     fn game_panel<D: Canvas>(
         &self,
         panel: &mut crate::screen::desktop::Panel<'_, D>,
@@ -79,7 +81,6 @@ impl Screen for Mammut {
         }
     }
 
-    #[cfg(feature = "desktop")]
     fn seat_panel<D: Canvas>(
         &self,
         seat: usize,
@@ -116,12 +117,10 @@ impl Screen for Mammut {
         panel.items(&line, D::Color::seat(seat))
     }
 
-    #[cfg(feature = "desktop")]
     fn seat_out(&self, seat: usize) -> bool {
         self.is_removed(seat)
     }
 
-    #[cfg(feature = "desktop")]
     fn legend<D: Canvas>(
         &self,
         panel: &mut crate::screen::desktop::Panel<'_, D>,

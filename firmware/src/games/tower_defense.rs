@@ -107,23 +107,6 @@ impl Screen for TowerDefense {
         }
         Ok(())
     }
-
-    #[cfg(feature = "desktop")]
-    fn seat_panel<D: Canvas>(
-        &self,
-        seat: usize,
-        panel: &mut crate::screen::desktop::Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        desktop::seat_panel(self, seat, panel)
-    }
-
-    #[cfg(feature = "desktop")]
-    fn legend<D: Canvas>(
-        &self,
-        panel: &mut crate::screen::desktop::Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        desktop::legend(self, panel)
-    }
 }
 
 /// A tower in the cell of side `cell` at `at`: an outline in its builder's colour, a bomb with a
@@ -264,121 +247,120 @@ mod desktop {
         line
     }
 
-    pub fn seat_panel<D: Canvas>(
-        game: &TowerDefense,
-        seat: usize,
-        panel: &mut Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        let text = D::Color::text();
-        let gold = Count(game.gold(seat));
-        let income = game
-            .players()
-            .and_then(|p| p.get(seat))
-            .map(|p| p.income)
-            .or_else(|| {
-                game.siege()
-                    .filter(|_| game.attacked_board(seat).is_some())
-                    .map(|(a, _)| a.income)
-            });
-        let mut first = match game.defended_board(seat) {
-            Some(_) => fmt_line!("life {}  gold {}", game.life(seat), gold),
-            None => fmt_line!("gold {}", gold),
-        };
-        if let Some(income) = income {
-            let _ = core::fmt::Write::write_fmt(&mut first, format_args!("  income {income}"));
-        }
-        panel.item(&first, text)?;
-        if let Some(b) = game.defended_board(seat) {
-            let mut kinds = [0u32; 3];
-            let (mut count, mut top) = (0u32, 0u32);
-            for t in game.towers(b) {
-                let k = match t.kind {
-                    TowerKind::Turret => 0,
-                    TowerKind::Stunner => 1,
-                    TowerKind::Bomb => 2,
-                };
-                if let Some(n) = kinds.get_mut(k) {
-                    *n = n.saturating_add(1);
+    impl crate::screen::SidePanel for TowerDefense {
+        fn seat_panel<D: Canvas>(
+            &self,
+            seat: usize,
+            panel: &mut Panel<'_, D>,
+        ) -> Result<(), D::Error> {
+            let text = D::Color::text();
+            let gold = Count(self.gold(seat));
+            let income = self
+                .players()
+                .and_then(|p| p.get(seat))
+                .map(|p| p.income)
+                .or_else(|| {
+                    self.siege()
+                        .filter(|_| self.attacked_board(seat).is_some())
+                        .map(|(a, _)| a.income)
+                });
+            let mut first = match self.defended_board(seat) {
+                Some(_) => fmt_line!("life {}  gold {}", self.life(seat), gold),
+                None => fmt_line!("gold {}", gold),
+            };
+            if let Some(income) = income {
+                let _ = core::fmt::Write::write_fmt(&mut first, format_args!("  income {income}"));
+            }
+            panel.item(&first, text)?;
+            if let Some(b) = self.defended_board(seat) {
+                let mut kinds = [0u32; 3];
+                let (mut count, mut top) = (0u32, 0u32);
+                for t in self.towers(b) {
+                    let k = match t.kind {
+                        TowerKind::Turret => 0,
+                        TowerKind::Stunner => 1,
+                        TowerKind::Bomb => 2,
+                    };
+                    if let Some(n) = kinds.get_mut(k) {
+                        *n = n.saturating_add(1);
+                    }
+                    count = count.saturating_add(1);
+                    top = top.max(t.level);
                 }
-                count = count.saturating_add(1);
-                top = top.max(t.level);
+                let [turrets, stunners, bombs] = kinds;
+                panel.item(
+                    &fmt_line!("towers {count}: {turrets}T {stunners}S {bombs}B, top level {top}"),
+                    text,
+                )?;
             }
-            let [turrets, stunners, bombs] = kinds;
-            panel.item(
-                &fmt_line!("towers {count}: {turrets}T {stunners}S {bombs}B, top level {top}"),
-                text,
-            )?;
-        }
-        if let Some(b) = game.attacked_board(seat) {
-            let count = game.invaders(b).count();
-            let side = match (game.boards(), b) {
-                (1, _) => "the",
-                (_, 0) => "the left",
-                _ => "the right",
-            };
-            panel.item(&fmt_line!("invaders {count} on {side} path"), text)?;
-            for i in (0..SPACES)
-                .rev()
-                .filter_map(|p| game.invader(b, p))
-                .take(LEADERS)
-            {
-                panel.item(&invader_line(&i), D::Color::seat(seat))?;
+            if let Some(b) = self.attacked_board(seat) {
+                let count = self.invaders(b).count();
+                let side = match (self.boards(), b) {
+                    (1, _) => "the",
+                    (_, 0) => "the left",
+                    _ => "the right",
+                };
+                panel.item(&fmt_line!("invaders {count} on {side} path"), text)?;
+                for i in (0..SPACES)
+                    .rev()
+                    .filter_map(|p| self.invader(b, p))
+                    .take(LEADERS)
+                {
+                    panel.item(&invader_line(&i), D::Color::seat(seat))?;
+                }
             }
+            Ok(())
         }
-        Ok(())
-    }
 
-    pub fn legend<D: Canvas>(
-        game: &TowerDefense,
-        panel: &mut Panel<'_, D>,
-    ) -> Result<(), D::Error> {
-        let (a, d) = (D::Color::seat(0), D::Color::seat(1));
-        panel.key("invader, in its sender's colour", |t, r| {
-            draw_invader(t, r.top_left, r.size.width, a)
-        })?;
-        let sample = InvaderView {
-            pos: 0,
-            hp: 2,
-            maxhp: 3,
-            defense: 0,
-            stun_res: 0,
-            stun_time: 0,
-        };
-        panel.key("white bar: hit points left", |t, r| {
-            draw_invader(t, r.top_left, r.size.width, a)?;
-            health(t, r.top_left, r.size.width, &sample)
-        })?;
-        panel.key("z2: stunned for 2 more turns", |t, r| {
-            draw_invader(t, r.top_left, r.size.width, a)?;
-            let stunned = InvaderView {
-                stun_time: 2,
-                ..sample
+        fn legend<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
+            let (a, d) = (D::Color::seat(0), D::Color::seat(1));
+            panel.key("invader, in its sender's colour", |t, r| {
+                draw_invader(t, r.top_left, r.size.width, a)
+            })?;
+            let sample = InvaderView {
+                pos: 0,
+                hp: 2,
+                maxhp: 3,
+                defense: 0,
+                stun_res: 0,
+                stun_time: 0,
             };
-            health(t, r.top_left, r.size.width, &stunned)
-        })?;
-        panel.key("turret, in its builder's colour", |t, r| {
-            draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Turret), d)
-        })?;
-        panel.key("stunner (bar across)", |t, r| {
-            draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Stunner), d)
-        })?;
-        panel.key("bomb (dot); number: level", |t, r| {
-            draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Bomb), d)?;
-            level(t, r.top_left, r.size.width, 3, d)
-        })?;
-        panel.key("path, top left to bottom left", |t, r| {
-            Pixel(
-                shift(r.top_left, px(r.size.width) / 2, px(r.size.height) / 2),
-                D::Color::dim(),
-            )
-            .draw(t)
-        })?;
-        panel.line("the path snakes: right, left, ...", D::Color::text())?;
-        if game.boards() > 1 {
-            panel.line("left path: seat 0's invaders and", D::Color::text())?;
-            panel.line("seat 1's towers; right: the reverse", D::Color::text())?;
+            panel.key("white bar: hit points left", |t, r| {
+                draw_invader(t, r.top_left, r.size.width, a)?;
+                health(t, r.top_left, r.size.width, &sample)
+            })?;
+            panel.key("z2: stunned for 2 more turns", |t, r| {
+                draw_invader(t, r.top_left, r.size.width, a)?;
+                let stunned = InvaderView {
+                    stun_time: 2,
+                    ..sample
+                };
+                health(t, r.top_left, r.size.width, &stunned)
+            })?;
+            panel.key("turret, in its builder's colour", |t, r| {
+                draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Turret), d)
+            })?;
+            panel.key("stunner (bar across)", |t, r| {
+                draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Stunner), d)
+            })?;
+            panel.key("bomb (dot); number: level", |t, r| {
+                draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Bomb), d)?;
+                level(t, r.top_left, r.size.width, 3, d)
+            })?;
+            panel.key("path, top left to bottom left", |t, r| {
+                Pixel(
+                    shift(r.top_left, px(r.size.width) / 2, px(r.size.height) / 2),
+                    D::Color::dim(),
+                )
+                .draw(t)
+            })?;
+            panel.line("the path snakes: right, left, ...", D::Color::text())?;
+            if self.boards() > 1 {
+                panel.line("left path: seat 0's invaders and", D::Color::text())?;
+                panel.line("seat 1's towers; right: the reverse", D::Color::text())?;
+            }
+            Ok(())
         }
-        Ok(())
     }
 }
 

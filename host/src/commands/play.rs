@@ -11,7 +11,8 @@ use std::io::Write;
 /// `arena play <game>`: the common options, then the game's own.
 pub fn command<G: HostGame>() -> Command {
     // After the options: a derived struct's doc would otherwise stand for the game's.
-    G::PlayOptions::augment_args(MatchArgs::augment_args(Command::new(G::NAME))).about(G::ABOUT)
+    let cmd = G::PlayOptions::augment_args(MatchArgs::augment_args(Command::new(G::NAME)));
+    crate::cli::time_limit_help::<G>(cmd).about(G::ABOUT)
 }
 
 pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {

@@ -24,8 +24,8 @@ pub struct RenderArgs {
     /// from the file).
     #[arg(value_name = "REPLAY")]
     pub file: PathBuf,
-    /// The map an Ants match was played on (default: the one the replay holds; a map that is
-    /// not that one is refused, as `arena verify` refuses it).
+    /// The map the match was played on, for games whose replays name one (default: the one the
+    /// replay holds; a map that is not that one is refused, as `arena verify` refuses it).
     #[arg(long, value_name = "MAP")]
     pub map: Option<PathBuf>,
     /// Where the picture goes: `.gif` for the whole match, `.png` for one turn, `.html` for a

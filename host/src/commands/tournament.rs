@@ -41,10 +41,8 @@ pub struct TournamentArgs {
     /// combine the --results-json files with `arena merge`.
     #[arg(long, value_name = "I/N", value_parser = parse_shard)]
     pub shard: Option<(usize, usize)>,
-    /// Time per turn for external bots, in milliseconds, for every game (default: the game's own
-    /// limit: Tower Defense's is an average over each 100 turns, 10 ms a turn (Siege 15), the others' are
-    /// per answer). A time-out is reported with the limit it went over, e.g. "over the 10 ms
-    /// average of 100 turns (1,000 ms for answers 1-100): 1,000 ms spent".
+    /// Time per turn for external bots, in milliseconds (default: the game's own limit, which
+    /// `arena play <game> --help` gives). A time-out is reported with the limit it went over.
     #[arg(long, value_name = "MS")]
     pub turn_ms: Option<u64>,
     /// No time limits for external bots.
@@ -121,8 +119,9 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 /// `arena tournament <game>`: the common options, then the game's own.
 pub fn command<G: HostGame>() -> Command {
     // After the options: a derived struct's doc would otherwise stand for the game's.
-    G::TournamentOptions::augment_args(TournamentArgs::augment_args(Command::new(G::NAME)))
-        .about(G::ABOUT)
+    let cmd =
+        G::TournamentOptions::augment_args(TournamentArgs::augment_args(Command::new(G::NAME)));
+    crate::cli::time_limit_help::<G>(cmd).about(G::ABOUT)
 }
 
 pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {

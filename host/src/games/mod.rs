@@ -1,6 +1,7 @@
-//! The registry: every game the desktop knows, one line each. Everything that lists games (the
-//! subcommands of `arena play`, `verify` and `tournament` and their help, `arena bots`, replay
-//! detection, render dispatch, `arena merge`, the long runs and the fuzz targets) follows from it.
+//! Every game the desktop knows, from the one list ([`arena_core::with_games!`]). Everything that
+//! lists games (the subcommands of `arena play`, `verify` and `tournament` and their help, `arena
+//! bots`, replay detection, render dispatch, `arena merge`, the long runs and the fuzz targets)
+//! follows from it.
 
 use crate::commands;
 use crate::game::{HostGame, Server};
@@ -8,21 +9,6 @@ use crate::replay::{Head, ReplayContext};
 use crate::tournament::Format;
 use crate::verify::{Difference, Verified};
 use std::io::BufRead;
-
-/// The games, each `folder: type`. Calls `$then! { ... }` with the list, so that code generic over
-/// the game types (the registry below, the long runs, the fuzz targets) is written from one list.
-#[macro_export]
-macro_rules! with_games {
-    ($then:ident) => {
-        $then! {
-            tower_defense: arena_core::games::tower_defense::TowerDefense,
-            colorfight: arena_core::games::colorfight::ColorFight,
-            mammut: arena_core::games::mammut::Mammut,
-            ballroom: arena_core::games::ballroom::Ballroom,
-            ants: arena_core::games::ants::Ants,
-        }
-    };
-}
 
 macro_rules! registry {
     ($($folder:ident: $game:ty),* $(,)?) => {
@@ -32,7 +18,7 @@ macro_rules! registry {
     };
 }
 
-with_games!(registry);
+arena_core::with_games!(registry);
 
 /// One game, as the generic commands reach it.
 pub struct Entry {

@@ -16,12 +16,11 @@
 //! - `wasm`: the page's interface, plain `extern "C"` functions over the module's memory.
 //!
 //! The rules and the screens stay `no_std`; this crate uses std (and serde_json for the
-//! canonical JSON, which is the host's own code, see [`json`]).
+//! canonical JSON, which is the host's own code, see [`games`]).
 
 pub mod code;
 pub mod display;
 pub mod games;
-pub mod json;
 pub mod script;
 pub mod view;
 #[cfg(target_arch = "wasm32")]

@@ -1,8 +1,8 @@
 //! A match as the page re-plays it: who played, how it started, and what every step was fed.
 //!
-//! Steps repeat a lot (a Tower Defense match is mostly two passes), so a script keeps each
-//! distinct seat's part once, each distinct step (a list of parts) once, and the match as a list
-//! of step numbers: the 100,000 turns of the golden `builder-army-full` take about a byte each.
+//! Steps repeat a lot (a long match is mostly passes), so a script keeps each distinct seat's
+//! part once, each distinct step (a list of parts) once, and the match as a list of step numbers:
+//! the 100,000 turns of the longest golden trace take about a byte each.
 
 use crate::code::{error, Error, Reader, Writer};
 use crate::Viewed;

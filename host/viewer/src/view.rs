@@ -2,8 +2,8 @@
 //! showing any state is a clone of the nearest keyframe before it and fewer than `every` steps.
 //!
 //! The interval is 64 steps, or more where 64 would keep more than [`KEYFRAME_BYTES`] of states
-//! (an Ants state is 415 KB on the host build): the golden 100,000-turn Tower Defense match keeps
-//! 1,563 states of 4 KB, so a seek anywhere costs at most 63 steps (tens of microseconds).
+//! (the largest host state is over 400 KB): a 100,000-step match with a 4 KB state keeps 1,563
+//! states, so a seek anywhere costs at most 63 steps (tens of microseconds).
 
 use crate::code::{error, Error};
 use crate::display::{Display, Picture};

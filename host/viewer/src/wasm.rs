@@ -85,20 +85,16 @@ where
 }
 
 fn open_any(bytes: &[u8]) -> Result<Box<dyn AnyView>, crate::Error> {
-    use arena_core::games::{ants::Ants, ballroom::Ballroom, colorfight::ColorFight};
-    use arena_core::games::{mammut::Mammut, tower_defense::TowerDefense};
-    use arena_core::Game;
     let game = game_of(bytes)?;
-    match game.as_str() {
-        TowerDefense::NAME => open_as::<TowerDefense>(bytes),
-        ColorFight::NAME => open_as::<ColorFight>(bytes),
-        Mammut::NAME => open_as::<Mammut>(bytes),
-        Ballroom::NAME => open_as::<Ballroom>(bytes),
-        Ants::NAME => open_as::<Ants>(bytes),
-        other => Err(crate::code::error(format!(
-            "no viewer for the game {other}"
-        ))),
+    macro_rules! open {
+        ($($folder:ident: $game:ty),* $(,)?) => {
+            $(if game == <$game as arena_core::Game>::NAME {
+                return open_as::<$game>(bytes);
+            })*
+        };
     }
+    arena_core::with_games!(open);
+    Err(crate::code::error(format!("no viewer for the game {game}")))
 }
 
 /// A buffer of `len` bytes for the script; returns where it is.

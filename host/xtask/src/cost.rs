@@ -146,15 +146,13 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
 
 #[cfg(test)]
 mod tests {
-    /// Two Tower Defense Duel entries with other bots were two identical rows.
+    /// Two entries of one game and config with other bots were two identical rows.
     #[test]
     fn rows_name_the_bots() {
         let row = |bots: &str| {
-            let start = format!(
-                "INFO  start m=0 game=tower-defense config=duel seed=7 state=900 bots={bots}"
-            );
+            let start = format!("INFO  start m=0 game=g config=duel seed=7 state=900 bots={bots}");
             super::table_line(&serde_json::json!({
-                "game": "tower-defense", "config": "duel",
+                "game": "g", "config": "duel",
                 "bots": crate::demo::bots_of(&start),
             }))
         };

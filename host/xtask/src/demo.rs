@@ -199,12 +199,15 @@ mod tests {
     fn a_match_is_one_readable_line() {
         let s = Summary::default();
         let m = |l: &str| s.line(l, 8);
-        assert_eq!(m("INFO  start m=0 game=tower-defense config=duel seed=7 state=900 bots=[\"strong\", \"random\"]"), None);
+        assert_eq!(
+            m("INFO  start m=0 game=g config=duel seed=7 state=900 bots=[\"strong\", \"random\"]"),
+            None
+        );
         assert_eq!(m("INFO  digest m=0 t=10 d=5"), None);
         assert_eq!(m("INFO  result m=0 turns=757 ranks=[0, 1] scores=[93, 0] reason=life reached 0 refused=0"), None);
         assert_eq!(
-            m("INFO  cost m=0 game=tower-defense turns=757 min=1 median=3294 max=9 total=5 bots_min=1 bots_median=2 bots_max=3").as_deref(),
-            Some("match 1/8: tower-defense duel, strong vs random: ranks [0, 1] scores [93, 0] (life reached 0), 757 turns, the rules' median 3294 SysTick ticks a turn")
+            m("INFO  cost m=0 game=g turns=757 min=1 median=3294 max=9 total=5 bots_min=1 bots_median=2 bots_max=3").as_deref(),
+            Some("match 1/8: g duel, strong vs random: ranks [0, 1] scores [93, 0] (life reached 0), 757 turns, the rules' median 3294 SysTick ticks a turn")
         );
         assert_eq!(m("ERROR panic: x").as_deref(), Some("ERROR panic: x"));
     }

@@ -206,7 +206,7 @@ macro_rules! frames {
     };
 }
 
-arena_host::with_games!(frames);
+arena_core::with_games!(frames);
 
 /// `arena render`'s path on any file: the registry detects the game from the file's head, its
 /// reader re-plays it (on the map before a NUL byte, for games that need one) and the last state

@@ -3,7 +3,7 @@
 
 use arena_tests::suites;
 
-arena_host::with_games!(suites);
+arena_core::with_games!(suites);
 arena_tests::suite!(ants_board_build, arena_core::games::ants::AntsMcu);
 
 /// The fuzz targets every game has, `<kind>_<folder>` (see tests/fuzz/README.md).

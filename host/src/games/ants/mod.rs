@@ -134,6 +134,7 @@ impl HostGame for Ants {
         "Ants (Google AI Challenge 2011) on an official map, official protocol and replay.";
     const REPLAY_ABOUT: &'static str = "An Ants replay (official format, revision 3), re-played on the map it holds (--map: checked to be that map).";
     const MAP_BESIDE: bool = true;
+    const TIME_LIMIT: &'static str = "1,000 ms an answer, or --turntime";
     const REPLAY_EXT: &'static str = "json";
     type PlayOptions = PlayOptions;
     type TournamentOptions = TournamentOptions;

@@ -93,6 +93,7 @@ impl HostGame for Ballroom {
     const ABOUT: &'static str =
         "Ballroom Blitz (MechMania 28): four players on a 10x10 grid, 100 turns of four phases.";
     const REPLAY_ABOUT: &'static str = r#"A Ballroom Blitz game log in the official engine's format ({"names":[...],"turns":[...]})."#;
+    const TIME_LIMIT: &'static str = "2 s an answer, counted from the end of the previous seat's read, as the official engine reads the seats one after another";
     const REPLAY_EXT: &'static str = "json";
     const MIN_ENTRANTS: usize = PLAYERS;
     type PlayOptions = PlayOptions;

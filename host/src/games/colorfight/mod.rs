@@ -91,6 +91,7 @@ impl HostGame for ColorFight {
     const ABOUT: &'static str =
         "ColorFight (Conquest or Skirmish), 2 to 8 players on a grid, one step per 100 ms tick.";
     const REPLAY_ABOUT: &'static str = "A ColorFight trace (JSON lines: header, then one line per tick).";
+    const TIME_LIMIT: &'static str = "100 ms an answer";
     const REPLAY_EXT: &'static str = "jsonl";
     #[cfg(feature = "serve")]
     const SERVER: Option<crate::game::Server> = Some(serve::SERVER);

@@ -40,6 +40,7 @@ impl HostGame for Mammut {
     ];
     const ABOUT: &'static str = "Mammut: five players take and steal tiles over five rounds (give five bots).";
     const REPLAY_ABOUT: &'static str = "A Mammut trace (JSON lines: header, then one line per action).";
+    const TIME_LIMIT: &'static str = "5 s an answer";
     const REPLAY_EXT: &'static str = "jsonl";
     const MIN_ENTRANTS: usize = PLAYERS;
     type PlayOptions = PlayOptions;

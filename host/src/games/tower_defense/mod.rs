@@ -82,6 +82,7 @@ impl HostGame for TowerDefense {
     ];
     const ABOUT: &'static str = "Tower Defense (Duel: two players; Siege: invader against defender).";
     const REPLAY_ABOUT: &'static str = "A Tower Defense trace (JSON lines: header, turn-0 state, one line per turn).";
+    const TIME_LIMIT: &'static str = "an average over each 100 turns: 10 ms a turn (Siege 15 ms)";
     const REPLAY_EXT: &'static str = "jsonl";
     type PlayOptions = PlayOptions;
     type TournamentOptions = TournamentOptions;

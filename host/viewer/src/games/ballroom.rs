@@ -1,8 +1,12 @@
 //! Ballroom Blitz: the log's ruleset and classes, and each seat's action per phase.
 
+/// The canonical JSON: the host's own codec, compiled here from the file `arena` uses.
+#[allow(dead_code)]
+#[path = "../../../src/games/ballroom/json.rs"]
+pub mod json;
+
 use super::{named, setup};
 use crate::code::{error, Error, Reader, Writer};
-use crate::json::ballroom as json;
 use crate::Viewed;
 use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Params, Ruleset, PLAYERS};
 use arena_core::Game;

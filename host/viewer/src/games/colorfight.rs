@@ -1,8 +1,12 @@
 //! ColorFight: the trace's params and seed, and each seat's action per tick.
 
+/// The canonical JSON: the host's own codec, compiled here from the file `arena` uses.
+#[allow(dead_code)]
+#[path = "../../../src/games/colorfight/json.rs"]
+pub mod json;
+
 use super::{named, setup};
 use crate::code::{error, Error, Reader, Writer};
-use crate::json::colorfight as json;
 use crate::Viewed;
 use arena_core::games::colorfight::{Action, ColorFight, Params, Respawn, Variant};
 use arena_core::Game;

@@ -1,8 +1,12 @@
 //! Mammut: the trace's seed, and the mover's action per step (the others pass).
 
+/// The canonical JSON: the host's own codec, compiled here from the file `arena` uses.
+#[allow(dead_code)]
+#[path = "../../../src/games/mammut/json.rs"]
+pub mod json;
+
 use super::setup;
 use crate::code::{error, Error, Reader, Writer};
-use crate::json::mammut as json;
 use crate::Viewed;
 use arena_core::games::mammut::{Action, Mammut, Params, TileSet};
 use arena_core::Game;

@@ -1,10 +1,17 @@
-//! What each game adds for the viewer: one file per game, as on every layer.
+//! What each game adds for the viewer, one file per game of the registry
+//! ([`arena_core::with_games!`]): its [`Viewed`](crate::Viewed), and its canonical JSON, the host's
+//! own `host/src/games/<game>/json.rs` compiled in, so that a state in the viewer reads exactly as
+//! a bot and `arena verify` see it. Those JSON files depend on arena-core, serde and serde_json
+//! only, and must stay so (this crate is in the workspace: a change that breaks that fails its
+//! build).
 
-pub mod ants;
-pub mod ballroom;
-pub mod colorfight;
-pub mod mammut;
-pub mod tower_defense;
+macro_rules! folders {
+    ($($folder:ident: $game:ty),* $(,)?) => {
+        $(pub mod $folder;)*
+    };
+}
+
+arena_core::with_games!(folders);
 
 use crate::code::{error, Error, Reader};
 
