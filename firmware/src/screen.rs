@@ -374,6 +374,29 @@ where
     Ok(())
 }
 
+/// The compact layout's column of numbers beside the board: `lines` from `at` down, each in its
+/// colour, as many as fit above the bottom.
+pub fn side_column<D, I>(
+    target: &mut D,
+    at: Point,
+    layout: &Layout,
+    lines: I,
+) -> Result<(), D::Error>
+where
+    D: Canvas,
+    I: IntoIterator<Item = (Line64, D::Color)>,
+{
+    let mut y = at.y;
+    for (text, color) in lines {
+        if y.saturating_add(layout.line_height()) > px(layout.size.height) {
+            break;
+        }
+        fitted_text(target, &text, Point::new(at.x, y), color, layout)?;
+        y = y.saturating_add(layout.line_height());
+    }
+    Ok(())
+}
+
 /// Who is playing what: what the header and the result screen print.
 #[derive(Clone, Copy, Debug)]
 pub struct MatchLabel<'a> {
@@ -820,31 +843,34 @@ pub mod desktop {
             Ok(())
         }
 
-        /// A heading in bold at the margin.
-        pub fn title(&mut self, s: &str, color: D::Color) -> Result<(), D::Error> {
+        /// One line of text at `x` in `font`, if there is room for it.
+        fn text_line(
+            &mut self,
+            x: i32,
+            s: &str,
+            font: &'static MonoFont<'static>,
+            color: D::Color,
+        ) -> Result<(), D::Error> {
             if self.room(LINE) {
-                self.put(MARGIN, s, BOLD, color)?;
+                self.put(x, s, font, color)?;
                 self.y = self.y.saturating_add(LINE);
             }
             Ok(())
+        }
+
+        /// A heading in bold at the margin.
+        pub fn title(&mut self, s: &str, color: D::Color) -> Result<(), D::Error> {
+            self.text_line(MARGIN, s, BOLD, color)
         }
 
         /// A line at the margin.
         pub fn line(&mut self, s: &str, color: D::Color) -> Result<(), D::Error> {
-            if self.room(LINE) {
-                self.put(MARGIN, s, FONT, color)?;
-                self.y = self.y.saturating_add(LINE);
-            }
-            Ok(())
+            self.text_line(MARGIN, s, FONT, color)
         }
 
         /// A line of a seat's numbers, indented under its name.
         pub fn item(&mut self, s: &str, color: D::Color) -> Result<(), D::Error> {
-            if self.room(LINE) {
-                self.put(INDENT, s, FONT, color)?;
-                self.y = self.y.saturating_add(LINE);
-            }
-            Ok(())
+            self.text_line(INDENT, s, FONT, color)
         }
 
         /// [`Panel::item`] over as many lines as `s` needs, broken between words.

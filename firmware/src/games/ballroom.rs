@@ -9,7 +9,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
+use crate::screen::{inset_square, px, shift, side_column, Canvas, Layout, Screen};
 
 /// Characters of the side panel: "3 12 5".
 const PANEL_CHARS: u32 = 9;
@@ -54,21 +54,11 @@ impl Screen for Ballroom {
         if !layout.compact() {
             return Ok(());
         }
-        let Point { x, mut y } = place.panel;
-        for (seat, p) in self.players().iter().enumerate() {
-            if y.saturating_add(layout.line_height()) > px(layout.size.height) {
-                break;
-            }
-            fitted_text(
-                target,
-                &fmt_line!("{} {:>3}s {:>2}h", seat, p.score, p.health),
-                Point::new(x, y),
-                D::Color::seat(seat),
-                layout,
-            )?;
-            y = y.saturating_add(layout.line_height());
-        }
-        Ok(())
+        let lines = self.players().iter().enumerate().map(|(seat, p)| {
+            let text = fmt_line!("{} {:>3}s {:>2}h", seat, p.score, p.health);
+            (text, D::Color::seat(seat))
+        });
+        side_column(target, place.panel, layout, lines)
     }
 }
 

@@ -12,7 +12,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::{mono_texture, Palette};
-use crate::screen::{fill_seat, fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
+use crate::screen::{fill_seat, inset_square, px, shift, side_column, Canvas, Layout, Screen};
 
 /// Characters of the side panel: "3 123".
 pub const PANEL_CHARS: u32 = 6;
@@ -87,26 +87,15 @@ impl Screen for ColorFight {
         if !layout.compact() {
             return Ok(());
         }
-        let Point { x, mut y } = place.panel;
-        for (seat, p) in self.players().iter().enumerate() {
-            if y.saturating_add(layout.line_height()) > px(layout.size.height) {
-                break;
-            }
+        let lines = self.players().iter().enumerate().map(|(seat, p)| {
             let color = if p.defeated {
                 D::Color::dim()
             } else {
                 D::Color::seat(seat)
             };
-            fitted_text(
-                target,
-                &fmt_line!("{} {}", seat, p.cells),
-                Point::new(x, y),
-                color,
-                layout,
-            )?;
-            y = y.saturating_add(layout.line_height());
-        }
-        Ok(())
+            (fmt_line!("{} {}", seat, p.cells), color)
+        });
+        side_column(target, place.panel, layout, lines)
     }
 }
 

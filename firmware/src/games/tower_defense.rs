@@ -12,7 +12,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{fitted_text, inset_square, px, shift, Canvas, Layout, Screen};
+use crate::screen::{inset_square, px, shift, side_column, Canvas, Layout, Screen};
 
 const SIDE: u32 = 10;
 const SIDE_LEN: usize = SIDE as usize;
@@ -86,26 +86,11 @@ impl Screen for TowerDefense {
         if !layout.compact() {
             return Ok(());
         }
-        let Point { x, mut y } = place.panel;
-        for seat in 0..seats {
-            for text in [
-                fmt_line!("L{}", self.life(seat)),
-                fmt_line!("G{}", self.gold(seat)),
-            ] {
-                if y.saturating_add(layout.line_height()) > px(layout.size.height) {
-                    break;
-                }
-                fitted_text(
-                    target,
-                    &text,
-                    Point::new(x, y),
-                    D::Color::seat(seat),
-                    layout,
-                )?;
-                y = y.saturating_add(layout.line_height());
-            }
-        }
-        Ok(())
+        let lines = (0..seats).flat_map(|seat| {
+            let (life, gold) = (self.life(seat), self.gold(seat));
+            [fmt_line!("L{life}"), fmt_line!("G{gold}")].map(|text| (text, D::Color::seat(seat)))
+        });
+        side_column(target, place.panel, layout, lines)
     }
 }
 

@@ -2,14 +2,9 @@
 //! turn, each seat's orders as the replay's moves imply them, and whether the engine killed the
 //! bot that turn (the replay's `status`).
 
-/// The canonical JSON: the host's own codec, compiled here from the file `arena` uses.
-#[allow(dead_code)]
-#[path = "../../../src/games/ants/json.rs"]
-pub mod json;
+host_json!("../../../src/games/ants/json.rs");
 
-use super::setup;
-use crate::code::{error, Error, Reader, Writer};
-use crate::Viewed;
+use super::prelude::*;
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, Attack, Dir, Draw, Order};
 use arena_core::{SeatSet, MAX_SEATS};
 

@@ -1,15 +1,9 @@
 //! Ballroom Blitz: the log's ruleset and classes, and each seat's action per phase.
 
-/// The canonical JSON: the host's own codec, compiled here from the file `arena` uses.
-#[allow(dead_code)]
-#[path = "../../../src/games/ballroom/json.rs"]
-pub mod json;
+host_json!("../../../src/games/ballroom/json.rs");
 
-use super::{named, setup};
-use crate::code::{error, Error, Reader, Writer};
-use crate::Viewed;
+use super::prelude::*;
 use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Params, Ruleset, PLAYERS};
-use arena_core::Game;
 
 impl Viewed for Ballroom {
     type Start = (Params, u64);

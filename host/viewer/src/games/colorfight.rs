@@ -1,15 +1,9 @@
 //! ColorFight: the trace's params and seed, and each seat's action per tick.
 
-/// The canonical JSON: the host's own codec, compiled here from the file `arena` uses.
-#[allow(dead_code)]
-#[path = "../../../src/games/colorfight/json.rs"]
-pub mod json;
+host_json!("../../../src/games/colorfight/json.rs");
 
-use super::{named, setup};
-use crate::code::{error, Error, Reader, Writer};
-use crate::Viewed;
+use super::prelude::*;
 use arena_core::games::colorfight::{Action, ColorFight, Params, Respawn, Variant};
-use arena_core::Game;
 
 impl Viewed for ColorFight {
     type Start = (Params, u64);

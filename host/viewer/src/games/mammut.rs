@@ -1,15 +1,9 @@
 //! Mammut: the trace's seed, and the mover's action per step (the others pass).
 
-/// The canonical JSON: the host's own codec, compiled here from the file `arena` uses.
-#[allow(dead_code)]
-#[path = "../../../src/games/mammut/json.rs"]
-pub mod json;
+host_json!("../../../src/games/mammut/json.rs");
 
-use super::setup;
-use crate::code::{error, Error, Reader, Writer};
-use crate::Viewed;
+use super::prelude::*;
 use arena_core::games::mammut::{Action, Mammut, Params, TileSet};
-use arena_core::Game;
 
 impl Viewed for Mammut {
     type Start = (Params, u64);

@@ -5,6 +5,23 @@
 //! only, and must stay so (this crate is in the workspace: a change that breaks that fails its
 //! build).
 
+/// A game's canonical JSON: the host's own codec, compiled in from the file `arena` uses.
+macro_rules! host_json {
+    ($file:literal) => {
+        #[allow(dead_code)]
+        #[path = $file]
+        pub mod json;
+    };
+}
+
+/// What every game's file uses.
+mod prelude {
+    pub use super::{named, setup};
+    pub use crate::code::{error, Error, Reader, Writer};
+    pub use crate::Viewed;
+    pub use arena_core::Game;
+}
+
 macro_rules! folders {
     ($($folder:ident: $game:ty),* $(,)?) => {
         $(pub mod $folder;)*

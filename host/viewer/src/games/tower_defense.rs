@@ -1,15 +1,9 @@
 //! Tower Defense: the trace's variant and seed, and each seat's action per turn.
 
-/// The canonical JSON: the host's own codec, compiled here from the file `arena` uses.
-#[allow(dead_code)]
-#[path = "../../../src/games/tower_defense/json.rs"]
-pub mod json;
+host_json!("../../../src/games/tower_defense/json.rs");
 
-use super::{named, setup};
-use crate::code::{error, Error, Reader, Writer};
-use crate::Viewed;
+use super::prelude::*;
 use arena_core::games::tower_defense::{Action, Params, Stat, TowerDefense, TowerKind, Variant};
-use arena_core::Game;
 
 impl Viewed for TowerDefense {
     type Start = (Params, u64);
