@@ -16,6 +16,8 @@ use arena_core::games::tower_defense::{
 };
 use arena_core::Game;
 use serde_json::{json, Map, Value};
+use std::fmt::Write;
+use std::ops::Range;
 
 fn invader_json(v: &InvaderView) -> Value {
     json!([v.pos, v.hp, v.maxhp, v.defense, v.stun_res, v.stun_time])
@@ -60,6 +62,94 @@ pub fn state_fields(g: &TowerDefense, out: &mut Map<String, Value>) {
         );
         out.insert("board".into(), board_json(g, 0));
     }
+}
+
+/// The text serde_json writes for each field of [`state_fields`], written without building
+/// them (what a trace's recorded state is compared with): `out` is cleared, then holds the
+/// texts one after the other, and each field is given as its key and the range of `out` it
+/// takes, in canonical order.
+pub fn state_texts(g: &TowerDefense, out: &mut String) -> Vec<(&'static str, Range<usize>)> {
+    out.clear();
+    let mut fields = Vec::with_capacity(3);
+    let mut field = |out: &mut String, key: &'static str, write: &dyn Fn(&mut String)| {
+        let start = out.len();
+        write(out);
+        fields.push((key, start..out.len()));
+    };
+    if let Some(players) = g.players() {
+        field(out, "players", &|out| {
+            out.push('[');
+            for (i, p) in players.iter().enumerate() {
+                let _ = write!(
+                    out,
+                    "{}{{\"gold\":{},\"life\":{},\"income\":{},\"boostMax\":{},\"inflation\":{}}}",
+                    if i > 0 { "," } else { "" },
+                    p.gold,
+                    p.life,
+                    p.income,
+                    p.boost_max,
+                    p.inflation
+                );
+            }
+            out.push(']');
+        });
+        field(out, "boards", &|out| {
+            out.push('[');
+            for b in 0..g.boards() {
+                if b > 0 {
+                    out.push(',');
+                }
+                board_text(g, b, out);
+            }
+            out.push(']');
+        });
+    } else if let Some((inv, def)) = g.siege() {
+        field(out, "invader", &|out| {
+            let _ = write!(
+                out,
+                "{{\"gold\":{},\"income\":{},\"boostMax\":{}}}",
+                inv.gold, inv.income, inv.boost_max
+            );
+        });
+        field(out, "defender", &|out| {
+            let _ = write!(out, "{{\"gold\":{},\"life\":{}}}", def.gold, def.life);
+        });
+        field(out, "board", &|out| board_text(g, 0, out));
+    }
+    fields
+}
+
+/// [`board_json`]'s text.
+fn board_text(g: &TowerDefense, board: usize, out: &mut String) {
+    out.push_str("{\"invaders\":[");
+    for (i, v) in g.invaders(board).enumerate() {
+        let _ = write!(
+            out,
+            "{}[{},{},{},{},{},{}]",
+            if i > 0 { "," } else { "" },
+            v.pos,
+            v.hp,
+            v.maxhp,
+            v.defense,
+            v.stun_res,
+            v.stun_time
+        );
+    }
+    out.push_str("],\"towers\":[");
+    for (i, t) in g.towers(board).enumerate() {
+        let _ = write!(
+            out,
+            "{}[{},\"{}\",{},{},{},{}]",
+            if i > 0 { "," } else { "" },
+            t.pos,
+            t.kind.name(),
+            t.level,
+            t.power,
+            t.range,
+            t.cooldown
+        );
+    }
+    out.push_str("]}");
 }
 
 /// The canonical state JSON: Duel `{"turn","players","boards"}`, Siege
