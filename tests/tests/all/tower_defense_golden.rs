@@ -76,6 +76,7 @@ fn a_malformed_line_is_an_error_with_its_number() {
 /// writes for them (what the controller and our writer write), in Duel and Siege.
 #[test]
 fn our_state_text_is_the_canonical_json() {
+    use arena_core::Game;
     use arena_host::games::tower_defense::json::{state_fields, state_texts};
     use arena_host::games::tower_defense::trace::replay;
     for path in arena_tests::golden_files("tower-defense", "jsonl") {
@@ -84,7 +85,7 @@ fn our_state_text_is_the_canonical_json() {
         let every = if text.len() > 2_000_000 { 293 } else { 1 };
         let (mut buf, mut seen) = (String::new(), 0);
         let mut look = |g: &TowerDefense| {
-            if !(g.turn() % every == 0 || g.is_over()) {
+            if !(g.turn().is_multiple_of(every) || g.is_over()) {
                 return;
             }
             let mut fields = serde_json::Map::new();
@@ -192,4 +193,28 @@ fn the_long_trace_tampered_is_refused_with_turn_and_field() {
         path.starts_with("players[0].") || path.starts_with("boards["),
         "{path}"
     );
+}
+
+/// A value that is not JSON, in an action or in a recorded state, is refused at its line as
+/// what it is (the line is not JSON), however the rest of the line looks.
+#[test]
+fn a_value_that_is_not_json_is_refused_at_its_line() {
+    let text = read("builder-army-full.jsonl");
+    let text: String = text.lines().take(3000).collect::<Vec<_>>().join("\n");
+    for (n, from, to) in [
+        (1236, "[null,null]", "[nul,null]"),
+        (1236, "[null,null]", "[null,01]"),
+        (3, "\"pos\":30,", "\"pos\":30,,"),
+        (502, "\"players\":[{\"gold\":", "\"players\":[{\"gold\":0"),
+        (502, "\"turret\"", "\"turret"),
+    ] {
+        let bad = edit_line(&text, n, |l| l.replacen(from, to, 1));
+        match arena_tests::verify_on::<TowerDefense>(&bad, None) {
+            Err(d) => {
+                assert_eq!((d.line, d.path.as_str()), (Some(n), ""), "{to}: {d}");
+                assert!(d.got.contains("not a JSON object"), "{to}: {d}");
+            }
+            Ok(r) => panic!("{to}: verified: {r}"),
+        }
+    }
 }

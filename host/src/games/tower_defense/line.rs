@@ -3,10 +3,14 @@
 //! their actions repeat a few texts; reading them as text and handing the rare line of another
 //! shape to serde_json keeps the re-play, not the parsing, the cost of a verify.
 //!
-//! [`scan`] is sound rather than complete: what it accepts is valid JSON with exactly the meaning
-//! it reports; anything it is unsure of (escapes in strings, a turn that is not a plain integer, an
-//! unknown or repeated key, deep nesting) is `None`, and the caller reads the line the slow way,
-//! which also words any error.
+//! [`scan`] checks the line's frame (the object, its keys, the pair of actions, the turn) and
+//! finds each value's text by its brackets and quotes without checking the value: the caller
+//! checks each one, as it must compare or read it anyway. An action's text is read by serde_json
+//! (or is one read before), a state's text is compared with ours (valid JSON); a text that fails
+//! either sends the line the slow way (the whole line read by serde_json, which also words any
+//! error). So what is accepted is valid JSON with exactly the meaning reported. A line of another
+//! frame (keys with escapes, an unknown or repeated key, a turn that is not a plain integer) is
+//! `None`, and read the slow way too.
 
 /// The state fields a trace line may hold (Duel: `players`, `boards`; Siege: `invader`,
 /// `defender`, `board`).
@@ -15,11 +19,12 @@ pub const STATE_KEYS: [&str; 5] = ["players", "boards", "invader", "defender", "
 /// What a line of the usual shape holds.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scanned<'a> {
-    /// The JSON text of each seat's action.
+    /// The text of each seat's action (unchecked: read it with serde_json).
     pub actions: [&'a str; 2],
     /// The turn, a plain integer.
     pub turn: u64,
-    /// The JSON text of each state field present, in the order of [`STATE_KEYS`].
+    /// The text of each state field present, in the order of [`STATE_KEYS`] (unchecked: compare it
+    /// with valid JSON).
     pub state: [Option<&'a str>; 5],
 }
 
@@ -31,7 +36,7 @@ impl Scanned<'_> {
 }
 
 /// Reads `{"actions":[A0,A1],"turn":T, state fields...}` (keys in any order, each once, nothing
-/// else; JSON white space anywhere); `None` for any other line, valid JSON or not.
+/// else; JSON white space anywhere); `None` for any other frame, valid JSON or not.
 pub fn scan(text: &str) -> Option<Scanned<'_>> {
     let mut c = Cursor {
         text,
@@ -41,13 +46,27 @@ pub fn scan(text: &str) -> Option<Scanned<'_>> {
     let mut actions = None;
     let mut turn = None;
     let mut state = [None; 5];
-    c.ws();
-    c.eat(b'{')?;
-    c.ws();
-    if c.peek()? == b'}' {
-        return None;
+    // The frame the controller and our writer write, `{"actions":[..],"turn":T`, is read without
+    // reading its keys one by one.
+    let mut more = true;
+    if text.starts_with(ACTIONS) {
+        c.i = ACTIONS.len();
+        actions = Some(c.pair()?);
+        if c.b[c.i..].starts_with(TURN.as_bytes()) {
+            c.i += TURN.len();
+            turn = Some(c.integer()?);
+        }
+        c.ws();
+        more = c.separator()?;
+    } else {
+        c.ws();
+        c.eat(b'{')?;
+        c.ws();
+        if c.peek()? == b'}' {
+            return None;
+        }
     }
-    loop {
+    while more {
         let key = c.key()?;
         c.ws();
         c.eat(b':')?;
@@ -60,15 +79,11 @@ pub fn scan(text: &str) -> Option<Scanned<'_>> {
                 if state[k].is_some() {
                     return None;
                 }
-                state[k] = Some(c.value(0)?);
+                state[k] = Some(c.value()?);
             }
         }
         c.ws();
-        match c.next()? {
-            b',' => c.ws(),
-            b'}' => break,
-            _ => return None,
-        }
+        more = c.separator()?;
     }
     c.ws();
     if c.i != c.b.len() {
@@ -81,8 +96,8 @@ pub fn scan(text: &str) -> Option<Scanned<'_>> {
     })
 }
 
-/// Deeper values are left to serde_json (whose own limit is 128).
-const DEPTH: usize = 64;
+const ACTIONS: &str = "{\"actions\":";
+const TURN: &str = ",\"turn\":";
 
 struct Cursor<'a> {
     text: &'a str,
@@ -103,6 +118,19 @@ impl<'a> Cursor<'a> {
 
     fn eat(&mut self, want: u8) -> Option<()> {
         (self.next()? == want).then_some(())
+    }
+
+    /// After a field: `true` after a comma (another field follows), `false` after the closing
+    /// brace.
+    fn separator(&mut self) -> Option<bool> {
+        match self.next()? {
+            b',' => {
+                self.ws();
+                Some(true)
+            }
+            b'}' => Some(false),
+            _ => None,
+        }
     }
 
     fn ws(&mut self) {
@@ -128,11 +156,11 @@ impl<'a> Cursor<'a> {
     fn pair(&mut self) -> Option<[&'a str; 2]> {
         self.eat(b'[')?;
         self.ws();
-        let a = self.value(1)?;
+        let a = self.value()?;
         self.ws();
         self.eat(b',')?;
         self.ws();
-        let b = self.value(1)?;
+        let b = self.value()?;
         self.ws();
         self.eat(b']')?;
         Some([a, b])
@@ -154,99 +182,41 @@ impl<'a> Cursor<'a> {
         digits.parse().ok()
     }
 
-    /// Any JSON value (strings without escapes), its text.
-    fn value(&mut self, depth: usize) -> Option<&'a str> {
-        if depth > DEPTH {
-            return None;
-        }
+    /// The text of the value that starts here, found by its brackets and quotes without checking
+    /// it (see [`scan`]).
+    fn value(&mut self) -> Option<&'a str> {
         let start = self.i;
-        match self.peek()? {
-            b'"' => {
-                self.key()?;
-            }
-            b'{' => {
-                self.i += 1;
-                self.ws();
-                if self.peek()? == b'}' {
+        let mut depth = 0usize;
+        loop {
+            let c = self.peek()?;
+            match c {
+                b'"' => {
                     self.i += 1;
-                } else {
                     loop {
-                        self.key()?;
-                        self.ws();
-                        self.eat(b':')?;
-                        self.ws();
-                        self.value(depth + 1)?;
-                        self.ws();
                         match self.next()? {
-                            b',' => self.ws(),
-                            b'}' => break,
-                            _ => return None,
+                            b'"' => break,
+                            b'\\' => self.i += 1,
+                            _ => {}
                         }
                     }
                 }
-            }
-            b'[' => {
-                self.i += 1;
-                self.ws();
-                if self.peek()? == b']' {
+                b'[' | b'{' => {
+                    depth += 1;
                     self.i += 1;
-                } else {
-                    loop {
-                        self.value(depth + 1)?;
-                        self.ws();
-                        match self.next()? {
-                            b',' => self.ws(),
-                            b']' => break,
-                            _ => return None,
-                        }
-                    }
                 }
+                b']' | b'}' if depth > 0 => {
+                    depth -= 1;
+                    self.i += 1;
+                }
+                // What ends a number or a word.
+                b']' | b'}' | b',' | b':' | b' ' | b'\t' | b'\n' | b'\r' if depth == 0 => break,
+                _ => self.i += 1,
             }
-            b't' => self.word("true")?,
-            b'f' => self.word("false")?,
-            b'n' => self.word("null")?,
-            _ => self.number()?,
-        }
-        self.text.get(start..self.i)
-    }
-
-    fn word(&mut self, w: &str) -> Option<()> {
-        let end = self.i + w.len();
-        (self.b.get(self.i..end)? == w.as_bytes()).then(|| self.i = end)
-    }
-
-    fn digits(&mut self) -> usize {
-        let start = self.i;
-        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
-            self.i += 1;
-        }
-        self.i - start
-    }
-
-    /// `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`
-    fn number(&mut self) -> Option<()> {
-        if self.peek() == Some(b'-') {
-            self.i += 1;
-        }
-        match self.peek()? {
-            b'0' => self.i += 1,
-            b'1'..=b'9' => {
-                self.digits();
+            if depth == 0 && matches!(c, b'"' | b']' | b'}') {
+                break;
             }
-            _ => return None,
         }
-        if self.peek() == Some(b'.') {
-            self.i += 1;
-            (self.digits() > 0).then_some(())?;
-        }
-        if matches!(self.peek(), Some(b'e' | b'E')) {
-            self.i += 1;
-            if matches!(self.peek(), Some(b'+' | b'-')) {
-                self.i += 1;
-            }
-            (self.digits() > 0).then_some(())?;
-        }
-        Some(())
+        self.text.get(start..self.i).filter(|t| !t.is_empty())
     }
 }
 
@@ -279,7 +249,7 @@ mod tests {
     }
 
     #[test]
-    fn anything_else_is_left_to_serde() {
+    fn any_other_frame_is_left_to_serde() {
         for line in [
             "",
             "{}",
@@ -301,22 +271,32 @@ mod tests {
             r#"{"actions":[null,null],"turn":3} x"#,
             r#"{"actions":[null,null],"turn":3"#,
             r#"{"actions":[null,null],"turn":3,}"#,
-            r#"{"actions":[nul,null],"turn":3}"#,
-            r#"{"actions":[01,null],"turn":3}"#,
-            r#"{"actions":[1.,null],"turn":3}"#,
-            r#"{"actions":[-,null],"turn":3}"#,
-            r#"{"actions":[1e,null],"turn":3}"#,
-            r#"{"actions":[[1,],null],"turn":3}"#,
-            r#"{"actions":[{"a":1,},null],"turn":3}"#,
-            r#"{"actions":[{"a"1},null],"turn":3}"#,
-            r#"{"actions":["a\"b",null],"turn":3}"#,
+            r#"{"actions":[null,null],"turn":3,"players":[1,2}"#,
+            r#"{"actions":[null,null],"turn":3,"players":"1}"#,
+            r#"{"actions":[,null],"turn":3}"#,
+            r#"{"actions":[{"a":1},null]],"turn":3}"#,
             r#"{"act\u0069ons":[null,null],"turn":3}"#,
-            "{\"actions\":[\"a\tb\",null],\"turn\":3}",
+            "{\"actions\":[null,null],\"tu\trn\":3}",
         ] {
             assert_eq!(scan(line), None, "{line}");
         }
-        let deep = format!("{}{}", "[".repeat(100), "]".repeat(100));
-        assert_eq!(scan(&format!(r#"{{"actions":[{deep},null],"turn":1}}"#)), None);
+    }
+
+    /// The values are found, not checked: the caller checks them.
+    #[test]
+    fn values_are_found_by_brackets_and_quotes() {
+        for (value, found) in [
+            ("nul", "nul"),
+            ("01", "01"),
+            ("1 ", "1"),
+            ("[1,]", "[1,]"),
+            (r#"{"a"1}"#, r#"{"a"1}"#),
+            (r#""a\"]b""#, r#""a\"]b""#),
+            (r#"[{"x":"]}"}]"#, r#"[{"x":"]}"}]"#),
+        ] {
+            let line = format!(r#"{{"actions":[{value},null],"turn":1}}"#);
+            assert_eq!(scan(&line).map(|s| s.actions[0]), Some(found), "{line}");
+        }
     }
 
     #[test]

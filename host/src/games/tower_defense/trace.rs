@@ -11,8 +11,6 @@ use crate::verify::{json_diff, Difference, Verified};
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
 use arena_core::Game;
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
 use std::io::BufRead;
 
 /// The header line of a trace.
@@ -116,53 +114,67 @@ fn same_text(recorded: &Scanned<'_>, g: &TowerDefense, ours: &mut String) -> boo
         })
 }
 
-/// A string hash for the few short texts of [`Actions`] (FNV-1a: SipHash's defence against
-/// chosen keys buys nothing for a cache that is cleared when full).
-#[derive(Default)]
-struct Fnv(u64);
-
-impl std::hash::Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut h = if self.0 == 0 {
-            0xcbf2_9ce4_8422_2325
-        } else {
-            self.0
-        };
-        for b in bytes {
-            h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
-        }
-        self.0 = h;
-    }
+/// The actions of one seat of a trace, read from their JSON text. Lines repeat the same actions
+/// (a bot's few answers, or the same answer turn after turn), so each text read is kept, in a
+/// table of fixed size allocated once: a text's slot is given by its hash, and a new text takes
+/// the slot from the one there (the action is a pure function of the text; the memory does not
+/// grow with the file).
+struct Actions {
+    slots: Box<[Slot]>,
 }
 
-/// The actions of one seat of a trace, read from their JSON text: many lines repeat the same few
-/// actions, so each distinct text is read once (a pure function of the text; the memory is capped).
-#[derive(Default)]
-struct Actions(HashMap<Box<str>, Action, BuildHasherDefault<Fnv>>);
+/// A text of at most [`Slot::TEXT`] bytes and its action (`len` 0: empty).
+#[derive(Clone, Copy)]
+struct Slot {
+    len: u8,
+    text: [u8; Slot::TEXT],
+    action: Action,
+}
+
+impl Slot {
+    /// The longest text kept (a canonical Siege spawn is 52 bytes); longer ones are read each time.
+    const TEXT: usize = 64;
+}
 
 impl Actions {
-    const MOST: usize = 4096;
+    const SLOTS: usize = 256;
 
-    /// The action `text` is from seat `seat` of a `variant` game (one cache per seat: the Siege
+    fn new() -> Self {
+        let empty = Slot {
+            len: 0,
+            text: [0; Slot::TEXT],
+            action: Action::Pass,
+        };
+        Actions {
+            slots: vec![empty; Self::SLOTS].into_boxed_slice(),
+        }
+    }
+
+    /// The action `text` is from seat `seat` of a `variant` game (one table per seat: the Siege
     /// invader's answers are read differently, [`seat_action`]); `None` if `text` is not JSON.
     fn of(&mut self, text: &str, variant: Variant, seat: usize) -> Option<Action> {
         if text == "null" {
             return Some(Action::Pass);
         }
-        if let Some(a) = self.0.get(text) {
-            return Some(*a);
+        let bytes = text.as_bytes();
+        // FNV-1a.
+        let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+        });
+        let slot = &mut self.slots[(hash % Self::SLOTS as u64) as usize];
+        if !bytes.is_empty()
+            && usize::from(slot.len) == bytes.len()
+            && slot.text.get(..bytes.len()) == Some(bytes) {
+            return Some(slot.action);
         }
         let v: Value = serde_json::from_str(text).ok()?;
-        let a = seat_action(variant, seat, &v);
-        if self.0.len() >= Self::MOST {
-            self.0.clear();
+        let action = seat_action(variant, seat, &v);
+        if let (Ok(len), Some(to)) = (u8::try_from(bytes.len()), slot.text.get_mut(..bytes.len())) {
+            to.copy_from_slice(bytes);
+            slot.len = len;
+            slot.action = action;
         }
-        self.0.insert(text.into(), a);
-        Some(a)
+        Some(action)
     }
 }
 
@@ -193,7 +205,7 @@ impl Lines<'_> {
                     self.buf.pop();
                 }
             }
-            if !self.buf.trim().is_empty() {
+            if self.buf.starts_with('{') || !self.buf.trim().is_empty() {
                 return Ok(Some((self.n, &self.buf)));
             }
         }
@@ -265,7 +277,7 @@ pub fn replay(
     report.checks += u64::from(check(&first, &game).map_err(|d| d.at_line(n).at_turn(0))?);
     each.start(&(Params { variant }, 0));
     each.state(&game);
-    let mut actions = [Actions::default(), Actions::default()];
+    let mut actions = [Actions::new(), Actions::new()];
     let mut ours = String::new();
     while let Some((n, text)) = lines.next()? {
         let scanned = scan(text);
