@@ -16,7 +16,6 @@ use arena_core::games::tower_defense::{
 };
 use arena_core::Game;
 use serde_json::{json, Map, Value};
-use std::fmt::Write;
 use std::ops::Range;
 
 fn invader_json(v: &InvaderView) -> Value {
@@ -80,15 +79,18 @@ pub fn state_texts(g: &TowerDefense, out: &mut String) -> Vec<(&'static str, Ran
         field(out, "players", &|out| {
             out.push('[');
             for (i, p) in players.iter().enumerate() {
-                let _ = write!(
+                if i > 0 {
+                    out.push(',');
+                }
+                object(
                     out,
-                    "{}{{\"gold\":{},\"life\":{},\"income\":{},\"boostMax\":{},\"inflation\":{}}}",
-                    if i > 0 { "," } else { "" },
-                    p.gold,
-                    p.life,
-                    p.income,
-                    p.boost_max,
-                    p.inflation
+                    &[
+                        ("gold", p.gold.into()),
+                        ("life", p.life.into()),
+                        ("income", p.income.into()),
+                        ("boostMax", p.boost_max.into()),
+                        ("inflation", p.inflation.into()),
+                    ],
                 );
             }
             out.push(']');
@@ -105,49 +107,99 @@ pub fn state_texts(g: &TowerDefense, out: &mut String) -> Vec<(&'static str, Ran
         });
     } else if let Some((inv, def)) = g.siege() {
         field(out, "invader", &|out| {
-            let _ = write!(
-                out,
-                "{{\"gold\":{},\"income\":{},\"boostMax\":{}}}",
-                inv.gold, inv.income, inv.boost_max
-            );
+            let f = [
+                ("gold", inv.gold),
+                ("income", inv.income.into()),
+                ("boostMax", inv.boost_max.into()),
+            ];
+            object(out, &f);
         });
         field(out, "defender", &|out| {
-            let _ = write!(out, "{{\"gold\":{},\"life\":{}}}", def.gold, def.life);
+            object(out, &[("gold", def.gold), ("life", def.life.into())]);
         });
         field(out, "board", &|out| board_text(g, 0, out));
     }
     fields
 }
 
+/// A number as serde_json writes it.
+fn number(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+}
+
+/// `{"key":n,...}`.
+fn object(out: &mut String, fields: &[(&str, u64)]) {
+    out.push('{');
+    for (i, (key, n)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(key);
+        out.push_str("\":");
+        number(out, *n);
+    }
+    out.push('}');
+}
+
+/// `[n,...]`, with the string `text.1` before the number in position `text.0`, if any.
+fn tuple(out: &mut String, numbers: &[u64], text: Option<(usize, &str)>) {
+    out.push('[');
+    for (i, n) in numbers.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if let Some((_, s)) = text.filter(|&(at, _)| at == i) {
+            out.push('"');
+            out.push_str(s);
+            out.push_str("\",");
+        }
+        number(out, *n);
+    }
+    out.push(']');
+}
+
 /// [`board_json`]'s text.
 fn board_text(g: &TowerDefense, board: usize, out: &mut String) {
     out.push_str("{\"invaders\":[");
     for (i, v) in g.invaders(board).enumerate() {
-        let _ = write!(
-            out,
-            "{}[{},{},{},{},{},{}]",
-            if i > 0 { "," } else { "" },
-            v.pos,
-            v.hp,
-            v.maxhp,
-            v.defense,
-            v.stun_res,
-            v.stun_time
-        );
+        if i > 0 {
+            out.push(',');
+        }
+        let v = [
+            v.pos.into(),
+            v.hp.into(),
+            v.maxhp.into(),
+            v.defense.into(),
+            v.stun_res.into(),
+            v.stun_time.into(),
+        ];
+        tuple(out, &v, None);
     }
     out.push_str("],\"towers\":[");
     for (i, t) in g.towers(board).enumerate() {
-        let _ = write!(
-            out,
-            "{}[{},\"{}\",{},{},{},{}]",
-            if i > 0 { "," } else { "" },
-            t.pos,
-            t.kind.name(),
-            t.level,
-            t.power,
-            t.range,
-            t.cooldown
-        );
+        if i > 0 {
+            out.push(',');
+        }
+        let n = [
+            t.pos.into(),
+            t.level.into(),
+            t.power.into(),
+            t.range.into(),
+            t.cooldown.into(),
+        ];
+        tuple(out, &n, Some((1, t.kind.name())));
     }
     out.push_str("]}");
 }

@@ -169,23 +169,32 @@ impl<'a> Cursor<'a> {
     /// A non-negative integer in plain digits (no sign, fraction or exponent).
     fn integer(&mut self) -> Option<u64> {
         let start = self.i;
-        while self.peek().is_some_and(|c| c.is_ascii_digit()) {
+        let mut n = 0u64;
+        while let Some(d) = self.peek().filter(u8::is_ascii_digit) {
+            n = n.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
             self.i += 1;
         }
-        let digits = self.text.get(start..self.i)?;
-        if digits.is_empty() || (digits.len() > 1 && digits.starts_with('0')) {
+        let digits = self.i - start;
+        if digits == 0 || (digits > 1 && self.b[start] == b'0') {
             return None;
         }
         if matches!(self.peek(), Some(b'.' | b'e' | b'E')) {
             return None;
         }
-        digits.parse().ok()
+        Some(n)
     }
 
     /// The text of the value that starts here, found by its brackets and quotes without checking
     /// it (see [`scan`]).
     fn value(&mut self) -> Option<&'a str> {
         let start = self.i;
+        // Most actions are `null`.
+        if self.b[start..].starts_with(b"null")
+            && matches!(self.b.get(start + 4), Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+        {
+            self.i += 4;
+            return self.text.get(start..self.i);
+        }
         let mut depth = 0usize;
         loop {
             let c = self.peek()?;
@@ -287,6 +296,8 @@ mod tests {
     fn values_are_found_by_brackets_and_quotes() {
         for (value, found) in [
             ("nul", "nul"),
+            ("null ", "null"),
+            ("nullx", "nullx"),
             ("01", "01"),
             ("1 ", "1"),
             ("[1,]", "[1,]"),
