@@ -18,6 +18,7 @@ mod colorfight_trace;
 mod mammut_bots;
 mod mammut_props;
 mod mammut_trace;
+mod streaming;
 mod suite;
 mod tower_defense_bots;
 mod tower_defense_codec;

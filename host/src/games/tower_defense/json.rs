@@ -16,6 +16,7 @@ use arena_core::games::tower_defense::{
 };
 use arena_core::Game;
 use serde_json::{json, Map, Value};
+use std::ops::Range;
 
 fn invader_json(v: &InvaderView) -> Value {
     json!([v.pos, v.hp, v.maxhp, v.defense, v.stun_res, v.stun_time])
@@ -60,6 +61,147 @@ pub fn state_fields(g: &TowerDefense, out: &mut Map<String, Value>) {
         );
         out.insert("board".into(), board_json(g, 0));
     }
+}
+
+/// The text serde_json writes for each field of [`state_fields`], written without building
+/// them (what a trace's recorded state is compared with): `out` is cleared, then holds the
+/// texts one after the other, and each field is given as its key and the range of `out` it
+/// takes, in canonical order.
+pub fn state_texts(g: &TowerDefense, out: &mut String) -> Vec<(&'static str, Range<usize>)> {
+    out.clear();
+    let mut fields = Vec::with_capacity(3);
+    let mut field = |out: &mut String, key: &'static str, write: &dyn Fn(&mut String)| {
+        let start = out.len();
+        write(out);
+        fields.push((key, start..out.len()));
+    };
+    if let Some(players) = g.players() {
+        field(out, "players", &|out| {
+            out.push('[');
+            for (i, p) in players.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                object(
+                    out,
+                    &[
+                        ("gold", p.gold.into()),
+                        ("life", p.life.into()),
+                        ("income", p.income.into()),
+                        ("boostMax", p.boost_max.into()),
+                        ("inflation", p.inflation.into()),
+                    ],
+                );
+            }
+            out.push(']');
+        });
+        field(out, "boards", &|out| {
+            out.push('[');
+            for b in 0..g.boards() {
+                if b > 0 {
+                    out.push(',');
+                }
+                board_text(g, b, out);
+            }
+            out.push(']');
+        });
+    } else if let Some((inv, def)) = g.siege() {
+        field(out, "invader", &|out| {
+            let f = [
+                ("gold", inv.gold),
+                ("income", inv.income.into()),
+                ("boostMax", inv.boost_max.into()),
+            ];
+            object(out, &f);
+        });
+        field(out, "defender", &|out| {
+            object(out, &[("gold", def.gold), ("life", def.life.into())]);
+        });
+        field(out, "board", &|out| board_text(g, 0, out));
+    }
+    fields
+}
+
+/// A number as serde_json writes it.
+fn number(out: &mut String, n: u64) {
+    let mut digits = [0u8; 20];
+    let mut i = digits.len();
+    let mut n = n;
+    loop {
+        i -= 1;
+        digits[i] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[i..].iter().map(|&d| char::from(d)));
+}
+
+/// `{"key":n,...}`.
+fn object(out: &mut String, fields: &[(&str, u64)]) {
+    out.push('{');
+    for (i, (key, n)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(key);
+        out.push_str("\":");
+        number(out, *n);
+    }
+    out.push('}');
+}
+
+/// `[n,...]`, with the string `text.1` before the number in position `text.0`, if any.
+fn tuple(out: &mut String, numbers: &[u64], text: Option<(usize, &str)>) {
+    out.push('[');
+    for (i, n) in numbers.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if let Some((_, s)) = text.filter(|&(at, _)| at == i) {
+            out.push('"');
+            out.push_str(s);
+            out.push_str("\",");
+        }
+        number(out, *n);
+    }
+    out.push(']');
+}
+
+/// [`board_json`]'s text.
+fn board_text(g: &TowerDefense, board: usize, out: &mut String) {
+    out.push_str("{\"invaders\":[");
+    for (i, v) in g.invaders(board).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let v = [
+            v.pos.into(),
+            v.hp.into(),
+            v.maxhp.into(),
+            v.defense.into(),
+            v.stun_res.into(),
+            v.stun_time.into(),
+        ];
+        tuple(out, &v, None);
+    }
+    out.push_str("],\"towers\":[");
+    for (i, t) in g.towers(board).enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let n = [
+            t.pos.into(),
+            t.level.into(),
+            t.power.into(),
+            t.range.into(),
+            t.cooldown.into(),
+        ];
+        tuple(out, &n, Some((1, t.kind.name())));
+    }
+    out.push_str("]}");
 }
 
 /// The canonical state JSON: Duel `{"turn","players","boards"}`, Siege

@@ -2,6 +2,7 @@
 //! controller's golden trace, and the tournaments the challenge announced.
 
 pub mod json;
+pub mod line;
 pub mod trace;
 pub mod tournament;
 

@@ -2,15 +2,14 @@
 //! header, the turn-0 state, then one line per turn with both actions and, on the turns it keeps,
 //! the state after them. Written as a match is played, read back line by line to re-play it.
 
-use super::json::{action_json, seat_action, state_fields, state_json};
+use super::json::{action_json, seat_action, state_fields, state_json, state_texts};
+use super::line::{scan, Scanned, STATE_KEYS};
 use crate::game::Plan;
 use crate::record::{LineWriter, Recorder, Step};
 use crate::replay::{strings, Meta, Visit};
 use crate::verify::{json_diff, Difference, Verified};
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
 use arena_core::Game;
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use std::io::BufRead;
 
@@ -82,8 +81,6 @@ fn tuple_names(path: &str) -> Option<&'static [&'static str]> {
     }
 }
 
-const STATE_KEYS: [&str; 5] = ["players", "boards", "invader", "defender", "board"];
-
 /// Compares what a line records (its turn, and the state if it has one) with the game.
 fn check(line: &Map<String, Value>, g: &TowerDefense) -> Result<bool, Difference> {
     let has_state = STATE_KEYS.iter().any(|k| line.contains_key(*k));
@@ -103,97 +100,148 @@ fn check(line: &Map<String, Value>, g: &TowerDefense) -> Result<bool, Difference
 /// A line's number and its JSON object.
 type Numbered = (usize, Map<String, Value>);
 
-/// A trace line as the fast path reads it.
-#[derive(Deserialize)]
-struct Fast<'a> {
-    #[serde(borrow)]
-    actions: Option<[&'a RawValue; 2]>,
-    #[serde(default)]
-    turn: Value,
-    #[serde(borrow, default)]
-    players: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    boards: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    invader: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    defender: Option<&'a RawValue>,
-    #[serde(borrow, default)]
-    board: Option<&'a RawValue>,
+/// Whether the state a line records is, to the byte, the one `g` writes (the controller and
+/// [`line`] write the same text for the same state): its fields are ours and each one's text is
+/// ours (`ours` is a buffer for our text).
+fn same_text(recorded: &Scanned<'_>, g: &TowerDefense, ours: &mut String) -> bool {
+    let fields = state_texts(g, ours);
+    let present = recorded.state.iter().filter(|v| v.is_some()).count();
+    present == fields.len()
+        && fields.into_iter().all(|(key, range)| {
+            let k = STATE_KEYS.iter().position(|k| *k == key);
+            let theirs = k.and_then(|k| recorded.state[k]);
+            theirs.is_some() && theirs == ours.get(range)
+        })
 }
 
-impl Fast<'_> {
-    /// The state fields the line has, by name.
-    fn state(&self) -> impl Iterator<Item = (&'static str, &RawValue)> + '_ {
-        STATE_KEYS
-            .iter()
-            .zip([self.players, self.boards, self.invader, self.defender, self.board])
-            .filter_map(|(k, v)| v.map(|v| (*k, v)))
-    }
-
-    /// Whether the recorded state is, to the byte, the one `g` writes (the controller and
-    /// [`line`] write the same text for the same state).
-    fn same_text(&self, g: &TowerDefense) -> bool {
-        let mut ours = Map::new();
-        state_fields(g, &mut ours);
-        self.state().count() == ours.len()
-            && self
-                .state()
-                .all(|(k, raw)| {
-                    ours.get(k)
-                        .and_then(|v| serde_json::to_string(v).ok())
-                        .is_some_and(|text| text == raw.get())
-                })
-    }
+/// The actions of one seat of a trace, read from their JSON text. Lines repeat the same actions
+/// (a bot's few answers, or the same answer turn after turn), so each text read is kept, in a
+/// table of fixed size allocated once: a text's slot is given by its hash, and a new text takes
+/// the slot from the one there (the action is a pure function of the text; the memory does not
+/// grow with the file).
+struct Actions {
+    slots: Box<[Slot]>,
 }
 
-/// The actions of one seat of a trace, read from their JSON text: many lines repeat the same few
-/// actions, so each distinct text is read once (a pure function of the text; the memory is capped).
-#[derive(Default)]
-struct Actions(std::collections::HashMap<Box<str>, Action>);
+/// A text of at most [`Slot::TEXT`] bytes and its action (`len` 0: empty).
+#[derive(Clone, Copy)]
+struct Slot {
+    len: u8,
+    text: [u8; Slot::TEXT],
+    action: Action,
+}
+
+impl Slot {
+    /// The longest text kept (a canonical Siege spawn is 52 bytes); longer ones are read each time.
+    const TEXT: usize = 64;
+}
 
 impl Actions {
-    const MOST: usize = 4096;
+    const SLOTS: usize = 256;
 
-    /// The action `raw` is from seat `seat` of a `variant` game (one cache per seat: the Siege
-    /// invader's answers are read differently, [`seat_action`]).
-    fn of(&mut self, raw: &RawValue, variant: Variant, seat: usize) -> Action {
-        let text = raw.get();
-        if let Some(a) = self.0.get(text) {
-            return *a;
+    fn new() -> Self {
+        let empty = Slot {
+            len: 0,
+            text: [0; Slot::TEXT],
+            action: Action::Pass,
+        };
+        Actions {
+            slots: vec![empty; Self::SLOTS].into_boxed_slice(),
         }
-        let a = serde_json::from_str(text).map_or(Action::Unknown, |v| seat_action(variant, seat, &v));
-        if self.0.len() >= Self::MOST {
-            self.0.clear();
+    }
+
+    /// The action `text` is from seat `seat` of a `variant` game (one table per seat: the Siege
+    /// invader's answers are read differently, [`seat_action`]); `None` if `text` is not JSON.
+    fn of(&mut self, text: &str, variant: Variant, seat: usize) -> Option<Action> {
+        if text == "null" {
+            return Some(Action::Pass);
         }
-        self.0.insert(text.into(), a);
-        a
+        let bytes = text.as_bytes();
+        // FNV-1a.
+        let hash = bytes.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3)
+        });
+        let slot = &mut self.slots[(hash % Self::SLOTS as u64) as usize];
+        if !bytes.is_empty()
+            && usize::from(slot.len) == bytes.len()
+            && slot.text.get(..bytes.len()) == Some(bytes) {
+            return Some(slot.action);
+        }
+        let v: Value = serde_json::from_str(text).ok()?;
+        let action = seat_action(variant, seat, &v);
+        if let (Ok(len), Some(to)) = (u8::try_from(bytes.len()), slot.text.get_mut(..bytes.len())) {
+            to.copy_from_slice(bytes);
+            slot.len = len;
+            slot.action = action;
+        }
+        Some(action)
+    }
+}
+
+/// The non-blank lines of a file, one at a time in one buffer (the memory is the longest line's),
+/// with their 1-based numbers.
+struct Lines<'a> {
+    input: &'a mut dyn BufRead,
+    buf: String,
+    n: usize,
+}
+
+impl Lines<'_> {
+    fn next(&mut self) -> Result<Option<(usize, &str)>, Difference> {
+        loop {
+            self.buf.clear();
+            self.n += 1;
+            let read = self
+                .input
+                .read_line(&mut self.buf)
+                .map_err(|e| Difference::unreadable("a line of text", e).at_line(self.n))?;
+            if read == 0 {
+                return Ok(None);
+            }
+            // As `BufRead::lines`: without its "\n" or "\r\n".
+            if self.buf.ends_with('\n') {
+                self.buf.pop();
+                if self.buf.ends_with('\r') {
+                    self.buf.pop();
+                }
+            }
+            if self.buf.starts_with('{') || !self.buf.trim().is_empty() {
+                return Ok(Some((self.n, &self.buf)));
+            }
+        }
+    }
+
+    /// The next line as a JSON object (`what` names it in an error).
+    fn object(&mut self, what: &str) -> Result<Option<Numbered>, Difference> {
+        let Some((n, text)) = self.next()? else {
+            return Ok(None);
+        };
+        serde_json::from_str(text)
+            .map(|m| Some((n, m)))
+            .map_err(|e| Difference::unreadable(what, format!("not a JSON object: {e}")).at_line(n))
     }
 }
 
 /// Re-plays a trace, comparing every recorded state; `each` gets the turn-0 state and the state
 /// after every turn.
+///
+/// The file is read a line at a time. The lines of the usual shape ([`scan`]) are read as text:
+/// each action's text once ([`Actions`]), the turn as a number, and a recorded state compared
+/// with the text ours would have, so the line that records no state (most lines of a long
+/// trace) costs no JSON, and ours is written only where a line records one. Any other line, and
+/// any line that differs from the re-play, is read whole as JSON and compared field by field
+/// ([`check`]), which words the difference.
 pub fn replay(
     input: &mut dyn BufRead,
     each: &mut dyn Visit<TowerDefense>,
 ) -> Result<Verified, Difference> {
-    let mut lines = <&mut dyn BufRead as BufRead>::lines(input)
-        .enumerate()
-        .map(|(i, l)| (i + 1, l))
-        .filter(|(_, l)| l.as_ref().map_or(true, |l| !l.trim().is_empty()))
-        .map(|(n, l)| {
-            l.map(|t| (n, t))
-                .map_err(|e| Difference::unreadable("a line of text", e).at_line(n))
-        });
-    let mut object = |what: &str| -> Result<Option<Numbered>, Difference> {
-        let Some((n, text)) = lines.next().transpose()? else {
-            return Ok(None);
-        };
-        serde_json::from_str(&text)
-            .map(|m| Some((n, m)))
-            .map_err(|e| Difference::unreadable(what, format!("not a JSON object: {e}")).at_line(n))
+    let mut lines = Lines {
+        input,
+        buf: String::new(),
+        n: 0,
     };
-    let (n, head) = object("a trace header")?
+    let (n, head) = lines
+        .object("a trace header")?
         .ok_or_else(|| Difference::unreadable("a trace header", "an empty file").at_line(1))?;
     let h = head
         .get("header")
@@ -214,7 +262,7 @@ pub fn replay(
     each.meta(&meta);
     let mut game = TowerDefense::new(&Params { variant }, 0)
         .map_err(|e| Difference::unreadable("a playable variant", e).at_line(n))?;
-    let (n, first) = object("the turn-0 state")?.ok_or_else(|| {
+    let (n, first) = lines.object("the turn-0 state")?.ok_or_else(|| {
         Difference::unreadable("the turn-0 state", "the end of the file").at_line(n + 1)
     })?;
     if !first.get("actions").is_some_and(Value::is_null) {
@@ -229,16 +277,43 @@ pub fn replay(
     report.checks += u64::from(check(&first, &game).map_err(|d| d.at_line(n).at_turn(0))?);
     each.start(&(Params { variant }, 0));
     each.state(&game);
-    // The other lines are read as their actions, their turn and which state fields they have, so
-    // a line that records no state (most lines of a long trace) costs no tree of JSON.
-    let mut actions = [Actions::default(), Actions::default()];
-    for item in lines {
-        let (n, text) = item?;
-        let fast: Fast<'_> = serde_json::from_str(&text).map_err(|e| {
-            Difference::unreadable("a trace line", format!("not a JSON object: {e}")).at_line(n)
-        })?;
-        let Some([a, b]) = fast.actions else {
-            return Err(Difference::field("actions", "a list of two", "something else").at_line(n));
+    let mut actions = [Actions::new(), Actions::new()];
+    let mut ours = String::new();
+    while let Some((n, text)) = lines.next()? {
+        let scanned = scan(text);
+        let fed = match &scanned {
+            Some(s) => match (
+                actions[0].of(s.actions[0], variant, 0),
+                actions[1].of(s.actions[1], variant, 1),
+            ) {
+                (Some(a), Some(b)) => Some([a, b]),
+                _ => None,
+            },
+            None => None,
+        };
+        // The slow way: the line as a JSON object (the same actions, the same checks, worded).
+        let whole = || -> Result<Map<String, Value>, Difference> {
+            serde_json::from_str(text).map_err(|e| {
+                Difference::unreadable("a trace line", format!("not a JSON object: {e}"))
+                    .at_line(n)
+            })
+        };
+        let (fed, line) = match fed {
+            Some(fed) => (fed, None),
+            None => {
+                let line = whole()?;
+                let Some([a, b]) = line
+                    .get("actions")
+                    .and_then(Value::as_array)
+                    .and_then(|a| <&[Value; 2]>::try_from(a.as_slice()).ok())
+                else {
+                    return Err(
+                        Difference::field("actions", "a list of two", "something else").at_line(n),
+                    );
+                };
+                let fed = [seat_action(variant, 0, a), seat_action(variant, 1, b)];
+                (fed, Some(line))
+            }
         };
         if game.is_over() {
             return Err(Difference::unreadable(
@@ -247,22 +322,22 @@ pub fn replay(
             )
             .at_line(n));
         }
-        let fed = [actions[0].of(a, variant, 0), actions[1].of(b, variant, 1)];
         each.fed(&fed);
         game.step(&fed);
         report.steps += 1;
-        let at = |d: Difference| d.at_line(n).at_turn(game.turn());
-        if let Some(d) = json_diff(&fast.turn, &json!(game.turn()), &tuple_names) {
-            return Err(at(d.under("turn")));
-        }
-        if fast.state().next().is_some() {
-            if !fast.same_text(&game) {
-                let line: Map<String, Value> = serde_json::from_str(&text)
-                    .map_err(|e| at(Difference::unreadable("a trace line", e)))?;
-                check(&line, &game).map_err(at)?;
-            }
-            report.checks += 1;
-        }
+        let same = scanned.as_ref().filter(|_| line.is_none()).is_some_and(|s| {
+            s.turn == u64::from(game.turn()) && (!s.has_state() || same_text(s, &game, &mut ours))
+        });
+        let recorded = if same {
+            scanned.as_ref().is_some_and(Scanned::has_state)
+        } else {
+            let line = match line {
+                Some(line) => line,
+                None => whole()?,
+            };
+            check(&line, &game).map_err(|d| d.at_line(n).at_turn(game.turn()))?
+        };
+        report.checks += u64::from(recorded);
         each.state(&game);
     }
     report.turns = game.turn();
