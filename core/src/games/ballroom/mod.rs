@@ -143,7 +143,7 @@ impl Ballroom {
                     executor: seat as u8,
                     action: *a,
                 };
-                n += 1;
+                n = n.saturating_add(1);
             }
         }
         self.step_replies(replies.get(..n).unwrap_or(&[]))
@@ -171,7 +171,7 @@ impl Ballroom {
             if usize::from(r.executor) < PLAYERS {
                 if let Some(q) = queue.get_mut(n) {
                     *q = *r;
-                    n += 1;
+                    n = n.saturating_add(1);
                 }
             }
         }
