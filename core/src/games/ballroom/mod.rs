@@ -23,7 +23,9 @@
 //! 1. Winner: most points, then most gold, then a coin flip from the match seed's `tiebreak`
 //!    stream; every seat gets a distinct rank.
 //! 2. No crash on bad input: where the reference crashes (no destination, no item, bad class name)
-//!    or trusts `executor`, the seat plays the default action; there is no executor at all.
+//!    the seat plays the default action. A bot acts for its own seat only: the `executor` it names
+//!    is ignored ([`Game::step`] has none). [`Ballroom::step_replies`] executes replies for the
+//!    executor they name, as the reference does, to re-play official logs.
 //! 3. An action for the wrong phase is the default action, counted as refused.
 //!
 //! ## Refusals
