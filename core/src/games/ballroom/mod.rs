@@ -167,17 +167,25 @@ impl Ballroom {
         let Some(phase) = self.phase() else {
             return report;
         };
-        let mut queue = [Reply::default(); PLAYERS];
-        let mut n = 0;
-        for r in replies.iter().take(PLAYERS) {
-            if usize::from(r.executor) < PLAYERS {
+        let replies = replies.get(..PLAYERS).unwrap_or(replies);
+        if replies.iter().all(|r| usize::from(r.executor) < PLAYERS) {
+            self.play_phase(phase, replies, &mut report);
+        } else {
+            let mut queue = [Reply::default(); PLAYERS];
+            let mut n = 0;
+            for r in replies.iter().filter(|r| usize::from(r.executor) < PLAYERS) {
                 if let Some(q) = queue.get_mut(n) {
                     *q = *r;
                     n = n.saturating_add(1);
                 }
             }
+            self.play_phase(phase, queue.get(..n).unwrap_or(&[]), &mut report);
         }
-        let queue = queue.get(..n).unwrap_or(&[]);
+        report
+    }
+
+    /// One phase of replies whose executors are players.
+    fn play_phase(&mut self, phase: Phase, queue: &[Reply], report: &mut StepReport) {
         match phase {
             Phase::Class => {
                 let mut actions = [None; PLAYERS];
@@ -186,14 +194,13 @@ impl Ballroom {
                         *a = Some(r.action);
                     }
                 }
-                self.play_class(&actions, &mut report)
+                self.play_class(&actions, report)
             }
-            Phase::Use => self.play_use(queue, &mut report),
-            Phase::Move => self.play_move(queue, &mut report),
-            Phase::Attack => self.play_attack(queue, &mut report),
-            Phase::Buy => self.play_buy(queue, &mut report),
+            Phase::Use => self.play_use(queue, report),
+            Phase::Move => self.play_move(queue, report),
+            Phase::Attack => self.play_attack(queue, report),
+            Phase::Buy => self.play_buy(queue, report),
         }
-        report
     }
 
     /// Final order: points, then gold, then the seeded coin flip. `order[0]` is the winner.
@@ -272,11 +279,12 @@ impl Game for Ballroom {
     fn step(&mut self, actions: &[Action]) -> StepReport {
         // Copied in place (`array::from_fn` here moved each 12-byte action through the stack in
         // pieces, which stalled the loads that followed: most of a phase's time).
-        let mut acts = [Some(Action::Pass); PLAYERS];
-        for (a, given) in acts.iter_mut().zip(actions) {
-            *a = Some(*given);
+        let mut replies = [Reply::default(); PLAYERS];
+        for (seat, r) in replies.iter_mut().enumerate() {
+            r.executor = seat as u8;
+            r.action = actions.get(seat).copied().unwrap_or_default();
         }
-        self.step_logged(&acts)
+        self.step_replies(&replies)
     }
 
     fn outcome(&self) -> Option<Outcome> {

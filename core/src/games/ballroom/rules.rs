@@ -299,7 +299,12 @@ impl Ballroom {
         }
         let damage_of = |s: usize| damage.get(s).copied().unwrap_or(0);
         let exec_of = |i: usize| execs.get(i).copied().unwrap_or(0);
-        let qdamage = |i: usize| damage_of(exec_of(i));
+        // Each queue entry's damage; past the queue's end, below any (so it sorts last).
+        let mut qdamages = [i32::MIN; PLAYERS];
+        for (i, d) in qdamages.iter_mut().enumerate().take(n) {
+            *d = damage_of(exec_of(i));
+        }
+        let qdamage = |i: usize| qdamages.get(i).copied().unwrap_or(i32::MIN);
         let mut lands = [false; PLAYERS];
         for (i, land) in lands.iter_mut().enumerate().take(n) {
             let s = exec_of(i);
@@ -315,9 +320,9 @@ impl Ballroom {
         // Stable sort of the queue by damage, descending (ties keep read order): entry `i` goes
         // after every entry of more damage, and after the earlier entries of as much.
         let mut order = [0usize; PLAYERS];
-        for i in 0..n {
+        for i in 0..PLAYERS {
             let d = qdamage(i);
-            let before = (0..n)
+            let before = (0..PLAYERS)
                 .filter(|&o| qdamage(o) > d || (qdamage(o) == d && o < i))
                 .count();
             if let Some(slot) = order.get_mut(before) {
