@@ -319,3 +319,61 @@ fn max_turns_counts_turns_not_phases() {
     ]));
     assert_eq!(r["turns"], 7);
 }
+
+/// Official logs of games where a bot acted for another seat (tests/data/ballroom/README.md).
+fn acting_for_another_seat(name: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/ballroom")
+        .join(name)
+}
+
+#[test]
+fn verify_accepts_official_logs_where_a_bot_acts_for_another_seat() {
+    // otherseat.json: bot 3 names executor 0 all game, so the log never shows bot 0's replies
+    // (executed for player 0 before bot 3's); verify finds replies that give every recorded
+    // state and flag. rotated.json: each bot acts for the next seat, and ATTACK's queue order
+    // (bots 0..3 read in turn) decides ties of damage.
+    for (name, scores) in [
+        ("otherseat.json", "scores 27 25 27 0"),
+        ("rotated.json", "scores 27 26 33 50"),
+    ] {
+        let path = acting_for_another_seat(name);
+        let v = arena(&["verify", "ballroom", path.to_str().unwrap()]);
+        let said = text(&v);
+        assert!(v.status.success(), "{name}: {said}");
+        assert!(said.contains("ok: 100 turns re-played"), "{said}");
+        assert!(said.contains(scores), "{said}");
+    }
+}
+
+#[test]
+fn verify_refuses_a_tampered_official_log_naming_turn_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("tampered.json");
+    // One recorded value changed in each log: a player state, and an attack's flag.
+    let cases = [
+        (
+            "otherseat.json",
+            "/turns/37/player_states/2/gold",
+            json!(8),
+            "turn 37: player_states[2].gold: expected 8, got 7",
+        ),
+        (
+            "rotated.json",
+            "/turns/32/attack_actions/1/isValid",
+            json!(false),
+            "turn 32: attack_actions[1].isValid: expected false, got true",
+        ),
+    ];
+    for (name, pointer, value, message) in cases {
+        let mut log = read_log(&acting_for_another_seat(name));
+        let field = log.pointer_mut(pointer).unwrap();
+        assert_ne!(*field, value, "{name}: the tampered value is a change");
+        *field = value;
+        std::fs::write(&path, log.to_string()).unwrap();
+        let v = arena(&["verify", "ballroom", path.to_str().unwrap()]);
+        let said = text(&v);
+        assert_eq!(v.status.code(), Some(1), "{said}");
+        assert!(said.contains(message), "{name}: {said}");
+    }
+}

@@ -10,7 +10,8 @@ use super::types::{Class, Item};
 /// One bot's reply for the current phase.
 ///
 /// There is no executor: a bot only acts for its own seat (rules decision 2; the reference trusted
-/// the `executor` field, which no recorded game ever used to act for another seat).
+/// the `executor` field). Re-playing an official log whose bots acted for other seats takes
+/// [`Reply`]s instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Action {
@@ -37,6 +38,17 @@ pub enum Action {
     Attack { target: i32 },
     /// BUY: the item to buy (NONE is the default buy, which is not free under the engine ruleset).
     Buy(Item),
+}
+
+/// One reply as the official engine executes it: `action` for the player `executor` names.
+/// Only re-plays of official logs use another executor than the sender's own seat
+/// ([`super::Ballroom::step_replies`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Reply {
+    /// The player the action is executed for (0..3).
+    pub executor: u8,
+    pub action: Action,
 }
 
 /// A USE action as executed: `{"executor":i,"use":b,"isValid":v}`.

@@ -23,7 +23,9 @@
 //! 1. Winner: most points, then most gold, then a coin flip from the match seed's `tiebreak`
 //!    stream; every seat gets a distinct rank.
 //! 2. No crash on bad input: where the reference crashes (no destination, no item, bad class name)
-//!    or trusts `executor`, the seat plays the default action; there is no executor at all.
+//!    the seat plays the default action. A bot acts for its own seat only: the `executor` it names
+//!    is ignored ([`Game::step`] has none). [`Ballroom::step_replies`] executes replies for the
+//!    executor they name, as the reference does, to re-play official logs.
 //! 3. An action for the wrong phase is the default action, counted as refused.
 //!
 //! ## Refusals
@@ -49,7 +51,7 @@ mod arbitrary;
 #[cfg(test)]
 mod tests;
 
-pub use action::{Action, AttackRecord, BuyRecord, MoveRecord, TurnRecord, UseRecord};
+pub use action::{Action, AttackRecord, BuyRecord, MoveRecord, Reply, TurnRecord, UseRecord};
 pub use player::Player;
 pub use types::{
     Class, Item, Phase, Pos, Ruleset, StatSet, BOARD, CONTROL_BEGIN, CONTROL_END, CONTROL_POINTS,
@@ -129,26 +131,76 @@ impl Ballroom {
         }
     }
 
-    /// One phase as an official log records it: `actions[i]` is what the engine executed for
-    /// player `i`, and `None` that it executed nothing for that player. The official engine applies
-    /// each reply to the player its `executor` names, so a player whose bot acted for another seat
-    /// gets no action of its own (its entry in the log is left over, or `null`); our engine never
-    /// does this ([`Game::step`] gives every seat its own action), but a log of the official
-    /// engine's is re-played as it was written. A player left out of USE, MOVE or BUY is not
-    /// touched in that phase, and one left out of ATTACK queues no attack.
+    /// One phase with one action per player: `actions[i]` is player `i`'s, and `None` that
+    /// nothing is executed for player `i` (a player left out of USE, MOVE or BUY is not touched in
+    /// that phase, and one left out of ATTACK queues no attack). The same as
+    /// [`Ballroom::step_replies`] with the players' own actions in player order; [`Game::step`]
+    /// plays every seat's own action this way (decision 2).
     pub fn step_logged(&mut self, actions: &[Option<Action>; PLAYERS]) -> StepReport {
+        let mut replies = [Reply::default(); PLAYERS];
+        let mut n = 0;
+        for (seat, a) in actions.iter().enumerate() {
+            if let (Some(a), Some(r)) = (a, replies.get_mut(n)) {
+                *r = Reply {
+                    executor: seat as u8,
+                    action: *a,
+                };
+                n = n.saturating_add(1);
+            }
+        }
+        self.step_replies(replies.get(..n).unwrap_or(&[]))
+    }
+
+    /// One phase as the official engine plays it: `replies` in the order the engine read them,
+    /// each executed for the player its [`Reply::executor`] names (`GameEngine.execute`), which
+    /// need not be the seat that sent it. USE, MOVE and BUY execute each reply at once; ATTACK
+    /// queues them in this order and runs the queue sorted by damage (ties keep this order). A
+    /// player's record holds the last reply executed for it; a player no reply names is not
+    /// touched in that phase and keeps its record.
+    ///
+    /// Our matches never act for another seat (decision 2: [`Game::step`] ignores the executor a
+    /// bot names); this is how `arena verify` re-plays an official log whose bots did. At most
+    /// [`PLAYERS`] replies are read (the engine reads one per bot); an executor outside the
+    /// players (where the engine crashes) is skipped.
+    pub fn step_replies(&mut self, replies: &[Reply]) -> StepReport {
         let mut report = StepReport::default();
         let Some(phase) = self.phase() else {
             return report;
         };
-        match phase {
-            Phase::Class => self.play_class(actions, &mut report),
-            Phase::Use => self.play_use(actions, &mut report),
-            Phase::Move => self.play_move(actions, &mut report),
-            Phase::Attack => self.play_attack(actions, &mut report),
-            Phase::Buy => self.play_buy(actions, &mut report),
+        let replies = replies.get(..PLAYERS).unwrap_or(replies);
+        if replies.iter().all(|r| usize::from(r.executor) < PLAYERS) {
+            self.play_phase(phase, replies, &mut report);
+        } else {
+            let mut queue = [Reply::default(); PLAYERS];
+            let mut n = 0;
+            for r in replies.iter().filter(|r| usize::from(r.executor) < PLAYERS) {
+                if let Some(q) = queue.get_mut(n) {
+                    *q = *r;
+                    n = n.saturating_add(1);
+                }
+            }
+            self.play_phase(phase, queue.get(..n).unwrap_or(&[]), &mut report);
         }
         report
+    }
+
+    /// One phase of replies whose executors are players.
+    fn play_phase(&mut self, phase: Phase, queue: &[Reply], report: &mut StepReport) {
+        match phase {
+            Phase::Class => {
+                let mut actions = [None; PLAYERS];
+                for r in queue {
+                    if let Some(a) = actions.get_mut(usize::from(r.executor)) {
+                        *a = Some(r.action);
+                    }
+                }
+                self.play_class(&actions, report)
+            }
+            Phase::Use => self.play_use(queue, report),
+            Phase::Move => self.play_move(queue, report),
+            Phase::Attack => self.play_attack(queue, report),
+            Phase::Buy => self.play_buy(queue, report),
+        }
     }
 
     /// Final order: points, then gold, then the seeded coin flip. `order[0]` is the winner.
@@ -227,11 +279,12 @@ impl Game for Ballroom {
     fn step(&mut self, actions: &[Action]) -> StepReport {
         // Copied in place (`array::from_fn` here moved each 12-byte action through the stack in
         // pieces, which stalled the loads that followed: most of a phase's time).
-        let mut acts = [Some(Action::Pass); PLAYERS];
-        for (a, given) in acts.iter_mut().zip(actions) {
-            *a = Some(*given);
+        let mut replies = [Reply::default(); PLAYERS];
+        for (seat, r) in replies.iter_mut().enumerate() {
+            r.executor = seat as u8;
+            r.action = actions.get(seat).copied().unwrap_or_default();
         }
-        self.step_logged(&acts)
+        self.step_replies(&replies)
     }
 
     fn outcome(&self) -> Option<Outcome> {

@@ -1,7 +1,7 @@
 //! The phases of a turn, written after the reference's `GameState` line by line, because the
 //! quirks live in the order of its statements (rules/ballroom-blitz.md, "One turn").
 
-use super::action::{Action, AttackRecord, BuyRecord, MoveRecord, UseRecord};
+use super::action::{Action, AttackRecord, BuyRecord, MoveRecord, Reply, UseRecord};
 use super::player::Player;
 use super::types::{Class, Item, Phase, Pos, Ruleset, BOARD, CONTROL_POINTS, PLAYERS};
 use super::Ballroom;
@@ -178,31 +178,23 @@ impl Ballroom {
         }
     }
 
-    pub(super) fn play_use(
-        &mut self,
-        actions: &[Option<Action>; PLAYERS],
-        report: &mut StepReport,
-    ) {
-        // The replies are read (from the end-of-turn state) before the turn begins.
-        let mut resolved = [false; PLAYERS];
-        let mut explicit = [false; PLAYERS];
-        let slots = resolved.iter_mut().zip(explicit.iter_mut());
-        for (seat, (&a, (used, expl))) in actions.iter().zip(slots).enumerate() {
-            let Some(a) = a else { continue };
-            let r = self.resolve(seat, a, Phase::Use, report);
-            if let Action::Use(u) = r.action {
-                *used = u;
-            }
-            *expl = r.explicit;
+    /// USE: the replies are read (from the end-of-turn state) before the turn begins, then each
+    /// is executed for its executor, in read order.
+    pub(super) fn play_use(&mut self, replies: &[Reply], report: &mut StepReport) {
+        // (executor, use, explicit) per reply, resolved before `beginTurn` as the engine reads.
+        let mut resolved = [(0usize, false, false); PLAYERS];
+        for (r, slot) in replies.iter().zip(resolved.iter_mut()) {
+            let seat = usize::from(r.executor);
+            let res = self.resolve(seat, r.action, Phase::Use, report);
+            let used = matches!(res.action, Action::Use(true));
+            *slot = (seat, used, res.explicit);
         }
         self.begin_turn();
-        let seats = self.players.iter_mut().zip(self.record.uses.iter_mut());
-        for (seat, ((p, rec), (&used, &explicit))) in
-            seats.zip(resolved.iter().zip(explicit.iter())).enumerate()
-        {
-            if actions.get(seat).is_some_and(Option::is_none) {
+        for &(seat, used, explicit) in resolved.iter().take(replies.len()) {
+            let (Some(p), Some(rec)) = (self.players.get_mut(seat), self.record.uses.get_mut(seat))
+            else {
                 continue;
-            }
+            };
             let valid = if p.item.is_permanent() {
                 false
             } else {
@@ -229,20 +221,15 @@ impl Ballroom {
         self.phase = Phase::Move;
     }
 
-    pub(super) fn play_move(
-        &mut self,
-        actions: &[Option<Action>; PLAYERS],
-        report: &mut StepReport,
-    ) {
-        for (seat, &a) in actions.iter().enumerate() {
-            let Some(a) = a else { continue };
-            let r = self.resolve(seat, a, Phase::Move, report);
+    pub(super) fn play_move(&mut self, replies: &[Reply], report: &mut StepReport) {
+        for r in replies {
+            let seat = usize::from(r.executor);
+            let res = self.resolve(seat, r.action, Phase::Move, report);
             let spawn = Pos::spawn(seat);
-            let (x, y) = match r.action {
+            let (x, y) = match res.action {
                 Action::Move { x, y } => (x, y),
                 _ => (spawn.x as i32, spawn.y as i32),
             };
-            // `actions` has one entry per player, so every seat is a player.
             let Some(p) = self.players.get_mut(seat) else {
                 continue;
             };
@@ -260,29 +247,34 @@ impl Ballroom {
             if let Some(rec) = self.record.moves.get_mut(seat) {
                 *rec = MoveRecord { x, y, valid };
             }
-            if r.explicit && !valid {
+            if res.explicit && !valid {
                 report.refuse(seat);
             }
         }
         self.phase = Phase::Attack;
     }
 
-    pub(super) fn play_attack(
-        &mut self,
-        actions: &[Option<Action>; PLAYERS],
-        report: &mut StepReport,
-    ) {
+    /// ATTACK: the replies are queued in read order, and the queue runs sorted by the executor's
+    /// effective damage, descending (a stable sort: ties keep read order).
+    pub(super) fn play_attack(&mut self, replies: &[Reply], report: &mut StepReport) {
+        let n = replies.len().min(PLAYERS);
+        // Per queued reply: its executor, target and whether the bot asked for it explicitly.
+        let mut execs = [0usize; PLAYERS];
         let mut targets = [0i32; PLAYERS];
         let mut explicit = [false; PLAYERS];
-        let slots = targets.iter_mut().zip(explicit.iter_mut());
-        for (seat, (&a, (target, expl))) in actions.iter().zip(slots).enumerate() {
-            let Some(a) = a else { continue };
-            let r = self.resolve(seat, a, Phase::Attack, report);
-            *target = match r.action {
-                Action::Attack { target } => target,
-                _ => seat as i32,
-            };
-            *expl = r.explicit;
+        for (i, r) in replies.iter().take(n).enumerate() {
+            let seat = usize::from(r.executor);
+            let res = self.resolve(seat, r.action, Phase::Attack, report);
+            if let (Some(e), Some(t), Some(x)) =
+                (execs.get_mut(i), targets.get_mut(i), explicit.get_mut(i))
+            {
+                *e = seat;
+                *t = match res.action {
+                    Action::Attack { target } => target,
+                    _ => seat as i32,
+                };
+                *x = res.explicit;
+            }
         }
         let target_of = |t: i32| -> Option<usize> {
             if (0..PLAYERS as i32).contains(&t) {
@@ -306,9 +298,17 @@ impl Ballroom {
             (*r, *d) = (st.range, st.damage);
         }
         let damage_of = |s: usize| damage.get(s).copied().unwrap_or(0);
+        let exec_of = |i: usize| execs.get(i).copied().unwrap_or(0);
+        // Each queue entry's damage; past the queue's end, below any (so it sorts last).
+        let mut qdamages = [i32::MIN; PLAYERS];
+        for (i, d) in qdamages.iter_mut().enumerate().take(n) {
+            *d = damage_of(exec_of(i));
+        }
+        let qdamage = |i: usize| qdamages.get(i).copied().unwrap_or(i32::MIN);
         let mut lands = [false; PLAYERS];
-        for (s, land) in lands.iter_mut().enumerate() {
-            let target = targets.get(s).copied().and_then(target_of);
+        for (i, land) in lands.iter_mut().enumerate().take(n) {
+            let s = exec_of(i);
+            let target = targets.get(i).copied().and_then(target_of);
             if let (Some(t), Some(a), Some(&r)) = (target, self.players.get(s), range.get(s)) {
                 *land = s != t
                     && self
@@ -317,37 +317,38 @@ impl Ballroom {
                         .is_some_and(|v| r >= a.pos.chebyshev(v.pos));
             }
         }
-        // Stable sort by the attacker's effective damage, descending (ties keep player order):
-        // seat `s` goes after every seat of more damage, and after the lower seats of as much.
+        // Stable sort of the queue by damage, descending (ties keep read order): entry `i` goes
+        // after every entry of more damage, and after the earlier entries of as much.
         let mut order = [0usize; PLAYERS];
-        for s in 0..PLAYERS {
-            let d = damage_of(s);
+        for i in 0..PLAYERS {
+            let d = qdamage(i);
             let before = (0..PLAYERS)
-                .filter(|&o| damage_of(o) > d || (damage_of(o) == d && o < s))
+                .filter(|&o| qdamage(o) > d || (qdamage(o) == d && o < i))
                 .count();
             if let Some(slot) = order.get_mut(before) {
-                *slot = s;
+                *slot = i;
             }
         }
         // As written: each shield stops the strongest attack that would land on its user
-        // (ties: the earlier attacker in player order).
-        let queued = |s: usize| actions.get(s).is_some_and(Option::is_some);
+        // (ties: the earlier one in the queue).
         let mut strongest: [Option<usize>; PLAYERS] = [None; PLAYERS];
         if self.ruleset == Ruleset::AsWritten {
-            for (s, &target) in targets.iter().enumerate().filter(|(s, _)| queued(*s)) {
-                if let Some(t) = target_of(target).filter(|_| lands.get(s) == Some(&true)) {
+            for (i, &target) in targets.iter().enumerate().take(n) {
+                if let Some(t) = target_of(target).filter(|_| lands.get(i) == Some(&true)) {
                     if let Some(best) = strongest.get_mut(t) {
                         // Strictly stronger: ties stay with the earlier attacker.
-                        if best.is_none_or(|b| damage_of(s) > damage_of(b)) {
-                            *best = Some(s);
+                        if best.is_none_or(|b| qdamage(i) > qdamage(b)) {
+                            *best = Some(i);
                         }
                     }
                 }
             }
         }
+        let mut recs = [AttackRecord::default(); PLAYERS];
         let mut checked_shield = false;
-        for &s in order.iter().filter(|&&s| queued(s)) {
-            let target = targets.get(s).copied().unwrap_or(s as i32);
+        for &i in order.iter().take(n) {
+            let s = exec_of(i);
+            let target = targets.get(i).copied().unwrap_or(s as i32);
             let mut rec = AttackRecord {
                 target,
                 valid: true,
@@ -355,7 +356,7 @@ impl Ballroom {
                 nullified: false,
             };
             if let Some(t) = target_of(target) {
-                let lands = lands.get(s) == Some(&true);
+                let lands = lands.get(i) == Some(&true);
                 let check = match self.ruleset {
                     Ruleset::Engine => {
                         // Only the first attack that lands consults a shield, all turn.
@@ -366,7 +367,7 @@ impl Ballroom {
                             false
                         }
                     }
-                    Ruleset::AsWritten => strongest.get(t) == Some(&Some(s)),
+                    Ruleset::AsWritten => strongest.get(t) == Some(&Some(i)),
                 };
                 let shielded = self.players.get(t).is_some_and(|p| p.shielded);
                 if check && shielded {
@@ -399,32 +400,33 @@ impl Ballroom {
             } else {
                 rec.valid = false;
             }
-            if let Some(r) = self.record.attacks.get_mut(s) {
+            if let Some(r) = recs.get_mut(i) {
                 *r = rec;
             }
             // Attacking oneself is the phase's default action, which is how bots pass in ATTACK:
             // the reference marks it invalid (kept in the record), but nothing is refused.
-            if explicit.get(s) == Some(&true) && !rec.valid && target != s as i32 {
+            if explicit.get(i) == Some(&true) && !rec.valid && target != s as i32 {
                 report.refuse(s);
+            }
+        }
+        // The engine files each reply under its executor as it reads it: the last read stays.
+        for (i, rec) in recs.iter().enumerate().take(n) {
+            if let Some(r) = self.record.attacks.get_mut(exec_of(i)) {
+                *r = *rec;
             }
         }
         self.phase = Phase::Buy;
     }
 
-    pub(super) fn play_buy(
-        &mut self,
-        actions: &[Option<Action>; PLAYERS],
-        report: &mut StepReport,
-    ) {
-        for (seat, &a) in actions.iter().enumerate() {
-            let Some(a) = a else { continue };
-            let r = self.resolve(seat, a, Phase::Buy, report);
-            let item = match r.action {
+    pub(super) fn play_buy(&mut self, replies: &[Reply], report: &mut StepReport) {
+        for r in replies {
+            let seat = usize::from(r.executor);
+            let res = self.resolve(seat, r.action, Phase::Buy, report);
+            let item = match res.action {
                 Action::Buy(i) => i,
                 _ => Item::None,
             };
             let cost = item.cost(self.ruleset);
-            // `actions` has one entry per player, so every seat is a player.
             let Some(p) = self.players.get_mut(seat) else {
                 continue;
             };
@@ -446,7 +448,7 @@ impl Ballroom {
             if let Some(r) = self.record.buys.get_mut(seat) {
                 *r = rec;
             }
-            if r.explicit && !rec.valid {
+            if res.explicit && !rec.valid {
                 report.refuse(seat);
             }
         }

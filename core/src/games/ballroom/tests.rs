@@ -823,3 +823,98 @@ fn attack_range_is_chebyshev_with_effective_range() {
     assert!(a[2].valid, "potion: range 5 reaches (4,4) from (9,9)");
     assert!(!a[1].valid && !a[3].valid);
 }
+
+fn reply(executor: u8, action: Action) -> Reply {
+    Reply { executor, action }
+}
+
+#[test]
+fn replies_for_another_executor_act_for_that_player_in_read_order() {
+    // As the official engine does when bot 3 names executor 0: bot 0's and bot 3's replies both
+    // act for player 0, one after the other, player 3 is not touched, and player 0's record
+    // holds the last reply read.
+    let mut g = engine([K, K, K, W]);
+    let own = |s: u8, a: Action| reply(s, a);
+    g.step_replies(&[
+        own(0, Action::Use(false)),
+        own(1, Action::Use(false)),
+        own(2, Action::Use(false)),
+        reply(0, Action::Use(false)),
+    ]);
+    // Knight speed 2: 0,0 -> 0,2 (valid), then 0,2 -> 0,4 (valid only from 0,2).
+    g.step_replies(&[
+        own(0, mv(0, 2)),
+        own(1, mv(9, 1)),
+        own(2, mv(9, 8)),
+        reply(0, mv(0, 4)),
+    ]);
+    assert_eq!(g.players[0].pos, at(0, 4));
+    assert_eq!(g.players[3].pos, Pos::spawn(3), "player 3 was not moved");
+    let m = g.record().moves[0];
+    assert_eq!((m.x, m.y, m.valid), (0, 4, true));
+    // The same two moves from one reply each would have snapped the second.
+    let mut h = engine([K, K, K, W]);
+    h.step(&[Action::Use(false); 4]);
+    h.step(&[mv(0, 4), mv(9, 1), mv(9, 8), Action::Pass]);
+    assert!(!h.record().moves[0].valid);
+}
+
+#[test]
+fn step_logged_is_the_replies_of_each_player_in_player_order() {
+    let mut a = engine([A, W, K, K]);
+    let mut b = a.clone();
+    place(&mut a, &[(0, 4, 4), (1, 4, 5), (2, 5, 5), (3, 5, 4)]);
+    place(&mut b, &[(0, 4, 4), (1, 4, 5), (2, 5, 5), (3, 5, 4)]);
+    let phases: [[Action; 4]; 4] = [
+        [Action::Use(false); 4],
+        [mv(4, 4), mv(4, 5), mv(5, 5), mv(5, 4)],
+        [hit(1), hit(2), hit(1), hit(0)],
+        [Action::Buy(Item::Shield), NO_BUY[0], NO_BUY[0], NO_BUY[0]],
+    ];
+    for acts in phases {
+        a.step_logged(&acts.map(Some));
+        let replies: [Reply; 4] = core::array::from_fn(|s| reply(s as u8, acts[s]));
+        b.step_replies(&replies);
+        assert_eq!(a, b);
+    }
+    // A `None` is a player no reply names: untouched, record kept.
+    let before = a.clone();
+    a.step_logged(&[None, Some(Action::Use(false)), None, None]);
+    b.step_replies(&[reply(1, Action::Use(false))]);
+    assert_eq!(a, b);
+    assert_eq!(a.record().uses[0], before.record().uses[0]);
+}
+
+#[test]
+fn the_attack_queue_keeps_read_order_for_ties_of_damage() {
+    // Two Knights (6 damage each, a tie) hit a Knight (9 HP): the first in the queue leaves it
+    // at 3, the second kills it and is credited, so the read order decides who scores.
+    for (order, credited) in [([0u8, 1], (0, 1)), ([1, 0], (1, 0))] {
+        let mut g = engine([K, K, K, A]);
+        place(&mut g, &[(0, 4, 4), (1, 4, 5), (2, 5, 5), (3, 0, 9)]);
+        to_attack(&mut g);
+        let mut replies = [
+            reply(order[0], hit(2)),
+            reply(order[1], hit(2)),
+            reply(2, hit(2)),
+            reply(3, hit(3)),
+        ];
+        g.step_replies(&replies);
+        assert_eq!(g.players[2].health, 0);
+        assert_eq!(
+            (g.players[0].score, g.players[1].score),
+            credited,
+            "order {order:?}"
+        );
+        // Two replies for one executor: both attacks are queued, the last read is recorded.
+        let mut g = engine([K, K, K, A]);
+        place(&mut g, &[(0, 4, 4), (1, 4, 5), (2, 5, 5), (3, 0, 9)]);
+        to_attack(&mut g);
+        replies[1] = reply(0, hit(1));
+        replies[0] = reply(0, hit(2));
+        g.step_replies(&replies);
+        assert_eq!(g.players[2].health, 3, "6 from player 0's first attack");
+        assert_eq!(g.players[1].health, 3, "and 6 from its second");
+        assert_eq!(g.record().attacks[0].target, 1);
+    }
+}

@@ -221,21 +221,12 @@ impl HostGame for Ballroom {
         _ctx: &ReplayContext,
         each: &mut dyn Visit<Self>,
     ) -> Result<Verified, Difference> {
-        let mut text = String::new();
-        input
-            .read_to_string(&mut text)
-            .map_err(|e| Difference::unreadable("a reference log", e))?;
-        log::replay(&text, each)
+        log::replay(input, each)
     }
 
     /// The start, then four phases a turn.
     fn states(input: &mut dyn BufRead) -> u64 {
-        let root: Value = serde_json::from_reader(input).unwrap_or(Value::Null);
-        let turns = root
-            .get("turns")
-            .and_then(Value::as_array)
-            .map_or(0, Vec::len);
-        (turns as u64).saturating_sub(1) * 4 + 1
+        log::count_turns(input).saturating_sub(1) * 4 + 1
     }
 
     fn tournament(

@@ -1,14 +1,16 @@
-//! Ballroom Blitz: the log's ruleset and classes, and each seat's action per phase.
+//! Ballroom Blitz: the log's ruleset and classes, and the replies each phase executed, each for
+//! the player it names (an official log's bots may act for another seat).
 
 host_json!("../../../src/games/ballroom/json.rs");
 
 use super::prelude::*;
-use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Params, Ruleset, PLAYERS};
+use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Params, Reply, Ruleset, PLAYERS};
 
 impl Viewed for Ballroom {
     type Start = (Params, u64);
-    /// `None`: the log holds no action for the seat in this phase.
-    type Part = Option<Action>;
+    /// One reply, in the order the engine read them: the action and the player it was executed
+    /// for.
+    type Part = Reply;
 
     fn put_start((p, seed): &Self::Start, w: &mut Writer) {
         w.str(p.ruleset.name());
@@ -38,11 +40,9 @@ impl Viewed for Ballroom {
         Ok((Params { ruleset, classes }, r.u64()?))
     }
 
-    fn put_part(a: &Option<Action>, w: &mut Writer) {
-        let Some(a) = a else {
-            return w.byte(8);
-        };
-        match *a {
+    fn put_part(reply: &Reply, w: &mut Writer) {
+        w.byte(reply.executor);
+        match reply.action {
             Action::Pass => w.byte(0),
             Action::Null => w.byte(1),
             Action::Malformed => w.byte(2),
@@ -70,9 +70,12 @@ impl Viewed for Ballroom {
         }
     }
 
-    fn get_part(r: &mut Reader<'_>) -> Result<Option<Action>, Error> {
-        Ok(Some(match r.byte()? {
-            8 => return Ok(None),
+    fn get_part(r: &mut Reader<'_>) -> Result<Reply, Error> {
+        let executor = r.byte()?;
+        if usize::from(executor) >= PLAYERS {
+            return Err(error(format!("no Ballroom Blitz player {executor}")));
+        }
+        let action = match r.byte()? {
             0 => Action::Pass,
             1 => Action::Null,
             2 => Action::Malformed,
@@ -85,29 +88,35 @@ impl Viewed for Ballroom {
             6 => Action::Attack { target: r.int()? },
             7 => Action::Buy(named(r, "item", Item::from_name)?),
             b => return Err(error(format!("no Ballroom Blitz action {b}"))),
-        }))
+        };
+        Ok(Reply { executor, action })
     }
 
     fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
         Ballroom::new(params, *seed).map(Box::new).map_err(setup)
     }
 
-    fn play(&mut self, parts: &[Option<Action>]) -> Vec<String> {
-        let mut actions = [None; PLAYERS];
-        for (a, p) in actions.iter_mut().zip(parts) {
-            *a = *p;
-        }
-        let report = self.step_logged(&actions);
+    fn play(&mut self, parts: &[Reply]) -> Vec<String> {
+        let report = self.step_replies(parts);
         let mut faults = crate::refusals(&report, self.seats());
-        for (seat, a) in parts.iter().enumerate() {
-            match a {
-                None => faults.push(format!("seat {seat}: the log holds no action")),
-                Some(Action::Null) => {
-                    faults.push(format!("seat {seat}: no answer (null): dropped"))
-                }
-                Some(Action::Malformed) => {
-                    faults.push(format!("seat {seat}: malformed answer: dropped"))
-                }
+        for seat in 0..PLAYERS {
+            let mine = parts.iter().filter(|r| usize::from(r.executor) == seat);
+            match mine.count() {
+                0 => faults.push(format!("seat {seat}: the log holds no action")),
+                1 => {}
+                n => faults.push(format!("seat {seat}: {n} replies executed for it")),
+            }
+        }
+        for r in parts {
+            match r.action {
+                Action::Null => faults.push(format!(
+                    "seat {}: no answer (null): dropped",
+                    r.executor
+                )),
+                Action::Malformed => faults.push(format!(
+                    "seat {}: malformed answer: dropped",
+                    r.executor
+                )),
                 _ => {}
             }
         }
@@ -118,8 +127,11 @@ impl Viewed for Ballroom {
         json::states_json(self)
     }
 
-    fn part_json(a: &Option<Action>) -> String {
-        a.as_ref()
-            .map_or_else(|| "null".to_string(), |a| json::action_json(a).to_string())
+    fn part_json(r: &Reply) -> String {
+        let mut a = json::action_json(&r.action);
+        if let Some(o) = a.as_object_mut() {
+            o.insert("executor".into(), r.executor.into());
+        }
+        a.to_string()
     }
 }
