@@ -246,7 +246,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 if self.style == Style::Strong && danger(dest) && !danger(sq) {
                     continue;
                 }
-                let key = near.get(1 + d as usize).copied().unwrap_or(FAR);
+                let key = near.get((d as usize).wrapping_add(1)).copied().unwrap_or(FAR);
                 if best.is_none_or(|b| key < b.0) {
                     best = Some((key, d, dest));
                 }

@@ -56,7 +56,7 @@ fn enemies_in_run(map: &[u8], start: usize, len: usize, owner: u8) -> u32 {
             continue;
         };
         // Top bit set where the square is below LAND, and where it differs from `owner`.
-        let below_land = !word.wrapping_add(LANES.wrapping_mul(0x80 - LAND as u64));
+        let below_land = !word.wrapping_add(LANES.wrapping_mul(0x80u64.wrapping_sub(LAND as u64)));
         let other = (word ^ owners).wrapping_add(LANES.wrapping_mul(0x7f));
         // The first `take` lanes (little-endian: the low bytes), their top bits.
         let keep = (LANES << 7) >> (8usize.wrapping_sub(take).wrapping_mul(8));
