@@ -39,7 +39,7 @@ use arena_core::rng::splitmix64;
 use arena_core::{Game, Seat, SeatSet};
 use clap::Args;
 use serde_json::Value;
-use std::io::{BufRead, Read};
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
