@@ -20,13 +20,6 @@ pub const BUDGET: u64 = 50_000;
 /// state built in place, once; the rest for the loop, the bots, the screen and the board).
 pub const STACK_OVER_STATE: u64 = 12 * 1024;
 
-/// Games still over that budget, each with the most it may use until it is brought under (a
-/// ratchet: growing past it fails too). Ants (2026-12-01): 26,144 B for an 11,512 B state, 2.3 KB
-/// over (26,128 B before the lineup table's generated dispatch); the deepest path is the match
-/// loop's frame (the state and the cost samples, 14.2 KB), the turn's actions (1.9 KB), then the
-/// built-in bots' seven map-sized scratch arrays (7.6 KB).
-const OVER_BUDGET: &[(&str, u64)] = &[("ants", 26_144)];
-
 /// One row of the text table.
 fn table_line(r: &serde_json::Value) -> String {
     let i = &r["instructions_per_turn"];
@@ -130,15 +123,11 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
         let state = r["state_bytes"].as_u64().unwrap_or(0);
         ensure!(stack > 0, "no stack line for {r}");
         let game = r["game"].as_str().unwrap_or("?");
-        let budget = OVER_BUDGET
-            .iter()
-            .find(|(g, _)| *g == game)
-            .map_or(state.saturating_add(STACK_OVER_STATE), |&(_, most)| most);
+        let budget = state.saturating_add(STACK_OVER_STATE);
         ensure!(
             stack <= budget,
-            "{game} {}: stack high-water {stack} B is over its budget of {budget} B (state {state} B + {STACK_OVER_STATE} B{})",
+            "{game} {}: stack high-water {stack} B is over its budget of {budget} B (state {state} B + {STACK_OVER_STATE} B)",
             r["config"],
-            if budget == state.saturating_add(STACK_OVER_STATE) { "" } else { ", or its ratchet" }
         );
     }
     Ok(report)

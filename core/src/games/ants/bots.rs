@@ -8,7 +8,8 @@
 //!   ants march on the enemy hills, and no ant steps where enemies in reach outnumber its friends.
 //! - `hold`: never moves (the official HoldBot).
 //!
-//! The fields live on the stack: `9 x SQUARES` bytes (20 KB in the MCU build, 216 KB on the host).
+//! The fields live on the stack: two map-sized arrays of `u16` (the fields are computed one at a
+//! time) and ten bytes an ant of the build's capacity.
 
 use super::map::{FOOD, LAND, WATER};
 use super::orders::{Dir, Order};
@@ -120,29 +121,6 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         if self.style == Style::Hold || g.is_finished() {
             return out;
         }
-        let mut queue = [0u16; SQ];
-        let mut to_food = [FAR; SQ];
-        let mut to_hill = [FAR; SQ];
-        let mut to_enemy = [FAR; SQ];
-        bfs(
-            g,
-            g.food().iter().map(|f| f.sq as usize),
-            &mut to_food,
-            &mut queue,
-        );
-        let enemy_hills = g
-            .hills()
-            .iter()
-            .filter(|h| h.owner as usize != seat && h.killed_by.is_none())
-            .map(|h| h.sq as usize);
-        bfs(g, enemy_hills, &mut to_hill, &mut queue);
-        let enemies = g
-            .ants()
-            .iter()
-            .filter(|a| a.owner as usize != seat)
-            .map(|a| a.sq as usize);
-        bfs(g, enemies, &mut to_enemy, &mut queue);
-
         // Own ants, by square (a deterministic order).
         let mut mine: heapless::Vec<u16, A> = heapless::Vec::new();
         for a in g.ants().iter().filter(|a| a.owner as usize == seat) {
@@ -150,35 +128,88 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
         mine.sort_unstable();
 
-        // `strong`: each food goes to its nearest ant (by walking distance from the food).
-        let mut food_of = [FAR; A];
-        // Distances from one square: a food here, an ant's target below (one array for both).
-        let mut from_one = [FAR; SQ];
+        // Each ant follows one distance field: its values on the ant's square and on the four
+        // squares around it (in `Dir::ALL` order) are all that is read of it. The fields are
+        // computed one at a time into one array, in each style's order of preference, and each
+        // ant keeps the values of the first field that reaches it (the last one whatever it
+        // says): two map-sized arrays, not one per field.
+        let mut dist = [FAR; SQ];
+        let mut queue = [0u16; SQ];
+        let mut near = [[FAR; 5]; A];
+        let mut chosen = [false; A];
+        let take = |near: &mut [u16; 5], dist: &[u16; SQ], sq: usize| {
+            let at = |s: usize| dist.get(s).copied().unwrap_or(FAR);
+            if let Some(here) = near.first_mut() {
+                *here = at(sq);
+            }
+            for (v, d) in near.iter_mut().skip(1).zip(Dir::ALL) {
+                *v = at(step(g, sq, d));
+            }
+        };
+        // Keeps `dist`'s values for every ant not yet served that it reaches (or every one, for
+        // the last field).
+        let serve = |dist: &[u16; SQ], near: &mut [[u16; 5]; A], chosen: &mut [bool; A], last| {
+            for ((&sq, n), c) in mine.iter().zip(near.iter_mut()).zip(chosen.iter_mut()) {
+                let sq = sq as usize;
+                if !*c && (last || dist.get(sq).is_some_and(|&d| d != FAR)) {
+                    take(n, dist, sq);
+                    *c = true;
+                }
+            }
+        };
+        let foods = || g.food().iter().map(|f| f.sq as usize);
+        let enemy_hills = || {
+            g.hills()
+                .iter()
+                .filter(move |h| h.owner as usize != seat && h.killed_by.is_none())
+                .map(|h| h.sq as usize)
+        };
+        let enemies = || {
+            g.ants()
+                .iter()
+                .filter(move |a| a.owner as usize != seat)
+                .map(|a| a.sq as usize)
+        };
         if self.style == Style::Strong {
+            // Each food goes to its nearest free ant (by walking distance from the food), which
+            // follows the distances from that food.
             let mut taken = [false; A];
             for f in g.food() {
-                bfs(
-                    g,
-                    core::iter::once(f.sq as usize),
-                    &mut from_one,
-                    &mut queue,
-                );
+                bfs(g, core::iter::once(f.sq as usize), &mut dist, &mut queue);
                 let best = mine
                     .iter()
                     .zip(taken.iter())
                     .enumerate()
                     .filter(|&(_, (_, &t))| !t)
-                    .map(|(i, (&s, _))| (from_one.get(s as usize).copied().unwrap_or(FAR), i))
+                    .map(|(i, (&s, _))| (dist.get(s as usize).copied().unwrap_or(FAR), i))
                     .min();
                 if let Some((d, i)) = best {
                     if d < 40 {
-                        if let (Some(t), Some(food)) = (taken.get_mut(i), food_of.get_mut(i)) {
+                        if let (Some(t), Some(n), Some(&sq)) =
+                            (taken.get_mut(i), near.get_mut(i), mine.get(i))
+                        {
                             *t = true;
-                            *food = f.sq;
+                            take(n, &dist, sq as usize);
                         }
                     }
                 }
             }
+            for (c, &t) in chosen.iter_mut().zip(taken.iter()) {
+                *c = t;
+            }
+            bfs(g, enemy_hills(), &mut dist, &mut queue);
+            serve(&dist, &mut near, &mut chosen, false);
+            bfs(g, enemies(), &mut dist, &mut queue);
+            serve(&dist, &mut near, &mut chosen, false);
+            bfs(g, foods(), &mut dist, &mut queue);
+            serve(&dist, &mut near, &mut chosen, true);
+        } else {
+            bfs(g, foods(), &mut dist, &mut queue);
+            serve(&dist, &mut near, &mut chosen, false);
+            bfs(g, enemy_hills(), &mut dist, &mut queue);
+            serve(&dist, &mut near, &mut chosen, false);
+            bfs(g, enemies(), &mut dist, &mut queue);
+            serve(&dist, &mut near, &mut chosen, true);
         }
 
         let danger = |sq: usize| -> bool {
@@ -196,44 +227,26 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             enemies > 0 && enemies.saturating_add(1) > friends
         };
 
-        let mut claimed = [false; SQ];
-        let at = |field: &[u16; SQ], sq: usize| field.get(sq).copied().unwrap_or(FAR);
-        for (i, &sq) in mine.iter().enumerate() {
+        // The fields are done with: `dist` marks the squares claimed (non-zero).
+        let claimed = &mut dist;
+        claimed.fill(0);
+        for (&sq, near) in mine.iter().zip(near.iter()) {
             let sq = sq as usize;
-            // Which field this ant follows.
-            let field: &[u16; SQ] = if self.style == Style::Strong {
-                if let Some(&f) = food_of.get(i).filter(|&&f| f != FAR) {
-                    bfs(g, core::iter::once(f as usize), &mut from_one, &mut queue);
-                    &from_one
-                } else if at(&to_hill, sq) != FAR {
-                    &to_hill
-                } else if at(&to_enemy, sq) != FAR {
-                    &to_enemy
-                } else {
-                    &to_food
-                }
-            } else if at(&to_food, sq) != FAR {
-                &to_food
-            } else if at(&to_hill, sq) != FAR {
-                &to_hill
-            } else {
-                &to_enemy
-            };
-            let here = at(field, sq);
+            let here = near.first().copied().unwrap_or(FAR);
             let mut dirs = Dir::ALL;
             self.rng.shuffle(&mut dirs);
             let mut best: Option<(u16, Dir, usize)> = None;
             for d in dirs {
                 let dest = step(g, sq, d);
                 let v = g.square(dest);
-                let taken = claimed.get(dest).copied().unwrap_or(true);
+                let taken = claimed.get(dest).is_none_or(|&c| c != 0);
                 if v == WATER || v == FOOD || taken || (v < LAND && v as usize == seat) {
                     continue;
                 }
                 if self.style == Style::Strong && danger(dest) && !danger(sq) {
                     continue;
                 }
-                let key = at(field, dest);
+                let key = near.get((d as usize).wrapping_add(1)).copied().unwrap_or(FAR);
                 if best.is_none_or(|b| key < b.0) {
                     best = Some((key, d, dest));
                 }
@@ -253,17 +266,17 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                         .is_ok()
                     {
                         if let Some(c) = claimed.get_mut(dest) {
-                            *c = true;
+                            *c = 1;
                         }
                         continue;
                     }
                     if let Some(c) = claimed.get_mut(sq) {
-                        *c = true;
+                        *c = 1;
                     }
                 }
                 _ => {
                     if let Some(c) = claimed.get_mut(sq) {
-                        *c = true;
+                        *c = 1;
                     }
                 }
             }

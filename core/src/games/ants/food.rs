@@ -100,22 +100,28 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// `map_similar(loc1, loc2, aim, player)`: is the map the same seen from `loc2` turned by
     /// `aim` as from `loc1`, with player 0's ants mapped to `player`'s?
     ///
-    /// Every square is compared (the answer does not depend on the order); both walks move one
-    /// step at a time, so each coordinate wraps with one comparison instead of a division.
+    /// Every square is compared (the answer does not depend on the order): row by row of the
+    /// first view, each row cut into runs where neither walk wraps around the torus, so that a
+    /// run is one slice of the first view and a fixed index step in the second.
     fn map_similar(&self, loc1: usize, loc2: usize, aim: u8, player: u8) -> bool {
         let (h, w) = (self.rows as i32, self.cols as i32);
+        let Some(map) = self.map.get(..(h as usize).saturating_mul(w as usize)) else {
+            return false;
+        };
         let (r1, c1) = self.row_col(loc1);
         let (r2, c2) = self.row_col(loc2);
         // One step along a row of the first view, and one row down, as seen in the second.
         let (step_r, step_c) = offset_aim((0, 1), aim);
         let (down_r, down_c) = offset_aim((1, 0), aim);
-        // `v` moved by `d` (-1, 0 or 1) on a side of `n`, `v` already in `0..n`.
-        let next = |v: i32, d: i32, n: i32| {
+        // Board sides are u16: no index below comes near i32 or isize limits.
+        let step = step_r.wrapping_mul(w).wrapping_add(step_c) as isize;
+        // `v` moved by `d` squares (`|d| <= n`) on a side of `n`, `v` already in `0..n`.
+        let moved = |v: i32, d: i32, n: i32| {
             let m = v.wrapping_add(d);
             if m < 0 {
-                n.wrapping_sub(1)
+                m.wrapping_add(n)
             } else if m >= n {
-                0
+                m.wrapping_sub(n)
             } else {
                 m
             }
@@ -123,32 +129,50 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let (mut row1, mut row2r, mut row2c) = (r1, r2, c2);
         for _ in 0..h {
             let (mut a, mut br, mut bc) = (c1, row2r, row2c);
-            let base1 = row1.wrapping_mul(w);
-            for _ in 0..w {
-                let ilk0 = self.cell(base1.wrapping_add(a) as usize);
-                let ilk1 = self.cell(br.wrapping_mul(w).wrapping_add(bc) as usize);
-                let ant0 = ilk0 < LAND;
-                let ant1 = ilk1 < LAND;
-                let differs = if ilk0 == 0 {
-                    // Player 0's ant must be `player`'s.
-                    ilk1 != player
-                } else if ant0 {
-                    // Another ant must be an ant of someone other than `player`.
-                    !ant1 || ilk1 == player
-                } else {
-                    // Land, water and food must match.
-                    ilk1 != ilk0
+            let mut left = w;
+            while left > 0 {
+                // Squares before either walk wraps: the first along its row, the second along
+                // its step.
+                let run2 = match (step_r, step_c) {
+                    (0, 1) => w.wrapping_sub(bc),
+                    (0, _) => bc.wrapping_add(1),
+                    (1, _) => h.wrapping_sub(br),
+                    _ => br.wrapping_add(1),
                 };
-                if differs {
+                let run = left.min(w.wrapping_sub(a)).min(run2).max(1);
+                let i1 = row1.wrapping_mul(w).wrapping_add(a) as usize;
+                let Some(seg) = map.get(i1..i1.wrapping_add(run as usize)) else {
                     return false;
+                };
+                let mut j = br.wrapping_mul(w).wrapping_add(bc) as isize;
+                for &ilk0 in seg {
+                    let ilk1 = map.get(j as usize).copied().unwrap_or(WATER);
+                    j = j.wrapping_add(step);
+                    if ilk0 == ilk1 && ilk0 >= LAND {
+                        continue;
+                    }
+                    let differs = if ilk0 == 0 {
+                        // Player 0's ant must be `player`'s.
+                        ilk1 != player
+                    } else if ilk0 < LAND {
+                        // Another ant must be an ant of someone other than `player`.
+                        ilk1 >= LAND || ilk1 == player
+                    } else {
+                        // Land, water and food must match.
+                        ilk1 != ilk0
+                    };
+                    if differs {
+                        return false;
+                    }
                 }
-                a = next(a, 1, w);
-                br = next(br, step_r, h);
-                bc = next(bc, step_c, w);
+                left = left.wrapping_sub(run);
+                a = moved(a, run, w);
+                br = moved(br, step_r.wrapping_mul(run), h);
+                bc = moved(bc, step_c.wrapping_mul(run), w);
             }
-            row1 = next(row1, 1, h);
-            row2r = next(row2r, down_r, h);
-            row2c = next(row2c, down_c, w);
+            row1 = moved(row1, 1, h);
+            row2r = moved(row2r, down_r, h);
+            row2c = moved(row2c, down_c, w);
         }
         true
     }
@@ -255,7 +279,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             .iter()
             .enumerate()
             .take(n)
-            .all(|(p, &(loc, aim))| self.map_similar(loc0, loc as usize, aim, p as u8));
+            // Player 0's view is the first view itself (`sym[0]` is `(loc0, 0)`): the same.
+            .all(|(p, &(loc, aim))| {
+                (p == 0 && aim == 0 && loc as usize == loc0)
+                    || self.map_similar(loc0, loc as usize, aim, p as u8)
+            });
         for &(sq, ilk) in fix.iter().take(n).rev() {
             self.set_cell(sq, ilk);
         }

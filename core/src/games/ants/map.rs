@@ -123,8 +123,8 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
                 let indent = value.len().saturating_sub(value.trim_start().len());
                 let squares_col = value_col.saturating_add(indent);
                 let mut col = 0usize;
-                for (offset, ch) in squares.char_indices() {
-                    let before = squares.get(..offset).map_or(0, |b| b.chars().count());
+                // `before`: the characters before this one (its column within the squares).
+                for (before, ch) in squares.chars().enumerate() {
                     let column = squares_col.saturating_add(before);
                     if col >= w as usize {
                         return Err(err(line_no, column, "row longer than cols"));

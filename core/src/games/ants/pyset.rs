@@ -31,16 +31,29 @@ pub fn tuple_hash(row: u64, col: u64) -> u64 {
     }
 }
 
-#[derive(Clone, Copy)]
+/// No item in a slot.
+const EMPTY: u8 = u8::MAX;
+/// Items a set holds at most (one location per player).
+const MAX_ITEMS: usize = 10;
+
+/// The table's slots hold indices into `items` (one byte a slot, so that setting a table up and
+/// growing it move 32 bytes, not 32 entries).
 struct Table {
-    slots: [Option<(u32, u32, u64)>; MAX_TABLE],
+    slots: [u8; MAX_TABLE],
     mask: usize,
     fill: usize,
+    /// The distinct items added, with their hashes, in insertion order.
+    items: [(u32, u32, u64); MAX_ITEMS],
 }
 
 impl Table {
-    fn insert_clean(&mut self, item: (u32, u32, u64)) {
-        let hash = item.2;
+    fn hash(&self, index: u8) -> u64 {
+        self.items.get(index as usize).map_or(0, |i| i.2)
+    }
+
+    /// Puts an item known to be absent into the first free slot of its probe sequence.
+    fn insert_clean(&mut self, index: u8) {
+        let hash = self.hash(index);
         let mut perturb = hash;
         let mut i = (hash as usize) & self.mask;
         loop {
@@ -52,8 +65,8 @@ impl Table {
             };
             for e in i..=i.saturating_add(probes) {
                 if let Some(slot) = self.slots.get_mut(e) {
-                    if slot.is_none() {
-                        *slot = Some(item);
+                    if *slot == EMPTY {
+                        *slot = index;
                         return;
                     }
                 }
@@ -67,7 +80,7 @@ impl Table {
         }
     }
 
-    /// `set_add_entry`: false when the item was already there.
+    /// `set_add_entry`: nothing happens when the item is already there.
     fn add(&mut self, row: u32, col: u32) {
         let hash = tuple_hash(row as u64, col as u64);
         let mut perturb = hash;
@@ -80,19 +93,28 @@ impl Table {
                 0
             };
             for e in i..=i.saturating_add(probes) {
-                match self.slots.get(e).copied().flatten() {
-                    None => {
-                        if let Some(slot) = self.slots.get_mut(e) {
-                            *slot = Some((row, col, hash));
-                        }
-                        self.fill = self.fill.saturating_add(1);
-                        if self.fill.saturating_mul(5) >= self.mask.saturating_mul(3) {
-                            self.resize(self.fill.saturating_mul(4));
-                        }
+                let Some(&index) = self.slots.get(e) else {
+                    continue;
+                };
+                if index == EMPTY {
+                    // `fill` counts the items, at most MAX_ITEMS (the caller adds at most that).
+                    let new = self.fill as u8;
+                    if let Some(item) = self.items.get_mut(self.fill) {
+                        *item = (row, col, hash);
+                    }
+                    if let Some(slot) = self.slots.get_mut(e) {
+                        *slot = new;
+                    }
+                    self.fill = self.fill.saturating_add(1);
+                    if self.fill.saturating_mul(5) >= self.mask.saturating_mul(3) {
+                        self.resize(self.fill.saturating_mul(4));
+                    }
+                    return;
+                }
+                if let Some(&(r, c, _)) = self.items.get(index as usize) {
+                    if r == row && c == col {
                         return;
                     }
-                    Some((r, c, _)) if r == row && c == col => return,
-                    Some(_) => {}
                 }
             }
             perturb >>= PERTURB_SHIFT;
@@ -112,10 +134,12 @@ impl Table {
         let size = size.min(MAX_TABLE);
         let old = self.slots;
         let old_len = self.mask.saturating_add(1);
-        self.slots = [None; MAX_TABLE];
+        self.slots = [EMPTY; MAX_TABLE];
         self.mask = size.saturating_sub(1);
-        for item in old.iter().take(old_len).flatten() {
-            self.insert_clean(*item);
+        for &index in old.iter().take(old_len) {
+            if index != EMPTY {
+                self.insert_clean(index);
+            }
         }
     }
 }
@@ -125,17 +149,21 @@ impl Table {
 /// player), and `out` should hold 10.
 pub fn set_order(items: &[(u32, u32)], out: &mut [(u32, u32)]) -> usize {
     let mut t = Table {
-        slots: [None; MAX_TABLE],
+        slots: [EMPTY; MAX_TABLE],
         mask: 7,
         fill: 0,
+        items: [(0, 0, 0); MAX_ITEMS],
     };
-    for &(r, c) in items.iter().take(10) {
+    for &(r, c) in items.iter().take(MAX_ITEMS) {
         t.add(r, c);
     }
     let mut n = 0;
-    for (r, c, _) in t.slots.iter().take(t.mask.saturating_add(1)).flatten() {
+    for &index in t.slots.iter().take(t.mask.saturating_add(1)) {
+        let Some(&(r, c, _)) = t.items.get(index as usize) else {
+            continue;
+        };
         if let Some(o) = out.get_mut(n) {
-            *o = (*r, *c);
+            *o = (r, c);
             n = n.saturating_add(1);
         }
     }

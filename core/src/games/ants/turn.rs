@@ -16,17 +16,55 @@ use crate::seat::SeatSet;
 /// Largest radius2 accepted for attack and spawn (the official code caches square roots to 100).
 pub const MAX_RADIUS2: u16 = 100;
 
-/// The most squares in a neighbourhood: 0 < dr^2 + dc^2 <= [`MAX_RADIUS2`] holds for 316.
-const HOOD: usize = 316;
+/// The most rows in a neighbourhood: `isqrt(MAX_RADIUS2)` either side of the centre.
+const HOOD_ROWS: usize = 21;
 
-/// A neighbourhood on one board: `neighbourhood_offsets(radius2)` in the official order, each
-/// with its shift in square index when nothing wraps, and the largest row or column offset.
-/// Four bytes an offset (it is on a board's stack during each battle).
+/// A neighbourhood on one board: `neighbourhood_offsets(radius2)`, whose official order is row
+/// by row (`dr` from `-reach` to `reach`), each row the contiguous run `dc` in `-k..=k` with
+/// `k = isqrt(radius2 - dr^2)` (the centre left out). So it is kept as those half-widths: 21
+/// bytes on a board's stack during each battle, rather than a list of offsets.
 struct Hood {
-    offsets: heapless::Vec<(i8, i8, i16), HOOD>,
+    /// `half[dr + reach]` is `k` for that row.
+    half: [u8; HOOD_ROWS],
     reach: i32,
-    /// Every shift fits an i16 (boards up to 3,000 columns): the no-wrap path may be taken.
-    shifts: bool,
+}
+
+/// A byte in every lane of a u64.
+const LANES: u64 = 0x0101_0101_0101_0101;
+
+/// Enemies of `owner` (squares holding another player's ant: below `LAND`, not `owner`) among
+/// `len` squares of `map` from `start`, eight at a time: square values are at most `WATER` (12),
+/// so adding up to 0x7f to a lane never carries into the next, and each test leaves its answer
+/// in the lane's top bit. Past the end of the map, a square at a time.
+#[inline(always)]
+fn enemies_in_run(map: &[u8], start: usize, len: usize, owner: u8) -> u32 {
+    let mut n = 0u32;
+    let mut off = 0usize;
+    let owners = LANES.wrapping_mul(owner as u64);
+    while off < len {
+        let take = len.wrapping_sub(off).min(8);
+        let at = start.wrapping_add(off);
+        off = off.wrapping_add(take);
+        let Some(word) = map
+            .get(at..at.wrapping_add(8))
+            .and_then(|b| <[u8; 8]>::try_from(b).ok())
+            .map(u64::from_le_bytes)
+        else {
+            let run = map.get(at..at.wrapping_add(take)).unwrap_or(&[]);
+            let found = run.iter().filter(|&&v| v < LAND && v != owner).count();
+            n = n.wrapping_add(found as u32);
+            continue;
+        };
+        // Top bit set where the square is below LAND, and where it differs from `owner`.
+        let below_land = !word.wrapping_add(LANES.wrapping_mul(0x80u64.wrapping_sub(LAND as u64)));
+        let other = (word ^ owners).wrapping_add(LANES.wrapping_mul(0x7f));
+        // The first `take` lanes (little-endian: the low bytes), their top bits.
+        let keep = (LANES << 7) >> (8usize.wrapping_sub(take).wrapping_mul(8));
+        // Each lane now 0 or 1: the multiplication sums the lanes into the top byte.
+        let flags = ((below_land & other & keep) >> 7).wrapping_mul(LANES) >> 56;
+        n = n.wrapping_add(flags as u32);
+    }
+    n
 }
 
 fn gcd(mut a: u128, mut b: u128) -> u128 {
@@ -541,23 +579,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         }
     }
 
-    /// The raw offsets of `neighbourhood_offsets(radius2)` in the official order (duplicates on
-    /// tiny maps included, as there).
-    fn for_offsets(radius2: u16, mut f: impl FnMut(i32, i32)) {
-        let mx = isqrt(radius2);
-        // `mx <= 255`: the squares and their sum fit an i32.
-        for dr in mx.saturating_neg()..=mx {
-            for dc in mx.saturating_neg()..=mx {
-                let d = dr.saturating_mul(dr).saturating_add(dc.saturating_mul(dc));
-                if d > 0 && d <= radius2 as i32 {
-                    f(dr, dc);
-                }
-            }
-        }
-    }
-
-    /// The squares around `sq` at the offsets of `hood`, in its order (duplicates on tiny maps
-    /// included): without wrapping around the torus when `sq` is far enough from the edges.
+    /// The squares around `sq` at the offsets of `hood`, in the official order (duplicates on
+    /// tiny maps included): a row's run of squares without wrapping around the torus when `sq`
+    /// is far enough from the edges.
     #[inline(always)]
     fn around(&self, hood: &Hood, sq: usize, mut each: impl FnMut(usize)) {
         let (r, c) = self.row_col(sq);
@@ -565,15 +589,28 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let m = hood.reach;
         // Board sides are u16 and offsets at most 10: nothing comes near i32 limits, so
         // wrapping arithmetic never wraps (and, unlike saturating, costs nothing here).
-        if hood.shifts && r >= m && r.wrapping_add(m) < h && c >= m && c.wrapping_add(m) < w {
-            for &(_, _, shift) in &hood.offsets {
-                each(sq.wrapping_add_signed(shift as isize));
+        let rows = hood.half.iter().take(m.wrapping_mul(2).wrapping_add(1) as usize);
+        if r >= m && r.wrapping_add(m) < h && c >= m && c.wrapping_add(m) < w {
+            for (dr, &k) in (m.wrapping_neg()..).zip(rows) {
+                let mid = sq.wrapping_add_signed(dr.wrapping_mul(w) as isize);
+                let k = k as usize;
+                // An exclusive range: an inclusive one costs a flag and a test a step.
+                for s in mid.wrapping_sub(k)..mid.wrapping_add(k).wrapping_add(1) {
+                    if s != sq {
+                        each(s);
+                    }
+                }
             }
         } else {
-            for &(dr, dc, _) in &hood.offsets {
-                let row = wrap(r.wrapping_add(dr as i32), h);
-                let col = wrap(c.wrapping_add(dc as i32), w);
-                each(row.wrapping_mul(w).wrapping_add(col) as usize);
+            for (dr, &k) in (m.wrapping_neg()..).zip(rows) {
+                let row = wrap(r.wrapping_add(dr), h).wrapping_mul(w);
+                let k = k as i32;
+                for dc in k.wrapping_neg()..k.wrapping_add(1) {
+                    if dr != 0 || dc != 0 {
+                        let col = wrap(c.wrapping_add(dc), w);
+                        each(row.wrapping_add(col) as usize);
+                    }
+                }
             }
         }
     }
@@ -593,25 +630,41 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         n
     }
 
-    /// `neighbourhood_offsets(radius2)` in the official order, for this board.
-    fn hood(&self, radius2: u16) -> Hood {
-        let mut offsets = heapless::Vec::new();
-        let mut shifts = true;
-        let cols = self.cols as i32;
-        Self::for_offsets(radius2.min(MAX_RADIUS2), |dr, dc| {
-            // |dr|, |dc| <= 10 and cols <= 65,535: the shift is far from i32's limits.
-            let shift =
-                i16::try_from(dr.wrapping_mul(cols).wrapping_add(dc)).unwrap_or_else(|_| {
-                    shifts = false;
-                    0
-                });
-            let _ = offsets.push((dr as i8, dc as i8, shift));
-        });
-        Hood {
-            offsets,
-            reach: isqrt(radius2.min(MAX_RADIUS2)),
-            shifts,
+    /// How many enemies [`Self::enemies`] finds: away from the edges, each row of the
+    /// neighbourhood is one run of the map, counted eight squares at a time (the centre holds the
+    /// ant itself, which is no enemy).
+    fn enemy_count(&self, hood: &Hood, sq: usize, owner: u8) -> u32 {
+        let (r, c) = self.row_col(sq);
+        let (h, w) = (self.rows as i32, self.cols as i32);
+        let m = hood.reach;
+        if !(r >= m && r.wrapping_add(m) < h && c >= m && c.wrapping_add(m) < w) {
+            return self.enemies(hood, sq, owner, |_| {});
         }
+        let mut n = 0u32;
+        let rows = hood.half.iter().take(m.wrapping_mul(2).wrapping_add(1) as usize);
+        for (dr, &k) in (m.wrapping_neg()..).zip(rows) {
+            let mid = sq.wrapping_add_signed(dr.wrapping_mul(w) as isize);
+            let k = k as usize;
+            n = n.wrapping_add(enemies_in_run(
+                &self.map,
+                mid.wrapping_sub(k),
+                k.wrapping_mul(2).wrapping_add(1),
+                owner,
+            ));
+        }
+        n
+    }
+
+    /// `neighbourhood_offsets(radius2)` for this board, as its rows' half-widths.
+    fn hood(&self, radius2: u16) -> Hood {
+        let r2 = radius2.min(MAX_RADIUS2) as i32;
+        let reach = isqrt(r2 as u16);
+        let mut half = [0u8; HOOD_ROWS];
+        for (dr, k) in (reach.wrapping_neg()..=reach).zip(half.iter_mut()) {
+            // `dr^2 <= r2 <= 100`: the difference is in 0..=100.
+            *k = isqrt(r2.wrapping_sub(dr.wrapping_mul(dr)) as u16) as u8;
+        }
+        Hood { half, reach }
     }
 
     fn do_attack(&mut self) {
@@ -629,7 +682,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         // Sized to the ants, not to the capacity (at most `A` pushes: they cannot fail).
         let mut weakness: heapless::Vec<u16, A> = heapless::Vec::new();
         for ant in self.ants.iter() {
-            let w = self.enemies(&hood, ant.sq as usize, ant.owner, |_| {}) as u16;
+            let w = self.enemy_count(&hood, ant.sq as usize, ant.owner) as u16;
             let _ = weakness.push(w);
         }
         let mut doomed: heapless::Vec<bool, A> = heapless::Vec::new();
@@ -676,7 +729,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         // Sized to the ants, not to the capacity (at most `A` pushes: they cannot fail).
         let mut weakness: heapless::Vec<u16, A> = heapless::Vec::new();
         for ant in self.ants.iter() {
-            let w = self.enemies(&hood, ant.sq as usize, ant.owner, |_| {}) as u16;
+            let w = self.enemy_count(&hood, ant.sq as usize, ant.owner) as u16;
             let _ = weakness.push(w);
         }
         let mut doomed: heapless::Vec<bool, A> = heapless::Vec::new();

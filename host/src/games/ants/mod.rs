@@ -306,7 +306,12 @@ impl HostGame for Ants {
         ctx: &ReplayContext,
         each: &mut dyn Visit<Self>,
     ) -> Result<Verified, Difference> {
-        let replay: Value = serde_json::from_reader(input)
+        // Read whole, then parsed from memory: `from_reader` takes the input a byte at a time.
+        let mut text = Vec::new();
+        input
+            .read_to_end(&mut text)
+            .map_err(|e| Difference::unreadable("an Ants replay (JSON)", e))?;
+        let replay: Value = serde_json::from_slice(&text)
             .map_err(|e| Difference::unreadable("an Ants replay (JSON)", e))?;
         replay_value(&replay, ctx.map.as_deref(), each)
     }
