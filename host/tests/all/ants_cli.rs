@@ -2,79 +2,40 @@
 //! processes: the Python starter bot, bots that hang, crash or write garbage, replays that verify,
 //! no process left behind, and every golden game verified through the CLI.
 
+use crate::common::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("run arena")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-/// The golden Ants data: `$ARENA_GOLDEN/ants` or `../shared/golden/ants` beside the project.
-fn golden() -> PathBuf {
-    let dir = PathBuf::from(
-        std::env::var_os("ARENA_GOLDEN")
-            .unwrap_or_else(|| workspace().join("../shared/golden").into()),
-    )
-    .join("ants");
-    assert!(
-        dir.is_dir(),
-        "golden Ants data not found at {}: put ../shared beside the project or set ARENA_GOLDEN",
-        dir.display()
-    );
-    dir
+/// A map of the golden Ants data.
+fn golden_map(name: &str) -> String {
+    let map = golden("ants").join(name);
+    assert!(map.is_file(), "{} missing", map.display());
+    arg(&map).to_string()
 }
 
 fn tutorial_map() -> String {
-    let map = golden().join("maps/tutorial1.map");
-    assert!(map.is_file(), "{} missing", map.display());
-    map.to_str().unwrap().to_string()
+    golden_map("maps/tutorial1.map")
 }
 
 /// The 4-player map of a golden game (60 x 116).
 fn four_player_map() -> String {
-    let map = golden().join("rw04p_mixed_s5/map.map");
-    assert!(map.is_file(), "{} missing", map.display());
-    map.to_str().unwrap().to_string()
+    golden_map("rw04p_mixed_s5/map.map")
 }
 
 /// Plays a match with `--json` and a replay; returns the report and the replay.
 fn play(map: &str, bots: &[&str], extra: &[&str], replay: &Path) -> (Value, Value) {
-    let mut args = vec!["play", "ants", "--map", map];
-    for b in bots {
-        args.extend(["--bot", b]);
-    }
-    args.extend(extra);
-    args.extend(["--replay", replay.to_str().unwrap(), "--json"]);
-    let out = arena(&args);
-    assert!(out.status.success(), "{}", text(&out));
-    let report: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("report not JSON ({e}): {}", text(&out)));
-    let replay: Value = serde_json::from_str(&std::fs::read_to_string(replay).unwrap()).unwrap();
-    (report, replay)
+    let report = ants_on(Path::new(map), bots)
+        .args(extra)
+        .replay(replay)
+        .report();
+    (report, read_json(replay))
 }
 
 fn assert_verifies(replay: &Path, map: &str) {
-    let v = arena(&["verify", "ants", replay.to_str().unwrap(), "--map", map]);
-    assert!(v.status.success(), "{}", text(&v));
-    assert!(text(&v).contains(": ok:"), "{}", text(&v));
+    let said = verifies("ants", replay, &["--map", map]);
+    assert!(said.contains(": ok:"), "{said}");
 }
 
 /// Processes (not zombies) whose command line holds `marker`, after a grace period.
@@ -369,15 +330,14 @@ for line in sys.stdin:
 #[test]
 fn the_number_of_bots_must_match_the_map() {
     let map = tutorial_map();
-    let out = arena(&["play", "ants", "--map", &map, "--bot", "hunter"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("2-player map"), "{}", text(&out));
+    let t = ants_on(Path::new(&map), &["hunter"]).exits(2);
+    assert!(t.contains("2-player map"), "{t}");
 }
 
 #[test]
 fn every_golden_game_verifies_through_the_cli() {
     let mut n = 0;
-    for entry in std::fs::read_dir(golden()).unwrap() {
+    for entry in std::fs::read_dir(golden("ants")).unwrap() {
         let dir = entry.unwrap().path();
         let replay = dir.join("replay.json");
         if replay.is_file() {
@@ -391,27 +351,15 @@ fn every_golden_game_verifies_through_the_cli() {
 #[test]
 fn a_tampered_replay_fails_and_names_the_turn() {
     let dir = tempfile::tempdir().unwrap();
-    let game = golden().join("tut_hunter_greedy_s7");
+    let game = golden("ants").join("tut_hunter_greedy_s7");
     let map = game.join("map.map");
-    let mut replay: Value =
-        serde_json::from_str(&std::fs::read_to_string(game.join("replay.json")).unwrap()).unwrap();
+    let mut replay = read_json(&game.join("replay.json"));
     let s = &mut replay["replaydata"]["scores"][0][50];
     *s = (s.as_i64().unwrap() + 1).into();
     let file = dir.path().join("tampered.json");
     std::fs::write(&file, replay.to_string()).unwrap();
-    let v = arena(&[
-        "verify",
-        "ants",
-        file.to_str().unwrap(),
-        "--map",
-        map.to_str().unwrap(),
-    ]);
-    assert_eq!(v.status.code(), Some(1), "{}", text(&v));
-    assert!(
-        text(&v).contains("turn 50: scores[0]: expected"),
-        "{}",
-        text(&v)
-    );
+    let t = Arena::verify("ants", &file).file("--map", &map).exits(1);
+    assert!(t.contains("turn 50: scores[0]: expected"), "{t}");
 }
 
 #[test]
@@ -509,10 +457,9 @@ fn a_replay_whose_header_contradicts_the_map_and_game_is_refused() {
     // What playgame.py writes for a game on this 4-player map: challenge "ants", replayformat
     // "json", revision 3, players 4, four player names.
     let dir = tempfile::tempdir().unwrap();
-    let game = golden().join("rw04p_mixed_s5");
+    let game = golden("ants").join("rw04p_mixed_s5");
     let map = game.join("map.map");
-    let original: Value =
-        serde_json::from_str(&std::fs::read_to_string(game.join("replay.json")).unwrap()).unwrap();
+    let original = read_json(&game.join("replay.json"));
     let cases: [(&str, Value, &str); 5] = [
         (
             "/replaydata/players",
@@ -541,15 +488,8 @@ fn a_replay_whose_header_contradicts_the_map_and_game_is_refused() {
         *replay.pointer_mut(path).unwrap() = value;
         let file = dir.path().join("changed.json");
         std::fs::write(&file, replay.to_string()).unwrap();
-        let v = arena(&[
-            "verify",
-            "ants",
-            file.to_str().unwrap(),
-            "--map",
-            map.to_str().unwrap(),
-        ]);
-        assert_eq!(v.status.code(), Some(1), "{path}: {}", text(&v));
-        assert!(text(&v).contains(said), "{path}: {}", text(&v));
+        let t = Arena::verify("ants", &file).file("--map", &map).exits(1);
+        assert!(t.contains(said), "{path}: {t}");
     }
     // The golden replay itself is what playgame.py writes.
     assert_verifies(&game.join("replay.json"), map.to_str().unwrap());
@@ -582,10 +522,8 @@ fn bots_are_named_as_playgame_names_them_or_as_given() {
         serde_json::json!(["Starter", "Hunter"])
     );
     assert_eq!(report["seats"][1]["bot"], "Hunter");
-    let too_many = arena(&[
-        "play", "ants", "--map", &map, "--bot", "hunter", "--bot", "hold", "--name", "a", "--name",
-        "b", "--name", "c",
-    ]);
-    assert_eq!(too_many.status.code(), Some(2), "{}", text(&too_many));
-    assert!(text(&too_many).contains("--name"), "{}", text(&too_many));
+    let too_many = ants_on(Path::new(&map), &["hunter", "hold"])
+        .args(&["--name", "a", "--name", "b", "--name", "c"])
+        .exits(2);
+    assert!(too_many.contains("--name"), "{too_many}");
 }

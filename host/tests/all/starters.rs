@@ -31,26 +31,12 @@ fn compile_csharp(bot: &Path, out: &Path) {
     );
 }
 
-fn mammut_against_builtins(exe: &Path, trace: &Path) -> serde_json::Value {
-    report(&arena(&[
-        "play",
-        "mammut",
-        "--bot",
-        &format!("cmd:mono {}", exe.display()),
-        "--bot",
-        "greedy",
-        "--bot",
-        "random",
-        "--bot",
-        "cautious",
-        "--bot",
-        "greedy",
-        "--seed",
-        "12",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]))
+/// The report of a Mammut match of `exe` against the built-in bots, its trace written to `trace`.
+fn csharp_against_builtins(exe: &Path, trace: &Path) -> serde_json::Value {
+    mammut_against_builtins(&format!("cmd:mono {}", exe.display()))
+        .args(&["--seed", "12"])
+        .replay(trace)
+        .report()
 }
 
 #[test]
@@ -62,7 +48,7 @@ fn a_csharp_bot_written_against_the_seeds_player_class_plays_mammut() {
         &exe,
     );
     let trace = dir.path().join("m.jsonl");
-    let r = mammut_against_builtins(&exe, &trace);
+    let r = csharp_against_builtins(&exe, &trace);
     assert_eq!(r["reason"], "five rounds played", "{r}");
     let seat = &r["seats"][0];
     assert_eq!(seat["bot"], "SampleBot.exe");
@@ -75,8 +61,7 @@ fn a_csharp_bot_written_against_the_seeds_player_class_plays_mammut() {
         .filter(|l| l.contains("\"seat\":0") && l.contains("\"refused\":false"))
         .count();
     assert!(taken >= 5, "{taken} accepted actions");
-    let v = arena(&["verify", "mammut", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("mammut", &trace, &[]);
 }
 
 #[test]
@@ -106,55 +91,36 @@ public class Cheater : Player
     let exe = dir.path().join("Cheater.exe");
     compile_csharp(&source, &exe);
     let trace = dir.path().join("m.jsonl");
-    let r = mammut_against_builtins(&exe, &trace);
+    let r = csharp_against_builtins(&exe, &trace);
     assert_eq!(r["reason"], "five rounds played", "{r}");
     assert_eq!(r["seats"][0]["refused"], 10, "two a round: {r}");
     assert_eq!(r["seats"][0]["disqualified_at"], serde_json::Value::Null);
-    let v = arena(&["verify", "mammut", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("mammut", &trace, &[]);
 }
 
-/// `cmd:` for a JS bot through the adapter.
-fn js_bot(file: &str, name: &str) -> String {
-    format!("cmd:node host/examples/tower_defense_js/adapter.js {file} {name}")
+/// `arena play tower-defense` of a JS bot through the adapter (`name` in `file`) against `random`.
+fn js_bot_against_random(file: &str, name: &str) -> Arena {
+    let bot = format!("cmd:node host/examples/tower_defense_js/adapter.js {file} {name}");
+    Arena::play("tower-defense").bots(&[&bot, "random"])
 }
 
 #[test]
 fn a_javascript_bot_written_for_the_controller_plays_tower_defense() {
     let dir = tempfile::tempdir().unwrap();
     let trace = dir.path().join("td.jsonl");
-    let r = report(&arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        &js_bot(
-            "host/examples/tower_defense_js/sample_bot.js",
-            "wallAndWave",
-        ),
-        "--bot",
-        "random",
-        "--seed",
-        "4",
-        "--max-turns",
-        "2000",
-        "--turn-ms",
-        "50",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]));
+    let r = js_bot_against_random(
+        "host/examples/tower_defense_js/sample_bot.js",
+        "wallAndWave",
+    )
+    .args(&["--seed", "4", "--max-turns", "2000", "--turn-ms", "50"])
+    .replay(&trace)
+    .report();
     assert_eq!(r["seats"][0]["faults"], serde_json::json!([]), "{r}");
     assert_eq!(r["seats"][0]["bot"], "sample_bot.js", "{r}");
     let written = std::fs::read_to_string(&trace).unwrap();
     assert!(written.contains("\"action\":\"build\""), "it never built");
     assert!(written.contains("\"action\":\"spawn\""), "it never spawned");
-    let v = arena(&[
-        "verify",
-        "tower-defense",
-        trace.to_str().unwrap(),
-        "--partial",
-    ]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("tower-defense", &trace, &["--partial"]);
 }
 
 #[test]
@@ -177,23 +143,10 @@ fn the_adapter_shows_a_bot_what_the_controller_showed_it() {
     )
     .unwrap();
     let trace = dir.path().join("td.jsonl");
-    let r = report(&arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        &js_bot(bot.to_str().unwrap(), "probe"),
-        "--bot",
-        "random",
-        "--seed",
-        "1",
-        "--max-turns",
-        "12",
-        "--turn-ms",
-        "100",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]));
+    let r = js_bot_against_random(arg(&bot), "probe")
+        .args(&["--seed", "1", "--max-turns", "12", "--turn-ms", "100"])
+        .replay(&trace)
+        .report();
     assert_eq!(r["seats"][0]["faults"], serde_json::json!([]), "{r}");
     let actions: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
         .unwrap()
