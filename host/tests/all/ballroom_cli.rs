@@ -5,10 +5,8 @@ use crate::common::*;
 
 #[test]
 fn python_bot_over_stdin_plays_and_a_garbage_bot_is_dropped() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
     let garbage = "cmd:read w; read s; echo '\"KNIGHT\"'; read l; echo '{not json'; sleep 5";
-    let report = Arena::play("ballroom")
+    let (report, log) = Arena::play("ballroom")
         .bots(&[
             "cmd:python3 host/examples/ballroom_bot.py",
             "strong",
@@ -16,8 +14,7 @@ fn python_bot_over_stdin_plays_and_a_garbage_bot_is_dropped() {
             "random",
         ])
         .args(&["--seed", "4"])
-        .replay(&log)
-        .report();
+        .played("game.json");
     assert_eq!(report["turns"], 100);
     assert_eq!(
         report["seats"][0]["faults"].as_array().unwrap().len(),

@@ -79,8 +79,7 @@ fn a_tcp_seat_nobody_connects_to_plays_knight_with_the_default_actions() {
     // As the official engine: it waits for seat 2 (here 5 s instead of 15: enough for the bot of
     // seat 0 to start on a loaded machine), then goes on to seat 3; seat 2 plays KNIGHT and the
     // default actions, and the game and its log complete.
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
+    let (_dir, log) = scratch("game.json");
     let (out, _) = tcp_game(
         &[0, 1, 3],
         &["--tcp-wait", "5", "--replay", log.to_str().unwrap()],
@@ -117,22 +116,20 @@ fn a_tcp_seat_nobody_connects_to_plays_knight_with_the_default_actions() {
     verifies("ballroom", &log, &[]);
 }
 
-/// `arena play ballroom` with the phase test bot (given `args`) at seat 1 and `random` elsewhere.
-fn phase_bot_at_seat_1(args: &str) -> Arena {
+/// `arena play ballroom --seed SEED` with the phase test bot (given `args`) at seat 1 and `random`
+/// elsewhere.
+fn phase_bot_at_seat_1(args: &str, seed: &str) -> Arena {
     let bot = test_bot("ballroom_phase_bot.py", args);
-    Arena::play("ballroom").bots(&["random", &bot, "random", "random"])
+    Arena::play("ballroom")
+        .bots(&["random", &bot, "random", "random"])
+        .args(&["--seed", seed])
 }
 
 #[test]
 fn a_bot_naming_another_executor_plays_for_its_own_seat() {
     // Seat 1 names executor 0 in every action: rules decision 2 ignores it, and the action is seat
     // 1's own (the reference would have moved player 0). It is neither dropped nor faulted.
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
-    let report = phase_bot_at_seat_1("--executor 0")
-        .args(&["--seed", "8"])
-        .replay(&log)
-        .report();
+    let (report, log) = phase_bot_at_seat_1("--executor 0", "8").played("game.json");
     assert_eq!(report["turns"], 100);
     assert_eq!(report["seats"][1]["faults"], json!([]), "{report}");
     assert_eq!(report["seats"][1]["disqualified_at"], Value::Null);
@@ -164,8 +161,7 @@ fn verify_reads_an_official_log_that_files_actions_by_executor() {
     ] {
         log["turns"][1][key][3] = Value::Null;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("official.json");
+    let (_dir, path) = scratch("official.json");
     std::fs::write(&path, log.to_string()).unwrap();
     let said = Arena::verify("ballroom", &path).exits(1);
     assert!(!said.contains("not an int"), "{said}");
@@ -193,14 +189,11 @@ fn a_seat_answering_late_is_in_time_when_the_seat_before_it_was_slow() {
     // end of the previous seat's read. With 1 s a phase: seat 0 answers its 5th phase after 0.8 s
     // and seat 1 after 1.4 s from the message, 0.6 s after seat 0: both are in time. Seat 3 answers
     // after 3.0 s, 1.6 s after seat 1: that is a time-out.
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
     let sleeper = |secs: &str| test_bot("ballroom_phase_bot.py", &format!("--sleep 5 {secs}"));
-    let report = Arena::play("ballroom")
+    let (report, log) = Arena::play("ballroom")
         .bots(&[&sleeper("0.8"), &sleeper("1.4"), "random", &sleeper("3.0")])
         .args(&["--turn-ms", "1000", "--seed", "3"])
-        .replay(&log)
-        .report();
+        .played("game.json");
     assert_eq!(report["turns"], 100);
     for seat in [0, 1] {
         assert_eq!(report["seats"][seat]["faults"], json!([]), "{report}");
@@ -217,12 +210,7 @@ fn a_seat_answering_late_is_in_time_when_the_seat_before_it_was_slow() {
 fn faults_are_reported_at_the_turn_the_log_shows() {
     // Garbage in reply to the "turn":11 MOVE message: turn 11 in the report, as the reference
     // counts, and the default action in the log's turn 11.
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
-    let report = phase_bot_at_seat_1("--garbage 11 MOVE")
-        .args(&["--seed", "2"])
-        .replay(&log)
-        .report();
+    let (report, log) = phase_bot_at_seat_1("--garbage 11 MOVE", "2").played("game.json");
     let seat = &report["seats"][1];
     assert_eq!(seat["disqualified_at"], 11, "{report}");
     assert_eq!(seat["faults"][0]["turn"], 11, "{report}");
@@ -277,8 +265,7 @@ fn verify_accepts_official_logs_where_a_bot_acts_for_another_seat() {
 
 #[test]
 fn verify_refuses_a_tampered_official_log_naming_turn_and_field() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("tampered.json");
+    let (_dir, path) = scratch("tampered.json");
     // One recorded value changed in each log: a player state, and an attack's flag.
     let cases = [
         (

@@ -85,8 +85,7 @@ fn the_help_says_how_the_time_limit_is_counted() {
 
 #[test]
 fn the_end_of_the_match_is_eof_on_the_bots_stdin() {
-    let dir = tempfile::tempdir().unwrap();
-    let mark = dir.path().join("eof");
+    let (_dir, mark) = scratch("eof");
     let bot = format!(
         "cmd:while read l; do echo null; done; echo saw-eof > {}",
         arg(&mark)
@@ -133,8 +132,7 @@ fn json_bots_are_told_the_variant() {
 
 #[test]
 fn our_own_traces_keep_the_reason_of_every_refusal() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("cf.jsonl");
+    let (_dir, trace) = scratch("cf.jsonl");
     let off_grid = r#"cmd:while read l; do echo '{"attack":[99,99]}'; done"#;
     Arena::play("colorfight")
         .bots(&[off_grid, "expander"])

@@ -24,8 +24,7 @@ fn with_closed_stdout(cmd: &Arena) -> (std::process::ExitStatus, String) {
 
 #[test]
 fn play_stops_quietly_with_its_replay_complete() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
+    let (dir, log) = scratch("game.json");
     let (status, _) =
         with_closed_stdout(&Arena::play("ballroom").args(&["--seed", "3"]).replay(&log));
     assert!(status.success(), "{status}");
@@ -91,8 +90,7 @@ fn listing_verifying_and_rendering_stop_quietly() {
     let log = golden("ballroom").join("seed1.json");
     let (status, _) = with_closed_stdout(&Arena::verify("ballroom", &log));
     assert!(status.success(), "{status}");
-    let dir = tempfile::tempdir().unwrap();
-    let png = dir.path().join("t.png");
+    let (dir, png) = scratch("t.png");
     let render = Arena::new(&["render", arg(&log)]).file("--out", &png);
     let (status, _) = with_closed_stdout(&render);
     assert!(status.success(), "{status}");

@@ -6,8 +6,7 @@ use serde_json::Value;
 
 #[test]
 fn a_busy_external_bot_is_asked_when_it_could_build_and_its_build_is_taken() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("busy.jsonl");
+    let (dir, trace) = scratch("busy.jsonl");
     let r = Arena::play("colorfight")
         .bots(&[
             "cmd:python3 host/tests/bots/colorfight_builder.py",

@@ -117,8 +117,7 @@ fn verify(trace: &std::path::Path) -> String {
 
 #[test]
 fn a_python_client_joins_plays_and_finishes_and_the_trace_verifies() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("served.jsonl");
+    let (_dir, trace) = scratch("served.jsonl");
     let served = Served::start(&[
         "--players",
         "1",
@@ -188,8 +187,7 @@ fn a_python_client_joins_plays_and_finishes_and_the_trace_verifies() {
 
 #[test]
 fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("bad.jsonl");
+    let (_dir, trace) = scratch("bad.jsonl");
     let served = Served::start(&[
         "--players",
         "2",

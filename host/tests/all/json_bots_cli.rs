@@ -5,9 +5,7 @@ use crate::common::*;
 
 #[test]
 fn colorfight_python_bot_plays_and_its_trace_verifies() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("cf.jsonl");
-    let r = Arena::play("colorfight")
+    let (r, trace) = Arena::play("colorfight")
         .bots(&[
             "cmd:python3 host/examples/colorfight_bot.py",
             "expander",
@@ -23,8 +21,7 @@ fn colorfight_python_bot_plays_and_its_trace_verifies() {
             "--turn-ms",
             "500",
         ])
-        .replay(&trace)
-        .report();
+        .played("cf.jsonl");
     assert_eq!(r["turns"], 600);
     assert_eq!(r["seats"][0]["faults"].as_array().unwrap().len(), 0, "{r}");
     // The python bot took cells: its score is more than its start.
@@ -52,12 +49,9 @@ fn colorfight_garbage_and_silence_are_faults_and_the_match_goes_on() {
 
 #[test]
 fn mammut_python_bot_plays_a_whole_game_and_its_trace_verifies() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("m.jsonl");
-    let r = mammut_against_builtins("cmd:python3 host/examples/mammut_bot.py")
+    let (r, trace) = mammut_against_builtins("cmd:python3 host/examples/mammut_bot.py")
         .args(&["--seed", "3"])
-        .replay(&trace)
-        .report();
+        .played("m.jsonl");
     assert_eq!(r["reason"], "five rounds played");
     assert_eq!(r["seats"][0]["faults"].as_array().unwrap().len(), 0, "{r}");
     assert_eq!(r["seats"][0]["refused"], 0, "{r}");
@@ -97,12 +91,9 @@ fn mammut_moves(trace: &std::path::Path, seat: u64) -> Vec<(u64, bool)> {
 fn mammut_a_bot_that_crashes_is_out_for_that_round_only() {
     // It exits when asked in round 2; the seed removes a player "during this round" only, so its
     // program is started again for round 3 and plays rounds 3, 4 and 5.
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("m.jsonl");
-    let r = mammut_against_builtins(&test_bot("mammut_bot_for_tests.py", "--crash-in 2"))
+    let (r, trace) = mammut_against_builtins(&test_bot("mammut_bot_for_tests.py", "--crash-in 2"))
         .args(&["--seed", "3"])
-        .replay(&trace)
-        .report();
+        .played("m.jsonl");
     assert_eq!(r["reason"], "five rounds played");
     let seat = &r["seats"][0];
     assert_eq!(seat["disqualified_at"], serde_json::Value::Null, "{r}");
@@ -126,12 +117,9 @@ fn mammut_a_bot_that_crashes_is_out_for_that_round_only() {
 fn mammut_faults_never_disqualify() {
     // Garbage to every request: two faults a round (the second chance, then out for the round),
     // ten in the match, and it is asked again every round: no match-level disqualification.
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("m.jsonl");
-    let r = mammut_against_builtins("cmd:while read l; do echo 'not json'; done")
+    let (r, trace) = mammut_against_builtins("cmd:while read l; do echo 'not json'; done")
         .args(&["--seed", "6"])
-        .replay(&trace)
-        .report();
+        .played("m.jsonl");
     let seat = &r["seats"][0];
     assert_eq!(seat["faults"].as_array().unwrap().len(), 10, "{r}");
     assert_eq!(seat["disqualified_at"], serde_json::Value::Null, "{r}");

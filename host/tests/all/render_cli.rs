@@ -1,7 +1,7 @@
 //! `arena render` and `arena play --watch` end to end: a Tower Defense match played by `arena play`,
 //! drawn at every display size, compared pixel for pixel with the firmware's screen drawn directly.
 
-use crate::common::{arg, golden, Arena};
+use crate::common::{arg, golden, scratch, Arena};
 use arena_core::games::tower_defense::{Params, TowerDefense, Variant};
 use arena_core::Game;
 use arena_firmware::screen::{draw_game, MatchLabel};
@@ -369,8 +369,7 @@ fn colorfight_is_watched_in_about_a_minute_by_default() {
 
 #[test]
 fn a_colorfight_trace_from_arena_play_renders_too() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("cf.jsonl");
+    let (dir, trace) = scratch("cf.jsonl");
     let t = trace.to_str().unwrap();
     // Seed 3 has gold that a lossy float parse reads 1 ULP off at tick 19.
     ok(&Arena::play("colorfight")
@@ -401,8 +400,7 @@ fn mammut_and_ballroom_replays_are_read_and_drawn() {
         Head::read(text.as_bytes()).map(|h| arena_host::games::detect(&h).map(|g| g.name))
     };
     let ctx = ReplayContext::default();
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path().join("m.jsonl");
+    let (dir, m) = scratch("m.jsonl");
     let b = dir.path().join("b.json");
     for (game, file) in [("mammut", &m), ("ballroom", &b)] {
         ok(&Arena::play(game).args(&["--seed", "2"]).replay(file));
@@ -465,8 +463,7 @@ fn ants_replays_render_on_their_map_and_ants_can_be_watched() {
     assert!(game.is_dir(), "golden data not found at {}", game.display());
     let (replay, map) = (game.join("replay.json"), game.join("map.map"));
     let (replay, map) = (replay.to_str().unwrap(), map.to_str().unwrap());
-    let dir = tempfile::tempdir().unwrap();
-    let gif = dir.path().join("a.gif");
+    let (dir, gif) = scratch("a.gif");
     render(replay, &["--map", map], &gif);
     let frames = gif_frames(&gif);
     // 128 turns: the start, every turn, then the result screen.

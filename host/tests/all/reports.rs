@@ -54,8 +54,7 @@ fn every_game_report_says_what_decided_the_ranking() {
 #[test]
 fn ants_reports_say_who_went_out_and_when() {
     let map = golden("ants").join("maps/tutorial1.map");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
+    let (_dir, file) = scratch("game.json");
     let (text, json) = play(
         &ants_on(&map, &["hold", "hunter"])
             .args(&["--turns", "200", "--engine-seed", "3"])

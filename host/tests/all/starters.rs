@@ -41,8 +41,7 @@ fn csharp_against_builtins(exe: &Path, trace: &Path) -> serde_json::Value {
 
 #[test]
 fn a_csharp_bot_written_against_the_seeds_player_class_plays_mammut() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = dir.path().join("SampleBot.exe");
+    let (dir, exe) = scratch("SampleBot.exe");
     compile_csharp(
         &workspace().join("host/examples/mammut_csharp/SampleBot.cs"),
         &exe,
@@ -68,8 +67,7 @@ fn a_csharp_bot_written_against_the_seeds_player_class_plays_mammut() {
 fn a_csharp_bot_choosing_illegally_is_asked_once_more_then_has_an_empty_hand() {
     // Always a tile that does not exist, or an exception every other call: each is refused, asked
     // once more, refused again, and the player sits out the round with an empty hand.
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("Cheater.cs");
+    let (dir, source) = scratch("Cheater.cs");
     std::fs::write(
         &source,
         r#"using System;
@@ -106,15 +104,12 @@ fn js_bot_against_random(file: &str, name: &str) -> Arena {
 
 #[test]
 fn a_javascript_bot_written_for_the_controller_plays_tower_defense() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("td.jsonl");
-    let r = js_bot_against_random(
+    let (r, trace) = js_bot_against_random(
         "host/examples/tower_defense_js/sample_bot.js",
         "wallAndWave",
     )
     .args(&["--seed", "4", "--max-turns", "2000", "--turn-ms", "50"])
-    .replay(&trace)
-    .report();
+    .played("td.jsonl");
     assert_eq!(r["seats"][0]["faults"], serde_json::json!([]), "{r}");
     assert_eq!(r["seats"][0]["bot"], "sample_bot.js", "{r}");
     let written = std::fs::read_to_string(&trace).unwrap();
@@ -129,8 +124,7 @@ fn the_adapter_shows_a_bot_what_the_controller_showed_it() {
     // paid, with turnNumber already the new turn's: a bot that answers with what it sees shows it.
     // Here a bot builds at the space numbered by what it saw (turn, its gold mod 100) on two turns:
     // at turn 0 it sees turnNumber 1 and 500 gold; at turn 9, gold 450 + the income of turn 10.
-    let dir = tempfile::tempdir().unwrap();
-    let bot = dir.path().join("probe.js");
+    let (dir, bot) = scratch("probe.js");
     std::fs::write(
         &bot,
         "function probe() {\n\

@@ -46,8 +46,7 @@ fn results_do_not_depend_on_jobs_and_shards_merge_into_one_run() {
 
 #[test]
 fn round_robin_swaps_seats_and_ranks_the_strong_bot_first() {
-    let dir = tempfile::tempdir().unwrap();
-    let replays = dir.path().join("replays");
+    let (dir, replays) = scratch("replays");
     let (file, _) = tournament(dir.path(), "r.json", &["--replays", arg(&replays)]);
     let r = read_json(&file);
     let results = r["results"].as_array().unwrap();
@@ -63,8 +62,7 @@ fn round_robin_swaps_seats_and_ranks_the_strong_bot_first() {
 
 #[test]
 fn siege_plays_every_defender_against_every_invader() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("s.json");
+    let (_dir, file) = scratch("s.json");
     let out = Arena::tournament("tower-defense")
         .args(&["--variant", "siege"])
         .bots(&["strong", "army"])
@@ -202,8 +200,7 @@ fn ants_tournament_rates_many_player_matches_and_shards_merge() {
 
 #[test]
 fn names_given_with_the_bots_name_them_in_tables_results_and_replays() {
-    let dir = tempfile::tempdir().unwrap();
-    let replays = dir.path().join("replays");
+    let (dir, replays) = scratch("replays");
     let starter = workspace().join("host/examples/tower_defense_bot.py");
     let python = format!("cmd:python3 {}", starter.display());
     let file = dir.path().join("r.json");

@@ -5,13 +5,10 @@ use crate::common::*;
 
 #[test]
 fn python_example_bot_plays_a_builtin_and_its_replay_verifies() {
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("m.jsonl");
-    let report = Arena::play("tower-defense")
+    let (report, replay) = Arena::play("tower-defense")
         .bots(&["cmd:python3 host/examples/tower_defense_bot.py", "random"])
         .args(&["--seed", "5", "--max-turns", "1500", "--turn-ms", "50"])
-        .replay(&replay)
-        .report();
+        .played("m.jsonl");
     assert_eq!(report["seed"], 5);
     let seat0 = &report["seats"][0];
     assert_eq!(seat0["faults"].as_array().unwrap().len(), 0, "{report}");
@@ -28,8 +25,7 @@ fn python_example_bot_plays_a_builtin_and_its_replay_verifies() {
 
 #[test]
 fn faulty_bots_lose_turns_are_disqualified_and_the_match_goes_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("faults.jsonl");
+    let (dir, replay) = scratch("faults.jsonl");
     let logs = dir.path().join("logs");
     let garbage = "cmd:while read l; do echo 'this is not json'; echo oops >&2; done";
     let out = Arena::play("tower-defense")
@@ -64,8 +60,7 @@ fn a_bot_that_exits_at_start_is_reported_and_reaped() {
 
 #[test]
 fn verify_reports_the_first_difference_and_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("m.jsonl");
+    let (_dir, replay) = scratch("m.jsonl");
     Arena::play("tower-defense")
         .bots(&["random", "builder"])
         .args(&["--seed", "9", "--max-turns", "40"])

@@ -40,6 +40,32 @@ pub fn read_json(path: &Path) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
+/// A fresh temporary folder (removed when it is dropped) and the path of `name` in it.
+pub fn scratch(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join(name);
+    (dir, path)
+}
+
+/// A path in a fresh temporary folder of its own, removed with the folder when this is dropped.
+pub struct TempPath {
+    path: PathBuf,
+    _dir: tempfile::TempDir,
+}
+
+impl AsRef<Path> for TempPath {
+    fn as_ref(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl std::ops::Deref for TempPath {
+    type Target = Path;
+    fn deref(&self) -> &Path {
+        &self.path
+    }
+}
+
 /// An `arena` command line, built up in order, run from the workspace root.
 #[derive(Clone, Debug)]
 pub struct Arena {
@@ -114,6 +140,14 @@ impl Arena {
         let said = text(&out);
         assert_eq!(out.status.code(), Some(code), "{self}: {said}");
         said
+    }
+
+    /// Runs it with `--replay FILE --json` last, FILE `name` in a fresh temporary folder; it must
+    /// succeed. Its report, and FILE.
+    pub fn played(self, name: &str) -> (serde_json::Value, TempPath) {
+        let (dir, path) = scratch(name);
+        let report = self.replay(&path).report();
+        (report, TempPath { path, _dir: dir })
     }
 
     /// Runs it with `--json` last; it must succeed. Its report.
