@@ -180,19 +180,10 @@ pub fn ants_on(map: &Path, bots: &[&str]) -> Arena {
     Arena::play("ants").file("--map", map).bots(bots)
 }
 
-/// The golden data folder for `game` (`ARENA_GOLDEN` or `../shared/golden`).
-pub fn golden(game: &str) -> PathBuf {
-    let root = std::env::var_os("ARENA_GOLDEN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace().join("../shared/golden"));
-    let dir = root.join(game);
-    assert!(
-        dir.is_dir(),
-        "golden data for {game} not found at {}: put ../shared beside the project or set ARENA_GOLDEN",
-        dir.display()
-    );
-    dir
-}
+/// The golden data folders, found as arena-tests finds them (this crate cannot depend on it).
+#[path = "../../../../tests/src/golden_data.rs"]
+mod golden_data;
+pub use golden_data::golden;
 
 /// `cmd:` for a Python test bot in host/tests/bots with its arguments.
 pub fn test_bot(script: &str, args: &str) -> String {
