@@ -10,10 +10,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 fn golden() -> PathBuf {
-    std::env::var_os("ARENA_GOLDEN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden"))
-        .join("ants")
+    arena_tests::golden("ants")
 }
 
 /// The 4-player multi-hill maze (120 x 120), with a rich food rate, after `turns` turns of `strong` bots, and the orders they give next.
@@ -89,18 +86,7 @@ fn bench_golden(c: &mut Criterion) {
         c.bench_function(&format!("ants/resimulate_{name}"), |b| {
             b.iter(|| {
                 game.init(&params, seed).unwrap();
-                while !game.is_finished() {
-                    let t = game.current_turn() as usize + 1;
-                    let slices: Vec<&[Order]> = (0..game.players())
-                        .map(|p| {
-                            orders
-                                .get(t)
-                                .and_then(|o| o.get(p))
-                                .map_or(&[][..], Vec::as_slice)
-                        })
-                        .collect();
-                    game.play_turn(&slices, SeatSet::EMPTY, |_, _, _| {});
-                }
+                arena_benches::replay_ants_orders(&mut game, &orders);
                 black_box(game.current_turn())
             })
         });

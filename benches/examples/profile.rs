@@ -8,9 +8,9 @@
 //! before the work; the work is repeated REPEAT times (default 1). Not a benchmark: criterion
 //! measures time (`cargo bench`).
 
-use arena_core::games::ants::{Ants, Order};
+use arena_core::games::ants::Ants;
 use arena_core::games::tower_defense::{Action, Params, TowerDefense};
-use arena_core::{Game, SeatSet};
+use arena_core::Game;
 use std::hint::black_box;
 
 fn td_golden() -> Vec<[Action; 2]> {
@@ -70,18 +70,7 @@ fn main() {
             let mut game = Box::new(Ants::blank());
             for _ in 0..repeat {
                 game.init(&params, seed).expect("setup");
-                while !game.is_finished() {
-                    let t = game.current_turn() as usize + 1;
-                    let slices: Vec<&[Order]> = (0..game.players())
-                        .map(|p| {
-                            orders
-                                .get(t)
-                                .and_then(|o| o.get(p))
-                                .map_or(&[][..], Vec::as_slice)
-                        })
-                        .collect();
-                    game.play_turn(&slices, SeatSet::EMPTY, |_, _, _| {});
-                }
+                arena_benches::replay_ants_orders(&mut game, &orders);
                 black_box(game.current_turn());
             }
         }

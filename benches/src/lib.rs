@@ -1,8 +1,26 @@
 //! Criterion benchmarks live in `benches/benches/`; this library holds the set-ups they share with
 //! the profiling example (`examples/profile.rs`), so both measure the same work.
 
+use arena_core::games::ants::{Ants, Order};
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, TowerKind, SPACES};
-use arena_core::Game;
+use arena_core::{Game, SeatSet};
+
+/// Plays `game` (set up already) to its end with the recorded `orders`: by turn (`orders[t]` for
+/// turn `t`, from 1), then by player. A player with none recorded gives none.
+pub fn replay_ants_orders(game: &mut Ants, orders: &[Vec<Vec<Order>>]) {
+    while !game.is_finished() {
+        let t = game.current_turn() as usize + 1;
+        let slices: Vec<&[Order]> = (0..game.players())
+            .map(|p| {
+                orders
+                    .get(t)
+                    .and_then(|o| o.get(p))
+                    .map_or(&[][..], Vec::as_slice)
+            })
+            .collect();
+        game.play_turn(&slices, SeatSet::EMPTY, |_, _, _| {});
+    }
+}
 
 /// Both seats build a tower on every space, then pour invaders in as fast as gold allows (HP
 /// only, so the towers kill them slowly). Returns the most crowded state seen: towers on every

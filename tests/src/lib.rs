@@ -17,10 +17,12 @@ use arena_core::arbitrary::{ArbitraryGame, Unstructured};
 use arena_core::{Seat, SetupError};
 use proptest::prelude::*;
 use std::ops::Range;
-use std::path::PathBuf;
 
 pub mod games;
+mod golden_data;
 pub mod soak;
+
+pub use golden_data::{golden, golden_files};
 
 use arena_host::replay::ReplayContext;
 use arena_host::verify::{Difference, Verified};
@@ -233,34 +235,4 @@ macro_rules! suites {
         /// The games the generic suite covers, by name.
         pub const SUITE_GAMES: &[&str] = &[$(<$game as arena_core::Game>::NAME),*];
     };
-}
-
-/// The folder of golden data for `game` (`tower-defense`, `ants`...): `$ARENA_GOLDEN/<game>` if set,
-/// else `../shared/golden/<game>` beside the project. Missing data is a test failure with a clear
-/// message, never a skip.
-pub fn golden(game: &str) -> PathBuf {
-    let root = match std::env::var_os("ARENA_GOLDEN") {
-        Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden"),
-    };
-    let dir = root.join(game);
-    assert!(
-        dir.is_dir(),
-        "golden data for {game} not found at {}: put ../shared beside the project or set ARENA_GOLDEN",
-        dir.display()
-    );
-    dir
-}
-
-/// Every file in a golden folder with the given extension, sorted by name.
-pub fn golden_files(game: &str, ext: &str) -> Vec<PathBuf> {
-    let dir = golden(game);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == ext))
-        .collect();
-    files.sort();
-    assert!(!files.is_empty(), "no .{ext} files in {}", dir.display());
-    files
 }

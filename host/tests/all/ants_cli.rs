@@ -2,79 +2,66 @@
 //! processes: the Python starter bot, bots that hang, crash or write garbage, replays that verify,
 //! no process left behind, and every golden game verified through the CLI.
 
+use crate::common::*;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 use std::time::{Duration, Instant};
 
-fn arena(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(workspace())
-        .output()
-        .expect("run arena")
-}
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-/// The golden Ants data: `$ARENA_GOLDEN/ants` or `../shared/golden/ants` beside the project.
-fn golden() -> PathBuf {
-    let dir = PathBuf::from(
-        std::env::var_os("ARENA_GOLDEN")
-            .unwrap_or_else(|| workspace().join("../shared/golden").into()),
-    )
-    .join("ants");
-    assert!(
-        dir.is_dir(),
-        "golden Ants data not found at {}: put ../shared beside the project or set ARENA_GOLDEN",
-        dir.display()
-    );
-    dir
+/// A map of the golden Ants data.
+fn golden_map(name: &str) -> String {
+    let map = golden("ants").join(name);
+    assert!(map.is_file(), "{} missing", map.display());
+    arg(&map).to_string()
 }
 
 fn tutorial_map() -> String {
-    let map = golden().join("maps/tutorial1.map");
-    assert!(map.is_file(), "{} missing", map.display());
-    map.to_str().unwrap().to_string()
+    golden_map("maps/tutorial1.map")
 }
 
 /// The 4-player map of a golden game (60 x 116).
 fn four_player_map() -> String {
-    let map = golden().join("rw04p_mixed_s5/map.map");
-    assert!(map.is_file(), "{} missing", map.display());
-    map.to_str().unwrap().to_string()
+    golden_map("rw04p_mixed_s5/map.map")
 }
 
-/// Plays a match with `--json` and a replay; returns the report and the replay.
-fn play(map: &str, bots: &[&str], extra: &[&str], replay: &Path) -> (Value, Value) {
-    let mut args = vec!["play", "ants", "--map", map];
-    for b in bots {
-        args.extend(["--bot", b]);
-    }
-    args.extend(extra);
-    args.extend(["--replay", replay.to_str().unwrap(), "--json"]);
-    let out = arena(&args);
-    assert!(out.status.success(), "{}", text(&out));
-    let report: Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("report not JSON ({e}): {}", text(&out)));
-    let replay: Value = serde_json::from_str(&std::fs::read_to_string(replay).unwrap()).unwrap();
-    (report, replay)
+/// Plays a match with `--json` and a replay in a temporary folder; returns the report, the
+/// replay and its file.
+fn play(map: &str, bots: &[&str], extra: &[&str]) -> (Value, Value, TempPath) {
+    played(ants_on(Path::new(map), bots).args(extra))
+}
+
+/// [`play`], with the bots' logs (`--bot-logs`) in `logs`.
+fn play_logged(map: &str, bots: &[&str], extra: &[&str], logs: &Path) -> (Value, Value, TempPath) {
+    played(
+        ants_on(Path::new(map), bots)
+            .args(extra)
+            .file("--bot-logs", logs),
+    )
+}
+
+fn played(cmd: Arena) -> (Value, Value, TempPath) {
+    let (report, file) = cmd.played("game.json");
+    let replay = read_json(&file);
+    (report, replay, file)
+}
+
+/// What seat 0 was sent, as its input log in `logs` holds it: byte for byte what the official
+/// engine sends for the game of `replay` on `map` (the feed that reproduces the golden bot input
+/// logs).
+fn sent_as_official(logs: &Path, replay: &Path, map: &str) -> String {
+    let sent = std::fs::read_to_string(logs.join("0.input")).unwrap();
+    let official = arena_host::games::ants::bot_input(
+        &std::fs::read_to_string(replay).unwrap(),
+        &std::fs::read_to_string(map).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(sent, official[0]);
+    sent
 }
 
 fn assert_verifies(replay: &Path, map: &str) {
-    let v = arena(&["verify", "ants", replay.to_str().unwrap(), "--map", map]);
-    assert!(v.status.success(), "{}", text(&v));
-    assert!(text(&v).contains(": ok:"), "{}", text(&v));
+    let said = verifies("ants", replay, &["--map", map]);
+    assert!(said.contains(": ok:"), "{said}");
 }
 
 /// Processes (not zombies) whose command line holds `marker`, after a grace period.
@@ -128,29 +115,27 @@ fn ants_of(replay: &Value, owner: u64) -> Vec<Value> {
         .collect()
 }
 
+/// Whether any of `ants` (as [`ants_of`] gives them) ever moved.
+fn any_moved(ants: &[Value]) -> bool {
+    ants.iter()
+        .any(|a| a[5].as_str().unwrap().bytes().any(|c| c != b'-'))
+}
+
 #[test]
 fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
+    let (_logs_dir, logs) = scratch("logs");
     let map = tutorial_map();
     let marker = "ants-starter-marker-1";
     let python = format!("cmd:python3 host/examples/ants_bot.py {marker}");
-    let logs = dir.path().join("logs");
-    let (report, replay) = play(
-        &map,
-        &[&python, "hunter"],
-        &[
-            "--turns",
-            "50",
-            "--engine-seed",
-            "2",
-            "--player-seed",
-            "-42",
-            "--bot-logs",
-            logs.to_str().unwrap(),
-        ],
-        &file,
-    );
+    let extra = [
+        "--turns",
+        "50",
+        "--engine-seed",
+        "2",
+        "--player-seed",
+        "-42",
+    ];
+    let (report, replay, file) = play_logged(&map, &[&python, "hunter"], &extra, &logs);
     assert_eq!(report["turns"], 50, "{report}");
     assert_eq!(report["reason"], "turn limit reached", "{report}");
     assert!(faults(&report, 0).is_empty(), "{report}");
@@ -167,27 +152,16 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
     // The starter bot moved its ants and gathered food (more ants than its one start ant).
     let ours = ants_of(&replay, 0);
     assert!(ours.len() > 1, "{ours:?}");
-    assert!(
-        ours.iter()
-            .any(|a| a[5].as_str().unwrap().bytes().any(|c| c != b'-')),
-        "{ours:?}"
-    );
+    assert!(any_moved(&ours), "{ours:?}");
     assert_verifies(&file, &map);
-    // The bot was sent, byte for byte, what the official engine sends for this game (the feed
-    // that reproduces the golden bot input logs).
-    let sent = std::fs::read_to_string(logs.join("0.input")).unwrap();
-    let official = arena_host::games::ants::bot_input(
-        &std::fs::read_to_string(&file).unwrap(),
-        &std::fs::read_to_string(&map).unwrap(),
-    )
-    .unwrap();
+    // The bot was sent, byte for byte, what the official engine sends for this game.
+    let sent = sent_as_official(&logs, &file, &map);
     assert!(
         sent.starts_with("turn 0\nloadtime 3000\nturntime 1000\n"),
         "{sent}"
     );
     assert!(sent.contains("\nplayer_seed -42\nready\n"), "{sent}");
     assert!(sent.ends_with("go\n") && sent.contains("\nend\nplayers 2\n"));
-    assert_eq!(sent, official[0]);
     assert!(
         !logs.join("1.input").exists(),
         "built-in bots have no input log"
@@ -197,17 +171,14 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
 
 #[test]
 fn a_hanging_bot_times_out_its_ants_stay_and_the_game_goes_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
     let map = four_player_map();
     // Answers `ready` and four turns, then hangs on turn 5.
     let hang = "cmd:n=0; while read l; do case $l in ready|go) n=$((n+1)); \
                 [ $n -eq 6 ] && sleep 31.4159265; echo go;; esac; done";
-    let (report, replay) = play(
+    let (report, replay, file) = play(
         &map,
         &[hang, "hold", "hold", "hold"],
         &["--turns", "12", "--turntime", "500", "--engine-seed", "5"],
-        &file,
     );
     assert_eq!(report["turns"], 12, "the game goes on: {report}");
     assert_eq!(report["seats"][0]["disqualified_at"], 5, "{report}");
@@ -238,14 +209,11 @@ fn a_hanging_bot_times_out_its_ants_stay_and_the_game_goes_on() {
 
 #[test]
 fn a_bot_that_exits_at_start_is_crashed_at_turn_0() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
     let map = tutorial_map();
-    let (report, replay) = play(
+    let (report, replay, file) = play(
         &map,
         &["cmd:exit 0", "hunter"],
         &["--engine-seed", "8", "--loadtime", "1000"],
-        &file,
     );
     // Two players: the other one is the lone survivor at once, as in the official engine.
     assert_eq!(report["turns"], 0, "{report}");
@@ -259,8 +227,6 @@ fn a_bot_that_exits_at_start_is_crashed_at_turn_0() {
 
 #[test]
 fn a_bot_that_crashes_mid_game_is_killed_and_the_others_play_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
     let map = four_player_map();
     let marker = "ants-crash-marker-2";
     let crash = format!(
@@ -268,11 +234,10 @@ fn a_bot_that_crashes_mid_game_is_killed_and_the_others_play_on() {
          [ $n -eq 4 ] && exit 3; echo go;; esac; done # {marker}"
     );
     let python = format!("cmd:python3 host/examples/ants_bot.py {marker}");
-    let (report, replay) = play(
+    let (report, replay, file) = play(
         &map,
         &["hold", &crash, &python, "hold"],
         &["--turns", "10", "--engine-seed", "6"],
-        &file,
     );
     assert_eq!(report["turns"], 10, "{report}");
     assert_eq!(report["seats"][1]["disqualified_at"], 3, "{report}");
@@ -293,9 +258,7 @@ fn a_bot_that_crashes_mid_game_is_killed_and_the_others_play_on() {
 
 #[test]
 fn garbage_orders_are_reported_with_the_official_reasons_and_ignored() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
-    let bot = dir.path().join("garbage.py");
+    let (_dir, bot) = scratch("garbage.py");
     // Orders its own ants twice (duplicate), plus every kind of bad line.
     std::fs::write(
         &bot,
@@ -324,11 +287,10 @@ for line in sys.stdin:
     .unwrap();
     let map = tutorial_map();
     let garbage = format!("cmd:python3 {}", bot.display());
-    let (report, replay) = play(
+    let (report, replay, file) = play(
         &map,
         &[&garbage, "hold"],
         &["--turns", "5", "--engine-seed", "2"],
-        &file,
     );
     assert_eq!(report["turns"], 5, "{report}");
     assert_eq!(
@@ -358,26 +320,21 @@ for line in sys.stdin:
     );
     // The valid orders were played all the same.
     let ours = ants_of(&replay, 0);
-    assert!(
-        ours.iter()
-            .any(|a| a[5].as_str().unwrap().bytes().any(|c| c != b'-')),
-        "{ours:?}"
-    );
+    assert!(any_moved(&ours), "{ours:?}");
     assert_verifies(&file, &map);
 }
 
 #[test]
 fn the_number_of_bots_must_match_the_map() {
     let map = tutorial_map();
-    let out = arena(&["play", "ants", "--map", &map, "--bot", "hunter"]);
-    assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-    assert!(text(&out).contains("2-player map"), "{}", text(&out));
+    let t = ants_on(Path::new(&map), &["hunter"]).exits(2);
+    assert!(t.contains("2-player map"), "{t}");
 }
 
 #[test]
 fn every_golden_game_verifies_through_the_cli() {
     let mut n = 0;
-    for entry in std::fs::read_dir(golden()).unwrap() {
+    for entry in std::fs::read_dir(golden("ants")).unwrap() {
         let dir = entry.unwrap().path();
         let replay = dir.join("replay.json");
         if replay.is_file() {
@@ -391,41 +348,26 @@ fn every_golden_game_verifies_through_the_cli() {
 #[test]
 fn a_tampered_replay_fails_and_names_the_turn() {
     let dir = tempfile::tempdir().unwrap();
-    let game = golden().join("tut_hunter_greedy_s7");
+    let game = golden("ants").join("tut_hunter_greedy_s7");
     let map = game.join("map.map");
-    let mut replay: Value =
-        serde_json::from_str(&std::fs::read_to_string(game.join("replay.json")).unwrap()).unwrap();
+    let mut replay = read_json(&game.join("replay.json"));
     let s = &mut replay["replaydata"]["scores"][0][50];
     *s = (s.as_i64().unwrap() + 1).into();
     let file = dir.path().join("tampered.json");
     std::fs::write(&file, replay.to_string()).unwrap();
-    let v = arena(&[
-        "verify",
-        "ants",
-        file.to_str().unwrap(),
-        "--map",
-        map.to_str().unwrap(),
-    ]);
-    assert_eq!(v.status.code(), Some(1), "{}", text(&v));
-    assert!(
-        text(&v).contains("turn 50: scores[0]: expected"),
-        "{}",
-        text(&v)
-    );
+    let t = Arena::verify("ants", &file).file("--map", &map).exits(1);
+    assert!(t.contains("turn 50: scores[0]: expected"), "{t}");
 }
 
 #[test]
 fn a_bot_flooding_orders_without_go_times_out() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
     let map = tutorial_map();
     let marker = "ants-flood-marker-3";
     let flood = format!("cmd:read l; echo go; yes 'o 1 1 n # {marker}'");
-    let (report, replay) = play(
+    let (report, replay, file) = play(
         &map,
         &[&flood, "hold"],
         &["--turntime", "100", "--engine-seed", "4"],
-        &file,
     );
     assert_eq!(report["turns"], 1, "{report}");
     assert_eq!(
@@ -470,36 +412,17 @@ fn the_starter_bot_answers_go_whatever_it_is_sent() {
 
 #[test]
 fn an_eliminated_bot_hears_end_as_the_official_engine_says_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
-    let logs = dir.path().join("logs");
+    let (_logs_dir, logs) = scratch("logs");
     let map = tutorial_map();
     let marker = "ants-idle-marker-4";
     // Never moves: the hunter razes its hill and kills its ants.
     let idle = format!("cmd:while read l; do case $l in ready|go) echo go;; esac; done # {marker}");
-    let (report, replay) = play(
-        &map,
-        &[&idle, "hunter"],
-        &[
-            "--turns",
-            "200",
-            "--engine-seed",
-            "3",
-            "--bot-logs",
-            logs.to_str().unwrap(),
-        ],
-        &file,
-    );
+    let extra = ["--turns", "200", "--engine-seed", "3"];
+    let (report, replay, file) = play_logged(&map, &[&idle, "hunter"], &extra, &logs);
     assert_eq!(report["winner"], 1, "{report}");
     assert_eq!(replay["status"][0], "eliminated", "{report}");
-    let sent = std::fs::read_to_string(logs.join("0.input")).unwrap();
-    let official = arena_host::games::ants::bot_input(
-        &std::fs::read_to_string(&file).unwrap(),
-        &std::fs::read_to_string(&map).unwrap(),
-    )
-    .unwrap();
+    let sent = sent_as_official(&logs, &file, &map);
     assert!(sent.contains("\nend\nplayers 2\n"), "{sent}");
-    assert_eq!(sent, official[0]);
     assert_verifies(&file, &map);
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
@@ -509,10 +432,9 @@ fn a_replay_whose_header_contradicts_the_map_and_game_is_refused() {
     // What playgame.py writes for a game on this 4-player map: challenge "ants", replayformat
     // "json", revision 3, players 4, four player names.
     let dir = tempfile::tempdir().unwrap();
-    let game = golden().join("rw04p_mixed_s5");
+    let game = golden("ants").join("rw04p_mixed_s5");
     let map = game.join("map.map");
-    let original: Value =
-        serde_json::from_str(&std::fs::read_to_string(game.join("replay.json")).unwrap()).unwrap();
+    let original = read_json(&game.join("replay.json"));
     let cases: [(&str, Value, &str); 5] = [
         (
             "/replaydata/players",
@@ -541,15 +463,8 @@ fn a_replay_whose_header_contradicts_the_map_and_game_is_refused() {
         *replay.pointer_mut(path).unwrap() = value;
         let file = dir.path().join("changed.json");
         std::fs::write(&file, replay.to_string()).unwrap();
-        let v = arena(&[
-            "verify",
-            "ants",
-            file.to_str().unwrap(),
-            "--map",
-            map.to_str().unwrap(),
-        ]);
-        assert_eq!(v.status.code(), Some(1), "{path}: {}", text(&v));
-        assert!(text(&v).contains(said), "{path}: {}", text(&v));
+        let t = Arena::verify("ants", &file).file("--map", &map).exits(1);
+        assert!(t.contains(said), "{path}: {t}");
     }
     // The golden replay itself is what playgame.py writes.
     assert_verifies(&game.join("replay.json"), map.to_str().unwrap());
@@ -559,33 +474,28 @@ fn a_replay_whose_header_contradicts_the_map_and_game_is_refused() {
 fn bots_are_named_as_playgame_names_them_or_as_given() {
     // playgame.py names a bot after the last file of its command line: `HunterBot.py`, not
     // `cmd:python3 /abs/path/HunterBot.py` (the official visualizer shows the name).
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
     let map = tutorial_map();
     let starter = workspace().join("host/examples/ants_bot.py");
     let python = format!("cmd:python3 {}", starter.display());
-    let (report, replay) = play(&map, &[&python, "hunter"], &["--turns", "20"], &file);
+    let (report, replay, _) = play(&map, &[&python, "hunter"], &["--turns", "20"]);
     assert_eq!(
         replay["playernames"],
         serde_json::json!(["ants_bot.py", "hunter"])
     );
     assert_eq!(report["seats"][0]["bot"], "ants_bot.py");
     // --name, one per --bot, in the report and the replay.
-    let (report, replay) = play(
+    let (report, replay, _) = play(
         &map,
         &[&python, "hunter"],
         &["--turns", "20", "--name", "Starter", "--name", "Hunter"],
-        &file,
     );
     assert_eq!(
         replay["playernames"],
         serde_json::json!(["Starter", "Hunter"])
     );
     assert_eq!(report["seats"][1]["bot"], "Hunter");
-    let too_many = arena(&[
-        "play", "ants", "--map", &map, "--bot", "hunter", "--bot", "hold", "--name", "a", "--name",
-        "b", "--name", "c",
-    ]);
-    assert_eq!(too_many.status.code(), Some(2), "{}", text(&too_many));
-    assert!(text(&too_many).contains("--name"), "{}", text(&too_many));
+    let too_many = ants_on(Path::new(&map), &["hunter", "hold"])
+        .args(&["--name", "a", "--name", "b", "--name", "c"])
+        .exits(2);
+    assert!(too_many.contains("--name"), "{too_many}");
 }

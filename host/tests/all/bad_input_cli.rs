@@ -4,10 +4,13 @@
 use crate::common::*;
 use std::time::{Duration, Instant};
 
-fn refused(args: &[&str], says: &str) {
+/// Runs `arena args`: it must fail, saying `says`. What it said.
+fn refused(args: &[&str], says: &str) -> String {
     let out = arena(args);
-    assert!(!out.status.success(), "{args:?} succeeded: {}", text(&out));
-    assert!(text(&out).contains(says), "{args:?}: {}", text(&out));
+    let said = text(&out);
+    assert!(!out.status.success(), "{args:?} succeeded: {said}");
+    assert!(said.contains(says), "{args:?}: {said}");
+    said
 }
 
 const TOURNAMENT: [&str; 6] = [
@@ -46,9 +49,7 @@ fn a_negative_seed_is_told_what_a_seed_is() {
         &["play", "tower-defense", "--seed", "-1"][..],
         &["tournament", "mammut", "--bot", "random", "--seed", "-1"][..],
     ] {
-        let out = arena(cmd);
-        assert_eq!(out.status.code(), Some(2), "{}", text(&out));
-        let t = text(&out);
+        let t = Arena::new(cmd).exits(2);
         assert!(
             t.contains("`-1` is not a seed: a seed is a whole number from 0"),
             "{t}"
@@ -59,27 +60,18 @@ fn a_negative_seed_is_told_what_a_seed_is() {
 
 #[test]
 fn a_program_that_does_not_exist_stops_before_the_match() {
-    let out = arena(&["play", "tower-defense", "--bot", "cmd:nosuchprogram"]);
-    assert!(!out.status.success(), "{}", text(&out));
-    let t = text(&out);
-    assert!(
-        t.contains("cannot start bot 0 (cmd:nosuchprogram): not found"),
-        "{t}"
+    let t = refused(
+        &["play", "tower-defense", "--bot", "cmd:nosuchprogram"],
+        "cannot start bot 0 (cmd:nosuchprogram): not found",
     );
     assert!(!t.contains("turns:"), "a match was played: {t}");
-    let out = arena(&[
-        "tournament",
-        "tower-defense",
-        "--bot",
-        "random",
-        "--bot",
-        "cmd:./no/such/bot --fast",
-    ]);
-    assert!(!out.status.success(), "{}", text(&out));
-    assert!(
-        text(&out).contains("cannot start bot 1 (cmd:./no/such/bot --fast)"),
-        "{}",
-        text(&out)
+    refused(
+        &[
+            &TOURNAMENT[..2],
+            &["--bot", "random", "--bot", "cmd:./no/such/bot --fast"],
+        ]
+        .concat(),
+        "cannot start bot 1 (cmd:./no/such/bot --fast)",
     );
 }
 
@@ -97,9 +89,8 @@ fn turn_ms_is_taken_by_every_game() {
             "play", "ants", "--map", map, "--bot", "hunter", "--bot", "hold", "--turns", "3",
         ][..],
     ] {
-        let mut args = args.to_vec();
-        args.extend(["--turn-ms", "50", "--seed", "3"]);
-        let out = arena(&args);
-        assert!(out.status.success(), "{args:?}: {}", text(&out));
+        Arena::new(args)
+            .args(&["--turn-ms", "50", "--seed", "3"])
+            .ok();
     }
 }

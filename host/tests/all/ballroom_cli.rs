@@ -5,28 +5,16 @@ use crate::common::*;
 
 #[test]
 fn python_bot_over_stdin_plays_and_a_garbage_bot_is_dropped() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
     let garbage = "cmd:read w; read s; echo '\"KNIGHT\"'; read l; echo '{not json'; sleep 5";
-    let out = arena(&[
-        "play",
-        "ballroom",
-        "--bot",
-        "cmd:python3 host/examples/ballroom_bot.py",
-        "--bot",
-        "strong",
-        "--bot",
-        garbage,
-        "--bot",
-        "random",
-        "--seed",
-        "4",
-        "--replay",
-        log.to_str().unwrap(),
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (report, log) = Arena::play("ballroom")
+        .bots(&[
+            "cmd:python3 host/examples/ballroom_bot.py",
+            "strong",
+            garbage,
+            "random",
+        ])
+        .args(&["--seed", "4"])
+        .played("game.json");
     assert_eq!(report["turns"], 100);
     assert_eq!(
         report["seats"][0]["faults"].as_array().unwrap().len(),
@@ -43,10 +31,8 @@ fn python_bot_over_stdin_plays_and_a_garbage_bot_is_dropped() {
         "{report}"
     );
     // The log is the official shape, and it verifies.
-    let v = arena(&["verify", "ballroom", log.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
-    let logged: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    verifies("ballroom", &log, &[]);
+    let logged = read_json(&log);
     assert_eq!(logged["turns"].as_array().unwrap().len(), 101);
     // The dropped bot is inactive in the log from its fault on, as the reference records it.
     assert_eq!(logged["turns"][1]["player_states"][2]["isActive"], false);
@@ -59,8 +45,7 @@ fn every_golden_log_verifies_through_the_cli() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "json") {
-            let v = arena(&["verify", "ballroom", path.to_str().unwrap()]);
-            assert!(v.status.success(), "{}: {}", path.display(), text(&v));
+            verifies("ballroom", &path, &[]);
             n += 1;
         }
     }

@@ -12,20 +12,10 @@ use std::process::Command;
 /// waits; the engine's ports, by seat.
 fn tcp_game(bots: &[u16], extra: &[&str]) -> (std::process::Output, Vec<u16>) {
     use std::io::BufRead;
-    let mut args = vec![
-        "play",
-        "ballroom",
-        "--tcp",
-        "--port-base",
-        "0",
-        "--seed",
-        "6",
-        "--json",
-    ];
-    args.extend_from_slice(extra);
-    let mut engine = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(&args)
-        .current_dir(workspace())
+    let mut engine = Arena::play("ballroom")
+        .args(&["--tcp", "--port-base", "0", "--seed", "6", "--json"])
+        .args(extra)
+        .command()
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
         .spawn()
@@ -73,15 +63,10 @@ fn tcp_game(bots: &[u16], extra: &[&str]) -> (std::process::Output, Vec<u16>) {
     (out, ports)
 }
 
-fn read_log(path: &std::path::Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
 #[test]
 fn tcp_mode_accepts_bots_on_the_ports_given() {
     let (out, ports) = tcp_game(&[0, 1, 2, 3], &["--tcp-wait", "20"]);
-    assert!(out.status.success(), "{}", text(&out));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = report(&out);
     assert_eq!(report["turns"], 100);
     for seat in 0..4 {
         assert_eq!(report["seats"][seat]["bot"], format!("tcp:{}", ports[seat]));
@@ -94,14 +79,12 @@ fn a_tcp_seat_nobody_connects_to_plays_knight_with_the_default_actions() {
     // As the official engine: it waits for seat 2 (here 5 s instead of 15: enough for the bot of
     // seat 0 to start on a loaded machine), then goes on to seat 3; seat 2 plays KNIGHT and the
     // default actions, and the game and its log complete.
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
+    let (_dir, log) = scratch("game.json");
     let (out, _) = tcp_game(
         &[0, 1, 3],
         &["--tcp-wait", "5", "--replay", log.to_str().unwrap()],
     );
-    assert!(out.status.success(), "{}", text(&out));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report = report(&out);
     assert_eq!(report["turns"], 100);
     let faults = report["seats"][2]["faults"].as_array().unwrap();
     assert!(
@@ -118,7 +101,7 @@ fn a_tcp_seat_nobody_connects_to_plays_knight_with_the_default_actions() {
             "{report}"
         );
     }
-    let logged = read_log(&log);
+    let logged = read_json(&log);
     let turns = logged["turns"].as_array().unwrap();
     assert_eq!(turns.len(), 101);
     assert_eq!(turns[0]["player_states"][2]["class"], "KNIGHT");
@@ -130,38 +113,27 @@ fn a_tcp_seat_nobody_connects_to_plays_knight_with_the_default_actions() {
         assert_eq!(t["use_actions"][2]["use"], false);
         assert_eq!(t["buy_actions"][2]["item"], "NONE");
     }
-    let v = arena(&["verify", "ballroom", log.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("ballroom", &log, &[]);
+}
+
+/// `arena play ballroom --seed SEED` with the phase test bot (given `args`) at seat 1 and `random`
+/// elsewhere.
+fn phase_bot_at_seat_1(args: &str, seed: &str) -> Arena {
+    let bot = test_bot("ballroom_phase_bot.py", args);
+    Arena::play("ballroom")
+        .bots(&["random", &bot, "random", "random"])
+        .args(&["--seed", seed])
 }
 
 #[test]
 fn a_bot_naming_another_executor_plays_for_its_own_seat() {
     // Seat 1 names executor 0 in every action: rules decision 2 ignores it, and the action is seat
     // 1's own (the reference would have moved player 0). It is neither dropped nor faulted.
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
-    let out = arena(&[
-        "play",
-        "ballroom",
-        "--bot",
-        "random",
-        "--bot",
-        &test_bot("ballroom_phase_bot.py", "--executor 0"),
-        "--bot",
-        "random",
-        "--bot",
-        "random",
-        "--seed",
-        "8",
-        "--replay",
-        log.to_str().unwrap(),
-        "--json",
-    ]);
-    let report = report(&out);
+    let (report, log) = phase_bot_at_seat_1("--executor 0", "8").played("game.json");
     assert_eq!(report["turns"], 100);
     assert_eq!(report["seats"][1]["faults"], json!([]), "{report}");
     assert_eq!(report["seats"][1]["disqualified_at"], Value::Null);
-    let logged = read_log(&log);
+    let logged = read_json(&log);
     // Its first move, one step from its spawn (9,0), is its own.
     let turn1 = &logged["turns"][1];
     assert_eq!(turn1["move_actions"][1]["executor"], 1);
@@ -170,8 +142,7 @@ fn a_bot_naming_another_executor_plays_for_its_own_seat() {
         json!({"x": 8, "y": 0})
     );
     assert_eq!(turn1["player_states"][1]["isActive"], true);
-    let v = arena(&["verify", "ballroom", log.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("ballroom", &log, &[]);
 }
 
 #[test]
@@ -190,12 +161,9 @@ fn verify_reads_an_official_log_that_files_actions_by_executor() {
     ] {
         log["turns"][1][key][3] = Value::Null;
     }
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("official.json");
+    let (_dir, path) = scratch("official.json");
     std::fs::write(&path, log.to_string()).unwrap();
-    let v = arena(&["verify", "ballroom", path.to_str().unwrap()]);
-    let said = text(&v);
-    assert_eq!(v.status.code(), Some(1), "{said}");
+    let said = Arena::verify("ballroom", &path).exits(1);
     assert!(!said.contains("not an int"), "{said}");
     assert!(said.contains("turn 1: player_states[3]"), "{said}");
     assert!(
@@ -208,7 +176,7 @@ fn verify_reads_an_official_log_that_files_actions_by_executor() {
     let mut log: Value = serde_json::from_str(&golden).unwrap();
     log["turns"][2]["move_actions"][2]["executor"] = json!(0);
     std::fs::write(&path, log.to_string()).unwrap();
-    let said = text(&arena(&["verify", "ballroom", path.to_str().unwrap()]));
+    let said = text(&Arena::verify("ballroom", &path).run());
     assert!(
         said.contains("turn 2: move_actions[2].executor: expected 0"),
         "{said}"
@@ -221,28 +189,11 @@ fn a_seat_answering_late_is_in_time_when_the_seat_before_it_was_slow() {
     // end of the previous seat's read. With 1 s a phase: seat 0 answers its 5th phase after 0.8 s
     // and seat 1 after 1.4 s from the message, 0.6 s after seat 0: both are in time. Seat 3 answers
     // after 3.0 s, 1.6 s after seat 1: that is a time-out.
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
-    let out = arena(&[
-        "play",
-        "ballroom",
-        "--bot",
-        &test_bot("ballroom_phase_bot.py", "--sleep 5 0.8"),
-        "--bot",
-        &test_bot("ballroom_phase_bot.py", "--sleep 5 1.4"),
-        "--bot",
-        "random",
-        "--bot",
-        &test_bot("ballroom_phase_bot.py", "--sleep 5 3.0"),
-        "--turn-ms",
-        "1000",
-        "--seed",
-        "3",
-        "--replay",
-        log.to_str().unwrap(),
-        "--json",
-    ]);
-    let report = report(&out);
+    let sleeper = |secs: &str| test_bot("ballroom_phase_bot.py", &format!("--sleep 5 {secs}"));
+    let (report, log) = Arena::play("ballroom")
+        .bots(&[&sleeper("0.8"), &sleeper("1.4"), "random", &sleeper("3.0")])
+        .args(&["--turn-ms", "1000", "--seed", "3"])
+        .played("game.json");
     assert_eq!(report["turns"], 100);
     for seat in [0, 1] {
         assert_eq!(report["seats"][seat]["faults"], json!([]), "{report}");
@@ -252,38 +203,18 @@ fn a_seat_answering_late_is_in_time_when_the_seat_before_it_was_slow() {
     assert_eq!(faults[0]["kind"], "timeout", "{report}");
     // The 5th phase answer is turn 2's USE.
     assert_eq!(report["seats"][3]["disqualified_at"], 2, "{report}");
-    let v = arena(&["verify", "ballroom", log.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("ballroom", &log, &[]);
 }
 
 #[test]
 fn faults_are_reported_at_the_turn_the_log_shows() {
     // Garbage in reply to the "turn":11 MOVE message: turn 11 in the report, as the reference
     // counts, and the default action in the log's turn 11.
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
-    let out = arena(&[
-        "play",
-        "ballroom",
-        "--bot",
-        "random",
-        "--bot",
-        &test_bot("ballroom_phase_bot.py", "--garbage 11 MOVE"),
-        "--bot",
-        "random",
-        "--bot",
-        "random",
-        "--seed",
-        "2",
-        "--replay",
-        log.to_str().unwrap(),
-        "--json",
-    ]);
-    let report = report(&out);
+    let (report, log) = phase_bot_at_seat_1("--garbage 11 MOVE", "2").played("game.json");
     let seat = &report["seats"][1];
     assert_eq!(seat["disqualified_at"], 11, "{report}");
     assert_eq!(seat["faults"][0]["turn"], 11, "{report}");
-    let logged = read_log(&log);
+    let logged = read_json(&log);
     assert_eq!(logged["turns"][10]["player_states"][1]["isActive"], true);
     let t11 = &logged["turns"][11];
     assert_eq!(t11["player_states"][1]["isActive"], false);
@@ -296,28 +227,17 @@ fn faults_are_reported_at_the_turn_the_log_shows() {
 
 #[test]
 fn max_turns_counts_turns_not_phases() {
-    for (max, turns) in [("4", 4), ("25", 25), ("250", 100)] {
-        let r = report(&arena(&[
-            "play",
-            "ballroom",
-            "--seed",
-            "1",
-            "--max-turns",
-            max,
-            "--json",
-        ]));
-        assert_eq!(r["turns"], turns, "--max-turns {max}: {r}");
+    for (game, max, turns) in [
+        ("ballroom", "4", 4),
+        ("ballroom", "25", 25),
+        ("ballroom", "250", 100),
+        ("tower-defense", "7", 7),
+    ] {
+        let r = Arena::play(game)
+            .args(&["--seed", "1", "--max-turns", max])
+            .report();
+        assert_eq!(r["turns"], turns, "{game} --max-turns {max}: {r}");
     }
-    let r = report(&arena(&[
-        "play",
-        "tower-defense",
-        "--seed",
-        "1",
-        "--max-turns",
-        "7",
-        "--json",
-    ]));
-    assert_eq!(r["turns"], 7);
 }
 
 /// Official logs of games where a bot acted for another seat (tests/data/ballroom/README.md).
@@ -337,10 +257,7 @@ fn verify_accepts_official_logs_where_a_bot_acts_for_another_seat() {
         ("otherseat.json", "scores 27 25 27 0"),
         ("rotated.json", "scores 27 26 33 50"),
     ] {
-        let path = acting_for_another_seat(name);
-        let v = arena(&["verify", "ballroom", path.to_str().unwrap()]);
-        let said = text(&v);
-        assert!(v.status.success(), "{name}: {said}");
+        let said = verifies("ballroom", &acting_for_another_seat(name), &[]);
         assert!(said.contains("ok: 100 turns re-played"), "{said}");
         assert!(said.contains(scores), "{said}");
     }
@@ -348,8 +265,7 @@ fn verify_accepts_official_logs_where_a_bot_acts_for_another_seat() {
 
 #[test]
 fn verify_refuses_a_tampered_official_log_naming_turn_and_field() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("tampered.json");
+    let (_dir, path) = scratch("tampered.json");
     // One recorded value changed in each log: a player state, and an attack's flag.
     let cases = [
         (
@@ -366,14 +282,12 @@ fn verify_refuses_a_tampered_official_log_naming_turn_and_field() {
         ),
     ];
     for (name, pointer, value, message) in cases {
-        let mut log = read_log(&acting_for_another_seat(name));
+        let mut log = read_json(&acting_for_another_seat(name));
         let field = log.pointer_mut(pointer).unwrap();
         assert_ne!(*field, value, "{name}: the tampered value is a change");
         *field = value;
         std::fs::write(&path, log.to_string()).unwrap();
-        let v = arena(&["verify", "ballroom", path.to_str().unwrap()]);
-        let said = text(&v);
-        assert_eq!(v.status.code(), Some(1), "{said}");
+        let said = Arena::verify("ballroom", &path).exits(1);
         assert!(said.contains(message), "{name}: {said}");
     }
 }

@@ -7,11 +7,10 @@ use crate::common::*;
 #[test]
 fn the_ballroom_example_bots_passes_are_not_refusals() {
     let example = "cmd:python3 host/examples/ballroom_bot.py";
-    let play = [
-        "play", "ballroom", "--bot", example, "--bot", "strong", "--bot", "holder", "--bot",
-        "random", "--seed", "1",
-    ];
-    let r = report(&arena(&[&play[..], &["--json"]].concat()));
+    let play = Arena::play("ballroom")
+        .bots(&[example, "strong", "holder", "random"])
+        .args(&["--seed", "1"]);
+    let r = play.report();
     let seat = &r["seats"][0];
     let passes = seat["passes"].as_u64().unwrap();
     // It attacks itself whenever nobody is in range and buys nothing: the phase's default.
@@ -28,28 +27,26 @@ fn the_ballroom_example_bots_passes_are_not_refusals() {
         seat["refused_by"].get("attack out of range").is_none(),
         "a self-attack is a pass: {seat}"
     );
-    let text_report = text(&arena(&play));
+    let text_report = text(&play.run());
     assert!(
         text_report.contains(&format!("passes {passes}")),
         "{text_report}"
     );
 }
 
+/// The report of `bot` playing Tower Defense for `turns` turns (seed 2) against the default.
+fn tower_defense_alone(bot: &str, turns: &str) -> serde_json::Value {
+    Arena::play("tower-defense")
+        .bots(&[bot])
+        .args(&["--max-turns", turns, "--seed", "2"])
+        .report()
+}
+
 #[test]
 fn refusals_are_summed_by_reason() {
     // Builds on position 200 of a 100-space board, every turn.
     let bot = r#"cmd:while read l; do echo '{"action":"build","type":"turret","pos":200}'; done"#;
-    let r = report(&arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        bot,
-        "--max-turns",
-        "20",
-        "--seed",
-        "2",
-        "--json",
-    ]));
+    let r = tower_defense_alone(bot, "20");
     let seat = &r["seats"][0];
     let builds = &seat["refused_by"]
         ["build refused (bad type or position, too little gold, or a tower there)"];
@@ -63,17 +60,7 @@ fn a_time_out_names_the_limit_it_went_over() {
     // 20 ms a turn against Tower Defense's 10 ms average over 100 turns: half-way through the
     // window the bank is spent.
     let bot = "cmd:while read l; do sleep 0.02; echo null; done";
-    let r = report(&arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        bot,
-        "--max-turns",
-        "70",
-        "--seed",
-        "2",
-        "--json",
-    ]));
+    let r = tower_defense_alone(bot, "70");
     let faults = r["seats"][0]["faults"].as_array().unwrap();
     let first = faults
         .iter()
@@ -91,21 +78,22 @@ fn a_time_out_names_the_limit_it_went_over() {
 
 #[test]
 fn the_help_says_how_the_time_limit_is_counted() {
-    let help = text(&arena(&["play", "tower-defense", "--help"]));
+    let help = text(&Arena::play("tower-defense").args(&["--help"]).run());
     assert!(help.contains("average over each 100 turns"), "{help}");
     assert!(help.contains("the limit it went over"), "{help}");
 }
 
 #[test]
 fn the_end_of_the_match_is_eof_on_the_bots_stdin() {
-    let dir = tempfile::tempdir().unwrap();
-    let mark = dir.path().join("eof");
+    let (_dir, mark) = scratch("eof");
     let bot = format!(
         "cmd:while read l; do echo null; done; echo saw-eof > {}",
-        mark.display()
+        arg(&mark)
     );
-    let out = arena(&["play", "tower-defense", "--bot", &bot, "--max-turns", "5"]);
-    assert!(out.status.success(), "{}", text(&out));
+    Arena::play("tower-defense")
+        .bots(&[&bot])
+        .args(&["--max-turns", "5"])
+        .ok();
     let said = std::fs::read_to_string(&mark).unwrap_or_default();
     assert_eq!(
         said.trim(),
@@ -131,10 +119,11 @@ fn json_bots_are_told_the_variant() {
             &["--variant", "skirmish", "--ticks", "2"][..],
         ),
     ] {
-        let mut args = vec!["play", game, "--bot", bot, "--bot-logs", logs];
-        args.extend(extra);
-        let out = arena(&args);
-        assert!(out.status.success(), "{}", text(&out));
+        Arena::play(game)
+            .bots(&[bot])
+            .args(&["--bot-logs", logs])
+            .args(extra)
+            .ok();
         let sent = std::fs::read_to_string(dir.path().join("0.input")).unwrap();
         let first: serde_json::Value = serde_json::from_str(sent.lines().next().unwrap()).unwrap();
         assert_eq!(first["variant"], variant, "{game}: {first}");
@@ -143,24 +132,13 @@ fn json_bots_are_told_the_variant() {
 
 #[test]
 fn our_own_traces_keep_the_reason_of_every_refusal() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("cf.jsonl");
+    let (_dir, trace) = scratch("cf.jsonl");
     let off_grid = r#"cmd:while read l; do echo '{"attack":[99,99]}'; done"#;
-    let out = arena(&[
-        "play",
-        "colorfight",
-        "--bot",
-        off_grid,
-        "--bot",
-        "expander",
-        "--size",
-        "8x8",
-        "--ticks",
-        "5",
-        "--replay",
-        trace.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
+    Arena::play("colorfight")
+        .bots(&[off_grid, "expander"])
+        .args(&["--size", "8x8", "--ticks", "5"])
+        .replay(&trace)
+        .ok();
     let written = std::fs::read_to_string(&trace).unwrap();
     let refused: Vec<serde_json::Value> = written
         .lines()
@@ -172,12 +150,10 @@ fn our_own_traces_keep_the_reason_of_every_refusal() {
     for l in &refused {
         assert_eq!(l["why"][0], "cell off the grid", "{l}");
     }
-    let v = arena(&["verify", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    Arena::new(&["verify", arg(&trace)]).ok();
     // A reason the rules do not give is a difference.
     let tampered = written.replacen("cell off the grid", "busy attacking", 1);
     std::fs::write(&trace, tampered).unwrap();
-    let v = arena(&["verify", trace.to_str().unwrap()]);
-    assert_eq!(v.status.code(), Some(1), "{}", text(&v));
-    assert!(text(&v).contains("why[0]"), "{}", text(&v));
+    let said = Arena::new(&["verify", arg(&trace)]).exits(1);
+    assert!(said.contains("why[0]"), "{said}");
 }

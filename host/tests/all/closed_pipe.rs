@@ -2,14 +2,13 @@
 //! printing quietly, ends with its own status, and every file it writes is complete.
 
 use crate::common::*;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-/// Runs `arena args` with stdout a pipe whose reader is gone before anything is written (the
-/// `| true` case; `| head -1` is the same once head has its line). Returns the status and stderr.
-fn with_closed_stdout(args: &[&str]) -> (std::process::ExitStatus, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-        .args(args)
-        .current_dir(workspace())
+/// Runs `cmd` with stdout a pipe whose reader is gone before anything is written (the `| true`
+/// case; `| head -1` is the same once head has its line). Returns the status and stderr.
+fn with_closed_stdout(cmd: &Arena) -> (std::process::ExitStatus, String) {
+    let mut child = cmd
+        .command()
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -18,81 +17,46 @@ fn with_closed_stdout(args: &[&str]) -> (std::process::ExitStatus, String) {
     drop(child.stdout.take());
     let out = child.wait_with_output().expect("wait for arena");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{cmd}: {stderr}");
+    assert!(!stderr.contains("Broken pipe"), "{cmd}: {stderr}");
     (out.status, stderr)
 }
 
 #[test]
 fn play_stops_quietly_with_its_replay_complete() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("game.json");
-    let (status, _) = with_closed_stdout(&[
-        "play",
-        "ballroom",
-        "--seed",
-        "3",
-        "--replay",
-        log.to_str().unwrap(),
-    ]);
+    let (dir, log) = scratch("game.json");
+    let (status, _) =
+        with_closed_stdout(&Arena::play("ballroom").args(&["--seed", "3"]).replay(&log));
     assert!(status.success(), "{status}");
-    let logged: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    let logged = read_json(&log);
     assert_eq!(logged["turns"].as_array().unwrap().len(), 101);
-    let v = arena(&["verify", "ballroom", log.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("ballroom", &log, &[]);
 
     let map = golden("ants").join("maps/tutorial1.map");
     let replay = dir.path().join("ants.json");
-    let (status, _) = with_closed_stdout(&[
-        "play",
-        "ants",
-        "--map",
-        map.to_str().unwrap(),
-        "--bot",
-        "hunter",
-        "--bot",
-        "hold",
-        "--seed",
-        "2",
-        "--turns",
-        "60",
-        "--replay",
-        replay.to_str().unwrap(),
-    ]);
+    let ants = ants_on(&map, &["hunter", "hold"])
+        .args(&["--seed", "2", "--turns", "60"])
+        .replay(&replay);
+    let (status, _) = with_closed_stdout(&ants);
     assert!(status.success(), "{status}");
-    let v = arena(&[
-        "verify",
-        "ants",
-        replay.to_str().unwrap(),
-        "--map",
-        map.to_str().unwrap(),
-    ]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("ants", &replay, &["--map", arg(&map)]);
 
     // Watching: frames go to stdout while the match is played.
     let trace = dir.path().join("td.jsonl");
-    let (status, _) = with_closed_stdout(&[
-        "play",
-        "tower-defense",
-        "--seed",
-        "1",
-        "--max-turns",
-        "50",
-        "--watch",
-        "--watch-fps",
-        "1000",
-        "--replay",
-        trace.to_str().unwrap(),
-    ]);
+    let watched = Arena::play("tower-defense")
+        .args(&[
+            "--seed",
+            "1",
+            "--max-turns",
+            "50",
+            "--watch",
+            "--watch-fps",
+            "1000",
+        ])
+        .replay(&trace);
+    let (status, _) = with_closed_stdout(&watched);
     assert!(status.success(), "{status}");
-    let v = arena(&[
-        "verify",
-        "tower-defense",
-        trace.to_str().unwrap(),
-        "--partial",
-    ]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("tower-defense", &trace, &["--partial"]);
 }
 
 #[test]
@@ -101,63 +65,39 @@ fn tournament_and_merge_stop_quietly_with_their_results_complete() {
     let shard = |i: &str| dir.path().join(format!("shard-{i}.json"));
     for i in ["0", "1"] {
         let path = shard(i);
-        let (status, _) = with_closed_stdout(&[
-            "tournament",
-            "tower-defense",
-            "--bot",
-            "strong",
-            "--bot",
-            "random",
-            "--bot",
-            "army",
-            "--seed",
-            "2",
-            "--quiet",
-            "--shard",
-            &format!("{i}/2"),
-            "--results-json",
-            path.to_str().unwrap(),
-        ]);
+        let shard = Arena::tournament("tower-defense")
+            .bots(&["strong", "random", "army"])
+            .args(&["--seed", "2", "--quiet", "--shard", &format!("{i}/2")])
+            .file("--results-json", &path);
+        let (status, _) = with_closed_stdout(&shard);
         assert!(status.success(), "{status}");
-        let r: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let r = read_json(&path);
         assert_eq!(r["results"].as_array().unwrap().len(), 3, "{r}");
     }
     let merged = dir.path().join("merged.json");
-    let (status, _) = with_closed_stdout(&[
-        "merge",
-        shard("0").to_str().unwrap(),
-        shard("1").to_str().unwrap(),
-        "--results-json",
-        merged.to_str().unwrap(),
-    ]);
+    let merge = Arena::new(&["merge", arg(&shard("0")), arg(&shard("1"))]);
+    let (status, _) = with_closed_stdout(&merge.file("--results-json", &merged));
     assert!(status.success(), "{status}");
-    let r: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&merged).unwrap()).unwrap();
+    let r = read_json(&merged);
     assert_eq!(r["results"].as_array().unwrap().len(), 6);
     assert_eq!(r["standings"].as_array().unwrap().len(), 3);
 }
 
 #[test]
 fn listing_verifying_and_rendering_stop_quietly() {
-    let (status, _) = with_closed_stdout(&["bots"]);
+    let (status, _) = with_closed_stdout(&Arena::new(&["bots"]));
     assert!(status.success(), "{status}");
     let log = golden("ballroom").join("seed1.json");
-    let (status, _) = with_closed_stdout(&["verify", "ballroom", log.to_str().unwrap()]);
+    let (status, _) = with_closed_stdout(&Arena::verify("ballroom", &log));
     assert!(status.success(), "{status}");
-    let dir = tempfile::tempdir().unwrap();
-    let png = dir.path().join("t.png");
-    let (status, _) = with_closed_stdout(&[
-        "render",
-        log.to_str().unwrap(),
-        "--out",
-        png.to_str().unwrap(),
-    ]);
+    let (dir, png) = scratch("t.png");
+    let render = Arena::new(&["render", arg(&log)]).file("--out", &png);
+    let (status, _) = with_closed_stdout(&render);
     assert!(status.success(), "{status}");
     assert!(image::open(&png).is_ok());
     // A file that does not verify still says so by its status.
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, "{\"names\":[],\"turns\":[]}").unwrap();
-    let (status, _) = with_closed_stdout(&["verify", "ballroom", bad.to_str().unwrap()]);
+    let (status, _) = with_closed_stdout(&Arena::verify("ballroom", &bad));
     assert_eq!(status.code(), Some(1));
 }

@@ -6,32 +6,17 @@ use serde_json::Value;
 
 #[test]
 fn a_busy_external_bot_is_asked_when_it_could_build_and_its_build_is_taken() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("busy.jsonl");
-    let out = arena(&[
-        "play",
-        "colorfight",
-        "--bot",
-        "cmd:python3 host/tests/bots/colorfight_builder.py",
-        "--bot",
-        "random",
-        "--size",
-        "10x10",
-        "--ticks",
-        "1500",
-        "--seed",
-        "1",
-        "--state-every",
-        "1",
-        "--turn-ms",
-        "1000",
-        "--bot-logs",
-        dir.path().to_str().unwrap(),
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]);
-    let r = report(&out);
+    let (dir, trace) = scratch("busy.jsonl");
+    let r = Arena::play("colorfight")
+        .bots(&[
+            "cmd:python3 host/tests/bots/colorfight_builder.py",
+            "random",
+        ])
+        .args(&["--size", "10x10", "--ticks", "1500", "--seed", "1"])
+        .args(&["--state-every", "1", "--turn-ms", "1000"])
+        .file("--bot-logs", dir.path())
+        .replay(&trace)
+        .report();
     assert_eq!(r["seats"][0]["faults"].as_array().unwrap().len(), 0, "{r}");
     let written = std::fs::read_to_string(&trace).unwrap();
     let mut lines = written
@@ -62,6 +47,5 @@ fn a_busy_external_bot_is_asked_when_it_could_build_and_its_build_is_taken() {
         taken >= 1 && taken + 1 >= busy_builds,
         "{taken} of {busy_builds} builds taken"
     );
-    let v = arena(&["verify", "colorfight", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("colorfight", &trace, &[]);
 }

@@ -148,19 +148,22 @@ fn every_duration_is_exactly_the_ceiling_of_ten_t() {
 
 #[test]
 fn the_cases_of_the_issue() {
-    // Skirmish, attack at tick 9,601 on a cell taken at tick 0: 30.00000007 -> 31 (was 30).
-    assert_eq!(
-        attack_ticks(Variant::Skirmish, true, 9_601, 1, Num::ZERO),
-        31
-    );
-    assert_eq!(
-        attack_ticks(Variant::Skirmish, true, 9_600, 1, Num::ZERO),
-        31
-    );
-    // Conquest, energy 100, 4 neighbours, an old cell: 0.5 s and a little -> 6 (was 5).
-    let full = Num::from_num(100);
-    assert_eq!(attack_ticks(Variant::Conquest, true, 9_601, 4, full), 6);
-    // Energy 50, 2 neighbours: 3 * 0.75 / 1.25 = 1.8 s and a little -> 19 (was 18).
-    let half = Num::from_num(50);
-    assert_eq!(attack_ticks(Variant::Conquest, true, 11_000, 2, half), 19);
+    let (full, half) = (Num::from_num(100), Num::from_num(50));
+    // (variant, age in ticks, neighbours, energy, ticks): every cell owned.
+    let cases = [
+        // Skirmish, attack at tick 9,601 on a cell taken at tick 0: 30.00000007 -> 31 (was 30).
+        (Variant::Skirmish, 9_601, 1, Num::ZERO, 31),
+        (Variant::Skirmish, 9_600, 1, Num::ZERO, 31),
+        // Conquest, energy 100, 4 neighbours, an old cell: 0.5 s and a little -> 6 (was 5).
+        (Variant::Conquest, 9_601, 4, full, 6),
+        // Energy 50, 2 neighbours: 3 * 0.75 / 1.25 = 1.8 s and a little -> 19 (was 18).
+        (Variant::Conquest, 11_000, 2, half, 19),
+    ];
+    for (variant, age, adjacent, energy, ticks) in cases {
+        assert_eq!(
+            attack_ticks(variant, true, age, adjacent, energy),
+            ticks,
+            "{variant:?}, age {age}, {adjacent} neighbours, energy {energy}"
+        );
+    }
 }

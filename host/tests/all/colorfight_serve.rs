@@ -19,11 +19,11 @@ struct Served {
 }
 
 impl Served {
-    fn start(args: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_arena"))
-            .args(["serve", "colorfight", "--port", "0"])
-            .args(args)
-            .current_dir(workspace())
+    /// Starts `arena serve colorfight --port 0` with `options` (an [`Arena`] begun by
+    /// [`Served::options`]).
+    fn start(options: Arena) -> Served {
+        let mut child = options
+            .command()
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -38,6 +38,11 @@ impl Served {
             .and_then(|p| p.parse().ok())
             .unwrap_or_else(|| panic!("no address in {first:?}"));
         Served { child, port, out }
+    }
+
+    /// `arena serve colorfight --port 0`, to add options to.
+    fn options() -> Arena {
+        Arena::new(&["serve", "colorfight", "--port", "0"])
     }
 
     fn url(&self) -> String {
@@ -110,34 +115,20 @@ fn code(r: &(u16, Value)) -> i64 {
 }
 
 fn verify(trace: &std::path::Path) -> String {
-    let v = arena(&["verify", "colorfight", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
-    text(&v)
+    verifies("colorfight", trace, &[])
 }
 
 #[test]
 fn a_python_client_joins_plays_and_finishes_and_the_trace_verifies() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("served.jsonl");
-    let served = Served::start(&[
-        "--players",
-        "1",
-        "--bot",
-        "expander",
-        "--size",
-        "8x8",
-        "--ticks",
-        "60",
-        "--seed",
-        "3",
-        "--state-every",
-        "10",
-        "--linger-s",
-        "1",
-        "--json",
-        "--replay",
-        trace.to_str().unwrap(),
-    ]);
+    let (_dir, trace) = scratch("served.jsonl");
+    let served = Served::start(
+        Served::options()
+            .args(&["--players", "1"])
+            .bots(&["expander"])
+            .args(&["--size", "8x8", "--ticks", "60", "--seed", "3"])
+            .args(&["--state-every", "10", "--linger-s", "1", "--json"])
+            .replay(&trace),
+    );
     let bot = Command::new("python3")
         .args([
             "host/examples/colorfight_http_bot.py",
@@ -188,22 +179,22 @@ fn a_python_client_joins_plays_and_finishes_and_the_trace_verifies() {
 
 #[test]
 fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("bad.jsonl");
-    let served = Served::start(&[
-        "--players",
-        "2",
-        "--size",
-        "6x6",
-        "--ticks",
-        "30",
-        "--seed",
-        "9",
-        "--linger-s",
-        "1.5",
-        "--replay",
-        trace.to_str().unwrap(),
-    ]);
+    let (_dir, trace) = scratch("bad.jsonl");
+    let served = Served::start(
+        Served::options()
+            .args(&[
+                "--players",
+                "2",
+                "--size",
+                "6x6",
+                "--ticks",
+                "30",
+                "--seed",
+                "9",
+            ])
+            .args(&["--linger-s", "1.5"])
+            .replay(&trace),
+    );
     // Before anyone joined: the map, and refusals that need no seat.
     let info = served.post("getgameinfo", r#"{"protocol":2}"#);
     assert_eq!(info.0, 200);

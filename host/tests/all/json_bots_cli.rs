@@ -5,56 +5,40 @@ use crate::common::*;
 
 #[test]
 fn colorfight_python_bot_plays_and_its_trace_verifies() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("cf.jsonl");
-    let r = report(&arena(&[
-        "play",
-        "colorfight",
-        "--bot",
-        "cmd:python3 host/examples/colorfight_bot.py",
-        "--bot",
-        "expander",
-        "--bot",
-        "random",
-        "--size",
-        "12x12",
-        "--ticks",
-        "600",
-        "--seed",
-        "3",
-        "--turn-ms",
-        "500",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]));
+    let (r, trace) = Arena::play("colorfight")
+        .bots(&[
+            "cmd:python3 host/examples/colorfight_bot.py",
+            "expander",
+            "random",
+        ])
+        .args(&[
+            "--size",
+            "12x12",
+            "--ticks",
+            "600",
+            "--seed",
+            "3",
+            "--turn-ms",
+            "500",
+        ])
+        .played("cf.jsonl");
     assert_eq!(r["turns"], 600);
     assert_eq!(r["seats"][0]["faults"].as_array().unwrap().len(), 0, "{r}");
     // The python bot took cells: its score is more than its start.
     assert!(r["seats"][0]["score"].as_i64().unwrap() > 5, "{r}");
-    let v = arena(&["verify", "colorfight", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("colorfight", &trace, &[]);
 }
 
 #[test]
 fn colorfight_garbage_and_silence_are_faults_and_the_match_goes_on() {
-    let r = report(&arena(&[
-        "play",
-        "colorfight",
-        "--bot",
-        "cmd:while read l; do echo '{attack'; done",
-        "--bot",
-        "cmd:sleep 60",
-        "--bot",
-        "strategist",
-        "--size",
-        "10x10",
-        "--ticks",
-        "300",
-        "--turn-ms",
-        "20",
-        "--json",
-    ]));
+    let r = Arena::play("colorfight")
+        .bots(&[
+            "cmd:while read l; do echo '{attack'; done",
+            "cmd:sleep 60",
+            "strategist",
+        ])
+        .args(&["--size", "10x10", "--ticks", "300", "--turn-ms", "20"])
+        .report();
     assert_eq!(r["turns"], 300);
     let g = r["seats"][0]["faults"].as_array().unwrap();
     assert!(g[0]["what"].as_str().unwrap().contains("unreadable"), "{r}");
@@ -65,54 +49,21 @@ fn colorfight_garbage_and_silence_are_faults_and_the_match_goes_on() {
 
 #[test]
 fn mammut_python_bot_plays_a_whole_game_and_its_trace_verifies() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("m.jsonl");
-    let r = report(&arena(&[
-        "play",
-        "mammut",
-        "--bot",
-        "cmd:python3 host/examples/mammut_bot.py",
-        "--bot",
-        "greedy",
-        "--bot",
-        "random",
-        "--bot",
-        "cautious",
-        "--bot",
-        "greedy",
-        "--seed",
-        "3",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]));
+    let (r, trace) = mammut_against_builtins("cmd:python3 host/examples/mammut_bot.py")
+        .args(&["--seed", "3"])
+        .played("m.jsonl");
     assert_eq!(r["reason"], "five rounds played");
     assert_eq!(r["seats"][0]["faults"].as_array().unwrap().len(), 0, "{r}");
     assert_eq!(r["seats"][0]["refused"], 0, "{r}");
-    let v = arena(&["verify", "mammut", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("mammut", &trace, &[]);
 }
 
 #[test]
 fn mammut_illegal_answers_get_a_second_chance_then_sit_out() {
     // Always asks for a tile that does not exist: refused twice per round, then sits the round out.
-    let r = report(&arena(&[
-        "play",
-        "mammut",
-        "--bot",
-        "cmd:while read l; do echo '{\"take\":[99]}'; done",
-        "--bot",
-        "greedy",
-        "--bot",
-        "random",
-        "--bot",
-        "cautious",
-        "--bot",
-        "greedy",
-        "--seed",
-        "4",
-        "--json",
-    ]));
+    let r = mammut_against_builtins("cmd:while read l; do echo '{\"take\":[99]}'; done")
+        .args(&["--seed", "4"])
+        .report();
     assert_eq!(r["reason"], "five rounds played");
     assert_eq!(
         r["seats"][0]["refused"], 10,
@@ -140,37 +91,13 @@ fn mammut_moves(trace: &std::path::Path, seat: u64) -> Vec<(u64, bool)> {
 fn mammut_a_bot_that_crashes_is_out_for_that_round_only() {
     // It exits when asked in round 2; the seed removes a player "during this round" only, so its
     // program is started again for round 3 and plays rounds 3, 4 and 5.
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("m.jsonl");
-    let r = report(&arena(&[
-        "play",
-        "mammut",
-        "--bot",
-        &test_bot("mammut_bot_for_tests.py", "--crash-in 2"),
-        "--bot",
-        "greedy",
-        "--bot",
-        "random",
-        "--bot",
-        "cautious",
-        "--bot",
-        "greedy",
-        "--seed",
-        "3",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]));
+    let (r, trace) = mammut_against_builtins(&test_bot("mammut_bot_for_tests.py", "--crash-in 2"))
+        .args(&["--seed", "3"])
+        .played("m.jsonl");
     assert_eq!(r["reason"], "five rounds played");
     let seat = &r["seats"][0];
     assert_eq!(seat["disqualified_at"], serde_json::Value::Null, "{r}");
-    let crashes = seat["faults"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["kind"] == "crash")
-        .count();
-    assert_eq!(crashes, 1, "{r}");
+    assert_eq!(faults_of_kind(&r, 0, "crash").len(), 1, "{r}");
     let moves = mammut_moves(&trace, 0);
     for round in [3, 4, 5] {
         assert!(
@@ -183,35 +110,16 @@ fn mammut_a_bot_that_crashes_is_out_for_that_round_only() {
         moves.iter().filter(|&&(r, _)| r == 2).collect::<Vec<_>>(),
         vec![&(2, true), &(2, true)]
     );
-    let v = arena(&["verify", "mammut", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("mammut", &trace, &[]);
 }
 
 #[test]
 fn mammut_faults_never_disqualify() {
     // Garbage to every request: two faults a round (the second chance, then out for the round),
     // ten in the match, and it is asked again every round: no match-level disqualification.
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("m.jsonl");
-    let r = report(&arena(&[
-        "play",
-        "mammut",
-        "--bot",
-        "cmd:while read l; do echo 'not json'; done",
-        "--bot",
-        "greedy",
-        "--bot",
-        "random",
-        "--bot",
-        "cautious",
-        "--bot",
-        "greedy",
-        "--seed",
-        "6",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]));
+    let (r, trace) = mammut_against_builtins("cmd:while read l; do echo 'not json'; done")
+        .args(&["--seed", "6"])
+        .played("m.jsonl");
     let seat = &r["seats"][0];
     assert_eq!(seat["faults"].as_array().unwrap().len(), 10, "{r}");
     assert_eq!(seat["disqualified_at"], serde_json::Value::Null, "{r}");
@@ -229,25 +137,9 @@ fn mammut_faults_never_disqualify() {
 fn mammut_a_late_answer_is_reported_and_thrown_away() {
     // 1 s an action: the bot takes 1.4 s over its second request, then answers at once. The late
     // answer comes while its second chance is awaited: thrown away, and the second chance answered.
-    let r = report(&arena(&[
-        "play",
-        "mammut",
-        "--bot",
-        &test_bot("mammut_bot_for_tests.py", "--late 2 1.4"),
-        "--bot",
-        "greedy",
-        "--bot",
-        "random",
-        "--bot",
-        "cautious",
-        "--bot",
-        "greedy",
-        "--turn-ms",
-        "1000",
-        "--seed",
-        "5",
-        "--json",
-    ]));
+    let r = mammut_against_builtins(&test_bot("mammut_bot_for_tests.py", "--late 2 1.4"))
+        .args(&["--turn-ms", "1000", "--seed", "5"])
+        .report();
     let faults = r["seats"][0]["faults"].as_array().unwrap();
     let kinds: Vec<&str> = faults.iter().map(|f| f["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["timeout", "late"], "{r}");

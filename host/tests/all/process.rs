@@ -1,6 +1,7 @@
 //! Bot processes: lines framed with a length limit, time-outs, crashes, process groups killed and
 //! reaped, stderr capped.
 
+use crate::common::scratch;
 use arena_host::process::{BotProcess, Fault, Limits, Line};
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -82,8 +83,7 @@ fn invalid_utf8_is_a_fault() {
 
 #[test]
 fn children_of_a_bot_are_killed_with_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let pidfile = dir.path().join("pid");
+    let (_dir, pidfile) = scratch("pid");
     let cmd = format!(
         "sleep 60 & echo $! > {}; echo started; wait",
         pidfile.display()
@@ -107,8 +107,7 @@ fn children_of_a_bot_are_killed_with_it() {
 
 #[test]
 fn stderr_goes_to_a_capped_log() {
-    let dir = tempfile::tempdir().unwrap();
-    let log = dir.path().join("bot.stderr");
+    let (_dir, log) = scratch("bot.stderr");
     let limits = Limits {
         max_log: 100,
         ..quick()

@@ -1,6 +1,7 @@
 //! `arena render` and `arena play --watch` end to end: a Tower Defense match played by `arena play`,
 //! drawn at every display size, compared pixel for pixel with the firmware's screen drawn directly.
 
+use crate::common::{arg, golden, scratch, Arena};
 use arena_core::games::tower_defense::{Params, TowerDefense, Variant};
 use arena_core::Game;
 use arena_firmware::screen::{draw_game, MatchLabel};
@@ -12,56 +13,55 @@ use arena_host::seats::BotSpec;
 use embedded_graphics::pixelcolor::{BinaryColor, Gray4, Rgb565};
 use image::{AnimationDecoder, RgbImage};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 const SEED: u64 = 7;
 const BOTS: [&str; 2] = ["strong", "random"];
 
-/// `arena args`, with no $COLUMNS (whatever the shell running the tests exported).
-fn arena(args: &[&str]) -> Output {
-    arena_in(args, None)
+/// `cmd`, with no $COLUMNS (whatever the shell running the tests exported).
+fn arena(cmd: &Arena) -> Output {
+    arena_in(cmd, None)
 }
 
-/// `arena args` with $COLUMNS set to `columns` (`None`: unset).
-fn arena_in(args: &[&str], columns: Option<&str>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_arena"));
-    cmd.args(args).env_remove("COLUMNS");
+/// `cmd` with $COLUMNS set to `columns` (`None`: unset).
+fn arena_in(cmd: &Arena, columns: Option<&str>) -> Output {
+    let mut command = cmd.command();
+    command.env_remove("COLUMNS");
     if let Some(c) = columns {
-        cmd.env("COLUMNS", c);
+        command.env("COLUMNS", c);
     }
-    cmd.output().expect("arena runs")
+    command.output().expect("arena runs")
 }
 
-fn ok(args: &[&str]) -> String {
-    ok_in(args, None)
+fn ok(cmd: &Arena) -> String {
+    ok_in(cmd, None)
 }
 
-fn ok_in(args: &[&str], columns: Option<&str>) -> String {
-    let out = arena_in(args, columns);
+fn ok_in(cmd: &Arena, columns: Option<&str>) -> String {
+    let out = arena_in(cmd, columns);
     assert!(
         out.status.success(),
-        "arena {args:?} failed: {}",
+        "{cmd} failed: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `arena render FILE OPTIONS... --out OUT`, which must succeed: what it printed.
+fn render(file: &str, options: &[&str], out: &Path) -> String {
+    ok(&Arena::new(&["render", file])
+        .args(options)
+        .file("--out", out))
 }
 
 /// A Duel trace written by `arena play`.
 fn trace(dir: &Path) -> PathBuf {
     let path = dir.join("td.jsonl");
     let seed = SEED.to_string();
-    ok(&[
-        "play",
-        "tower-defense",
-        "--seed",
-        &seed,
-        "--bot",
-        BOTS[0],
-        "--bot",
-        BOTS[1],
-        "--replay",
-        path.to_str().unwrap(),
-    ]);
+    ok(&Arena::play("tower-defense")
+        .args(&["--seed", &seed])
+        .bots(&BOTS)
+        .replay(&path));
     path
 }
 
@@ -124,16 +124,8 @@ fn png_of_a_turn_is_the_firmware_screen_of_that_turn_at_every_display() {
     assert_eq!(expected_state.turn(), turn);
     for (name, w, h, scale) in DISPLAYS {
         let out = dir.path().join(format!("{name}.png"));
-        let said = ok(&[
-            "render",
-            trace.to_str().unwrap(),
-            "--display",
-            name,
-            "--turn",
-            &turn.to_string(),
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        let options = ["--display", name, "--turn", &turn.to_string()];
+        let said = render(arg(&trace), &options, &out);
         assert!(said.contains("turn 120"), "{said}");
         let png = image::open(&out).unwrap().into_rgb8();
         assert_eq!(png.dimensions(), (w * scale, h * scale), "{name}");
@@ -150,16 +142,7 @@ fn scale_changes_the_picture_size_only() {
     let dir = tempfile::tempdir().unwrap();
     let trace = trace(dir.path());
     let out = dir.path().join("s.png");
-    ok(&[
-        "render",
-        trace.to_str().unwrap(),
-        "--turn",
-        "40",
-        "--scale",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    render(arg(&trace), &["--turn", "40", "--scale", "1"], &out);
     let png = image::open(&out).unwrap().into_rgb8();
     assert_eq!(png.dimensions(), (128, 64));
     assert!(png == draw::<Gray4>(128, 64, 1, &state_after(40)));
@@ -186,18 +169,15 @@ fn gif_shows_the_match_at_every_display_and_ends_on_the_result() {
     let every = 100u32;
     for (name, w, h, scale) in DISPLAYS {
         let out = dir.path().join(format!("{name}.gif"));
-        ok(&[
-            "render",
-            trace.to_str().unwrap(),
+        let options = [
             "--display",
             name,
             "--every",
             &every.to_string(),
             "--delay",
             "40",
-            "--out",
-            out.to_str().unwrap(),
-        ]);
+        ];
+        render(arg(&trace), &options, &out);
         let frames = gif_frames(&out);
         // Turns 0, 100, ..., the last turn if not on the grid, and the result.
         let drawn = turns / every + 1 + u32::from(!turns.is_multiple_of(every));
@@ -221,20 +201,13 @@ fn default_every_keeps_a_gif_within_a_few_hundred_frames() {
     let dir = tempfile::tempdir().unwrap();
     let trace = trace(dir.path());
     let out = dir.path().join("d.gif");
-    ok(&[
-        "render",
-        trace.to_str().unwrap(),
-        "--scale",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    render(arg(&trace), &["--scale", "1"], &out);
     let n = gif_frames(&out).len();
     assert!((3..=302).contains(&n), "{n} frames");
 }
 
 fn fails(args: &[&str], needle: &str) {
-    let out = arena(args);
+    let out = arena(&Arena::new(args));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "arena {args:?} should fail");
     assert!(err.contains(needle), "arena {args:?}: {err}");
@@ -287,7 +260,7 @@ fn watched_duel(columns: Option<&str>) -> (String, String) {
     let base = duel_60(&seed);
     let mut args = base.to_vec();
     args.extend(["--watch", "--watch-fps", "1000", "--watch-every", "20"]);
-    (ok(&base), ok_in(&args, columns))
+    (ok(&Arena::new(&base)), ok_in(&Arena::new(&args), columns))
 }
 
 #[test]
@@ -310,7 +283,7 @@ fn watch_draws_frames_in_place_and_only_when_asked() {
         "--watch-fps",
         "1000",
     ]);
-    let out = arena_in(&args, Some("128"));
+    let out = arena_in(&Arena::new(&args), Some("128"));
     assert!(out.status.success());
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["turns"], 60);
@@ -319,7 +292,7 @@ fn watch_draws_frames_in_place_and_only_when_asked() {
     // `auto` draws only on a terminal; the test's stdout is a pipe.
     let mut args = base.to_vec();
     args.extend(["--watch", "auto"]);
-    assert_eq!(ok(&args), plain);
+    assert_eq!(ok(&Arena::new(&args)), plain);
 }
 
 /// `text` as the terminal shows it: without its ANSI escape sequences (`ESC [ ... letter`) and
@@ -396,41 +369,23 @@ fn colorfight_is_watched_in_about_a_minute_by_default() {
 
 #[test]
 fn a_colorfight_trace_from_arena_play_renders_too() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("cf.jsonl");
+    let (dir, trace) = scratch("cf.jsonl");
     let t = trace.to_str().unwrap();
     // Seed 3 has gold that a lossy float parse reads 1 ULP off at tick 19.
-    ok(&[
-        "play",
-        "colorfight",
-        "--seed",
-        "3",
-        "--ticks",
-        "120",
-        "--replay",
-        t,
-    ]);
-    ok(&["verify", "colorfight", t]);
+    ok(&Arena::play("colorfight")
+        .args(&["--seed", "3", "--ticks", "120"])
+        .replay(&trace));
+    ok(&Arena::verify("colorfight", &trace));
     let png = |turn: &str| {
         let out = dir.path().join(format!("cf{turn}.png"));
-        let o = out.to_str().unwrap();
-        ok(&[
-            "render",
-            t,
-            "--turn",
-            turn,
-            "--display",
-            "desktop",
-            "--out",
-            o,
-        ]);
+        render(t, &["--turn", turn, "--display", "desktop"], &out);
         image::open(&out).unwrap().into_rgb8()
     };
     let (start, end) = (png("0"), png("120"));
     assert_eq!(start.dimensions(), (960, 600));
     assert!(start != end);
     let gif = dir.path().join("cf.gif");
-    ok(&["render", t, "--every", "40", "--out", gif.to_str().unwrap()]);
+    render(t, &["--every", "40"], &gif);
     let frames = gif_frames(&gif);
     // Ticks 0, 40, 80, 120, then the result.
     assert_eq!(frames.len(), 5);
@@ -445,25 +400,11 @@ fn mammut_and_ballroom_replays_are_read_and_drawn() {
         Head::read(text.as_bytes()).map(|h| arena_host::games::detect(&h).map(|g| g.name))
     };
     let ctx = ReplayContext::default();
-    let dir = tempfile::tempdir().unwrap();
-    let m = dir.path().join("m.jsonl");
+    let (dir, m) = scratch("m.jsonl");
     let b = dir.path().join("b.json");
-    ok(&[
-        "play",
-        "mammut",
-        "--seed",
-        "2",
-        "--replay",
-        m.to_str().unwrap(),
-    ]);
-    ok(&[
-        "play",
-        "ballroom",
-        "--seed",
-        "2",
-        "--replay",
-        b.to_str().unwrap(),
-    ]);
+    for (game, file) in [("mammut", &m), ("ballroom", &b)] {
+        ok(&Arena::play(game).args(&["--seed", "2"]).replay(file));
+    }
 
     let text = std::fs::read_to_string(&m).unwrap();
     assert_eq!(detect(&text), Ok(Ok("mammut")));
@@ -501,101 +442,49 @@ fn mammut_and_ballroom_replays_are_read_and_drawn() {
     // Both draw through their board screens, as a GIF and as one frame.
     for file in [&m, &b] {
         let gif = dir.path().join("x.gif");
-        ok(&[
-            "render",
-            file.to_str().unwrap(),
-            "--out",
-            gif.to_str().unwrap(),
-        ]);
+        render(arg(file), &[], &gif);
         let frames = gif_frames(&gif);
         assert!(frames.len() > 10, "{} frames", frames.len());
         assert!(frames.windows(2).any(|w| w[0] != w[1]));
         let png = dir.path().join("x.png");
-        ok(&[
-            "render",
-            file.to_str().unwrap(),
-            "--turn",
-            "3",
-            "--out",
-            png.to_str().unwrap(),
-        ]);
+        render(arg(file), &["--turn", "3"], &png);
         let img = image::open(&png).unwrap();
         assert_eq!((img.width(), img.height()), (512, 256));
     }
     // And both can be watched live.
-    let watched = ok(&[
-        "play",
-        "mammut",
-        "--seed",
-        "1",
-        "--watch",
-        "--watch-fps",
-        "1000",
-    ]);
+    let watched =
+        ok(&Arena::play("mammut").args(&["--seed", "1", "--watch", "--watch-fps", "1000"]));
     assert!(watched.contains('\u{2580}'), "no half blocks drawn");
 }
 
 #[test]
 fn ants_replays_render_on_their_map_and_ants_can_be_watched() {
-    let root = std::env::var_os("ARENA_GOLDEN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/golden"));
-    let game = root.join("ants/tut_hunter_greedy_s7");
+    let game = golden("ants").join("tut_hunter_greedy_s7");
     assert!(game.is_dir(), "golden data not found at {}", game.display());
     let (replay, map) = (game.join("replay.json"), game.join("map.map"));
     let (replay, map) = (replay.to_str().unwrap(), map.to_str().unwrap());
-    let dir = tempfile::tempdir().unwrap();
-    let gif = dir.path().join("a.gif");
-    ok(&[
-        "render",
-        replay,
-        "--map",
-        map,
-        "--out",
-        gif.to_str().unwrap(),
-    ]);
+    let (dir, gif) = scratch("a.gif");
+    render(replay, &["--map", map], &gif);
     let frames = gif_frames(&gif);
     // 128 turns: the start, every turn, then the result screen.
     assert_eq!(frames.len(), 130);
     assert!(frames.windows(2).any(|w| w[0] != w[1]));
     let png = dir.path().join("a.png");
-    ok(&[
-        "render",
-        replay,
-        "--map",
-        map,
-        "--turn",
-        "60",
-        "--out",
-        png.to_str().unwrap(),
-    ]);
+    render(replay, &["--map", map, "--turn", "60"], &png);
     // The replay holds its map: without --map, the same picture.
     let own = dir.path().join("own.png");
-    ok(&[
-        "render",
-        replay,
-        "--turn",
-        "60",
-        "--out",
-        own.to_str().unwrap(),
-    ]);
+    render(replay, &["--turn", "60"], &own);
     assert_eq!(std::fs::read(&own).unwrap(), std::fs::read(&png).unwrap());
-    let watched = ok(&[
-        "play",
-        "ants",
-        "--map",
-        map,
-        "--bot",
-        "hold",
-        "--bot",
-        "hunter",
-        "--turns",
-        "20",
-        "--engine-seed",
-        "1",
-        "--watch",
-        "--watch-fps",
-        "1000",
-    ]);
+    let watched = ok(
+        &crate::common::ants_on(Path::new(map), &["hold", "hunter"]).args(&[
+            "--turns",
+            "20",
+            "--engine-seed",
+            "1",
+            "--watch",
+            "--watch-fps",
+            "1000",
+        ]),
+    );
     assert!(watched.contains('\u{2580}'), "no half blocks drawn");
 }

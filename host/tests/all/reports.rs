@@ -3,57 +3,34 @@
 
 use crate::common::*;
 
-/// Plays `args` twice (text and `--json`); returns both.
-fn play(args: &[&str]) -> (String, serde_json::Value) {
-    let mut all = vec!["play"];
-    all.extend_from_slice(args);
-    let out = arena(&all);
-    assert!(out.status.success(), "{}", text(&out));
-    all.push("--json");
+/// Plays `match_` twice (text and `--json`); returns both.
+fn play(match_: &Arena) -> (String, serde_json::Value) {
+    let out = match_.ok();
     (
         String::from_utf8_lossy(&out.stdout).into_owned(),
-        report(&arena(&all)),
+        match_.report(),
     )
 }
 
 #[test]
 fn every_game_report_says_what_decided_the_ranking() {
-    let games: &[&[&str]] = &[
-        &[
-            "tower-defense",
-            "--bot",
-            "strong",
-            "--bot",
-            "random",
-            "--seed",
-            "7",
-        ],
-        &[
-            "mammut", "--bot", "cautious", "--bot", "greedy", "--bot", "random", "--bot", "greedy",
-            "--bot", "cautious", "--seed", "3",
-        ],
-        &[
-            "colorfight",
-            "--size",
-            "10x10",
-            "--ticks",
-            "300",
-            "--bot",
-            "strategist",
-            "--bot",
-            "expander",
-            "--bot",
-            "random",
-            "--seed",
-            "2",
-        ],
-        &[
-            "ballroom", "--bot", "strong", "--bot", "holder", "--bot", "random", "--bot", "random",
-            "--seed", "1",
-        ],
+    let games = [
+        Arena::play("tower-defense")
+            .bots(&["strong", "random"])
+            .args(&["--seed", "7"]),
+        Arena::play("mammut")
+            .bots(&["cautious", "greedy", "random", "greedy", "cautious"])
+            .args(&["--seed", "3"]),
+        Arena::play("colorfight")
+            .args(&["--size", "10x10", "--ticks", "300"])
+            .bots(&["strategist", "expander", "random"])
+            .args(&["--seed", "2"]),
+        Arena::play("ballroom")
+            .bots(&["strong", "holder", "random", "random"])
+            .args(&["--seed", "1"]),
     ];
-    for args in games {
-        let (text, json) = play(args);
+    for game in &games {
+        let (text, json) = play(game);
         let why = json["decided_by"]
             .as_str()
             .unwrap_or_else(|| panic!("{json}"));
@@ -66,7 +43,7 @@ fn every_game_report_says_what_decided_the_ranking() {
         }
         for seat in json["seats"].as_array().unwrap() {
             let compared = seat["compared"].as_str().unwrap();
-            assert!(!compared.is_empty(), "{args:?}: {seat}");
+            assert!(!compared.is_empty(), "{game}: {seat}");
             assert!(text.contains(compared), "{text}");
         }
     }
@@ -77,26 +54,13 @@ fn every_game_report_says_what_decided_the_ranking() {
 #[test]
 fn ants_reports_say_who_went_out_and_when() {
     let map = golden("ants").join("maps/tutorial1.map");
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("game.json");
-    let (map, file) = (map.to_str().unwrap(), file.to_str().unwrap());
-    let (text, json) = play(&[
-        "ants",
-        "--map",
-        map,
-        "--bot",
-        "hold",
-        "--bot",
-        "hunter",
-        "--turns",
-        "200",
-        "--engine-seed",
-        "3",
-        "--replay",
-        file,
-    ]);
-    let replay: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+    let (_dir, file) = scratch("game.json");
+    let (text, json) = play(
+        &ants_on(&map, &["hold", "hunter"])
+            .args(&["--turns", "200", "--engine-seed", "3"])
+            .replay(&file),
+    );
+    let replay = read_json(&file);
     assert_eq!(replay["status"][0], "eliminated", "{replay}");
     let mut out = 0;
     for (seat, s) in json["seats"].as_array().unwrap().iter().enumerate() {

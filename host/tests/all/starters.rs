@@ -31,38 +31,23 @@ fn compile_csharp(bot: &Path, out: &Path) {
     );
 }
 
-fn mammut_against_builtins(exe: &Path, trace: &Path) -> serde_json::Value {
-    report(&arena(&[
-        "play",
-        "mammut",
-        "--bot",
-        &format!("cmd:mono {}", exe.display()),
-        "--bot",
-        "greedy",
-        "--bot",
-        "random",
-        "--bot",
-        "cautious",
-        "--bot",
-        "greedy",
-        "--seed",
-        "12",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]))
+/// The report of a Mammut match of `exe` against the built-in bots, its trace written to `trace`.
+fn csharp_against_builtins(exe: &Path, trace: &Path) -> serde_json::Value {
+    mammut_against_builtins(&format!("cmd:mono {}", exe.display()))
+        .args(&["--seed", "12"])
+        .replay(trace)
+        .report()
 }
 
 #[test]
 fn a_csharp_bot_written_against_the_seeds_player_class_plays_mammut() {
-    let dir = tempfile::tempdir().unwrap();
-    let exe = dir.path().join("SampleBot.exe");
+    let (dir, exe) = scratch("SampleBot.exe");
     compile_csharp(
         &workspace().join("host/examples/mammut_csharp/SampleBot.cs"),
         &exe,
     );
     let trace = dir.path().join("m.jsonl");
-    let r = mammut_against_builtins(&exe, &trace);
+    let r = csharp_against_builtins(&exe, &trace);
     assert_eq!(r["reason"], "five rounds played", "{r}");
     let seat = &r["seats"][0];
     assert_eq!(seat["bot"], "SampleBot.exe");
@@ -75,16 +60,14 @@ fn a_csharp_bot_written_against_the_seeds_player_class_plays_mammut() {
         .filter(|l| l.contains("\"seat\":0") && l.contains("\"refused\":false"))
         .count();
     assert!(taken >= 5, "{taken} accepted actions");
-    let v = arena(&["verify", "mammut", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("mammut", &trace, &[]);
 }
 
 #[test]
 fn a_csharp_bot_choosing_illegally_is_asked_once_more_then_has_an_empty_hand() {
     // Always a tile that does not exist, or an exception every other call: each is refused, asked
     // once more, refused again, and the player sits out the round with an empty hand.
-    let dir = tempfile::tempdir().unwrap();
-    let source = dir.path().join("Cheater.cs");
+    let (dir, source) = scratch("Cheater.cs");
     std::fs::write(
         &source,
         r#"using System;
@@ -106,55 +89,33 @@ public class Cheater : Player
     let exe = dir.path().join("Cheater.exe");
     compile_csharp(&source, &exe);
     let trace = dir.path().join("m.jsonl");
-    let r = mammut_against_builtins(&exe, &trace);
+    let r = csharp_against_builtins(&exe, &trace);
     assert_eq!(r["reason"], "five rounds played", "{r}");
     assert_eq!(r["seats"][0]["refused"], 10, "two a round: {r}");
     assert_eq!(r["seats"][0]["disqualified_at"], serde_json::Value::Null);
-    let v = arena(&["verify", "mammut", trace.to_str().unwrap()]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("mammut", &trace, &[]);
 }
 
-/// `cmd:` for a JS bot through the adapter.
-fn js_bot(file: &str, name: &str) -> String {
-    format!("cmd:node host/examples/tower_defense_js/adapter.js {file} {name}")
+/// `arena play tower-defense` of a JS bot through the adapter (`name` in `file`) against `random`.
+fn js_bot_against_random(file: &str, name: &str) -> Arena {
+    let bot = format!("cmd:node host/examples/tower_defense_js/adapter.js {file} {name}");
+    Arena::play("tower-defense").bots(&[&bot, "random"])
 }
 
 #[test]
 fn a_javascript_bot_written_for_the_controller_plays_tower_defense() {
-    let dir = tempfile::tempdir().unwrap();
-    let trace = dir.path().join("td.jsonl");
-    let r = report(&arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        &js_bot(
-            "host/examples/tower_defense_js/sample_bot.js",
-            "wallAndWave",
-        ),
-        "--bot",
-        "random",
-        "--seed",
-        "4",
-        "--max-turns",
-        "2000",
-        "--turn-ms",
-        "50",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]));
+    let (r, trace) = js_bot_against_random(
+        "host/examples/tower_defense_js/sample_bot.js",
+        "wallAndWave",
+    )
+    .args(&["--seed", "4", "--max-turns", "2000", "--turn-ms", "50"])
+    .played("td.jsonl");
     assert_eq!(r["seats"][0]["faults"], serde_json::json!([]), "{r}");
     assert_eq!(r["seats"][0]["bot"], "sample_bot.js", "{r}");
     let written = std::fs::read_to_string(&trace).unwrap();
     assert!(written.contains("\"action\":\"build\""), "it never built");
     assert!(written.contains("\"action\":\"spawn\""), "it never spawned");
-    let v = arena(&[
-        "verify",
-        "tower-defense",
-        trace.to_str().unwrap(),
-        "--partial",
-    ]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("tower-defense", &trace, &["--partial"]);
 }
 
 #[test]
@@ -163,8 +124,7 @@ fn the_adapter_shows_a_bot_what_the_controller_showed_it() {
     // paid, with turnNumber already the new turn's: a bot that answers with what it sees shows it.
     // Here a bot builds at the space numbered by what it saw (turn, its gold mod 100) on two turns:
     // at turn 0 it sees turnNumber 1 and 500 gold; at turn 9, gold 450 + the income of turn 10.
-    let dir = tempfile::tempdir().unwrap();
-    let bot = dir.path().join("probe.js");
+    let (dir, bot) = scratch("probe.js");
     std::fs::write(
         &bot,
         "function probe() {\n\
@@ -177,23 +137,10 @@ fn the_adapter_shows_a_bot_what_the_controller_showed_it() {
     )
     .unwrap();
     let trace = dir.path().join("td.jsonl");
-    let r = report(&arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        &js_bot(bot.to_str().unwrap(), "probe"),
-        "--bot",
-        "random",
-        "--seed",
-        "1",
-        "--max-turns",
-        "12",
-        "--turn-ms",
-        "100",
-        "--replay",
-        trace.to_str().unwrap(),
-        "--json",
-    ]));
+    let r = js_bot_against_random(arg(&bot), "probe")
+        .args(&["--seed", "1", "--max-turns", "12", "--turn-ms", "100"])
+        .replay(&trace)
+        .report();
     assert_eq!(r["seats"][0]["faults"], serde_json::json!([]), "{r}");
     let actions: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
         .unwrap()

@@ -7,29 +7,18 @@ use std::process::{Command, Output};
 
 fn tournament(dir: &Path, name: &str, extra: &[&str]) -> (PathBuf, Output) {
     let file = dir.join(name);
-    let mut args = vec![
-        "tournament",
-        "tower-defense",
-        "--bot",
-        "strong",
-        "--bot",
-        "random",
-        "--bot",
-        "army",
-        "--seed",
-        "11",
-        "--quiet",
-        "--results-json",
-        file.to_str().unwrap(),
-    ];
-    args.extend_from_slice(extra);
-    let out = arena(&args);
-    assert!(out.status.success(), "{}", text(&out));
+    let out = Arena::tournament("tower-defense")
+        .bots(&["strong", "random", "army"])
+        .args(&["--seed", "11", "--quiet"])
+        .file("--results-json", &file)
+        .args(extra)
+        .ok();
     (file, out)
 }
 
-fn read(p: &Path) -> serde_json::Value {
-    serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap()
+/// `arena merge A B --results-json OUT`, which must succeed.
+fn merge(a: &str, b: &str, out: &str) -> Output {
+    Arena::new(&["merge", a, b, "--results-json", out]).ok()
 }
 
 #[test]
@@ -37,7 +26,7 @@ fn results_do_not_depend_on_jobs_and_shards_merge_into_one_run() {
     let dir = tempfile::tempdir().unwrap();
     let (one, out) = tournament(dir.path(), "one.json", &["--jobs", "1"]);
     let (two, _) = tournament(dir.path(), "two.json", &["--jobs", "2"]);
-    assert_eq!(read(&one), read(&two));
+    assert_eq!(read_json(&one), read_json(&two));
     let table = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(
         table.contains("wins") && table.contains("mu-3sigma"),
@@ -46,17 +35,10 @@ fn results_do_not_depend_on_jobs_and_shards_merge_into_one_run() {
 
     let (a, _) = tournament(dir.path(), "a.json", &["--shard", "0/2"]);
     let (b, _) = tournament(dir.path(), "b.json", &["--shard", "1/2"]);
-    assert_eq!(read(&a)["results"].as_array().unwrap().len(), 3);
+    assert_eq!(read_json(&a)["results"].as_array().unwrap().len(), 3);
     let merged = dir.path().join("merged.json");
-    let m = arena(&[
-        "merge",
-        a.to_str().unwrap(),
-        b.to_str().unwrap(),
-        "--results-json",
-        merged.to_str().unwrap(),
-    ]);
-    assert!(m.status.success(), "{}", text(&m));
-    assert_eq!(read(&merged), read(&one));
+    let m = merge(arg(&a), arg(&b), arg(&merged));
+    assert_eq!(read_json(&merged), read_json(&one));
     // The printed tables are the same too.
     let single = String::from_utf8_lossy(&out.stdout).to_string();
     assert_eq!(String::from_utf8_lossy(&m.stdout), single);
@@ -64,45 +46,30 @@ fn results_do_not_depend_on_jobs_and_shards_merge_into_one_run() {
 
 #[test]
 fn round_robin_swaps_seats_and_ranks_the_strong_bot_first() {
-    let dir = tempfile::tempdir().unwrap();
-    let replays = dir.path().join("replays");
-    let (file, _) = tournament(
-        dir.path(),
-        "r.json",
-        &["--replays", replays.to_str().unwrap()],
-    );
-    let r = read(&file);
+    let (dir, replays) = scratch("replays");
+    let (file, _) = tournament(dir.path(), "r.json", &["--replays", arg(&replays)]);
+    let r = read_json(&file);
     let results = r["results"].as_array().unwrap();
     assert_eq!(results.len(), 6);
     assert_eq!(r["standings"][0]["bot"], "strong");
     // Every replay was kept, and verifies.
     for m in results {
         let path = m["replay"].as_str().unwrap();
-        let v = arena(&["verify", "tower-defense", path]);
-        assert!(v.status.success(), "{path}: {}", text(&v));
+        verifies("tower-defense", Path::new(path), &[]);
     }
     assert_eq!(std::fs::read_dir(&replays).unwrap().count(), 6);
 }
 
 #[test]
 fn siege_plays_every_defender_against_every_invader() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("s.json");
-    let out = arena(&[
-        "tournament",
-        "tower-defense",
-        "--variant",
-        "siege",
-        "--bot",
-        "strong",
-        "--bot",
-        "army",
-        "--quiet",
-        "--results-json",
-        file.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let r = read(&file);
+    let (_dir, file) = scratch("s.json");
+    let out = Arena::tournament("tower-defense")
+        .args(&["--variant", "siege"])
+        .bots(&["strong", "army"])
+        .args(&["--quiet"])
+        .file("--results-json", &file)
+        .ok();
+    let r = read_json(&file);
     let seats: Vec<Vec<u64>> = r["results"]
         .as_array()
         .unwrap()
@@ -129,21 +96,12 @@ fn external_bots_in_a_tournament_leave_no_process_behind() {
         "cmd:sh -c 'sleep 300 & n=0; while read l; do n=$((n+1)); [ $n -gt 20 ] && sleep 300; echo null; done' {marker}"
     );
     let file = dir.path().join("z.json");
-    let out = arena(&[
-        "tournament",
-        "tower-defense",
-        "--bot",
-        &bot,
-        "--bot",
-        "strong",
-        "--turn-ms",
-        "5",
-        "--quiet",
-        "--results-json",
-        file.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let r = read(&file);
+    Arena::tournament("tower-defense")
+        .bots(&[&bot, "strong"])
+        .args(&["--turn-ms", "5", "--quiet"])
+        .file("--results-json", &file)
+        .ok();
+    let r = read_json(&file);
     assert!(
         r["ratings"][0]["faults"]["timeouts"].as_u64().unwrap() > 0,
         "{r}"
@@ -161,66 +119,30 @@ fn external_bots_in_a_tournament_leave_no_process_behind() {
 
 #[test]
 fn shard_and_bot_errors_are_clear() {
-    let out = arena(&[
-        "tournament",
-        "tower-defense",
-        "--bot",
-        "strong",
-        "--bot",
-        "random",
-        "--shard",
-        "2/2",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("0 <= I < N"), "{}", text(&out));
-    let out = arena(&[
-        "tournament",
-        "tower-defense",
-        "--bot",
-        "strong",
-        "--bot",
-        "nope",
-    ]);
-    assert!(text(&out).contains("unknown bot `nope`"), "{}", text(&out));
+    let t = Arena::tournament("tower-defense")
+        .bots(&["strong", "random"])
+        .args(&["--shard", "2/2"])
+        .exits(2);
+    assert!(t.contains("0 <= I < N"), "{t}");
+    let t = text(
+        &Arena::tournament("tower-defense")
+            .bots(&["strong", "nope"])
+            .run(),
+    );
+    assert!(t.contains("unknown bot `nope`"), "{t}");
 }
 
 #[test]
 fn a_swiss_tournament_sharded_round_by_round_merges_into_one_run() {
     let dir = tempfile::tempdir().unwrap();
     let d = |n: &str| dir.path().join(n).to_str().unwrap().to_string();
-    let base: Vec<&str> = vec![
-        "tournament",
-        "ballroom",
-        "--bot",
-        "strong",
-        "--bot",
-        "holder",
-        "--bot",
-        "random",
-        "--bot",
-        "random",
-        "--bot",
-        "strong",
-        "--bot",
-        "holder",
-        "--bot",
-        "random",
-        "--bot",
-        "holder",
-        "--rounds",
-        "2",
-        "--seed",
-        "5",
-        "--quiet",
-    ];
-    let run = |extra: &[&str]| {
-        let mut args = base.clone();
-        args.extend_from_slice(extra);
-        let out = arena(&args);
-        assert!(out.status.success(), "{}", text(&out));
-    };
+    let base = Arena::tournament("ballroom")
+        .bots(&["strong", "holder", "random", "random"])
+        .bots(&["strong", "holder", "random", "holder"])
+        .args(&["--rounds", "2", "--seed", "5", "--quiet"]);
+    let run = |extra: &[&str]| base.clone().args(extra).ok();
     run(&["--results-json", &d("whole.json")]);
-    let whole = read(&dir.path().join("whole.json"));
+    let whole = read_json(&dir.path().join("whole.json"));
     assert_eq!(
         whole["results"].as_array().unwrap().len(),
         4,
@@ -229,14 +151,7 @@ fn a_swiss_tournament_sharded_round_by_round_merges_into_one_run() {
     // Round 1 in two shards, merged; then round 2 in two shards after it, merged.
     run(&["--shard", "0/2", "--results-json", &d("r1a.json")]);
     run(&["--shard", "1/2", "--results-json", &d("r1b.json")]);
-    let m = arena(&[
-        "merge",
-        &d("r1a.json"),
-        &d("r1b.json"),
-        "--results-json",
-        &d("r1.json"),
-    ]);
-    assert!(m.status.success(), "{}", text(&m));
+    merge(&d("r1a.json"), &d("r1b.json"), &d("r1.json"));
     run(&[
         "--shard",
         "0/2",
@@ -253,15 +168,8 @@ fn a_swiss_tournament_sharded_round_by_round_merges_into_one_run() {
         "--results-json",
         &d("r2b.json"),
     ]);
-    let m = arena(&[
-        "merge",
-        &d("r2a.json"),
-        &d("r2b.json"),
-        "--results-json",
-        &d("r2.json"),
-    ]);
-    assert!(m.status.success(), "{}", text(&m));
-    assert_eq!(read(&dir.path().join("r2.json")), whole);
+    merge(&d("r2a.json"), &d("r2b.json"), &d("r2.json"));
+    assert_eq!(read_json(&dir.path().join("r2.json")), whole);
 }
 
 #[test]
@@ -271,34 +179,14 @@ fn ants_tournament_rates_many_player_matches_and_shards_merge() {
     let maps = golden("ants").join("maps");
     let m1 = maps.join("tutorial1.map");
     let m4 = maps.join("multi_hill_maze_04p_02.map");
-    let (m1, m4) = (m1.to_str().unwrap(), m4.to_str().unwrap());
-    let run = |extra: &[&str]| {
-        let mut args = vec![
-            "tournament",
-            "ants",
-            "--map",
-            m1,
-            "--map",
-            m4,
-            "--bot",
-            "hunter",
-            "--bot",
-            "hold",
-            "--bot",
-            "strong",
-            "--turns",
-            "60",
-            "--seed",
-            "2",
-            "--quiet",
-        ];
-        args.extend_from_slice(extra);
-        let out = arena(&args);
-        assert!(out.status.success(), "{}", text(&out));
-        out
-    };
+    let base = Arena::tournament("ants")
+        .file("--map", &m1)
+        .file("--map", &m4)
+        .bots(&["hunter", "hold", "strong"])
+        .args(&["--turns", "60", "--seed", "2", "--quiet"]);
+    let run = |extra: &[&str]| base.clone().args(extra).ok();
     run(&["--jobs", "2", "--results-json", &d("whole.json")]);
-    let whole = read(&dir.path().join("whole.json"));
+    let whole = read_json(&dir.path().join("whole.json"));
     let results = whole["results"].as_array().unwrap();
     assert_eq!(results.len(), 2);
     // The 4-player map seats four: with three bots, one plays twice.
@@ -306,47 +194,31 @@ fn ants_tournament_rates_many_player_matches_and_shards_merge() {
     assert!(whole["standings"][0]["columns"][0][0] == "mu-3sigma");
     run(&["--shard", "0/2", "--results-json", &d("a.json")]);
     run(&["--shard", "1/2", "--results-json", &d("b.json")]);
-    let m = arena(&[
-        "merge",
-        &d("a.json"),
-        &d("b.json"),
-        "--results-json",
-        &d("m.json"),
-    ]);
-    assert!(m.status.success(), "{}", text(&m));
-    assert_eq!(read(&dir.path().join("m.json")), whole);
+    merge(&d("a.json"), &d("b.json"), &d("m.json"));
+    assert_eq!(read_json(&dir.path().join("m.json")), whole);
 }
 
 #[test]
 fn names_given_with_the_bots_name_them_in_tables_results_and_replays() {
-    let dir = tempfile::tempdir().unwrap();
-    let replays = dir.path().join("replays");
+    let (dir, replays) = scratch("replays");
     let starter = workspace().join("host/examples/tower_defense_bot.py");
     let python = format!("cmd:python3 {}", starter.display());
     let file = dir.path().join("r.json");
-    let out = arena(&[
-        "tournament",
-        "tower-defense",
-        "--bot",
-        "strong",
-        "--bot",
-        &python,
-        "--bot",
-        "random",
-        "--name",
-        "Strong",
-        "--seed",
-        "3",
-        "--turn-ms",
-        "50",
-        "--quiet",
-        "--replays",
-        replays.to_str().unwrap(),
-        "--results-json",
-        file.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let r = read(&file);
+    let out = Arena::tournament("tower-defense")
+        .bots(&["strong", &python, "random"])
+        .args(&[
+            "--name",
+            "Strong",
+            "--seed",
+            "3",
+            "--turn-ms",
+            "50",
+            "--quiet",
+        ])
+        .file("--replays", &replays)
+        .file("--results-json", &file)
+        .ok();
+    let r = read_json(&file);
     // The first is named; the others keep their default names (playgame.py's for a command).
     assert_eq!(
         r["names"],

@@ -5,28 +5,10 @@ use crate::common::*;
 
 #[test]
 fn python_example_bot_plays_a_builtin_and_its_replay_verifies() {
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("m.jsonl");
-    let out = arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        "cmd:python3 host/examples/tower_defense_bot.py",
-        "--bot",
-        "random",
-        "--seed",
-        "5",
-        "--max-turns",
-        "1500",
-        "--turn-ms",
-        "50",
-        "--replay",
-        replay.to_str().unwrap(),
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
-    let report: serde_json::Value =
-        serde_json::from_slice(&out.stdout).expect("--json prints one JSON report");
+    let (report, replay) = Arena::play("tower-defense")
+        .bots(&["cmd:python3 host/examples/tower_defense_bot.py", "random"])
+        .args(&["--seed", "5", "--max-turns", "1500", "--turn-ms", "50"])
+        .played("m.jsonl");
     assert_eq!(report["seed"], 5);
     let seat0 = &report["seats"][0];
     assert_eq!(seat0["faults"].as_array().unwrap().len(), 0, "{report}");
@@ -38,41 +20,21 @@ fn python_example_bot_plays_a_builtin_and_its_replay_verifies() {
         trace.contains("\"action\":\"build\""),
         "the example bot never built"
     );
-    let v = arena(&[
-        "verify",
-        "tower-defense",
-        replay.to_str().unwrap(),
-        "--partial",
-    ]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("tower-defense", &replay, &["--partial"]);
 }
 
 #[test]
 fn faulty_bots_lose_turns_are_disqualified_and_the_match_goes_on() {
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("faults.jsonl");
+    let (dir, replay) = scratch("faults.jsonl");
     let logs = dir.path().join("logs");
     let garbage = "cmd:while read l; do echo 'this is not json'; echo oops >&2; done";
-    let out = arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        garbage,
-        "--bot",
-        "cmd:sleep 100",
-        "--seed",
-        "1",
-        "--max-turns",
-        "300",
-        "--turn-ms",
-        "2",
-        "--replay",
-        replay.to_str().unwrap(),
-        "--bot-logs",
-        logs.to_str().unwrap(),
-    ]);
+    let out = Arena::play("tower-defense")
+        .bots(&[garbage, "cmd:sleep 100"])
+        .args(&["--seed", "1", "--max-turns", "300", "--turn-ms", "2"])
+        .replay(&replay)
+        .file("--bot-logs", &logs)
+        .ok();
     let t = text(&out);
-    assert!(out.status.success(), "{t}");
     assert!(t.contains("unreadable answer"), "{t}");
     assert!(t.contains("time-out"), "{t}");
     assert!(t.contains("disqualified at turn"), "{t}");
@@ -82,54 +44,28 @@ fn faulty_bots_lose_turns_are_disqualified_and_the_match_goes_on() {
     // Nothing recorded is lost: every turn is in the replay, and it verifies.
     let lines = std::fs::read_to_string(&replay).unwrap().lines().count();
     assert_eq!(lines, 2 + 300);
-    let v = arena(&[
-        "verify",
-        "tower-defense",
-        replay.to_str().unwrap(),
-        "--partial",
-    ]);
-    assert!(v.status.success(), "{}", text(&v));
+    verifies("tower-defense", &replay, &["--partial"]);
 }
 
 #[test]
 fn a_bot_that_exits_at_start_is_reported_and_reaped() {
-    let out = arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        "cmd:exit 0",
-        "--bot",
-        "random",
-        "--seed",
-        "2",
-        "--max-turns",
-        "50",
-    ]);
+    let out = Arena::play("tower-defense")
+        .bots(&["cmd:exit 0", "random"])
+        .args(&["--seed", "2", "--max-turns", "50"])
+        .ok();
     let t = text(&out);
-    assert!(out.status.success(), "{t}");
     assert!(t.contains("exited"), "{t}");
     assert!(t.contains("disqualified at turn 0"), "{t}");
 }
 
 #[test]
 fn verify_reports_the_first_difference_and_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
-    let replay = dir.path().join("m.jsonl");
-    let out = arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        "random",
-        "--bot",
-        "builder",
-        "--seed",
-        "9",
-        "--max-turns",
-        "40",
-        "--replay",
-        replay.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out));
+    let (_dir, replay) = scratch("m.jsonl");
+    Arena::play("tower-defense")
+        .bots(&["random", "builder"])
+        .args(&["--seed", "9", "--max-turns", "40"])
+        .replay(&replay)
+        .ok();
     let trace = std::fs::read_to_string(&replay).unwrap();
     // Change the gold recorded at turn 30.
     let mut lines: Vec<String> = trace.lines().map(String::from).collect();
@@ -139,31 +75,19 @@ fn verify_reports_the_first_difference_and_exits_1() {
     line["players"][1]["gold"] = (gold + 1).into();
     lines[31] = line.to_string();
     std::fs::write(&replay, lines.join("\n") + "\n").unwrap();
-    let v = arena(&["verify", "tower-defense", replay.to_str().unwrap()]);
-    assert_eq!(v.status.code(), Some(1), "{}", text(&v));
-    let t = text(&v);
+    let t = Arena::verify("tower-defense", &replay).exits(1);
     assert!(t.contains("30") && t.contains("gold"), "{t}");
 }
 
 #[test]
 fn unknown_bots_and_too_many_bots_are_clear_errors() {
-    let out = arena(&["play", "tower-defense", "--bot", "nosuchbot"]);
-    assert_eq!(out.status.code(), Some(2));
-    let t = text(&out);
+    let t = Arena::play("tower-defense").bots(&["nosuchbot"]).exits(2);
     assert!(
         t.contains("unknown bot `nosuchbot`") && t.contains("random"),
         "{t}"
     );
-    let out = arena(&[
-        "play",
-        "tower-defense",
-        "--bot",
-        "random",
-        "--bot",
-        "random",
-        "--bot",
-        "random",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out).contains("takes 2 bots"));
+    let t = Arena::play("tower-defense")
+        .bots(&["random", "random", "random"])
+        .exits(2);
+    assert!(t.contains("takes 2 bots"), "{t}");
 }

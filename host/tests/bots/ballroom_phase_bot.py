@@ -8,6 +8,7 @@ attack on the next seat, buy nothing. It can misbehave on purpose:
                          that is not JSON
     --sleep K SECS       sleep SECS before the K-th phase answer (1-based; the class is not counted)
 """
+import argparse
 import json
 import sys
 import time
@@ -16,22 +17,14 @@ SPAWNS = [(0, 0), (9, 0), (9, 9), (0, 9)]
 
 
 def main(argv):
-    executor = None
-    garbage = None
-    sleeps = {}
-    i = 0
-    while i < len(argv):
-        if argv[i] == "--executor":
-            executor = int(argv[i + 1])
-            i += 2
-        elif argv[i] == "--garbage":
-            garbage = (int(argv[i + 1]), argv[i + 2])
-            i += 3
-        elif argv[i] == "--sleep":
-            sleeps[int(argv[i + 1])] = float(argv[i + 2])
-            i += 3
-        else:
-            sys.exit(f"unknown argument {argv[i]}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--executor", type=int)
+    parser.add_argument("--garbage", nargs=2, metavar=("TURN", "PHASE"))
+    parser.add_argument("--sleep", nargs=2, action="append", default=[], metavar=("K", "SECS"))
+    args = parser.parse_args(argv)
+    executor = args.executor
+    garbage = (int(args.garbage[0]), args.garbage[1]) if args.garbage else None
+    sleeps = {int(k): float(secs) for k, secs in args.sleep}
     seat = 0
     answers = 0
     for line in sys.stdin:

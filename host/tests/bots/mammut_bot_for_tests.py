@@ -6,28 +6,21 @@ steals the first hand it can, putting back its first tile), and can misbehave on
     --late K SECS      sleep SECS before answering its K-th request (1-based), then answer at once
     --log FILE         append every request's turn and round to FILE (one line each)
 """
+import argparse
 import json
 import sys
 import time
 
 
 def main(argv):
-    crash = None
-    late = {}
-    log = None
-    i = 0
-    while i < len(argv):
-        if argv[i] == "--crash-in":
-            crash = int(argv[i + 1])
-            i += 2
-        elif argv[i] == "--late":
-            late[int(argv[i + 1])] = float(argv[i + 2])
-            i += 3
-        elif argv[i] == "--log":
-            log = argv[i + 1]
-            i += 2
-        else:
-            sys.exit(f"unknown argument {argv[i]}")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--crash-in", type=int, dest="crash", metavar="ROUND")
+    parser.add_argument("--late", nargs=2, action="append", default=[], metavar=("K", "SECS"))
+    parser.add_argument("--log", metavar="FILE")
+    args = parser.parse_args(argv)
+    crash = args.crash
+    late = {int(k): float(secs) for k, secs in args.late}
+    log = args.log
     asked = 0
     for line in sys.stdin:
         request = json.loads(line)

@@ -2,8 +2,10 @@
 //! ticks) and the full 30 x 30, both variants.
 
 use crate::Suite;
-use arena_core::games::colorfight::{Building, ColorFight, Num, Params, Variant, CAP, MAX_BASES};
-use arena_core::Game;
+use arena_core::games::colorfight::{
+    Action, Building, ColorFight, ColorFightBot, Num, Params, Variant, CAP, MAX_BASES,
+};
+use arena_core::{Bot, Game, Roster};
 
 impl Suite for ColorFight {
     const TURNS: std::ops::Range<usize> = 0..400;
@@ -102,4 +104,35 @@ impl Suite for ColorFight {
         }
         Ok(())
     }
+}
+
+/// The trace `arena play` would write for a 10 x 10 ColorFight match of `ticks` ticks seeded
+/// `seed`, played by four built-in bots (`ColorFight::BOTS` in turn, seat `s` seeded `s`):
+/// `tamper` may change each tick's actions before they are played, and `state` says, given the
+/// state after a tick, whether that tick's line records it.
+pub fn bots_trace(
+    ticks: u32,
+    seed: u64,
+    mut tamper: impl FnMut(&mut [Action]),
+    mut state: impl FnMut(&ColorFight) -> bool,
+) -> String {
+    use arena_host::games::colorfight::trace::{header, line};
+    let params = Params {
+        width: 10,
+        height: 10,
+        ticks,
+        ..Params::default()
+    };
+    let mut game = ColorFight::new(&params, seed).unwrap();
+    let mut bots: Vec<ColorFightBot> = (0..4)
+        .map(|s| ColorFight::bot(ColorFight::BOTS[s % 3], s as u64).unwrap())
+        .collect();
+    let mut out = vec![header(&game)];
+    while !game.is_over() {
+        let mut actions: Vec<Action> = (0..4).map(|s| bots[s].act(&game, s)).collect();
+        tamper(&mut actions);
+        let report = game.step(&actions);
+        out.push(line(&game, &actions, &report, state(&game)));
+    }
+    out.join("\n")
 }

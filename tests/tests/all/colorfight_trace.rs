@@ -1,12 +1,12 @@
 //! ColorFight's canonical JSON and traces: a played trace verifies; a corrupted one fails at the
 //! right line, tick and field.
 
-use arena_core::games::colorfight::{Action, ColorFight, ColorFightBot, Params};
-use arena_core::{Bot, Game, Roster};
+use arena_core::games::colorfight::{Action, ColorFight, Params};
+use arena_core::Game;
 use arena_host::games::colorfight::json::{
     action_from_json, action_from_str, action_json, state_json, state_value,
 };
-use arena_host::games::colorfight::trace::{header, line, replay};
+use arena_host::games::colorfight::trace::replay;
 use arena_host::verify::{Difference, Verified};
 use serde_json::{json, Value};
 
@@ -14,25 +14,11 @@ fn verify_trace(text: &str) -> Result<Verified, Difference> {
     replay(&mut text.as_bytes(), &mut |_: &ColorFight| {})
 }
 
+/// A 10 x 10 match of `ticks` ticks with every state recorded, seat 3 attacking off the grid (refused,
+/// recorded).
 fn played(ticks: u32) -> String {
-    let params = Params {
-        width: 10,
-        height: 10,
-        ticks,
-        ..Params::default()
-    };
-    let mut game = ColorFight::new(&params, 11).unwrap();
-    let mut bots: Vec<ColorFightBot> = (0..4)
-        .map(|s| ColorFight::bot(ColorFight::BOTS[s % 3], s as u64).unwrap())
-        .collect();
-    let mut out = vec![header(&game)];
-    while !game.is_over() {
-        let mut actions: Vec<Action> = (0..4).map(|s| bots[s].act(&game, s)).collect();
-        actions[3] = Action::Attack { x: 99, y: 0 }; // refused, recorded
-        let report = game.step(&actions);
-        out.push(line(&game, &actions, &report, true));
-    }
-    out.join("\n")
+    let off_grid = |actions: &mut [Action]| actions[3] = Action::Attack { x: 99, y: 0 };
+    arena_tests::games::colorfight::bots_trace(ticks, 11, off_grid, |_| true)
 }
 
 #[test]

@@ -5,10 +5,10 @@
 //!
 //! (Ants and Ballroom read their one JSON document whole: not here.)
 
-use arena_core::games::colorfight::{ColorFight, Params as ColorFightParams};
+use arena_core::games::colorfight::ColorFight;
 use arena_core::games::mammut::Mammut;
 use arena_core::games::tower_defense::TowerDefense;
-use arena_core::{Bot, Game, Roster};
+use arena_core::Roster;
 use arena_host::HostGame;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
@@ -106,29 +106,8 @@ fn tower_defense_verify_memory_does_not_grow_with_turns() {
 
 #[test]
 fn colorfight_verify_memory_does_not_grow_with_ticks() {
-    use arena_host::games::colorfight::trace::{header, line};
-    let params = ColorFightParams {
-        width: 10,
-        height: 10,
-        ticks: 3_000,
-        ..ColorFightParams::default()
-    };
-    let mut game = ColorFight::new(&params, 5).unwrap();
-    let mut bots: Vec<_> = (0..4)
-        .map(|s| ColorFight::bot(ColorFight::BOTS[s % 3], s as u64).unwrap())
-        .collect();
-    let mut out = vec![header(&game)];
-    while !game.is_over() {
-        let actions: Vec<_> = (0..4).map(|s| bots[s].act(&game, s)).collect();
-        let report = game.step(&actions);
-        out.push(line(
-            &game,
-            &actions,
-            &report,
-            game.tick().is_multiple_of(7),
-        ));
-    }
-    let text = out.join("\n");
+    let every_7th = |g: &ColorFight| g.tick().is_multiple_of(7);
+    let text = arena_tests::games::colorfight::bots_trace(3_000, 5, |_| {}, every_7th);
     assert_flat(
         "colorfight",
         peaks::<ColorFight>(&text, 200),

@@ -146,25 +146,22 @@ fn the_long_trace_tampered_is_refused_with_turn_and_field() {
         Err(d) => (d.line, d.turn, d.path, d.expected, d.got),
         Ok(r) => panic!("verified: {r}"),
     };
+    // The difference refused at `line` and `turn`: `path`, expected and got.
+    let want = |line, turn, path: &str, expected: &str, got: &str| {
+        let text = str::to_string;
+        (
+            Some(line),
+            Some(turn),
+            text(path),
+            text(expected),
+            text(got),
+        )
+    };
     // Line n + 2 records turn n.
     let turn = edit_line(&text, 1236, |l| l.replace("\"turn\":1234", "\"turn\":1235"));
-    let want = (
-        Some(1236),
-        Some(1234),
-        "turn".into(),
-        "1235".into(),
-        "1234".into(),
-    );
-    assert_eq!(at(&turn), want);
+    assert_eq!(at(&turn), want(1236, 1234, "turn", "1235", "1234"));
     let extra = edit_line(&text, 1236, |l| l.replace("}", ",\"note\":1}"));
-    let want = (
-        Some(1236),
-        Some(1234),
-        "note".into(),
-        "1".into(),
-        "nothing".into(),
-    );
-    assert_eq!(at(&extra), want);
+    assert_eq!(at(&extra), want(1236, 1234, "note", "1", "nothing"));
     let line = 50_002;
     assert!(text
         .lines()
