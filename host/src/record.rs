@@ -36,6 +36,21 @@ pub trait Recorder<G: HostGame> {
     fn end(&mut self, _game: &G, _plan: &Plan<G>, _out: &mut LineWriter) {}
 }
 
+/// Which steps a trace records the state after: every `plan.record_every` turns, and the last.
+#[derive(Clone, Copy, Debug)]
+pub struct Every(u32);
+
+impl Every {
+    pub fn of<G: HostGame>(plan: &Plan<G>) -> Self {
+        Every(plan.record_every.max(1))
+    }
+
+    /// Whether the state `game` reached by a step is recorded.
+    pub fn due<G: arena_core::Game>(self, game: &G) -> bool {
+        game.turn().is_multiple_of(self.0) || game.is_over()
+    }
+}
+
 /// Someone looking at the match as it is played (`arena play --watch`).
 pub trait Watch<G> {
     /// Before the first step.

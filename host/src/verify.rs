@@ -200,6 +200,14 @@ pub fn json_lines(
         })
 }
 
+/// The first of [`json_lines`], a trace's header (an empty file is a difference).
+pub fn header_line(
+    lines: &mut impl Iterator<Item = Result<(usize, Value), Difference>>,
+) -> Result<(usize, Value), Difference> {
+    (lines.next().transpose()?)
+        .ok_or_else(|| Difference::unreadable("a header line", "nothing").at_line(1))
+}
+
 /// What a file that re-plays without a difference held.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Verified {

@@ -8,14 +8,11 @@ pub mod tournament;
 use crate::game::{HostGame, Plan, Setup};
 use crate::process::Lines;
 use crate::protocol::{JsonLines, Protocol};
-use crate::replay::{Head, ReplayContext, Visit};
 use crate::tournament::{Fixture, Format};
-use crate::verify::{Difference, Verified};
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
 use arena_core::{Game, Seat};
 use clap::Args;
 use serde_json::Value;
-use std::io::BufRead;
 use std::time::Duration;
 
 /// Mammut has no options of its own.
@@ -94,25 +91,8 @@ impl HostGame for Mammut {
         json::state_json(self, seat)
     }
 
-    fn action_json(action: &Action) -> Value {
-        json::action_json(action)
-    }
+    crate::game::from_modules!(json, trace);
 
-    fn action_from_json(value: &Value) -> Action {
-        json::action_from_json(value)
-    }
-
-    fn detect(head: &Head) -> bool {
-        head.str("game") == Some(Self::NAME)
-    }
-
-    fn replay(
-        input: &mut dyn BufRead,
-        _ctx: &ReplayContext,
-        each: &mut dyn Visit<Self>,
-    ) -> Result<Verified, Difference> {
-        trace::replay(input, each)
-    }
 
     fn tournament(
         _args: &TournamentOptions,
