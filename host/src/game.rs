@@ -243,6 +243,10 @@ macro_rules! from_modules {
 }
 pub(crate) use from_modules;
 
+/// The options of a game that has none of its own (for `arena play` or `arena tournament`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct NoOptions {}
+
 /// `arena serve <game>`: its options and what runs it.
 #[derive(Clone, Copy)]
 pub struct Server {

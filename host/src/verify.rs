@@ -185,9 +185,7 @@ fn same(a: &Value, b: &Value) -> bool {
 
 /// The non-blank lines of a JSON-lines file, each parsed, with its 1-based line number; a line
 /// that cannot be read or is not JSON is a difference at that line.
-pub fn json_lines(
-    input: &mut dyn std::io::BufRead,
-) -> impl Iterator<Item = Result<(usize, Value), Difference>> + '_ {
+pub fn json_lines(input: &mut dyn std::io::BufRead) -> impl Iterator<Item = JsonLine> + '_ {
     <&mut dyn std::io::BufRead as std::io::BufRead>::lines(input)
         .enumerate()
         .map(|(i, l)| (i + 1, l))
@@ -200,13 +198,18 @@ pub fn json_lines(
         })
 }
 
-/// The first of [`json_lines`], a trace's header (an empty file is a difference).
-pub fn header_line(
-    lines: &mut impl Iterator<Item = Result<(usize, Value), Difference>>,
-) -> Result<(usize, Value), Difference> {
-    (lines.next().transpose()?)
-        .ok_or_else(|| Difference::unreadable("a header line", "nothing").at_line(1))
+/// A trace of [`json_lines`]: the first, its header (an empty file is a difference), and the rest.
+pub fn json_trace(
+    input: &mut dyn std::io::BufRead,
+) -> Result<(usize, Value, impl Iterator<Item = JsonLine> + '_), Difference> {
+    let mut lines = json_lines(input);
+    let (n, header) = (lines.next().transpose()?)
+        .ok_or_else(|| Difference::unreadable("a header line", "nothing").at_line(1))?;
+    Ok((n, header, lines))
 }
+
+/// A line of [`json_lines`]: its number and its JSON.
+pub type JsonLine = Result<(usize, Value), Difference>;
 
 /// What a file that re-plays without a difference held.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -24,7 +24,7 @@ pub use protocol::{BotAnswer, Official};
 pub use replay::{play_recorded, Recorder, ReplayMeta, ReplayWriter};
 pub use verify::{
     kills_from_replay, map_of_replay, orders_from_replay, params_from_replay, replay_value, rerun,
-    rerun_with, replay_with, verify_replay, Kill,
+    rerun_with, verify_replay, Kill,
 };
 
 use crate::cli::MatchArgs;

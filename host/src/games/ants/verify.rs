@@ -534,20 +534,12 @@ pub fn map_for(replay: &Value, given: Option<&str>) -> Result<String, Difference
 
 /// Re-runs an official replay (revision 3) on `map` and checks every compared field.
 pub fn verify_replay(replay: &str, map: &str) -> Result<Verified, Difference> {
-    replay_with(replay, map, &mut |_: &Ants| {})
-}
-
-/// [`verify_replay`], handing `each` the first state and the state after every turn.
-pub fn replay_with(
-    replay: &str,
-    map: &str,
-    each: &mut dyn Visit<Ants>,
-) -> Result<Verified, Difference> {
     let expected: Value = serde_json::from_str(replay).map_err(|e| bad("replay", e))?;
-    replay_value(&expected, Some(map), each)
+    replay_value(&expected, Some(map), &mut |_: &Ants| {})
 }
 
-/// [`replay_with`] of a replay already read, on `map` or (`None`) the map the replay holds.
+/// [`verify_replay`] of a replay already read, on `map` or (`None`) the map the replay holds,
+/// handing `each` the first state and the state after every turn.
 pub fn replay_value(
     expected: &Value,
     map: Option<&str>,

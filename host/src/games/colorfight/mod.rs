@@ -8,7 +8,7 @@ pub mod serve;
 pub mod trace;
 pub mod tournament;
 
-use crate::game::{HostGame, Setup, Stepped};
+use crate::game::{HostGame, NoOptions, Setup, Stepped};
 use crate::tournament::{Fixture, Format};
 use arena_core::games::colorfight::{
     Action, ColorFight, Params, Refusal, Variant, DEFAULT_TICKS,
@@ -50,10 +50,6 @@ pub struct PlayOptions {
     pub ticks: u32,
 }
 
-/// Tournaments play Conquest on the default grid, one seat per entrant at the table.
-#[derive(Args, Clone, Debug)]
-pub struct TournamentOptions {}
-
 pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), String> {
     crate::cli::parse_pair(s, &['x', 'X'], ("WIDTHxHEIGHT", "30x30"), ["a width", "a height"])
 }
@@ -91,7 +87,8 @@ impl HostGame for ColorFight {
     #[cfg(feature = "serve")]
     const SERVER: Option<crate::game::Server> = Some(serve::SERVER);
     type PlayOptions = PlayOptions;
-    type TournamentOptions = TournamentOptions;
+    /// Tournaments play Conquest on the default grid, one seat per entrant at the table.
+    type TournamentOptions = NoOptions;
     type Move = Action;
     type Extra = ();
     type Recorder = trace::Trace;
@@ -121,7 +118,7 @@ impl HostGame for ColorFight {
         })
     }
 
-    fn fixture_setup(_: &TournamentOptions, fixture: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(_: &NoOptions, fixture: &Fixture) -> anyhow::Result<Setup<Self>> {
         let seats = fixture.seats.len();
         let params = Params {
             players: seats.min(u8::MAX as usize) as u8,
@@ -164,7 +161,7 @@ impl HostGame for ColorFight {
 
 
     fn tournament(
-        _args: &TournamentOptions,
+        _args: &NoOptions,
         _entrants: usize,
         _games: usize,
         _seed: u64,

@@ -6,7 +6,7 @@ use super::json::{action_from_json, action_json, params_from_json, params_json, 
 use crate::game::Plan;
 use crate::record::{Every, LineWriter, Recorder, Step};
 use crate::replay::{Meta, Visit};
-use crate::verify::{header_line, json_diff, json_lines, no_names, Difference, Verified};
+use crate::verify::{json_diff, json_trace, no_names, Difference, Verified};
 use arena_core::games::colorfight::{Action, ColorFight, Refusal, MAX_PLAYERS};
 use arena_core::{Game, StepReport};
 use serde_json::{json, Value};
@@ -88,8 +88,7 @@ pub fn replay(
     input: &mut dyn BufRead,
     each: &mut dyn Visit<ColorFight>,
 ) -> Result<Verified, Difference> {
-    let mut lines = json_lines(input);
-    let (n, header) = header_line(&mut lines)?;
+    let (n, header, lines) = json_trace(input)?;
     let bad_header = |what: String| Difference::unreadable("a colorfight header", what).at_line(n);
     if header.get("game").and_then(Value::as_str) != Some(ColorFight::NAME) {
         return Err(bad_header(format!(

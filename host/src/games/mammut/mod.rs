@@ -5,22 +5,14 @@ pub mod json;
 pub mod trace;
 pub mod tournament;
 
-use crate::game::{HostGame, Plan, Setup};
+use crate::game::{HostGame, NoOptions, Plan, Setup};
 use crate::process::Lines;
 use crate::protocol::{JsonLines, Protocol};
 use crate::tournament::{Fixture, Format};
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
 use arena_core::{Game, Seat};
-use clap::Args;
 use serde_json::Value;
 use std::time::Duration;
-
-/// Mammut has no options of its own.
-#[derive(Args, Clone, Debug)]
-pub struct PlayOptions {}
-
-#[derive(Args, Clone, Debug)]
-pub struct TournamentOptions {}
 
 /// 5 s per action, each on its own. A fault plays an illegal action: the rules give one more chance,
 /// then the seat sits out the round.
@@ -40,8 +32,9 @@ impl HostGame for Mammut {
     const TIME_LIMIT: &'static str = "5 s an answer";
     const REPLAY_EXT: &'static str = "jsonl";
     const MIN_ENTRANTS: usize = PLAYERS;
-    type PlayOptions = PlayOptions;
-    type TournamentOptions = TournamentOptions;
+    // Mammut has no options of its own.
+    type PlayOptions = NoOptions;
+    type TournamentOptions = NoOptions;
     type Move = Action;
     type Extra = ();
     type Recorder = trace::Trace;
@@ -66,11 +59,11 @@ impl HostGame for Mammut {
         stepped
     }
 
-    fn setup(_: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
+    fn setup(_: &NoOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
     }
 
-    fn fixture_setup(_: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(_: &NoOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
     }
 
@@ -95,7 +88,7 @@ impl HostGame for Mammut {
 
 
     fn tournament(
-        _args: &TournamentOptions,
+        _args: &NoOptions,
         entrants: usize,
         _games: usize,
         _seed: u64,

@@ -6,7 +6,7 @@ use super::json::{action_from_json, action_json, state_json};
 use crate::game::Plan;
 use crate::record::{LineWriter, Recorder, Step};
 use crate::replay::{strings, Meta, Visit};
-use crate::verify::{header_line, json_diff, json_lines, no_names, Difference, Verified};
+use crate::verify::{json_diff, json_trace, no_names, Difference, Verified};
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
 use arena_core::{Bot, Game, Seat, SetupError};
 use serde_json::{json, Value};
@@ -133,8 +133,7 @@ pub fn replay(
     input: &mut dyn BufRead,
     each: &mut dyn Visit<Mammut>,
 ) -> Result<Verified, Difference> {
-    let mut lines = json_lines(input);
-    let (n, header) = header_line(&mut lines)?;
+    let (n, header, lines) = json_trace(input)?;
     let game = header.get("game").unwrap_or(&Value::Null);
     if game != Mammut::NAME {
         return Err(Difference::field("game", game, Mammut::NAME).at_line(n));
