@@ -353,25 +353,16 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
         .get("game_length")
         .and_then(Value::as_u64)
         .map(|t| t as u32);
-    for key in ["bonus", "cutoff", "winning_turn", "ranking_turn", "map"] {
-        if ed.get(key) != gd.get(key) {
+    let in_data = ["bonus", "cutoff", "winning_turn", "ranking_turn", "map"].map(|k| (ed, gd, k));
+    let at_top = ["game_length", "score", "rank", "status", "playerturns"];
+    for (e, g, key) in in_data.into_iter().chain(at_top.map(|k| (expected, got, k))) {
+        if e.get(key) != g.get(key) {
             return Err(Difference {
                 line: None,
                 turn: end,
                 path: key.into(),
-                expected: format!("{:?}", ed.get(key)),
-                got: format!("{:?}", gd.get(key)),
-            });
-        }
-    }
-    for key in ["game_length", "score", "rank", "status", "playerturns"] {
-        if expected.get(key) != got.get(key) {
-            return Err(Difference {
-                line: None,
-                turn: end,
-                path: key.into(),
-                expected: format!("{:?}", expected.get(key)),
-                got: format!("{:?}", got.get(key)),
+                expected: format!("{:?}", e.get(key)),
+                got: format!("{:?}", g.get(key)),
             });
         }
     }
