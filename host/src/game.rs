@@ -3,6 +3,7 @@
 //! once for all of them.
 
 use crate::cli::MatchArgs;
+use crate::commands::tournament::TournamentArgs;
 use crate::process::{Fault, Limits, Lines};
 use crate::protocol::{JsonLines, Protocol};
 use crate::record::Recorder;
@@ -195,12 +196,10 @@ pub trait HostGame: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
     // ---- tournaments
 
     /// The tournament `arena tournament <game>` plays: its name in results files and its format.
-    /// Refuses a field the format cannot schedule (`entrants` bots, `games`, `seed`).
+    /// Refuses a field the format cannot schedule (the bots, games and seed of `common`).
     fn tournament(
         args: &Self::TournamentOptions,
-        entrants: usize,
-        games: usize,
-        seed: u64,
+        common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)>;
     /// The format of a results file whose `game` is `name`, if it is one of this game's.
     fn format_of(name: &str) -> Option<Box<dyn Format>>;

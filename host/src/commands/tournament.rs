@@ -132,7 +132,7 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
             .map_err(|why| anyhow::anyhow!("cannot start bot {i} ({b}): {why}"))?;
     }
     crate::cli::check_names(&args.names, args.bots.len())?;
-    let (name, format) = G::tournament(&own, args.bots.len(), args.games, args.seed)?;
+    let (name, format) = G::tournament(&own, &args)?;
     check_size(format.as_ref(), args.bots.len(), args.games, args.seed)?;
     let after = match &args.after {
         Some(f) => {

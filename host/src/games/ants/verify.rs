@@ -315,17 +315,7 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
     let ed = expected.get("replaydata").unwrap_or(&Value::Null);
     let gd = got.get("replaydata").unwrap_or(&Value::Null);
     let mut found: Vec<Mismatch> = Vec::new();
-    for key in ["food_rate", "food_turn", "food_start"] {
-        if ed.get(key) != gd.get(key) {
-            return Err(Difference {
-                line: None,
-                turn: None,
-                path: key.into(),
-                expected: format!("{:?}", ed.get(key)),
-                got: format!("{:?}", gd.get(key)),
-            });
-        }
-    }
+    first_differing(["food_rate", "food_turn", "food_start"].map(|k| (ed, gd, k)), None)?;
     found.extend(list_mismatch("ants", &ed["ants"], &gd["ants"], ant_turn));
     found.extend(list_mismatch("food", &ed["food"], &gd["food"], |a, b| {
         let s = a.get(2)?.as_u64()?.min(b.get(2)?.as_u64()?);
@@ -355,11 +345,20 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
         .map(|t| t as u32);
     let in_data = ["bonus", "cutoff", "winning_turn", "ranking_turn", "map"].map(|k| (ed, gd, k));
     let at_top = ["game_length", "score", "rank", "status", "playerturns"];
-    for (e, g, key) in in_data.into_iter().chain(at_top.map(|k| (expected, got, k))) {
+    first_differing(in_data.into_iter().chain(at_top.map(|k| (expected, got, k))), end)
+}
+
+/// The first key (each with the expected and the re-played object it is read in) whose values
+/// differ, as a mismatch at `turn`.
+fn first_differing<'a>(
+    keys: impl IntoIterator<Item = (&'a Value, &'a Value, &'a str)>,
+    turn: Option<u32>,
+) -> Result<(), Mismatch> {
+    for (e, g, key) in keys {
         if e.get(key) != g.get(key) {
             return Err(Difference {
                 line: None,
-                turn: end,
+                turn,
                 path: key.into(),
                 expected: format!("{:?}", e.get(key)),
                 got: format!("{:?}", g.get(key)),

@@ -19,6 +19,7 @@ use crate::process::Lines;
 use crate::protocol::Protocol;
 use crate::replay::Head;
 use crate::seats::{Bound, BotSpec};
+use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
 use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, PLAYERS};
 use arena_core::{Game, Roster, Seat};
@@ -217,14 +218,12 @@ impl HostGame for Ballroom {
 
     fn tournament(
         args: &TournamentOptions,
-        entrants: usize,
-        games: usize,
-        _seed: u64,
+        common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
         Ok((
             Self::NAME.into(),
             Box::new(tournament::Swiss {
-                rounds: swiss_rounds(entrants, args.rounds, games),
+                rounds: swiss_rounds(common.bots.len(), args.rounds, common.games),
             }),
         ))
     }

@@ -9,6 +9,7 @@ pub mod trace;
 pub mod tournament;
 
 use crate::game::{HostGame, NoOptions, Setup, Stepped};
+use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
 use arena_core::games::colorfight::{
     Action, ColorFight, Params, Refusal, Variant, DEFAULT_TICKS,
@@ -162,9 +163,7 @@ impl HostGame for ColorFight {
 
     fn tournament(
         _args: &NoOptions,
-        _entrants: usize,
-        _games: usize,
-        _seed: u64,
+        _common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
         Ok((
             Self::NAME.into(),

@@ -8,6 +8,7 @@ pub mod tournament;
 use crate::game::{HostGame, NoOptions, Plan, Setup};
 use crate::process::Lines;
 use crate::protocol::{JsonLines, Protocol};
+use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
 use arena_core::{Game, Seat};
@@ -89,11 +90,9 @@ impl HostGame for Mammut {
 
     fn tournament(
         _args: &NoOptions,
-        entrants: usize,
-        _games: usize,
-        _seed: u64,
+        common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
-        tournament::design(entrants).map_err(anyhow::Error::msg)?;
+        tournament::design(common.bots.len()).map_err(anyhow::Error::msg)?;
         Ok((Self::NAME.into(), Box::new(tournament::FiveTables)))
     }
 

@@ -8,6 +8,7 @@ pub mod tournament;
 
 use crate::game::{HostGame, Setup};
 use crate::replay::Head;
+use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
 use arena_core::{Game, Seat};
@@ -142,9 +143,7 @@ impl HostGame for TowerDefense {
 
     fn tournament(
         args: &TournamentOptions,
-        _entrants: usize,
-        _games: usize,
-        _seed: u64,
+        _common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
         Ok(match args.variant {
             VariantArg::Duel => (Self::NAME.into(), Box::new(tournament::RoundRobin)),
