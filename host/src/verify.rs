@@ -228,6 +228,26 @@ pub struct Verified {
     pub meta: Meta,
 }
 
+impl Verified {
+    /// The report of a re-play whose first state (the header's) was checked: `each` is told
+    /// `meta`, the start and the first state.
+    pub fn begin<G: arena_viewer::Viewed>(
+        meta: Meta,
+        each: &mut dyn crate::replay::Visit<G>,
+        start: &G::Start,
+        game: &G,
+    ) -> Verified {
+        each.meta(&meta);
+        each.start(start);
+        each.state(game);
+        Verified {
+            checks: 1,
+            meta,
+            ..Verified::default()
+        }
+    }
+}
+
 impl fmt::Display for Verified {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(

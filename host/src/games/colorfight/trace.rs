@@ -106,19 +106,13 @@ pub fn replay(
     if let Some(d) = json_diff(initial, &state_value(&game), &no_names) {
         return Err(d.under("state").at_line(n).at_turn(0));
     }
-    let mut report = Verified {
-        checks: 1,
-        meta: Meta {
-            config: format!("{}-{}x{}", params.variant.name(), params.width, params.height),
-            seed,
-            // ColorFight traces do not name their bots: seats instead.
-            bots: (0..params.players).map(|s| format!("seat {s}")).collect(),
-        },
-        ..Verified::default()
+    let meta = Meta {
+        config: super::config(&params),
+        seed,
+        // ColorFight traces do not name their bots: seats instead.
+        bots: (0..params.players).map(|s| format!("seat {s}")).collect(),
     };
-    each.meta(&report.meta);
-    each.start(&(params, seed));
-    each.state(&game);
+    let mut report = Verified::begin(meta, each, &(params, seed), &game);
     for item in lines {
         let (n, line) = item?;
         let tick = game.tick();

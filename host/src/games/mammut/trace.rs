@@ -145,18 +145,12 @@ pub fn replay(
     let mut g = Mammut::new(&Params, seed)
         .map_err(|e| Difference::field("seed", seed_v, e).at_line(n))?;
     check(&header, &g, 0).map_err(|d| d.at_line(n))?;
-    let mut report = Verified {
-        checks: 1,
-        meta: Meta {
-            config: String::new(),
-            seed,
-            bots: strings(header.get("bots")),
-        },
-        ..Verified::default()
+    let meta = Meta {
+        config: String::new(),
+        seed,
+        bots: strings(header.get("bots")),
     };
-    each.meta(&report.meta);
-    each.start(&(Params, seed));
-    each.state(&g);
+    let mut report = Verified::begin(meta, each, &(Params, seed), &g);
     let mut refused_total = 0u32;
     for item in lines {
         let (n, v) = item?;
