@@ -190,6 +190,20 @@ pub fn parse_seed(s: &str) -> Result<u64, String> {
     })
 }
 
+/// Two numbers split at `sep` (`30x30`, `0/4`): `shape` and `example` say what was expected when
+/// there is no `sep`, `names` what each number is when it is not one.
+pub fn parse_pair<T: std::str::FromStr>(
+    s: &str,
+    sep: &[char],
+    (shape, example): (&str, &str),
+    names: [&str; 2],
+) -> Result<(T, T), String> {
+    let (a, b) =
+        (s.split_once(sep)).ok_or_else(|| format!("`{s}`: expected {shape}, like {example}"))?;
+    let number = |x: &str, name: &str| x.trim().parse().map_err(|_| format!("`{x}` is not {name}"));
+    Ok((number(a, names[0])?, number(b, names[1])?))
+}
+
 /// A seed from the clock, short enough to type back in.
 pub fn clock_seed() -> u64 {
     let now = std::time::SystemTime::now()

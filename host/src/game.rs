@@ -3,6 +3,7 @@
 //! once for all of them.
 
 use crate::cli::MatchArgs;
+use crate::commands::tournament::TournamentArgs;
 use crate::process::{Fault, Limits, Lines};
 use crate::protocol::{JsonLines, Protocol};
 use crate::record::Recorder;
@@ -170,8 +171,11 @@ pub trait HostGame: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
 
     // ---- replays
 
-    /// Whether a replay file that starts with `head` is one of this game's.
-    fn detect(head: &Head) -> bool;
+    /// Whether a replay file that starts with `head` is one of this game's (default: its first
+    /// line names the game, as the traces of this desktop do).
+    fn detect(head: &Head) -> bool {
+        head.str("game") == Some(Self::NAME)
+    }
     /// Re-plays a replay, checking everything it records, and hands `each` the first state and
     /// the state after every step.
     fn replay(
@@ -192,12 +196,10 @@ pub trait HostGame: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
     // ---- tournaments
 
     /// The tournament `arena tournament <game>` plays: its name in results files and its format.
-    /// Refuses a field the format cannot schedule (`entrants` bots, `games`, `seed`).
+    /// Refuses a field the format cannot schedule (the bots, games and seed of `common`).
     fn tournament(
         args: &Self::TournamentOptions,
-        entrants: usize,
-        games: usize,
-        seed: u64,
+        common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)>;
     /// The format of a results file whose `game` is `name`, if it is one of this game's.
     fn format_of(name: &str) -> Option<Box<dyn Format>>;
@@ -215,6 +217,34 @@ pub fn plan_of<G: HostGame>(
     let limits = common.limits(per_turn, window);
     Ok(common.plan(setup, common.seed(), bots, limits))
 }
+
+/// The [`HostGame`] methods a game answers from its own modules, written once: the canonical JSON
+/// of an action from `$json` (`action_json`, `action_from_json`), and the replay re-played by
+/// `$format::replay`, for formats that need nothing beside the file.
+macro_rules! from_modules {
+    ($json:ident, $format:ident) => {
+        fn action_json(action: &Self::Action) -> serde_json::Value {
+            $json::action_json(action)
+        }
+
+        fn action_from_json(value: &serde_json::Value) -> Self::Action {
+            $json::action_from_json(value)
+        }
+
+        fn replay(
+            input: &mut dyn std::io::BufRead,
+            _ctx: &$crate::replay::ReplayContext,
+            each: &mut dyn $crate::replay::Visit<Self>,
+        ) -> Result<$crate::verify::Verified, $crate::verify::Difference> {
+            $format::replay(input, each)
+        }
+    };
+}
+pub(crate) use from_modules;
+
+/// The options of a game that has none of its own (for `arena play` or `arena tournament`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct NoOptions {}
 
 /// `arena serve <game>`: its options and what runs it.
 #[derive(Clone, Copy)]

@@ -8,12 +8,20 @@ use std::process::ExitCode;
 const ABOUT: &str =
     "Pocket Arena: king-of-the-hill bot games, the same rules on a microcontroller and here.";
 
-fn cli() -> Command {
-    let mut play = Command::new("play")
-        .about("Play one match and print the result, the seed and why the game ended.")
+/// A command with a subcommand per game.
+fn per_game(name: &'static str, about: &'static str) -> Command {
+    Command::new(name)
+        .about(about)
         .subcommand_value_name("GAME")
         .subcommand_required(true)
-        .arg_required_else_help(true);
+        .arg_required_else_help(true)
+}
+
+fn cli() -> Command {
+    let mut play = per_game(
+        "play",
+        "Play one match and print the result, the seed and why the game ended.",
+    );
     let mut verify = Command::new("verify")
         .about("Re-play a trace or replay and check every recorded state; exit 1 at the first difference.")
         .long_about(
@@ -39,16 +47,14 @@ fn cli() -> Command {
                 .help("The map the replay was played on, for games whose replays name one (default: the one it holds; another map is refused, saying how they differ)."),
         )
         .arg(commands::verify::partial_arg());
-    let mut tournament = Command::new("tournament")
-        .about("Play a tournament in the format the original challenge announced, with ratings and faults.")
-        .subcommand_value_name("GAME")
-        .subcommand_required(true)
-        .arg_required_else_help(true);
-    let mut serve = Command::new("serve")
-        .about("Run the original server's network API for a game whose original was a server, so its original clients play against the engine.")
-        .subcommand_value_name("GAME")
-        .subcommand_required(true)
-        .arg_required_else_help(true);
+    let mut tournament = per_game(
+        "tournament",
+        "Play a tournament in the format the original challenge announced, with ratings and faults.",
+    );
+    let mut serve = per_game(
+        "serve",
+        "Run the original server's network API for a game whose original was a server, so its original clients play against the engine.",
+    );
     for g in GAMES {
         if let Some(s) = g.server {
             serve = serve.subcommand((s.command)());

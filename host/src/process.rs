@@ -175,9 +175,7 @@ impl Fault {
             | Fault::Invalid { .. } => "invalid",
         }
     }
-}
 
-impl Fault {
     /// What a report sums refusals by: an invalid order's own reason, else the fault's kind.
     pub fn reason(&self) -> &'static str {
         match self {

@@ -36,6 +36,21 @@ pub trait Recorder<G: HostGame> {
     fn end(&mut self, _game: &G, _plan: &Plan<G>, _out: &mut LineWriter) {}
 }
 
+/// Which steps a trace records the state after: every `plan.record_every` turns, and the last.
+#[derive(Clone, Copy, Debug)]
+pub struct Every(u32);
+
+impl Every {
+    pub fn of<G: HostGame>(plan: &Plan<G>) -> Self {
+        Every(plan.record_every.max(1))
+    }
+
+    /// Whether the state `game` reached by a step is recorded.
+    pub fn due<G: arena_core::Game>(self, game: &G) -> bool {
+        game.turn().is_multiple_of(self.0) || game.is_over()
+    }
+}
+
 /// Someone looking at the match as it is played (`arena play --watch`).
 pub trait Watch<G> {
     /// Before the first step.
@@ -76,21 +91,21 @@ impl LineWriter {
 
     /// Writes one line of text (a newline is added) and flushes it.
     pub fn text(&mut self, line: &str) {
-        if let Some(out) = &mut self.out {
-            let r = out
-                .write_all(line.as_bytes())
-                .and_then(|_| out.write_all(b"\n"))
-                .and_then(|_| out.flush());
-            if let Err(e) = r {
-                self.error.get_or_insert(e.to_string());
-            }
-        }
+        self.write(|out| out.write_all(line.as_bytes()));
     }
 
+    /// Writes `value` as one line of JSON and flushes it.
     pub fn line(&mut self, value: &serde_json::Value) {
+        self.write(|out| serde_json::to_writer(out, value).map_err(std::io::Error::other));
+    }
+
+    /// Writes a line with `put`, then the newline, and flushes; the first error is kept.
+    fn write(
+        &mut self,
+        put: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+    ) {
         if let Some(out) = &mut self.out {
-            let r = serde_json::to_writer(&mut *out, value)
-                .map_err(std::io::Error::other)
+            let r = put(out)
                 .and_then(|_| out.write_all(b"\n"))
                 .and_then(|_| out.flush());
             if let Err(e) = r {

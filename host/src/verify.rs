@@ -185,9 +185,7 @@ fn same(a: &Value, b: &Value) -> bool {
 
 /// The non-blank lines of a JSON-lines file, each parsed, with its 1-based line number; a line
 /// that cannot be read or is not JSON is a difference at that line.
-pub fn json_lines(
-    input: &mut dyn std::io::BufRead,
-) -> impl Iterator<Item = Result<(usize, Value), Difference>> + '_ {
+pub fn json_lines(input: &mut dyn std::io::BufRead) -> impl Iterator<Item = JsonLine> + '_ {
     <&mut dyn std::io::BufRead as std::io::BufRead>::lines(input)
         .enumerate()
         .map(|(i, l)| (i + 1, l))
@@ -199,6 +197,19 @@ pub fn json_lines(
             })
         })
 }
+
+/// A trace of [`json_lines`]: the first, its header (an empty file is a difference), and the rest.
+pub fn json_trace(
+    input: &mut dyn std::io::BufRead,
+) -> Result<(usize, Value, impl Iterator<Item = JsonLine> + '_), Difference> {
+    let mut lines = json_lines(input);
+    let (n, header) = (lines.next().transpose()?)
+        .ok_or_else(|| Difference::unreadable("a header line", "nothing").at_line(1))?;
+    Ok((n, header, lines))
+}
+
+/// A line of [`json_lines`]: its number and its JSON.
+pub type JsonLine = Result<(usize, Value), Difference>;
 
 /// What a file that re-plays without a difference held.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -215,6 +226,26 @@ pub struct Verified {
     pub detail: String,
     /// Who played what, as the file says.
     pub meta: Meta,
+}
+
+impl Verified {
+    /// The report of a re-play whose first state (the header's) was checked: `each` is told
+    /// `meta`, the start and the first state.
+    pub fn begin<G: arena_viewer::Viewed>(
+        meta: Meta,
+        each: &mut dyn crate::replay::Visit<G>,
+        start: &G::Start,
+        game: &G,
+    ) -> Verified {
+        each.meta(&meta);
+        each.start(start);
+        each.state(game);
+        Verified {
+            checks: 1,
+            meta,
+            ..Verified::default()
+        }
+    }
 }
 
 impl fmt::Display for Verified {

@@ -99,17 +99,7 @@ fn check_size(
 }
 
 fn parse_shard(s: &str) -> Result<(usize, usize), String> {
-    let (i, n) = s
-        .split_once('/')
-        .ok_or_else(|| format!("`{s}`: expected I/N, like 0/4"))?;
-    let i: usize = i
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{i}` is not a number"))?;
-    let n: usize = n
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{n}` is not a number"))?;
+    let (i, n) = crate::cli::parse_pair(s, &['/'], ("I/N", "0/4"), ["a number"; 2])?;
     if n == 0 || i >= n {
         return Err(format!("shard {i}/{n}: need 0 <= I < N"));
     }
@@ -142,7 +132,7 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
             .map_err(|why| anyhow::anyhow!("cannot start bot {i} ({b}): {why}"))?;
     }
     crate::cli::check_names(&args.names, args.bots.len())?;
-    let (name, format) = G::tournament(&own, args.bots.len(), args.games, args.seed)?;
+    let (name, format) = G::tournament(&own, &args)?;
     check_size(format.as_ref(), args.bots.len(), args.games, args.seed)?;
     let after = match &args.after {
         Some(f) => {

@@ -140,14 +140,34 @@ pub trait Format: Sync {
     fn name(&self) -> &'static str;
     /// The fixtures of `round` (numbered from 0) for `bots` entries, `games` repetitions, given every
     /// result so far; `None` when the tournament is over. Indices continue from earlier rounds.
+    /// Default: one round, the matches of [`Format::schedule`] in order.
     fn round(
         &self,
         round: usize,
         bots: usize,
         games: usize,
         seed: u64,
-        results: &[MatchResult],
-    ) -> Option<Vec<Fixture>>;
+        _results: &[MatchResult],
+    ) -> Option<Vec<Fixture>> {
+        if round > 0 {
+            return None;
+        }
+        let matches = self.schedule(bots, games, seed)?.into_iter().enumerate();
+        Some(
+            matches
+                .map(|(index, seats)| Fixture {
+                    index,
+                    round: 0,
+                    seats,
+                })
+                .collect(),
+        )
+    }
+    /// For a format played in one round (the default [`Format::round`]): the seats of every match
+    /// for `bots` entries and `games` repetitions, in order; `None` when there is none to play.
+    fn schedule(&self, _bots: usize, _games: usize, _seed: u64) -> Option<Vec<Vec<usize>>> {
+        None
+    }
     /// Whether a round's fixtures depend on earlier results (then shards are played round by round).
     fn adaptive(&self) -> bool {
         false
@@ -548,33 +568,41 @@ pub fn by_points(
             }
         }
     }
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        total[b]
-            .total_cmp(&total[a])
-            .then(wins[b].cmp(&wins[a]))
-            .then(a.cmp(&b))
-    });
+    let per_match = |i: usize| match played[i] {
+        0 => 0.0,
+        p => total[i] / p as f64,
+    };
+    table(
+        bots,
+        |a, b| total[b].total_cmp(&total[a]).then(wins[b].cmp(&wins[a])),
+        |i| {
+            vec![
+                ("points", format!("{:.1}", total[i])),
+                ("matches", played[i].to_string()),
+                ("wins", wins[i].to_string()),
+                ("points/match", format!("{:.2}", per_match(i))),
+            ]
+        },
+    )
+}
+
+/// A standings table: every entrant, best first by `better` (then in the order of entry), with
+/// its named columns.
+pub fn table(
+    bots: &[String],
+    better: impl Fn(usize, usize) -> std::cmp::Ordering,
+    columns: impl Fn(usize) -> Vec<(&'static str, String)>,
+) -> Vec<Row> {
+    let mut order: Vec<usize> = (0..bots.len()).collect();
+    order.sort_by(|&a, &b| better(a, b).then(a.cmp(&b)));
     order
         .into_iter()
         .map(|i| Row {
             bot: bots[i].clone(),
-            columns: vec![
-                ("points".into(), format!("{:.1}", total[i])),
-                ("matches".into(), played[i].to_string()),
-                ("wins".into(), wins[i].to_string()),
-                (
-                    "points/match".into(),
-                    format!(
-                        "{:.2}",
-                        if played[i] == 0 {
-                            0.0
-                        } else {
-                            total[i] / played[i] as f64
-                        }
-                    ),
-                ),
-            ],
+            columns: columns(i)
+                .into_iter()
+                .map(|(name, value)| (name.into(), value))
+                .collect(),
         })
         .collect()
 }

@@ -144,30 +144,20 @@ impl SeatFeed {
         for &(r, c) in &self.new_water {
             let _ = writeln!(out, "w {r} {c}");
         }
-        let mut hills: Vec<(usize, usize, usize)> = game
-            .hills()
-            .iter()
+        // Row, column and owner of each, in order.
+        let owned = |list: &mut dyn Iterator<Item = (u16, u8)>| {
+            let mut v: Vec<(usize, usize, usize)> =
+                list.map(|(sq, o)| (rc(sq).0, rc(sq).1, o as usize)).collect();
+            v.sort_unstable();
+            v
+        };
+        let hills = owned(&mut (game.hills().iter())
             .filter(|h| h.killed_by.is_none())
-            .map(|h| {
-                let (r, c) = rc(h.sq);
-                (r, c, h.owner as usize)
-            })
-            .collect();
-        hills.sort_unstable();
-        let mut ants: Vec<(usize, usize, usize)> = game
-            .ants()
-            .iter()
-            .map(|a| (rc(a.sq).0, rc(a.sq).1, a.owner as usize))
-            .collect();
-        ants.sort_unstable();
+            .map(|h| (h.sq, h.owner)));
+        let ants = owned(&mut game.ants().iter().map(|a| (a.sq, a.owner)));
         let mut food: Vec<(usize, usize)> = game.food().iter().map(|f| rc(f.sq)).collect();
         food.sort_unstable();
-        let mut dead: Vec<(usize, usize, usize)> = game
-            .killed()
-            .iter()
-            .map(|a| (rc(a.sq).0, rc(a.sq).1, a.owner as usize))
-            .collect();
-        dead.sort_unstable();
+        let dead = owned(&mut game.killed().iter().map(|a| (a.sq, a.owner)));
         for (kind, list) in [('h', &hills), ('a', &ants)] {
             for &(r, c, o) in list {
                 if self.vision[r * cols + c] {

@@ -24,7 +24,7 @@ pub use protocol::{BotAnswer, Official};
 pub use replay::{play_recorded, Recorder, ReplayMeta, ReplayWriter};
 pub use verify::{
     kills_from_replay, map_of_replay, orders_from_replay, params_from_replay, replay_value, rerun,
-    rerun_with, replay_with, verify_replay, Kill,
+    rerun_with, verify_replay, Kill,
 };
 
 use crate::cli::MatchArgs;
@@ -32,6 +32,7 @@ use crate::game::{HostGame, Plan, Setup, Standing, Stepped, Summary};
 use crate::process::Lines;
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::seats::BotSpec;
+use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format, Timing};
 use crate::verify::{Difference, Verified};
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, HOST_ORDERS};
@@ -324,9 +325,7 @@ impl HostGame for Ants {
 
     fn tournament(
         args: &TournamentOptions,
-        _entrants: usize,
-        _games: usize,
-        _seed: u64,
+        _common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
         let map_players = args
             .maps

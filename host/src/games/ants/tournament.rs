@@ -1,6 +1,6 @@
 //! The AI Challenge's format: many-player matches over a rotation of maps, ranked by TrueSkill.
 
-use crate::tournament::{ratings, Fixture, Format, MatchResult, Row};
+use crate::tournament::{ratings, Format, MatchResult, Row};
 
 /// Many-player matches, ranked by TrueSkill as the AI Challenge was (by mu - 3 sigma). Match
 /// `i` is played on map `i mod maps` with as many bots as the map has players, drawn in a seeded
@@ -15,15 +15,8 @@ impl Format for TrueSkillMatches {
         "many-player matches, TrueSkill"
     }
 
-    fn round(
-        &self,
-        round: usize,
-        bots: usize,
-        games: usize,
-        seed: u64,
-        _r: &[MatchResult],
-    ) -> Option<Vec<Fixture>> {
-        if round > 0 || bots == 0 || self.map_players.is_empty() {
+    fn schedule(&self, bots: usize, games: usize, seed: u64) -> Option<Vec<Vec<usize>>> {
+        if bots == 0 || self.map_players.is_empty() {
             return None;
         }
         let mut rng = arena_core::Rng::stream(seed, b"ants-seats");
@@ -45,11 +38,7 @@ impl Format for TrueSkillMatches {
                     deck.insert(0, b);
                 }
             }
-            out.push(Fixture {
-                index: i,
-                round: 0,
-                seats,
-            });
+            out.push(seats);
         }
         Some(out)
     }

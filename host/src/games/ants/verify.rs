@@ -315,17 +315,7 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
     let ed = expected.get("replaydata").unwrap_or(&Value::Null);
     let gd = got.get("replaydata").unwrap_or(&Value::Null);
     let mut found: Vec<Mismatch> = Vec::new();
-    for key in ["food_rate", "food_turn", "food_start"] {
-        if ed.get(key) != gd.get(key) {
-            return Err(Difference {
-                line: None,
-                turn: None,
-                path: key.into(),
-                expected: format!("{:?}", ed.get(key)),
-                got: format!("{:?}", gd.get(key)),
-            });
-        }
-    }
+    first_differing(["food_rate", "food_turn", "food_start"].map(|k| (ed, gd, k)), None)?;
     found.extend(list_mismatch("ants", &ed["ants"], &gd["ants"], ant_turn));
     found.extend(list_mismatch("food", &ed["food"], &gd["food"], |a, b| {
         let s = a.get(2)?.as_u64()?.min(b.get(2)?.as_u64()?);
@@ -353,25 +343,25 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
         .get("game_length")
         .and_then(Value::as_u64)
         .map(|t| t as u32);
-    for key in ["bonus", "cutoff", "winning_turn", "ranking_turn", "map"] {
-        if ed.get(key) != gd.get(key) {
+    let in_data = ["bonus", "cutoff", "winning_turn", "ranking_turn", "map"].map(|k| (ed, gd, k));
+    let at_top = ["game_length", "score", "rank", "status", "playerturns"];
+    first_differing(in_data.into_iter().chain(at_top.map(|k| (expected, got, k))), end)
+}
+
+/// The first key (each with the expected and the re-played object it is read in) whose values
+/// differ, as a mismatch at `turn`.
+fn first_differing<'a>(
+    keys: impl IntoIterator<Item = (&'a Value, &'a Value, &'a str)>,
+    turn: Option<u32>,
+) -> Result<(), Mismatch> {
+    for (e, g, key) in keys {
+        if e.get(key) != g.get(key) {
             return Err(Difference {
                 line: None,
-                turn: end,
+                turn,
                 path: key.into(),
-                expected: format!("{:?}", ed.get(key)),
-                got: format!("{:?}", gd.get(key)),
-            });
-        }
-    }
-    for key in ["game_length", "score", "rank", "status", "playerturns"] {
-        if expected.get(key) != got.get(key) {
-            return Err(Difference {
-                line: None,
-                turn: end,
-                path: key.into(),
-                expected: format!("{:?}", expected.get(key)),
-                got: format!("{:?}", got.get(key)),
+                expected: format!("{:?}", e.get(key)),
+                got: format!("{:?}", g.get(key)),
             });
         }
     }
@@ -534,20 +524,12 @@ pub fn map_for(replay: &Value, given: Option<&str>) -> Result<String, Difference
 
 /// Re-runs an official replay (revision 3) on `map` and checks every compared field.
 pub fn verify_replay(replay: &str, map: &str) -> Result<Verified, Difference> {
-    replay_with(replay, map, &mut |_: &Ants| {})
-}
-
-/// [`verify_replay`], handing `each` the first state and the state after every turn.
-pub fn replay_with(
-    replay: &str,
-    map: &str,
-    each: &mut dyn Visit<Ants>,
-) -> Result<Verified, Difference> {
     let expected: Value = serde_json::from_str(replay).map_err(|e| bad("replay", e))?;
-    replay_value(&expected, Some(map), each)
+    replay_value(&expected, Some(map), &mut |_: &Ants| {})
 }
 
-/// [`replay_with`] of a replay already read, on `map` or (`None`) the map the replay holds.
+/// [`verify_replay`] of a replay already read, on `map` or (`None`) the map the replay holds,
+/// handing `each` the first state and the state after every turn.
 pub fn replay_value(
     expected: &Value,
     map: Option<&str>,

@@ -17,10 +17,10 @@ use crate::cli::MatchArgs;
 use crate::game::{plan_of, HostGame, Plan, Setup};
 use crate::process::Lines;
 use crate::protocol::Protocol;
-use crate::replay::{Head, ReplayContext, Visit};
+use crate::replay::Head;
 use crate::seats::{Bound, BotSpec};
+use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
-use crate::verify::{Difference, Verified};
 use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, PLAYERS};
 use arena_core::{Game, Roster, Seat};
 use clap::{Args, ValueEnum};
@@ -204,25 +204,12 @@ impl HostGame for Ballroom {
         serde_json::from_str(&json::states_json(self)).unwrap_or(Value::Null)
     }
 
-    fn action_json(action: &Action) -> Value {
-        json::action_json(action)
-    }
-
-    fn action_from_json(value: &Value) -> Action {
-        json::action_from_json(value)
-    }
+    crate::game::from_modules!(json, log);
 
     fn detect(head: &Head) -> bool {
         head.has("names") && head.has("turns")
     }
 
-    fn replay(
-        input: &mut dyn BufRead,
-        _ctx: &ReplayContext,
-        each: &mut dyn Visit<Self>,
-    ) -> Result<Verified, Difference> {
-        log::replay(input, each)
-    }
 
     /// The start, then four phases a turn.
     fn states(input: &mut dyn BufRead) -> u64 {
@@ -231,14 +218,12 @@ impl HostGame for Ballroom {
 
     fn tournament(
         args: &TournamentOptions,
-        entrants: usize,
-        games: usize,
-        _seed: u64,
+        common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
         Ok((
             Self::NAME.into(),
             Box::new(tournament::Swiss {
-                rounds: swiss_rounds(entrants, args.rounds, games),
+                rounds: swiss_rounds(common.bots.len(), args.rounds, common.games),
             }),
         ))
     }

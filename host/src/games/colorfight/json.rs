@@ -140,6 +140,20 @@ pub fn params_json(p: &Params) -> Value {
     v
 }
 
+/// The value `key` names (one of `choices`), `default` when it is missing.
+fn named<T>(
+    v: &Value,
+    key: &str,
+    default: T,
+    from_name: fn(&str) -> Option<T>,
+    choices: &str,
+) -> Result<T, String> {
+    match v.get(key) {
+        None => Ok(default),
+        Some(x) => (x.as_str().and_then(from_name)).ok_or(format!("{key} must be {choices}")),
+    }
+}
+
 /// Params from JSON; missing keys take the defaults.
 pub fn params_from_json(v: &Value) -> Result<Params, String> {
     let d = Params::default();
@@ -149,20 +163,8 @@ pub fn params_from_json(v: &Value) -> Result<Params, String> {
             Some(x) => x.as_u64().ok_or(format!("{key} must be a whole number")),
         }
     };
-    let variant = match v.get("variant") {
-        None => d.variant,
-        Some(x) => x
-            .as_str()
-            .and_then(Variant::from_name)
-            .ok_or("variant must be \"conquest\" or \"skirmish\"")?,
-    };
-    let respawn = match v.get("respawn") {
-        None => d.respawn,
-        Some(x) => x
-            .as_str()
-            .and_then(Respawn::from_name)
-            .ok_or("respawn must be \"auto\" or \"join\"")?,
-    };
+    let variant = named(v, "variant", d.variant, Variant::from_name, "\"conquest\" or \"skirmish\"")?;
+    let respawn = named(v, "respawn", d.respawn, Respawn::from_name, "\"auto\" or \"join\"")?;
     let small = |key: &str, default: u64, max: u64| -> Result<u64, String> {
         let n = int(key, default)?;
         if n > max {

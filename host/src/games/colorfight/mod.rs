@@ -8,17 +8,15 @@ pub mod serve;
 pub mod trace;
 pub mod tournament;
 
-use crate::game::{HostGame, Setup, Stepped};
-use crate::replay::{Head, ReplayContext, Visit};
+use crate::game::{HostGame, NoOptions, Setup, Stepped};
+use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
-use crate::verify::{Difference, Verified};
 use arena_core::games::colorfight::{
     Action, ColorFight, Params, Refusal, Variant, DEFAULT_TICKS,
 };
 use arena_core::{Game, Seat};
 use clap::{Args, ValueEnum};
 use serde_json::Value;
-use std::io::BufRead;
 use std::time::Duration;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -27,6 +25,15 @@ pub enum VariantArg {
     Conquest,
     /// Practice round 1: attacks only.
     Skirmish,
+}
+
+impl VariantArg {
+    pub(crate) fn variant(self) -> Variant {
+        match self {
+            VariantArg::Conquest => Variant::Conquest,
+            VariantArg::Skirmish => Variant::Skirmish,
+        }
+    }
 }
 
 #[derive(Args, Clone, Debug)]
@@ -44,23 +51,8 @@ pub struct PlayOptions {
     pub ticks: u32,
 }
 
-/// Tournaments play Conquest on the default grid, one seat per entrant at the table.
-#[derive(Args, Clone, Debug)]
-pub struct TournamentOptions {}
-
 pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), String> {
-    let (w, h) = s
-        .split_once(['x', 'X'])
-        .ok_or_else(|| format!("`{s}`: expected WIDTHxHEIGHT, like 30x30"))?;
-    let w: u16 = w
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{w}` is not a width"))?;
-    let h: u16 = h
-        .trim()
-        .parse()
-        .map_err(|_| format!("`{h}` is not a height"))?;
-    Ok((w, h))
+    crate::cli::parse_pair(s, &['x', 'X'], ("WIDTHxHEIGHT", "30x30"), ["a width", "a height"])
 }
 
 /// A step's report with the reason of each refusal, for the reports of `arena play` and
@@ -96,7 +88,8 @@ impl HostGame for ColorFight {
     #[cfg(feature = "serve")]
     const SERVER: Option<crate::game::Server> = Some(serve::SERVER);
     type PlayOptions = PlayOptions;
-    type TournamentOptions = TournamentOptions;
+    /// Tournaments play Conquest on the default grid, one seat per entrant at the table.
+    type TournamentOptions = NoOptions;
     type Move = Action;
     type Extra = ();
     type Recorder = trace::Trace;
@@ -113,10 +106,7 @@ impl HostGame for ColorFight {
     fn setup(options: &PlayOptions, bots: usize) -> anyhow::Result<Setup<Self>> {
         let seats = bots.max(2);
         let params = Params {
-            variant: match options.variant {
-                VariantArg::Conquest => Variant::Conquest,
-                VariantArg::Skirmish => Variant::Skirmish,
-            },
+            variant: options.variant.variant(),
             width: options.size.0,
             height: options.size.1,
             players: seats.min(u8::MAX as usize) as u8,
@@ -129,7 +119,7 @@ impl HostGame for ColorFight {
         })
     }
 
-    fn fixture_setup(_: &TournamentOptions, fixture: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(_: &NoOptions, fixture: &Fixture) -> anyhow::Result<Setup<Self>> {
         let seats = fixture.seats.len();
         let params = Params {
             players: seats.min(u8::MAX as usize) as u8,
@@ -168,31 +158,12 @@ impl HostGame for ColorFight {
         stepped(report, &why)
     }
 
-    fn action_json(action: &Action) -> Value {
-        json::action_json(action)
-    }
+    crate::game::from_modules!(json, trace);
 
-    fn action_from_json(value: &Value) -> Action {
-        json::action_from_json(value)
-    }
-
-    fn detect(head: &Head) -> bool {
-        head.str("game") == Some(Self::NAME)
-    }
-
-    fn replay(
-        input: &mut dyn BufRead,
-        _ctx: &ReplayContext,
-        each: &mut dyn Visit<Self>,
-    ) -> Result<Verified, Difference> {
-        trace::replay(input, each)
-    }
 
     fn tournament(
-        _args: &TournamentOptions,
-        _entrants: usize,
-        _games: usize,
-        _seed: u64,
+        _args: &NoOptions,
+        _common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
         Ok((
             Self::NAME.into(),

@@ -1,6 +1,6 @@
 //! The format of the challenge: free-for-all games, points by placement.
 
-use crate::tournament::{by_points, placement_points_x2, Fixture, Format, MatchResult, Row};
+use crate::tournament::{by_points, placement_points_x2, Format, MatchResult, Row};
 
 /// Free-for-all games of every entrant (at most `seats` at a table; seats rotate from one
 /// game to the next), ranked per game as the rules say, points by placement (one per player ranked
@@ -14,33 +14,18 @@ impl Format for FreeForAll {
         "free for all, points by placement"
     }
 
-    fn round(
-        &self,
-        round: usize,
-        bots: usize,
-        games: usize,
-        _seed: u64,
-        _r: &[MatchResult],
-    ) -> Option<Vec<Fixture>> {
-        if round > 0 || bots == 0 {
+    fn schedule(&self, bots: usize, games: usize, _seed: u64) -> Option<Vec<Vec<usize>>> {
+        if bots == 0 {
             return None;
         }
         let table = bots.min(self.max_seats);
         // One schedule is one game of every entrant, or, when they do not fit at one table, one
         // game per entrant (over which everybody meets everybody); `--games` plays it that often.
         let schedule = if bots > table { bots } else { 1 };
-        let mut out = Vec::new();
-        for g in 0..games.max(1) * schedule {
-            // Every game seats `table` consecutive entrants (cyclically), rotated by the game number,
-            // so that over `bots` games everybody plays every seat and everybody else.
-            let seats: Vec<usize> = (0..table).map(|k| (g + k) % bots).collect();
-            out.push(Fixture {
-                index: out.len(),
-                round: 0,
-                seats,
-            });
-        }
-        Some(out)
+        // Every game seats `table` consecutive entrants (cyclically), rotated by the game number,
+        // so that over `bots` games everybody plays every seat and everybody else.
+        let games = 0..games.max(1) * schedule;
+        Some(games.map(|g| (0..table).map(|k| (g + k) % bots).collect()).collect())
     }
 
     fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row> {

@@ -4,9 +4,9 @@
 
 use super::json::{action_from_json, action_json, params_from_json, params_json, state_value};
 use crate::game::Plan;
-use crate::record::{LineWriter, Recorder, Step};
+use crate::record::{Every, LineWriter, Recorder, Step};
 use crate::replay::{Meta, Visit};
-use crate::verify::{json_diff, json_lines, no_names, Difference, Verified};
+use crate::verify::{json_diff, json_trace, no_names, Difference, Verified};
 use arena_core::games::colorfight::{Action, ColorFight, Refusal, MAX_PLAYERS};
 use arena_core::{Game, StepReport};
 use serde_json::{json, Value};
@@ -59,15 +59,11 @@ pub fn explained(
 }
 
 /// Writes the trace: the state every `plan.record_every` ticks and at the end.
-pub struct Trace {
-    every: u32,
-}
+pub struct Trace(Every);
 
 impl Recorder<ColorFight> for Trace {
     fn new(plan: &Plan<ColorFight>) -> Self {
-        Trace {
-            every: plan.record_every.max(1),
-        }
+        Trace(Every::of(plan))
     }
 
     fn begin(&mut self, game: &ColorFight, _plan: &Plan<ColorFight>, out: &mut LineWriter) {
@@ -75,7 +71,7 @@ impl Recorder<ColorFight> for Trace {
     }
 
     fn step(&mut self, g: &ColorFight, step: &Step<'_, ColorFight>, out: &mut LineWriter) {
-        let state = g.turn().is_multiple_of(self.every) || g.is_over();
+        let state = self.0.due(g);
         let mut why = vec![None; g.seats()];
         for &(seat, reason) in step.why {
             if let Some(w) = why.get_mut(seat) {
@@ -92,11 +88,7 @@ pub fn replay(
     input: &mut dyn BufRead,
     each: &mut dyn Visit<ColorFight>,
 ) -> Result<Verified, Difference> {
-    let mut lines = json_lines(input);
-    let (n, header) = lines
-        .next()
-        .transpose()?
-        .ok_or_else(|| Difference::unreadable("a header line", "nothing").at_line(1))?;
+    let (n, header, lines) = json_trace(input)?;
     let bad_header = |what: String| Difference::unreadable("a colorfight header", what).at_line(n);
     if header.get("game").and_then(Value::as_str) != Some(ColorFight::NAME) {
         return Err(bad_header(format!(
@@ -114,19 +106,13 @@ pub fn replay(
     if let Some(d) = json_diff(initial, &state_value(&game), &no_names) {
         return Err(d.under("state").at_line(n).at_turn(0));
     }
-    let mut report = Verified {
-        checks: 1,
-        meta: Meta {
-            config: format!("{}-{}x{}", params.variant.name(), params.width, params.height),
-            seed,
-            // ColorFight traces do not name their bots: seats instead.
-            bots: (0..params.players).map(|s| format!("seat {s}")).collect(),
-        },
-        ..Verified::default()
+    let meta = Meta {
+        config: super::config(&params),
+        seed,
+        // ColorFight traces do not name their bots: seats instead.
+        bots: (0..params.players).map(|s| format!("seat {s}")).collect(),
     };
-    each.meta(&report.meta);
-    each.start(&(params, seed));
-    each.state(&game);
+    let mut report = Verified::begin(meta, each, &(params, seed), &game);
     for item in lines {
         let (n, line) = item?;
         let tick = game.tick();

@@ -5,25 +5,15 @@ pub mod json;
 pub mod trace;
 pub mod tournament;
 
-use crate::game::{HostGame, Plan, Setup};
+use crate::game::{HostGame, NoOptions, Plan, Setup};
 use crate::process::Lines;
 use crate::protocol::{JsonLines, Protocol};
-use crate::replay::{Head, ReplayContext, Visit};
+use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
-use crate::verify::{Difference, Verified};
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
 use arena_core::{Game, Seat};
-use clap::Args;
 use serde_json::Value;
-use std::io::BufRead;
 use std::time::Duration;
-
-/// Mammut has no options of its own.
-#[derive(Args, Clone, Debug)]
-pub struct PlayOptions {}
-
-#[derive(Args, Clone, Debug)]
-pub struct TournamentOptions {}
 
 /// 5 s per action, each on its own. A fault plays an illegal action: the rules give one more chance,
 /// then the seat sits out the round.
@@ -43,8 +33,9 @@ impl HostGame for Mammut {
     const TIME_LIMIT: &'static str = "5 s an answer";
     const REPLAY_EXT: &'static str = "jsonl";
     const MIN_ENTRANTS: usize = PLAYERS;
-    type PlayOptions = PlayOptions;
-    type TournamentOptions = TournamentOptions;
+    // Mammut has no options of its own.
+    type PlayOptions = NoOptions;
+    type TournamentOptions = NoOptions;
     type Move = Action;
     type Extra = ();
     type Recorder = trace::Trace;
@@ -69,11 +60,11 @@ impl HostGame for Mammut {
         stepped
     }
 
-    fn setup(_: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
+    fn setup(_: &NoOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
     }
 
-    fn fixture_setup(_: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(_: &NoOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
     }
 
@@ -94,33 +85,14 @@ impl HostGame for Mammut {
         json::state_json(self, seat)
     }
 
-    fn action_json(action: &Action) -> Value {
-        json::action_json(action)
-    }
+    crate::game::from_modules!(json, trace);
 
-    fn action_from_json(value: &Value) -> Action {
-        json::action_from_json(value)
-    }
-
-    fn detect(head: &Head) -> bool {
-        head.str("game") == Some(Self::NAME)
-    }
-
-    fn replay(
-        input: &mut dyn BufRead,
-        _ctx: &ReplayContext,
-        each: &mut dyn Visit<Self>,
-    ) -> Result<Verified, Difference> {
-        trace::replay(input, each)
-    }
 
     fn tournament(
-        _args: &TournamentOptions,
-        entrants: usize,
-        _games: usize,
-        _seed: u64,
+        _args: &NoOptions,
+        common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
-        tournament::design(entrants).map_err(anyhow::Error::msg)?;
+        tournament::design(common.bots.len()).map_err(anyhow::Error::msg)?;
         Ok((Self::NAME.into(), Box::new(tournament::FiveTables)))
     }
 

@@ -1,7 +1,7 @@
 //! The format the seed text asked for: 5-player tables where everyone meets everyone, everyone
 //! plays as often, and no table repeats.
 
-use crate::tournament::{by_points, points_by_place, Fixture, Format, MatchResult, Row};
+use crate::tournament::{by_points, points_by_place, Format, MatchResult, Row};
 
 /// 5-player matches such that every bot shares at least one match with every other, every
 /// bot plays the same number of matches, and no set of five plays twice within the schedule.
@@ -134,29 +134,12 @@ impl Format for FiveTables {
         "5-player tables: everyone meets everyone, equal matches, no table twice"
     }
 
-    fn round(
-        &self,
-        round: usize,
-        bots: usize,
-        games: usize,
-        seed: u64,
-        _r: &[MatchResult],
-    ) -> Option<Vec<Fixture>> {
-        if round > 0 {
-            return None;
-        }
+    fn schedule(&self, bots: usize, games: usize, seed: u64) -> Option<Vec<Vec<usize>>> {
         let tables = schedule(bots, seed).ok()?;
         let mut out = Vec::new();
         for g in 0..games.max(1) {
-            for t in &tables {
-                // Each repetition turns the seats one further.
-                let seats: Vec<usize> = (0..5).map(|k| t[(k + g) % 5]).collect();
-                out.push(Fixture {
-                    index: out.len(),
-                    round: 0,
-                    seats,
-                });
-            }
+            // Each repetition turns the seats one further.
+            out.extend(tables.iter().map(|t| (0..5).map(|k| t[(k + g) % 5]).collect()));
         }
         Some(out)
     }

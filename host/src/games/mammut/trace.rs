@@ -6,7 +6,7 @@ use super::json::{action_from_json, action_json, state_json};
 use crate::game::Plan;
 use crate::record::{LineWriter, Recorder, Step};
 use crate::replay::{strings, Meta, Visit};
-use crate::verify::{json_diff, json_lines, no_names, Difference, Verified};
+use crate::verify::{json_diff, json_trace, no_names, Difference, Verified};
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
 use arena_core::{Bot, Game, Seat, SetupError};
 use serde_json::{json, Value};
@@ -133,11 +133,7 @@ pub fn replay(
     input: &mut dyn BufRead,
     each: &mut dyn Visit<Mammut>,
 ) -> Result<Verified, Difference> {
-    let mut lines = json_lines(input);
-    let (n, header) = lines
-        .next()
-        .transpose()?
-        .ok_or_else(|| Difference::unreadable("a header line", "nothing").at_line(1))?;
+    let (n, header, lines) = json_trace(input)?;
     let game = header.get("game").unwrap_or(&Value::Null);
     if game != Mammut::NAME {
         return Err(Difference::field("game", game, Mammut::NAME).at_line(n));
@@ -149,18 +145,12 @@ pub fn replay(
     let mut g = Mammut::new(&Params, seed)
         .map_err(|e| Difference::field("seed", seed_v, e).at_line(n))?;
     check(&header, &g, 0).map_err(|d| d.at_line(n))?;
-    let mut report = Verified {
-        checks: 1,
-        meta: Meta {
-            config: String::new(),
-            seed,
-            bots: strings(header.get("bots")),
-        },
-        ..Verified::default()
+    let meta = Meta {
+        config: String::new(),
+        seed,
+        bots: strings(header.get("bots")),
     };
-    each.meta(&report.meta);
-    each.start(&(Params, seed));
-    each.state(&g);
+    let mut report = Verified::begin(meta, each, &(Params, seed), &g);
     let mut refused_total = 0u32;
     for item in lines {
         let (n, v) = item?;

@@ -78,10 +78,7 @@ pub fn state_texts(g: &TowerDefense, out: &mut String) -> Vec<(&'static str, Ran
     if let Some(players) = g.players() {
         field(out, "players", &|out| {
             out.push('[');
-            for (i, p) in players.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
+            commas(out, players, |out, p| {
                 object(
                     out,
                     &[
@@ -92,17 +89,12 @@ pub fn state_texts(g: &TowerDefense, out: &mut String) -> Vec<(&'static str, Ran
                         ("inflation", p.inflation.into()),
                     ],
                 );
-            }
+            });
             out.push(']');
         });
         field(out, "boards", &|out| {
             out.push('[');
-            for b in 0..g.boards() {
-                if b > 0 {
-                    out.push(',');
-                }
-                board_text(g, b, out);
-            }
+            commas(out, 0..g.boards(), |out, b| board_text(g, b, out));
             out.push(']');
         });
     } else if let Some((inv, def)) = g.siege() {
@@ -138,45 +130,46 @@ fn number(out: &mut String, n: u64) {
     out.extend(digits[i..].iter().map(|&d| char::from(d)));
 }
 
-/// `{"key":n,...}`.
-fn object(out: &mut String, fields: &[(&str, u64)]) {
-    out.push('{');
-    for (i, (key, n)) in fields.iter().enumerate() {
+/// The items of a JSON list or object, each written by `each`, with commas between them.
+fn commas<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut each: impl FnMut(&mut String, T)) {
+    for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
+        each(out, item);
+    }
+}
+
+/// `{"key":n,...}`.
+fn object(out: &mut String, fields: &[(&str, u64)]) {
+    out.push('{');
+    commas(out, fields, |out, (key, n)| {
         out.push('"');
         out.push_str(key);
         out.push_str("\":");
         number(out, *n);
-    }
+    });
     out.push('}');
 }
 
 /// `[n,...]`, with the string `text.1` before the number in position `text.0`, if any.
 fn tuple(out: &mut String, numbers: &[u64], text: Option<(usize, &str)>) {
     out.push('[');
-    for (i, n) in numbers.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
+    commas(out, numbers.iter().enumerate(), |out, (i, n)| {
         if let Some((_, s)) = text.filter(|&(at, _)| at == i) {
             out.push('"');
             out.push_str(s);
             out.push_str("\",");
         }
         number(out, *n);
-    }
+    });
     out.push(']');
 }
 
 /// [`board_json`]'s text.
 fn board_text(g: &TowerDefense, board: usize, out: &mut String) {
     out.push_str("{\"invaders\":[");
-    for (i, v) in g.invaders(board).enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
+    commas(out, g.invaders(board), |out, v| {
         let v = [
             v.pos.into(),
             v.hp.into(),
@@ -186,12 +179,9 @@ fn board_text(g: &TowerDefense, board: usize, out: &mut String) {
             v.stun_time.into(),
         ];
         tuple(out, &v, None);
-    }
+    });
     out.push_str("],\"towers\":[");
-    for (i, t) in g.towers(board).enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
+    commas(out, g.towers(board), |out, t| {
         let n = [
             t.pos.into(),
             t.level.into(),
@@ -200,7 +190,7 @@ fn board_text(g: &TowerDefense, board: usize, out: &mut String) {
             t.cooldown.into(),
         ];
         tuple(out, &n, Some((1, t.kind.name())));
-    }
+    });
     out.push_str("]}");
 }
 

@@ -7,14 +7,13 @@ pub mod trace;
 pub mod tournament;
 
 use crate::game::{HostGame, Setup};
-use crate::replay::{Head, ReplayContext, Visit};
+use crate::replay::Head;
+use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
-use crate::verify::{Difference, Verified};
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
 use arena_core::{Game, Seat};
 use clap::{Args, ValueEnum};
 use serde_json::Value;
-use std::io::BufRead;
 use std::time::Duration;
 
 /// Why the rules refused `seat`'s `action`, by what it asked for: the rules answer yes or no,
@@ -127,13 +126,7 @@ impl HostGame for TowerDefense {
         json::state_json(self)
     }
 
-    fn action_json(action: &Action) -> Value {
-        json::action_json(action)
-    }
-
-    fn action_from_json(value: &Value) -> Action {
-        json::action_from_json(value)
-    }
+    crate::game::from_modules!(json, trace);
 
     /// The Siege invader's answer is read as the 04-23 controller read it (rules Decision 7).
     fn read_action(&self, seat: Seat, value: &Value) -> Action {
@@ -147,19 +140,10 @@ impl HostGame for TowerDefense {
             == Some(Self::NAME)
     }
 
-    fn replay(
-        input: &mut dyn BufRead,
-        _ctx: &ReplayContext,
-        each: &mut dyn Visit<Self>,
-    ) -> Result<Verified, Difference> {
-        trace::replay(input, each)
-    }
 
     fn tournament(
         args: &TournamentOptions,
-        _entrants: usize,
-        _games: usize,
-        _seed: u64,
+        _common: &TournamentArgs,
     ) -> anyhow::Result<(String, Box<dyn Format>)> {
         Ok(match args.variant {
             VariantArg::Duel => (Self::NAME.into(), Box::new(tournament::RoundRobin)),

@@ -1,7 +1,7 @@
 //! The tournaments the challenge announced: Duel a round robin with seats swapped, Siege every
 //! defender against every invader.
 
-use crate::tournament::{Fixture, Format, MatchResult, Row};
+use crate::tournament::{table, Format, MatchResult, Row};
 
 /// Tower Defense Duel: round robin, seats swapped; ranked by wins, then the smallest total of turns
 /// to victory, then the largest total of turns to defeat.
@@ -12,32 +12,14 @@ impl Format for RoundRobin {
         "round robin, seats swapped"
     }
 
-    fn round(
-        &self,
-        round: usize,
-        bots: usize,
-        games: usize,
-        _seed: u64,
-        _results: &[MatchResult],
-    ) -> Option<Vec<Fixture>> {
-        if round > 0 {
-            return None;
-        }
-        let mut out = Vec::new();
-        for _ in 0..games.max(1) {
-            for a in 0..bots {
-                for b in (a + 1)..bots {
-                    for seats in [vec![a, b], vec![b, a]] {
-                        out.push(Fixture {
-                            index: out.len(),
-                            round: 0,
-                            seats,
-                        });
-                    }
-                }
+    fn schedule(&self, bots: usize, games: usize, _seed: u64) -> Option<Vec<Vec<usize>>> {
+        let mut pairs = Vec::new();
+        for a in 0..bots {
+            for b in (a + 1)..bots {
+                pairs.extend([vec![a, b], vec![b, a]]);
             }
         }
-        Some(out)
+        Some(vec![pairs; games.max(1)].concat())
     }
 
     fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row> {
@@ -67,27 +49,21 @@ impl Format for RoundRobin {
                 }
             }
         }
-        let mut order: Vec<usize> = (0..bots.len()).collect();
-        order.sort_by(|&a, &b| {
+        let better = |a: usize, b: usize| {
             s[b].wins
                 .cmp(&s[a].wins)
                 .then(s[a].to_victory.cmp(&s[b].to_victory))
                 .then(s[b].to_defeat.cmp(&s[a].to_defeat))
-                .then(a.cmp(&b))
-        });
-        order
-            .into_iter()
-            .map(|i| Row {
-                bot: bots[i].clone(),
-                columns: vec![
-                    ("wins".into(), s[i].wins.to_string()),
-                    ("draws".into(), s[i].draws.to_string()),
-                    ("losses".into(), s[i].losses.to_string()),
-                    ("turns to win".into(), s[i].to_victory.to_string()),
-                    ("turns to lose".into(), s[i].to_defeat.to_string()),
-                ],
-            })
-            .collect()
+        };
+        table(bots, better, |i| {
+            vec![
+                ("wins", s[i].wins.to_string()),
+                ("draws", s[i].draws.to_string()),
+                ("losses", s[i].losses.to_string()),
+                ("turns to win", s[i].to_victory.to_string()),
+                ("turns to lose", s[i].to_defeat.to_string()),
+            ]
+        })
     }
 }
 
@@ -101,32 +77,13 @@ impl Format for DefenderVsInvader {
         "every defender against every invader"
     }
 
-    fn round(
-        &self,
-        round: usize,
-        bots: usize,
-        games: usize,
-        _seed: u64,
-        _results: &[MatchResult],
-    ) -> Option<Vec<Fixture>> {
-        if round > 0 {
-            return None;
+    fn schedule(&self, bots: usize, games: usize, _seed: u64) -> Option<Vec<Vec<usize>>> {
+        let mut pairs = Vec::new();
+        for invader in 0..bots {
+            let defenders = (0..bots).filter(|&defender| defender != invader);
+            pairs.extend(defenders.map(|defender| vec![invader, defender]));
         }
-        let mut out = Vec::new();
-        for _ in 0..games.max(1) {
-            for invader in 0..bots {
-                for defender in 0..bots {
-                    if invader != defender {
-                        out.push(Fixture {
-                            index: out.len(),
-                            round: 0,
-                            seats: vec![invader, defender],
-                        });
-                    }
-                }
-            }
-        }
-        Some(out)
+        Some(vec![pairs; games.max(1)].concat())
     }
 
     fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row> {
@@ -144,13 +101,6 @@ impl Format for DefenderVsInvader {
             }
         }
         let avg = |t: u64, c: u64| if c == 0 { 0.0 } else { t as f64 / c as f64 };
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| {
-            avg(def[b], def_n[b])
-                .total_cmp(&avg(def[a], def_n[a]))
-                .then(avg(inv[a], inv_n[a]).total_cmp(&avg(inv[b], inv_n[b])))
-                .then(a.cmp(&b))
-        });
         let inv_rank = {
             let mut o: Vec<usize> = (0..n).collect();
             o.sort_by(|&a, &b| {
@@ -164,22 +114,17 @@ impl Format for DefenderVsInvader {
             }
             rank
         };
-        order
-            .into_iter()
-            .map(|i| Row {
-                bot: bots[i].clone(),
-                columns: vec![
-                    (
-                        "defender avg".into(),
-                        format!("{:.1}", avg(def[i], def_n[i])),
-                    ),
-                    (
-                        "invader avg".into(),
-                        format!("{:.1}", avg(inv[i], inv_n[i])),
-                    ),
-                    ("invader rank".into(), inv_rank[i].to_string()),
-                ],
-            })
-            .collect()
+        let better = |a: usize, b: usize| {
+            avg(def[b], def_n[b])
+                .total_cmp(&avg(def[a], def_n[a]))
+                .then(avg(inv[a], inv_n[a]).total_cmp(&avg(inv[b], inv_n[b])))
+        };
+        table(bots, better, |i| {
+            vec![
+                ("defender avg", format!("{:.1}", avg(def[i], def_n[i]))),
+                ("invader avg", format!("{:.1}", avg(inv[i], inv_n[i]))),
+                ("invader rank", inv_rank[i].to_string()),
+            ]
+        })
     }
 }

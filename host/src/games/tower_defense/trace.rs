@@ -5,7 +5,7 @@
 use super::json::{action_json, seat_action, state_fields, state_json, state_texts};
 use super::line::{scan, Scanned, STATE_KEYS};
 use crate::game::Plan;
-use crate::record::{LineWriter, Recorder, Step};
+use crate::record::{Every, LineWriter, Recorder, Step};
 use crate::replay::{strings, Meta, Visit};
 use crate::verify::{json_diff, Difference, Verified};
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
@@ -41,15 +41,11 @@ pub fn line(actions: Option<&[Action; 2]>, g: &TowerDefense, state: bool) -> Val
 }
 
 /// Writes the trace: the state every `plan.record_every` turns and at the end.
-pub struct Trace {
-    every: u32,
-}
+pub struct Trace(Every);
 
 impl Recorder<TowerDefense> for Trace {
     fn new(plan: &Plan<TowerDefense>) -> Self {
-        Trace {
-            every: plan.record_every.max(1),
-        }
+        Trace(Every::of(plan))
     }
 
     fn begin(&mut self, game: &TowerDefense, plan: &Plan<TowerDefense>, out: &mut LineWriter) {
@@ -62,7 +58,7 @@ impl Recorder<TowerDefense> for Trace {
             step.moves.first().cloned().unwrap_or_default(),
             step.moves.get(1).cloned().unwrap_or_default(),
         ];
-        let state = g.turn().is_multiple_of(self.every) || g.is_over();
+        let state = self.0.due(g);
         out.line(&line(Some(&pair), g, state));
     }
 }

@@ -37,7 +37,7 @@ use crate::game::Server;
 use crate::play::{MatchReport, SeatReport};
 use crate::record::LineWriter;
 use api::Reply;
-use arena_core::games::colorfight::{ColorFight, Params, Respawn, Variant, DEFAULT_TICKS};
+use arena_core::games::colorfight::{ColorFight, Params, Respawn, DEFAULT_TICKS};
 use arena_core::{Game, Roster};
 use bytes::Bytes;
 use clap::{ArgMatches, Args, Command, FromArgMatches};
@@ -138,10 +138,7 @@ fn run(m: &ArgMatches) -> anyhow::Result<()> {
     }
     let seed = o.seed.unwrap_or_else(crate::cli::clock_seed);
     let params = Params {
-        variant: match o.variant {
-            VariantArg::Conquest => Variant::Conquest,
-            VariantArg::Skirmish => Variant::Skirmish,
-        },
+        variant: o.variant.variant(),
         width: o.size.0,
         height: o.size.1,
         players: seats as u8,

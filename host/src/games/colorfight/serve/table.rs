@@ -155,30 +155,20 @@ impl Table {
         trace: LineWriter,
         state_every: u32,
     ) -> Table {
+        let seat = |name: String, driver: Driver| SeatInfo {
+            name,
+            driver,
+            token: None,
+            queue: VecDeque::new(),
+            refused: 0,
+            early: 0,
+            refused_by: BTreeMap::new(),
+            joins: 0,
+        };
         let mut seats: Vec<SeatInfo> = (0..clients)
-            .map(|s| SeatInfo {
-                name: format!("(free seat {})", s + 1),
-                driver: Driver::Client { claimed: false },
-                token: None,
-                queue: VecDeque::new(),
-                refused: 0,
-                early: 0,
-                refused_by: BTreeMap::new(),
-                joins: 0,
-            })
+            .map(|s| seat(format!("(free seat {})", s + 1), Driver::Client { claimed: false }))
             .collect();
-        for (name, bot) in bots {
-            seats.push(SeatInfo {
-                name,
-                driver: Driver::Bot(bot),
-                token: None,
-                queue: VecDeque::new(),
-                refused: 0,
-                early: 0,
-                refused_by: BTreeMap::new(),
-                joins: 0,
-            });
-        }
+        seats.extend(bots.into_iter().map(|(name, bot)| seat(name, Driver::Bot(bot))));
         let mut tracks = vec![Track::default(); game.cells().len()];
         // A start cell is attacked and taken by its owner at once, as the server's start was.
         for (t, c) in tracks.iter_mut().zip(game.cells()) {
@@ -673,6 +663,14 @@ mod tests {
         }
     }
 
+    /// Joins `name`, which is answered at once.
+    fn joined(t: &mut Table, name: &str) -> Value {
+        let Joined::Now(body) = t.join(name.into()) else {
+            panic!("{name} was not answered at once")
+        };
+        body
+    }
+
     fn token(v: &Value) -> String {
         v["token"].as_str().unwrap().to_string()
     }
@@ -680,21 +678,15 @@ mod tests {
     #[test]
     fn the_clock_starts_when_every_client_seat_is_taken() {
         let mut t = table(small(Variant::Conquest), 2, &[]);
-        let Joined::Now(a) = t.join("a".into()) else {
-            panic!()
-        };
+        let a = joined(&mut t, "a");
         assert_eq!(a["uid"], 1);
         assert_eq!(t.phase, Phase::Lobby);
         t.step();
         assert_eq!(t.game.tick(), 0, "no tick in the lobby");
-        let Joined::Now(b) = t.join("b".into()) else {
-            panic!()
-        };
+        let b = joined(&mut t, "b");
         assert_eq!(b["uid"], 2);
         assert!(matches!(t.phase, Phase::Running { .. }));
-        let Joined::Now(c) = t.join("c".into()) else {
-            panic!()
-        };
+        let c = joined(&mut t, "c");
         assert_eq!(c["err_code"], 10, "{c}");
         assert_eq!(t.check_token(&token(&a)).unwrap()["name"], "a");
         assert!(t.check_token("nope").is_none());
@@ -704,9 +696,7 @@ mod tests {
     #[test]
     fn actions_are_answered_at_their_tick_with_the_servers_codes() {
         let mut t = table(small(Variant::Conquest), 1, &["expander"]);
-        let Joined::Now(a) = t.join("me".into()) else {
-            panic!()
-        };
+        let a = joined(&mut t, "me");
         let seat = t.seat_of(&token(&a)).unwrap();
         let mine = t.game.cells().iter().position(|c| c.owner == 1).unwrap();
         let (x, y) = t.game.coords(mine);
@@ -750,9 +740,7 @@ mod tests {
     fn a_defeated_client_rejoins_on_the_same_seat_with_a_new_token() {
         // The client never plays; the expander takes its base, then it joins again.
         let mut t = table(small(Variant::Conquest), 1, &["expander"]);
-        let Joined::Now(a) = t.join("me".into()) else {
-            panic!()
-        };
+        let a = joined(&mut t, "me");
         let old = token(&a);
         let mut steps = 0;
         while !t.game.player(0).unwrap().defeated {
@@ -780,9 +768,7 @@ mod tests {
     #[test]
     fn skirmish_builds_answer_success_and_joins_close() {
         let mut t = table(small(Variant::Skirmish), 1, &["random"]);
-        let Joined::Now(a) = t.join("me".into()) else {
-            panic!()
-        };
+        let a = joined(&mut t, "me");
         let seat = t.seat_of(&token(&a)).unwrap();
         let mut rx = t.act(seat, Action::Build { x: 0, y: 0 }).unwrap();
         t.step();
