@@ -67,44 +67,29 @@ impl Recorder {
         r
     }
 
-    fn rc(&self, sq: u16) -> (i32, i32) {
-        (
-            (sq as usize / self.cols) as i32,
-            (sq as usize % self.cols) as i32,
-        )
-    }
-
-    fn take_new(
-        &mut self,
-        game: &Ants,
-    ) {
-        let known = self.ants.len() as u32;
-        let mut born: Vec<_> = game.ants().iter().filter(|a| a.id >= known).collect();
-        born.sort_by_key(|a| a.id);
-        for a in born {
-            let (row, col) = self.rc(a.sq);
-            self.ants.push(AntRecord {
+    fn take_new(&mut self, game: &Ants) {
+        let cols = self.cols;
+        append_new(&mut self.ants, game.ants(), |a| a.id, |a| {
+            let (row, col) = rc(cols, a.sq);
+            AntRecord {
                 row,
                 col,
                 spawn: a.spawn_turn as u32,
                 end: None,
                 owner: a.owner,
                 moves: String::new(),
-            });
-        }
-        let known = self.food.len() as u32;
-        let mut new: Vec<_> = game.food().iter().filter(|f| f.id >= known).collect();
-        new.sort_by_key(|f| f.id);
-        for f in new {
-            let (row, col) = self.rc(f.sq);
-            self.food.push(FoodRecord {
+            }
+        });
+        append_new(&mut self.food, game.food(), |f| f.id, |f| {
+            let (row, col) = rc(cols, f.sq);
+            FoodRecord {
                 row,
                 col,
                 start: f.start_turn as u32,
                 end: None,
                 owner: None,
-            });
-        }
+            }
+        });
     }
 
     /// Records the turn just played. `alive_before[p]`: was `p` alive when the turn started (its
@@ -358,4 +343,24 @@ pub fn play_recorded(
     game.play_turn(orders, kills, |p, i, why| refused.push((p, i, why)));
     rec.after_turn(game, &alive);
     refused
+}
+
+/// A square's row and column on a map `cols` wide.
+fn rc(cols: usize, sq: u16) -> (i32, i32) {
+    ((sq as usize / cols) as i32, (sq as usize % cols) as i32)
+}
+
+/// Appends to `records` one record (`record`) for each item of `items` newer than the last
+/// recorded, in the order of their ids: ids are given in order of appearance, so the records'
+/// index is the id.
+fn append_new<'a, T: 'a, R>(
+    records: &mut Vec<R>,
+    items: impl IntoIterator<Item = &'a T>,
+    id: impl Fn(&T) -> u32,
+    record: impl Fn(&T) -> R,
+) {
+    let known = records.len() as u32;
+    let mut new: Vec<&T> = items.into_iter().filter(|t| id(t) >= known).collect();
+    new.sort_by_key(|t| id(t));
+    records.extend(new.into_iter().map(record));
 }
