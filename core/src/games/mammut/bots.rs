@@ -60,28 +60,10 @@ impl Table {
         self.hands.get(seat).copied().unwrap_or_default()
     }
 
-    fn set(&mut self, seat: Seat, tiles: TileSet) {
-        if let Some(h) = self.hands.get_mut(seat) {
-            *h = tiles;
-        }
-    }
-
     /// The table after `seat` plays `action` (assumed legal).
     fn after(&self, seat: Seat, action: Action) -> Table {
         let mut t = *self;
-        match action {
-            Action::Take(tiles) => {
-                t.middle = t.middle.minus(tiles);
-                t.set(seat, tiles);
-            }
-            Action::Steal { victim, put_back } => {
-                let loot = t.hand(victim as Seat);
-                t.set(victim as Seat, TileSet::EMPTY);
-                t.set(seat, loot.without(put_back));
-                t.middle = t.middle.with(put_back);
-            }
-            Action::Nothing => {}
-        }
+        super::round::move_tiles(&mut t.hands, &mut t.middle, seat, action);
         t
     }
 }
