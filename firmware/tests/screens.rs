@@ -411,23 +411,36 @@ fn every_display<
     }
 }
 
-/// The board's map and the big one, on every display.
-fn every_ants_picture() -> [EveryDisplay; 2] {
-    [every_display(&*board_ants()), every_display(&*big_ants())]
+/// A check of the [`Pictures`] of one display.
+trait Check {
+    fn check<C: Palette>(p: &Pictures<C>);
 }
 
-fn ants_told_apart<C: Palette>(p: &Pictures<C>) {
-    let at = &p.at;
-    for (s, mine) in p.ants.iter().enumerate() {
-        assert!(
-            !mine.is_empty(),
-            "{at}: the test needs an ant of seat {s} alone in its cell"
-        );
-        for (t, theirs) in p.ants.iter().enumerate().skip(s + 1) {
+/// `K`'s check of the board's map and the big one, on every display.
+fn on_every_display<K: Check>() {
+    for d in [every_display(&*board_ants()), every_display(&*big_ants())] {
+        K::check(&d.mono);
+        K::check(&d.gray);
+        K::check(&d.lcd);
+    }
+}
+
+struct AntsToldApart;
+
+impl Check for AntsToldApart {
+    fn check<C: Palette>(p: &Pictures<C>) {
+        let at = &p.at;
+        for (s, mine) in p.ants.iter().enumerate() {
             assert!(
-                mine.iter().all(|m| !theirs.contains(m)),
-                "{at}: seats {s} and {t} have ants that look alike"
+                !mine.is_empty(),
+                "{at}: the test needs an ant of seat {s} alone in its cell"
             );
+            for (t, theirs) in p.ants.iter().enumerate().skip(s + 1) {
+                assert!(
+                    mine.iter().all(|m| !theirs.contains(m)),
+                    "{at}: seats {s} and {t} have ants that look alike"
+                );
+            }
         }
     }
 }
@@ -436,50 +449,50 @@ fn ants_told_apart<C: Palette>(p: &Pictures<C>) {
 /// each seat's ant was the same lit square (or single pixel on a big map).
 #[test]
 fn every_players_ants_are_told_apart_on_every_display() {
-    for d in every_ants_picture() {
-        ants_told_apart(&d.mono);
-        ants_told_apart(&d.gray);
-        ants_told_apart(&d.lcd);
-    }
+    on_every_display::<AntsToldApart>();
 }
 
-fn hills_and_water_told_apart<C: Palette>(p: &Pictures<C>) {
-    let Pictures {
-        at,
-        ants,
-        water,
-        hills,
-        cell,
-    } = p;
-    assert!(!water.is_empty(), "{at}: the test needs a cell of water");
-    for (s, mine) in ants.iter().enumerate() {
-        assert!(
-            mine.iter().all(|m| !water.contains(m)),
-            "{at}: an ant of seat {s} looks like water"
-        );
-    }
-    for (s, mine) in hills.iter().enumerate() {
-        assert!(
-            !mine.is_empty(),
-            "{at}: the test needs a free hill of seat {s}"
-        );
-        assert!(
-            mine.iter().all(|m| !water.contains(m)),
-            "{at}: a hill of seat {s} looks like water"
-        );
-        for (t, theirs) in hills.iter().enumerate().skip(s + 1) {
+struct HillsAndWaterToldApart;
+
+impl Check for HillsAndWaterToldApart {
+    fn check<C: Palette>(p: &Pictures<C>) {
+        let Pictures {
+            at,
+            ants,
+            water,
+            hills,
+            cell,
+        } = p;
+        assert!(!water.is_empty(), "{at}: the test needs a cell of water");
+        for (s, mine) in ants.iter().enumerate() {
             assert!(
-                mine.iter().all(|m| !theirs.contains(m)),
-                "{at}: the hills of seats {s} and {t} look alike"
+                mine.iter().all(|m| !water.contains(m)),
+                "{at}: an ant of seat {s} looks like water"
             );
         }
-        // One pixel is one pixel: at that size a hill and an ant of its seat are its colour.
-        if *cell >= 2 {
-            for (t, theirs) in ants.iter().enumerate() {
+        for (s, mine) in hills.iter().enumerate() {
+            assert!(
+                !mine.is_empty(),
+                "{at}: the test needs a free hill of seat {s}"
+            );
+            assert!(
+                mine.iter().all(|m| !water.contains(m)),
+                "{at}: a hill of seat {s} looks like water"
+            );
+            for (t, theirs) in hills.iter().enumerate().skip(s + 1) {
                 assert!(
                     mine.iter().all(|m| !theirs.contains(m)),
-                    "{at}: a hill of seat {s} looks like an ant of seat {t}"
+                    "{at}: the hills of seats {s} and {t} look alike"
                 );
+            }
+            // One pixel is one pixel: at that size a hill and an ant of its seat are its colour.
+            if *cell >= 2 {
+                for (t, theirs) in ants.iter().enumerate() {
+                    assert!(
+                        mine.iter().all(|m| !theirs.contains(m)),
+                        "{at}: a hill of seat {s} looks like an ant of seat {t}"
+                    );
+                }
             }
         }
     }
@@ -490,9 +503,5 @@ fn hills_and_water_told_apart<C: Palette>(p: &Pictures<C>) {
 /// now all look different, on every display, at one square a cell and at several.
 #[test]
 fn water_and_every_players_hills_are_told_apart_on_every_display() {
-    for d in every_ants_picture() {
-        hills_and_water_told_apart(&d.mono);
-        hills_and_water_told_apart(&d.gray);
-        hills_and_water_told_apart(&d.lcd);
-    }
+    on_every_display::<HillsAndWaterToldApart>();
 }

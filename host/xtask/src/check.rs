@@ -76,19 +76,15 @@ fn digests_and_pixels(elf: &std::path::Path) -> Result<()> {
         snapshot_every: SNAP,
         ..RunConfig::default()
     };
+    let args = vec![
+        format!("matches={MATCHES}"),
+        "digest=1".into(),
+        format!("snap={SNAP}"),
+        "hold=ack".to_owned(),
+    ];
     let ran = qemu::Run {
-        elf,
-        args: vec![
-            format!("matches={MATCHES}"),
-            "digest=1".into(),
-            format!("snap={SNAP}"),
-            "hold=ack".to_owned(),
-        ],
-        icount: false,
-        timeout_s: 300,
         snapshots: Some(&dir),
-        echo: false,
-        tap: None,
+        ..qemu::Run::new(elf, args, 300)
     }
     .go()?;
     ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
@@ -145,13 +141,8 @@ fn same_pixels(png: &std::path::Path, frame: &Gray4Frame, what: &str) -> Result<
 fn panic_screen(elf: &std::path::Path) -> Result<()> {
     let dir = qemu::fresh_dir(&root().join("target/xtask-panic"))?;
     let ran = qemu::Run {
-        elf,
-        args: vec!["hold=ack".to_owned()],
-        icount: false,
-        timeout_s: 60,
         snapshots: Some(&dir),
-        echo: false,
-        tap: None,
+        ..qemu::Run::new(elf, vec!["hold=ack".to_owned()], 60)
     }
     .go()?;
     ensure!(

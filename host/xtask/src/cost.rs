@@ -44,14 +44,10 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
     tools::qemu_board()?;
     let elf = qemu::build()?.join("arena");
     let matches = host::Lineup::LEN as u32;
+    let args = vec![format!("matches={matches}"), "digest=0".into()];
     let ran = qemu::Run {
-        elf: &elf,
-        args: vec![format!("matches={matches}"), "digest=0".into()],
         icount: true,
-        timeout_s: 600,
-        snapshots: None,
-        echo: false,
-        tap: None,
+        ..qemu::Run::new(&elf, args, 600)
     }
     .go()?;
     ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);

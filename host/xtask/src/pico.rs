@@ -67,6 +67,23 @@ pub struct Run<'a> {
     pub tap: Option<std::sync::mpsc::Sender<String>>,
 }
 
+impl<'a> Run<'a> {
+    /// A run of `elf` until the firmware stops or `timeout_s` passes: no frames kept, no echo,
+    /// no tap, the harness's own silence limit.
+    pub fn new(elf: &'a Path, timeout_s: u32) -> Run<'a> {
+        Run {
+            elf,
+            matches: None,
+            frames: None,
+            every: None,
+            timeout_s,
+            silence: None,
+            echo: false,
+            tap: None,
+        }
+    }
+}
+
 /// What a run left: the harness's exit status, the decoded log, the frames in order (the
 /// announcing line for the announced ones, `None` for those taken with `every`), the summary.
 pub struct Ran {
@@ -308,14 +325,8 @@ pub fn cost(json_only: bool) -> Result<Value> {
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
     let ran = Run {
-        elf: &elf,
         matches: Some(matches),
-        frames: None,
-        every: None,
-        timeout_s: 1500,
-        silence: None,
-        echo: false,
-        tap: None,
+        ..Run::new(&elf, 1500)
     }
     .go()?;
     ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());

@@ -92,14 +92,10 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         },
     );
     let ran = Run {
-        elf,
         matches: Some(matches),
         frames: Some(&dir),
-        every: None,
-        timeout_s: 1500,
-        silence: None,
-        echo: false,
         tap: Some(tap),
+        ..Run::new(elf, 1500)
     }
     .go()?;
     ensure!(
@@ -239,14 +235,8 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
 
 fn panic_test(elf: &Path) -> Result<()> {
     let ran = Run {
-        elf,
-        matches: None,
-        frames: None,
-        every: None,
-        timeout_s: 120,
         silence: Some(500_000_000),
-        echo: false,
-        tap: None,
+        ..Run::new(elf, 120)
     }
     .go()?;
     ensure!(

@@ -12,6 +12,15 @@ export const WIDTH = 128;
 export const HEIGHT = 64;
 const PAGES = 8;
 
+// The commands that switch a setting off or on: the flag, then its off and on opcodes.
+const TOGGLES = [
+  ['segRemap', [0xa0, 0xa1]],
+  ['entireOn', [0xa4, 0xa5]],
+  ['inverse', [0xa6, 0xa7]],
+  ['displayOn', [0xae, 0xaf]],
+  ['comRemap', [0xc0, 0xc8]],
+];
+
 /** Argument bytes of each multi-byte command (datasheet, chapter 9, table 9-1). */
 function argCount(cmd) {
   switch (cmd) {
@@ -191,6 +200,12 @@ export class Ssd1306 {
       else this.warn(`page start 0x${op.toString(16)} outside page addressing mode (ignored, as the datasheet says)`);
       return;
     }
+    for (const [flag, [off, on]] of TOGGLES) {
+      if (op === off || op === on) {
+        this[flag] = op === on;
+        return;
+      }
+    }
     switch (op) {
       case 0x20:
         if ((a[0] & 0x03) === 3) this.warn('addressing mode 3 is invalid');
@@ -213,29 +228,9 @@ export class Ssd1306 {
         // 0x14: enable, 0x10: disable (bit 2).
         this.chargePump = !!(a[0] & 0x04);
         return;
-      case 0xa0:
-      case 0xa1:
-        this.segRemap = op === 0xa1;
-        return;
-      case 0xa4:
-      case 0xa5:
-        this.entireOn = op === 0xa5;
-        return;
-      case 0xa6:
-      case 0xa7:
-        this.inverse = op === 0xa7;
-        return;
       case 0xa8:
         if ((a[0] & 0x3f) < 15) this.warn(`multiplex ratio ${a[0]} is invalid (0 to 14)`);
         else this.mux = a[0] & 0x3f;
-        return;
-      case 0xae:
-      case 0xaf:
-        this.displayOn = op === 0xaf;
-        return;
-      case 0xc0:
-      case 0xc8:
-        this.comRemap = op === 0xc8;
         return;
       case 0xd3:
         this.offset = a[0] & 0x3f;

@@ -77,12 +77,11 @@ impl Viewed for ColorFight {
     }
 
     fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
-        ColorFight::new(params, *seed).map(Box::new).map_err(setup)
+        begin(params, *seed)
     }
 
     fn play(&mut self, parts: &[Action]) -> Vec<String> {
-        let report = self.step(parts);
-        crate::refusals(&report, self.seats())
+        play(self, parts)
     }
 
     fn shown_json(&self) -> String {
