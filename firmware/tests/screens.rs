@@ -411,6 +411,11 @@ fn every_display<
     }
 }
 
+/// Asserts that no mark of `mine` is among `theirs`; `what` says which look alike.
+fn apart<C: PartialEq>(mine: &[Vec<C>], theirs: &[Vec<C>], what: impl Fn() -> String) {
+    assert!(mine.iter().all(|m| !theirs.contains(m)), "{}", what());
+}
+
 /// A check of the [`Pictures`] of one display.
 trait Check {
     fn check<C: Palette>(p: &Pictures<C>);
@@ -436,10 +441,9 @@ impl Check for AntsToldApart {
                 "{at}: the test needs an ant of seat {s} alone in its cell"
             );
             for (t, theirs) in p.ants.iter().enumerate().skip(s + 1) {
-                assert!(
-                    mine.iter().all(|m| !theirs.contains(m)),
-                    "{at}: seats {s} and {t} have ants that look alike"
-                );
+                apart(mine, theirs, || {
+                    format!("{at}: seats {s} and {t} have ants that look alike")
+                });
             }
         }
     }
@@ -465,33 +469,29 @@ impl Check for HillsAndWaterToldApart {
         } = p;
         assert!(!water.is_empty(), "{at}: the test needs a cell of water");
         for (s, mine) in ants.iter().enumerate() {
-            assert!(
-                mine.iter().all(|m| !water.contains(m)),
-                "{at}: an ant of seat {s} looks like water"
-            );
+            apart(mine, water, || {
+                format!("{at}: an ant of seat {s} looks like water")
+            });
         }
         for (s, mine) in hills.iter().enumerate() {
             assert!(
                 !mine.is_empty(),
                 "{at}: the test needs a free hill of seat {s}"
             );
-            assert!(
-                mine.iter().all(|m| !water.contains(m)),
-                "{at}: a hill of seat {s} looks like water"
-            );
+            apart(mine, water, || {
+                format!("{at}: a hill of seat {s} looks like water")
+            });
             for (t, theirs) in hills.iter().enumerate().skip(s + 1) {
-                assert!(
-                    mine.iter().all(|m| !theirs.contains(m)),
-                    "{at}: the hills of seats {s} and {t} look alike"
-                );
+                apart(mine, theirs, || {
+                    format!("{at}: the hills of seats {s} and {t} look alike")
+                });
             }
             // One pixel is one pixel: at that size a hill and an ant of its seat are its colour.
             if *cell >= 2 {
                 for (t, theirs) in ants.iter().enumerate() {
-                    assert!(
-                        mine.iter().all(|m| !theirs.contains(m)),
-                        "{at}: a hill of seat {s} looks like an ant of seat {t}"
-                    );
+                    apart(mine, theirs, || {
+                        format!("{at}: a hill of seat {s} looks like an ant of seat {t}")
+                    });
                 }
             }
         }

@@ -12,6 +12,13 @@ export const WIDTH = 128;
 export const HEIGHT = 64;
 const PAGES = 8;
 
+// The next `[inner, outer]` of a two-level walk: `inner` along its range; past its end, back to
+// its start and `outer` along its own range (wrapping round to its start).
+function advance(inner, innerStart, innerEnd, outer, outerStart, outerEnd) {
+  if (inner < innerEnd) return [inner + 1, outer];
+  return [innerStart, outer >= outerEnd ? outerStart : outer + 1];
+}
+
 // The commands that switch a setting off or on: the flag, then its off and on opcodes.
 const TOGGLES = [
   ['segRemap', [0xa0, 0xa1]],
@@ -150,20 +157,10 @@ export class Ssd1306 {
     this.gddram[this.page * WIDTH + this.col] = b;
     switch (this.mode) {
       case 0: // horizontal: column first, then the next page, wrapping within the ranges
-        if (this.col >= this.colEnd) {
-          this.col = this.colStart;
-          this.page = this.page >= this.pageEnd ? this.pageStart : this.page + 1;
-        } else {
-          this.col++;
-        }
+        [this.col, this.page] = advance(this.col, this.colStart, this.colEnd, this.page, this.pageStart, this.pageEnd);
         break;
       case 1: // vertical: page first, then the next column
-        if (this.page >= this.pageEnd) {
-          this.page = this.pageStart;
-          this.col = this.col >= this.colEnd ? this.colStart : this.col + 1;
-        } else {
-          this.page++;
-        }
+        [this.page, this.col] = advance(this.page, this.pageStart, this.pageEnd, this.col, this.colStart, this.colEnd);
         break;
       default: // page: the column advances up to 127, then returns to the column start
         this.col = this.col >= WIDTH - 1 ? this.pageModeCol : this.col + 1;

@@ -13,6 +13,7 @@ use crate::seat::Seat;
 
 /// Moves the tiles `seat`'s `action` moves (assumed legal): a take from the middle to its hand, a
 /// steal from the victim's hand to its own with the put-back tile to the middle.
+#[inline]
 pub(super) fn move_tiles(
     hands: &mut [TileSet; PLAYERS],
     middle: &mut TileSet,

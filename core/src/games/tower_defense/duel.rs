@@ -183,6 +183,7 @@ impl Duel {
 
     /// Player `seat` pays `cost(player)` for work on the space `pos` of the board its towers
     /// stand on, which must hold a tower (`tower`) or not; the price inflates by `inflation`.
+    #[inline]
     fn buy(
         &mut self,
         seat: Seat,
@@ -212,6 +213,7 @@ impl Duel {
     }
 
     /// Player `seat` and the board its towers stand on (the opponent's).
+    #[inline]
     fn towers_of(&mut self, seat: Seat) -> Option<(&mut Player, &mut Board<u16>)> {
         let (Some(player), Some(board)) = (
             self.players.get_mut(seat),

@@ -1063,17 +1063,11 @@ fn decision_4_the_gold_tie_break_is_explained_with_its_numbers() {
     d(&mut g).players[1].gold = 80;
     g.turn = 312;
     let why = g.decision().unwrap();
-    assert_eq!(
-        crate::outcome::shown(why.verdict()),
-        "seat 0 wins on gold, 120 to 80 (life tied at 0)"
-    );
-    assert_eq!(
-        crate::outcome::shown(why.seat(1)),
-        "life 0 gold 80 defeated t312"
-    );
-    assert_eq!(
-        crate::outcome::shown(why.rule()),
-        "ranked by life, then gold; a tie for first is a draw"
+    crate::outcome::assert_says(
+        &why,
+        "seat 0 wins on gold, 120 to 80 (life tied at 0)",
+        (1, "life 0 gold 80 defeated t312"),
+        "ranked by life, then gold; a tie for first is a draw",
     );
 }
 

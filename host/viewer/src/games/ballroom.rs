@@ -85,9 +85,7 @@ impl Viewed for Ballroom {
         Ok(Reply { executor, action })
     }
 
-    fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
-        begin(params, *seed)
-    }
+    begin_from_params_and_seed!();
 
     fn play(&mut self, parts: &[Reply]) -> Vec<String> {
         let report = self.step_replies(parts);

@@ -46,13 +46,8 @@ impl Viewed for Mammut {
         })
     }
 
-    fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
-        begin(params, *seed)
-    }
-
-    fn play(&mut self, parts: &[Action]) -> Vec<String> {
-        play(self, parts)
-    }
+    begin_from_params_and_seed!();
+    play_one_action_a_seat!();
 
     fn shown_json(&self) -> String {
         json::state_json(self, 0).to_string()

@@ -14,9 +14,30 @@ macro_rules! host_json {
     };
 }
 
+/// [`Viewed::begin`](crate::Viewed::begin) of a game set up from its params and seed alone
+/// (`Start = (Params, u64)`).
+macro_rules! begin_from_params_and_seed {
+    () => {
+        fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
+            Self::new(params, *seed).map(Box::new).map_err(setup)
+        }
+    };
+}
+
+/// [`Viewed::play`](crate::Viewed::play) of a game stepped with one action a seat
+/// (`Part = Action`): the refusals, one line per seat.
+macro_rules! play_one_action_a_seat {
+    () => {
+        fn play(&mut self, parts: &[Self::Part]) -> Vec<String> {
+            let report = self.step(parts);
+            crate::refusals(&report, self.seats())
+        }
+    };
+}
+
 /// What every game's file uses.
 mod prelude {
-    pub use super::{begin, named, play, setup};
+    pub use super::{named, setup};
     pub use crate::code::{error, Error, Reader, Writer};
     pub use crate::Viewed;
     pub use arena_core::Game;
@@ -36,17 +57,6 @@ use crate::code::{error, Error, Reader};
 pub fn named<T>(r: &mut Reader<'_>, what: &str, from: fn(&str) -> Option<T>) -> Result<T, Error> {
     let name = r.str()?;
     from(&name).ok_or_else(|| error(format!("{name:?} is not a {what}")))
-}
-
-/// The first state of a game set up from its params and seed alone.
-pub fn begin<G: arena_core::Game>(params: &G::Params, seed: u64) -> Result<Box<G>, Error> {
-    G::new(params, seed).map(Box::new).map_err(setup)
-}
-
-/// One step with each seat's action; the refusals, one line per seat.
-pub fn play<G: arena_core::Game>(game: &mut G, parts: &[G::Action]) -> Vec<String> {
-    let report = game.step(parts);
-    crate::refusals(&report, game.seats())
 }
 
 /// A setup error as a script error.
