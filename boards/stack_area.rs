@@ -59,6 +59,55 @@ impl StackArea {
 }
 
 /// Run by xtask's tests (the boards build for their targets only).
+/// A board's stack functions over the stack from cortex-m-rt's `_stack_start` down to the linker
+/// symbol `$bottom`: `size`, `paint`, `high_water`, and `depth` (bytes in use now). Called in the
+/// board's `stack` module, beside `mod stack_area`.
+// xtask includes this file for its tests of `StackArea`, and has no board stack to declare.
+#[allow(unused_macros)]
+macro_rules! board_stack {
+    ($bottom:ident) => {
+        extern "C" {
+            static $bottom: u32;
+            static _stack_start: u32;
+        }
+
+        fn area() -> stack_area::StackArea {
+            stack_area::StackArea {
+                bottom: core::ptr::addr_of!($bottom) as usize,
+                top: core::ptr::addr_of!(_stack_start) as usize,
+            }
+        }
+
+        fn sp() -> usize {
+            cortex_m::register::msp::read() as usize
+        }
+
+        /// Bytes of stack between its bottom and its top.
+        pub fn size() -> u32 {
+            area().size()
+        }
+
+        /// Paints the free stack below the current frame.
+        pub fn paint() {
+            // SAFETY: below the stack pointer down to the stack's bottom is unused RAM.
+            unsafe { area().paint(sp()) }
+        }
+
+        /// The most stack used since the last [`paint`], in bytes.
+        pub fn high_water() -> u32 {
+            // SAFETY: the stack area is RAM.
+            unsafe { area().high_water() }
+        }
+
+        /// Bytes of stack in use now.
+        pub fn depth() -> u32 {
+            (area().top - sp()) as u32
+        }
+    };
+}
+#[allow(unused_imports)]
+pub(crate) use board_stack;
+
 #[cfg(test)]
 mod tests {
     use super::*;

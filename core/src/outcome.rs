@@ -284,6 +284,14 @@ pub(crate) fn shown(value: impl core::fmt::Display) -> heapless::String<128> {
     out
 }
 
+/// Asserts what `why` says: its verdict, seat `seat.0`'s line (`seat.1`) and its rule.
+#[cfg(test)]
+pub(crate) fn assert_says(why: &Decision, verdict: &str, seat: (Seat, &str), rule: &str) {
+    assert_eq!(shown(why.verdict()), verdict);
+    assert_eq!(shown(why.seat(seat.0)), seat.1);
+    assert_eq!(shown(why.rule()), rule);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

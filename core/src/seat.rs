@@ -9,51 +9,62 @@ pub type Seat = usize;
 /// The largest table any game has (official maps go up to 10 players).
 pub const MAX_SEATS: usize = 10;
 
-/// A set of seats, as a bitmask.
+/// The membership operations of a set kept as a bitmask in its field `.0`, one bit per member:
+/// `EMPTY`, `only`, `contains`, `with`, `without`, `len`, `is_empty`. `$member => $index` names
+/// a member and its bit (`tile => tile as usize`); members at `$cap` and above are in no set.
+macro_rules! bit_set_ops {
+    ($Set:ident, $Item:ty, $member:ident => $index:expr, $cap:expr) => {
+        /// The empty set.
+        pub const EMPTY: $Set = $Set(0);
+
+        /// Only this member; the empty set for one out of range.
+        pub const fn only($member: $Item) -> $Set {
+            if $index < $cap {
+                $Set(1 << $member)
+            } else {
+                $Set::EMPTY
+            }
+        }
+
+        pub const fn contains(self, $member: $Item) -> bool {
+            $index < $cap && self.0 & (1 << $member) != 0
+        }
+
+        #[must_use]
+        pub const fn with(self, $member: $Item) -> $Set {
+            $Set(self.0 | $Set::only($member).0)
+        }
+
+        #[must_use]
+        pub const fn without(self, $member: $Item) -> $Set {
+            $Set(self.0 & !$Set::only($member).0)
+        }
+
+        pub const fn len(self) -> usize {
+            self.0.count_ones() as usize
+        }
+
+        pub const fn is_empty(self) -> bool {
+            self.0 == 0
+        }
+    };
+}
+pub(crate) use bit_set_ops;
+
+/// A set of seats, as a bitmask: every seat of a simultaneous game, or only the mover of a
+/// sequential one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SeatSet(u16);
 
 impl SeatSet {
-    /// No seat.
-    pub const EMPTY: SeatSet = SeatSet(0);
+    bit_set_ops!(SeatSet, Seat, seat => seat, MAX_SEATS);
 
     /// Every seat of a table of `n` (simultaneous games). `n` is capped at [`MAX_SEATS`].
     pub const fn all(n: usize) -> SeatSet {
         let n = if n > MAX_SEATS { MAX_SEATS } else { n };
         // n <= MAX_SEATS: the shift fits and the subtraction cannot wrap.
         SeatSet((1u32 << n).wrapping_sub(1) as u16)
-    }
-
-    /// Only `seat` (sequential games). A seat out of range gives the empty set.
-    pub const fn only(seat: Seat) -> SeatSet {
-        if seat < MAX_SEATS {
-            SeatSet(1 << seat)
-        } else {
-            SeatSet::EMPTY
-        }
-    }
-
-    pub const fn contains(self, seat: Seat) -> bool {
-        seat < MAX_SEATS && self.0 & (1 << seat) != 0
-    }
-
-    #[must_use]
-    pub const fn with(self, seat: Seat) -> SeatSet {
-        SeatSet(self.0 | SeatSet::only(seat).0)
-    }
-
-    #[must_use]
-    pub const fn without(self, seat: Seat) -> SeatSet {
-        SeatSet(self.0 & !SeatSet::only(seat).0)
-    }
-
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
     }
 
     pub const fn bits(self) -> u16 {

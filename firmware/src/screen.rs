@@ -104,19 +104,9 @@ impl Layout {
         let (bw, bh) = (body.size.width, body.size.height);
         if let Some(side) = self.side {
             // The numbers are in the side panel: the grid takes the whole body, centred.
-            let Fit { cell, squares } = Fit::of(cols, rows, bw, bh, min_cell);
-            let (shown_cols, shown_rows) = (cols.div_ceil(squares), rows.div_ceil(squares));
-            let origin = shift(
-                body.top_left,
-                px(bw.saturating_sub(cell.saturating_mul(shown_cols)) / 2),
-                px(bh.saturating_sub(cell.saturating_mul(shown_rows)) / 2),
-            );
-            return GridPlace {
-                cell,
-                squares,
-                origin,
-                panel: side.top_left,
-            };
+            let fit = Fit::of(cols, rows, bw, bh, min_cell);
+            let (origin, _) = fit.place(cols, rows, body, true, true);
+            return fit.grid(origin, side.top_left);
         }
         let panel_w = panel_chars
             .saturating_mul(self.font.character_size.width)
@@ -127,46 +117,24 @@ impl Layout {
         let fit = |w: u32, h: u32| Fit::of(cols, rows, w, h, min_cell);
         let beside = fit(bw.saturating_sub(panel_w), bh);
         let below = fit(bw, bh.saturating_sub(panel_h));
-        let (cell, squares) = (beside.cell, beside.squares);
         if (beside.squares, below.cell) <= (below.squares, beside.cell) {
-            let (shown_cols, shown_rows) = (cols.div_ceil(squares), rows.div_ceil(squares));
-            let origin = shift(
-                body.top_left,
-                0,
-                px(bh.saturating_sub(cell.saturating_mul(shown_rows)) / 2),
-            );
-            GridPlace {
-                cell,
-                squares,
+            let (origin, grid) = beside.place(cols, rows, body, false, true);
+            beside.grid(
                 origin,
-                panel: Point::new(
-                    origin
-                        .x
-                        .saturating_add(px(cell.saturating_mul(shown_cols)))
-                        .saturating_add(3),
+                Point::new(
+                    origin.x.saturating_add(px(grid.width)).saturating_add(3),
                     body.top_left.y.saturating_add(1),
                 ),
-            }
+            )
         } else {
-            let (cell, squares) = (below.cell, below.squares);
-            let (shown_cols, shown_rows) = (cols.div_ceil(squares), rows.div_ceil(squares));
-            let origin = shift(
-                body.top_left,
-                px(bw.saturating_sub(cell.saturating_mul(shown_cols)) / 2),
-                0,
-            );
-            GridPlace {
-                cell,
-                squares,
+            let (origin, grid) = below.place(cols, rows, body, true, false);
+            below.grid(
                 origin,
-                panel: Point::new(
+                Point::new(
                     body.top_left.x.saturating_add(1),
-                    origin
-                        .y
-                        .saturating_add(px(cell.saturating_mul(shown_rows)))
-                        .saturating_add(2),
+                    origin.y.saturating_add(px(grid.height)).saturating_add(2),
                 ),
-            }
+            )
         }
     }
 
@@ -238,6 +206,19 @@ pub fn px(v: u32) -> i32 {
     i32::try_from(v).unwrap_or(i32::MAX)
 }
 
+/// A legend mark: one dim pixel in the middle of `square` (an empty cell, a bare path).
+pub fn centre_dot<D: Canvas>(target: &mut D, square: Rectangle) -> Result<(), D::Error> {
+    Pixel(
+        shift(
+            square.top_left,
+            px(square.size.width) / 2,
+            px(square.size.height) / 2,
+        ),
+        D::Color::dim(),
+    )
+    .draw(target)
+}
+
 /// The square of side `cell` at `at`, shrunk by `inset` pixels on every side.
 pub fn inset_square(at: Point, cell: u32, inset: u32) -> Rectangle {
     let side = cell.saturating_sub(inset.saturating_mul(2));
@@ -292,6 +273,44 @@ impl Fit {
         Fit {
             cell: min_cell,
             squares: per(cols, w).max(per(rows, h)).max(1),
+        }
+    }
+
+    /// Where a grid of `cols` x `rows` squares at this fit starts in `room` (centred across its
+    /// width if `across`, down its height if `down`, else at its edge), and its size in pixels.
+    fn place(
+        &self,
+        cols: u32,
+        rows: u32,
+        room: Rectangle,
+        across: bool,
+        down: bool,
+    ) -> (Point, Size) {
+        let grid = Size::new(
+            self.cell.saturating_mul(cols.div_ceil(self.squares)),
+            self.cell.saturating_mul(rows.div_ceil(self.squares)),
+        );
+        let centre = |free: u32, used: u32, yes: bool| {
+            if yes {
+                px(free.saturating_sub(used) / 2)
+            } else {
+                0
+            }
+        };
+        let origin = shift(
+            room.top_left,
+            centre(room.size.width, grid.width, across),
+            centre(room.size.height, grid.height, down),
+        );
+        (origin, grid)
+    }
+
+    fn grid(&self, origin: Point, panel: Point) -> GridPlace {
+        GridPlace {
+            cell: self.cell,
+            squares: self.squares,
+            origin,
+            panel,
         }
     }
 }

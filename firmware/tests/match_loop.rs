@@ -90,6 +90,23 @@ fn host<D>(display: D, snapshot: fn(&D) -> Vec<u8>) -> Host<D> {
     }
 }
 
+/// A host with the 1-bit 128x64 OLED's canvas.
+fn mono_host() -> Host<Canvas<BinaryColor>> {
+    host(Canvas::new(128, 64), |c| {
+        c.pixels.iter().map(|p| p.is_on() as u8).collect()
+    })
+}
+
+/// A host with the RGB565 240x240 LCD's canvas.
+fn lcd_host() -> Host<Canvas<Rgb565>> {
+    host(Canvas::new(240, 240), |c| {
+        c.pixels
+            .iter()
+            .flat_map(|p| p.into_storage().to_le_bytes())
+            .collect()
+    })
+}
+
 #[test]
 fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
     let mut h = host(Gray4Frame::new(), |f| f.bytes().to_vec());
@@ -222,16 +239,9 @@ fn the_same_match_draws_on_1_bit_128x64_and_rgb565_240x240() {
         matches: Some(1),
         ..RunConfig::default()
     };
-    let mut mono = host(Canvas::<BinaryColor>::new(128, 64), |c| {
-        c.pixels.iter().map(|p| p.is_on() as u8).collect()
-    });
+    let mut mono = mono_host();
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut mono, &cfg);
-    let mut lcd = host(Canvas::<Rgb565>::new(240, 240), |c| {
-        c.pixels
-            .iter()
-            .flat_map(|p| p.into_storage().to_le_bytes())
-            .collect()
-    });
+    let mut lcd = lcd_host();
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut lcd, &cfg);
     let digests = |h: &Vec<String>| {
         h.iter()
@@ -271,19 +281,12 @@ fn every_lineup_entry_draws_inside_every_display() {
         max_steps: 40,
         ..RunConfig::default()
     };
-    let mut mono = host(Canvas::<BinaryColor>::new(128, 64), |c| {
-        c.pixels.iter().map(|p| p.is_on() as u8).collect()
-    });
+    let mut mono = mono_host();
     let mut gray = host(
         Canvas::<embedded_graphics::pixelcolor::Gray4>::new(128, 64),
         |c| c.pixels.iter().map(|p| p.luma()).collect(),
     );
-    let mut lcd = host(Canvas::<Rgb565>::new(240, 240), |c| {
-        c.pixels
-            .iter()
-            .flat_map(|p| p.into_storage().to_le_bytes())
-            .collect()
-    });
+    let mut lcd = lcd_host();
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut mono, &cfg);
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut gray, &cfg);
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut lcd, &cfg);

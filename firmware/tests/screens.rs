@@ -284,121 +284,38 @@ fn ants_on_a_big_map_keep_every_score_line_on_the_screen() {
     ants_panel_shows::<Rgb565>(&g, 240, 240);
 }
 
-/// For every ant alone in its cell (no other ant there; water, food and hills are drawn under the
-/// ants): the pixels of the cell, by seat.
-fn ant_marks<C, const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+/// What a `w` x `h` display of `C` shows of an Ants game, cell by cell.
+struct Pictures<C> {
+    /// The display, for the messages: "128x64, 1 bits".
+    at: String,
+    /// For every ant alone in its cell (no other ant there; water, food and hills are drawn under
+    /// the ants): the pixels of the cell, by seat.
+    ants: Vec<Vec<Vec<C>>>,
+    /// Every cell that shows water and nothing over it.
+    water: Vec<Vec<C>>,
+    /// Every cell that shows one standing hill and no ant or food, by the hill's seat.
+    hills: Vec<Vec<Vec<C>>>,
+    /// The side of a cell.
+    cell: u32,
+}
+
+/// [`Pictures`] of `g` on a `w` x `h` display of `C`. Every lone ant must show (not be blank).
+fn pictures<C, const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
     g: &AntsGame<SQ, A, F, H, O>,
     w: u32,
     h: u32,
-) -> Vec<Vec<Vec<C>>>
-where
-    C: Palette + Default,
-{
-    let mut c = Canvas::<C>::new(w, h);
-    draw_game(g, &ants_label(), &mut c).unwrap();
-    let place = ants::place(g, &Layout::of(Size::new(w, h)), C::DEPTH);
-    let cols = g.cols() as u32;
-    let cell_of = |sq: u16| {
-        let sq = u32::from(sq);
-        ((sq % cols) / place.squares, (sq / cols) / place.squares)
-    };
-    let mut ants_in = std::collections::BTreeMap::<(u32, u32), usize>::new();
-    for a in g.ants() {
-        *ants_in.entry(cell_of(a.sq)).or_default() += 1;
-    }
-    let mut marks = vec![Vec::new(); g.players()];
-    for a in g.ants() {
-        let (cx, cy) = cell_of(a.sq);
-        if ants_in[&(cx, cy)] != 1 {
-            continue;
-        }
-        let at = place.at(cx * place.squares, cy * place.squares);
-        let side = place.cell;
-        let mark: Vec<C> = Rectangle::new(at, Size::new(side, side))
-            .points()
-            .map(|p| c.at(p.x as u32, p.y as u32))
-            .collect();
-        assert!(
-            mark.iter().any(|&p| p != C::background()),
-            "{w}x{h}, {} bits: an ant of seat {} is blank",
-            C::DEPTH,
-            a.owner
-        );
-        marks[a.owner as usize].push(mark);
-    }
-    marks
-}
-
-fn ants_told_apart<
-    C,
-    const SQ: usize,
-    const A: usize,
-    const F: usize,
-    const H: usize,
-    const O: usize,
->(
-    g: &AntsGame<SQ, A, F, H, O>,
-    w: u32,
-    h: u32,
-) where
-    C: Palette + Default,
-{
-    let marks = ant_marks::<C, SQ, A, F, H, O>(g, w, h);
-    for (s, mine) in marks.iter().enumerate() {
-        assert!(
-            !mine.is_empty(),
-            "{w}x{h}, {} bits: the test needs an ant of seat {s} alone in its cell",
-            C::DEPTH
-        );
-        for (t, theirs) in marks.iter().enumerate().skip(s + 1) {
-            assert!(
-                mine.iter().all(|m| !theirs.contains(m)),
-                "{w}x{h}, {} bits: seats {s} and {t} have ants that look alike",
-                C::DEPTH
-            );
-        }
-    }
-}
-
-/// Every player's ants look different from every other's on every display: on the 1-bit OLED
-/// each seat's ant was the same lit square (or single pixel on a big map).
-#[test]
-fn every_players_ants_are_told_apart_on_every_display() {
-    let board = board_ants();
-    ants_told_apart::<BinaryColor, _, _, _, _, _>(&*board, 128, 64);
-    ants_told_apart::<Gray4, _, _, _, _, _>(&*board, 128, 64);
-    ants_told_apart::<Rgb565, _, _, _, _, _>(&*board, 240, 240);
-    let big = big_ants();
-    ants_told_apart::<BinaryColor, _, _, _, _, _>(&*big, 128, 64);
-    ants_told_apart::<Gray4, _, _, _, _, _>(&*big, 128, 64);
-    ants_told_apart::<Rgb565, _, _, _, _, _>(&*big, 240, 240);
-}
-
-/// The pixels of every cell of `g` on a `w` x `h` display that shows water and nothing over it,
-/// and of every cell that shows one standing hill and no ant or food, by the hill's seat; and
-/// the side of a cell.
-#[allow(clippy::type_complexity)]
-fn water_and_hill_marks<
-    C,
-    const SQ: usize,
-    const A: usize,
-    const F: usize,
-    const H: usize,
-    const O: usize,
->(
-    g: &AntsGame<SQ, A, F, H, O>,
-    w: u32,
-    h: u32,
-) -> (Vec<Vec<C>>, Vec<Vec<Vec<C>>>, u32)
+) -> Pictures<C>
 where
     C: Palette + Default,
 {
     #[derive(Default)]
     struct Holds {
         water: bool,
+        ants: usize,
         over: usize,
         hills: Vec<u8>,
     }
+    let at = format!("{w}x{h}, {} bits", C::DEPTH);
     let mut c = Canvas::<C>::new(w, h);
     draw_game(g, &ants_label(), &mut c).unwrap();
     let place = ants::place(g, &Layout::of(Size::new(w, h)), C::DEPTH);
@@ -407,11 +324,21 @@ where
         let sq = sq as u32;
         ((sq % cols) / place.squares, (sq / cols) / place.squares)
     };
+    let pixels = |&(cx, cy): &(u32, u32)| -> Vec<C> {
+        let at = place.at(cx * place.squares, cy * place.squares);
+        Rectangle::new(at, Size::new(place.cell, place.cell))
+            .points()
+            .map(|p| c.at(p.x as u32, p.y as u32))
+            .collect()
+    };
     let mut cells = std::collections::BTreeMap::<(u32, u32), Holds>::new();
     for sq in 0..g.rows() as usize * g.cols() as usize {
         if g.is_water(sq) {
             cells.entry(cell_of(sq)).or_default().water = true;
         }
+    }
+    for a in g.ants() {
+        cells.entry(cell_of(a.sq as usize)).or_default().ants += 1;
     }
     let over = g
         .ants()
@@ -428,13 +355,20 @@ where
             .hills
             .push(hill.owner);
     }
-    let pixels = |&(cx, cy): &(u32, u32)| -> Vec<C> {
-        let at = place.at(cx * place.squares, cy * place.squares);
-        Rectangle::new(at, Size::new(place.cell, place.cell))
-            .points()
-            .map(|p| c.at(p.x as u32, p.y as u32))
-            .collect()
-    };
+    let mut ants = vec![Vec::new(); g.players()];
+    for a in g.ants() {
+        let cell = cell_of(a.sq as usize);
+        if cells[&cell].ants != 1 {
+            continue;
+        }
+        let mark = pixels(&cell);
+        assert!(
+            mark.iter().any(|&p| p != C::background()),
+            "{at}: an ant of seat {} is blank",
+            a.owner
+        );
+        ants[a.owner as usize].push(mark);
+    }
     let water = (cells.iter())
         .filter(|(_, x)| x.water && x.over == 0 && x.hills.is_empty())
         .map(|(at, _)| pixels(at))
@@ -445,11 +379,23 @@ where
             hills[*seat as usize].push(pixels(at));
         }
     }
-    (water, hills, place.cell)
+    Pictures {
+        at,
+        ants,
+        water,
+        hills,
+        cell: place.cell,
+    }
 }
 
-fn hills_and_water_told_apart<
-    C,
+/// [`Pictures`] of `g` on every display: the OLEDs' 1 and 4 bits, the LCD's 16.
+struct EveryDisplay {
+    mono: Pictures<BinaryColor>,
+    gray: Pictures<Gray4>,
+    lcd: Pictures<Rgb565>,
+}
+
+fn every_display<
     const SQ: usize,
     const A: usize,
     const F: usize,
@@ -457,43 +403,96 @@ fn hills_and_water_told_apart<
     const O: usize,
 >(
     g: &AntsGame<SQ, A, F, H, O>,
-    w: u32,
-    h: u32,
-) where
-    C: Palette + Default,
-{
-    let at = format!("{w}x{h}, {} bits", C::DEPTH);
-    let ants = ant_marks::<C, SQ, A, F, H, O>(g, w, h);
-    let (water, hills, cell) = water_and_hill_marks::<C, SQ, A, F, H, O>(g, w, h);
-    assert!(!water.is_empty(), "{at}: the test needs a cell of water");
-    for (s, mine) in ants.iter().enumerate() {
-        assert!(
-            mine.iter().all(|m| !water.contains(m)),
-            "{at}: an ant of seat {s} looks like water"
-        );
+) -> EveryDisplay {
+    EveryDisplay {
+        mono: pictures(g, 128, 64),
+        gray: pictures(g, 128, 64),
+        lcd: pictures(g, 240, 240),
     }
-    for (s, mine) in hills.iter().enumerate() {
-        assert!(
-            !mine.is_empty(),
-            "{at}: the test needs a free hill of seat {s}"
-        );
-        assert!(
-            mine.iter().all(|m| !water.contains(m)),
-            "{at}: a hill of seat {s} looks like water"
-        );
-        for (t, theirs) in hills.iter().enumerate().skip(s + 1) {
+}
+
+/// Asserts that no mark of `mine` is among `theirs`; `what` says which look alike.
+fn apart<C: PartialEq>(mine: &[Vec<C>], theirs: &[Vec<C>], what: impl Fn() -> String) {
+    assert!(mine.iter().all(|m| !theirs.contains(m)), "{}", what());
+}
+
+/// A check of the [`Pictures`] of one display.
+trait Check {
+    fn check<C: Palette>(p: &Pictures<C>);
+}
+
+/// `K`'s check of the board's map and the big one, on every display.
+fn on_every_display<K: Check>() {
+    for d in [every_display(&*board_ants()), every_display(&*big_ants())] {
+        K::check(&d.mono);
+        K::check(&d.gray);
+        K::check(&d.lcd);
+    }
+}
+
+struct AntsToldApart;
+
+impl Check for AntsToldApart {
+    fn check<C: Palette>(p: &Pictures<C>) {
+        let at = &p.at;
+        for (s, mine) in p.ants.iter().enumerate() {
             assert!(
-                mine.iter().all(|m| !theirs.contains(m)),
-                "{at}: the hills of seats {s} and {t} look alike"
+                !mine.is_empty(),
+                "{at}: the test needs an ant of seat {s} alone in its cell"
             );
+            for (t, theirs) in p.ants.iter().enumerate().skip(s + 1) {
+                apart(mine, theirs, || {
+                    format!("{at}: seats {s} and {t} have ants that look alike")
+                });
+            }
         }
-        // One pixel is one pixel: at that size a hill and an ant of its seat are its colour.
-        if cell >= 2 {
-            for (t, theirs) in ants.iter().enumerate() {
-                assert!(
-                    mine.iter().all(|m| !theirs.contains(m)),
-                    "{at}: a hill of seat {s} looks like an ant of seat {t}"
-                );
+    }
+}
+
+/// Every player's ants look different from every other's on every display: on the 1-bit OLED
+/// each seat's ant was the same lit square (or single pixel on a big map).
+#[test]
+fn every_players_ants_are_told_apart_on_every_display() {
+    on_every_display::<AntsToldApart>();
+}
+
+struct HillsAndWaterToldApart;
+
+impl Check for HillsAndWaterToldApart {
+    fn check<C: Palette>(p: &Pictures<C>) {
+        let Pictures {
+            at,
+            ants,
+            water,
+            hills,
+            cell,
+        } = p;
+        assert!(!water.is_empty(), "{at}: the test needs a cell of water");
+        for (s, mine) in ants.iter().enumerate() {
+            apart(mine, water, || {
+                format!("{at}: an ant of seat {s} looks like water")
+            });
+        }
+        for (s, mine) in hills.iter().enumerate() {
+            assert!(
+                !mine.is_empty(),
+                "{at}: the test needs a free hill of seat {s}"
+            );
+            apart(mine, water, || {
+                format!("{at}: a hill of seat {s} looks like water")
+            });
+            for (t, theirs) in hills.iter().enumerate().skip(s + 1) {
+                apart(mine, theirs, || {
+                    format!("{at}: the hills of seats {s} and {t} look alike")
+                });
+            }
+            // One pixel is one pixel: at that size a hill and an ant of its seat are its colour.
+            if *cell >= 2 {
+                for (t, theirs) in ants.iter().enumerate() {
+                    apart(mine, theirs, || {
+                        format!("{at}: a hill of seat {s} looks like an ant of seat {t}")
+                    });
+                }
             }
         }
     }
@@ -504,12 +503,5 @@ fn hills_and_water_told_apart<
 /// now all look different, on every display, at one square a cell and at several.
 #[test]
 fn water_and_every_players_hills_are_told_apart_on_every_display() {
-    let board = board_ants();
-    hills_and_water_told_apart::<BinaryColor, _, _, _, _, _>(&*board, 128, 64);
-    hills_and_water_told_apart::<Gray4, _, _, _, _, _>(&*board, 128, 64);
-    hills_and_water_told_apart::<Rgb565, _, _, _, _, _>(&*board, 240, 240);
-    let big = big_ants();
-    hills_and_water_told_apart::<BinaryColor, _, _, _, _, _>(&*big, 128, 64);
-    hills_and_water_told_apart::<Gray4, _, _, _, _, _>(&*big, 128, 64);
-    hills_and_water_told_apart::<Rgb565, _, _, _, _, _>(&*big, 240, 240);
+    on_every_display::<HillsAndWaterToldApart>();
 }

@@ -6,33 +6,5 @@
 
 #[path = "../../stack_area.rs"]
 mod stack_area;
-use stack_area::StackArea;
 
-extern "C" {
-    static _stack_end: u32;
-    static _stack_start: u32;
-}
-
-fn area() -> StackArea {
-    StackArea {
-        bottom: core::ptr::addr_of!(_stack_end) as usize,
-        top: core::ptr::addr_of!(_stack_start) as usize,
-    }
-}
-
-/// Bytes of stack between its bottom and its top.
-pub fn size() -> u32 {
-    area().size()
-}
-
-/// Paints the free stack below the current frame.
-pub fn paint() {
-    // SAFETY: below the stack pointer down to the stack's end is unused stack.
-    unsafe { area().paint(cortex_m::register::msp::read() as usize) }
-}
-
-/// The most stack used since the last [`paint`], in bytes.
-pub fn high_water() -> u32 {
-    // SAFETY: the stack area is RAM.
-    unsafe { area().high_water() }
-}
+stack_area::board_stack!(_stack_end);

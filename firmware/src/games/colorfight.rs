@@ -164,18 +164,16 @@ mod desktop {
             let cell = |t: &mut D, r: Rectangle| fill_seat(t, r, 0, Point::zero());
             panel.key("land, in its owner's colour", cell)?;
             if self.variant() == Variant::Conquest {
-                panel.key("gold mine (white centre)", |t, r| {
-                    cell(t, r)?;
-                    inset_square(r.top_left, r.size.width, r.size.width / 3)
-                        .into_styled(PrimitiveStyle::with_fill(D::Color::text()))
-                        .draw(t)
-                })?;
-                panel.key("energy mine (red centre)", |t, r| {
-                    cell(t, r)?;
-                    inset_square(r.top_left, r.size.width, r.size.width / 3)
-                        .into_styled(PrimitiveStyle::with_fill(D::Color::alert()))
-                        .draw(t)
-                })?;
+                let mine = |centre: D::Color| {
+                    move |t: &mut D, r: Rectangle| {
+                        cell(t, r)?;
+                        inset_square(r.top_left, r.size.width, r.size.width / 3)
+                            .into_styled(PrimitiveStyle::with_fill(centre))
+                            .draw(t)
+                    }
+                };
+                panel.key("gold mine (white centre)", mine(D::Color::text()))?;
+                panel.key("energy mine (red centre)", mine(D::Color::alert()))?;
             }
             panel.key("base (dark inner frame)", |t, r| {
                 cell(t, r)?;
@@ -188,13 +186,7 @@ mod desktop {
                 r.into_styled(PrimitiveStyle::with_stroke(D::Color::seat(1), 1))
                     .draw(t)
             })?;
-            panel.key("nobody's cell", |t, r| {
-                Pixel(
-                    shift(r.top_left, px(r.size.width) / 2, px(r.size.height) / 2),
-                    D::Color::dim(),
-                )
-                .draw(t)
-            })
+            panel.key("nobody's cell", crate::screen::centre_dot)
         }
     }
 }

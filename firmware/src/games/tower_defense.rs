@@ -332,13 +332,7 @@ mod desktop {
                 draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Bomb), d)?;
                 level(t, r.top_left, r.size.width, 3, d)
             })?;
-            panel.key("path, top left to bottom left", |t, r| {
-                Pixel(
-                    shift(r.top_left, px(r.size.width) / 2, px(r.size.height) / 2),
-                    D::Color::dim(),
-                )
-                .draw(t)
-            })?;
+            panel.key("path, top left to bottom left", crate::screen::centre_dot)?;
             panel.line("the path snakes: right, left, ...", D::Color::text())?;
             if self.boards() > 1 {
                 panel.line("left path: seat 0's invaders and", D::Color::text())?;

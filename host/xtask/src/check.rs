@@ -76,58 +76,31 @@ fn digests_and_pixels(elf: &std::path::Path) -> Result<()> {
         snapshot_every: SNAP,
         ..RunConfig::default()
     };
+    let args = vec![
+        format!("matches={MATCHES}"),
+        "digest=1".into(),
+        format!("snap={SNAP}"),
+        "hold=ack".to_owned(),
+    ];
     let ran = qemu::Run {
-        elf,
-        args: vec![
-            format!("matches={MATCHES}"),
-            "digest=1".into(),
-            format!("snap={SNAP}"),
-            "hold=ack".to_owned(),
-        ],
-        icount: false,
-        timeout_s: 300,
         snapshots: Some(&dir),
-        echo: false,
-        tap: None,
+        ..qemu::Run::new(elf, args, 300)
     }
     .go()?;
     ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
     let want = host::play(&cfg);
 
-    let triple = |l: &String, turn: &str| -> Option<(u32, u32, u64)> {
-        Some((log::num(l, "m")?, log::num(l, turn)?, log::num(l, "d")?))
-    };
-    let got: Vec<_> = ran
-        .lines
-        .iter()
-        .filter(|l| log::kind(l) == "digest")
-        .filter_map(|l| triple(l, "t"))
-        .collect();
-    let got_finals: Vec<_> = ran
-        .lines
-        .iter()
-        .filter(|l| log::kind(l) == "final")
-        .filter_map(|l| triple(l, "t"))
-        .collect();
-    ensure!(!got.is_empty(), "no digest in the QEMU log");
-    if let Some(i) =
-        (0..got.len().max(want.digests.len())).find(|&i| got.get(i) != want.digests.get(i))
-    {
-        bail!(
-            "digest {i} differs: QEMU {:?}, host {:?}",
-            got.get(i),
-            want.digests.get(i)
-        );
-    }
-    ensure!(
-        got_finals == want.finals,
-        "final digests differ: QEMU {got_finals:?}, host {:?}",
-        want.finals
-    );
+    let (digests, finals) = log::same_digests(
+        &ran.lines,
+        "QEMU",
+        "the QEMU log",
+        &want.digests,
+        &want.finals,
+    )?;
     println!(
         "xtask test: {} digests of {} matches identical on QEMU and the host",
-        got.len() + got_finals.len(),
-        got_finals.len()
+        digests + finals,
+        finals
     );
 
     ensure!(
@@ -168,13 +141,8 @@ fn same_pixels(png: &std::path::Path, frame: &Gray4Frame, what: &str) -> Result<
 fn panic_screen(elf: &std::path::Path) -> Result<()> {
     let dir = qemu::fresh_dir(&root().join("target/xtask-panic"))?;
     let ran = qemu::Run {
-        elf,
-        args: vec!["hold=ack".to_owned()],
-        icount: false,
-        timeout_s: 60,
         snapshots: Some(&dir),
-        echo: false,
-        tap: None,
+        ..qemu::Run::new(elf, vec!["hold=ack".to_owned()], 60)
     }
     .go()?;
     ensure!(

@@ -44,40 +44,14 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
     tools::qemu_board()?;
     let elf = qemu::build()?.join("arena");
     let matches = host::Lineup::LEN as u32;
+    let args = vec![format!("matches={matches}"), "digest=0".into()];
     let ran = qemu::Run {
-        elf: &elf,
-        args: vec![format!("matches={matches}"), "digest=0".into()],
         icount: true,
-        timeout_s: 600,
-        snapshots: None,
-        echo: false,
-        tap: None,
+        ..qemu::Run::new(&elf, args, 600)
     }
     .go()?;
     ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
-    let find = |kind: &str, m: u32| {
-        ran.lines
-            .iter()
-            .find(|l| log::kind(l) == kind && log::num::<u32>(l, "m") == Some(m))
-            .cloned()
-            .unwrap_or_default()
-    };
-    let mut rows = Vec::new();
-    for m in 0..matches {
-        let (start, cost, stack) = (find("start", m), find("cost", m), find("stack", m));
-        let n = |l: &str, k: &str| log::num::<u64>(l, k).unwrap_or(0);
-        rows.push(json!({
-            "match": m,
-            "game": log::value(&start, "game").unwrap_or("?"),
-            "config": log::value(&start, "config").unwrap_or("?"),
-            "bots": crate::demo::bots_of(&start),
-            "turns": n(&cost, "turns"),
-            "instructions_per_turn": { "min": n(&cost, "min"), "median": n(&cost, "median"), "max": n(&cost, "max") },
-            "bots_instructions_per_turn": { "min": n(&cost, "bots_min"), "median": n(&cost, "bots_median"), "max": n(&cost, "bots_max") },
-            "stack_bytes": n(&stack, "used"),
-            "state_bytes": n(&start, "state"),
-        }));
-    }
+    let rows = log::cost_rows(&ran.lines, matches, "instructions", false);
     let report = json!({ "board": "qemu-lm3s6965", "unit": "instructions (-icount shift=0)", "budget_median": BUDGET, "stack_budget_over_state": STACK_OVER_STATE, "matches": rows });
     let out = root().join("target/cost.json");
     std::fs::create_dir_all(root().join("target"))?;

@@ -42,13 +42,10 @@ pub fn run(matches: u32, snap: u32, verbose: bool) -> Result<()> {
         }
     };
     let ran = qemu::Run {
-        elf: &elf,
-        args,
-        icount: false,
-        timeout_s: 1800,
         snapshots: Some(&dir),
         echo: verbose,
         tap: if verbose { None } else { Some(&tap) },
+        ..qemu::Run::new(&elf, args, 1800)
     }
     .go()?;
     let log_file = dir.join("log.txt");

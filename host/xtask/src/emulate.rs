@@ -33,14 +33,11 @@ pub fn run(board: Option<&str>, matches: u32, snap: u32) -> Result<()> {
          that `flash --board rp-pico` flashes; {matches} matches, a frame every {snap} turns"
     );
     let ran = Run {
-        elf: &elf,
         matches: Some(matches),
         frames: Some(&dir),
         every: Some(snap),
-        timeout_s: 3600,
-        silence: None,
         echo: true,
-        tap: None,
+        ..Run::new(&elf, 3600)
     }
     .go()?;
     ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());

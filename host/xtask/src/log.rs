@@ -43,6 +43,87 @@ pub fn num<T: std::str::FromStr>(line: &str, key: &str) -> Option<T> {
     value(line, key).and_then(|v| v.parse().ok())
 }
 
+/// The per-match figures of a run's log: the `cost`, `start` and `stack` lines of match m, the
+/// cost per turn in `unit`s (`instructions`, `cycles`), with the stack's size if `stack_size`.
+pub fn cost_rows(
+    lines: &[String],
+    matches: u32,
+    unit: &str,
+    stack_size: bool,
+) -> Vec<serde_json::Value> {
+    use serde_json::json;
+    let find = |kind_: &str, m: u32| {
+        lines
+            .iter()
+            .find(|l| kind(l) == kind_ && num::<u32>(l, "m") == Some(m))
+            .cloned()
+            .unwrap_or_default()
+    };
+    (0..matches)
+        .map(|m| {
+            let (start, cost, stack) = (find("start", m), find("cost", m), find("stack", m));
+            let n = |l: &str, k: &str| num::<u64>(l, k).unwrap_or(0);
+            let mut row = serde_json::Map::new();
+            row.insert("match".into(), json!(m));
+            row.insert("game".into(), json!(value(&start, "game").unwrap_or("?")));
+            row.insert("config".into(), json!(value(&start, "config").unwrap_or("?")));
+            row.insert("bots".into(), json!(crate::demo::bots_of(&start)));
+            row.insert("turns".into(), json!(n(&cost, "turns")));
+            for (key, prefix) in [(format!("{unit}_per_turn"), ""), (format!("bots_{unit}_per_turn"), "bots_")] {
+                let figure = |k: &str| n(&cost, &format!("{prefix}{k}"));
+                row.insert(
+                    key,
+                    json!({ "min": figure("min"), "median": figure("median"), "max": figure("max") }),
+                );
+            }
+            row.insert("stack_bytes".into(), json!(n(&stack, "used")));
+            if stack_size {
+                row.insert("stack_size".into(), json!(n(&stack, "of")));
+            }
+            row.insert("state_bytes".into(), json!(n(&start, "state")));
+            serde_json::Value::Object(row)
+        })
+        .collect()
+}
+
+/// A digest line's match, turn and digest (`m=`, `t=`, `d=`).
+pub type Triple = (u32, u32, u64);
+
+/// The [`Triple`]s of the `kind` lines (`digest`, `final`).
+pub fn triples(lines: &[String], kind_: &str) -> Vec<Triple> {
+    lines
+        .iter()
+        .filter(|l| kind(l) == kind_)
+        .filter_map(|l| Some((num(l, "m")?, num(l, "t")?, num(l, "d")?)))
+        .collect()
+}
+
+/// Fails unless `board`'s log (`where_`: "the QEMU log") has digests and they, and its final
+/// digests, are the host's; how many digests and final digests it logged.
+pub fn same_digests(
+    lines: &[String],
+    board: &str,
+    where_: &str,
+    digests: &[Triple],
+    finals: &[Triple],
+) -> anyhow::Result<(usize, usize)> {
+    let got = triples(lines, "digest");
+    let got_finals = triples(lines, "final");
+    anyhow::ensure!(!got.is_empty(), "no digest in {where_}");
+    if let Some(i) = (0..got.len().max(digests.len())).find(|&i| got.get(i) != digests.get(i)) {
+        anyhow::bail!(
+            "digest {i} differs: {board} {:?}, host {:?}",
+            got.get(i),
+            digests.get(i)
+        );
+    }
+    anyhow::ensure!(
+        got_finals == finals,
+        "final digests differ: {board} {got_finals:?}, host {finals:?}"
+    );
+    Ok((got.len(), got_finals.len()))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -67,6 +67,23 @@ pub struct Run<'a> {
     pub tap: Option<std::sync::mpsc::Sender<String>>,
 }
 
+impl<'a> Run<'a> {
+    /// A run of `elf` until the firmware stops or `timeout_s` passes: no frames kept, no echo,
+    /// no tap, the harness's own silence limit.
+    pub fn new(elf: &'a Path, timeout_s: u32) -> Run<'a> {
+        Run {
+            elf,
+            matches: None,
+            frames: None,
+            every: None,
+            timeout_s,
+            silence: None,
+            echo: false,
+            tap: None,
+        }
+    }
+}
+
 /// What a run left: the harness's exit status, the decoded log, the frames in order (the
 /// announcing line for the announced ones, `None` for those taken with `every`), the summary.
 pub struct Ran {
@@ -211,35 +228,6 @@ pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
     })
 }
 
-/// The per-match figures of a run's log: the `cost`, `start` and `stack` lines of match m.
-pub fn cost_rows(lines: &[String], matches: u32) -> Vec<Value> {
-    let find = |kind: &str, m: u32| {
-        lines
-            .iter()
-            .find(|l| log::kind(l) == kind && log::num::<u32>(l, "m") == Some(m))
-            .cloned()
-            .unwrap_or_default()
-    };
-    (0..matches)
-        .map(|m| {
-            let (start, cost, stack) = (find("start", m), find("cost", m), find("stack", m));
-            let n = |l: &str, k: &str| log::num::<u64>(l, k).unwrap_or(0);
-            json!({
-                "match": m,
-                "game": log::value(&start, "game").unwrap_or("?"),
-                "config": log::value(&start, "config").unwrap_or("?"),
-                "bots": crate::demo::bots_of(&start),
-                "turns": n(&cost, "turns"),
-                "cycles_per_turn": { "min": n(&cost, "min"), "median": n(&cost, "median"), "max": n(&cost, "max") },
-                "bots_cycles_per_turn": { "min": n(&cost, "bots_min"), "median": n(&cost, "bots_median"), "max": n(&cost, "bots_max") },
-                "stack_bytes": n(&stack, "used"),
-                "stack_size": n(&stack, "of"),
-                "state_bytes": n(&start, "state"),
-            })
-        })
-        .collect()
-}
-
 /// The QEMU Cortex-M3 report (target/cost.json from `cargo xtask cost`), measured again when it is
 /// missing or older than the QEMU firmware.
 fn m3_report() -> Result<Value> {
@@ -337,18 +325,12 @@ pub fn cost(json_only: bool) -> Result<Value> {
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
     let ran = Run {
-        elf: &elf,
         matches: Some(matches),
-        frames: None,
-        every: None,
-        timeout_s: 1500,
-        silence: None,
-        echo: false,
-        tap: None,
+        ..Run::new(&elf, 1500)
     }
     .go()?;
     ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());
-    let rows = cost_rows(&ran.lines, matches);
+    let rows = log::cost_rows(&ran.lines, matches, "cycles", true);
     for r in &rows {
         ensure!(
             r["turns"].as_u64().unwrap_or(0) > 0,

@@ -62,16 +62,6 @@ fn harness_tests() -> Result<()> {
     .context("the emulator's own tests failed")
 }
 
-type Triple = (u32, u32, u64);
-
-fn triples(lines: &[String], kind: &str) -> Vec<Triple> {
-    lines
-        .iter()
-        .filter(|l| log::kind(l) == kind)
-        .filter_map(|l| Some((log::num(l, "m")?, log::num(l, "t")?, log::num(l, "d")?)))
-        .collect()
-}
-
 fn rotation(elf: &Path) -> Result<Vec<Value>> {
     let dir = qemu::fresh_dir(&root().join("target/xtask-pico"))?;
     let matches = <pico::Lineup as arena_firmware::Lineup>::LEN as u32;
@@ -102,14 +92,10 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         },
     );
     let ran = Run {
-        elf,
         matches: Some(matches),
         frames: Some(&dir),
-        every: None,
-        timeout_s: 1500,
-        silence: None,
-        echo: false,
         tap: Some(tap),
+        ..Run::new(elf, 1500)
     }
     .go()?;
     ensure!(
@@ -134,23 +120,13 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         "the Pico's boot line changed under the run"
     );
 
-    let got = triples(&ran.lines, "digest");
-    let got_finals = triples(&ran.lines, "final");
-    ensure!(!got.is_empty(), "no digest in the Pico's log");
-    if let Some(i) =
-        (0..got.len().max(want.digests.len())).find(|&i| got.get(i) != want.digests.get(i))
-    {
-        bail!(
-            "digest {i} differs: Pico {:?}, host {:?}",
-            got.get(i),
-            want.digests.get(i)
-        );
-    }
-    ensure!(
-        got_finals == want.finals,
-        "final digests differ: Pico {got_finals:?}, host {:?}",
-        want.finals
-    );
+    let (digests, finals) = log::same_digests(
+        &ran.lines,
+        "Pico",
+        "the Pico's log",
+        &want.digests,
+        &want.finals,
+    )?;
     let played: Vec<_> = want
         .started
         .iter()
@@ -174,8 +150,8 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
     );
     println!(
         "xtask test: {} digests of {} matches ({}) identical on the emulated Pico (Cortex-M0+) and the host",
-        got.len() + got_finals.len(),
-        got_finals.len(),
+        digests + finals,
+        finals,
         started
             .iter()
             .map(|(_, g, c)| format!("{g} {c}"))
@@ -225,7 +201,7 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         ran.frames.len()
     );
 
-    let rows = pico::cost_rows(&ran.lines, matches);
+    let rows = crate::log::cost_rows(&ran.lines, matches, "cycles", true);
     println!(
         "xtask test: stack high-water mark per match on the Pico (of {} bytes):",
         rows.first()
@@ -259,14 +235,8 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
 
 fn panic_test(elf: &Path) -> Result<()> {
     let ran = Run {
-        elf,
-        matches: None,
-        frames: None,
-        every: None,
-        timeout_s: 120,
         silence: Some(500_000_000),
-        echo: false,
-        tap: None,
+        ..Run::new(elf, 120)
     }
     .go()?;
     ensure!(

@@ -50,6 +50,22 @@ pub struct Run<'a> {
     pub tap: Option<&'a dyn Fn(&str)>,
 }
 
+impl<'a> Run<'a> {
+    /// A run of `elf` with `args`, stopped after `timeout_s`: no `-icount`, no snapshots, no echo,
+    /// no tap.
+    pub fn new(elf: &'a Path, args: Vec<String>, timeout_s: u32) -> Run<'a> {
+        Run {
+            elf,
+            args,
+            icount: false,
+            timeout_s,
+            snapshots: None,
+            echo: false,
+            tap: None,
+        }
+    }
+}
+
 /// What a run left: its exit status, the decoded log, and the screendumps in order.
 pub struct Ran {
     pub status: i32,

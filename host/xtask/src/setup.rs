@@ -157,11 +157,7 @@ fn debian(wanted: &[(&str, &str)]) -> Result<()> {
 /// rust-toolchain.toml lists the targets, but rustup does not install them on its own here.
 pub fn targets() -> Result<()> {
     let installed = output("rustup", &["target", "list", "--installed"]);
-    let missing: Vec<&str> = TARGETS
-        .iter()
-        .copied()
-        .filter(|t| !installed.lines().any(|l| l.trim() == *t))
-        .collect();
+    let missing = crate::tools::not_listed(&installed, &TARGETS);
     if !missing.is_empty() {
         install(
             "targets",

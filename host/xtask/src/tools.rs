@@ -28,14 +28,19 @@ fn output(cmd: &mut Command) -> Result<String> {
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }
 
+/// The names in `wanted` that no line of `listed` (`rustup target list --installed`) names.
+pub fn not_listed<'a>(listed: &str, wanted: &[&'a str]) -> Vec<&'a str> {
+    wanted
+        .iter()
+        .copied()
+        .filter(|t| !listed.lines().any(|l| l.trim() == *t))
+        .collect()
+}
+
 /// `rustup target add` for the targets not installed yet.
 pub fn targets(wanted: &[&str]) -> Result<()> {
     let installed = output(Command::new("rustup").args(["target", "list", "--installed"]))?;
-    let missing: Vec<&str> = wanted
-        .iter()
-        .copied()
-        .filter(|t| !installed.lines().any(|l| l.trim() == *t))
-        .collect();
+    let missing = not_listed(&installed, wanted);
     if !missing.is_empty() {
         eprintln!("xtask: rustup target add {}", missing.join(" "));
         status(

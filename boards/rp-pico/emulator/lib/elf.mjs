@@ -43,13 +43,17 @@ export function parseElf(bytes) {
   const shnum = u16(48);
   const shstrndx = u16(50);
 
+  // The offsets of a header table's `count` entries of `size` bytes (at least `least`) from `at`.
+  const entries = (what, at, count, size, least) => {
+    if (count > 0) {
+      need(size >= least, `${what} header entries of ${size} bytes (${least} expected)`);
+      need(at + count * size <= bytes.length, `the ${what} headers run past the end of the file`);
+    }
+    return Array.from({ length: count }, (_, i) => at + i * size);
+  };
+
   const segments = [];
-  if (phnum > 0) {
-    need(phentsize >= 32, `program header entries of ${phentsize} bytes (32 expected)`);
-    need(phoff + phnum * phentsize <= bytes.length, 'the program headers run past the end of the file');
-  }
-  for (let i = 0; i < phnum; i++) {
-    const p = phoff + i * phentsize;
+  for (const [i, p] of entries('program', phoff, phnum, phentsize, 32).entries()) {
     const type = u32(p);
     const offset = u32(p + 4);
     const vaddr = u32(p + 8);
@@ -62,12 +66,7 @@ export function parseElf(bytes) {
   }
 
   const sections = [];
-  if (shnum > 0) {
-    need(shentsize >= 40, `section header entries of ${shentsize} bytes (40 expected)`);
-    need(shoff + shnum * shentsize <= bytes.length, 'the section headers run past the end of the file');
-  }
-  for (let i = 0; i < shnum; i++) {
-    const s = shoff + i * shentsize;
+  for (const s of entries('section', shoff, shnum, shentsize, 40)) {
     sections.push({
       nameOff: u32(s),
       type: u32(s + 4),

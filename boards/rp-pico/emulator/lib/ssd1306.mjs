@@ -12,6 +12,22 @@ export const WIDTH = 128;
 export const HEIGHT = 64;
 const PAGES = 8;
 
+// The next `[inner, outer]` of a two-level walk: `inner` along its range; past its end, back to
+// its start and `outer` along its own range (wrapping round to its start).
+function advance(inner, innerStart, innerEnd, outer, outerStart, outerEnd) {
+  if (inner < innerEnd) return [inner + 1, outer];
+  return [innerStart, outer >= outerEnd ? outerStart : outer + 1];
+}
+
+// The commands that switch a setting off or on: the flag, then its off and on opcodes.
+const TOGGLES = [
+  ['segRemap', [0xa0, 0xa1]],
+  ['entireOn', [0xa4, 0xa5]],
+  ['inverse', [0xa6, 0xa7]],
+  ['displayOn', [0xae, 0xaf]],
+  ['comRemap', [0xc0, 0xc8]],
+];
+
 /** Argument bytes of each multi-byte command (datasheet, chapter 9, table 9-1). */
 function argCount(cmd) {
   switch (cmd) {
@@ -141,20 +157,10 @@ export class Ssd1306 {
     this.gddram[this.page * WIDTH + this.col] = b;
     switch (this.mode) {
       case 0: // horizontal: column first, then the next page, wrapping within the ranges
-        if (this.col >= this.colEnd) {
-          this.col = this.colStart;
-          this.page = this.page >= this.pageEnd ? this.pageStart : this.page + 1;
-        } else {
-          this.col++;
-        }
+        [this.col, this.page] = advance(this.col, this.colStart, this.colEnd, this.page, this.pageStart, this.pageEnd);
         break;
       case 1: // vertical: page first, then the next column
-        if (this.page >= this.pageEnd) {
-          this.page = this.pageStart;
-          this.col = this.col >= this.colEnd ? this.colStart : this.col + 1;
-        } else {
-          this.page++;
-        }
+        [this.page, this.col] = advance(this.page, this.pageStart, this.pageEnd, this.col, this.colStart, this.colEnd);
         break;
       default: // page: the column advances up to 127, then returns to the column start
         this.col = this.col >= WIDTH - 1 ? this.pageModeCol : this.col + 1;
@@ -191,6 +197,12 @@ export class Ssd1306 {
       else this.warn(`page start 0x${op.toString(16)} outside page addressing mode (ignored, as the datasheet says)`);
       return;
     }
+    for (const [flag, [off, on]] of TOGGLES) {
+      if (op === off || op === on) {
+        this[flag] = op === on;
+        return;
+      }
+    }
     switch (op) {
       case 0x20:
         if ((a[0] & 0x03) === 3) this.warn('addressing mode 3 is invalid');
@@ -213,29 +225,9 @@ export class Ssd1306 {
         // 0x14: enable, 0x10: disable (bit 2).
         this.chargePump = !!(a[0] & 0x04);
         return;
-      case 0xa0:
-      case 0xa1:
-        this.segRemap = op === 0xa1;
-        return;
-      case 0xa4:
-      case 0xa5:
-        this.entireOn = op === 0xa5;
-        return;
-      case 0xa6:
-      case 0xa7:
-        this.inverse = op === 0xa7;
-        return;
       case 0xa8:
         if ((a[0] & 0x3f) < 15) this.warn(`multiplex ratio ${a[0]} is invalid (0 to 14)`);
         else this.mux = a[0] & 0x3f;
-        return;
-      case 0xae:
-      case 0xaf:
-        this.displayOn = op === 0xaf;
-        return;
-      case 0xc0:
-      case 0xc8:
-        this.comRemap = op === 0xc8;
         return;
       case 0xd3:
         this.offset = a[0] & 0x3f;

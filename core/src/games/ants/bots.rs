@@ -29,6 +29,16 @@ pub enum Style {
     Hold,
 }
 
+/// What the ants not yet given a square head for, in the order a style serves them.
+#[derive(Clone, Copy)]
+enum Goal {
+    Food,
+    EnemyHills,
+    Enemies,
+}
+/// The index of the last goal, which serves every ant left.
+const LAST_GOAL: usize = 2;
+
 /// A built-in Ants bot.
 #[derive(Clone, Debug)]
 pub struct AntsBot {
@@ -170,7 +180,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 .filter(move |a| a.owner as usize != seat)
                 .map(|a| a.sq as usize)
         };
-        if self.style == Style::Strong {
+        let goals = if self.style == Style::Strong {
             // Each food goes to its nearest free ant (by walking distance from the food), which
             // follows the distances from that food.
             let mut taken = [false; A];
@@ -197,19 +207,18 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             for (c, &t) in chosen.iter_mut().zip(taken.iter()) {
                 *c = t;
             }
-            bfs(g, enemy_hills(), &mut dist, &mut queue);
-            serve(&dist, &mut near, &mut chosen, false);
-            bfs(g, enemies(), &mut dist, &mut queue);
-            serve(&dist, &mut near, &mut chosen, false);
-            bfs(g, foods(), &mut dist, &mut queue);
-            serve(&dist, &mut near, &mut chosen, true);
+            [Goal::EnemyHills, Goal::Enemies, Goal::Food]
         } else {
-            bfs(g, foods(), &mut dist, &mut queue);
-            serve(&dist, &mut near, &mut chosen, false);
-            bfs(g, enemy_hills(), &mut dist, &mut queue);
-            serve(&dist, &mut near, &mut chosen, false);
-            bfs(g, enemies(), &mut dist, &mut queue);
-            serve(&dist, &mut near, &mut chosen, true);
+            [Goal::Food, Goal::EnemyHills, Goal::Enemies]
+        };
+        // Each goal in turn serves the ants it reaches; the last serves every ant left.
+        for (k, goal) in goals.into_iter().enumerate() {
+            match goal {
+                Goal::Food => bfs(g, foods(), &mut dist, &mut queue),
+                Goal::EnemyHills => bfs(g, enemy_hills(), &mut dist, &mut queue),
+                Goal::Enemies => bfs(g, enemies(), &mut dist, &mut queue),
+            }
+            serve(&dist, &mut near, &mut chosen, k == LAST_GOAL);
         }
 
         let danger = |sq: usize| -> bool {

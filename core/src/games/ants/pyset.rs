@@ -53,36 +53,43 @@ impl Table {
 
     /// Puts an item known to be absent into the first free slot of its probe sequence.
     fn insert_clean(&mut self, index: u8) {
-        let hash = self.hash(index);
-        let mut perturb = hash;
-        let mut i = (hash as usize) & self.mask;
-        loop {
-            // Indices stay below MAX_TABLE, so the saturating ops never saturate.
-            let probes = if i.saturating_add(LINEAR_PROBES) <= self.mask {
-                LINEAR_PROBES
-            } else {
-                0
-            };
-            for e in i..=i.saturating_add(probes) {
-                if let Some(slot) = self.slots.get_mut(e) {
-                    if *slot == EMPTY {
-                        *slot = index;
-                        return;
-                    }
-                }
-            }
-            perturb >>= PERTURB_SHIFT;
-            i = (i
-                .wrapping_mul(5)
-                .wrapping_add(1)
-                .wrapping_add(perturb as usize))
-                & self.mask;
+        let e = self.probe(self.hash(index), |slot| slot == EMPTY);
+        if let Some(slot) = self.slots.get_mut(e) {
+            *slot = index;
         }
     }
 
     /// `set_add_entry`: nothing happens when the item is already there.
     fn add(&mut self, row: u32, col: u32) {
         let hash = tuple_hash(row as u64, col as u64);
+        let e = self.probe(hash, |index| {
+            index == EMPTY
+                || self
+                    .items
+                    .get(index as usize)
+                    .is_some_and(|&(r, c, _)| r == row && c == col)
+        });
+        if self.slots.get(e) != Some(&EMPTY) {
+            return;
+        }
+        // `fill` counts the items, at most MAX_ITEMS (the caller adds at most that).
+        let new = self.fill as u8;
+        if let Some(item) = self.items.get_mut(self.fill) {
+            *item = (row, col, hash);
+        }
+        if let Some(slot) = self.slots.get_mut(e) {
+            *slot = new;
+        }
+        self.fill = self.fill.saturating_add(1);
+        if self.fill.saturating_mul(5) >= self.mask.saturating_mul(3) {
+            self.resize(self.fill.saturating_mul(4));
+        }
+    }
+
+    /// The first slot of `hash`'s probe sequence (CPython's: a few linear probes, then the
+    /// perturbed jump) whose entry satisfies `stop`. The table always has an empty slot.
+    #[inline]
+    fn probe(&self, hash: u64, stop: impl Fn(u8) -> bool) -> usize {
         let mut perturb = hash;
         let mut i = (hash as usize) & self.mask;
         loop {
@@ -93,28 +100,8 @@ impl Table {
                 0
             };
             for e in i..=i.saturating_add(probes) {
-                let Some(&index) = self.slots.get(e) else {
-                    continue;
-                };
-                if index == EMPTY {
-                    // `fill` counts the items, at most MAX_ITEMS (the caller adds at most that).
-                    let new = self.fill as u8;
-                    if let Some(item) = self.items.get_mut(self.fill) {
-                        *item = (row, col, hash);
-                    }
-                    if let Some(slot) = self.slots.get_mut(e) {
-                        *slot = new;
-                    }
-                    self.fill = self.fill.saturating_add(1);
-                    if self.fill.saturating_mul(5) >= self.mask.saturating_mul(3) {
-                        self.resize(self.fill.saturating_mul(4));
-                    }
-                    return;
-                }
-                if let Some(&(r, c, _)) = self.items.get(index as usize) {
-                    if r == row && c == col {
-                        return;
-                    }
+                if self.slots.get(e).is_some_and(|&slot| stop(slot)) {
+                    return e;
                 }
             }
             perturb >>= PERTURB_SHIFT;

@@ -678,53 +678,50 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// 1 or more dies. Sums are exact fractions (u128, reduced); a sum too large to hold exactly
     /// is certainly at least 1.
     fn do_attack_damage(&mut self) {
-        let hood = self.hood(self.attack2);
-        // Sized to the ants, not to the capacity (at most `A` pushes: they cannot fail).
-        let mut weakness: heapless::Vec<u16, A> = heapless::Vec::new();
-        for ant in self.ants.iter() {
-            let w = self.enemy_count(&hood, ant.sq as usize, ant.owner) as u16;
-            let _ = weakness.push(w);
-        }
-        let mut doomed: heapless::Vec<bool, A> = heapless::Vec::new();
-        let _ = doomed.resize(self.ants.len(), false);
-        let mut any = false;
-        for ((ant, &weak), doom) in self.ants.iter().zip(weakness.iter()).zip(doomed.iter_mut()) {
-            if weak == 0 {
-                continue;
-            }
+        self.attack_by(|g, hood, ant, _, weakness| {
             // damage[i] = sum over enemies e (as listed, duplicates included) of 1 / weakness[e]
             let (mut num, mut den) = (0u128, 1u128);
             let mut overflow = false;
-            self.enemies(&hood, ant.sq as usize, ant.owner, |s| {
-                let j = self.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
+            g.enemies(hood, ant.sq as usize, ant.owner, |s| {
+                let j = g.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
                 let w = weakness.get(j).copied().unwrap_or(1).max(1) as u128;
                 match (num.checked_mul(w), den.checked_mul(w)) {
                     // `num * w + den` past u128 while `den * w` fits: the sum exceeds 1.
                     (Some(a), Some(d)) => match a.checked_add(den) {
                         Some(sum) => {
                             // `gcd` is at least 1.
-                            let g = gcd(sum, d);
-                            num = sum.checked_div(g).unwrap_or(sum);
-                            den = d.checked_div(g).unwrap_or(d);
+                            let common = gcd(sum, d);
+                            num = sum.checked_div(common).unwrap_or(sum);
+                            den = d.checked_div(common).unwrap_or(d);
                         }
                         None => overflow = true,
                     },
                     _ => overflow = true,
                 }
             });
-            if overflow || num >= den {
-                *doom = true;
-                any = true;
-            }
-        }
-        if any {
-            self.kill_doomed(&doomed);
-            self.remove_ants(&doomed);
-        }
+            overflow || num >= den
+        });
     }
 
     /// `do_attack_focus`: an ant dies if some enemy in range has no more enemies than it has.
     fn do_attack_focus(&mut self) {
+        self.attack_by(|g, hood, ant, w, weakness| {
+            let mut min = u16::MAX;
+            g.enemies(hood, ant.sq as usize, ant.owner, |s| {
+                let j = g.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
+                if let Some(&ew) = weakness.get(j) {
+                    min = min.min(ew);
+                }
+            });
+            min <= w
+        });
+    }
+
+    /// The attack step both rules share: every ant's weakness (its enemies within `attack2`),
+    /// then `dies(game, hood, ant, its weakness, all weaknesses)` for each ant with an enemy; the
+    /// doomed are killed and removed together.
+    #[inline]
+    fn attack_by(&mut self, dies: impl Fn(&Self, &Hood, &Ant, u16, &[u16]) -> bool) {
         let hood = self.hood(self.attack2);
         // Sized to the ants, not to the capacity (at most `A` pushes: they cannot fail).
         let mut weakness: heapless::Vec<u16, A> = heapless::Vec::new();
@@ -739,14 +736,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             if w == 0 {
                 continue;
             }
-            let mut min = u16::MAX;
-            self.enemies(&hood, ant.sq as usize, ant.owner, |s| {
-                let j = self.ant_at.get(s).copied().unwrap_or(NONE16) as usize;
-                if let Some(&ew) = weakness.get(j) {
-                    min = min.min(ew);
-                }
-            });
-            if min <= w {
+            if dies(self, &hood, ant, w, &weakness) {
                 *doom = true;
                 any = true;
             }

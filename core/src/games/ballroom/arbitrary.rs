@@ -44,16 +44,8 @@ fn reply(u: &mut Unstructured<'_>, game: &Ballroom, seat: Seat, phase: Phase) ->
 impl ArbitraryGame for Ballroom {
     fn arbitrary_params(u: &mut Unstructured<'_>) -> Result<Params> {
         let ruleset = *u.choose(&[Ruleset::Engine, Ruleset::AsWritten])?;
-        let classes = if u.arbitrary()? {
-            let mut classes = [Class::Knight; PLAYERS];
-            for c in &mut classes {
-                *c = *u.choose(&Class::ALL)?;
-            }
-            Some(classes)
-        } else {
-            None
-        };
-        Ok(Params { ruleset, classes })
+        let fixed = u.arbitrary()?;
+        Params::with_classes(ruleset, fixed, || u.choose(&Class::ALL).copied())
     }
 
     fn arbitrary_action(u: &mut Unstructured<'_>, game: &Ballroom, seat: Seat) -> Result<Action> {

@@ -72,6 +72,26 @@ pub struct Params {
     pub classes: Option<[Class; PLAYERS]>,
 }
 
+impl Params {
+    /// Params with fixed classes if `fixed`, each seat's picked in seat order by `pick`.
+    pub fn with_classes<E>(
+        ruleset: Ruleset,
+        fixed: bool,
+        mut pick: impl FnMut() -> Result<Class, E>,
+    ) -> Result<Params, E> {
+        let classes = if fixed {
+            let mut classes = [Class::Knight; PLAYERS];
+            for c in &mut classes {
+                *c = pick()?;
+            }
+            Some(classes)
+        } else {
+            None
+        };
+        Ok(Params { ruleset, classes })
+    }
+}
+
 /// A Ballroom Blitz match.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Ballroom {

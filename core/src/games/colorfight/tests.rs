@@ -928,16 +928,10 @@ fn conquest_decision_says_defeated_and_when() {
     run(&mut g, &[], 10);
     let why = g.decision().unwrap();
     assert_eq!(g.outcome().unwrap().ranks(), &[0, 1, 2]);
-    assert_eq!(
-        crate::outcome::shown(why.seat(2)),
-        "score 299 defeated t312"
-    );
-    assert_eq!(
-        crate::outcome::shown(why.rule()),
-        "ranked by not defeated first, then score, then a seeded lot"
-    );
-    assert_eq!(
-        crate::outcome::shown(why.verdict()),
-        "seat 0 wins on score, 103 to 3"
+    crate::outcome::assert_says(
+        &why,
+        "seat 0 wins on score, 103 to 3",
+        (2, "score 299 defeated t312"),
+        "ranked by not defeated first, then score, then a seeded lot",
     );
 }

@@ -75,36 +75,30 @@ fn mul128(a: u128, b: u128) -> u128 {
 /// the at most 18 products each lose at most one unit of values above 1/2 (relative `2^-63`).
 /// Together below `2^-55.6`: 340 units.
 fn pow64(r: u32) -> u64 {
-    let mut acc: Option<u64> = None;
-    let mut base = C64;
-    let mut e = r;
-    while e > 0 {
-        if e & 1 == 1 {
-            acc = Some(acc.map_or(base, |a| mul64(a, base)));
-        }
-        e >>= 1;
-        if e > 0 {
-            base = mul64(base, base);
-        }
-    }
-    acc.unwrap_or(u64::MAX)
+    power(C64, r, mul64).unwrap_or(u64::MAX)
 }
 
 /// [`pow64`] to 128 bits: at most [`ERR128`] units of 2^-128 below `2^(-r/300)`.
 fn pow128(r: u32) -> u128 {
-    let mut acc: Option<u128> = None;
-    let mut base = C128;
+    power(C128, r, mul128).unwrap_or(u128::MAX)
+}
+
+/// `base` to the `r`-th power by squaring with the fixed-point `mul` (`None` for `r = 0`: the
+/// caller's 1 is its type's maximum, just under 1).
+#[inline]
+fn power<T: Copy>(mut base: T, r: u32, mul: fn(T, T) -> T) -> Option<T> {
+    let mut acc: Option<T> = None;
     let mut e = r;
     while e > 0 {
         if e & 1 == 1 {
-            acc = Some(acc.map_or(base, |a| mul128(a, base)));
+            acc = Some(acc.map_or(base, |a| mul(a, base)));
         }
         e >>= 1;
         if e > 0 {
-            base = mul128(base, base);
+            base = mul(base, base);
         }
     }
-    acc.unwrap_or(u128::MAX)
+    acc
 }
 
 /// `floor(n / d)` and `ceil(n / d)` (0 for `d = 0`, which no caller passes).

@@ -60,28 +60,10 @@ impl Table {
         self.hands.get(seat).copied().unwrap_or_default()
     }
 
-    fn set(&mut self, seat: Seat, tiles: TileSet) {
-        if let Some(h) = self.hands.get_mut(seat) {
-            *h = tiles;
-        }
-    }
-
     /// The table after `seat` plays `action` (assumed legal).
     fn after(&self, seat: Seat, action: Action) -> Table {
         let mut t = *self;
-        match action {
-            Action::Take(tiles) => {
-                t.middle = t.middle.minus(tiles);
-                t.set(seat, tiles);
-            }
-            Action::Steal { victim, put_back } => {
-                let loot = t.hand(victim as Seat);
-                t.set(victim as Seat, TileSet::EMPTY);
-                t.set(seat, loot.without(put_back));
-                t.middle = t.middle.with(put_back);
-            }
-            Action::Nothing => {}
-        }
+        super::round::move_tiles(&mut t.hands, &mut t.middle, seat, action);
         t
     }
 }
@@ -572,13 +554,19 @@ mod tests {
         }
     }
 
-    #[test]
-    fn greedy_takes_the_best_immediate_set() {
-        // First move of a round: no one holds anything; the best set beats every single tile.
-        let g = Mammut::new(&Params, 7).unwrap();
+    /// The first move of game `seed`: the game, the mover, the table and the greedy choice.
+    fn first_greedy_choice(seed: u64) -> (Mammut, Seat, Table, Choice) {
+        let g = Mammut::new(&Params, seed).unwrap();
         let seat = g.mover().unwrap();
         let t = Table::of(&g);
         let choice = greedy_choice(&g, &t, seat).unwrap();
+        (g, seat, t, choice)
+    }
+
+    #[test]
+    fn greedy_takes_the_best_immediate_set() {
+        // First move of a round: no one holds anything; the best set beats every single tile.
+        let (g, seat, t, choice) = first_greedy_choice(7);
         for tile in t.middle.iter() {
             let single = worth(&g, &t.after(seat, Action::Take(TileSet::only(tile))), seat);
             assert!(choice.value >= single);
@@ -593,10 +581,7 @@ mod tests {
 
     #[test]
     fn cautious_avoids_hands_a_waiting_player_would_steal() {
-        let g = Mammut::new(&Params, 11).unwrap();
-        let seat = g.mover().unwrap();
-        let t = Table::of(&g);
-        let greedy = greedy_choice(&g, &t, seat).unwrap();
+        let (g, seat, t, greedy) = first_greedy_choice(11);
         assert!(thief(&g, &t.after(seat, greedy.action), seat).is_some());
         let action = CautiousBot.act(&g, seat);
         let mine = Choice {

@@ -11,6 +11,35 @@ use super::{Action, Mammut, ACTION_CAP, PLAYERS, ROUNDS};
 use crate::rng::Rng;
 use crate::seat::Seat;
 
+/// Moves the tiles `seat`'s `action` moves (assumed legal): a take from the middle to its hand, a
+/// steal from the victim's hand to its own with the put-back tile to the middle.
+#[inline]
+pub(super) fn move_tiles(
+    hands: &mut [TileSet; PLAYERS],
+    middle: &mut TileSet,
+    seat: Seat,
+    action: Action,
+) {
+    fn set(hands: &mut [TileSet; PLAYERS], seat: Seat, tiles: TileSet) {
+        if let Some(h) = hands.get_mut(seat) {
+            *h = tiles;
+        }
+    }
+    match action {
+        Action::Take(tiles) => {
+            *middle = middle.minus(tiles);
+            set(hands, seat, tiles);
+        }
+        Action::Steal { victim, put_back } => {
+            let loot = hands.get(victim as Seat).copied().unwrap_or_default();
+            set(hands, victim as Seat, TileSet::EMPTY);
+            set(hands, seat, loot.without(put_back));
+            *middle = middle.with(put_back);
+        }
+        Action::Nothing => {}
+    }
+}
+
 /// Why an action was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -126,29 +155,11 @@ impl Mammut {
             }
             return false;
         }
-        match action {
-            Action::Take(tiles) => {
-                self.middle = self.middle.minus(tiles);
-                self.set_hand(seat, tiles);
-            }
-            Action::Steal { victim, put_back } => {
-                let loot = self.hand(victim as Seat);
-                self.set_hand(victim as Seat, TileSet::EMPTY);
-                self.set_hand(seat, loot.without(put_back));
-                self.middle = self.middle.with(put_back);
-            }
-            Action::Nothing => {}
-        }
+        move_tiles(&mut self.hands, &mut self.middle, seat, action);
         self.strike = false;
         self.actions = self.actions.saturating_add(1);
         self.advance(seat);
         true
-    }
-
-    fn set_hand(&mut self, seat: Seat, tiles: TileSet) {
-        if let Some(h) = self.hands.get_mut(seat) {
-            *h = tiles;
-        }
     }
 
     /// Whether `seat` acts when its turn comes: still in the round, holding nothing.

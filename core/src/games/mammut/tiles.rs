@@ -296,31 +296,10 @@ impl Deal {
 pub struct TileSet(pub u32);
 
 impl TileSet {
-    pub const EMPTY: TileSet = TileSet(0);
+    crate::seat::bit_set_ops!(TileSet, u8, tile => tile as usize, TILE_COUNT);
+
     pub const ALL: TileSet = TileSet(u32::MAX);
 
-    /// Only `tile` (empty for an unknown tile).
-    pub const fn only(tile: u8) -> TileSet {
-        if (tile as usize) < TILE_COUNT {
-            TileSet(1 << tile)
-        } else {
-            TileSet::EMPTY
-        }
-    }
-
-    pub const fn contains(self, tile: u8) -> bool {
-        (tile as usize) < TILE_COUNT && self.0 & (1 << tile) != 0
-    }
-
-    #[must_use]
-    pub const fn with(self, tile: u8) -> TileSet {
-        TileSet(self.0 | TileSet::only(tile).0)
-    }
-
-    #[must_use]
-    pub const fn without(self, tile: u8) -> TileSet {
-        TileSet(self.0 & !TileSet::only(tile).0)
-    }
 
     #[must_use]
     pub const fn union(self, other: TileSet) -> TileSet {
@@ -339,14 +318,6 @@ impl TileSet {
 
     pub const fn is_subset(self, other: TileSet) -> bool {
         self.0 & !other.0 == 0
-    }
-
-    pub const fn len(self) -> usize {
-        self.0.count_ones() as usize
-    }
-
-    pub const fn is_empty(self) -> bool {
-        self.0 == 0
     }
 
     /// The lowest tile id in the set.

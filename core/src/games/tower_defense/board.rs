@@ -560,28 +560,17 @@ impl<H: Hp> Board<H> {
     /// Builds a fresh tower; the caller has checked the space is on the path and free.
     pub fn build(&mut self, pos: usize, kind: TowerKind, paid: u64, rules: &BoardRules) {
         let (p, r) = rules.base(kind);
-        if let (Some(t), Some(pw), Some(rg), Some(cd)) = (
-            self.tag.get_mut(pos),
-            self.power.get_mut(pos),
-            self.range.get_mut(pos),
-            self.cooldown.get_mut(pos),
-        ) {
+        self.edit_tower(pos, |t, pw, rg, cd| {
             *t = TowerTag::new(kind, paid);
             *pw = p;
             *rg = r;
             *cd = BUILD_TIME;
-        }
-        self.sync_tower(pos);
+        });
     }
 
     /// `+1` power (or range), level up, cooldown reset; `paid` is added to what it cost.
     pub fn upgrade(&mut self, pos: usize, range_stat: bool, paid: u64) {
-        if let (Some(t), Some(pw), Some(rg), Some(cd)) = (
-            self.tag.get_mut(pos),
-            self.power.get_mut(pos),
-            self.range.get_mut(pos),
-            self.cooldown.get_mut(pos),
-        ) {
+        self.edit_tower(pos, |t, pw, rg, cd| {
             if let Some(kind) = t.kind() {
                 *t = TowerTag::new(kind, (t.invested() as u64).saturating_add(paid));
                 if range_stat {
@@ -591,22 +580,33 @@ impl<H: Hp> Board<H> {
                 }
                 *cd = UPGRADE_TIME;
             }
-        }
-        self.sync_tower(pos);
+        });
     }
 
     /// Removes the tower at `pos`.
     pub fn remove_tower(&mut self, pos: usize) {
+        self.edit_tower(pos, |t, pw, rg, cd| {
+            *t = TowerTag::default();
+            *pw = 0;
+            *rg = 0;
+            *cd = 0;
+        });
+    }
+
+    /// `edit(tag, power, range, cooldown)` of the space `pos`, then the tower masks to match.
+    #[inline]
+    fn edit_tower(
+        &mut self,
+        pos: usize,
+        edit: impl FnOnce(&mut TowerTag, &mut u16, &mut u16, &mut u16),
+    ) {
         if let (Some(t), Some(pw), Some(rg), Some(cd)) = (
             self.tag.get_mut(pos),
             self.power.get_mut(pos),
             self.range.get_mut(pos),
             self.cooldown.get_mut(pos),
         ) {
-            *t = TowerTag::default();
-            *pw = 0;
-            *rg = 0;
-            *cd = 0;
+            edit(t, pw, rg, cd);
         }
         self.sync_tower(pos);
     }

@@ -164,56 +164,68 @@ impl Duel {
     }
 
     fn build(&mut self, seat: Seat, kind: Option<TowerKind>, pos: i64) -> bool {
-        let (Some(player), Some(board)) = (
-            self.players.get_mut(seat),
-            self.boards.get_mut(1usize.wrapping_sub(seat)),
-        ) else {
+        let Some(kind) = kind else {
             return false;
         };
-        let (Some(kind), Some(pos)) = (kind, super::space(pos)) else {
-            return false;
-        };
-        let cost = player.build_cost();
-        let Some(left) = pay(player.gold, cost) else {
-            return false;
-        };
-        if board.has_tower(pos) {
-            return false;
-        }
-        player.gold = left;
-        player.inflation = player.inflation.saturating_add(BUILD_INFLATION);
-        board.build(pos, kind, cost, &RULES);
-        true
+        self.buy(seat, pos, false, Player::build_cost, BUILD_INFLATION, |board, pos, cost| {
+            board.build(pos, kind, cost, &RULES);
+        })
     }
 
     fn upgrade(&mut self, seat: Seat, pos: i64, stat: Option<Stat>) -> bool {
-        let (Some(player), Some(board)) = (
-            self.players.get_mut(seat),
-            self.boards.get_mut(1usize.wrapping_sub(seat)),
-        ) else {
+        let Some(stat) = stat else {
             return false;
         };
-        let (Some(stat), Some(pos)) = (stat, super::space(pos)) else {
+        self.buy(seat, pos, true, Player::upgrade_cost, UPGRADE_INFLATION, |board, pos, cost| {
+            board.upgrade(pos, stat == Stat::Range, cost);
+        })
+    }
+
+    /// Player `seat` pays `cost(player)` for work on the space `pos` of the board its towers
+    /// stand on, which must hold a tower (`tower`) or not; the price inflates by `inflation`.
+    #[inline]
+    fn buy(
+        &mut self,
+        seat: Seat,
+        pos: i64,
+        tower: bool,
+        cost: fn(&Player) -> u64,
+        inflation: u32,
+        work: impl FnOnce(&mut Board<u16>, usize, u64),
+    ) -> bool {
+        let Some((player, board)) = self.towers_of(seat) else {
             return false;
         };
-        let cost = player.upgrade_cost();
+        let Some(pos) = super::space(pos) else {
+            return false;
+        };
+        let cost = cost(player);
         let Some(left) = pay(player.gold, cost) else {
             return false;
         };
-        if !board.has_tower(pos) {
+        if board.has_tower(pos) != tower {
             return false;
         }
         player.gold = left;
-        player.inflation = player.inflation.saturating_add(UPGRADE_INFLATION);
-        board.upgrade(pos, stat == Stat::Range, cost);
+        player.inflation = player.inflation.saturating_add(inflation);
+        work(board, pos, cost);
         true
     }
 
-    fn destroy(&mut self, seat: Seat, pos: i64) -> bool {
+    /// Player `seat` and the board its towers stand on (the opponent's).
+    #[inline]
+    fn towers_of(&mut self, seat: Seat) -> Option<(&mut Player, &mut Board<u16>)> {
         let (Some(player), Some(board)) = (
             self.players.get_mut(seat),
             self.boards.get_mut(1usize.wrapping_sub(seat)),
         ) else {
+            return None;
+        };
+        Some((player, board))
+    }
+
+    fn destroy(&mut self, seat: Seat, pos: i64) -> bool {
+        let Some((player, board)) = self.towers_of(seat) else {
             return false;
         };
         let Some(tower) = super::space(pos).and_then(|p| board.tower(p, &RULES)) else {

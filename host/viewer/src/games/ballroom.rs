@@ -28,16 +28,9 @@ impl Viewed for Ballroom {
 
     fn get_start(r: &mut Reader<'_>) -> Result<Self::Start, Error> {
         let ruleset = named(r, "ruleset", Ruleset::from_name)?;
-        let classes = if r.bool()? {
-            let mut classes = [Class::Knight; PLAYERS];
-            for c in &mut classes {
-                *c = named(r, "class", Class::from_name)?;
-            }
-            Some(classes)
-        } else {
-            None
-        };
-        Ok((Params { ruleset, classes }, r.u64()?))
+        let fixed = r.bool()?;
+        let params = Params::with_classes(ruleset, fixed, || named(r, "class", Class::from_name))?;
+        Ok((params, r.u64()?))
     }
 
     fn put_part(reply: &Reply, w: &mut Writer) {
@@ -92,9 +85,7 @@ impl Viewed for Ballroom {
         Ok(Reply { executor, action })
     }
 
-    fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
-        Ballroom::new(params, *seed).map(Box::new).map_err(setup)
-    }
+    begin_from_params_and_seed!();
 
     fn play(&mut self, parts: &[Reply]) -> Vec<String> {
         let report = self.step_replies(parts);

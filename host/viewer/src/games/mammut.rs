@@ -46,14 +46,8 @@ impl Viewed for Mammut {
         })
     }
 
-    fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
-        Mammut::new(params, *seed).map(Box::new).map_err(setup)
-    }
-
-    fn play(&mut self, parts: &[Action]) -> Vec<String> {
-        let report = self.step(parts);
-        crate::refusals(&report, self.seats())
-    }
+    begin_from_params_and_seed!();
+    play_one_action_a_seat!();
 
     fn shown_json(&self) -> String {
         json::state_json(self, 0).to_string()

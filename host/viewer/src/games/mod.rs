@@ -14,6 +14,27 @@ macro_rules! host_json {
     };
 }
 
+/// [`Viewed::begin`](crate::Viewed::begin) of a game set up from its params and seed alone
+/// (`Start = (Params, u64)`).
+macro_rules! begin_from_params_and_seed {
+    () => {
+        fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
+            Self::new(params, *seed).map(Box::new).map_err(setup)
+        }
+    };
+}
+
+/// [`Viewed::play`](crate::Viewed::play) of a game stepped with one action a seat
+/// (`Part = Action`): the refusals, one line per seat.
+macro_rules! play_one_action_a_seat {
+    () => {
+        fn play(&mut self, parts: &[Self::Part]) -> Vec<String> {
+            let report = self.step(parts);
+            crate::refusals(&report, self.seats())
+        }
+    };
+}
+
 /// What every game's file uses.
 mod prelude {
     pub use super::{named, setup};

@@ -92,16 +92,8 @@ impl Viewed for TowerDefense {
         })
     }
 
-    fn begin((params, seed): &Self::Start) -> Result<Box<Self>, Error> {
-        TowerDefense::new(params, *seed)
-            .map(Box::new)
-            .map_err(setup)
-    }
-
-    fn play(&mut self, parts: &[Action]) -> Vec<String> {
-        let report = self.step(parts);
-        crate::refusals(&report, self.seats())
-    }
+    begin_from_params_and_seed!();
+    play_one_action_a_seat!();
 
     fn shown_json(&self) -> String {
         json::state_json(self).to_string()
