@@ -124,27 +124,8 @@ impl Recorder {
             let alive = game.is_alive(p);
             // The history is written before the lone survivor's bonus is added.
             let s = game.score(p) - game.bonus().get(p).copied().unwrap_or(0);
-            let hist = &mut self.scores[p];
-            if alive {
-                hist.push(s);
-            } else if hist.last() != Some(&s) {
-                let last = hist.last().copied().unwrap_or(0);
-                while (hist.len() as u32) < turn {
-                    hist.push(last);
-                }
-                hist.push(s);
-            }
-            let f = game.hive_food(p);
-            let hist = &mut self.hive[p];
-            if alive {
-                hist.push(f);
-            } else if hist.last() != Some(&f) {
-                let last = hist.last().copied().unwrap_or(0);
-                while (hist.len() as u32) < turn {
-                    hist.push(last);
-                }
-                hist.push(f);
-            }
+            history(&mut self.scores[p], alive, s, turn);
+            history(&mut self.hive[p], alive, game.hive_food(p), turn);
             if alive_before.get(p).copied().unwrap_or(false) {
                 self.player_turns[p] = turn;
                 if !alive && self.status[p] == "survived" {
@@ -363,4 +344,18 @@ fn append_new<'a, T: 'a, R>(
     let mut new: Vec<&T> = items.into_iter().filter(|t| id(t) >= known).collect();
     new.sort_by_key(|t| id(t));
     records.extend(new.into_iter().map(record));
+}
+
+/// Adds `value` to a player's per-turn history: every turn while the player is alive; after that
+/// only when it changes, with the gap up to `turn` filled by the last value first.
+fn history<T: Copy + Default + PartialEq>(hist: &mut Vec<T>, alive: bool, value: T, turn: u32) {
+    if alive {
+        hist.push(value);
+    } else if hist.last() != Some(&value) {
+        let last = hist.last().copied().unwrap_or_default();
+        while (hist.len() as u32) < turn {
+            hist.push(last);
+        }
+        hist.push(value);
+    }
 }
