@@ -42,7 +42,12 @@ pub struct Every(u32);
 
 impl Every {
     pub fn of<G: HostGame>(plan: &Plan<G>) -> Self {
-        Every(plan.record_every.max(1))
+        Every::new(plan.record_every)
+    }
+
+    /// Every `n` steps (0 is taken as 1).
+    pub fn new(n: u32) -> Self {
+        Every(n.max(1))
     }
 
     /// Whether the state `game` reached by a step is recorded.

@@ -5,7 +5,7 @@
 //! clock thread calls [`Table::step`] every 100 ms.
 
 use super::super::trace;
-use crate::record::LineWriter;
+use crate::record::{Every, LineWriter};
 use arena_core::games::colorfight::{
     Action, Building, Cell, ColorFight, ColorFightBot, Player, Refusal, Variant, MAX_PLAYERS,
     RESPAWN_TICKS,
@@ -140,7 +140,7 @@ pub struct Table {
     /// The tick each seat's last attack finished (its `cd_time` once idle).
     cd: Vec<u32>,
     trace: LineWriter,
-    state_every: u32,
+    state_every: Every,
     /// The lobby's join deadline (Unix time), if any.
     pub lobby_deadline: Option<f64>,
     pub game_id: u32,
@@ -190,7 +190,7 @@ impl Table {
             tracks,
             cd: vec![0; n],
             trace,
-            state_every: state_every.max(1),
+            state_every: Every::new(state_every),
             lobby_deadline: None,
             game_id,
         }
@@ -401,7 +401,7 @@ impl Table {
         let mut why = [None; MAX_PLAYERS];
         let report = self.game.step_explained(&actions, &mut why);
         self.track(tick, &actions, &why, &before_cells, &before);
-        let every = self.game.tick().is_multiple_of(self.state_every) || self.game.is_over();
+        let every = self.state_every.due(&*self.game);
         self.trace
             .text(&trace::explained(&self.game, &actions, &report, &why.map(|w| w.map(Refusal::reason)), every));
         let stepped = super::super::stepped(report, &why);
