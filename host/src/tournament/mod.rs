@@ -165,9 +165,9 @@ pub trait Format: Sync {
     }
     /// For a format played in one round (the default [`Format::round`]): the seats of every match
     /// for `bots` entries and `games` repetitions, in order; `None` when there is none to play.
-    fn schedule(&self, _bots: usize, _games: usize, _seed: u64) -> Option<Vec<Vec<usize>>> {
-        None
-    }
+    /// Required, so that a format can not compile that plays no match: one drawn round by round
+    /// overrides [`Format::round`] and answers `None` here.
+    fn schedule(&self, bots: usize, games: usize, seed: u64) -> Option<Vec<Vec<usize>>>;
     /// Whether a round's fixtures depend on earlier results (then shards are played round by round).
     fn adaptive(&self) -> bool {
         false

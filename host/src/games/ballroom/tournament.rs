@@ -26,6 +26,11 @@ impl Format for Swiss {
         true
     }
 
+    /// None: a Swiss tournament is drawn a round at a time, from the standings ([`Format::round`]).
+    fn schedule(&self, _bots: usize, _games: usize, _seed: u64) -> Option<Vec<Vec<usize>>> {
+        None
+    }
+
     fn round(
         &self,
         round: usize,
