@@ -855,19 +855,18 @@ pub mod desktop {
             fits
         }
 
-        /// `s` at `x` (from the panel's left) on the current line, cut at the right edge.
+        /// `s` at `x` (from the panel's left) on the current line in `style`, cut at the right
+        /// edge.
         fn put(
             &mut self,
             x: i32,
             s: &str,
-            font: &'static MonoFont<'static>,
-            color: D::Color,
+            style: MonoTextStyle<'static, D::Color>,
         ) -> Result<(), D::Error> {
-            let head = fitting(s, self.area.size.width, x, font);
+            let head = fitting(s, self.area.size.width, x, style.font);
             if !head.is_empty() {
                 let at = Point::new(self.area.top_left.x.saturating_add(x), self.y);
-                Text::with_baseline(head, at, MonoTextStyle::new(font, color), Baseline::Top)
-                    .draw(self.target)?;
+                Text::with_baseline(head, at, style, Baseline::Top).draw(self.target)?;
             }
             Ok(())
         }
@@ -881,7 +880,7 @@ pub mod desktop {
             color: D::Color,
         ) -> Result<(), D::Error> {
             if self.room(LINE) {
-                self.put(x, s, font, color)?;
+                self.put(x, s, MonoTextStyle::new(font, color))?;
                 self.y = self.y.saturating_add(LINE);
             }
             Ok(())
@@ -915,23 +914,14 @@ pub mod desktop {
         /// Seat `seat`'s name line: a square of its colour, then `name` in bold in its colour
         /// (dim when it is `out` of the game).
         pub fn name(&mut self, seat: usize, name: &str, out: bool) -> Result<(), D::Error> {
-            if !self.room(KEY_LINE) {
-                return Ok(());
-            }
-            let square = Rectangle::new(
-                Point::new(self.area.top_left.x.saturating_add(MARGIN), self.y),
-                Size::new(SWATCH, SWATCH),
-            );
-            fill_seat(self.target, square, seat, square.top_left)?;
             let color = if out {
                 D::Color::dim()
             } else {
                 D::Color::seat(seat)
             };
-            self.y = self.y.saturating_add(1);
-            self.put(INDENT, name, BOLD, color)?;
-            self.y = self.y.saturating_add(KEY_LINE.saturating_sub(1));
-            Ok(())
+            self.marked(name, MonoTextStyle::new(BOLD, color), |t, square| {
+                fill_seat(t, square, seat, square.top_left)
+            })
         }
 
         /// A legend line: `mark` draws in the [`SWATCH`] square it is given (as the body draws
@@ -939,6 +929,17 @@ pub mod desktop {
         pub fn key(
             &mut self,
             s: &str,
+            mark: impl FnOnce(&mut D, Rectangle) -> Result<(), D::Error>,
+        ) -> Result<(), D::Error> {
+            self.marked(s, MonoTextStyle::new(FONT, D::Color::text()), mark)
+        }
+
+        /// A line with a mark, if there is room for it: `mark` draws in the [`SWATCH`] square at
+        /// the margin, then `s` follows in `style`.
+        fn marked(
+            &mut self,
+            s: &str,
+            style: MonoTextStyle<'static, D::Color>,
             mark: impl FnOnce(&mut D, Rectangle) -> Result<(), D::Error>,
         ) -> Result<(), D::Error> {
             if !self.room(KEY_LINE) {
@@ -950,7 +951,7 @@ pub mod desktop {
             );
             mark(self.target, square)?;
             self.y = self.y.saturating_add(1);
-            self.put(INDENT, s, FONT, D::Color::text())?;
+            self.put(INDENT, s, style)?;
             self.y = self.y.saturating_add(KEY_LINE.saturating_sub(1));
             Ok(())
         }
