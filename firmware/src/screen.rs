@@ -347,12 +347,8 @@ pub trait SidePanel {
         Ok(())
     }
 
-    /// The desktop panel: `seat`'s numbers, under its name.
-    fn seat_panel<D: Canvas>(
-        &self,
-        seat: usize,
-        panel: &mut desktop::Panel<'_, D>,
-    ) -> Result<(), D::Error>;
+    /// The desktop panel: the numbers of its seat ([`desktop::Panel::seat`]), under its name.
+    fn seat_panel<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error>;
 
     /// Whether `seat` is out of the game (its name is then dimmed).
     fn seat_out(&self, seat: usize) -> bool {
@@ -804,7 +800,7 @@ pub mod desktop {
                 }
             }
             panel.name(seat, &name, game.seat_out(seat))?;
-            game.seat_panel(seat, &mut panel)?;
+            game.seat_panel(&mut panel)?;
         }
         panel.gap();
         panel.title("Legend", D::Color::text())?;
@@ -818,6 +814,7 @@ pub mod desktop {
         area: Rectangle,
         y: i32,
         cut: u32,
+        seat: usize,
     }
 
     impl<'t, D: Canvas> Panel<'t, D> {
@@ -828,12 +825,18 @@ pub mod desktop {
                 area,
                 y,
                 cut: 0,
+                seat: 0,
             }
         }
 
         /// Lines left out for want of room.
         pub fn cut(&self) -> u32 {
             self.cut
+        }
+
+        /// The seat whose lines the panel is writing: the one of the last [`Panel::name`].
+        pub fn seat(&self) -> usize {
+            self.seat
         }
 
         /// The top of the next line.
@@ -912,8 +915,9 @@ pub mod desktop {
         }
 
         /// Seat `seat`'s name line: a square of its colour, then `name` in bold in its colour
-        /// (dim when it is `out` of the game).
+        /// (dim when it is `out` of the game). The lines that follow are its own ([`Panel::seat`]).
         pub fn name(&mut self, seat: usize, name: &str, out: bool) -> Result<(), D::Error> {
+            self.seat = seat;
             let color = if out {
                 D::Color::dim()
             } else {

@@ -144,12 +144,8 @@ mod desktop {
     }
 
     impl crate::screen::SidePanel for Ballroom {
-        fn seat_panel<D: Canvas>(
-            &self,
-            seat: usize,
-            panel: &mut Panel<'_, D>,
-        ) -> Result<(), D::Error> {
-            let Some(p) = self.player(seat) else {
+        fn seat_panel<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
+            let Some(p) = self.player(panel.seat()) else {
                 return Ok(());
             };
             let text = D::Color::text();

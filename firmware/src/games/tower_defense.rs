@@ -228,11 +228,8 @@ mod desktop {
     }
 
     impl crate::screen::SidePanel for TowerDefense {
-        fn seat_panel<D: Canvas>(
-            &self,
-            seat: usize,
-            panel: &mut Panel<'_, D>,
-        ) -> Result<(), D::Error> {
+        fn seat_panel<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
+            let seat = panel.seat();
             let text = D::Color::text();
             let gold = Count(self.gold(seat));
             let income = self
