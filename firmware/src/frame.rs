@@ -5,7 +5,6 @@
 //! compare with a screenshot of the emulated OLED.
 
 use embedded_graphics::pixelcolor::{Gray4, GrayColor};
-use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Pixel, Size};
 
 pub const WIDTH: usize = 128;
 pub const HEIGHT: usize = 64;
@@ -47,12 +46,13 @@ impl Gray4Frame {
         }
     }
 
-    fn set(&mut self, x: usize, y: usize, level: u8) {
+    /// Pixel `(x, y)` to `color`; nothing outside the frame.
+    fn set(&mut self, x: usize, y: usize, color: Gray4) {
         if x >= WIDTH || y >= HEIGHT {
             return;
         }
         if let Some(byte) = self.buf.get_mut(byte_index(x, y)) {
-            let level = level & 0x0f;
+            let level = color.luma() & 0x0f;
             *byte = if x.is_multiple_of(2) {
                 (*byte & 0x0f) | (level << 4)
             } else {
@@ -62,34 +62,52 @@ impl Gray4Frame {
     }
 }
 
-impl OriginDimensions for Gray4Frame {
-    fn size(&self) -> Size {
-        Size::new(WIDTH as u32, HEIGHT as u32)
-    }
-}
-
-impl DrawTarget for Gray4Frame {
-    type Color = Gray4;
-    type Error = core::convert::Infallible;
-
-    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Self::Error>
-    where
-        I: IntoIterator<Item = Pixel<Self::Color>>,
-    {
-        for Pixel(p, c) in pixels {
-            if p.x >= 0 && p.y >= 0 {
-                self.set(p.x as usize, p.y as usize, c.luma());
+/// Makes `$frame` a [`WIDTH`] x [`HEIGHT`] embedded-graphics `DrawTarget` of `$color`: every
+/// pixel drawn at non-negative coordinates goes to its `set(x, y, color)` (which ignores those
+/// past the edges); a `clear` that fills its storage in one go may follow. The host's 1-bit
+/// frame (xtask's `MonoFrame`) is one too; the crate that calls it needs embedded-graphics.
+#[macro_export]
+macro_rules! frame_target {
+    ($frame:ty, $color:ty $(, $clear:item)?) => {
+        impl embedded_graphics::prelude::OriginDimensions for $frame {
+            fn size(&self) -> embedded_graphics::prelude::Size {
+                embedded_graphics::prelude::Size::new(
+                    $crate::frame::WIDTH as u32,
+                    $crate::frame::HEIGHT as u32,
+                )
             }
         }
-        Ok(())
-    }
 
+        impl embedded_graphics::prelude::DrawTarget for $frame {
+            type Color = $color;
+            type Error = core::convert::Infallible;
+
+            fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Self::Error>
+            where
+                I: IntoIterator<Item = embedded_graphics::prelude::Pixel<Self::Color>>,
+            {
+                for embedded_graphics::prelude::Pixel(p, c) in pixels {
+                    if p.x >= 0 && p.y >= 0 {
+                        self.set(p.x as usize, p.y as usize, c);
+                    }
+                }
+                Ok(())
+            }
+
+            $($clear)?
+        }
+    };
+}
+
+frame_target!(
+    Gray4Frame,
+    Gray4,
     fn clear(&mut self, color: Self::Color) -> Result<(), Self::Error> {
         let l = color.luma() & 0x0f;
         self.buf.fill((l << 4) | l);
         Ok(())
     }
-}
+);
 
 /// The byte holding pixel `(x, y)`: two pixels a byte, rows of [`ROW_BYTES`]. Callers check
 /// `x < WIDTH` and `y < HEIGHT`, so it never saturates; a bad one misses `buf`.
@@ -100,7 +118,7 @@ fn byte_index(x: usize, y: usize) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use embedded_graphics::prelude::Point;
+    use embedded_graphics::prelude::{DrawTarget, Pixel, Point};
 
     #[test]
     fn left_pixel_is_the_high_nibble_and_offscreen_is_ignored() {

@@ -19,77 +19,67 @@ pub trait Palette: embedded_graphics::pixelcolor::PixelColor {
     fn alert() -> Self;
 }
 
-impl Palette for BinaryColor {
-    const DEPTH: u8 = 1;
-    fn background() -> Self {
-        BinaryColor::Off
-    }
-    fn text() -> Self {
-        BinaryColor::On
-    }
-    fn dim() -> Self {
-        BinaryColor::On
-    }
-    fn seat(_seat: usize) -> Self {
-        BinaryColor::On
-    }
-    fn alert() -> Self {
-        BinaryColor::On
-    }
+/// Implements [`Palette`] for each colour type of the table below, one row a type: its depth,
+/// its background, text, dim and alert colours, and its seats' colours (seat `n` gets entry `n`
+/// modulo their count).
+macro_rules! palettes {
+    ($($color:ty: $depth:literal, $background:expr, $text:expr, $dim:expr, $alert:expr, $seats:expr;)*) => {$(
+        impl Palette for $color {
+            const DEPTH: u8 = $depth;
+            fn background() -> Self {
+                $background
+            }
+            fn text() -> Self {
+                $text
+            }
+            fn dim() -> Self {
+                $dim
+            }
+            fn seat(seat: usize) -> Self {
+                cycle(&$seats, seat, $text)
+            }
+            fn alert() -> Self {
+                $alert
+            }
+        }
+    )*};
 }
 
-impl Palette for Gray4 {
-    const DEPTH: u8 = 4;
-    fn background() -> Self {
-        Gray4::BLACK
-    }
-    fn text() -> Self {
-        Gray4::WHITE
-    }
-    fn dim() -> Self {
-        Gray4::new(3)
-    }
-    fn seat(seat: usize) -> Self {
-        // Ten levels apart from the background, `dim` and `alert`: every seat of a full table
-        // (MAX_SEATS) differs from every other.
-        const LEVELS: [u8; 10] = [15, 8, 12, 6, 13, 5, 11, 7, 14, 9];
-        Gray4::new(cycle(&LEVELS, seat, 15))
-    }
-    fn alert() -> Self {
-        Gray4::new(10)
-    }
+palettes! {
+    // type      depth  background        text             dim                   alert            seats
+    BinaryColor: 1,     BinaryColor::Off, BinaryColor::On, BinaryColor::On,      BinaryColor::On, [BinaryColor::On];
+    Gray4:       4,     Gray4::BLACK,     Gray4::WHITE,    Gray4::new(3),        Gray4::new(10),  GRAY_SEATS;
+    Rgb565:      16,    Rgb565::BLACK,    Rgb565::WHITE,   Rgb565::CSS_DIM_GRAY, Rgb565::RED,     RGB_SEATS;
 }
 
-impl Palette for Rgb565 {
-    const DEPTH: u8 = 16;
-    fn background() -> Self {
-        Rgb565::BLACK
-    }
-    fn text() -> Self {
-        Rgb565::WHITE
-    }
-    fn dim() -> Self {
-        Rgb565::CSS_DIM_GRAY
-    }
-    fn seat(seat: usize) -> Self {
-        const SEATS: [Rgb565; 10] = [
-            Rgb565::CSS_DODGER_BLUE,
-            Rgb565::CSS_ORANGE_RED,
-            Rgb565::CSS_LIME_GREEN,
-            Rgb565::CSS_GOLD,
-            Rgb565::CSS_MAGENTA,
-            Rgb565::CSS_CYAN,
-            Rgb565::CSS_SANDY_BROWN,
-            Rgb565::CSS_MEDIUM_PURPLE,
-            Rgb565::CSS_PINK,
-            Rgb565::CSS_OLIVE,
-        ];
-        cycle(&SEATS, seat, Rgb565::WHITE)
-    }
-    fn alert() -> Self {
-        Rgb565::RED
-    }
-}
+/// The gray seats: ten levels apart from the background, `dim` and `alert`, so that every seat of
+/// a full table (MAX_SEATS) differs from every other.
+const GRAY_SEATS: [Gray4; 10] = [
+    Gray4::new(15),
+    Gray4::new(8),
+    Gray4::new(12),
+    Gray4::new(6),
+    Gray4::new(13),
+    Gray4::new(5),
+    Gray4::new(11),
+    Gray4::new(7),
+    Gray4::new(14),
+    Gray4::new(9),
+];
+
+/// The colour seats.
+const RGB_SEATS: [Rgb565; 10] = [
+    Rgb565::CSS_DODGER_BLUE,
+    Rgb565::CSS_ORANGE_RED,
+    Rgb565::CSS_LIME_GREEN,
+    Rgb565::CSS_GOLD,
+    Rgb565::CSS_MAGENTA,
+    Rgb565::CSS_CYAN,
+    Rgb565::CSS_SANDY_BROWN,
+    Rgb565::CSS_MEDIUM_PURPLE,
+    Rgb565::CSS_PINK,
+    Rgb565::CSS_OLIVE,
+];
 
 /// Whether pixel `(x, y)` is lit in seat `seat`'s texture on a 1-bit display, where seats cannot
 /// differ by colour: solid, checkered, striped across, striped down, dotted, and so on. Every

@@ -142,6 +142,18 @@ impl Layout {
         MonoTextStyle::new(self.font, color)
     }
 
+    /// Draws `s` in this layout's font with its top-left corner at `at`.
+    pub fn text<D: Canvas>(
+        &self,
+        target: &mut D,
+        s: &str,
+        at: Point,
+        color: D::Color,
+    ) -> Result<(), D::Error> {
+        Text::with_baseline(s, at, self.text_style(color), Baseline::Top).draw(target)?;
+        Ok(())
+    }
+
     pub fn line_height(&self) -> i32 {
         px(self.font.character_size.height).saturating_add(1)
     }
@@ -223,6 +235,14 @@ pub fn centre_dot<D: Canvas>(target: &mut D, square: Rectangle) -> Result<(), D:
 pub fn inset_square(at: Point, cell: u32, inset: u32) -> Rectangle {
     let side = cell.saturating_sub(inset.saturating_mul(2));
     Rectangle::new(shift(at, px(inset), px(inset)), Size::new(side, side))
+}
+
+/// A piece standing in the cell `square` (a player, an invader): the cell, less a margin of a
+/// pixel where the cell is 4 pixels or more.
+pub fn piece(square: Rectangle) -> Rectangle {
+    let cell = square.size.width;
+    let inset = if cell >= 4 { 1 } else { 0 };
+    inset_square(square.top_left, cell, inset)
 }
 
 /// `a / b` rounded down, `0` when `b` is `0`.
@@ -327,12 +347,8 @@ pub trait SidePanel {
         Ok(())
     }
 
-    /// The desktop panel: `seat`'s numbers, under its name.
-    fn seat_panel<D: Canvas>(
-        &self,
-        seat: usize,
-        panel: &mut desktop::Panel<'_, D>,
-    ) -> Result<(), D::Error>;
+    /// The desktop panel: the numbers of its seat ([`desktop::Panel::seat`]), under its name.
+    fn seat_panel<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error>;
 
     /// Whether `seat` is out of the game (its name is then dimmed).
     fn seat_out(&self, seat: usize) -> bool {
@@ -379,18 +395,24 @@ pub fn fitted_text<D>(
 where
     D: Canvas,
 {
-    let room = px(layout.size.width).saturating_sub(at.x).max(0) as u32;
-    let fits = ratio(room, layout.font.character_size.width) as usize;
-    let mut cut = s.len().min(fits);
+    let head = fitting(s, layout.size.width, at.x, layout.font);
+    let bottom = at.y.saturating_add(px(layout.font.character_size.height));
+    if !head.is_empty() && bottom <= px(layout.size.height) {
+        layout.text(target, head, at, color)?;
+    }
+    Ok(())
+}
+
+/// The longest head of `s` in `font` that fits between `x` and `width` (cut at a character
+/// boundary: ASCII, as [`wrap`] counts).
+fn fitting<'s>(s: &'s str, width: u32, x: i32, font: &MonoFont<'_>) -> &'s str {
+    let room = px(width).saturating_sub(x).max(0) as u32;
+    let mut cut = s.len().min(ratio(room, font.character_size.width) as usize);
     // Index 0 is always a boundary: this stops there at the latest.
     while !s.is_char_boundary(cut) {
         cut = cut.saturating_sub(1);
     }
-    let bottom = at.y.saturating_add(px(layout.font.character_size.height));
-    if let (true, true, Some(head)) = (cut > 0, bottom <= px(layout.size.height), s.get(..cut)) {
-        Text::with_baseline(head, at, layout.text_style(color), Baseline::Top).draw(target)?;
-    }
-    Ok(())
+    s.get(..cut).unwrap_or("")
 }
 
 /// The compact layout's column of numbers beside the board: `lines` from `at` down, each in its
@@ -426,20 +448,6 @@ pub struct MatchLabel<'a> {
     pub bots: &'a [&'static str],
 }
 
-fn text<D>(
-    target: &mut D,
-    s: &str,
-    at: Point,
-    color: D::Color,
-    layout: &Layout,
-) -> Result<(), D::Error>
-where
-    D: Canvas,
-{
-    Text::with_baseline(s, at, layout.text_style(color), Baseline::Top).draw(target)?;
-    Ok(())
-}
-
 /// The header: `left` at the left, `right` at the right, a dim line under them.
 fn header<D: Canvas>(
     target: &mut D,
@@ -447,7 +455,7 @@ fn header<D: Canvas>(
     right: &str,
     layout: &Layout,
 ) -> Result<(), D::Error> {
-    text(target, left, Point::new(1, 1), D::Color::text(), layout)?;
+    layout.text(target, left, Point::new(1, 1), D::Color::text())?;
     let align = TextStyleBuilder::new()
         .alignment(Alignment::Right)
         .baseline(Baseline::Top)
@@ -630,20 +638,14 @@ where
 {
     let layout = Layout::of(target.bounding_box().size);
     target.clear(D::Color::background())?;
-    text(
-        target,
-        "PANIC",
-        Point::new(1, 1),
-        D::Color::alert(),
-        &layout,
-    )?;
+    layout.text(target, "PANIC", Point::new(1, 1), D::Color::alert())?;
     let lh = layout.line_height();
     let mut y = lh.saturating_add(1);
     for chunk in wrap(message, layout.columns() as usize) {
         if y.saturating_add(lh) > px(layout.size.height) {
             break;
         }
-        text(target, chunk, Point::new(1, y), D::Color::text(), &layout)?;
+        layout.text(target, chunk, Point::new(1, y), D::Color::text())?;
         y = y.saturating_add(lh);
     }
     Ok(())
@@ -721,6 +723,15 @@ pub mod desktop {
     pub const INDENT: i32 = 28;
     /// Space between the parts of the panel.
     pub const GAP: i32 = 6;
+    /// The smallest cell that shows what is drawn inside it (a number, a health bar).
+    pub const DETAIL: u32 = 16;
+
+    /// The corner and side of the cell `square`, if it is large enough to show what is drawn
+    /// inside it ([`DETAIL`]).
+    pub fn detail(square: Rectangle) -> Option<(Point, u32)> {
+        let cell = square.size.width;
+        (cell >= DETAIL).then_some((square.top_left, cell))
+    }
 
     /// The desktop layout of a display of `size`: the header's large font, the body on the
     /// left with a margin, the side panel on the right.
@@ -789,7 +800,7 @@ pub mod desktop {
                 }
             }
             panel.name(seat, &name, game.seat_out(seat))?;
-            game.seat_panel(seat, &mut panel)?;
+            game.seat_panel(&mut panel)?;
         }
         panel.gap();
         panel.title("Legend", D::Color::text())?;
@@ -803,6 +814,7 @@ pub mod desktop {
         area: Rectangle,
         y: i32,
         cut: u32,
+        seat: usize,
     }
 
     impl<'t, D: Canvas> Panel<'t, D> {
@@ -813,12 +825,18 @@ pub mod desktop {
                 area,
                 y,
                 cut: 0,
+                seat: 0,
             }
         }
 
         /// Lines left out for want of room.
         pub fn cut(&self) -> u32 {
             self.cut
+        }
+
+        /// The seat whose lines the panel is writing: the one of the last [`Panel::name`].
+        pub fn seat(&self) -> usize {
+            self.seat
         }
 
         /// The top of the next line.
@@ -840,24 +858,18 @@ pub mod desktop {
             fits
         }
 
-        /// `s` at `x` (from the panel's left) on the current line, cut at the right edge.
+        /// `s` at `x` (from the panel's left) on the current line in `style`, cut at the right
+        /// edge.
         fn put(
             &mut self,
             x: i32,
             s: &str,
-            font: &'static MonoFont<'static>,
-            color: D::Color,
+            style: MonoTextStyle<'static, D::Color>,
         ) -> Result<(), D::Error> {
-            let room = px(self.area.size.width).saturating_sub(x).max(0) as u32;
-            let fits = ratio(room, font.character_size.width) as usize;
-            let mut cut = s.len().min(fits);
-            while !s.is_char_boundary(cut) {
-                cut = cut.saturating_sub(1);
-            }
-            if let Some(head) = s.get(..cut).filter(|h| !h.is_empty()) {
+            let head = fitting(s, self.area.size.width, x, style.font);
+            if !head.is_empty() {
                 let at = Point::new(self.area.top_left.x.saturating_add(x), self.y);
-                Text::with_baseline(head, at, MonoTextStyle::new(font, color), Baseline::Top)
-                    .draw(self.target)?;
+                Text::with_baseline(head, at, style, Baseline::Top).draw(self.target)?;
             }
             Ok(())
         }
@@ -871,7 +883,7 @@ pub mod desktop {
             color: D::Color,
         ) -> Result<(), D::Error> {
             if self.room(LINE) {
-                self.put(x, s, font, color)?;
+                self.put(x, s, MonoTextStyle::new(font, color))?;
                 self.y = self.y.saturating_add(LINE);
             }
             Ok(())
@@ -903,25 +915,17 @@ pub mod desktop {
         }
 
         /// Seat `seat`'s name line: a square of its colour, then `name` in bold in its colour
-        /// (dim when it is `out` of the game).
+        /// (dim when it is `out` of the game). The lines that follow are its own ([`Panel::seat`]).
         pub fn name(&mut self, seat: usize, name: &str, out: bool) -> Result<(), D::Error> {
-            if !self.room(KEY_LINE) {
-                return Ok(());
-            }
-            let square = Rectangle::new(
-                Point::new(self.area.top_left.x.saturating_add(MARGIN), self.y),
-                Size::new(SWATCH, SWATCH),
-            );
-            fill_seat(self.target, square, seat, square.top_left)?;
+            self.seat = seat;
             let color = if out {
                 D::Color::dim()
             } else {
                 D::Color::seat(seat)
             };
-            self.y = self.y.saturating_add(1);
-            self.put(INDENT, name, BOLD, color)?;
-            self.y = self.y.saturating_add(KEY_LINE.saturating_sub(1));
-            Ok(())
+            self.marked(name, MonoTextStyle::new(BOLD, color), |t, square| {
+                fill_seat(t, square, seat, square.top_left)
+            })
         }
 
         /// A legend line: `mark` draws in the [`SWATCH`] square it is given (as the body draws
@@ -929,6 +933,17 @@ pub mod desktop {
         pub fn key(
             &mut self,
             s: &str,
+            mark: impl FnOnce(&mut D, Rectangle) -> Result<(), D::Error>,
+        ) -> Result<(), D::Error> {
+            self.marked(s, MonoTextStyle::new(FONT, D::Color::text()), mark)
+        }
+
+        /// A line with a mark, if there is room for it: `mark` draws in the [`SWATCH`] square at
+        /// the margin, then `s` follows in `style`.
+        fn marked(
+            &mut self,
+            s: &str,
+            style: MonoTextStyle<'static, D::Color>,
             mark: impl FnOnce(&mut D, Rectangle) -> Result<(), D::Error>,
         ) -> Result<(), D::Error> {
             if !self.room(KEY_LINE) {
@@ -940,7 +955,7 @@ pub mod desktop {
             );
             mark(self.target, square)?;
             self.y = self.y.saturating_add(1);
-            self.put(INDENT, s, FONT, D::Color::text())?;
+            self.put(INDENT, s, style)?;
             self.y = self.y.saturating_add(KEY_LINE.saturating_sub(1));
             Ok(())
         }

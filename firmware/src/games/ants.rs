@@ -230,9 +230,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
     fn seat_panel<D: Canvas>(
         &self,
-        seat: usize,
         panel: &mut crate::screen::desktop::Panel<'_, D>,
     ) -> Result<(), D::Error> {
+        let seat = panel.seat();
         let hills = self
             .hills()
             .iter()

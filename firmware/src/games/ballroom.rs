@@ -9,7 +9,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{inset_square, px, shift, side_column, Canvas, Layout, Screen};
+use crate::screen::{piece, px, shift, side_column, Canvas, Layout, Screen};
 
 /// Characters of the side panel: "3 12 5".
 const PANEL_CHARS: u32 = 9;
@@ -28,6 +28,7 @@ impl Screen for Ballroom {
                 y.saturating_mul(px(cell)),
             )
         };
+        let square = |x: i32, y: i32| Rectangle::new(at(x, y), Size::new(cell, cell));
         let whole = cell.saturating_mul(side);
         Rectangle::new(origin, Size::new(whole, whole))
             .into_styled(PrimitiveStyle::with_stroke(D::Color::dim(), 1))
@@ -40,15 +41,15 @@ impl Screen for Ballroom {
         if !layout.compact() {
             for seat in 0..self.players().len() {
                 let home = Pos::spawn(seat);
-                desktop::home(target, at(home.x as i32, home.y as i32), cell, seat)?;
+                desktop::home(target, square(home.x as i32, home.y as i32), seat)?;
             }
         }
         for (seat, p) in self.players().iter().enumerate() {
-            let square = at(p.pos.x as i32, p.pos.y as i32);
-            draw_player(target, square, cell, seat, p.is_dead())?;
+            let square = square(p.pos.x as i32, p.pos.y as i32);
+            draw_player(target, square, seat, p.is_dead())?;
             #[cfg(feature = "desktop")]
             if !layout.compact() {
-                desktop::player(target, square, cell, p)?;
+                desktop::player(target, square, p)?;
             }
         }
         if !layout.compact() {
@@ -62,23 +63,19 @@ impl Screen for Ballroom {
     }
 }
 
-/// A player in the cell of side `cell` at `at`: a square in its seat's colour, an outline at 0
-/// health.
+/// A player in the cell `square`: a square in its seat's colour, an outline at 0 health.
 fn draw_player<D: Canvas>(
     target: &mut D,
-    at: Point,
-    cell: u32,
+    square: Rectangle,
     seat: usize,
     down: bool,
 ) -> Result<(), D::Error> {
-    let inset = if cell >= 4 { 1 } else { 0 };
-    let square = inset_square(at, cell, inset);
     let style = if down {
         PrimitiveStyle::with_stroke(D::Color::seat(seat), 1)
     } else {
         PrimitiveStyle::with_fill(D::Color::seat(seat))
     };
-    square.into_styled(style).draw(target)
+    piece(square).into_styled(style).draw(target)
 }
 
 /// The desktop's details (each player's class and health on its square, the home corners) and
@@ -86,37 +83,31 @@ fn draw_player<D: Canvas>(
 #[cfg(feature = "desktop")]
 mod desktop {
     use super::*;
-    use crate::screen::desktop::{Panel, Words};
+    use crate::screen::desktop::{detail, Panel, Words};
+    use crate::screen::inset_square;
     use arena_core::games::ballroom::{Item, Player, CONTROL_POINTS};
     use embedded_graphics::mono_font::{ascii, MonoFont, MonoTextStyle};
     use embedded_graphics::text::{Alignment, Baseline, Text, TextStyleBuilder};
 
-    /// The smallest cell that shows a player's class and health.
-    const DETAIL: u32 = 16;
-
     /// A seat's home corner (where it comes back to full health): a thin outline in its colour.
-    pub fn home<D: Canvas>(
-        target: &mut D,
-        at: Point,
-        cell: u32,
-        seat: usize,
-    ) -> Result<(), D::Error> {
-        inset_square(at, cell, cell / 8)
+    pub fn home<D: Canvas>(target: &mut D, square: Rectangle, seat: usize) -> Result<(), D::Error> {
+        let cell = square.size.width;
+        inset_square(square.top_left, cell, cell / 8)
             .into_styled(PrimitiveStyle::with_stroke(D::Color::seat(seat), 1))
             .draw(target)
     }
 
     /// A player's class letter in the middle of its square (in the background's colour, or in
-    /// its own when it is down to an outline), and its health as a bar along the bottom.
+    /// its own when it is down to an outline), and its health as a bar along the bottom, in a
+    /// cell large enough for them ([`detail`]).
     pub fn player<D: Canvas>(
         target: &mut D,
-        at: Point,
-        cell: u32,
+        square: Rectangle,
         p: &Player,
     ) -> Result<(), D::Error> {
-        if cell < DETAIL {
+        let Some((at, cell)) = detail(square) else {
             return Ok(());
-        }
+        };
         let font: &MonoFont<'static> = if cell >= 32 {
             &ascii::FONT_10X20
         } else {
@@ -153,12 +144,8 @@ mod desktop {
     }
 
     impl crate::screen::SidePanel for Ballroom {
-        fn seat_panel<D: Canvas>(
-            &self,
-            seat: usize,
-            panel: &mut Panel<'_, D>,
-        ) -> Result<(), D::Error> {
-            let Some(p) = self.player(seat) else {
+        fn seat_panel<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
+            let Some(p) = self.player(panel.seat()) else {
                 return Ok(());
             };
             let text = D::Color::text();
@@ -197,18 +184,14 @@ mod desktop {
         fn legend<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
             let knight = Player::new(arena_core::games::ballroom::Class::Knight, 0);
             panel.key("player, K W A: knight wizard archer", |t, r| {
-                draw_player(t, r.top_left, r.size.width, 0, false)
+                draw_player(t, r, 0, false)
             })?;
             panel.key("white bar: health left", |t, r| {
-                draw_player(t, r.top_left, r.size.width, 0, false)?;
-                player(t, r.top_left, r.size.width, &knight)
+                draw_player(t, r, 0, false)?;
+                player(t, r, &knight)
             })?;
-            panel.key("a player at 0 health", |t, r| {
-                draw_player(t, r.top_left, r.size.width, 0, true)
-            })?;
-            panel.key("home corner: back to full health", |t, r| {
-                home(t, r.top_left, r.size.width, 0)
-            })?;
+            panel.key("a player at 0 health", |t, r| draw_player(t, r, 0, true))?;
+            panel.key("home corner: back to full health", |t, r| home(t, r, 0))?;
             panel.key(
                 &fmt_line!("control block: {} points a turn", CONTROL_POINTS),
                 |t, r| {

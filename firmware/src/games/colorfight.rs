@@ -120,11 +120,8 @@ mod desktop {
     }
 
     impl crate::screen::SidePanel for ColorFight {
-        fn seat_panel<D: Canvas>(
-            &self,
-            seat: usize,
-            panel: &mut Panel<'_, D>,
-        ) -> Result<(), D::Error> {
+        fn seat_panel<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
+            let seat = panel.seat();
             let Some(p) = self.player(seat) else {
                 return Ok(());
             };

@@ -83,9 +83,9 @@ impl crate::screen::SidePanel for Mammut {
 
     fn seat_panel<D: Canvas>(
         &self,
-        seat: usize,
         panel: &mut crate::screen::desktop::Panel<'_, D>,
     ) -> Result<(), D::Error> {
+        let seat = panel.seat();
         use arena_core::games::mammut::Side;
         let text = D::Color::text();
         let points = self.points().get(seat).copied().unwrap_or(0);

@@ -12,7 +12,7 @@ use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
 
 use crate::fmt_line;
 use crate::palette::Palette;
-use crate::screen::{inset_square, px, shift, side_column, Canvas, Layout, Screen};
+use crate::screen::{piece, px, shift, side_column, Canvas, Layout, Screen};
 
 const SIDE: u32 = 10;
 const SIDE_LEN: usize = SIDE as usize;
@@ -56,14 +56,15 @@ impl Screen for TowerDefense {
             for pos in 0..SPACES {
                 let (x, y) = fold(pos);
                 let at = shift(left, px(x.saturating_mul(cell)), px(y.saturating_mul(cell)));
+                let square = Rectangle::new(at, Size::new(cell, cell));
                 let bit = 1u128 << pos;
                 if towers & bit != 0 {
                     let tower = self.tower(b, pos);
-                    draw_tower(target, at, cell, tower.map(|t| t.kind), tower_color)?;
+                    draw_tower(target, square, tower.map(|t| t.kind), tower_color)?;
                     #[cfg(feature = "desktop")]
                     if !layout.compact() {
                         if let Some(t) = tower {
-                            desktop::level(target, at, cell, t.level, tower_color)?;
+                            desktop::level(target, square, t.level, tower_color)?;
                         }
                     }
                 } else if D::Color::DEPTH > 1 {
@@ -73,11 +74,11 @@ impl Screen for TowerDefense {
                     Pixel(mid, D::Color::dim()).draw(target)?;
                 }
                 if invaders & bit != 0 {
-                    draw_invader(target, at, cell, invader_color)?;
+                    draw_invader(target, square, invader_color)?;
                     #[cfg(feature = "desktop")]
                     if !layout.compact() {
                         if let Some(i) = self.invader(b, pos) {
-                            desktop::health(target, at, cell, &i)?;
+                            desktop::health(target, square, &i)?;
                         }
                     }
                 }
@@ -94,16 +95,16 @@ impl Screen for TowerDefense {
     }
 }
 
-/// A tower in the cell of side `cell` at `at`: an outline in its builder's colour, a bomb with a
-/// centre dot, a stunner with a bar across (when the cell is large enough for them).
+/// A tower in the cell `square`: an outline in its builder's colour, a bomb with a centre dot, a
+/// stunner with a bar across (when the cell is large enough for them).
 fn draw_tower<D: Canvas>(
     target: &mut D,
-    at: Point,
-    cell: u32,
+    square: Rectangle,
     kind: Option<TowerKind>,
     color: D::Color,
 ) -> Result<(), D::Error> {
-    Rectangle::new(at, Size::new(cell, cell))
+    let (at, cell) = (square.top_left, square.size.width);
+    square
         .into_styled(PrimitiveStyle::with_stroke(color, 1))
         .draw(target)?;
     if cell >= 5 {
@@ -123,15 +124,13 @@ fn draw_tower<D: Canvas>(
     Ok(())
 }
 
-/// An invader in the cell of side `cell` at `at`: a filled square in its spawner's colour.
+/// An invader in the cell `square`: a filled square in its spawner's colour.
 fn draw_invader<D: Canvas>(
     target: &mut D,
-    at: Point,
-    cell: u32,
+    square: Rectangle,
     color: D::Color,
 ) -> Result<(), D::Error> {
-    let inset = if cell >= 4 { 1 } else { 0 };
-    inset_square(at, cell, inset)
+    piece(square)
         .into_styled(PrimitiveStyle::with_fill(color))
         .draw(target)
 }
@@ -140,15 +139,13 @@ fn draw_invader<D: Canvas>(
 #[cfg(feature = "desktop")]
 mod desktop {
     use super::*;
-    use crate::screen::desktop::{Count, Panel};
+    use crate::screen::desktop::{detail, Count, Panel};
     use arena_core::games::tower_defense::InvaderView;
     use embedded_graphics::mono_font::{ascii, MonoFont, MonoTextStyle};
     use embedded_graphics::text::{Baseline, Text};
 
     /// The font of the numbers inside a cell.
     const SMALL: &MonoFont<'static> = &ascii::FONT_6X10;
-    /// The smallest cell that shows them.
-    pub const DETAIL: u32 = 16;
 
     /// `s` with its top-left corner at `at`, if it fits in `room` pixels across.
     fn small<D: Canvas>(
@@ -166,32 +163,30 @@ mod desktop {
         Ok(())
     }
 
-    /// A tower's level, in its top-left corner.
+    /// A tower's level, in its top-left corner (in a cell large enough: [`detail`]).
     pub fn level<D: Canvas>(
         target: &mut D,
-        at: Point,
-        cell: u32,
+        square: Rectangle,
         level: u32,
         color: D::Color,
     ) -> Result<(), D::Error> {
-        if cell < DETAIL {
+        let Some((at, cell)) = detail(square) else {
             return Ok(());
-        }
+        };
         let room = cell.saturating_sub(4);
         small(target, &fmt_line!("{level}"), shift(at, 2, 2), room, color)
     }
 
     /// An invader's hit points left as a bar along its bottom (white over black), and `z` with
-    /// the turns it stays stunned in its top-left corner.
+    /// the turns it stays stunned in its top-left corner (in a cell large enough: [`detail`]).
     pub fn health<D: Canvas>(
         target: &mut D,
-        at: Point,
-        cell: u32,
+        square: Rectangle,
         i: &InvaderView,
     ) -> Result<(), D::Error> {
-        if cell < DETAIL {
+        let Some((at, cell)) = detail(square) else {
             return Ok(());
-        }
+        };
         let inner = cell.saturating_sub(4);
         let bar = shift(at, 2, px(cell).saturating_sub(5));
         Rectangle::new(bar, Size::new(inner, 3))
@@ -233,11 +228,8 @@ mod desktop {
     }
 
     impl crate::screen::SidePanel for TowerDefense {
-        fn seat_panel<D: Canvas>(
-            &self,
-            seat: usize,
-            panel: &mut Panel<'_, D>,
-        ) -> Result<(), D::Error> {
+        fn seat_panel<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
+            let seat = panel.seat();
             let text = D::Color::text();
             let gold = Count(self.gold(seat));
             let income = self
@@ -300,7 +292,7 @@ mod desktop {
         fn legend<D: Canvas>(&self, panel: &mut Panel<'_, D>) -> Result<(), D::Error> {
             let (a, d) = (D::Color::seat(0), D::Color::seat(1));
             panel.key("invader, in its sender's colour", |t, r| {
-                draw_invader(t, r.top_left, r.size.width, a)
+                draw_invader(t, r, a)
             })?;
             let sample = InvaderView {
                 pos: 0,
@@ -311,26 +303,26 @@ mod desktop {
                 stun_time: 0,
             };
             panel.key("white bar: hit points left", |t, r| {
-                draw_invader(t, r.top_left, r.size.width, a)?;
-                health(t, r.top_left, r.size.width, &sample)
+                draw_invader(t, r, a)?;
+                health(t, r, &sample)
             })?;
             panel.key("z2: stunned for 2 more turns", |t, r| {
-                draw_invader(t, r.top_left, r.size.width, a)?;
+                draw_invader(t, r, a)?;
                 let stunned = InvaderView {
                     stun_time: 2,
                     ..sample
                 };
-                health(t, r.top_left, r.size.width, &stunned)
+                health(t, r, &stunned)
             })?;
             panel.key("turret, in its builder's colour", |t, r| {
-                draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Turret), d)
+                draw_tower(t, r, Some(TowerKind::Turret), d)
             })?;
             panel.key("stunner (bar across)", |t, r| {
-                draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Stunner), d)
+                draw_tower(t, r, Some(TowerKind::Stunner), d)
             })?;
             panel.key("bomb (dot); number: level", |t, r| {
-                draw_tower(t, r.top_left, r.size.width, Some(TowerKind::Bomb), d)?;
-                level(t, r.top_left, r.size.width, 3, d)
+                draw_tower(t, r, Some(TowerKind::Bomb), d)?;
+                level(t, r, 3, d)
             })?;
             panel.key("path, top left to bottom left", crate::screen::centre_dot)?;
             panel.line("the path snakes: right, left, ...", D::Color::text())?;

@@ -4,10 +4,8 @@
 
 use arena_firmware::RunConfig;
 use embedded_graphics::pixelcolor::BinaryColor;
-use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Pixel, Size};
 
-pub const WIDTH: usize = 128;
-pub const HEIGHT: usize = 64;
+pub use arena_firmware::frame::{HEIGHT, WIDTH};
 
 /// A 128x64 1-bit canvas.
 #[derive(Clone, PartialEq, Eq)]
@@ -28,6 +26,13 @@ impl MonoFrame {
         x < WIDTH && y < HEIGHT && self.on[y * WIDTH + x]
     }
 
+    /// Pixel `(x, y)` to `color`; nothing outside the frame.
+    fn set(&mut self, x: usize, y: usize, color: BinaryColor) {
+        if x < WIDTH && y < HEIGHT {
+            self.on[y * WIDTH + x] = color.is_on();
+        }
+    }
+
     /// The frame as a gray PNG the way the emulated OLED writes it: `scale` times, on pixels at
     /// `level`.
     pub fn to_image(&self, scale: u32, level: u8) -> image::GrayImage {
@@ -38,28 +43,7 @@ impl MonoFrame {
     }
 }
 
-impl OriginDimensions for MonoFrame {
-    fn size(&self) -> Size {
-        Size::new(WIDTH as u32, HEIGHT as u32)
-    }
-}
-
-impl DrawTarget for MonoFrame {
-    type Color = BinaryColor;
-    type Error = core::convert::Infallible;
-
-    fn draw_iter<I>(&mut self, pixels: I) -> Result<(), Self::Error>
-    where
-        I: IntoIterator<Item = Pixel<Self::Color>>,
-    {
-        for Pixel(p, c) in pixels {
-            if (0..WIDTH as i32).contains(&p.x) && (0..HEIGHT as i32).contains(&p.y) {
-                self.on[p.y as usize * WIDTH + p.x as usize] = c.is_on();
-            }
-        }
-        Ok(())
-    }
-}
+arena_firmware::frame_target!(MonoFrame, BinaryColor);
 
 /// What the Pico would log and show, recorded on the host.
 pub type MonoRecorder = crate::host::Recorder<MonoFrame>;
@@ -94,7 +78,7 @@ pub fn compare(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use embedded_graphics::prelude::Point;
+    use embedded_graphics::prelude::{DrawTarget, Pixel, Point};
 
     #[test]
     fn compares_scaled_pictures_pixel_for_pixel() {
