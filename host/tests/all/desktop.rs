@@ -111,47 +111,20 @@ fn in_panel(pic: &Picture, s: &str, color: Rgb565) -> (u32, u32) {
     }
 }
 
-/// A target of the desktop's size that fails on any pixel drawn outside it.
-struct Strict(Canvas<Rgb565>, usize);
-
-impl OriginDimensions for Strict {
-    fn size(&self) -> Size {
-        Size::new(W, H)
-    }
-}
-
-impl DrawTarget for Strict {
-    type Color = Rgb565;
-    type Error = core::convert::Infallible;
-    fn draw_iter<I: IntoIterator<Item = Pixel<Rgb565>>>(
-        &mut self,
-        pixels: I,
-    ) -> Result<(), Self::Error> {
-        for Pixel(p, c) in pixels {
-            if p.x < 0 || p.y < 0 || p.x >= W as i32 || p.y >= H as i32 {
-                self.1 += 1;
-            } else {
-                self.0.draw_iter([Pixel(p, c)])?;
-            }
-        }
-        Ok(())
-    }
-}
-
 /// The checks every game passes: drawn inside the display, every seat's name in its colour in
 /// the panel (in seat order, top to bottom), the legend, and every seat's colour in the board
 /// picture. Returns the picture.
 fn common<G: Screen>(game: &G, name: &'static str, bots: &[&'static str]) -> Picture {
     let label = label(name, bots);
-    let mut strict = Strict(Canvas::new(W, H), 0);
-    draw_game(game, &label, &mut strict).unwrap();
-    assert_eq!(strict.1, 0, "{name}: pixels drawn outside the display");
-    let pic = Display::Desktop.game(game, &label);
+    let mut canvas = Canvas::<Rgb565>::new(W, H);
+    draw_game(game, &label, &mut canvas).unwrap();
     assert_eq!(
-        pic,
-        strict.0.picture(),
-        "{name}: the display draws the same"
+        canvas.clipped(),
+        0,
+        "{name}: pixels drawn outside the display"
     );
+    let pic = Display::Desktop.game(game, &label);
+    assert_eq!(pic, canvas.picture(), "{name}: the display draws the same");
     assert_eq!((pic.width, pic.height), (W, H));
     let mut last = 0;
     for seat in 0..game.seats() {
@@ -411,10 +384,10 @@ fn a_long_bot_name_is_cut_at_the_display_edge() {
     };
     let g = played::<TowerDefense>(params, "duel", 7, &["strong", "strong"], 10);
     let label = label("tower-defense", &bots);
-    let mut strict = Strict(Canvas::new(W, H), 0);
-    draw_game(&*g, &label, &mut strict).unwrap();
-    assert_eq!(strict.1, 0);
-    let pic = strict.0.picture();
+    let mut canvas = Canvas::<Rgb565>::new(W, H);
+    draw_game(&*g, &label, &mut canvas).unwrap();
+    assert_eq!(canvas.clipped(), 0, "pixels drawn outside the display");
+    let pic = canvas.picture();
     // What fits of it: the panel's width from the name's indent, in the bold font.
     let room = (SIDE_WIDTH as usize - arena_firmware::screen::desktop::INDENT as usize)
         / BOLD.character_size.width as usize;

@@ -153,6 +153,8 @@ pub struct Canvas<C> {
     width: u32,
     height: u32,
     pixels: Vec<C>,
+    /// Pixels drawn outside, which a board's display would drop: a screen should draw none.
+    clipped: usize,
 }
 
 impl<C: ToRgb> Canvas<C> {
@@ -161,7 +163,13 @@ impl<C: ToRgb> Canvas<C> {
             width,
             height,
             pixels: vec![C::background(); width as usize * height as usize],
+            clipped: 0,
         }
+    }
+
+    /// How many pixels were drawn outside the canvas (and dropped).
+    pub fn clipped(&self) -> usize {
+        self.clipped
     }
 
     pub fn width(&self) -> u32 {
@@ -211,6 +219,8 @@ impl<C: ToRgb> DrawTarget for Canvas<C> {
                 if let Some(px) = self.pixels.get_mut(i) {
                     *px = c;
                 }
+            } else {
+                self.clipped += 1;
             }
         }
         Ok(())
@@ -219,5 +229,26 @@ impl<C: ToRgb> DrawTarget for Canvas<C> {
     fn clear(&mut self, color: C) -> Result<(), Self::Error> {
         self.pixels.fill(color);
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use embedded_graphics::prelude::Point;
+
+    #[test]
+    fn a_pixel_outside_is_counted_and_dropped() {
+        let mut canvas = Canvas::<BinaryColor>::new(4, 2);
+        let on = BinaryColor::On;
+        let drawn = [(1, 1), (4, 0), (-1, 0), (0, 2)].map(|(x, y)| Pixel(Point::new(x, y), on));
+        canvas.draw_iter(drawn).unwrap();
+        assert_eq!(canvas.clipped(), 3);
+        assert_eq!(canvas.pixel(1, 1), Some(on));
+        let lit = (0..4).flat_map(|x| (0..2).map(move |y| (x, y)));
+        assert_eq!(
+            lit.filter(|&(x, y)| canvas.pixel(x, y) == Some(on)).count(),
+            1
+        );
     }
 }
