@@ -8,22 +8,45 @@ use arena_core::games::ants::{Ants, Order, OrderError};
 use arena_core::{Seat, SeatSet};
 use serde_json::{json, Value};
 
+/// Where a replayed thing stood and when it was there: the first four fields an ant's and a
+/// food's record share in the replay (`row, col, start turn, end turn`).
 #[derive(Clone, Debug, PartialEq)]
-struct AntRecord {
+struct Span {
     row: i32,
     col: i32,
-    spawn: u32,
+    start: u32,
+    /// The turn it went; `None` while it is still there (the replay writes the turn after the last).
     end: Option<u32>,
+}
+
+impl Span {
+    fn new(cols: usize, sq: u16, start: u16) -> Self {
+        let (row, col) = rc(cols, sq);
+        Span {
+            row,
+            col,
+            start: start.into(),
+            end: None,
+        }
+    }
+
+    /// The replay's fields, for a game at `turn`.
+    fn fields(&self, turn: u32) -> Vec<Value> {
+        let end = self.end.unwrap_or(turn + 1);
+        vec![self.row.into(), self.col.into(), self.start.into(), end.into()]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct AntRecord {
+    at: Span,
     owner: u8,
     moves: String,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 struct FoodRecord {
-    row: i32,
-    col: i32,
-    start: u32,
-    end: Option<u32>,
+    at: Span,
     owner: Option<u8>,
 }
 
@@ -69,26 +92,14 @@ impl Recorder {
 
     fn take_new(&mut self, game: &Ants) {
         let cols = self.cols;
-        append_new(&mut self.ants, game.ants(), |a| a.id, |a| {
-            let (row, col) = rc(cols, a.sq);
-            AntRecord {
-                row,
-                col,
-                spawn: a.spawn_turn as u32,
-                end: None,
-                owner: a.owner,
-                moves: String::new(),
-            }
+        append_new(&mut self.ants, game.ants(), |a| a.id, |a| AntRecord {
+            at: Span::new(cols, a.sq, a.spawn_turn),
+            owner: a.owner,
+            moves: String::new(),
         });
-        append_new(&mut self.food, game.food(), |f| f.id, |f| {
-            let (row, col) = rc(cols, f.sq);
-            FoodRecord {
-                row,
-                col,
-                start: f.start_turn as u32,
-                end: None,
-                owner: None,
-            }
+        append_new(&mut self.food, game.food(), |f| f.id, |f| FoodRecord {
+            at: Span::new(cols, f.sq, f.start_turn),
+            owner: None,
         });
     }
 
@@ -110,12 +121,12 @@ impl Recorder {
         for d in game.killed() {
             if let Some(rec) = self.ants.get_mut(d.id as usize) {
                 rec.moves.push(d.order as char);
-                rec.end = Some(turn);
+                rec.at.end = Some(turn);
             }
         }
         for g in game.food_gone() {
             if let Some(rec) = self.food.get_mut(g.id as usize) {
-                rec.end = Some(turn);
+                rec.at.end = Some(turn);
                 rec.owner = g.owner;
             }
         }
@@ -163,29 +174,17 @@ impl Recorder {
             .ants
             .iter()
             .map(|a| {
-                json!([
-                    a.row,
-                    a.col,
-                    a.spawn,
-                    a.end.unwrap_or(turn + 1),
-                    a.owner,
-                    a.moves
-                ])
+                let mut v = a.at.fields(turn);
+                v.extend([a.owner.into(), a.moves.as_str().into()]);
+                Value::Array(v)
             })
             .collect();
         let food: Vec<Value> = self
             .food
             .iter()
             .map(|f| {
-                let mut v = vec![
-                    json!(f.row),
-                    json!(f.col),
-                    json!(f.start),
-                    json!(f.end.unwrap_or(turn + 1)),
-                ];
-                if let Some(o) = f.owner {
-                    v.push(json!(o));
-                }
+                let mut v = f.at.fields(turn);
+                v.extend(f.owner.map(Value::from));
                 Value::Array(v)
             })
             .collect();
