@@ -37,7 +37,9 @@ pub struct Events {
 }
 
 /// The board, once (`None` on a second call: there is one framebuffer). In static memory, not in
-/// `main`'s frame: the stack is left to the game.
+/// `main`'s frame: the stack is left to the game. Out of line, so that the board built before it
+/// moves into its static (4 KB of framebuffer) is in this function's frame, gone once it returns.
+#[inline(never)]
 pub fn board(syst: cortex_m::peripheral::SYST, hold: semi::Hold) -> Option<&'static mut Qemu> {
     clock::core_clock_200mhz();
     let clock = clock::SysTickClock::new(syst);
