@@ -4,6 +4,9 @@
 //! [`Event::Frame`] (the board flushes it to the controller); it reports the start, digests and end of
 //! each match the same way, so a board can add its own figures (stack high-water mark) and the host
 //! can collect what the board would have logged.
+//!
+//! Every board is a [`Parts`]: the display and the clock are the same two fields on every board,
+//! so they are written once here, and a board brings only what really differs, its [`Listener`].
 
 use arena_core::Outcome;
 use embedded_graphics::prelude::DrawTarget;
@@ -58,9 +61,10 @@ pub enum Event<'a> {
     },
 }
 
+/// What the match loop drives. [`Parts`] is the one implementation the boards need; the loop takes
+/// a `Board` so that its functions have one type parameter for the board rather than three.
 pub trait Board {
-    type Color: Palette;
-    type Display: DrawTarget<Color = Self::Color>;
+    type Display: DrawTarget<Color: Palette>;
     type Clock: TurnClock;
 
     fn display(&mut self) -> &mut Self::Display;
@@ -68,5 +72,49 @@ pub trait Board {
     /// Something happened; on [`Event::Frame`] the board shows what the display holds.
     fn event(&mut self, event: &Event<'_>);
     /// A snapshot frame is on screen and announced: wait until whoever watches has taken it.
+    fn hold(&mut self);
+}
+
+/// What a board does of the loop's events, beside the display it is handed: flush the frame to the
+/// controller, paint the stack, log its figures, record what happened (on the host).
+pub trait Listener<D> {
+    /// Something happened; on [`Event::Frame`] the board shows what `display` holds.
+    fn event(&mut self, display: &mut D, event: &Event<'_>);
+    /// A snapshot frame is on screen and announced: wait until whoever watches has taken it.
     fn hold(&mut self) {}
+}
+
+/// A board that does nothing of the events: its display shows what is drawn as it is drawn.
+impl<D> Listener<D> for () {
+    fn event(&mut self, _display: &mut D, _event: &Event<'_>) {}
+}
+
+/// A board: its display, its turn clock, and its [`Listener`].
+pub struct Parts<D, C, L> {
+    pub display: D,
+    pub clock: C,
+    pub listener: L,
+}
+
+impl<D, C, L> Board for Parts<D, C, L>
+where
+    D: DrawTarget<Color: Palette>,
+    C: TurnClock,
+    L: Listener<D>,
+{
+    type Display = D;
+    type Clock = C;
+
+    fn display(&mut self) -> &mut D {
+        &mut self.display
+    }
+    fn clock(&mut self) -> &mut C {
+        &mut self.clock
+    }
+    fn event(&mut self, event: &Event<'_>) {
+        self.listener.event(&mut self.display, event);
+    }
+    fn hold(&mut self) {
+        self.listener.hold();
+    }
 }

@@ -1,8 +1,8 @@
 //! # arena-firmware: what every board runs
 //!
-//! The board-independent half of the firmware. A board brings three things (a display that is an
-//! embedded-graphics `DrawTarget`, a way to show a finished frame, a turn clock) by implementing
-//! [`board::Board`]; this crate brings the rest:
+//! The board-independent half of the firmware. A board brings three things as a [`board::Parts`]:
+//! a display that is an embedded-graphics `DrawTarget`, a turn clock, and a [`board::Listener`]
+//! (its way to show a finished frame, and its own figures); this crate brings the rest:
 //!
 //! - [`play`]: the match loop: a rotation ([`lineup::Lineup`]) of bot-vs-bot matches, seeds from a
 //!   counter, the game's screen after every turn and a result screen between matches;
@@ -43,7 +43,7 @@ pub mod screen;
 
 #[doc(hidden)]
 pub use arena_core as __core;
-pub use board::{Board, Event};
+pub use board::{Board, Event, Listener, Parts};
 pub use cost::{CostStats, TurnClock};
 pub use frame::Gray4Frame;
 pub use games::{Arcade, PicoArcade};

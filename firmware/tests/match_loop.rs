@@ -5,7 +5,7 @@
 use arena_core::games::tower_defense::{self as td, TowerDefense};
 use arena_core::rng::bot_seed;
 use arena_core::{step_with_bots, Game, Roster};
-use arena_firmware::board::{Board, Event, FrameKind};
+use arena_firmware::board::{Board, Event, FrameKind, Listener, Parts};
 use arena_firmware::cost::TurnClock;
 use arena_firmware::{Gray4Frame, Lineup, RunConfig};
 use embedded_graphics::pixelcolor::{BinaryColor, Rgb565};
@@ -24,45 +24,44 @@ impl TurnClock for Ticks {
     }
 }
 
-struct Host<D> {
-    display: D,
-    clock: Ticks,
-    log: Vec<String>,
+/// What the host board logs, and the distinct frames it was shown.
+struct Log<D> {
+    lines: Vec<String>,
     distinct_frames: std::collections::BTreeSet<Vec<u8>>,
     snapshot: fn(&D) -> Vec<u8>,
 }
 
-impl<D: DrawTarget> Board for Host<D>
-where
-    D::Color: arena_firmware::Palette,
-{
-    type Color = D::Color;
-    type Display = D;
-    type Clock = Ticks;
-    fn display(&mut self) -> &mut D {
-        &mut self.display
+type Host<D> = Parts<D, Ticks, Log<D>>;
+
+impl<D> Log<D> {
+    /// The lines that start with `prefix`, in order.
+    fn starting(&self, prefix: &str) -> Vec<&String> {
+        self.lines
+            .iter()
+            .filter(|l| l.starts_with(prefix))
+            .collect()
     }
-    fn clock(&mut self) -> &mut Ticks {
-        &mut self.clock
-    }
-    fn event(&mut self, event: &Event<'_>) {
+}
+
+impl<D> Listener<D> for Log<D> {
+    fn event(&mut self, display: &mut D, event: &Event<'_>) {
         match *event {
             Event::Start {
                 number, seed, bots, ..
-            } => self.log.push(format!("start {number} {seed} {bots:?}")),
+            } => self.lines.push(format!("start {number} {seed} {bots:?}")),
             Event::Digest {
                 number,
                 turn,
                 digest,
-            } => self.log.push(format!("digest {number} {turn} {digest}")),
+            } => self.lines.push(format!("digest {number} {turn} {digest}")),
             Event::Frame {
                 number,
                 turn,
                 kind,
                 snapshot,
             } => {
-                self.distinct_frames.insert((self.snapshot)(&self.display));
-                self.log
+                self.distinct_frames.insert((self.snapshot)(display));
+                self.lines
                     .push(format!("frame {number} {turn} {kind:?} {snapshot}"))
             }
             Event::End {
@@ -71,22 +70,24 @@ where
                 digest,
                 cost,
                 ..
-            } => self.log.push(format!(
+            } => self.lines.push(format!(
                 "end {number} {turns} {digest} {} {}",
                 cost.turns, cost.median
             )),
-            Event::SetupFailed { number } => self.log.push(format!("failed {number}")),
+            Event::SetupFailed { number } => self.lines.push(format!("failed {number}")),
         }
     }
 }
 
 fn host<D>(display: D, snapshot: fn(&D) -> Vec<u8>) -> Host<D> {
-    Host {
+    Parts {
         display,
         clock: Ticks::default(),
-        log: Vec::new(),
-        distinct_frames: Default::default(),
-        snapshot,
+        listener: Log {
+            lines: Vec::new(),
+            distinct_frames: Default::default(),
+            snapshot,
+        },
     }
 }
 
@@ -121,9 +122,9 @@ fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
         2
     );
     assert!(
-        h.log[0].starts_with("start 7 7 [\"strong\", \"random\"]"),
+        h.listener.lines[0].starts_with("start 7 7 [\"strong\", \"random\"]"),
         "{}",
-        h.log[0]
+        h.listener.lines[0]
     );
 
     // Replay match 7 (Siege, strong invader, random defender) by hand: same bots, same seeds,
@@ -141,13 +142,11 @@ fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
         step_with_bots(&mut game, &mut bots);
         want.push(format!("digest 7 {} {}", game.turn(), game.digest()));
     }
-    let got: Vec<&String> = h
-        .log
-        .iter()
-        .filter(|l| l.starts_with("digest 7 "))
-        .collect();
-    assert_eq!(got, want.iter().collect::<Vec<_>>());
-    let end = h.log.iter().find(|l| l.starts_with("end 7 ")).unwrap();
+    assert_eq!(
+        h.listener.starting("digest 7 "),
+        want.iter().collect::<Vec<_>>()
+    );
+    let end = h.listener.starting("end 7 ")[0];
     // Every reading of Ticks advances 7: each turn costs 7.
     assert_eq!(
         end,
@@ -165,12 +164,8 @@ fn frames_every_turn_snapshots_on_schedule_and_a_result_screen() {
         ..RunConfig::default()
     };
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut h, &cfg);
-    let frames: Vec<&String> = h.log.iter().filter(|l| l.starts_with("frame")).collect();
-    let end_turns: u32 = h
-        .log
-        .iter()
-        .find(|l| l.starts_with("end"))
-        .unwrap()
+    let frames = h.listener.starting("frame");
+    let end_turns: u32 = h.listener.starting("end")[0]
         .split(' ')
         .nth(2)
         .unwrap()
@@ -189,7 +184,7 @@ fn frames_every_turn_snapshots_on_schedule_and_a_result_screen() {
         &format!("frame 0 {end_turns} {:?} true", FrameKind::Result)
     );
     assert!(
-        h.distinct_frames.len() > 5,
+        h.listener.distinct_frames.len() > 5,
         "the screen changes as the game goes"
     );
 }
@@ -225,7 +220,7 @@ fn a_setup_error_skips_the_match_and_the_run_goes_on() {
     }
     let mut h = host(Gray4Frame::new(), |f| f.bytes().to_vec());
     assert_eq!(Bad::visit(0, Skip(&mut h)), None);
-    assert_eq!(h.log.last().unwrap(), "failed 0");
+    assert_eq!(h.listener.lines.last().unwrap(), "failed 0");
     let cfg = RunConfig {
         matches: Some(3),
         ..RunConfig::default()
@@ -243,18 +238,12 @@ fn the_same_match_draws_on_1_bit_128x64_and_rgb565_240x240() {
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut mono, &cfg);
     let mut lcd = lcd_host();
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut lcd, &cfg);
-    let digests = |h: &Vec<String>| {
-        h.iter()
-            .filter(|l| l.starts_with("end"))
-            .cloned()
-            .collect::<Vec<_>>()
-    };
     assert_eq!(
-        digests(&mono.log),
-        digests(&lcd.log),
+        mono.listener.starting("end"),
+        lcd.listener.starting("end"),
         "the display does not change the match"
     );
-    assert!(mono.distinct_frames.len() > 5 && lcd.distinct_frames.len() > 5);
+    assert!(mono.listener.distinct_frames.len() > 5 && lcd.listener.distinct_frames.len() > 5);
     // On the colour display both seats' colours are on screen.
     use arena_firmware::Palette;
     let mut game_only = Canvas::<Rgb565>::new(240, 240);
@@ -290,15 +279,16 @@ fn every_lineup_entry_draws_inside_every_display() {
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut mono, &cfg);
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut gray, &cfg);
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut lcd, &cfg);
-    for h in [&mono.log, &gray.log, &lcd.log] {
-        assert_eq!(
-            h.iter().filter(|l| l.starts_with("end")).count(),
-            arena_firmware::Arcade::LEN
-        );
+    for ends in [
+        mono.listener.starting("end"),
+        gray.listener.starting("end"),
+        lcd.listener.starting("end"),
+    ] {
+        assert_eq!(ends.len(), arena_firmware::Arcade::LEN);
     }
     // Every match moves the picture along.
     let per_match = 5 * arena_firmware::Arcade::LEN;
-    assert!(mono.distinct_frames.len() > per_match);
-    assert!(gray.distinct_frames.len() > per_match);
-    assert!(lcd.distinct_frames.len() > per_match);
+    assert!(mono.listener.distinct_frames.len() > per_match);
+    assert!(gray.listener.distinct_frames.len() > per_match);
+    assert!(lcd.listener.distinct_frames.len() > per_match);
 }

@@ -20,51 +20,45 @@ pub mod oled;
 pub mod semi;
 pub mod stack;
 
-use arena_firmware::board::{Board, Event};
+use arena_firmware::board::{Event, Listener, Parts};
 use arena_firmware::Gray4Frame;
 use defmt_semihosting as _;
-use embedded_graphics::pixelcolor::Gray4;
 
 /// The board: the OLED's framebuffer, the SysTick clock and the run's options.
-pub struct Qemu {
-    /// In static memory, not in `main`'s frame: the stack is left to the game.
-    pub frame: &'static mut Gray4Frame,
-    pub clock: clock::SysTickClock,
+pub type Qemu = Parts<Gray4Frame, clock::SysTickClock, Events>;
+
+/// What the QEMU board does of the loop's events: flush the framebuffer to the OLED, measure the
+/// stack, and hold each snapshot frame for the host.
+pub struct Events {
     pub oled: oled::Oled,
     pub hold: semi::Hold,
     /// Paint the stack at each match start and log its high-water mark at the end.
     pub measure_stack: bool,
 }
 
-impl Qemu {
-    /// The board, once (`None` on a second call: there is one framebuffer).
-    pub fn new(syst: cortex_m::peripheral::SYST, hold: semi::Hold) -> Option<Qemu> {
-        let frame = cortex_m::singleton!(FRAME: Gray4Frame = Gray4Frame::new())?;
-        clock::core_clock_200mhz();
-        Some(Qemu {
-            frame,
-            clock: clock::SysTickClock::new(syst),
-            oled: oled::Oled::init(),
-            hold,
-            measure_stack: true,
-        })
-    }
+/// The board, once (`None` on a second call: there is one framebuffer). In static memory, not in
+/// `main`'s frame: the stack is left to the game. Out of line, so that the board built before it
+/// moves into its static (4 KB of framebuffer) is in this function's frame, gone once it returns.
+#[inline(never)]
+pub fn board(syst: cortex_m::peripheral::SYST, hold: semi::Hold) -> Option<&'static mut Qemu> {
+    clock::core_clock_200mhz();
+    let clock = clock::SysTickClock::new(syst);
+    let listener = Events {
+        oled: oled::Oled::init(),
+        hold,
+        measure_stack: true,
+    };
+    cortex_m::singleton!(BOARD: Qemu = Parts {
+        display: Gray4Frame::new(),
+        clock,
+        listener,
+    })
 }
 
-impl Board for Qemu {
-    type Color = Gray4;
-    type Display = Gray4Frame;
-    type Clock = clock::SysTickClock;
-
-    fn display(&mut self) -> &mut Gray4Frame {
-        &mut *self.frame
-    }
-    fn clock(&mut self) -> &mut clock::SysTickClock {
-        &mut self.clock
-    }
-    fn event(&mut self, event: &Event<'_>) {
+impl Listener<Gray4Frame> for Events {
+    fn event(&mut self, display: &mut Gray4Frame, event: &Event<'_>) {
         match event {
-            Event::Frame { .. } => self.oled.flush(self.frame),
+            Event::Frame { .. } => self.oled.flush(display),
             Event::Start { number, .. } if self.measure_stack => {
                 defmt::info!("stackstart m={=u32} depth={=u32}", number, stack::depth());
                 stack::paint()

@@ -4,7 +4,7 @@
 #![no_std]
 #![no_main]
 
-use arena_qemu_lm3s6965::{semi, Qemu};
+use arena_qemu_lm3s6965::semi;
 use cortex_m_rt::entry;
 
 #[entry]
@@ -16,10 +16,10 @@ fn main() -> ! {
     let line = semi::cmdline(&mut buf);
     let (cfg, hold) = semi::options(line);
     defmt::info!("boot {=str}", line);
-    let Some(mut board) = Qemu::new(cp.SYST, hold) else {
+    let Some(board) = arena_qemu_lm3s6965::board(cp.SYST, hold) else {
         semi::exit(false)
     };
-    let played = arena_firmware::run::<arena_firmware::Arcade, _>(&mut board, &cfg);
+    let played = arena_firmware::run::<arena_firmware::Arcade, _>(board, &cfg);
     defmt::info!("done matches={=u32}", played);
     semi::exit(true)
 }

@@ -20,12 +20,11 @@ pub mod stack;
 
 use core::sync::atomic::{AtomicU32, Ordering};
 
-use arena_firmware::board::{Board, Event};
+use arena_firmware::board::{Event, Listener, Parts};
 use arena_firmware::{RunConfig, TurnClock};
 use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::{SCB, SYST};
 use defmt_rtt as _;
-use embedded_graphics::pixelcolor::BinaryColor;
 use hal::fugit::RateExtU32;
 use hal::pac;
 use panic_probe as _;
@@ -118,24 +117,16 @@ pub type Display =
     Ssd1306<I2CInterface<Bus>, DisplaySize128x64, BufferedGraphicsMode<DisplaySize128x64>>;
 
 /// The board: the OLED, the turn clock, and stack painting per match.
-pub struct Pico {
-    pub display: Display,
-    pub clock: Cycles,
-}
+pub type Pico = Parts<Display, Cycles, Events>;
 
-impl Board for Pico {
-    type Color = BinaryColor;
-    type Display = Display;
-    type Clock = Cycles;
-    fn display(&mut self) -> &mut Display {
-        &mut self.display
-    }
-    fn clock(&mut self) -> &mut Cycles {
-        &mut self.clock
-    }
-    fn event(&mut self, event: &Event<'_>) {
+/// What the Pico does of the loop's events: flush each frame to the OLED, paint the stack at the
+/// start of a match and log its high-water mark at the end.
+pub struct Events;
+
+impl Listener<Display> for Events {
+    fn event(&mut self, display: &mut Display, event: &Event<'_>) {
         match event {
-            Event::Frame { .. } if self.display.flush().is_err() => {
+            Event::Frame { .. } if display.flush().is_err() => {
                 defmt::warn!("display flush failed")
             }
             Event::Start { .. } => stack::paint(),
@@ -193,8 +184,9 @@ pub fn init() -> Pico {
     if display.init().is_err() {
         panic!("no SSD1306 at 0x3C on I2C0 (SDA GP4, SCL GP5)");
     }
-    Pico {
+    Parts {
         display,
         clock: Cycles::start(core.SYST),
+        listener: Events,
     }
 }

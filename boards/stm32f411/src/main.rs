@@ -7,11 +7,10 @@
 #![no_std]
 #![no_main]
 
-use arena_firmware::board::{Board, Event};
+use arena_firmware::board::Parts;
 use arena_firmware::{RunConfig, TurnClock};
 use cortex_m::peripheral::DWT;
 use defmt_rtt as _;
-use embedded_graphics::pixelcolor::Rgb565;
 use embedded_hal_bus::spi::ExclusiveDevice;
 use mipidsi::interface::SpiInterface;
 use mipidsi::models::ST7789;
@@ -29,27 +28,6 @@ impl TurnClock for Cycles {
     fn now(&mut self) -> u32 {
         DWT::cycle_count()
     }
-}
-
-struct BlackPill<D> {
-    display: D,
-    clock: Cycles,
-}
-
-impl<D> Board for BlackPill<D>
-where
-    D: embedded_graphics::draw_target::DrawTarget<Color = Rgb565>,
-{
-    type Color = Rgb565;
-    type Display = D;
-    type Clock = Cycles;
-    fn display(&mut self) -> &mut D {
-        &mut self.display
-    }
-    fn clock(&mut self) -> &mut Cycles {
-        &mut self.clock
-    }
-    fn event(&mut self, _event: &Event<'_>) {}
 }
 
 #[cortex_m_rt::entry]
@@ -90,9 +68,11 @@ fn main() -> ! {
     };
 
     defmt::info!("stm32f411: ST7789 ready, playing the rotation");
-    let mut board = BlackPill {
+    // The LCD shows what is drawn as it is drawn: the board does nothing of the loop's events.
+    let mut board = Parts {
         display,
         clock: Cycles,
+        listener: (),
     };
     arena_firmware::run::<arena_firmware::Arcade, _>(&mut board, &RunConfig::default());
     loop {

@@ -1,7 +1,7 @@
 //! The host side of the cross-platform checks: the same lineup, the same match loop and the same
 //! screens, recording what the board logs and the frames it shows.
 
-use arena_firmware::board::{Board, Event, FrameKind};
+use arena_firmware::board::{Event, FrameKind, Listener, Parts};
 use arena_firmware::cost::NoClock;
 use arena_firmware::{Gray4Frame, RunConfig};
 use embedded_graphics::draw_target::DrawTarget;
@@ -9,15 +9,14 @@ use embedded_graphics::draw_target::DrawTarget;
 /// The lineup the QEMU firmware plays.
 pub type Lineup = arena_firmware::Arcade;
 
-/// What a board logs and shows, recorded on the host, on a display of type `D`.
+/// What a board logs and shows, recorded on the host: the listener of a host board whose display
+/// is of type `D`.
 #[derive(Default)]
 pub struct Recorder<D = Gray4Frame> {
     /// `(match, game, config, bots)` of each match started.
     pub started: Vec<(u32, String, String, String)>,
     /// `(match, turns, outcome)` of each match ended.
     pub ended: Vec<(u32, u32, Option<arena_core::Outcome>)>,
-    frame: D,
-    clock: NoClock,
     /// `(match, turn, digest)` for every digest event, then the final one.
     pub digests: Vec<(u32, u32, u64)>,
     pub finals: Vec<(u32, u32, u64)>,
@@ -25,21 +24,8 @@ pub struct Recorder<D = Gray4Frame> {
     pub frames: Vec<((u32, u32, bool), D)>,
 }
 
-impl<D, C> Board for Recorder<D>
-where
-    D: DrawTarget<Color = C> + Clone,
-    C: arena_firmware::Palette,
-{
-    type Color = C;
-    type Display = D;
-    type Clock = NoClock;
-    fn display(&mut self) -> &mut D {
-        &mut self.frame
-    }
-    fn clock(&mut self) -> &mut NoClock {
-        &mut self.clock
-    }
-    fn event(&mut self, event: &Event<'_>) {
+impl<D: Clone> Listener<D> for Recorder<D> {
+    fn event(&mut self, display: &mut D, event: &Event<'_>) {
         match *event {
             Event::Start {
                 number,
@@ -70,23 +56,27 @@ where
                 turn,
                 kind,
                 snapshot: true,
-            } => self.frames.push((
-                (number, turn, kind == FrameKind::Result),
-                self.frame.clone(),
-            )),
+            } => self
+                .frames
+                .push(((number, turn, kind == FrameKind::Result), display.clone())),
             _ => {}
         }
     }
 }
 
 /// Plays `cfg` of lineup `L` on the host, on a display of type `D`.
-pub fn play_on<L: arena_firmware::Lineup, D>(cfg: &RunConfig) -> Recorder<D>
+pub fn play_on<L, D>(cfg: &RunConfig) -> Recorder<D>
 where
-    Recorder<D>: Board + Default,
+    L: arena_firmware::Lineup,
+    D: DrawTarget<Color: arena_firmware::Palette> + Clone + Default,
 {
-    let mut rec = Recorder::<D>::default();
-    arena_firmware::run::<L, _>(&mut rec, cfg);
-    rec
+    let mut board = Parts {
+        display: D::default(),
+        clock: NoClock,
+        listener: Recorder::default(),
+    };
+    arena_firmware::run::<L, _>(&mut board, cfg);
+    board.listener
 }
 
 /// Plays `cfg` on the host.
