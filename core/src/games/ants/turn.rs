@@ -589,7 +589,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let m = hood.reach;
         // Board sides are u16 and offsets at most 10: nothing comes near i32 limits, so
         // wrapping arithmetic never wraps (and, unlike saturating, costs nothing here).
-        let rows = hood.half.iter().take(m.wrapping_mul(2).wrapping_add(1) as usize);
+        let rows = hood
+            .half
+            .iter()
+            .take(m.wrapping_mul(2).wrapping_add(1) as usize);
         if r >= m && r.wrapping_add(m) < h && c >= m && c.wrapping_add(m) < w {
             for (dr, &k) in (m.wrapping_neg()..).zip(rows) {
                 let mid = sq.wrapping_add_signed(dr.wrapping_mul(w) as isize);
@@ -641,7 +644,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             return self.enemies(hood, sq, owner, |_| {});
         }
         let mut n = 0u32;
-        let rows = hood.half.iter().take(m.wrapping_mul(2).wrapping_add(1) as usize);
+        let rows = hood
+            .half
+            .iter()
+            .take(m.wrapping_mul(2).wrapping_add(1) as usize);
         for (dr, &k) in (m.wrapping_neg()..).zip(rows) {
             let mid = sq.wrapping_add_signed(dr.wrapping_mul(w) as isize);
             let k = k as usize;

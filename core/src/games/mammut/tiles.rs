@@ -300,7 +300,6 @@ impl TileSet {
 
     pub const ALL: TileSet = TileSet(u32::MAX);
 
-
     #[must_use]
     pub const fn union(self, other: TileSet) -> TileSet {
         TileSet(self.0 | other.0)

@@ -167,18 +167,32 @@ impl Duel {
         let Some(kind) = kind else {
             return false;
         };
-        self.buy(seat, pos, false, Player::build_cost, BUILD_INFLATION, |board, pos, cost| {
-            board.build(pos, kind, cost, &RULES);
-        })
+        self.buy(
+            seat,
+            pos,
+            false,
+            Player::build_cost,
+            BUILD_INFLATION,
+            |board, pos, cost| {
+                board.build(pos, kind, cost, &RULES);
+            },
+        )
     }
 
     fn upgrade(&mut self, seat: Seat, pos: i64, stat: Option<Stat>) -> bool {
         let Some(stat) = stat else {
             return false;
         };
-        self.buy(seat, pos, true, Player::upgrade_cost, UPGRADE_INFLATION, |board, pos, cost| {
-            board.upgrade(pos, stat == Stat::Range, cost);
-        })
+        self.buy(
+            seat,
+            pos,
+            true,
+            Player::upgrade_cost,
+            UPGRADE_INFLATION,
+            |board, pos, cost| {
+                board.upgrade(pos, stat == Stat::Range, cost);
+            },
+        )
     }
 
     /// Player `seat` pays `cost(player)` for work on the space `pos` of the board its towers

@@ -28,11 +28,11 @@ pub use verify::{
 };
 
 use crate::cli::MatchArgs;
+use crate::commands::tournament::TournamentArgs;
 use crate::game::{HostGame, Plan, Setup, Standing, Stepped, Summary};
 use crate::process::Lines;
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::seats::BotSpec;
-use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format, Timing};
 use crate::verify::{Difference, Verified};
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, HOST_ORDERS};
@@ -153,7 +153,10 @@ impl HostGame for Ants {
         setup_on(&options.map, options.turns, options.loadtime, turntime)
     }
 
-    fn fixture_setup(options: &TournamentOptions, fixture: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(
+        options: &TournamentOptions,
+        fixture: &Fixture,
+    ) -> anyhow::Result<Setup<Self>> {
         let map = options
             .maps
             .get(fixture.index % options.maps.len().max(1))
@@ -178,9 +181,7 @@ impl HostGame for Ants {
                 common.bots.len()
             );
         }
-        let engine_seed = options
-            .engine_seed
-            .unwrap_or_else(|| common.seed() as i64);
+        let engine_seed = options.engine_seed.unwrap_or_else(|| common.seed() as i64);
         let player_seed = options.player_seed.unwrap_or_else(|| {
             let mut s = engine_seed as u64 ^ 0x5eed_0fa7_7e5e_u64;
             (splitmix64(&mut s) % 1_000_000_000) as i64
@@ -245,8 +246,7 @@ impl HostGame for Ants {
     }
 
     fn summary(game: &Self, plan: &Plan<Self>, standings: &[Standing]) -> Summary {
-        let (status, turns): (Vec<&str>, Vec<u32>) =
-            standings.iter().map(protocol::status).unzip();
+        let (status, turns): (Vec<&str>, Vec<u32>) = standings.iter().map(protocol::status).unzip();
         let engine_seed = plan.extra.engine_seed;
         let player_seed = plan.params.player_seed;
         let mut json = serde_json::Map::new();

@@ -117,10 +117,7 @@ impl Official {
         }
         let answer = BotAnswer::read(lines.iter().map(String::as_str));
         notes.extend(answer.invalid.iter().map(|(line, why)| invalid(line, *why)));
-        Ok(Answer {
-            mv: answer,
-            notes,
-        })
+        Ok(Answer { mv: answer, notes })
     }
 }
 
@@ -157,7 +154,12 @@ impl Protocol<Ants> for Official {
         self.send(&text)
     }
 
-    fn answer(&mut self, _game: &Ants, _seat: Seat, clock: &Clock) -> Result<Answer<BotAnswer>, Fault> {
+    fn answer(
+        &mut self,
+        _game: &Ants,
+        _seat: Seat,
+        clock: &Clock,
+    ) -> Result<Answer<BotAnswer>, Fault> {
         self.collect(clock.all_asked, self.turntime)
     }
 
@@ -175,7 +177,9 @@ impl Protocol<Ants> for Official {
                 (status.to_string(), turn)
             })
             .unzip();
-        let text = self.feed(game, seat).end_text(game, &scores, &status, &turns);
+        let text = self
+            .feed(game, seat)
+            .end_text(game, &scores, &status, &turns);
         let _ = self.send(&text);
     }
 

@@ -33,7 +33,12 @@ impl Span {
     /// The replay's fields, for a game at `turn`.
     fn fields(&self, turn: u32) -> Vec<Value> {
         let end = self.end.unwrap_or(turn + 1);
-        vec![self.row.into(), self.col.into(), self.start.into(), end.into()]
+        vec![
+            self.row.into(),
+            self.col.into(),
+            self.start.into(),
+            end.into(),
+        ]
     }
 }
 
@@ -73,9 +78,7 @@ pub struct Recorder {
 
 impl Recorder {
     /// Starts from a freshly set-up game (turn 0).
-    pub fn new(
-        game: &Ants,
-    ) -> Recorder {
+    pub fn new(game: &Ants) -> Recorder {
         let n = game.players();
         let mut r = Recorder {
             ants: Vec::new(),
@@ -92,24 +95,30 @@ impl Recorder {
 
     fn take_new(&mut self, game: &Ants) {
         let cols = self.cols;
-        append_new(&mut self.ants, game.ants(), |a| a.id, |a| AntRecord {
-            at: Span::new(cols, a.sq, a.spawn_turn),
-            owner: a.owner,
-            moves: String::new(),
-        });
-        append_new(&mut self.food, game.food(), |f| f.id, |f| FoodRecord {
-            at: Span::new(cols, f.sq, f.start_turn),
-            owner: None,
-        });
+        append_new(
+            &mut self.ants,
+            game.ants(),
+            |a| a.id,
+            |a| AntRecord {
+                at: Span::new(cols, a.sq, a.spawn_turn),
+                owner: a.owner,
+                moves: String::new(),
+            },
+        );
+        append_new(
+            &mut self.food,
+            game.food(),
+            |f| f.id,
+            |f| FoodRecord {
+                at: Span::new(cols, f.sq, f.start_turn),
+                owner: None,
+            },
+        );
     }
 
     /// Records the turn just played. `alive_before[p]`: was `p` alive when the turn started (its
     /// bot was sent the state)?
-    pub fn after_turn(
-        &mut self,
-        game: &Ants,
-        alive_before: &[bool],
-    ) {
+    pub fn after_turn(&mut self, game: &Ants, alive_before: &[bool]) {
         let turn = game.current_turn() as u32;
         for a in game.ants() {
             if a.order != 0 {
@@ -163,11 +172,7 @@ impl Recorder {
     }
 
     /// The whole replay file (`playgame.py`'s output) once the game is over.
-    pub fn replay(
-        &self,
-        game: &Ants,
-        meta: &ReplayMeta,
-    ) -> Value {
+    pub fn replay(&self, game: &Ants, meta: &ReplayMeta) -> Value {
         let turn = game.current_turn() as u32;
         let n = game.players();
         let ants: Vec<Value> = self
@@ -292,7 +297,9 @@ impl crate::record::Recorder<Ants> for ReplayWriter {
 
     fn step(&mut self, game: &Ants, step: &Step<'_, Ants>, _out: &mut LineWriter) {
         if let Some(rec) = &mut self.0 {
-            let alive: Vec<bool> = (0..game.players()).map(|p| step.movers.contains(p)).collect();
+            let alive: Vec<bool> = (0..game.players())
+                .map(|p| step.movers.contains(p))
+                .collect();
             rec.after_turn(game, &alive);
         }
     }

@@ -15,7 +15,7 @@ type Mismatch = Difference;
 
 fn bad(item: &str, what: impl fmt::Display) -> Difference {
     Difference {
-                line: None,
+        line: None,
         turn: None,
         path: item.to_string(),
         expected: "a valid replay".to_string(),
@@ -248,7 +248,7 @@ fn list_mismatch(
             _ => None,
         };
         let m = Difference {
-                line: None,
+            line: None,
             turn,
             path: format!("{name}[{i}]"),
             expected: x.map_or("nothing".into(), |v| v.to_string()),
@@ -278,7 +278,7 @@ fn history_mismatch(name: &str, exp: &Value, got: &Value) -> Option<Mismatch> {
             (Some(x), Some(y)) => (x, y),
             _ => {
                 return Some(Difference {
-                line: None,
+                    line: None,
                     turn: None,
                     path: format!("{name}[{p}]"),
                     expected: format!("{:?}", x),
@@ -315,7 +315,10 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
     let ed = expected.get("replaydata").unwrap_or(&Value::Null);
     let gd = got.get("replaydata").unwrap_or(&Value::Null);
     let mut found: Vec<Mismatch> = Vec::new();
-    first_differing(["food_rate", "food_turn", "food_start"].map(|k| (ed, gd, k)), None)?;
+    first_differing(
+        ["food_rate", "food_turn", "food_start"].map(|k| (ed, gd, k)),
+        None,
+    )?;
     found.extend(list_mismatch("ants", &ed["ants"], &gd["ants"], ant_turn));
     found.extend(list_mismatch("food", &ed["food"], &gd["food"], |a, b| {
         let s = a.get(2)?.as_u64()?.min(b.get(2)?.as_u64()?);
@@ -345,7 +348,12 @@ pub fn compare(expected: &Value, got: &Value) -> Result<(), Mismatch> {
         .map(|t| t as u32);
     let in_data = ["bonus", "cutoff", "winning_turn", "ranking_turn", "map"].map(|k| (ed, gd, k));
     let at_top = ["game_length", "score", "rank", "status", "playerturns"];
-    first_differing(in_data.into_iter().chain(at_top.map(|k| (expected, got, k))), end)
+    first_differing(
+        in_data
+            .into_iter()
+            .chain(at_top.map(|k| (expected, got, k))),
+        end,
+    )
 }
 
 /// The first key (each with the expected and the re-played object it is read in) whose values
@@ -388,8 +396,16 @@ pub fn check_header(replay: &Value, map: &str) -> Result<(), Difference> {
             got: found.to_string(),
         })
     };
-    want("/challenge", Value::from("ants"), "the game playgame.py writes")?;
-    want("/replayformat", Value::from("json"), "the format playgame.py writes")?;
+    want(
+        "/challenge",
+        Value::from("ants"),
+        "the game playgame.py writes",
+    )?;
+    want(
+        "/replayformat",
+        Value::from("json"),
+        "the format playgame.py writes",
+    )?;
     want(
         "/replaydata/revision",
         Value::from(3),
@@ -420,9 +436,12 @@ pub fn check_header(replay: &Value, map: &str) -> Result<(), Difference> {
 /// drawing). Food and ants on a map file are not part of the game's start, so none are written.
 pub fn map_of_replay(replay: &Value) -> Result<String, Difference> {
     let data = replay.get("replaydata").unwrap_or(replay);
-    let m = data.get("map").ok_or_else(|| bad("replaydata.map", "missing"))?;
+    let m = data
+        .get("map")
+        .ok_or_else(|| bad("replaydata.map", "missing"))?;
     let size = |key: &str| {
-        u16::try_from(num(m, key)?).map_err(|_| bad(&format!("replaydata.map.{key}"), "out of range"))
+        u16::try_from(num(m, key)?)
+            .map_err(|_| bad(&format!("replaydata.map.{key}"), "out of range"))
     };
     let (rows, cols) = (usize::from(size("rows")?), usize::from(size("cols")?));
     let players = num(data, "players")?;
@@ -437,11 +456,22 @@ pub fn map_of_replay(replay: &Value) -> Result<String, Difference> {
             .as_str()
             .filter(|l| l.len() == cols)
             .ok_or_else(|| bad("replaydata.map.data", "not a string of cols squares"))?;
-        grid.push(line.bytes().map(|b| if b == b'%' { b'%' } else { b'.' }).collect::<Vec<u8>>());
+        grid.push(
+            line.bytes()
+                .map(|b| if b == b'%' { b'%' } else { b'.' })
+                .collect::<Vec<u8>>(),
+        );
     }
-    let hills = data.get("hills").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+    let hills = data
+        .get("hills")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
     for (i, h) in hills.iter().enumerate() {
-        let at = |k: usize| h.get(k).and_then(Value::as_u64).and_then(|v| usize::try_from(v).ok());
+        let at = |k: usize| {
+            h.get(k)
+                .and_then(Value::as_u64)
+                .and_then(|v| usize::try_from(v).ok())
+        };
         let square = match (at(0), at(1), at(2)) {
             (Some(r), Some(c), Some(owner)) if owner < MAX_PLAYERS => grid
                 .get_mut(r)
@@ -457,7 +487,10 @@ pub fn map_of_replay(replay: &Value) -> Result<String, Difference> {
     owners.sort_unstable();
     owners.dedup();
     if i64::try_from(owners.len()).ok() != Some(players) {
-        return Err(bad("replaydata.players", "not the number of players its hills have"));
+        return Err(bad(
+            "replaydata.players",
+            "not the number of players its hills have",
+        ));
     }
     let mut text = format!("rows {rows}\ncols {cols}\nplayers {players}\n");
     for row in grid {
@@ -483,11 +516,19 @@ fn maps_differ(given: &str, own: &str) -> Result<Option<String>, Difference> {
     let cols = usize::from(own.cols.max(1));
     let square = |sq: usize| format!("row {}, col {}", sq / cols, sq % cols);
     if let Some(sq) = (0..own.squares()).find(|&i| given.terrain.get(i) != own.terrain.get(i)) {
-        return Ok(Some(format!("both are {}, but the water differs at {}", shape(&own), square(sq))));
+        return Ok(Some(format!(
+            "both are {}, but the water differs at {}",
+            shape(&own),
+            square(sq)
+        )));
     }
     if given.hills != own.hills {
         let hill = |m: &AntsMap| {
-            m.hills.iter().map(|&(sq, o)| format!("{o} at {}", square(usize::from(sq)))).collect::<Vec<_>>().join("; ")
+            m.hills
+                .iter()
+                .map(|&(sq, o)| format!("{o} at {}", square(usize::from(sq))))
+                .collect::<Vec<_>>()
+                .join("; ")
         };
         return Ok(Some(format!(
             "both are {}, but the hills differ: the replay's are {}, this one's {}",

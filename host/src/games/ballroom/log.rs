@@ -113,7 +113,12 @@ fn unreadable(turn: u32, what: impl Into<String>) -> Difference {
 /// The log's field at `path` is not what a log holds there: `wanted` was expected.
 fn malformed(turn: u32, path: String, wanted: &str, found: Option<&Value>) -> Difference {
     let found = found.map_or("nothing".to_string(), Value::to_string);
-    Difference::field(path, format!("{wanted} in the log"), format!("{found} there")).at_turn(turn)
+    Difference::field(
+        path,
+        format!("{wanted} in the log"),
+        format!("{found} there"),
+    )
+    .at_turn(turn)
 }
 
 const PHASES: [Phase; 4] = [Phase::Use, Phase::Move, Phase::Attack, Phase::Buy];
@@ -171,11 +176,7 @@ fn int_is(v: Option<&Value>, i: i64) -> bool {
 /// A JSON object with exactly these keys holding these integers.
 fn object_is(v: &Value, keys: &[&str], values: &[i64]) -> bool {
     v.as_object().is_some_and(|o| {
-        o.len() == keys.len()
-            && keys
-                .iter()
-                .zip(values)
-                .all(|(k, &i)| int_is(o.get(*k), i))
+        o.len() == keys.len() && keys.iter().zip(values).all(|(k, &i)| int_is(o.get(*k), i))
     })
 }
 
@@ -264,8 +265,8 @@ fn recorded_action(
                 format!("{path}.executor"),
                 e,
                 format!(
-                    "{seat}: the official engine files each action under the player it executed it for"
-                ),
+                "{seat}: the official engine files each action under the player it executed it for"
+            ),
             )
             .at_turn(turn))
         }
@@ -333,9 +334,21 @@ fn check_actions(
             }
             Phase::Attack => {
                 let a = rec.attacks.get(seat).copied().unwrap_or_default();
-                c.same(key, seat, "target", l.get("target"), Ours::Int(a.target.into()))?;
+                c.same(
+                    key,
+                    seat,
+                    "target",
+                    l.get("target"),
+                    Ours::Int(a.target.into()),
+                )?;
                 c.same(key, seat, "isValid", l.get("isValid"), Ours::Bool(a.valid))?;
-                c.same(key, seat, "damage", l.get("damage"), Ours::Int(a.damage.into()))?;
+                c.same(
+                    key,
+                    seat,
+                    "damage",
+                    l.get("damage"),
+                    Ours::Int(a.damage.into()),
+                )?;
                 let n = Ours::Bool(a.nullified);
                 c.same(key, seat, "nullified", l.get("nullified"), n)?;
             }
@@ -483,7 +496,11 @@ fn search(game: &Ballroom, turn: &LoggedTurn<'_>, fast: &TurnPlan) -> Result<Tur
         };
         let choices: Vec<Reply> = executors
             .iter()
-            .flat_map(|&executor| actions.iter().map(move |&action| Reply { executor, action }))
+            .flat_map(|&executor| {
+                actions
+                    .iter()
+                    .map(move |&action| Reply { executor, action })
+            })
             .collect();
         // Every sequence of `hidden` hidden replies.
         let mut sequences: Vec<Vec<Reply>> = vec![vec![]];
@@ -687,8 +704,8 @@ impl Replayer<'_> {
                 };
                 // A seat whose state turns inactive is dropped (as by a `null` reply) in BUY,
                 // which the end-of-turn states cannot tell from any earlier phase of the turn.
-                let quits = states.get(seat).and_then(|s| s.get("isActive"))
-                    == Some(&Value::Bool(false));
+                let quits =
+                    states.get(seat).and_then(|s| s.get("isActive")) == Some(&Value::Bool(false));
                 let was_active = game.player(seat).is_some_and(|p| p.active);
                 if phase == Phase::Buy && quits && was_active {
                     action = Action::Null;
@@ -710,7 +727,8 @@ impl Replayer<'_> {
         let after = match run_turn(&game, &turn, &fast, &mut self.checker) {
             Ok(after) => (after, fast),
             Err(d) => {
-                let plan = search(&game, &turn, &fast).map_err(|why| incomplete(d, &missing, why))?;
+                let plan =
+                    search(&game, &turn, &fast).map_err(|why| incomplete(d, &missing, why))?;
                 // The values are counted once, as compared with the replies found.
                 self.checker.checks = counted;
                 (run_turn(&game, &turn, &plan, &mut self.checker)?, plan)

@@ -14,12 +14,12 @@ mod refusals;
 pub mod tournament;
 
 use crate::cli::MatchArgs;
+use crate::commands::tournament::TournamentArgs;
 use crate::game::{plan_of, HostGame, Plan, Setup};
 use crate::process::Lines;
 use crate::protocol::Protocol;
 use crate::replay::Head;
-use crate::seats::{Bound, BotSpec};
-use crate::commands::tournament::TournamentArgs;
+use crate::seats::{BotSpec, Bound};
 use crate::tournament::{Fixture, Format};
 use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, PLAYERS};
 use arena_core::{Game, Roster, Seat};
@@ -74,8 +74,7 @@ const PER_PHASE: Duration = Duration::from_secs(2);
 /// field plus one), and `--games N` plays it N times over (N times as many rounds, each paired by
 /// the standings so far).
 pub fn swiss_rounds(bots: usize, rounds: Option<usize>, games: usize) -> usize {
-    let schedule =
-        rounds.unwrap_or((usize::BITS - bots.max(1).leading_zeros()) as usize + 1);
+    let schedule = rounds.unwrap_or((usize::BITS - bots.max(1).leading_zeros()) as usize + 1);
     schedule.max(1) * games.max(1)
 }
 
@@ -111,7 +110,11 @@ impl HostGame for Ballroom {
         refusals::is_pass(self.phase(), seat, mv)
     }
 
-    fn play_step(&mut self, moves: &[Action], _dropped: arena_core::SeatSet) -> crate::game::Stepped {
+    fn play_step(
+        &mut self,
+        moves: &[Action],
+        _dropped: arena_core::SeatSet,
+    ) -> crate::game::Stepped {
         refusals::play(self, moves)
     }
 
@@ -147,7 +150,10 @@ impl HostGame for Ballroom {
             .map_err(|e| anyhow::anyhow!("--tcp-wait {}: {e}", options.tcp_wait))?;
         let last = options.port_base.checked_add(PLAYERS as u16 - 1);
         if last.is_none() {
-            anyhow::bail!("--port-base {}: the four ports do not fit", options.port_base);
+            anyhow::bail!(
+                "--port-base {}: the four ports do not fit",
+                options.port_base
+            );
         }
         for (seat, spec) in plan.bots.iter_mut().enumerate().filter(|(s, _)| tcp(*s)) {
             *spec = if options.port_base == 0 {
@@ -209,7 +215,6 @@ impl HostGame for Ballroom {
     fn detect(head: &Head) -> bool {
         head.has("names") && head.has("turns")
     }
-
 
     /// The start, then four phases a turn.
     fn states(input: &mut dyn BufRead) -> u64 {

@@ -45,7 +45,12 @@ impl Protocol<Ballroom> for Reference {
         Ok(())
     }
 
-    fn answer(&mut self, game: &Ballroom, _seat: Seat, clock: &Clock) -> Result<Answer<Action>, Fault> {
+    fn answer(
+        &mut self,
+        game: &Ballroom,
+        _seat: Seat,
+        clock: &Clock,
+    ) -> Result<Answer<Action>, Fault> {
         let Some(phase) = game.phase().filter(|_| self.asked) else {
             return Ok(Answer::of(Action::Pass));
         };

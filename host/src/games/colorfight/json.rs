@@ -163,8 +163,20 @@ pub fn params_from_json(v: &Value) -> Result<Params, String> {
             Some(x) => x.as_u64().ok_or(format!("{key} must be a whole number")),
         }
     };
-    let variant = named(v, "variant", d.variant, Variant::from_name, "\"conquest\" or \"skirmish\"")?;
-    let respawn = named(v, "respawn", d.respawn, Respawn::from_name, "\"auto\" or \"join\"")?;
+    let variant = named(
+        v,
+        "variant",
+        d.variant,
+        Variant::from_name,
+        "\"conquest\" or \"skirmish\"",
+    )?;
+    let respawn = named(
+        v,
+        "respawn",
+        d.respawn,
+        Respawn::from_name,
+        "\"auto\" or \"join\"",
+    )?;
     let small = |key: &str, default: u64, max: u64| -> Result<u64, String> {
         let n = int(key, default)?;
         if n > max {

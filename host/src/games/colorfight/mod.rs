@@ -5,15 +5,13 @@
 pub mod json;
 #[cfg(feature = "serve")]
 pub mod serve;
-pub mod trace;
 pub mod tournament;
+pub mod trace;
 
-use crate::game::{HostGame, NoOptions, Setup, Stepped};
 use crate::commands::tournament::TournamentArgs;
+use crate::game::{HostGame, NoOptions, Setup, Stepped};
 use crate::tournament::{Fixture, Format};
-use arena_core::games::colorfight::{
-    Action, ColorFight, Params, Refusal, Variant, DEFAULT_TICKS,
-};
+use arena_core::games::colorfight::{Action, ColorFight, Params, Refusal, Variant, DEFAULT_TICKS};
 use arena_core::{Game, Seat};
 use clap::{Args, ValueEnum};
 use serde_json::Value;
@@ -52,7 +50,12 @@ pub struct PlayOptions {
 }
 
 pub(crate) fn parse_size(s: &str) -> Result<(u16, u16), String> {
-    crate::cli::parse_pair(s, &['x', 'X'], ("WIDTHxHEIGHT", "30x30"), ["a width", "a height"])
+    crate::cli::parse_pair(
+        s,
+        &['x', 'X'],
+        ("WIDTHxHEIGHT", "30x30"),
+        ["a width", "a height"],
+    )
 }
 
 /// A step's report with the reason of each refusal, for the reports of `arena play` and
@@ -82,7 +85,8 @@ impl HostGame for ColorFight {
     ];
     const ABOUT: &'static str =
         "ColorFight (Conquest or Skirmish), 2 to 8 players on a grid, one step per 100 ms tick.";
-    const REPLAY_ABOUT: &'static str = "A ColorFight trace (JSON lines: header, then one line per tick).";
+    const REPLAY_ABOUT: &'static str =
+        "A ColorFight trace (JSON lines: header, then one line per tick).";
     const TIME_LIMIT: &'static str = "100 ms an answer";
     const REPLAY_EXT: &'static str = "jsonl";
     #[cfg(feature = "serve")]
@@ -135,9 +139,9 @@ impl HostGame for ColorFight {
     /// finish), and while busy on the ticks where they could build a base (rules, decision 9);
     /// otherwise they pass without being asked.
     fn request(&self, seat: Seat) -> Option<String> {
-        let asked = self.player(seat).is_some_and(|p| {
-            !p.defeated && (p.busy_until <= self.turn() || self.may_build(seat))
-        });
+        let asked = self
+            .player(seat)
+            .is_some_and(|p| !p.defeated && (p.busy_until <= self.turn() || self.may_build(seat)));
         asked.then(|| {
             format!(
                 "{{\"tick\":{},\"seat\":{seat},\"variant\":\"{}\",\"state\":{}}}",
@@ -159,7 +163,6 @@ impl HostGame for ColorFight {
     }
 
     crate::game::from_modules!(json, trace);
-
 
     fn tournament(
         _args: &NoOptions,

@@ -25,7 +25,11 @@ impl Format for FreeForAll {
         // Every game seats `table` consecutive entrants (cyclically), rotated by the game number,
         // so that over `bots` games everybody plays every seat and everybody else.
         let games = 0..games.max(1) * schedule;
-        Some(games.map(|g| (0..table).map(|k| (g + k) % bots).collect()).collect())
+        Some(
+            games
+                .map(|g| (0..table).map(|k| (g + k) % bots).collect())
+                .collect(),
+        )
     }
 
     fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row> {
@@ -37,4 +41,3 @@ impl Format for FreeForAll {
         })
     }
 }
-

@@ -135,7 +135,10 @@ pub fn replay(
         }
         // Traces written before the reasons were kept have none: there is nothing to compare.
         if let Some(said) = line.get("why") {
-            let why: Vec<Option<&str>> = why[..seats].iter().map(|w| w.map(Refusal::reason)).collect();
+            let why: Vec<Option<&str>> = why[..seats]
+                .iter()
+                .map(|w| w.map(Refusal::reason))
+                .collect();
             if let Some(d) = json_diff(said, &json!(why), &no_names) {
                 return Err(at(d.under("why")));
             }

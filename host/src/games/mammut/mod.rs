@@ -2,13 +2,13 @@
 //! 5-player tables in tournaments.
 
 pub mod json;
-pub mod trace;
 pub mod tournament;
+pub mod trace;
 
+use crate::commands::tournament::TournamentArgs;
 use crate::game::{HostGame, NoOptions, Plan, Setup};
 use crate::process::Lines;
 use crate::protocol::{JsonLines, Protocol};
-use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
 use arena_core::{Game, Seat};
@@ -28,8 +28,10 @@ impl HostGame for Mammut {
         "greedy: takes or steals what scores most if the round ended now",
         "random: takes random tiles, or steals from a random player",
     ];
-    const ABOUT: &'static str = "Mammut: five players take and steal tiles over five rounds (give five bots).";
-    const REPLAY_ABOUT: &'static str = "A Mammut trace (JSON lines: header, then one line per action).";
+    const ABOUT: &'static str =
+        "Mammut: five players take and steal tiles over five rounds (give five bots).";
+    const REPLAY_ABOUT: &'static str =
+        "A Mammut trace (JSON lines: header, then one line per action).";
     const TIME_LIMIT: &'static str = "5 s an answer";
     const REPLAY_EXT: &'static str = "jsonl";
     const MIN_ENTRANTS: usize = PLAYERS;
@@ -50,7 +52,11 @@ impl HostGame for Mammut {
     }
 
     /// The mover's refusal, with the rules' reason for it.
-    fn play_step(&mut self, moves: &[Action], _dropped: arena_core::SeatSet) -> crate::game::Stepped {
+    fn play_step(
+        &mut self,
+        moves: &[Action],
+        _dropped: arena_core::SeatSet,
+    ) -> crate::game::Stepped {
         let why = self.mover().and_then(|seat| {
             let action = moves.get(seat).copied().unwrap_or_default();
             self.legal(seat, &action).err().map(|r| (seat, r.reason()))
@@ -86,7 +92,6 @@ impl HostGame for Mammut {
     }
 
     crate::game::from_modules!(json, trace);
-
 
     fn tournament(
         _args: &NoOptions,

@@ -139,7 +139,11 @@ impl Format for FiveTables {
         let mut out = Vec::new();
         for g in 0..games.max(1) {
             // Each repetition turns the seats one further.
-            out.extend(tables.iter().map(|t| (0..5).map(|k| t[(k + g) % 5]).collect()));
+            out.extend(
+                tables
+                    .iter()
+                    .map(|t| (0..5).map(|k| t[(k + g) % 5]).collect()),
+            );
         }
         Some(out)
     }

@@ -142,8 +142,8 @@ pub fn replay(
     let Some(seed) = seed_v.as_u64() else {
         return Err(Difference::field("seed", seed_v, "an unsigned integer").at_line(n));
     };
-    let mut g = Mammut::new(&Params, seed)
-        .map_err(|e| Difference::field("seed", seed_v, e).at_line(n))?;
+    let mut g =
+        Mammut::new(&Params, seed).map_err(|e| Difference::field("seed", seed_v, e).at_line(n))?;
     check(&header, &g, 0).map_err(|d| d.at_line(n))?;
     let meta = Meta {
         config: String::new(),

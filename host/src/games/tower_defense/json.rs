@@ -131,7 +131,11 @@ fn number(out: &mut String, n: u64) {
 }
 
 /// The items of a JSON list or object, each written by `each`, with commas between them.
-fn commas<T>(out: &mut String, items: impl IntoIterator<Item = T>, mut each: impl FnMut(&mut String, T)) {
+fn commas<T>(
+    out: &mut String,
+    items: impl IntoIterator<Item = T>,
+    mut each: impl FnMut(&mut String, T),
+) {
     for (i, item) in items.into_iter().enumerate() {
         if i > 0 {
             out.push(',');

@@ -190,7 +190,10 @@ impl<'a> Cursor<'a> {
         let start = self.i;
         // Most actions are `null`.
         if self.b[start..].starts_with(b"null")
-            && matches!(self.b.get(start + 4), Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r'))
+            && matches!(
+                self.b.get(start + 4),
+                Some(b',' | b']' | b'}' | b' ' | b'\t' | b'\n' | b'\r')
+            )
         {
             self.i += 4;
             return self.text.get(start..self.i);
@@ -254,7 +257,10 @@ mod tests {
         assert_eq!(s.state[1], Some("[]"));
         assert_eq!(s.state[2..], [None, None, None]);
         let s = scan(r#"{"actions":[7,"x"],"turn":0,"invader":{},"defender":{},"board":{}}"#);
-        assert_eq!(s.map(|s| s.state), Some([None, None, Some("{}"), Some("{}"), Some("{}")]));
+        assert_eq!(
+            s.map(|s| s.state),
+            Some([None, None, Some("{}"), Some("{}"), Some("{}")])
+        );
     }
 
     #[test]

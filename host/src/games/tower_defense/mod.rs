@@ -3,12 +3,12 @@
 
 pub mod json;
 pub mod line;
-pub mod trace;
 pub mod tournament;
+pub mod trace;
 
+use crate::commands::tournament::TournamentArgs;
 use crate::game::{HostGame, Setup};
 use crate::replay::Head;
-use crate::commands::tournament::TournamentArgs;
 use crate::tournament::{Fixture, Format};
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
 use arena_core::{Game, Seat};
@@ -27,8 +27,12 @@ fn refusal(variant: Variant, seat: Seat, action: &Action) -> &'static str {
         Action::Pass => "pass refused",
         _ if other_side => "action of the other side (Siege)",
         Action::Spawn { .. } => "spawn refused (bad terms, too little gold, or the entrance taken)",
-        Action::Build { .. } => "build refused (bad type or position, too little gold, or a tower there)",
-        Action::Upgrade { .. } => "upgrade refused (bad stat or position, too little gold, or no tower)",
+        Action::Build { .. } => {
+            "build refused (bad type or position, too little gold, or a tower there)"
+        }
+        Action::Upgrade { .. } => {
+            "upgrade refused (bad stat or position, too little gold, or no tower)"
+        }
         Action::Destroy { .. } => "destroy refused (no tower there)",
     }
 }
@@ -80,8 +84,10 @@ impl HostGame for TowerDefense {
         "builder: the controller's simpleTurretBuilder (towers in a row, then upgrades); Siege: the defender, seat 1",
         "army: the controller's simpleInvaderArmy (three towers, then invaders with every boost in HP); Siege: the invader, seat 0",
     ];
-    const ABOUT: &'static str = "Tower Defense (Duel: two players; Siege: invader against defender).";
-    const REPLAY_ABOUT: &'static str = "A Tower Defense trace (JSON lines: header, turn-0 state, one line per turn).";
+    const ABOUT: &'static str =
+        "Tower Defense (Duel: two players; Siege: invader against defender).";
+    const REPLAY_ABOUT: &'static str =
+        "A Tower Defense trace (JSON lines: header, turn-0 state, one line per turn).";
     const TIME_LIMIT: &'static str = "an average over each 100 turns: 10 ms a turn (Siege 15 ms)";
     const REPLAY_EXT: &'static str = "jsonl";
     type PlayOptions = PlayOptions;
@@ -111,7 +117,11 @@ impl HostGame for TowerDefense {
         Some(self.variant().name())
     }
 
-    fn play_step(&mut self, moves: &[Action], _dropped: arena_core::SeatSet) -> crate::game::Stepped {
+    fn play_step(
+        &mut self,
+        moves: &[Action],
+        _dropped: arena_core::SeatSet,
+    ) -> crate::game::Stepped {
         let variant = self.variant();
         let mut stepped = crate::game::Stepped::from(self.step(moves));
         for (seat, action) in moves.iter().enumerate() {
@@ -139,7 +149,6 @@ impl HostGame for TowerDefense {
             .and_then(Value::as_str)
             == Some(Self::NAME)
     }
-
 
     fn tournament(
         args: &TournamentOptions,

@@ -160,7 +160,8 @@ impl Actions {
         let slot = &mut self.slots[(hash % Self::SLOTS as u64) as usize];
         if !bytes.is_empty()
             && usize::from(slot.len) == bytes.len()
-            && slot.text.get(..bytes.len()) == Some(bytes) {
+            && slot.text.get(..bytes.len()) == Some(bytes)
+        {
             return Some(slot.action);
         }
         let v: Value = serde_json::from_str(text).ok()?;
@@ -290,8 +291,7 @@ pub fn replay(
         // The slow way: the line as a JSON object (the same actions, the same checks, worded).
         let whole = || -> Result<Map<String, Value>, Difference> {
             serde_json::from_str(text).map_err(|e| {
-                Difference::unreadable("a trace line", format!("not a JSON object: {e}"))
-                    .at_line(n)
+                Difference::unreadable("a trace line", format!("not a JSON object: {e}")).at_line(n)
             })
         };
         let (fed, line) = match fed {
@@ -321,9 +321,13 @@ pub fn replay(
         each.fed(&fed);
         game.step(&fed);
         report.steps += 1;
-        let same = scanned.as_ref().filter(|_| line.is_none()).is_some_and(|s| {
-            s.turn == u64::from(game.turn()) && (!s.has_state() || same_text(s, &game, &mut ours))
-        });
+        let same = scanned
+            .as_ref()
+            .filter(|_| line.is_none())
+            .is_some_and(|s| {
+                s.turn == u64::from(game.turn())
+                    && (!s.has_state() || same_text(s, &game, &mut ours))
+            });
         let recorded = if same {
             scanned.as_ref().is_some_and(Scanned::has_state)
         } else {

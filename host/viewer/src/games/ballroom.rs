@@ -100,14 +100,12 @@ impl Viewed for Ballroom {
         }
         for r in parts {
             match r.action {
-                Action::Null => faults.push(format!(
-                    "seat {}: no answer (null): dropped",
-                    r.executor
-                )),
-                Action::Malformed => faults.push(format!(
-                    "seat {}: malformed answer: dropped",
-                    r.executor
-                )),
+                Action::Null => {
+                    faults.push(format!("seat {}: no answer (null): dropped", r.executor))
+                }
+                Action::Malformed => {
+                    faults.push(format!("seat {}: malformed answer: dropped", r.executor))
+                }
                 _ => {}
             }
         }

@@ -112,11 +112,9 @@ pub fn handle(table: &mut Table, method: &str, path: &str, body: &[u8]) -> Reply
                 .unwrap_or(0.0);
             Ok(ok(table.game_info(after)))
         }
-        "/joingame" => require(data, &["name"]).map(|d| {
-            match table.join(name(&d["name"])) {
-                Joined::Now(v) => ok(v),
-                Joined::Later(rx) => Reply::Later(rx),
-            }
+        "/joingame" => require(data, &["name"]).map(|d| match table.join(name(&d["name"])) {
+            Joined::Now(v) => ok(v),
+            Joined::Later(rx) => Reply::Later(rx),
         }),
         "/checktoken" => require(data, &["token"]).map(|d| {
             match d["token"].as_str().and_then(|t| table.check_token(t)) {
@@ -189,12 +187,25 @@ mod tests {
             now(handle(&mut t, "POST", "/attack", b"{oops")),
             (400, json!({"msg": "No json!"}))
         );
-        let (s, v) = now(handle(&mut t, "POST", "/attack", br#"{"cellx":1,"token":"x"}"#));
-        assert_eq!((s, v["msg"].as_str()), (400, Some("wrong args! need celly")));
+        let (s, v) = now(handle(
+            &mut t,
+            "POST",
+            "/attack",
+            br#"{"cellx":1,"token":"x"}"#,
+        ));
+        assert_eq!(
+            (s, v["msg"].as_str()),
+            (400, Some("wrong args! need celly"))
+        );
         assert_eq!(now(handle(&mut t, "POST", "/nothing", b"{}")).0, 404);
         assert_eq!(now(handle(&mut t, "GET", "/attack", b"")).0, 405);
         assert!(matches!(handle(&mut t, "GET", "/", b""), Reply::Page(_)));
-        let (s, v) = now(handle(&mut t, "POST", "/checktoken", br#"{"token":"nobody"}"#));
+        let (s, v) = now(handle(
+            &mut t,
+            "POST",
+            "/checktoken",
+            br#"{"token":"nobody"}"#,
+        ));
         assert_eq!((s, v), (400, json!({"msg": "Fail"})));
     }
 
@@ -206,16 +217,40 @@ mod tests {
             assert_eq!(s, 200, "{v}");
             v["err_code"].as_u64().unwrap()
         };
-        assert_eq!(code(&mut t, "/attack", r#"{"cellx":9,"celly":0,"token":"x"}"#), 1);
-        assert_eq!(code(&mut t, "/attack", r#"{"cellx":"a","celly":0,"token":"x"}"#), 1);
-        assert_eq!(code(&mut t, "/attack", r#"{"cellx":1,"celly":0,"token":"x"}"#), 21);
-        assert_eq!(code(&mut t, "/buildbase", r#"{"cellx":1,"celly":0,"token":"x"}"#), 21);
+        assert_eq!(
+            code(&mut t, "/attack", r#"{"cellx":9,"celly":0,"token":"x"}"#),
+            1
+        );
+        assert_eq!(
+            code(&mut t, "/attack", r#"{"cellx":"a","celly":0,"token":"x"}"#),
+            1
+        );
+        assert_eq!(
+            code(&mut t, "/attack", r#"{"cellx":1,"celly":0,"token":"x"}"#),
+            21
+        );
+        assert_eq!(
+            code(&mut t, "/buildbase", r#"{"cellx":1,"celly":0,"token":"x"}"#),
+            21
+        );
         let blast = r#"{"cellx":1,"celly":0,"token":"x","direction":"square"}"#;
         assert_eq!(code(&mut t, "/blast", blast), 0);
-        assert_eq!(code(&mut t, "/multiattack", r#"{"cellx":1,"celly":0,"token":"x"}"#), 0);
+        assert_eq!(
+            code(
+                &mut t,
+                "/multiattack",
+                r#"{"cellx":1,"celly":0,"token":"x"}"#
+            ),
+            0
+        );
         let (_, joined) = now(handle(&mut t, "POST", "/joingame", br#"{"name":"me"}"#));
         let token = joined["token"].as_str().unwrap();
-        let (_, info) = now(handle(&mut t, "POST", "/checktoken", format!(r#"{{"token":"{token}"}}"#).as_bytes()));
+        let (_, info) = now(handle(
+            &mut t,
+            "POST",
+            "/checktoken",
+            format!(r#"{{"token":"{token}"}}"#).as_bytes(),
+        ));
         assert_eq!(info, json!({"name": "me", "uid": 1}));
         // A valid action waits for its tick.
         let body = format!(r#"{{"cellx":0,"celly":0,"token":"{token}"}}"#);

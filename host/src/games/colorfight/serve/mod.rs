@@ -134,7 +134,11 @@ fn run(m: &ArgMatches) -> anyhow::Result<()> {
     let o = ServeOptions::from_arg_matches(m)?;
     let seats = o.players + o.bots.len();
     if !(2..=arena_core::games::colorfight::MAX_PLAYERS).contains(&seats) {
-        anyhow::bail!("colorfight takes 2 to 8 players: {} clients and {} bots were asked for", o.players, o.bots.len());
+        anyhow::bail!(
+            "colorfight takes 2 to 8 players: {} clients and {} bots were asked for",
+            o.players,
+            o.bots.len()
+        );
     }
     let seed = o.seed.unwrap_or_else(crate::cli::clock_seed);
     let params = Params {
@@ -152,12 +156,13 @@ fn run(m: &ArgMatches) -> anyhow::Result<()> {
     let mut bots = Vec::new();
     for (i, name) in o.bots.iter().enumerate() {
         let seat = o.players + i;
-        let bot = ColorFight::bot(name, arena_core::rng::bot_seed(seed, seat)).ok_or_else(|| {
-            anyhow::anyhow!(
-                "unknown bot `{name}` for colorfight: built-in bots are {}",
-                ColorFight::BOTS.join(", ")
-            )
-        })?;
+        let bot =
+            ColorFight::bot(name, arena_core::rng::bot_seed(seed, seat)).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "unknown bot `{name}` for colorfight: built-in bots are {}",
+                    ColorFight::BOTS.join(", ")
+                )
+            })?;
         bots.push((name.clone(), bot));
     }
     let trace = LineWriter::create(o.replay.as_deref())?;
@@ -308,15 +313,24 @@ async fn respond(
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
-    let body = match tokio::time::timeout(BODY_TIME, Limited::new(req.into_body(), MAX_BODY).collect())
-        .await
-    {
-        Ok(Ok(b)) => b.to_bytes(),
-        Ok(Err(_)) => {
-            return Ok(json_response(413, &serde_json::json!({"msg": "Request too large"})))
-        }
-        Err(_) => return Ok(json_response(408, &serde_json::json!({"msg": "Request timeout"}))),
-    };
+    let body =
+        match tokio::time::timeout(BODY_TIME, Limited::new(req.into_body(), MAX_BODY).collect())
+            .await
+        {
+            Ok(Ok(b)) => b.to_bytes(),
+            Ok(Err(_)) => {
+                return Ok(json_response(
+                    413,
+                    &serde_json::json!({"msg": "Request too large"}),
+                ))
+            }
+            Err(_) => {
+                return Ok(json_response(
+                    408,
+                    &serde_json::json!({"msg": "Request timeout"}),
+                ))
+            }
+        };
     let reply = {
         let mut t = shared.lock();
         let reply = api::handle(&mut t, &method, &path, &body);

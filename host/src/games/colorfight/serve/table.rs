@@ -86,7 +86,9 @@ pub struct Queued {
 /// Who plays a seat.
 pub enum Driver {
     /// An HTTP client; `claimed` once one joined.
-    Client { claimed: bool },
+    Client {
+        claimed: bool,
+    },
     Bot(ColorFightBot),
 }
 
@@ -121,8 +123,14 @@ pub enum Phase {
     /// Waiting for clients; the clock has not started.
     Lobby,
     /// The clock runs: tick `T` is at `start + T / 10` s (Unix time), `since` on this machine.
-    Running { start: f64, since: Instant },
-    Over { start: f64, at: Instant },
+    Running {
+        start: f64,
+        since: Instant,
+    },
+    Over {
+        start: f64,
+        at: Instant,
+    },
 }
 
 /// How a join went.
@@ -166,9 +174,17 @@ impl Table {
             joins: 0,
         };
         let mut seats: Vec<SeatInfo> = (0..clients)
-            .map(|s| seat(format!("(free seat {})", s + 1), Driver::Client { claimed: false }))
+            .map(|s| {
+                seat(
+                    format!("(free seat {})", s + 1),
+                    Driver::Client { claimed: false },
+                )
+            })
             .collect();
-        seats.extend(bots.into_iter().map(|(name, bot)| seat(name, Driver::Bot(bot))));
+        seats.extend(
+            bots.into_iter()
+                .map(|(name, bot)| seat(name, Driver::Bot(bot))),
+        );
         let mut tracks = vec![Track::default(); game.cells().len()];
         // A start cell is attacked and taken by its owner at once, as the server's start was.
         for (t, c) in tracks.iter_mut().zip(game.cells()) {
@@ -375,8 +391,8 @@ impl Table {
                     };
                     if front.action == Action::Join {
                         let defeated = self.game.player(seat).is_some_and(|p| p.defeated);
-                        let window = self.game.variant() == Variant::Conquest
-                            && tick < RESPAWN_TICKS;
+                        let window =
+                            self.game.variant() == Variant::Conquest && tick < RESPAWN_TICKS;
                         if defeated && window && !movers.contains(seat) {
                             // Defeated at this very tick: it may come back from the next.
                             continue;
@@ -402,8 +418,13 @@ impl Table {
         let report = self.game.step_explained(&actions, &mut why);
         self.track(tick, &actions, &why, &before_cells, &before);
         let every = self.state_every.due(&*self.game);
-        self.trace
-            .text(&trace::explained(&self.game, &actions, &report, &why.map(|w| w.map(Refusal::reason)), every));
+        self.trace.text(&trace::explained(
+            &self.game,
+            &actions,
+            &report,
+            &why.map(|w| w.map(Refusal::reason)),
+            every,
+        ));
         let stepped = super::super::stepped(report, &why);
         for (seat, s) in self.seats.iter_mut().enumerate() {
             let refused = u32::from(report.refused.get(seat).copied().unwrap_or(0));
@@ -419,9 +440,7 @@ impl Table {
                         error(10, "No cell available to start")
                     }
                 }
-                _ if before.get(seat).is_some_and(|p| p.defeated) => {
-                    error(21, "Invalid player")
-                }
+                _ if before.get(seat).is_some_and(|p| p.defeated) => error(21, "Invalid player"),
                 _ => match why.get(seat).copied().flatten() {
                     None => json!({"err_code": 0}),
                     Some(r) => refusal_error(r),
@@ -462,7 +481,12 @@ impl Table {
         before: &[Player],
     ) {
         let after = self.game.tick();
-        for ((t, b), a) in self.tracks.iter_mut().zip(before_cells).zip(self.game.cells()) {
+        for ((t, b), a) in self
+            .tracks
+            .iter_mut()
+            .zip(before_cells)
+            .zip(self.game.cells())
+        {
             if b != a {
                 t.changed = after;
             }
