@@ -36,9 +36,6 @@ enum Goal {
     EnemyHills,
     Enemies,
 }
-/// The index of the last goal, which serves every ant left.
-const LAST_GOAL: usize = 2;
-
 /// A built-in Ants bot.
 #[derive(Clone, Debug)]
 pub struct AntsBot {
@@ -218,7 +215,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 Goal::EnemyHills => bfs(g, enemy_hills(), &mut dist, &mut queue),
                 Goal::Enemies => bfs(g, enemies(), &mut dist, &mut queue),
             }
-            serve(&dist, &mut near, &mut chosen, k == LAST_GOAL);
+            serve(&dist, &mut near, &mut chosen, k == goals.len().saturating_sub(1));
         }
 
         let danger = |sq: usize| -> bool {
@@ -255,7 +252,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 if self.style == Style::Strong && danger(dest) && !danger(sq) {
                     continue;
                 }
-                let key = near.get((d as usize).wrapping_add(1)).copied().unwrap_or(FAR);
+                let key = near
+                    .get((d as usize).wrapping_add(1))
+                    .copied()
+                    .unwrap_or(FAR);
                 if best.is_none_or(|b| key < b.0) {
                     best = Some((key, d, dest));
                 }

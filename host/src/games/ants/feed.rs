@@ -32,10 +32,7 @@ pub struct SeatFeed {
 
 impl SeatFeed {
     /// Starts from a freshly set-up game, as `init_vision` does.
-    pub fn new(
-        game: &Ants,
-        player: usize,
-    ) -> SeatFeed {
+    pub fn new(game: &Ants, player: usize) -> SeatFeed {
         let n = game.players();
         let (rows, cols) = (game.rows() as usize, game.cols() as usize);
         let r2 = game.viewradius2() as i32;
@@ -80,17 +77,18 @@ impl SeatFeed {
     }
 
     /// `update_vision` + `update_revealed` after the turn `game` has just played (once per turn).
-    pub fn update(
-        &mut self,
-        game: &Ants,
-    ) {
+    pub fn update(&mut self, game: &Ants) {
         if self.seen == Some(game.current_turn()) {
             return;
         }
         self.seen = Some(game.current_turn());
         let (rows, cols) = (self.rows as i32, self.cols as i32);
         self.vision.iter_mut().for_each(|x| *x = false);
-        for ant in game.ants().iter().filter(|a| a.owner as usize == self.player) {
+        for ant in game
+            .ants()
+            .iter()
+            .filter(|a| a.owner as usize == self.player)
+        {
             let (r, c) = (ant.sq as i32 / cols, ant.sq as i32 % cols);
             for &(dr, dc) in &self.view {
                 let sq = (r + dr).rem_euclid(rows) * cols + (c + dc).rem_euclid(cols);
@@ -116,9 +114,7 @@ impl SeatFeed {
     }
 
     /// The turn-0 block, `ready` included.
-    pub fn start_text(
-        game: &Ants,
-    ) -> String {
+    pub fn start_text(game: &Ants) -> String {
         format!(
             "turn 0\nloadtime {}\nturntime {}\nrows {}\ncols {}\nturns {}\nviewradius2 {}\nattackradius2 {}\nspawnradius2 {}\nplayer_seed {}\nready\n",
             game.loadtime(),
@@ -134,10 +130,7 @@ impl SeatFeed {
     }
 
     /// `render_changes(player)`: new water, then hills, ants, food and the dead in view.
-    fn changes(
-        &mut self,
-        game: &Ants,
-    ) -> String {
+    fn changes(&mut self, game: &Ants) -> String {
         let cols = self.cols;
         let rc = |sq: u16| (sq as usize / cols, sq as usize % cols);
         let mut out = String::new();
@@ -145,19 +138,16 @@ impl SeatFeed {
             let _ = writeln!(out, "w {r} {c}");
         }
         // Row, column and owner of each, in order.
-        let owned = |list: &mut dyn Iterator<Item = (u16, u8)>| {
-            let mut v: Vec<(usize, usize, usize)> =
-                list.map(|(sq, o)| (rc(sq).0, rc(sq).1, o as usize)).collect();
-            v.sort_unstable();
-            v
-        };
-        let hills = owned(&mut (game.hills().iter())
-            .filter(|h| h.killed_by.is_none())
-            .map(|h| (h.sq, h.owner)));
-        let ants = owned(&mut game.ants().iter().map(|a| (a.sq, a.owner)));
+        let hills = owned(
+            (game.hills().iter())
+                .filter(|h| h.killed_by.is_none())
+                .map(|h| (h.sq, h.owner)),
+            rc,
+        );
+        let ants = owned(game.ants().iter().map(|a| (a.sq, a.owner)), rc);
         let mut food: Vec<(usize, usize)> = game.food().iter().map(|f| rc(f.sq)).collect();
         food.sort_unstable();
-        let dead = owned(&mut game.killed().iter().map(|a| (a.sq, a.owner)));
+        let dead = owned(game.killed().iter().map(|a| (a.sq, a.owner)), rc);
         for (kind, list) in [('h', &hills), ('a', &ants)] {
             for &(r, c, o) in list {
                 if self.vision[r * cols + c] {
@@ -181,10 +171,7 @@ impl SeatFeed {
     }
 
     /// The state sent at the start of turn `game.current_turn() + 1`.
-    pub fn turn_text(
-        &mut self,
-        game: &Ants,
-    ) -> String {
+    pub fn turn_text(&mut self, game: &Ants) -> String {
         self.update(game);
         format!(
             "turn {}\n{}go\n",
@@ -228,10 +215,7 @@ impl SeatFeed {
 
 /// The scores an `end` message gives: before the lone survivor's bonus while the game goes on,
 /// with it once the game is over.
-pub fn end_scores(
-    game: &Ants,
-    over: bool,
-) -> Vec<i32> {
+pub fn end_scores(game: &Ants, over: bool) -> Vec<i32> {
     (0..game.players())
         .map(|p| {
             let bonus = if over {
@@ -296,4 +280,19 @@ pub fn bot_input(replay: &str, map: &str) -> Result<Vec<String>, Difference> {
         logs[p].push_str(&text);
     }
     Ok(logs)
+}
+
+/// The row, column and owner of each `(square, owner)` of `list`, in order.
+fn owned(
+    list: impl Iterator<Item = (u16, u8)>,
+    rc: impl Fn(u16) -> (usize, usize),
+) -> Vec<(usize, usize, usize)> {
+    let mut v: Vec<(usize, usize, usize)> = list
+        .map(|(sq, owner)| {
+            let (r, c) = rc(sq);
+            (r, c, owner as usize)
+        })
+        .collect();
+    v.sort_unstable();
+    v
 }
