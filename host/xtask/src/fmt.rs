@@ -16,9 +16,8 @@ pub fn run(check: bool) -> Result<()> {
     let edition = edition(&root.join("Cargo.toml"))?;
     let mut files = Vec::new();
     for folder in GAME_FOLDERS {
-        sources(&root.join(folder), &mut files)?;
+        files.extend(roots(&root.join(folder))?);
     }
-    files.sort();
     let files: Vec<String> = files
         .iter()
         .map(|f| f.to_string_lossy().into_owned())
@@ -45,20 +44,21 @@ fn edition_in(manifest: &str) -> Option<String> {
         .next()
 }
 
-/// Every `.rs` file under `dir` (build outputs left out).
-fn sources(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+/// The module files of `dir` that no `mod` line rustfmt can read declares: `dir/*.rs` (its
+/// `mod.rs` and the games in one file) and each `dir/<game>/mod.rs`. rustfmt follows their own
+/// `mod` lines to the rest, so no file is given twice.
+fn roots(dir: &Path) -> Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
     for entry in std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))? {
         let path = entry?.path();
-        if path.ends_with("target") || path.ends_with("node_modules") {
-            continue;
-        }
         if path.is_dir() {
-            sources(&path, out)?;
+            files.push(path.join("mod.rs"));
         } else if path.extension().is_some_and(|e| e == "rs") {
-            out.push(path);
+            files.push(path);
         }
     }
-    Ok(())
+    files.sort();
+    Ok(files)
 }
 
 #[cfg(test)]
@@ -74,16 +74,37 @@ mod tests {
     }
 
     #[test]
+    fn every_game_folder_is_given_by_its_roots() {
+        for folder in GAME_FOLDERS {
+            let roots = roots(&crate::root().join(folder)).unwrap();
+            assert!(roots.iter().all(|f| f.is_file()), "{folder}: {roots:?}");
+            assert!(
+                roots.iter().any(|f| f.ends_with("games/mod.rs")),
+                "{folder}: {roots:?}"
+            );
+        }
+    }
+
+    #[test]
     fn every_folder_whose_modules_a_macro_declares_is_listed() {
         // A `games/mod.rs` that declares its modules in a macro (`$(pub mod $folder;)*`).
         let root = crate::root();
         let mut declared = Vec::new();
-        for layer in ["core", "firmware", "host", "tests", "benches"] {
-            let mut files = Vec::new();
-            sources(&root.join(layer), &mut files).unwrap();
-            for f in files.iter().filter(|f| f.ends_with("src/games/mod.rs")) {
-                if std::fs::read_to_string(f).unwrap().contains("mod $") {
-                    let folder = f.parent().unwrap().strip_prefix(&root).unwrap();
+        let mut dirs = vec![root.clone()];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                let name = path.file_name().unwrap().to_string_lossy().into_owned();
+                if path.is_dir()
+                    && !name.starts_with('.')
+                    && name != "target"
+                    && name != "node_modules"
+                {
+                    dirs.push(path);
+                } else if path.ends_with("src/games/mod.rs")
+                    && std::fs::read_to_string(&path).unwrap().contains("mod $")
+                {
+                    let folder = path.parent().unwrap().strip_prefix(&root).unwrap();
                     declared.push(folder.to_string_lossy().into_owned());
                 }
             }

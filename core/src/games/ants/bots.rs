@@ -215,7 +215,12 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 Goal::EnemyHills => bfs(g, enemy_hills(), &mut dist, &mut queue),
                 Goal::Enemies => bfs(g, enemies(), &mut dist, &mut queue),
             }
-            serve(&dist, &mut near, &mut chosen, k == goals.len().saturating_sub(1));
+            serve(
+                &dist,
+                &mut near,
+                &mut chosen,
+                k == goals.len().saturating_sub(1),
+            );
         }
 
         let danger = |sq: usize| -> bool {
