@@ -63,8 +63,19 @@ mod stack_area;
 mod tally;
 mod tools;
 
-fn main() -> Result<()> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+/// A task's error is printed as its message and causes (`error: ...: ...`), never with anyhow's
+/// backtrace (which `RUST_BACKTRACE=1`, set on CI machines, would add to `main`'s `Err`).
+fn main() -> std::process::ExitCode {
+    match task(std::env::args().skip(1).collect()) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn task(args: Vec<String>) -> Result<()> {
     // `cargo xtask lineup --help` once played the lineup: a task's --help is the help, not the task.
     let task = match args.iter().any(|a| a == "--help" || a == "-h") {
         true => Some("--help"),
