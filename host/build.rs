@@ -11,8 +11,11 @@
 //! the module, and its size is what a viewer file weighs.
 //!
 //! Without the wasm32 target (`rustup target add wasm32-unknown-unknown`; rust-toolchain.toml
-//! lists it) the host still builds, says so in a warning, and `arena render --out x.html` explains
-//! why it cannot write the page.
+//! lists it, but rustup adds its targets only when it installs the toolchain) the host still
+//! builds, says so in a warning, and `arena render --out x.html` explains why it cannot write the
+//! page. The script watches the toolchain's list of installed components, which `rustup target
+//! add` rewrites, so the next build after the target is added runs it again and embeds the module
+//! (without that, cargo kept the empty module until a source file changed).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -46,6 +49,7 @@ fn main() {
         }
         return;
     }
+    watch_installed_targets();
     let cargo = env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut build = Command::new(cargo);
     build
@@ -85,4 +89,29 @@ fn main() {
     if let Err(e) = fs::write(out.join("arena_viewer.wasm"), bytes) {
         println!("cargo:warning=cannot write the viewer module into OUT_DIR: {e}");
     }
+}
+
+/// Asks cargo to run this script again when the toolchain's targets change: rustup rewrites
+/// `<sysroot>/lib/rustlib/components` on every `rustup target add` or `remove`. A toolchain
+/// without that file (not installed by rustup) has the wasm32 standard library watched instead: a
+/// path that does not exist makes cargo run the script on every build, until the target is there.
+fn watch_installed_targets() {
+    let rustc = env::var_os("RUSTC").unwrap_or_else(|| "rustc".into());
+    let sysroot = Command::new(rustc)
+        .args(["--print", "sysroot"])
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .unwrap_or_default();
+    if sysroot.is_empty() {
+        println!("cargo:warning=cannot ask rustc for its sysroot: a wasm32 target added later needs a change to host/build.rs to be used");
+        return;
+    }
+    let rustlib = PathBuf::from(sysroot).join("lib/rustlib");
+    let components = rustlib.join("components");
+    let watched = if components.is_file() {
+        components
+    } else {
+        rustlib.join(TARGET)
+    };
+    println!("cargo:rerun-if-changed={}", watched.display());
 }
