@@ -1,6 +1,6 @@
 //! Tower Defense: the cost of one Duel turn on crowded boards, and of a whole 100,000-turn game.
 //!
-//! The controller's own figure, measured beside this one, is in the README's performance table.
+//! The controller's own figure, measured beside this one, is in docs/performance.md.
 
 use arena_core::games::tower_defense::{Action, Params, TowerDefense};
 use arena_core::Game;
