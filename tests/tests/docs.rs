@@ -239,13 +239,23 @@ fn run(b: &Block, dir: &Path, prelude: &Path, arena: &Path) -> Result<Duration, 
         .process_group(0)
         .spawn()
         .map_err(|e| format!("cannot start bash: {e}"))?;
+    // The block's process group, ended when the block ends or runs out of time: what a block
+    // started in the background (a server) and left behind goes with it.
+    let group = format!("-{}", child.id());
+    let end_group = || {
+        let _ = Command::new("kill")
+            .args(["-KILL", "--", &group])
+            .stderr(Stdio::null())
+            .status();
+    };
     let status = loop {
         match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
+            Ok(Some(status)) => {
+                end_group();
+                break Some(status);
+            }
             Ok(None) if start.elapsed() > Duration::from_secs(BLOCK_SECONDS) => {
-                let _ = Command::new("kill")
-                    .args(["-KILL", &format!("-{}", child.id())])
-                    .status();
+                end_group();
                 let _ = child.wait();
                 break None;
             }
