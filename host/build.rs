@@ -78,7 +78,7 @@ fn main() {
     let bytes = match build.status() {
         Ok(s) if s.success() => fs::read(&module).unwrap_or_default(),
         Ok(s) => {
-            println!("cargo:warning=the replay viewer's WebAssembly module did not build ({s}): `arena render --out x.html` will say so; is the {TARGET} target installed?");
+            println!("cargo:warning=the replay viewer's WebAssembly module did not build ({s}): `arena render --out x.html` will say so; is the {TARGET} target installed? (`rustup target add {TARGET}` or `cargo xtask setup`; the next build then embeds the viewer)");
             Vec::new()
         }
         Err(e) => {
