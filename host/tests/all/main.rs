@@ -14,6 +14,7 @@ mod colorfight_rounding;
 mod colorfight_serve;
 mod common;
 mod desktop;
+mod docs;
 mod game_folders;
 mod hostile_bots;
 mod json_bots_cli;

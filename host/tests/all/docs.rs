@@ -2,9 +2,9 @@
 //! that stops working fails CI.
 //!
 //! The convention (docs/README.md says it for writers):
-//! - a ```` ```sh ```` block is run: with `bash -e -o pipefail`, `cargo arena` being the release
-//!   `arena` built once up front (`cargo build --release -p arena-host --bin arena`; the alias of
-//!   .cargo/config.toml runs that very binary), in a scratch folder per page
+//! - a ```` ```sh ```` block is run: with `bash -e -o pipefail`, `cargo arena` being the `arena`
+//!   that `cargo test` built beside this test (the same source as the alias's release build), in
+//!   a scratch folder per page
 //!   (`target/doc-examples/<page>/`, emptied first) that links the repository's folders (`host`,
 //!   `boards`, ...), with `../shared` beside it as beside the repository; a page's blocks run in
 //!   order in the same folder, so a block may use the files an earlier one wrote; each has
@@ -172,27 +172,11 @@ fn the_convention_is_read_as_written() {
     assert_eq!(marks, [true, true, true, false, false]);
 }
 
-/// Builds the release `arena` once; its path.
+/// The `arena` this test binary was built with: the examples' `cargo arena` runs it. It is the
+/// command line of the release build in the test profile; building `--release` once more only
+/// for the examples was three and a half minutes of CI on two cores.
 fn arena() -> PathBuf {
-    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let status = Command::new(cargo)
-        .args([
-            "build",
-            "--release",
-            "--quiet",
-            "-p",
-            "arena-host",
-            "--bin",
-            "arena",
-        ])
-        .current_dir(root())
-        .status()
-        .expect("cannot run cargo");
-    assert!(status.success(), "cargo build --release of arena failed");
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target"));
-    target.join("release/arena")
+    PathBuf::from(env!("CARGO_BIN_EXE_arena"))
 }
 
 /// A fresh scratch folder for a page, with the repository's folders linked in and `../shared`
