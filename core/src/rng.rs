@@ -29,6 +29,7 @@ pub struct Rng {
 }
 
 impl Rng {
+    /// A generator seeded with `seed` through SplitMix64.
     pub const fn new(seed: u64) -> Rng {
         let mut sm = seed;
         let s = [
@@ -54,6 +55,7 @@ impl Rng {
         Rng::new(splitmix64(&mut sm))
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.s[1] << 17;
@@ -66,6 +68,7 @@ impl Rng {
         result
     }
 
+    /// The next 32 random bits (the high half of [`Rng::next_u64`]).
     pub fn next_u32(&mut self) -> u32 {
         (self.next_u64() >> 32) as u32
     }

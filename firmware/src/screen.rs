@@ -31,7 +31,9 @@ macro_rules! fmt_line {
 /// Where things go on a display of a given size.
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
+    /// The display's size.
     pub size: Size,
+    /// The font of every text.
     pub font: &'static MonoFont<'static>,
     /// The strip at the top: game and turn.
     pub header: Rectangle,
@@ -43,6 +45,7 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The layout of a display of `size`.
     pub fn of(size: Size) -> Layout {
         #[cfg(feature = "desktop")]
         if size.width >= desktop::WIDTH && size.height >= desktop::HEIGHT {
@@ -138,6 +141,7 @@ impl Layout {
         }
     }
 
+    /// Text in this layout's font and `color`.
     pub fn text_style<C: Palette>(&self, color: C) -> MonoTextStyle<'static, C> {
         MonoTextStyle::new(self.font, color)
     }
@@ -154,6 +158,7 @@ impl Layout {
         Ok(())
     }
 
+    /// Pixels from one line of text to the next.
     pub fn line_height(&self) -> i32 {
         px(self.font.character_size.height).saturating_add(1)
     }
@@ -441,10 +446,15 @@ where
 /// Who is playing what: what the header and the result screen print.
 #[derive(Clone, Copy, Debug)]
 pub struct MatchLabel<'a> {
+    /// The match's number in the lineup.
     pub number: u32,
+    /// The game's name.
     pub game: &'static str,
+    /// The lineup entry's configuration label.
     pub config: &'static str,
+    /// The match's seed.
     pub seed: u64,
+    /// The bots' names, by seat.
     pub bots: &'a [&'static str],
 }
 
@@ -696,30 +706,34 @@ pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
 /// The desktop layout, for a display far larger than a board's (`arena render --display
 /// desktop`, the viewer page): the header names the game, its configuration and seed; the board
 /// picture fills the left; on the right a panel gives each seat's bot name in its colour with
-/// the numbers that matter in its game (written by the game's [`Screen::seat_panel`]), and a
-/// legend of what the picture's colours and marks mean ([`Screen::legend`]).
+/// the numbers that matter in its game (written by the game's [`SidePanel::seat_panel`]), and a
+/// legend of what the picture's colours and marks mean ([`SidePanel::legend`]).
 ///
 /// Behind the `desktop` feature (the host and the viewer turn it on): the boards' builds do not
-/// hold it, and [`Layout::of`] only chooses it for a display at least [`WIDTH`] x [`HEIGHT`].
+/// hold it, and [`Layout::of`] only chooses it for a display at least [`desktop::WIDTH`] x [`desktop::HEIGHT`].
 #[cfg(feature = "desktop")]
 pub mod desktop {
     use super::*;
 
     /// The smallest display that gets the desktop layout (a board's is at most 240 wide).
     pub const WIDTH: u32 = 640;
+    /// The smallest display height that gets the desktop layout.
     pub const HEIGHT: u32 = 400;
     /// The side panel's width (37 characters of [`FONT`]).
     pub const SIDE_WIDTH: u32 = 340;
     /// The panel's text, and the names in bold.
     pub const FONT: &MonoFont<'static> = &ascii::FONT_9X15;
+    /// The seats' names.
     pub const BOLD: &MonoFont<'static> = &ascii::FONT_9X15_BOLD;
     /// A text line's height, and a legend line's (its mark is a [`SWATCH`] square).
     pub const LINE: i32 = 16;
+    /// A legend line's height.
     pub const KEY_LINE: i32 = 18;
     /// The side of a name's colour square and of a legend mark.
     pub const SWATCH: u32 = 16;
     /// Where a panel line starts, and where the text after a mark (and a seat's numbers) starts.
     pub const MARGIN: i32 = 6;
+    /// Where the text after a mark (and a seat's numbers) starts.
     pub const INDENT: i32 = 28;
     /// Space between the parts of the panel.
     pub const GAP: i32 = 6;
@@ -818,6 +832,7 @@ pub mod desktop {
     }
 
     impl<'t, D: Canvas> Panel<'t, D> {
+        /// An empty panel drawing on `target` inside `area`.
         pub fn new(target: &'t mut D, area: Rectangle) -> Self {
             let y = area.top_left.y.saturating_add(GAP);
             Panel {
