@@ -1019,7 +1019,7 @@ pub mod desktop {
 mod tests {
     use super::*;
     use embedded_graphics::mock_display::MockDisplay;
-    use embedded_graphics::pixelcolor::Rgb565;
+    use embedded_graphics::pixelcolor::{Gray4, Rgb565};
 
     #[test]
     fn layout_adapts_to_the_display() {
@@ -1050,12 +1050,68 @@ mod tests {
         assert_eq!(lines.as_slice(), &["Draw t45:", "five rounds", "played"]);
     }
 
+    /// A display of any size that counts the pixels drawn outside it instead of dropping them,
+    /// and notes the lowest row drawn in the text colour.
+    struct Bounded {
+        size: Size,
+        outside: u32,
+        lowest_text: i32,
+    }
+
+    impl OriginDimensions for Bounded {
+        fn size(&self) -> Size {
+            self.size
+        }
+    }
+
+    impl DrawTarget for Bounded {
+        type Color = Gray4;
+        type Error = core::convert::Infallible;
+        fn draw_iter<I: IntoIterator<Item = Pixel<Gray4>>>(
+            &mut self,
+            pixels: I,
+        ) -> Result<(), Self::Error> {
+            for Pixel(p, c) in pixels {
+                let (w, h) = (px(self.size.width), px(self.size.height));
+                if p.x < 0 || p.y < 0 || p.x >= w || p.y >= h {
+                    self.outside += 1;
+                } else if c == Gray4::text() {
+                    self.lowest_text = self.lowest_text.max(p.y);
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// A message far longer than any screen holds, with a word longer than any line.
+    const LONG_PANIC: &str = "panicked at core/src/games/ants/turn.rs:123:45: index out of \
+        bounds: the len is 3 but the index is 7; a_word_longer_than_any_line_of_any_display_at_all \
+        and then many more words, so that the message runs well past the bottom of every screen \
+        the boards have, the small and the large, which must cut it rather than draw off the edge";
+
     #[test]
     fn the_panic_screen_draws_inside_the_display() {
+        // The mock display refuses (panics on) any pixel outside its 64 x 64.
         let mut d: MockDisplay<Rgb565> = MockDisplay::new();
         d.set_allow_overdraw(true);
-        d.set_allow_out_of_bounds_drawing(true);
-        draw_panic("index out of bounds", &mut d).unwrap();
+        draw_panic(LONG_PANIC, &mut d).unwrap();
         assert_eq!(d.get_pixel(Point::new(0, 0)), Some(Rgb565::background()));
+        // The boards' displays and a smaller one: nothing outside, and the message fills the
+        // screen down to its last text line.
+        for (w, h) in [(128, 64), (240, 240), (96, 32)] {
+            let mut d = Bounded {
+                size: Size::new(w, h),
+                outside: 0,
+                lowest_text: -1,
+            };
+            draw_panic(LONG_PANIC, &mut d).unwrap();
+            assert_eq!(d.outside, 0, "{w} x {h}: pixels drawn outside the display");
+            let layout = Layout::of(Size::new(w, h));
+            assert!(
+                d.lowest_text >= px(h).saturating_sub(2 * layout.line_height()),
+                "{w} x {h}: the message stops at row {} of {h}",
+                d.lowest_text
+            );
+        }
     }
 }
