@@ -1,7 +1,7 @@
 //! Arbitrary params and actions: one generator per game, shared by the property tests
 //! (arena-tests' `Suite`), the fuzz targets (`tests/fuzz`) and the long runs (the soak).
 //!
-//! Behind the `arbitrary` feature, for desktop builds only: the [`arbitrary`](::arbitrary) crate
+//! Behind the `arbitrary` feature, for desktop builds only: the [`arbitrary`](https://docs.rs/arbitrary) crate
 //! needs `std`, so no board enables it (the crate itself stays `no_std`).
 //!
 //! A generator reads its choices from an [`Unstructured`] stream of bytes, given the state the

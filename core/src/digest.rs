@@ -5,6 +5,7 @@
 //! when two runs of the same match diverge.
 
 #[derive(Clone, Copy, Debug)]
+/// An FNV-1a 64 hash being fed a state, field by field ([`Digest::finish`] gives the value).
 pub struct Digest(u64);
 
 impl Default for Digest {
@@ -17,10 +18,12 @@ impl Digest {
     const OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
     const PRIME: u64 = 0x0000_0100_0000_01b3;
 
+    /// A digest of nothing yet: FNV-1a's offset basis.
     pub const fn new() -> Digest {
         Digest(Self::OFFSET)
     }
 
+    /// Feeds raw bytes, in order.
     pub fn bytes(&mut self, bytes: &[u8]) -> &mut Self {
         for &b in bytes {
             self.0 ^= b as u64;
@@ -29,21 +32,27 @@ impl Digest {
         self
     }
 
+    /// Feeds a `u8`.
     pub fn u8(&mut self, v: u8) -> &mut Self {
         self.bytes(&[v])
     }
+    /// Feeds a `u16`, little-endian.
     pub fn u16(&mut self, v: u16) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
+    /// Feeds a `u32`, little-endian.
     pub fn u32(&mut self, v: u32) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
+    /// Feeds a `u64`, little-endian.
     pub fn u64(&mut self, v: u64) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
+    /// Feeds an `i32`, little-endian (two's complement).
     pub fn i32(&mut self, v: i32) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
+    /// Feeds an `i64`, little-endian (two's complement).
     pub fn i64(&mut self, v: i64) -> &mut Self {
         self.bytes(&v.to_le_bytes())
     }
@@ -51,10 +60,12 @@ impl Digest {
     pub fn usize(&mut self, v: usize) -> &mut Self {
         self.u64(v as u64)
     }
+    /// Feeds a `bool` as one byte, 0 or 1.
     pub fn bool(&mut self, v: bool) -> &mut Self {
         self.u8(v as u8)
     }
 
+    /// The hash of everything fed so far.
     pub const fn finish(&self) -> u64 {
         self.0
     }

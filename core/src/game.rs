@@ -14,8 +14,11 @@ pub enum SetupError {
     Capacity(&'static str),
     /// A map could not be read: 1-based line and column, and what was wrong.
     Map {
+        /// The line, counted from 1.
         line: u32,
+        /// The column, counted from 1.
         column: u32,
+        /// What was wrong there.
         what: &'static str,
     },
 }
@@ -32,6 +35,8 @@ impl core::fmt::Display for SetupError {
     }
 }
 
+impl core::error::Error for SetupError {}
+
 /// What a step did with the actions it was given.
 ///
 /// Refusing an action is a rule, not an error: the seat passes instead, and the count is kept
@@ -44,12 +49,14 @@ pub struct StepReport {
 }
 
 impl StepReport {
+    /// Counts one refused action (or order) for `seat`; a seat out of range is not counted.
     pub fn refuse(&mut self, seat: Seat) {
         if let Some(r) = self.refused.get_mut(seat) {
             *r = r.saturating_add(1);
         }
     }
 
+    /// Refused actions of every seat, summed.
     pub fn total_refused(&self) -> u32 {
         self.refused.iter().map(|&r| r as u32).sum()
     }
@@ -82,12 +89,15 @@ pub trait Game: Clone {
         game.init(params, seed)?;
         Ok(game)
     }
+    /// Seats at the table.
     fn seats(&self) -> usize;
     /// Turns played so far.
     fn turn(&self) -> u32;
     /// Who is to move: every seat in simultaneous games, one seat in sequential games, none once over.
     fn to_move(&self) -> SeatSet;
+    /// Plays one turn (or, in a sequential game, one seat's move) with one action per seat.
     fn step(&mut self, actions: &[Self::Action]) -> StepReport;
+    /// How the game ended, once it is over; `None` while it goes on.
     fn outcome(&self) -> Option<Outcome>;
     /// Feed the whole state into `d`, field by field.
     fn hash_into(&self, d: &mut Digest);
@@ -105,6 +115,7 @@ pub trait Game: Clone {
         self.outcome().map(|o| Decision::by_score(&o, "score"))
     }
 
+    /// Whether the game is over ([`Game::outcome`] is `Some`).
     fn is_over(&self) -> bool {
         self.outcome().is_some()
     }
@@ -112,14 +123,17 @@ pub trait Game: Clone {
 
 /// A bot: given the state, the action for one seat.
 pub trait Bot<G: Game> {
+    /// The action of seat `seat` in the state `game`.
     fn act(&mut self, game: &G, seat: Seat) -> G::Action;
 }
 
 /// The built-in bots of a game, by name. Every built-in bot is deterministic for its seed.
 pub trait Roster: Game {
+    /// The type of every built-in bot of the game (one enum over the styles).
     type Bot: Bot<Self>;
     /// Names accepted by [`Roster::bot`], the first being the default opponent.
     const BOTS: &'static [&'static str];
+    /// The bot named `name`, seeded with `seed`; `None` for a name not in [`Roster::BOTS`].
     fn bot(name: &str, seed: u64) -> Option<Self::Bot>;
 }
 
@@ -136,4 +150,37 @@ pub fn step_with_bots<G: Game, B: Bot<G>>(game: &mut G, bots: &mut [B]) -> StepR
         let _ = actions.push(action);
     }
     game.step(&actions)
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use super::SetupError;
+    use crate::games::{colorfight, mammut};
+    use std::string::ToString;
+
+    /// Each error is a `core::error::Error` whose message is its `Display`, with no source.
+    fn message(error: &dyn core::error::Error) -> std::string::String {
+        assert!(error.source().is_none());
+        error.to_string()
+    }
+
+    #[test]
+    fn setup_errors_and_refusals_are_errors_that_say_what_went_wrong() {
+        let map = SetupError::Map {
+            line: 3,
+            column: 7,
+            what: "unknown square",
+        };
+        assert_eq!(message(&map), "map line 3, column 7: unknown square");
+        assert_eq!(
+            message(&SetupError::Capacity("too many seats")),
+            "over capacity: too many seats"
+        );
+        assert_eq!(
+            message(&mammut::Refusal::EmptyVictim),
+            "a steal from a player with no tiles"
+        );
+        assert_eq!(message(&colorfight::Refusal::TooPoor), "too little gold");
+    }
 }

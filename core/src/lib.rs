@@ -27,6 +27,25 @@
 //! Built-in bots live beside their game (`games/<game>/bots.rs`), implement [`game::Bot`], are listed
 //! by [`game::Roster`], and are as deterministic as the rules: their randomness is seeded too.
 //!
+//! ## A match in a few lines
+//! Two built-in bots play a short ColorFight; the loop is what every match loop does (the boards',
+//! the host's), and the result is the same on every target for the same seeds.
+//! ```
+//! use arena_core::games::colorfight::{ColorFight, Params};
+//! use arena_core::{step_with_bots, Game, Roster};
+//!
+//! let params = Params { players: 2, width: 10, height: 10, ticks: 600, ..Params::default() };
+//! let mut game = ColorFight::new(&params, 42)?;
+//! let mut bots = [ColorFight::bot("strategist", 1).unwrap(), ColorFight::bot("random", 2).unwrap()];
+//! while !game.is_over() {
+//!     step_with_bots(&mut game, &mut bots);
+//! }
+//! let outcome = game.outcome().unwrap();
+//! assert_eq!((game.tick(), outcome.ranks()), (600, &[0, 1][..]), "the strategist wins");
+//! println!("{}: scores {:?}, digest {:#x}", outcome.reason, outcome.scores(), game.digest());
+//! # Ok::<(), arena_core::SetupError>(())
+//! ```
+//!
 //! ## Adding a game: the checklist
 //! 1. **A folder in core**, `core/src/games/<game>/`: the rules ([`game::Game`], citing the
 //!    decisions of `rules/<game>.md`), the built-in bots ([`game::Roster`]), its generator of
@@ -48,6 +67,7 @@
 
 #![no_std]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 #![cfg_attr(
     not(test),
     deny(

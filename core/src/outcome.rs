@@ -10,9 +10,13 @@ use crate::seat::{Seat, MAX_SEATS};
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Outcome {
+    /// Seats at the table.
     pub seats: u8,
+    /// Each seat's rank: 0 for the winner(s), ties sharing a rank.
     pub rank: [u8; MAX_SEATS],
+    /// Each seat's score in the game's own measure.
     pub score: [i64; MAX_SEATS],
+    /// Why the game ended, in words.
     pub reason: &'static str,
 }
 
@@ -48,14 +52,17 @@ impl Outcome {
         }
     }
 
+    /// Whether no single seat won.
     pub fn is_draw(&self) -> bool {
         self.winner().is_none()
     }
 
+    /// The ranks of the seats at the table.
     pub fn ranks(&self) -> &[u8] {
         self.rank.get(..self.seats as usize).unwrap_or_default()
     }
 
+    /// The scores of the seats at the table.
     pub fn scores(&self) -> &[i64] {
         self.score.get(..self.seats as usize).unwrap_or_default()
     }
@@ -73,6 +80,7 @@ pub const DECISION_KEYS: usize = 2;
 /// state after the ranking is made: nothing here feeds back into the rules.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Decision {
+    /// Seats at the table.
     pub seats: u8,
     /// As in [`Outcome::rank`].
     pub rank: [u8; MAX_SEATS],
@@ -83,6 +91,7 @@ pub struct Decision {
     pub survivors_first: bool,
     /// The names of the numbers compared, in order, higher first; `""` for an unused key.
     pub keys: [&'static str; DECISION_KEYS],
+    /// Each seat's numbers, in the order of `keys`.
     pub values: [[i64; DECISION_KEYS]; MAX_SEATS],
     /// The turn at which each seat was defeated.
     pub defeated: [Option<u32>; MAX_SEATS],

@@ -26,24 +26,29 @@ macro_rules! bit_set_ops {
             }
         }
 
+        /// Whether the member is in the set.
         pub const fn contains(self, $member: $Item) -> bool {
             $index < $cap && self.0 & (1 << $member) != 0
         }
 
         #[must_use]
+        /// The set with this member added (unchanged for one out of range).
         pub const fn with(self, $member: $Item) -> $Set {
             $Set(self.0 | $Set::only($member).0)
         }
 
         #[must_use]
+        /// The set without this member.
         pub const fn without(self, $member: $Item) -> $Set {
             $Set(self.0 & !$Set::only($member).0)
         }
 
+        /// How many members.
         pub const fn len(self) -> usize {
             self.0.count_ones() as usize
         }
 
+        /// Whether the set has no member.
         pub const fn is_empty(self) -> bool {
             self.0 == 0
         }
@@ -67,6 +72,7 @@ impl SeatSet {
         SeatSet((1u32 << n).wrapping_sub(1) as u16)
     }
 
+    /// The bitmask: bit `s` for seat `s`.
     pub const fn bits(self) -> u16 {
         self.0
     }

@@ -27,36 +27,62 @@ pub enum FrameKind {
 /// What happened, in the order it happened.
 #[derive(Clone, Copy, Debug)]
 pub enum Event<'a> {
+    /// A match begins.
     Start {
+        /// The match's number in the lineup, from 0.
         number: u32,
+        /// The game's name ([`arena_core::Game::NAME`]).
         game: &'static str,
+        /// The lineup entry's configuration label.
         config: &'static str,
+        /// The match's seed.
         seed: u64,
+        /// The bots' names, by seat.
         bots: &'a [&'static str],
         /// `size_of` the game's state on this target.
         state_bytes: usize,
     },
     /// The game or a bot refused the setup (bad params or an unknown bot name): the match is skipped.
-    SetupFailed { number: u32 },
+    SetupFailed {
+        /// The match's number.
+        number: u32,
+    },
     /// The state digest after `turn` turns.
-    Digest { number: u32, turn: u32, digest: u64 },
+    Digest {
+        /// The match's number.
+        number: u32,
+        /// Turns played.
+        turn: u32,
+        /// The state's digest ([`arena_core::Game::digest`]).
+        digest: u64,
+    },
     /// The display holds a finished frame. With `snapshot`, the loop will call [`Board::hold`] next,
     /// after logging that the frame is ready.
     Frame {
+        /// The match's number.
         number: u32,
+        /// Turns played.
         turn: u32,
+        /// A game frame or the result screen.
         kind: FrameKind,
+        /// Whether the board will hold the frame for a snapshot.
         snapshot: bool,
     },
+    /// The match is over (or stopped at its turn limit).
     End {
+        /// The match's number.
         number: u32,
+        /// Turns played.
         turns: u32,
+        /// The final state's digest.
         digest: u64,
+        /// How the game ended; `None` for a match stopped before its end.
         outcome: Option<&'a Outcome>,
         /// The rules' cost per turn (`step` only).
         cost: CostSummary,
         /// The bots' cost per turn (every seat's decision).
         bots_cost: CostSummary,
+        /// Actions refused over the match, every seat together.
         refused: u32,
     },
 }
@@ -64,10 +90,14 @@ pub enum Event<'a> {
 /// What the match loop drives. [`Parts`] is the one implementation the boards need; the loop takes
 /// a `Board` so that its functions have one type parameter for the board rather than three.
 pub trait Board {
+    /// The display the screens draw on.
     type Display: DrawTarget<Color: Palette>;
+    /// The clock that times each turn.
     type Clock: TurnClock;
 
+    /// The display.
     fn display(&mut self) -> &mut Self::Display;
+    /// The turn clock.
     fn clock(&mut self) -> &mut Self::Clock;
     /// Something happened; on [`Event::Frame`] the board shows what the display holds.
     fn event(&mut self, event: &Event<'_>);
@@ -91,8 +121,11 @@ impl<D> Listener<D> for () {
 
 /// A board: its display, its turn clock, and its [`Listener`].
 pub struct Parts<D, C, L> {
+    /// The display the screens draw on.
     pub display: D,
+    /// The clock that times each turn.
     pub clock: C,
+    /// What the board does with the events.
     pub listener: L,
 }
 

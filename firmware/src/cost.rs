@@ -52,14 +52,20 @@ impl Default for CostStats {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct CostSummary {
+    /// Turns counted.
     pub turns: u32,
+    /// The cheapest turn.
     pub min: u32,
+    /// The median turn (of the samples kept).
     pub median: u32,
+    /// The dearest turn.
     pub max: u32,
+    /// All turns together.
     pub total: u64,
 }
 
 impl CostStats {
+    /// No turn counted yet.
     pub const fn new() -> Self {
         CostStats {
             kept: heapless::Vec::new(),
@@ -71,6 +77,7 @@ impl CostStats {
         }
     }
 
+    /// Counts one turn's cost.
     pub fn record(&mut self, cost: u32) {
         if self.turns.is_multiple_of(self.stride) {
             if self.kept.is_full() {

@@ -6,11 +6,14 @@
 
 use embedded_graphics::pixelcolor::{Gray4, GrayColor};
 
+/// Pixels a row.
 pub const WIDTH: usize = 128;
+/// Rows.
 pub const HEIGHT: usize = 64;
 const ROW_BYTES: usize = WIDTH / 2;
 
 #[derive(Clone, PartialEq, Eq)]
+/// A 128x64 frame of 4-bit grays, two pixels a byte, the left one in the high nibble.
 pub struct Gray4Frame {
     buf: [u8; ROW_BYTES * HEIGHT],
 }
@@ -22,6 +25,7 @@ impl Default for Gray4Frame {
 }
 
 impl Gray4Frame {
+    /// A black frame.
     pub const fn new() -> Self {
         Gray4Frame {
             buf: [0; ROW_BYTES * HEIGHT],

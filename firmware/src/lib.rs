@@ -21,6 +21,7 @@
 
 #![no_std]
 #![forbid(unsafe_code)]
+#![warn(missing_docs)]
 #![cfg_attr(
     not(test),
     deny(

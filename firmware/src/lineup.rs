@@ -12,13 +12,17 @@ use crate::screen::Screen;
 /// A game's bots and configuration label for one entry of a lineup.
 #[derive(Clone, Copy, Debug)]
 pub struct Entry {
+    /// The configuration label the screens print.
     pub config: &'static str,
+    /// The bots' names, by seat.
     pub bots: &'static [&'static str],
 }
 
 /// Something done with one entry, whatever its game.
 pub trait Visit {
+    /// What the visit gives back.
     type Out;
+    /// Does the visit with the entry's game `G` and its params.
     fn visit<G: Screen + Roster>(self, entry: &Entry, params: &G::Params) -> Self::Out;
     /// The entry's params could not be built (a map that does not parse): nothing to play.
     fn skip(self, entry: &Entry) -> Self::Out;

@@ -6,10 +6,13 @@
 
 use embedded_graphics::pixelcolor::{BinaryColor, Gray4, GrayColor, Rgb565, RgbColor, WebColors};
 
+/// The colours the screens use, for each kind of display (1-bit, 4-bit gray, RGB565).
 pub trait Palette: embedded_graphics::pixelcolor::PixelColor {
     /// Bits per pixel: 1, 4 or 16.
     const DEPTH: u8;
+    /// What the screen is cleared to.
     fn background() -> Self;
+    /// Text.
     fn text() -> Self;
     /// Grid lines and empty cells: visible but quiet.
     fn dim() -> Self;

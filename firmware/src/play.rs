@@ -48,15 +48,21 @@ impl Default for RunConfig {
 /// What a match came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MatchSummary {
+    /// The match's number in the lineup.
     pub number: u32,
+    /// Turns played.
     pub turns: u32,
+    /// The final state's digest.
     pub digest: u64,
+    /// The single winner; `None` for a draw or a match not finished.
     pub winner: Option<usize>,
+    /// Whether the game reached its end (not stopped at the turn limit).
     pub finished: bool,
     /// The rules' cost per turn (`step`).
     pub cost: CostSummary,
     /// The bots' cost per turn (all seats' decisions).
     pub bots_cost: CostSummary,
+    /// Actions refused over the match, every seat together.
     pub refused: u32,
 }
 

@@ -31,7 +31,9 @@ macro_rules! fmt_line {
 /// Where things go on a display of a given size.
 #[derive(Clone, Copy, Debug)]
 pub struct Layout {
+    /// The display's size.
     pub size: Size,
+    /// The font of every text.
     pub font: &'static MonoFont<'static>,
     /// The strip at the top: game and turn.
     pub header: Rectangle,
@@ -43,6 +45,7 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The layout of a display of `size`.
     pub fn of(size: Size) -> Layout {
         #[cfg(feature = "desktop")]
         if size.width >= desktop::WIDTH && size.height >= desktop::HEIGHT {
@@ -138,6 +141,7 @@ impl Layout {
         }
     }
 
+    /// Text in this layout's font and `color`.
     pub fn text_style<C: Palette>(&self, color: C) -> MonoTextStyle<'static, C> {
         MonoTextStyle::new(self.font, color)
     }
@@ -154,6 +158,7 @@ impl Layout {
         Ok(())
     }
 
+    /// Pixels from one line of text to the next.
     pub fn line_height(&self) -> i32 {
         px(self.font.character_size.height).saturating_add(1)
     }
@@ -441,10 +446,15 @@ where
 /// Who is playing what: what the header and the result screen print.
 #[derive(Clone, Copy, Debug)]
 pub struct MatchLabel<'a> {
+    /// The match's number in the lineup.
     pub number: u32,
+    /// The game's name.
     pub game: &'static str,
+    /// The lineup entry's configuration label.
     pub config: &'static str,
+    /// The match's seed.
     pub seed: u64,
+    /// The bots' names, by seat.
     pub bots: &'a [&'static str],
 }
 
@@ -696,30 +706,34 @@ pub fn wrap(s: &str, width: usize) -> impl Iterator<Item = &str> {
 /// The desktop layout, for a display far larger than a board's (`arena render --display
 /// desktop`, the viewer page): the header names the game, its configuration and seed; the board
 /// picture fills the left; on the right a panel gives each seat's bot name in its colour with
-/// the numbers that matter in its game (written by the game's [`Screen::seat_panel`]), and a
-/// legend of what the picture's colours and marks mean ([`Screen::legend`]).
+/// the numbers that matter in its game (written by the game's [`SidePanel::seat_panel`]), and a
+/// legend of what the picture's colours and marks mean ([`SidePanel::legend`]).
 ///
 /// Behind the `desktop` feature (the host and the viewer turn it on): the boards' builds do not
-/// hold it, and [`Layout::of`] only chooses it for a display at least [`WIDTH`] x [`HEIGHT`].
+/// hold it, and [`Layout::of`] only chooses it for a display at least [`desktop::WIDTH`] x [`desktop::HEIGHT`].
 #[cfg(feature = "desktop")]
 pub mod desktop {
     use super::*;
 
     /// The smallest display that gets the desktop layout (a board's is at most 240 wide).
     pub const WIDTH: u32 = 640;
+    /// The smallest display height that gets the desktop layout.
     pub const HEIGHT: u32 = 400;
     /// The side panel's width (37 characters of [`FONT`]).
     pub const SIDE_WIDTH: u32 = 340;
     /// The panel's text, and the names in bold.
     pub const FONT: &MonoFont<'static> = &ascii::FONT_9X15;
+    /// The seats' names.
     pub const BOLD: &MonoFont<'static> = &ascii::FONT_9X15_BOLD;
     /// A text line's height, and a legend line's (its mark is a [`SWATCH`] square).
     pub const LINE: i32 = 16;
+    /// A legend line's height.
     pub const KEY_LINE: i32 = 18;
     /// The side of a name's colour square and of a legend mark.
     pub const SWATCH: u32 = 16;
     /// Where a panel line starts, and where the text after a mark (and a seat's numbers) starts.
     pub const MARGIN: i32 = 6;
+    /// Where the text after a mark (and a seat's numbers) starts.
     pub const INDENT: i32 = 28;
     /// Space between the parts of the panel.
     pub const GAP: i32 = 6;
@@ -818,6 +832,7 @@ pub mod desktop {
     }
 
     impl<'t, D: Canvas> Panel<'t, D> {
+        /// An empty panel drawing on `target` inside `area`.
         pub fn new(target: &'t mut D, area: Rectangle) -> Self {
             let y = area.top_left.y.saturating_add(GAP);
             Panel {
@@ -1004,7 +1019,7 @@ pub mod desktop {
 mod tests {
     use super::*;
     use embedded_graphics::mock_display::MockDisplay;
-    use embedded_graphics::pixelcolor::Rgb565;
+    use embedded_graphics::pixelcolor::{Gray4, Rgb565};
 
     #[test]
     fn layout_adapts_to_the_display() {
@@ -1035,12 +1050,68 @@ mod tests {
         assert_eq!(lines.as_slice(), &["Draw t45:", "five rounds", "played"]);
     }
 
+    /// A display of any size that counts the pixels drawn outside it instead of dropping them,
+    /// and notes the lowest row drawn in the text colour.
+    struct Bounded {
+        size: Size,
+        outside: u32,
+        lowest_text: i32,
+    }
+
+    impl OriginDimensions for Bounded {
+        fn size(&self) -> Size {
+            self.size
+        }
+    }
+
+    impl DrawTarget for Bounded {
+        type Color = Gray4;
+        type Error = core::convert::Infallible;
+        fn draw_iter<I: IntoIterator<Item = Pixel<Gray4>>>(
+            &mut self,
+            pixels: I,
+        ) -> Result<(), Self::Error> {
+            for Pixel(p, c) in pixels {
+                let (w, h) = (px(self.size.width), px(self.size.height));
+                if p.x < 0 || p.y < 0 || p.x >= w || p.y >= h {
+                    self.outside += 1;
+                } else if c == Gray4::text() {
+                    self.lowest_text = self.lowest_text.max(p.y);
+                }
+            }
+            Ok(())
+        }
+    }
+
+    /// A message far longer than any screen holds, with a word longer than any line.
+    const LONG_PANIC: &str = "panicked at core/src/games/ants/turn.rs:123:45: index out of \
+        bounds: the len is 3 but the index is 7; a_word_longer_than_any_line_of_any_display_at_all \
+        and then many more words, so that the message runs well past the bottom of every screen \
+        the boards have, the small and the large, which must cut it rather than draw off the edge";
+
     #[test]
     fn the_panic_screen_draws_inside_the_display() {
+        // The mock display refuses (panics on) any pixel outside its 64 x 64.
         let mut d: MockDisplay<Rgb565> = MockDisplay::new();
         d.set_allow_overdraw(true);
-        d.set_allow_out_of_bounds_drawing(true);
-        draw_panic("index out of bounds", &mut d).unwrap();
+        draw_panic(LONG_PANIC, &mut d).unwrap();
         assert_eq!(d.get_pixel(Point::new(0, 0)), Some(Rgb565::background()));
+        // The boards' displays and a smaller one: nothing outside, and the message fills the
+        // screen down to its last text line.
+        for (w, h) in [(128, 64), (240, 240), (96, 32)] {
+            let mut d = Bounded {
+                size: Size::new(w, h),
+                outside: 0,
+                lowest_text: -1,
+            };
+            draw_panic(LONG_PANIC, &mut d).unwrap();
+            assert_eq!(d.outside, 0, "{w} x {h}: pixels drawn outside the display");
+            let layout = Layout::of(Size::new(w, h));
+            assert!(
+                d.lowest_text >= px(h).saturating_sub(2 * layout.line_height()),
+                "{w} x {h}: the message stops at row {} of {h}",
+                d.lowest_text
+            );
+        }
     }
 }

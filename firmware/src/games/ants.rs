@@ -22,13 +22,18 @@ use crate::screen::{
 
 /// Squares, ants, food, hills and orders per seat of the board build.
 pub const SQUARES: usize = 24 * 24;
+/// Ants alive at once (the board build's capacity).
 pub const ANTS: usize = 64;
+/// Food on the map at once.
 pub const FOOD: usize = 64;
+/// Hills on a map.
 pub const HILLS: usize = 4;
+/// Orders one seat may give in one turn.
 pub const ORDERS: usize = 64;
 
 /// Ants as the boards play it.
 pub type AntsBoard = AntsGame<SQUARES, ANTS, FOOD, HILLS, ORDERS>;
+/// The params of Ants as the boards play it.
 pub type AntsBoardParams = Params<SQUARES, HILLS>;
 
 /// A 24 x 24 two-player map with two hills each, symmetric under a half turn (what the official

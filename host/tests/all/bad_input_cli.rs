@@ -75,22 +75,72 @@ fn a_program_that_does_not_exist_stops_before_the_match() {
     );
 }
 
+/// The timeouts of seat 0 in the report of `arena play ARGS --turn-ms MS --json`.
+fn timeouts(args: &[&str], ms: &str) -> Vec<serde_json::Value> {
+    let report = Arena::new(args)
+        .args(&["--turn-ms", ms, "--seed", "3"])
+        .report();
+    faults_of_kind(&report, 0, "timeout")
+        .into_iter()
+        .cloned()
+        .collect()
+}
+
 #[test]
 fn turn_ms_is_taken_by_every_game() {
     let map = golden("ants").join("maps/tutorial1.map");
     let map = map.to_str().unwrap();
-    let slow = "cmd:while read l; do echo null; done";
-    for args in [
-        &["play", "tower-defense", "--bot", slow, "--max-turns", "3"][..],
-        &["play", "colorfight", "--bot", slow, "--ticks", "3"][..],
-        &["play", "mammut", "--max-turns", "1"][..],
-        &["play", "ballroom", "--max-turns", "1"][..],
-        &[
-            "play", "ants", "--map", map, "--bot", "hunter", "--bot", "hold", "--turns", "3",
-        ][..],
+    // Each answer takes 0.4 s: over a limit of 50 ms per answer (or, for Tower Defense, whose
+    // limit is an average over 100 turns, 2 ms a turn), well within 2 s (200 s).
+    let slow = "cmd:while read l; do sleep 0.4; echo null; done";
+    let slow_ants = "cmd:while read l; do case $l in ready|go) sleep 0.4; echo go;; esac; done";
+    // A Ballroom bot answering `null` would be dropped at once (the reference's rule): this one
+    // names its class, then takes 0.4 s over its first phase answer.
+    let slow_ballroom = test_bot("ballroom_phase_bot.py", "--sleep 1 0.4");
+    for (args, tight, loose) in [
+        (
+            &["play", "tower-defense", "--bot", slow, "--max-turns", "3"][..],
+            "2",
+            "2000",
+        ),
+        (
+            &["play", "colorfight", "--bot", slow, "--ticks", "3"][..],
+            "50",
+            "2000",
+        ),
+        (
+            &["play", "mammut", "--bot", slow, "--max-turns", "10"][..],
+            "50",
+            "2000",
+        ),
+        (
+            &[
+                "play",
+                "ballroom",
+                "--bot",
+                &slow_ballroom,
+                "--max-turns",
+                "1",
+            ][..],
+            "50",
+            "2000",
+        ),
+        (
+            &[
+                "play", "ants", "--map", map, "--bot", slow_ants, "--bot", "hold", "--turns", "3",
+            ][..],
+            "50",
+            "2000",
+        ),
     ] {
-        Arena::new(args)
-            .args(&["--turn-ms", "50", "--seed", "3"])
-            .ok();
+        let over = timeouts(args, tight);
+        assert!(!over.is_empty(), "{args:?} --turn-ms {tight}: no timeout");
+        let limit = format!("{tight} ms");
+        assert!(
+            over.iter().all(|f| f.to_string().contains(&limit)),
+            "{args:?}: a timeout not over the {limit} given: {over:?}"
+        );
+        let within = timeouts(args, loose);
+        assert!(within.is_empty(), "{args:?} --turn-ms {loose}: {within:?}");
     }
 }

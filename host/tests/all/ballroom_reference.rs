@@ -186,13 +186,14 @@ fn verify_reads_an_official_log_that_files_actions_by_executor() {
 #[test]
 fn a_seat_answering_late_is_in_time_when_the_seat_before_it_was_slow() {
     // The reference reads the seats one after the other, each with its own time limit from the
-    // end of the previous seat's read. With 1 s a phase: seat 0 answers its 5th phase after 0.8 s
-    // and seat 1 after 1.4 s from the message, 0.6 s after seat 0: both are in time. Seat 3 answers
-    // after 3.0 s, 1.6 s after seat 1: that is a time-out.
+    // end of the previous seat's read. With 4 s a phase: seat 0 answers its 5th phase after 2.0 s
+    // and seat 1 after 4.5 s from the message (over 4 s from the message, but 2.5 s after seat 0):
+    // both are in time, by 2 s and 1.5 s, margins a loaded machine does not eat. Seat 3 answers
+    // after 9.5 s, 5 s after seat 1: a time-out (load only makes it later).
     let sleeper = |secs: &str| test_bot("ballroom_phase_bot.py", &format!("--sleep 5 {secs}"));
     let (report, log) = Arena::play("ballroom")
-        .bots(&[&sleeper("0.8"), &sleeper("1.4"), "random", &sleeper("3.0")])
-        .args(&["--turn-ms", "1000", "--seed", "3"])
+        .bots(&[&sleeper("2.0"), &sleeper("4.5"), "random", &sleeper("9.5")])
+        .args(&["--turn-ms", "4000", "--seed", "3"])
         .played("game.json");
     assert_eq!(report["turns"], 100);
     for seat in [0, 1] {

@@ -56,7 +56,9 @@ fn play_stops_quietly_with_its_replay_complete() {
         .replay(&trace);
     let (status, _) = with_closed_stdout(&watched);
     assert!(status.success(), "{status}");
-    verifies("tower-defense", &trace, &["--partial"]);
+    // Stopped at 50 turns on purpose (--partial), but with all 50 in the file.
+    let said = verifies("tower-defense", &trace, &["--partial"]);
+    assert!(said.contains("ok: 50 turns re-played"), "{said}");
 }
 
 #[test]

@@ -13,6 +13,10 @@ struct GameCase {
     others: &'static [&'static str],
     replay_ext: &'static str,
     verify_extra: Vec<String>,
+    /// A match stopped by `--max-turns` before its end: its replay is verified with `--partial`,
+    /// and must hold exactly this many turns. `None`: the match ends by its rules, and the replay
+    /// is verified as complete.
+    partial_turns: Option<u32>,
     example: &'static str,
     /// Input lines after which the crashing bot dies (mid-match for this game).
     crash_after: u32,
@@ -38,7 +42,8 @@ fn games() -> Vec<GameCase> {
             ]),
             others: &["random"],
             replay_ext: "jsonl",
-            verify_extra: vec!["--partial".into()],
+            verify_extra: vec![],
+            partial_turns: Some(150),
             example: "host/examples/tower_defense_bot.py",
             crash_after: 30,
         },
@@ -57,6 +62,7 @@ fn games() -> Vec<GameCase> {
             others: &["expander"],
             replay_ext: "jsonl",
             verify_extra: vec![],
+            partial_turns: None,
             example: "host/examples/colorfight_bot.py",
             crash_after: 3,
         },
@@ -66,6 +72,7 @@ fn games() -> Vec<GameCase> {
             others: &["greedy", "random", "cautious", "greedy"],
             replay_ext: "jsonl",
             verify_extra: vec![],
+            partial_turns: None,
             example: "host/examples/mammut_bot.py",
             // A Mammut bot can be asked as few as five times in a whole match (once a round).
             crash_after: 2,
@@ -76,6 +83,7 @@ fn games() -> Vec<GameCase> {
             others: &["strong", "holder", "random"],
             replay_ext: "json",
             verify_extra: vec![],
+            partial_turns: None,
             example: "host/examples/ballroom_bot.py",
             crash_after: 30,
         },
@@ -98,6 +106,7 @@ fn games() -> Vec<GameCase> {
             others: &["hunter"],
             replay_ext: "json",
             verify_extra: vec!["--map".into(), map],
+            partial_turns: None,
             example: "host/examples/ants_bot.py",
             crash_after: 40,
         },
@@ -243,15 +252,32 @@ fn every_game_survives_every_hostile_bot() {
             }
             let mut verify = vec!["verify", game.name, r];
             verify.extend(game.verify_extra.iter().map(String::as_str));
+            if game.partial_turns.is_some() {
+                verify.push("--partial");
+            }
             let v = arena(&verify);
             if !v.status.success() {
                 failures.push(format!("{what}: the replay does not verify: {}", text(&v)));
-            }
-            // The stderr log is capped (10 MB), however much the bot writes.
-            if let Ok(meta) = std::fs::metadata(logs.join("0.stderr")) {
-                if meta.len() > 10 << 20 {
-                    failures.push(format!("{what}: stderr log of {} bytes", meta.len()));
+            } else if let Some(n) = game.partial_turns {
+                // Partial by design, but every one of the turns played is in the file.
+                let said = String::from_utf8_lossy(&v.stdout);
+                if !said.contains(&format!("ok: {n} turns re-played")) {
+                    failures.push(format!(
+                        "{what}: the replay does not hold {n} turns: {said}"
+                    ));
                 }
+            }
+            // The bot's stderr log is kept (created when the bot starts), and capped (10 MB)
+            // however much the bot writes; the flooding bot's holds its flood.
+            match std::fs::metadata(logs.join("0.stderr")) {
+                Err(e) => failures.push(format!("{what}: no stderr log: {e}")),
+                Ok(meta) if meta.len() > 10 << 20 => {
+                    failures.push(format!("{what}: stderr log of {} bytes", meta.len()))
+                }
+                Ok(meta) if h.name == "floods stderr" && meta.len() == 0 => {
+                    failures.push(format!("{what}: the flood is not in the stderr log"))
+                }
+                Ok(_) => {}
             }
             let left = left_behind(&marker);
             if !left.is_empty() {

@@ -4,7 +4,8 @@
 //! through their adapters in host/examples/, playing whole matches against the built-in bots.
 
 use crate::common::*;
-use std::path::Path;
+use arena_host::games::tower_defense::json::action_from_json;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// Compiles `bot` (C# source) with the seed's API and the adapter into `out`.
@@ -151,4 +152,108 @@ fn the_adapter_shows_a_bot_what_the_controller_showed_it() {
     // Turn 1: 500 gold, so pos 1. Turn 10: 500 - 50 (the build) + 10 (income at turn 10) = 460.
     assert_eq!(actions[0]["pos"], 1, "{actions:?}");
     assert_eq!(actions[9]["pos"], 60, "{actions:?}");
+}
+
+/// The controller's sample bots, as `(file, builder, army)`: our controller-style restatement of
+/// them (host/tests/bots/td_controller_samples.js), and, when a checkout of the controller is at
+/// hand (`TD_CONTROLLER`, as ../shared/ref/tower-defense/README.md sets it up), the controller's
+/// own `simpleTurretBuilder` and `simpleInvaderArmy`, cut unmodified from its 2018-05-19
+/// tower-defense.js into `dir`. CI has no checkout (none of its code is in the project or in
+/// ../shared), so there it checks the adapter with the restatement.
+fn controller_samples(dir: &Path) -> Vec<(String, &'static str, &'static str)> {
+    let mut samples = vec![(
+        "host/tests/bots/td_controller_samples.js".to_string(),
+        "turretBuilder",
+        "invaderArmy",
+    )];
+    let Some(checkout) = std::env::var_os("TD_CONTROLLER") else {
+        return samples;
+    };
+    let checkout = PathBuf::from(checkout);
+    let final_js = checkout.join("final/tower-defense.js");
+    let code = if final_js.exists() {
+        std::fs::read_to_string(&final_js).unwrap()
+    } else {
+        let commit = "a7bce428358d9a568c6a2c9c62ba16249c835cdf:tower-defense.js";
+        let out = Command::new("git")
+            .arg("-C")
+            .arg(&checkout)
+            .args(["show", commit])
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "TD_CONTROLLER: {}", text(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let start = code.find("function simpleTurretBuilder()").unwrap();
+    let end = code.find("function newGame()").unwrap();
+    let file = dir.join("controller_samples.js");
+    std::fs::write(&file, &code[start..end]).unwrap();
+    samples.push((
+        file.to_str().unwrap().to_string(),
+        "simpleTurretBuilder",
+        "simpleInvaderArmy",
+    ));
+    samples
+}
+
+#[test]
+fn the_controllers_sample_bots_replay_the_golden_builder_army_game_through_the_adapter() {
+    // The first 10,000 turns of the controller's 100,000-turn game between its two samples: every
+    // action as the controller's bots chose it, every recorded state (one each 500 turns) equal.
+    const TURNS: usize = 10_000;
+    let golden =
+        std::fs::read_to_string(golden("tower-defense").join("builder-army-full.jsonl")).unwrap();
+    let golden: Vec<serde_json::Value> = golden
+        .lines()
+        .skip(2)
+        .take(TURNS)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(golden.len(), TURNS);
+    let (dir, trace) = scratch("td.jsonl");
+    for (file, builder, army) in controller_samples(dir.path()) {
+        let adapter = |name: &str| {
+            format!("cmd:node host/examples/tower_defense_js/adapter.js {file} {name}")
+        };
+        let r = Arena::play("tower-defense")
+            .bots(&[&adapter(builder), &adapter(army)])
+            .args(&["--max-turns", &TURNS.to_string(), "--turn-ms", "5000"])
+            .replay(&trace)
+            .report();
+        for seat in [0, 1] {
+            assert_eq!(
+                r["seats"][seat]["faults"],
+                serde_json::json!([]),
+                "{file}: {r}"
+            );
+        }
+        let ours: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
+            .unwrap()
+            .lines()
+            .skip(2)
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(ours.len(), TURNS, "{file}");
+        let mut states = 0;
+        for (theirs, ours) in golden.iter().zip(&ours) {
+            let turn = &theirs["turn"];
+            assert_eq!(&ours["turn"], turn);
+            for seat in [0, 1] {
+                assert_eq!(
+                    action_from_json(&ours["actions"][seat]),
+                    action_from_json(&theirs["actions"][seat]),
+                    "{file}: turn {turn}, seat {seat}"
+                );
+            }
+            if theirs.get("players").is_some() {
+                assert_eq!(
+                    (&ours["players"], &ours["boards"]),
+                    (&theirs["players"], &theirs["boards"]),
+                    "{file}: the state after turn {turn}"
+                );
+                states += 1;
+            }
+        }
+        assert_eq!(states, TURNS / 500, "{file}");
+    }
 }

@@ -3,7 +3,7 @@
 
 use crate::common::*;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 fn tournament(dir: &Path, name: &str, extra: &[&str]) -> (PathBuf, Output) {
     let file = dir.join(name);
@@ -87,13 +87,27 @@ fn siege_plays_every_defender_against_every_invader() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("defender avg"));
 }
 
+/// Whether process `pid` still runs (a zombie waiting for its parent to reap it does not).
+fn running(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the command name, which is in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z')),
+        Err(_) => false,
+    }
+}
+
 #[test]
 fn external_bots_in_a_tournament_leave_no_process_behind() {
     let dir = tempfile::tempdir().unwrap();
-    let marker = format!("arena-zombie-check-{}", std::process::id());
-    // A bot that answers a few turns, then hangs with a child of its own.
+    let pids = dir.path().join("pids");
+    // A bot that starts a child of its own, answers a few turns, then hangs in another child.
+    // Every instance (one per match) writes its own pid and its children's to `pids`.
     let bot = format!(
-        "cmd:sh -c 'sleep 300 & n=0; while read l; do n=$((n+1)); [ $n -gt 20 ] && sleep 300; echo null; done' {marker}"
+        "cmd:sh -c 'echo $$ >> \"$0\"; sleep 300 & echo $! >> \"$0\"; n=0; while read l; do n=$((n+1)); \
+         if [ $n -gt 20 ]; then sleep 300 & echo $! >> \"$0\"; wait; fi; echo null; done' {}",
+        pids.display()
     );
     let file = dir.path().join("z.json");
     Arena::tournament("tower-defense")
@@ -106,14 +120,20 @@ fn external_bots_in_a_tournament_leave_no_process_behind() {
         r["ratings"][0]["faults"]["timeouts"].as_u64().unwrap() > 0,
         "{r}"
     );
-    let left = Command::new("pgrep")
-        .args(["-f", &marker])
-        .output()
-        .unwrap();
+    let pids = std::fs::read_to_string(&pids).unwrap();
+    let pids: Vec<&str> = pids.lines().collect();
+    // Two matches (one per side), each: the shell, its first child and the one it hangs in.
+    assert_eq!(pids.len(), 6, "{pids:?}");
+    // SIGKILL is delivered at once, but a loaded machine may take a moment to tear a process down.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut left: Vec<&str> = pids.clone();
+    while !left.is_empty() && std::time::Instant::now() < until {
+        left.retain(|pid| running(pid));
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     assert!(
-        left.stdout.is_empty(),
-        "processes left: {}",
-        String::from_utf8_lossy(&left.stdout)
+        left.is_empty(),
+        "processes left running: {left:?} of {pids:?}"
     );
 }
 

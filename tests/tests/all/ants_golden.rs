@@ -56,6 +56,11 @@ fn bot_inputs_are_reproduced_byte_for_byte() {
     let dir = arena_tests::golden("ants").join("tut_hunter_greedy_s7");
     let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
     let logs = arena_host::games::ants::bot_input(&read("replay.json"), &read("map.map")).unwrap();
+    // One log per player, as many as the official engine wrote.
+    let official = (0..)
+        .take_while(|p| dir.join(format!("bot{p}.input")).exists())
+        .count();
+    assert_eq!((logs.len(), official), (2, 2));
     for (p, log) in logs.iter().enumerate() {
         let expected = read(&format!("bot{p}.input"));
         if *log != expected {
@@ -82,6 +87,10 @@ fn bot_inputs_of_multiplayer_games_follow_the_replay() {
         let replay: serde_json::Value = serde_json::from_str(&read("replay.json")).unwrap();
         let logs =
             arena_host::games::ants::bot_input(&read("replay.json"), &read("map.map")).unwrap();
+        // One log per player of the replay.
+        let players = replay["replaydata"]["players"].as_u64().unwrap() as usize;
+        assert_eq!(logs.len(), players, "{game}");
+        assert_eq!(players, replay["playerturns"].as_array().unwrap().len());
         for (p, log) in logs.iter().enumerate() {
             let turns = log
                 .lines()

@@ -23,9 +23,13 @@ const FAR: u16 = u16::MAX;
 const DANGER_RADIUS2: u32 = 10;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// How an [`AntsBot`] plays: which of its goals its ants serve first.
 pub enum Style {
+    /// `strong`: one ant per food, the others march on the enemy hills, never stepping where it is outnumbered.
     Strong,
+    /// `hunter`: every ant walks to the nearest food, else enemy hill, else enemy ant.
     Hunter,
+    /// `hold`: never moves (the official HoldBot).
     Hold,
 }
 
@@ -39,11 +43,13 @@ enum Goal {
 /// A built-in Ants bot.
 #[derive(Clone, Debug)]
 pub struct AntsBot {
+    /// The style, fixed by the name the bot was made with.
     pub style: Style,
     rng: Rng,
 }
 
 impl AntsBot {
+    /// The bot named `name` (`strong`, `hunter` or `hold`), seeded with `seed`; `None` for another name.
     pub fn by_name(name: &str, seed: u64) -> Option<AntsBot> {
         let style = match name {
             "strong" => Style::Strong,

@@ -11,18 +11,24 @@ use crate::game::SetupError;
 
 /// Square contents in the official encoding: `0..=9` an ant of that player, then these.
 pub const LAND: u8 = 10;
+/// A square with food on it.
 pub const FOOD: u8 = 11;
+/// A water square: nothing moves onto it.
 pub const WATER: u8 = 12;
 
 /// Players a map may have (the official range).
 pub const MIN_PLAYERS: usize = 2;
+/// The most players a map may have (the official range).
 pub const MAX_PLAYERS: usize = 10;
 
 /// A parsed map: the terrain and the hills, for a build holding `SQUARES` squares and `HILLS` hills.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Map<const SQUARES: usize, const HILLS: usize> {
+    /// Rows of the map.
     pub rows: u16,
+    /// Columns of the map.
     pub cols: u16,
+    /// Players the map is for: the number of distinct hill owners.
     pub players: u8,
     /// `LAND` or `WATER` per square, row-major; only the first `rows * cols` are used.
     pub terrain: [u8; SQUARES],
@@ -48,6 +54,7 @@ fn parse_number(text: &str) -> Option<u32> {
 }
 
 impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
+    /// Squares in use: `rows * cols`.
     pub fn squares(&self) -> usize {
         // Both are u16: the product fits a usize.
         (self.rows as usize).saturating_mul(self.cols as usize)

@@ -71,24 +71,36 @@ use crate::seat::{SeatSet, MAX_SEATS};
 
 /// Host build: every official map (up to 24,000 squares, 10 players), thousands of ants.
 pub const HOST_SQUARES: usize = 24_000;
+/// Host build: the most ants alive at once.
 pub const HOST_ANTS: usize = 4096;
+/// Host build: the most food on the map at once.
 pub const HOST_FOOD: usize = 4096;
+/// Host build: the most hills on a map.
 pub const HOST_HILLS: usize = 100;
+/// Host build: the most orders one seat may give in one turn.
 pub const HOST_ORDERS: usize = 1024;
 /// Microcontroller build: 48 x 48, 256 ants; the whole state fits in 48 KB.
 pub const MCU_SQUARES: usize = 48 * 48;
+/// Microcontroller build: the most ants alive at once.
 pub const MCU_ANTS: usize = 256;
+/// Microcontroller build: the most food on the map at once.
 pub const MCU_FOOD: usize = 256;
+/// Microcontroller build: the most hills on a map.
 pub const MCU_HILLS: usize = 8;
+/// Microcontroller build: the most orders one seat may give in one turn.
 pub const MCU_ORDERS: usize = 256;
 
 /// Ants for the desktop.
 pub type Ants = AntsGame<HOST_SQUARES, HOST_ANTS, HOST_FOOD, HOST_HILLS, HOST_ORDERS>;
+/// The params of the desktop's Ants ([`Ants`]).
 pub type AntsParams = Params<HOST_SQUARES, HOST_HILLS>;
+/// A map for the desktop's Ants ([`Ants`]).
 pub type AntsMap = Map<HOST_SQUARES, HOST_HILLS>;
 /// Ants for a microcontroller.
 pub type AntsMcu = AntsGame<MCU_SQUARES, MCU_ANTS, MCU_FOOD, MCU_HILLS, MCU_ORDERS>;
+/// The params of the microcontroller's Ants ([`AntsMcu`]).
 pub type AntsMcuParams = Params<MCU_SQUARES, MCU_HILLS>;
+/// A map for the microcontroller's Ants ([`AntsMcu`]).
 pub type AntsMcuMap = Map<MCU_SQUARES, MCU_HILLS>;
 
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize> Game

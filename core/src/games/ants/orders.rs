@@ -8,13 +8,18 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Dir {
+    /// North: one row up.
     N,
+    /// East: one column right.
     E,
+    /// South: one row down.
     S,
+    /// West: one column left.
     W,
 }
 
 impl Dir {
+    /// The four directions, in the order N, E, S, W.
     pub const ALL: [Dir; 4] = [Dir::N, Dir::E, Dir::S, Dir::W];
 
     /// `(d_row, d_col)`.
@@ -37,6 +42,7 @@ impl Dir {
         }
     }
 
+    /// The direction of an order's letter (`n`, `e`, `s`, `w`); `None` for any other byte.
     pub const fn from_letter(c: u8) -> Option<Dir> {
         match c {
             b'n' => Some(Dir::N),
@@ -52,8 +58,11 @@ impl Dir {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Order {
+    /// Row of the ant to move (as sent: checked against the map by the rules).
     pub row: i16,
+    /// Column of the ant to move (as sent: checked against the map by the rules).
     pub col: i16,
+    /// Where it moves.
     pub dir: Dir,
 }
 
@@ -61,12 +70,19 @@ pub struct Order {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum OrderError {
+    /// A line that is not an `o` order.
     UnknownAction,
+    /// An `o` line without exactly a row, a column and a direction.
     IncorrectlyFormatted,
+    /// A row or column that is not a number.
     InvalidRowOrCol,
+    /// A direction that is not `n`, `e`, `s` or `w`.
     InvalidDirection,
+    /// A second order for the same ant this turn.
     Duplicate,
+    /// No ant of this player stands on the square.
     NotPlayerAnt,
+    /// A row or column outside the map.
     OutOfBounds,
     /// Ignored rather than invalid in the official engine: the destination is food or water.
     MoveBlocked,
@@ -75,6 +91,7 @@ pub enum OrderError {
 }
 
 impl OrderError {
+    /// The official engine's words for the refusal.
     pub const fn reason(self) -> &'static str {
         match self {
             OrderError::UnknownAction => "unknown action",

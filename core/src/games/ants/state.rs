@@ -11,9 +11,11 @@ pub(crate) const NONE16: u16 = u16::MAX;
 pub(crate) const NONE8: u8 = u8::MAX;
 /// `cutoff_bot` values that are not players (the official constants).
 pub const CUTOFF_LAND: i8 = -2;
+/// `cutoff_bot` value of the food bot: food not being gathered.
 pub const CUTOFF_FOOD: i8 = -3;
 /// Points for razing a hill, and for losing one (the official constants).
 pub const HILL_POINTS: i32 = 2;
+/// Points a player loses for each of its hills razed.
 pub const RAZE_POINTS: i32 = -1;
 
 /// A living ant. `order` is what it did this turn: `b'-'` (stayed), a direction letter, or `0` for
@@ -23,9 +25,13 @@ pub const RAZE_POINTS: i32 = -1;
 pub struct Ant {
     /// Creation index: the ant's place in the replay's `ants` list.
     pub id: u32,
+    /// Square it stands on (row-major index).
     pub sq: u16,
+    /// The player that owns it.
     pub owner: u8,
+    /// Turn it was born.
     pub spawn_turn: u16,
+    /// What it did this turn (see [`Ant`]).
     pub order: u8,
 }
 
@@ -33,9 +39,13 @@ pub struct Ant {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DeadAnt {
+    /// Creation index: the ant's place in the replay's `ants` list.
     pub id: u32,
+    /// Square it died on.
     pub sq: u16,
+    /// The player that owned it.
     pub owner: u8,
+    /// Its last order (as [`Ant::order`]).
     pub order: u8,
 }
 
@@ -43,8 +53,11 @@ pub struct DeadAnt {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Food {
+    /// Creation index: the food's place in the replay's `food` list.
     pub id: u32,
+    /// Square it lies on.
     pub sq: u16,
+    /// Turn it appeared.
     pub start_turn: u16,
 }
 
@@ -52,8 +65,11 @@ pub struct Food {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct FoodGone {
+    /// The food's creation index.
     pub id: u32,
+    /// Square it lay on.
     pub sq: u16,
+    /// The player that gathered it, `None` when it was destroyed.
     pub owner: Option<u8>,
 }
 
@@ -61,8 +77,11 @@ pub struct FoodGone {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Hill {
+    /// Square the hill stands on.
     pub sq: u16,
+    /// The player that owns it.
     pub owner: u8,
+    /// The last turn one of its owner's ants stood on it.
     pub last_touched: u16,
     /// Turn it was razed (`None` while standing).
     pub end_turn: Option<u16>,
@@ -76,15 +95,22 @@ pub struct Hill {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Cutoff {
+    /// Only one player has ants left.
     Extermination,
+    /// Only one player is still alive (it gets the lone survivor's bonus).
     LoneSurvivor,
+    /// Food has been most of the population (`cutoff_percent`) for `cutoff_turn` turns.
     FoodNotGathered,
+    /// One player has been most of the population for `cutoff_turn` turns without razing a hill.
     NotRazingHills,
+    /// No player can change rank any more by razing the hills left.
     RankStabilized,
+    /// The turn limit was reached.
     TurnLimit,
 }
 
 impl Cutoff {
+    /// The official `cutoff` string.
     pub const fn as_str(self) -> &'static str {
         match self {
             Cutoff::Extermination => "extermination",
@@ -102,7 +128,9 @@ impl Cutoff {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Attack {
+    /// The official default: an ant dies if one of its enemies in range has no more enemies than it has.
     Focus,
+    /// Each ant deals `1 / enemies` to each enemy in range; an ant hit for 1 or more dies.
     Damage,
 }
 
@@ -110,27 +138,42 @@ pub enum Attack {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Draw {
+    /// Drawn once per game with `randrange(lo, hi + 1)`.
     Range(u16, u16),
+    /// Always this value.
     Fixed(u16),
 }
 
 /// Everything a game is set up from besides the engine seed (`Game::new`'s seed).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Params<const SQUARES: usize, const HILLS: usize> {
+    /// The map: terrain, hills, players.
     pub map: Map<SQUARES, HILLS>,
+    /// Turn limit.
     pub turns: u16,
+    /// Time a bot has to set up, in milliseconds (sent to bots).
     pub loadtime: u32,
+    /// Time a bot has per turn, in milliseconds (sent to bots).
     pub turntime: u32,
+    /// Squared radius of what an ant sees.
     pub viewradius2: u16,
+    /// Squared radius of an ant's attack.
     pub attackradius2: u16,
+    /// Squared radius within which an ant gathers food.
     pub spawnradius2: u16,
+    /// How battles are resolved.
     pub attack: Attack,
     /// Only sent to bots.
     pub player_seed: i64,
+    /// Food per player spawned every `food_turn` turns, on average.
     pub food_rate: Draw,
+    /// Turns over which `food_rate` food per player spawns.
     pub food_turn: Draw,
+    /// Land squares per food placed at the start.
     pub food_start: Draw,
+    /// Food per player placed in sight of its hills at the start.
     pub food_visible: Draw,
+    /// Turns one side (the food or one player) may hold `cutoff_percent` of the population before the game ends.
     pub cutoff_turn: u16,
     /// `cutoff_percent` as a fraction `num / den` (the official 0.85 is 17/20).
     pub cutoff_percent: (u32, u32),
@@ -269,33 +312,43 @@ pub(crate) fn wrap(v: i32, n: i32) -> i32 {
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     AntsGame<SQ, A, F, H, O>
 {
+    /// Rows of the map.
     pub fn rows(&self) -> u16 {
         self.rows
     }
+    /// Columns of the map.
     pub fn cols(&self) -> u16 {
         self.cols
     }
+    /// Players of the game.
     pub fn players(&self) -> usize {
         self.players as usize
     }
+    /// Turn limit.
     pub fn turns(&self) -> u16 {
         self.turns
     }
+    /// Set-up time sent to the bots, in milliseconds.
     pub fn loadtime(&self) -> u32 {
         self.loadtime
     }
+    /// Time per turn sent to the bots, in milliseconds.
     pub fn turntime(&self) -> u32 {
         self.turntime
     }
+    /// Squared view radius.
     pub fn viewradius2(&self) -> u16 {
         self.view2
     }
+    /// Squared attack radius.
     pub fn attackradius2(&self) -> u16 {
         self.attack2
     }
+    /// Squared gathering radius.
     pub fn spawnradius2(&self) -> u16 {
         self.spawn2
     }
+    /// The seed sent to the bots (only for their own randomness).
     pub fn player_seed(&self) -> i64 {
         self.player_seed
     }
@@ -316,6 +369,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     pub fn square(&self, sq: usize) -> u8 {
         self.map.get(sq).copied().unwrap_or(WATER)
     }
+    /// Whether the square is water.
     pub fn is_water(&self, sq: usize) -> bool {
         self.square(sq) == WATER
     }
@@ -357,20 +411,25 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     pub fn food_created(&self) -> u32 {
         self.next_food
     }
+    /// A player's score (0 for no such player).
     pub fn score(&self, player: usize) -> i32 {
         self.score.get(player).copied().unwrap_or(0)
     }
+    /// Every player's score, by seat.
     pub fn scores(&self) -> &[i32] {
         let n = self.players as usize;
         self.score.get(..n).unwrap_or(&self.score)
     }
+    /// Every player's end-of-game bonus (the lone survivor's points for the hills still standing), by seat.
     pub fn bonus(&self) -> &[i32] {
         let n = self.players as usize;
         self.bonus.get(..n).unwrap_or(&self.bonus)
     }
+    /// Food in a player's hive: gathered, not yet spawned as ants.
     pub fn hive_food(&self, player: usize) -> u32 {
         self.hive.get(player).copied().unwrap_or(0)
     }
+    /// Ants a player has alive.
     pub fn ant_count(&self, player: usize) -> usize {
         self.ant_count.get(player).copied().unwrap_or(0) as usize
     }
@@ -388,15 +447,19 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let t = self.out_at.get(player).copied().unwrap_or(NONE16);
         (t != NONE16 && !self.is_alive(player)).then_some(t)
     }
+    /// Why the game ended, once it has.
     pub fn cutoff(&self) -> Option<Cutoff> {
         self.cutoff
     }
+    /// The turn the winner took the lead (the replay's `winning_turn`).
     pub fn winning_turn(&self) -> u16 {
         self.winning_turn
     }
+    /// The turn the ranking last changed (the replay's `ranking_turn`).
     pub fn ranking_turn(&self) -> u16 {
         self.ranking_turn
     }
+    /// Whether the game is over.
     pub fn is_finished(&self) -> bool {
         self.over
     }
@@ -498,6 +561,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         Ok(self.ant_at.get(sq).copied().unwrap_or(NONE16) as usize)
     }
 
+    /// Feeds the whole state into `d` (the [`crate::Game::hash_into`] of every Ants build).
     pub fn hash_into(&self, d: &mut Digest) {
         d.u16(self.rows)
             .u16(self.cols)

@@ -33,9 +33,17 @@ pub enum Action {
     /// USE: whether to use the held item.
     Use(bool),
     /// MOVE: the requested destination, any `i32` pair (the engine snaps what it cannot reach).
-    Move { x: i32, y: i32 },
+    Move {
+        /// Column, as sent.
+        x: i32,
+        /// Row, as sent.
+        y: i32,
+    },
     /// ATTACK: the target player index, any `i32` (outside 0..3 is an invalid attack).
-    Attack { target: i32 },
+    Attack {
+        /// The target's player index, as sent.
+        target: i32,
+    },
     /// BUY: the item to buy (NONE is the default buy, which is not free under the engine ruleset).
     Buy(Item),
 }
@@ -48,6 +56,7 @@ pub enum Action {
 pub struct Reply {
     /// The player the action is executed for (0..3).
     pub executor: u8,
+    /// What is executed.
     pub action: Action,
 }
 
@@ -55,7 +64,9 @@ pub struct Reply {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct UseRecord {
+    /// Whether the player used its item.
     pub used: bool,
+    /// Whether the reference found the action valid.
     pub valid: bool,
 }
 
@@ -63,8 +74,11 @@ pub struct UseRecord {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct MoveRecord {
+    /// The requested destination's x (any `i32`).
     pub x: i32,
+    /// The requested destination's y (any `i32`).
     pub y: i32,
+    /// Whether the reference found the action valid.
     pub valid: bool,
 }
 
@@ -73,9 +87,13 @@ pub struct MoveRecord {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct AttackRecord {
+    /// The target player index as sent (any `i32`).
     pub target: i32,
+    /// Whether the reference found the action valid.
     pub valid: bool,
+    /// The damage dealt (see [`AttackRecord`]).
     pub damage: u8,
+    /// Whether the target's shield nullified the attack.
     pub nullified: bool,
 }
 
@@ -84,8 +102,11 @@ pub struct AttackRecord {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct BuyRecord {
+    /// The item asked for.
     pub item: Item,
+    /// Whether the reference found the action valid.
     pub valid: bool,
+    /// Whether gold changed hands.
     pub bought: bool,
 }
 
@@ -94,8 +115,12 @@ pub struct BuyRecord {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TurnRecord {
+    /// USE phase, by seat.
     pub uses: [UseRecord; 4],
+    /// MOVE phase, by seat.
     pub moves: [MoveRecord; 4],
+    /// ATTACK phase, by seat.
     pub attacks: [AttackRecord; 4],
+    /// BUY phase, by seat.
     pub buys: [BuyRecord; 4],
 }

@@ -17,12 +17,16 @@ use crate::seat::Seat;
 /// The built-in bots, by name.
 #[derive(Clone, Debug)]
 pub enum BallroomBot {
+    /// `random`: a random legal reply, from its own seeded stream.
     Random(Rng),
+    /// `holder`: a Knight holding the control block.
     Holder,
+    /// `strong`: a Knight holding the block, walking in on the diagonal, buying a Hunter Scope.
     Strong,
 }
 
 impl BallroomBot {
+    /// The bot named `name` (`random`, `holder` or `strong`), seeded with `seed`; `None` for another name.
     pub fn new(name: &str, seed: u64) -> Option<BallroomBot> {
         match name {
             "random" => Some(BallroomBot::Random(Rng::stream(seed, b"ballroom-random"))),

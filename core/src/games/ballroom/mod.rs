@@ -67,6 +67,7 @@ use crate::seat::{SeatSet, MAX_SEATS};
 /// The description of a match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Params {
+    /// Which rules to follow where the text and the reference engine disagree.
     pub ruleset: Ruleset,
     /// Fixed starting classes (replays); `None` plays the handshake step first.
     pub classes: Option<[Class; PLAYERS]>,
@@ -125,14 +126,17 @@ impl Ballroom {
         self.phase != Phase::Class
     }
 
+    /// The rules followed.
     pub fn ruleset(&self) -> Ruleset {
         self.ruleset
     }
 
+    /// Every player's state, by seat.
     pub fn players(&self) -> &[Player; PLAYERS] {
         &self.players
     }
 
+    /// The player at `seat`, `None` out of range.
     pub fn player(&self, seat: usize) -> Option<&Player> {
         self.players.get(seat)
     }

@@ -7,18 +7,25 @@ use super::types::{Class, Item, Pos, StatSet};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Player {
+    /// The current class.
     pub class: Class,
+    /// The tile it stands on.
     pub pos: Pos,
     /// The item held (`item` in the JSON).
     pub item: Item,
     /// The item last used (`item_in_use`).
     pub in_effect: Item,
+    /// The reference's `effectTimer` for the item in effect (see [`Item::timer`]).
     pub effect_timer: i8,
+    /// Health points; 0 is dead (it respawns at the next settlement).
     pub health: i8,
+    /// Gold (`gold` in the JSON): settlements earned less what was spent.
     pub gold: u16,
+    /// Points (`score` in the JSON).
     pub score: u16,
     /// Gold spent so far (not in the reference; gold = settlements − spent).
     pub spent: u16,
+    /// Whether a used Shield protects it this turn.
     pub shielded: bool,
     /// `isActive` as the reference shows it.
     pub active: bool,
@@ -27,6 +34,7 @@ pub struct Player {
 }
 
 impl Player {
+    /// A player of class `class` on seat `seat`'s spawn point, at full health, holding nothing.
     pub const fn new(class: Class, seat: usize) -> Player {
         Player {
             class,
@@ -74,6 +82,7 @@ impl Player {
         }
     }
 
+    /// Whether its health is 0.
     pub const fn is_dead(&self) -> bool {
         self.health == 0
     }

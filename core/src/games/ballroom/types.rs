@@ -10,6 +10,7 @@ pub const PLAYERS: usize = 4;
 pub const TURNS: u8 = 100;
 /// First and last coordinate of the 2×2 control block: `(BOARD-1)/2` and one more.
 pub const CONTROL_BEGIN: i32 = (BOARD - 1) / 2;
+/// The last coordinate of the control block.
 pub const CONTROL_END: i32 = CONTROL_BEGIN + 1;
 /// Points for ending a turn on a control tile.
 pub const CONTROL_POINTS: u16 = 2;
@@ -27,6 +28,7 @@ pub enum Ruleset {
 }
 
 impl Ruleset {
+    /// The name on the command line: `engine` or `as-written`.
     pub const fn name(self) -> &'static str {
         match self {
             Ruleset::Engine => "engine",
@@ -34,6 +36,7 @@ impl Ruleset {
         }
     }
 
+    /// The ruleset named `name` ([`Ruleset::name`]); `None` for another name.
     pub fn from_name(name: &str) -> Option<Ruleset> {
         match name {
             "engine" => Some(Ruleset::Engine),
@@ -47,13 +50,18 @@ impl Ruleset {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct StatSet {
+    /// Maximum health.
     pub max_health: i32,
+    /// Damage per attack.
     pub damage: i32,
+    /// Tiles per move (Manhattan).
     pub speed: i32,
+    /// Attack range (Chebyshev).
     pub range: i32,
 }
 
 impl StatSet {
+    /// A stat set from its four numbers.
     pub const fn new(max_health: i32, damage: i32, speed: i32, range: i32) -> StatSet {
         StatSet {
             max_health,
@@ -63,6 +71,7 @@ impl StatSet {
         }
     }
 
+    /// The sum of two stat sets, stat by stat.
     pub const fn plus(self, o: StatSet) -> StatSet {
         StatSet {
             // Java int addition.
@@ -81,13 +90,17 @@ pub enum Class {
     /// The reference's default class (null or timed-out handshake).
     #[default]
     Knight,
+    /// Health 6, damage 5, speed 3, range 2.
     Wizard,
+    /// Health 3, damage 3, speed 4, range 3.
     Archer,
 }
 
 impl Class {
+    /// The three classes, in the reference's order.
     pub const ALL: [Class; 3] = [Class::Knight, Class::Wizard, Class::Archer];
 
+    /// The class's base stats.
     pub const fn stats(self) -> StatSet {
         match self {
             Class::Knight => StatSet::new(9, 6, 2, 1),
@@ -96,6 +109,7 @@ impl Class {
         }
     }
 
+    /// The reference's name (`KNIGHT`, `WIZARD`, `ARCHER`).
     pub const fn name(self) -> &'static str {
         match self {
             Class::Knight => "KNIGHT",
@@ -104,10 +118,12 @@ impl Class {
         }
     }
 
+    /// The class named `name` ([`Class::name`]); `None` for another name.
     pub fn from_name(name: &str) -> Option<Class> {
         Class::ALL.into_iter().find(|c| c.name() == name)
     }
 
+    /// The class's index in the reference's declaration order.
     pub const fn index(self) -> u8 {
         self as u8
     }
@@ -117,16 +133,27 @@ impl Class {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Item {
+    /// Used: shields its user for the turn (what it stops depends on the [`Ruleset`]).
     Shield,
+    /// Held: every hit on its holder does 5 damage (the Wizard's base), whatever the attacker's damage.
     ProcrusteanIron,
+    /// Used: turns its user into a Knight.
     HeavyBroadsword,
+    /// Used: turns its user into a Wizard.
     MagicStaff,
+    /// Used: turns its user into an Archer.
     SteelTippedArrow,
+    /// Held: speed +1.
     AnemoiWings,
+    /// Held: range +1.
     HunterScope,
+    /// Held: damage +2.
     RallyBanner,
+    /// Used: damage +4 for a turn.
     StrengthPotion,
+    /// Used: speed +2 for a turn.
     SpeedPotion,
+    /// Used: range +2 for a turn.
     DexterityPotion,
     /// Holding nothing. Also a buyable "item" (the default buy), which the engine prices at 100.
     #[default]
@@ -134,6 +161,7 @@ pub enum Item {
 }
 
 impl Item {
+    /// Every item, in the reference's declaration order, [`Item::None`] last.
     pub const ALL: [Item; 12] = [
         Item::Shield,
         Item::ProcrusteanIron,
@@ -171,6 +199,7 @@ impl Item {
         }
     }
 
+    /// Whether the item is passive (held, never used).
     pub const fn is_permanent(self) -> bool {
         self.timer() == -1
     }
@@ -200,6 +229,7 @@ impl Item {
         }
     }
 
+    /// The reference's name (`SHIELD`, ..., `NONE`).
     pub const fn name(self) -> &'static str {
         match self {
             Item::Shield => "SHIELD",
@@ -217,10 +247,12 @@ impl Item {
         }
     }
 
+    /// The item named `name` ([`Item::name`]); `None` for another name.
     pub fn from_name(name: &str) -> Option<Item> {
         Item::ALL.into_iter().find(|i| i.name() == name)
     }
 
+    /// The item's index in the reference's declaration order.
     pub const fn index(self) -> u8 {
         self as u8
     }
@@ -231,11 +263,14 @@ impl Item {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Pos {
+    /// Column, 0 at the left.
     pub x: i8,
+    /// Row, 0 at the top.
     pub y: i8,
 }
 
 impl Pos {
+    /// The tile at column `x`, row `y`.
     pub const fn new(x: i8, y: i8) -> Pos {
         Pos { x, y }
     }
@@ -250,6 +285,7 @@ impl Pos {
         }
     }
 
+    /// Whether the tile is one of the 2×2 control block's.
     pub const fn on_control(self) -> bool {
         let (x, y) = (self.x as i32, self.y as i32);
         CONTROL_BEGIN <= x && x <= CONTROL_END && CONTROL_BEGIN <= y && y <= CONTROL_END
@@ -280,9 +316,13 @@ pub enum Phase {
     /// The handshake: every bot names its starting class.
     Class,
     #[default]
+    /// Every bot may use its held item.
     Use,
+    /// Every bot moves.
     Move,
+    /// Every bot attacks.
     Attack,
+    /// Every bot may buy an item.
     Buy,
 }
 
@@ -308,6 +348,7 @@ impl Phase {
         }
     }
 
+    /// The phase's index in play order (the handshake is 0).
     pub const fn index(self) -> u8 {
         self as u8
     }

@@ -20,6 +20,7 @@ pub enum ColorFightBot {
 }
 
 impl ColorFightBot {
+    /// The bot named `name`, seeded with `seed`; `None` for a name not in the roster.
     pub fn new(name: &str, seed: u64) -> Option<ColorFightBot> {
         match name {
             "random" => Some(ColorFightBot::Random(Rng::stream(

@@ -5,12 +5,16 @@
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Kind {
     #[default]
+    /// Yields nothing.
     Normal,
+    /// A gold mine: gold to its owner every tick.
     Gold,
+    /// An energy mine: energy to its owner every tick.
     Energy,
 }
 
 impl Kind {
+    /// The canonical JSON name: `normal`, `gold` or `energy`.
     pub const fn name(self) -> &'static str {
         match self {
             Kind::Normal => "normal",
@@ -32,12 +36,16 @@ impl Kind {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Building {
     #[default]
+    /// No base.
     None,
+    /// A finished base.
     Base,
+    /// A base under construction.
     Building,
 }
 
 impl Building {
+    /// The canonical JSON name: `none`, `base` or `building`.
     pub const fn name(self) -> &'static str {
         match self {
             Building::None => "none",
@@ -66,11 +74,17 @@ pub(crate) const fn seat_tag(seat: usize) -> u8 {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Cell {
+    /// The owner's tag: seat + 1, 0 for nobody.
     pub owner: u8,
+    /// What the cell yields.
     pub kind: Kind,
+    /// The base on it, if any.
     pub building: Building,
+    /// The attacker's tag: seat + 1, 0 when nobody attacks it.
     pub attacker: u8,
+    /// The tick it was last taken or defended.
     pub taken_at: u32,
+    /// The tick the attack on it completes, 0 when nobody attacks it.
     pub done_at: u32,
 }
 

@@ -75,11 +75,13 @@ pub const DEFAULT_TICKS: u32 = 12_000;
 pub const RESPAWN_TICKS: u32 = 3_000;
 /// A base costs 60 gold, takes 30 s to build, and a player builds at most one per 30 s.
 pub const BASE_COST: i32 = 60;
+/// Ticks a base takes to build, and the least between two builds by one player.
 pub const BUILD_TICKS: u32 = 300;
 /// At most 3 bases per player, unfinished ones included.
 pub const MAX_BASES: u8 = 3;
 /// Start gold, and the cap on gold and energy.
 pub const START_GOLD: i32 = 30;
+/// The cap on gold and on energy.
 pub const CAP: i32 = 100;
 /// Income per mine per tick: 0.5 per second.
 pub const INCOME: Num = Num::lit("0.05");
@@ -100,12 +102,14 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// The name on the command line: `conquest` or `skirmish`.
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Conquest => "conquest",
             Variant::Skirmish => "skirmish",
         }
     }
+    /// The variant named `name` ([`Variant::name`]); `None` for another name.
     pub fn from_name(name: &str) -> Option<Variant> {
         match name {
             "conquest" => Some(Variant::Conquest),
@@ -128,12 +132,14 @@ pub enum Respawn {
 }
 
 impl Respawn {
+    /// The name on the command line: `auto` or `join`.
     pub const fn name(self) -> &'static str {
         match self {
             Respawn::Auto => "auto",
             Respawn::OnJoin => "join",
         }
     }
+    /// The respawn mode named `name` ([`Respawn::name`]); `None` for another name.
     pub fn from_name(name: &str) -> Option<Respawn> {
         match name {
             "auto" => Some(Respawn::Auto),
@@ -146,11 +152,17 @@ impl Respawn {
 /// Variant, grid size, players, length and how defeated players come back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Params {
+    /// Which rule set.
     pub variant: Variant,
+    /// Columns of the grid.
     pub width: u16,
+    /// Rows of the grid.
     pub height: u16,
+    /// Players.
     pub players: u8,
+    /// Ticks in a game.
     pub ticks: u32,
+    /// How defeated players come back (Conquest).
     pub respawn: Respawn,
 }
 
@@ -173,17 +185,25 @@ impl Default for Params {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Action {
     #[default]
+    /// Do nothing this tick.
     Pass,
+    /// Attack (or defend) the cell at column `x`, row `y`.
     Attack {
+        /// Column, as sent.
         x: i32,
+        /// Row, as sent.
         y: i32,
     },
+    /// Build a base on the cell at column `x`, row `y` (Conquest).
     Build {
+        /// Column, as sent.
         x: i32,
+        /// Row, as sent.
         y: i32,
     },
     /// A defeated player's client joins again ([`Respawn::OnJoin`]).
     Join,
+    /// What a codec makes of unreadable input: always refused.
     Malformed,
 }
 
@@ -191,17 +211,29 @@ pub enum Action {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Refusal {
+    /// The action was [`Action::Malformed`].
     Malformed,
+    /// The player is defeated.
     Defeated,
+    /// The cell is outside the grid.
     OutOfGrid,
+    /// The player is already attacking a cell.
     Busy,
+    /// The cell is already under attack.
     BeingTaken,
+    /// The cell is neither the player's nor next to one of its cells.
     NotAdjacent,
+    /// Skirmish has no bases.
     NoBuildInSkirmish,
+    /// A base on a cell the player does not own.
     NotOwn,
+    /// The cell already has a base.
     HasBase,
+    /// Less gold than a base costs.
     TooPoor,
+    /// The player already has the most bases allowed.
     BaseLimit,
+    /// The player built a base too recently.
     CoolDown,
     /// `Join` from a player that is not defeated, or outside the server-compatible mode.
     CannotRejoin,
@@ -228,16 +260,29 @@ impl Refusal {
     }
 }
 
+impl core::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.reason())
+    }
+}
+
+impl core::error::Error for Refusal {}
+
 /// What an accepted action will do.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Plan {
+    /// Nothing to do.
     Pass,
     /// Attack (or defend) cell `cell`, completing after `ticks`.
     Attack {
+        /// The cell attacked, by index (row-major).
         cell: usize,
+        /// Ticks until the attack completes.
         ticks: u32,
     },
+    /// Build a base.
     Build {
+        /// The cell built on, by index (row-major).
         cell: usize,
     },
 }
@@ -259,21 +304,27 @@ pub struct ColorFight {
 }
 
 impl ColorFight {
+    /// The params the game was set up with.
     pub const fn params(&self) -> &Params {
         &self.params
     }
+    /// The rule set.
     pub const fn variant(&self) -> Variant {
         self.params.variant
     }
+    /// Columns of the grid.
     pub const fn width(&self) -> usize {
         self.params.width as usize
     }
+    /// Rows of the grid.
     pub const fn height(&self) -> usize {
         self.params.height as usize
     }
+    /// Ticks played.
     pub const fn tick(&self) -> u32 {
         self.tick
     }
+    /// The seed the game was set up with.
     pub const fn seed(&self) -> u64 {
         self.seed
     }
@@ -284,14 +335,17 @@ impl ColorFight {
     pub fn cells(&self) -> &[Cell] {
         self.cells.get(..self.len()).unwrap_or(&[])
     }
+    /// The cell at index `idx` (row-major), `None` off the grid.
     pub fn cell(&self, idx: usize) -> Option<&Cell> {
         self.cells().get(idx)
     }
+    /// Every player, by seat.
     pub fn players(&self) -> &[Player] {
         self.players
             .get(..self.params.players as usize)
             .unwrap_or(&[])
     }
+    /// The player at `seat`, `None` for no such seat.
     pub fn player(&self, seat: Seat) -> Option<&Player> {
         self.players().get(seat)
     }

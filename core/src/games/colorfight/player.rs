@@ -8,22 +8,32 @@ use crate::Digest;
 /// attack in progress, its base under construction and its defeat.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Player {
+    /// Gold, capped at [`super::CAP`].
     pub gold: Num,
+    /// Energy, capped at [`super::CAP`] (Conquest).
     pub energy: Num,
+    /// Cells owned.
     pub cells: u16,
+    /// Gold mines owned.
     pub gold_mines: u16,
+    /// Energy mines owned.
     pub energy_mines: u16,
     /// Finished bases.
     pub bases: u8,
     /// The cell it attacks (`u16::MAX` when idle) and the tick that attack completes (0 when idle).
     pub target: u16,
+    /// The tick the attack on `target` completes (0 when idle).
     pub busy_until: u32,
     /// Its unfinished base (`u16::MAX` when none), the tick it finishes, and the first tick it may
     /// start another.
     pub build_cell: u16,
+    /// The tick its unfinished base is done.
     pub build_done: u32,
+    /// The first tick it may start another base.
     pub next_build: u32,
+    /// Whether it is defeated (it lost its last cell).
     pub defeated: bool,
+    /// The tick it was defeated.
     pub defeated_at: u32,
     /// The best score of its finished attempts (Conquest respawns).
     pub best: u32,

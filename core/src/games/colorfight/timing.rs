@@ -15,10 +15,10 @@
 //! - `k >= 48`: `30 d num < 1` for every `num` above, so `(3 num + 30 d num) / den` lies strictly
 //!   between `3 num / den` and `(3 num + 1) / den`, and its ceiling is `floor(3 num / den) + 1`.
 //! - otherwise `2^(-r/300)` is computed to 64 bits (square-and-multiply of a 64-bit constant,
-//!   rounded down, proven within [`ERR64`] units of the last place) and `10 t` is bracketed; when
+//!   rounded down, proven within `ERR64` units of the last place) and `10 t` is bracketed; when
 //!   the bracket holds a whole number `m` (the value is within about 10^-14 of `m`; no input of
 //!   the rules' test grid comes this close), the question "is `10 t <= m`?" becomes "is
-//!   `2^(-r/300) <= a / b`?" for integers `a`, `b` ([`decide`]), answered to 128 bits; only a
+//!   `2^(-r/300) <= a / b`?" for integers `a`, `b` (`decide`), answered to 128 bits; only a
 //!   value within 2^-110 of `m` would still be undecided, and it is rounded up: never a tick short.
 //!
 //! The tests compare this with an exact evaluation (integer n-th roots, in the test crate) for

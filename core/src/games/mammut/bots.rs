@@ -425,6 +425,7 @@ pub struct RandomBot {
 }
 
 impl RandomBot {
+    /// A random bot seeded with `seed`.
     pub fn new(seed: u64) -> RandomBot {
         RandomBot {
             rng: Rng::stream(seed, b"mammut-random"),
@@ -473,12 +474,16 @@ impl Bot<Mammut> for RandomBot {
 /// Any built-in bot, by name ([`Mammut`]'s `Roster`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MammutBot {
+    /// `random`: a random legal action.
     Random(RandomBot),
+    /// `greedy`: the [`GreedyBot`].
     Greedy(GreedyBot),
+    /// `cautious`: the [`CautiousBot`].
     Cautious(CautiousBot),
 }
 
 impl MammutBot {
+    /// The bot named `name`, seeded with `seed`; `None` for a name not in the roster.
     pub fn by_name(name: &str, seed: u64) -> Option<MammutBot> {
         match name {
             "random" => Some(MammutBot::Random(RandomBot::new(seed))),

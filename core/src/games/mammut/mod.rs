@@ -74,7 +74,12 @@ pub enum Action {
     Take(TileSet),
     /// Take every tile of the player at seat `victim` and put the tile `put_back` in the middle.
     /// Values out of range (no such seat, no such tile) are kept as sent and refused.
-    Steal { victim: u8, put_back: u8 },
+    Steal {
+        /// The seat robbed.
+        victim: u8,
+        /// The id of the tile put back.
+        put_back: u8,
+    },
 }
 
 /// The state of a game of Mammut.
@@ -117,15 +122,19 @@ impl Mammut {
     pub fn ids(&self) -> &[u8; PLAYERS] {
         &self.ids
     }
+    /// The tiles `seat` holds (empty for no such seat).
     pub fn hand(&self, seat: Seat) -> TileSet {
         self.hands.get(seat).copied().unwrap_or_default()
     }
+    /// Every seat's hand.
     pub fn hands(&self) -> &[TileSet; PLAYERS] {
         &self.hands
     }
+    /// The tiles in the middle.
     pub fn middle(&self) -> TileSet {
         self.middle
     }
+    /// The side each tile shows this round.
     pub fn faces(&self) -> Faces {
         self.deal.faces()
     }
@@ -141,18 +150,23 @@ impl Mammut {
     pub fn tie_tile(&self) -> u8 {
         self.deal.tie_tile()
     }
+    /// Every seat's points.
     pub fn points(&self) -> &[i32; PLAYERS] {
         &self.points
     }
+    /// Every seat's cumulative fur points.
     pub fn furs(&self) -> &[u16; PLAYERS] {
         &self.furs
     }
+    /// The animals each seat has obtained, as animal sets.
     pub fn animals(&self) -> &[u8; PLAYERS] {
         &self.animals
     }
+    /// The current round, 1..=5 (stays 5 once over).
     pub fn round(&self) -> u8 {
         self.round
     }
+    /// The round's first player.
     pub fn first_player(&self) -> Seat {
         self.first as Seat
     }
@@ -164,6 +178,7 @@ impl Mammut {
     pub fn mover(&self) -> Option<Seat> {
         (!self.over).then_some(self.mover as Seat)
     }
+    /// Whether `seat` was removed from this round (two refusals in a row).
     pub fn is_removed(&self, seat: Seat) -> bool {
         seat < PLAYERS && self.removed & (1 << seat) != 0
     }

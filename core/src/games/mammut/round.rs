@@ -66,6 +66,8 @@ impl core::fmt::Display for Refusal {
     }
 }
 
+impl core::error::Error for Refusal {}
+
 impl Refusal {
     /// The reason in a few words, for reports.
     pub const fn reason(self) -> &'static str {

@@ -19,6 +19,7 @@ pub const MEAT_AWARDS: [i32; 3] = [8, 5, 2];
 pub const IVORY_POINTS: i32 = 2;
 /// Points per Axe tile, and in the last round.
 pub const AXE_POINTS: i32 = 1;
+/// Points per Axe tile in the last round.
 pub const AXE_POINTS_LAST_ROUND: i32 = 3;
 /// The end-of-game bonus by number of different animals obtained (0..=7).
 pub const ANIMAL_BONUS: [i32; 8] = [0, 0, 0, 4, 9, 15, 22, 30];
@@ -132,10 +133,15 @@ pub fn fur_winner_loser(fur: &[u8; PLAYERS], order: &Order) -> (Seat, Seat) {
 /// as none of them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Counts {
+    /// Fire tiles, by seat.
     pub fire: [u8; PLAYERS],
+    /// Meat tiles, by seat.
     pub meat: [u8; PLAYERS],
+    /// Fur tiles, by seat.
     pub fur: [u8; PLAYERS],
+    /// Ivory tiles, by seat.
     pub ivory: [u8; PLAYERS],
+    /// Axe tiles, by seat.
     pub axe: [u8; PLAYERS],
     /// The animals each hand shows, as animal sets.
     pub animals: [u8; PLAYERS],

@@ -12,20 +12,35 @@
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Side {
+    /// Fire: the player with the fewest loses 5 points.
     Fire,
+    /// Meat: the three players with the most get 8, 5, 2.
     Meat,
+    /// Fur: cumulative fur points, and the round's most and fewest gain and lose the round number.
     Fur,
+    /// Ivory: 2 points each.
     Ivory,
+    /// Axe: 1 point each, 3 in the last round.
     Axe,
+    /// The Bat, an animal (tile 1, a Fire on its other side).
     Bat,
+    /// The Opossum, an animal (tile 2, a Meat on its other side).
     Opossum,
+    /// The Bunny, an animal (tile 3, a Fur on its other side).
     Bunny,
+    /// The Buffalo, an animal (tile 4, a Meat on its other side).
     Buffalo,
+    /// The Squirrel, an animal (tile 5, a Ivory on its other side).
     Squirrel,
+    /// The Beaver, an animal (tile 6, a Axe on its other side).
     Beaver,
+    /// The Duck, an animal (tile 7, a Fur on its other side).
     Duck,
+    /// A Mystery tile's hidden side until scoring turns it.
     Mystery,
+    /// The tie-breaker tile: tie order runs clockwise.
     Clockwise,
+    /// The tie-breaker tile: tie order runs counter-clockwise.
     CounterClockwise,
 }
 
@@ -86,6 +101,7 @@ impl Side {
         Side::ALL.iter().copied().find(|s| s.name() == name)
     }
 
+    /// Whether the side is one of the seven animals.
     pub const fn is_animal(self) -> bool {
         matches!(
             self,
@@ -298,23 +314,28 @@ pub struct TileSet(pub u32);
 impl TileSet {
     crate::seat::bit_set_ops!(TileSet, u8, tile => tile as usize, TILE_COUNT);
 
+    /// Every tile id (and the ids above [`TILE_COUNT`], which no tile has).
     pub const ALL: TileSet = TileSet(u32::MAX);
 
     #[must_use]
+    /// The tiles in either set.
     pub const fn union(self, other: TileSet) -> TileSet {
         TileSet(self.0 | other.0)
     }
 
     #[must_use]
+    /// The tiles in `self` and not in `other`.
     pub const fn minus(self, other: TileSet) -> TileSet {
         TileSet(self.0 & !other.0)
     }
 
     #[must_use]
+    /// The tiles in both sets.
     pub const fn and(self, other: TileSet) -> TileSet {
         TileSet(self.0 & other.0)
     }
 
+    /// Whether every tile of `self` is in `other`.
     pub const fn is_subset(self, other: TileSet) -> bool {
         self.0 & !other.0 == 0
     }

@@ -32,12 +32,16 @@ pub const LAST: usize = SPACES - 1;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum TowerKind {
+    /// Hits the first invader in range, farthest along first.
     Turret,
+    /// Stuns the first invader in range that is not stunned.
     Stunner,
+    /// Hits every invader in range, when one stands on its own space.
     Bomb,
 }
 
 impl TowerKind {
+    /// The three kinds, in the bot protocol's order.
     pub const ALL: [TowerKind; 3] = [TowerKind::Turret, TowerKind::Stunner, TowerKind::Bomb];
 
     /// The name in the bot protocol.
@@ -49,6 +53,7 @@ impl TowerKind {
         }
     }
 
+    /// The kind named `name` ([`TowerKind::name`]); `None` for another name.
     pub fn from_name(name: &str) -> Option<TowerKind> {
         TowerKind::ALL.into_iter().find(|k| k.name() == name)
     }
@@ -66,6 +71,7 @@ impl TowerKind {
 pub trait Hp: Copy + Default + Eq + core::fmt::Debug {
     /// 0 (`Default`, as a constant).
     const ZERO: Self;
+    /// The value, widened to `u32`.
     fn get(self) -> u32;
     /// `v`, or the largest value the type holds.
     fn saturating(v: u64) -> Self;
@@ -122,22 +128,34 @@ impl TowerTag {
 /// An invader as the bots and codecs see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct InvaderView {
+    /// Space on the path, 0..=99.
     pub pos: u8,
+    /// Hit points left.
     pub hp: u32,
+    /// Hit points at spawn.
     pub maxhp: u32,
+    /// Defense: taken off each hit's power (a hit does at least 1).
     pub defense: u16,
+    /// Stun resistance: taken off each stun's power.
     pub stun_res: u16,
+    /// Turns it stays stunned.
     pub stun_time: u16,
 }
 
 /// A tower as the bots and codecs see it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TowerView {
+    /// Space on the path, 0..=99.
     pub pos: u8,
+    /// What it does.
     pub kind: TowerKind,
+    /// Level: raised by each upgrade.
     pub level: u32,
+    /// Power: damage per hit, or turns of stun.
     pub power: u16,
+    /// Range: reaches `pos - range ..= pos + range`.
     pub range: u16,
+    /// Turns before it fires again.
     pub cooldown: u16,
     /// Gold paid for it (build and upgrades).
     pub invested: u32,
@@ -163,12 +181,17 @@ pub struct BoardRules {
     pub base_level: u32,
     /// Power and range of a fresh tower, per kind (turret, stunner, bomb).
     pub base_power: [u16; 3],
+    /// Range of a fresh tower, per kind (turret, stunner, bomb).
     pub base_range: [u16; 3],
 }
 
+/// Cool-down of a tower just built, in turns.
 pub const BUILD_TIME: u16 = 10;
+/// Cool-down of a tower just upgraded, in turns.
 pub const UPGRADE_TIME: u16 = 10;
+/// Cool-down of a bomb that has fired, in turns.
 pub const BOMB_COOLDOWN: u16 = 5;
+/// Hit points of an invader spawned with no boost.
 pub const BASE_HP: u64 = 10;
 
 impl BoardRules {
@@ -179,6 +202,7 @@ impl BoardRules {
             TowerKind::Bomb => 2,
         }
     }
+    /// The power and range of a fresh tower of `kind`.
     pub fn base(&self, kind: TowerKind) -> (u16, u16) {
         let i = Self::index(kind);
         (
@@ -400,14 +424,17 @@ impl<H: Hp> Board<H> {
         self.towers.get()
     }
 
+    /// Whether an invader stands on space `pos`.
     pub fn has_invader(&self, pos: usize) -> bool {
         pos < SPACES && self.invader_mask() & bit(pos) != 0
     }
 
+    /// Whether a tower stands on space `pos`.
     pub fn has_tower(&self, pos: usize) -> bool {
         pos < SPACES && self.tower_mask() & bit(pos) != 0
     }
 
+    /// The invader on space `pos`, if any.
     pub fn invader(&self, pos: usize) -> Option<InvaderView> {
         if !self.has_invader(pos) {
             return None;
@@ -423,6 +450,7 @@ impl<H: Hp> Board<H> {
         })
     }
 
+    /// The tower on space `pos`, if any, under `rules`.
     pub fn tower(&self, pos: usize, rules: &BoardRules) -> Option<TowerView> {
         let tag = *self.tag.get(pos)?;
         let kind = tag.kind()?;
@@ -622,7 +650,7 @@ impl<H: Hp> Board<H> {
     /// are visited. Most turns, nobody dies: then no tower's target changes during the turn
     /// (turrets and bombs choose by position alone, and stuns only matter to stunners), the
     /// hits on one invader add up in any order, and the turn is played all at once
-    /// ([`Board::fire_together`]). Else the towers fire one by one ([`Board::fire_in_order`]).
+    /// (`Board::fire_together`). Else the towers fire one by one (`Board::fire_in_order`).
     pub fn turn(&mut self, rules: &BoardRules) -> BoardTurn {
         let mut out = BoardTurn::default();
         let ready = self.ready.get();

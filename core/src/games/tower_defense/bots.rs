@@ -37,6 +37,7 @@ pub struct TdBot {
 }
 
 impl TdBot {
+    /// The bot named `name`, seeded with `seed`; `None` for a name not in the roster.
     pub fn new(name: &str, seed: u64) -> Option<TdBot> {
         let kind = match name {
             "strong" => Kind::Strong,

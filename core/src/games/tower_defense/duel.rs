@@ -5,17 +5,29 @@ use super::{Action, Stat};
 use crate::game::StepReport;
 use crate::seat::Seat;
 
+/// Gold each player starts with.
 pub const INITIAL_GOLD: u32 = 500;
+/// Life each player starts with.
 pub const INITIAL_LIFE: u32 = 100;
+/// Income each player starts with.
 pub const INITIAL_INCOME: u32 = 10;
+/// Players are paid their income every this many turns.
 pub const INCOME_INTERVAL: u32 = 10;
+/// Income and boost limit grow every this many turns.
 pub const GROWTH_INTERVAL: u32 = 100;
+/// What the income grows by.
 pub const INCOME_GROWTH: u32 = 3;
+/// What the boost limit grows by.
 pub const BOOST_GROWTH: u32 = 5;
+/// A tower's cost before inflation.
 pub const BASE_BUILD_COST: u64 = 50;
+/// An upgrade's cost before inflation.
 pub const BASE_UPGRADE_COST: u64 = 75;
+/// What a build adds to the builder's inflation.
 pub const BUILD_INFLATION: u32 = 10;
+/// What an upgrade adds to the upgrader's inflation.
 pub const UPGRADE_INFLATION: u32 = 5;
+/// The game ends after this many turns.
 pub const TURN_LIMIT: u32 = 100_000;
 
 pub(crate) const RULES: BoardRules = BoardRules {
@@ -33,8 +45,11 @@ pub struct Player {
     /// `10 + 3 * 1000 + 100` every 10 turns, kill rewards a tenth of what the opponent spends,
     /// refunds half of what it spent itself): 32 bits hold it.
     pub gold: u32,
+    /// Life left: an invader getting through takes 1.
     pub life: u32,
+    /// Gold paid every [`INCOME_INTERVAL`] turns.
     pub income: u32,
+    /// The most a spawned invader's boosts may add up to.
     pub boost_max: u32,
     /// Sum over the player's standing towers of `10 + 5 * (level - 1)`.
     pub inflation: u32,

@@ -60,6 +60,7 @@ pub enum Variant {
 }
 
 impl Variant {
+    /// The name on the command line: `duel` or `siege`.
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Duel => "duel",
@@ -67,6 +68,7 @@ impl Variant {
         }
     }
 
+    /// The variant named `name` ([`Variant::name`]); `None` for another name.
     pub fn from_name(name: &str) -> Option<Variant> {
         match name {
             "duel" => Some(Variant::Duel),
@@ -77,7 +79,9 @@ impl Variant {
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The description of a match: the variant (the path and the rules are fixed).
 pub struct Params {
+    /// Duel or Siege.
     pub variant: Variant,
 }
 
@@ -85,11 +89,14 @@ pub struct Params {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Stat {
+    /// Power: damage per hit, or turns of stun.
     Power,
+    /// Range: spaces reached either side.
     Range,
 }
 
 impl Stat {
+    /// The name in the bot protocol: `power` or `range`.
     pub const fn name(self) -> &'static str {
         match self {
             Stat::Power => "power",
@@ -97,6 +104,7 @@ impl Stat {
         }
     }
 
+    /// The stat named `name` ([`Stat::name`]); `None` for another name.
     pub fn from_name(name: &str) -> Option<Stat> {
         match name {
             "power" => Some(Stat::Power),
@@ -118,16 +126,32 @@ pub enum Action {
     Pass,
     /// Spawn an invader on your own path; negative boosts count as 0.
     Spawn {
+        /// Hit point boost, as sent.
         hp: i64,
+        /// Defense boost, as sent.
         defense: i64,
+        /// Stun resistance boost, as sent.
         stun_res: i64,
     },
     /// Build a tower (on the opponent's path in Duel).
-    Build { kind: Option<TowerKind>, pos: i64 },
+    Build {
+        /// The kind of tower (`None`: a name that is no kind).
+        kind: Option<TowerKind>,
+        /// The space, as sent.
+        pos: i64,
+    },
     /// Raise one stat of your tower at `pos`.
-    Upgrade { pos: i64, stat: Option<Stat> },
+    Upgrade {
+        /// The tower's space, as sent.
+        pos: i64,
+        /// The stat raised (`None`: a name that is no stat).
+        stat: Option<Stat>,
+    },
     /// Remove your tower at `pos` for half the gold invested.
-    Destroy { pos: i64 },
+    Destroy {
+        /// The tower's space, as sent.
+        pos: i64,
+    },
     /// Anything else a bot might send (unknown action name, not an object...): always refused.
     Unknown,
 }
@@ -177,6 +201,7 @@ pub struct TowerDefense {
 }
 
 impl TowerDefense {
+    /// Duel or Siege.
     pub fn variant(&self) -> Variant {
         match self.state {
             State::Duel(_) => Variant::Duel,

@@ -5,12 +5,19 @@ use super::{Action, Stat};
 use crate::game::StepReport;
 use crate::seat::Seat;
 
+/// The invader's seat.
 pub const INVADER_SEAT: Seat = 0;
+/// The defender's seat.
 pub const DEFENDER_SEAT: Seat = 1;
+/// The invader's income at the start, paid every 10 turns.
 pub const INVADER_INCOME: u32 = 10;
+/// Gold the defender starts with.
 pub const DEFENDER_GOLD: u64 = 50;
+/// Life the defender starts with.
 pub const DEFENDER_LIFE: u32 = 100;
+/// What a build or an upgrade costs the defender.
 pub const TOWER_COST: u64 = 10;
+/// Spawned hit points are multiplied by 1.1 every this many turns.
 pub const HP_MULT_INTERVAL: u32 = 10_000;
 /// The safety cap: the game ends as a defender win.
 pub const TURN_CAP: u32 = 1_000_000;
@@ -26,15 +33,20 @@ pub(crate) const RULES: BoardRules = BoardRules {
 /// The invader seat's account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Attacker {
+    /// Gold.
     pub gold: u64,
+    /// Gold paid every 10 turns (it grows every 100 turns).
     pub income: u32,
+    /// The most a spawned invader's boosts may add up to.
     pub boost_max: u32,
 }
 
 /// The defender seat's account.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Defender {
+    /// Gold.
     pub gold: u64,
+    /// Life left: an invader getting through takes 1.
     pub life: u32,
 }
 
