@@ -223,6 +223,29 @@ pub fn run(program: &str, args: &[&str]) -> Result<()> {
     Ok(())
 }
 
+/// The API docs of the libraries that say `#![warn(missing_docs)]`, every feature on, with
+/// rustdoc's warnings (a missing doc, a broken link) as errors.
+fn api_docs() -> Result<()> {
+    let args = [
+        "doc",
+        "--no-deps",
+        "-p",
+        "arena-core",
+        "-p",
+        "arena-firmware",
+        "--all-features",
+    ];
+    eprintln!("$ RUSTDOCFLAGS='-D warnings' cargo {}", args.join(" "));
+    let status = Command::new("cargo")
+        .args(args)
+        .env("RUSTDOCFLAGS", "-D warnings")
+        .current_dir(root())
+        .status()
+        .context("cannot run cargo doc")?;
+    ensure!(status.success(), "rustdoc warned ({status})");
+    Ok(())
+}
+
 /// The workspace root (xtask lives in host/xtask).
 pub fn root() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -285,6 +308,7 @@ fn test() -> Result<()> {
     clock.record("set-up (beside fmt and clippy)", took);
     installed?;
     lint?;
+    clock.step("rustdoc", api_docs)?;
     // The core's no_std build for both thumb targets is the boards' builds below (the QEMU board
     // on thumbv7m, the Pico on thumbv6m, the STM32F411 on thumbv7em, each with defmt).
     let (passed, failed) = clock.step("cargo test", tally::cargo_test)?;
