@@ -111,7 +111,8 @@ fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snaps
 /// Plays match `number` of entry `entry` (seed = `number`); `None` when it could not be set up.
 ///
 /// Never inlined: inlined once per lineup entry, each copy would reserve its own room for the state
-/// in the caller's frame.
+/// in the caller's frame. Its steps below are always inlined into it: one frame, as before they
+/// were named, so the stack high-water and the cycle counts stay as they were.
 #[inline(never)]
 pub fn play_match<G: Screen + Roster, B: Board>(
     board: &mut B,
@@ -121,24 +122,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     cfg: &RunConfig,
 ) -> Option<MatchSummary> {
     let seed = number as u64;
-    board.event(&Event::Start {
-        number,
-        game: G::NAME,
-        config: entry.config,
-        seed,
-        bots: entry.bots,
-        state_bytes: core::mem::size_of::<G>(),
-    });
-    #[cfg(feature = "defmt")]
-    defmt::info!(
-        "start m={=u32} game={=str} config={=str} seed={=u64} state={=u32} bots={=[?]}",
-        number,
-        G::NAME,
-        entry.config,
-        seed,
-        core::mem::size_of::<G>() as u32,
-        entry.bots
-    );
+    announce_start::<G, B>(board, entry, number, seed);
     // The state is built where it lives, in this frame (`blank`, then `init` in place): on a
     // Cortex-M3 every temporary copy of a 13 KB state is 13 KB more stack.
     let mut state = blank_game::<G>();
@@ -159,24 +143,97 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         seed,
         bots: entry.bots,
     };
-    let snap = |turn: u32| cfg.snapshot_every != 0 && turn.is_multiple_of(cfg.snapshot_every);
-    let _ = draw_game(game, &label, board.display());
-    frame(board, number, 0, FrameKind::Game, snap(0));
-
     let mut step_cost = CostStats::new();
     let mut bots_cost = CostStats::new();
+    let (turns, refused) = play_steps(
+        board,
+        game,
+        &mut bots,
+        &label,
+        cfg,
+        &mut step_cost,
+        &mut bots_cost,
+    );
+    let outcome = game.outcome();
+    let summary = MatchSummary {
+        number,
+        turns,
+        digest: game.digest(),
+        winner: outcome.and_then(|o| o.winner()),
+        finished: outcome.is_some(),
+        cost: step_cost.summary(),
+        bots_cost: bots_cost.summary(),
+        refused,
+    };
+    announce_end(board, &summary, outcome.as_ref());
+    #[cfg(feature = "defmt")]
+    log_end::<G>(&summary, outcome.as_ref());
+    let _ = draw_result(&label, game, turns, board.display());
+    frame(
+        board,
+        number,
+        turns,
+        FrameKind::Result,
+        cfg.snapshot_every != 0,
+    );
+    Some(summary)
+}
+
+/// Whether the frame after `turn` steps is a snapshot.
+fn snapshot_due(cfg: &RunConfig, turn: u32) -> bool {
+    cfg.snapshot_every != 0 && turn.is_multiple_of(cfg.snapshot_every)
+}
+
+/// The match is starting: the event and the log line.
+#[inline(always)]
+fn announce_start<G: Screen + Roster, B: Board>(
+    board: &mut B,
+    entry: &Entry,
+    number: u32,
+    seed: u64,
+) {
+    board.event(&Event::Start {
+        number,
+        game: G::NAME,
+        config: entry.config,
+        seed,
+        bots: entry.bots,
+        state_bytes: core::mem::size_of::<G>(),
+    });
+    #[cfg(feature = "defmt")]
+    defmt::info!(
+        "start m={=u32} game={=str} config={=str} seed={=u64} state={=u32} bots={=[?]}",
+        number,
+        G::NAME,
+        entry.config,
+        seed,
+        core::mem::size_of::<G>() as u32,
+        entry.bots
+    );
+}
+
+/// The first frame, then the steps until the game is over or `cfg.max_steps` are played, each
+/// followed by its digest (every `digest_every` steps) and its frame. The steps played and the
+/// actions refused.
+#[inline(always)]
+fn play_steps<G: Screen + Roster, B: Board>(
+    board: &mut B,
+    game: &mut G,
+    bots: &mut Bots<G>,
+    label: &MatchLabel<'_>,
+    cfg: &RunConfig,
+    step_cost: &mut CostStats,
+    bots_cost: &mut CostStats,
+) -> (u32, u32) {
+    let number = label.number;
+    let _ = draw_game(game, label, board.display());
+    frame(board, number, 0, FrameKind::Game, snapshot_due(cfg, 0));
     let mut refused: u32 = 0;
     // The schedule counts steps, not `Game::turn`: a step may be a phase of a turn, or one seat's
     // move.
     let mut steps: u32 = 0;
     while !game.is_over() && steps < cfg.max_steps {
-        let report = play_turn(
-            game,
-            &mut bots,
-            board.clock(),
-            &mut step_cost,
-            &mut bots_cost,
-        );
+        let report = play_turn(game, bots, board.clock(), step_cost, bots_cost);
         refused = refused.saturating_add(report.total_refused());
         steps = steps.saturating_add(1);
         let turn = steps;
@@ -190,28 +247,52 @@ pub fn play_match<G: Screen + Roster, B: Board>(
             #[cfg(feature = "defmt")]
             defmt::info!("digest m={=u32} t={=u32} d={=u64}", number, turn, digest);
         }
-        let _ = draw_game(game, &label, board.display());
-        frame(board, number, turn, FrameKind::Game, snap(turn));
+        let _ = draw_game(game, label, board.display());
+        frame(
+            board,
+            number,
+            turn,
+            FrameKind::Game,
+            snapshot_due(cfg, turn),
+        );
     }
+    (steps, refused)
+}
 
-    let turns = steps;
-    let digest = game.digest();
-    let outcome = game.outcome();
-    let cost = step_cost.summary();
-    let bots_cost = bots_cost.summary();
+/// The match is over: the event.
+#[inline(always)]
+fn announce_end<B: Board>(
+    board: &mut B,
+    summary: &MatchSummary,
+    outcome: Option<&arena_core::Outcome>,
+) {
     board.event(&Event::End {
+        number: summary.number,
+        turns: summary.turns,
+        digest: summary.digest,
+        outcome,
+        cost: summary.cost,
+        bots_cost: summary.bots_cost,
+        refused: summary.refused,
+    });
+}
+
+/// The match is over: the log lines of its digest, result and cost.
+#[cfg(feature = "defmt")]
+#[inline(always)]
+fn log_end<G: Roster>(summary: &MatchSummary, outcome: Option<&arena_core::Outcome>) {
+    let MatchSummary {
         number,
         turns,
         digest,
-        outcome: outcome.as_ref(),
         cost,
         bots_cost,
         refused,
-    });
-    #[cfg(feature = "defmt")]
+        ..
+    } = *summary;
     {
         defmt::info!("final m={=u32} t={=u32} d={=u64}", number, turns, digest);
-        match &outcome {
+        match outcome {
             Some(o) => defmt::info!(
                 "result m={=u32} turns={=u32} ranks={=[u8]} scores={=[?]} reason={=str} refused={=u32}",
                 number,
@@ -237,24 +318,6 @@ pub fn play_match<G: Screen + Roster, B: Board>(
             bots_cost.max
         );
     }
-    let _ = draw_result(&label, game, turns, board.display());
-    frame(
-        board,
-        number,
-        turns,
-        FrameKind::Result,
-        cfg.snapshot_every != 0,
-    );
-    Some(MatchSummary {
-        number,
-        turns,
-        digest,
-        winner: outcome.and_then(|o| o.winner()),
-        finished: outcome.is_some(),
-        cost,
-        bots_cost,
-        refused,
-    })
 }
 
 /// Out of line, so that `blank`'s temporaries (an array built, then moved into the state) live

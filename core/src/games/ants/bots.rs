@@ -126,127 +126,185 @@ fn bfs<const SQ: usize, const A: usize, const F: usize, const H: usize, const O:
     }
 }
 
-impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
-    Bot<AntsGame<SQ, A, F, H, O>> for AntsBot
-{
-    fn act(&mut self, g: &AntsGame<SQ, A, F, H, O>, seat: Seat) -> heapless::Vec<Order, O> {
-        let mut out = heapless::Vec::new();
-        if self.style == Style::Hold || g.is_finished() {
-            return out;
-        }
-        // Own ants, by square (a deterministic order).
-        let mut mine: heapless::Vec<u16, A> = heapless::Vec::new();
-        for a in g.ants().iter().filter(|a| a.owner as usize == seat) {
-            let _ = mine.push(a.sq);
-        }
-        mine.sort_unstable();
+/// The values of `dist` on square `sq` and on the four squares around it (in `Dir::ALL` order):
+/// all that an ant reads of a distance field.
+fn around<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    dist: &[u16; SQ],
+    sq: usize,
+) -> [u16; 5] {
+    let at = |s: usize| dist.get(s).copied().unwrap_or(FAR);
+    let mut near = [FAR; 5];
+    if let Some(here) = near.first_mut() {
+        *here = at(sq);
+    }
+    for (v, d) in near.iter_mut().skip(1).zip(Dir::ALL) {
+        *v = at(step(g, sq, d));
+    }
+    near
+}
 
-        // Each ant follows one distance field: its values on the ant's square and on the four
-        // squares around it (in `Dir::ALL` order) are all that is read of it. The fields are
-        // computed one at a time into one array, in each style's order of preference, and each
-        // ant keeps the values of the first field that reaches it (the last one whatever it
-        // says): two map-sized arrays, not one per field.
-        let mut dist = [FAR; SQ];
-        let mut queue = [0u16; SQ];
-        let mut near = [[FAR; 5]; A];
-        let mut chosen = [false; A];
-        let take = |near: &mut [u16; 5], dist: &[u16; SQ], sq: usize| {
-            let at = |s: usize| dist.get(s).copied().unwrap_or(FAR);
-            if let Some(here) = near.first_mut() {
-                *here = at(sq);
+/// Whether enemies within [`DANGER_RADIUS2`] of `sq` outnumber `seat`'s ants there plus one.
+fn danger<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    seat: Seat,
+    sq: usize,
+) -> bool {
+    let mut enemies = 0u32;
+    let mut friends = 0u32;
+    for a in g.ants() {
+        if g.distance2(sq, a.sq as usize) <= DANGER_RADIUS2 {
+            if a.owner as usize == seat {
+                friends = friends.saturating_add(1);
+            } else {
+                enemies = enemies.saturating_add(1);
             }
-            for (v, d) in near.iter_mut().skip(1).zip(Dir::ALL) {
-                *v = at(step(g, sq, d));
+        }
+    }
+    enemies > 0 && enemies.saturating_add(1) > friends
+}
+
+/// `seat`'s ants, by square (a deterministic order).
+fn own_ants<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    seat: Seat,
+) -> heapless::Vec<u16, A> {
+    let mut mine: heapless::Vec<u16, A> = heapless::Vec::new();
+    for a in g.ants().iter().filter(|a| a.owner as usize == seat) {
+        let _ = mine.push(a.sq);
+    }
+    mine.sort_unstable();
+    mine
+}
+
+/// Each ant follows one distance field: its values on the ant's square and on the four squares
+/// around it ([`around`]) are all that is read of it. The fields are computed one at a time into
+/// `dist`, in each style's order of preference, and each ant keeps (in `near`) the values of the
+/// first field that reaches it (the last one whatever it says): two map-sized arrays, not one per
+/// field. `chosen[i]`: ant `i` (of [`own_ants`]) has its field.
+struct Fields<const SQ: usize, const A: usize> {
+    dist: [u16; SQ],
+    queue: [u16; SQ],
+    near: [[u16; 5]; A],
+    chosen: [bool; A],
+}
+
+impl<const SQ: usize, const A: usize> Fields<SQ, A> {
+    /// Ant `i`, on `sq`, keeps the current field.
+    fn take<const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsGame<SQ, A, F, H, O>,
+        i: usize,
+        sq: usize,
+    ) {
+        if let Some(n) = self.near.get_mut(i) {
+            *n = around(g, &self.dist, sq);
+        }
+    }
+
+    /// `strong`: each food goes to its nearest free ant (by walking distance from the food, under
+    /// 40), which follows the distances from that food.
+    fn claim_food<const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsGame<SQ, A, F, H, O>,
+        mine: &[u16],
+    ) {
+        for f in g.food() {
+            bfs(
+                g,
+                core::iter::once(f.sq as usize),
+                &mut self.dist,
+                &mut self.queue,
+            );
+            let best = mine
+                .iter()
+                .zip(self.chosen.iter())
+                .enumerate()
+                .filter(|&(_, (_, &t))| !t)
+                .map(|(i, (&s, _))| (self.dist.get(s as usize).copied().unwrap_or(FAR), i))
+                .min();
+            if let Some((d, i)) = best {
+                if d < 40 {
+                    if let (Some(&sq), true) = (mine.get(i), i < A) {
+                        if let Some(t) = self.chosen.get_mut(i) {
+                            *t = true;
+                        }
+                        self.take(g, i, sq as usize);
+                    }
+                }
             }
-        };
-        // Keeps `dist`'s values for every ant not yet served that it reaches (or every one, for
-        // the last field).
-        let serve = |dist: &[u16; SQ], near: &mut [[u16; 5]; A], chosen: &mut [bool; A], last| {
-            for ((&sq, n), c) in mine.iter().zip(near.iter_mut()).zip(chosen.iter_mut()) {
-                let sq = sq as usize;
-                if !*c && (last || dist.get(sq).is_some_and(|&d| d != FAR)) {
-                    take(n, dist, sq);
+        }
+    }
+
+    /// Keeps the current field for every ant not yet served that it reaches (or every one, for
+    /// the `last` field).
+    fn serve<const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsGame<SQ, A, F, H, O>,
+        mine: &[u16],
+        last: bool,
+    ) {
+        for (i, &sq) in mine.iter().enumerate() {
+            let sq = sq as usize;
+            let free = self.chosen.get(i).is_some_and(|&c| !c);
+            if free && (last || self.dist.get(sq).is_some_and(|&d| d != FAR)) {
+                self.take(g, i, sq);
+                if let Some(c) = self.chosen.get_mut(i) {
                     *c = true;
                 }
             }
-        };
-        let foods = || g.food().iter().map(|f| f.sq as usize);
-        let enemy_hills = || {
-            g.hills()
-                .iter()
-                .filter(move |h| h.owner as usize != seat && h.killed_by.is_none())
-                .map(|h| h.sq as usize)
-        };
-        let enemies = || {
-            g.ants()
-                .iter()
-                .filter(move |a| a.owner as usize != seat)
-                .map(|a| a.sq as usize)
-        };
-        let goals = if self.style == Style::Strong {
-            // Each food goes to its nearest free ant (by walking distance from the food), which
-            // follows the distances from that food.
-            let mut taken = [false; A];
-            for f in g.food() {
-                bfs(g, core::iter::once(f.sq as usize), &mut dist, &mut queue);
-                let best = mine
-                    .iter()
-                    .zip(taken.iter())
-                    .enumerate()
-                    .filter(|&(_, (_, &t))| !t)
-                    .map(|(i, (&s, _))| (dist.get(s as usize).copied().unwrap_or(FAR), i))
-                    .min();
-                if let Some((d, i)) = best {
-                    if d < 40 {
-                        if let (Some(t), Some(n), Some(&sq)) =
-                            (taken.get_mut(i), near.get_mut(i), mine.get(i))
-                        {
-                            *t = true;
-                            take(n, &dist, sq as usize);
-                        }
-                    }
-                }
-            }
-            for (c, &t) in chosen.iter_mut().zip(taken.iter()) {
-                *c = t;
-            }
-            [Goal::EnemyHills, Goal::Enemies, Goal::Food]
-        } else {
-            [Goal::Food, Goal::EnemyHills, Goal::Enemies]
-        };
-        // Each goal in turn serves the ants it reaches; the last serves every ant left.
-        for (k, goal) in goals.into_iter().enumerate() {
-            match goal {
-                Goal::Food => bfs(g, foods(), &mut dist, &mut queue),
-                Goal::EnemyHills => bfs(g, enemy_hills(), &mut dist, &mut queue),
-                Goal::Enemies => bfs(g, enemies(), &mut dist, &mut queue),
-            }
-            serve(
-                &dist,
-                &mut near,
-                &mut chosen,
-                k == goals.len().saturating_sub(1),
-            );
         }
+    }
 
-        let danger = |sq: usize| -> bool {
-            let mut enemies = 0u32;
-            let mut friends = 0u32;
-            for a in g.ants() {
-                if g.distance2(sq, a.sq as usize) <= DANGER_RADIUS2 {
-                    if a.owner as usize == seat {
-                        friends = friends.saturating_add(1);
-                    } else {
-                        enemies = enemies.saturating_add(1);
-                    }
+    /// Each goal in turn serves the ants it reaches; the last serves every ant left.
+    fn follow<const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsGame<SQ, A, F, H, O>,
+        seat: Seat,
+        goals: &[Goal],
+        mine: &[u16],
+    ) {
+        for (k, goal) in goals.iter().enumerate() {
+            let (dist, queue) = (&mut self.dist, &mut self.queue);
+            match goal {
+                Goal::Food => bfs(g, g.food().iter().map(|f| f.sq as usize), dist, queue),
+                Goal::EnemyHills => {
+                    let hills = g
+                        .hills()
+                        .iter()
+                        .filter(|h| h.owner as usize != seat && h.killed_by.is_none())
+                        .map(|h| h.sq as usize);
+                    bfs(g, hills, dist, queue)
+                }
+                Goal::Enemies => {
+                    let enemies = g
+                        .ants()
+                        .iter()
+                        .filter(|a| a.owner as usize != seat)
+                        .map(|a| a.sq as usize);
+                    bfs(g, enemies, dist, queue)
                 }
             }
-            enemies > 0 && enemies.saturating_add(1) > friends
-        };
+            self.serve(g, mine, k == goals.len().saturating_sub(1));
+        }
+    }
+}
 
-        // The fields are done with: `dist` marks the squares claimed (non-zero).
-        let claimed = &mut dist;
-        claimed.fill(0);
+impl AntsBot {
+    /// Each ant steps to the neighbour where its field is lowest (directions tried in a shuffled
+    /// order, the first of equal values kept), if that is lower than where it stands (or it
+    /// wanders, reached by no field): never onto water, food, one of its own or a square already
+    /// claimed this turn, and, for `strong`, never from safety into danger. `claimed` is zero
+    /// where nothing is claimed.
+    fn walk<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsGame<SQ, A, F, H, O>,
+        seat: Seat,
+        mine: &[u16],
+        near: &[[u16; 5]; A],
+        claimed: &mut [u16; SQ],
+    ) -> heapless::Vec<Order, O> {
+        let mut out = heapless::Vec::new();
         for (&sq, near) in mine.iter().zip(near.iter()) {
             let sq = sq as usize;
             let here = near.first().copied().unwrap_or(FAR);
@@ -260,7 +318,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 if v == WATER || v == FOOD || taken || (v < LAND && v as usize == seat) {
                     continue;
                 }
-                if self.style == Style::Strong && danger(dest) && !danger(sq) {
+                if self.style == Style::Strong && danger(g, seat, dest) && !danger(g, seat, sq) {
                     continue;
                 }
                 let key = near
@@ -302,5 +360,32 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             }
         }
         out
+    }
+}
+
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
+    Bot<AntsGame<SQ, A, F, H, O>> for AntsBot
+{
+    fn act(&mut self, g: &AntsGame<SQ, A, F, H, O>, seat: Seat) -> heapless::Vec<Order, O> {
+        if self.style == Style::Hold || g.is_finished() {
+            return heapless::Vec::new();
+        }
+        let mine = own_ants(g, seat);
+        let mut fields = Fields {
+            dist: [FAR; SQ],
+            queue: [0u16; SQ],
+            near: [[FAR; 5]; A],
+            chosen: [false; A],
+        };
+        let goals = if self.style == Style::Strong {
+            fields.claim_food(g, &mine);
+            [Goal::EnemyHills, Goal::Enemies, Goal::Food]
+        } else {
+            [Goal::Food, Goal::EnemyHills, Goal::Enemies]
+        };
+        fields.follow(g, seat, &goals, &mine);
+        // The fields are done with: `dist` marks the squares claimed (non-zero).
+        fields.dist.fill(0);
+        self.walk(g, seat, &mine, &fields.near, &mut fields.dist)
     }
 }

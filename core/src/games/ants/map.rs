@@ -62,13 +62,14 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
 
     /// Reads a map in the official format.
     pub fn parse(text: &str) -> Result<Self, SetupError> {
-        let mut rows: Option<u16> = None;
-        let mut cols: Option<u16> = None;
-        let mut players: Option<u8> = None;
+        let mut read = Reading::<HILLS> {
+            rows: None,
+            cols: None,
+            players: None,
+            found: heapless::Vec::new(),
+            row: 0,
+        };
         let mut terrain = [LAND; SQUARES];
-        // Hills row-major first; re-ordered by owner's first appearance at the end.
-        let mut found: heapless::Vec<(u16, u8), HILLS> = heapless::Vec::new();
-        let mut row = 0usize;
         let mut last_line = 0usize;
         for (index, raw) in text.split('\n').enumerate() {
             let line_no = index.saturating_add(1);
@@ -81,112 +82,23 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
             let Some((key, value)) = line.split_once(' ') else {
                 return Err(err(line_no, lead.saturating_add(1), "expected `key value`"));
             };
-            let value_col = lead.saturating_add(key.len()).saturating_add(2);
+            let at = (line_no, lead.saturating_add(key.len()).saturating_add(2));
             let key_lower = |k: &str| key.eq_ignore_ascii_case(k);
             if key_lower("rows") || key_lower("cols") {
-                let n = parse_number(value)
-                    .filter(|&n| (1..=i16::MAX as u32).contains(&n))
-                    .ok_or(err(line_no, value_col, "expected a size from 1 to 32767"))?;
-                if row > 0 {
-                    return Err(err(line_no, 1, "rows and cols must come before map lines"));
-                }
-                if key_lower("rows") {
-                    rows = Some(n as u16);
-                } else {
-                    cols = Some(n as u16);
-                }
-                if let (Some(r), Some(c)) = (rows, cols) {
-                    if (r as usize).saturating_mul(c as usize) > SQUARES {
-                        return Err(err(
-                            line_no,
-                            value_col,
-                            "map has more squares than this build holds",
-                        ));
-                    }
-                }
+                read.size(key_lower("rows"), value, at, SQUARES)?;
             } else if key_lower("players") {
-                let n = parse_number(value)
-                    .filter(|&n| (MIN_PLAYERS as u32..=MAX_PLAYERS as u32).contains(&n))
-                    .ok_or(err(
-                        line_no,
-                        value_col,
-                        "player count must be between 2 and 10",
-                    ))?;
-                if row > 0 {
-                    return Err(err(line_no, 1, "players must come before map lines"));
-                }
-                players = Some(n as u8);
+                read.players(value, at)?;
             } else if key_lower("m") {
-                let Some(p) = players else {
-                    return Err(err(line_no, 1, "players count expected before map lines"));
-                };
-                let (Some(h), Some(w)) = (rows, cols) else {
-                    return Err(err(line_no, 1, "rows and cols expected before map lines"));
-                };
-                if row >= h as usize {
-                    return Err(err(line_no, 1, "more map lines than rows"));
-                }
-                let squares = value.trim();
-                let indent = value.len().saturating_sub(value.trim_start().len());
-                let squares_col = value_col.saturating_add(indent);
-                let mut col = 0usize;
-                // `before`: the characters before this one (its column within the squares).
-                for (before, ch) in squares.chars().enumerate() {
-                    let column = squares_col.saturating_add(before);
-                    if col >= w as usize {
-                        return Err(err(line_no, column, "row longer than cols"));
-                    }
-                    // Below rows * cols, which fits SQUARES.
-                    let sq = row.saturating_mul(w as usize).saturating_add(col);
-                    let hill_owner = match ch {
-                        '.' | '*' => None,
-                        '%' => {
-                            if let Some(t) = terrain.get_mut(sq) {
-                                *t = WATER;
-                            }
-                            None
-                        }
-                        // The arms bound `ch`, so the subtractions never saturate.
-                        'a'..='j' if (ch as u8).saturating_sub(b'a') < p => None,
-                        '0'..='9' if (ch as u8).saturating_sub(b'0') < p => {
-                            Some((ch as u8).saturating_sub(b'0'))
-                        }
-                        'A'..='J' if (ch as u8).saturating_sub(b'A') < p => {
-                            Some((ch as u8).saturating_sub(b'A'))
-                        }
-                        _ => return Err(err(line_no, column, "invalid character in map")),
-                    };
-                    if let Some(owner) = hill_owner {
-                        found.push((sq as u16, owner)).map_err(|_| {
-                            err(line_no, column, "more hills than this build holds")
-                        })?;
-                    }
-                    col = col.saturating_add(1);
-                }
-                if col != w as usize {
-                    let column = squares_col.saturating_add(col);
-                    return Err(err(line_no, column, "row shorter than cols"));
-                }
-                row = row.saturating_add(1);
+                read.map_line(&mut terrain, value, at)?;
             }
         }
-        let (Some(h), Some(w), Some(p)) = (rows, cols, players) else {
+        let (Some(h), Some(w), Some(p)) = (read.rows, read.cols, read.players) else {
             return Err(err(last_line, 1, "missing rows, cols or players"));
         };
-        if row != h as usize {
+        if read.row != h as usize {
             return Err(err(last_line, 1, "fewer map lines than rows"));
         }
-        // Owners by first appearance (row-major), each owner's hills row-major.
-        let mut hills: heapless::Vec<(u16, u8), HILLS> = heapless::Vec::new();
-        for (i, &(_, owner)) in found.iter().enumerate() {
-            if found.iter().take(i).any(|&(_, o)| o == owner) {
-                continue;
-            }
-            for &hill in found.iter().filter(|&&(_, o)| o == owner) {
-                // Same number of items as `found`: cannot overflow.
-                let _ = hills.push(hill);
-            }
-        }
+        let hills = read.hills_by_owner();
         for player in 0..p {
             if !hills.iter().any(|&(_, o)| o == player) {
                 return Err(err(last_line, 1, "a player has no hill"));
@@ -199,6 +111,152 @@ impl<const SQUARES: usize, const HILLS: usize> Map<SQUARES, HILLS> {
             terrain,
             hills,
         })
+    }
+}
+
+/// What [`Map::parse`] has read so far. `at` arguments are the line number and the column of the
+/// value after the key, both 1-based.
+struct Reading<const HILLS: usize> {
+    rows: Option<u16>,
+    cols: Option<u16>,
+    players: Option<u8>,
+    /// Hills row-major; [`Reading::hills_by_owner`] re-orders them at the end.
+    found: heapless::Vec<(u16, u8), HILLS>,
+    /// Map lines read.
+    row: usize,
+}
+
+impl<const HILLS: usize> Reading<HILLS> {
+    /// `rows N` (`is_rows`) or `cols N`: both come before the map lines, and together hold at
+    /// most `squares`.
+    fn size(
+        &mut self,
+        is_rows: bool,
+        value: &str,
+        (line_no, value_col): (usize, usize),
+        squares: usize,
+    ) -> Result<(), SetupError> {
+        let n = parse_number(value)
+            .filter(|&n| (1..=i16::MAX as u32).contains(&n))
+            .ok_or(err(line_no, value_col, "expected a size from 1 to 32767"))?;
+        if self.row > 0 {
+            return Err(err(line_no, 1, "rows and cols must come before map lines"));
+        }
+        if is_rows {
+            self.rows = Some(n as u16);
+        } else {
+            self.cols = Some(n as u16);
+        }
+        if let (Some(r), Some(c)) = (self.rows, self.cols) {
+            if (r as usize).saturating_mul(c as usize) > squares {
+                return Err(err(
+                    line_no,
+                    value_col,
+                    "map has more squares than this build holds",
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `players N`, before the map lines.
+    fn players(
+        &mut self,
+        value: &str,
+        (line_no, value_col): (usize, usize),
+    ) -> Result<(), SetupError> {
+        let n = parse_number(value)
+            .filter(|&n| (MIN_PLAYERS as u32..=MAX_PLAYERS as u32).contains(&n))
+            .ok_or(err(
+                line_no,
+                value_col,
+                "player count must be between 2 and 10",
+            ))?;
+        if self.row > 0 {
+            return Err(err(line_no, 1, "players must come before map lines"));
+        }
+        self.players = Some(n as u8);
+        Ok(())
+    }
+
+    /// `m <squares>`: one row of the map, after the sizes and the players, exactly `cols` long:
+    /// its water into `terrain`, its hills into `found`.
+    fn map_line<const SQUARES: usize>(
+        &mut self,
+        terrain: &mut [u8; SQUARES],
+        value: &str,
+        (line_no, value_col): (usize, usize),
+    ) -> Result<(), SetupError> {
+        let Some(p) = self.players else {
+            return Err(err(line_no, 1, "players count expected before map lines"));
+        };
+        let (Some(h), Some(w)) = (self.rows, self.cols) else {
+            return Err(err(line_no, 1, "rows and cols expected before map lines"));
+        };
+        let row = self.row;
+        if row >= h as usize {
+            return Err(err(line_no, 1, "more map lines than rows"));
+        }
+        let squares = value.trim();
+        let indent = value.len().saturating_sub(value.trim_start().len());
+        let squares_col = value_col.saturating_add(indent);
+        let mut col = 0usize;
+        // `before`: the characters before this one (its column within the squares).
+        for (before, ch) in squares.chars().enumerate() {
+            let column = squares_col.saturating_add(before);
+            if col >= w as usize {
+                return Err(err(line_no, column, "row longer than cols"));
+            }
+            // Below rows * cols, which fits SQUARES.
+            let sq = row.saturating_mul(w as usize).saturating_add(col);
+            let hill_owner = match ch {
+                '.' | '*' => None,
+                '%' => {
+                    if let Some(t) = terrain.get_mut(sq) {
+                        *t = WATER;
+                    }
+                    None
+                }
+                // The arms bound `ch`, so the subtractions never saturate.
+                'a'..='j' if (ch as u8).saturating_sub(b'a') < p => None,
+                '0'..='9' if (ch as u8).saturating_sub(b'0') < p => {
+                    Some((ch as u8).saturating_sub(b'0'))
+                }
+                'A'..='J' if (ch as u8).saturating_sub(b'A') < p => {
+                    Some((ch as u8).saturating_sub(b'A'))
+                }
+                _ => return Err(err(line_no, column, "invalid character in map")),
+            };
+            if let Some(owner) = hill_owner {
+                self.found
+                    .push((sq as u16, owner))
+                    .map_err(|_| err(line_no, column, "more hills than this build holds"))?;
+            }
+            col = col.saturating_add(1);
+        }
+        if col != w as usize {
+            let column = squares_col.saturating_add(col);
+            return Err(err(line_no, column, "row shorter than cols"));
+        }
+        self.row = row.saturating_add(1);
+        Ok(())
+    }
+
+    /// The hills in the official order: owners by first appearance (row-major), each owner's
+    /// hills row-major.
+    fn hills_by_owner(&self) -> heapless::Vec<(u16, u8), HILLS> {
+        let found = &self.found;
+        let mut hills: heapless::Vec<(u16, u8), HILLS> = heapless::Vec::new();
+        for (i, &(_, owner)) in found.iter().enumerate() {
+            if found.iter().take(i).any(|&(_, o)| o == owner) {
+                continue;
+            }
+            for &hill in found.iter().filter(|&&(_, o)| o == owner) {
+                // Same number of items as `found`: cannot overflow.
+                let _ = hills.push(hill);
+            }
+        }
+        hills
     }
 }
 

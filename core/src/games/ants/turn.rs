@@ -3,7 +3,7 @@
 // Parallel arrays (ants and their per-turn marks) are walked by index.
 #![allow(clippy::needless_range_loop)]
 
-use super::map::{FOOD, LAND, MAX_PLAYERS, WATER};
+use super::map::{Map, FOOD, LAND, MAX_PLAYERS, WATER};
 use super::orders::{Dir, Order, OrderError};
 use super::pyrandom::PyRandom;
 use super::state::{
@@ -83,6 +83,14 @@ fn isqrt(n: u16) -> i32 {
     r
 }
 
+/// The food parameters of one game, drawn once at set-up (each `Draw` of the params).
+struct FoodDraws {
+    rate: u16,
+    turn: u16,
+    start: u16,
+    visible: u16,
+}
+
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     AntsGame<SQ, A, F, H, O>
 {
@@ -157,6 +165,17 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
     /// Sets the game up in place (see [`AntsGame::setup`]).
     pub fn init(&mut self, params: &Params<SQ, H>, engine_seed: u64) -> Result<(), SetupError> {
+        let squares = Self::check(params)?;
+        // Seeded in place: `rng` is the state's own generator.
+        self.rng.seed(engine_seed);
+        let food = self.draw_food(params)?;
+        self.reset(params, squares, &food);
+        self.place_hills(&params.map)?;
+        self.start_game(&food)
+    }
+
+    /// What `init` refuses before touching the state: the map's squares.
+    fn check(params: &Params<SQ, H>) -> Result<usize, SetupError> {
         let m = &params.map;
         if params.attackradius2 > MAX_RADIUS2 || params.spawnradius2 > MAX_RADIUS2 {
             return Err(SetupError::Invalid(
@@ -175,8 +194,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         if squares > SQ || squares == 0 || squares > NONE16 as usize {
             return Err(SetupError::Capacity("map larger than this build holds"));
         }
-        // Seeded in place: `rng` is the state's own generator.
-        self.rng.seed(engine_seed);
+        Ok(squares)
+    }
+
+    /// The four food parameters, drawn in the official order from the seeded generator.
+    fn draw_food(&mut self, params: &Params<SQ, H>) -> Result<FoodDraws, SetupError> {
         let rng = &mut self.rng;
         let mut draw = |d: Draw| -> Result<u16, SetupError> {
             match d {
@@ -187,17 +209,25 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                 Draw::Range(..) => Err(SetupError::Invalid("empty food parameter range")),
             }
         };
-        let food_rate = draw(params.food_rate)?;
-        let food_turn = draw(params.food_turn)?;
-        let food_start = draw(params.food_start)?;
-        let food_visible = draw(params.food_visible)?;
-        if food_turn == 0 {
+        let food = FoodDraws {
+            rate: draw(params.food_rate)?,
+            turn: draw(params.food_turn)?,
+            start: draw(params.food_start)?,
+            visible: draw(params.food_visible)?,
+        };
+        if food.turn == 0 {
             return Err(SetupError::Invalid("food_turn must be positive"));
         }
+        Ok(food)
+    }
+
+    /// The params copied in and every other field as `blank` left it, over this map's squares
+    /// and what the last game used beyond them (turns only ever touch their map's squares, so
+    /// past both the arrays still hold `blank`'s values).
+    fn reset(&mut self, params: &Params<SQ, H>, squares: usize, food: &FoodDraws) {
+        let m = &params.map;
         let water = m.terrain[..squares].iter().filter(|&&t| t == WATER).count() as u32;
         let g = self;
-        // The squares to reset: this map's, and what the last game used beyond them (turns only
-        // ever touch their map's squares, so past both the arrays still hold `blank`'s values).
         let used = (g.rows as usize)
             .saturating_mul(g.cols as usize)
             .max(squares)
@@ -215,10 +245,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.player_seed = params.player_seed;
         g.cutoff_turn = params.cutoff_turn;
         g.cutoff_percent = params.cutoff_percent;
-        g.food_rate = food_rate;
-        g.food_turn = food_turn;
-        g.food_start = food_start;
-        g.food_visible = food_visible;
+        g.food_rate = food.rate;
+        g.food_turn = food.turn;
+        g.food_start = food.start;
+        g.food_visible = food.visible;
         g.land_area = (squares as u32).saturating_sub(water);
         for (dst, &src) in g.map.iter_mut().zip(m.terrain.iter()).take(squares) {
             *dst = src;
@@ -261,6 +291,12 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         g.cutoff = None;
         g.over = false;
         g.capacity_waits = 0;
+    }
+
+    /// The map's hills, an ant on each, and every player's starting score (the number of hills
+    /// of player 0).
+    fn place_hills(&mut self, m: &Map<SQ, H>) -> Result<(), SetupError> {
+        let g = self;
         for (i, &(sq, owner)) in m.hills.iter().enumerate() {
             let hill = Hill {
                 sq,
@@ -282,16 +318,22 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         for s in g.score.iter_mut().take(g.players as usize) {
             *s = hills0;
         }
-        // start_game: visible food first, then the rest (the symmetry is drawn on first use).
+        Ok(())
+    }
+
+    /// `start_game`: visible food first, then the rest (the symmetry is drawn on first use); the
+    /// engine's turn-0 shuffle of the alive bots; and the end, for a game over before it starts.
+    fn start_game(&mut self, food: &FoodDraws) -> Result<(), SetupError> {
+        let g = self;
         g.choose_symmetry()?;
-        if food_visible > 0 {
+        if food.visible > 0 {
             g.build_food_sets(true);
-            g.run_food_deque((food_visible as i64).saturating_mul(g.players as i64));
+            g.run_food_deque((food.visible as i64).saturating_mul(g.players as i64));
         }
         // u32 and u16 operands in i64 (Python ints): nothing saturates.
-        let starting = match g.land_area.checked_div(food_start as u32) {
+        let starting = match g.land_area.checked_div(food.start as u32) {
             Some(per) => {
-                (per as i64).saturating_sub((food_visible as i64).saturating_mul(g.players as i64))
+                (per as i64).saturating_sub((food.visible as i64).saturating_mul(g.players as i64))
             }
             None => 0,
         };

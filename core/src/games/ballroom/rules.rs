@@ -257,17 +257,53 @@ impl Ballroom {
     /// ATTACK: the replies are queued in read order, and the queue runs sorted by the executor's
     /// effective damage, descending (a stable sort: ties keep read order).
     pub(super) fn play_attack(&mut self, replies: &[Reply], report: &mut StepReport) {
+        let queue = self.queue_attacks(replies, report);
+        let order = queue.order();
+        let strongest = self.strongest_attacks(&queue);
+        let mut recs = [AttackRecord::default(); PLAYERS];
+        let mut checked_shield = false;
+        for &i in order.iter().take(queue.n) {
+            let s = queue.exec(i);
+            let target = queue.targets.get(i).copied().unwrap_or(s as i32);
+            let rec = self.attack(&queue, i, &strongest, &mut checked_shield);
+            if let Some(r) = recs.get_mut(i) {
+                *r = rec;
+            }
+            // Attacking oneself is the phase's default action, which is how bots pass in ATTACK:
+            // the reference marks it invalid (kept in the record), but nothing is refused.
+            if queue.explicit.get(i) == Some(&true) && !rec.valid && target != s as i32 {
+                report.refuse(s);
+            }
+        }
+        // The engine files each reply under its executor as it reads it: the last read stays.
+        for (i, rec) in recs.iter().enumerate().take(queue.n) {
+            if let Some(r) = self.record.attacks.get_mut(queue.exec(i)) {
+                *r = *rec;
+            }
+        }
+        self.phase = Phase::Buy;
+    }
+
+    /// The ATTACK queue in read order: each reply resolved, its damage and whether it lands.
+    fn queue_attacks(&mut self, replies: &[Reply], report: &mut StepReport) -> AttackQueue {
         let n = replies.len().min(PLAYERS);
-        // Per queued reply: its executor, target and whether the bot asked for it explicitly.
-        let mut execs = [0usize; PLAYERS];
-        let mut targets = [0i32; PLAYERS];
-        let mut explicit = [false; PLAYERS];
+        let mut q = AttackQueue {
+            n,
+            execs: [0; PLAYERS],
+            targets: [0; PLAYERS],
+            explicit: [false; PLAYERS],
+            damage: [0; PLAYERS],
+            qdamages: [i32::MIN; PLAYERS],
+            lands: [false; PLAYERS],
+        };
         for (i, r) in replies.iter().take(n).enumerate() {
             let seat = usize::from(r.executor);
             let res = self.resolve(seat, r.action, Phase::Attack, report);
-            if let (Some(e), Some(t), Some(x)) =
-                (execs.get_mut(i), targets.get_mut(i), explicit.get_mut(i))
-            {
+            if let (Some(e), Some(t), Some(x)) = (
+                q.execs.get_mut(i),
+                q.targets.get_mut(i),
+                q.explicit.get_mut(i),
+            ) {
                 *e = seat;
                 *t = match res.action {
                     Action::Attack { target } => target,
@@ -276,146 +312,125 @@ impl Ballroom {
                 *x = res.explicit;
             }
         }
-        let target_of = |t: i32| -> Option<usize> {
-            if (0..PLAYERS as i32).contains(&t) {
-                Some(t as usize)
-            } else {
-                None
-            }
-        };
         // Attacks only change health and score: each attacker's damage, and whether its attack
         // lands (`isNotOutOfRangeOrSelfAttack`: range and positions), are the same all phase.
         // (Plain loops: `array::map` and `from_fn` move their elements through the stack.)
         let mut range = [0i32; PLAYERS];
-        let mut damage = [0i32; PLAYERS];
         for ((p, r), d) in self
             .players
             .iter()
             .zip(range.iter_mut())
-            .zip(damage.iter_mut())
+            .zip(q.damage.iter_mut())
         {
             let st = p.stats();
             (*r, *d) = (st.range, st.damage);
         }
-        let damage_of = |s: usize| damage.get(s).copied().unwrap_or(0);
-        let exec_of = |i: usize| execs.get(i).copied().unwrap_or(0);
-        // Each queue entry's damage; past the queue's end, below any (so it sorts last).
-        let mut qdamages = [i32::MIN; PLAYERS];
-        for (i, d) in qdamages.iter_mut().enumerate().take(n) {
-            *d = damage_of(exec_of(i));
+        for i in 0..n {
+            let d = q.damage_of(q.exec(i));
+            if let Some(qd) = q.qdamages.get_mut(i) {
+                *qd = d;
+            }
         }
-        let qdamage = |i: usize| qdamages.get(i).copied().unwrap_or(i32::MIN);
-        let mut lands = [false; PLAYERS];
-        for (i, land) in lands.iter_mut().enumerate().take(n) {
-            let s = exec_of(i);
-            let target = targets.get(i).copied().and_then(target_of);
+        for i in 0..n {
+            let s = q.exec(i);
+            let target = q.targets.get(i).copied().and_then(target_of);
             if let (Some(t), Some(a), Some(&r)) = (target, self.players.get(s), range.get(s)) {
-                *land = s != t
+                let land = s != t
                     && self
                         .players
                         .get(t)
                         .is_some_and(|v| r >= a.pos.chebyshev(v.pos));
+                if let Some(l) = q.lands.get_mut(i) {
+                    *l = land;
+                }
             }
         }
-        // Stable sort of the queue by damage, descending (ties keep read order): entry `i` goes
-        // after every entry of more damage, and after the earlier entries of as much.
-        let mut order = [0usize; PLAYERS];
-        for i in 0..PLAYERS {
-            let d = qdamage(i);
-            let before = (0..PLAYERS)
-                .filter(|&o| qdamage(o) > d || (qdamage(o) == d && o < i))
-                .count();
-            if let Some(slot) = order.get_mut(before) {
-                *slot = i;
-            }
-        }
-        // As written: each shield stops the strongest attack that would land on its user
-        // (ties: the earlier one in the queue).
+        q
+    }
+
+    /// As written: each shield stops the strongest attack that would land on its user (ties: the
+    /// earlier one in the queue), by target. The engine's ruleset: none.
+    fn strongest_attacks(&self, q: &AttackQueue) -> [Option<usize>; PLAYERS] {
         let mut strongest: [Option<usize>; PLAYERS] = [None; PLAYERS];
         if self.ruleset == Ruleset::AsWritten {
-            for (i, &target) in targets.iter().enumerate().take(n) {
-                if let Some(t) = target_of(target).filter(|_| lands.get(i) == Some(&true)) {
+            for (i, &target) in q.targets.iter().enumerate().take(q.n) {
+                if let Some(t) = target_of(target).filter(|_| q.lands(i)) {
                     if let Some(best) = strongest.get_mut(t) {
                         // Strictly stronger: ties stay with the earlier attacker.
-                        if best.is_none_or(|b| qdamage(i) > qdamage(b)) {
+                        if best.is_none_or(|b| q.qdamage(i) > q.qdamage(b)) {
                             *best = Some(i);
                         }
                     }
                 }
             }
         }
-        let mut recs = [AttackRecord::default(); PLAYERS];
-        let mut checked_shield = false;
-        for &i in order.iter().take(n) {
-            let s = exec_of(i);
-            let target = targets.get(i).copied().unwrap_or(s as i32);
-            let mut rec = AttackRecord {
-                target,
-                valid: true,
-                damage: 0,
-                nullified: false,
-            };
-            if let Some(t) = target_of(target) {
-                let lands = lands.get(i) == Some(&true);
-                let check = match self.ruleset {
-                    Ruleset::Engine => {
-                        // Only the first attack that lands consults a shield, all turn.
-                        if !checked_shield && lands {
-                            checked_shield = true;
-                            true
-                        } else {
-                            false
-                        }
-                    }
-                    Ruleset::AsWritten => strongest.get(t) == Some(&Some(i)),
-                };
-                let shielded = self.players.get(t).is_some_and(|p| p.shielded);
-                if check && shielded {
-                    rec.nullified = true;
+        strongest
+    }
+
+    /// Runs queue entry `i`: a shield stops it (the first attack that lands all turn consults
+    /// one under the engine's ruleset, the strongest on each target as written), else it deals
+    /// its damage if it lands, and a hit that leaves the target at 0 scores. Its record.
+    fn attack(
+        &mut self,
+        q: &AttackQueue,
+        i: usize,
+        strongest: &[Option<usize>; PLAYERS],
+        checked_shield: &mut bool,
+    ) -> AttackRecord {
+        let s = q.exec(i);
+        let target = q.targets.get(i).copied().unwrap_or(s as i32);
+        let mut rec = AttackRecord {
+            target,
+            valid: true,
+            damage: 0,
+            nullified: false,
+        };
+        let Some(t) = target_of(target) else {
+            rec.valid = false;
+            return rec;
+        };
+        let lands = q.lands(i);
+        let check = match self.ruleset {
+            Ruleset::Engine => {
+                // Only the first attack that lands consults a shield, all turn.
+                if !*checked_shield && lands {
+                    *checked_shield = true;
+                    true
                 } else {
-                    let d = damage_of(s);
-                    rec.damage = d.clamp(0, u8::MAX as i32) as u8;
-                    if lands {
-                        let mut killed = false;
-                        if let Some(target) = self.players.get_mut(t) {
-                            // Procrustean Iron: every hit deals a Wizard's base damage.
-                            let hit = if target.item == Item::ProcrusteanIron {
-                                Class::Wizard.stats().damage
-                            } else {
-                                d
-                            };
-                            target.add_health(hit.wrapping_neg());
-                            killed = target.is_dead();
-                        }
-                        if killed {
-                            // Every hit that leaves the target at 0 scores, overkill included.
-                            if let Some(a) = self.players.get_mut(s) {
-                                a.score = a.score.saturating_add(1);
-                            }
-                        }
-                    } else {
-                        rec.valid = false;
-                    }
+                    false
                 }
+            }
+            Ruleset::AsWritten => strongest.get(t) == Some(&Some(i)),
+        };
+        let shielded = self.players.get(t).is_some_and(|p| p.shielded);
+        if check && shielded {
+            rec.nullified = true;
+            return rec;
+        }
+        let d = q.damage_of(s);
+        rec.damage = d.clamp(0, u8::MAX as i32) as u8;
+        if !lands {
+            rec.valid = false;
+            return rec;
+        }
+        let mut killed = false;
+        if let Some(target) = self.players.get_mut(t) {
+            // Procrustean Iron: every hit deals a Wizard's base damage.
+            let hit = if target.item == Item::ProcrusteanIron {
+                Class::Wizard.stats().damage
             } else {
-                rec.valid = false;
-            }
-            if let Some(r) = recs.get_mut(i) {
-                *r = rec;
-            }
-            // Attacking oneself is the phase's default action, which is how bots pass in ATTACK:
-            // the reference marks it invalid (kept in the record), but nothing is refused.
-            if explicit.get(i) == Some(&true) && !rec.valid && target != s as i32 {
-                report.refuse(s);
+                d
+            };
+            target.add_health(hit.wrapping_neg());
+            killed = target.is_dead();
+        }
+        if killed {
+            // Every hit that leaves the target at 0 scores, overkill included.
+            if let Some(a) = self.players.get_mut(s) {
+                a.score = a.score.saturating_add(1);
             }
         }
-        // The engine files each reply under its executor as it reads it: the last read stays.
-        for (i, rec) in recs.iter().enumerate().take(n) {
-            if let Some(r) = self.record.attacks.get_mut(exec_of(i)) {
-                *r = *rec;
-            }
-        }
-        self.phase = Phase::Buy;
+        rec
     }
 
     pub(super) fn play_buy(&mut self, replies: &[Reply], report: &mut StepReport) {
@@ -472,5 +487,62 @@ impl Ballroom {
             }
             p.shielded = false;
         }
+    }
+}
+
+/// The player index a target names, `None` outside 0..4.
+fn target_of(t: i32) -> Option<usize> {
+    if (0..PLAYERS as i32).contains(&t) {
+        Some(t as usize)
+    } else {
+        None
+    }
+}
+
+/// The ATTACK phase's queue, in read order: per entry (`n` of them) its executor, its target as
+/// sent, whether the bot asked for it explicitly, its damage and whether it lands.
+struct AttackQueue {
+    n: usize,
+    execs: [usize; PLAYERS],
+    targets: [i32; PLAYERS],
+    explicit: [bool; PLAYERS],
+    /// Each player's effective damage, by seat.
+    damage: [i32; PLAYERS],
+    /// Each entry's damage; past the queue's end, below any (so it sorts last).
+    qdamages: [i32; PLAYERS],
+    lands: [bool; PLAYERS],
+}
+
+impl AttackQueue {
+    fn exec(&self, i: usize) -> usize {
+        self.execs.get(i).copied().unwrap_or(0)
+    }
+
+    fn damage_of(&self, seat: usize) -> i32 {
+        self.damage.get(seat).copied().unwrap_or(0)
+    }
+
+    fn qdamage(&self, i: usize) -> i32 {
+        self.qdamages.get(i).copied().unwrap_or(i32::MIN)
+    }
+
+    fn lands(&self, i: usize) -> bool {
+        self.lands.get(i) == Some(&true)
+    }
+
+    /// The stable sort of the queue by damage, descending (ties keep read order): entry `i` goes
+    /// after every entry of more damage, and after the earlier entries of as much.
+    fn order(&self) -> [usize; PLAYERS] {
+        let mut order = [0usize; PLAYERS];
+        for i in 0..PLAYERS {
+            let d = self.qdamage(i);
+            let before = (0..PLAYERS)
+                .filter(|&o| self.qdamage(o) > d || (self.qdamage(o) == d && o < i))
+                .count();
+            if let Some(slot) = order.get_mut(before) {
+                *slot = i;
+            }
+        }
+        order
     }
 }

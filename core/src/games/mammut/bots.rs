@@ -21,7 +21,7 @@
 //! they complete in the last round.
 
 use super::scoring::{
-    animal_bonus, axe_points, fire_loser, fur_winner_loser, meat_places, tie_order, Counts,
+    animal_bonus, axe_points, fire_loser, fur_winner_loser, meat_places, tie_order, Counts, Order,
     IVORY_POINTS, MEAT_AWARDS,
 };
 use super::tiles::{Side, TileSet, TILE_COUNT};
@@ -107,14 +107,143 @@ struct Plan {
     tie_tile: u8,
 }
 
+/// What taking `c` tiles of each value group of [`value_groups`] is worth to `seat` this round,
+/// the other hands being as they are (the bot's own hand holding only what it takes).
+struct Worth<'a> {
+    g: &'a Mammut,
+    seat: Seat,
+    counts: Counts,
+    order: Order,
+    /// The tiles of the middle whose animal `seat` does not have yet (group 5).
+    new_animals: TileSet,
+}
+
+impl Worth<'_> {
+    /// `counts` with `seat`'s count `c`.
+    fn with(&self, counts: &[u8; PLAYERS], c: usize) -> [u8; PLAYERS] {
+        let mut out = *counts;
+        if let Some(v) = out.get_mut(self.seat) {
+            *v = c as u8;
+        }
+        out
+    }
+
+    /// The worth of `c` tiles of group `group`.
+    fn value(&self, group: usize, c: usize) -> i32 {
+        let (g, seat, order) = (self.g, self.seat, &self.order);
+        let round = g.round() as i32;
+        match group {
+            0 if fire_loser(&self.with(&self.counts.fire, c), order) == seat => {
+                -super::scoring::FIRE_PENALTY
+            }
+            1 => {
+                let places = meat_places(&self.with(&self.counts.meat, c), order);
+                places
+                    .iter()
+                    .zip(MEAT_AWARDS)
+                    .find(|(s, _)| **s == seat)
+                    .map_or(0, |(_, a)| a)
+            }
+            2 => {
+                let (win, lose) = fur_winner_loser(&self.with(&self.counts.fur, c), order);
+                let won = if win == seat { round } else { 0 };
+                won.saturating_sub(if lose == seat { round } else { 0 })
+            }
+            3 => (c as i32).saturating_mul(IVORY_POINTS),
+            4 => (c as i32).saturating_mul(axe_points(g.round())),
+            5 => {
+                // All new animals are worth the same: take the c lowest.
+                let deal = g.deal();
+                let got = self.new_animals.lowest(c).iter().fold(0u8, |acc, tile| {
+                    acc | deal.visible(tile).map_or(0, Side::animal_bit)
+                });
+                animal_worth(g, seat, got)
+            }
+            _ => 0,
+        }
+    }
+}
+
+/// The tiles of `pool` by what they are worth to `seat`: Fire, Meat, Fur, Ivory, Axe, the animals
+/// it does not have yet, and the rest (as the bot sees them: Mystery tiles are not turned).
+fn value_groups(g: &Mammut, pool: TileSet, seat: Seat) -> [TileSet; GROUPS] {
+    let deal = g.deal();
+    let masks = deal.side_masks();
+    let mask = |s: Side| masks.get(s.index()).copied().unwrap_or_default();
+    let have = g.animals().get(seat).copied().unwrap_or(0);
+    let mut new_animals = TileSet::EMPTY;
+    for tile in pool.iter() {
+        let bit = deal.visible(tile).map_or(0, Side::animal_bit);
+        if bit != 0 && have & bit == 0 {
+            new_animals = new_animals.with(tile);
+        }
+    }
+    let mut groups = [
+        pool.and(mask(Side::Fire)),
+        pool.and(mask(Side::Meat)),
+        pool.and(mask(Side::Fur)),
+        pool.and(mask(Side::Ivory)),
+        pool.and(mask(Side::Axe)),
+        new_animals,
+        TileSet::EMPTY,
+    ];
+    let valued = groups.iter().fold(TileSet::EMPTY, |acc, m| acc.union(*m));
+    groups[GROUPS - 1] = pool.minus(valued);
+    groups
+}
+
+/// The knapsack over the groups: the best worth of every take size (from `start` tiles already
+/// taken), and per group and size how many of its tiles that best take holds.
+fn knapsack(
+    groups: &[TileSet; GROUPS],
+    start: usize,
+    worth: &Worth<'_>,
+) -> ([i32; SIZES], [[u8; SIZES]; GROUPS]) {
+    let mut best = [i32::MIN; SIZES];
+    if let Some(b) = best.get_mut(start) {
+        *b = 0;
+    }
+    let mut pick = [[0u8; SIZES]; GROUPS];
+    for (gi, group) in groups.iter().enumerate() {
+        let n = group.len();
+        let mut values = [0i32; SIZES];
+        for (c, v) in values.iter_mut().enumerate().take(n.saturating_add(1)) {
+            *v = worth.value(gi, c);
+        }
+        let mut next = [i32::MIN; SIZES];
+        for k in 0..SIZES {
+            let Some(&base) = best.get(k) else { break };
+            if base == i32::MIN {
+                continue;
+            }
+            for c in 0..=n {
+                let (Some(slot), Some(&v)) = (next.get_mut(k.saturating_add(c)), values.get(c))
+                else {
+                    break;
+                };
+                let total = base.saturating_add(v);
+                if total > *slot {
+                    *slot = total;
+                    if let Some(p) = pick
+                        .get_mut(gi)
+                        .and_then(|p| p.get_mut(k.saturating_add(c)))
+                    {
+                        *p = c as u8;
+                    }
+                }
+            }
+        }
+        best = next;
+    }
+    (best, pick)
+}
+
 impl Plan {
     /// The best takes of every size for `seat` from table `t`, taking the tie-breaker tile or not.
     fn new(g: &Mammut, t: &Table, seat: Seat, tie: bool) -> Plan {
         // What the bot sees: Mystery tiles are not turned.
         let deal = g.deal();
         let tie_tile = deal.tie_tile();
-        let masks = deal.side_masks();
-        let mask = |s: Side| masks.get(s.index()).copied().unwrap_or_default();
         let mut hands = t.hands;
         if let Some(h) = hands.get_mut(seat) {
             *h = if tie {
@@ -123,105 +252,15 @@ impl Plan {
                 TileSet::EMPTY
             };
         }
-        let counts = Counts::of(&hands, deal);
-        let order = tie_order(&hands, deal, g.ids(), g.first_player());
-        let pool = t.middle.without(tie_tile);
-        let have = g.animals().get(seat).copied().unwrap_or(0);
-        let mut new_animals = TileSet::EMPTY;
-        for tile in pool.iter() {
-            let bit = deal.visible(tile).map_or(0, Side::animal_bit);
-            if bit != 0 && have & bit == 0 {
-                new_animals = new_animals.with(tile);
-            }
-        }
-        let mut groups = [
-            pool.and(mask(Side::Fire)),
-            pool.and(mask(Side::Meat)),
-            pool.and(mask(Side::Fur)),
-            pool.and(mask(Side::Ivory)),
-            pool.and(mask(Side::Axe)),
-            new_animals,
-            TileSet::EMPTY,
-        ];
-        let valued = groups.iter().fold(TileSet::EMPTY, |acc, m| acc.union(*m));
-        groups[GROUPS - 1] = pool.minus(valued);
-
-        let round = g.round() as i32;
-        let with = |counts: &[u8; PLAYERS], c: usize| -> [u8; PLAYERS] {
-            let mut out = *counts;
-            if let Some(v) = out.get_mut(seat) {
-                *v = c as u8;
-            }
-            out
+        let groups = value_groups(g, t.middle.without(tie_tile), seat);
+        let worth = Worth {
+            g,
+            seat,
+            counts: Counts::of(&hands, deal),
+            order: tie_order(&hands, deal, g.ids(), g.first_player()),
+            new_animals: groups[5],
         };
-        let value = |group: usize, c: usize| -> i32 {
-            match group {
-                0 if fire_loser(&with(&counts.fire, c), &order) == seat => {
-                    -super::scoring::FIRE_PENALTY
-                }
-                1 => {
-                    let places = meat_places(&with(&counts.meat, c), &order);
-                    places
-                        .iter()
-                        .zip(MEAT_AWARDS)
-                        .find(|(s, _)| **s == seat)
-                        .map_or(0, |(_, a)| a)
-                }
-                2 => {
-                    let (win, lose) = fur_winner_loser(&with(&counts.fur, c), &order);
-                    let won = if win == seat { round } else { 0 };
-                    won.saturating_sub(if lose == seat { round } else { 0 })
-                }
-                3 => (c as i32).saturating_mul(IVORY_POINTS),
-                4 => (c as i32).saturating_mul(axe_points(g.round())),
-                5 => {
-                    // All new animals are worth the same: take the c lowest.
-                    let got = groups[5].lowest(c).iter().fold(0u8, |acc, tile| {
-                        acc | deal.visible(tile).map_or(0, Side::animal_bit)
-                    });
-                    animal_worth(g, seat, got)
-                }
-                _ => 0,
-            }
-        };
-
-        let mut best = [i32::MIN; SIZES];
-        let start = usize::from(tie);
-        if let Some(b) = best.get_mut(start) {
-            *b = 0;
-        }
-        let mut pick = [[0u8; SIZES]; GROUPS];
-        for (gi, group) in groups.iter().enumerate() {
-            let n = group.len();
-            let mut values = [0i32; SIZES];
-            for (c, v) in values.iter_mut().enumerate().take(n.saturating_add(1)) {
-                *v = value(gi, c);
-            }
-            let mut next = [i32::MIN; SIZES];
-            for k in 0..SIZES {
-                let Some(&base) = best.get(k) else { break };
-                if base == i32::MIN {
-                    continue;
-                }
-                for c in 0..=n {
-                    let (Some(slot), Some(&v)) = (next.get_mut(k.saturating_add(c)), values.get(c))
-                    else {
-                        break;
-                    };
-                    let total = base.saturating_add(v);
-                    if total > *slot {
-                        *slot = total;
-                        if let Some(p) = pick
-                            .get_mut(gi)
-                            .and_then(|p| p.get_mut(k.saturating_add(c)))
-                        {
-                            *p = c as u8;
-                        }
-                    }
-                }
-            }
-            best = next;
-        }
+        let (best, pick) = knapsack(&groups, usize::from(tie), &worth);
         Plan {
             best,
             pick,
