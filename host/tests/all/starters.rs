@@ -200,16 +200,16 @@ fn controller_samples(dir: &Path) -> Vec<(String, &'static str, &'static str)> {
 fn the_controllers_sample_bots_replay_the_golden_builder_army_game_through_the_adapter() {
     // The first 10,000 turns of the controller's 100,000-turn game between its two samples: every
     // action as the controller's bots chose it, every recorded state (one each 500 turns) equal.
+    // Both files are read a line at a time: a test process holding hundreds of MB would be
+    // counted in the memory of every process the other tests fork meanwhile (hostile_bots).
     const TURNS: usize = 10_000;
-    let golden =
-        std::fs::read_to_string(golden("tower-defense").join("builder-army-full.jsonl")).unwrap();
-    let golden: Vec<serde_json::Value> = golden
-        .lines()
-        .skip(2)
-        .take(TURNS)
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(golden.len(), TURNS);
+    let lines = |path: &Path| {
+        let file = std::fs::File::open(path).unwrap();
+        std::io::BufRead::lines(std::io::BufReader::new(file))
+            .skip(2)
+            .map(|l| serde_json::from_str::<serde_json::Value>(&l.unwrap()).unwrap())
+    };
+    let golden = golden("tower-defense").join("builder-army-full.jsonl");
     let (dir, trace) = scratch("td.jsonl");
     for (file, builder, army) in controller_samples(dir.path()) {
         let adapter = |name: &str| {
@@ -227,15 +227,8 @@ fn the_controllers_sample_bots_replay_the_golden_builder_army_game_through_the_a
                 "{file}: {r}"
             );
         }
-        let ours: Vec<serde_json::Value> = std::fs::read_to_string(&trace)
-            .unwrap()
-            .lines()
-            .skip(2)
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
-        assert_eq!(ours.len(), TURNS, "{file}");
-        let mut states = 0;
-        for (theirs, ours) in golden.iter().zip(&ours) {
+        let (mut turns, mut states) = (0, 0);
+        for (theirs, ours) in lines(&golden).zip(lines(&trace)) {
             let turn = &theirs["turn"];
             assert_eq!(&ours["turn"], turn);
             for seat in [0, 1] {
@@ -253,7 +246,9 @@ fn the_controllers_sample_bots_replay_the_golden_builder_army_game_through_the_a
                 );
                 states += 1;
             }
+            turns += 1;
         }
-        assert_eq!(states, TURNS / 500, "{file}");
+        assert_eq!((turns, states), (TURNS, TURNS / 500), "{file}");
+        assert_eq!(lines(&trace).count(), TURNS, "{file}: the trace's length");
     }
 }

@@ -935,3 +935,11 @@ fn conquest_decision_says_defeated_and_when() {
         "ranked by not defeated first, then score, then a seeded lot",
     );
 }
+
+#[test]
+fn a_refusal_is_an_error_that_says_why() {
+    use std::string::ToString;
+    let error: &dyn core::error::Error = &Refusal::TooPoor;
+    assert!(error.source().is_none());
+    assert_eq!(error.to_string(), "too little gold");
+}

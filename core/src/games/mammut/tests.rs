@@ -818,3 +818,12 @@ fn state_size_budget() {
     assert!(size <= 1024, "{size} bytes");
     assert!(size <= 160, "{size} bytes: update the module docs");
 }
+
+#[test]
+fn a_refusal_is_an_error_that_says_why() {
+    extern crate std;
+    use std::string::ToString;
+    let error: &dyn core::error::Error = &Refusal::EmptyVictim;
+    assert!(error.source().is_none());
+    assert_eq!(error.to_string(), "a steal from a player with no tiles");
+}
