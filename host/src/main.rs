@@ -1,7 +1,8 @@
 //! `arena`: play Pocket Arena's games on the desktop.
 
+use arena_host::commands::GAMES;
 use arena_host::commands::{self, render::RenderArgs, tournament::MergeArgs};
-use arena_host::games::{self, GAMES};
+use arena_host::games;
 use clap::{Args, Command, FromArgMatches};
 use std::process::ExitCode;
 
@@ -63,7 +64,7 @@ fn cli() -> Command {
         verify = verify.subcommand(commands::verify::command(
             g.name,
             g.replay_about,
-            g.map_beside,
+            g.game.map_beside,
         ));
         tournament = tournament.subcommand((g.tournament)());
     }
@@ -101,12 +102,12 @@ fn main() -> ExitCode {
     };
     let result = match matches.subcommand() {
         Some(("play", m)) => match m.subcommand() {
-            Some((name, m)) => games::by_name(name).map_or(Ok(()), |g| (g.run_play)(m)),
+            Some((name, m)) => commands::by_name(name).map_or(Ok(()), |g| (g.run_play)(m)),
             None => Ok(()),
         },
         Some(("verify", m)) => {
             let verified = match m.subcommand() {
-                Some((name, m)) => match games::by_name(name) {
+                Some((name, m)) => match commands::by_name(name) {
                     Some(g) => commands::verify::run(g, m),
                     None => return ExitCode::from(2),
                 },
@@ -124,11 +125,11 @@ fn main() -> ExitCode {
             };
         }
         Some(("tournament", m)) => match m.subcommand() {
-            Some((name, m)) => games::by_name(name).map_or(Ok(()), |g| (g.run_tournament)(m)),
+            Some((name, m)) => commands::by_name(name).map_or(Ok(()), |g| (g.run_tournament)(m)),
             None => Ok(()),
         },
         Some(("serve", m)) => match m.subcommand() {
-            Some((name, m)) => games::by_name(name)
+            Some((name, m)) => commands::by_name(name)
                 .and_then(|g| g.server)
                 .map_or(Ok(()), |s| (s.run)(m)),
             None => Ok(()),

@@ -7,7 +7,7 @@
 //! The script is taken from the game's own replay reader ([`Visit::start`], [`Visit::fed`]) as it
 //! re-plays and checks the file, so the page plays what was verified, not a second reading of it.
 
-use crate::game::HostGame;
+use crate::host_game::HostGame;
 use crate::render::Display;
 use crate::replay::{Meta, ReplayContext, Visit};
 use anyhow::bail;

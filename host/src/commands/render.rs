@@ -5,7 +5,7 @@
 //! be seen on a desktop. A GIF shows the match and ends on the result screen; a PNG shows one turn.
 //! An HTML page ([`crate::viewer`]) holds the whole match and plays it in a browser.
 
-use crate::game::HostGame;
+use crate::host_game::HostGame;
 use crate::render::{default_scale, image_of, Display, Label};
 use crate::replay::{Head, Meta, ReplayContext, Visit};
 use anyhow::{bail, Context};
@@ -95,7 +95,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
     let file = std::fs::File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
     let head =
         Head::read(std::io::BufReader::new(file)).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    let entry = crate::games::detect(&head).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let entry = super::detect(&head).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let map = args
         .map
         .as_ref()

@@ -1,10 +1,8 @@
 //! `arena verify <game> FILE`: re-play a replay and check everything it records.
 
-use crate::game::HostGame;
+use super::Entry;
 use crate::replay::ReplayContext;
-use crate::verify::{Difference, Verified};
 use clap::{Arg, ArgMatches, Command};
-use std::io::BufRead;
 use std::path::PathBuf;
 
 /// `--partial`: a file that stops before the match's end is otherwise a failure, since a file
@@ -37,16 +35,8 @@ pub fn command(name: &'static str, about: &'static str, map: bool) -> Command {
     )
 }
 
-/// Re-plays `input` as a `G` replay without looking at its states.
-pub fn check<G: HostGame>(
-    input: &mut dyn BufRead,
-    ctx: &ReplayContext,
-) -> Result<Verified, Difference> {
-    G::replay(input, ctx, &mut |_: &G| {})
-}
-
 /// What a game's files are, from the opening words of its replay description ("a ... trace").
-fn kind(entry: &crate::games::Entry) -> String {
+fn kind(entry: &Entry) -> String {
     let about = entry.replay_about;
     let end = [" (", " in ", ",", "."]
         .iter()
@@ -58,11 +48,11 @@ fn kind(entry: &crate::games::Entry) -> String {
 }
 
 /// The game a file is a replay of, read off its start.
-fn detect(file: &std::path::Path) -> Result<&'static crate::games::Entry, String> {
+fn detect(file: &std::path::Path) -> Result<&'static Entry, String> {
     let reader =
         std::fs::File::open(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     crate::replay::Head::read(std::io::BufReader::new(reader))
-        .and_then(|head| crate::games::detect(&head))
+        .and_then(|head| super::detect(&head))
         .map_err(|e| format!("{}: {e}", file.display()))
 }
 
@@ -72,7 +62,7 @@ pub fn run_detected(m: &ArgMatches) -> Result<String, String> {
         return Err("no file given".into());
     };
     let entry = detect(file)?;
-    if !entry.map_beside && m.get_one::<PathBuf>("map").is_some() {
+    if !entry.game.map_beside && m.get_one::<PathBuf>("map").is_some() {
         return Err(format!(
             "{}: {} is re-played without a map: leave --map out",
             file.display(),
@@ -83,7 +73,7 @@ pub fn run_detected(m: &ArgMatches) -> Result<String, String> {
 }
 
 /// The outcome of `arena verify`: the summary line, and whether the file verified.
-pub fn run(entry: &crate::games::Entry, m: &ArgMatches) -> Result<String, String> {
+pub fn run(entry: &Entry, m: &ArgMatches) -> Result<String, String> {
     let Some(file) = m.get_one::<PathBuf>("file") else {
         return Err("no file given".into());
     };
@@ -109,7 +99,7 @@ pub fn run(entry: &crate::games::Entry, m: &ArgMatches) -> Result<String, String
     let reader =
         std::fs::File::open(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
     let mut input = std::io::BufReader::new(reader);
-    let ok = (entry.verify)(&mut input, &ReplayContext { map })
+    let ok = (entry.game.verify)(&mut input, &ReplayContext { map })
         .map_err(|d| format!("{}: {d}", file.display()))?;
     let partial = m.try_get_one::<bool>("partial").ok().flatten() == Some(&true);
     if !ok.over && !partial {

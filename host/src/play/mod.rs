@@ -7,12 +7,16 @@
 //! the set of bots dropped in it; seats the rules put out hear the end at once, the others when
 //! the match is over.
 
-use crate::game::{End, Finish, HostGame, Plan, Standing, Stepped, Summary};
+mod driver;
+
+use crate::game::{End, Finish, Plan, Standing, Stepped, Summary};
+use crate::host_game::HostGame;
 use crate::process::Fault;
 use crate::protocol::Clock;
 use crate::record::{LineWriter, Recorder, Step, Watch};
-use crate::seats::{driver, BotSpec, Driver};
+use crate::seats::BotSpec;
 use arena_core::{Decision, Outcome, Seat, SeatSet};
+use driver::{driver, Driver};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -30,12 +34,12 @@ struct Player<G: HostGame> {
     refused: u32,
     /// Refusals by reason ([`Stepped::why`], the notes' own reasons).
     refused_by: BTreeMap<&'static str, u32>,
-    /// Moves that were the bot's pass ([`HostGame::is_pass`]): a choice, not a refusal.
+    /// Moves that were the bot's pass ([`crate::Played::is_pass`]): a choice, not a refusal.
     passes: u32,
     standing: Standing,
     /// Told the end: closed before the next step.
     finished: bool,
-    /// Times the seat's program was started again ([`HostGame::rejoin_epoch`]).
+    /// Times the seat's program was started again ([`crate::Speak::rejoin_epoch`]).
     restarts: u32,
 }
 
@@ -383,7 +387,7 @@ pub(crate) fn file_reasons(
     }
 }
 
-/// Starts `seat`'s program again ([`HostGame::rejoin_epoch`]): a new process and protocol, greeted
+/// Starts `seat`'s program again ([`crate::Speak::rejoin_epoch`]): a new process and protocol, greeted
 /// as at the start. The seat's faults stay; its drop is forgotten unless it cannot start.
 fn rejoin<G: HostGame>(
     plan: &Plan<G>,
