@@ -104,6 +104,42 @@ impl Shared {
 
 /// Runs the server until the game is over and the clients have had time to see the end.
 pub fn run(o: &ServeOptions) -> anyhow::Result<()> {
+    let (table, params) = open_table(o)?;
+    let shared = Arc::new(Shared {
+        table: Mutex::new(table),
+        wake: Condvar::new(),
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()?;
+    let addr = o.addr;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(addr))
+        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+    let bound = listener.local_addr()?;
+    println!(
+        "arena serve colorfight: listening on http://{bound}/ ({} {}x{}, {} ticks, seed {}; {} client seats{}{})",
+        params.variant.name(),
+        params.width,
+        params.height,
+        params.ticks,
+        o.seed,
+        o.players,
+        if o.bots.is_empty() { String::new() } else { format!(", bots {}", o.bots.join(" ")) },
+        if o.players == 0 { "" } else { "; the clock starts when they have joined" },
+    );
+    let _ = std::io::stdout().flush();
+    serve_until_over(&runtime, listener, &shared, o.linger_s)?;
+    // Connections still open are dropped with the runtime.
+    drop(runtime);
+    print_end(o, &shared.lock());
+    Ok(())
+}
+
+/// The table of `o`'s match, its lobby open: the game, the client seats, the built-in bots and
+/// the trace; with the game's params.
+fn open_table(o: &ServeOptions) -> anyhow::Result<(Table, Params)> {
     let seats = o.players + o.bots.len();
     if !(2..=arena_core::games::colorfight::MAX_PLAYERS).contains(&seats) {
         anyhow::bail!(
@@ -143,31 +179,16 @@ pub fn run(o: &ServeOptions) -> anyhow::Result<()> {
         table.lobby_deadline = Some(table::now_unix() + o.join_s);
     }
     table.maybe_start();
-    let shared = Arc::new(Shared {
-        table: Mutex::new(table),
-        wake: Condvar::new(),
-    });
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .enable_time()
-        .build()?;
-    let addr = o.addr;
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind(addr))
-        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
-    let bound = listener.local_addr()?;
-    println!(
-        "arena serve colorfight: listening on http://{bound}/ ({} {}x{}, {} ticks, seed {seed}; {} client seats{}{})",
-        params.variant.name(),
-        params.width,
-        params.height,
-        params.ticks,
-        o.players,
-        if o.bots.is_empty() { String::new() } else { format!(", bots {}", o.bots.join(" ")) },
-        if o.players == 0 { "" } else { "; the clock starts when they have joined" },
-    );
-    let _ = std::io::stdout().flush();
+    Ok((table, params))
+}
 
+/// Serves `listener` on `runtime` while the clock runs the match, and `linger_s` seconds more.
+fn serve_until_over(
+    runtime: &tokio::runtime::Runtime,
+    listener: tokio::net::TcpListener,
+    shared: &Arc<Shared>,
+    linger_s: f64,
+) -> anyhow::Result<()> {
     let (over_tx, over_rx) = tokio::sync::oneshot::channel::<()>();
     let clock = {
         let shared = shared.clone();
@@ -178,7 +199,7 @@ pub fn run(o: &ServeOptions) -> anyhow::Result<()> {
                 let _ = over_tx.send(());
             })?
     };
-    let linger = Duration::from_secs_f64(o.linger_s.max(0.0));
+    let linger = Duration::from_secs_f64(linger_s.max(0.0));
     runtime.block_on(async {
         let serving = accept(listener, shared.clone());
         let ending = async {
@@ -190,12 +211,13 @@ pub fn run(o: &ServeOptions) -> anyhow::Result<()> {
             () = ending => {}
         }
     });
-    // Connections still open are dropped with the runtime.
-    drop(runtime);
     let _ = clock.join();
+    Ok(())
+}
 
-    let table = shared.lock();
-    let report = report(&table, seed);
+/// The report, and where the replay went.
+fn print_end(o: &ServeOptions, table: &Table) {
+    let report = report(table, o.seed);
     if o.json {
         println!("{}", report.json());
     } else {
@@ -207,7 +229,6 @@ pub fn run(o: &ServeOptions) -> anyhow::Result<()> {
             None => eprintln!("replay written to {}", path.display()),
         }
     }
-    Ok(())
 }
 
 /// The clock: waits for the lobby, then steps every 100 ms on the wall clock until the end.
