@@ -16,20 +16,12 @@ pub struct PlayFlags {
     pub turns: u16,
     /// The engine seed: food, symmetry and the bot shuffle (default: --seed, else from the clock;
     /// printed and recorded in the replay either way).
-    #[arg(
-        long,
-        alias = "engine_seed",
-        value_name = "S",
-        allow_negative_numbers = true
-    )]
+    #[arg(long, alias = "engine_seed", value_name = "S")]
+    #[arg(allow_negative_numbers = true)]
     pub engine_seed: Option<i64>,
     /// The seed sent to the bots (`player_seed` line; default: derived from the engine seed).
-    #[arg(
-        long,
-        alias = "player_seed",
-        value_name = "S",
-        allow_negative_numbers = true
-    )]
+    #[arg(long, alias = "player_seed", value_name = "S")]
+    #[arg(allow_negative_numbers = true)]
     pub player_seed: Option<i64>,
     /// Time for a bot to start and answer `ready`, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 3000)]
@@ -69,8 +61,7 @@ impl GameCli for Ants {
         PlayOptions {
             map: args.map.clone(),
             turns: args.turns,
-            engine_seed: args.engine_seed,
-            player_seed: args.player_seed,
+            seeds: (args.engine_seed, args.player_seed),
             loadtime: args.loadtime,
             turntime: args.turntime,
         }

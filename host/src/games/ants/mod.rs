@@ -45,20 +45,17 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// A match's own options; what is not given takes playgame.py's default.
+/// A match's own options, playgame.py's: the map (its `players` line says how many bots the
+/// match takes), the turn limit, the seeds, the time for a bot to start and answer `ready` and the
+/// time per turn, in milliseconds (default: the request's, else 1000).
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
-    /// The map (official format): its `players` line says how many bots the match takes.
     pub map: PathBuf,
-    /// Turn limit.
     pub turns: u16,
-    /// The engine seed: food, symmetry and the bot shuffle (default: the request's seed).
-    pub engine_seed: Option<i64>,
-    /// The seed sent to the bots (default: derived from the engine seed).
-    pub player_seed: Option<i64>,
-    /// Time for a bot to start and answer `ready`, in milliseconds.
+    /// The engine seed (food, symmetry and the bot shuffle; default: the request's seed) and the
+    /// seed sent to the bots (default: derived from the engine seed).
+    pub seeds: (Option<i64>, Option<i64>),
     pub loadtime: u32,
-    /// Time per turn, in milliseconds (default: the request's, else 1000).
     pub turntime: Option<u32>,
 }
 
@@ -264,8 +261,8 @@ impl Arrange for Ants {
                 common.bots.len()
             );
         }
-        let engine_seed = options.engine_seed.unwrap_or(common.seed as i64);
-        let player_seed = options.player_seed.unwrap_or_else(|| {
+        let engine_seed = options.seeds.0.unwrap_or(common.seed as i64);
+        let player_seed = options.seeds.1.unwrap_or_else(|| {
             let mut s = engine_seed as u64 ^ 0x5eed_0fa7_7e5e_u64;
             (splitmix64(&mut s) % 1_000_000_000) as i64
         });
