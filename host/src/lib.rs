@@ -56,6 +56,7 @@ pub mod render;
 pub mod tournament;
 pub mod viewer;
 // The contracts a game implements, and what they name.
+pub mod error;
 pub mod format;
 pub mod game;
 pub mod host_game;
@@ -69,6 +70,7 @@ pub mod verify;
 pub mod out;
 pub mod process;
 
+pub use error::Error;
 pub use format::Compete;
 pub use game::Played;
 pub use host_game::HostGame;

@@ -120,9 +120,9 @@ fn main() -> ExitCode {
                     arena_host::outln!("{summary}");
                     ExitCode::SUCCESS
                 }
-                Err(diff) => {
-                    arena_host::outln!("{diff}");
-                    ExitCode::from(1)
+                Err(unverified) => {
+                    arena_host::outln!("{unverified}");
+                    ExitCode::from(commands::verify::Unverified::EXIT)
                 }
             };
         }

@@ -1,6 +1,7 @@
 //! What watches a match as it is played: the game's replay writer ([`Recorder`], written line by
 //! line so that a crash loses nothing recorded) and the live view ([`Watch`]).
 
+use crate::error::Error;
 use crate::game::{Plan, Played, Standing, Summary};
 use crate::process::Fault;
 use crate::replay::{Head, ReplayContext, Visit};
@@ -128,10 +129,14 @@ pub struct LineWriter {
 }
 
 impl LineWriter {
-    pub fn create(path: Option<&Path>) -> anyhow::Result<Self> {
+    pub fn create(path: Option<&Path>) -> Result<Self, Error> {
         let out = match path {
             Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-                |e| anyhow::anyhow!("cannot write replay {}: {e}", p.display()),
+                |error| Error::File {
+                    doing: "write replay",
+                    path: p.to_path_buf(),
+                    error,
+                },
             )?)),
             None => None,
         };

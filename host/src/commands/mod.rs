@@ -9,6 +9,7 @@ pub mod tournament;
 pub mod verify;
 
 use crate::cli::{GameCli, Server};
+use crate::error::Error;
 use crate::replay::Head;
 use std::io::Write;
 
@@ -64,9 +65,12 @@ pub fn by_name(name: &str) -> Option<&'static Entry> {
 }
 
 /// The game whose replay starts with `head`.
-pub fn detect(head: &Head) -> Result<&'static Entry, String> {
+pub fn detect(head: &Head) -> Result<&'static Entry, Error> {
     let game = crate::games::detect(head)?;
-    by_name(game.name).ok_or_else(|| format!("{} has no commands", game.name))
+    by_name(game.name).ok_or_else(|| Error::UnknownGame {
+        named: game.name.to_string(),
+        games: GAMES.iter().map(|g| g.name).collect(),
+    })
 }
 
 /// `arena bots`: every game and its built-in bots (the first is the default opponent).

@@ -19,6 +19,7 @@ const HOST_LAYERS: &[(&str, &[&str])] = &[
     (
         "the contracts a game implements",
         &[
+            "error",
             "format",
             "game",
             "host_game",

@@ -8,6 +8,7 @@ pub mod serve;
 pub mod tournament;
 pub mod trace;
 
+use crate::error::Result;
 use crate::format::{Compete, Field, Fixture, Format};
 use crate::game::{Played, Setup, Stepped};
 use crate::protocol::Speak;
@@ -104,7 +105,7 @@ impl Record for ColorFight {
 impl Arrange for ColorFight {
     type PlayOptions = PlayOptions;
 
-    fn setup(options: &PlayOptions, bots: usize) -> anyhow::Result<Setup<Self>> {
+    fn setup(options: &PlayOptions, bots: usize) -> Result<Setup<Self>> {
         let seats = bots.max(2);
         let params = Params {
             variant: options.variant,
@@ -125,7 +126,7 @@ impl Compete for ColorFight {
     /// Tournaments play Conquest on the default grid, one seat per entrant at the table.
     type TournamentOptions = ();
 
-    fn fixture_setup(_: &(), fixture: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(_: &(), fixture: &Fixture) -> Result<Setup<Self>> {
         let seats = fixture.seats.len();
         let params = Params {
             players: seats.min(u8::MAX as usize) as u8,
@@ -137,7 +138,7 @@ impl Compete for ColorFight {
         })
     }
 
-    fn format(_: &(), _field: &Field) -> anyhow::Result<(String, Box<dyn Format>)> {
+    fn format(_: &(), _field: &Field) -> Result<(String, Box<dyn Format>)> {
         Ok((
             Self::NAME.into(),
             Box::new(tournament::FreeForAll {

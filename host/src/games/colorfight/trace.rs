@@ -96,7 +96,7 @@ pub fn replay(
             header.get("game").unwrap_or(&Value::Null)
         )));
     }
-    let params = params_from_json(&header).map_err(bad_header)?;
+    let params = params_from_json(&header).map_err(|e| bad_header(e.to_string()))?;
     let seed = header
         .get("seed")
         .and_then(Value::as_u64)

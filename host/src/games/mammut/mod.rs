@@ -5,6 +5,7 @@ pub mod json;
 pub mod tournament;
 pub mod trace;
 
+use crate::error::{Error, Result};
 use crate::format::{Compete, Field, Fixture, Format};
 use crate::game::{Plan, Played, Setup};
 use crate::process::Lines;
@@ -84,7 +85,7 @@ impl Arrange for Mammut {
     // Mammut has no options of its own.
     type PlayOptions = ();
 
-    fn setup(_: &(), _bots: usize) -> anyhow::Result<Setup<Self>> {
+    fn setup(_: &(), _bots: usize) -> Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
     }
 }
@@ -93,12 +94,12 @@ impl Compete for Mammut {
     const MIN_ENTRANTS: usize = PLAYERS;
     type TournamentOptions = ();
 
-    fn fixture_setup(_: &(), _: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(_: &(), _: &Fixture) -> Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
     }
 
-    fn format(_: &(), field: &Field) -> anyhow::Result<(String, Box<dyn Format>)> {
-        tournament::design(field.bots).map_err(anyhow::Error::msg)?;
+    fn format(_: &(), field: &Field) -> Result<(String, Box<dyn Format>)> {
+        tournament::design(field.bots).map_err(|e| Error::Field { why: e.to_string() })?;
         Ok((Self::NAME.into(), Box::new(tournament::FiveTables)))
     }
 
