@@ -138,7 +138,7 @@ fn main() -> ExitCode {
         },
         Some(("render", m)) => RenderArgs::from_arg_matches(m)
             .map_err(anyhow::Error::from)
-            .and_then(|a| commands::render::run(&a)),
+            .and_then(|a| commands::render(&a)),
         Some(("merge", m)) => MergeArgs::from_arg_matches(m)
             .map_err(anyhow::Error::from)
             .and_then(|a| commands::tournament::merge(&a)),

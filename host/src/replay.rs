@@ -1,5 +1,5 @@
 //! What a replay file is, read off its start: [`Head`] holds its first top-level fields, which is
-//! how each game recognises its own files ([`crate::Played::detect`]) without reading a long
+//! how each game recognises its own files ([`crate::Record::detect`]) without reading a long
 //! file whole.
 
 use arena_viewer::Viewed;

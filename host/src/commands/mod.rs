@@ -10,7 +10,8 @@ pub mod verify;
 
 use crate::cli::{GameCli, Server};
 use crate::error::Error;
-use crate::replay::Head;
+use crate::replay::{Head, ReplayContext};
+use anyhow::Context;
 use std::io::Write;
 
 /// One game, as the subcommands reach it.
@@ -71,6 +72,27 @@ pub fn detect(head: &Head) -> Result<&'static Entry, Error> {
         named: game.name.to_string(),
         games: GAMES.iter().map(|g| g.name).collect(),
     })
+}
+
+/// `arena render`: prints what was written.
+pub fn render(args: &render::RenderArgs) -> anyhow::Result<()> {
+    let name = args.file.display();
+    let file = std::fs::File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
+    let head =
+        Head::read(std::io::BufReader::new(file)).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let entry = detect(&head).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let map = args
+        .map
+        .as_ref()
+        .map(|m| std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display())))
+        .transpose()?;
+    let job = render::Job {
+        args,
+        ctx: ReplayContext { map },
+    };
+    let summary = (entry.render)(&job).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
+    crate::outln!("{summary}");
+    Ok(())
 }
 
 /// `arena bots`: every game and its built-in bots (the first is the default opponent).

@@ -21,7 +21,7 @@ mod verify;
 
 pub use feed::{bot_input, SeatFeed};
 pub use protocol::{BotAnswer, Official};
-pub use replay::{play_recorded, Recorder, ReplayMeta, ReplayWriter};
+pub use replay::{play_recorded, Extra, Recorder, ReplayMeta, ReplayWriter};
 pub use verify::{
     kills_from_replay, map_of_replay, orders_from_replay, params_from_replay, replay_value, rerun,
     rerun_with, verify_replay, Kill,
@@ -67,12 +67,6 @@ pub struct TournamentOptions {
     pub maps: Vec<PathBuf>,
     /// Turn limit of every match.
     pub turns: u16,
-}
-
-/// What a match needs beyond the params: the engine seed as given (Python's are signed).
-#[derive(Clone, Debug, Default)]
-pub struct Extra {
-    pub engine_seed: i64,
 }
 
 const TURNTIME: u32 = 1000;

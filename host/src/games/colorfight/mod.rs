@@ -46,10 +46,6 @@ const PER_ANSWER: Duration = Duration::from_millis(100);
 /// The state every this many ticks in a tournament's replays.
 const TOURNAMENT_STATE_EVERY: u32 = 50;
 
-fn config(p: &Params) -> String {
-    format!("{}-{}x{}", p.variant.name(), p.width, p.height)
-}
-
 impl Played for ColorFight {
     type Move = Action;
     type Extra = ();
@@ -117,7 +113,7 @@ impl Arrange for ColorFight {
         };
         Ok(Setup {
             record_every: options.state_every,
-            ..Setup::new(params, seats, config(&params))
+            ..Setup::new(params, seats, trace::config(&params))
         })
     }
 }
@@ -134,7 +130,7 @@ impl Compete for ColorFight {
         };
         Ok(Setup {
             record_every: TOURNAMENT_STATE_EVERY,
-            ..Setup::new(params, seats, config(&params))
+            ..Setup::new(params, seats, trace::config(&params))
         })
     }
 
