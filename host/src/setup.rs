@@ -3,7 +3,7 @@
 //! converts its flags into these; nothing here knows a flag.
 
 use crate::error::{Error, Result};
-use crate::game::{Plan, Played, Setup, Timing};
+use crate::game::{Plan, Playable, Setup, Timing};
 use crate::process::Limits;
 use crate::protocol::Speak;
 use crate::seats::BotSpec;
@@ -26,7 +26,7 @@ pub struct MatchRequest {
 
 impl MatchRequest {
     /// The bots of a match of `seats` seats: the bots given, then the game's default bot.
-    pub fn specs<G: Played>(&self, seats: usize) -> Result<Vec<BotSpec>> {
+    pub fn specs<G: Playable>(&self, seats: usize) -> Result<Vec<BotSpec>> {
         if self.bots.len() > seats {
             return Err(Error::TooManyBots {
                 game: G::NAME,
@@ -45,7 +45,7 @@ impl MatchRequest {
     }
 
     /// A match of `G` as asked, with the game's setup and bots.
-    pub fn plan<G: Played>(
+    pub fn plan<G: Playable>(
         &self,
         setup: Setup<G>,
         seed: u64,

@@ -35,7 +35,7 @@ struct Player<G: HostGame> {
     refused: u32,
     /// Refusals by reason ([`Stepped::why`], the notes' own reasons).
     refused_by: BTreeMap<&'static str, u32>,
-    /// Moves that were the bot's pass ([`crate::Played::is_pass`]): a choice, not a refusal.
+    /// Moves that were the bot's pass ([`crate::Playable::is_pass`]): a choice, not a refusal.
     passes: u32,
     standing: Standing,
     /// Told the end: closed before the next step.

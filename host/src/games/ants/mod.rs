@@ -30,7 +30,7 @@ pub use verify::{
 use crate::error::{Error, Result};
 use crate::format::{Compete, Field, Fixture, Format};
 use crate::game::Timing;
-use crate::game::{Plan, Played, Setup, Standing, Stepped, Summary};
+use crate::game::{Plan, Playable, Setup, Standing, Stepped, Summary};
 use crate::process::Lines;
 use crate::protocol::Speak;
 use crate::record::Record;
@@ -106,7 +106,7 @@ fn seeded(mut plan: Plan<Ants>, engine_seed: i64, player_seed: i64) -> Plan<Ants
     plan
 }
 
-impl Played for Ants {
+impl Playable for Ants {
     type Move = BotAnswer;
     type Extra = Extra;
 

@@ -15,7 +15,7 @@ pub mod tournament;
 
 use crate::error::{Error, Result};
 use crate::format::{Compete, Field, Fixture, Format};
-use crate::game::{Plan, Played, Setup};
+use crate::game::{Plan, Playable, Setup};
 use crate::process::Lines;
 use crate::protocol::{Protocol, Speak};
 use crate::record::Record;
@@ -66,7 +66,7 @@ const ENGINE: Params = Params {
     classes: None,
 };
 
-impl Played for Ballroom {
+impl Playable for Ballroom {
     type Move = Action;
     type Extra = ();
 

@@ -10,7 +10,7 @@ pub mod trace;
 
 use crate::error::Result;
 use crate::format::{Compete, Field, Fixture, Format};
-use crate::game::{Played, Setup, Stepped};
+use crate::game::{Playable, Setup, Stepped};
 use crate::protocol::Speak;
 use crate::record::Record;
 use crate::setup::Arrange;
@@ -46,7 +46,7 @@ const PER_ANSWER: Duration = Duration::from_millis(100);
 /// The state every this many ticks in a tournament's replays.
 const TOURNAMENT_STATE_EVERY: u32 = 50;
 
-impl Played for ColorFight {
+impl Playable for ColorFight {
     type Move = Action;
     type Extra = ();
 

@@ -7,7 +7,7 @@ pub mod trace;
 
 use crate::error::{Error, Result};
 use crate::format::{Compete, Field, Fixture, Format};
-use crate::game::{Plan, Played, Setup};
+use crate::game::{Plan, Playable, Setup};
 use crate::process::Lines;
 use crate::protocol::{JsonLines, Protocol, Speak};
 use crate::record::Record;
@@ -24,7 +24,7 @@ const PER_ACTION: Duration = Duration::from_secs(5);
 /// Faults never disqualify in Mammut: the seed removes a player "during this round" only.
 const NO_DISQUALIFICATION: u32 = u32::MAX;
 
-impl Played for Mammut {
+impl Playable for Mammut {
     type Move = Action;
     type Extra = ();
 

@@ -8,7 +8,7 @@ pub mod trace;
 
 use crate::error::Result;
 use crate::format::{Compete, Field, Fixture, Format};
-use crate::game::{Played, Setup};
+use crate::game::{Playable, Setup};
 use crate::protocol::Speak;
 use crate::record::Record;
 use crate::replay::Head;
@@ -61,7 +61,7 @@ fn per_turn(variant: Variant) -> Duration {
 
 const SIEGE: &str = "tower-defense/siege";
 
-impl Played for TowerDefense {
+impl Playable for TowerDefense {
     type Move = Action;
     type Extra = ();
 
