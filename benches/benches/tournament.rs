@@ -9,9 +9,9 @@
 //! threads stay busy for almost all of it: with a dozen matches the last long match on one thread
 //! leaves the other idle, and the 2-thread figure says more about that tail than about throughput.
 
-use arena_core::games::tower_defense::TowerDefense;
+use arena_core::games::tower_defense::{TowerDefense, Variant};
 use arena_host::games::tower_defense::tournament::RoundRobin;
-use arena_host::games::tower_defense::{TournamentOptions, VariantArg};
+use arena_host::games::tower_defense::TournamentOptions;
 use arena_host::tournament::{run, Contest, Format, Options, Timing};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use std::hint::black_box;
@@ -25,7 +25,7 @@ fn tournament(c: &mut Criterion) {
     let contest = Contest::<TowerDefense> {
         name: "tower-defense".into(),
         args: TournamentOptions {
-            variant: VariantArg::Duel,
+            variant: Variant::Duel,
         },
         timing: Timing::default(),
     };

@@ -6,13 +6,17 @@
 //! desktop adds what a board does not need, and adds it once for all games.
 //!
 //! ## A game is a folder
-//! Everything the desktop knows about one game is in `games/<game>/`, behind one trait,
-//! [`HostGame`]: its canonical state and action JSON, how an external bot is spoken to (a
-//! [`protocol::Protocol`]; most games use [`protocol::JsonLines`] as it is), how a match is written
-//! down as it is played (a [`record::Recorder`]) and read back and checked (`replay`, with the
-//! kit in [`verify`]), the options of its `play` and `tournament` subcommands, and its tournament
-//! format ([`tournament::Format`]). The registry ([`games`], one line per game) is the only list
-//! of games; every subcommand, `arena bots`, replay detection and rendering follow from it.
+//! Everything the desktop knows about one game is in `games/<game>/`, behind a few traits, one
+//! per concern, together [`HostGame`]: [`Playable`], the match's steps and the canonical state and
+//! action JSON;
+//! [`Arrange`], the match its options ask for; [`Speak`], how an external bot is spoken to (a
+//! [`protocol::Protocol`]; most games use [`protocol::JsonLines`] as it is); [`Record`], how a
+//! match is written down as it is played (a [`record::Recorder`]) and read back and checked (with
+//! the kit in [`verify`]); [`Compete`], its tournament format ([`format::Format`]). None of them
+//! knows the command line: each game's flags and help are in its file of the command layer,
+//! `cli/<game>.rs` ([`cli::GameCli`]). The registry ([`arena_core::with_games!`], one line per
+//! game) is the only list of games; [`games::GAMES`] and the command line's [`commands::GAMES`]
+//! are both written from it.
 //!
 //! ## Written once
 //! - [`play::play`]: the match loop. Every external bot that is to move is asked, then every
@@ -32,23 +36,44 @@
 //! - [`render`]: the boards' screens on a desktop canvas, as PNG, GIF or terminal frames.
 //!
 //! ## Adding a game
-//! A folder `games/<game>/` implementing [`HostGame`], and one line in the core's registry,
+//! A folder `games/<game>/` implementing the traits above, a file `cli/<game>.rs` with its flags,
+//! and one line in the core's registry,
 //! [`arena_core::with_games!`]; the core's checklist says the rest.
 
+#![warn(clippy::too_many_lines)]
+
+// The layers, top to bottom: a module names only modules of its own layer or below, and the
+// module graph has no cycle (host/tests/all/layers.rs checks both).
+//
+// The command line: the clap structs and each game's flags and help, the subcommands.
 pub mod cli;
 pub mod commands;
-pub mod game;
+// The game folders, and the list of them.
 pub mod games;
-pub mod out;
+// The match machinery, written once for every game.
 pub mod play;
-pub mod process;
+pub mod render;
+pub mod tournament;
+pub mod viewer;
+// The contracts a game implements, and what they name.
+pub mod error;
+pub mod format;
+pub mod game;
+pub mod host_game;
 pub mod protocol;
 pub mod record;
-pub mod render;
 pub mod replay;
 pub mod seats;
-pub mod tournament;
+pub mod setup;
 pub mod verify;
-pub mod viewer;
+// Processes and output.
+pub mod out;
+pub mod process;
 
-pub use game::HostGame;
+pub use error::Error;
+pub use format::Compete;
+pub use game::Playable;
+pub use host_game::HostGame;
+pub use protocol::Speak;
+pub use record::Record;
+pub use setup::Arrange;

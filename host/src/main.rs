@@ -1,7 +1,10 @@
 //! `arena`: play Pocket Arena's games on the desktop.
 
+#![warn(clippy::too_many_lines)]
+
+use arena_host::commands::GAMES;
 use arena_host::commands::{self, render::RenderArgs, tournament::MergeArgs};
-use arena_host::games::{self, GAMES};
+use arena_host::games;
 use clap::{Args, Command, FromArgMatches};
 use std::process::ExitCode;
 
@@ -63,7 +66,7 @@ fn cli() -> Command {
         verify = verify.subcommand(commands::verify::command(
             g.name,
             g.replay_about,
-            g.map_beside,
+            g.game.map_beside,
         ));
         tournament = tournament.subcommand((g.tournament)());
     }
@@ -101,12 +104,12 @@ fn main() -> ExitCode {
     };
     let result = match matches.subcommand() {
         Some(("play", m)) => match m.subcommand() {
-            Some((name, m)) => games::by_name(name).map_or(Ok(()), |g| (g.run_play)(m)),
+            Some((name, m)) => commands::by_name(name).map_or(Ok(()), |g| (g.run_play)(m)),
             None => Ok(()),
         },
         Some(("verify", m)) => {
             let verified = match m.subcommand() {
-                Some((name, m)) => match games::by_name(name) {
+                Some((name, m)) => match commands::by_name(name) {
                     Some(g) => commands::verify::run(g, m),
                     None => return ExitCode::from(2),
                 },
@@ -117,25 +120,25 @@ fn main() -> ExitCode {
                     arena_host::outln!("{summary}");
                     ExitCode::SUCCESS
                 }
-                Err(diff) => {
-                    arena_host::outln!("{diff}");
-                    ExitCode::from(1)
+                Err(unverified) => {
+                    arena_host::outln!("{unverified}");
+                    ExitCode::from(commands::verify::Unverified::EXIT)
                 }
             };
         }
         Some(("tournament", m)) => match m.subcommand() {
-            Some((name, m)) => games::by_name(name).map_or(Ok(()), |g| (g.run_tournament)(m)),
+            Some((name, m)) => commands::by_name(name).map_or(Ok(()), |g| (g.run_tournament)(m)),
             None => Ok(()),
         },
         Some(("serve", m)) => match m.subcommand() {
-            Some((name, m)) => games::by_name(name)
+            Some((name, m)) => commands::by_name(name)
                 .and_then(|g| g.server)
                 .map_or(Ok(()), |s| (s.run)(m)),
             None => Ok(()),
         },
         Some(("render", m)) => RenderArgs::from_arg_matches(m)
             .map_err(anyhow::Error::from)
-            .and_then(|a| commands::render::run(&a)),
+            .and_then(|a| commands::render(&a)),
         Some(("merge", m)) => MergeArgs::from_arg_matches(m)
             .map_err(anyhow::Error::from)
             .and_then(|a| commands::tournament::merge(&a)),

@@ -7,10 +7,55 @@
 //! from its own request (the JSON-lines games), from the moment every seat was asked (a turn time
 //! all bots share), or from the previous seat's answer (an original that reads seats one by one).
 
-use crate::game::{End, HostGame};
+use crate::game::{End, Plan, Playable};
 use crate::process::{Exceeded, Fault, Limits, Line, Lines};
-use arena_core::Seat;
+use arena_core::{Seat, SeatSet};
+use serde_json::Value;
 use std::time::{Duration, Instant};
+
+/// Speaking to bots: the time they get, the protocol an external bot speaks, what a bot that is
+/// dropped (or missing) plays.
+pub trait Speak: Playable {
+    /// The original's time limit for an external bot: per answer, averaged over this many answers.
+    fn time_limit(params: &Self::Params) -> (Duration, u32);
+    /// The conversation with an external bot at `seat` (default: JSON lines).
+    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, _seat: Seat) -> Box<dyn Protocol<Self>> {
+        Box::new(JsonLines::new(conn, plan.limits))
+    }
+    /// The variant, for games that have several, as the JSON-lines request names it: a bot is
+    /// told which rules it plays rather than left to guess them from the state's shape.
+    fn variant_name(&self) -> Option<&'static str> {
+        None
+    }
+    /// The request line of the JSON-lines protocol for `seat`, or `None` when it is not asked
+    /// now (it passes).
+    fn request(&self, seat: Seat) -> Option<String> {
+        let mut line =
+            serde_json::json!({"turn": self.turn(), "seat": seat, "state": self.state_json(seat)});
+        if let (Some(v), Some(m)) = (self.variant_name(), line.as_object_mut()) {
+            m.insert("variant".into(), v.into());
+        }
+        Some(line.to_string())
+    }
+    /// What `seat` sent in this state, as an action (default: [`Playable::action_from_json`]), for
+    /// games whose original read an answer differently by seat or variant.
+    fn read_action(&self, _seat: Seat, value: &Value) -> Self::Action {
+        Self::action_from_json(value)
+    }
+    /// Bots dropped before the first step.
+    fn drop_at_start(&mut self, _seats: SeatSet) {}
+    /// What a seat plays whose bot the engine has dropped, or that has none (default: a pass).
+    fn gone_move(&self, _seat: Seat) -> Self::Move {
+        Self::Move::default()
+    }
+    /// For games whose rules remove a player for a part of the match only (a round): which part
+    /// this is. Whenever it changes between two steps, every seat whose program the engine dropped
+    /// is started again, with a new protocol, and plays on; its faults stay in the report, and no
+    /// drop is a disqualification. `None` (the default): a dropped bot is out for the match.
+    fn rejoin_epoch(&self) -> Option<u32> {
+        None
+    }
+}
 
 /// When a step's requests went out and answers came in.
 #[derive(Clone, Copy, Debug)]
@@ -54,7 +99,7 @@ impl<M> Answer<M> {
 }
 
 /// A game's conversation with one external bot.
-pub trait Protocol<G: HostGame> {
+pub trait Protocol<G: Playable> {
     /// Before the first step: what the bot is told (the game's settings, in some protocols).
     fn hello(&mut self, _game: &G, _seat: Seat) -> Result<(), Fault> {
         Ok(())
@@ -171,7 +216,7 @@ impl Budget {
     }
 }
 
-/// The protocol of the games whose bots speak JSON lines: one request line ([`HostGame::request`])
+/// The protocol of the games whose bots speak JSON lines: one request line ([`Speak::request`])
 /// when the seat is to move, one action line back in the game's canonical action JSON (`null` to
 /// pass).
 ///
@@ -233,7 +278,7 @@ impl JsonLines {
     }
 }
 
-impl<G: HostGame> Protocol<G> for JsonLines
+impl<G: Speak> Protocol<G> for JsonLines
 where
     G::Move: From<G::Action>,
 {

@@ -1,14 +1,68 @@
 //! What watches a match as it is played: the game's replay writer ([`Recorder`], written line by
 //! line so that a crash loses nothing recorded) and the live view ([`Watch`]).
 
-use crate::game::{HostGame, Plan};
+use crate::error::Error;
+use crate::game::{Plan, Playable, Standing, Summary};
 use crate::process::Fault;
+use crate::replay::{Head, ReplayContext, Visit};
+use crate::verify::{Difference, Verified};
 use arena_core::{Seat, SeatSet, StepReport};
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
 
+/// Writing and reading a match: the game's replay format, how its files are recognised and
+/// re-played, and what its reports add.
+pub trait Record: Playable {
+    /// The extension of this game's replay files.
+    const REPLAY_EXT: &'static str;
+    /// Whether a replay can be re-played on a map given beside it.
+    const MAP_BESIDE: bool = false;
+    /// Writes the game's replay format as a match is played.
+    type Recorder: Recorder<Self>;
+    /// What a report adds for this game, from the end of the match.
+    fn summary(_game: &Self, _plan: &Plan<Self>, _standings: &[Standing]) -> Summary {
+        Summary::default()
+    }
+    /// Whether a replay file that starts with `head` is one of this game's (default: its first
+    /// line names the game, as the traces of this desktop do).
+    fn detect(head: &Head) -> bool {
+        head.str("game") == Some(Self::NAME)
+    }
+    /// Re-plays a replay, checking everything it records, and hands `each` the first state and
+    /// the state after every step.
+    fn replay(
+        input: &mut dyn BufRead,
+        ctx: &ReplayContext,
+        each: &mut dyn Visit<Self>,
+    ) -> Result<Verified, Difference>;
+    /// About how many states [`Record::replay`] hands out, read without re-playing (to space the
+    /// frames of a picture): one a line for line-based traces.
+    fn states(input: &mut dyn BufRead) -> u64 {
+        input
+            .lines()
+            .map_while(Result::ok)
+            .filter(|l| !l.trim().is_empty())
+            .count() as u64
+    }
+}
+
+/// [`Record::replay`] re-played by `$format::replay`, for formats that need nothing beside the
+/// file.
+macro_rules! replay_from {
+    ($format:ident) => {
+        fn replay(
+            input: &mut dyn std::io::BufRead,
+            _ctx: &$crate::replay::ReplayContext,
+            each: &mut dyn $crate::replay::Visit<Self>,
+        ) -> Result<$crate::verify::Verified, $crate::verify::Difference> {
+            $format::replay(input, each)
+        }
+    };
+}
+pub(crate) use replay_from;
+
 /// One step as the observers of a match see it.
-pub struct Step<'a, G: HostGame> {
+pub struct Step<'a, G: Playable> {
     /// `turn()` before the step.
     pub turn: u32,
     /// Who was to move.
@@ -21,7 +75,7 @@ pub struct Step<'a, G: HostGame> {
 }
 
 /// Writes a game's replay format while the match is played.
-pub trait Recorder<G: HostGame> {
+pub trait Recorder<G: Playable> {
     /// A recorder for `plan`'s match.
     fn new(plan: &Plan<G>) -> Self
     where
@@ -41,7 +95,7 @@ pub trait Recorder<G: HostGame> {
 pub struct Every(u32);
 
 impl Every {
-    pub fn of<G: HostGame>(plan: &Plan<G>) -> Self {
+    pub fn of<G: Playable>(plan: &Plan<G>) -> Self {
         Every::new(plan.record_every)
     }
 
@@ -75,10 +129,14 @@ pub struct LineWriter {
 }
 
 impl LineWriter {
-    pub fn create(path: Option<&Path>) -> anyhow::Result<Self> {
+    pub fn create(path: Option<&Path>) -> Result<Self, Error> {
         let out = match path {
             Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-                |e| anyhow::anyhow!("cannot write replay {}: {e}", p.display()),
+                |error| Error::File {
+                    doing: "write replay",
+                    path: p.to_path_buf(),
+                    error,
+                },
             )?)),
             None => None,
         };

@@ -1,12 +1,34 @@
 //! Who sits at the table: a built-in bot, a program started for the match, or a bot that connects
 //! over TCP; each external one behind its game's protocol.
 
-use crate::game::{HostGame, Plan};
-use crate::process::{BotProcess, Fault, Line, Lines, TcpBot};
-use crate::protocol::Protocol;
-use arena_core::{Roster, Seat};
-use std::io::Write;
-use std::time::{Duration, Instant};
+use arena_core::Roster;
+use std::time::Duration;
+
+/// Why a bot as given cannot play: not one of the game's, or a program that cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum BadBot {
+    #[error("`cmd:` needs a command line after it")]
+    NoCommand,
+    /// Neither a built-in bot of `game` nor `cmd:`.
+    #[error(
+        "unknown bot `{name}` for {game}: built-in bots are {}; an external bot is `cmd:<command line>`",
+        bots.join(", ")
+    )]
+    Unknown {
+        game: &'static str,
+        name: String,
+        bots: &'static [&'static str],
+    },
+    /// A program's path that is no executable file.
+    #[error("{0}: no such executable file")]
+    NoFile(String),
+    /// A program's name that is not on PATH.
+    #[error("not found (`{0}` is not a program on PATH)")]
+    NotOnPath(String),
+    /// No shell to look for the program with.
+    #[error("cannot run sh to look for `{word}`: {error}")]
+    NoShell { word: String, error: std::io::Error },
+}
 
 /// A bot named on the command line: a built-in name, `cmd:<command line>`, or a bot that connects
 /// over TCP.
@@ -46,21 +68,21 @@ impl Eq for Bound {}
 
 impl BotSpec {
     /// Reads a `--bot` argument for game `G`, checking built-in names.
-    pub fn parse<G: Roster>(text: &str) -> Result<BotSpec, String> {
+    pub fn parse<G: Roster>(text: &str) -> Result<BotSpec, BadBot> {
         if let Some(cmd) = text.strip_prefix("cmd:") {
             if cmd.trim().is_empty() {
-                return Err("`cmd:` needs a command line after it".into());
+                return Err(BadBot::NoCommand);
             }
             return Ok(BotSpec::Command(cmd.to_string()));
         }
         if G::BOTS.contains(&text) {
             Ok(BotSpec::Builtin(text.to_string()))
         } else {
-            Err(format!(
-                "unknown bot `{text}` for {}: built-in bots are {}; an external bot is `cmd:<command line>`",
-                G::NAME,
-                G::BOTS.join(", ")
-            ))
+            Err(BadBot::Unknown {
+                game: G::NAME,
+                name: text.to_string(),
+                bots: G::BOTS,
+            })
         }
     }
 
@@ -73,7 +95,7 @@ impl BotSpec {
     /// without it: the command line's first word must be something the shell can run (a
     /// builtin, a keyword, a program on PATH or a path to one). A first word the shell would
     /// read otherwise (an assignment, a quote, a redirection) is left to the shell.
-    pub fn check_start(&self) -> Result<(), String> {
+    pub fn check_start(&self) -> Result<(), BadBot> {
         let BotSpec::Command(cmd) = self else {
             return Ok(());
         };
@@ -88,13 +110,16 @@ impl BotSpec {
             .args(["-c", "command -v -- \"$1\" >/dev/null", "sh", word])
             .stdin(std::process::Stdio::null())
             .status()
-            .map_err(|e| format!("cannot run sh to look for `{word}`: {e}"))?;
+            .map_err(|error| BadBot::NoShell {
+                word: word.to_string(),
+                error,
+            })?;
         if found.success() {
             Ok(())
         } else if word.contains('/') {
-            Err(format!("{word}: no such executable file"))
+            Err(BadBot::NoFile(word.to_string()))
         } else {
-            Err(format!("not found (`{word}` is not a program on PATH)"))
+            Err(BadBot::NotOnPath(word.to_string()))
         }
     }
 
@@ -123,108 +148,5 @@ impl BotSpec {
                 .unwrap_or_else(|| self.label()),
             _ => self.label(),
         }
-    }
-}
-
-/// Who plays a seat.
-pub enum Driver<G: HostGame> {
-    Builtin(G::Bot),
-    External(Box<dyn Protocol<G>>),
-    /// Dropped by the engine, or never started.
-    Gone,
-}
-
-/// Seat `seat` of `plan`'s match; a program that cannot be started, or a TCP bot that does not
-/// connect in time, is a seat already gone, with the fault that says why (the match goes on
-/// without it, as the official engines play a seat nobody took). `start` counts the times the
-/// seat's program was started before (its logs are `<seat>.stderr`, then `<seat>-<start>.stderr`).
-pub fn driver<G: HostGame>(
-    plan: &Plan<G>,
-    seat: Seat,
-    start: u32,
-) -> anyhow::Result<(Driver<G>, Option<Fault>)> {
-    let stem = if start == 0 {
-        seat.to_string()
-    } else {
-        format!("{seat}-{start}")
-    };
-    let Some(spec) = plan.bots.get(seat) else {
-        return Ok((Driver::Gone, None));
-    };
-    let conn: Box<dyn Lines> = match spec {
-        BotSpec::Builtin(name) => {
-            let bot = G::bot(name, arena_core::rng::bot_seed(plan.seed, seat))
-                .ok_or_else(|| anyhow::anyhow!("unknown bot `{name}` for {}", G::NAME))?;
-            return Ok((Driver::Builtin(bot), None));
-        }
-        BotSpec::Command(cmd) => {
-            if let Some(dir) = &plan.log_dir {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
-            }
-            let log = plan
-                .log_dir
-                .as_ref()
-                .map(|d| d.join(format!("{stem}.stderr")));
-            match BotProcess::spawn(cmd, log.as_deref(), plan.limits) {
-                Ok(p) => Box::new(p),
-                Err(e) => {
-                    let why = format!("cannot start `{cmd}`: {e}");
-                    return Ok((Driver::Gone, Some(Fault::Spawn { why })));
-                }
-            }
-        }
-        BotSpec::Tcp { port, wait, bound } => {
-            crate::errln!("seat {seat}: waiting for a bot on 127.0.0.1:{port}");
-            let accepted = match bound {
-                Some(Bound(listener)) => TcpBot::accept_on(listener, *wait, &plan.limits),
-                None => TcpBot::accept(*port, *wait, &plan.limits),
-            };
-            match accepted {
-                Ok(bot) => Box::new(bot),
-                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
-                    crate::errln!("seat {seat}: {e}: the seat plays without a bot");
-                    let why = e.to_string();
-                    return Ok((Driver::Gone, Some(Fault::Spawn { why })));
-                }
-                Err(e) => anyhow::bail!("seat {seat}: 127.0.0.1:{port}: {e}"),
-            }
-        }
-    };
-    let conn = match &plan.log_dir {
-        Some(dir) => {
-            let path = dir.join(format!("{stem}.input"));
-            let log = std::fs::File::create(&path)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
-            Box::new(Logged { inner: conn, log }) as Box<dyn Lines>
-        }
-        None => conn,
-    };
-    Ok((Driver::External(G::protocol(conn, plan, seat)), None))
-}
-
-/// A connection that keeps everything sent to the bot in a file (`--bot-logs`), as the official
-/// official engines' input logs do.
-struct Logged {
-    inner: Box<dyn Lines>,
-    log: std::fs::File,
-}
-
-impl Lines for Logged {
-    fn send(&mut self, line: &str) -> Result<(), Fault> {
-        let _ = self
-            .log
-            .write_all(line.as_bytes())
-            .and_then(|_| self.log.write_all(b"\n"));
-        self.inner.send(line)
-    }
-    fn recv_until(&mut self, deadline: Option<Instant>) -> Result<Line, Fault> {
-        self.inner.recv_until(deadline)
-    }
-    fn discard_stale(&mut self) -> usize {
-        self.inner.discard_stale()
-    }
-    fn close(&mut self) {
-        self.inner.close()
     }
 }

@@ -1,16 +1,103 @@
 //! The `arena` subcommands, each written once for every game: they read the command line, call the
-//! library, and print. The per-game subcommands are built from the registry ([`crate::games`]).
+//! library, and print. The per-game subcommands are built from the command line's list of games
+//! ([`GAMES`], from the one registry, [`arena_core::with_games!`]), each game's flags and help
+//! from its file in [`crate::cli`].
 
 pub mod play;
 pub mod render;
 pub mod tournament;
 pub mod verify;
 
+use crate::cli::{GameCli, Server};
+use crate::error::Error;
+use crate::replay::{Head, ReplayContext};
+use anyhow::Context;
 use std::io::Write;
+
+/// One game, as the subcommands reach it.
+pub struct Entry {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub bots: &'static [&'static str],
+    pub bot_notes: &'static [&'static str],
+    pub replay_about: &'static str,
+    /// The game as the library reaches it (replay detection and verification, formats).
+    pub game: crate::games::Entry,
+    pub play: fn() -> clap::Command,
+    pub run_play: fn(&clap::ArgMatches) -> anyhow::Result<()>,
+    pub tournament: fn() -> clap::Command,
+    pub run_tournament: fn(&clap::ArgMatches) -> anyhow::Result<()>,
+    pub render: fn(&render::Job<'_>) -> anyhow::Result<String>,
+    /// `arena serve <game>`, if the game has a server.
+    pub server: Option<Server>,
+}
+
+impl Entry {
+    pub const fn of<G: GameCli>() -> Entry {
+        Entry {
+            name: G::NAME,
+            about: G::ABOUT,
+            bots: G::BOTS,
+            bot_notes: G::BOT_NOTES,
+            replay_about: G::REPLAY_ABOUT,
+            game: crate::games::Entry::of::<G>(),
+            play: play::command::<G>,
+            run_play: play::run::<G>,
+            tournament: tournament::command::<G>,
+            run_tournament: tournament::run::<G>,
+            render: render::render::<G>,
+            server: G::SERVER,
+        }
+    }
+}
+
+macro_rules! registry {
+    ($($folder:ident: $game:ty),* $(,)?) => {
+        /// Every game, in the order `arena` lists them.
+        pub static GAMES: &[Entry] = &[$(Entry::of::<$game>()),*];
+    };
+}
+
+arena_core::with_games!(registry);
+
+/// The game called `name` (as on the command line).
+pub fn by_name(name: &str) -> Option<&'static Entry> {
+    GAMES.iter().find(|g| g.name == name)
+}
+
+/// The game whose replay starts with `head`.
+pub fn detect(head: &Head) -> Result<&'static Entry, Error> {
+    let game = crate::games::detect(head)?;
+    by_name(game.name).ok_or_else(|| Error::UnknownGame {
+        named: game.name.to_string(),
+        games: GAMES.iter().map(|g| g.name).collect(),
+    })
+}
+
+/// `arena render`: prints what was written.
+pub fn render(args: &render::RenderArgs) -> anyhow::Result<()> {
+    let name = args.file.display();
+    let file = std::fs::File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
+    let head =
+        Head::read(std::io::BufReader::new(file)).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let entry = detect(&head).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let map = args
+        .map
+        .as_ref()
+        .map(|m| std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display())))
+        .transpose()?;
+    let job = render::Job {
+        args,
+        ctx: ReplayContext { map },
+    };
+    let summary = (entry.render)(&job).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
+    crate::outln!("{summary}");
+    Ok(())
+}
 
 /// `arena bots`: every game and its built-in bots (the first is the default opponent).
 pub fn list_bots(out: &mut dyn Write) -> std::io::Result<()> {
-    for g in crate::games::GAMES {
+    for g in GAMES {
         writeln!(out, "{:<14} {}", g.name, g.bots.join(", "))?;
         for note in g.bot_notes {
             writeln!(out, "    {note}")?;

@@ -1,7 +1,6 @@
 //! `arena play <game>`: one match, its report, its replay.
 
-use crate::cli::MatchArgs;
-use crate::game::HostGame;
+use crate::cli::{GameCli, MatchArgs};
 use crate::play::play;
 use crate::record::Watch;
 use crate::render::{Label, Watcher};
@@ -9,16 +8,16 @@ use clap::{ArgMatches, Args, Command, FromArgMatches};
 use std::io::Write;
 
 /// `arena play <game>`: the common options, then the game's own.
-pub fn command<G: HostGame>() -> Command {
+pub fn command<G: GameCli>() -> Command {
     // After the options: a derived struct's doc would otherwise stand for the game's.
-    let cmd = G::PlayOptions::augment_args(MatchArgs::augment_args(Command::new(G::NAME)));
+    let cmd = G::PlayFlags::augment_args(MatchArgs::augment_args(Command::new(G::NAME)));
     crate::cli::time_limit_help::<G>(cmd).about(G::ABOUT)
 }
 
-pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
+pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
     let common = MatchArgs::from_arg_matches(m)?;
-    let args = G::PlayOptions::from_arg_matches(m)?;
-    let plan = G::plan(&args, &common)?;
+    let args = G::PlayFlags::from_arg_matches(m)?;
+    let plan = G::plan(&G::play_options(&args), &common.request())?;
     for (seat, bot) in plan.bots.iter().enumerate() {
         bot.check_start()
             .map_err(|why| anyhow::anyhow!("cannot start bot {seat} ({}): {why}", bot.label()))?;

@@ -1,7 +1,9 @@
 //! `arena tournament <game>` and `arena merge`.
 
-use crate::game::HostGame;
+use crate::cli::GameCli;
+use crate::format::Field;
 use crate::seats::BotSpec;
+use crate::setup::check_names;
 use crate::tournament::{self, Contest, Options, Results, Timing};
 use clap::{ArgMatches, Args, Command, FromArgMatches};
 use std::path::PathBuf;
@@ -107,16 +109,15 @@ fn parse_shard(s: &str) -> Result<(usize, usize), String> {
 }
 
 /// `arena tournament <game>`: the common options, then the game's own.
-pub fn command<G: HostGame>() -> Command {
+pub fn command<G: GameCli>() -> Command {
     // After the options: a derived struct's doc would otherwise stand for the game's.
-    let cmd =
-        G::TournamentOptions::augment_args(TournamentArgs::augment_args(Command::new(G::NAME)));
+    let cmd = G::TournamentFlags::augment_args(TournamentArgs::augment_args(Command::new(G::NAME)));
     crate::cli::time_limit_help::<G>(cmd).about(G::ABOUT)
 }
 
-pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
+pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
     let args = TournamentArgs::from_arg_matches(m)?;
-    let own = G::TournamentOptions::from_arg_matches(m)?;
+    let own = G::tournament_options(&G::TournamentFlags::from_arg_matches(m)?);
     let least = G::MIN_ENTRANTS;
     if args.bots.len() < least {
         anyhow::bail!(
@@ -131,8 +132,12 @@ pub fn run<G: HostGame>(m: &ArgMatches) -> anyhow::Result<()> {
             .check_start()
             .map_err(|why| anyhow::anyhow!("cannot start bot {i} ({b}): {why}"))?;
     }
-    crate::cli::check_names(&args.names, args.bots.len())?;
-    let (name, format) = G::tournament(&own, &args)?;
+    check_names(&args.names, args.bots.len())?;
+    let field = Field {
+        bots: args.bots.len(),
+        games: args.games,
+    };
+    let (name, format) = G::format(&own, &field)?;
     check_size(format.as_ref(), args.bots.len(), args.games, args.seed)?;
     let after = match &args.after {
         Some(f) => {

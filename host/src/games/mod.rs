@@ -1,12 +1,12 @@
-//! Every game the desktop knows, from the one list ([`arena_core::with_games!`]). Everything that
-//! lists games (the subcommands of `arena play`, `verify` and `tournament` and their help, `arena
-//! bots`, replay detection, render dispatch, `arena merge`, the long runs and the fuzz targets)
-//! follows from it.
+//! Every game the desktop knows, one folder each, from the one list ([`arena_core::with_games!`]):
+//! replay detection and verification, `arena merge`'s formats, the long runs and the fuzz targets
+//! follow from it. The command line keeps its own list from the same macro
+//! (`commands::GAMES`, in the command layer): this layer does not know it.
 
-use crate::commands;
-use crate::game::{HostGame, Server};
+use crate::error::Error;
+use crate::format::Format;
+use crate::host_game::HostGame;
 use crate::replay::{Head, ReplayContext};
-use crate::tournament::Format;
 use crate::verify::{Difference, Verified};
 use std::io::BufRead;
 
@@ -20,46 +20,36 @@ macro_rules! registry {
 
 arena_core::with_games!(registry);
 
-/// One game, as the generic commands reach it.
+/// One game, as the generic code reaches it.
 pub struct Entry {
     pub name: &'static str,
-    pub about: &'static str,
     pub bots: &'static [&'static str],
-    pub bot_notes: &'static [&'static str],
-    pub replay_about: &'static str,
+    /// Whether its replays can be re-played on a map given beside them.
     pub map_beside: bool,
-    pub play: fn() -> clap::Command,
-    pub run_play: fn(&clap::ArgMatches) -> anyhow::Result<()>,
-    pub tournament: fn() -> clap::Command,
-    pub run_tournament: fn(&clap::ArgMatches) -> anyhow::Result<()>,
     pub verify: fn(&mut dyn BufRead, &ReplayContext) -> Result<Verified, Difference>,
     pub detect: fn(&Head) -> bool,
-    pub render: fn(&commands::render::Job<'_>) -> anyhow::Result<String>,
     pub format_of: fn(&str) -> Option<Box<dyn Format>>,
-    /// `arena serve <game>`, if the game has a server.
-    pub server: Option<Server>,
 }
 
 impl Entry {
     pub const fn of<G: HostGame>() -> Entry {
         Entry {
             name: G::NAME,
-            about: G::ABOUT,
             bots: G::BOTS,
-            bot_notes: G::BOT_NOTES,
-            replay_about: G::REPLAY_ABOUT,
             map_beside: G::MAP_BESIDE,
-            play: commands::play::command::<G>,
-            run_play: commands::play::run::<G>,
-            tournament: commands::tournament::command::<G>,
-            run_tournament: commands::tournament::run::<G>,
-            verify: commands::verify::check::<G>,
+            verify: check::<G>,
             detect: G::detect,
-            render: commands::render::render::<G>,
             format_of: G::format_of,
-            server: G::SERVER,
         }
     }
+}
+
+/// Re-plays `input` as a `G` replay without looking at its states.
+pub fn check<G: HostGame>(
+    input: &mut dyn BufRead,
+    ctx: &ReplayContext,
+) -> Result<Verified, Difference> {
+    G::replay(input, ctx, &mut |_: &G| {})
 }
 
 /// The game called `name` (as on the command line).
@@ -68,7 +58,7 @@ pub fn by_name(name: &str) -> Option<&'static Entry> {
 }
 
 /// The game whose replay starts with `head`.
-pub fn detect(head: &Head) -> Result<&'static Entry, String> {
+pub fn detect(head: &Head) -> Result<&'static Entry, Error> {
     if let Some(g) = GAMES.iter().find(|g| (g.detect)(head)) {
         return Ok(g);
     }
@@ -78,12 +68,11 @@ pub fn detect(head: &Head) -> Result<&'static Entry, String> {
         .or_else(|| head.get("game"))
         .or_else(|| head.get("challenge"));
     Err(match named {
-        Some(g) => format!("unknown game {g}: not one of {}", names().join(", ")),
-        None => format!(
-            "not a replay of any game here ({}): expected a trace header naming its game, an \
-             official log or an official replay",
-            names().join(", ")
-        ),
+        Some(g) => Error::UnknownGame {
+            named: g.to_string(),
+            games: names(),
+        },
+        None => Error::NoGame { games: names() },
     })
 }
 

@@ -10,7 +10,8 @@
 //! The formats themselves live with their games (`games/<game>/`); what they share for their
 //! tables is here ([`by_points`], [`placement_points_x2`]).
 
-use crate::game::HostGame;
+use crate::error::{Error, Result};
+use crate::host_game::HostGame;
 use crate::play::{play, MatchReport, SeatReport};
 use crate::process::Fault;
 use crate::seats::BotSpec;
@@ -22,81 +23,8 @@ use skillratings::trueskill::{trueskill_multi_team, TrueSkillConfig, TrueSkillRa
 use skillratings::MultiTeamOutcome;
 use std::path::PathBuf;
 
-/// One scheduled match: which bot (index into the entry list) sits at each seat.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Fixture {
-    pub index: usize,
-    pub round: usize,
-    pub seats: Vec<usize>,
-}
-
-/// Faults of one seat in one match.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Faults {
-    pub timeouts: u32,
-    pub crashes: u32,
-    /// Unreadable answers and actions the rules refused.
-    pub invalid: u32,
-    pub disqualified: bool,
-}
-
-impl Faults {
-    pub fn add(&mut self, other: &Faults) {
-        self.timeouts += other.timeouts;
-        self.crashes += other.crashes;
-        self.invalid += other.invalid;
-        self.disqualified |= other.disqualified;
-    }
-
-    pub fn from_report(seat: &SeatReport) -> Faults {
-        let mut f = Faults {
-            invalid: seat.refused,
-            disqualified: seat.disqualified.is_some(),
-            ..Faults::default()
-        };
-        for (_, fault) in &seat.faults {
-            match fault {
-                Fault::Timeout { .. } => f.timeouts += 1,
-                Fault::Exited { .. } | Fault::Spawn { .. } => f.crashes += 1,
-                // The time-out it answered was counted.
-                Fault::Late { .. } => {}
-                _ => f.invalid += 1,
-            }
-        }
-        f
-    }
-}
-
-/// What one match came to.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct MatchResult {
-    pub index: usize,
-    pub round: usize,
-    pub seats: Vec<usize>,
-    pub seed: u64,
-    pub turns: u32,
-    /// Per seat: 0 is first, ties share.
-    pub rank: Vec<u8>,
-    pub score: Vec<i64>,
-    pub reason: String,
-    pub faults: Vec<Faults>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub replay: Option<PathBuf>,
-}
-
-/// The time limits a tournament gives external bots (`--turn-ms`, `--no-timeout`).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Timing {
-    pub turn_ms: Option<u64>,
-    pub no_timeout: bool,
-}
-
-impl Timing {
-    /// The limits for external bots: the game's own unless `--turn-ms` overrides it.
-    pub fn limits(&self, per_turn: std::time::Duration, window: u32) -> crate::process::Limits {
-        crate::cli::limits(self.turn_ms, self.no_timeout, per_turn, window)
-    }
-}
+pub use crate::format::{Faults, Field, Fixture, Format, MatchResult, Row};
+pub use crate::game::Timing;
 
 /// A game as a tournament plays it: its name in results files, its own options, the time limits.
 pub struct Contest<G: HostGame> {
@@ -115,15 +43,15 @@ impl<G: HostGame> Contest<G> {
         names: &[String],
         seed: u64,
         replay: Option<PathBuf>,
-    ) -> anyhow::Result<MatchResult> {
+    ) -> Result<MatchResult> {
         let specs = fixture
             .seats
             .iter()
             .map(|&b| match bots.get(b) {
-                Some(name) => BotSpec::parse::<G>(name).map_err(anyhow::Error::msg),
+                Some(name) => BotSpec::parse::<G>(name).map_err(Error::from),
                 None => Ok(BotSpec::default_for::<G>()),
             })
-            .collect::<anyhow::Result<Vec<_>>>()?;
+            .collect::<Result<Vec<_>>>()?;
         let mut plan = G::fixture(&self.args, fixture, seed, specs, &self.timing)?;
         for (name, &b) in plan.names.iter_mut().zip(&fixture.seats) {
             if let Some(given) = names.get(b) {
@@ -135,52 +63,24 @@ impl<G: HostGame> Contest<G> {
     }
 }
 
-/// A tournament format: the schedule and the table.
-pub trait Format: Sync {
-    fn name(&self) -> &'static str;
-    /// The fixtures of `round` (numbered from 0) for `bots` entries, `games` repetitions, given every
-    /// result so far; `None` when the tournament is over. Indices continue from earlier rounds.
-    /// Default: one round, the matches of [`Format::schedule`] in order.
-    fn round(
-        &self,
-        round: usize,
-        bots: usize,
-        games: usize,
-        seed: u64,
-        _results: &[MatchResult],
-    ) -> Option<Vec<Fixture>> {
-        if round > 0 {
-            return None;
+impl Faults {
+    pub fn from_report(seat: &SeatReport) -> Faults {
+        let mut f = Faults {
+            invalid: seat.refused,
+            disqualified: seat.disqualified.is_some(),
+            ..Faults::default()
+        };
+        for (_, fault) in &seat.faults {
+            match fault {
+                Fault::Timeout { .. } => f.timeouts += 1,
+                Fault::Exited { .. } | Fault::Spawn { .. } => f.crashes += 1,
+                // The time-out it answered was counted.
+                Fault::Late { .. } => {}
+                _ => f.invalid += 1,
+            }
         }
-        let matches = self.schedule(bots, games, seed)?.into_iter().enumerate();
-        Some(
-            matches
-                .map(|(index, seats)| Fixture {
-                    index,
-                    round: 0,
-                    seats,
-                })
-                .collect(),
-        )
+        f
     }
-    /// For a format played in one round (the default [`Format::round`]): the seats of every match
-    /// for `bots` entries and `games` repetitions, in order; `None` when there is none to play.
-    /// Required, so that a format can not compile that plays no match: one drawn round by round
-    /// overrides [`Format::round`] and answers `None` here.
-    fn schedule(&self, bots: usize, games: usize, seed: u64) -> Option<Vec<Vec<usize>>>;
-    /// Whether a round's fixtures depend on earlier results (then shards are played round by round).
-    fn adaptive(&self) -> bool {
-        false
-    }
-    /// The table, best first: one row per bot, named columns.
-    fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row>;
-}
-
-/// A row of a standings table.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Row {
-    pub bot: String,
-    pub columns: Vec<(String, String)>,
 }
 
 /// A bot's TrueSkill rating after the whole tournament.
@@ -244,7 +144,7 @@ pub fn run<G: HostGame>(
     format: &dyn Format,
     bots: &[String],
     options: &Options,
-) -> anyhow::Result<Results> {
+) -> Result<Results> {
     // An adaptive format's rounds need every earlier result: a shard plays one round, the next one
     // after the results given in `after`.
     let one_round = format.adaptive() && options.shard.is_some_and(|(_, n)| n > 1);
@@ -279,7 +179,7 @@ pub fn run<G: HostGame>(
         } else {
             ProgressBar::hidden()
         };
-        let played: Vec<anyhow::Result<MatchResult>> = pool.install(|| {
+        let played: Vec<Result<MatchResult>> = pool.install(|| {
             mine.par_iter()
                 .map(|f| {
                     let replay = options
@@ -432,11 +332,8 @@ fn round3(x: f64) -> f64 {
 }
 
 /// Puts shards back together: the same results, table and ratings as a single run.
-pub fn merge(format: &dyn Format, shards: Vec<Results>) -> anyhow::Result<Results> {
-    let first = shards
-        .first()
-        .ok_or_else(|| anyhow::anyhow!("no results to merge"))?
-        .clone();
+pub fn merge(format: &dyn Format, shards: Vec<Results>) -> Result<Results> {
+    let first = shards.first().ok_or(Error::NoResults)?.clone();
     let mut results = Vec::new();
     for s in &shards {
         if s.game != first.game
@@ -444,9 +341,7 @@ pub fn merge(format: &dyn Format, shards: Vec<Results>) -> anyhow::Result<Result
             || s.seed != first.seed
             || s.games != first.games
         {
-            anyhow::bail!(
-                "these results are not shards of one tournament (game, bots, seed or games differ)"
-            );
+            return Err(Error::NotShards);
         }
         results.extend(s.results.iter().cloned());
     }

@@ -19,6 +19,7 @@ mod game_folders;
 mod hostile_bots;
 mod json_bots_cli;
 mod late_answers;
+mod layers;
 mod process;
 mod registry;
 mod render_cli;

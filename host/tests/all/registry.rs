@@ -2,7 +2,7 @@
 //! `tournament` subcommands with their help, `arena bots`, and `arena --help`.
 
 use crate::common::*;
-use arena_host::games::GAMES;
+use arena_host::commands::GAMES;
 
 fn stdout(args: &[&str]) -> String {
     let out = arena(args);

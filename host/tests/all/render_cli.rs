@@ -343,16 +343,17 @@ fn watch_fits_the_terminal_it_runs_in() {
 #[test]
 fn colorfight_is_watched_in_about_a_minute_by_default() {
     use arena_core::games::colorfight::ColorFight;
-    use arena_host::cli::MatchArgs;
-    use arena_host::game::HostGame;
+    use arena_host::cli::{GameCli, MatchArgs};
+    use arena_host::setup::Arrange;
     use clap::FromArgMatches;
     let plan_of = |args: &[&str]| {
         let m = arena_host::commands::play::command::<ColorFight>()
             .try_get_matches_from(args)
             .unwrap();
         let common = MatchArgs::from_arg_matches(&m).unwrap();
-        let options = <ColorFight as HostGame>::PlayOptions::from_arg_matches(&m).unwrap();
-        let plan = <ColorFight as HostGame>::plan(&options, &common).unwrap();
+        let args = <ColorFight as GameCli>::PlayFlags::from_arg_matches(&m).unwrap();
+        let options = ColorFight::play_options(&args);
+        let plan = <ColorFight as Arrange>::plan(&options, &common.request()).unwrap();
         let every = common.view.every(&plan);
         let ticks = u64::from(plan.params.ticks).min(plan.max_turns.unwrap_or(u64::MAX));
         let seconds = ticks.div_ceil(u64::from(every)) / u64::from(common.view.watch_fps);
@@ -395,9 +396,10 @@ fn a_colorfight_trace_from_arena_play_renders_too() {
 #[test]
 fn mammut_and_ballroom_replays_are_read_and_drawn() {
     use arena_host::replay::{Head, ReplayContext};
-    use arena_host::HostGame;
+    use arena_host::Record;
     let detect = |text: &str| {
-        Head::read(text.as_bytes()).map(|h| arena_host::games::detect(&h).map(|g| g.name))
+        let named = |h: Head| arena_host::games::detect(&h).map(|g| g.name);
+        Head::read(text.as_bytes()).map(|h| named(h).map_err(|e| e.to_string()))
     };
     let ctx = ReplayContext::default();
     let (dir, m) = scratch("m.jsonl");

@@ -21,85 +21,66 @@ mod verify;
 
 pub use feed::{bot_input, SeatFeed};
 pub use protocol::{BotAnswer, Official};
-pub use replay::{play_recorded, Recorder, ReplayMeta, ReplayWriter};
+pub use replay::{play_recorded, Extra, Recorder, ReplayMeta, ReplayWriter};
 pub use verify::{
     kills_from_replay, map_of_replay, orders_from_replay, params_from_replay, replay_value, rerun,
     rerun_with, verify_replay, Kill,
 };
 
-use crate::cli::MatchArgs;
-use crate::commands::tournament::TournamentArgs;
-use crate::game::{HostGame, Plan, Setup, Standing, Stepped, Summary};
+use crate::error::{Error, Result};
+use crate::format::{Compete, Field, Fixture, Format};
+use crate::game::Timing;
+use crate::game::{Plan, Playable, Setup, Standing, Stepped, Summary};
 use crate::process::Lines;
+use crate::protocol::Speak;
+use crate::record::Record;
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::seats::BotSpec;
-use crate::tournament::{Fixture, Format, Timing};
+use crate::setup::{Arrange, MatchRequest};
 use crate::verify::{Difference, Verified};
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, HOST_ORDERS};
 use arena_core::rng::splitmix64;
 use arena_core::{Game, Seat, SeatSet};
-use clap::Args;
 use serde_json::Value;
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-#[derive(Args, Clone, Debug)]
+/// A match's own options, playgame.py's: the map (its `players` line says how many bots the
+/// match takes), the turn limit, the seeds, the time for a bot to start and answer `ready` and the
+/// time per turn, in milliseconds (default: the request's, else 1000).
+#[derive(Clone, Debug)]
 pub struct PlayOptions {
-    /// The map (official format); its `players` line says how many bots the match takes.
-    #[arg(long, value_name = "MAP", required = true)]
     pub map: PathBuf,
-    /// Turn limit (playgame.py's default: 1000).
-    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u16).range(1..))]
     pub turns: u16,
-    /// The engine seed: food, symmetry and the bot shuffle (default: --seed, else from the clock;
-    /// printed and recorded in the replay either way).
-    #[arg(
-        long,
-        alias = "engine_seed",
-        value_name = "S",
-        allow_negative_numbers = true
-    )]
-    pub engine_seed: Option<i64>,
-    /// The seed sent to the bots (`player_seed` line; default: derived from the engine seed).
-    #[arg(
-        long,
-        alias = "player_seed",
-        value_name = "S",
-        allow_negative_numbers = true
-    )]
-    pub player_seed: Option<i64>,
-    /// Time for a bot to start and answer `ready`, in milliseconds.
-    #[arg(long, value_name = "MS", default_value_t = 3000)]
+    /// The engine seed (food, symmetry and the bot shuffle; default: the request's seed) and the
+    /// seed sent to the bots (default: derived from the engine seed).
+    pub seeds: (Option<i64>, Option<i64>),
     pub loadtime: u32,
-    /// Time per turn, in milliseconds, all bots thinking at the same time (default: --turn-ms,
-    /// else 1000).
-    #[arg(long, value_name = "MS")]
     pub turntime: Option<u32>,
 }
 
-#[derive(Args, Clone, Debug)]
+/// A tournament's own options.
+#[derive(Clone, Debug)]
 pub struct TournamentOptions {
-    /// A map (official format); give several to rotate, match i is played on map i mod maps.
-    #[arg(long = "map", value_name = "MAP", required = true)]
+    /// The maps: match i is played on map i mod maps.
     pub maps: Vec<PathBuf>,
     /// Turn limit of every match.
-    #[arg(long, value_name = "N", default_value_t = 1000)]
     pub turns: u16,
-}
-
-/// What a match needs beyond the params: the engine seed as given (Python's are signed).
-#[derive(Clone, Debug, Default)]
-pub struct Extra {
-    pub engine_seed: i64,
 }
 
 const TURNTIME: u32 = 1000;
 
-fn read_map(path: &Path) -> anyhow::Result<AntsMap> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read map {}: {e}", path.display()))?;
-    AntsMap::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+fn read_map(path: &Path) -> Result<AntsMap> {
+    let text = std::fs::read_to_string(path).map_err(|error| Error::File {
+        doing: "read map",
+        path: path.to_path_buf(),
+        error,
+    })?;
+    AntsMap::parse(&text).map_err(|error| Error::BadMap {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 fn map_name(path: &Path) -> String {
@@ -109,7 +90,7 @@ fn map_name(path: &Path) -> String {
 }
 
 /// A match on `map`: the params, with the official defaults for what is not given.
-fn setup_on(map: &Path, turns: u16, loadtime: u32, turntime: u32) -> anyhow::Result<Setup<Ants>> {
+fn setup_on(map: &Path, turns: u16, loadtime: u32, turntime: u32) -> Result<Setup<Ants>> {
     let mut params = AntsParams::new(read_map(map)?, turns);
     params.loadtime = loadtime;
     params.turntime = turntime;
@@ -125,90 +106,9 @@ fn seeded(mut plan: Plan<Ants>, engine_seed: i64, player_seed: i64) -> Plan<Ants
     plan
 }
 
-impl HostGame for Ants {
-    const BOT_NOTES: &'static [&'static str] = &[
-        "strong: one ant per food, the others march on enemy hills, never into a fight it would lose",
-        "hunter: every ant walks to the nearest food, else enemy hill, else enemy ant",
-        "hold: never moves (the official HoldBot)",
-    ];
-    const ABOUT: &'static str =
-        "Ants (Google AI Challenge 2011) on an official map, official protocol and replay.";
-    const REPLAY_ABOUT: &'static str = "An Ants replay (official format, revision 3), re-played on the map it holds (--map: checked to be that map).";
-    const MAP_BESIDE: bool = true;
-    const TIME_LIMIT: &'static str = "1,000 ms an answer, or --turntime";
-    const REPLAY_EXT: &'static str = "json";
-    type PlayOptions = PlayOptions;
-    type TournamentOptions = TournamentOptions;
+impl Playable for Ants {
     type Move = BotAnswer;
     type Extra = Extra;
-    type Recorder = ReplayWriter;
-
-    /// The turn time, as the bots are told it.
-    fn time_limit(params: &AntsParams) -> (Duration, u32) {
-        (Duration::from_millis(u64::from(params.turntime)), 1)
-    }
-
-    fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
-        let turntime = options.turntime.unwrap_or(TURNTIME);
-        setup_on(&options.map, options.turns, options.loadtime, turntime)
-    }
-
-    fn fixture_setup(
-        options: &TournamentOptions,
-        fixture: &Fixture,
-    ) -> anyhow::Result<Setup<Self>> {
-        let map = options
-            .maps
-            .get(fixture.index % options.maps.len().max(1))
-            .ok_or_else(|| anyhow::anyhow!("an Ants tournament needs at least one --map"))?;
-        setup_on(map, options.turns, 3000, TURNTIME)
-    }
-
-    /// Every player needs its bot (no default fills a seat), `--turn-ms` is the turn time unless
-    /// `--turntime` says it, and the seeds are playgame.py's.
-    fn plan(options: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
-        let mut setup = <Self as HostGame>::setup(options, common.bots.len())?;
-        if options.turntime.is_none() {
-            if let Some(ms) = common.turn_ms {
-                setup.params.turntime = ms.min(u64::from(u32::MAX)) as u32;
-            }
-        }
-        let n = setup.seats;
-        if common.bots.len() != n {
-            anyhow::bail!(
-                "{} is a {n}-player map: give {n} bots (--bot), {} were given",
-                options.map.display(),
-                common.bots.len()
-            );
-        }
-        let engine_seed = options.engine_seed.unwrap_or_else(|| common.seed() as i64);
-        let player_seed = options.player_seed.unwrap_or_else(|| {
-            let mut s = engine_seed as u64 ^ 0x5eed_0fa7_7e5e_u64;
-            (splitmix64(&mut s) % 1_000_000_000) as i64
-        });
-        let bots = common.specs::<Self>(n)?;
-        let (per_turn, window) = Self::time_limit(&setup.params);
-        let plan = common.plan(setup, 0, bots, common.limits(per_turn, window));
-        Ok(seeded(plan, engine_seed, player_seed))
-    }
-
-    fn fixture(
-        options: &TournamentOptions,
-        fixture: &Fixture,
-        seed: u64,
-        bots: Vec<BotSpec>,
-        timing: &Timing,
-    ) -> anyhow::Result<Plan<Self>> {
-        let mut setup = Self::fixture_setup(options, fixture)?;
-        let limits = timing.limits(Duration::from_millis(u64::from(TURNTIME)), 1);
-        setup.params.turntime = limits.per_turn.as_millis().min(u128::from(u32::MAX)) as u32;
-        // Python's seeds are signed: keep the engine seed in the positive 63-bit range.
-        let engine_seed = (seed >> 1) as i64;
-        let mut player = engine_seed as u64;
-        let player_seed = (splitmix64(&mut player) >> 1) as i64;
-        let plan = Plan::new(setup, 0, bots, limits);
-        Ok(seeded(plan, engine_seed, player_seed))
-    }
 
     fn boxed(plan: &Plan<Self>) -> Result<Box<Self>, arena_core::SetupError> {
         let mut game: Box<Ants> = Box::new(Ants::blank());
@@ -228,6 +128,34 @@ impl HostGame for Ants {
         self.is_alive(seat)
     }
 
+    /// What the replay says of a turn: scores, ants (row, column, owner) and food.
+    fn state_json(&self, _seat: Seat) -> Value {
+        json::state_json(self)
+    }
+
+    /// A seat's orders as the lines it sends (`["o 3 4 n", ...]`).
+    fn action_json(action: &Self::Action) -> Value {
+        serde_json::json!(protocol::builtin_answer(action).lines)
+    }
+
+    /// Order lines, read as the official engine reads them (what it refuses is left out).
+    fn action_from_json(value: &Value) -> Self::Action {
+        let lines: Vec<&str> = match value {
+            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+            Value::String(s) => s.lines().collect(),
+            _ => Vec::new(),
+        };
+        let answer = BotAnswer::read(lines);
+        answer.orders.into_iter().take(HOST_ORDERS).collect()
+    }
+}
+
+impl Speak for Ants {
+    /// The turn time, as the bots are told it.
+    fn time_limit(params: &AntsParams) -> (Duration, u32) {
+        (Duration::from_millis(u64::from(params.turntime)), 1)
+    }
+
     fn drop_at_start(&mut self, seats: SeatSet) {
         self.kill_at_start(seats);
     }
@@ -244,6 +172,17 @@ impl HostGame for Ants {
             limited(plan.params.turntime),
         ))
     }
+
+    /// Ants bots speak the official text protocol, not JSON: a bot's answer is its order lines.
+    fn request(&self, _seat: Seat) -> Option<String> {
+        None
+    }
+}
+
+impl Record for Ants {
+    const MAP_BESIDE: bool = true;
+    const REPLAY_EXT: &'static str = "json";
+    type Recorder = ReplayWriter;
 
     fn summary(game: &Self, plan: &Plan<Self>, standings: &[Standing]) -> Summary {
         let (status, turns): (Vec<&str>, Vec<u32>) = standings.iter().map(protocol::status).unzip();
@@ -272,32 +211,6 @@ impl HostGame for Ants {
         }
     }
 
-    /// Ants bots speak the official text protocol, not JSON: a bot's answer is its order lines.
-    fn request(&self, _seat: Seat) -> Option<String> {
-        None
-    }
-
-    /// What the replay says of a turn: scores, ants (row, column, owner) and food.
-    fn state_json(&self, _seat: Seat) -> Value {
-        json::state_json(self)
-    }
-
-    /// A seat's orders as the lines it sends (`["o 3 4 n", ...]`).
-    fn action_json(action: &Self::Action) -> Value {
-        serde_json::json!(protocol::builtin_answer(action).lines)
-    }
-
-    /// Order lines, read as the official engine reads them (what it refuses is left out).
-    fn action_from_json(value: &Value) -> Self::Action {
-        let lines: Vec<&str> = match value {
-            Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
-            Value::String(s) => s.lines().collect(),
-            _ => Vec::new(),
-        };
-        let answer = BotAnswer::read(lines);
-        answer.orders.into_iter().take(HOST_ORDERS).collect()
-    }
-
     fn detect(head: &Head) -> bool {
         head.str("challenge") == Some(Self::NAME)
     }
@@ -322,16 +235,83 @@ impl HostGame for Ants {
         let root: Value = serde_json::from_reader(input).unwrap_or(Value::Null);
         root.get("game_length").and_then(Value::as_u64).unwrap_or(0) + 1
     }
+}
 
-    fn tournament(
-        args: &TournamentOptions,
-        _common: &TournamentArgs,
-    ) -> anyhow::Result<(String, Box<dyn Format>)> {
-        let map_players = args
+impl Arrange for Ants {
+    type PlayOptions = PlayOptions;
+
+    fn setup(options: &PlayOptions, _bots: usize) -> Result<Setup<Self>> {
+        let turntime = options.turntime.unwrap_or(TURNTIME);
+        setup_on(&options.map, options.turns, options.loadtime, turntime)
+    }
+
+    /// Every player needs its bot (no default fills a seat), `--turn-ms` is the turn time unless
+    /// `--turntime` says it, and the seeds are playgame.py's.
+    fn plan(options: &PlayOptions, common: &MatchRequest) -> Result<Plan<Self>> {
+        let mut setup = <Self as Arrange>::setup(options, common.bots.len())?;
+        if options.turntime.is_none() {
+            if let Some(ms) = common.timing.turn_ms {
+                setup.params.turntime = ms.min(u64::from(u32::MAX)) as u32;
+            }
+        }
+        let n = setup.seats;
+        if common.bots.len() != n {
+            return Err(Error::WrongBotCount {
+                map: options.map.clone(),
+                players: n,
+                given: common.bots.len(),
+            });
+        }
+        let engine_seed = options.seeds.0.unwrap_or(common.seed as i64);
+        let player_seed = options.seeds.1.unwrap_or_else(|| {
+            let mut s = engine_seed as u64 ^ 0x5eed_0fa7_7e5e_u64;
+            (splitmix64(&mut s) % 1_000_000_000) as i64
+        });
+        let bots = common.specs::<Self>(n)?;
+        let (per_turn, window) = Self::time_limit(&setup.params);
+        let plan = common.plan(setup, 0, bots, common.timing.limits(per_turn, window));
+        Ok(seeded(plan, engine_seed, player_seed))
+    }
+}
+
+impl Compete for Ants {
+    type TournamentOptions = TournamentOptions;
+
+    fn fixture_setup(options: &TournamentOptions, fixture: &Fixture) -> Result<Setup<Self>> {
+        let map = options
+            .maps
+            .get(fixture.index % options.maps.len().max(1))
+            .ok_or(Error::Missing {
+                what: "an Ants tournament",
+                option: "--map",
+            })?;
+        setup_on(map, options.turns, 3000, TURNTIME)
+    }
+
+    fn fixture(
+        options: &TournamentOptions,
+        fixture: &Fixture,
+        seed: u64,
+        bots: Vec<BotSpec>,
+        timing: &Timing,
+    ) -> Result<Plan<Self>> {
+        let mut setup = Self::fixture_setup(options, fixture)?;
+        let limits = timing.limits(Duration::from_millis(u64::from(TURNTIME)), 1);
+        setup.params.turntime = limits.per_turn.as_millis().min(u128::from(u32::MAX)) as u32;
+        // Python's seeds are signed: keep the engine seed in the positive 63-bit range.
+        let engine_seed = (seed >> 1) as i64;
+        let mut player = engine_seed as u64;
+        let player_seed = (splitmix64(&mut player) >> 1) as i64;
+        let plan = Plan::new(setup, 0, bots, limits);
+        Ok(seeded(plan, engine_seed, player_seed))
+    }
+
+    fn format(options: &TournamentOptions, _field: &Field) -> Result<(String, Box<dyn Format>)> {
+        let map_players = options
             .maps
             .iter()
             .map(|m| read_map(m).map(|map| map.players as usize))
-            .collect::<anyhow::Result<Vec<_>>>()?;
+            .collect::<Result<Vec<_>>>()?;
         Ok((
             Self::NAME.into(),
             Box::new(tournament::TrueSkillMatches { map_players }),

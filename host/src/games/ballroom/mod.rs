@@ -13,17 +13,17 @@ pub mod protocol;
 mod refusals;
 pub mod tournament;
 
-use crate::cli::MatchArgs;
-use crate::commands::tournament::TournamentArgs;
-use crate::game::{plan_of, HostGame, Plan, Setup};
+use crate::error::{Error, Result};
+use crate::format::{Compete, Field, Fixture, Format};
+use crate::game::{Plan, Playable, Setup};
 use crate::process::Lines;
-use crate::protocol::Protocol;
+use crate::protocol::{Protocol, Speak};
+use crate::record::Record;
 use crate::replay::Head;
 use crate::seats::{BotSpec, Bound};
-use crate::tournament::{Fixture, Format};
+use crate::setup::{plan_of, Arrange, MatchRequest};
 use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, PLAYERS};
 use arena_core::{Game, Roster, Seat};
-use clap::{Args, ValueEnum};
 use serde_json::Value;
 use std::io::BufRead;
 use std::time::Duration;
@@ -31,39 +31,22 @@ use std::time::Duration;
 /// The official engine's first port; seat i listens on `BASE_PORT + i`.
 pub const BASE_PORT: u16 = 29170;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum RulesetArg {
-    /// Exactly what the official engine (tag 1.6) does, quirks included.
-    Engine,
-    /// The rules as the challenge text wrote them.
-    AsWritten,
-}
-
-#[derive(Args, Clone, Debug)]
+/// A match's own options.
+#[derive(Clone, Debug)]
 pub struct PlayOptions {
-    #[arg(long, value_enum, default_value = "engine")]
-    pub ruleset: RulesetArg,
-    /// Seats without a --bot wait for a bot to connect over TCP on 127.0.0.1:<port base>+seat, as
-    /// the official engine does (the official starter packs connect unchanged). `--bot tcp` does
-    /// the same for one seat.
-    #[arg(long)]
+    pub ruleset: Ruleset,
+    /// Seats without a bot wait for a bot to connect over TCP, as the official engine does.
     pub tcp: bool,
-    /// How long each TCP seat waits for its bot, in seconds, one seat after the other (the
-    /// official engine's 15 s); a seat nobody connects to plays KNIGHT and the default actions.
-    #[arg(long, value_name = "SECS", default_value_t = 15.0)]
+    /// How long each TCP seat waits for its bot, in seconds, one seat after the other.
     pub tcp_wait: f64,
-    /// The first TCP port: seat i listens on PORT + i (the official engine's 29170); 0: each seat
-    /// on a free port the system picks (each printed as the seat waits, and in the seat's name).
-    #[arg(long, value_name = "PORT", default_value_t = BASE_PORT)]
+    /// The first TCP port: seat i listens on this + i; 0: each seat on a free port.
     pub port_base: u16,
 }
 
-/// Tournaments play the engine ruleset.
-#[derive(Args, Clone, Debug)]
+/// A tournament's own options (tournaments play the engine ruleset).
+#[derive(Clone, Debug)]
 pub struct TournamentOptions {
-    /// Swiss rounds in one schedule (default: enough for a clear winner, log2 of the field plus
-    /// one); `--games N` plays N schedules' worth of rounds.
-    #[arg(long, value_name = "N")]
+    /// Swiss rounds in one schedule (default: enough for a clear winner).
     pub rounds: Option<usize>,
 }
 
@@ -83,27 +66,9 @@ const ENGINE: Params = Params {
     classes: None,
 };
 
-impl HostGame for Ballroom {
-    const BOT_NOTES: &'static [&'static str] = &[
-        "strong: a Knight that holds the control block, walks in on the diagonal, buys a Hunter Scope, prefers kills",
-        "holder: a Knight that walks to the control block and hits the weakest player in range",
-        "random: a random legal reply (a reachable tile, a target in range, an affordable item)",
-    ];
-    const ABOUT: &'static str =
-        "Ballroom Blitz (MechMania 28): four players on a 10x10 grid, 100 turns of four phases.";
-    const REPLAY_ABOUT: &'static str = r#"A Ballroom Blitz game log in the official engine's format ({"names":[...],"turns":[...]})."#;
-    const TIME_LIMIT: &'static str = "2 s an answer, counted from the end of the previous seat's read, as the official engine reads the seats one after another";
-    const REPLAY_EXT: &'static str = "json";
-    const MIN_ENTRANTS: usize = PLAYERS;
-    type PlayOptions = PlayOptions;
-    type TournamentOptions = TournamentOptions;
+impl Playable for Ballroom {
     type Move = Action;
     type Extra = ();
-    type Recorder = log::Log;
-
-    fn time_limit(_: &Params) -> (Duration, u32) {
-        (PER_PHASE, 1)
-    }
 
     /// The phase's default action is the bot's pass (an explicit self-attack included).
     fn is_pass(&self, seat: Seat, mv: &Action) -> bool {
@@ -118,25 +83,75 @@ impl HostGame for Ballroom {
         refusals::play(self, moves)
     }
 
-    fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
-        let ruleset = match options.ruleset {
-            RulesetArg::Engine => Ruleset::Engine,
-            RulesetArg::AsWritten => Ruleset::AsWritten,
-        };
+    /// The turn the log and the official engine's messages show: 0 for the class handshake, then
+    /// 1..100.
+    fn report_turn(&self) -> u32 {
+        if self.started() {
+            self.engine_turn()
+        } else {
+            0
+        }
+    }
+
+    fn state_json(&self, _seat: Seat) -> Value {
+        serde_json::from_str(&json::states_json(self)).unwrap_or(Value::Null)
+    }
+
+    crate::game::json_from!(json);
+}
+
+impl Speak for Ballroom {
+    fn time_limit(_: &Params) -> (Duration, u32) {
+        (PER_PHASE, 1)
+    }
+
+    /// A TCP bot is connected before the game starts, so its first answer gets no start-up
+    /// allowance (the official engine reads the class with the same 2 s as every phase); a
+    /// program started for the match gets the allowance to start.
+    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, seat: Seat) -> Box<dyn Protocol<Self>> {
+        let mut limits = plan.limits;
+        if matches!(plan.bots.get(seat), Some(BotSpec::Tcp { .. })) {
+            limits.startup = Duration::ZERO;
+        }
+        Box::new(protocol::Reference::new(conn, limits))
+    }
+
+    /// The official engine reads `null` from a seat with no bot (a closed socket, or none).
+    fn gone_move(&self, _seat: Seat) -> Action {
+        Action::Null
+    }
+}
+
+impl Record for Ballroom {
+    const REPLAY_EXT: &'static str = "json";
+    type Recorder = log::Log;
+
+    crate::record::replay_from!(log);
+
+    fn detect(head: &Head) -> bool {
+        head.has("names") && head.has("turns")
+    }
+
+    /// The start, then four phases a turn.
+    fn states(input: &mut dyn BufRead) -> u64 {
+        log::count_turns(input).saturating_sub(1) * 4 + 1
+    }
+}
+
+impl Arrange for Ballroom {
+    type PlayOptions = PlayOptions;
+
+    fn setup(options: &PlayOptions, _bots: usize) -> Result<Setup<Self>> {
         let params = Params {
-            ruleset,
+            ruleset: options.ruleset,
             classes: None,
         };
         Ok(Setup::new(params, PLAYERS, Self::NAME))
     }
 
-    fn fixture_setup(_: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
-        Ok(Setup::new(ENGINE, PLAYERS, Self::NAME))
-    }
-
     /// Seats given `tcp` (or, with `--tcp`, seats given no bot) wait for a bot to connect, as the
     /// official engine does.
-    fn plan(options: &PlayOptions, common: &MatchArgs) -> anyhow::Result<Plan<Self>> {
+    fn plan(options: &PlayOptions, common: &MatchRequest) -> Result<Plan<Self>> {
         let tcp = |seat: usize| match common.bots.get(seat) {
             Some(b) => b == "tcp",
             None => options.tcp,
@@ -146,19 +161,26 @@ impl HostGame for Ballroom {
             *b = Self::BOTS[0].to_string();
         }
         let mut plan = plan_of::<Self>(options, &plain)?;
-        let wait = Duration::try_from_secs_f64(options.tcp_wait)
-            .map_err(|e| anyhow::anyhow!("--tcp-wait {}: {e}", options.tcp_wait))?;
+        let wait = Duration::try_from_secs_f64(options.tcp_wait).map_err(|e| Error::BadOption {
+            option: "--tcp-wait",
+            value: options.tcp_wait.to_string(),
+            why: e.to_string(),
+        })?;
         let last = options.port_base.checked_add(PLAYERS as u16 - 1);
         if last.is_none() {
-            anyhow::bail!(
-                "--port-base {}: the four ports do not fit",
-                options.port_base
-            );
+            return Err(Error::BadOption {
+                option: "--port-base",
+                value: options.port_base.to_string(),
+                why: "the four ports do not fit".into(),
+            });
         }
         for (seat, spec) in plan.bots.iter_mut().enumerate().filter(|(s, _)| tcp(*s)) {
             *spec = if options.port_base == 0 {
-                let (bound, port) =
-                    Bound::free().map_err(|e| anyhow::anyhow!("seat {seat}: no free port: {e}"))?;
+                let (bound, port) = Bound::free().map_err(|error| Error::Seat {
+                    seat,
+                    what: "no free port".into(),
+                    error,
+                })?;
                 BotSpec::Tcp {
                     port,
                     wait,
@@ -179,56 +201,21 @@ impl HostGame for Ballroom {
         }
         Ok(plan)
     }
+}
 
-    /// A TCP bot is connected before the game starts, so its first answer gets no start-up
-    /// allowance (the official engine reads the class with the same 2 s as every phase); a
-    /// program started for the match gets the allowance to start.
-    fn protocol(conn: Box<dyn Lines>, plan: &Plan<Self>, seat: Seat) -> Box<dyn Protocol<Self>> {
-        let mut limits = plan.limits;
-        if matches!(plan.bots.get(seat), Some(BotSpec::Tcp { .. })) {
-            limits.startup = Duration::ZERO;
-        }
-        Box::new(protocol::Reference::new(conn, limits))
+impl Compete for Ballroom {
+    const MIN_ENTRANTS: usize = PLAYERS;
+    type TournamentOptions = TournamentOptions;
+
+    fn fixture_setup(_: &TournamentOptions, _: &Fixture) -> Result<Setup<Self>> {
+        Ok(Setup::new(ENGINE, PLAYERS, Self::NAME))
     }
 
-    /// The turn the log and the official engine's messages show: 0 for the class handshake, then
-    /// 1..100.
-    fn report_turn(&self) -> u32 {
-        if self.started() {
-            self.engine_turn()
-        } else {
-            0
-        }
-    }
-
-    /// The official engine reads `null` from a seat with no bot (a closed socket, or none).
-    fn gone_move(&self, _seat: Seat) -> Action {
-        Action::Null
-    }
-
-    fn state_json(&self, _seat: Seat) -> Value {
-        serde_json::from_str(&json::states_json(self)).unwrap_or(Value::Null)
-    }
-
-    crate::game::from_modules!(json, log);
-
-    fn detect(head: &Head) -> bool {
-        head.has("names") && head.has("turns")
-    }
-
-    /// The start, then four phases a turn.
-    fn states(input: &mut dyn BufRead) -> u64 {
-        log::count_turns(input).saturating_sub(1) * 4 + 1
-    }
-
-    fn tournament(
-        args: &TournamentOptions,
-        common: &TournamentArgs,
-    ) -> anyhow::Result<(String, Box<dyn Format>)> {
+    fn format(options: &TournamentOptions, field: &Field) -> Result<(String, Box<dyn Format>)> {
         Ok((
             Self::NAME.into(),
             Box::new(tournament::Swiss {
-                rounds: swiss_rounds(common.bots.len(), args.rounds, common.games),
+                rounds: swiss_rounds(field.bots, options.rounds, field.games),
             }),
         ))
     }

@@ -5,11 +5,13 @@ pub mod json;
 pub mod tournament;
 pub mod trace;
 
-use crate::commands::tournament::TournamentArgs;
-use crate::game::{HostGame, NoOptions, Plan, Setup};
+use crate::error::{Error, Result};
+use crate::format::{Compete, Field, Fixture, Format};
+use crate::game::{Plan, Playable, Setup};
 use crate::process::Lines;
-use crate::protocol::{JsonLines, Protocol};
-use crate::tournament::{Fixture, Format};
+use crate::protocol::{JsonLines, Protocol, Speak};
+use crate::record::Record;
+use crate::setup::Arrange;
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
 use arena_core::{Game, Seat};
 use serde_json::Value;
@@ -22,29 +24,9 @@ const PER_ACTION: Duration = Duration::from_secs(5);
 /// Faults never disqualify in Mammut: the seed removes a player "during this round" only.
 const NO_DISQUALIFICATION: u32 = u32::MAX;
 
-impl HostGame for Mammut {
-    const BOT_NOTES: &'static [&'static str] = &[
-        "cautious: the best expected score, assuming the players still to act are greedy thieves",
-        "greedy: takes or steals what scores most if the round ended now",
-        "random: takes random tiles, or steals from a random player",
-    ];
-    const ABOUT: &'static str =
-        "Mammut: five players take and steal tiles over five rounds (give five bots).";
-    const REPLAY_ABOUT: &'static str =
-        "A Mammut trace (JSON lines: header, then one line per action).";
-    const TIME_LIMIT: &'static str = "5 s an answer";
-    const REPLAY_EXT: &'static str = "jsonl";
-    const MIN_ENTRANTS: usize = PLAYERS;
-    // Mammut has no options of its own.
-    type PlayOptions = NoOptions;
-    type TournamentOptions = NoOptions;
+impl Playable for Mammut {
     type Move = Action;
     type Extra = ();
-    type Recorder = trace::Trace;
-
-    fn time_limit(_: &Params) -> (Duration, u32) {
-        (PER_ACTION, 1)
-    }
 
     /// Mammut has no pass: every turn is a take or a steal, and `Nothing` is refused ("no action").
     fn is_pass(&self, _seat: Seat, _mv: &Action) -> bool {
@@ -66,12 +48,16 @@ impl HostGame for Mammut {
         stepped
     }
 
-    fn setup(_: &NoOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
-        Ok(Setup::new(Params, PLAYERS, ""))
+    fn state_json(&self, seat: Seat) -> Value {
+        json::state_json(self, seat)
     }
 
-    fn fixture_setup(_: &NoOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
-        Ok(Setup::new(Params, PLAYERS, ""))
+    crate::game::json_from!(json);
+}
+
+impl Speak for Mammut {
+    fn time_limit(_: &Params) -> (Duration, u32) {
+        (PER_ACTION, 1)
     }
 
     /// JSON lines, with no match-level disqualification however many faults a bot makes (the
@@ -86,18 +72,34 @@ impl HostGame for Mammut {
     fn rejoin_epoch(&self) -> Option<u32> {
         Some(u32::from(self.round()))
     }
+}
 
-    fn state_json(&self, seat: Seat) -> Value {
-        json::state_json(self, seat)
+impl Record for Mammut {
+    const REPLAY_EXT: &'static str = "jsonl";
+    type Recorder = trace::Trace;
+
+    crate::record::replay_from!(trace);
+}
+
+impl Arrange for Mammut {
+    // Mammut has no options of its own.
+    type PlayOptions = ();
+
+    fn setup(_: &(), _bots: usize) -> Result<Setup<Self>> {
+        Ok(Setup::new(Params, PLAYERS, ""))
+    }
+}
+
+impl Compete for Mammut {
+    const MIN_ENTRANTS: usize = PLAYERS;
+    type TournamentOptions = ();
+
+    fn fixture_setup(_: &(), _: &Fixture) -> Result<Setup<Self>> {
+        Ok(Setup::new(Params, PLAYERS, ""))
     }
 
-    crate::game::from_modules!(json, trace);
-
-    fn tournament(
-        _args: &NoOptions,
-        common: &TournamentArgs,
-    ) -> anyhow::Result<(String, Box<dyn Format>)> {
-        tournament::design(common.bots.len()).map_err(anyhow::Error::msg)?;
+    fn format(_: &(), field: &Field) -> Result<(String, Box<dyn Format>)> {
+        tournament::design(field.bots).map_err(|e| Error::Field { why: e.to_string() })?;
         Ok((Self::NAME.into(), Box::new(tournament::FiveTables)))
     }
 

@@ -6,13 +6,15 @@ pub mod line;
 pub mod tournament;
 pub mod trace;
 
-use crate::commands::tournament::TournamentArgs;
-use crate::game::{HostGame, Setup};
+use crate::error::Result;
+use crate::format::{Compete, Field, Fixture, Format};
+use crate::game::{Playable, Setup};
+use crate::protocol::Speak;
+use crate::record::Record;
 use crate::replay::Head;
-use crate::tournament::{Fixture, Format};
+use crate::setup::Arrange;
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
 use arena_core::{Game, Seat};
-use clap::{Args, ValueEnum};
 use serde_json::Value;
 use std::time::Duration;
 
@@ -37,37 +39,19 @@ fn refusal(variant: Variant, seat: Seat, action: &Action) -> &'static str {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum VariantArg {
-    /// The symmetric game: two players, each defends a path and invades the other's.
-    Duel,
-    /// Defender against invader on one path (seat 0 invades, seat 1 defends).
-    Siege,
-}
-
-impl VariantArg {
-    fn variant(self) -> Variant {
-        match self {
-            VariantArg::Duel => Variant::Duel,
-            VariantArg::Siege => Variant::Siege,
-        }
-    }
-}
-
-#[derive(Args, Clone, Debug)]
+/// A match's own options.
+#[derive(Clone, Debug)]
 pub struct PlayOptions {
-    #[arg(long, value_enum, default_value = "duel")]
-    pub variant: VariantArg,
-    /// Record the state in the replay every N turns (1 = every turn; long games make large files).
-    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub variant: Variant,
+    /// Record the state in the replay every this many turns.
     pub state_every: u32,
 }
 
-#[derive(Args, Clone, Debug)]
+/// A tournament's own options: Duel is a round robin with seats swapped, Siege every defender
+/// against every invader.
+#[derive(Clone, Debug)]
 pub struct TournamentOptions {
-    /// Duel: round robin with seats swapped; Siege: every defender against every invader.
-    #[arg(long, value_enum, default_value = "duel")]
-    pub variant: VariantArg,
+    pub variant: Variant,
 }
 
 /// The original limits: 10 ms (Duel) or 15 ms (Siege) per turn on average over 100 turns.
@@ -77,45 +61,9 @@ fn per_turn(variant: Variant) -> Duration {
 
 const SIEGE: &str = "tower-defense/siege";
 
-impl HostGame for TowerDefense {
-    const BOT_NOTES: &'static [&'static str] = &[
-        "strong: builds, upgrades and spawns by a look-ahead of the next turns; in Siege plays its seat (seat 0 invader, seat 1 defender)",
-        "random: random actions, a fair share of them refused (off the path, unaffordable); any seat",
-        "builder: the controller's simpleTurretBuilder (towers in a row, then upgrades); Siege: the defender, seat 1",
-        "army: the controller's simpleInvaderArmy (three towers, then invaders with every boost in HP); Siege: the invader, seat 0",
-    ];
-    const ABOUT: &'static str =
-        "Tower Defense (Duel: two players; Siege: invader against defender).";
-    const REPLAY_ABOUT: &'static str =
-        "A Tower Defense trace (JSON lines: header, turn-0 state, one line per turn).";
-    const TIME_LIMIT: &'static str = "an average over each 100 turns: 10 ms a turn (Siege 15 ms)";
-    const REPLAY_EXT: &'static str = "jsonl";
-    type PlayOptions = PlayOptions;
-    type TournamentOptions = TournamentOptions;
+impl Playable for TowerDefense {
     type Move = Action;
     type Extra = ();
-    type Recorder = trace::Trace;
-
-    fn time_limit(params: &Params) -> (Duration, u32) {
-        (per_turn(params.variant), 100)
-    }
-
-    fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
-        let variant = options.variant.variant();
-        Ok(Setup {
-            record_every: options.state_every,
-            ..Setup::new(Params { variant }, 2, variant.name())
-        })
-    }
-
-    fn fixture_setup(options: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
-        let variant = options.variant.variant();
-        Ok(Setup::new(Params { variant }, 2, variant.name()))
-    }
-
-    fn variant_name(&self) -> Option<&'static str> {
-        Some(self.variant().name())
-    }
 
     fn play_step(
         &mut self,
@@ -136,12 +84,29 @@ impl HostGame for TowerDefense {
         json::state_json(self)
     }
 
-    crate::game::from_modules!(json, trace);
+    crate::game::json_from!(json);
+}
+
+impl Speak for TowerDefense {
+    fn time_limit(params: &Params) -> (Duration, u32) {
+        (per_turn(params.variant), 100)
+    }
+
+    fn variant_name(&self) -> Option<&'static str> {
+        Some(self.variant().name())
+    }
 
     /// The Siege invader's answer is read as the 04-23 controller read it (rules Decision 7).
     fn read_action(&self, seat: Seat, value: &Value) -> Action {
         json::seat_action(self.variant(), seat, value)
     }
+}
+
+impl Record for TowerDefense {
+    const REPLAY_EXT: &'static str = "jsonl";
+    type Recorder = trace::Trace;
+
+    crate::record::replay_from!(trace);
 
     fn detect(head: &Head) -> bool {
         head.get("header")
@@ -149,14 +114,32 @@ impl HostGame for TowerDefense {
             .and_then(Value::as_str)
             == Some(Self::NAME)
     }
+}
 
-    fn tournament(
-        args: &TournamentOptions,
-        _common: &TournamentArgs,
-    ) -> anyhow::Result<(String, Box<dyn Format>)> {
-        Ok(match args.variant {
-            VariantArg::Duel => (Self::NAME.into(), Box::new(tournament::RoundRobin)),
-            VariantArg::Siege => (SIEGE.into(), Box::new(tournament::DefenderVsInvader)),
+impl Arrange for TowerDefense {
+    type PlayOptions = PlayOptions;
+
+    fn setup(options: &PlayOptions, _bots: usize) -> Result<Setup<Self>> {
+        let variant = options.variant;
+        Ok(Setup {
+            record_every: options.state_every,
+            ..Setup::new(Params { variant }, 2, variant.name())
+        })
+    }
+}
+
+impl Compete for TowerDefense {
+    type TournamentOptions = TournamentOptions;
+
+    fn fixture_setup(options: &TournamentOptions, _: &Fixture) -> Result<Setup<Self>> {
+        let variant = options.variant;
+        Ok(Setup::new(Params { variant }, 2, variant.name()))
+    }
+
+    fn format(options: &TournamentOptions, _field: &Field) -> Result<(String, Box<dyn Format>)> {
+        Ok(match options.variant {
+            Variant::Duel => (Self::NAME.into(), Box::new(tournament::RoundRobin)),
+            Variant::Siege => (SIEGE.into(), Box::new(tournament::DefenderVsInvader)),
         })
     }
 

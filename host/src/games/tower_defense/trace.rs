@@ -237,80 +237,22 @@ pub fn replay(
         buf: String::new(),
         n: 0,
     };
-    let (n, head) = lines
-        .object("a trace header")?
-        .ok_or_else(|| Difference::unreadable("a trace header", "an empty file").at_line(1))?;
-    let h = head
-        .get("header")
-        .ok_or_else(|| Difference::unreadable("a trace header", "no header").at_line(n))?;
-    if h.get("game").and_then(Value::as_str) != Some("tower-defense") {
-        return Err(Difference::unreadable("a tower-defense trace", h).at_line(n));
-    }
-    let variant = h
-        .get("variant")
-        .and_then(Value::as_str)
-        .and_then(Variant::from_name)
-        .ok_or_else(|| Difference::field("header.variant", "duel or siege", h).at_line(n))?;
-    let meta = Meta {
-        config: variant.name().to_string(),
-        seed: h.get("seed").and_then(Value::as_u64).unwrap_or(0),
-        bots: strings(h.get("bots")),
-    };
+    let (n, variant, meta) = read_header(&mut lines)?;
     each.meta(&meta);
     let mut game = TowerDefense::new(&Params { variant }, 0)
         .map_err(|e| Difference::unreadable("a playable variant", e).at_line(n))?;
-    let (n, first) = lines.object("the turn-0 state")?.ok_or_else(|| {
-        Difference::unreadable("the turn-0 state", "the end of the file").at_line(n + 1)
-    })?;
-    if !first.get("actions").is_some_and(Value::is_null) {
-        return Err(
-            Difference::field("actions", "null on the turn-0 line", "something else").at_line(n),
-        );
-    }
     let mut report = Verified {
         meta,
         ..Verified::default()
     };
-    report.checks += u64::from(check(&first, &game).map_err(|d| d.at_line(n).at_turn(0))?);
+    report.checks += u64::from(turn_zero(&mut lines, n, &game)?);
     each.start(&(Params { variant }, 0));
     each.state(&game);
     let mut actions = [Actions::new(), Actions::new()];
     let mut ours = String::new();
     while let Some((n, text)) = lines.next()? {
         let scanned = scan(text);
-        let fed = match &scanned {
-            Some(s) => match (
-                actions[0].of(s.actions[0], variant, 0),
-                actions[1].of(s.actions[1], variant, 1),
-            ) {
-                (Some(a), Some(b)) => Some([a, b]),
-                _ => None,
-            },
-            None => None,
-        };
-        // The slow way: the line as a JSON object (the same actions, the same checks, worded).
-        let whole = || -> Result<Map<String, Value>, Difference> {
-            serde_json::from_str(text).map_err(|e| {
-                Difference::unreadable("a trace line", format!("not a JSON object: {e}")).at_line(n)
-            })
-        };
-        let (fed, line) = match fed {
-            Some(fed) => (fed, None),
-            None => {
-                let line = whole()?;
-                let Some([a, b]) = line
-                    .get("actions")
-                    .and_then(Value::as_array)
-                    .and_then(|a| <&[Value; 2]>::try_from(a.as_slice()).ok())
-                else {
-                    return Err(
-                        Difference::field("actions", "a list of two", "something else").at_line(n),
-                    );
-                };
-                let fed = [seat_action(variant, 0, a), seat_action(variant, 1, b)];
-                (fed, Some(line))
-            }
-        };
+        let (fed, line) = line_actions(&mut actions, scanned.as_ref(), variant, text, n)?;
         if game.is_over() {
             return Err(Difference::unreadable(
                 "the end of the file",
@@ -333,7 +275,7 @@ pub fn replay(
         } else {
             let line = match line {
                 Some(line) => line,
-                None => whole()?,
+                None => whole(text, n)?,
             };
             check(&line, &game).map_err(|d| d.at_line(n).at_turn(game.turn()))?
         };
@@ -343,4 +285,85 @@ pub fn replay(
     report.turns = game.turn();
     report.over = game.is_over();
     Ok(report)
+}
+
+/// The header line: its line number, the variant, and what it says of the match.
+fn read_header(lines: &mut Lines<'_>) -> Result<(usize, Variant, Meta), Difference> {
+    let (n, head) = lines
+        .object("a trace header")?
+        .ok_or_else(|| Difference::unreadable("a trace header", "an empty file").at_line(1))?;
+    let h = head
+        .get("header")
+        .ok_or_else(|| Difference::unreadable("a trace header", "no header").at_line(n))?;
+    if h.get("game").and_then(Value::as_str) != Some("tower-defense") {
+        return Err(Difference::unreadable("a tower-defense trace", h).at_line(n));
+    }
+    let variant = h
+        .get("variant")
+        .and_then(Value::as_str)
+        .and_then(Variant::from_name)
+        .ok_or_else(|| Difference::field("header.variant", "duel or siege", h).at_line(n))?;
+    let meta = Meta {
+        config: variant.name().to_string(),
+        seed: h.get("seed").and_then(Value::as_u64).unwrap_or(0),
+        bots: strings(h.get("bots")),
+    };
+    Ok((n, variant, meta))
+}
+
+/// The turn-0 line after the header at line `n`: no actions, the state `game` starts in.
+/// Whether it records a state.
+fn turn_zero(lines: &mut Lines<'_>, n: usize, game: &TowerDefense) -> Result<bool, Difference> {
+    let (n, first) = lines.object("the turn-0 state")?.ok_or_else(|| {
+        Difference::unreadable("the turn-0 state", "the end of the file").at_line(n + 1)
+    })?;
+    if !first.get("actions").is_some_and(Value::is_null) {
+        return Err(
+            Difference::field("actions", "null on the turn-0 line", "something else").at_line(n),
+        );
+    }
+    check(&first, game).map_err(|d| d.at_line(n).at_turn(0))
+}
+
+/// The slow way: line `n` as a JSON object (the same actions, the same checks, worded).
+fn whole(text: &str, n: usize) -> Result<Map<String, Value>, Difference> {
+    serde_json::from_str(text).map_err(|e| {
+        Difference::unreadable("a trace line", format!("not a JSON object: {e}")).at_line(n)
+    })
+}
+
+/// A line's two actions, and the line read whole when it had to be.
+type LineActions = ([Action; 2], Option<Map<String, Value>>);
+
+/// The two actions of line `n`: read off its text when it has the usual shape, else from the
+/// line read whole (returned too, for its checks).
+fn line_actions(
+    actions: &mut [Actions; 2],
+    scanned: Option<&Scanned<'_>>,
+    variant: Variant,
+    text: &str,
+    n: usize,
+) -> Result<LineActions, Difference> {
+    let fed = scanned.and_then(|s| {
+        match (
+            actions[0].of(s.actions[0], variant, 0),
+            actions[1].of(s.actions[1], variant, 1),
+        ) {
+            (Some(a), Some(b)) => Some([a, b]),
+            _ => None,
+        }
+    });
+    if let Some(fed) = fed {
+        return Ok((fed, None));
+    }
+    let line = whole(text, n)?;
+    let Some([a, b]) = line
+        .get("actions")
+        .and_then(Value::as_array)
+        .and_then(|a| <&[Value; 2]>::try_from(a.as_slice()).ok())
+    else {
+        return Err(Difference::field("actions", "a list of two", "something else").at_line(n));
+    };
+    let fed = [seat_action(variant, 0, a), seat_action(variant, 1, b)];
+    Ok((fed, Some(line)))
 }

@@ -32,22 +32,20 @@
 pub mod api;
 pub mod table;
 
-use super::{parse_size, VariantArg};
-use crate::game::Server;
+use crate::error::{Error, Result};
 use crate::play::{MatchReport, SeatReport};
 use crate::record::LineWriter;
 use api::Reply;
-use arena_core::games::colorfight::{ColorFight, Params, Respawn, DEFAULT_TICKS};
+use arena_core::games::colorfight::{ColorFight, Params, Respawn, Variant};
 use arena_core::{Game, Roster};
 use bytes::Bytes;
-use clap::{ArgMatches, Args, Command, FromArgMatches};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use std::convert::Infallible;
 use std::io::Write;
-use std::net::{IpAddr, SocketAddr};
+use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -65,57 +63,32 @@ pub const CONNECTION_TIME: Duration = Duration::from_secs(600);
 const TICK: Duration = Duration::from_millis(100);
 
 /// `arena serve colorfight`'s options.
-#[derive(Args, Clone, Debug)]
+#[derive(Clone, Debug)]
 pub struct ServeOptions {
-    #[arg(long, value_enum, default_value = "conquest")]
-    pub variant: VariantArg,
-    /// Grid size, WIDTHxHEIGHT (the server's was 30x30; at most 32x32 cells in all).
-    #[arg(long, value_name = "WxH", default_value = "30x30", value_parser = parse_size)]
+    pub variant: Variant,
+    /// The grid: width and height.
     pub size: (u16, u16),
-    /// Game length in 100 ms ticks (12,000 = 20 minutes).
-    #[arg(long, default_value_t = DEFAULT_TICKS)]
+    /// Game length in 100 ms ticks.
     pub ticks: u32,
     /// Seats for HTTP clients: the clock starts when this many have joined.
-    #[arg(long, value_name = "N", default_value_t = 1)]
     pub players: usize,
-    /// A built-in bot in a seat of its own, after the clients' seats (repeat for more).
-    #[arg(long = "bot", value_name = "NAME")]
+    /// Built-in bots, a seat each, after the clients' seats.
     pub bots: Vec<String>,
-    /// Start the clock S seconds after the server opened even if seats are free (they stay
-    /// open for joins during the first 5 minutes); 0: wait for every client.
-    #[arg(long, value_name = "S", default_value_t = 0.0)]
+    /// Start the clock this many seconds after the server opened even if seats are free; 0: wait
+    /// for every client.
     pub join_s: f64,
-    /// Seed for the map, the rules' draws and the built-in bots, a whole number from 0 to 2^64-1
-    /// (default: from the clock).
-    #[arg(long, allow_hyphen_values = true, value_parser = crate::cli::parse_seed)]
-    pub seed: Option<u64>,
-    /// The address to listen on.
-    #[arg(long, default_value = "127.0.0.1")]
-    pub host: IpAddr,
-    /// The port (0: any free port; the one taken is printed).
-    #[arg(long, default_value_t = 8000)]
-    pub port: u16,
-    /// Write the match to FILE as `arena play colorfight --replay` does (`arena verify` reads it).
-    #[arg(long, value_name = "FILE")]
+    /// Seed for the map, the rules' draws and the built-in bots.
+    pub seed: u64,
+    /// Where to listen.
+    pub addr: SocketAddr,
+    /// Write the match here as `arena play colorfight --replay` does.
     pub replay: Option<PathBuf>,
-    /// Record the state in the trace every N ticks (and at the end).
-    #[arg(long, value_name = "N", default_value_t = 50)]
+    /// Record the state in the trace every this many ticks (and at the end).
     pub state_every: u32,
-    /// Keep answering for S seconds after the game ended, so clients see the end.
-    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    /// Keep answering this many seconds after the game ended, so clients see the end.
     pub linger_s: f64,
     /// Print the report as JSON instead of text.
-    #[arg(long)]
     pub json: bool,
-}
-
-const ABOUT: &str = "ColorFight's original server API (the October 2018 app.py) over HTTP, in real time: bots written for the original client library play against the engine.";
-
-/// The server's entry in the registry.
-pub const SERVER: Server = Server { command, run };
-
-fn command() -> Command {
-    ServeOptions::augment_args(Command::new(ColorFight::NAME)).about(ABOUT)
 }
 
 /// The table behind its lock, and the clock's alarm (the lobby filled).
@@ -130,38 +103,75 @@ impl Shared {
     }
 }
 
-fn run(m: &ArgMatches) -> anyhow::Result<()> {
-    let o = ServeOptions::from_arg_matches(m)?;
+/// Runs the server until the game is over and the clients have had time to see the end.
+pub fn run(o: &ServeOptions) -> Result<()> {
+    let (table, params) = open_table(o)?;
+    let shared = Arc::new(Shared {
+        table: Mutex::new(table),
+        wake: Condvar::new(),
+    });
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_io()
+        .enable_time()
+        .build()?;
+    let addr = o.addr;
+    let listener = runtime
+        .block_on(tokio::net::TcpListener::bind(addr))
+        .map_err(|error| Error::Listen { addr, error })?;
+    let bound = listener.local_addr()?;
+    println!(
+        "arena serve colorfight: listening on http://{bound}/ ({} {}x{}, {} ticks, seed {}; {} client seats{}{})",
+        params.variant.name(),
+        params.width,
+        params.height,
+        params.ticks,
+        o.seed,
+        o.players,
+        if o.bots.is_empty() { String::new() } else { format!(", bots {}", o.bots.join(" ")) },
+        if o.players == 0 { "" } else { "; the clock starts when they have joined" },
+    );
+    let _ = std::io::stdout().flush();
+    serve_until_over(&runtime, listener, &shared, o.linger_s)?;
+    // Connections still open are dropped with the runtime.
+    drop(runtime);
+    print_end(o, &shared.lock());
+    Ok(())
+}
+
+/// The table of `o`'s match, its lobby open: the game, the client seats, the built-in bots and
+/// the trace; with the game's params.
+fn open_table(o: &ServeOptions) -> Result<(Table, Params)> {
     let seats = o.players + o.bots.len();
-    if !(2..=arena_core::games::colorfight::MAX_PLAYERS).contains(&seats) {
-        anyhow::bail!(
-            "colorfight takes 2 to 8 players: {} clients and {} bots were asked for",
-            o.players,
-            o.bots.len()
-        );
+    let most = arena_core::games::colorfight::MAX_PLAYERS;
+    if !(2..=most).contains(&seats) {
+        return Err(Error::Players {
+            game: ColorFight::NAME,
+            least: 2,
+            most,
+            clients: o.players,
+            bots: o.bots.len(),
+        });
     }
-    let seed = o.seed.unwrap_or_else(crate::cli::clock_seed);
+    let seed = o.seed;
     let params = Params {
-        variant: o.variant.variant(),
+        variant: o.variant,
         width: o.size.0,
         height: o.size.1,
         players: seats as u8,
         ticks: o.ticks,
         respawn: Respawn::OnJoin,
     };
-    let game = Box::new(
-        ColorFight::new(&params, seed)
-            .map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?,
-    );
+    let game = Box::new(ColorFight::new(&params, seed).map_err(Error::Setup)?);
     let mut bots = Vec::new();
     for (i, name) in o.bots.iter().enumerate() {
         let seat = o.players + i;
         let bot =
             ColorFight::bot(name, arena_core::rng::bot_seed(seed, seat)).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "unknown bot `{name}` for colorfight: built-in bots are {}",
-                    ColorFight::BOTS.join(", ")
-                )
+                Error::NotBuiltin {
+                    game: ColorFight::NAME,
+                    name: name.clone(),
+                    bots: ColorFight::BOTS,
+                }
             })?;
         bots.push((name.clone(), bot));
     }
@@ -171,31 +181,16 @@ fn run(m: &ArgMatches) -> anyhow::Result<()> {
         table.lobby_deadline = Some(table::now_unix() + o.join_s);
     }
     table.maybe_start();
-    let shared = Arc::new(Shared {
-        table: Mutex::new(table),
-        wake: Condvar::new(),
-    });
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .enable_time()
-        .build()?;
-    let addr = SocketAddr::new(o.host, o.port);
-    let listener = runtime
-        .block_on(tokio::net::TcpListener::bind(addr))
-        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
-    let bound = listener.local_addr()?;
-    println!(
-        "arena serve colorfight: listening on http://{bound}/ ({} {}x{}, {} ticks, seed {seed}; {} client seats{}{})",
-        params.variant.name(),
-        params.width,
-        params.height,
-        params.ticks,
-        o.players,
-        if o.bots.is_empty() { String::new() } else { format!(", bots {}", o.bots.join(" ")) },
-        if o.players == 0 { "" } else { "; the clock starts when they have joined" },
-    );
-    let _ = std::io::stdout().flush();
+    Ok((table, params))
+}
 
+/// Serves `listener` on `runtime` while the clock runs the match, and `linger_s` seconds more.
+fn serve_until_over(
+    runtime: &tokio::runtime::Runtime,
+    listener: tokio::net::TcpListener,
+    shared: &Arc<Shared>,
+    linger_s: f64,
+) -> Result<()> {
     let (over_tx, over_rx) = tokio::sync::oneshot::channel::<()>();
     let clock = {
         let shared = shared.clone();
@@ -206,7 +201,7 @@ fn run(m: &ArgMatches) -> anyhow::Result<()> {
                 let _ = over_tx.send(());
             })?
     };
-    let linger = Duration::from_secs_f64(o.linger_s.max(0.0));
+    let linger = Duration::from_secs_f64(linger_s.max(0.0));
     runtime.block_on(async {
         let serving = accept(listener, shared.clone());
         let ending = async {
@@ -218,12 +213,13 @@ fn run(m: &ArgMatches) -> anyhow::Result<()> {
             () = ending => {}
         }
     });
-    // Connections still open are dropped with the runtime.
-    drop(runtime);
     let _ = clock.join();
+    Ok(())
+}
 
-    let table = shared.lock();
-    let report = report(&table, seed);
+/// The report, and where the replay went.
+fn print_end(o: &ServeOptions, table: &Table) {
+    let report = report(table, o.seed);
     if o.json {
         println!("{}", report.json());
     } else {
@@ -235,7 +231,6 @@ fn run(m: &ArgMatches) -> anyhow::Result<()> {
             None => eprintln!("replay written to {}", path.display()),
         }
     }
-    Ok(())
 }
 
 /// The clock: waits for the lobby, then steps every 100 ms on the wall clock until the end.

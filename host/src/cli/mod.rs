@@ -1,11 +1,13 @@
-//! The options every `arena play <game>` takes, and what they make of a [`Plan`].
+//! The command line's own pieces: the options every `arena play <game>` takes and what they make
+//! of a [`MatchRequest`], the parsers of its values, and each game's flags and help
+//! ([`GameCli`], one file a game: `cli/<game>.rs`). The top layer with [`crate::commands`]: no
+//! module below names this one.
 
-use crate::game::{HostGame, Plan, Setup};
-use crate::process::Limits;
-use crate::seats::BotSpec;
+use crate::game::{Plan, Playable, Timing};
+use crate::host_game::HostGame;
+use crate::setup::MatchRequest;
 use clap::Args;
 use std::path::PathBuf;
-use std::time::Duration;
 
 /// Options every `arena play <game>` takes.
 #[derive(Args, Clone, Debug)]
@@ -85,7 +87,7 @@ pub enum WatchWhen {
 impl WatchArgs {
     /// Steps per frame for `plan`: `--watch-every`, else the fewest that show the whole match,
     /// when its length is known, in [`WATCH_SECONDS`] at `--watch-fps`.
-    pub fn every<G: HostGame>(&self, plan: &Plan<G>) -> u32 {
+    pub fn every<G: Playable>(&self, plan: &Plan<G>) -> u32 {
         // --max-turns counts the game's turns, not steps: only games whose steps are turns have a
         // length to shorten.
         let steps = G::length(&plan.params).map(|n| plan.max_turns.map_or(n, |m| n.min(m)));
@@ -110,73 +112,21 @@ impl WatchArgs {
 }
 
 impl MatchArgs {
-    /// The seed asked for, or one from the clock (short enough to type back in).
-    pub fn seed(&self) -> u64 {
-        self.seed.unwrap_or_else(clock_seed)
-    }
-
-    /// The bots of a match of `seats` seats: the `--bot` arguments, then the game's default bot.
-    pub fn specs<G: HostGame>(&self, seats: usize) -> anyhow::Result<Vec<BotSpec>> {
-        if self.bots.len() > seats {
-            anyhow::bail!(
-                "{} takes {seats} bots, {} were given",
-                G::NAME,
-                self.bots.len()
-            );
+    /// The match these options ask for, seeded as asked or from the clock (short enough to type
+    /// back in).
+    pub fn request(&self) -> MatchRequest {
+        MatchRequest {
+            bots: self.bots.clone(),
+            names: self.names.clone(),
+            seed: self.seed.unwrap_or_else(clock_seed),
+            timing: Timing {
+                turn_ms: self.turn_ms,
+                no_timeout: self.no_timeout,
+            },
+            log_dir: self.bot_logs.clone(),
+            max_turns: self.max_turns,
         }
-        check_names(&self.names, self.bots.len())?;
-        let mut specs = self
-            .bots
-            .iter()
-            .map(|b| BotSpec::parse::<G>(b))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(anyhow::Error::msg)?;
-        specs.resize(seats, BotSpec::default_for::<G>());
-        Ok(specs)
     }
-
-    /// The limits for external bots, given the game's own time per answer and averaging window.
-    pub fn limits(&self, per_turn: Duration, window: u32) -> Limits {
-        limits(self.turn_ms, self.no_timeout, per_turn, window)
-    }
-
-    /// A match of `G` as these options ask, with the game's setup and bots.
-    pub fn plan<G: HostGame>(
-        &self,
-        setup: Setup<G>,
-        seed: u64,
-        bots: Vec<BotSpec>,
-        limits: Limits,
-    ) -> Plan<G> {
-        let mut plan = Plan::new(setup, seed, bots, limits);
-        plan.log_dir = self.bot_logs.clone();
-        plan.max_turns = self.max_turns;
-        for (name, given) in plan.names.iter_mut().zip(&self.names) {
-            name.clone_from(given);
-        }
-        plan
-    }
-}
-
-/// Limits for external bots: the game's own time per answer unless `turn_ms` overrides it.
-pub fn limits(turn_ms: Option<u64>, no_timeout: bool, per_turn: Duration, window: u32) -> Limits {
-    Limits {
-        per_turn: turn_ms.map(Duration::from_millis).unwrap_or(per_turn),
-        window,
-        no_timeout,
-        ..Limits::default()
-    }
-}
-
-/// `--name` is one per `--bot`: no more names than bots.
-pub fn check_names(names: &[String], bots: usize) -> anyhow::Result<()> {
-    if names.len() > bots {
-        anyhow::bail!(
-            "{} --name given for {bots} --bot: a name goes with each --bot, in order",
-            names.len()
-        );
-    }
-    Ok(())
 }
 
 /// `--seed`: clap alone would read `-1` as an option and hint `-- -1`, which gets no further; a
@@ -213,26 +163,8 @@ pub fn clock_seed() -> u64 {
     now % 1_000_000_000
 }
 
-impl<G: HostGame> Plan<G> {
-    /// A match of `setup` with these seed, bots and limits; no step limit, no logs.
-    pub fn new(setup: Setup<G>, seed: u64, bots: Vec<BotSpec>, limits: Limits) -> Self {
-        Plan {
-            params: setup.params,
-            seed,
-            config: setup.config,
-            names: bots.iter().map(BotSpec::name).collect(),
-            bots,
-            limits,
-            log_dir: None,
-            max_turns: None,
-            record_every: setup.record_every,
-            extra: G::Extra::default(),
-        }
-    }
-}
-
-/// `--turn-ms`'s help with the game's own default limit ([`HostGame::TIME_LIMIT`]).
-pub fn time_limit_help<G: HostGame>(cmd: clap::Command) -> clap::Command {
+/// `--turn-ms`'s help with the game's own default limit ([`GameCli::TIME_LIMIT`]).
+pub fn time_limit_help<G: GameCli>(cmd: clap::Command) -> clap::Command {
     cmd.mut_arg("turn_ms", |a| {
         a.help(format!(
             "Time per turn for external bots, in milliseconds (default: the game's own limit, {}). \
@@ -241,3 +173,46 @@ pub fn time_limit_help<G: HostGame>(cmd: clap::Command) -> clap::Command {
         ))
     })
 }
+
+/// A game on the command line: its help texts, its own flags and what they make of the game's
+/// options. Written for each game in `cli/<game>.rs`.
+pub trait GameCli: HostGame {
+    /// One line for `--help` and `arena bots`.
+    const ABOUT: &'static str;
+    /// What each built-in bot does, in the order of [`arena_core::Roster::BOTS`] (`arena bots`).
+    const BOT_NOTES: &'static [&'static str] = &[];
+    /// The time limit external bots get by default, for `--turn-ms`'s help ("10 ms an answer").
+    const TIME_LIMIT: &'static str;
+    /// What this game's replay file is, for `arena verify <game> --help`.
+    const REPLAY_ABOUT: &'static str;
+    /// `arena serve <game>`, for games whose original was a server that bots reached over the
+    /// network: the original's API, so its clients play against the engine.
+    const SERVER: Option<Server> = None;
+    /// `arena play <game>`'s own flags (variant, size, map...).
+    type PlayFlags: clap::Args + Send + Sync;
+    /// `arena tournament <game>`'s own flags.
+    type TournamentFlags: clap::Args + Send + Sync;
+    /// The game's options for a match, from its flags.
+    fn play_options(flags: &Self::PlayFlags) -> Self::PlayOptions;
+    /// The game's options for a tournament, from its flags.
+    fn tournament_options(flags: &Self::TournamentFlags) -> Self::TournamentOptions;
+}
+
+/// The flags of a game that has none of its own (for `arena play` or `arena tournament`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct NoArgs {}
+
+/// `arena serve <game>`: its options and what runs it.
+#[derive(Clone, Copy)]
+pub struct Server {
+    pub command: fn() -> clap::Command,
+    pub run: fn(&clap::ArgMatches) -> anyhow::Result<()>,
+}
+
+macro_rules! folders {
+    ($($folder:ident: $game:ty),* $(,)?) => {
+        $(pub mod $folder;)*
+    };
+}
+
+arena_core::with_games!(folders);

@@ -7,12 +7,17 @@
 //! the set of bots dropped in it; seats the rules put out hear the end at once, the others when
 //! the match is over.
 
-use crate::game::{End, Finish, HostGame, Plan, Standing, Stepped, Summary};
+mod driver;
+
+use crate::error::{Error, Result};
+use crate::game::{End, Finish, Plan, Standing, Stepped, Summary};
+use crate::host_game::HostGame;
 use crate::process::Fault;
-use crate::protocol::Clock;
+use crate::protocol::{Clock, Protocol};
 use crate::record::{LineWriter, Recorder, Step, Watch};
-use crate::seats::{driver, BotSpec, Driver};
+use crate::seats::BotSpec;
 use arena_core::{Decision, Outcome, Seat, SeatSet};
+use driver::{driver, Driver};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -30,16 +35,42 @@ struct Player<G: HostGame> {
     refused: u32,
     /// Refusals by reason ([`Stepped::why`], the notes' own reasons).
     refused_by: BTreeMap<&'static str, u32>,
-    /// Moves that were the bot's pass ([`HostGame::is_pass`]): a choice, not a refusal.
+    /// Moves that were the bot's pass ([`crate::Playable::is_pass`]): a choice, not a refusal.
     passes: u32,
     standing: Standing,
     /// Told the end: closed before the next step.
     finished: bool,
-    /// Times the seat's program was started again ([`HostGame::rejoin_epoch`]).
+    /// Times the seat's program was started again ([`crate::Speak::rejoin_epoch`]).
     restarts: u32,
 }
 
 impl<G: HostGame> Player<G> {
+    fn new(name: Option<String>, driver: Driver<G>) -> Self {
+        Player {
+            name: name.unwrap_or_default(),
+            driver,
+            faults: Vec::new(),
+            strikes: 0,
+            refused: 0,
+            refused_by: BTreeMap::new(),
+            passes: 0,
+            standing: Standing::default(),
+            finished: false,
+            restarts: 0,
+        }
+    }
+
+    /// What an answer got wrong without losing the answer: each noted, refusals counted.
+    fn take_notes(&mut self, turn: u32, notes: Vec<Fault>) {
+        for note in notes {
+            if note.is_refusal() {
+                self.refused += 1;
+                *self.refused_by.entry(note.reason()).or_default() += 1;
+            }
+            self.note(turn, note);
+        }
+    }
+
     fn note(&mut self, turn: u32, fault: Fault) {
         if self.faults.len() < MAX_FAULTS {
             self.faults.push((turn, fault));
@@ -97,121 +128,227 @@ pub struct Played<G> {
 pub fn play<G: HostGame>(
     plan: &Plan<G>,
     replay: Option<&Path>,
-    mut watch: Option<&mut dyn Watch<G>>,
-) -> anyhow::Result<Played<G>> {
-    let mut game = G::boxed(plan).map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?;
-    let n = game.seats();
-    if plan.bots.len() != n {
-        anyhow::bail!("{} takes {n} bots, {} were given", G::NAME, plan.bots.len());
+    watch: Option<&mut dyn Watch<G>>,
+) -> Result<Played<G>> {
+    let (mut table, lost) = Table::open(plan, replay, watch)?;
+    let start = table.game.turn();
+    table.greet(lost, start);
+    let played = |g: &G| u64::from(g.turn().saturating_sub(start));
+    let mut epoch = table.game.rejoin_epoch();
+    while !table.game.is_over() && plan.max_turns.is_none_or(|m| played(&table.game) < m) {
+        table.step(&mut epoch)?;
     }
-    let mut out = LineWriter::create(replay)?;
-    let mut players: Vec<Player<G>> = Vec::with_capacity(n);
-    let mut lost = Vec::new();
-    for seat in 0..n {
-        let (driver, fault) = driver(plan, seat, 0)?;
-        if let Some(f) = fault {
-            lost.push((seat, f));
+    table.end();
+    Ok(table.report())
+}
+
+/// A match being played: the state, the seats, and what records and watches it.
+struct Table<'p, 'w, G: HostGame> {
+    plan: &'p Plan<G>,
+    game: Box<G>,
+    players: Vec<Player<G>>,
+    recorder: G::Recorder,
+    out: LineWriter,
+    /// Whether a replay is written.
+    recording: bool,
+    watch: Option<&'w mut dyn Watch<G>>,
+}
+
+/// The moves of one step, and the seats whose bots the engine dropped in it.
+struct Moves<M> {
+    moves: Vec<M>,
+    dropped: SeatSet,
+}
+
+impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
+    /// The state and a seat for every bot, the replay begun and the watcher shown the start;
+    /// with the seats whose bots could not start, and why.
+    fn open(
+        plan: &'p Plan<G>,
+        replay: Option<&Path>,
+        mut watch: Option<&'w mut dyn Watch<G>>,
+    ) -> Result<(Self, Vec<(Seat, Fault)>)> {
+        let game = G::boxed(plan).map_err(Error::Setup)?;
+        let n = game.seats();
+        if plan.bots.len() != n {
+            return Err(Error::TooManyBots {
+                game: G::NAME,
+                seats: n,
+                given: plan.bots.len(),
+            });
         }
-        players.push(Player {
-            name: plan.names.get(seat).cloned().unwrap_or_default(),
-            driver,
-            faults: Vec::new(),
-            strikes: 0,
-            refused: 0,
-            refused_by: BTreeMap::new(),
-            passes: 0,
-            standing: Standing::default(),
-            finished: false,
-            restarts: 0,
-        });
-    }
-    let mut recorder = G::Recorder::new(plan);
-    let recording = out.is_open();
-    if recording {
-        recorder.begin(&game, plan, &mut out);
-    }
-    if let Some(w) = watch.as_deref_mut() {
-        w.start(&game);
+        let mut out = LineWriter::create(replay)?;
+        let mut players: Vec<Player<G>> = Vec::with_capacity(n);
+        let mut lost = Vec::new();
+        for seat in 0..n {
+            let (driver, fault) = driver(plan, seat, 0)?;
+            if let Some(f) = fault {
+                lost.push((seat, f));
+            }
+            players.push(Player::new(plan.names.get(seat).cloned(), driver));
+        }
+        let mut recorder = G::Recorder::new(plan);
+        let recording = out.is_open();
+        if recording {
+            recorder.begin(&game, plan, &mut out);
+        }
+        if let Some(w) = watch.as_deref_mut() {
+            w.start(&game);
+        }
+        let table = Table {
+            plan,
+            game,
+            players,
+            recorder,
+            out,
+            recording,
+            watch,
+        };
+        Ok((table, lost))
     }
 
-    // Before the first step: the greeting, then every bot's answer to it.
-    let start = game.turn();
-    let mut at_start = SeatSet::EMPTY;
-    let lose = |p: &mut Player<G>, seat: Seat, turn: u32, f: Fault, rec: &mut G::Recorder| {
-        if recording {
-            rec.dropped(seat, turn, &f);
+    /// The engine drops `seat`'s bot at `turn` for `f`, and the replay says so.
+    fn lose(&mut self, seat: Seat, turn: u32, f: Fault) {
+        if self.recording {
+            self.recorder.dropped(seat, turn, &f);
         }
+        let p = &mut self.players[seat];
         p.note(turn, f.clone());
         p.drop_bot(turn, f);
-    };
-    for (seat, f) in lost {
-        lose(&mut players[seat], seat, start, f, &mut recorder);
-        at_start = at_start.with(seat);
     }
-    for (seat, p) in players.iter_mut().enumerate() {
-        if let Driver::External(proto) = &mut p.driver {
-            if let Err(f) = proto.hello(&game, seat) {
-                lose(p, seat, start, f, &mut recorder);
-                at_start = at_start.with(seat);
-            }
-        }
-    }
-    let clock = Clock::now();
-    for (seat, p) in players.iter_mut().enumerate() {
-        if let Driver::External(proto) = &mut p.driver {
-            if let Err(f) = proto.ready(&game, seat, &clock) {
-                lose(p, seat, start, f, &mut recorder);
-                at_start = at_start.with(seat);
-            }
-        }
-    }
-    game.drop_at_start(at_start);
 
-    let played = |g: &G| u64::from(g.turn().saturating_sub(start));
-    let mut epoch = game.rejoin_epoch();
-    while !game.is_over() && plan.max_turns.is_none_or(|m| played(&game) < m) {
-        for p in players.iter_mut().filter(|p| p.finished) {
+    /// Before the first step: the bots that could not start are dropped, then each bot is
+    /// greeted, then every bot's answer to the greeting is read.
+    fn greet(&mut self, lost: Vec<(Seat, Fault)>, start: u32) {
+        let mut at_start = SeatSet::EMPTY;
+        for (seat, f) in lost {
+            self.lose(seat, start, f);
+            at_start = at_start.with(seat);
+        }
+        self.tell_each(start, &mut at_start, |proto, game, seat| {
+            proto.hello(game, seat)
+        });
+        let clock = Clock::now();
+        self.tell_each(start, &mut at_start, |proto, game, seat| {
+            proto.ready(game, seat, &clock)
+        });
+        self.game.drop_at_start(at_start);
+    }
+
+    /// `say` to every external bot in seat order; a bot that fails is dropped at `start`.
+    fn tell_each(
+        &mut self,
+        start: u32,
+        at_start: &mut SeatSet,
+        say: impl Fn(&mut dyn Protocol<G>, &G, Seat) -> Result<(), Fault>,
+    ) {
+        for seat in 0..self.players.len() {
+            let Driver::External(proto) = &mut self.players[seat].driver else {
+                continue;
+            };
+            if let Err(f) = say(proto.as_mut(), &self.game, seat) {
+                self.lose(seat, start, f);
+                *at_start = at_start.with(seat);
+            }
+        }
+    }
+
+    /// One step: the bots told the end are closed, dropped programs started again in a new part
+    /// of the match, every mover asked and answered, the step played, recorded and shown, and
+    /// the seats it put out told.
+    fn step(&mut self, epoch: &mut Option<u32>) -> Result<()> {
+        for p in self.players.iter_mut().filter(|p| p.finished) {
             if let Driver::External(proto) = &mut p.driver {
                 proto.close();
             }
             p.driver = Driver::Gone;
         }
-        let movers = game.to_move();
-        let turn = game.turn();
-        let label = game.report_turn();
-        if game.rejoin_epoch() != epoch {
-            epoch = game.rejoin_epoch();
-            for (seat, p) in players.iter_mut().enumerate() {
-                let program = matches!(plan.bots.get(seat), Some(BotSpec::Command(_)));
-                if program && p.standing.dropped.is_some() && !p.finished {
-                    rejoin(plan, &game, seat, p, label)?;
-                }
+        let movers = self.game.to_move();
+        let turn = self.game.turn();
+        let label = self.game.report_turn();
+        if self.game.rejoin_epoch() != *epoch {
+            *epoch = self.game.rejoin_epoch();
+            self.rejoin_dropped(label)?;
+        }
+        let n = self.players.len();
+        let was_in: Vec<bool> = (0..n).map(|s| self.game.seat_in(s)).collect();
+        let asked = self.ask(movers);
+        let Moves { moves, dropped } = self.answers(movers, label, &asked);
+        let stepped = self.game.play_step(&moves, dropped);
+        self.tally(&stepped, movers, label);
+        if self.recording {
+            let step = Step {
+                turn,
+                movers,
+                moves: &moves,
+                report: &stepped.report,
+                why: &stepped.why,
+            };
+            self.recorder.step(&self.game, &step, &mut self.out);
+        }
+        if let Some(w) = self.watch.as_deref_mut() {
+            w.step(&self.game);
+        }
+        // Seats the rules put out hear it now, one after the other, each seeing those before it.
+        for (seat, was) in was_in.into_iter().enumerate() {
+            let put_out = was && !self.game.seat_in(seat);
+            if !put_out || self.players[seat].standing.dropped.is_some() {
+                continue;
+            }
+            self.players[seat].standing.out = Some(label);
+            finish(&mut self.players, seat, &self.game, Finish::Out);
+        }
+        Ok(())
+    }
+
+    /// Every seat whose program the engine dropped, started again ([`rejoin`]).
+    fn rejoin_dropped(&mut self, label: u32) -> Result<()> {
+        for (seat, p) in self.players.iter_mut().enumerate() {
+            let program = matches!(self.plan.bots.get(seat), Some(BotSpec::Command(_)));
+            if program && p.standing.dropped.is_some() && !p.finished {
+                rejoin(self.plan, &self.game, seat, p, label)?;
             }
         }
-        let was_in: Vec<bool> = (0..n).map(|s| game.seat_in(s)).collect();
+        Ok(())
+    }
 
+    /// Every external bot that is to move is asked: when, or the fault that stopped the request.
+    fn ask(&mut self, movers: SeatSet) -> Vec<Result<Instant, Fault>> {
         let mut asked: Vec<Result<Instant, Fault>> = vec![
             Err(Fault::Exited {
                 status: "not asked".into()
             });
-            n
+            self.players.len()
         ];
-        for (seat, p) in players.iter_mut().enumerate() {
+        for (seat, p) in self.players.iter_mut().enumerate() {
             if let (true, Driver::External(proto)) = (movers.contains(seat), &mut p.driver) {
-                asked[seat] = proto.ask(&game, seat).map(|()| Instant::now());
+                asked[seat] = proto.ask(&self.game, seat).map(|()| Instant::now());
             }
         }
-        let all_asked = Instant::now();
-        let mut previous = all_asked;
+        asked
+    }
+
+    /// Every mover's move, in seat order: a built-in bot's, what a gone seat plays, an external
+    /// bot's answer under its protocol's deadline (or what the protocol plays for its fault; a
+    /// bot with too many faults, or that crashed, is dropped).
+    fn answers(
+        &mut self,
+        movers: SeatSet,
+        label: u32,
+        asked: &[Result<Instant, Fault>],
+    ) -> Moves<G::Move> {
+        let n = self.players.len();
         let mut moves: Vec<G::Move> = vec![G::Move::default(); n];
         let mut dropped = SeatSet::EMPTY;
-        for (seat, p) in players.iter_mut().enumerate() {
-            let (true, Some(mv)) = (movers.contains(seat), moves.get_mut(seat)) else {
-                continue;
-            };
+        let all_asked = Instant::now();
+        let mut previous = all_asked;
+        for seat in (0..n).filter(|&s| movers.contains(s)) {
+            let game = &self.game;
+            let p = &mut self.players[seat];
+            let mv = &mut moves[seat];
             let (got, limit) = match &mut p.driver {
                 Driver::Builtin(bot) => {
-                    *mv = G::bot_move(bot, &game, seat);
+                    *mv = G::bot_move(bot, game, seat);
                     p.passes += u32::from(game.is_pass(seat, mv));
                     continue;
                 }
@@ -227,7 +364,7 @@ pub fn play<G: HostGame>(
                                 all_asked,
                                 previous,
                             };
-                            let got = proto.answer(&game, seat, &clock);
+                            let got = proto.answer(game, seat, &clock);
                             previous = Instant::now();
                             got
                         }
@@ -237,7 +374,7 @@ pub fn play<G: HostGame>(
                     match got {
                         Ok(answer) => (Ok(answer), 0),
                         Err(f) => {
-                            *mv = proto.fault_move(&game, seat, &f);
+                            *mv = proto.fault_move(game, seat, &f);
                             (Err(f), proto.max_faults())
                         }
                     }
@@ -247,117 +384,108 @@ pub fn play<G: HostGame>(
                 Ok(answer) => {
                     *mv = answer.mv;
                     p.passes += u32::from(game.is_pass(seat, mv));
-                    for note in answer.notes {
-                        if note.is_refusal() {
-                            p.refused += 1;
-                            *p.refused_by.entry(note.reason()).or_default() += 1;
-                        }
-                        p.note(label, note);
-                    }
+                    p.take_notes(label, answer.notes);
                 }
                 Err(f) => {
                     let fatal = matches!(f, Fault::Exited { .. } | Fault::Spawn { .. });
                     p.note(label, f.clone());
                     p.strikes += 1;
                     if fatal || p.strikes >= limit {
-                        if recording {
-                            recorder.dropped(seat, label, &f);
-                        }
-                        p.drop_bot(label, f);
+                        self.lose_in_step(seat, label, f);
                         dropped = dropped.with(seat);
                     }
                 }
             }
         }
+        Moves { moves, dropped }
+    }
 
-        let stepped = game.play_step(&moves, dropped);
-        for (seat, p) in players.iter_mut().enumerate() {
+    /// The engine drops `seat`'s bot during the step of `label` (its fault already noted).
+    fn lose_in_step(&mut self, seat: Seat, label: u32, f: Fault) {
+        if self.recording {
+            self.recorder.dropped(seat, label, &f);
+        }
+        self.players[seat].drop_bot(label, f);
+    }
+
+    /// What the step did to each seat: its refusals by reason, its last turn to move, the notes
+    /// the game gave.
+    fn tally(&mut self, stepped: &Stepped, movers: SeatSet, label: u32) {
+        for (seat, p) in self.players.iter_mut().enumerate() {
             let refused = u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
             p.refused += refused;
-            file_reasons(&mut p.refused_by, &stepped, seat, refused);
+            file_reasons(&mut p.refused_by, stepped, seat, refused);
             if movers.contains(seat) {
                 p.standing.last_turn = label;
             }
         }
-        for (seat, f) in stepped.notes {
-            if let Some(p) = players.get_mut(seat) {
-                p.note(label, f);
+        for (seat, f) in &stepped.notes {
+            if let Some(p) = self.players.get_mut(*seat) {
+                p.note(label, f.clone());
             }
-        }
-        if recording {
-            let step = Step {
-                turn,
-                movers,
-                moves: &moves,
-                report: &stepped.report,
-                why: &stepped.why,
-            };
-            recorder.step(&game, &step, &mut out);
-        }
-        if let Some(w) = watch.as_deref_mut() {
-            w.step(&game);
-        }
-        // Seats the rules put out hear it now, one after the other, each seeing those before it.
-        for seat in 0..n {
-            let put_out = was_in[seat] && !game.seat_in(seat);
-            if !put_out || players[seat].standing.dropped.is_some() {
-                continue;
-            }
-            players[seat].standing.out = Some(label);
-            finish(&mut players, seat, &game, Finish::Out);
         }
     }
 
-    let mut told = false;
-    for seat in 0..n {
-        let p = &players[seat];
-        if p.standing.dropped.is_none() && !p.finished {
-            told |= p.is_external();
-            finish(&mut players, seat, &game, Finish::Over);
+    /// The end: every bot still playing hears it, then every connection is closed, the replay
+    /// ended and the watcher shown the end.
+    fn end(&mut self) {
+        let mut told = false;
+        for seat in 0..self.players.len() {
+            let p = &self.players[seat];
+            if p.standing.dropped.is_none() && !p.finished {
+                told |= p.is_external();
+                finish(&mut self.players, seat, &self.game, Finish::Over);
+            }
+        }
+        if told && self.players.iter().any(|p| p.is_external()) {
+            // A moment to read the end before the engine stops them, as a courtesy.
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        for p in self.players.iter_mut() {
+            if let Driver::External(proto) = &mut p.driver {
+                proto.close();
+            }
+            p.driver = Driver::Gone;
+        }
+        if self.recording {
+            self.recorder.end(&self.game, self.plan, &mut self.out);
+        }
+        if let Some(w) = self.watch.take() {
+            w.end(&self.game);
         }
     }
-    if told && players.iter().any(|p| p.is_external()) {
-        // A moment to read the end before the engine stops them, as a courtesy.
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    for p in players.iter_mut() {
-        if let Driver::External(proto) = &mut p.driver {
-            proto.close();
+
+    /// The match played: the state at the end and the report.
+    fn report(self) -> Played<G> {
+        let standings: Vec<Standing> = self.players.iter().map(|p| p.standing.clone()).collect();
+        let game = self.game;
+        let rejoins = game.rejoin_epoch().is_some();
+        let report = MatchReport {
+            game: G::NAME,
+            seed: self.plan.seed,
+            turns: game.turn(),
+            outcome: game.outcome(),
+            decision: game.decision(),
+            summary: G::summary(&game, self.plan, &standings),
+            seats: self
+                .players
+                .into_iter()
+                .map(|p| SeatReport {
+                    name: p.name,
+                    disqualified: p.standing.dropped.filter(|_| !rejoins).map(|(t, _)| t),
+                    faults: p.faults,
+                    refused: p.refused,
+                    refused_by: p.refused_by.into_iter().collect(),
+                    passes: p.passes,
+                })
+                .collect(),
+        };
+        Played {
+            game,
+            report,
+            write_error: self.out.error,
         }
-        p.driver = Driver::Gone;
     }
-    if recording {
-        recorder.end(&game, plan, &mut out);
-    }
-    if let Some(w) = watch {
-        w.end(&game);
-    }
-    let standings: Vec<Standing> = players.iter().map(|p| p.standing.clone()).collect();
-    let rejoins = game.rejoin_epoch().is_some();
-    let report = MatchReport {
-        game: G::NAME,
-        seed: plan.seed,
-        turns: game.turn(),
-        outcome: game.outcome(),
-        decision: game.decision(),
-        summary: G::summary(&game, plan, &standings),
-        seats: players
-            .into_iter()
-            .map(|p| SeatReport {
-                name: p.name,
-                disqualified: p.standing.dropped.filter(|_| !rejoins).map(|(t, _)| t),
-                faults: p.faults,
-                refused: p.refused,
-                refused_by: p.refused_by.into_iter().collect(),
-                passes: p.passes,
-            })
-            .collect(),
-    };
-    Ok(Played {
-        game,
-        report,
-        write_error: out.error,
-    })
 }
 
 /// Files `seat`'s `refused` refusals of a step by the reasons the game gave; those it gave none
@@ -383,7 +511,7 @@ pub(crate) fn file_reasons(
     }
 }
 
-/// Starts `seat`'s program again ([`HostGame::rejoin_epoch`]): a new process and protocol, greeted
+/// Starts `seat`'s program again ([`crate::Speak::rejoin_epoch`]): a new process and protocol, greeted
 /// as at the start. The seat's faults stay; its drop is forgotten unless it cannot start.
 fn rejoin<G: HostGame>(
     plan: &Plan<G>,
@@ -391,7 +519,7 @@ fn rejoin<G: HostGame>(
     seat: Seat,
     p: &mut Player<G>,
     turn: u32,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     p.restarts += 1;
     let (driver, fault) = driver(plan, seat, p.restarts)?;
     if let Some(f) = fault {

@@ -1,0 +1,76 @@
+//! `arena play ballroom` and `arena tournament ballroom`: the flags and help.
+
+use super::GameCli;
+use crate::games::ballroom::{PlayOptions, TournamentOptions, BASE_PORT};
+use arena_core::games::ballroom::{Ballroom, Ruleset};
+use clap::{Args, ValueEnum};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RulesetArg {
+    /// Exactly what the official engine (tag 1.6) does, quirks included.
+    Engine,
+    /// The rules as the challenge text wrote them.
+    AsWritten,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct PlayFlags {
+    #[arg(long, value_enum, default_value = "engine")]
+    pub ruleset: RulesetArg,
+    /// Seats without a --bot wait for a bot to connect over TCP on 127.0.0.1:<port base>+seat, as
+    /// the official engine does (the official starter packs connect unchanged). `--bot tcp` does
+    /// the same for one seat.
+    #[arg(long)]
+    pub tcp: bool,
+    /// How long each TCP seat waits for its bot, in seconds, one seat after the other (the
+    /// official engine's 15 s); a seat nobody connects to plays KNIGHT and the default actions.
+    #[arg(long, value_name = "SECS", default_value_t = 15.0)]
+    pub tcp_wait: f64,
+    /// The first TCP port: seat i listens on PORT + i (the official engine's 29170); 0: each seat
+    /// on a free port the system picks (each printed as the seat waits, and in the seat's name).
+    #[arg(long, value_name = "PORT", default_value_t = BASE_PORT)]
+    pub port_base: u16,
+}
+
+/// Tournaments play the engine ruleset.
+#[derive(Args, Clone, Debug)]
+pub struct TournamentFlags {
+    /// Swiss rounds in one schedule (default: enough for a clear winner, log2 of the field plus
+    /// one); `--games N` plays N schedules' worth of rounds.
+    #[arg(long, value_name = "N")]
+    pub rounds: Option<usize>,
+}
+
+impl GameCli for Ballroom {
+    const BOT_NOTES: &'static [&'static str] = &[
+        "strong: a Knight that holds the control block, walks in on the diagonal, buys a Hunter Scope, prefers kills",
+        "holder: a Knight that walks to the control block and hits the weakest player in range",
+        "random: a random legal reply (a reachable tile, a target in range, an affordable item)",
+    ];
+
+    const ABOUT: &'static str =
+        "Ballroom Blitz (MechMania 28): four players on a 10x10 grid, 100 turns of four phases.";
+
+    const REPLAY_ABOUT: &'static str = r#"A Ballroom Blitz game log in the official engine's format ({"names":[...],"turns":[...]})."#;
+    const TIME_LIMIT: &'static str = "2 s an answer, counted from the end of the previous seat's read, as the official engine reads the seats one after another";
+    type PlayFlags = PlayFlags;
+    type TournamentFlags = TournamentFlags;
+
+    fn play_options(args: &PlayFlags) -> PlayOptions {
+        PlayOptions {
+            ruleset: match args.ruleset {
+                RulesetArg::Engine => Ruleset::Engine,
+                RulesetArg::AsWritten => Ruleset::AsWritten,
+            },
+            tcp: args.tcp,
+            tcp_wait: args.tcp_wait,
+            port_base: args.port_base,
+        }
+    }
+
+    fn tournament_options(args: &TournamentFlags) -> TournamentOptions {
+        TournamentOptions {
+            rounds: args.rounds,
+        }
+    }
+}

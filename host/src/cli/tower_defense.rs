@@ -1,0 +1,71 @@
+//! `arena play tower-defense` and `arena tournament tower-defense`: the flags and help.
+
+use super::GameCli;
+use crate::games::tower_defense::{PlayOptions, TournamentOptions};
+use arena_core::games::tower_defense::{TowerDefense, Variant};
+use clap::{Args, ValueEnum};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum VariantArg {
+    /// The symmetric game: two players, each defends a path and invades the other's.
+    Duel,
+    /// Defender against invader on one path (seat 0 invades, seat 1 defends).
+    Siege,
+}
+
+impl VariantArg {
+    pub fn variant(self) -> Variant {
+        match self {
+            VariantArg::Duel => Variant::Duel,
+            VariantArg::Siege => Variant::Siege,
+        }
+    }
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct PlayFlags {
+    #[arg(long, value_enum, default_value = "duel")]
+    pub variant: VariantArg,
+    /// Record the state in the replay every N turns (1 = every turn; long games make large files).
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub state_every: u32,
+}
+
+#[derive(Args, Clone, Debug)]
+pub struct TournamentFlags {
+    /// Duel: round robin with seats swapped; Siege: every defender against every invader.
+    #[arg(long, value_enum, default_value = "duel")]
+    pub variant: VariantArg,
+}
+
+impl GameCli for TowerDefense {
+    const BOT_NOTES: &'static [&'static str] = &[
+        "strong: builds, upgrades and spawns by a look-ahead of the next turns; in Siege plays its seat (seat 0 invader, seat 1 defender)",
+        "random: random actions, a fair share of them refused (off the path, unaffordable); any seat",
+        "builder: the controller's simpleTurretBuilder (towers in a row, then upgrades); Siege: the defender, seat 1",
+        "army: the controller's simpleInvaderArmy (three towers, then invaders with every boost in HP); Siege: the invader, seat 0",
+    ];
+
+    const ABOUT: &'static str =
+        "Tower Defense (Duel: two players; Siege: invader against defender).";
+
+    const REPLAY_ABOUT: &'static str =
+        "A Tower Defense trace (JSON lines: header, turn-0 state, one line per turn).";
+
+    const TIME_LIMIT: &'static str = "an average over each 100 turns: 10 ms a turn (Siege 15 ms)";
+    type PlayFlags = PlayFlags;
+    type TournamentFlags = TournamentFlags;
+
+    fn play_options(args: &PlayFlags) -> PlayOptions {
+        PlayOptions {
+            variant: args.variant.variant(),
+            state_every: args.state_every,
+        }
+    }
+
+    fn tournament_options(args: &TournamentFlags) -> TournamentOptions {
+        TournamentOptions {
+            variant: args.variant.variant(),
+        }
+    }
+}
