@@ -40,8 +40,6 @@
 //! and one line in the core's registry,
 //! [`arena_core::with_games!`]; the core's checklist says the rest.
 
-#![warn(clippy::too_many_lines)]
-
 // The layers, top to bottom: a module names only modules of its own layer or below, and the
 // module graph has no cycle (host/tests/all/layers.rs checks both).
 //

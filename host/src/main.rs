@@ -1,7 +1,5 @@
 //! `arena`: play Pocket Arena's games on the desktop.
 
-#![warn(clippy::too_many_lines)]
-
 use arena_host::commands::GAMES;
 use arena_host::commands::{self, render::RenderArgs, tournament::MergeArgs};
 use arena_host::games;

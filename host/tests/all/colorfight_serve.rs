@@ -195,46 +195,11 @@ fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
             .args(&["--linger-s", "1.5"])
             .replay(&trace),
     );
-    // Before anyone joined: the map, and refusals that need no seat.
-    let info = served.post("getgameinfo", r#"{"protocol":2}"#);
-    assert_eq!(info.0, 200);
-    assert_eq!(info.1["cells"].as_array().unwrap().len(), 36);
-    assert_eq!(
-        served.post("attack", "{oops"),
-        (400, serde_json::json!({"msg": "No json!"}))
-    );
-    let missing = served.post("attack", r#"{"cellx":1,"celly":1}"#);
-    assert_eq!(missing.0, 400);
-    assert_eq!(missing.1["msg"], "wrong args! need token");
-    assert_eq!(
-        code(&served.post("attack", r#"{"cellx":1,"celly":1,"token":"nobody"}"#)),
-        21
-    );
-    assert_eq!(
-        code(&served.post("attack", r#"{"cellx":99,"celly":1,"token":"nobody"}"#)),
-        1
-    );
-    assert_eq!(
-        served.post("checktoken", r#"{"token":"nobody"}"#),
-        (400, serde_json::json!({"msg": "Fail"}))
-    );
+    refusals_before_anyone_joined(&served);
     let a = served.post("joingame", r#"{"name":"a"}"#);
     let token = a.1["token"].as_str().unwrap().to_string();
     assert_eq!(a.1["uid"], 1);
-    // A client that sends a request and never reads the answer, and one that never finishes its
-    // headers: neither holds anything up.
-    let mut deaf = TcpStream::connect(("127.0.0.1", served.port)).unwrap();
-    let body = r#"{"protocol":2}"#;
-    for _ in 0..20 {
-        write!(
-            deaf,
-            "POST /getgameinfo HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
-            body.len()
-        )
-        .unwrap();
-    }
-    let mut slow = TcpStream::connect(("127.0.0.1", served.port)).unwrap();
-    write!(slow, "POST /attack HTTP/1.1\r\nHost: x\r\n").unwrap();
+    let stalled = stalled_clients(served.port);
     // The second client fills the lobby: the clock starts.
     let b = served.post("joingame", r#"{"name":"b"}"#);
     assert_eq!(b.1["uid"], 2, "{b:?}");
@@ -265,27 +230,7 @@ fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
         code(&served.post("multiattack", &act(&mine["x"], &mine["y"]))),
         0
     );
-    // A flood: 60 attacks at once on a neighbour. At most one is taken; the others are refused
-    // with the cool-down error (3), or, if they came in the same tick, "being taken" (2).
-    let near = cells
-        .iter()
-        .find(|c| (c["x"].as_i64().unwrap() - x).abs() + (c["y"].as_i64().unwrap() - y).abs() == 1)
-        .unwrap();
-    let body = act(&near["x"], &near["y"]);
-    let port = served.port;
-    let answers: Vec<i64> = std::thread::scope(|s| {
-        let hs: Vec<_> = (0..60)
-            .map(|_| s.spawn(|| code(&post(port, "attack", &body))))
-            .collect();
-        hs.into_iter().map(|h| h.join().unwrap()).collect()
-    });
-    let taken = answers.iter().filter(|&&c| c == 0).count();
-    assert!(taken <= 1, "{answers:?}");
-    assert!(answers.iter().all(|c| [0, 2, 3].contains(c)), "{answers:?}");
-    assert!(
-        answers.iter().filter(|&&c| c == 3).count() >= 50,
-        "{answers:?}"
-    );
+    let near = flood_a_neighbour(served.port, cells, (x, y), &act);
     // The game ends on time (30 ticks = 3 s) and says so afterwards.
     while served.post("getgameinfo", "{}").1["info"]["time"].as_f64()
         < served.post("getgameinfo", "{}").1["info"]["end_time"].as_f64()
@@ -307,7 +252,7 @@ fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
         (4, Some("Game is ended"))
     );
     assert_eq!(code(&served.post("joingame", r#"{"name":"late"}"#)), 4);
-    drop((deaf, slow));
+    drop(stalled);
     let (report, _) = served.finish(Duration::from_secs(30));
     assert!(report.contains("turns:  30"), "{report}");
     // The report sums the refusals by reason, as `arena play` does: each one the server answered
@@ -321,6 +266,79 @@ fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
         assert!(by.iter().any(|(_, w)| w == why), "{why}: {report}");
     }
     verify(&trace);
+}
+
+/// Before anyone joined: the map, and refusals that need no seat.
+fn refusals_before_anyone_joined(served: &Served) {
+    let info = served.post("getgameinfo", r#"{"protocol":2}"#);
+    assert_eq!(info.0, 200);
+    assert_eq!(info.1["cells"].as_array().unwrap().len(), 36);
+    assert_eq!(
+        served.post("attack", "{oops"),
+        (400, serde_json::json!({"msg": "No json!"}))
+    );
+    let missing = served.post("attack", r#"{"cellx":1,"celly":1}"#);
+    assert_eq!(missing.0, 400);
+    assert_eq!(missing.1["msg"], "wrong args! need token");
+    assert_eq!(
+        code(&served.post("attack", r#"{"cellx":1,"celly":1,"token":"nobody"}"#)),
+        21
+    );
+    assert_eq!(
+        code(&served.post("attack", r#"{"cellx":99,"celly":1,"token":"nobody"}"#)),
+        1
+    );
+    assert_eq!(
+        served.post("checktoken", r#"{"token":"nobody"}"#),
+        (400, serde_json::json!({"msg": "Fail"}))
+    );
+}
+
+/// A client that sends a request and never reads the answer, and one that never finishes its
+/// headers: neither may hold anything up while they stay open.
+fn stalled_clients(port: u16) -> (TcpStream, TcpStream) {
+    let mut deaf = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let body = r#"{"protocol":2}"#;
+    for _ in 0..20 {
+        write!(
+            deaf,
+            "POST /getgameinfo HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .unwrap();
+    }
+    let mut slow = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    write!(slow, "POST /attack HTTP/1.1\r\nHost: x\r\n").unwrap();
+    (deaf, slow)
+}
+
+/// A flood: 60 attacks at once on a neighbour of `(x, y)`. At most one is taken; the others are
+/// refused with the cool-down error (3), or, if they came in the same tick, "being taken" (2).
+fn flood_a_neighbour<'a>(
+    port: u16,
+    cells: &'a [Value],
+    (x, y): (i64, i64),
+    act: &dyn Fn(&Value, &Value) -> String,
+) -> &'a Value {
+    let near = cells
+        .iter()
+        .find(|c| (c["x"].as_i64().unwrap() - x).abs() + (c["y"].as_i64().unwrap() - y).abs() == 1)
+        .unwrap();
+    let body = act(&near["x"], &near["y"]);
+    let answers: Vec<i64> = std::thread::scope(|s| {
+        let hs: Vec<_> = (0..60)
+            .map(|_| s.spawn(|| code(&post(port, "attack", &body))))
+            .collect();
+        hs.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let taken = answers.iter().filter(|&&c| c == 0).count();
+    assert!(taken <= 1, "{answers:?}");
+    assert!(answers.iter().all(|c| [0, 2, 3].contains(c)), "{answers:?}");
+    assert!(
+        answers.iter().filter(|&&c| c == 3).count() >= 50,
+        "{answers:?}"
+    );
+    near
 }
 
 /// Seat `seat`'s refusals by reason in a text report, checked to add up to its refused actions.
