@@ -10,6 +10,8 @@
 //! 5. Panic paths: the firmware's machine code calls no panic but the explained ones (`panics`).
 //! 6. The Raspberry Pi Pico's ELF on the emulated RP2040: digests, OLED frames, panic, stack
 //!    (`pico_check`).
+//! 7. The STM32F411 Black Pill's ELF on the emulated STM32F411: digests, ST7789 frames, clocks,
+//!    panic, stack, the DFU image (`stm32_check`).
 
 use anyhow::{bail, ensure, Result};
 use arena_firmware::{Gray4Frame, RunConfig};
@@ -37,10 +39,15 @@ pub fn run_then(clock: &mut Clock, then: impl FnOnce(&mut Clock) -> Result<()>) 
         qemu::build()
     })?;
     let pico = clock.step("Pico build", crate::pico_check::build)?;
-    // Both emulators run on one core each: the Pico's beside the QEMU board's checks.
+    let f411 = clock.step("STM32F411 build", crate::stm32_check::build)?;
+    // The emulators run on one core, the QEMU board's checks on the other: the Pico's, then the
+    // STM32F411's, beside them.
     let beside = std::thread::spawn(move || {
         let start = std::time::Instant::now();
-        (crate::pico_check::emulate(&pico), start.elapsed())
+        let pico = crate::pico_check::emulate(&pico);
+        let pico_took = start.elapsed();
+        let f411 = crate::stm32_check::emulate(&f411);
+        (pico, pico_took, f411, start.elapsed() - pico_took)
     });
     let qemu = (|| {
         clock.step("QEMU digests", || {
@@ -57,12 +64,14 @@ pub fn run_then(clock: &mut Clock, then: impl FnOnce(&mut Clock) -> Result<()>) 
         Ok(_) => then(clock),
         Err(_) => Ok(()),
     };
-    let Ok((pico, took)) = beside.join() else {
-        bail!("the emulated Pico's checks panicked");
+    let Ok((pico, took, f411, f411_took)) = beside.join() else {
+        bail!("the emulated boards' checks panicked");
     };
     clock.record("Pico (beside)", took);
+    clock.record("STM32F411 (beside, after the Pico)", f411_took);
     qemu?;
     pico?;
+    f411?;
     after?;
     println!("xtask test: all checks passed");
     Ok(())
