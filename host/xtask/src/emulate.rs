@@ -51,7 +51,7 @@ pub fn run(board: Option<&str>, matches: u32, snap: u32) -> Result<()> {
 
 /// `cargo xtask emulate stm32f411`: the Black Pill's release ELF on the emulated STM32F411CE.
 fn stm32(matches: u32, snap: u32) -> Result<()> {
-    crate::setup::all()?;
+    crate::setup::stm32_board()?;
     let elf = crate::stm32::build()?.join("arena");
     let dir = qemu::fresh_dir(&root().join("target/emulate/stm32f411"))?;
     let snap = snap.max(1);

@@ -108,7 +108,7 @@ fn task(args: Vec<String>) -> Result<()> {
                 out
             }
             Some("rp-pico") => setup::all().and_then(|_| pico_check::run()),
-            Some("stm32f411") => setup::all().and_then(|_| stm32_check::run()),
+            Some("stm32f411") => setup::stm32_board().and_then(|_| stm32_check::run()),
             Some(other) => {
                 bail!("firmware-test --board {other}: only rp-pico and stm32f411 run alone")
             }

@@ -111,6 +111,14 @@ pub fn board() -> Result<()> {
     crates(&CRATES[..1])
 }
 
+/// What the STM32F411's checks need (`firmware-test --board stm32f411`, `emulate stm32f411`,
+/// `cost --board stm32f411`): defmt-print, flip-link, the emulator's venv (the board's target is
+/// added by its build; `cost` adds the QEMU board's needs for the M3 figures).
+pub fn stm32_board() -> Result<()> {
+    crates(&CRATES[..2])?;
+    stm32_emulator()
+}
+
 /// Everything, one step after the other.
 pub fn all() -> Result<()> {
     targets()?;

@@ -312,7 +312,7 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
 /// `cargo xtask cost --board stm32f411`: the rotation on the emulated F411 with instructions
 /// counted, one match per lineup entry, and its per-turn table beside the Cortex-M3's.
 pub fn cost(json_only: bool) -> Result<Value> {
-    crate::setup::all()?;
+    crate::setup::stm32_board()?;
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
     let ran = Run {

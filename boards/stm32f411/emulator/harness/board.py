@@ -131,6 +131,10 @@ class F411:
             raise ElfError('no _SEGGER_RTT symbol: the firmware does not log over RTT (defmt-rtt)')
         self.rtt = RttReader(lambda a, n: self.uc.mem_read(a, n),
                              lambda a, b: self.uc.mem_write(a, b), rtt_at, SRAM, SRAM_SIZE)
+        # The C side reads the write offset at every pin change from the start (the control
+        # block is in .data, so it is in place once the reset handler has copied .data).
+        self.cvar('fp_rtt_wroff_at', ctypes.c_uint32).value = self.rtt.write_offset_at
+        self.cvar('fp_rtt_rdoff_at', ctypes.c_uint32).value = self.rtt.read_offset_at
         strings = self.elf.defmt_strings()
         if not strings:
             raise ElfError('no defmt format strings in the .defmt section')
@@ -693,10 +697,7 @@ class F411:
             was_ready = self.rtt.ready
             data = self.rtt.take(wroff)
             if self.rtt.ready and not was_ready:
-                c = self.cvar
-                c('fp_rtt_wroff_at', ctypes.c_uint32).value = self.rtt.write_offset_at
-                c('fp_rtt_rdoff_at', ctypes.c_uint32).value = self.rtt.read_offset_at
-                c('fp_rtt_size', ctypes.c_uint32).value = self.rtt.size
+                self.cvar('fp_rtt_size', ctypes.c_uint32).value = self.rtt.size
         except RttError as e:
             self.halt('rtt', 1, f'RTT: {e}')
             return

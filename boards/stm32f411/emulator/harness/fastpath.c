@@ -234,6 +234,7 @@ void spi_capture(void *uc, uint64_t address, uint32_t size, void *user) {
         return;
     }
     uint32_t n = r1 - r0;
+    if (n == 0) return; /* a command without arguments: an empty write (its pointer dangles) */
     if (!(output(0, 4) && !level(0, 4)) || !(af5(0, 5) && af5(0, 7))) {
         fp_lost += n;
         fp_bytes += n;
