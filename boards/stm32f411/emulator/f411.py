@@ -12,6 +12,9 @@ stderr: what the harness says, each line starting with "emulator:".
   the firmware logs the next turn's digest, so it needs a digest every turn).
 --count: DWT CYCCNT counts the instructions executed (a C hook on each; slower); without it
   CYCCNT advances by one a read, and costs in the log mean nothing.
+--spi-registers: SPI1 modelled register by register (four hooked accesses a byte: slow), instead of
+  taking each slice at the entry of stm32f4xx-hal's spi_write (used anyway when the ELF has no
+  single such routine).
 --build DIR: where the C fast path (harness/fastpath.c) is compiled (default: a temp folder).
 Exit status: 0 when N matches were played; 1 when the firmware faulted (a panic ends in a
 HardFault), touched an address no model answers or set the chip up wrongly; 2 for bad arguments or
@@ -63,6 +66,7 @@ def main():
     p.add_argument('--timeout', type=float, default=900)
     p.add_argument('--silence', type=float, default=60)
     p.add_argument('--count', action='store_true')
+    p.add_argument('--spi-registers', action='store_true')
     p.add_argument('--build')
     p.add_argument('--chunk', type=float, default=0.05)
     opts = p.parse_args()

@@ -191,23 +191,30 @@ class F411:
                   ctypes.cast(fp.gpio_write, ctypes.c_void_p), None)
         if st != 0:
             raise RuntimeError(f'uc_mmio_map for GPIOA/GPIOB failed ({st})')
-        uc.mem_map(SPI1, 0x1000)
-        uc.mem_write(SPI1 + 0x08, struct.pack('<I', 0x0003))  # SR: TXE | RXNE
-        uc.mem_write(SPI1 + 0x10, struct.pack('<I', 7))  # CRCPR
-        writers = [sym for sym in self.elf.symbols
-                   if sym.kind == 2 and 'stm32f4xx_hal3spi' in sym.name and '9spi_write' in sym.name]
-        if len(writers) != 1:
-            raise ElfError(f'{len(writers)} copies of stm32f4xx-hal\'s Inner<SPI>::spi_write in the '
-                           'ELF (one expected: every byte to SPI1 goes through it)')
-        self.spi_write_at = writers[0].value & ~1
         hook = lib.uc_hook_add
         hook.restype = ctypes.c_int
-        h = ctypes.c_size_t()
-        st = hook(uc._uch, ctypes.byref(h), ctypes.c_int(U.UC_HOOK_CODE),
-                  ctypes.cast(fp.spi_capture, ctypes.c_void_p), None,
-                  ctypes.c_uint64(self.spi_write_at), ctypes.c_uint64(self.spi_write_at))
-        if st != 0:
-            raise RuntimeError(f'uc_hook_add for SPI1 failed ({st})')
+        writers = [sym for sym in self.elf.symbols
+                   if sym.kind == 2 and 'stm32f4xx_hal3spi' in sym.name and '9spi_write' in sym.name]
+        self.spi_path = 'slices' if len(writers) == 1 and not self.opts.spi_registers else 'registers'
+        if self.spi_path == 'slices':
+            # Every byte goes through one routine: SPI1's registers as memory (SR reads TXE|RXNE),
+            # the slices taken at the routine's entry.
+            uc.mem_map(SPI1, 0x1000)
+            uc.mem_write(SPI1 + 0x08, struct.pack('<I', 0x0003))
+            uc.mem_write(SPI1 + 0x10, struct.pack('<I', 7))
+            self.spi_write_at = writers[0].value & ~1
+            h = ctypes.c_size_t()
+            st = hook(uc._uch, ctypes.byref(h), ctypes.c_int(U.UC_HOOK_CODE),
+                      ctypes.cast(fp.spi_capture, ctypes.c_void_p), None,
+                      ctypes.c_uint64(self.spi_write_at), ctypes.c_uint64(self.spi_write_at))
+            if st != 0:
+                raise RuntimeError(f'uc_hook_add for SPI1 failed ({st})')
+        else:
+            # Register by register (the routine inlined, or --spi-registers).
+            st = mmio(uc._uch, SPI1, 0x1000, ctypes.cast(fp.spi_read, ctypes.c_void_p), None,
+                      ctypes.cast(fp.spi_write, ctypes.c_void_p), None)
+            if st != 0:
+                raise RuntimeError(f'uc_mmio_map for SPI1 failed ({st})')
         if self.opts.count:
             h2 = ctypes.c_size_t()
             st = hook(uc._uch, ctypes.byref(h2), ctypes.c_int(U.UC_HOOK_CODE),
@@ -763,13 +770,16 @@ class F411:
         if bad != 0xffffffff:
             what = 'write' if c('fp_bad_write', ctypes.c_uint32).value else 'read'
             size = c('fp_bad_size', ctypes.c_uint32).value
-            port = 'GPIOA' if bad < 0x400 else 'GPIOB' if bad < 0x800 else None
-            if port and not c('fp_gpio_clock', ctypes.c_uint32).value >> (bad >> 10) & 1:
-                self.halt('model', 1, f'{port} accessed with its clock off (RCC AHB1ENR bit '
-                          f'{bad >> 10} clear): the chip ignores the access ({self.where()})')
+            port = (bad - GPIO) >> 10 if GPIO <= bad < GPIO + 0x800 else None
+            if port is not None and not c('fp_gpio_clock', ctypes.c_uint32).value >> port & 1:
+                self.halt('model', 1, f'GPIO{"AB"[port]} accessed with its clock off (RCC AHB1ENR '
+                          f'bit {port} clear): the chip ignores the access ({self.where()})')
+            elif SPI1 <= bad < SPI1 + 0x400 and not c('fp_spi_clock', ctypes.c_uint32).value:
+                self.halt('model', 1, 'SPI1 accessed with its clock off (RCC APB2ENR bit 12 '
+                          f'clear): the chip ignores the access ({self.where()})')
             else:
-                self.halt('unmodelled', 1, f'{size}-byte {what} at 0x{GPIO + bad:08x}, which no '
-                          f'model of the emulated STM32F411 answers ({self.where()})')
+                self.halt('unmodelled', 1, f'{size}-byte {what} at 0x{bad:08x}, which no model '
+                          f'of the emulated STM32F411 answers ({self.where()})')
         err = c('fp_spi_error', ctypes.c_uint32).value
         if err == 1:
             cr1 = c('fp_spi_cr1', ctypes.c_uint32).value
@@ -790,6 +800,10 @@ class F411:
         try:
             uc.emu_start(self.pc, 0, timeout=int(seconds * 1e6))
         except U.UcError as e:
+            if self.halted is None and e.errno == U.UC_ERR_INSN_INVALID:
+                # Unicorn reports UDF as an invalid instruction: on the chip, a HardFault (as
+                # UsageFault is not enabled).
+                self.on_exception(uc, 1, None)
             if self.halted is None:
                 self.halt('emulator', 1, f'Unicorn: {e} ({self.where()})')
         self.pc = uc.reg_read(A.UC_ARM_REG_PC) | 1
@@ -798,6 +812,8 @@ class F411:
             self.drain()
 
     def spi_cr1(self):
+        if self.spi_path == 'registers':
+            return self.cvar('fp_cr1', ctypes.c_uint32).value
         return struct.unpack('<I', bytes(self.uc.mem_read(SPI1, 4)))[0]
 
     def spi_clock(self):
@@ -814,7 +830,7 @@ class F411:
             'frames': self.frames,
             'captures': self.captures,
             'clocks': self.clocks,
-            'spi': {'clockHz': self.spi_clock(), 'cr1': self.spi_cr1(),
+            'spi': {'path': self.spi_path, 'clockHz': self.spi_clock(), 'cr1': self.spi_cr1(),
                     'bytes': self.cvar('fp_bytes').value, 'toLcd': self.spi_to_lcd,
                     'lostCsHigh': self.cvar('fp_lost').value, 'lost': self.spi_lost,
                     'writes': self.cvar('fp_calls').value, 'reruns': self.cvar('fp_reruns').value,

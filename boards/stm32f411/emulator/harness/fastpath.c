@@ -58,7 +58,7 @@ uint64_t fp_insns;        /* instructions counted */
 uint64_t fp_gpio_writes;  /* GPIO register writes */
 uint32_t fp_gpio_clock;   /* RCC AHB1ENR: bit 0 GPIOA, bit 1 GPIOB */
 uint32_t fp_spi_clock;    /* RCC APB2ENR SPI1EN */
-uint32_t fp_bad_offset = 0xffffffffu; /* a GPIO page access no model answers */
+uint32_t fp_bad_offset = 0xffffffffu; /* the address of an access no model answers */
 uint32_t fp_bad_write, fp_bad_size;
 uint32_t fp_spi_error;    /* 1: SPI1 not an enabled 8-bit master, 2: a slice out of reach,
                              3: a buffer full, 4: SPI1's clock off */
@@ -147,7 +147,7 @@ uint64_t gpio_read(void *uc, uint64_t offset, unsigned size, void *user) {
     int port = (int)(offset >> 10);
     unsigned reg = (unsigned)(offset & 0x3ff) >> 2;
     if (port > 1 || reg > 9 || !((fp_gpio_clock >> port) & 1)) {
-        bad(uc, offset, size, 0);
+        bad(uc, 0x40020000u + offset, size, 0);
         return 0;
     }
     uint32_t v;
@@ -172,7 +172,7 @@ void gpio_write(void *uc, uint64_t offset, unsigned size, uint64_t value, void *
     int port = (int)(offset >> 10);
     unsigned reg = (unsigned)(offset & 0x3ff) >> 2;
     if (port > 1 || reg > 9 || reg == 4 || !((fp_gpio_clock >> port) & 1)) {
-        bad(uc, offset, size, 1);
+        bad(uc, 0x40020000u + offset, size, 1);
         return;
     }
     uint32_t v = (uint32_t)value;
@@ -252,6 +252,72 @@ void spi_capture(void *uc, uint64_t address, uint32_t size, void *user) {
     }
     fp_len += n;
     fp_bytes += n;
+}
+
+/*
+ * SPI1's registers one access at a time (RM0383 20.5), for firmware in which the harness finds no
+ * single spi_write routine to take slices from (`--spi registers`, or the routine inlined): CR1,
+ * CR2, SR (TXE always set: a byte leaves at once; RXNE set by a byte sent, cleared by reading DR;
+ * OVR when a byte arrives with RXNE still set), DR (8-bit frames), CRCPR, RXCRCR, TXCRCR. A DR write
+ * that finds RXNE set is the re-run of a write Unicorn abandoned at a stop (stm32f4xx-hal reads DR
+ * after every byte), and is dropped.
+ */
+uint32_t fp_cr1, fp_cr2, fp_sr = 0x2, fp_crcpr = 7;
+
+uint64_t spi_read(void *uc, uint64_t offset, unsigned size, void *user) {
+    (void)user;
+    if (!fp_spi_clock || offset >= 0x400) {
+        bad(uc, SPI1 + offset, size, 0);
+        return 0;
+    }
+    switch (offset) {
+    case 0x00: return fp_cr1;
+    case 0x04: return fp_cr2;
+    case 0x08: return fp_sr;
+    case 0x0c: fp_sr &= ~1u; return 0xff; /* nothing drives MISO */
+    case 0x10: return fp_crcpr;
+    case 0x14: case 0x18: return 0;
+    default: bad(uc, SPI1 + offset, size, 0); return 0;
+    }
+}
+
+void spi_write(void *uc, uint64_t offset, unsigned size, uint64_t value, void *user) {
+    (void)user;
+    if (!fp_spi_clock || offset >= 0x400) {
+        bad(uc, SPI1 + offset, size, 1);
+        return;
+    }
+    switch (offset) {
+    case 0x00: fp_cr1 = (uint32_t)value & 0xffff; return;
+    case 0x04: fp_cr2 = (uint32_t)value & 0xf7; return;
+    case 0x08: if (!(value & 0x10)) fp_sr &= ~0x10u; return;
+    case 0x10: fp_crcpr = (uint32_t)value & 0xffff; return;
+    case 0x0c: break;
+    default: bad(uc, SPI1 + offset, size, 1); return;
+    }
+    if ((fp_cr1 & 0x0b44u) != 0x0344u) {
+        fp_spi_error = 1;
+        fp_spi_cr1 = fp_cr1;
+        stop(uc);
+        return;
+    }
+    if (fp_sr & 1u) {
+        fp_reruns++;
+        return;
+    }
+    fp_sr |= 1u;
+    fp_calls++;
+    fp_bytes++;
+    if (!(output(0, 4) && !level(0, 4)) || !(af5(0, 5) && af5(0, 7))) {
+        fp_lost++;
+        return;
+    }
+    if (fp_len >= bytes_cap) {
+        fp_spi_error = 3;
+        stop(uc);
+        return;
+    }
+    bytes[fp_len++] = (uint8_t)value;
 }
 
 void count_insn(void *uc, uint64_t address, uint32_t size, void *user) {
