@@ -15,6 +15,8 @@ stderr: what the harness says, each line starting with "emulator:".
 --spi-registers: SPI1 modelled register by register (four hooked accesses a byte: slow), instead of
   taking each slice at the entry of stm32f4xx-hal's spi_write (used anyway when the ELF has no
   single such routine).
+--deepest: the lowest stack pointer of the run and the function it was in (in the summary; a C
+  hook on every instruction: slow).
 --build DIR: where the C fast path (harness/fastpath.c) is compiled (default: a temp folder).
 Exit status: 0 when N matches were played; 1 when the firmware faulted (a panic ends in a
 HardFault), touched an address no model answers or set the chip up wrongly; 2 for bad arguments or
@@ -67,8 +69,9 @@ def main():
     p.add_argument('--silence', type=float, default=60)
     p.add_argument('--count', action='store_true')
     p.add_argument('--spi-registers', action='store_true')
+    p.add_argument('--deepest', action='store_true')
     p.add_argument('--build')
-    p.add_argument('--chunk', type=float, default=0.05)
+    p.add_argument('--chunk', type=float, default=1.0)
     opts = p.parse_args()
     if not 1 <= opts.scale <= 8:
         fail(2, '--scale must be 1 to 8')

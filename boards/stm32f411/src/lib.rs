@@ -86,6 +86,11 @@ impl Listener<Display> for Events {
 
 /// Clocks, SPI1, the LCD; the cycle counter started. Panics (to the log) when the display does
 /// not answer.
+///
+/// Never inlined: inlined into `main`, its set-up (about 5 KB of stack, mostly stm32f4xx-hal's
+/// and mipidsi's temporaries) stayed in `main`'s frame for as long as the rotation runs, on top
+/// of every match's stack.
+#[inline(never)]
 pub fn init() -> BlackPill {
     let (Some(dp), Some(mut cp)) = (pac::Peripherals::take(), cortex_m::Peripherals::take()) else {
         panic!("peripherals taken twice");

@@ -215,6 +215,13 @@ class F411:
                       ctypes.cast(fp.spi_write, ctypes.c_void_p), None)
             if st != 0:
                 raise RuntimeError(f'uc_mmio_map for SPI1 failed ({st})')
+        if getattr(self.opts, 'deepest', False):
+            h3 = ctypes.c_size_t()
+            st = hook(uc._uch, ctypes.byref(h3), ctypes.c_int(U.UC_HOOK_CODE),
+                      ctypes.cast(fp.deepest, ctypes.c_void_p), None,
+                      ctypes.c_uint64(1), ctypes.c_uint64(0))
+            if st != 0:
+                raise RuntimeError(f'uc_hook_add for the stack watch failed ({st})')
         if self.opts.count:
             h2 = ctypes.c_size_t()
             st = hook(uc._uch, ctypes.byref(h2), ctypes.c_int(U.UC_HOOK_CODE),
@@ -821,7 +828,13 @@ class F411:
         return self.clocks.get('pclk2', self.clocks['sysclk']) >> (bits(self.spi_cr1(), 3, 3) + 1)
 
     def summary(self):
-        return {
+        deep = {}
+        if getattr(self.opts, 'deepest', False):
+            c = self.cvar
+            pc, lr = c('fp_min_sp_pc', ctypes.c_uint32).value, c('fp_min_sp_lr', ctypes.c_uint32).value
+            deep = {'deepest': {'sp': c('fp_min_sp', ctypes.c_uint32).value,
+                                'pc': self.elf.function_at(pc), 'lr': self.elf.function_at(lr & ~1)}}
+        return {**deep,
             'instructions': self.cycles() if self.opts.count else None,
             'loadedBytes': self.loaded_bytes,
             'rttBytes': self.rtt.bytes,

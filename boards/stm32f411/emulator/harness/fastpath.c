@@ -21,7 +21,11 @@
  * - count_insn: one call per instruction (UC_HOOK_CODE) when instructions are counted.
  *
  * Unicorn stops a run at a stop request by abandoning the instruction that saw it (it runs again
- * on resume): a capture of the same slice with no pin change since is that re-run, and is dropped.
+ * on resume), and a stop that lands at spi_write's entry may resume without its hook: so the run
+ * is stopped (handed to Python) only here, at a GPIO write, which is idempotent, every
+ * STOP_EVERY writes or when a buffer fills; Python's wall-clock timeout is only the safety net for
+ * stretches without pin changes. A capture of the same slice with no pin change since is a re-run,
+ * and is dropped.
  *
  * Built by the harness with `cc -O2 -shared -fPIC`; no Unicorn header is needed: the engine's
  * functions are handed over as pointers.
@@ -33,6 +37,7 @@
 #define REG_R0 66
 #define REG_R1 67
 #define SPI1 0x40013000u
+#define STOP_EVERY 20000u
 
 typedef int (*stop_fn)(void *uc);
 typedef int (*mem_read_fn)(void *uc, uint64_t address, void *bytes, uint64_t size);
@@ -197,7 +202,9 @@ void gpio_write(void *uc, uint64_t offset, unsigned size, uint64_t value, void *
     uint32_t rd = 0;
     if (fp_rtt_rdoff_at) mem_read(uc, fp_rtt_rdoff_at, &rd, 4);
     uint32_t fill = fp_rtt_size ? (wroff + fp_rtt_size - rd) % fp_rtt_size : 0;
-    if (fp_len > bytes_cap / 4 * 3 || fp_events > events_cap / 4 * 3 || fill > fp_rtt_size / 2) stop(uc);
+    if (fp_len > bytes_cap / 4 * 3 || fp_events > events_cap / 4 * 3 || fill > fp_rtt_size / 2 ||
+        fp_gpio_writes % STOP_EVERY == 0)
+        stop(uc);
 }
 
 void spi_capture(void *uc, uint64_t address, uint32_t size, void *user) {
@@ -326,4 +333,20 @@ void count_insn(void *uc, uint64_t address, uint32_t size, void *user) {
     (void)size;
     (void)user;
     fp_insns++;
+}
+
+/* --deepest: the lowest stack pointer seen and where (one register read an instruction). */
+#define REG_SP 12
+uint32_t fp_min_sp = 0xffffffffu, fp_min_sp_pc, fp_min_sp_lr;
+
+void deepest(void *uc, uint64_t address, uint32_t size, void *user) {
+    (void)size;
+    (void)user;
+    uint32_t sp = 0;
+    reg_read(uc, REG_SP, &sp);
+    if (sp < fp_min_sp) {
+        fp_min_sp = sp;
+        fp_min_sp_pc = (uint32_t)address;
+        reg_read(uc, 10, &fp_min_sp_lr);
+    }
 }
