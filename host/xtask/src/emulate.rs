@@ -57,7 +57,8 @@ fn stm32(matches: u32, snap: u32) -> Result<()> {
     let snap = snap.max(1);
     println!(
         "xtask: emulated STM32F411CE (Unicorn) with an ST7789 on SPI1, the release ELF that \
-         `flash --board stm32f411` flashes; {matches} matches, a frame every {snap} turns"
+         `flash --board stm32f411` flashes; {matches} matches, a frame every {snap} turns (the \
+         cost lines count nothing here: `cost --board stm32f411` counts instructions)"
     );
     let ran = crate::stm32::Run {
         matches: Some(matches),
