@@ -199,7 +199,12 @@ class F411:
         if self.spi_path == 'slices':
             # Every byte goes through one routine: SPI1's registers as memory (SR reads TXE|RXNE),
             # the slices taken at the routine's entry.
-            uc.mem_map(SPI1, 0x1000)
+            uc.mem_map(SPI1, 0x400)
+            st = mmio(uc._uch, SPI1 + 0x400, 0xC00, ctypes.cast(fp.none_read, ctypes.c_void_p),
+                      ctypes.c_void_p(SPI1 + 0x400), ctypes.cast(fp.none_write, ctypes.c_void_p),
+                      ctypes.c_void_p(SPI1 + 0x400))
+            if st != 0:
+                raise RuntimeError(f'uc_mmio_map beside SPI1 failed ({st})')
             uc.mem_write(SPI1 + 0x08, struct.pack('<I', 0x0003))
             uc.mem_write(SPI1 + 0x10, struct.pack('<I', 7))
             self.spi_write_at = writers[0].value & ~1

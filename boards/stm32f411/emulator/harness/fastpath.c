@@ -327,6 +327,18 @@ void spi_write(void *uc, uint64_t offset, unsigned size, uint64_t value, void *u
     bytes[fp_len++] = (uint8_t)value;
 }
 
+/* The rest of a page a model shares with registers nobody models (SPI4, SYSCFG, EXTI beside
+ * SPI1's slice mode): `user` is the address the mapping starts at. */
+uint64_t none_read(void *uc, uint64_t offset, unsigned size, void *user) {
+    bad(uc, (uint64_t)(uintptr_t)user + offset, size, 0);
+    return 0;
+}
+
+void none_write(void *uc, uint64_t offset, unsigned size, uint64_t value, void *user) {
+    (void)value;
+    bad(uc, (uint64_t)(uintptr_t)user + offset, size, 1);
+}
+
 void count_insn(void *uc, uint64_t address, uint32_t size, void *user) {
     (void)uc;
     (void)address;
