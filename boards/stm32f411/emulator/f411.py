@@ -159,4 +159,11 @@ def main():
 
 
 if __name__ == '__main__':
-    main()
+    try:
+        main()
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as e:  # noqa: BLE001 - a harness bug: said as one, with its traceback
+        import traceback
+        traceback.print_exc()
+        fail(2, f'internal error: {e!r}')
