@@ -15,6 +15,7 @@ stderr: what the harness says, each line starting with "emulator:".
 --spi-registers: SPI1 modelled register by register (four hooked accesses a byte: slow), instead of
   taking each slice at the entry of stm32f4xx-hal's spi_write (used anyway when the ELF has no
   single such routine).
+--frames-max N: stop (status 0) once N frames have been announced.
 --deepest: the lowest stack pointer of the run and the function it was in (in the summary; a C
   hook on every instruction: slow).
 --build DIR: where the C fast path (harness/fastpath.c) is compiled (default: a temp folder).
@@ -70,15 +71,16 @@ def main():
     p.add_argument('--count', action='store_true')
     p.add_argument('--spi-registers', action='store_true')
     p.add_argument('--deepest', action='store_true')
+    p.add_argument('--frames-max', type=int)
     p.add_argument('--build')
     p.add_argument('--chunk', type=float, default=1.0)
     opts = p.parse_args()
     if not 1 <= opts.scale <= 8:
         fail(2, '--scale must be 1 to 8')
-    for name in ('matches', 'every'):
+    for name in ('matches', 'every', 'frames_max'):
         v = getattr(opts, name)
         if v is not None and v < 0:
-            fail(2, f'--{name} must be a whole number, not {v}')
+            fail(2, f'--{name.replace("_", "-")} must be a whole number, not {v}')
     try:
         with open(opts.elf, 'rb') as f:
             elf = f.read()

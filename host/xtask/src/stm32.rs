@@ -54,6 +54,10 @@ pub struct Run<'a> {
     pub silence_s: Option<u32>,
     /// DWT CYCCNT counts instructions (slower): for the cost table.
     pub count: bool,
+    /// SPI1 register by register instead of a slice at a time (slow).
+    pub spi_registers: bool,
+    /// Stop once this many frames have been announced.
+    pub frames_max: Option<u32>,
     /// Print the decoded log as it comes.
     pub echo: bool,
     /// Each decoded line as it comes, to whoever wants to start on it early.
@@ -70,6 +74,8 @@ impl<'a> Run<'a> {
             timeout_s,
             silence_s: None,
             count: false,
+            spi_registers: false,
+            frames_max: None,
             echo: false,
             tap: None,
         }
@@ -102,6 +108,12 @@ impl<'a> Run<'a> {
         }
         if self.count {
             cmd.arg("--count");
+        }
+        if self.spi_registers {
+            cmd.arg("--spi-registers");
+        }
+        if let Some(n) = self.frames_max {
+            cmd.args(["--frames-max", &n.to_string()]);
         }
         cmd
     }

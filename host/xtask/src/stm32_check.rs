@@ -115,7 +115,8 @@ pub fn build() -> Result<std::path::PathBuf> {
 /// The checks on the emulated F411, with the ELFs of [`build`].
 pub fn emulate(release: &Path) -> Result<()> {
     let started = Instant::now();
-    let rows = rotation(&release.join("arena"))?;
+    let (rows, lines) = rotation(&release.join("arena"))?;
+    registers_agree(&release.join("arena"), &lines)?;
     panic_test(&release.join("panic-test"))?;
     bad_input(&release.join("arena"), &release.join("panic-test"))?;
     dfu_image(&release.join("arena"))?;
@@ -137,7 +138,8 @@ fn harness_tests() -> Result<()> {
     .context("the STM32F411 emulator's own tests failed")
 }
 
-fn rotation(elf: &Path) -> Result<Vec<Value>> {
+/// The rotation's checks; the per-match rows and the decoded log.
+fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
     let dir = qemu::fresh_dir(&root().join("target/xtask-stm32f411"))?;
     let matches = <stm32::Lineup as arena_firmware::Lineup>::LEN as u32;
     // The host plays the same matches on the other core while the emulator runs, once the boot
@@ -289,7 +291,7 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
             r["state_bytes"]
         );
     }
-    Ok(rows)
+    Ok((rows, ran.lines))
 }
 
 /// What the firmware set up, as the harness saw it: the clocks, SPI1, the LCD.
@@ -330,6 +332,56 @@ fn board_state(s: &Value) -> Result<()> {
         clocks["flash_wait_states"],
         clocks["pclk1"],
         lcd["inverted"]
+    );
+    Ok(())
+}
+
+/// The first turns again with SPI1 modelled register by register (every byte through CR1, SR and
+/// DR, as the chip takes them): the same log and the same pictures as the rotation's run, which
+/// takes SPI1's bytes a slice at a time.
+fn registers_agree(elf: &Path, rotation: &[String]) -> Result<()> {
+    const FRAMES: u32 = 2;
+    let dir = qemu::fresh_dir(&root().join("target/xtask-stm32f411/registers"))?;
+    let ran = Run {
+        matches: Some(1),
+        frames: Some(&dir),
+        frames_max: Some(FRAMES),
+        spi_registers: true,
+        ..Run::new(elf, 300)
+    }
+    .go()?;
+    ensure!(
+        ran.status == 0 && ran.summary["spi"]["path"] == "registers",
+        "the register-by-register run stopped: {}",
+        ran.why()
+    );
+    ensure!(
+        ran.frames.len() == FRAMES as usize,
+        "the register-by-register run announced {} frames, not {FRAMES}",
+        ran.frames.len()
+    );
+    let slices = root().join("target/xtask-stm32f411");
+    for (line, png, _) in &ran.frames {
+        let other = slices.join(png.file_name().unwrap_or_default());
+        let (a, b) = (image::open(png)?.to_rgb8(), image::open(&other)?.to_rgb8());
+        ensure!(
+            a == b,
+            "{}: SPI1 register by register gives {}, a slice at a time {}: they differ",
+            line.as_deref().unwrap_or("?"),
+            png.display(),
+            other.display()
+        );
+    }
+    let digests = log::triples(&ran.lines, "digest");
+    let want = log::triples(rotation, "digest");
+    ensure!(
+        !digests.is_empty() && want.starts_with(&digests),
+        "the register-by-register run's digests are not the rotation's first ones"
+    );
+    println!(
+        "xtask test: with SPI1 register by register ({} SPI bytes through DR), the first {FRAMES} frames and {} digests are those of the run that takes slices",
+        ran.summary["spi"]["bytes"],
+        digests.len()
     );
     Ok(())
 }

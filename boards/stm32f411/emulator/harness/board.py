@@ -752,6 +752,12 @@ class F411:
         if index == self.frame_format:
             self.capture(u32_at(decoded, 0), u32_at(decoded, 4), True)
             self.frames += 1
+            limit = getattr(self.opts, 'frames_max', None)
+            if limit is not None and self.frames >= limit:
+                if self.opts.on_log:
+                    self.opts.on_log(encoded + b'\0')
+                self.halt('done', 0, f'{limit} frames announced')
+                return
         elif self.opts.every and index in (self.digest_format, self.final_format):
             # The loop logs a turn's digest before it draws that turn: at "digest t" the panel
             # still shows turn t - 1; at "final t" (after the last turn) it shows turn t.
