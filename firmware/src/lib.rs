@@ -47,7 +47,7 @@ pub use arena_core as __core;
 pub use board::{Board, Event, Listener, Parts};
 pub use cost::{CostStats, TurnClock};
 pub use frame::Gray4Frame;
-pub use games::{Arcade, PicoArcade};
+pub use games::{Arcade, F411Arcade, PicoArcade};
 pub use lineup::{Entry, Lineup, Visit};
 pub use palette::Palette;
 pub use play::{play_match, run, MatchSummary, RunConfig};

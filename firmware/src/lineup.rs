@@ -50,6 +50,23 @@ impl<A: Lineup, B: Lineup> Lineup for Then<A, B> {
     }
 }
 
+/// One entry of a lineup, out of line: its params (an Ants map is kilobytes) are built in this
+/// frame and live as long as the entry plays. Inlined into [`Lineup::visit`], every entry's params
+/// had room in one frame held for the whole rotation: on the STM32F411, 4.9 KB in `main` under
+/// every match's stack.
+#[doc(hidden)]
+#[inline(never)]
+pub fn play_entry<G: Screen + Roster, V: Visit>(
+    entry: Entry,
+    params: impl FnOnce() -> Option<G::Params>,
+    visitor: V,
+) -> V::Out {
+    match params() {
+        Some(p) => visitor.visit::<G>(&entry, &p),
+        None => visitor.skip(&entry),
+    }
+}
+
 /// A lineup as a table, one line an entry: `Game: "config", [bots], params_expr;` where
 /// `params_expr` is an `Option<Game::Params>` (`None` when it cannot be built, a map that does not
 /// parse, and the entry is skipped). The dispatch on the game is generated, so adding a game to the
@@ -68,11 +85,7 @@ macro_rules! lineup {
                 $(
                     if index == at {
                         let entry = $crate::lineup::Entry { config: $config, bots: &[$($bot),*] };
-                        let params: Option<<$game as $crate::__core::Game>::Params> = $params;
-                        return match params {
-                            Some(p) => visitor.visit::<$game>(&entry, &p),
-                            None => visitor.skip(&entry),
-                        };
+                        return $crate::lineup::play_entry::<$game, V>(entry, || $params, visitor);
                     }
                     at = at.saturating_add(1);
                 )+

@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // The Pocket Arena rp-pico firmware on an emulated Raspberry Pi Pico.
 //
-//   node pico.mjs --elf ELF [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE]
+//   node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE]
 //                 [--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES]
 //
+// --uf2 FILE: flash from the UF2 file, as the boot ROM writes it in BOOTSEL mode (the ELF is then
+//   read for its symbols only: the RTT block and defmt's strings).
 // stdout: the RTT up-channel 0, byte for byte as a probe reads it (pipe it to `defmt-print -e ELF`).
 // stderr: what the harness says, each line starting with "emulator:".
 // --frames DIR: each frame the firmware announces ("frame m=.. t=.. k=.." in its log) as
@@ -23,9 +25,10 @@ import { DefmtError } from './lib/defmt.mjs';
 import { RttError } from './lib/rtt.mjs';
 import { EmulatedPico, HEIGHT, WIDTH } from './lib/pico.mjs';
 import { picturePng } from './lib/png.mjs';
+import { Uf2Error } from './lib/uf2.mjs';
 
 const USAGE =
-  'usage: node pico.mjs --elf ELF [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE] ' +
+  'usage: node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE] ' +
   '[--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES]';
 
 function say(msg) {
@@ -40,7 +43,7 @@ function fail(status, msg) {
 function parseArgs(argv) {
   const opts = { scale: 4, timeout: 900, silence: 1e9, maxCycles: Infinity, chunk: 8192 };
   const numbers = { '--every': 'every', '--matches': 'matches', '--scale': 'scale', '--timeout': 'timeout', '--silence': 'silence', '--max-cycles': 'maxCycles', '--chunk': 'chunk' };
-  const strings = { '--elf': 'elf', '--frames': 'frames', '--summary': 'summary' };
+  const strings = { '--elf': 'elf', '--uf2': 'uf2', '--frames': 'frames', '--summary': 'summary' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-h' || a === '--help') {
@@ -101,6 +104,14 @@ async function main() {
   } catch (e) {
     fail(2, `cannot read ${opts.elf}: ${e.message}`);
   }
+  let uf2;
+  if (opts.uf2) {
+    try {
+      uf2 = new Uint8Array(readFileSync(opts.uf2));
+    } catch (e) {
+      fail(2, `cannot read ${opts.uf2}: ${e.message}`);
+    }
+  }
   if (opts.frames) {
     mkdirSync(opts.frames, { recursive: true });
     writeFileSync(join(opts.frames, 'frames.jsonl'), '');
@@ -112,6 +123,7 @@ async function main() {
     pico = new EmulatedPico(elfBytes, {
       matches: opts.matches,
       every: opts.every,
+      uf2,
       onLog: (bytes) => out.write(bytes),
       onFrame: opts.frames
         ? (k, f) => {
@@ -122,6 +134,7 @@ async function main() {
         : undefined,
     });
   } catch (e) {
+    if (e instanceof Uf2Error) fail(2, `${opts.uf2}: ${e.message}`);
     if (e instanceof ElfError || e instanceof DefmtError || e instanceof RttError) fail(2, `${opts.elf}: ${e.message}`);
     throw e;
   }

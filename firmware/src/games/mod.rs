@@ -67,3 +67,6 @@ crate::lineup! {
 
 /// The Pico's rotation: the boards' rotation, then the official maps.
 pub type PicoArcade = crate::lineup::Then<Arcade, OfficialMaps>;
+
+/// The STM32F411's rotation: the Pico's (its 128 KB of RAM holds Ants on tutorial1 too).
+pub type F411Arcade = PicoArcade;

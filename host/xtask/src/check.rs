@@ -10,6 +10,8 @@
 //! 5. Panic paths: the firmware's machine code calls no panic but the explained ones (`panics`).
 //! 6. The Raspberry Pi Pico's ELF on the emulated RP2040: digests, OLED frames, panic, stack
 //!    (`pico_check`).
+//! 7. The STM32F411 Black Pill's ELF on the emulated STM32F411: digests, ST7789 frames, clocks,
+//!    panic, stack, the DFU image (`stm32_check`).
 
 use anyhow::{bail, ensure, Result};
 use arena_firmware::{Gray4Frame, RunConfig};
@@ -37,10 +39,17 @@ pub fn run_then(clock: &mut Clock, then: impl FnOnce(&mut Clock) -> Result<()>) 
         qemu::build()
     })?;
     let pico = clock.step("Pico build", crate::pico_check::build)?;
-    // Both emulators run on one core each: the Pico's beside the QEMU board's checks.
+    let f411 = clock.step("STM32F411 build", crate::stm32_check::build)?;
+    // The emulators run beside the QEMU board's checks, each mostly on one core: the machine's
+    // two cores stay busy until the longest of the three ends (one after the other, the emulated
+    // boards left a core idle once the QEMU board's checks and the fuzz targets were done).
     let beside = std::thread::spawn(move || {
         let start = std::time::Instant::now();
         (crate::pico_check::emulate(&pico), start.elapsed())
+    });
+    let beside_f411 = std::thread::spawn(move || {
+        let start = std::time::Instant::now();
+        (crate::stm32_check::emulate(&f411), start.elapsed())
     });
     let qemu = (|| {
         clock.step("QEMU digests", || {
@@ -61,8 +70,13 @@ pub fn run_then(clock: &mut Clock, then: impl FnOnce(&mut Clock) -> Result<()>) 
         bail!("the emulated Pico's checks panicked");
     };
     clock.record("Pico (beside)", took);
+    let Ok((f411, f411_took)) = beside_f411.join() else {
+        bail!("the emulated STM32F411's checks panicked");
+    };
+    clock.record("STM32F411 (beside)", f411_took);
     qemu?;
     pico?;
+    f411?;
     after?;
     println!("xtask test: all checks passed");
     Ok(())

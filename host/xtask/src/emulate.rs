@@ -17,12 +17,9 @@ pub fn run(board: Option<&str>, matches: u32, snap: u32) -> Result<()> {
     match board {
         Some("rp-pico") => {}
         Some("qemu-lm3s6965") => bail!("the QEMU board runs with `cargo xtask demo`"),
-        Some("stm32f411") => bail!(
-            "no emulator of the STM32F411 is in reach here (QEMU 7.2 has no STM32F411 machine); \
-             it builds (`cargo xtask size`) and runs on a board (`cargo xtask flash --board stm32f411`)"
-        ),
-        Some(other) => bail!("unknown board {other}: emulate rp-pico"),
-        None => bail!("emulate needs a board: `cargo xtask emulate rp-pico`"),
+        Some("stm32f411") => return stm32(matches, snap),
+        Some(other) => bail!("unknown board {other}: emulate rp-pico|stm32f411"),
+        None => bail!("emulate needs a board: `cargo xtask emulate rp-pico|stm32f411`"),
     }
     crate::setup::all()?;
     let elf = pico::build()?.join("arena");
@@ -41,6 +38,41 @@ pub fn run(board: Option<&str>, matches: u32, snap: u32) -> Result<()> {
     }
     .go()?;
     ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());
+    let gif = dir.join("emulate.gif");
+    write_gif(&ran.frames, &gif)?;
+    println!(
+        "xtask: {} frames in {}/frame-*.png, animation in {}",
+        ran.frames.len(),
+        dir.display(),
+        gif.display()
+    );
+    Ok(())
+}
+
+/// `cargo xtask emulate stm32f411`: the Black Pill's release ELF on the emulated STM32F411CE.
+fn stm32(matches: u32, snap: u32) -> Result<()> {
+    crate::setup::stm32_board()?;
+    let elf = crate::stm32::build()?.join("arena");
+    let dir = qemu::fresh_dir(&root().join("target/emulate/stm32f411"))?;
+    let snap = snap.max(1);
+    println!(
+        "xtask: emulated STM32F411CE (Unicorn) with an ST7789 on SPI1, the release ELF that \
+         `flash --board stm32f411` flashes; {matches} matches, a frame every {snap} turns (the \
+         cost lines count nothing here: `cost --board stm32f411` counts instructions)"
+    );
+    let ran = crate::stm32::Run {
+        matches: Some(matches),
+        frames: Some(&dir),
+        every: Some(snap),
+        echo: true,
+        ..crate::stm32::Run::new(&elf, 3600)
+    }
+    .go()?;
+    ensure!(
+        ran.status == 0,
+        "the emulated STM32F411 stopped: {}",
+        ran.why()
+    );
     let gif = dir.join("emulate.gif");
     write_gif(&ran.frames, &gif)?;
     println!(

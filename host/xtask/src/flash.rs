@@ -1,5 +1,6 @@
 //! `cargo xtask flash --board rp-pico|stm32f411`: build and run on a real board through probe-rs
-//! (the board's cargo runner is `probe-rs run --chip ...`).
+//! (the board's cargo runner is `probe-rs run --chip ...`); without a probe, `--uf2` for the Pico
+//! (`uf2`) and `--dfu` for the Black Pill (`dfu`).
 
 use std::process::Command;
 
@@ -7,7 +8,17 @@ use anyhow::{bail, Result};
 
 use crate::{root, tools};
 
-pub fn run(board: &str) -> Result<()> {
+pub fn run(board: &str, uf2: bool, dfu: bool) -> Result<()> {
+    match (board, uf2, dfu) {
+        (_, true, true) => bail!("--uf2 or --dfu, not both"),
+        ("rp-pico", true, _) => return crate::uf2::flash(),
+        ("stm32f411", _, true) => {
+            return crate::dfu::flash(&crate::stm32::build()?.join("arena"));
+        }
+        (_, true, _) => bail!("--uf2 is for the rp-pico (the stm32f411 takes --dfu)"),
+        (_, _, true) => bail!("--dfu is for the stm32f411 (the rp-pico takes --uf2)"),
+        _ => {}
+    }
     let (dir, target) = match board {
         "rp-pico" => ("boards/rp-pico", "thumbv6m-none-eabi"),
         "stm32f411" => ("boards/stm32f411", "thumbv7em-none-eabihf"),

@@ -16,7 +16,13 @@
 //! - `size`: flash and static RAM of every board;
 //! - `panics`: the panic paths left in the QEMU firmware, each with why it cannot fire;
 //! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
-//! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs.
+//! - `emulate stm32f411`: the Black Pill's release ELF on an emulated STM32F411CE with its ST7789
+//!   (the Python harness over Unicorn in `boards/stm32f411/emulator`), frames in
+//!   `target/emulate/stm32f411/`; `cost --board stm32f411`: Cortex-M4 instructions per turn;
+//! - `uf2 --board rp-pico`: the Pico's UF2 file in `target/uf2/`;
+//! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs; `--uf2` (Pico:
+//!   copy the UF2 file onto the RPI-RP2 drive) or `--dfu` (Black Pill: dfu-util to the ROM's DFU
+//!   bootloader) flash without a probe.
 
 use anyhow::{bail, ensure, Context, Result};
 use std::process::Command;
@@ -42,6 +48,8 @@ macro_rules! eprintln {
 mod check;
 mod cost;
 mod demo;
+mod dfu;
+mod elf;
 mod emulate;
 mod flash;
 mod fmt;
@@ -56,12 +64,15 @@ mod qemu;
 mod setup;
 mod size;
 mod steps;
+mod stm32;
+mod stm32_check;
 // The boards' stack painting, tested here on the host (the boards build for their targets only).
 #[cfg(test)]
 #[path = "../../../boards/stack_area.rs"]
 mod stack_area;
 mod tally;
 mod tools;
+mod uf2;
 
 /// A task's error is printed as its message and causes (`error: ...: ...`), never with anyhow's
 /// backtrace (which `RUST_BACKTRACE=1`, set on CI machines, would add to `main`'s `Err`).
@@ -97,14 +108,20 @@ fn task(args: Vec<String>) -> Result<()> {
                 out
             }
             Some("rp-pico") => setup::all().and_then(|_| pico_check::run()),
-            Some(other) => bail!("firmware-test --board {other}: only rp-pico runs alone"),
+            Some("stm32f411") => setup::stm32_board().and_then(|_| stm32_check::run()),
+            Some(other) => {
+                bail!("firmware-test --board {other}: only rp-pico and stm32f411 run alone")
+            }
         },
         Some("cost") => match flag(&args, "--board").as_deref() {
             None | Some("qemu-lm3s6965") => {
                 cost::run(args.iter().any(|a| a == "--json")).map(|_| ())
             }
             Some("rp-pico") => pico::cost(args.iter().any(|a| a == "--json")).map(|_| ()),
-            Some(other) => bail!("cost --board {other}: qemu-lm3s6965 (the default) or rp-pico"),
+            Some("stm32f411") => stm32::cost(args.iter().any(|a| a == "--json")).map(|_| ()),
+            Some(other) => {
+                bail!("cost --board {other}: qemu-lm3s6965 (the default), rp-pico or stm32f411")
+            }
         },
         Some("emulate") => emulate::run(
             args.get(1).map(String::as_str),
@@ -118,8 +135,16 @@ fn task(args: Vec<String>) -> Result<()> {
         Some("fmt") => fmt::run(args.iter().any(|a| a == "--check")),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("flash") => match flag(&args, "--board") {
-            Some(board) => flash::run(&board),
+            Some(board) => flash::run(
+                &board,
+                args.iter().any(|a| a == "--uf2"),
+                args.iter().any(|a| a == "--dfu"),
+            ),
             None => bail!("flash needs --board rp-pico|stm32f411\n\n{HELP}"),
+        },
+        Some("uf2") => match flag(&args, "--board") {
+            Some(board) => uf2::run(&board).map(|_| ()),
+            None => bail!("uf2 needs --board rp-pico\n\n{HELP}"),
         },
         Some("-h") | Some("--help") | Some("help") | None => {
             println!("{HELP}");
@@ -143,20 +168,27 @@ tasks:
           (same as firmware-test; the boards' builds are the core's no_std build on thumbv6m,
           thumbv7m and thumbv7em), and every fuzz target for 10 s, two at a time (same as
           fuzz --seconds 10 --jobs 2 --sanitizer none --dev)
-  emulate rp-pico [--matches N] [--snap N]
-          the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, the
-          defmt log decoded live, the OLED saved every N turns (and each announced frame) as PNG
-          frames and an animated GIF in target/emulate/rp-pico/
+  emulate rp-pico|stm32f411 [--matches N] [--snap N]
+          the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
+          Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
+          with an ST7789 on SPI1; the defmt log decoded live, the screen saved every N turns (and
+          each announced frame) as PNG frames and an animated GIF in target/emulate/<board>/
   firmware-test
           host vs QEMU: identical digests, screendumps equal to the host rendering, the panic
           screen, no unexplained panic path; the size limits and the cost budget; then host vs
           the emulated Pico: identical digests, OLED frames equal to the host rendering at
-          oled128x64, the panic in the log with a failure status, the stack per match
-          (--board rp-pico: the emulated Pico's checks alone)
-  cost [--json] [--board rp-pico]
+          oled128x64, the panic in the log with a failure status, the stack per match (the Pico
+          booted from its UF2 file); then the same on the emulated STM32F411 with its ST7789 at
+          rgb240x240, its clock tree and the DFU image (--board rp-pico|stm32f411: one board's
+          checks alone)
+  cost [--json] [--board rp-pico|stm32f411]
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
           JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated Pico
-          (Cortex-M0+) beside the QEMU Cortex-M3 figures; JSON in target/cost-rp-pico.json
+          (Cortex-M0+) beside the QEMU Cortex-M3 figures; JSON in target/cost-rp-pico.json;
+          --board stm32f411: instructions per turn on the emulated STM32F411 (Cortex-M4F), JSON
+          in target/cost-stm32f411.json
+  uf2 --board rp-pico
+          the Pico's release ELF as a UF2 file: target/uf2/pocket-arena-rp-pico.uf2
   size    flash and static RAM of every board
   panics [--elf FILE]
           the panic paths left in the QEMU firmware (read off the ELF), each with why it cannot
@@ -164,8 +196,10 @@ tasks:
   lineup [--matches N]
           play the board's rotation on the host: turns, result and final state digest of each
           match (the digest the board logs as `final`)
-  flash --board rp-pico|stm32f411
-          build and run on a real board (probe-rs run)
+  flash --board rp-pico|stm32f411 [--uf2 | --dfu]
+          build and run on a real board (probe-rs run); --uf2 (rp-pico): copy the UF2 file onto
+          the RPI-RP2 drive a Pico in BOOTSEL mode shows; --dfu (stm32f411): the raw image through
+          the ROM's USB DFU bootloader with dfu-util
   soak [--matches N] [--seed S]
           the long run (not part of test): N seeded matches (default 10,000) across every game with
           built-in bots, in release mode, every game's invariants checked after every turn

@@ -52,6 +52,9 @@ pub fn node_packages() -> Result<()> {
 /// One emulated run.
 pub struct Run<'a> {
     pub elf: &'a Path,
+    /// Boot from this UF2 file (as the boot ROM writes it to flash) instead of the ELF's segments;
+    /// the ELF still names the symbols.
+    pub uf2: Option<&'a Path>,
     /// Stop when match N starts (after N matches); `None` runs until the firmware stops.
     pub matches: Option<u32>,
     /// Where the announced frames go (PNG and frames.jsonl); `None` keeps none.
@@ -73,6 +76,7 @@ impl<'a> Run<'a> {
     pub fn new(elf: &'a Path, timeout_s: u32) -> Run<'a> {
         Run {
             elf,
+            uf2: None,
             matches: None,
             frames: None,
             every: None,
@@ -115,6 +119,9 @@ impl Run<'_> {
             .args(["--timeout", &self.timeout_s.to_string()]);
         if let Some(n) = self.matches {
             node.args(["--matches", &n.to_string()]);
+        }
+        if let Some(uf2) = self.uf2 {
+            node.arg("--uf2").arg(uf2);
         }
         if let Some(dir) = self.frames {
             node.arg("--frames").arg(dir);
@@ -230,7 +237,7 @@ pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
 
 /// The QEMU Cortex-M3 report (target/cost.json from `cargo xtask cost`), measured again when it is
 /// missing or older than the QEMU firmware.
-fn m3_report() -> Result<Value> {
+pub fn m3_report() -> Result<Value> {
     let elf = qemu::build()?.join("arena");
     let path = root().join("target/cost.json");
     let fresh = match (std::fs::metadata(&path), std::fs::metadata(&elf)) {

@@ -1,6 +1,8 @@
 //! `cargo xtask firmware-test`, the Raspberry Pi Pico half: the release ELF that
 //! `cargo xtask flash --board rp-pico` flashes, run on the emulated RP2040 (Cortex-M0+).
 //!
+//! 0. UF2: the emulated Pico boots from the UF2 file `cargo xtask uf2` writes (its blocks, as the
+//!    boot ROM writes them in BOOTSEL mode), which holds exactly the ELF's flash pages.
 //! 1. Digests: the Pico logs the state digest after every turn and at the end of each match of one
 //!    whole rotation (every entry of the lineup, `Lineup::LEN` matches); the host plays the same
 //!    matches through the same loop: identical lists.
@@ -62,8 +64,39 @@ fn harness_tests() -> Result<()> {
     .context("the emulator's own tests failed")
 }
 
+/// The UF2 file of `elf`, checked block by block against the ELF's flash pages.
+fn uf2_of(elf: &Path, dir: &Path) -> Result<std::path::PathBuf> {
+    use crate::uf2;
+    let file = dir.join("arena.uf2");
+    uf2::write(elf, &file)?;
+    let blocks =
+        uf2::blocks(&std::fs::read(&file)?, uf2::RP2040_FAMILY).map_err(anyhow::Error::msg)?;
+    let segments = crate::elf::load_segments(&std::fs::read(elf)?).map_err(anyhow::Error::msg)?;
+    let mut written = 0;
+    for s in &segments {
+        for (i, b) in s.data.iter().enumerate() {
+            let at = s.addr + i as u32;
+            let page = blocks
+                .iter()
+                .find(|(a, data)| (*a..*a + data.len() as u32).contains(&at))
+                .with_context(|| format!("no UF2 block holds 0x{at:08x}"))?;
+            ensure!(
+                page.1[(at - page.0) as usize] == *b,
+                "the UF2 block for 0x{at:08x} differs from the ELF"
+            );
+            written += 1;
+        }
+    }
+    println!(
+        "xtask test: the UF2 file ({} blocks) holds the ELF's {written} bytes of flash; the emulated Pico boots from it",
+        blocks.len()
+    );
+    Ok(file)
+}
+
 fn rotation(elf: &Path) -> Result<Vec<Value>> {
     let dir = qemu::fresh_dir(&root().join("target/xtask-pico"))?;
+    let uf2 = uf2_of(elf, &dir)?;
     let matches = <pico::Lineup as arena_firmware::Lineup>::LEN as u32;
     // The host plays the same matches on the other core while the emulator runs, as soon as the
     // Pico's boot line has said how it plays them.
@@ -94,10 +127,16 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
     let ran = Run {
         matches: Some(matches),
         frames: Some(&dir),
+        uf2: Some(&uf2),
         tap: Some(tap),
         ..Run::new(elf, 1500)
     }
     .go()?;
+    ensure!(
+        ran.summary["loadedFrom"] == "uf2",
+        "the emulated Pico did not boot from the UF2 file: {}",
+        ran.summary["loadedFrom"]
+    );
     ensure!(
         ran.status == 0,
         "the emulated Pico stopped before {matches} matches: {}",
@@ -149,7 +188,7 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         "the Pico played {started:?}, the host {played:?}"
     );
     println!(
-        "xtask test: {} digests of {} matches ({}) identical on the emulated Pico (Cortex-M0+) and the host",
+        "xtask test: {} digests of {} matches ({}) identical on the emulated Pico (Cortex-M0+, booted from the UF2 file) and the host",
         digests + finals,
         finals,
         started

@@ -111,6 +111,14 @@ pub fn board() -> Result<()> {
     crates(&CRATES[..1])
 }
 
+/// What the STM32F411's checks need (`firmware-test --board stm32f411`, `emulate stm32f411`,
+/// `cost --board stm32f411`): defmt-print, flip-link, the emulator's venv (the board's target is
+/// added by its build; `cost` adds the QEMU board's needs for the M3 figures).
+pub fn stm32_board() -> Result<()> {
+    crates(&CRATES[..2])?;
+    stm32_emulator()
+}
+
 /// Everything, one step after the other.
 pub fn all() -> Result<()> {
     targets()?;
@@ -122,7 +130,57 @@ pub fn all() -> Result<()> {
 pub fn rest() -> Result<()> {
     debian(&DEBIAN)?;
     crates(&CRATES)?;
-    crate::pico::node_packages()
+    crate::pico::node_packages()?;
+    stm32_emulator()
+}
+
+/// The emulated STM32F411's venv (target/stm32f411-emulator/venv).
+pub fn stm32_venv() -> std::path::PathBuf {
+    crate::root().join("target/stm32f411-emulator/venv")
+}
+
+/// The emulated STM32F411's Python packages (Unicorn from PyPI, pinned in the harness's
+/// requirements.txt) in a venv under target/, unless it was made from this very file already; cc
+/// for the harness's C fast path, Debian's python3-venv when `python3 -m venv` lacks ensurepip.
+pub fn stm32_emulator() -> Result<()> {
+    let dir = crate::root().join("boards/stm32f411/emulator");
+    let wanted = std::fs::read(dir.join("requirements.txt"))
+        .with_context(|| format!("{}/requirements.txt", dir.display()))?;
+    let venv = stm32_venv();
+    let stamp = venv.join(".arena-installed-from");
+    if std::fs::read(&stamp).ok().as_deref() == Some(&wanted[..]) {
+        return Ok(());
+    }
+    if !have("cc") {
+        apt("cc", "gcc")?;
+    }
+    let make = || {
+        Command::new("python3")
+            .args(["-m", "venv", "--clear"])
+            .arg(&venv)
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    if !make() {
+        apt("python3-venv", "python3-venv")?;
+        install(
+            "stm32-venv",
+            "a venv for the emulated STM32F411",
+            Command::new("python3")
+                .args(["-m", "venv", "--clear"])
+                .arg(&venv),
+        )?;
+    }
+    install(
+        "stm32-emulator",
+        "the emulated STM32F411's Python packages (pip install -r boards/stm32f411/emulator/requirements.txt)",
+        Command::new(venv.join("bin/pip"))
+            .args(["install", "--disable-pip-version-check", "-q", "-r"])
+            .arg(dir.join("requirements.txt")),
+    )?;
+    std::fs::write(&stamp, &wanted)?;
+    Ok(())
 }
 
 /// cargo-fuzz, for `cargo xtask fuzz` alone.

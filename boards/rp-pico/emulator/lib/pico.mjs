@@ -9,6 +9,7 @@ import { DefmtError, FrameSplitter, findFormat, frameIndex, rzcobsDecode, u32At 
 import { ElfError, defmtStrings, parseElf, symbolAddress } from './elf.mjs';
 import { RttError, RttReader } from './rtt.mjs';
 import { HEIGHT, Ssd1306, WIDTH } from './ssd1306.mjs';
+import { Uf2Error, uf2Blocks } from './uf2.mjs';
 
 export const FLASH = 0x10000000;
 const FLASH_SIZE = 16 * 1024 * 1024; // the address window rp2040js maps
@@ -111,9 +112,24 @@ export class EmulatedPico {
     this.mcu.onBreak = (imm) => this.onBreak(imm);
   }
 
-  /** The ELF's loadable segments at their load addresses, as a probe writes them to flash. */
+  /** The ELF's loadable segments at their load addresses, as a probe writes them to flash; or,
+   * with `opts.uf2`, the UF2 file's blocks, as the boot ROM writes them in BOOTSEL mode (the ELF
+   * then only names the symbols). */
   load() {
     let loaded = 0;
+    if (this.opts.uf2) {
+      for (const b of uf2Blocks(this.opts.uf2)) {
+        if (b.address < FLASH || b.address + b.data.length > FLASH + FLASH_SIZE) {
+          throw new Uf2Error(`a block for 0x${b.address.toString(16)} is not in flash`);
+        }
+        this.mcu.flash.set(b.data, b.address - FLASH);
+        loaded += b.data.length;
+      }
+      this.loadedBytes = loaded;
+      this.loadedFrom = 'uf2';
+      this.checkBoot2();
+      return;
+    }
     for (const s of this.elf.segments) {
       if (s.filesz === 0) continue;
       const a = s.paddr >>> 0;
@@ -128,6 +144,11 @@ export class EmulatedPico {
     }
     if (loaded === 0) throw new ElfError('no loadable segment with data');
     this.loadedBytes = loaded;
+    this.loadedFrom = 'elf';
+    this.checkBoot2();
+  }
+
+  checkBoot2() {
     const f = this.mcu.flash;
     const boot2 = f.subarray(0, 252);
     const stored = (f[252] | (f[253] << 8) | (f[254] << 16) | (f[255] << 24)) >>> 0;
@@ -305,6 +326,7 @@ export class EmulatedPico {
     return {
       cycles: this.cycles,
       loadedBytes: this.loadedBytes,
+      loadedFrom: this.loadedFrom,
       boot2ChecksumOk: this.boot2Ok,
       rttBytes: this.rtt.bytes,
       logFrames: this.logFrames,

@@ -1,0 +1,174 @@
+"""The harness's parts on their own: the ST7789 model, the ELF reader, rzCOBS, the RTT reader, PNG."""
+
+import os
+import struct
+import sys
+import unittest
+import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
+
+from harness.defmt import DefmtError, FrameSplitter, find_format, frame_index, rzcobs_decode, u32_at  # noqa: E402
+from harness.elf import Elf, ElfError  # noqa: E402
+from harness.png import rgb_png  # noqa: E402
+from harness.rtt import RttReader  # noqa: E402
+from harness.st7789 import St7789, expand  # noqa: E402
+
+
+def init(lcd, madctl=0):
+    """mipidsi's ST7789 set-up: SLPOUT, MADCTL, INVON, COLMOD 16 bits, NORON, DISPON."""
+    for cmd, args in ((0x11, b''), (0x36, bytes([madctl])), (0x21, b''), (0x3A, b'\x55'),
+                      (0x13, b''), (0x29, b'')):
+        lcd.feed(bytes([cmd]), False)
+        if args:
+            lcd.feed(args, True)
+
+
+def window(lcd, x0, y0, x1, y1, pixels):
+    lcd.feed(b'\x2a', False)
+    lcd.feed(struct.pack('>HH', x0, x1), True)
+    lcd.feed(b'\x2b', False)
+    lcd.feed(struct.pack('>HH', y0, y1), True)
+    lcd.feed(b'\x2c', False)
+    lcd.feed(b''.join(struct.pack('>H', p) for p in pixels), True)
+
+
+class St7789Test(unittest.TestCase):
+    def test_a_window_fills_row_by_row_and_wraps(self):
+        lcd = St7789()
+        init(lcd)
+        window(lcd, 0, 0, 239, 239, [0x0000] * (240 * 240))
+        window(lcd, 10, 20, 11, 21, [0xF800, 0x07E0, 0x001F, 0xFFFF, 0x1234])
+        px = lcd.rgb565()
+        # The fifth pixel wrapped to the window's start, over the first.
+        self.assertEqual(px[20 * 240 + 10], 0x1234)
+        self.assertEqual(px[20 * 240 + 11], 0x07E0)
+        self.assertEqual(px[21 * 240 + 10], 0x001F)
+        self.assertEqual(px[21 * 240 + 11], 0xFFFF)
+        self.assertEqual(px[20 * 240 + 12], 0)
+        self.assertEqual(lcd.warnings, {})
+
+    def test_the_panel_shows_gram_only_with_inversion_on_and_the_display_awake(self):
+        lcd = St7789()
+        init(lcd)
+        window(lcd, 0, 0, 0, 0, [0xF800])
+        self.assertEqual(lcd.rgb565()[0], 0xF800)
+        lcd.feed(b'\x20', False)  # INVOFF: the normally-black IPS panel shows the complement
+        self.assertEqual(lcd.rgb565()[0], 0x07FF)
+        lcd.feed(b'\x28', False)  # DISPOFF
+        self.assertEqual(lcd.rgb565()[0], 0)
+        fresh = St7789()
+        self.assertEqual(set(fresh.rgb565()), {0})  # asleep after power-on
+
+    def test_madctl_mirrors_exchanges_and_swaps_red_and_blue(self):
+        lcd = St7789()
+        init(lcd, 0x40)  # MX: columns mirrored
+        window(lcd, 0, 0, 0, 0, [0xF800])
+        self.assertEqual(lcd.rgb565()[239], 0xF800)
+        lcd = St7789()
+        init(lcd, 0x20)  # MV: the column address runs down the rows
+        window(lcd, 5, 7, 5, 7, [0x07E0])
+        self.assertEqual(lcd.rgb565()[5 * 240 + 7], 0x07E0)
+        lcd = St7789()
+        init(lcd, 0x08)  # BGR
+        window(lcd, 0, 0, 0, 0, [0xF800])
+        self.assertEqual(lcd.rgb565()[0], 0x001F)
+
+    def test_resets_and_unknown_commands(self):
+        lcd = St7789()
+        init(lcd)
+        lcd.feed(b'\xB2', False)
+        lcd.feed(b'\x0c\x0c', True)
+        self.assertIn('unknown command 0xb2', lcd.warnings)
+        lcd.feed(b'\x01', False)  # SWRESET: asleep, display off, inversion off
+        self.assertFalse(lcd.lit())
+        self.assertFalse(lcd.inverted)
+        window(lcd, 0, 0, 0, 0, [1])
+        self.assertIn('RAMWR while asleep (SLPOUT missing)', lcd.warnings)
+
+    def test_picture_widens_as_embedded_graphics(self):
+        self.assertEqual([expand(31, 5), expand(0, 5), expand(10, 6), expand(3, 5)], [255, 0, 40, 25])
+        lcd = St7789()
+        init(lcd)
+        window(lcd, 0, 0, 0, 0, [(31 << 11) | (10 << 5) | 3])
+        self.assertEqual(lcd.picture()[:3], bytes([255, 40, 25]))
+
+
+class DefmtTest(unittest.TestCase):
+    def test_rzcobs_groups(self):
+        # Seven bytes with zeros at positions 1 and 3: one group, code 0b0001010 | 0x00 bits.
+        self.assertEqual(rzcobs_decode(bytes([1, 3, 5, 6, 7, 0x0a])), bytes([1, 0, 3, 0, 5, 6, 7]))
+        self.assertEqual(rzcobs_decode(bytes(range(1, 8)) + b'\x80'), bytes(range(1, 8)) + b'\0')
+        with self.assertRaises(DefmtError):
+            rzcobs_decode(bytes([1, 0x0a]))
+
+    def test_frames_split_on_zero_and_keep_the_index(self):
+        frames = []
+        s = FrameSplitter(frames.append)
+        s.push(b'\x01\x02')
+        s.push(b'\x03\0\0\x04\0')
+        self.assertEqual(frames, [b'\x01\x02\x03', b'\x04'])
+        decoded = bytes([0x34, 0x12, 7, 0, 0, 0])
+        self.assertEqual((frame_index(decoded), u32_at(decoded, 0), u32_at(decoded, 4)), (0x1234, 7, None))
+        self.assertEqual(find_format({3: 'frame m={=u32}', 4: 'start m='}, 'frame m='), 3)
+        with self.assertRaises(DefmtError):
+            find_format({3: 'frame m=1', 4: 'frame m=2'}, 'frame m=')
+
+
+class ElfTest(unittest.TestCase):
+    def test_bad_files_say_what_is_wrong(self):
+        for data, says in ((b'hello', 'too short'), (b'x' * 60, 'no ELF magic'),
+                           (b'\x7fELF\x02\x01' + bytes(58), '32-bit')):
+            with self.assertRaises(ElfError) as e:
+                Elf(data)
+            self.assertIn(says, str(e.exception))
+        header = bytearray(52)
+        header[:6] = b'\x7fELF\x01\x01'
+        header[18] = 40
+        struct.pack_into('<IHH', header, 28, 1000, 0, 0)  # program headers at 1000
+        struct.pack_into('<H', header, 42, 32)
+        struct.pack_into('<H', header, 44, 1)
+        with self.assertRaises(ElfError) as e:
+            Elf(bytes(header))
+        self.assertIn('past the end', str(e.exception))
+
+
+class RttTest(unittest.TestCase):
+    def test_reads_what_was_written_and_wraps(self):
+        mem = bytearray(4096)
+        base = 0x20000000
+
+        def read(a, n):
+            return mem[a - base:a - base + n]
+
+        def write(a, b):
+            mem[a - base:a - base + len(b)] = b
+
+        mem[0:10] = b'SEGGER RTT'
+        struct.pack_into('<IIIIIIII', mem, 16, 1, 0, 0, base + 1024, 16, 14, 12, 0)
+        mem[1024 + 12:1024 + 16] = b'abcd'
+        mem[1024:1024 + 2] = b'ef'
+        r = RttReader(read, write, base, base, 4096)
+        struct.pack_into('<I', mem, 24 + 12, 2)  # written up to offset 2, wrapping
+        self.assertEqual(r.take(), b'abcdef')
+        self.assertEqual(struct.unpack_from('<I', mem, 24 + 20)[0] & 3, 2)  # block if full
+        self.assertEqual(struct.unpack_from('<I', mem, 24 + 16)[0], 12)  # not committed yet
+        r.commit()
+        self.assertEqual(struct.unpack_from('<I', mem, 24 + 16)[0], 2)
+        self.assertIsNone(r.take())
+
+
+class PngTest(unittest.TestCase):
+    def test_scaled_rgb(self):
+        png = rgb_png(bytes([255, 0, 0, 0, 0, 255]), 2, 1, scale=2)
+        self.assertEqual(png[:8], b'\x89PNG\r\n\x1a\n')
+        w, h = struct.unpack('>II', png[16:24])
+        self.assertEqual((w, h), (4, 2))
+        idat = png.index(b'IDAT')
+        n = struct.unpack('>I', png[idat - 4:idat])[0]
+        raw = zlib.decompress(png[idat + 4:idat + 4 + n])
+        self.assertEqual(raw, (b'\0' + bytes([255, 0, 0] * 2 + [0, 0, 255] * 2)) * 2)
+
+
+if __name__ == '__main__':
+    unittest.main()

@@ -1,0 +1,530 @@
+//! `cargo xtask firmware-test`, the STM32F411 half: the release ELF that
+//! `cargo xtask flash --board stm32f411` flashes, run on the emulated STM32F411CE (Cortex-M4F,
+//! Unicorn) with its ST7789.
+//!
+//! 1. Digests: the F411 logs the state digest after every turn and at the end of each match of one
+//!    whole rotation (every entry of its lineup, `Lineup::LEN` matches); the host plays the same
+//!    matches through the same loop: identical lists.
+//! 2. Pixels: each frame the F411 announces (`frame m= t= k=`) is the emulated ST7789's picture at
+//!    that instant; it equals the host's rendering of the same turn at rgb240x240 (the same screens
+//!    on an RGB565 240x240 canvas, `arena render --display rgb240x240`), pixel for pixel.
+//! 3. The board: the clock tree the firmware set (100 MHz from the 25 MHz crystal through the PLL,
+//!    3 flash wait states), SPI1's clock, the LCD's state (awake, on, inverted, RGB565).
+//! 4. Stack: each match's high-water mark, within its state + 12 KB.
+//! 5. Panic: `panic-test` panics once the board is up: the message is in the decoded log and the
+//!    run ends in the HardFault that panic-probe takes, with a failure status.
+//! 6. The harness: its own tests (`python -m unittest`), and bad input (a truncated ELF, a file that
+//!    is no ELF, a firmware that never logs) ends with a clear error and a non-zero status.
+//! 7. DFU: the raw image `flash --dfu` writes equals the ELF's flash contents.
+
+use std::path::Path;
+use std::process::Command;
+use std::time::Instant;
+
+use anyhow::{bail, ensure, Context, Result};
+use embedded_graphics::pixelcolor::{Rgb565, Rgb888, RgbColor};
+use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Pixel, Size};
+use serde_json::Value;
+
+use crate::stm32::{self, Run};
+use crate::{dfu, log, qemu, root, tools};
+
+pub const SIDE: usize = 240;
+
+/// The host's RGB565 240x240 canvas (the ST7789's), as `arena render --display rgb240x240` draws.
+#[derive(Clone, PartialEq, Eq)]
+pub struct RgbFrame {
+    px: Vec<Rgb565>,
+}
+
+impl Default for RgbFrame {
+    fn default() -> Self {
+        RgbFrame {
+            px: vec![Rgb565::BLACK; SIDE * SIDE],
+        }
+    }
+}
+
+impl RgbFrame {
+    /// The colour at (x, y), widened to RGB888 as embedded-graphics does.
+    pub fn rgb(&self, x: usize, y: usize) -> [u8; 3] {
+        let c = Rgb888::from(self.px[y * SIDE + x]);
+        [c.r(), c.g(), c.b()]
+    }
+
+    pub fn to_image(&self) -> image::RgbImage {
+        image::RgbImage::from_fn(SIDE as u32, SIDE as u32, |x, y| {
+            image::Rgb(self.rgb(x as usize, y as usize))
+        })
+    }
+}
+
+impl OriginDimensions for RgbFrame {
+    fn size(&self) -> Size {
+        Size::new(SIDE as u32, SIDE as u32)
+    }
+}
+
+impl DrawTarget for RgbFrame {
+    type Color = Rgb565;
+    type Error = core::convert::Infallible;
+
+    fn draw_iter<I: IntoIterator<Item = Pixel<Rgb565>>>(
+        &mut self,
+        pixels: I,
+    ) -> Result<(), Self::Error> {
+        for Pixel(p, c) in pixels {
+            if (0..SIDE as i32).contains(&p.x) && (0..SIDE as i32).contains(&p.y) {
+                self.px[p.y as usize * SIDE + p.x as usize] = c;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A differing pixel: `(x, y, got, want)`.
+pub type Difference = (u32, u32, [u8; 3], [u8; 3]);
+
+/// The first pixel where a 240x240 RGB picture differs from `frame`.
+pub fn compare(png: &image::RgbImage, frame: &RgbFrame) -> Result<Option<Difference>, String> {
+    if png.dimensions() != (SIDE as u32, SIDE as u32) {
+        let (w, h) = png.dimensions();
+        return Err(format!("a {w}x{h} picture, not 240x240"));
+    }
+    for (x, y, p) in png.enumerate_pixels() {
+        let want = frame.rgb(x as usize, y as usize);
+        if p.0 != want {
+            return Ok(Some((x, y, p.0, want)));
+        }
+    }
+    Ok(None)
+}
+
+pub fn run() -> Result<()> {
+    let release = build()?;
+    emulate(&release)
+}
+
+/// Everything before the emulator runs: the harness's own tests, the release ELFs.
+pub fn build() -> Result<std::path::PathBuf> {
+    crate::setup::stm32_emulator()?;
+    harness_tests()?;
+    stm32::build()
+}
+
+/// The checks on the emulated F411, with the ELFs of [`build`].
+pub fn emulate(release: &Path) -> Result<()> {
+    let started = Instant::now();
+    let (rows, lines) = rotation(&release.join("arena"))?;
+    registers_agree(&release.join("arena"), &lines)?;
+    panic_test(&release.join("panic-test"))?;
+    bad_input(&release.join("arena"), &release.join("panic-test"))?;
+    dfu_image(&release.join("arena"))?;
+    stm32::check_stack(&rows)?;
+    println!(
+        "xtask test: the emulated STM32F411 checks took {:.0} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// The harness's unit tests (the ST7789 model, the ELF reader, rzCOBS, RTT, PNG).
+fn harness_tests() -> Result<()> {
+    tools::status(
+        Command::new(stm32::python())
+            .args(["-m", "unittest", "discover", "-q", "-s", "tests"])
+            .current_dir(root().join(stm32::EMULATOR)),
+    )
+    .context("the STM32F411 emulator's own tests failed")
+}
+
+/// The rotation's checks; the per-match rows and the decoded log.
+fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
+    let dir = qemu::fresh_dir(&root().join("target/xtask-stm32f411"))?;
+    let matches = <stm32::Lineup as arena_firmware::Lineup>::LEN as u32;
+    // The host plays the same matches on the other core while the emulator runs, once the boot
+    // line has said how.
+    let (tap, lines) = std::sync::mpsc::channel::<String>();
+    type Played = (arena_firmware::RunConfig, crate::host::Recorder<RgbFrame>);
+    let host = std::thread::spawn(move || -> Result<Played> {
+        let Some(boot) = lines
+            .iter()
+            .find(|l| log::message(l).starts_with("stm32f411:"))
+        else {
+            bail!("the F411's log has no `stm32f411:` boot line");
+        };
+        let cfg = arena_firmware::RunConfig {
+            matches: Some(matches),
+            ..stm32::logged_config(&[boot])?
+        };
+        ensure!(
+            cfg.digest_every > 0 && cfg.snapshot_every > 0,
+            "the F411 firmware logs digests every {} and announces frames every {} turns: both are needed",
+            cfg.digest_every,
+            cfg.snapshot_every
+        );
+        let rec = crate::host::play_on::<stm32::Lineup, RgbFrame>(&cfg);
+        for _ in lines {} // the rest of the log, until the run ends
+        Ok((cfg, rec))
+    });
+    let ran = Run {
+        matches: Some(matches),
+        frames: Some(&dir),
+        tap: Some(tap),
+        ..Run::new(elf, 1500)
+    }
+    .go()?;
+    ensure!(
+        ran.status == 0,
+        "the emulated STM32F411 stopped before {matches} matches: {}",
+        ran.why()
+    );
+    println!(
+        "xtask test: the emulated STM32F411 played {matches} matches in {:.0} s ({} SPI bytes to the ST7789)",
+        ran.seconds, ran.summary["spi"]["bytes"]
+    );
+    let Ok(played) = host.join() else {
+        bail!("the host's replay panicked");
+    };
+    let (cfg, want) = played?;
+    ensure!(
+        stm32::logged_config(&ran.lines)?
+            == arena_firmware::RunConfig {
+                matches: None,
+                ..cfg
+            },
+        "the F411's boot line changed under the run"
+    );
+    board_state(&ran.summary)?;
+
+    let (digests, finals) = log::same_digests(
+        &ran.lines,
+        "F411",
+        "the F411's log",
+        &want.digests,
+        &want.finals,
+    )?;
+    let played: Vec<_> = want
+        .started
+        .iter()
+        .map(|(m, g, c, _)| (*m, g.clone(), c.clone()))
+        .collect();
+    let started: Vec<(u32, String, String)> = ran
+        .lines
+        .iter()
+        .filter(|l| log::kind(l) == "start")
+        .filter_map(|l| {
+            Some((
+                log::num(l, "m")?,
+                log::value(l, "game")?.to_owned(),
+                log::value(l, "config")?.to_owned(),
+            ))
+        })
+        .collect();
+    ensure!(
+        started == played,
+        "the F411 played {started:?}, the host {played:?}"
+    );
+    println!(
+        "xtask test: {} digests of {} matches ({}) identical on the emulated STM32F411 (Cortex-M4F) and the host",
+        digests + finals,
+        finals,
+        started
+            .iter()
+            .map(|(_, g, c)| format!("{g} {c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+
+    ensure!(
+        ran.frames.len() == want.frames.len(),
+        "the F411 announced {} frames, the host {}",
+        ran.frames.len(),
+        want.frames.len()
+    );
+    for ((line, png, _), ((m, t, result), frame)) in ran.frames.iter().zip(&want.frames) {
+        let line = line.as_deref().unwrap_or("");
+        let key = (
+            log::num::<u32>(line, "m"),
+            log::num::<u32>(line, "t"),
+            log::value(line, "k") == Some("Result"),
+        );
+        ensure!(
+            key == (Some(*m), Some(*t), *result),
+            "frame order: F411 `{line}`, host m={m} t={t} result={result}"
+        );
+        let img = image::open(png)
+            .with_context(|| png.display().to_string())?
+            .to_rgb8();
+        match compare(&img, frame) {
+            Ok(None) => {}
+            Ok(Some((x, y, got, want))) => {
+                let host = png.with_extension("host.png");
+                frame.to_image().save(&host)?;
+                bail!(
+                    "{line}: the emulated ST7789 {} differs from the host rendering {} at ({x}, {y}): {got:?}, want {want:?}",
+                    png.display(),
+                    host.display()
+                );
+            }
+            Err(e) => bail!("{}: {e}", png.display()),
+        }
+    }
+    println!(
+        "xtask test: {} ST7789 frames of the emulated STM32F411 equal the host rendering at rgb240x240",
+        ran.frames.len()
+    );
+
+    let rows = log::cost_rows(&ran.lines, matches, "instructions", true);
+    println!("xtask test: stack high-water mark per match on the F411 (budget: state + 12 KB):");
+    for r in &rows {
+        ensure!(
+            r["turns"].as_u64().unwrap_or(0) > 0,
+            "match {}: no cost line",
+            r["match"]
+        );
+        println!(
+            "  {:<14} {:<15} {:>7} bytes (state {})",
+            r["game"].as_str().unwrap_or("?"),
+            r["config"].as_str().unwrap_or("?"),
+            r["stack_bytes"],
+            r["state_bytes"]
+        );
+    }
+    Ok((rows, ran.lines))
+}
+
+/// What the firmware set up, as the harness saw it: the clocks, SPI1, the LCD.
+fn board_state(s: &Value) -> Result<()> {
+    let clocks = &s["clocks"];
+    ensure!(
+        clocks["sysclk"] == 100_000_000 && clocks["hclk"] == 100_000_000,
+        "the F411 runs at {} (HCLK {}), not 100 MHz: {clocks}",
+        clocks["sysclk"],
+        clocks["hclk"]
+    );
+    ensure!(
+        clocks["source"]
+            .as_str()
+            .is_some_and(|src| src.starts_with("PLL (HSE 25 MHz")),
+        "the F411's clock is not the PLL from the 25 MHz crystal: {clocks}"
+    );
+    let spi = s["spi"]["clockHz"].as_u64().unwrap_or(0);
+    ensure!(
+        spi > 0 && spi <= 62_500_000,
+        "SPI1's clock {spi} Hz: the ST7789 takes at most 62.5 MHz (a 16 ns serial clock cycle)"
+    );
+    let lcd = &s["lcd"];
+    ensure!(
+        lcd["displayOn"] == true && lcd["sleeping"] == false && lcd["colmod"] == 0x55,
+        "the ST7789 is not awake, on and in RGB565: {lcd}"
+    );
+    ensure!(
+        lcd["warnings"].as_object().is_some_and(|w| w.is_empty())
+            && s["warnings"].as_object().is_some_and(|w| w.is_empty()),
+        "the emulated board warned: {} {}",
+        s["warnings"],
+        lcd["warnings"]
+    );
+    println!(
+        "xtask test: the F411 set itself up as the board needs: {} ({} flash wait states), APB1 {} Hz, SPI1 at {spi} Hz, the ST7789 awake, on, inverted {}, RGB565",
+        clocks["source"].as_str().unwrap_or("?"),
+        clocks["flash_wait_states"],
+        clocks["pclk1"],
+        lcd["inverted"]
+    );
+    Ok(())
+}
+
+/// The first turns again with SPI1 modelled register by register (every byte through CR1, SR and
+/// DR, as the chip takes them): the same log and the same pictures as the rotation's run, which
+/// takes SPI1's bytes a slice at a time.
+fn registers_agree(elf: &Path, rotation: &[String]) -> Result<()> {
+    const FRAMES: u32 = 2;
+    let dir = qemu::fresh_dir(&root().join("target/xtask-stm32f411/registers"))?;
+    let ran = Run {
+        matches: Some(1),
+        frames: Some(&dir),
+        frames_max: Some(FRAMES),
+        spi_registers: true,
+        ..Run::new(elf, 300)
+    }
+    .go()?;
+    ensure!(
+        ran.status == 0 && ran.summary["spi"]["path"] == "registers",
+        "the register-by-register run stopped: {}",
+        ran.why()
+    );
+    ensure!(
+        ran.frames.len() == FRAMES as usize,
+        "the register-by-register run announced {} frames, not {FRAMES}",
+        ran.frames.len()
+    );
+    let slices = root().join("target/xtask-stm32f411");
+    for (line, png, _) in &ran.frames {
+        let other = slices.join(png.file_name().unwrap_or_default());
+        let (a, b) = (image::open(png)?.to_rgb8(), image::open(&other)?.to_rgb8());
+        ensure!(
+            a == b,
+            "{}: SPI1 register by register gives {}, a slice at a time {}: they differ",
+            line.as_deref().unwrap_or("?"),
+            png.display(),
+            other.display()
+        );
+    }
+    let digests = log::triples(&ran.lines, "digest");
+    let want = log::triples(rotation, "digest");
+    ensure!(
+        !digests.is_empty() && want.starts_with(&digests),
+        "the register-by-register run's digests are not the rotation's first ones"
+    );
+    println!(
+        "xtask test: with SPI1 register by register ({} SPI bytes through DR), the first {FRAMES} frames and {} digests are those of the run that takes slices",
+        ran.summary["spi"]["bytes"],
+        digests.len()
+    );
+    Ok(())
+}
+
+fn panic_test(elf: &Path) -> Result<()> {
+    let ran = Run {
+        silence_s: Some(30),
+        ..Run::new(elf, 120)
+    }
+    .go()?;
+    ensure!(
+        ran.status != 0,
+        "a panic must end the emulated STM32F411 with a failure status"
+    );
+    ensure!(
+        ran.summary["kind"] == "hardfault",
+        "the panic must end in the HardFault that panic-probe takes, not: {}",
+        ran.why()
+    );
+    let text = ran.lines.join("\n");
+    let Some(at) = ran
+        .lines
+        .iter()
+        .find(|l| log::message(l).starts_with("panicked at"))
+    else {
+        bail!("no panic message in the F411's log: {text}");
+    };
+    ensure!(
+        text.contains("index out of bounds: the len is 3 but the index is 7"),
+        "unexpected panic message: {text}"
+    );
+    println!(
+        "xtask test: the F411's panic is in the decoded log (`{}`), then {}; exit status {}",
+        log::message(at),
+        ran.why(),
+        ran.status
+    );
+    Ok(())
+}
+
+/// Runs the harness alone (no defmt-print) and expects a failure with a message.
+fn expect_failure(args: &[&str], elf: &Path, status: i32, says: &str) -> Result<()> {
+    let summary = root().join("target/xtask-stm32f411/bad-summary.json");
+    let out = Run::new(elf, 60)
+        .command(&summary)
+        .args(args)
+        .output()
+        .context("cannot start the emulator")?;
+    let err = String::from_utf8_lossy(&out.stderr);
+    ensure!(
+        out.status.code() == Some(status) && err.contains(says),
+        "the emulator on {} {args:?}: want exit status {status} and `{says}`, got {:?}: {err}",
+        elf.display(),
+        out.status.code()
+    );
+    Ok(())
+}
+
+/// The ELF with its reset handler's first instruction replaced by `b .`: a firmware that starts
+/// and never logs.
+fn silent_firmware(elf: &Path, out: &Path) -> Result<()> {
+    let mut bytes = std::fs::read(elf)?;
+    let segments = crate::elf::load_segments(&bytes).map_err(anyhow::Error::msg)?;
+    let vectors = segments
+        .iter()
+        .find(|s| s.addr == dfu::FLASH)
+        .context("no segment at the flash's start (the vector table)")?;
+    let reset = u32::from_le_bytes(vectors.data[4..8].try_into()?) & !1;
+    let seg = segments
+        .iter()
+        .find(|s| (s.addr..s.addr + s.data.len() as u32).contains(&reset))
+        .context("the reset vector points into no segment")?;
+    let at = seg.offset + (reset - seg.addr) as usize;
+    bytes[at..at + 2].copy_from_slice(&0xE7FEu16.to_le_bytes());
+    std::fs::write(out, bytes)?;
+    Ok(())
+}
+
+fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
+    let dir = root().join("target/xtask-stm32f411");
+    let bytes = std::fs::read(elf)?;
+    let truncated = dir.join("truncated.elf");
+    std::fs::write(&truncated, &bytes[..bytes.len().min(4096)])?;
+    expect_failure(&[], &truncated, 2, "past the end of the file")?;
+    let not_elf = root().join(stm32::EMULATOR).join("requirements.txt");
+    expect_failure(&[], &not_elf, 2, "no ELF magic")?;
+    expect_failure(&[], &dir.join("missing.elf"), 2, "cannot read")?;
+    // A firmware that never logs, or never plays a match: clear errors, never a hang.
+    let silent = dir.join("silent.elf");
+    silent_firmware(elf, &silent)?;
+    expect_failure(&["--silence", "2"], &silent, 3, "has logged nothing")?;
+    expect_failure(&["--matches", "1"], panic_elf, 2, "start m=")?;
+    expect_failure(
+        &["--timeout", "2", "--matches", "1000"],
+        elf,
+        3,
+        "timed out",
+    )?;
+    println!(
+        "xtask test: the F411 emulator rejects a truncated ELF, a file that is no ELF and a missing \
+         one, and stops a firmware that stays silent or never starts a match, each with a message \
+         and a non-zero status"
+    );
+    Ok(())
+}
+
+/// The raw image `flash --board stm32f411 --dfu` writes is the ELF's flash contents.
+fn dfu_image(elf: &Path) -> Result<()> {
+    let out = root().join("target/xtask-stm32f411/dfu.bin");
+    let n = dfu::make(elf, &out)?;
+    println!(
+        "xtask test: the DFU image (llvm-objcopy -O binary, {n} bytes from 0x{:08x}) equals the ELF's flash contents",
+        dfu::FLASH
+    );
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use embedded_graphics::prelude::{Point, Primitive};
+    use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
+    use embedded_graphics::Drawable;
+
+    #[test]
+    fn compares_240x240_pictures_pixel_for_pixel() {
+        let mut f = RgbFrame::default();
+        Rectangle::new(Point::new(10, 20), Size::new(3, 2))
+            .into_styled(PrimitiveStyle::with_fill(Rgb565::new(31, 10, 3)))
+            .draw(&mut f)
+            .unwrap();
+        let png = f.to_image();
+        assert_eq!(compare(&png, &f), Ok(None));
+        // embedded-graphics' widening: 5 bits of 31 are 255, 6 bits of 10 are 40, 5 bits of 3 are 25.
+        assert_eq!(png.get_pixel(10, 20).0, [255, 40, 25]);
+        let mut other = f.clone();
+        other
+            .draw_iter([Pixel(Point::new(200, 100), Rgb565::WHITE)])
+            .unwrap();
+        assert_eq!(
+            compare(&png, &other),
+            Ok(Some((200, 100, [0, 0, 0], [255, 255, 255])))
+        );
+        assert!(compare(&image::RgbImage::new(10, 10), &f).is_err());
+    }
+}
