@@ -124,6 +124,45 @@ pub fn same_digests(
     Ok((got.len(), got_finals.len()))
 }
 
+/// Fails unless `board`'s log has the host's digests and final digests (`same_digests`) and
+/// started the host's matches (`started`: `(match, game, config, _)` as the host played them);
+/// the line that says so.
+pub fn same_matches<T>(
+    lines: &[String],
+    board: &str,
+    digests: &[Triple],
+    finals: &[Triple],
+    started: &[(u32, String, String, T)],
+) -> anyhow::Result<String> {
+    let (digests, finals) =
+        same_digests(lines, board, &format!("the {board}'s log"), digests, finals)?;
+    let played: Vec<_> = started
+        .iter()
+        .map(|(m, g, c, _)| (*m, g.clone(), c.clone()))
+        .collect();
+    let got: Vec<(u32, String, String)> = lines
+        .iter()
+        .filter(|l| kind(l) == "start")
+        .filter_map(|l| {
+            Some((
+                num(l, "m")?,
+                value(l, "game")?.to_owned(),
+                value(l, "config")?.to_owned(),
+            ))
+        })
+        .collect();
+    anyhow::ensure!(
+        got == played,
+        "the {board} played {got:?}, the host {played:?}"
+    );
+    let names: Vec<String> = got.iter().map(|(_, g, c)| format!("{g} {c}")).collect();
+    Ok(format!(
+        "{} digests of {finals} matches ({})",
+        digests + finals,
+        names.join(", ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

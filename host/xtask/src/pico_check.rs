@@ -159,45 +159,22 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         "the Pico's boot line changed under the run"
     );
 
-    let (digests, finals) = log::same_digests(
+    let matched = log::same_matches(
         &ran.lines,
         "Pico",
-        "the Pico's log",
         &want.digests,
         &want.finals,
+        &want.started,
     )?;
-    let played: Vec<_> = want
-        .started
-        .iter()
-        .map(|(m, g, c, _)| (*m, g.clone(), c.clone()))
-        .collect();
-    let started: Vec<(u32, String, String)> = ran
-        .lines
-        .iter()
-        .filter(|l| log::kind(l) == "start")
-        .filter_map(|l| {
-            Some((
-                log::num(l, "m")?,
-                log::value(l, "game")?.to_owned(),
-                log::value(l, "config")?.to_owned(),
-            ))
-        })
-        .collect();
-    ensure!(
-        started == played,
-        "the Pico played {started:?}, the host {played:?}"
-    );
     println!(
-        "xtask test: {} digests of {} matches ({}) identical on the emulated Pico (Cortex-M0+, booted from the UF2 file) and the host",
-        digests + finals,
-        finals,
-        started
-            .iter()
-            .map(|(_, g, c)| format!("{g} {c}"))
-            .collect::<Vec<_>>()
-            .join(", ")
+        "xtask test: {matched} identical on the emulated Pico (Cortex-M0+, booted from the UF2 file) and the host"
     );
+    same_frames(&ran, &want)?;
+    stacks(&ran, matches)
+}
 
+/// Every frame the Pico announced equals the host's rendering at oled128x64, in the same order.
+fn same_frames(ran: &pico::Ran, want: &mono::MonoRecorder) -> Result<()> {
     ensure!(
         ran.frames.len() == want.frames.len(),
         "the Pico announced {} frames, the host {}",
@@ -239,7 +216,11 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         "xtask test: {} OLED frames of the emulated Pico equal the host rendering at oled128x64",
         ran.frames.len()
     );
+    Ok(())
+}
 
+/// The stack high-water mark and cost lines of every match: plausible, printed; the cost rows.
+fn stacks(ran: &pico::Ran, matches: u32) -> Result<Vec<Value>> {
     let rows = crate::log::cost_rows(&ran.lines, matches, "cycles", true);
     println!(
         "xtask test: stack high-water mark per match on the Pico (of {} bytes):",

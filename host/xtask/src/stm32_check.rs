@@ -197,45 +197,37 @@ fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
     );
     board_state(&ran.summary)?;
 
-    let (digests, finals) = log::same_digests(
+    let matched = log::same_matches(
         &ran.lines,
         "F411",
-        "the F411's log",
         &want.digests,
         &want.finals,
+        &want.started,
     )?;
-    let played: Vec<_> = want
-        .started
-        .iter()
-        .map(|(m, g, c, _)| (*m, g.clone(), c.clone()))
-        .collect();
-    let started: Vec<(u32, String, String)> = ran
-        .lines
-        .iter()
-        .filter(|l| log::kind(l) == "start")
-        .filter_map(|l| {
-            Some((
-                log::num(l, "m")?,
-                log::value(l, "game")?.to_owned(),
-                log::value(l, "config")?.to_owned(),
-            ))
-        })
-        .collect();
-    ensure!(
-        started == played,
-        "the F411 played {started:?}, the host {played:?}"
-    );
-    println!(
-        "xtask test: {} digests of {} matches ({}) identical on the emulated STM32F411 (Cortex-M4F) and the host",
-        digests + finals,
-        finals,
-        started
-            .iter()
-            .map(|(_, g, c)| format!("{g} {c}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
+    println!("xtask test: {matched} identical on the emulated STM32F411 (Cortex-M4F) and the host");
 
+    same_frames(&ran, &want)?;
+    let rows = log::cost_rows(&ran.lines, matches, "instructions", true);
+    println!("xtask test: stack high-water mark per match on the F411 (budget: state + 12 KB):");
+    for r in &rows {
+        ensure!(
+            r["turns"].as_u64().unwrap_or(0) > 0,
+            "match {}: no cost line",
+            r["match"]
+        );
+        println!(
+            "  {:<14} {:<15} {:>7} bytes (state {})",
+            r["game"].as_str().unwrap_or("?"),
+            r["config"].as_str().unwrap_or("?"),
+            r["stack_bytes"],
+            r["state_bytes"]
+        );
+    }
+    Ok((rows, ran.lines))
+}
+
+/// Every frame the F411 announced equals the host's rendering at rgb240x240, in the same order.
+fn same_frames(ran: &crate::pico::Ran, want: &crate::host::Recorder<RgbFrame>) -> Result<()> {
     ensure!(
         ran.frames.len() == want.frames.len(),
         "the F411 announced {} frames, the host {}",
@@ -274,24 +266,7 @@ fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
         "xtask test: {} ST7789 frames of the emulated STM32F411 equal the host rendering at rgb240x240",
         ran.frames.len()
     );
-
-    let rows = log::cost_rows(&ran.lines, matches, "instructions", true);
-    println!("xtask test: stack high-water mark per match on the F411 (budget: state + 12 KB):");
-    for r in &rows {
-        ensure!(
-            r["turns"].as_u64().unwrap_or(0) > 0,
-            "match {}: no cost line",
-            r["match"]
-        );
-        println!(
-            "  {:<14} {:<15} {:>7} bytes (state {})",
-            r["game"].as_str().unwrap_or("?"),
-            r["config"].as_str().unwrap_or("?"),
-            r["stack_bytes"],
-            r["state_bytes"]
-        );
-    }
-    Ok((rows, ran.lines))
+    Ok(())
 }
 
 /// What the firmware set up, as the harness saw it: the clocks, SPI1, the LCD.
