@@ -437,7 +437,6 @@ fn no_module_of_the_host_is_in_a_cycle() {
 }
 
 #[test]
-#[ignore = "host/xtask's modules are still cyclic (log <-> demo, setup <-> tools, ...) until its rework lands"]
 fn the_xtask_module_graph_has_no_cycle() {
     let g = graph(&src_of("xtask"));
     if let Some(c) = cycle(&g) {

@@ -11,7 +11,7 @@ use anyhow::{ensure, Result};
 use arena_firmware::Lineup;
 use serde_json::json;
 
-use crate::{host, log, qemu, root, tools};
+use crate::{host, log, qemu, root};
 
 /// The budget: median instructions per turn of the rules (`step`).
 pub const BUDGET: u64 = 50_000;
@@ -41,7 +41,7 @@ fn table_line(r: &serde_json::Value) -> String {
 }
 
 pub fn run(json_only: bool) -> Result<serde_json::Value> {
-    tools::qemu_board()?;
+    crate::setup::board()?;
     let elf = qemu::build()?.join("arena");
     let matches = host::Lineup::LEN as u32;
     let args = vec![format!("matches={matches}"), "digest=0".into()];
@@ -116,7 +116,7 @@ mod tests {
             let start = format!("INFO  start m=0 game=g config=duel seed=7 state=900 bots={bots}");
             super::table_line(&serde_json::json!({
                 "game": "g", "config": "duel",
-                "bots": crate::demo::bots_of(&start),
+                "bots": crate::log::bots_of(&start),
             }))
         };
         let (a, b) = (

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::{Delay, Frame};
 
-use crate::{log, qemu, root, tools};
+use crate::{log, qemu, root};
 
 /// The matches of one rotation (every entry of the board's lineup once).
 pub fn rotation() -> u32 {
@@ -16,7 +16,7 @@ pub fn rotation() -> u32 {
 }
 
 pub fn run(matches: u32, snap: u32, verbose: bool) -> Result<()> {
-    tools::qemu_board()?;
+    crate::setup::board()?;
     let release = qemu::build()?;
     let elf = release.join("arena");
     let dir = qemu::fresh_dir(&root().join("target/demo"))?;
@@ -102,57 +102,26 @@ impl Summary {
     }
 }
 
-/// The text of `msg` between `key=` and the next ` word=` (values may hold spaces: `[0, 1]`).
-fn field<'a>(msg: &'a str, key: &str) -> &'a str {
-    let Some(at) = msg.find(&format!(" {key}=")) else {
-        return "";
-    };
-    let rest = &msg[at + key.len() + 2..];
-    let end = rest
-        .match_indices(' ')
-        .map(|(i, _)| i)
-        .find(|&i| {
-            let word = &rest[i + 1..];
-            word.find('=').is_some_and(|e| {
-                word[..e]
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c == '_')
-                    && e > 0
-            })
-        })
-        .unwrap_or(rest.len());
-    &rest[..end]
-}
-
-/// The bots of a match as people read them (`strong vs random`), from its `start` line: the
-/// demo's lines and the cost tables name them, since one game and config can play twice.
-pub fn bots_of(start: &str) -> String {
-    field(start, "bots")
-        .trim_matches(|c| c == '[' || c == ']')
-        .replace('"', "")
-        .replace(", ", " vs ")
-}
-
 fn describe(start: &str, result: &str, cost: &str, matches: u32) -> String {
-    let number: u32 = field(start, "m").parse().unwrap_or(0);
-    let bots = bots_of(start);
+    let number: u32 = log::field(start, "m").parse().unwrap_or(0);
+    let bots = log::bots_of(start);
     let outcome = if result.contains("stopped") || result.is_empty() {
         "stopped at the turn limit".to_owned()
     } else {
         format!(
             "ranks {} scores {} ({})",
-            field(result, "ranks"),
-            field(result, "scores"),
-            field(result, "reason")
+            log::field(result, "ranks"),
+            log::field(result, "scores"),
+            log::field(result, "reason")
         )
     };
     format!(
         "match {}/{matches}: {} {}, {bots}: {outcome}, {} turns, the rules' median {} SysTick ticks a turn",
         number + 1,
-        field(start, "game"),
-        field(start, "config"),
-        field(cost, "turns"),
-        field(cost, "median"),
+        log::field(start, "game"),
+        log::field(start, "config"),
+        log::field(cost, "turns"),
+        log::field(cost, "median"),
     )
 }
 

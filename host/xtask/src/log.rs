@@ -67,7 +67,7 @@ pub fn cost_rows(
             row.insert("match".into(), json!(m));
             row.insert("game".into(), json!(value(&start, "game").unwrap_or("?")));
             row.insert("config".into(), json!(value(&start, "config").unwrap_or("?")));
-            row.insert("bots".into(), json!(crate::demo::bots_of(&start)));
+            row.insert("bots".into(), json!(bots_of(&start)));
             row.insert("turns".into(), json!(n(&cost, "turns")));
             for (key, prefix) in [(format!("{unit}_per_turn"), ""), (format!("bots_{unit}_per_turn"), "bots_")] {
                 let figure = |k: &str| n(&cost, &format!("{prefix}{k}"));
@@ -161,6 +161,37 @@ pub fn same_matches<T>(
         digests + finals,
         names.join(", ")
     ))
+}
+
+/// The text of `msg` between `key=` and the next ` word=` (values may hold spaces: `[0, 1]`).
+pub fn field<'a>(msg: &'a str, key: &str) -> &'a str {
+    let Some(at) = msg.find(&format!(" {key}=")) else {
+        return "";
+    };
+    let rest = &msg[at + key.len() + 2..];
+    let end = rest
+        .match_indices(' ')
+        .map(|(i, _)| i)
+        .find(|&i| {
+            let word = &rest[i + 1..];
+            word.find('=').is_some_and(|e| {
+                word[..e]
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c == '_')
+                    && e > 0
+            })
+        })
+        .unwrap_or(rest.len());
+    &rest[..end]
+}
+
+/// The bots of a match as people read them (`strong vs random`), from its `start` line: the
+/// demo's lines and the cost tables name them, since one game and config can play twice.
+pub fn bots_of(start: &str) -> String {
+    field(start, "bots")
+        .trim_matches(|c| c == '[' || c == ']')
+        .replace('"', "")
+        .replace(", ", " vs ")
 }
 
 #[cfg(test)]

@@ -250,7 +250,7 @@ pub fn run(elf: Option<&str>) -> Result<()> {
     if let Some(elf) = elf {
         return check(Path::new(elf));
     }
-    tools::qemu_board()?;
+    crate::setup::board()?;
     let release = qemu::build()?;
     check(&release.join("arena"))
 }

@@ -17,7 +17,7 @@ use crate::{log, qemu, root, tools};
 
 pub const BOARD: &str = "boards/rp-pico";
 pub const TARGET: &str = "thumbv6m-none-eabi";
-pub const EMULATOR: &str = "boards/rp-pico/emulator";
+pub use crate::setup::PICO_EMULATOR as EMULATOR;
 /// The lineup the Pico firmware plays (`boards/rp-pico/src/main.rs`).
 pub type Lineup = arena_firmware::PicoArcade;
 
@@ -26,27 +26,6 @@ pub type Lineup = arena_firmware::PicoArcade;
 pub fn build() -> Result<PathBuf> {
     tools::targets(&[TARGET])?;
     qemu::build_board(BOARD, TARGET)
-}
-
-/// `npm ci` in the harness folder from the committed lock file, unless node_modules was installed
-/// from this very lock file already (Node itself is one of `setup`'s Debian packages).
-pub fn node_packages() -> Result<()> {
-    let dir = root().join(EMULATOR);
-    let lock = std::fs::read(dir.join("package-lock.json"))
-        .with_context(|| format!("{}/package-lock.json", dir.display()))?;
-    let stamp = dir.join("node_modules/.arena-installed-from");
-    if std::fs::read(&stamp).ok().as_deref() == Some(&lock[..]) {
-        return Ok(());
-    }
-    crate::setup::install(
-        "npm",
-        &format!("the emulator's Node packages (npm ci in {EMULATOR})"),
-        Command::new("npm")
-            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-            .current_dir(&dir),
-    )?;
-    std::fs::write(&stamp, &lock)?;
-    Ok(())
 }
 
 /// One emulated run.

@@ -35,7 +35,7 @@ pub fn run() -> Result<()> {
 /// Everything before the emulator runs: Node's packages, the harness's own tests, the release
 /// ELFs (this uses both cores; [`emulate`] mostly one, so it can run beside other checks).
 pub fn build() -> Result<std::path::PathBuf> {
-    pico::node_packages()?;
+    crate::setup::node_packages()?;
     harness_tests()?;
     pico::build()
 }

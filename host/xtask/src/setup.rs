@@ -130,7 +130,7 @@ pub fn all() -> Result<()> {
 pub fn rest() -> Result<()> {
     debian(&DEBIAN)?;
     crates(&CRATES)?;
-    crate::pico::node_packages()?;
+    node_packages()?;
     stm32_emulator()
 }
 
@@ -238,5 +238,29 @@ pub fn targets() -> Result<()> {
             ]),
         )?;
     }
+    Ok(())
+}
+
+/// The emulated Pico's harness (Node, rp2040js).
+pub const PICO_EMULATOR: &str = "boards/rp-pico/emulator";
+
+/// `npm ci` in the harness folder from the committed lock file, unless node_modules was installed
+/// from this very lock file already (Node itself is one of `setup`'s Debian packages).
+pub fn node_packages() -> Result<()> {
+    let dir = crate::root().join(PICO_EMULATOR);
+    let lock = std::fs::read(dir.join("package-lock.json"))
+        .with_context(|| format!("{}/package-lock.json", dir.display()))?;
+    let stamp = dir.join("node_modules/.arena-installed-from");
+    if std::fs::read(&stamp).ok().as_deref() == Some(&lock[..]) {
+        return Ok(());
+    }
+    install(
+        "npm",
+        &format!("the emulator's Node packages (npm ci in {PICO_EMULATOR})"),
+        Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
+            .current_dir(&dir),
+    )?;
+    std::fs::write(&stamp, &lock)?;
     Ok(())
 }

@@ -80,8 +80,3 @@ pub fn host_triple() -> Result<String> {
         .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
         .context("rustc -vV gave no host")
 }
-
-/// Everything the QEMU board needs: the thumb targets, llvm-tools, QEMU, defmt-print.
-pub fn qemu_board() -> Result<()> {
-    crate::setup::board()
-}
