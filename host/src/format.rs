@@ -61,14 +61,14 @@ pub struct MatchResult {
     pub turns: u32,
     /// Per seat: 0 is first, ties share.
     pub rank: Vec<u8>,
-    /// Per seat: the game's own score, higher is better (all 0 when the match did not finish).
+    /// Per seat: the game's own score, in its own measure (all 0 when the match did not finish).
     pub score: Vec<i64>,
     /// Why the match ended, in the rules' words ("not finished" at a step limit).
     pub reason: String,
     /// Per seat: what its bot did wrong.
     pub faults: Vec<Faults>,
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     /// The match's replay, when replays are written.
+    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub replay: Option<PathBuf>,
 }
 

@@ -7,8 +7,8 @@ use std::time::Duration;
 /// Why a bot as given cannot play: not one of the game's, or a program that cannot start.
 #[derive(Debug, thiserror::Error)]
 pub enum BadBot {
-    #[error("`cmd:` needs a command line after it")]
     /// `cmd:` and nothing after it.
+    #[error("`cmd:` needs a command line after it")]
     NoCommand,
     /// Neither a built-in bot of `game` nor `cmd:`.
     #[error(

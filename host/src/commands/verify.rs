@@ -52,17 +52,18 @@ fn kind(entry: &Entry) -> String {
 /// Why `arena verify` did not verify a file; every kind exits with [`Unverified::EXIT`].
 #[derive(Debug, thiserror::Error)]
 pub enum Unverified {
-    #[error("no file given")]
     /// No FILE argument.
+    #[error("no file given")]
     NoFile,
-    #[error("cannot read {}: {error}", file.display())]
     /// The file cannot be opened or read.
+    #[error("cannot read {}: {error}", file.display())]
     Read {
         /// The file, as given.
         file: PathBuf,
         /// The system's reason.
         error: std::io::Error,
     },
+    /// The `--map` file cannot be read.
     #[error("cannot read map {}: {error}", map.display())]
     ReadMap {
         /// The map, as given.

@@ -111,8 +111,8 @@ pub struct MatchReport {
     pub summary: Summary,
 }
 
-#[derive(Clone, Debug)]
 /// One seat's part in a match report: what its bot did wrong, and how often the rules refused it.
+#[derive(Clone, Debug)]
 pub struct SeatReport {
     /// What the report calls the seat's bot.
     pub name: String,

@@ -47,6 +47,7 @@ pub struct LogWriter {
 }
 
 impl LogWriter {
+    /// A writer for a game whose players are called `names`, in seat order.
     pub fn new(names: &[&str]) -> LogWriter {
         LogWriter {
             names: names.iter().map(|s| s.to_string()).collect(),
@@ -54,6 +55,8 @@ impl LogWriter {
         }
     }
 
+    /// Appends the entry of the turn (or the start) `game` has just completed, if it has not been
+    /// appended yet: call it after `Ballroom::new` and after every step.
     pub fn observe(&mut self, game: &Ballroom) {
         if game.started() && self.turns.len() as u32 == game.turn() {
             self.turns.push(turn_json(game));
