@@ -20,7 +20,7 @@ pub struct PlayFlags {
     /// Which rules: the official engine's, quirks included, or the challenge text's.
     #[arg(long, value_enum, default_value = "engine")]
     pub ruleset: RulesetArg,
-    /// Seats without a --bot wait for a bot to connect over TCP on 127.0.0.1:<port base>+seat, as
+    /// Seats without a --bot wait for a bot to connect over TCP on `127.0.0.1:<port base>+seat`, as
     /// the official engine does (the official starter packs connect unchanged). `--bot tcp` does
     /// the same for one seat.
     #[arg(long)]

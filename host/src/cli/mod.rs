@@ -36,8 +36,8 @@ pub struct MatchArgs {
     /// No time limits at all (for debugging a bot).
     #[arg(long)]
     pub no_timeout: bool,
-    /// Keep each external bot's stderr in DIR/<seat>.stderr and everything it was sent in
-    /// DIR/<seat>.input (default: neither).
+    /// Keep each external bot's stderr in `DIR/<seat>.stderr` and everything it was sent in
+    /// `DIR/<seat>.input` (default: neither).
     #[arg(long, value_name = "DIR")]
     pub bot_logs: Option<PathBuf>,
     /// Stop after N turns even if the game is not over (a turn is the game's own, all its phases

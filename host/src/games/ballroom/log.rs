@@ -833,7 +833,7 @@ impl<'de> Visitor<'de> for Turns<'_, '_> {
 ///
 /// A turn is first re-played as the log files it (each entry executed for its own player, in
 /// player order); only where that differs are the replies the log does not show searched for
-/// ([`search`]: an official log of a game where a bot acted for another seat). A seat whose
+/// (`search`: an official log of a game where a bot acted for another seat). A seat whose
 /// recorded state turns inactive is dropped (as by a `null` reply) during that turn's BUY phase,
 /// which is indistinguishable in the end-of-turn states from any earlier phase of the same turn.
 pub fn replay(
