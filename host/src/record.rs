@@ -128,7 +128,7 @@ pub struct LineWriter {
     out: Option<std::io::BufWriter<std::fs::File>>,
     /// The file written to, if any.
     pub path: Option<PathBuf>,
-    /// The first error writing it, if any: the rest of the match is played, its lines lost.
+    /// The first error writing it, if any: the match goes on, its replay incomplete.
     pub error: Option<String>,
 }
 

@@ -146,7 +146,8 @@ pub struct Options {
     pub seed: u64,
     /// `Some((i, n))`: play only the matches whose index is i mod n (`--shard I/N`).
     pub shard: Option<(usize, usize)>,
-    /// The folder where each match's replay is written (`match-<index>.<ext>`); `None`: no replays.
+    /// The folder where each match's replay is written (`match-00042.<ext>` for match 42); `None`:
+    /// no replays.
     pub replays: Option<PathBuf>,
     /// Whether to show a progress bar.
     pub progress: bool,

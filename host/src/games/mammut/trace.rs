@@ -127,8 +127,8 @@ fn check(v: &Value, g: &Mammut, seat: Seat) -> Result<(), Difference> {
     }
 }
 
-/// Re-plays a trace written by [`header`] and [`line`](fn@line) and checks every line; `each` gets the first
-/// state and the state after every step.
+/// Re-plays a trace written by [`header`] and [`line`](fn@line) and checks every line; `each` gets
+/// the first state and the state after every step.
 pub fn replay(
     input: &mut dyn BufRead,
     each: &mut dyn Visit<Mammut>,

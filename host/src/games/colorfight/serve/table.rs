@@ -144,7 +144,7 @@ pub enum Phase {
         /// The same moment on this machine's monotonic clock, which the ticks are timed by.
         since: Instant,
     },
-    /// The game is over; the server answers what it ended with.
+    /// The game is over: the clock has stopped.
     Over {
         /// Unix time of tick 0.
         start: f64,
