@@ -16,19 +16,30 @@ pub enum Error {
     Bot(#[from] BadBot),
     /// A built-in bot the game does not have (asked for past the check of [`BadBot`]).
     #[error("unknown bot `{name}` for {game}")]
-    NoSuchBot { game: &'static str, name: String },
+    NoSuchBot {
+        /// The game's name, as on the command line.
+        game: &'static str,
+        /// The bot asked for, as given.
+        name: String,
+    },
     /// A name that is none of the game's built-in bots.
     #[error("unknown bot `{name}` for {game}: built-in bots are {}", bots.join(", "))]
     NotBuiltin {
+        /// The game's name, as on the command line.
         game: &'static str,
+        /// The bot asked for, as given.
         name: String,
+        /// The game's built-in bots, listed in the message.
         bots: &'static [&'static str],
     },
     /// More bots than the match has seats.
     #[error("{game} takes {seats} bots, {given} were given")]
     TooManyBots {
+        /// The game's name, as on the command line.
         game: &'static str,
+        /// The seats the match has.
         seats: usize,
+        /// The bots given.
         given: usize,
     },
     /// A map for a number of players other than the bots given.
@@ -37,47 +48,74 @@ pub enum Error {
         map.display()
     )]
     WrongBotCount {
+        /// The map file.
         map: PathBuf,
+        /// The players the map is made for.
         players: usize,
+        /// The bots given (`--bot`).
         given: usize,
     },
     /// More names than bots.
     #[error("{names} --name given for {bots} --bot: a name goes with each --bot, in order")]
-    TooManyNames { names: usize, bots: usize },
+    TooManyNames {
+        /// The `--name` options given.
+        names: usize,
+        /// The `--bot` options given.
+        bots: usize,
+    },
     /// The rules refuse the match's params.
     #[error("cannot set up the game: {0}")]
     Setup(SetupError),
     /// A map file that is not a map.
     #[error("{}: {error}", path.display())]
-    BadMap { path: PathBuf, error: SetupError },
+    BadMap {
+        /// The map file.
+        path: PathBuf,
+        /// Why the rules refuse it.
+        error: SetupError,
+    },
     /// An option's value the game cannot use.
     #[error("{option} {value}: {why}")]
     BadOption {
+        /// The option, as on the command line (`--tcp-wait`).
         option: &'static str,
+        /// Its value, as given.
         value: String,
+        /// Why the game cannot use it.
         why: String,
     },
     /// An option `what` needs and was not given.
     #[error("{what} needs at least one {option}")]
     Missing {
+        /// What needs the option ("an Ants tournament").
         what: &'static str,
+        /// The option, as on the command line (`--map`).
         option: &'static str,
     },
     /// A field of entrants the tournament format cannot schedule.
     #[error("{why}")]
-    Field { why: String },
+    Field {
+        /// Why, in the format's words (the message is this alone).
+        why: String,
+    },
     /// A file or folder that cannot be read, written or made (`doing`: "read map", "write"...).
     #[error("cannot {doing} {}: {error}", path.display())]
     File {
+        /// What was being done ("read map", "write", "create").
         doing: &'static str,
+        /// The file or folder.
         path: PathBuf,
+        /// The system's reason.
         error: std::io::Error,
     },
     /// A seat whose bot is to connect over TCP, and cannot.
     #[error("seat {seat}: {what}: {error}")]
     Seat {
+        /// The seat, counted from 0.
         seat: usize,
+        /// What it was doing: the address listened on, or "no free port".
         what: String,
+        /// The system's reason.
         error: std::io::Error,
     },
     /// A server's players: `clients` seats for HTTP clients and `bots` built-in bots, not
@@ -86,16 +124,23 @@ pub enum Error {
         "{game} takes {least} to {most} players: {clients} clients and {bots} bots were asked for"
     )]
     Players {
+        /// The game's name, as on the command line.
         game: &'static str,
+        /// The fewest players a match can have.
         least: usize,
+        /// The most players a match can have.
         most: usize,
+        /// The seats asked for HTTP clients.
         clients: usize,
+        /// The built-in bots asked for.
         bots: usize,
     },
     /// A server's address that cannot be listened on.
     #[error("cannot listen on {addr}: {error}")]
     Listen {
+        /// The address asked for.
         addr: std::net::SocketAddr,
+        /// The system's reason.
         error: std::io::Error,
     },
     /// The system refused something else (a thread, a socket, a runtime).
@@ -114,11 +159,20 @@ pub enum Error {
     #[error(
         "the replay handed out {states} states for {steps} steps: the viewer cannot follow it"
     )]
-    StatesAndSteps { states: usize, steps: usize },
+    StatesAndSteps {
+        /// The states the replay handed out (one more than the steps, in a replay the viewer
+        /// follows).
+        states: usize,
+        /// The steps the replay recorded.
+        steps: usize,
+    },
     /// A replay of no game here.
     #[error("unknown game {named}: not one of {}", games.join(", "))]
     UnknownGame {
+        /// The game the file names (its header's `game`, or an official file's `game` or
+        /// `challenge`), as written there.
         named: String,
+        /// The games here, as on the command line.
         games: Vec<&'static str>,
     },
     /// A file that names no game.
@@ -126,7 +180,10 @@ pub enum Error {
         "not a replay of any game here ({}): expected a trace header naming its game, an official log or an official replay",
         games.join(", ")
     )]
-    NoGame { games: Vec<&'static str> },
+    NoGame {
+        /// The games here, as on the command line.
+        games: Vec<&'static str>,
+    },
     /// Nothing to merge.
     #[error("no results to merge")]
     NoResults,

@@ -12,22 +12,31 @@ use std::path::PathBuf;
 /// One scheduled match: which bot (index into the entry list) sits at each seat.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Fixture {
+    /// The match's place in the whole tournament, counted from 0 across rounds: its seed and its
+    /// replay's file name come from it, and `--shard I/N` plays the indices that are I mod N.
     pub index: usize,
+    /// The round it belongs to, counted from 0 (always 0 in a format played in one round).
     pub round: usize,
+    /// Per seat, the entrant sitting there: an index into the tournament's bots.
     pub seats: Vec<usize>,
 }
 
 /// Faults of one seat in one match.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Faults {
+    /// Answers not given in time.
     pub timeouts: u32,
+    /// Exits and bots that could not be started.
     pub crashes: u32,
     /// Unreadable answers and actions the rules refused.
     pub invalid: u32,
+    /// Whether the engine dropped the bot (too many faults, or a crash).
     pub disqualified: bool,
 }
 
 impl Faults {
+    /// Adds `other`'s counts to these (a bot's faults over a tournament); disqualified if either
+    /// was.
     pub fn add(&mut self, other: &Faults) {
         self.timeouts += other.timeouts;
         self.crashes += other.crashes;
@@ -39,22 +48,33 @@ impl Faults {
 /// What one match came to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct MatchResult {
+    /// The fixture's index ([`Fixture::index`]).
     pub index: usize,
+    /// The fixture's round.
     pub round: usize,
+    /// The fixture's seats: per seat, an index into the tournament's bots.
     pub seats: Vec<usize>,
+    /// The match's own seed, derived from the tournament's and the index
+    /// ([`crate::tournament::match_seed`]).
     pub seed: u64,
+    /// The turns the match lasted, as its report counts them.
     pub turns: u32,
     /// Per seat: 0 is first, ties share.
     pub rank: Vec<u8>,
+    /// Per seat: the game's own score, in its own measure (all 0 when the match did not finish).
     pub score: Vec<i64>,
+    /// Why the match ended, in the rules' words ("not finished" at a step limit).
     pub reason: String,
+    /// Per seat: what its bot did wrong.
     pub faults: Vec<Faults>,
+    /// The match's replay, when replays are written.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub replay: Option<PathBuf>,
 }
 
 /// A tournament format: the schedule and the table.
 pub trait Format: Sync {
+    /// What results files and the printed table call the format ("round robin, seats swapped").
     fn name(&self) -> &'static str;
     /// The fixtures of `round` (numbered from 0) for `bots` entries, `games` repetitions, given every
     /// result so far; `None` when the tournament is over. Indices continue from earlier rounds.
@@ -97,14 +117,18 @@ pub trait Format: Sync {
 /// A row of a standings table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Row {
+    /// The entrant, as the table shows it (`#2` added to a name entered twice).
     pub bot: String,
+    /// The format's columns, in order: (heading, value as printed).
     pub columns: Vec<(String, String)>,
 }
 
 /// The field a tournament is asked for: how many entrants, how many times the schedule is played.
 #[derive(Clone, Copy, Debug)]
 pub struct Field {
+    /// The entrants (`--bot` given), the same bot counted as often as it is entered.
     pub bots: usize,
+    /// How many times the schedule is played (`--games`).
     pub games: usize,
 }
 

@@ -61,6 +61,8 @@ pub trait Playable: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
 
     /// The state as `seat` sees it.
     fn state_json(&self, seat: Seat) -> Value;
+    /// An action as the canonical JSON writes it, in replays and to bots: what
+    /// [`Playable::action_from_json`] reads back.
     fn action_json(action: &Self::Action) -> Value;
     /// Whatever a bot sent, as an action: never fails (the rules refuse what they do not allow).
     fn action_from_json(value: &Value) -> Self::Action;
@@ -84,7 +86,9 @@ pub(crate) use json_from;
 /// What a game makes of its options: the params, how many seats, how labels name it.
 #[derive(Clone, Debug)]
 pub struct Setup<G: Playable> {
+    /// The rules' params for the match.
     pub params: G::Params,
+    /// The seats the match has (the game's default bot fills those no bot is given for).
     pub seats: usize,
     /// The configuration as labels show it (`duel`, `conquest-30x30`, a map's name).
     pub config: String,
@@ -93,6 +97,7 @@ pub struct Setup<G: Playable> {
 }
 
 impl<G: Playable> Setup<G> {
+    /// A setup of `params` for `seats` seats, labelled `config`, its state recorded every step.
     pub fn new(params: G::Params, seats: usize, config: impl Into<String>) -> Self {
         Setup {
             params,
@@ -106,7 +111,10 @@ impl<G: Playable> Setup<G> {
 /// One match to play: the rules' params and seed, who sits where, and how to treat them.
 #[derive(Clone, Debug)]
 pub struct Plan<G: Playable> {
+    /// The rules' params.
     pub params: G::Params,
+    /// The match's seed: the rules' randomness and, with the seat, each built-in bot's
+    /// ([`arena_core::rng::bot_seed`]).
     pub seed: u64,
     /// The configuration as labels show it (`duel`, `conquest-30x30`, a map's name).
     pub config: String,
@@ -123,6 +131,7 @@ pub struct Plan<G: Playable> {
     pub max_turns: Option<u64>,
     /// Record the state in the replay every this many steps (for formats that may skip some).
     pub record_every: u32,
+    /// The game's own facts about the match ([`Playable::Extra`]).
     pub extra: G::Extra,
 }
 
@@ -147,7 +156,9 @@ impl<G: Playable> Plan<G> {
 /// The time limits asked for external bots (`--turn-ms`, `--no-timeout`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timing {
+    /// `--turn-ms`: the time per answer instead of the game's own.
     pub turn_ms: Option<u64>,
+    /// `--no-timeout`: every answer is waited for as long as it takes (debugging a bot).
     pub no_timeout: bool,
 }
 
@@ -167,7 +178,10 @@ impl Timing {
 /// What a step did beyond the core's report: refusals the desktop can explain (`seat`, why).
 #[derive(Clone, Debug, Default)]
 pub struct Stepped {
+    /// The core's report of the step.
     pub report: StepReport,
+    /// Faults the game found in a seat's answer (`seat`, the fault), counted in the seat's report
+    /// with those of its connection.
     pub notes: Vec<(Seat, Fault)>,
     /// The reason of each refusal counted in `report` (`seat`, a short reason), as far as the
     /// game can tell it: reports sum refusals by reason, so a bot's author sees what to fix.
@@ -206,7 +220,9 @@ pub enum Finish {
 /// What [`Protocol::finish`](crate::protocol::Protocol::finish) is told.
 #[derive(Clone, Copy, Debug)]
 pub struct End<'a> {
+    /// Whether the bot's seat is out or the match is over.
     pub why: Finish,
+    /// Every seat's standing, by seat.
     pub standings: &'a [Standing],
 }
 

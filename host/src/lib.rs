@@ -40,6 +40,8 @@
 //! and one line in the core's registry,
 //! [`arena_core::with_games!`]; the core's checklist says the rest.
 
+#![warn(missing_docs)]
+
 // The layers, top to bottom: a module names only modules of its own layer or below, and the
 // module graph has no cycle (host/tests/all/layers.rs checks both).
 //

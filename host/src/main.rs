@@ -81,12 +81,13 @@ fn cli() -> Command {
         .subcommand(verify)
         .subcommand(tournament)
         .subcommand(serve)
-        .subcommand(RenderArgs::augment_args(Command::new("render").about(
+        // The about after the arguments: a derived struct's doc would otherwise stand for it.
+        .subcommand(RenderArgs::augment_args(Command::new("render")).about(
             "Draw a replay through the boards' screens: a GIF of the match, or a PNG of one turn.",
-        )))
-        .subcommand(MergeArgs::augment_args(Command::new("merge").about(
+        ))
+        .subcommand(MergeArgs::augment_args(Command::new("merge")).about(
             "Combine the results of tournament shards (--shard) into one table, as a single run would give.",
-        )))
+        ))
         .subcommand(Command::new("bots").about("List the games and their built-in bots."))
 }
 

@@ -64,26 +64,49 @@ pub enum Fault {
     /// No answer within the time left in its bank; `over` says which limit, when the protocol
     /// knows it (a bare "time-out after 0 ms" tells a bot's author nothing).
     Timeout {
+        /// How long the bot was waited for, in milliseconds.
         waited_ms: u64,
+        /// The limit the wait went over, when the protocol knows it.
         over: Option<Exceeded>,
     },
     /// The process closed its stdout (exited or crashed).
-    Exited { status: String },
+    Exited {
+        /// How it ended: its exit status as the system tells it, "closed its output", or "killed by
+        /// the engine".
+        status: String,
+    },
     /// A line over the length limit (it was discarded).
-    LineTooLong { limit: usize },
+    LineTooLong {
+        /// The longest line accepted, in bytes ([`Limits::max_line`]).
+        limit: usize,
+    },
     /// A line that is not UTF-8.
     BadUtf8,
     /// A line that the game's protocol cannot read.
-    Garbage { why: String },
+    Garbage {
+        /// What the protocol could not read, in its words.
+        why: String,
+    },
     /// The process could not be started.
-    Spawn { why: String },
+    Spawn {
+        /// Why it could not start.
+        why: String,
+    },
     /// A readable order the rules refuse (`<line> # <the original's reason>`); the rest of the
     /// answer stands. `reason` is the reason alone, which reports sum refusals by.
-    Invalid { why: String, reason: &'static str },
+    Invalid {
+        /// The refused line and the original's reason, as the report prints it.
+        why: String,
+        /// The reason alone, which reports sum refusals by.
+        reason: &'static str,
+    },
     /// A line that came after its request had timed out: it answers that request, so it is thrown
     /// away rather than taken for the answer to a later one. Not a fault of its own (the time-out
     /// was counted), so it is reported but neither refused nor counted towards dropping the bot.
-    Late { line: String },
+    Late {
+        /// The late line, as read.
+        line: String,
+    },
 }
 
 impl fmt::Display for Fault {
@@ -115,13 +138,20 @@ impl fmt::Display for Fault {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Exceeded {
     /// A limit on each answer on its own.
-    PerAnswer { ms: u64 },
+    PerAnswer {
+        /// The limit, in milliseconds.
+        ms: u64,
+    },
     /// An average over a window of answers (answers `first..first + window` share `window *
     /// per_turn_ms`): `spent_ms` of it is spent, this answer's wait included.
     Average {
+        /// The average allowed per answer, in milliseconds.
         per_turn_ms: u64,
+        /// The answers the window holds.
         window: u32,
+        /// The window's first answer, counted from 1 over the match.
         first: u32,
+        /// The window's time spent so far, in milliseconds.
         spent_ms: u64,
     },
 }
@@ -492,7 +522,10 @@ fn read_lines(stdout: impl Read, max: usize, tx: SyncSender<Event>) {
 /// A line from a bot, and when it arrived.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Line {
+    /// The line, without its end of line (`\n` or `\r\n`).
     pub text: String,
+    /// When it arrived: read as soon as it was sent, stamped by the reader thread, not when the
+    /// match reads it.
     pub at: Instant,
 }
 

@@ -85,11 +85,14 @@ impl Clock {
 /// reported; those that are refusals ([`Fault::is_refusal`]) count as refused actions.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Answer<M> {
+    /// What the bot plays this step.
     pub mv: M,
+    /// What it got wrong without losing the answer, each reported with the step.
     pub notes: Vec<Fault>,
 }
 
 impl<M> Answer<M> {
+    /// An answer of `mv` with nothing to report.
     pub fn of(mv: M) -> Self {
         Answer {
             mv,
@@ -137,6 +140,7 @@ pub struct Budget {
 }
 
 impl Budget {
+    /// A bank under `limits`, empty until the first answer is opened.
     pub fn new(limits: Limits) -> Self {
         Budget {
             limits,
@@ -146,6 +150,7 @@ impl Budget {
         }
     }
 
+    /// The limits the bank is kept under.
     pub fn limits(&self) -> &Limits {
         &self.limits
     }
@@ -235,6 +240,7 @@ pub struct JsonLines {
 }
 
 impl JsonLines {
+    /// The JSON-lines protocol over `conn`, its time bank under `limits`.
     pub fn new(conn: Box<dyn Lines>, limits: Limits) -> Self {
         JsonLines {
             conn,

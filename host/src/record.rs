@@ -69,6 +69,7 @@ pub struct Step<'a, G: Playable> {
     pub movers: SeatSet,
     /// One move per seat (passes for seats that were not to move).
     pub moves: &'a [G::Move],
+    /// The core's report of the step: the actions refused, by seat.
     pub report: &'a StepReport,
     /// The reason of each refusal ([`crate::game::Stepped::why`]), for formats that keep them.
     pub why: &'a [(arena_core::Seat, &'static str)],
@@ -95,6 +96,7 @@ pub trait Recorder<G: Playable> {
 pub struct Every(u32);
 
 impl Every {
+    /// The steps `plan` asks to record ([`Plan::record_every`]).
     pub fn of<G: Playable>(plan: &Plan<G>) -> Self {
         Every::new(plan.record_every)
     }
@@ -124,11 +126,14 @@ pub trait Watch<G> {
 /// file it writes nothing (and the recorder can skip building what it would write).
 pub struct LineWriter {
     out: Option<std::io::BufWriter<std::fs::File>>,
+    /// The file written to, if any.
     pub path: Option<PathBuf>,
+    /// The first error writing it, if any: the match goes on, its replay incomplete.
     pub error: Option<String>,
 }
 
 impl LineWriter {
+    /// Creates the file at `path` (none: a writer that writes nothing).
     pub fn create(path: Option<&Path>) -> Result<Self, Error> {
         let out = match path {
             Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(

@@ -35,14 +35,20 @@ pub fn default_scale(display: Display) -> u32 {
 /// process, so a long tournament or a fuzzer does not grow with the number of matches).
 #[derive(Clone, Debug)]
 pub struct Label {
+    /// The match's number in a lineup (0 outside one).
     pub number: u32,
+    /// The game's name.
     pub game: &'static str,
+    /// The configuration as labels show it (`duel`, a map's name), interned.
     pub config: &'static str,
+    /// The match's seed.
     pub seed: u64,
+    /// The bots' names, by seat, interned.
     pub bots: Vec<&'static str>,
 }
 
 impl Label {
+    /// The label of a match of `game` configured `config`, seeded `seed`, `bots` by seat; number 0.
     pub fn new(game: &'static str, config: &str, seed: u64, bots: &[String]) -> Label {
         Label {
             number: 0,
@@ -53,6 +59,7 @@ impl Label {
         }
     }
 
+    /// The label as the firmware's screens take it.
     pub fn get(&self) -> MatchLabel<'_> {
         MatchLabel {
             number: self.number,
@@ -204,6 +211,8 @@ pub struct Watcher<G> {
 }
 
 impl<G: Screen> Watcher<G> {
+    /// A watcher that writes to `out` every `every` steps, at most `fps` frames a second, at most
+    /// `columns` wide.
     pub fn new(label: Label, fps: u32, every: u32, columns: u32, out: Box<dyn Write>) -> Self {
         Watcher {
             label,

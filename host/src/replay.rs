@@ -15,7 +15,10 @@ const MOST: usize = 16;
 /// read.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Head {
+    /// Every top-level key seen, in file order, whether its value was read or not.
     pub keys: Vec<String>,
+    /// The values read: those before the first list or object after the first field, long ones left
+    /// out.
     pub values: serde_json::Map<String, Value>,
 }
 
@@ -69,7 +72,9 @@ impl Head {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("line {line}: {why}")]
 pub struct Unreadable {
+    /// The line, counted from 1, where the file's text starts.
     pub line: usize,
+    /// Why, saying what the file is instead (`empty file: not a replay`).
     pub why: String,
 }
 
@@ -188,17 +193,21 @@ impl<'de> Visitor<'de> for Scalar {
 /// match up ([`Visit::start`], before the first state) and what it fed each step
 /// ([`Visit::fed`], before the state after it): the very values the reader gave the rules.
 pub trait Visit<G> {
+    /// Who played what, once the file has said it (before the first state).
     fn meta(&mut self, _meta: &Meta) {}
+    /// How the reader set the match up, before the first state: for the viewer's own re-play.
     fn start(&mut self, _start: &G::Start)
     where
         G: Viewed,
     {
     }
+    /// What the reader fed the rules for a step, before the state after it.
     fn fed(&mut self, _parts: &[G::Part])
     where
         G: Viewed,
     {
     }
+    /// The first state, then the state after every step.
     fn state(&mut self, game: &G);
 }
 
@@ -218,8 +227,12 @@ pub struct ReplayContext {
 /// Who played what, as the file records it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Meta {
+    /// The configuration as labels show it (`duel`, a map's name); empty when the file does not
+    /// say.
     pub config: String,
+    /// The match's seed, as the file records it (0 when it records none).
     pub seed: u64,
+    /// What the file calls each seat's bot, in seat order.
     pub bots: Vec<String>,
 }
 

@@ -7,6 +7,7 @@ use std::time::Duration;
 /// Why a bot as given cannot play: not one of the game's, or a program that cannot start.
 #[derive(Debug, thiserror::Error)]
 pub enum BadBot {
+    /// `cmd:` and nothing after it.
     #[error("`cmd:` needs a command line after it")]
     NoCommand,
     /// Neither a built-in bot of `game` nor `cmd:`.
@@ -15,8 +16,11 @@ pub enum BadBot {
         bots.join(", ")
     )]
     Unknown {
+        /// The game's name, as on the command line.
         game: &'static str,
+        /// The bot as given.
         name: String,
+        /// The game's built-in bots, listed in the message.
         bots: &'static [&'static str],
     },
     /// A program's path that is no executable file.
@@ -27,20 +31,30 @@ pub enum BadBot {
     NotOnPath(String),
     /// No shell to look for the program with.
     #[error("cannot run sh to look for `{word}`: {error}")]
-    NoShell { word: String, error: std::io::Error },
+    NoShell {
+        /// The command line's first word, looked for with `command -v`.
+        word: String,
+        /// Why `sh` could not be run.
+        error: std::io::Error,
+    },
 }
 
 /// A bot named on the command line: a built-in name, `cmd:<command line>`, or a bot that connects
 /// over TCP.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BotSpec {
+    /// A built-in bot of the game, by its name; seeded with the match's seed and its seat.
     Builtin(String),
+    /// An external program: the command line after `cmd:`, run by `sh -c` in its own process group.
     Command(String),
     /// Listen on 127.0.0.1:`port` for up to `wait`; on `bound` if the port was taken already
     /// (`--port-base 0`: ports the system chose).
     Tcp {
+        /// The port on 127.0.0.1 the bot connects to.
         port: u16,
+        /// How long to wait for it to connect: a seat nobody connects to plays without a bot.
         wait: Duration,
+        /// The listener already bound to `port`, if the plan bound it.
         bound: Option<Bound>,
     },
 }

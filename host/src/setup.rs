@@ -13,10 +13,13 @@ use std::path::PathBuf;
 /// order), the names given them, the seed, the limits, logs and a step limit.
 #[derive(Clone, Debug, Default)]
 pub struct MatchRequest {
+    /// The bots given, in seat order: a built-in bot's name or `cmd:<command line>` each.
     pub bots: Vec<String>,
     /// One per bot at most, in the same order.
     pub names: Vec<String>,
+    /// The match's seed: `--seed`, or one from the clock.
     pub seed: u64,
+    /// The time limits asked for (`--turn-ms`, `--no-timeout`).
     pub timing: Timing,
     /// Keep each external bot's stderr and input here.
     pub log_dir: Option<PathBuf>,

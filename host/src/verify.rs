@@ -49,11 +49,13 @@ impl Difference {
         }
     }
 
+    /// The same difference, found at line `line` (counted from 1).
     pub fn at_line(mut self, line: usize) -> Self {
         self.line = Some(line);
         self
     }
 
+    /// The same difference, found at turn `turn` (the step it is at).
     pub fn at_turn(mut self, turn: u32) -> Self {
         self.turn = Some(turn);
         self

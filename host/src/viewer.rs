@@ -22,6 +22,7 @@ const PAGE: &str = include_str!("../viewer/page.html");
 
 /// A written page.
 pub struct Page {
+    /// The game's name, as on the command line.
     pub html: String,
     /// How many states the match has (the first and one after every step).
     pub states: usize,

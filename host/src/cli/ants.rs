@@ -6,6 +6,7 @@ use arena_core::games::ants::Ants;
 use clap::Args;
 use std::path::PathBuf;
 
+/// `arena play ants`'s own flags: playgame.py's.
 #[derive(Args, Clone, Debug)]
 pub struct PlayFlags {
     /// The map (official format); its `players` line says how many bots the match takes.
@@ -32,6 +33,7 @@ pub struct PlayFlags {
     pub turntime: Option<u32>,
 }
 
+/// `arena tournament ants`'s own flags.
 #[derive(Args, Clone, Debug)]
 pub struct TournamentFlags {
     /// A map (official format); give several to rotate, match i is played on map i mod maps.

@@ -5,6 +5,7 @@ use crate::games::ballroom::{PlayOptions, TournamentOptions, BASE_PORT};
 use arena_core::games::ballroom::{Ballroom, Ruleset};
 use clap::{Args, ValueEnum};
 
+/// `--ruleset`: the rules' [`Ruleset`] as the command line spells it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum RulesetArg {
     /// Exactly what the official engine (tag 1.6) does, quirks included.
@@ -13,11 +14,13 @@ pub enum RulesetArg {
     AsWritten,
 }
 
+/// `arena play ballroom`'s own flags.
 #[derive(Args, Clone, Debug)]
 pub struct PlayFlags {
+    /// Which rules: the official engine's, quirks included, or the challenge text's.
     #[arg(long, value_enum, default_value = "engine")]
     pub ruleset: RulesetArg,
-    /// Seats without a --bot wait for a bot to connect over TCP on 127.0.0.1:<port base>+seat, as
+    /// Seats without a --bot wait for a bot to connect over TCP on `127.0.0.1:<port base>+seat`, as
     /// the official engine does (the official starter packs connect unchanged). `--bot tcp` does
     /// the same for one seat.
     #[arg(long)]

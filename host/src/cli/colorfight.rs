@@ -8,6 +8,7 @@ use crate::games::colorfight::PlayOptions;
 use arena_core::games::colorfight::{ColorFight, Variant, DEFAULT_TICKS};
 use clap::{Args, ValueEnum};
 
+/// `--variant`: the rules' [`Variant`] as the command line spells it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VariantArg {
     /// Practice round 2: mines, energy, bases, respawn during the first 5 minutes.
@@ -17,6 +18,7 @@ pub enum VariantArg {
 }
 
 impl VariantArg {
+    /// The rules' variant.
     pub fn variant(self) -> Variant {
         match self {
             VariantArg::Conquest => Variant::Conquest,
@@ -25,8 +27,10 @@ impl VariantArg {
     }
 }
 
+/// `arena play colorfight`'s own flags.
 #[derive(Args, Clone, Debug)]
 pub struct PlayFlags {
+    /// Which practice round's rules: Conquest (round 2) or Skirmish (round 1).
     #[arg(long, value_enum, default_value = "conquest")]
     pub variant: VariantArg,
     /// Grid size, WIDTHxHEIGHT (at most 32x32 cells in all).
@@ -40,6 +44,7 @@ pub struct PlayFlags {
     pub ticks: u32,
 }
 
+/// `--size`: `WIDTHxHEIGHT` (or `WIDTHXHEIGHT`) as (width, height); the error says what a size is.
 pub fn parse_size(s: &str) -> Result<(u16, u16), String> {
     super::parse_pair(
         s,
@@ -89,6 +94,7 @@ impl GameCli for ColorFight {
 /// `arena serve colorfight`'s options.
 #[derive(Args, Clone, Debug)]
 pub struct ServeArgs {
+    /// Which practice round's rules: Conquest (round 2) or Skirmish (round 1).
     #[arg(long, value_enum, default_value = "conquest")]
     pub variant: VariantArg,
     /// Grid size, WIDTHxHEIGHT (the server's was 30x30; at most 32x32 cells in all).

@@ -36,8 +36,8 @@ pub struct MatchArgs {
     /// No time limits at all (for debugging a bot).
     #[arg(long)]
     pub no_timeout: bool,
-    /// Keep each external bot's stderr in DIR/<seat>.stderr and everything it was sent in
-    /// DIR/<seat>.input (default: neither).
+    /// Keep each external bot's stderr in `DIR/<seat>.stderr` and everything it was sent in
+    /// `DIR/<seat>.input` (default: neither).
     #[arg(long, value_name = "DIR")]
     pub bot_logs: Option<PathBuf>,
     /// Stop after N turns even if the game is not over (a turn is the game's own, all its phases
@@ -47,6 +47,7 @@ pub struct MatchArgs {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// `--watch` and its settings.
     #[command(flatten)]
     pub view: WatchArgs,
 }
@@ -78,9 +79,11 @@ pub const WATCH_SECONDS: u64 = 60;
 /// When `arena play` shows the match live.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum WatchWhen {
+    /// Never (the default without `--watch`).
     Never,
     /// Only when stdout is a terminal.
     Auto,
+    /// Whatever stdout is (a bare `--watch`).
     Always,
 }
 
@@ -205,7 +208,9 @@ pub struct NoArgs {}
 /// `arena serve <game>`: its options and what runs it.
 #[derive(Clone, Copy)]
 pub struct Server {
+    /// `arena serve <game>`'s clap command.
     pub command: fn() -> clap::Command,
+    /// Runs `arena serve <game>` on its parsed arguments, until the match is over.
     pub run: fn(&clap::ArgMatches) -> anyhow::Result<()>,
 }
 

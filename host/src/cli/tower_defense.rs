@@ -5,6 +5,7 @@ use crate::games::tower_defense::{PlayOptions, TournamentOptions};
 use arena_core::games::tower_defense::{TowerDefense, Variant};
 use clap::{Args, ValueEnum};
 
+/// `--variant`: the rules' [`Variant`] as the command line spells it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum VariantArg {
     /// The symmetric game: two players, each defends a path and invades the other's.
@@ -14,6 +15,7 @@ pub enum VariantArg {
 }
 
 impl VariantArg {
+    /// The rules' variant.
     pub fn variant(self) -> Variant {
         match self {
             VariantArg::Duel => Variant::Duel,
@@ -22,8 +24,10 @@ impl VariantArg {
     }
 }
 
+/// `arena play tower-defense`'s own flags.
 #[derive(Args, Clone, Debug)]
 pub struct PlayFlags {
+    /// Which game: Duel (symmetric) or Siege (defender against invader).
     #[arg(long, value_enum, default_value = "duel")]
     pub variant: VariantArg,
     /// Record the state in the replay every N turns (1 = every turn; long games make large files).
@@ -31,6 +35,7 @@ pub struct PlayFlags {
     pub state_every: u32,
 }
 
+/// `arena tournament tower-defense`'s own flags.
 #[derive(Args, Clone, Debug)]
 pub struct TournamentFlags {
     /// Duel: round robin with seats swapped; Siege: every defender against every invader.

@@ -16,23 +16,35 @@ use std::io::Write;
 
 /// One game, as the subcommands reach it.
 pub struct Entry {
+    /// The game's name, as on the command line (`arena play <name>`).
     pub name: &'static str,
+    /// One line for `--help` and `arena bots` ([`GameCli::ABOUT`]).
     pub about: &'static str,
+    /// The built-in bots' names, the default opponent first.
     pub bots: &'static [&'static str],
+    /// What each built-in bot does, in the order of `bots` (`arena bots`).
     pub bot_notes: &'static [&'static str],
+    /// What the game's replay file is, for `arena verify <game> --help`.
     pub replay_about: &'static str,
     /// The game as the library reaches it (replay detection and verification, formats).
     pub game: crate::games::Entry,
+    /// `arena play <game>`'s clap command: the common flags and the game's own.
     pub play: fn() -> clap::Command,
+    /// Runs `arena play <game>` on its parsed arguments.
     pub run_play: fn(&clap::ArgMatches) -> anyhow::Result<()>,
+    /// `arena tournament <game>`'s clap command.
     pub tournament: fn() -> clap::Command,
+    /// Runs `arena tournament <game>` on its parsed arguments.
     pub run_tournament: fn(&clap::ArgMatches) -> anyhow::Result<()>,
+    /// Draws a replay of the game as `arena render` asks; returns the line saying what was written.
     pub render: fn(&render::Job<'_>) -> anyhow::Result<String>,
     /// `arena serve <game>`, if the game has a server.
     pub server: Option<Server>,
 }
 
 impl Entry {
+    /// The entry of game `G`: its command-line facts and functions, each written once for every
+    /// game.
     pub const fn of<G: GameCli>() -> Entry {
         Entry {
             name: G::NAME,

@@ -14,6 +14,8 @@ pub fn command<G: GameCli>() -> Command {
     crate::cli::time_limit_help::<G>(cmd).about(G::ABOUT)
 }
 
+/// `arena play <game>`: checks every bot can start, plays the match (watched if asked), prints the
+/// report (as JSON with `--json`) and says where the replay went.
 pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
     let common = MatchArgs::from_arg_matches(m)?;
     let args = G::PlayFlags::from_arg_matches(m)?;

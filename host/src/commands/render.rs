@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 /// A GIF made with the default `--every` has at most this many frames of play.
 pub const MAX_FRAMES: u64 = 300;
 
+/// `arena render`'s arguments: the replay, the picture and how to draw it.
 #[derive(Args, Clone, Debug)]
 pub struct RenderArgs {
     /// The replay: a trace, an official log or an official replay of any game (the game is read
@@ -53,7 +54,9 @@ pub struct RenderArgs {
 
 /// One picture to make: what was asked, and what the replay needs beside it.
 pub struct Job<'a> {
+    /// What `arena render` was asked.
     pub args: &'a RenderArgs,
+    /// What the replay needs beside it: the map given with `--map`, read.
     pub ctx: ReplayContext,
 }
 

@@ -59,6 +59,7 @@ pub struct TournamentArgs {
     pub quiet: bool,
 }
 
+/// `arena merge`'s arguments: the shards' results files.
 #[derive(Args, Clone, Debug)]
 pub struct MergeArgs {
     /// Results files written by `arena tournament --shard I/N --results-json FILE`.
@@ -115,6 +116,8 @@ pub fn command<G: GameCli>() -> Command {
     crate::cli::time_limit_help::<G>(cmd).about(G::ABOUT)
 }
 
+/// `arena tournament <game>`: checks the bots, the names and the field, plays (or one shard),
+/// prints the table and writes the results (`--results-json`).
 pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
     let args = TournamentArgs::from_arg_matches(m)?;
     let own = G::tournament_options(&G::TournamentFlags::from_arg_matches(m)?);
@@ -183,6 +186,7 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
     write_results(&results, args.results_json.as_ref())
 }
 
+/// `arena merge`: the shards' results put back together, printed and written as one run's.
 pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
     let shards = args
         .files

@@ -52,36 +52,62 @@ fn kind(entry: &Entry) -> String {
 /// Why `arena verify` did not verify a file; every kind exits with [`Unverified::EXIT`].
 #[derive(Debug, thiserror::Error)]
 pub enum Unverified {
+    /// No FILE argument.
     #[error("no file given")]
     NoFile,
+    /// The file cannot be opened or read.
     #[error("cannot read {}: {error}", file.display())]
     Read {
+        /// The file, as given.
         file: PathBuf,
+        /// The system's reason.
         error: std::io::Error,
     },
+    /// The `--map` file cannot be read.
     #[error("cannot read map {}: {error}", map.display())]
-    ReadMap { map: PathBuf, error: std::io::Error },
+    ReadMap {
+        /// The map, as given.
+        map: PathBuf,
+        /// The system's reason.
+        error: std::io::Error,
+    },
     /// The file's start names no game here, or is no replay.
     #[error("{}: {error}", file.display())]
-    Undetected { file: PathBuf, error: Error },
+    Undetected {
+        /// The file, as given.
+        file: PathBuf,
+        /// Why: no game's start, or no replay at all.
+        error: Error,
+    },
     /// A map given for a game whose replays are re-played without one.
     #[error("{}: {kind} is re-played without a map: leave --map out", file.display())]
-    NoMapTaken { file: PathBuf, kind: String },
+    NoMapTaken {
+        /// The file, as given.
+        file: PathBuf,
+        /// What the game's files are ("a ... trace"), from its replay description.
+        kind: String,
+    },
     /// A file of another game than the one named.
     #[error(
         "{}: this is {is}, not {not} (arena verify {game} FILE, or arena verify FILE)",
         file.display()
     )]
     OtherGame {
+        /// The file, as given.
         file: PathBuf,
+        /// What the file is ("a ... trace", from its game's replay description).
         is: String,
+        /// What the game named takes, in the same words.
         not: String,
+        /// The game the file is of, as `arena verify` names it: the command to use instead.
         game: &'static str,
     },
     /// Where the file and its re-play part ways.
     #[error("{}: {difference}", file.display())]
     Differs {
+        /// The file, as given.
         file: PathBuf,
+        /// The first thing the re-play contradicts: line, turn, field path, expected and got.
         difference: Difference,
     },
     /// A file that verifies as far as it goes and stops before the end of the match.
@@ -92,7 +118,9 @@ pub enum Unverified {
         verified.turns
     )]
     Unfinished {
+        /// The file, as given.
         file: PathBuf,
+        /// What did verify, up to the file's last turn.
         verified: Box<Verified>,
     },
 }

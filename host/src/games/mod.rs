@@ -22,16 +22,23 @@ arena_core::with_games!(registry);
 
 /// One game, as the generic code reaches it.
 pub struct Entry {
+    /// The game's name, as on the command line.
     pub name: &'static str,
+    /// The built-in bots' names, the default opponent first.
     pub bots: &'static [&'static str],
     /// Whether its replays can be re-played on a map given beside them.
     pub map_beside: bool,
+    /// Re-plays a replay of the game and checks everything it records ([`check`]).
     pub verify: fn(&mut dyn BufRead, &ReplayContext) -> Result<Verified, Difference>,
+    /// Whether a file starting with this head is one of the game's replays.
     pub detect: fn(&Head) -> bool,
+    /// The format of a results file whose `game` is this name, if it is one of the game's
+    /// ([`crate::Compete::format_of`]).
     pub format_of: fn(&str) -> Option<Box<dyn Format>>,
 }
 
 impl Entry {
+    /// The entry of game `G`.
     pub const fn of<G: HostGame>() -> Entry {
         Entry {
             name: G::NAME,

@@ -94,21 +94,34 @@ impl<G: HostGame> Player<G> {
 /// What a match came to.
 #[derive(Clone, Debug)]
 pub struct MatchReport {
+    /// The game's name.
     pub game: &'static str,
+    /// The match's seed.
     pub seed: u64,
+    /// The turns played, as the game counts them ([`arena_core::Game::turn`]).
     pub turns: u32,
+    /// How the game ended: ranks, scores and the reason; `None` when it did not finish (a step
+    /// limit).
     pub outcome: Option<Outcome>,
     /// What decided the ranking: the report prints the core's own words for it.
     pub decision: Option<Decision>,
+    /// Per seat, in seat order: its bot's name, faults and refusals.
     pub seats: Vec<SeatReport>,
+    /// The game's own additions to the report.
     pub summary: Summary,
 }
 
+/// One seat's part in a match report: what its bot did wrong, and how often the rules refused it.
 #[derive(Clone, Debug)]
 pub struct SeatReport {
+    /// What the report calls the seat's bot.
     pub name: String,
+    /// Every fault, with the turn it happened at.
     pub faults: Vec<(u32, Fault)>,
+    /// The turn the engine dropped the bot at; `None` when it played on, or in a game a dropped
+    /// seat can rejoin.
     pub disqualified: Option<u32>,
+    /// Actions the rules refused, over the match.
     pub refused: u32,
     /// `refused` by reason, in the order of the reasons' names.
     pub refused_by: Vec<(&'static str, u32)>,
@@ -118,8 +131,11 @@ pub struct SeatReport {
 
 /// A match played: the state at the end, the report, and whether writing the replay failed.
 pub struct Played<G> {
+    /// The game as it stands at the end.
     pub game: Box<G>,
+    /// The match's report.
     pub report: MatchReport,
+    /// Why writing the replay failed, if it did: the match was played, its replay is incomplete.
     pub write_error: Option<String>,
 }
 

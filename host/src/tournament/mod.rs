@@ -28,8 +28,12 @@ pub use crate::game::Timing;
 
 /// A game as a tournament plays it: its name in results files, its own options, the time limits.
 pub struct Contest<G: HostGame> {
+    /// The tournament's name in results files: the game's, or a variant's ("siege"); what `arena
+    /// merge` looks its format up by.
     pub name: String,
+    /// The game's own tournament options (its flags).
     pub args: G::TournamentOptions,
+    /// The time limits every match is played under (`--turn-ms`, `--no-timeout`).
     pub timing: Timing,
 }
 
@@ -64,6 +68,7 @@ impl<G: HostGame> Contest<G> {
 }
 
 impl Faults {
+    /// The faults a seat's report counts: a late answer is not counted again (its time-out was).
     pub fn from_report(seat: &SeatReport) -> Faults {
         let mut f = Faults {
             invalid: seat.refused,
@@ -86,31 +91,44 @@ impl Faults {
 /// A bot's TrueSkill rating after the whole tournament.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Rating {
+    /// The entrant, as tables show it.
     pub bot: String,
+    /// TrueSkill's estimate of its skill (rounded to 3 decimals, as every value here).
     pub mu: f64,
+    /// TrueSkill's uncertainty about that estimate.
     pub sigma: f64,
     /// mu - 3 sigma: what the AI Challenge ranked by.
     pub conservative: f64,
+    /// The matches it played (a self-match counted once per seat).
     pub matches: u32,
+    /// Its faults, over every match.
     pub faults: Faults,
 }
 
 /// Everything a tournament (or a shard of one) produced.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Results {
+    /// The tournament's name (as [`Contest::name`]): what `arena merge` looks its format up by.
     pub game: String,
+    /// The format's name ([`Format::name`]).
     pub format: String,
+    /// The bots as given (`--bot`), in entry order: fixtures' seats index them.
     pub bots: Vec<String>,
     /// What tables call each entrant (`--name`, else the bot's default name), before `#2`, `#3`
     /// are added to names entered more than once.
     #[serde(default)]
     pub names: Vec<String>,
+    /// The tournament seed (`--seed`): each match's is derived from it and its index.
     pub seed: u64,
+    /// How many times the schedule is played (`--games`).
     pub games: usize,
     /// `Some((i, n))` for a shard.
     pub shard: Option<(usize, usize)>,
+    /// Every match played, in index order.
     pub results: Vec<MatchResult>,
+    /// The format's table, best first.
     pub standings: Vec<Row>,
+    /// The entrants' TrueSkill ratings, in entry order.
     pub ratings: Vec<Rating>,
 }
 
@@ -122,10 +140,16 @@ pub struct Options {
     /// One per entrant: what tables and replays call it (empty: each bot's default name,
     /// [`BotSpec::name`]).
     pub names: Vec<String>,
+    /// Matches played at once (`--jobs`; at least 1).
     pub jobs: usize,
+    /// The tournament seed: each match's is [`match_seed`] of it and the match's index.
     pub seed: u64,
+    /// `Some((i, n))`: play only the matches whose index is i mod n (`--shard I/N`).
     pub shard: Option<(usize, usize)>,
+    /// The folder where each match's replay is written (`match-00042.<ext>` for match 42); `None`:
+    /// no replays.
     pub replays: Option<PathBuf>,
+    /// Whether to show a progress bar.
     pub progress: bool,
     /// Results of the rounds already played (merged shards), for formats that pair each round from
     /// earlier results: with a shard, only the next round is played.

@@ -267,6 +267,8 @@ fn api_docs() -> Result<()> {
         "arena-core",
         "-p",
         "arena-firmware",
+        "-p",
+        "arena-host",
         "--all-features",
     ];
     eprintln!("$ RUSTDOCFLAGS='-D warnings' cargo {}", args.join(" "));

@@ -51,12 +51,16 @@ use std::time::Duration;
 /// time per turn, in milliseconds (default: the request's, else 1000).
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
+    /// The map file (official format).
     pub map: PathBuf,
+    /// The turn limit (playgame.py's default: 1000).
     pub turns: u16,
     /// The engine seed (food, symmetry and the bot shuffle; default: the request's seed) and the
     /// seed sent to the bots (default: derived from the engine seed).
     pub seeds: (Option<i64>, Option<i64>),
+    /// The time for a bot to start and answer `ready`, in milliseconds.
     pub loadtime: u32,
+    /// The time per turn, in milliseconds (`None`: the request's, else 1000).
     pub turntime: Option<u32>,
 }
 

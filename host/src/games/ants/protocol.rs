@@ -16,6 +16,7 @@ pub const MAX_LINES: usize = 40_000;
 /// The orders of one answer, with the line each came from, and the lines refused while parsing.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BotAnswer {
+    /// The orders read, in the order they came.
     pub orders: Vec<Order>,
     /// `lines[i]` is the (stripped) line `orders[i]` was read from.
     pub lines: Vec<String>,
@@ -63,6 +64,8 @@ pub struct Official {
 }
 
 impl Official {
+    /// The playgame.py protocol over `conn`: `loadtime` to answer `ready`, `turntime` each turn, in
+    /// milliseconds (`None`: no limit).
     pub fn new(conn: Box<dyn Lines>, loadtime: Option<u32>, turntime: Option<u32>) -> Self {
         Official {
             conn,

@@ -10,6 +10,8 @@ use serde_json::{json, Value};
 /// What a match needs beyond the params: the engine seed as given (Python's are signed).
 #[derive(Clone, Debug, Default)]
 pub struct Extra {
+    /// The engine seed as given (`--engine-seed`, else the match's seed), sign included: what the
+    /// replay's `engine_seed` says.
     pub engine_seed: i64,
 }
 
@@ -63,9 +65,13 @@ struct FoodRecord {
 /// Cosmetic and engine-level fields of a replay that the game does not know.
 #[derive(Clone, Debug, Default)]
 pub struct ReplayMeta {
+    /// The engine seed, as the replay's `engine_seed` says it.
     pub engine_seed: i64,
+    /// The players' names, by seat (`bot0`, `bot1`... when there is not one per player).
     pub player_names: Vec<String>,
+    /// The replay's `game_id` (0 for a match played here).
     pub game_id: u64,
+    /// The replay's `location` (empty: `localhost`).
     pub location: String,
 }
 
@@ -168,10 +174,13 @@ impl Recorder {
         }
     }
 
+    /// Each player's status, by seat, as the replay's `status` says it (`survived`, `eliminated`,
+    /// `timeout`...).
     pub fn status(&self) -> &[String] {
         &self.status
     }
 
+    /// Each player's last turn alive or playing, by seat, as the replay's `playerturns` says it.
     pub fn player_turns(&self) -> &[u32] {
         &self.player_turns
     }

@@ -7,6 +7,7 @@ use crate::tournament::{ratings, Format, MatchResult, Row};
 /// order so that every bot plays about as often (bots repeat only when a map has more players than
 /// there are bots).
 pub struct TrueSkillMatches {
+    /// Per map, in rotation order: the players it takes (match `i` uses map `i mod maps`).
     pub map_players: Vec<usize>,
 }
 

@@ -49,6 +49,7 @@ pub fn player_state_json(p: &Player) -> String {
     )
 }
 
+/// Every player state, in seat order, as a JSON array exactly as the reference writes it.
 pub fn states_json(game: &Ballroom) -> String {
     let parts: Vec<String> = game.players().iter().map(player_state_json).collect();
     format!("[{}]", parts.join(","))

@@ -47,6 +47,7 @@ pub struct LogWriter {
 }
 
 impl LogWriter {
+    /// A writer for a game whose players are called `names`, in seat order.
     pub fn new(names: &[&str]) -> LogWriter {
         LogWriter {
             names: names.iter().map(|s| s.to_string()).collect(),
@@ -54,6 +55,8 @@ impl LogWriter {
         }
     }
 
+    /// Appends the entry of the turn (or the start) `game` has just completed, if it has not been
+    /// appended yet: call it after `Ballroom::new` and after every step.
     pub fn observe(&mut self, game: &Ballroom) {
         if game.started() && self.turns.len() as u32 == game.turn() {
             self.turns.push(turn_json(game));
@@ -830,7 +833,7 @@ impl<'de> Visitor<'de> for Turns<'_, '_> {
 ///
 /// A turn is first re-played as the log files it (each entry executed for its own player, in
 /// player order); only where that differs are the replies the log does not show searched for
-/// ([`search`]: an official log of a game where a bot acted for another seat). A seat whose
+/// (`search`: an official log of a game where a bot acted for another seat). A seat whose
 /// recorded state turns inactive is dropped (as by a `null` reply) during that turn's BUY phase,
 /// which is indistinguishable in the end-of-turn states from any earlier phase of the same turn.
 pub fn replay(

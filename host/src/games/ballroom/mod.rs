@@ -34,6 +34,7 @@ pub const BASE_PORT: u16 = 29170;
 /// A match's own options.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
+    /// The rules: the official engine's (quirks included) or as the challenge text wrote them.
     pub ruleset: Ruleset,
     /// Seats without a bot wait for a bot to connect over TCP, as the official engine does.
     pub tcp: bool,

@@ -13,6 +13,8 @@ use crate::protocol::{preview, Answer, Budget, Clock, Protocol};
 use arena_core::games::ballroom::{Action, Ballroom};
 use arena_core::Seat;
 
+/// An external bot spoken to as the official engine spoke to it: the phase message, one reply line,
+/// `fin` at the end.
 pub struct Reference {
     conn: Box<dyn Lines>,
     budget: Budget,
@@ -23,6 +25,7 @@ pub struct Reference {
 }
 
 impl Reference {
+    /// The reference protocol over `conn`, its time bank under `limits`.
     pub fn new(conn: Box<dyn Lines>, limits: Limits) -> Self {
         Reference {
             conn,

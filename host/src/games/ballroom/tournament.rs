@@ -8,6 +8,7 @@ use crate::tournament::{by_points, points_by_place, Fixture, Format, MatchResult
 /// bots is not a multiple of four, the last table is filled with the bots just above it, who play
 /// an extra game that round.
 pub struct Swiss {
+    /// The rounds to play (each entrant plays one game a round, or two to fill the last table).
     pub rounds: usize,
 }
 

@@ -160,7 +160,9 @@ fn named<T>(
 /// thiserror: the viewer, which has only std, reads this file too.)
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BadParam {
+    /// The header's key.
     pub key: String,
+    /// What is wrong with its value.
     pub why: String,
 }
 

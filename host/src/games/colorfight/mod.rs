@@ -22,6 +22,7 @@ use std::time::Duration;
 /// A match's own options.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
+    /// The rules' variant.
     pub variant: Variant,
     /// The grid: width and height.
     pub size: (u16, u16),

@@ -6,6 +6,7 @@ use crate::tournament::{by_points, placement_points_x2, Format, MatchResult, Row
 /// game to the next), ranked per game as the rules say, points by placement (one per player ranked
 /// below, ties split).
 pub struct FreeForAll {
+    /// The most seats at a table: a field larger than this plays in tables of at most this many.
     pub max_seats: usize,
 }
 

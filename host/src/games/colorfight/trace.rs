@@ -35,8 +35,8 @@ pub fn line(game: &ColorFight, actions: &[Action], report: &StepReport, state: b
     explained(game, actions, report, &[], state)
 }
 
-/// [`line`], with why each refused action was refused (`why`, one reason or `null` per seat,
-/// kept on the lines with a refusal).
+/// [`line`](fn@line), with why each refused action was refused (`why`, one reason or `null` per
+/// seat, kept on the lines with a refusal).
 pub fn explained(
     game: &ColorFight,
     actions: &[Action],

@@ -34,7 +34,7 @@ pub fn line(turn: u32, seat: Seat, action: &Action, refused: bool, after: &Mammu
     explained(turn, seat, action, refused, None, after)
 }
 
-/// [`line`], with why the action was refused (`why`, kept on refused lines).
+/// [`line`](fn@line), with why the action was refused (`why`, kept on refused lines).
 pub fn explained(
     turn: u32,
     seat: Seat,
@@ -127,8 +127,8 @@ fn check(v: &Value, g: &Mammut, seat: Seat) -> Result<(), Difference> {
     }
 }
 
-/// Re-plays a trace written by [`header`] and [`line`] and checks every line; `each` gets the first
-/// state and the state after every step.
+/// Re-plays a trace written by [`header`] and [`line`](fn@line) and checks every line; `each` gets
+/// the first state and the state after every step.
 pub fn replay(
     input: &mut dyn BufRead,
     each: &mut dyn Visit<Mammut>,

@@ -42,6 +42,7 @@ fn refusal(variant: Variant, seat: Seat, action: &Action) -> &'static str {
 /// A match's own options.
 #[derive(Clone, Debug)]
 pub struct PlayOptions {
+    /// The rules' variant.
     pub variant: Variant,
     /// Record the state in the replay every this many turns.
     pub state_every: u32,
@@ -51,6 +52,7 @@ pub struct PlayOptions {
 /// against every invader.
 #[derive(Clone, Debug)]
 pub struct TournamentOptions {
+    /// The variant every match plays: its format too.
     pub variant: Variant,
 }
 

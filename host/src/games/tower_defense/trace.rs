@@ -223,11 +223,11 @@ impl Lines<'_> {
 /// after every turn.
 ///
 /// The file is read a line at a time. The lines of the usual shape ([`scan`]) are read as text:
-/// each action's text once ([`Actions`]), the turn as a number, and a recorded state compared
+/// each action's text once (`Actions`), the turn as a number, and a recorded state compared
 /// with the text ours would have, so the line that records no state (most lines of a long
 /// trace) costs no JSON, and ours is written only where a line records one. Any other line, and
 /// any line that differs from the re-play, is read whole as JSON and compared field by field
-/// ([`check`]), which words the difference.
+/// (`check`), which words the difference.
 pub fn replay(
     input: &mut dyn BufRead,
     each: &mut dyn Visit<TowerDefense>,

@@ -10,7 +10,9 @@ use tokio::sync::oneshot;
 
 /// What a request gets: an answer now (status and body), or one at the next tick.
 pub enum Reply {
+    /// The HTTP status and the body.
     Now(u16, Value),
+    /// The body, once the tick the request waits for has come.
     Later(oneshot::Receiver<Value>),
     /// A plain page (`GET /`).
     Page(&'static str),

@@ -57,6 +57,7 @@ pub const MAX_CONNECTIONS: usize = 256;
 pub const HEADER_TIME: Duration = Duration::from_secs(10);
 /// A request's body: at most this many bytes, within this long.
 pub const MAX_BODY: usize = 64 * 1024;
+/// The time a request's body has to arrive in (see [`MAX_BODY`]).
 pub const BODY_TIME: Duration = Duration::from_secs(10);
 /// No connection lives longer (an action waiting for the lobby to fill is the longest wait).
 pub const CONNECTION_TIME: Duration = Duration::from_secs(600);
@@ -65,6 +66,7 @@ const TICK: Duration = Duration::from_millis(100);
 /// `arena serve colorfight`'s options.
 #[derive(Clone, Debug)]
 pub struct ServeOptions {
+    /// The rules' variant.
     pub variant: Variant,
     /// The grid: width and height.
     pub size: (u16, u16),

@@ -78,8 +78,11 @@ pub fn refusal_error(r: Refusal) -> Value {
 
 /// A request waiting for a tick: the action, the name a join gives, and where the answer goes.
 pub struct Queued {
+    /// What the seat asked for ([`Action::Join`] for a defeated seat's join).
     pub action: Action,
+    /// The name a join gives the seat; empty for any other action.
     pub name: String,
+    /// Where the answer's body goes when the tick comes (or the request is refused).
     pub reply: oneshot::Sender<Value>,
 }
 
@@ -87,21 +90,33 @@ pub struct Queued {
 pub enum Driver {
     /// An HTTP client; `claimed` once one joined.
     Client {
+        /// Whether a client has joined and holds the seat.
         claimed: bool,
     },
+    /// A built-in bot, asked for its action every tick.
     Bot(ColorFightBot),
 }
 
+/// One seat of the match: who plays it, how a client proves it is that seat, what waits for its
+/// tick, and what the report counts.
 pub struct SeatInfo {
+    /// The seat's name: the bot's, the name its client joined with, or `(free seat N)`.
     pub name: String,
+    /// Who plays it.
     pub driver: Driver,
+    /// The token a client acts with; `None` before it joins and once it is defeated (the server
+    /// cleared it).
     pub token: Option<String>,
+    /// Requests waiting for the next ticks, one taken per tick, [`QUEUE`] at most.
     pub queue: VecDeque<Queued>,
     /// Actions the rules refused, requests refused before reaching them, both by reason (as
     /// `arena play` reports them), and joins.
     pub refused: u32,
+    /// Requests refused before reaching the rules (their seat had [`QUEUE`] waiting).
     pub early: u32,
+    /// Refusals by reason, those of the rules and [`QUEUE_FULL`] alike.
     pub refused_by: BTreeMap<&'static str, u32>,
+    /// How many times a client joined as this seat (more than once: it came back after a defeat).
     pub joins: u32,
 }
 
@@ -124,25 +139,36 @@ pub enum Phase {
     Lobby,
     /// The clock runs: tick `T` is at `start + T / 10` s (Unix time), `since` on this machine.
     Running {
+        /// Unix time of tick 0.
         start: f64,
+        /// The same moment on this machine's monotonic clock, which the ticks are timed by.
         since: Instant,
     },
+    /// The game is over: the clock has stopped.
     Over {
+        /// Unix time of tick 0.
         start: f64,
+        /// When it ended, on this machine's monotonic clock.
         at: Instant,
     },
 }
 
 /// How a join went.
 pub enum Joined {
+    /// The answer, now: the token and uid, or the server's error.
     Now(Value),
     /// A defeated seat comes back at the next tick: the answer comes then.
     Later(oneshot::Receiver<Value>),
 }
 
+/// The match the server plays: the game, its seats, where the clock is, and what the server's JSON
+/// shows beyond the core's state.
 pub struct Table {
+    /// The core game.
     pub game: Box<ColorFight>,
+    /// The seats, clients' first: seat `s` is uid `s + 1` to clients.
     pub seats: Vec<SeatInfo>,
+    /// Where the match is.
     pub phase: Phase,
     tracks: Vec<Track>,
     /// The tick each seat's last attack finished (its `cd_time` once idle).
@@ -151,6 +177,7 @@ pub struct Table {
     state_every: Every,
     /// The lobby's join deadline (Unix time), if any.
     pub lobby_deadline: Option<f64>,
+    /// The game's id in the server's JSON: drawn from the seed, so one seed gives one id.
     pub game_id: u32,
 }
 
@@ -220,10 +247,12 @@ impl Table {
         }
     }
 
+    /// Unix time of tick `tick` of a game whose tick 0 was at `start`: ten ticks a second.
     pub fn time_of(&self, start: f64, tick: u32) -> f64 {
         start + f64::from(tick) / 10.0
     }
 
+    /// Whether the game is over (the clock has stopped).
     pub fn is_over(&self) -> bool {
         matches!(self.phase, Phase::Over { .. })
     }
