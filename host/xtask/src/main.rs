@@ -53,6 +53,7 @@ mod panics;
 mod pico;
 mod pico_check;
 mod qemu;
+mod scale_out;
 mod setup;
 mod size;
 mod steps;
@@ -117,6 +118,7 @@ fn task(args: Vec<String>) -> Result<()> {
         Some("soak") => soak(&args),
         Some("fmt") => fmt::run(args.iter().any(|a| a == "--check")),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("scale-out") => scale_out::run(flag(&args, "--arena").map(Into::into)),
         Some("flash") => match flag(&args, "--board") {
             Some(board) => flash::run(&board),
             None => bail!("flash needs --board rp-pico|stm32f411\n\n{HELP}"),
@@ -178,6 +180,11 @@ tasks:
   fmt [--check]
           cargo fmt, and rustfmt over the game folders (core, host and viewer `src/games/`), which
           cargo fmt does not reach: their modules are declared by the registry's macro
+  scale-out [--arena FILE]
+          the Slurm and GNU parallel recipes of docs/tournaments.md as written, as root: a one-node
+          Slurm cluster on localhost (munged, slurmctld, slurmd) runs the sharded tournament as a
+          job array, GNU parallel runs it on 2 cores, each merge compared with a single run
+          (--arena: the arena to run, else a release build)
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
