@@ -249,9 +249,12 @@ fn check(
         differs.join("; ")
     );
     let matches = merged["results"].as_array().map_or(0, Vec::len);
+    let bytes = std::fs::read(dir.join(&merged_file))?
+        == std::fs::read(single_dir(dir).join("single.json"))?;
     println!(
-        "scale-out: {name}: {n} shards merged in {:.1} s, results equal to the single run's ({matches} matches, standings and ratings)",
-        took.as_secs_f64()
+        "scale-out: {name}: {n} shards merged in {:.1} s, results equal to the single run's ({matches} matches, standings and ratings; {})",
+        took.as_secs_f64(),
+        if bytes { "the same file byte for byte" } else { "the files' layout differs" }
     );
     Ok(Measure {
         name,
@@ -286,6 +289,11 @@ fn differences(a: &Value, b: &Value) -> Vec<String> {
         out.push(format!("`{key}`{first}"));
     }
     out
+}
+
+/// The single run's folder, beside a recipe's.
+fn single_dir(recipe_dir: &Path) -> PathBuf {
+    recipe_dir.with_file_name("single")
 }
 
 fn read_json(path: &Path) -> Result<Value> {
