@@ -103,6 +103,11 @@ pub fn run(arena: Option<PathBuf>) -> Result<()> {
         }
         ran?;
         measures.push(check("slurm", &dir, &slurm, &single_json, took)?);
+        if let Some(jobs) = jobs_span(&base.join("cluster/slurmctld.log")) {
+            println!(
+                "scale-out: slurm: from the submission to the last task's end {jobs:.1} s (slurmctld.log); the rest is sbatch --wait's polling and the merge"
+            );
+        }
         // The cluster stops here (Drop), before the GNU parallel run.
     }
     let dir = scratch(&base.join("parallel"), &arena)?;
@@ -291,6 +296,31 @@ fn differences(a: &Value, b: &Value) -> Vec<String> {
         out.push(format!("`{key}`{first}"));
     }
     out
+}
+
+/// Seconds from the first job's submission to the last task's end, read off slurmctld's log
+/// (`[2026-12-04T14:46:55.821] _slurm_rpc_submit_batch_job: ...`, `... _job_complete: ... done`).
+fn jobs_span(log: &Path) -> Option<f64> {
+    let text = std::fs::read_to_string(log).ok()?;
+    let at = |line: &str| -> Option<f64> {
+        let time = line.strip_prefix('[')?.get(11..23)?;
+        let mut parts = time.split(':');
+        let h: f64 = parts.next()?.parse().ok()?;
+        let m: f64 = parts.next()?.parse().ok()?;
+        let s: f64 = parts.next()?.parse().ok()?;
+        Some(h * 3600.0 + m * 60.0 + s)
+    };
+    let submit = text
+        .lines()
+        .find(|l| l.contains("_slurm_rpc_submit_batch_job"))
+        .and_then(at)?;
+    let done = text
+        .lines()
+        .rev()
+        .filter(|l| l.contains("_job_complete") && l.ends_with(" done"))
+        .find_map(at)?;
+    // Across midnight, a day later.
+    Some((done - submit).rem_euclid(86_400.0))
 }
 
 /// The single run's folder, beside a recipe's.
@@ -689,6 +719,24 @@ mod tests {
             single_command(&script).unwrap(),
             "arena tournament a --results-json single.json\n"
         );
+    }
+
+    #[test]
+    fn the_jobs_span_is_read_off_slurmctld_log() {
+        let dir = std::env::temp_dir().join(format!("xtask-jobs-span-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let log = dir.join("slurmctld.log");
+        std::fs::write(
+            &log,
+            "[2026-12-04T23:59:55.500] _slurm_rpc_submit_batch_job: JobId=1 InitPrio=1 usec=302\n\
+             [2026-12-04T23:59:57.776] sched: Allocate JobId=1_0(2) NodeList=vm #CPUs=1\n\
+             [2026-12-05T00:00:08.875] _job_complete: JobId=1_6(8) done\n\
+             [2026-12-05T00:00:09.000] other\n",
+        )
+        .unwrap();
+        let span = jobs_span(&log).unwrap();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!((span - 13.375).abs() < 1e-6, "{span}");
     }
 
     #[test]
