@@ -665,9 +665,10 @@ fn hostname() -> Result<String> {
 
 /// The smallest slurm.conf for one node on localhost: root runs everything, no accounting, no
 /// cgroups (proctrack/linuxproc and task/none: these machines have cgroup v1 only), the node's
-/// CPUs as this machine has them. `MinJobAge=6` (finished jobs forgotten after 6 s, not 300):
-/// `sbatch --wait` polls every 2 s, 8 s, then every 32 s, but never longer than a third of it, so
-/// here every 2 s (with the default, 8 shards that ended within 12 s were waited for until 42 s).
+/// CPUs as this machine has them. `MinJobAge=4` (finished jobs forgotten after 4 s, not 300):
+/// `sbatch --wait` polls after 2 s, then multiplies its wait by 4 (to at most 32 s) while it is
+/// under half of MinJobAge, so here it polls every 2 s (with the default, 8 shards that ended
+/// within 12 s were waited for until 42 s; with 6, every 8 s).
 fn slurm_conf(dir: &Path, node: &str) -> String {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let d = dir.display();
@@ -686,7 +687,7 @@ SlurmctldPidFile={d}/slurmctld.pid
 SlurmdPidFile={d}/slurmd.pid
 SlurmctldLogFile={d}/slurmctld.log
 SlurmdLogFile={d}/slurmd.log
-MinJobAge=6
+MinJobAge=4
 ProctrackType=proctrack/linuxproc
 TaskPlugin=task/none
 SelectType=select/cons_tres
