@@ -66,8 +66,11 @@ pub fn run(arena: Option<PathBuf>) -> Result<()> {
     let arena = arena.canonicalize()?;
 
     let base = root.join("target/scale-out");
-    stop_stale(&base.join("cluster"));
-    let _ = std::fs::remove_dir_all(&base);
+    sweep(&base, "left by an earlier run");
+    if base.exists() {
+        std::fs::remove_dir_all(&base)
+            .with_context(|| format!("cannot empty {}", base.display()))?;
+    }
 
     // The single run first: what both recipes' merges must equal.
     let single_dir = scratch(&base.join("single"), &arena)?;
@@ -491,23 +494,48 @@ fn install() -> Result<()> {
     crate::setup::apt("scale-out", "slurm-wlm munge parallel")
 }
 
-/// The daemons of a previous run that was killed before it could stop them (their pid files in
-/// `dir`, each checked to be that daemon before it is ended).
-fn stop_stale(dir: &Path) {
-    for name in DAEMONS {
-        let Ok(pid) = std::fs::read_to_string(dir.join(format!("{name}.pid"))) else {
-            continue;
+/// Ends every process working in `dir` (its working directory there or below), this one aside, and
+/// waits up to 5 s for them to go: what a run of this task that was killed left behind (the
+/// daemons, whose folder is `target/scale-out/cluster`, the jobs' slurmstepd, which start there
+/// too, and a recipe's commands, in their own folder). Nothing else works in `target/scale-out/`.
+fn sweep(dir: &Path, why: &str) {
+    let Ok(dir) = dir.canonicalize() else {
+        return;
+    };
+    let me = std::process::id().to_string();
+    let working_in = || -> Vec<(String, String)> {
+        let Ok(procs) = std::fs::read_dir("/proc") else {
+            return Vec::new();
         };
-        let pid = pid.trim();
-        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
-        if comm.trim() == name {
-            eprintln!("scale-out: ending {name} (pid {pid}) left by an earlier run");
-            let _ = Command::new("kill").args(["-KILL", pid]).status();
-        }
+        procs
+            .filter_map(|e| {
+                let pid = e.ok()?.file_name().to_string_lossy().into_owned();
+                if pid == me || !pid.bytes().all(|b| b.is_ascii_digit()) {
+                    return None;
+                }
+                let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).ok()?;
+                let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).ok()?;
+                // A zombie has no working directory left; one that has is still running.
+                cwd.starts_with(&dir).then(|| (pid, comm.trim().to_owned()))
+            })
+            .collect()
+    };
+    let found = working_in();
+    if found.is_empty() {
+        return;
+    }
+    for (pid, comm) in &found {
+        eprintln!("scale-out: ending {comm} (pid {pid}), {why}");
+        let _ = Command::new("kill")
+            .args(["-KILL", pid])
+            .stderr(Stdio::null())
+            .status();
+    }
+    let start = Instant::now();
+    while !working_in().is_empty() && start.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(100));
     }
 }
-
-const DAEMONS: [&str; 3] = ["munged", "slurmctld", "slurmd"];
 
 /// A one-node Slurm cluster on localhost; its daemons are stopped when it is dropped.
 struct Cluster {
@@ -647,6 +675,8 @@ impl Drop for Cluster {
                 let _ = child.wait();
             }
         }
+        // A job's slurmstepd outlives slurmd (a recipe that failed or ran out of time).
+        sweep(&self.dir, "a job step left by the cluster");
         if !self.daemons.is_empty() {
             eprintln!("scale-out: Slurm cluster stopped");
         }
