@@ -61,6 +61,7 @@ mod panics;
 mod pico;
 mod pico_check;
 mod qemu;
+mod scale_out;
 mod setup;
 mod size;
 mod steps;
@@ -134,6 +135,7 @@ fn task(args: Vec<String>) -> Result<()> {
         Some("soak") => soak(&args),
         Some("fmt") => fmt::run(args.iter().any(|a| a == "--check")),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("scale-out") => scale_out::run(flag(&args, "--arena").map(Into::into)),
         Some("flash") => match flag(&args, "--board") {
             Some(board) => flash::run(
                 &board,
@@ -164,7 +166,8 @@ tasks:
           OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
   test    install what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
           defmt-print, flip-link, Node's packages, cargo-fuzz), then run every check CI runs:
-          formatting, clippy, all tests, the viewer in headless chromium, the firmware checks
+          formatting, clippy, all tests, the viewer in headless chromium, the docs' Slurm and GNU
+          parallel recipes (same as scale-out, with the arena cargo test built), the firmware checks
           (same as firmware-test; the boards' builds are the core's no_std build on thumbv6m,
           thumbv7m and thumbv7em), and every fuzz target for 10 s, two at a time (same as
           fuzz --seconds 10 --jobs 2 --sanitizer none --dev)
@@ -212,6 +215,11 @@ tasks:
   fmt [--check]
           cargo fmt, and rustfmt over the game folders (core, host and viewer `src/games/`), which
           cargo fmt does not reach: their modules are declared by the registry's macro
+  scale-out [--arena FILE]
+          the Slurm and GNU parallel recipes of docs/tournaments.md as written, as root: a one-node
+          Slurm cluster on localhost (munged, slurmctld, slurmd) runs the sharded tournament as a
+          job array, GNU parallel runs it on 2 cores, each merge compared with a single run
+          (--arena: the arena to run, else a release build)
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
@@ -349,6 +357,9 @@ fn test() -> Result<()> {
     // on thumbv7m, the Pico on thumbv6m, the STM32F411 on thumbv7em, each with defmt).
     let (passed, failed) = clock.step("cargo test", tally::cargo_test)?;
     clock.step("viewer in chromium", viewer_in_browser)?;
+    clock.step("scale-out", || {
+        scale_out::run(Some(root().join("target/debug/arena")))
+    })?;
     // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here. It
     // starts when the QEMU board's checks end, beside the emulated Pico's longer run.
     check::run_then(&mut clock, |clock| {
