@@ -85,34 +85,7 @@ pub fn run(arena: Option<PathBuf>) -> Result<()> {
         single.trim()
     );
 
-    let mut measures = Vec::new();
-    {
-        let start = Instant::now();
-        let cluster = Cluster::start(&base.join("cluster"))?;
-        let up = start.elapsed();
-        println!(
-            "scale-out: Slurm cluster up in {:.1} s (munged, slurmctld, slurmd; sinfo: {} idle)",
-            up.as_secs_f64(),
-            cluster.node
-        );
-        let dir = scratch(&base.join("slurm"), &arena)?;
-        std::fs::write(dir.join("shard.sh"), &script)?;
-        std::fs::set_permissions(dir.join("shard.sh"), std::fs::Permissions::from_mode(0o755))?;
-        let start = Instant::now();
-        let ran = run_block("slurm", &dir, &slurm, &cluster.env(), BLOCK_SECONDS);
-        let took = start.elapsed();
-        if ran.is_err() {
-            cluster.cancel_all();
-        }
-        ran?;
-        measures.push(check("slurm", &dir, &slurm, &single_json, took)?);
-        if let Some(jobs) = jobs_span(&base.join("cluster/slurmctld.log")) {
-            println!(
-                "scale-out: slurm: from the submission to the last task's end {jobs:.1} s (slurmctld.log); the rest is sbatch --wait's polling and the merge"
-            );
-        }
-        // The cluster stops here (Drop), before the GNU parallel run.
-    }
+    let mut measures = vec![slurm_recipe(&base, &arena, &script, &slurm, &single_json)?];
     let dir = scratch(&base.join("parallel"), &arena)?;
     let start = Instant::now();
     run_block("parallel", &dir, &parallel, &[], BLOCK_SECONDS)?;
@@ -151,6 +124,42 @@ pub fn run(arena: Option<PathBuf>) -> Result<()> {
         base.display()
     );
     Ok(())
+}
+
+/// The Slurm recipe on a one-node cluster started for it (and stopped, by `Drop`, when this
+/// returns); its measure.
+fn slurm_recipe(
+    base: &Path,
+    arena: &Path,
+    script: &str,
+    slurm: &str,
+    single_json: &Value,
+) -> Result<Measure> {
+    let start = Instant::now();
+    let cluster = Cluster::start(&base.join("cluster"))?;
+    let up = start.elapsed();
+    println!(
+        "scale-out: Slurm cluster up in {:.1} s (munged, slurmctld, slurmd; sinfo: {} idle)",
+        up.as_secs_f64(),
+        cluster.node
+    );
+    let dir = scratch(&base.join("slurm"), arena)?;
+    std::fs::write(dir.join("shard.sh"), script)?;
+    std::fs::set_permissions(dir.join("shard.sh"), std::fs::Permissions::from_mode(0o755))?;
+    let start = Instant::now();
+    let ran = run_block("slurm", &dir, slurm, &cluster.env(), BLOCK_SECONDS);
+    let took = start.elapsed();
+    if ran.is_err() {
+        cluster.cancel_all();
+    }
+    ran?;
+    let measure = check("slurm", &dir, slurm, single_json, took)?;
+    if let Some(jobs) = jobs_span(&base.join("cluster/slurmctld.log")) {
+        println!(
+            "scale-out: slurm: from the submission to the last task's end {jobs:.1} s (slurmctld.log); the rest is sbatch --wait's polling and the merge"
+        );
+    }
+    Ok(measure)
 }
 
 /// The text of the one fenced block of `page` whose info string is `console <marker>`.
@@ -562,7 +571,7 @@ impl Cluster {
         std::fs::set_permissions(&key, std::fs::Permissions::from_mode(0o400))?;
         let node = hostname()?;
         let conf = dir.join("slurm.conf");
-        std::fs::write(&conf, slurm_conf(dir, &node))?;
+        std::fs::write(&conf, slurm_conf(dir, &node, free_ports()?))?;
         let mut cluster = Cluster {
             dir: dir.to_owned(),
             conf,
@@ -699,13 +708,23 @@ fn hostname() -> Result<String> {
 /// `sbatch --wait` polls after 2 s, then multiplies its wait by 4 (to at most 32 s) while it is
 /// under half of MinJobAge, so here it polls every 2 s (with the default, 8 shards that ended
 /// within 12 s were waited for until 42 s; with 6, every 8 s).
-fn slurm_conf(dir: &Path, node: &str) -> String {
+/// Two ports no one listens on now, for slurmctld and slurmd: not Slurm's 6817 and 6818, which
+/// another cluster, or another run of this command, may hold.
+fn free_ports() -> Result<(u16, u16)> {
+    let a = std::net::TcpListener::bind("127.0.0.1:0").context("no free port")?;
+    let b = std::net::TcpListener::bind("127.0.0.1:0").context("no free port")?;
+    Ok((a.local_addr()?.port(), b.local_addr()?.port()))
+}
+
+fn slurm_conf(dir: &Path, node: &str, (ctld, slurmd): (u16, u16)) -> String {
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let d = dir.display();
     format!(
         "# Written by `cargo xtask scale-out`: a one-node cluster on localhost.
 ClusterName=scaleout
 SlurmctldHost=localhost
+SlurmctldPort={ctld}
+SlurmdPort={slurmd}
 SlurmUser=root
 SlurmdUser=root
 AuthType=auth/munge
