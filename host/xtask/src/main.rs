@@ -313,6 +313,9 @@ fn test() -> Result<()> {
     // on thumbv7m, the Pico on thumbv6m, the STM32F411 on thumbv7em, each with defmt).
     let (passed, failed) = clock.step("cargo test", tally::cargo_test)?;
     clock.step("viewer in chromium", viewer_in_browser)?;
+    clock.step("report in chromium", || {
+        run("python3", &["tests/browser/report.py"])
+    })?;
     // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here. It
     // starts when the QEMU board's checks end, beside the emulated Pico's longer run.
     check::run_then(&mut clock, |clock| {
