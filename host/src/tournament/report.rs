@@ -98,8 +98,13 @@ fn head(html: &mut String, results: &Results) {
 }
 
 fn standings(html: &mut String, results: &Results) {
-    html.push_str("<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>#</th><th class=\"l\">bot</th>");
-    let columns = results.standings.first().map_or(&[][..], |r| &r.columns[..]);
+    html.push_str(
+        "<h2>Standings</h2>\n<table id=\"standings\">\n<tr><th>#</th><th class=\"l\">bot</th>",
+    );
+    let columns = results
+        .standings
+        .first()
+        .map_or(&[][..], |r| &r.columns[..]);
     for (name, _) in columns {
         let _ = write!(html, "<th>{}</th>", escape(name));
     }
@@ -117,9 +122,9 @@ fn standings(html: &mut String, results: &Results) {
         }
         match results.ratings.iter().find(|r| r.bot == row.bot) {
             Some(r) => {
-                let _ = write!(
+                let _ = writeln!(
                     html,
-                    "<td>{:.2}</td><td>{:.2}</td><td>{:.2}</td></tr>\n",
+                    "<td>{:.2}</td><td>{:.2}</td><td>{:.2}</td></tr>",
                     r.mu, r.sigma, r.conservative
                 );
             }
@@ -254,7 +259,7 @@ fn plot(html: &mut String, results: &Results, shown: &[String], order: &[usize])
     }
     let _ = write!(
         html,
-        "</div>\n<svg id=\"ratings\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\">\n"
+        "</div>\n<svg id=\"ratings\" width=\"{W}\" height=\"{H}\" viewBox=\"0 0 {W} {H}\">\n"
     );
     axes(html, &scale, step);
     for (place, &b) in order.iter().enumerate() {
@@ -283,10 +288,10 @@ fn axes(html: &mut String, scale: &Scale, step: f64) {
     for k in 0..=ticks {
         let v = ((scale.low + k as f64 * step) * 1000.0).round() / 1000.0;
         let y = scale.y(v);
-        let _ = write!(
+        let _ = writeln!(
             html,
             "<line class=\"grid\" x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{y:.1}\" y2=\"{y:.1}\"/>\
-             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>\n",
+             <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{v}</text>",
             W - RIGHT,
             LEFT - 4.0,
             y + 4.0,
@@ -297,19 +302,19 @@ fn axes(html: &mut String, scale: &Scale, step: f64) {
     ticks.dedup();
     for t in ticks {
         let x = scale.x(t);
-        let _ = write!(
+        let _ = writeln!(
             html,
             "<line class=\"axis\" x1=\"{x:.1}\" x2=\"{x:.1}\" y1=\"{:.1}\" y2=\"{:.1}\"/>\
-             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{t}</text>\n",
+             <text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{t}</text>",
             H - BOTTOM,
             H - BOTTOM + 4.0,
             H - BOTTOM + 16.0,
         );
     }
-    let _ = write!(
+    let _ = writeln!(
         html,
         "<line class=\"axis\" x1=\"{LEFT}\" x2=\"{:.1}\" y1=\"{b:.1}\" y2=\"{b:.1}\"/>\
-         <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">matches</text>\n",
+         <text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">matches</text>",
         W - RIGHT,
         W - RIGHT,
         H - 2.0,
@@ -339,9 +344,9 @@ fn faults(html: &mut String, results: &Results, shown: &[String], order: &[usize
     );
     for (place, &b) in order.iter().enumerate() {
         let (f, dq) = totals[b];
-        let _ = write!(
+        let _ = writeln!(
             html,
-            "<tr><td class=\"l\" style=\"color:{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{dq}</td></tr>\n",
+            "<tr><td class=\"l\" style=\"color:{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{dq}</td></tr>",
             colour(place),
             escape(&shown[b]),
             f.timeouts,
@@ -386,9 +391,9 @@ fn matches(html: &mut String, results: &Results, shown: &[String], out: &Path) {
             .iter()
             .map(|f| f.timeouts + f.crashes + f.invalid)
             .sum();
-        let _ = write!(
+        let _ = writeln!(
             html,
-            "<tr><td>{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{faults}</td><td class=\"l\">{}</td></tr>\n",
+            "<tr><td>{}</td><td>{}</td><td class=\"l\">{}</td><td>{}</td><td class=\"l\">{}</td><td>{faults}</td><td class=\"l\">{}</td></tr>",
             r.index,
             r.round + 1,
             seats.join(", "),
@@ -408,7 +413,11 @@ fn links(replay: Option<&Path>, base: &Path) -> String {
     let mut out = String::new();
     let page = replay.with_extension("html");
     if let Some(href) = page.is_file().then(|| relative(base, &page)).flatten() {
-        let _ = write!(out, "<a class=\"view\" href=\"{}\">view</a> ", href_of(&href));
+        let _ = write!(
+            out,
+            "<a class=\"view\" href=\"{}\">view</a> ",
+            href_of(&href)
+        );
     }
     match replay.is_file().then(|| relative(base, replay)).flatten() {
         Some(href) => {
