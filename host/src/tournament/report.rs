@@ -24,7 +24,7 @@ td.l,th.l{text-align:left}th{background:#f4f5f7}.muted{color:#6a717c}code{backgr
 .h2h td{text-align:center;font-variant-numeric:tabular-nums}.self{background:#f4f5f7}\
 svg text{font-size:11px;fill:#444}.grid{stroke:#e6e6e6}.axis{stroke:#888}\
 .mu{fill:none;stroke-width:1.6}.cons{fill:none;stroke-width:1;stroke-dasharray:4 3}\
-.key span{display:inline-block;margin-right:14px}.key i{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}";
+a,td.n{white-space:nowrap}.key span{display:inline-block;margin-right:14px}.key i{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}";
 
 /// The report's page for `results`, written at `out` (links to replays are relative to its folder).
 pub fn page(results: &Results, out: &Path) -> String {
