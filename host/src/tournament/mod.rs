@@ -600,4 +600,39 @@ mod tests {
         assert_eq!(placement_points_x2(&[0, 0, 2]), vec![3, 3, 0]);
         assert_eq!(points_by_place(&[0, 0, 2], &[3, 2, 1]), vec![2.5, 2.5, 1.0]);
     }
+
+    #[test]
+    fn the_ratings_course_ends_at_the_ratings() {
+        let result = |index: usize, seats: Vec<usize>, rank: Vec<u8>| MatchResult {
+            index,
+            round: 0,
+            faults: vec![Faults::default(); seats.len()],
+            seats,
+            seed: 0,
+            turns: 1,
+            rank,
+            score: vec![0, 0],
+            reason: String::new(),
+            replay: None,
+        };
+        let results = vec![
+            result(0, vec![0, 1], vec![0, 1]),
+            result(1, vec![1, 2], vec![0, 0]),
+            result(2, vec![2, 0], vec![1, 0]),
+            // A self-match: one step, no change.
+            result(3, vec![2, 2], vec![0, 1]),
+        ];
+        let bots: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let steps = history(3, &results);
+        let at: Vec<Vec<usize>> = steps
+            .iter()
+            .map(|s| s.iter().map(|x| x.at).collect())
+            .collect();
+        assert_eq!(at, vec![vec![0, 2], vec![0, 1], vec![1, 2, 3]]);
+        assert_eq!(steps[2][1].mu, steps[2][2].mu);
+        for (s, r) in steps.iter().zip(ratings(&bots, &results)) {
+            let last = s.last().unwrap();
+            assert_eq!((last.mu, last.conservative), (r.mu, r.conservative));
+        }
+    }
 }
