@@ -27,5 +27,6 @@ mod reports;
 mod starters;
 mod tournament_cli;
 mod tournament_formats;
+mod tournament_report;
 mod tower_defense_cli;
 mod verify_detect;

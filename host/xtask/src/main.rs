@@ -357,6 +357,9 @@ fn test() -> Result<()> {
     // on thumbv7m, the Pico on thumbv6m, the STM32F411 on thumbv7em, each with defmt).
     let (passed, failed) = clock.step("cargo test", tally::cargo_test)?;
     clock.step("viewer in chromium", viewer_in_browser)?;
+    clock.step("report in chromium", || {
+        run("python3", &["tests/browser/report.py"])
+    })?;
     clock.step("scale-out", || {
         scale_out::run(Some(root().join("target/debug/arena")))
     })?;
