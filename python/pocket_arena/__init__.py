@@ -1,0 +1,13 @@
+"""pocket_arena: Pocket Arena's five games as PettingZoo environments over the exact Rust core.
+
+One module per game (`tower_defense`, `ballroom`, `ants`, `colorfight`, `mammut`), each with
+`env`, `raw_env` and `parallel_env`; `pocket_arena.vector.VectorEnv` steps many matches at once.
+"""
+
+from . import _native
+from ._native import Match, __version__
+
+#: Each game and its built-in bots (the first is the default opponent).
+GAMES = dict(_native.games())
+
+__all__ = ["GAMES", "Match", "__version__"]

@@ -1,0 +1,171 @@
+//! `pocket_arena._native`: the Rust side of the Python package. One class, [`Match`], holds a
+//! match of any game ([`env::DynEnv`]); the Python modules (`pocket_arena.<game>`) build the
+//! PettingZoo environments on it.
+
+mod env;
+
+use pyo3::exceptions::{PyOSError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict};
+
+/// One match: `Match(game, args, bots, text, seed)`. `args` are `arena play <game>`'s flags
+/// (without `--seed` and `--bot`), `bots` maps seats to built-in bots' names; the other seats are
+/// Python's. `text`: observations and actions in the game's own protocol.
+#[pyclass(module = "pocket_arena._native")]
+struct Match {
+    // A mutex only to make the class `Sync`: `&mut self` methods reach it without locking.
+    env: std::sync::Mutex<Box<dyn env::DynEnv>>,
+}
+
+impl Match {
+    fn env(&self) -> std::sync::MutexGuard<'_, Box<dyn env::DynEnv>> {
+        self.env
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+    fn env_mut(&mut self) -> &mut Box<dyn env::DynEnv> {
+        self.env
+            .get_mut()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+#[pymethods]
+impl Match {
+    #[new]
+    #[pyo3(signature = (game, args, bots, text=false, seed=0))]
+    fn new(
+        game: &str,
+        args: Vec<String>,
+        bots: Vec<(usize, String)>,
+        text: bool,
+        seed: u64,
+    ) -> PyResult<Self> {
+        let env = env::make(game, args, bots, text, seed).map_err(PyValueError::new_err)?;
+        Ok(Match {
+            env: std::sync::Mutex::new(env),
+        })
+    }
+
+    #[getter]
+    fn game(&self) -> &'static str {
+        self.env().game_name()
+    }
+    #[getter]
+    fn seats(&self) -> usize {
+        self.env().seats()
+    }
+    #[getter]
+    fn agents(&self) -> Vec<usize> {
+        self.env().agents().to_vec()
+    }
+    #[getter]
+    fn names(&self) -> Vec<String> {
+        self.env().names()
+    }
+    #[getter]
+    fn config(&self) -> String {
+        self.env().config()
+    }
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.env().seed()
+    }
+    #[getter]
+    fn turn(&self) -> u32 {
+        self.env().turn()
+    }
+
+    fn reset(&mut self, seed: u64) -> PyResult<()> {
+        self.env_mut().reset(seed).map_err(PyValueError::new_err)
+    }
+    fn to_move(&self) -> Vec<usize> {
+        self.env().to_move()
+    }
+    fn seat_in(&self, seat: usize) -> bool {
+        self.env().seat_in(seat)
+    }
+    fn is_over(&self) -> bool {
+        self.env().is_over()
+    }
+    fn is_done(&self) -> bool {
+        self.env().is_done()
+    }
+    fn truncated(&self) -> bool {
+        self.env().truncated()
+    }
+    fn digest(&self) -> u64 {
+        self.env().digest()
+    }
+    /// `(ranks, scores)` once the game is over (rank 0 is first), else `None`.
+    fn outcome(&self) -> Option<(Vec<u8>, Vec<i64>)> {
+        self.env().outcome()
+    }
+    fn observe(&self, seat: usize) -> String {
+        self.env().observe(seat)
+    }
+    fn state_json(&self, seat: usize) -> String {
+        self.env().state_json(seat)
+    }
+
+    /// Plays one step with Python's seats' answers `[(seat, text)]` (built-in bots move inside);
+    /// returns, per seat, `(refused, [reasons])`.
+    fn step(&mut self, py: Python<'_>, actions: Vec<(usize, String)>) -> Vec<(u32, Vec<String>)> {
+        let env = self.env_mut();
+        py.detach(|| env.step(&actions))
+            .into_iter()
+            .map(|s| (s.refused, s.why))
+            .collect()
+    }
+
+    /// The canonical action JSON the built-in bot `name` would play at `seat` now (seeded as
+    /// `arena play` seeds a bot at that seat).
+    fn bot_action(&mut self, seat: usize, name: &str) -> PyResult<String> {
+        self.env_mut()
+            .bot_action(seat, name)
+            .map_err(PyValueError::new_err)
+    }
+
+    /// Writes the match so far in the game's replay format, as `arena play --replay` does.
+    fn save_replay(&self, path: std::path::PathBuf) -> PyResult<()> {
+        self.env().save_replay(&path).map_err(PyOSError::new_err)
+    }
+
+    /// The screen of `display` as `(height, width, rgb bytes)`.
+    #[pyo3(signature = (display="gray128x64", scale=1))]
+    fn render_rgb<'py>(
+        &self,
+        py: Python<'py>,
+        display: &str,
+        scale: u32,
+    ) -> PyResult<(u32, u32, Bound<'py, PyBytes>)> {
+        let (w, h, rgb) = self
+            .env()
+            .render_rgb(display, scale)
+            .map_err(PyValueError::new_err)?;
+        Ok((h, w, PyBytes::new(py, &rgb)))
+    }
+
+    /// The terminal picture `arena play --watch` shows.
+    fn render_ansi(&self) -> String {
+        self.env().render_ansi()
+    }
+}
+
+/// The games (folder names) and each one's built-in bots.
+#[pyfunction]
+fn games<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for g in env::game_names() {
+        d.set_item(g, env::bots_of(g))?;
+    }
+    Ok(d)
+}
+
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_class::<Match>()?;
+    m.add_function(wrap_pyfunction!(games, m)?)?;
+    Ok(())
+}
