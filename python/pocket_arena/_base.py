@@ -16,11 +16,11 @@ from pettingzoo.utils import agent_selector  # noqa: F401  (kept for users who s
 from . import _native
 
 #: Options of these environments that are not `arena play` flags.
-_OWN = {"bots", "obs_type", "action_type", "render_mode", "render_display", "render_scale", "seed", "names"}
+_OWN = {"obs_len", "bots", "obs_type", "action_type", "render_mode", "render_display", "render_scale", "seed", "names"}
 #: Python names of `arena play` flags that read differently.
 _ALIASES = {"turn_limit": "max_turns"}
 #: Longest observation / action text the spaces accept.
-OBS_MAX = 1 << 22
+OBS_LEN = 1 << 16
 ACTION_MAX = 4096
 _CHARSET = frozenset(string.printable)
 
@@ -52,6 +52,11 @@ def flags(config: dict) -> list:
     for name in config.get("names") or []:
         args += ["--name", str(name)]
     return args
+
+
+def decode(obs) -> str:
+    """An observation's text: `json.loads(decode(obs))` in the default mode."""
+    return bytes(np.asarray(obs, dtype=np.uint8)).rstrip(b"\0").decode("utf-8", "replace")
 
 
 def seat_of(agent) -> int:
@@ -95,7 +100,8 @@ class _Core:
         if not self.possible_agents:
             raise ValueError("bots: every seat has a built-in bot; leave one for Python")
         self._seat = {a: s for a, s in zip(self.possible_agents, self._m.agents)}
-        self._obs_spaces = {a: spaces.Text(OBS_MAX, min_length=0, charset=string.printable) for a in self.possible_agents}
+        self.obs_len = int(config.get("obs_len", OBS_LEN))
+        self._obs_spaces = {a: spaces.Box(0, 255, (self.obs_len,), np.uint8) for a in self.possible_agents}
         self._act_spaces = {a: spaces.Text(ACTION_MAX, min_length=0, charset=string.printable) for a in self.possible_agents}
         self._last_seed = None
 
@@ -136,8 +142,14 @@ class _Core:
             return f"<not JSON: {e}>"
 
     def _observe_seat(self, seat):
-        text = self._m.observe(seat)
-        return "".join(c if c in _CHARSET else "?" for c in text) if not text.isascii() else text
+        """The observation: the text (canonical state JSON, or the protocol's lines) as UTF-8,
+        zero-padded to `obs_len` bytes (`decode` reads it back); a longer one is cut, and
+        `info["obs_cut"]` says so."""
+        raw = self._m.observe(seat).encode("utf-8")
+        out = np.zeros(self.obs_len, dtype=np.uint8)
+        n = min(len(raw), self.obs_len)
+        out[:n] = np.frombuffer(raw, dtype=np.uint8, count=n)
+        return out
 
     def _rewards(self, before_over):
         """The game's ranking when it ends: +1 first, -1 last, shared ranks share (0 while on)."""

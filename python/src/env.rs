@@ -159,7 +159,16 @@ pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
     })?;
     let common = MatchArgs::from_arg_matches(&m).map_err(|e| e.to_string())?;
     let flags = G::PlayFlags::from_arg_matches(&m).map_err(|e| e.to_string())?;
-    G::plan(&G::play_options(&flags), &common.request()).map_err(|e| format!("{e:#}"))
+    let options = G::play_options(&flags);
+    let mut request = common.request();
+    if request.bots.is_empty() {
+        // A bot for every seat, as games that want each seat named (Ants) ask; Python's seats
+        // and the built-in bots asked for are put in afterwards.
+        let seats = G::setup(&options, 0).map_err(|e| format!("{e:#}"))?.seats;
+        let default = G::BOTS.first().copied().unwrap_or("random");
+        request.bots = vec![default.to_string(); seats];
+    }
+    G::plan(&options, &request).map_err(|e| format!("{e:#}"))
 }
 
 impl<G: GameCli> Env<G> {
