@@ -131,11 +131,11 @@ class _Core:
         if action is None:
             return None
         if isinstance(action, bytes):
-            action = action.decode("utf-8", "replace")
-        if isinstance(action, str):
-            return action
+            # Raw text: the protocol's lines, or JSON as written.
+            return action.decode("utf-8", "replace")
         if self.action_type == "text":
             return str(action)
+        # JSON mode: the action is a JSON value (a str is a JSON string).
         try:
             return json.dumps(action)
         except (TypeError, ValueError) as e:

@@ -144,6 +144,9 @@ pub struct Env<G: GameCli> {
     agents: Vec<Seat>,
     start: u32,
     history: Vec<Vec<G::Move>>,
+    /// The built-in bots [`DynEnv::bot_action`] asked, kept for the match (each is seeded once,
+    /// as at a table).
+    advisers: Vec<(Seat, String, G::Bot)>,
 }
 
 // `Plan` and the state are plain data; see `Speaker`.
@@ -190,6 +193,7 @@ impl<G: GameCli> Env<G> {
             agents,
             start,
             history: Vec::new(),
+            advisers: Vec::new(),
         };
         env.greet();
         Ok(env)
@@ -332,6 +336,7 @@ impl<G: GameCli> DynEnv for Env<G> {
         self.seated = seated;
         self.agents = agents;
         self.history.clear();
+        self.advisers.clear();
         self.greet();
         Ok(())
     }
@@ -464,15 +469,26 @@ impl<G: GameCli> DynEnv for Env<G> {
         if seat >= self.seated.len() {
             return Err(format!("no seat {seat}"));
         }
-        let mut bot =
-            G::bot(name, arena_core::rng::bot_seed(self.plan.seed, seat)).ok_or_else(|| {
-                format!(
-                    "unknown bot `{name}` for {}: {}",
-                    G::NAME,
-                    G::BOTS.join(", ")
-                )
-            })?;
-        let action = bot.act(&self.game, seat);
+        let i = match self
+            .advisers
+            .iter()
+            .position(|(s, n, _)| *s == seat && n == name)
+        {
+            Some(i) => i,
+            None => {
+                let bot = G::bot(name, arena_core::rng::bot_seed(self.plan.seed, seat))
+                    .ok_or_else(|| {
+                        format!(
+                            "unknown bot `{name}` for {}: {}",
+                            G::NAME,
+                            G::BOTS.join(", ")
+                        )
+                    })?;
+                self.advisers.push((seat, name.to_string(), bot));
+                self.advisers.len() - 1
+            }
+        };
+        let action = self.advisers[i].2.act(&self.game, seat);
         Ok(G::action_json(&action).to_string())
     }
 

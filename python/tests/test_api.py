@@ -42,7 +42,7 @@ def test_against_a_builtin_bot(game, config):
     assert "player_1" not in env.agents and "player_0" in env.agents
     steps = 0
     while env.agents:
-        obs, rewards, terms, truncs, infos = env.step({a: "not json" for a in env.agents})
+        obs, rewards, terms, truncs, infos = env.step({a: b"not json" for a in env.agents})
         steps += 1
         for a, info in infos.items():
             if info["to_move"] or steps == 1:
