@@ -94,10 +94,7 @@ fn pytest(py: &Path, root: &Path) -> Result<(u64, u64)> {
         else {
             return 0;
         };
-        let words: Vec<&str> = last
-            .split(|c: char| c == ' ' || c == ',')
-            .filter(|w| !w.is_empty())
-            .collect();
+        let words: Vec<&str> = last.split([' ', ',']).filter(|w| !w.is_empty()).collect();
         words
             .windows(2)
             .find(|w| w[1].starts_with(word))
