@@ -75,10 +75,12 @@ class _Core:
 
     def _setup(self, config):
         config = dict(config)
-        self.obs_type = config.get("obs_type", "json")
-        self.action_type = config.get("action_type", "json")
-        if self.obs_type not in ("json", "text"):
-            raise ValueError(f"obs_type `{self.obs_type}`: one of json, text")
+        self.obs_type = config.get("obs_type", "vector")
+        self.action_type = config.get("action_type", "text" if self.obs_type == "text" else "json")
+        if self.obs_type not in ("vector", "json", "text"):
+            raise ValueError(f"obs_type `{self.obs_type}`: one of vector, json, text")
+        if self.obs_type == "json" and self.game == "ants":
+            raise ValueError("obs_type `json`: Ants' state JSON is the whole map, not a seat's view; use vector or text")
         if self.action_type not in ("json", "text"):
             raise ValueError(f"action_type `{self.action_type}`: one of json, text")
         if (self.obs_type == "text") != (self.action_type == "text"):
@@ -101,7 +103,12 @@ class _Core:
             raise ValueError("bots: every seat has a built-in bot; leave one for Python")
         self._seat = {a: s for a, s in zip(self.possible_agents, self._m.agents)}
         self.obs_len = int(config.get("obs_len", OBS_LEN))
-        self._obs_spaces = {a: spaces.Box(0, 255, (self.obs_len,), np.uint8) for a in self.possible_agents}
+        if self.obs_type == "vector":
+            n = len(self._m.observe_array(self._m.agents[0]))
+            box = lambda: spaces.Box(np.iinfo(np.int32).min, np.iinfo(np.int32).max, (n,), np.int32)
+        else:
+            box = lambda: spaces.Box(0, 255, (self.obs_len,), np.uint8)
+        self._obs_spaces = {a: box() for a in self.possible_agents}
         self._act_spaces = {a: spaces.Text(ACTION_MAX, min_length=0, charset=string.printable) for a in self.possible_agents}
         self._last_seed = None
 
@@ -145,6 +152,8 @@ class _Core:
         """The observation: the text (canonical state JSON, or the protocol's lines) as UTF-8,
         zero-padded to `obs_len` bytes (`decode` reads it back); a longer one is cut, and
         `info["obs_cut"]` says so."""
+        if self.obs_type == "vector":
+            return self._m.observe_array(seat)
         raw = self._m.observe(seat).encode("utf-8")
         out = np.zeros(self.obs_len, dtype=np.uint8)
         n = min(len(raw), self.obs_len)

@@ -48,6 +48,8 @@ pub trait DynEnv: Send {
     fn observe(&self, seat: Seat) -> String;
     /// The canonical state JSON as `seat` sees it.
     fn state_json(&self, seat: Seat) -> String;
+    /// The default observation of `seat` ([`crate::obs`]), written into `out` (cleared first).
+    fn observe_array(&self, seat: Seat, out: &mut Vec<i32>);
     /// One step: `actions` holds Python's seats' answers (text or action JSON); returns what each
     /// seat's step came to.
     fn step(&mut self, actions: &[(Seat, String)]) -> Vec<SeatStep>;
@@ -117,6 +119,8 @@ struct Speaker<G: GameCli> {
     mem: Arc<Mutex<Mem>>,
     /// The lines of the current observation.
     obs: String,
+    /// Ants: what the seat has been shown so far.
+    view: crate::obs::AntsView,
 }
 
 // Protocols hold no thread-bound state over memory lines; the env is only ever used from one
@@ -132,7 +136,58 @@ enum Seated<G: GameCli> {
 // As for `Speaker`: a built-in bot is plain data moved with its env.
 unsafe impl<G: GameCli> Send for Seated<G> {}
 
-pub struct Env<G: GameCli> {
+/// A game's default observation ([`crate::obs`]).
+pub trait Observe: GameCli {
+    /// Whether the observation is read from the protocol's lines (Ants: the fog-of-war view).
+    const SEES_BY_PROTOCOL: bool = false;
+    fn encode(
+        game: &Self,
+        seat: Seat,
+        lines: Option<(&str, &crate::obs::AntsView)>,
+        out: &mut Vec<i32>,
+    );
+}
+
+macro_rules! observe_json {
+    ($game:ty, $f:path) => {
+        impl Observe for $game {
+            fn encode(
+                game: &Self,
+                seat: Seat,
+                _: Option<(&str, &crate::obs::AntsView)>,
+                out: &mut Vec<i32>,
+            ) {
+                $f(&arena_host::Played::state_json(game, seat), seat, out)
+            }
+        }
+    };
+}
+observe_json!(
+    arena_core::games::tower_defense::TowerDefense,
+    crate::obs::tower_defense
+);
+observe_json!(arena_core::games::ballroom::Ballroom, crate::obs::ballroom);
+observe_json!(
+    arena_core::games::colorfight::ColorFight,
+    crate::obs::colorfight
+);
+observe_json!(arena_core::games::mammut::Mammut, crate::obs::mammut);
+
+impl Observe for arena_core::games::ants::Ants {
+    const SEES_BY_PROTOCOL: bool = true;
+    fn encode(
+        game: &Self,
+        seat: Seat,
+        lines: Option<(&str, &crate::obs::AntsView)>,
+        out: &mut Vec<i32>,
+    ) {
+        if let Some((text, view)) = lines {
+            view.encode(text, seat, game.turn(), out);
+        }
+    }
+}
+
+pub struct Env<G: Observe> {
     /// `arena play`'s flags, without the seed.
     args: Vec<String>,
     /// Built-in bots by seat.
@@ -150,7 +205,7 @@ pub struct Env<G: GameCli> {
 }
 
 // `Plan` and the state are plain data; see `Speaker`.
-unsafe impl<G: GameCli> Send for Env<G> {}
+unsafe impl<G: Observe> Send for Env<G> {}
 
 /// The plan `arena play <game> ARGS` makes (clap's own messages for bad flags).
 pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
@@ -174,7 +229,7 @@ pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
     G::plan(&options, &request).map_err(|e| format!("{e:#}"))
 }
 
-impl<G: GameCli> Env<G> {
+impl<G: Observe> Env<G> {
     pub fn new(
         args: Vec<String>,
         bots: Vec<(Seat, String)>,
@@ -242,13 +297,14 @@ impl<G: GameCli> Env<G> {
                 plan.names[seat] = "python".into();
             }
             agents.push(seat);
-            let speaker = text.then(|| {
+            let speaker = (text || G::SEES_BY_PROTOCOL).then(|| {
                 let mem = Arc::new(Mutex::new(Mem::default()));
                 let conn = Box::new(MemLines(mem.clone()));
                 Speaker {
                     proto: G::protocol(conn, &plan, seat),
                     mem,
                     obs: String::new(),
+                    view: crate::obs::AntsView::default(),
                 }
             });
             seated.push(Seated::Python(speaker));
@@ -263,6 +319,7 @@ impl<G: GameCli> Env<G> {
         for seat in 0..self.seated.len() {
             if let Seated::Python(Some(sp)) = &mut self.seated[seat] {
                 let _ = sp.proto.hello(&self.game, seat);
+                sp.view.greet(&lock(&sp.mem).sent.join("\n"));
                 // The original's bots say they are ready ("go"): said for Python.
                 lock(&sp.mem).queue.push_back("go".into());
                 let _ = sp.proto.ready(&self.game, seat, &Clock::now());
@@ -292,6 +349,7 @@ impl<G: GameCli> Env<G> {
                 let mut m = lock(&sp.mem);
                 sp.obs = m.sent.join("\n");
                 m.sent.clear();
+                sp.view.see(&sp.obs);
             }
         }
     }
@@ -308,7 +366,7 @@ fn count_flag(args: &[String], flag: &str) -> usize {
         .count()
 }
 
-impl<G: GameCli> DynEnv for Env<G> {
+impl<G: Observe> DynEnv for Env<G> {
     fn game_name(&self) -> &'static str {
         G::NAME
     }
@@ -381,9 +439,18 @@ impl<G: GameCli> DynEnv for Env<G> {
 
     fn observe(&self, seat: Seat) -> String {
         match self.seated.get(seat) {
-            Some(Seated::Python(Some(sp))) => sp.obs.clone(),
+            Some(Seated::Python(Some(sp))) if self.text => sp.obs.clone(),
             _ => self.state_json(seat),
         }
+    }
+
+    fn observe_array(&self, seat: Seat, out: &mut Vec<i32>) {
+        out.clear();
+        let lines = match self.seated.get(seat) {
+            Some(Seated::Python(Some(sp))) => Some((sp.obs.as_str(), &sp.view)),
+            _ => None,
+        };
+        G::encode(&self.game, seat, lines, out);
     }
 
     fn state_json(&self, seat: Seat) -> String {
@@ -403,7 +470,7 @@ impl<G: GameCli> DynEnv for Env<G> {
             let game = &self.game;
             match &mut self.seated[seat] {
                 Seated::Bot(bot) => moves[seat] = G::bot_move(bot, game, seat),
-                Seated::Python(Some(sp)) => {
+                Seated::Python(Some(sp)) if self.text => {
                     let Some(text) = given else { continue };
                     {
                         let mut m = lock(&sp.mem);
@@ -432,7 +499,7 @@ impl<G: GameCli> DynEnv for Env<G> {
                     }
                     lock(&sp.mem).queue.clear();
                 }
-                Seated::Python(None) => {
+                Seated::Python(_) => {
                     let Some(text) = given else { continue };
                     match serde_json::from_str::<serde_json::Value>(text) {
                         Ok(v) => moves[seat] = game.read_action(seat, &v).into(),
@@ -459,7 +526,7 @@ impl<G: GameCli> DynEnv for Env<G> {
             }
         }
         self.history.push(moves);
-        if self.text {
+        if self.text || G::SEES_BY_PROTOCOL {
             self.ask_all();
         }
         steps

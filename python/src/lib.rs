@@ -3,6 +3,7 @@
 //! PettingZoo environments on it.
 
 mod env;
+mod obs;
 
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -106,6 +107,12 @@ impl Match {
     }
     fn state_json(&self, seat: usize) -> String {
         self.env().state_json(seat)
+    }
+    /// The default observation of `seat` as a numpy int32 vector.
+    fn observe_array<'py>(&self, py: Python<'py>, seat: usize) -> Bound<'py, numpy::PyArray1<i32>> {
+        let mut out = Vec::new();
+        self.env().observe_array(seat, &mut out);
+        numpy::PyArray1::from_vec(py, out)
     }
 
     /// Plays one step with Python's seats' answers `[(seat, text)]` (built-in bots move inside);

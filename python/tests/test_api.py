@@ -15,10 +15,12 @@ def short(config, turns=30):
 
 
 @pytest.mark.parametrize("game,config", CASES)
-@pytest.mark.parametrize("mode", ["json", "text"])
+@pytest.mark.parametrize("mode", ["vector", "json", "text"])
 def test_api(game, config, mode):
     mod = importlib.import_module(f"pocket_arena.{game}")
-    api_test(mod.env(**short(config), obs_type=mode, action_type=mode), num_cycles=40)
+    if game == "ants" and mode == "json":
+        pytest.skip("Ants has no json observation (its state JSON is the whole map)")
+    api_test(mod.env(**short(config), obs_type=mode), num_cycles=40)
 
 
 @pytest.mark.parametrize("game,config", CASES)

@@ -24,9 +24,14 @@ def test_games_and_bots_are_listed():
         (ants.env, {"map": "/no/such.map"}, "such.map"),
         (mammut.env, {"obs_type": "pixels"}, "obs_type"),
         (ballroom.env, {"render_mode": "human"}, "render_mode"),
+        (ants.env, {"map": "MAP", "obs_type": "json"}, "whole map"),
     ],
 )
 def test_bad_configs_say_what(make, config, words):
+    if config.get("map") == "MAP":
+        from conftest import TUTORIAL1
+
+        config = dict(config, map=str(TUTORIAL1))
     with pytest.raises(ValueError) as e:
         make(**config)
     assert words in str(e.value)
@@ -49,7 +54,7 @@ def test_garbage_actions_are_refusals(garbage):
 
 
 def test_text_mode_refuses_bad_protocol_lines():
-    env = tower_defense.parallel_env(turn_limit=5, obs_type="text", action_type="text", bots={"player_1": "strong"})
+    env = tower_defense.parallel_env(turn_limit=5, obs_type="text", bots={"player_1": "strong"})
     obs, _ = env.reset(seed=2)
     assert pocket_arena._base.decode(obs["player_0"]).startswith("{")
     _, _, _, _, infos = env.step({"player_0": "this is not the protocol"})
