@@ -7,8 +7,9 @@ One module per game (`tower_defense`, `ballroom`, `ants`, `colorfight`, `mammut`
 from . import _native
 from ._native import Match, __version__
 from ._base import decode
+from . import ants, ballroom, colorfight, mammut, tower_defense  # noqa: E402
 
 #: Each game and its built-in bots (the first is the default opponent).
 GAMES = dict(_native.games())
 
-__all__ = ["GAMES", "Match", "decode", "__version__"]
+__all__ = ["GAMES", "Match", "decode", "ants", "ballroom", "colorfight", "mammut", "tower_defense", "__version__"]

@@ -202,6 +202,12 @@ pub struct Env<G: Observe> {
     /// The built-in bots [`DynEnv::bot_action`] asked, kept for the match (each is seeded once,
     /// as at a table).
     advisers: Vec<(Seat, String, G::Bot)>,
+    /// Where each seat stands, as the match loop keeps it (what the end message says).
+    standings: Vec<Standing>,
+    /// Seats told the end.
+    finished: Vec<bool>,
+    /// The seats the last step put out, and that step's number.
+    put_out: (Vec<Seat>, u32),
 }
 
 // `Plan` and the state are plain data; see `Speaker`.
@@ -249,6 +255,9 @@ impl<G: Observe> Env<G> {
             start,
             history: Vec::new(),
             advisers: Vec::new(),
+            standings: Vec::new(),
+            finished: Vec::new(),
+            put_out: (Vec::new(), 0),
         };
         env.greet();
         Ok(env)
@@ -316,6 +325,9 @@ impl<G: Observe> Env<G> {
 
     /// Text mode: every Python seat is greeted (and its ready taken as given), then asked.
     fn greet(&mut self) {
+        self.standings = vec![Standing::default(); self.seated.len()];
+        self.finished = vec![false; self.seated.len()];
+        self.put_out = (Vec::new(), 0);
         for seat in 0..self.seated.len() {
             if let Seated::Python(Some(sp)) = &mut self.seated[seat] {
                 let _ = sp.proto.hello(&self.game, seat);
@@ -331,26 +343,51 @@ impl<G: Observe> Env<G> {
 
     /// Text mode: the lines each Python seat is sent now (a request when it is to move, the end
     /// when the game is over).
+    /// As the match loop does: the seats the last step put out hear it at once, one after the
+    /// other, each seeing those before it; when the match is done every other seat hears the
+    /// end; the seats to move are asked.
     fn ask_all(&mut self) {
+        let (out, label) = std::mem::take(&mut self.put_out);
+        for seat in out {
+            self.standings[seat].out = Some(label);
+            self.finish(seat, Finish::Out);
+        }
         let movers = self.game.to_move();
         let over = self.is_done();
-        let standings = vec![Standing::default(); self.seated.len()];
         for seat in 0..self.seated.len() {
-            if let Seated::Python(Some(sp)) = &mut self.seated[seat] {
-                if over {
-                    let end = End {
-                        why: Finish::Over,
-                        standings: &standings,
-                    };
-                    sp.proto.finish(&self.game, seat, &end);
-                } else if movers.contains(seat) {
+            if over {
+                self.finish(seat, Finish::Over);
+            } else if let (false, Seated::Python(Some(sp))) =
+                (self.finished[seat], &mut self.seated[seat])
+            {
+                if movers.contains(seat) {
                     let _ = sp.proto.ask(&self.game, seat);
                 }
-                let mut m = lock(&sp.mem);
-                sp.obs = m.sent.join("\n");
-                m.sent.clear();
-                sp.view.see(&sp.obs);
             }
+        }
+        for sp in self.seated.iter_mut().filter_map(|s| match s {
+            Seated::Python(Some(sp)) => Some(sp),
+            _ => None,
+        }) {
+            let mut m = lock(&sp.mem);
+            sp.obs = m.sent.join("\n");
+            m.sent.clear();
+            sp.view.see(&sp.obs);
+        }
+    }
+
+    /// Tells `seat` the end (`why`), once.
+    fn finish(&mut self, seat: Seat, why: Finish) {
+        if self.finished[seat] {
+            return;
+        }
+        self.finished[seat] = true;
+        if let Seated::Python(Some(sp)) = &mut self.seated[seat] {
+            let end = End {
+                why,
+                standings: &self.standings,
+            };
+            sp.proto.finish(&self.game, seat, &end);
         }
     }
 
@@ -464,6 +501,8 @@ impl<G: Observe> DynEnv for Env<G> {
             return steps;
         }
         let movers = self.game.to_move();
+        let label = self.game.report_turn();
+        let was_in: Vec<bool> = (0..n).map(|s| self.game.seat_in(s)).collect();
         let mut moves: Vec<G::Move> = vec![G::Move::default(); n];
         for seat in movers.iter().filter(|&s| s < n) {
             let given = actions.iter().find(|(s, _)| *s == seat).map(|(_, a)| a);
@@ -526,6 +565,13 @@ impl<G: Observe> DynEnv for Env<G> {
             }
         }
         self.history.push(moves);
+        for seat in movers.iter().filter(|&s| s < n) {
+            self.standings[seat].last_turn = label;
+        }
+        let out: Vec<Seat> = (0..n)
+            .filter(|&s| was_in[s] && !self.game.seat_in(s))
+            .collect();
+        self.put_out = (out, label);
         if self.text || G::SEES_BY_PROTOCOL {
             self.ask_all();
         }
