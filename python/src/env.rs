@@ -25,7 +25,7 @@ pub struct SeatStep {
 }
 
 /// A game's match behind one interface, so that Python holds any game.
-pub trait DynEnv: Send {
+pub trait DynEnv: Send + Sync {
     fn game_name(&self) -> &'static str;
     fn seats(&self) -> usize;
     /// The seats Python plays (the others are built-in bots).
@@ -53,6 +53,13 @@ pub trait DynEnv: Send {
     /// One step: `actions` holds Python's seats' answers (text or action JSON); returns what each
     /// seat's step came to.
     fn step(&mut self, actions: &[(Seat, String)]) -> Vec<SeatStep>;
+    /// One step in which Python's seats that were given no action play the built-in bot
+    /// `policy`'s moves (kept per seat for the match, seeded as at a table).
+    fn step_policy(
+        &mut self,
+        actions: &[(Seat, String)],
+        policy: &str,
+    ) -> Result<Vec<SeatStep>, String>;
     /// The canonical action JSON the built-in bot `name` (seeded as `arena play` seeds it at
     /// `seat`) plays now.
     fn bot_action(&mut self, seat: Seat, name: &str) -> Result<String, String>;
@@ -212,6 +219,9 @@ pub struct Env<G: Observe> {
 
 // `Plan` and the state are plain data; see `Speaker`.
 unsafe impl<G: Observe> Send for Env<G> {}
+// What `&self` reaches is read only: the state, the plan, the text of the last observation (the
+// protocols, behind `&mut self` alone, are never touched through a shared reference).
+unsafe impl<G: Observe> Sync for Env<G> {}
 
 /// The plan `arena play <game> ARGS` makes (clap's own messages for bad flags).
 pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
@@ -403,6 +413,122 @@ fn count_flag(args: &[String], flag: &str) -> usize {
         .count()
 }
 
+impl<G: Observe> Env<G> {
+    /// A step with Python's answers (`actions`) and moves already made for some seats (`advised`).
+    fn step_with(
+        &mut self,
+        actions: &[(Seat, String)],
+        mut advised: Vec<(Seat, G::Move)>,
+    ) -> Vec<SeatStep> {
+        let n = self.seated.len();
+        let mut steps = vec![SeatStep::default(); n];
+        if self.is_done() {
+            return steps;
+        }
+        let movers = self.game.to_move();
+        let label = self.game.report_turn();
+        let was_in: Vec<bool> = (0..n).map(|s| self.game.seat_in(s)).collect();
+        let mut moves: Vec<G::Move> = vec![G::Move::default(); n];
+        for seat in movers.iter().filter(|&s| s < n) {
+            if let Some(i) = advised.iter().position(|(s, _)| *s == seat) {
+                moves[seat] = advised.swap_remove(i).1;
+                continue;
+            }
+            let given = actions.iter().find(|(s, _)| *s == seat).map(|(_, a)| a);
+            let game = &self.game;
+            match &mut self.seated[seat] {
+                Seated::Bot(bot) => moves[seat] = G::bot_move(bot, game, seat),
+                Seated::Python(Some(sp)) if self.text => {
+                    let Some(text) = given else { continue };
+                    {
+                        let mut m = lock(&sp.mem);
+                        m.queue.clear();
+                        m.queue.extend(text.lines().map(str::to_string));
+                    }
+                    match sp.proto.answer(game, seat, &Clock::now()) {
+                        Ok(answer) => {
+                            moves[seat] = answer.mv;
+                            for note in answer.notes {
+                                if note.is_refusal() {
+                                    steps[seat].refused += 1;
+                                }
+                                steps[seat].why.push(note.to_string());
+                            }
+                        }
+                        Err(f) => {
+                            moves[seat] = sp.proto.fault_move(game, seat, &f);
+                            steps[seat].why.push(match f {
+                                Fault::Timeout { .. } => {
+                                    "incomplete answer: the protocol read past its end".into()
+                                }
+                                f => f.to_string(),
+                            });
+                        }
+                    }
+                    lock(&sp.mem).queue.clear();
+                }
+                Seated::Python(_) => {
+                    let Some(text) = given else { continue };
+                    match serde_json::from_str::<serde_json::Value>(text) {
+                        Ok(v) => moves[seat] = game.read_action(seat, &v).into(),
+                        Err(e) => {
+                            steps[seat].refused += 1;
+                            steps[seat].why.push(format!("unreadable action JSON: {e}"));
+                        }
+                    }
+                }
+            }
+        }
+        let stepped = self.game.play_step(&moves, SeatSet::EMPTY);
+        for (seat, s) in steps.iter_mut().enumerate() {
+            s.refused += u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
+        }
+        for (seat, why) in &stepped.why {
+            if let Some(s) = steps.get_mut(*seat) {
+                s.why.push((*why).to_string());
+            }
+        }
+        for (seat, f) in &stepped.notes {
+            if let Some(s) = steps.get_mut(*seat) {
+                s.why.push(f.to_string());
+            }
+        }
+        self.history.push(moves);
+        for seat in movers.iter().filter(|&s| s < n) {
+            self.standings[seat].last_turn = label;
+        }
+        let out: Vec<Seat> = (0..n)
+            .filter(|&s| was_in[s] && !self.game.seat_in(s))
+            .collect();
+        self.put_out = (out, label);
+        if self.text || G::SEES_BY_PROTOCOL {
+            self.ask_all();
+        }
+        steps
+    }
+
+    /// The index of the built-in bot `name` advising `seat` (made on first use).
+    fn adviser(&mut self, seat: Seat, name: &str) -> Result<usize, String> {
+        if let Some(i) = self
+            .advisers
+            .iter()
+            .position(|(s, n, _)| *s == seat && n == name)
+        {
+            return Ok(i);
+        }
+        let bot =
+            G::bot(name, arena_core::rng::bot_seed(self.plan.seed, seat)).ok_or_else(|| {
+                format!(
+                    "unknown bot `{name}` for {}: {}",
+                    G::NAME,
+                    G::BOTS.join(", ")
+                )
+            })?;
+        self.advisers.push((seat, name.to_string(), bot));
+        Ok(self.advisers.len() - 1)
+    }
+}
+
 impl<G: Observe> DynEnv for Env<G> {
     fn game_name(&self) -> &'static str {
         G::NAME
@@ -495,112 +621,33 @@ impl<G: Observe> DynEnv for Env<G> {
     }
 
     fn step(&mut self, actions: &[(Seat, String)]) -> Vec<SeatStep> {
-        let n = self.seated.len();
-        let mut steps = vec![SeatStep::default(); n];
-        if self.is_done() {
-            return steps;
-        }
-        let movers = self.game.to_move();
-        let label = self.game.report_turn();
-        let was_in: Vec<bool> = (0..n).map(|s| self.game.seat_in(s)).collect();
-        let mut moves: Vec<G::Move> = vec![G::Move::default(); n];
-        for seat in movers.iter().filter(|&s| s < n) {
-            let given = actions.iter().find(|(s, _)| *s == seat).map(|(_, a)| a);
-            let game = &self.game;
-            match &mut self.seated[seat] {
-                Seated::Bot(bot) => moves[seat] = G::bot_move(bot, game, seat),
-                Seated::Python(Some(sp)) if self.text => {
-                    let Some(text) = given else { continue };
-                    {
-                        let mut m = lock(&sp.mem);
-                        m.queue.clear();
-                        m.queue.extend(text.lines().map(str::to_string));
-                    }
-                    match sp.proto.answer(game, seat, &Clock::now()) {
-                        Ok(answer) => {
-                            moves[seat] = answer.mv;
-                            for note in answer.notes {
-                                if note.is_refusal() {
-                                    steps[seat].refused += 1;
-                                }
-                                steps[seat].why.push(note.to_string());
-                            }
-                        }
-                        Err(f) => {
-                            moves[seat] = sp.proto.fault_move(game, seat, &f);
-                            steps[seat].why.push(match f {
-                                Fault::Timeout { .. } => {
-                                    "incomplete answer: the protocol read past its end".into()
-                                }
-                                f => f.to_string(),
-                            });
-                        }
-                    }
-                    lock(&sp.mem).queue.clear();
-                }
-                Seated::Python(_) => {
-                    let Some(text) = given else { continue };
-                    match serde_json::from_str::<serde_json::Value>(text) {
-                        Ok(v) => moves[seat] = game.read_action(seat, &v).into(),
-                        Err(e) => {
-                            steps[seat].refused += 1;
-                            steps[seat].why.push(format!("unreadable action JSON: {e}"));
-                        }
-                    }
+        self.step_with(actions, Vec::new())
+    }
+
+    fn step_policy(
+        &mut self,
+        actions: &[(Seat, String)],
+        policy: &str,
+    ) -> Result<Vec<SeatStep>, String> {
+        let mut advised = Vec::new();
+        if !self.is_done() {
+            for seat in self.game.to_move().iter() {
+                let python = matches!(self.seated.get(seat), Some(Seated::Python(_)));
+                if python && !actions.iter().any(|(s, _)| *s == seat) {
+                    let i = self.adviser(seat, policy)?;
+                    let action = self.advisers[i].2.act(&self.game, seat);
+                    advised.push((seat, G::Move::from(action)));
                 }
             }
         }
-        let stepped = self.game.play_step(&moves, SeatSet::EMPTY);
-        for (seat, s) in steps.iter_mut().enumerate() {
-            s.refused += u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
-        }
-        for (seat, why) in &stepped.why {
-            if let Some(s) = steps.get_mut(*seat) {
-                s.why.push((*why).to_string());
-            }
-        }
-        for (seat, f) in &stepped.notes {
-            if let Some(s) = steps.get_mut(*seat) {
-                s.why.push(f.to_string());
-            }
-        }
-        self.history.push(moves);
-        for seat in movers.iter().filter(|&s| s < n) {
-            self.standings[seat].last_turn = label;
-        }
-        let out: Vec<Seat> = (0..n)
-            .filter(|&s| was_in[s] && !self.game.seat_in(s))
-            .collect();
-        self.put_out = (out, label);
-        if self.text || G::SEES_BY_PROTOCOL {
-            self.ask_all();
-        }
-        steps
+        Ok(self.step_with(actions, advised))
     }
 
     fn bot_action(&mut self, seat: Seat, name: &str) -> Result<String, String> {
         if seat >= self.seated.len() {
             return Err(format!("no seat {seat}"));
         }
-        let i = match self
-            .advisers
-            .iter()
-            .position(|(s, n, _)| *s == seat && n == name)
-        {
-            Some(i) => i,
-            None => {
-                let bot = G::bot(name, arena_core::rng::bot_seed(self.plan.seed, seat))
-                    .ok_or_else(|| {
-                        format!(
-                            "unknown bot `{name}` for {}: {}",
-                            G::NAME,
-                            G::BOTS.join(", ")
-                        )
-                    })?;
-                self.advisers.push((seat, name.to_string(), bot));
-                self.advisers.len() - 1
-            }
-        };
+        let i = self.adviser(seat, name)?;
         let action = self.advisers[i].2.act(&self.game, seat);
         Ok(G::action_json(&action).to_string())
     }

@@ -4,6 +4,7 @@
 
 mod env;
 mod obs;
+mod vector;
 
 use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
@@ -125,6 +126,19 @@ impl Match {
             .collect()
     }
 
+    /// As `step`, with Python's seats that were given nothing playing the built-in bot `policy`.
+    fn step_policy(
+        &mut self,
+        py: Python<'_>,
+        actions: Vec<(usize, String)>,
+        policy: &str,
+    ) -> PyResult<Vec<(u32, Vec<String>)>> {
+        let env = self.env_mut();
+        py.detach(|| env.step_policy(&actions, policy))
+            .map_err(PyValueError::new_err)
+            .map(|v| v.into_iter().map(|s| (s.refused, s.why)).collect())
+    }
+
     /// The canonical action JSON the built-in bot `name` would play at `seat` now (seeded as
     /// `arena play` seeds a bot at that seat).
     fn bot_action(&mut self, seat: usize, name: &str) -> PyResult<String> {
@@ -173,6 +187,7 @@ fn games<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Match>()?;
+    m.add_class::<vector::VecMatch>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     Ok(())
 }
