@@ -183,11 +183,46 @@ fn games<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// The Rust side alone, for the benchmark: `steps` steps of one match in a loop without Python
+/// (Python's seats play the built-in bot `policy`, each step's observations encoded as the
+/// environment encodes them, a new match when one is done); returns the seconds it took.
+#[pyfunction]
+#[pyo3(signature = (game, args, bots, policy, steps, seed=0))]
+fn bench_rust(
+    py: Python<'_>,
+    game: &str,
+    args: Vec<String>,
+    bots: Vec<(usize, String)>,
+    policy: &str,
+    steps: u64,
+    seed: u64,
+) -> PyResult<f64> {
+    let mut env = env::make(game, args, bots, false, seed).map_err(PyValueError::new_err)?;
+    py.detach(|| {
+        let mut out = Vec::new();
+        let mut next = seed;
+        let t = std::time::Instant::now();
+        for _ in 0..steps {
+            if env.is_done() {
+                next = next.wrapping_add(1);
+                env.reset(next)?;
+            }
+            env.step_policy(&[], policy)?;
+            for &s in env.agents() {
+                env.observe_array(s, &mut out);
+            }
+        }
+        Ok::<f64, String>(t.elapsed().as_secs_f64())
+    })
+    .map_err(PyValueError::new_err)
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Match>()?;
     m.add_class::<vector::VecMatch>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(bench_rust, m)?)?;
     Ok(())
 }
