@@ -50,6 +50,9 @@ pub trait DynEnv: Send + Sync {
     fn state_json(&self, seat: Seat) -> String;
     /// The default observation of `seat` ([`crate::obs`]), written into `out` (cleared first).
     fn observe_array(&self, seat: Seat, out: &mut Vec<i32>);
+    /// The same layout read off the canonical state JSON (for the games whose environment reads
+    /// the state directly: the reference it is tested against); `None` for the others.
+    fn observe_array_from_json(&self, seat: Seat) -> Option<Vec<i32>>;
     /// One step: `actions` holds Python's seats' answers (text or action JSON); returns what each
     /// seat's step came to.
     fn step(&mut self, actions: &[(Seat, String)]) -> Vec<SeatStep>;
@@ -169,10 +172,16 @@ macro_rules! observe_json {
         }
     };
 }
-observe_json!(
-    arena_core::games::tower_defense::TowerDefense,
-    crate::obs::tower_defense
-);
+impl Observe for arena_core::games::tower_defense::TowerDefense {
+    fn encode(
+        game: &Self,
+        seat: Seat,
+        _: Option<(&str, &crate::obs::AntsView)>,
+        out: &mut Vec<i32>,
+    ) {
+        crate::obs::tower_defense_direct(game, seat, out)
+    }
+}
 observe_json!(arena_core::games::ballroom::Ballroom, crate::obs::ballroom);
 observe_json!(
     arena_core::games::colorfight::ColorFight,
@@ -605,6 +614,15 @@ impl<G: Observe> DynEnv for Env<G> {
             Some(Seated::Python(Some(sp))) if self.text => sp.obs.clone(),
             _ => self.state_json(seat),
         }
+    }
+
+    fn observe_array_from_json(&self, seat: Seat) -> Option<Vec<i32>> {
+        if G::NAME != arena_core::games::tower_defense::TowerDefense::NAME {
+            return None;
+        }
+        let mut out = Vec::new();
+        crate::obs::tower_defense(&self.game.state_json(seat), seat, &mut out);
+        Some(out)
     }
 
     fn observe_array(&self, seat: Seat, out: &mut Vec<i32>) {

@@ -109,6 +109,11 @@ impl Match {
     fn state_json(&self, seat: usize) -> String {
         self.env().state_json(seat)
     }
+    /// The default observation's layout read off the state JSON, where the environment reads the
+    /// state directly (Tower Defense): what tests compare `observe_array` with.
+    fn observe_array_from_json(&self, seat: usize) -> Option<Vec<i32>> {
+        self.env().observe_array_from_json(seat)
+    }
     /// The default observation of `seat` as a numpy int32 vector.
     fn observe_array<'py>(&self, py: Python<'py>, seat: usize) -> Bound<'py, numpy::PyArray1<i32>> {
         let mut out = Vec::new();

@@ -130,6 +130,69 @@ pub fn tower_defense(state: &Value, seat: usize, out: &mut Vec<i32>) {
     }
 }
 
+/// [`tower_defense`] read off the state itself rather than its JSON (the same numbers; the
+/// environments use this one, the tests compare the two).
+pub fn tower_defense_direct(
+    g: &arena_core::games::tower_defense::TowerDefense,
+    seat: usize,
+    out: &mut Vec<i32>,
+) {
+    use arena_core::games::tower_defense::TowerKind;
+    use arena_core::Game;
+    let sat = |x: u64| x.min(i32::MAX as u64) as i32;
+    out.push(seat as i32);
+    out.push(sat(u64::from(g.turn())));
+    let board = |out: &mut Vec<i32>, b: usize| {
+        let start = out.len();
+        out.resize(start + PATH * 11, 0);
+        for t in g.towers(b) {
+            let pos = usize::from(t.pos);
+            if pos < PATH {
+                let at = start + pos * 11;
+                out[at] = match t.kind {
+                    TowerKind::Turret => 1,
+                    TowerKind::Stunner => 2,
+                    TowerKind::Bomb => 3,
+                };
+                out[at + 1] = sat(u64::from(t.level));
+                out[at + 2] = i32::from(t.power);
+                out[at + 3] = i32::from(t.range);
+                out[at + 4] = i32::from(t.cooldown);
+            }
+        }
+        for i in g.invaders(b) {
+            let pos = usize::from(i.pos);
+            if pos < PATH {
+                let at = start + pos * 11 + 5;
+                out[at] += 1;
+                out[at + 1] = out[at + 1].saturating_add(sat(u64::from(i.hp)));
+                out[at + 2] = out[at + 2].saturating_add(sat(u64::from(i.maxhp)));
+                out[at + 3] = out[at + 3].max(i32::from(i.defense));
+                out[at + 4] = out[at + 4].max(i32::from(i.stun_res));
+                out[at + 5] = out[at + 5].max(i32::from(i.stun_time));
+            }
+        }
+    };
+    if let Some(players) = g.players() {
+        for p in players {
+            for x in [p.gold, p.life, p.income, p.boost_max, p.inflation] {
+                out.push(sat(u64::from(x)));
+            }
+        }
+        for b in 0..g.boards().min(2) {
+            board(out, b);
+        }
+    } else if let Some((inv, def)) = g.siege() {
+        out.extend([
+            sat(inv.gold),
+            sat(u64::from(inv.income)),
+            sat(u64::from(inv.boost_max)),
+        ]);
+        out.extend([sat(def.gold), sat(u64::from(def.life))]);
+        board(out, 0);
+    }
+}
+
 /// Ballroom Blitz: `[seat]`, then per player `[class, x, y, isActive, item, gold, score,
 /// effect_timer, health, shielded, item_in_use, damage, speed, range, maxHealth]`.
 pub fn ballroom(state: &Value, seat: usize, out: &mut Vec<i32>) {

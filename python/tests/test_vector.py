@@ -72,3 +72,17 @@ def test_bad_vector_input_is_a_value_error():
         v.step(policy="nobody")
     obs, *_ , infos = v.step(actions=[{"player_0": {"action": "build", "pos": -3}}, {"player_0": "??"}])
     assert infos["refused"].shape == (2, 1)
+
+
+@pytest.mark.parametrize("variant", ["duel", "siege"])
+def test_tower_defense_direct_observation_is_the_json_one(variant):
+    env = pocket_arena.tower_defense.parallel_env(variant=variant, turn_limit=200, bots={"player_1": "random"})
+    _, infos = env.reset(seed=4)
+    checked = 0
+    while env.agents:
+        for a in env.agents:
+            s = int(a[7:])
+            assert env._m.observe_array(s).tolist() == env._m.observe_array_from_json(s)
+            checked += 1
+        env.step({a: env.bot_action(a, "strong") for a in env.agents})
+    assert checked >= 100
