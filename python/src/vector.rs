@@ -22,7 +22,6 @@ pub struct VecMatch {
 
 /// What one step of one match came to, written into the batch.
 struct Row {
-    obs: Vec<i32>,
     rewards: Vec<f32>,
     terms: Vec<bool>,
     truncs: Vec<bool>,
@@ -35,20 +34,29 @@ fn advance(env: &mut dyn DynEnv) {
     }
 }
 
-fn row(env: &dyn DynEnv, agents: &[usize], obs_len: usize, refused: &[u32]) -> Row {
-    let mut obs = Vec::with_capacity(agents.len() * obs_len);
-    let mut one = Vec::new();
-    for &s in agents {
-        env.observe_array(s, &mut one);
+/// Writes the observations of `env`'s agents into `obs` (agents x obs_len, zero-padded).
+fn observe(
+    env: &dyn DynEnv,
+    agents: &[usize],
+    obs_len: usize,
+    obs: &mut [i32],
+    one: &mut Vec<i32>,
+) {
+    for (k, &s) in agents.iter().enumerate() {
+        env.observe_array(s, one);
         one.resize(obs_len, 0);
-        obs.extend_from_slice(&one);
+        if let Some(dst) = obs.get_mut(k * obs_len..(k + 1) * obs_len) {
+            dst.copy_from_slice(one);
+        }
     }
+}
+
+fn row(env: &dyn DynEnv, agents: &[usize], refused: &[u32]) -> Row {
     let over = env.is_over();
     let trunc = env.truncated();
     let outcome = env.outcome();
     let n = env.seats().max(2) as f32;
     Row {
-        obs,
         rewards: agents
             .iter()
             .map(|&s| match &outcome {
@@ -77,12 +85,10 @@ type Batch<'py> = (
 );
 
 impl VecMatch {
-    fn batch<'py>(&self, py: Python<'py>, rows: Vec<Row>) -> PyResult<Batch<'py>> {
+    fn batch<'py>(&self, py: Python<'py>, obs: Vec<i32>, rows: Vec<Row>) -> PyResult<Batch<'py>> {
         let (n, a, l) = (rows.len(), self.agents.len(), self.obs_len);
-        let mut obs = Vec::with_capacity(n * a * l);
         let (mut rw, mut te, mut tr, mut rf) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
         for r in rows {
-            obs.extend(r.obs);
             rw.extend(r.rewards);
             te.extend(r.terms);
             tr.extend(r.truncs);
@@ -182,12 +188,19 @@ impl VecMatch {
             advance(e.as_mut());
         }
         self.started = self.envs.len() as u64;
+        let per = self.agents.len() * self.obs_len;
+        let mut obs = vec![0i32; self.envs.len() * per];
+        let mut one = Vec::new();
         let rows: Vec<Row> = self
             .envs
             .iter()
-            .map(|e| row(e.as_ref(), &self.agents, self.obs_len, &[]))
+            .zip(obs.chunks_mut(per.max(1)))
+            .map(|(e, o)| {
+                observe(e.as_ref(), &self.agents, self.obs_len, o, &mut one);
+                row(e.as_ref(), &self.agents, &[])
+            })
             .collect();
-        Ok(self.batch(py, rows)?.0)
+        Ok(self.batch(py, obs, rows)?.0)
     }
 
     /// One step of every match: `actions[i]` holds match i's `(seat, action JSON)` pairs; Python's
@@ -211,7 +224,13 @@ impl VecMatch {
         let chunk = n.div_ceil(self.threads.max(1)).max(1);
         let acts = actions.unwrap_or_default();
         let policy = policy.as_deref();
-        let one = |i: usize, e: &mut Box<dyn DynEnv>| -> Result<Row, String> {
+        let per = agents.len() * obs_len;
+        let mut obs = vec![0i32; n * per];
+        let one = |i: usize,
+                   e: &mut Box<dyn DynEnv>,
+                   o: &mut [i32],
+                   buf: &mut Vec<i32>|
+         -> Result<Row, String> {
             let given: &[(usize, String)] = acts.get(i).map_or(&[], Vec::as_slice);
             let steps = match policy {
                 Some(p) => e.step_policy(given, p)?,
@@ -219,31 +238,42 @@ impl VecMatch {
             };
             advance(e.as_mut());
             let refused: Vec<u32> = steps.iter().map(|s| s.refused).collect();
-            Ok(row(e.as_ref(), &agents, obs_len, &refused))
+            let r = row(e.as_ref(), &agents, &refused);
+            if !e.is_done() {
+                observe(e.as_ref(), &agents, obs_len, o, buf);
+            }
+            Ok(r)
         };
         let envs = &mut self.envs;
+        let obs_rows = obs.chunks_mut(per.max(1));
         let rows: Result<Vec<Row>, String> = py.detach(|| {
-            if chunk >= n || n < 16 {
+            // Threads pay off for large vectors only (a spawn costs more than a few matches' steps).
+            if chunk >= n || n < 128 {
+                let mut buf = Vec::new();
                 return envs
                     .iter_mut()
+                    .zip(obs_rows)
                     .enumerate()
-                    .map(|(i, e)| one(i, e))
+                    .map(|(i, (e, o))| one(i, e, o, &mut buf))
                     .collect();
             }
+            let mut obs_parts: Vec<&mut [i32]> = obs_rows.collect();
             std::thread::scope(|scope| {
-                let handles: Vec<_> = envs
-                    .chunks_mut(chunk)
-                    .enumerate()
-                    .map(|(c, part)| {
-                        let one = &one;
-                        scope.spawn(move || {
-                            part.iter_mut()
-                                .enumerate()
-                                .map(|(j, e)| one(c * chunk + j, e))
-                                .collect::<Result<Vec<Row>, String>>()
-                        })
-                    })
-                    .collect();
+                let mut handles = Vec::new();
+                let mut rest_obs: &mut [&mut [i32]] = &mut obs_parts;
+                for (c, part) in envs.chunks_mut(chunk).enumerate() {
+                    let (mine, later) = rest_obs.split_at_mut(part.len());
+                    rest_obs = later;
+                    let one = &one;
+                    handles.push(scope.spawn(move || {
+                        let mut buf = Vec::new();
+                        part.iter_mut()
+                            .zip(mine.iter_mut())
+                            .enumerate()
+                            .map(|(j, (e, o))| one(c * chunk + j, e, o, &mut buf))
+                            .collect::<Result<Vec<Row>, String>>()
+                    }));
+                }
                 let mut all = Vec::with_capacity(n);
                 for h in handles {
                     all.extend(h.join().map_err(|_| "a worker panicked".to_string())??);
@@ -251,18 +281,19 @@ impl VecMatch {
                 Ok(all)
             })
         });
-        let mut rows = rows.map_err(PyValueError::new_err)?;
-        // Matches that are done start again, seeded by their index over the vector's life.
-        for (e, r) in self.envs.iter_mut().zip(rows.iter_mut()) {
+        let rows = rows.map_err(PyValueError::new_err)?;
+        // Matches that are done start again, seeded by their index over the vector's life; their
+        // row shows the new match's first observation.
+        let mut buf = Vec::new();
+        for (e, o) in self.envs.iter_mut().zip(obs.chunks_mut(per.max(1))) {
             if e.is_done() {
                 let s = arena_host::tournament::match_seed(self.seed, self.started as usize);
                 self.started += 1;
                 e.reset(s).map_err(PyValueError::new_err)?;
                 advance(e.as_mut());
-                let fresh = row(e.as_ref(), &self.agents, self.obs_len, &[]);
-                r.obs = fresh.obs;
+                observe(e.as_ref(), &self.agents, self.obs_len, o, &mut buf);
             }
         }
-        self.batch(py, rows)
+        self.batch(py, obs, rows)
     }
 }

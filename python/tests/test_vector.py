@@ -49,8 +49,8 @@ def test_automatic_reset_takes_the_next_seed():
 
 
 def test_threads_do_not_change_the_matches():
-    a = VectorEnv("colorfight", 32, seed=3, size="10x10", bots={"player_1": "random"})
-    b = VectorEnv("colorfight", 32, seed=3, size="10x10", bots={"player_1": "random"}, threads=1)
+    a = VectorEnv("colorfight", 160, seed=3, size="10x10", bots={"player_1": "random"})
+    b = VectorEnv("colorfight", 160, seed=3, size="10x10", bots={"player_1": "random"}, threads=1)
     a.reset(), b.reset()
     for _ in range(5):
         oa = a.step(policy="expander")[0]
