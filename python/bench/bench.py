@@ -137,7 +137,8 @@ def ants_ours(tutorial1, seconds):
 ANTS_AI = r'''
 import json, sys, time
 import numpy as np
-from ants_ai import AntsEnv, Game, Action, Direction
+from ants_ai import AntsEnv
+from ants_ai.ants_ai import Game, Action, Direction
 from gymnasium.utils.performance import benchmark_step
 mp, seconds = sys.argv[1], float(sys.argv[2])
 out = {}

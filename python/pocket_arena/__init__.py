@@ -9,7 +9,16 @@ from ._native import Match, __version__
 from ._base import decode
 from . import ants, ballroom, colorfight, mammut, tower_defense  # noqa: E402
 
+def observation(game, state, seat):
+    """`state` (the canonical state JSON a bot receives: a dict or its text) as the vector the
+    environments give `seat`: a bot written in Python reads its states as a trained agent does."""
+    import json
+
+    text = state if isinstance(state, str) else json.dumps(state)
+    return _native.observation(game, text, int(seat))
+
+
 #: Each game and its built-in bots (the first is the default opponent).
 GAMES = dict(_native.games())
 
-__all__ = ["GAMES", "Match", "decode", "ants", "ballroom", "colorfight", "mammut", "tower_defense", "__version__"]
+__all__ = ["GAMES", "Match", "decode", "observation", "ants", "ballroom", "colorfight", "mammut", "tower_defense", "__version__"]

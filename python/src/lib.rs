@@ -188,6 +188,33 @@ fn games<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     Ok(d)
 }
 
+/// A state as a bot receives it (the canonical state JSON, as text) read into the vector the
+/// environments give `seat` (`obs_type="vector"`), for bots written in Python. Not for Ants, whose
+/// vector is read from the text protocol's lines.
+#[pyfunction]
+fn observation<'py>(
+    py: Python<'py>,
+    game: &str,
+    state: &str,
+    seat: usize,
+) -> PyResult<Bound<'py, numpy::PyArray1<i32>>> {
+    let value: serde_json::Value = serde_json::from_str(state)
+        .map_err(|e| PyValueError::new_err(format!("state: not JSON: {e}")))?;
+    let mut out = Vec::new();
+    match game.replace('-', "_").as_str() {
+        "tower_defense" => obs::tower_defense(&value, seat, &mut out),
+        "ballroom" => obs::ballroom(&value, seat, &mut out),
+        "colorfight" => obs::colorfight(&value, seat, &mut out),
+        "mammut" => obs::mammut(&value, seat, &mut out),
+        other => {
+            return Err(PyValueError::new_err(format!(
+                "observation: `{other}`: tower_defense, ballroom, colorfight or mammut"
+            )))
+        }
+    }
+    Ok(numpy::PyArray1::from_vec(py, out))
+}
+
 /// The Rust side alone, for the benchmark: `steps` steps of one match in a loop without Python
 /// (Python's seats play the built-in bot `policy`, each step's observations encoded as the
 /// environment encodes them, a new match when one is done); returns the seconds it took.
@@ -229,5 +256,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<vector::VecMatch>()?;
     m.add_function(wrap_pyfunction!(games, m)?)?;
     m.add_function(wrap_pyfunction!(bench_rust, m)?)?;
+    m.add_function(wrap_pyfunction!(observation, m)?)?;
     Ok(())
 }

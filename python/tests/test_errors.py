@@ -59,3 +59,33 @@ def test_text_mode_refuses_bad_protocol_lines():
     assert pocket_arena._base.decode(obs["player_0"]).startswith("{")
     _, _, _, _, infos = env.step({"player_0": "this is not the protocol"})
     assert infos["player_0"]["why"], infos
+
+
+def test_a_bot_reads_states_as_the_environment_does():
+    env = mammut.parallel_env(turn_limit=10, bots={"player_1": "greedy"})
+    env.reset(seed=3)
+    for _ in range(3):
+        st = env.state("player_0")
+        assert pocket_arena.observation("mammut", st, 0).tolist() == env._m.observe_array(0).tolist()
+        env.step({"player_0": env.bot_action("player_0", "cautious")})
+    with pytest.raises(ValueError):
+        pocket_arena.observation("mammut", "{not json", 0)
+    with pytest.raises(ValueError):
+        pocket_arena.observation("ants", "{}", 0)
+
+
+def test_the_starter_bot_plays_a_match(arena):
+    import pathlib
+    import subprocess
+    import sys
+
+    bot = pathlib.Path(__file__).resolve().parents[1] / "examples" / "starter_bot.py"
+    out = subprocess.run(
+        [arena, "play", "mammut", "--seed", "2", "--bot", f"cmd:{sys.executable} {bot}", "--json"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert out.returncode == 0, out.stderr
+    import json
+
+    report = json.loads(out.stdout)
+    assert report["seats"][0]["faults"] == [], report["seats"][0]
