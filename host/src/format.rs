@@ -2,6 +2,7 @@
 //! table ([`Format`]), over the results of matches ([`MatchResult`]). The machinery that plays
 //! them is [`crate::tournament`]; each game's formats live in its folder.
 
+use crate::error::Result;
 use crate::game::{Plan, Setup, Timing};
 use crate::protocol::Speak;
 use crate::seats::BotSpec;
@@ -115,10 +116,7 @@ pub trait Compete: Speak {
     /// The game's own tournament options (a variant, maps, rounds); `()` for most.
     type TournamentOptions: Send + Sync;
     /// The params of the match a tournament plays for `fixture`.
-    fn fixture_setup(
-        options: &Self::TournamentOptions,
-        fixture: &Fixture,
-    ) -> anyhow::Result<Setup<Self>>;
+    fn fixture_setup(options: &Self::TournamentOptions, fixture: &Fixture) -> Result<Setup<Self>>;
     /// The match a tournament plays for `fixture`, seeded `seed`, with `bots` at its seats.
     fn fixture(
         options: &Self::TournamentOptions,
@@ -126,7 +124,7 @@ pub trait Compete: Speak {
         seed: u64,
         bots: Vec<BotSpec>,
         timing: &Timing,
-    ) -> anyhow::Result<Plan<Self>> {
+    ) -> Result<Plan<Self>> {
         let setup = Self::fixture_setup(options, fixture)?;
         let (per_turn, window) = Self::time_limit(&setup.params);
         Ok(Plan::new(
@@ -141,7 +139,7 @@ pub trait Compete: Speak {
     fn format(
         options: &Self::TournamentOptions,
         field: &Field,
-    ) -> anyhow::Result<(String, Box<dyn Format>)>;
+    ) -> Result<(String, Box<dyn Format>)>;
     /// The format of a results file whose `game` is `name`, if it is one of this game's.
     fn format_of(name: &str) -> Option<Box<dyn Format>>;
 }

@@ -1,4 +1,4 @@
-//! [`Played`]: a game as the desktop plays it, answered once per game in its folder
+//! [`Playable`]: a game as the desktop plays it, answered once per game in its folder
 //! (`games/<game>/`). The first of a game's contracts (together [`crate::HostGame`]), the match
 //! itself; the others build on it, one trait each: setting a match up ([`crate::setup::Arrange`]), speaking to bots
 //! ([`crate::protocol::Speak`]), writing and reading a match ([`crate::record::Record`]) and the
@@ -16,7 +16,7 @@ use std::time::Duration;
 ///
 /// The rules are the core's ([`arena_core::Game`], [`Roster`]) and the pictures the firmware's
 /// ([`Screen`]); this adds what a desktop match moves and the canonical JSON of `rules/<game>.md`.
-pub trait Played: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
+pub trait Playable: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
     /// What one seat plays in one step on the desktop: the core's action for most games; for
     /// games whose answers can be longer than a board's capacity, the whole answer.
     type Move: Clone + Default + Send + From<Self::Action> + Into<Self::Action>;
@@ -66,7 +66,7 @@ pub trait Played: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
     fn action_from_json(value: &Value) -> Self::Action;
 }
 
-/// The [`Played`] methods a game answers from its JSON module, written once: the canonical JSON
+/// The [`Playable`] methods a game answers from its JSON module, written once: the canonical JSON
 /// of an action from `$json` (`action_json`, `action_from_json`).
 macro_rules! json_from {
     ($json:ident) => {
@@ -83,7 +83,7 @@ pub(crate) use json_from;
 
 /// What a game makes of its options: the params, how many seats, how labels name it.
 #[derive(Clone, Debug)]
-pub struct Setup<G: Played> {
+pub struct Setup<G: Playable> {
     pub params: G::Params,
     pub seats: usize,
     /// The configuration as labels show it (`duel`, `conquest-30x30`, a map's name).
@@ -92,7 +92,7 @@ pub struct Setup<G: Played> {
     pub record_every: u32,
 }
 
-impl<G: Played> Setup<G> {
+impl<G: Playable> Setup<G> {
     pub fn new(params: G::Params, seats: usize, config: impl Into<String>) -> Self {
         Setup {
             params,
@@ -105,7 +105,7 @@ impl<G: Played> Setup<G> {
 
 /// One match to play: the rules' params and seed, who sits where, and how to treat them.
 #[derive(Clone, Debug)]
-pub struct Plan<G: Played> {
+pub struct Plan<G: Playable> {
     pub params: G::Params,
     pub seed: u64,
     /// The configuration as labels show it (`duel`, `conquest-30x30`, a map's name).
@@ -126,7 +126,7 @@ pub struct Plan<G: Played> {
     pub extra: G::Extra,
 }
 
-impl<G: Played> Plan<G> {
+impl<G: Playable> Plan<G> {
     /// A match of `setup` with these seed, bots and limits; no step limit, no logs.
     pub fn new(setup: Setup<G>, seed: u64, bots: Vec<BotSpec>, limits: Limits) -> Self {
         Plan {

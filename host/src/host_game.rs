@@ -7,7 +7,7 @@ use crate::format::Compete;
 use crate::record::Record;
 use crate::setup::Arrange;
 
-/// A game as the desktop plays, records, verifies and ranks it: [`crate::game::Played`] (the
+/// A game as the desktop plays, records, verifies and ranks it: [`crate::game::Playable`] (the
 /// match's steps and its JSON), [`crate::protocol::Speak`] (speaking to bots), [`Record`]
 /// (writing and reading a match), [`Arrange`] (the match its options ask for) and [`Compete`]
 /// (its tournament format).

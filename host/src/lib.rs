@@ -7,7 +7,7 @@
 //!
 //! ## A game is a folder
 //! Everything the desktop knows about one game is in `games/<game>/`, behind a few traits, one
-//! per concern, together [`HostGame`]: [`Played`], the match's steps and the canonical state and
+//! per concern, together [`HostGame`]: [`Playable`], the match's steps and the canonical state and
 //! action JSON;
 //! [`Arrange`], the match its options ask for; [`Speak`], how an external bot is spoken to (a
 //! [`protocol::Protocol`]; most games use [`protocol::JsonLines`] as it is); [`Record`], how a
@@ -56,6 +56,7 @@ pub mod render;
 pub mod tournament;
 pub mod viewer;
 // The contracts a game implements, and what they name.
+pub mod error;
 pub mod format;
 pub mod game;
 pub mod host_game;
@@ -69,8 +70,9 @@ pub mod verify;
 pub mod out;
 pub mod process;
 
+pub use error::Error;
 pub use format::Compete;
-pub use game::Played;
+pub use game::Playable;
 pub use host_game::HostGame;
 pub use protocol::Speak;
 pub use record::Record;

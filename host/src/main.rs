@@ -120,9 +120,9 @@ fn main() -> ExitCode {
                     arena_host::outln!("{summary}");
                     ExitCode::SUCCESS
                 }
-                Err(diff) => {
-                    arena_host::outln!("{diff}");
-                    ExitCode::from(1)
+                Err(unverified) => {
+                    arena_host::outln!("{unverified}");
+                    ExitCode::from(commands::verify::Unverified::EXIT)
                 }
             };
         }
@@ -138,7 +138,7 @@ fn main() -> ExitCode {
         },
         Some(("render", m)) => RenderArgs::from_arg_matches(m)
             .map_err(anyhow::Error::from)
-            .and_then(|a| commands::render::run(&a)),
+            .and_then(|a| commands::render(&a)),
         Some(("merge", m)) => MergeArgs::from_arg_matches(m)
             .map_err(anyhow::Error::from)
             .and_then(|a| commands::tournament::merge(&a)),

@@ -7,7 +7,7 @@
 //! from its own request (the JSON-lines games), from the moment every seat was asked (a turn time
 //! all bots share), or from the previous seat's answer (an original that reads seats one by one).
 
-use crate::game::{End, Plan, Played};
+use crate::game::{End, Plan, Playable};
 use crate::process::{Exceeded, Fault, Limits, Line, Lines};
 use arena_core::{Seat, SeatSet};
 use serde_json::Value;
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 /// Speaking to bots: the time they get, the protocol an external bot speaks, what a bot that is
 /// dropped (or missing) plays.
-pub trait Speak: Played {
+pub trait Speak: Playable {
     /// The original's time limit for an external bot: per answer, averaged over this many answers.
     fn time_limit(params: &Self::Params) -> (Duration, u32);
     /// The conversation with an external bot at `seat` (default: JSON lines).
@@ -37,7 +37,7 @@ pub trait Speak: Played {
         }
         Some(line.to_string())
     }
-    /// What `seat` sent in this state, as an action (default: [`Played::action_from_json`]), for
+    /// What `seat` sent in this state, as an action (default: [`Playable::action_from_json`]), for
     /// games whose original read an answer differently by seat or variant.
     fn read_action(&self, _seat: Seat, value: &Value) -> Self::Action {
         Self::action_from_json(value)
@@ -99,7 +99,7 @@ impl<M> Answer<M> {
 }
 
 /// A game's conversation with one external bot.
-pub trait Protocol<G: Played> {
+pub trait Protocol<G: Playable> {
     /// Before the first step: what the bot is told (the game's settings, in some protocols).
     fn hello(&mut self, _game: &G, _seat: Seat) -> Result<(), Fault> {
         Ok(())

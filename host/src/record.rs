@@ -1,7 +1,8 @@
 //! What watches a match as it is played: the game's replay writer ([`Recorder`], written line by
 //! line so that a crash loses nothing recorded) and the live view ([`Watch`]).
 
-use crate::game::{Plan, Played, Standing, Summary};
+use crate::error::Error;
+use crate::game::{Plan, Playable, Standing, Summary};
 use crate::process::Fault;
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::verify::{Difference, Verified};
@@ -11,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 /// Writing and reading a match: the game's replay format, how its files are recognised and
 /// re-played, and what its reports add.
-pub trait Record: Played {
+pub trait Record: Playable {
     /// The extension of this game's replay files.
     const REPLAY_EXT: &'static str;
     /// Whether a replay can be re-played on a map given beside it.
@@ -61,7 +62,7 @@ macro_rules! replay_from {
 pub(crate) use replay_from;
 
 /// One step as the observers of a match see it.
-pub struct Step<'a, G: Played> {
+pub struct Step<'a, G: Playable> {
     /// `turn()` before the step.
     pub turn: u32,
     /// Who was to move.
@@ -74,7 +75,7 @@ pub struct Step<'a, G: Played> {
 }
 
 /// Writes a game's replay format while the match is played.
-pub trait Recorder<G: Played> {
+pub trait Recorder<G: Playable> {
     /// A recorder for `plan`'s match.
     fn new(plan: &Plan<G>) -> Self
     where
@@ -94,7 +95,7 @@ pub trait Recorder<G: Played> {
 pub struct Every(u32);
 
 impl Every {
-    pub fn of<G: Played>(plan: &Plan<G>) -> Self {
+    pub fn of<G: Playable>(plan: &Plan<G>) -> Self {
         Every::new(plan.record_every)
     }
 
@@ -128,10 +129,14 @@ pub struct LineWriter {
 }
 
 impl LineWriter {
-    pub fn create(path: Option<&Path>) -> anyhow::Result<Self> {
+    pub fn create(path: Option<&Path>) -> Result<Self, Error> {
         let out = match path {
             Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
-                |e| anyhow::anyhow!("cannot write replay {}: {e}", p.display()),
+                |error| Error::File {
+                    doing: "write replay",
+                    path: p.to_path_buf(),
+                    error,
+                },
             )?)),
             None => None,
         };

@@ -1,5 +1,5 @@
 //! What a replay file is, read off its start: [`Head`] holds its first top-level fields, which is
-//! how each game recognises its own files ([`crate::Played::detect`]) without reading a long
+//! how each game recognises its own files ([`crate::Record::detect`]) without reading a long
 //! file whole.
 
 use arena_viewer::Viewed;
@@ -36,7 +36,7 @@ impl Head {
     }
 
     /// Reads the start of a file. The error says what the file is instead (`line 3: not JSON`).
-    pub fn read(input: impl Read) -> Result<Head, String> {
+    pub fn read(input: impl Read) -> Result<Head, Unreadable> {
         let mut counted = Counter {
             inner: input,
             seen: Vec::new(),
@@ -49,17 +49,28 @@ impl Head {
         }
         let line = counted.line_of_first_text();
         match result {
-            _ if counted.seen.iter().all(u8::is_ascii_whitespace) => {
-                Err(format!("line {line}: empty file: not a replay"))
-            }
-            Err(e) if e.is_syntax() || e.is_eof() => {
-                Err(format!("line {line}: not JSON ({e}): not a replay"))
-            }
-            _ => Err(format!(
-                "line {line}: not a replay: expected a JSON object naming its game"
-            )),
+            _ if counted.seen.iter().all(u8::is_ascii_whitespace) => Err(Unreadable {
+                line,
+                why: "empty file: not a replay".into(),
+            }),
+            Err(e) if e.is_syntax() || e.is_eof() => Err(Unreadable {
+                line,
+                why: format!("not JSON ({e}): not a replay"),
+            }),
+            _ => Err(Unreadable {
+                line,
+                why: "not a replay: expected a JSON object naming its game".into(),
+            }),
         }
     }
+}
+
+/// A file that is no replay: the line where it stops being one, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {why}")]
+pub struct Unreadable {
+    pub line: usize,
+    pub why: String,
 }
 
 /// Keeps the bytes read, to say on which line the text starts.
@@ -228,7 +239,7 @@ mod tests {
     use super::*;
 
     fn head(text: &str) -> Result<Head, String> {
-        Head::read(text.as_bytes())
+        Head::read(text.as_bytes()).map_err(|e| e.to_string())
     }
 
     #[test]

@@ -4,6 +4,32 @@
 use arena_core::Roster;
 use std::time::Duration;
 
+/// Why a bot as given cannot play: not one of the game's, or a program that cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum BadBot {
+    #[error("`cmd:` needs a command line after it")]
+    NoCommand,
+    /// Neither a built-in bot of `game` nor `cmd:`.
+    #[error(
+        "unknown bot `{name}` for {game}: built-in bots are {}; an external bot is `cmd:<command line>`",
+        bots.join(", ")
+    )]
+    Unknown {
+        game: &'static str,
+        name: String,
+        bots: &'static [&'static str],
+    },
+    /// A program's path that is no executable file.
+    #[error("{0}: no such executable file")]
+    NoFile(String),
+    /// A program's name that is not on PATH.
+    #[error("not found (`{0}` is not a program on PATH)")]
+    NotOnPath(String),
+    /// No shell to look for the program with.
+    #[error("cannot run sh to look for `{word}`: {error}")]
+    NoShell { word: String, error: std::io::Error },
+}
+
 /// A bot named on the command line: a built-in name, `cmd:<command line>`, or a bot that connects
 /// over TCP.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -42,21 +68,21 @@ impl Eq for Bound {}
 
 impl BotSpec {
     /// Reads a `--bot` argument for game `G`, checking built-in names.
-    pub fn parse<G: Roster>(text: &str) -> Result<BotSpec, String> {
+    pub fn parse<G: Roster>(text: &str) -> Result<BotSpec, BadBot> {
         if let Some(cmd) = text.strip_prefix("cmd:") {
             if cmd.trim().is_empty() {
-                return Err("`cmd:` needs a command line after it".into());
+                return Err(BadBot::NoCommand);
             }
             return Ok(BotSpec::Command(cmd.to_string()));
         }
         if G::BOTS.contains(&text) {
             Ok(BotSpec::Builtin(text.to_string()))
         } else {
-            Err(format!(
-                "unknown bot `{text}` for {}: built-in bots are {}; an external bot is `cmd:<command line>`",
-                G::NAME,
-                G::BOTS.join(", ")
-            ))
+            Err(BadBot::Unknown {
+                game: G::NAME,
+                name: text.to_string(),
+                bots: G::BOTS,
+            })
         }
     }
 
@@ -69,7 +95,7 @@ impl BotSpec {
     /// without it: the command line's first word must be something the shell can run (a
     /// builtin, a keyword, a program on PATH or a path to one). A first word the shell would
     /// read otherwise (an assignment, a quote, a redirection) is left to the shell.
-    pub fn check_start(&self) -> Result<(), String> {
+    pub fn check_start(&self) -> Result<(), BadBot> {
         let BotSpec::Command(cmd) = self else {
             return Ok(());
         };
@@ -84,13 +110,16 @@ impl BotSpec {
             .args(["-c", "command -v -- \"$1\" >/dev/null", "sh", word])
             .stdin(std::process::Stdio::null())
             .status()
-            .map_err(|e| format!("cannot run sh to look for `{word}`: {e}"))?;
+            .map_err(|error| BadBot::NoShell {
+                word: word.to_string(),
+                error,
+            })?;
         if found.success() {
             Ok(())
         } else if word.contains('/') {
-            Err(format!("{word}: no such executable file"))
+            Err(BadBot::NoFile(word.to_string()))
         } else {
-            Err(format!("not found (`{word}` is not a program on PATH)"))
+            Err(BadBot::NotOnPath(word.to_string()))
         }
     }
 

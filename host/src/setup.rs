@@ -2,7 +2,8 @@
 //! limits), and what a game makes of it and of its own options ([`Arrange`]). The command line
 //! converts its flags into these; nothing here knows a flag.
 
-use crate::game::{Plan, Played, Setup, Timing};
+use crate::error::{Error, Result};
+use crate::game::{Plan, Playable, Setup, Timing};
 use crate::process::Limits;
 use crate::protocol::Speak;
 use crate::seats::BotSpec;
@@ -25,27 +26,26 @@ pub struct MatchRequest {
 
 impl MatchRequest {
     /// The bots of a match of `seats` seats: the bots given, then the game's default bot.
-    pub fn specs<G: Played>(&self, seats: usize) -> anyhow::Result<Vec<BotSpec>> {
+    pub fn specs<G: Playable>(&self, seats: usize) -> Result<Vec<BotSpec>> {
         if self.bots.len() > seats {
-            anyhow::bail!(
-                "{} takes {seats} bots, {} were given",
-                G::NAME,
-                self.bots.len()
-            );
+            return Err(Error::TooManyBots {
+                game: G::NAME,
+                seats,
+                given: self.bots.len(),
+            });
         }
         check_names(&self.names, self.bots.len())?;
         let mut specs = self
             .bots
             .iter()
             .map(|b| BotSpec::parse::<G>(b))
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(anyhow::Error::msg)?;
+            .collect::<Result<Vec<_>, _>>()?;
         specs.resize(seats, BotSpec::default_for::<G>());
         Ok(specs)
     }
 
     /// A match of `G` as asked, with the game's setup and bots.
-    pub fn plan<G: Played>(
+    pub fn plan<G: Playable>(
         &self,
         setup: Setup<G>,
         seed: u64,
@@ -63,12 +63,12 @@ impl MatchRequest {
 }
 
 /// Names are one per bot: no more names than bots.
-pub fn check_names(names: &[String], bots: usize) -> anyhow::Result<()> {
+pub fn check_names(names: &[String], bots: usize) -> Result<()> {
     if names.len() > bots {
-        anyhow::bail!(
-            "{} --name given for {bots} --bot: a name goes with each --bot, in order",
-            names.len()
-        );
+        return Err(Error::TooManyNames {
+            names: names.len(),
+            bots,
+        });
     }
     Ok(())
 }
@@ -78,19 +78,16 @@ pub trait Arrange: Speak {
     /// The game's own options for a match (a variant, a size, a map); `()` for most.
     type PlayOptions: Send + Sync;
     /// The params of the match asked for, for `bots` bots given.
-    fn setup(options: &Self::PlayOptions, bots: usize) -> anyhow::Result<Setup<Self>>;
+    fn setup(options: &Self::PlayOptions, bots: usize) -> Result<Setup<Self>>;
     /// The match asked for: [`Arrange::setup`], the bots and the common request.
-    fn plan(options: &Self::PlayOptions, request: &MatchRequest) -> anyhow::Result<Plan<Self>> {
+    fn plan(options: &Self::PlayOptions, request: &MatchRequest) -> Result<Plan<Self>> {
         plan_of(options, request)
     }
 }
 
 /// [`Arrange::plan`]'s default: [`Arrange::setup`], then the bots given (the game's default bot
 /// for the seats left), the game's time limit and the common request.
-pub fn plan_of<G: Arrange>(
-    options: &G::PlayOptions,
-    request: &MatchRequest,
-) -> anyhow::Result<Plan<G>> {
+pub fn plan_of<G: Arrange>(options: &G::PlayOptions, request: &MatchRequest) -> Result<Plan<G>> {
     let setup = G::setup(options, request.bots.len())?;
     let bots = request.specs::<G>(setup.seats)?;
     let (per_turn, window) = G::time_limit(&setup.params);

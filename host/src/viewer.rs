@@ -7,10 +7,10 @@
 //! The script is taken from the game's own replay reader ([`Visit::start`], [`Visit::fed`]) as it
 //! re-plays and checks the file, so the page plays what was verified, not a second reading of it.
 
+use crate::error::{Error, Result};
 use crate::host_game::HostGame;
 use crate::render::Display;
 use crate::replay::{Meta, ReplayContext, Visit};
-use anyhow::bail;
 use arena_viewer::{Names, Recorder, Viewed};
 use std::io::BufRead;
 
@@ -58,24 +58,23 @@ pub fn page<G: HostGame>(
     ctx: &ReplayContext,
     display: Display,
     turn: Option<u32>,
-) -> anyhow::Result<Page> {
+) -> Result<Page> {
     if MODULE.is_empty() {
-        bail!("this arena was built without the viewer's WebAssembly module (the wasm32-unknown-unknown target was missing when it was built): `rustup target add wasm32-unknown-unknown`, then build it again");
+        return Err(Error::View("this arena was built without the viewer's WebAssembly module (the wasm32-unknown-unknown target was missing when it was built): `rustup target add wasm32-unknown-unknown`, then build it again"));
     }
     let mut record = Record::<G> {
         recorder: Recorder::default(),
         states: 0,
     };
-    G::replay(input, ctx, &mut record).map_err(|d| anyhow::anyhow!("{d}"))?;
+    G::replay(input, ctx, &mut record)?;
     let Some(script) = record.recorder.finish() else {
-        bail!("the replay holds no state");
+        return Err(Error::View("the replay holds no state"));
     };
     if script.len() + 1 != record.states {
-        bail!(
-            "the replay handed out {} states for {} steps: the viewer cannot follow it",
-            record.states,
-            script.len()
-        );
+        return Err(Error::StatesAndSteps {
+            states: record.states,
+            steps: script.len(),
+        });
     }
     let options = serde_json::json!({"display": display.name(), "turn": turn});
     let html = PAGE

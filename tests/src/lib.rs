@@ -69,7 +69,8 @@ pub fn play_builtin<G: HostGame>(
     let specs = bots
         .iter()
         .map(|b| arena_host::seats::BotSpec::parse::<G>(b))
-        .collect::<Result<Vec<_>, _>>()?;
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
     let mut plan = arena_host::game::Plan::new(setup, seed, specs, Default::default());
     plan.extra = extra;
     let path = std::env::temp_dir().join(format!(

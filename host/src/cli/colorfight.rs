@@ -158,5 +158,6 @@ fn serve(m: &clap::ArgMatches) -> anyhow::Result<()> {
         state_every: o.state_every,
         linger_s: o.linger_s,
         json: o.json,
-    })
+    })?;
+    Ok(())
 }

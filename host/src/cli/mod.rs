@@ -3,7 +3,7 @@
 //! ([`GameCli`], one file a game: `cli/<game>.rs`). The top layer with [`crate::commands`]: no
 //! module below names this one.
 
-use crate::game::{Plan, Played, Timing};
+use crate::game::{Plan, Playable, Timing};
 use crate::host_game::HostGame;
 use crate::setup::MatchRequest;
 use clap::Args;
@@ -87,7 +87,7 @@ pub enum WatchWhen {
 impl WatchArgs {
     /// Steps per frame for `plan`: `--watch-every`, else the fewest that show the whole match,
     /// when its length is known, in [`WATCH_SECONDS`] at `--watch-fps`.
-    pub fn every<G: Played>(&self, plan: &Plan<G>) -> u32 {
+    pub fn every<G: Playable>(&self, plan: &Plan<G>) -> u32 {
         // --max-turns counts the game's turns, not steps: only games whose steps are turns have a
         // length to shorten.
         let steps = G::length(&plan.params).map(|n| plan.max_turns.map_or(n, |m| n.min(m)));

@@ -9,7 +9,9 @@ pub mod tournament;
 pub mod verify;
 
 use crate::cli::{GameCli, Server};
-use crate::replay::Head;
+use crate::error::Error;
+use crate::replay::{Head, ReplayContext};
+use anyhow::Context;
 use std::io::Write;
 
 /// One game, as the subcommands reach it.
@@ -64,9 +66,33 @@ pub fn by_name(name: &str) -> Option<&'static Entry> {
 }
 
 /// The game whose replay starts with `head`.
-pub fn detect(head: &Head) -> Result<&'static Entry, String> {
+pub fn detect(head: &Head) -> Result<&'static Entry, Error> {
     let game = crate::games::detect(head)?;
-    by_name(game.name).ok_or_else(|| format!("{} has no commands", game.name))
+    by_name(game.name).ok_or_else(|| Error::UnknownGame {
+        named: game.name.to_string(),
+        games: GAMES.iter().map(|g| g.name).collect(),
+    })
+}
+
+/// `arena render`: prints what was written.
+pub fn render(args: &render::RenderArgs) -> anyhow::Result<()> {
+    let name = args.file.display();
+    let file = std::fs::File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
+    let head =
+        Head::read(std::io::BufReader::new(file)).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let entry = detect(&head).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let map = args
+        .map
+        .as_ref()
+        .map(|m| std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display())))
+        .transpose()?;
+    let job = render::Job {
+        args,
+        ctx: ReplayContext { map },
+    };
+    let summary = (entry.render)(&job).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
+    crate::outln!("{summary}");
+    Ok(())
 }
 
 /// `arena bots`: every game and its built-in bots (the first is the default opponent).

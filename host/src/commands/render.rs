@@ -7,7 +7,7 @@
 
 use crate::host_game::HostGame;
 use crate::render::{default_scale, image_of, Display, Label};
-use crate::replay::{Head, Meta, ReplayContext, Visit};
+use crate::replay::{Meta, ReplayContext, Visit};
 use anyhow::{bail, Context};
 use clap::Args;
 use image::codecs::gif::{GifEncoder, Repeat};
@@ -87,27 +87,6 @@ fn output(path: &Path) -> anyhow::Result<Output> {
             path.display()
         ),
     }
-}
-
-/// `arena render`: prints what was written.
-pub fn run(args: &RenderArgs) -> anyhow::Result<()> {
-    let name = args.file.display();
-    let file = std::fs::File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
-    let head =
-        Head::read(std::io::BufReader::new(file)).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    let entry = super::detect(&head).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    let map = args
-        .map
-        .as_ref()
-        .map(|m| std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display())))
-        .transpose()?;
-    let job = Job {
-        args,
-        ctx: ReplayContext { map },
-    };
-    let summary = (entry.render)(&job).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
-    crate::outln!("{summary}");
-    Ok(())
 }
 
 /// Draws a replay of `G` as the job asks; returns a one-line summary.

@@ -1,9 +1,11 @@
 //! `arena verify <game> FILE`: re-play a replay and check everything it records.
 
 use super::Entry;
+use crate::error::Error;
 use crate::replay::ReplayContext;
+use crate::verify::{Difference, Verified};
 use clap::{Arg, ArgMatches, Command};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// `--partial`: a file that stops before the match's end is otherwise a failure, since a file
 /// cut short (a crash, a full disk, a copy stopped half-way) verifies as far as it goes.
@@ -47,68 +49,132 @@ fn kind(entry: &Entry) -> String {
     first.to_lowercase() + rest
 }
 
+/// Why `arena verify` did not verify a file; every kind exits with [`Unverified::EXIT`].
+#[derive(Debug, thiserror::Error)]
+pub enum Unverified {
+    #[error("no file given")]
+    NoFile,
+    #[error("cannot read {}: {error}", file.display())]
+    Read {
+        file: PathBuf,
+        error: std::io::Error,
+    },
+    #[error("cannot read map {}: {error}", map.display())]
+    ReadMap { map: PathBuf, error: std::io::Error },
+    /// The file's start names no game here, or is no replay.
+    #[error("{}: {error}", file.display())]
+    Undetected { file: PathBuf, error: Error },
+    /// A map given for a game whose replays are re-played without one.
+    #[error("{}: {kind} is re-played without a map: leave --map out", file.display())]
+    NoMapTaken { file: PathBuf, kind: String },
+    /// A file of another game than the one named.
+    #[error(
+        "{}: this is {is}, not {not} (arena verify {game} FILE, or arena verify FILE)",
+        file.display()
+    )]
+    OtherGame {
+        file: PathBuf,
+        is: String,
+        not: String,
+        game: &'static str,
+    },
+    /// Where the file and its re-play part ways.
+    #[error("{}: {difference}", file.display())]
+    Differs {
+        file: PathBuf,
+        difference: Difference,
+    },
+    /// A file that verifies as far as it goes and stops before the end of the match.
+    #[error(
+        "{}: {verified}; but the match does not finish in this file (last turn {}): a file cut \
+         short, or a match stopped early (--partial accepts it)",
+        file.display(),
+        verified.turns
+    )]
+    Unfinished {
+        file: PathBuf,
+        verified: Box<Verified>,
+    },
+}
+
+impl Unverified {
+    /// `arena verify`'s exit status when a file does not verify.
+    pub const EXIT: u8 = 1;
+}
+
 /// The game a file is a replay of, read off its start.
-fn detect(file: &std::path::Path) -> Result<&'static Entry, String> {
-    let reader =
-        std::fs::File::open(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+fn detect(file: &Path) -> Result<&'static Entry, Unverified> {
+    let reader = std::fs::File::open(file).map_err(|error| Unverified::Read {
+        file: file.to_path_buf(),
+        error,
+    })?;
     crate::replay::Head::read(std::io::BufReader::new(reader))
+        .map_err(Error::from)
         .and_then(|head| super::detect(&head))
-        .map_err(|e| format!("{}: {e}", file.display()))
+        .map_err(|error| Unverified::Undetected {
+            file: file.to_path_buf(),
+            error,
+        })
 }
 
 /// `arena verify FILE [--map MAP]`: the game is the one the file's start names, as for render.
-pub fn run_detected(m: &ArgMatches) -> Result<String, String> {
+pub fn run_detected(m: &ArgMatches) -> Result<String, Unverified> {
     let Some(file) = m.get_one::<PathBuf>("file") else {
-        return Err("no file given".into());
+        return Err(Unverified::NoFile);
     };
     let entry = detect(file)?;
     if !entry.game.map_beside && m.get_one::<PathBuf>("map").is_some() {
-        return Err(format!(
-            "{}: {} is re-played without a map: leave --map out",
-            file.display(),
-            kind(entry)
-        ));
+        return Err(Unverified::NoMapTaken {
+            file: file.clone(),
+            kind: kind(entry),
+        });
     }
     run(entry, m)
 }
 
-/// The outcome of `arena verify`: the summary line, and whether the file verified.
-pub fn run(entry: &Entry, m: &ArgMatches) -> Result<String, String> {
+/// The outcome of `arena verify`: the summary line, or why the file did not verify.
+pub fn run(entry: &Entry, m: &ArgMatches) -> Result<String, Unverified> {
     let Some(file) = m.get_one::<PathBuf>("file") else {
-        return Err("no file given".into());
+        return Err(Unverified::NoFile);
     };
     let map = match m.try_get_one::<PathBuf>("map").ok().flatten() {
         Some(path) => Some(
-            std::fs::read_to_string(path)
-                .map_err(|e| format!("cannot read map {}: {e}", path.display()))?,
+            std::fs::read_to_string(path).map_err(|error| Unverified::ReadMap {
+                map: path.clone(),
+                error,
+            })?,
         ),
         None => None,
     };
     // A file of another game gets a clear refusal rather than its first field-by-field difference.
     if let Ok(other) = detect(file) {
         if other.name != entry.name {
-            return Err(format!(
-                "{}: this is {}, not {} (arena verify {} FILE, or arena verify FILE)",
-                file.display(),
-                kind(other),
-                kind(entry),
-                other.name
-            ));
+            return Err(Unverified::OtherGame {
+                file: file.clone(),
+                is: kind(other),
+                not: kind(entry),
+                game: other.name,
+            });
         }
     }
-    let reader =
-        std::fs::File::open(file).map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    let reader = std::fs::File::open(file).map_err(|error| Unverified::Read {
+        file: file.clone(),
+        error,
+    })?;
     let mut input = std::io::BufReader::new(reader);
-    let ok = (entry.game.verify)(&mut input, &ReplayContext { map })
-        .map_err(|d| format!("{}: {d}", file.display()))?;
+    let verified =
+        (entry.game.verify)(&mut input, &ReplayContext { map }).map_err(|difference| {
+            Unverified::Differs {
+                file: file.clone(),
+                difference,
+            }
+        })?;
     let partial = m.try_get_one::<bool>("partial").ok().flatten() == Some(&true);
-    if !ok.over && !partial {
-        return Err(format!(
-            "{}: {ok}; but the match does not finish in this file (last turn {}): a file cut short, \
-             or a match stopped early (--partial accepts it)",
-            file.display(),
-            ok.turns
-        ));
+    if !verified.over && !partial {
+        return Err(Unverified::Unfinished {
+            file: file.clone(),
+            verified: Box::new(verified),
+        });
     }
-    Ok(format!("{}: {ok}", file.display()))
+    Ok(format!("{}: {verified}", file.display()))
 }

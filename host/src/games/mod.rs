@@ -3,6 +3,7 @@
 //! follow from it. The command line keeps its own list from the same macro
 //! (`commands::GAMES`, in the command layer): this layer does not know it.
 
+use crate::error::Error;
 use crate::format::Format;
 use crate::host_game::HostGame;
 use crate::replay::{Head, ReplayContext};
@@ -57,7 +58,7 @@ pub fn by_name(name: &str) -> Option<&'static Entry> {
 }
 
 /// The game whose replay starts with `head`.
-pub fn detect(head: &Head) -> Result<&'static Entry, String> {
+pub fn detect(head: &Head) -> Result<&'static Entry, Error> {
     if let Some(g) = GAMES.iter().find(|g| (g.detect)(head)) {
         return Ok(g);
     }
@@ -67,12 +68,11 @@ pub fn detect(head: &Head) -> Result<&'static Entry, String> {
         .or_else(|| head.get("game"))
         .or_else(|| head.get("challenge"));
     Err(match named {
-        Some(g) => format!("unknown game {g}: not one of {}", names().join(", ")),
-        None => format!(
-            "not a replay of any game here ({}): expected a trace header naming its game, an \
-             official log or an official replay",
-            names().join(", ")
-        ),
+        Some(g) => Error::UnknownGame {
+            named: g.to_string(),
+            games: names(),
+        },
+        None => Error::NoGame { games: names() },
     })
 }
 

@@ -1,6 +1,7 @@
 //! Who plays a seat as the match runs: a built-in bot, an external bot behind its game's protocol,
 //! or nobody (dropped, or never started).
 
+use crate::error::{Error, Result};
 use crate::game::Plan;
 use crate::process::{BotProcess, Fault, Line, Lines, TcpBot};
 use crate::protocol::{Protocol, Speak};
@@ -25,7 +26,7 @@ pub fn driver<G: Speak>(
     plan: &Plan<G>,
     seat: Seat,
     start: u32,
-) -> anyhow::Result<(Driver<G>, Option<Fault>)> {
+) -> Result<(Driver<G>, Option<Fault>)> {
     let stem = if start == 0 {
         seat.to_string()
     } else {
@@ -36,14 +37,22 @@ pub fn driver<G: Speak>(
     };
     let conn: Box<dyn Lines> = match spec {
         BotSpec::Builtin(name) => {
-            let bot = G::bot(name, arena_core::rng::bot_seed(plan.seed, seat))
-                .ok_or_else(|| anyhow::anyhow!("unknown bot `{name}` for {}", G::NAME))?;
+            let bot =
+                G::bot(name, arena_core::rng::bot_seed(plan.seed, seat)).ok_or_else(|| {
+                    Error::NoSuchBot {
+                        game: G::NAME,
+                        name: name.clone(),
+                    }
+                })?;
             return Ok((Driver::Builtin(bot), None));
         }
         BotSpec::Command(cmd) => {
             if let Some(dir) = &plan.log_dir {
-                std::fs::create_dir_all(dir)
-                    .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+                std::fs::create_dir_all(dir).map_err(|error| Error::File {
+                    doing: "create",
+                    path: dir.clone(),
+                    error,
+                })?;
             }
             let log = plan
                 .log_dir
@@ -70,15 +79,24 @@ pub fn driver<G: Speak>(
                     let why = e.to_string();
                     return Ok((Driver::Gone, Some(Fault::Spawn { why })));
                 }
-                Err(e) => anyhow::bail!("seat {seat}: 127.0.0.1:{port}: {e}"),
+                Err(error) => {
+                    return Err(Error::Seat {
+                        seat,
+                        what: format!("127.0.0.1:{port}"),
+                        error,
+                    })
+                }
             }
         }
     };
     let conn = match &plan.log_dir {
         Some(dir) => {
             let path = dir.join(format!("{stem}.input"));
-            let log = std::fs::File::create(&path)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+            let log = std::fs::File::create(&path).map_err(|error| Error::File {
+                doing: "write",
+                path: path.clone(),
+                error,
+            })?;
             Box::new(Logged { inner: conn, log }) as Box<dyn Lines>
         }
         None => conn,

@@ -9,6 +9,7 @@
 
 mod driver;
 
+use crate::error::{Error, Result};
 use crate::game::{End, Finish, Plan, Standing, Stepped, Summary};
 use crate::host_game::HostGame;
 use crate::process::Fault;
@@ -34,7 +35,7 @@ struct Player<G: HostGame> {
     refused: u32,
     /// Refusals by reason ([`Stepped::why`], the notes' own reasons).
     refused_by: BTreeMap<&'static str, u32>,
-    /// Moves that were the bot's pass ([`crate::Played::is_pass`]): a choice, not a refusal.
+    /// Moves that were the bot's pass ([`crate::Playable::is_pass`]): a choice, not a refusal.
     passes: u32,
     standing: Standing,
     /// Told the end: closed before the next step.
@@ -128,7 +129,7 @@ pub fn play<G: HostGame>(
     plan: &Plan<G>,
     replay: Option<&Path>,
     watch: Option<&mut dyn Watch<G>>,
-) -> anyhow::Result<Played<G>> {
+) -> Result<Played<G>> {
     let (mut table, lost) = Table::open(plan, replay, watch)?;
     let start = table.game.turn();
     table.greet(lost, start);
@@ -166,11 +167,15 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
         plan: &'p Plan<G>,
         replay: Option<&Path>,
         mut watch: Option<&'w mut dyn Watch<G>>,
-    ) -> anyhow::Result<(Self, Vec<(Seat, Fault)>)> {
-        let game = G::boxed(plan).map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?;
+    ) -> Result<(Self, Vec<(Seat, Fault)>)> {
+        let game = G::boxed(plan).map_err(Error::Setup)?;
         let n = game.seats();
         if plan.bots.len() != n {
-            anyhow::bail!("{} takes {n} bots, {} were given", G::NAME, plan.bots.len());
+            return Err(Error::TooManyBots {
+                game: G::NAME,
+                seats: n,
+                given: plan.bots.len(),
+            });
         }
         let mut out = LineWriter::create(replay)?;
         let mut players: Vec<Player<G>> = Vec::with_capacity(n);
@@ -251,7 +256,7 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
     /// One step: the bots told the end are closed, dropped programs started again in a new part
     /// of the match, every mover asked and answered, the step played, recorded and shown, and
     /// the seats it put out told.
-    fn step(&mut self, epoch: &mut Option<u32>) -> anyhow::Result<()> {
+    fn step(&mut self, epoch: &mut Option<u32>) -> Result<()> {
         for p in self.players.iter_mut().filter(|p| p.finished) {
             if let Driver::External(proto) = &mut p.driver {
                 proto.close();
@@ -297,7 +302,7 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
     }
 
     /// Every seat whose program the engine dropped, started again ([`rejoin`]).
-    fn rejoin_dropped(&mut self, label: u32) -> anyhow::Result<()> {
+    fn rejoin_dropped(&mut self, label: u32) -> Result<()> {
         for (seat, p) in self.players.iter_mut().enumerate() {
             let program = matches!(self.plan.bots.get(seat), Some(BotSpec::Command(_)));
             if program && p.standing.dropped.is_some() && !p.finished {
@@ -514,7 +519,7 @@ fn rejoin<G: HostGame>(
     seat: Seat,
     p: &mut Player<G>,
     turn: u32,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     p.restarts += 1;
     let (driver, fault) = driver(plan, seat, p.restarts)?;
     if let Some(f) = fault {

@@ -10,6 +10,7 @@
 //! The formats themselves live with their games (`games/<game>/`); what they share for their
 //! tables is here ([`by_points`], [`placement_points_x2`]).
 
+use crate::error::{Error, Result};
 use crate::host_game::HostGame;
 use crate::play::{play, MatchReport, SeatReport};
 use crate::process::Fault;
@@ -42,15 +43,15 @@ impl<G: HostGame> Contest<G> {
         names: &[String],
         seed: u64,
         replay: Option<PathBuf>,
-    ) -> anyhow::Result<MatchResult> {
+    ) -> Result<MatchResult> {
         let specs = fixture
             .seats
             .iter()
             .map(|&b| match bots.get(b) {
-                Some(name) => BotSpec::parse::<G>(name).map_err(anyhow::Error::msg),
+                Some(name) => BotSpec::parse::<G>(name).map_err(Error::from),
                 None => Ok(BotSpec::default_for::<G>()),
             })
-            .collect::<anyhow::Result<Vec<_>>>()?;
+            .collect::<Result<Vec<_>>>()?;
         let mut plan = G::fixture(&self.args, fixture, seed, specs, &self.timing)?;
         for (name, &b) in plan.names.iter_mut().zip(&fixture.seats) {
             if let Some(given) = names.get(b) {
@@ -143,7 +144,7 @@ pub fn run<G: HostGame>(
     format: &dyn Format,
     bots: &[String],
     options: &Options,
-) -> anyhow::Result<Results> {
+) -> Result<Results> {
     // An adaptive format's rounds need every earlier result: a shard plays one round, the next one
     // after the results given in `after`.
     let one_round = format.adaptive() && options.shard.is_some_and(|(_, n)| n > 1);
@@ -178,7 +179,7 @@ pub fn run<G: HostGame>(
         } else {
             ProgressBar::hidden()
         };
-        let played: Vec<anyhow::Result<MatchResult>> = pool.install(|| {
+        let played: Vec<Result<MatchResult>> = pool.install(|| {
             mine.par_iter()
                 .map(|f| {
                     let replay = options
@@ -331,11 +332,8 @@ fn round3(x: f64) -> f64 {
 }
 
 /// Puts shards back together: the same results, table and ratings as a single run.
-pub fn merge(format: &dyn Format, shards: Vec<Results>) -> anyhow::Result<Results> {
-    let first = shards
-        .first()
-        .ok_or_else(|| anyhow::anyhow!("no results to merge"))?
-        .clone();
+pub fn merge(format: &dyn Format, shards: Vec<Results>) -> Result<Results> {
+    let first = shards.first().ok_or(Error::NoResults)?.clone();
     let mut results = Vec::new();
     for s in &shards {
         if s.game != first.game
@@ -343,9 +341,7 @@ pub fn merge(format: &dyn Format, shards: Vec<Results>) -> anyhow::Result<Result
             || s.seed != first.seed
             || s.games != first.games
         {
-            anyhow::bail!(
-                "these results are not shards of one tournament (game, bots, seed or games differ)"
-            );
+            return Err(Error::NotShards);
         }
         results.extend(s.results.iter().cloned());
     }

@@ -19,6 +19,7 @@ const HOST_LAYERS: &[(&str, &[&str])] = &[
     (
         "the contracts a game implements",
         &[
+            "error",
             "format",
             "game",
             "host_game",
@@ -111,146 +112,204 @@ fn ident_at(s: &str) -> &str {
     &s[..end]
 }
 
-/// The first segment of every path in a `{a, b::c, d::{e, f}}` group that starts `s` (after the
-/// `{`).
-fn group_heads(s: &str) -> Vec<String> {
-    let mut heads = Vec::new();
+/// The path (`a::b::c`) that starts `s`, up to what is not a name.
+fn path_at(s: &str) -> Vec<String> {
+    let mut segs = Vec::new();
+    let mut rest = s;
+    loop {
+        let id = ident_at(rest);
+        if id.is_empty() {
+            break;
+        }
+        segs.push(id.to_string());
+        match rest[id.len()..].strip_prefix("::") {
+            Some(r) => rest = r,
+            None => break,
+        }
+    }
+    segs
+}
+
+/// The paths a path names once it reaches `rest`: one, or each item of a `{a::b, c, d::{e}}`
+/// group (each to its first `{`).
+fn paths_after(rest: &str) -> Vec<Vec<String>> {
+    let Some(group) = rest.strip_prefix('{') else {
+        return vec![path_at(rest)];
+    };
+    let mut paths = Vec::new();
     let mut depth = 0;
-    let mut expect_head = true;
-    for (i, c) in s.char_indices() {
+    let mut expect = true;
+    for (i, c) in group.char_indices() {
         match c {
             '{' => depth += 1,
             '}' if depth == 0 => break,
             '}' => depth -= 1,
-            ',' if depth == 0 => expect_head = true,
-            c if expect_head && (c.is_ascii_alphanumeric() || c == '_') => {
-                heads.push(ident_at(&s[i..]).to_string());
-                expect_head = false;
+            ',' if depth == 0 => expect = true,
+            c if expect && depth == 0 && (c.is_ascii_alphanumeric() || c == '_') => {
+                paths.push(path_at(&group[i..]));
+                expect = false;
             }
             _ => {}
         }
     }
-    heads
+    paths
 }
 
-/// The names a path that starts right after `crate::` (or a root-reaching `super::`) names first.
-fn heads_after(rest: &str) -> Vec<String> {
-    match rest.strip_prefix('{') {
-        Some(group) => group_heads(group),
-        None => vec![ident_at(rest).to_string()],
-    }
+/// Whether `code[..pos]` ends where a path may start (not inside a name or another path).
+fn path_starts(code: &str, pos: usize) -> bool {
+    !code[..pos]
+        .chars()
+        .next_back()
+        .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':')
 }
 
-/// Every name the code of a file reaches at the crate root, with its line number.
-fn root_names(src: &Path, file: &Path, text: &str) -> Vec<(String, usize)> {
-    let depth = module_path(src, file).len();
-    let mut names = Vec::new();
-    // Multi-line `use crate::{...}` groups: read the code as one string, lines remembered.
-    let code: Vec<&str> = text.lines().map(code_of).collect();
-    let joined = code.join("\n");
-    let line_of = |pos: usize| joined[..pos].matches('\n').count() + 1;
-    let mut from = 0;
-    while let Some(i) = joined[from..].find("crate::") {
-        let pos = from + i;
-        let before = joined[..pos].chars().next_back();
-        let whole = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
-        if whole {
-            for n in heads_after(&joined[pos + "crate::".len()..]) {
-                names.push((n, line_of(pos)));
+/// Every path the code of the file of module `me` names, from the crate root, with its line:
+/// `crate::...` (`$crate::...` in macros), `super::...` resolved, and `child::...` for a child
+/// module of `me`.
+fn paths_named(
+    me: &[String],
+    modules: &BTreeSet<Vec<String>>,
+    text: &str,
+) -> Vec<(Vec<String>, usize)> {
+    // Multi-line `use crate::{...}` groups: the code as one string, lines remembered.
+    let code = text.lines().map(code_of).collect::<Vec<_>>().join("\n");
+    let line_of = |pos: usize| code[..pos].matches('\n').count() + 1;
+    let mut named = Vec::new();
+    for (pos, _) in code.match_indices("crate::") {
+        let dollar = pos > 0 && code[..pos].ends_with('$');
+        if dollar || path_starts(&code, pos) {
+            for p in paths_after(&code[pos + "crate::".len()..]) {
+                named.push((p, line_of(pos)));
             }
         }
-        from = pos + "crate::".len();
     }
-    // `super::` that climbs to the root.
-    let mut from = 0;
-    while let Some(i) = joined[from..].find("super::") {
-        let pos = from + i;
-        let before = joined[..pos].chars().next_back();
-        let starts = !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':');
-        if starts {
-            let mut rest = &joined[pos..];
-            let mut up = 0;
-            while let Some(r) = rest.strip_prefix("super::") {
-                rest = r;
-                up += 1;
+    for (pos, _) in code.match_indices("super::") {
+        if !path_starts(&code, pos) {
+            continue;
+        }
+        let mut rest = &code[pos..];
+        let mut base = me.to_vec();
+        while let Some(r) = rest.strip_prefix("super::") {
+            rest = r;
+            base.pop();
+        }
+        for p in paths_after(rest) {
+            named.push(([base.clone(), p].concat(), line_of(pos)));
+        }
+    }
+    for (pos, _) in code.match_indices("::") {
+        let start = code[..pos]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .map_or(0, |i| i + 1);
+        let child = [me.to_vec(), vec![code[start..pos].to_string()]].concat();
+        if path_starts(&code, start) && modules.contains(&child) {
+            named.push((
+                [me.to_vec(), path_at(&code[start..])].concat(),
+                line_of(pos),
+            ));
+        }
+    }
+    named
+}
+
+/// The graph of `src`'s modules: its top-level modules (`top`), or every module.
+fn graph_of(src: &Path, top: bool) -> Graph {
+    let mut files = Vec::new();
+    rust_files(src, &mut files);
+    let texts: Vec<(Vec<String>, PathBuf, String)> = files
+        .into_iter()
+        .map(|f| {
+            let mut t =
+                std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            // A file's unit tests (`#[cfg(test)] mod tests`, at its end) are not the library.
+            if let Some(i) = t.find(
+                "#[cfg(test)]
+mod ",
+            ) {
+                t.truncate(i);
             }
-            if up == depth {
-                for n in heads_after(rest) {
-                    names.push((n, line_of(pos)));
+            (module_path(src, &f), f, t)
+        })
+        .collect();
+    let modules: BTreeSet<Vec<String>> = (texts.iter())
+        .filter(|(m, ..)| !m.is_empty())
+        .map(|(m, ..)| m.clone())
+        .collect();
+    // What a name at the root stands for: the module that defines an exported macro, or that a
+    // root re-export comes from.
+    let mut owner: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for (path, _, text) in &texts {
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let line = line.trim();
+            if let Some(name) = line.strip_prefix("macro_rules! ") {
+                let exported = lines[..i]
+                    .iter()
+                    .rev()
+                    .take(8)
+                    .any(|l| l.trim() == "#[macro_export]");
+                if exported && !path.is_empty() {
+                    owner.insert(ident_at(name).to_string(), path.clone());
+                }
+            }
+            if let (true, Some(used)) = (path.is_empty(), line.strip_prefix("pub use ")) {
+                let from = path_at(used);
+                let last = used.trim_end_matches(';').rsplit("::").next().unwrap_or("");
+                let module: Vec<String> = from
+                    .iter()
+                    .take(from.len().saturating_sub(1))
+                    .cloned()
+                    .collect();
+                if modules.contains(&module) {
+                    owner.insert(ident_at(last).to_string(), module);
                 }
             }
         }
-        from = pos + "super::".len();
     }
-    names
+    // The module a path lands in: its longest prefix that is a module, else what a root name
+    // stands for.
+    let land = |p: &[String]| -> Option<Vec<String>> {
+        (1..=p.len())
+            .rev()
+            .map(|k| p[..k].to_vec())
+            .find(|m| modules.contains(m))
+            .or_else(|| p.first().and_then(|n| owner.get(n)).cloned())
+    };
+    let name = |m: &[String]| {
+        if top {
+            m.first().cloned().unwrap_or_default()
+        } else {
+            m.join("::")
+        }
+    };
+    let mut arrows = Vec::new();
+    for (me, f, text) in &texts {
+        if me.is_empty() {
+            continue;
+        }
+        for (p, line) in paths_named(me, &modules, text) {
+            let Some(to) = land(&p) else {
+                continue;
+            };
+            let (from, to) = (name(me), name(&to));
+            if from != to {
+                arrows.push(Arrow {
+                    from,
+                    to,
+                    at: format!("{}:{line}", f.display()),
+                });
+            }
+        }
+    }
+    Graph {
+        modules: modules.iter().map(|m| name(m)).collect(),
+        arrows,
+    }
 }
 
 /// The graph of `src`'s top-level modules.
 fn graph(src: &Path) -> Graph {
-    let mut files = Vec::new();
-    rust_files(src, &mut files);
-    let texts: Vec<(PathBuf, String)> = files
-        .into_iter()
-        .map(|f| {
-            let t = std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
-            (f, t)
-        })
-        .collect();
-    let mut modules = BTreeSet::new();
-    for (f, _) in &texts {
-        if let Some(top) = module_path(src, f).first() {
-            modules.insert(top.clone());
-        }
-    }
-    // What a root name stands for: a module, or the module that defines an exported macro or
-    // that a root re-export comes from.
-    let mut owner: BTreeMap<String, String> =
-        modules.iter().map(|m| (m.clone(), m.clone())).collect();
-    for (f, text) in &texts {
-        let path = module_path(src, f);
-        let lines: Vec<&str> = text.lines().collect();
-        for (i, line) in lines.iter().enumerate() {
-            let line = line.trim();
-            if let (Some(top), Some(name)) = (path.first(), line.strip_prefix("macro_rules! ")) {
-                let exported = i > 0
-                    && lines[..i]
-                        .iter()
-                        .rev()
-                        .take(8)
-                        .any(|l| l.trim() == "#[macro_export]");
-                if exported {
-                    owner.insert(ident_at(name).to_string(), top.clone());
-                }
-            }
-            if path.is_empty() {
-                if let Some(used) = line.strip_prefix("pub use ") {
-                    let module = ident_at(used).to_string();
-                    let last = used.trim_end_matches(';').rsplit("::").next().unwrap_or("");
-                    if modules.contains(&module) {
-                        owner.insert(ident_at(last).to_string(), module);
-                    }
-                }
-            }
-        }
-    }
-    let mut arrows = Vec::new();
-    for (f, text) in &texts {
-        let Some(from) = module_path(src, f).first().cloned() else {
-            continue;
-        };
-        for (name, line) in root_names(src, f, text) {
-            if let Some(to) = owner.get(&name) {
-                if *to != from {
-                    arrows.push(Arrow {
-                        from: from.clone(),
-                        to: to.clone(),
-                        at: format!("{}:{line}", f.display()),
-                    });
-                }
-            }
-        }
-    }
-    Graph { modules, arrows }
+    graph_of(src, true)
 }
 
 /// A cycle of the graph, if it has one: the modules in order, and the arrows that close it.
@@ -361,7 +420,24 @@ fn the_host_module_graph_has_no_cycle() {
 }
 
 #[test]
-#[ignore = "host/xtask's modules are still cyclic (setup <-> tools and others) until its rework lands"]
+fn no_module_of_the_host_is_in_a_cycle() {
+    let g = graph_of(&src_of("."), false);
+    assert!(
+        g.arrows.len() > 50,
+        "the graph was read: {} arrows",
+        g.arrows.len()
+    );
+    if let Some(c) = cycle(&g) {
+        panic!(
+            "host/src's modules form a cycle:
+{}",
+            show(&c)
+        );
+    }
+}
+
+#[test]
+#[ignore = "host/xtask's modules are still cyclic (log <-> demo, setup <-> tools, ...) until its rework lands"]
 fn the_xtask_module_graph_has_no_cycle() {
     let g = graph(&src_of("xtask"));
     if let Some(c) = cycle(&g) {
@@ -395,4 +471,17 @@ fn a_planted_back_arrow_is_caught() {
     let g = graph(src);
     let c = cycle(&g).expect("the planted arrow closes a cycle");
     assert!(show(&c).contains("low -> high"), "{}", show(&c));
+    // Inside a module: a child naming its parent's item while the parent names the child's.
+    write("low.rs", "pub struct Thing;\n");
+    write(
+        "high/mod.rs",
+        "pub use part::Part;\npub mod part;\npub struct Own;\n",
+    );
+    write(
+        "high/part.rs",
+        "pub struct Part;\nfn f() { let _ = super::Own; }\n",
+    );
+    assert!(cycle(&graph(src)).is_none());
+    let c = cycle(&graph_of(src, false)).expect("a child and its parent name each other");
+    assert!(show(&c).contains("high::part -> high"), "{}", show(&c));
 }

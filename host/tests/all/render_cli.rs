@@ -398,7 +398,8 @@ fn mammut_and_ballroom_replays_are_read_and_drawn() {
     use arena_host::replay::{Head, ReplayContext};
     use arena_host::Record;
     let detect = |text: &str| {
-        Head::read(text.as_bytes()).map(|h| arena_host::games::detect(&h).map(|g| g.name))
+        let named = |h: Head| arena_host::games::detect(&h).map(|g| g.name);
+        Head::read(text.as_bytes()).map(|h| named(h).map_err(|e| e.to_string()))
     };
     let ctx = ReplayContext::default();
     let (dir, m) = scratch("m.jsonl");

@@ -234,7 +234,8 @@ pub fn render(data: &[u8]) {
 /// `arena verify`/`arena render`'s first look at a file: its head, and which game of the registry
 /// it is. Never panics; the answer is a function of the text.
 pub fn detect(data: &[u8]) {
-    let look = || Head::read(data).map(|head| arena_host::games::detect(&head).map(|e| e.name));
+    let named = |head: Head| arena_host::games::detect(&head).map(|e| e.name);
+    let look = || Head::read(data).map(|head| named(head).map_err(|e| e.to_string()));
     let answer = look();
     if let Ok(Ok(name)) = &answer {
         assert!(!name.is_empty());

@@ -21,15 +21,16 @@ mod verify;
 
 pub use feed::{bot_input, SeatFeed};
 pub use protocol::{BotAnswer, Official};
-pub use replay::{play_recorded, Recorder, ReplayMeta, ReplayWriter};
+pub use replay::{play_recorded, Extra, Recorder, ReplayMeta, ReplayWriter};
 pub use verify::{
     kills_from_replay, map_of_replay, orders_from_replay, params_from_replay, replay_value, rerun,
     rerun_with, verify_replay, Kill,
 };
 
+use crate::error::{Error, Result};
 use crate::format::{Compete, Field, Fixture, Format};
 use crate::game::Timing;
-use crate::game::{Plan, Played, Setup, Standing, Stepped, Summary};
+use crate::game::{Plan, Playable, Setup, Standing, Stepped, Summary};
 use crate::process::Lines;
 use crate::protocol::Speak;
 use crate::record::Record;
@@ -68,18 +69,18 @@ pub struct TournamentOptions {
     pub turns: u16,
 }
 
-/// What a match needs beyond the params: the engine seed as given (Python's are signed).
-#[derive(Clone, Debug, Default)]
-pub struct Extra {
-    pub engine_seed: i64,
-}
-
 const TURNTIME: u32 = 1000;
 
-fn read_map(path: &Path) -> anyhow::Result<AntsMap> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| anyhow::anyhow!("cannot read map {}: {e}", path.display()))?;
-    AntsMap::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))
+fn read_map(path: &Path) -> Result<AntsMap> {
+    let text = std::fs::read_to_string(path).map_err(|error| Error::File {
+        doing: "read map",
+        path: path.to_path_buf(),
+        error,
+    })?;
+    AntsMap::parse(&text).map_err(|error| Error::BadMap {
+        path: path.to_path_buf(),
+        error,
+    })
 }
 
 fn map_name(path: &Path) -> String {
@@ -89,7 +90,7 @@ fn map_name(path: &Path) -> String {
 }
 
 /// A match on `map`: the params, with the official defaults for what is not given.
-fn setup_on(map: &Path, turns: u16, loadtime: u32, turntime: u32) -> anyhow::Result<Setup<Ants>> {
+fn setup_on(map: &Path, turns: u16, loadtime: u32, turntime: u32) -> Result<Setup<Ants>> {
     let mut params = AntsParams::new(read_map(map)?, turns);
     params.loadtime = loadtime;
     params.turntime = turntime;
@@ -105,7 +106,7 @@ fn seeded(mut plan: Plan<Ants>, engine_seed: i64, player_seed: i64) -> Plan<Ants
     plan
 }
 
-impl Played for Ants {
+impl Playable for Ants {
     type Move = BotAnswer;
     type Extra = Extra;
 
@@ -239,14 +240,14 @@ impl Record for Ants {
 impl Arrange for Ants {
     type PlayOptions = PlayOptions;
 
-    fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
+    fn setup(options: &PlayOptions, _bots: usize) -> Result<Setup<Self>> {
         let turntime = options.turntime.unwrap_or(TURNTIME);
         setup_on(&options.map, options.turns, options.loadtime, turntime)
     }
 
     /// Every player needs its bot (no default fills a seat), `--turn-ms` is the turn time unless
     /// `--turntime` says it, and the seeds are playgame.py's.
-    fn plan(options: &PlayOptions, common: &MatchRequest) -> anyhow::Result<Plan<Self>> {
+    fn plan(options: &PlayOptions, common: &MatchRequest) -> Result<Plan<Self>> {
         let mut setup = <Self as Arrange>::setup(options, common.bots.len())?;
         if options.turntime.is_none() {
             if let Some(ms) = common.timing.turn_ms {
@@ -255,11 +256,11 @@ impl Arrange for Ants {
         }
         let n = setup.seats;
         if common.bots.len() != n {
-            anyhow::bail!(
-                "{} is a {n}-player map: give {n} bots (--bot), {} were given",
-                options.map.display(),
-                common.bots.len()
-            );
+            return Err(Error::WrongBotCount {
+                map: options.map.clone(),
+                players: n,
+                given: common.bots.len(),
+            });
         }
         let engine_seed = options.seeds.0.unwrap_or(common.seed as i64);
         let player_seed = options.seeds.1.unwrap_or_else(|| {
@@ -276,14 +277,14 @@ impl Arrange for Ants {
 impl Compete for Ants {
     type TournamentOptions = TournamentOptions;
 
-    fn fixture_setup(
-        options: &TournamentOptions,
-        fixture: &Fixture,
-    ) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(options: &TournamentOptions, fixture: &Fixture) -> Result<Setup<Self>> {
         let map = options
             .maps
             .get(fixture.index % options.maps.len().max(1))
-            .ok_or_else(|| anyhow::anyhow!("an Ants tournament needs at least one --map"))?;
+            .ok_or(Error::Missing {
+                what: "an Ants tournament",
+                option: "--map",
+            })?;
         setup_on(map, options.turns, 3000, TURNTIME)
     }
 
@@ -293,7 +294,7 @@ impl Compete for Ants {
         seed: u64,
         bots: Vec<BotSpec>,
         timing: &Timing,
-    ) -> anyhow::Result<Plan<Self>> {
+    ) -> Result<Plan<Self>> {
         let mut setup = Self::fixture_setup(options, fixture)?;
         let limits = timing.limits(Duration::from_millis(u64::from(TURNTIME)), 1);
         setup.params.turntime = limits.per_turn.as_millis().min(u128::from(u32::MAX)) as u32;
@@ -305,15 +306,12 @@ impl Compete for Ants {
         Ok(seeded(plan, engine_seed, player_seed))
     }
 
-    fn format(
-        options: &TournamentOptions,
-        _field: &Field,
-    ) -> anyhow::Result<(String, Box<dyn Format>)> {
+    fn format(options: &TournamentOptions, _field: &Field) -> Result<(String, Box<dyn Format>)> {
         let map_players = options
             .maps
             .iter()
             .map(|m| read_map(m).map(|map| map.players as usize))
-            .collect::<anyhow::Result<Vec<_>>>()?;
+            .collect::<Result<Vec<_>>>()?;
         Ok((
             Self::NAME.into(),
             Box::new(tournament::TrueSkillMatches { map_players }),

@@ -1,12 +1,17 @@
 //! The replay the official `playgame.py` writes, built from a game as it is played.
 
-use super::Extra;
 use crate::game::Plan;
 use crate::process::Fault;
 use crate::record::{LineWriter, Step};
 use arena_core::games::ants::{Ants, Order, OrderError};
 use arena_core::{Seat, SeatSet};
 use serde_json::{json, Value};
+
+/// What a match needs beyond the params: the engine seed as given (Python's are signed).
+#[derive(Clone, Debug, Default)]
+pub struct Extra {
+    pub engine_seed: i64,
+}
 
 /// Where a replayed thing stood and when it was there: the first four fields an ant's and a
 /// food's record share in the replay (`row, col, start turn, end turn`).

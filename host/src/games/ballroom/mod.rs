@@ -13,8 +13,9 @@ pub mod protocol;
 mod refusals;
 pub mod tournament;
 
+use crate::error::{Error, Result};
 use crate::format::{Compete, Field, Fixture, Format};
-use crate::game::{Plan, Played, Setup};
+use crate::game::{Plan, Playable, Setup};
 use crate::process::Lines;
 use crate::protocol::{Protocol, Speak};
 use crate::record::Record;
@@ -65,7 +66,7 @@ const ENGINE: Params = Params {
     classes: None,
 };
 
-impl Played for Ballroom {
+impl Playable for Ballroom {
     type Move = Action;
     type Extra = ();
 
@@ -140,7 +141,7 @@ impl Record for Ballroom {
 impl Arrange for Ballroom {
     type PlayOptions = PlayOptions;
 
-    fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
+    fn setup(options: &PlayOptions, _bots: usize) -> Result<Setup<Self>> {
         let params = Params {
             ruleset: options.ruleset,
             classes: None,
@@ -150,7 +151,7 @@ impl Arrange for Ballroom {
 
     /// Seats given `tcp` (or, with `--tcp`, seats given no bot) wait for a bot to connect, as the
     /// official engine does.
-    fn plan(options: &PlayOptions, common: &MatchRequest) -> anyhow::Result<Plan<Self>> {
+    fn plan(options: &PlayOptions, common: &MatchRequest) -> Result<Plan<Self>> {
         let tcp = |seat: usize| match common.bots.get(seat) {
             Some(b) => b == "tcp",
             None => options.tcp,
@@ -160,19 +161,26 @@ impl Arrange for Ballroom {
             *b = Self::BOTS[0].to_string();
         }
         let mut plan = plan_of::<Self>(options, &plain)?;
-        let wait = Duration::try_from_secs_f64(options.tcp_wait)
-            .map_err(|e| anyhow::anyhow!("--tcp-wait {}: {e}", options.tcp_wait))?;
+        let wait = Duration::try_from_secs_f64(options.tcp_wait).map_err(|e| Error::BadOption {
+            option: "--tcp-wait",
+            value: options.tcp_wait.to_string(),
+            why: e.to_string(),
+        })?;
         let last = options.port_base.checked_add(PLAYERS as u16 - 1);
         if last.is_none() {
-            anyhow::bail!(
-                "--port-base {}: the four ports do not fit",
-                options.port_base
-            );
+            return Err(Error::BadOption {
+                option: "--port-base",
+                value: options.port_base.to_string(),
+                why: "the four ports do not fit".into(),
+            });
         }
         for (seat, spec) in plan.bots.iter_mut().enumerate().filter(|(s, _)| tcp(*s)) {
             *spec = if options.port_base == 0 {
-                let (bound, port) =
-                    Bound::free().map_err(|e| anyhow::anyhow!("seat {seat}: no free port: {e}"))?;
+                let (bound, port) = Bound::free().map_err(|error| Error::Seat {
+                    seat,
+                    what: "no free port".into(),
+                    error,
+                })?;
                 BotSpec::Tcp {
                     port,
                     wait,
@@ -199,14 +207,11 @@ impl Compete for Ballroom {
     const MIN_ENTRANTS: usize = PLAYERS;
     type TournamentOptions = TournamentOptions;
 
-    fn fixture_setup(_: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(_: &TournamentOptions, _: &Fixture) -> Result<Setup<Self>> {
         Ok(Setup::new(ENGINE, PLAYERS, Self::NAME))
     }
 
-    fn format(
-        options: &TournamentOptions,
-        field: &Field,
-    ) -> anyhow::Result<(String, Box<dyn Format>)> {
+    fn format(options: &TournamentOptions, field: &Field) -> Result<(String, Box<dyn Format>)> {
         Ok((
             Self::NAME.into(),
             Box::new(tournament::Swiss {

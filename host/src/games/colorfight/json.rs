@@ -147,20 +147,49 @@ fn named<T>(
     default: T,
     from_name: fn(&str) -> Option<T>,
     choices: &str,
-) -> Result<T, String> {
+) -> Result<T, BadParam> {
     match v.get(key) {
         None => Ok(default),
-        Some(x) => (x.as_str().and_then(from_name)).ok_or(format!("{key} must be {choices}")),
+        Some(x) => {
+            (x.as_str().and_then(from_name)).ok_or(BadParam::new(key, format!("must be {choices}")))
+        }
+    }
+}
+
+/// A param of the header that is not one: its key and what is wrong with it. (Written without
+/// thiserror: the viewer, which has only std, reads this file too.)
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadParam {
+    pub key: String,
+    pub why: String,
+}
+
+impl std::fmt::Display for BadParam {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.key, self.why)
+    }
+}
+
+impl std::error::Error for BadParam {}
+
+impl BadParam {
+    fn new(key: &str, why: impl Into<String>) -> Self {
+        BadParam {
+            key: key.into(),
+            why: why.into(),
+        }
     }
 }
 
 /// Params from JSON; missing keys take the defaults.
-pub fn params_from_json(v: &Value) -> Result<Params, String> {
+pub fn params_from_json(v: &Value) -> Result<Params, BadParam> {
     let d = Params::default();
-    let int = |key: &str, default: u64| -> Result<u64, String> {
+    let int = |key: &str, default: u64| -> Result<u64, BadParam> {
         match v.get(key) {
             None => Ok(default),
-            Some(x) => x.as_u64().ok_or(format!("{key} must be a whole number")),
+            Some(x) => x
+                .as_u64()
+                .ok_or(BadParam::new(key, "must be a whole number")),
         }
     };
     let variant = named(
@@ -177,10 +206,10 @@ pub fn params_from_json(v: &Value) -> Result<Params, String> {
         Respawn::from_name,
         "\"auto\" or \"join\"",
     )?;
-    let small = |key: &str, default: u64, max: u64| -> Result<u64, String> {
+    let small = |key: &str, default: u64, max: u64| -> Result<u64, BadParam> {
         let n = int(key, default)?;
         if n > max {
-            Err(format!("{key} is too large"))
+            Err(BadParam::new(key, "is too large"))
         } else {
             Ok(n)
         }

@@ -8,8 +8,9 @@ pub mod serve;
 pub mod tournament;
 pub mod trace;
 
+use crate::error::Result;
 use crate::format::{Compete, Field, Fixture, Format};
-use crate::game::{Played, Setup, Stepped};
+use crate::game::{Playable, Setup, Stepped};
 use crate::protocol::Speak;
 use crate::record::Record;
 use crate::setup::Arrange;
@@ -45,11 +46,7 @@ const PER_ANSWER: Duration = Duration::from_millis(100);
 /// The state every this many ticks in a tournament's replays.
 const TOURNAMENT_STATE_EVERY: u32 = 50;
 
-fn config(p: &Params) -> String {
-    format!("{}-{}x{}", p.variant.name(), p.width, p.height)
-}
-
-impl Played for ColorFight {
+impl Playable for ColorFight {
     type Move = Action;
     type Extra = ();
 
@@ -104,7 +101,7 @@ impl Record for ColorFight {
 impl Arrange for ColorFight {
     type PlayOptions = PlayOptions;
 
-    fn setup(options: &PlayOptions, bots: usize) -> anyhow::Result<Setup<Self>> {
+    fn setup(options: &PlayOptions, bots: usize) -> Result<Setup<Self>> {
         let seats = bots.max(2);
         let params = Params {
             variant: options.variant,
@@ -116,7 +113,7 @@ impl Arrange for ColorFight {
         };
         Ok(Setup {
             record_every: options.state_every,
-            ..Setup::new(params, seats, config(&params))
+            ..Setup::new(params, seats, trace::config(&params))
         })
     }
 }
@@ -125,7 +122,7 @@ impl Compete for ColorFight {
     /// Tournaments play Conquest on the default grid, one seat per entrant at the table.
     type TournamentOptions = ();
 
-    fn fixture_setup(_: &(), fixture: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(_: &(), fixture: &Fixture) -> Result<Setup<Self>> {
         let seats = fixture.seats.len();
         let params = Params {
             players: seats.min(u8::MAX as usize) as u8,
@@ -133,11 +130,11 @@ impl Compete for ColorFight {
         };
         Ok(Setup {
             record_every: TOURNAMENT_STATE_EVERY,
-            ..Setup::new(params, seats, config(&params))
+            ..Setup::new(params, seats, trace::config(&params))
         })
     }
 
-    fn format(_: &(), _field: &Field) -> anyhow::Result<(String, Box<dyn Format>)> {
+    fn format(_: &(), _field: &Field) -> Result<(String, Box<dyn Format>)> {
         Ok((
             Self::NAME.into(),
             Box::new(tournament::FreeForAll {

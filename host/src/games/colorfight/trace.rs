@@ -12,6 +12,11 @@ use arena_core::{Game, StepReport};
 use serde_json::{json, Value};
 use std::io::BufRead;
 
+/// The configuration as labels and traces show it: the variant and the grid (`conquest-30x30`).
+pub(crate) fn config(p: &arena_core::games::colorfight::Params) -> String {
+    format!("{}-{}x{}", p.variant.name(), p.width, p.height)
+}
+
 /// The first line of a trace: game, params, seed and the state at tick 0.
 pub fn header(game: &ColorFight) -> String {
     let mut h = params_json(game.params());
@@ -96,7 +101,7 @@ pub fn replay(
             header.get("game").unwrap_or(&Value::Null)
         )));
     }
-    let params = params_from_json(&header).map_err(bad_header)?;
+    let params = params_from_json(&header).map_err(|e| bad_header(e.to_string()))?;
     let seed = header
         .get("seed")
         .and_then(Value::as_u64)
@@ -107,7 +112,7 @@ pub fn replay(
         return Err(d.under("state").at_line(n).at_turn(0));
     }
     let meta = Meta {
-        config: super::config(&params),
+        config: config(&params),
         seed,
         // ColorFight traces do not name their bots: seats instead.
         bots: (0..params.players).map(|s| format!("seat {s}")).collect(),

@@ -5,8 +5,9 @@ pub mod json;
 pub mod tournament;
 pub mod trace;
 
+use crate::error::{Error, Result};
 use crate::format::{Compete, Field, Fixture, Format};
-use crate::game::{Plan, Played, Setup};
+use crate::game::{Plan, Playable, Setup};
 use crate::process::Lines;
 use crate::protocol::{JsonLines, Protocol, Speak};
 use crate::record::Record;
@@ -23,7 +24,7 @@ const PER_ACTION: Duration = Duration::from_secs(5);
 /// Faults never disqualify in Mammut: the seed removes a player "during this round" only.
 const NO_DISQUALIFICATION: u32 = u32::MAX;
 
-impl Played for Mammut {
+impl Playable for Mammut {
     type Move = Action;
     type Extra = ();
 
@@ -84,7 +85,7 @@ impl Arrange for Mammut {
     // Mammut has no options of its own.
     type PlayOptions = ();
 
-    fn setup(_: &(), _bots: usize) -> anyhow::Result<Setup<Self>> {
+    fn setup(_: &(), _bots: usize) -> Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
     }
 }
@@ -93,12 +94,12 @@ impl Compete for Mammut {
     const MIN_ENTRANTS: usize = PLAYERS;
     type TournamentOptions = ();
 
-    fn fixture_setup(_: &(), _: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(_: &(), _: &Fixture) -> Result<Setup<Self>> {
         Ok(Setup::new(Params, PLAYERS, ""))
     }
 
-    fn format(_: &(), field: &Field) -> anyhow::Result<(String, Box<dyn Format>)> {
-        tournament::design(field.bots).map_err(anyhow::Error::msg)?;
+    fn format(_: &(), field: &Field) -> Result<(String, Box<dyn Format>)> {
+        tournament::design(field.bots).map_err(|e| Error::Field { why: e.to_string() })?;
         Ok((Self::NAME.into(), Box::new(tournament::FiveTables)))
     }
 

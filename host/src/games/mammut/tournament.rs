@@ -21,11 +21,22 @@ pub const POINTS: [u32; 5] = [5, 3, 2, 1, 0];
 /// The seed of the design search: fixed, so that the schedule's size depends on `n` alone.
 const DESIGN_SEED: u64 = 0x6d61_6d6d_7574;
 
+/// Why there is no schedule for a number of bots.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoSchedule {
+    /// Fewer bots than a table's five seats.
+    #[error("Mammut needs at least 5 bots (got {0})")]
+    TooFew(usize),
+    /// The search found no design.
+    #[error("no Mammut schedule found for {0} bots")]
+    NotFound(usize),
+}
+
 /// The base blocks of the design for `n` bots: the fewest the search finds (it tries one block
 /// more when a number of blocks cannot be found), each a set of five points containing 0.
-pub fn design(n: usize) -> Result<Vec<[usize; 5]>, String> {
+pub fn design(n: usize) -> Result<Vec<[usize; 5]>, NoSchedule> {
     if n < 5 {
-        return Err(format!("Mammut needs at least 5 bots (got {n})"));
+        return Err(NoSchedule::TooFew(n));
     }
     if n == 5 {
         return Ok(vec![[0, 1, 2, 3, 4]]);
@@ -37,7 +48,7 @@ pub fn design(n: usize) -> Result<Vec<[usize; 5]>, String> {
             return Ok(blocks);
         }
     }
-    Err(format!("no Mammut schedule found for {n} bots"))
+    Err(NoSchedule::NotFound(n))
 }
 
 /// Exactly `k` base blocks covering every difference of Z_n, whose translates are all distinct
@@ -94,7 +105,7 @@ fn search(n: usize, k: usize) -> Option<Vec<[usize; 5]>> {
 
 /// The tables of one schedule for `n` bots: the design's tables, the bots drawn onto its points
 /// by `seed`, the seats of successive tables turned so that nobody always sits first.
-pub fn schedule(n: usize, seed: u64) -> Result<Vec<Vec<usize>>, String> {
+pub fn schedule(n: usize, seed: u64) -> Result<Vec<Vec<usize>>, NoSchedule> {
     let blocks = design(n)?;
     let mut bot_of: Vec<usize> = (0..n).collect();
     arena_core::Rng::stream(seed, b"mammut-tables").shuffle(&mut bot_of);

@@ -6,8 +6,9 @@ pub mod line;
 pub mod tournament;
 pub mod trace;
 
+use crate::error::Result;
 use crate::format::{Compete, Field, Fixture, Format};
-use crate::game::{Played, Setup};
+use crate::game::{Playable, Setup};
 use crate::protocol::Speak;
 use crate::record::Record;
 use crate::replay::Head;
@@ -60,7 +61,7 @@ fn per_turn(variant: Variant) -> Duration {
 
 const SIEGE: &str = "tower-defense/siege";
 
-impl Played for TowerDefense {
+impl Playable for TowerDefense {
     type Move = Action;
     type Extra = ();
 
@@ -118,7 +119,7 @@ impl Record for TowerDefense {
 impl Arrange for TowerDefense {
     type PlayOptions = PlayOptions;
 
-    fn setup(options: &PlayOptions, _bots: usize) -> anyhow::Result<Setup<Self>> {
+    fn setup(options: &PlayOptions, _bots: usize) -> Result<Setup<Self>> {
         let variant = options.variant;
         Ok(Setup {
             record_every: options.state_every,
@@ -130,15 +131,12 @@ impl Arrange for TowerDefense {
 impl Compete for TowerDefense {
     type TournamentOptions = TournamentOptions;
 
-    fn fixture_setup(options: &TournamentOptions, _: &Fixture) -> anyhow::Result<Setup<Self>> {
+    fn fixture_setup(options: &TournamentOptions, _: &Fixture) -> Result<Setup<Self>> {
         let variant = options.variant;
         Ok(Setup::new(Params { variant }, 2, variant.name()))
     }
 
-    fn format(
-        options: &TournamentOptions,
-        _field: &Field,
-    ) -> anyhow::Result<(String, Box<dyn Format>)> {
+    fn format(options: &TournamentOptions, _field: &Field) -> Result<(String, Box<dyn Format>)> {
         Ok(match options.variant {
             Variant::Duel => (Self::NAME.into(), Box::new(tournament::RoundRobin)),
             Variant::Siege => (SIEGE.into(), Box::new(tournament::DefenderVsInvader)),

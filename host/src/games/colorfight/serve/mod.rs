@@ -32,6 +32,7 @@
 pub mod api;
 pub mod table;
 
+use crate::error::{Error, Result};
 use crate::play::{MatchReport, SeatReport};
 use crate::record::LineWriter;
 use api::Reply;
@@ -103,7 +104,7 @@ impl Shared {
 }
 
 /// Runs the server until the game is over and the clients have had time to see the end.
-pub fn run(o: &ServeOptions) -> anyhow::Result<()> {
+pub fn run(o: &ServeOptions) -> Result<()> {
     let (table, params) = open_table(o)?;
     let shared = Arc::new(Shared {
         table: Mutex::new(table),
@@ -116,7 +117,7 @@ pub fn run(o: &ServeOptions) -> anyhow::Result<()> {
     let addr = o.addr;
     let listener = runtime
         .block_on(tokio::net::TcpListener::bind(addr))
-        .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+        .map_err(|error| Error::Listen { addr, error })?;
     let bound = listener.local_addr()?;
     println!(
         "arena serve colorfight: listening on http://{bound}/ ({} {}x{}, {} ticks, seed {}; {} client seats{}{})",
@@ -139,14 +140,17 @@ pub fn run(o: &ServeOptions) -> anyhow::Result<()> {
 
 /// The table of `o`'s match, its lobby open: the game, the client seats, the built-in bots and
 /// the trace; with the game's params.
-fn open_table(o: &ServeOptions) -> anyhow::Result<(Table, Params)> {
+fn open_table(o: &ServeOptions) -> Result<(Table, Params)> {
     let seats = o.players + o.bots.len();
-    if !(2..=arena_core::games::colorfight::MAX_PLAYERS).contains(&seats) {
-        anyhow::bail!(
-            "colorfight takes 2 to 8 players: {} clients and {} bots were asked for",
-            o.players,
-            o.bots.len()
-        );
+    let most = arena_core::games::colorfight::MAX_PLAYERS;
+    if !(2..=most).contains(&seats) {
+        return Err(Error::Players {
+            game: ColorFight::NAME,
+            least: 2,
+            most,
+            clients: o.players,
+            bots: o.bots.len(),
+        });
     }
     let seed = o.seed;
     let params = Params {
@@ -157,19 +161,17 @@ fn open_table(o: &ServeOptions) -> anyhow::Result<(Table, Params)> {
         ticks: o.ticks,
         respawn: Respawn::OnJoin,
     };
-    let game = Box::new(
-        ColorFight::new(&params, seed)
-            .map_err(|e| anyhow::anyhow!("cannot set up the game: {e}"))?,
-    );
+    let game = Box::new(ColorFight::new(&params, seed).map_err(Error::Setup)?);
     let mut bots = Vec::new();
     for (i, name) in o.bots.iter().enumerate() {
         let seat = o.players + i;
         let bot =
             ColorFight::bot(name, arena_core::rng::bot_seed(seed, seat)).ok_or_else(|| {
-                anyhow::anyhow!(
-                    "unknown bot `{name}` for colorfight: built-in bots are {}",
-                    ColorFight::BOTS.join(", ")
-                )
+                Error::NotBuiltin {
+                    game: ColorFight::NAME,
+                    name: name.clone(),
+                    bots: ColorFight::BOTS,
+                }
             })?;
         bots.push((name.clone(), bot));
     }
@@ -188,7 +190,7 @@ fn serve_until_over(
     listener: tokio::net::TcpListener,
     shared: &Arc<Shared>,
     linger_s: f64,
-) -> anyhow::Result<()> {
+) -> Result<()> {
     let (over_tx, over_rx) = tokio::sync::oneshot::channel::<()>();
     let clock = {
         let shared = shared.clone();
