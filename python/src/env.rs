@@ -167,7 +167,7 @@ macro_rules! observe_json {
                 _: Option<(&str, &crate::obs::AntsView)>,
                 out: &mut Vec<i32>,
             ) {
-                $f(&arena_host::Played::state_json(game, seat), seat, out)
+                $f(&arena_host::Playable::state_json(game, seat), seat, out)
             }
         }
     };
@@ -302,7 +302,7 @@ impl<G: Observe> Env<G> {
                     n.saturating_sub(1)
                 ));
             }
-            plan.bots[*seat] = BotSpec::parse::<G>(name)?;
+            plan.bots[*seat] = BotSpec::parse::<G>(name).map_err(|e| e.to_string())?;
             if !matches!(plan.bots[*seat], BotSpec::Builtin(_)) {
                 return Err(format!(
                     "bots: player_{seat}: only built-in bots play inside an environment ({})",
