@@ -183,10 +183,16 @@ impl Observe for arena_core::games::tower_defense::TowerDefense {
     }
 }
 observe_json!(arena_core::games::ballroom::Ballroom, crate::obs::ballroom);
-observe_json!(
-    arena_core::games::colorfight::ColorFight,
-    crate::obs::colorfight
-);
+impl Observe for arena_core::games::colorfight::ColorFight {
+    fn encode(
+        game: &Self,
+        seat: Seat,
+        _: Option<(&str, &crate::obs::AntsView)>,
+        out: &mut Vec<i32>,
+    ) {
+        crate::obs::colorfight_direct(game, seat, out)
+    }
+}
 observe_json!(arena_core::games::mammut::Mammut, crate::obs::mammut);
 
 impl Observe for arena_core::games::ants::Ants {
@@ -617,11 +623,15 @@ impl<G: Observe> DynEnv for Env<G> {
     }
 
     fn observe_array_from_json(&self, seat: Seat) -> Option<Vec<i32>> {
-        if G::NAME != arena_core::games::tower_defense::TowerDefense::NAME {
+        let mut out = Vec::new();
+        let state = self.game.state_json(seat);
+        if G::NAME == arena_core::games::tower_defense::TowerDefense::NAME {
+            crate::obs::tower_defense(&state, seat, &mut out);
+        } else if G::NAME == arena_core::games::colorfight::ColorFight::NAME {
+            crate::obs::colorfight(&state, seat, &mut out);
+        } else {
             return None;
         }
-        let mut out = Vec::new();
-        crate::obs::tower_defense(&self.game.state_json(seat), seat, &mut out);
         Some(out)
     }
 

@@ -238,6 +238,42 @@ pub fn colorfight(state: &Value, seat: usize, out: &mut Vec<i32>) {
     }
 }
 
+/// [`colorfight`] read off the state itself (the same numbers; the environments use this one).
+pub fn colorfight_direct(
+    g: &arena_core::games::colorfight::ColorFight,
+    seat: usize,
+    out: &mut Vec<i32>,
+) {
+    let sat = |x: u64| x.min(i32::MAX as u64) as i32;
+    let name = |list: &[&str], n: &str| {
+        list.iter()
+            .position(|k| *k == n)
+            .map_or(0, |i| i as i32 + 1)
+    };
+    let hundredths =
+        |n: arena_core::games::colorfight::Num| (n.to_num::<f64>() * 100.0).round() as i32;
+    out.push(seat as i32);
+    out.push(sat(u64::from(g.tick())));
+    out.push(sat(g.width() as u64));
+    out.push(sat(g.height() as u64));
+    for p in g.players() {
+        out.push(hundredths(p.gold));
+        out.push(hundredths(p.energy));
+        out.push(i32::from(p.cells));
+        out.push(i32::from(p.all_bases()));
+        out.push(i32::from(p.defeated));
+        out.push(sat(u64::from(p.busy_until)));
+    }
+    for c in g.cells() {
+        out.push(i32::from(c.owner));
+        out.push(name(KINDS, c.kind.name()));
+        out.push(name(BUILDINGS, c.building.name()));
+        out.push(sat(u64::from(c.taken_at)));
+        out.push(i32::from(c.attacker));
+        out.push(sat(u64::from(c.done_at)));
+    }
+}
+
 /// Mammut: `[seat, round, actions, toMove]`, per seat (5, zeros past the players) `[id, points,
 /// furs]`, then per tile id (32) `[where, side]`: where 0 unseen, 1 the middle, 2 + s in seat
 /// s's hand, 7 + s among seat s's animals; side as shown (Mystery until scoring).

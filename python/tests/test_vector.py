@@ -86,3 +86,17 @@ def test_tower_defense_direct_observation_is_the_json_one(variant):
             checked += 1
         env.step({a: env.bot_action(a, "strong") for a in env.agents})
     assert checked >= 100
+
+
+@pytest.mark.parametrize("variant", ["conquest", "skirmish"])
+def test_colorfight_direct_observation_is_the_json_one(variant):
+    env = pocket_arena.colorfight.parallel_env(variant=variant, size="12x12", turn_limit=120, bots={"player_1": "expander"})
+    env.reset(seed=4)
+    checked = 0
+    while env.agents:
+        for a in env.agents:
+            s = int(a[7:])
+            assert env._m.observe_array(s).tolist() == env._m.observe_array_from_json(s)
+            checked += 1
+        env.step({a: env.bot_action(a, "strategist") for a in env.agents})
+    assert checked >= 100
