@@ -76,6 +76,10 @@ pub fn run() -> Result<(u64, u64)> {
 
 fn pytest(py: &Path, root: &Path) -> Result<(u64, u64)> {
     let arena = root.join("target/debug/arena");
+    if !arena.exists() {
+        // `cargo test` builds it for the host's integration tests; alone, build it.
+        crate::run("cargo", &["build", "-p", "arena-host", "--bin", "arena"])?;
+    }
     eprintln!("$ python -m pytest -q python/tests");
     let out = Command::new(py)
         .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"])
