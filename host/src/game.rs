@@ -144,11 +144,13 @@ impl<G: Playable> Plan<G> {
     }
 }
 
-/// The time limits asked for external bots (`--turn-ms`, `--no-timeout`).
+/// The time limits asked for external bots (`--turn-ms`, `--no-timeout`), and their sandbox
+/// (`--sandbox` and its caps).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timing {
     pub turn_ms: Option<u64>,
     pub no_timeout: bool,
+    pub sandbox: Option<crate::sandbox::Caps>,
 }
 
 impl Timing {
@@ -159,6 +161,7 @@ impl Timing {
             per_turn: self.turn_ms.map(Duration::from_millis).unwrap_or(per_turn),
             window,
             no_timeout: self.no_timeout,
+            sandbox: self.sandbox,
             ..Limits::default()
         }
     }

@@ -13,6 +13,7 @@
 //!
 //! [`Lines`] is what a protocol talks to: a child process, or a TCP peer ([`TcpBot`]).
 
+use crate::sandbox::{capped_status, Caps, Jail};
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -38,6 +39,8 @@ pub struct Limits {
     pub max_faults: u32,
     /// Most bytes of stderr kept in the bot's log file.
     pub max_log: u64,
+    /// Run the bot in a sandbox with these caps (`--sandbox`).
+    pub sandbox: Option<Caps>,
 }
 
 impl Default for Limits {
@@ -50,6 +53,7 @@ impl Default for Limits {
             max_line: 1 << 20,
             max_faults: 10,
             max_log: 10 << 20,
+            sandbox: None,
         }
     }
 }
@@ -268,17 +272,25 @@ pub struct BotProcess {
     inbox: Inbox,
     threads: Vec<JoinHandle<()>>,
     gone: Option<Fault>,
+    /// The bot's sandbox (dropped after the bot is killed).
+    jail: Option<Jail>,
 }
 
 impl BotProcess {
-    /// Starts `command` with `sh -c` in a new process group. stderr goes to `stderr_log` (capped at
-    /// `limits.max_log` bytes) or is discarded.
+    /// Starts `command` with `sh -c` in a new process group, in a sandbox if `limits.sandbox`
+    /// says so. stderr goes to `stderr_log` (capped at `limits.max_log` bytes) or is discarded.
     pub fn spawn(command: &str, stderr_log: Option<&Path>, limits: Limits) -> io::Result<Self> {
         use std::os::unix::process::CommandExt;
-        let mut cmd = Command::new("sh");
-        cmd.arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
+        let jail = limits.sandbox.map(Jail::new).transpose()?;
+        let mut cmd = match &jail {
+            Some(jail) => jail.command(command),
+            None => {
+                let mut cmd = Command::new("sh");
+                cmd.arg("-c").arg(command);
+                cmd
+            }
+        };
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if stderr_log.is_some() {
                 Stdio::piped()
@@ -319,6 +331,7 @@ impl BotProcess {
             inbox,
             threads,
             gone: None,
+            jail,
         })
     }
 
@@ -346,9 +359,24 @@ impl BotProcess {
         }
         match self.inbox.recv_until(deadline) {
             Ok(line) => Ok(line),
+            Err(Missing::Fault(f @ Fault::Timeout { .. })) => {
+                Err(self.stopped_by_cap().unwrap_or(f))
+            }
             Err(Missing::Fault(f)) => Err(f),
             Err(Missing::Eof) => Err(self.exited()),
         }
+    }
+
+    /// A bot that ran into its sandbox's process or memory cap is stopped: killed, with a fault
+    /// naming the cap.
+    fn stopped_by_cap(&mut self) -> Option<Fault> {
+        let cap = self.jail.as_ref()?.tripped()?;
+        let fault = Fault::Exited {
+            status: format!("stopped by the sandbox's {cap}"),
+        };
+        self.gone = Some(fault.clone());
+        self.kill();
+        Some(fault)
     }
 
     /// Drops the lines that have arrived (answers to requests that timed out, or lines nobody
@@ -380,6 +408,9 @@ impl BotProcess {
         );
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(jail) = &self.jail {
+            jail.kill_all();
+        }
         // The I/O threads end when the pipes close. They are not joined: a grandchild that left the
         // process group could hold a pipe open for ever, and the engine must not wait for it.
         self.threads.clear();
@@ -395,10 +426,23 @@ impl BotProcess {
         if let Some(f) = &self.gone {
             return f.clone();
         }
-        let status = match self.child.try_wait() {
-            Ok(Some(s)) => s.to_string(),
-            _ => "closed its output".into(),
+        let exit = match self.child.try_wait() {
+            Ok(Some(s)) => Some(s),
+            // The output closes a moment before the process is gone.
+            _ if self.jail.is_some() => {
+                std::thread::sleep(Duration::from_millis(20));
+                self.child.try_wait().ok().flatten()
+            }
+            _ => None,
         };
+        let mut status = exit.map_or_else(|| "closed its output".into(), |s| s.to_string());
+        if let Some(jail) = &self.jail {
+            let cap =
+                capped_status(exit.and_then(|s| s.code()), jail.caps()).or_else(|| jail.tripped());
+            if let Some(cap) = cap {
+                status = format!("stopped by the sandbox's {cap}: {status}");
+            }
+        }
         let fault = Fault::Exited { status };
         self.gone = Some(fault.clone());
         fault
