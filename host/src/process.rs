@@ -62,6 +62,9 @@ impl Default for Limits {
 /// killed.
 pub const END_GRACE: Duration = Duration::from_millis(100);
 
+/// How often a sandboxed bot's caps are looked at while the engine waits for it.
+const CAP_POLL: Duration = Duration::from_millis(100);
+
 /// Something a bot did wrong. The match goes on; the report names each one.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Fault {
@@ -357,13 +360,45 @@ impl BotProcess {
         if let Some(f) = &self.gone {
             return Err(f.clone());
         }
-        match self.inbox.recv_until(deadline) {
+        let got = if self.jail.is_some() {
+            self.recv_jailed(deadline)
+        } else {
+            self.inbox.recv_until(deadline)
+        };
+        match got {
             Ok(line) => Ok(line),
             Err(Missing::Fault(f @ Fault::Timeout { .. })) => {
                 Err(self.stopped_by_cap().unwrap_or(f))
             }
             Err(Missing::Fault(f)) => Err(f),
             Err(Missing::Eof) => Err(self.exited()),
+        }
+    }
+
+    /// [`Inbox::recv_until`] for a sandboxed bot, looking at its caps every [`CAP_POLL`] while it
+    /// waits: a bot stopped by its process cap (a fork bomb, alive but stuck) is named at once,
+    /// not after its time bank has run out.
+    fn recv_jailed(&mut self, deadline: Option<Instant>) -> Result<Line, Missing> {
+        let start = Instant::now();
+        loop {
+            let slice = Instant::now() + CAP_POLL;
+            let until = deadline.map_or(slice, |d| d.min(slice));
+            match self.inbox.recv_until(Some(until)) {
+                Err(Missing::Fault(Fault::Timeout { .. }))
+                    if deadline.is_none_or(|d| until < d) =>
+                {
+                    if let Some(f) = self.stopped_by_cap() {
+                        return Err(Missing::Fault(f));
+                    }
+                }
+                Err(Missing::Fault(Fault::Timeout { over, .. })) => {
+                    return Err(Missing::Fault(Fault::Timeout {
+                        waited_ms: start.elapsed().as_millis() as u64,
+                        over,
+                    }))
+                }
+                other => return other,
+            }
         }
     }
 
