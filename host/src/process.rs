@@ -456,6 +456,19 @@ impl BotProcess {
         }
     }
 
+    /// The exit status of a bot whose output has closed, waiting up to 50 ms for it (the status
+    /// names a cap that stopped it).
+    fn wait_briefly(&mut self) -> Option<std::process::ExitStatus> {
+        let until = Instant::now() + Duration::from_millis(50);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => return Some(s),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
+                _ => return None,
+            }
+        }
+    }
+
     /// Records that the bot is gone, with its exit status if it has one.
     fn exited(&mut self) -> Fault {
         if let Some(f) = &self.gone {
@@ -464,10 +477,7 @@ impl BotProcess {
         let exit = match self.child.try_wait() {
             Ok(Some(s)) => Some(s),
             // The output closes a moment before the process is gone.
-            _ if self.jail.is_some() => {
-                std::thread::sleep(Duration::from_millis(20));
-                self.child.try_wait().ok().flatten()
-            }
+            _ if self.jail.is_some() => self.wait_briefly(),
             _ => None,
         };
         let mut status = exit.map_or_else(|| "closed its output".into(), |s| s.to_string());

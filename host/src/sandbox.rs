@@ -5,13 +5,16 @@
 //!   IPC and UTS namespaces (`--unshare-all`: the bot has only its own `lo`, so it reaches
 //!   nothing, arena's ports included; it talks over stdin/stdout), a read-only view of `/`, a
 //!   private `/tmp`, the home folders hidden (an empty tmpfs over `/root`, `/home` and `$HOME`;
-//!   the current folder stays visible, read-only, so `cmd:python3 bots/x.py` works), and its own
+//!   the current folder and the folders of the files the command line names stay visible,
+//!   read-only, so `cmd:python3 bots/x.py` works), and its own
 //!   scratch folder, a tmpfs of `disk_mb` at [`SCRATCH`] (its `HOME` and `TMPDIR`), gone with
 //!   the sandbox. Its PID namespace ends every process of the bot when the bot's first process
 //!   dies, daemons that left the process group included (`--die-with-parent` too).
 //! - **rlimits** through util-linux's `prlimit` (run inside, before the bot): CPU seconds of each
 //!   process (`RLIMIT_CPU`, SIGXCPU), file size (`RLIMIT_FSIZE`, SIGXFSZ), open files
-//!   (`RLIMIT_NOFILE`), processes (`RLIMIT_NPROC`, which Linux does not enforce for root) and,
+//!   (`RLIMIT_NOFILE`), processes (`RLIMIT_NPROC`, which Linux does not enforce for root, and
+//!   which counts every process of the user: without a pids cgroup it is the user's processes at
+//!   the start plus the cap) and,
 //!   where there is no memory cgroup, address space (`RLIMIT_AS`).
 //! - **cgroups** where they can be written (v1 here; the v2 files where the unified hierarchy has
 //!   them are not used yet): `pids.max` (the process cap that holds for root too), the memory
@@ -28,6 +31,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Where the bot's scratch folder is, inside its sandbox.
 pub const SCRATCH: &str = "/tmp/scratch";
+
+/// The environment variables a sandboxed bot keeps (the others, tokens and keys among them, are
+/// not passed on; `HOME` and `TMPDIR` are its scratch folder).
+const KEPT_ENV: [&str; 5] = ["PATH", "LANG", "LC_ALL", "TERM", "PYTHONPATH"];
 
 /// The caps on one external bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -209,31 +216,71 @@ impl Jail {
         }
         cmd.args(["--die-with-parent", "--ro-bind", "/", "/"])
             .args(["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]);
-        for hidden in hidden_folders() {
-            cmd.arg("--tmpfs").arg(hidden);
+        let hidden = hidden_folders();
+        for folder in &hidden {
+            cmd.arg("--tmpfs").arg(folder);
         }
+        // The bot's own files stay readable when they are under a hidden home folder: the
+        // current folder, and the folder of each file its command line names.
         if let Ok(cwd) = std::env::current_dir() {
-            // The bot's own files stay readable when they are under a hidden home folder.
             cmd.arg("--ro-bind-try")
                 .arg(&cwd)
                 .arg(&cwd)
                 .arg("--chdir")
                 .arg(&cwd);
         }
-        let disk = (caps.disk_mb * MB).to_string();
+        for dir in named_folders(command, &hidden) {
+            cmd.arg("--ro-bind-try").arg(&dir).arg(&dir);
+        }
+        // A megabyte over the file size cap, so that one file written to the cap meets the cap
+        // (SIGXFSZ, named) before a full disk (ENOSPC, which a bot may take as it likes).
+        let disk = ((caps.disk_mb + 1) * MB).to_string();
         cmd.args(["--size", &disk, "--tmpfs", SCRATCH])
-            .args(["--setenv", "HOME", SCRATCH, "--setenv", "TMPDIR", SCRATCH])
-            .arg("--")
+            .arg("--clearenv")
+            .args(["--setenv", "HOME", SCRATCH, "--setenv", "TMPDIR", SCRATCH]);
+        for name in KEPT_ENV {
+            if let Some(value) = std::env::var_os(name) {
+                cmd.arg("--setenv").arg(name).arg(value);
+            }
+        }
+        cmd.arg("--")
             .arg("prlimit")
             .arg(format!("--cpu={}:{}", caps.cpu_s, caps.cpu_s + 1))
             .arg(format!("--fsize={}", caps.file_mb * MB))
             .arg(format!("--nofile={}", caps.open_files))
-            .arg(format!("--nproc={}", caps.procs));
+            .arg(format!("--nproc={}", self.nproc()));
         if !self.has("memory") {
             cmd.arg(format!("--as={}", caps.memory_mb * MB));
         }
         cmd.args(["--", "sh", "-c", command]);
         cmd
+    }
+
+    /// `RLIMIT_NPROC`: the cap, where the pids cgroup holds it (the rlimit is then a second
+    /// guard that applies to a user other than root); else the cap above the user's processes
+    /// now, since the rlimit counts every process of the user, not the bot's alone.
+    fn nproc(&self) -> u64 {
+        if self.has("pids") {
+            return self.caps.procs;
+        }
+        use std::os::unix::fs::MetadataExt;
+        let me = std::fs::metadata("/proc/self")
+            .map(|m| m.uid())
+            .unwrap_or(0);
+        let mine = std::fs::read_dir("/proc")
+            .map(|d| {
+                d.filter_map(Result::ok)
+                    .filter(|e| {
+                        e.file_name()
+                            .to_string_lossy()
+                            .bytes()
+                            .all(|b| b.is_ascii_digit())
+                    })
+                    .filter(|e| e.metadata().is_ok_and(|m| m.uid() == me))
+                    .count() as u64
+            })
+            .unwrap_or(0);
+        mine + self.caps.procs
     }
 
     /// The cap the bot ran into, if a cgroup says so (the process cap, or the memory cap when
@@ -288,14 +335,39 @@ impl Drop for Jail {
         self.kill_all();
         for (_, dir) in &self.cgroups {
             // A cgroup is removed once its last process has gone: a moment after SIGKILL.
-            for _ in 0..100 {
+            for _ in 0..500 {
                 if std::fs::remove_dir(dir).is_ok() || !dir.exists() {
                     break;
                 }
-                std::thread::sleep(std::time::Duration::from_millis(5));
+                std::thread::sleep(std::time::Duration::from_millis(1));
             }
         }
     }
+}
+
+/// The folders of the files and folders a command line names (`python3 bots/x.py`: `bots`, as
+/// its real path) that are in a `hidden` home folder, which the bot is to read all the same (the
+/// others it sees already, as they are: `/dev/zero` stays a device).
+fn named_folders(command: &str, hidden: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    for word in command.split_whitespace() {
+        let word = word.trim_matches(|c| c == '"' || c == '\'');
+        let Ok(path) = Path::new(word).canonicalize() else {
+            continue;
+        };
+        let dir = if path.is_dir() {
+            path
+        } else {
+            match path.parent() {
+                Some(p) => p.to_path_buf(),
+                None => continue,
+            }
+        };
+        if hidden.iter().any(|h| dir.starts_with(h)) && !out.contains(&dir) {
+            out.push(dir);
+        }
+    }
+    out
 }
 
 /// The home folders hidden from bots.

@@ -129,7 +129,13 @@ fn hostile() -> Vec<Hostile> {
         Hostile {
             name: "reads outside its scratch",
             command: |_, _, planted| {
-                format!("cat {planted} /tmp/scratch/secret-of-1 >&2; echo mine > $HOME/secret-of-0; exec {EXAMPLE}")
+                // The path is the bot's own, not a word of its command line (the folders of
+                // those are shown to it): `d=/root; cat "$d/.file"`.
+                let (dir, file) = planted.rsplit_once('/').unwrap();
+                format!(
+                    "d={dir}; cat \"$d/{file}\" /tmp/scratch/secret-of-1 >&2; \
+                     echo mine > $HOME/secret-of-0; exec {EXAMPLE}"
+                )
             },
             fault: None,
             extra: &["--bot-cpu", "2", "--turn-ms", "50"],
@@ -248,8 +254,12 @@ fn contained(
     (failures, row)
 }
 
+/// One test of the sandbox at a time (they measure the machine).
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn every_hostile_bot_is_contained_by_the_sandbox() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     if !sandbox_available() {
         return;
     }
@@ -293,5 +303,116 @@ fn without_a_sandbox_it_refuses_to_start() {
     assert!(
         said.contains("--sandbox: cannot sandbox bots here: bubblewrap is not installed"),
         "{said}"
+    );
+}
+
+#[test]
+fn a_thousand_sandboxed_matches_give_the_same_results_for_one_and_two_jobs() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !sandbox_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let run = |jobs: &str| {
+        let file = dir.path().join(format!("jobs-{jobs}.json"));
+        Arena::tournament("tower-defense")
+            .bots(&[
+                "cmd:exec head -c 10000000000 /dev/zero > $HOME/big",
+                "strong",
+                "random",
+                "army",
+            ])
+            .args(&[
+                "--name", "writer", "--games", "84", "--seed", "31", "--quiet",
+            ])
+            .args(&[
+                "--no-replay",
+                "--sandbox",
+                "--bot-disk",
+                "4",
+                "--jobs",
+                jobs,
+            ])
+            .file("--results-json", &file)
+            .ok();
+        read_json(&file)
+    };
+    let (one, two) = (run("1"), run("2"));
+    let matches = one["results"].as_array().unwrap();
+    assert_eq!(matches.len(), 1008);
+    assert_eq!(one, two);
+    // Every match of the writer ended its bot (at the file size cap: the other test names it).
+    let mut writer_matches = 0;
+    for m in matches {
+        let seats = m["seats"].as_array().unwrap();
+        if let Some(at) = seats.iter().position(|s| s == 0) {
+            writer_matches += 1;
+            assert_eq!(m["faults"][at]["crashes"], 1, "{m}");
+        }
+    }
+    assert_eq!(writer_matches, 504);
+}
+
+/// The caps that stop a bot at its start (a fork bomb, 8 GB, 10 GB), in every other game: each
+/// match completes with the cap named and its replay verified.
+#[test]
+fn every_game_goes_on_when_a_cap_stops_a_bot() {
+    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    if !sandbox_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let capped: Vec<Hostile> = hostile()
+        .into_iter()
+        .filter(|h| ["fork bomb", "allocates 8 GB", "writes 10 GB"].contains(&h.name))
+        .collect();
+    let mut failures = Vec::new();
+    for game in crate::hostile_bots::games() {
+        if game.name == "tower-defense" {
+            continue;
+        }
+        for (i, h) in capped.iter().enumerate() {
+            let marker = (8000 + (std::process::id() % 1000) * 10 + i as u32).to_string();
+            let replay = dir
+                .path()
+                .join(format!("{}-{i}.{}", game.name, game.replay_ext));
+            let bot = format!("cmd:{}", (h.command)(&marker, 0, "/nonexistent/x"));
+            let what = format!("{} / {}", game.name, h.name);
+            let mut args: Vec<&str> = game.play.iter().map(String::as_str).collect();
+            args.extend(["--bot", &bot]);
+            for o in game.others {
+                args.extend(["--bot", o]);
+            }
+            args.extend(CAPS);
+            args.extend(["--bot-cpu", "2", "--json"]);
+            let out = Arena::new(&args).replay(&replay).run();
+            if !out.status.success() {
+                failures.push(format!("{what}: arena failed: {}", text(&out)));
+                continue;
+            }
+            let faults = report(&out)["seats"][0]["faults"].to_string();
+            if !faults.contains(h.fault.unwrap()) {
+                failures.push(format!("{what}: no fault names the cap: {faults}"));
+            }
+            let mut verify = vec!["verify", game.name, arg(&replay)];
+            verify.extend(game.verify_extra.iter().map(String::as_str));
+            if game.partial_turns.is_some() {
+                verify.push("--partial");
+            }
+            let v = Arena::new(&verify).run();
+            if !v.status.success() {
+                failures.push(format!("{what}: the replay does not verify: {}", text(&v)));
+            }
+            let left = left_behind(&marker);
+            if !left.is_empty() {
+                failures.push(format!("{what}: processes left behind: {left}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
     );
 }
