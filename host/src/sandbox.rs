@@ -399,3 +399,36 @@ pub fn capped_status(code: Option<i32>, caps: &Caps) -> Option<String> {
         _ => None,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exit_status_names_the_cpu_and_file_size_caps() {
+        let caps = Caps::default();
+        let cpu = capped_status(Some(128 + 24), &caps).unwrap();
+        assert!(cpu.contains("CPU time cap (600 s"), "{cpu}");
+        let file = capped_status(Some(128 + 25), &caps).unwrap();
+        assert!(file.contains("file size cap (256 MB"), "{file}");
+        assert_eq!(capped_status(Some(1), &caps), None);
+        assert_eq!(capped_status(Some(128 + 9), &caps), None);
+        assert_eq!(capped_status(None, &caps), None);
+    }
+
+    #[test]
+    fn only_named_folders_in_a_hidden_home_are_shown() {
+        let home = tempfile::tempdir().unwrap();
+        let bot = home.path().join("bots/a");
+        std::fs::create_dir_all(&bot).unwrap();
+        std::fs::write(bot.join("x.py"), "").unwrap();
+        let real = bot.canonicalize().unwrap();
+        let hidden = vec![home.path().canonicalize().unwrap()];
+        let command = format!(
+            "python3 '{}' /dev/zero /nonexistent",
+            bot.join("x.py").display()
+        );
+        assert_eq!(named_folders(&command, &hidden), vec![real]);
+        assert!(named_folders("head -c 1 /dev/zero", &hidden).is_empty());
+    }
+}
