@@ -80,10 +80,16 @@ fn cgroup_root(controller: &str) -> PathBuf {
     Path::new("/sys/fs/cgroup").join(controller).join("arena")
 }
 
-/// Whether `controller` can be used: its `arena` group exists or can be made.
+/// Whether `controller` can be used: its v1 hierarchy is mounted (a v2 folder has
+/// `cgroup.controllers`; nothing is made where no hierarchy is) and its `arena` group exists or
+/// can be made.
 fn controller_usable(controller: &str) -> bool {
+    let mount = Path::new("/sys/fs/cgroup").join(controller);
+    if !mount.join("cgroup.procs").exists() || mount.join("cgroup.controllers").exists() {
+        return false;
+    }
     let root = cgroup_root(controller);
-    std::fs::create_dir_all(&root).is_ok() && root.join("cgroup.procs").exists()
+    std::fs::create_dir(&root).is_ok() || root.join("cgroup.procs").exists()
 }
 
 fn is_root() -> bool {
