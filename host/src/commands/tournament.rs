@@ -54,6 +54,8 @@ pub struct TournamentArgs {
     /// No time limits for external bots.
     #[arg(long)]
     pub no_timeout: bool,
+    #[command(flatten)]
+    pub sandbox: crate::cli::SandboxArgs,
     /// For a Swiss tournament played in shards: the merged results of the rounds played so far
     /// (`arena merge` output); the shard then plays the next round only.
     #[arg(long, value_name = "FILE", requires = "shard")]
@@ -186,6 +188,7 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
         timing: Timing {
             turn_ms: args.turn_ms,
             no_timeout: args.no_timeout,
+            sandbox: args.sandbox.caps()?,
         },
     };
     let results = tournament::run(&contest, format.as_ref(), &args.bots, &options)?;
