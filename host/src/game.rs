@@ -161,6 +161,7 @@ pub struct Timing {
     pub turn_ms: Option<u64>,
     /// `--no-timeout`: every answer is waited for as long as it takes (debugging a bot).
     pub no_timeout: bool,
+    /// `--sandbox`: the caps each external bot runs under, or `None` to run it as a plain child.
     pub sandbox: Option<crate::sandbox::Caps>,
 }
 

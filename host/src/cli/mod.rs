@@ -48,9 +48,10 @@ pub struct MatchArgs {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
-    /// `--watch` and its settings.
+    /// `--sandbox` and its caps.
     #[command(flatten)]
     pub sandbox: SandboxArgs,
+    /// `--watch` and its settings.
     #[command(flatten)]
     pub view: WatchArgs,
 }

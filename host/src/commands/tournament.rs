@@ -54,6 +54,7 @@ pub struct TournamentArgs {
     /// No time limits for external bots.
     #[arg(long)]
     pub no_timeout: bool,
+    /// `--sandbox` and its caps.
     #[command(flatten)]
     pub sandbox: crate::cli::SandboxArgs,
     /// For a Swiss tournament played in shards: the merged results of the rounds played so far
