@@ -323,8 +323,16 @@ class ParallelEnvBase(_Core, ParallelEnv):
         return obs, rewards, terms, truncs, infos
 
 
+CONFIG = """`env(**config)` (AEC, order enforced), `raw_env(**config)` and `parallel_env(**config)`:
+`config` is what `arena play <game>` takes (its flags with underscores), plus `bots=`,
+`obs_type=`, `action_type=`, `render_mode=`, `render_display=`, `seed=` and `turn_limit=`
+(docs/python.md)."""
+
+
 def module(game, doc=""):
-    """The `env`, `raw_env` and `parallel_env` of `game`."""
+    """The `env`, `raw_env` and `parallel_env` of `game`, documented by `doc` and `CONFIG`."""
+
+    doc = f"{doc}\n\n{CONFIG}"
 
     raw = type(f"raw_env", (RawEnv,), {"game": game, "__doc__": doc})
     par = type(f"parallel_env", (ParallelEnvBase,), {"game": game, "__doc__": doc})

@@ -1,9 +1,4 @@
-"""`pocket_arena.ants`: the game as PettingZoo environments (see docs/python.md).
-
-`env(**config)` (AEC, order enforced), `raw_env(**config)` and `parallel_env(**config)`; `config`
-is what `arena play ants` takes (its flags with underscores), plus `bots=`, `obs_type=`,
-`action_type=`, `render_mode=`, `render_display=`, `seed=` and `turn_limit=`.
-"""
+"""`pocket_arena.ants`: `env`, `raw_env` and `parallel_env` as `_base.module` makes them."""
 
 from ._base import module
 
