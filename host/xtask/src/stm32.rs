@@ -245,8 +245,7 @@ pub fn check_stack(rows: &[Value]) -> Result<()> {
             r["game"].as_str().unwrap_or("?"),
             r["config"].as_str().unwrap_or("?"),
         );
-        if let Some((_, ceiling)) = OVER_BUDGET.iter().find(|(c, _)| *c == config)
-        {
+        if let Some((_, ceiling)) = OVER_BUDGET.iter().find(|(c, _)| *c == config) {
             ensure!(
                 stack > 0 && stack <= *ceiling,
                 "{game} {config}: stack high-water {stack} B on the F411, over its ceiling of {ceiling} B"
