@@ -249,7 +249,9 @@ pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
     let common = MatchArgs::from_arg_matches(&m).map_err(|e| e.to_string())?;
     let flags = G::PlayFlags::from_arg_matches(&m).map_err(|e| e.to_string())?;
     let options = G::play_options(&flags);
-    let mut request = common.request();
+    // `sandbox=True` (and its caps) in a config sandboxes its `cmd:` bots as `arena play` does.
+    let sandbox = common.sandbox.caps().map_err(|e| format!("{e:#}"))?;
+    let mut request = common.request(sandbox);
     if request.bots.is_empty() {
         // A bot for every seat, as games that want each seat named (Ants) ask; Python's seats
         // and the built-in bots asked for are put in afterwards.
