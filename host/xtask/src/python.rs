@@ -80,10 +80,13 @@ fn pytest(py: &Path, root: &Path) -> Result<(u64, u64)> {
         // `cargo test` builds it for the host's integration tests; alone, build it.
         crate::run("cargo", &["build", "-p", "arena-host", "--bin", "arena"])?;
     }
-    eprintln!("$ python -m pytest -q python/tests");
+    // From inside python/tests: `python -m` puts its folder first on the path, and from python/
+    // that would import the source folder `pocket_arena` (no native module in a fresh clone)
+    // instead of the wheel just installed.
+    eprintln!("$ (cd python/tests && python -m pytest -q .)");
     let out = Command::new(py)
-        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "tests"])
-        .current_dir(root.join("python"))
+        .args(["-m", "pytest", "-q", "-p", "no:cacheprovider", "."])
+        .current_dir(root.join("python/tests"))
         .env("ARENA_BIN", &arena)
         .output()
         .context("cannot run pytest")?;
