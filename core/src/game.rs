@@ -154,9 +154,15 @@ pub fn step_with_bots<G: Game, B: Bot<G>>(game: &mut G, bots: &mut [B]) -> StepR
 
 #[cfg(test)]
 mod tests {
-    extern crate std;
     use super::SetupError;
-    use std::string::ToString;
+    use core::fmt::Write as _;
+
+    /// What `error` displays, written without allocating (the core's tests keep to `no_std` too).
+    fn shown(error: &dyn core::error::Error) -> heapless::String<64> {
+        let mut text = heapless::String::new();
+        let _ = write!(text, "{error}");
+        text
+    }
 
     #[test]
     fn setup_errors_are_errors_that_say_what_went_wrong() {
@@ -167,8 +173,8 @@ mod tests {
         };
         let error: &dyn core::error::Error = &map;
         assert!(error.source().is_none());
-        assert_eq!(error.to_string(), "map line 3, column 7: unknown square");
+        assert_eq!(shown(error), "map line 3, column 7: unknown square");
         let error: &dyn core::error::Error = &SetupError::Capacity("too many seats");
-        assert_eq!(error.to_string(), "over capacity: too many seats");
+        assert_eq!(shown(error), "over capacity: too many seats");
     }
 }
