@@ -6,11 +6,10 @@
 //! the RTT buffer before every byte that reaches the SSD1306, so the picture is the GDDRAM as it was
 //! when the frame was announced), and stops when match N starts (`--matches N`).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Context, Result};
 use serde_json::{json, Value};
 
 use crate::{log, qemu, root, tools};
@@ -67,151 +66,40 @@ impl<'a> Run<'a> {
     }
 }
 
-/// What a run left: the harness's exit status, the decoded log, the frames in order (the
-/// announcing line for the announced ones, `None` for those taken with `every`), the summary.
-pub struct Ran {
-    pub status: i32,
-    pub lines: Vec<String>,
-    pub frames: Vec<(Option<String>, PathBuf, Value)>,
-    pub summary: Value,
-    pub messages: Vec<String>,
-    pub seconds: f64,
-}
+pub use crate::emulator::Ran;
 
 impl Run<'_> {
     pub fn go(&self) -> Result<Ran> {
-        let started = std::time::Instant::now();
-        let script = root().join(EMULATOR).join("pico.mjs");
-        let summary_path = std::env::temp_dir().join(format!(
-            "arena-pico-{}-{}.json",
-            std::process::id(),
-            started.elapsed().as_nanos()
-        ));
-        let _ = std::fs::remove_file(&summary_path);
-        let mut node = Command::new("timeout");
-        node.args(["-k", "5", &(self.timeout_s + 30).to_string(), "node"])
-            .arg(&script)
-            .arg("--elf")
-            .arg(self.elf)
-            .arg("--summary")
-            .arg(&summary_path)
-            .args(["--timeout", &self.timeout_s.to_string()]);
-        if let Some(n) = self.matches {
-            node.args(["--matches", &n.to_string()]);
-        }
-        if let Some(uf2) = self.uf2 {
-            node.arg("--uf2").arg(uf2);
-        }
-        if let Some(dir) = self.frames {
-            node.arg("--frames").arg(dir);
-        }
-        if let Some(n) = self.every {
-            node.args(["--every", &n.max(1).to_string()]);
-        }
-        if let Some(n) = self.silence {
-            node.args(["--silence", &n.to_string()]);
-        }
-        node.stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut node = node
-            .spawn()
-            .context("cannot start node (the emulated Pico)")?;
-        let (Some(out), Some(err)) = (node.stdout.take(), node.stderr.take()) else {
-            bail!("no stdout/stderr from the emulator");
+        let common = crate::emulator::Common {
+            board: "Pico",
+            tag: "pico",
+            elf: self.elf,
+            matches: self.matches,
+            frames: self.frames,
+            every: self.every,
+            timeout_s: self.timeout_s,
+            echo: self.echo,
+            tap: self.tap.as_ref(),
         };
-        let messages = std::thread::spawn(move || {
-            BufReader::new(err)
-                .lines()
-                .map_while(Result::ok)
-                .inspect(|l| eprintln!("{l}"))
-                .collect::<Vec<_>>()
-        });
-        let (mut print, decoded) = log::decode(self.elf, out)?;
-        let mut lines = Vec::new();
-        for line in BufReader::new(decoded).lines() {
-            let line = line?;
-            if self.echo {
-                println!("{line}");
+        let script = root().join(EMULATOR).join("pico.mjs");
+        let command = |summary: &Path| {
+            let mut node = common.command("node", &script, summary);
+            if let Some(uf2) = self.uf2 {
+                node.arg("--uf2").arg(uf2);
             }
-            if let Some(tap) = &self.tap {
-                let _ = tap.send(line.clone());
+            if let Some(n) = self.silence {
+                node.args(["--silence", &n.to_string()]);
             }
-            lines.push(line);
-        }
-        let status = node.wait()?.code().unwrap_or(-1);
-        let _ = print.wait();
-        let messages = messages.join().unwrap_or_default();
-        let summary: Value = std::fs::read_to_string(&summary_path)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or(Value::Null);
-        let _ = std::fs::remove_file(&summary_path);
-        if status == 124 || status == 137 {
-            bail!(
-                "the emulated Pico did not stop within {} s (killed)",
-                self.timeout_s + 30
-            );
-        }
-        let mut frames = Vec::new();
-        if let Some(dir) = self.frames {
-            let announced: Vec<&String> =
-                lines.iter().filter(|l| log::kind(l) == "frame").collect();
-            let manifest = std::fs::read_to_string(dir.join("frames.jsonl")).unwrap_or_default();
-            let mut next = announced.into_iter();
-            for entry in manifest.lines() {
-                let v: Value = serde_json::from_str(entry)
-                    .with_context(|| format!("{}/frames.jsonl: {entry}", dir.display()))?;
-                let png = dir.join(v["png"].as_str().unwrap_or(""));
-                let line = if v["announced"].as_bool() == Some(true) {
-                    Some(next.next().cloned().with_context(|| {
-                        format!("frame {entry} has no announcing line in the decoded log")
-                    })?)
-                } else {
-                    None
-                };
-                frames.push((line, png, v));
-            }
-        }
-        Ok(Ran {
-            status,
-            lines,
-            frames,
-            summary,
-            messages,
-            seconds: started.elapsed().as_secs_f64(),
-        })
-    }
-}
-
-impl Ran {
-    /// The harness's last word (why it stopped), for error messages.
-    pub fn why(&self) -> String {
-        self.summary["message"]
-            .as_str()
-            .map(str::to_owned)
-            .or_else(|| self.messages.last().cloned())
-            .unwrap_or_else(|| format!("exit status {}", self.status))
+            node
+        };
+        common.go(command, "cannot start node (the emulated Pico)")
     }
 }
 
 /// The rotation's run options as the Pico firmware logs them at boot
 /// (`rp-pico: ... digest=D snap=S maxsteps=M`).
 pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
-    let Some(boot) = lines
-        .iter()
-        .find(|l| log::message(l).starts_with("rp-pico:"))
-    else {
-        bail!("no `rp-pico:` boot line in the Pico's log");
-    };
-    let n = |k: &str| -> Result<u32> {
-        log::num(boot, k).with_context(|| format!("no {k}= in the boot line `{boot}`"))
-    };
-    Ok(arena_firmware::RunConfig {
-        first: 0,
-        matches: None,
-        digest_every: n("digest")?,
-        snapshot_every: n("snap")?,
-        max_steps: n("maxsteps")?,
-    })
+    crate::emulator::logged_config(lines, "rp-pico:", "Pico")
 }
 
 /// The QEMU Cortex-M3 report (target/cost.json from `cargo xtask cost`), measured again when it is

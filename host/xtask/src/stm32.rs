@@ -7,14 +7,13 @@
 //! log written before each pin change is read before that change, so the picture is the panel as
 //! it was when the frame was announced), and stops when match N starts (`--matches N`).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Result};
 use serde_json::{json, Value};
 
-use crate::pico::Ran;
+use crate::emulator::Ran;
 use crate::{log, qemu, root, tools};
 
 pub const BOARD: &str = "boards/stm32f411";
@@ -81,28 +80,27 @@ impl<'a> Run<'a> {
         }
     }
 
+    /// What both harnesses take.
+    fn common(&self) -> crate::emulator::Common<'_> {
+        crate::emulator::Common {
+            board: "STM32F411",
+            tag: "f411",
+            elf: self.elf,
+            matches: self.matches,
+            frames: self.frames,
+            every: self.every,
+            timeout_s: self.timeout_s,
+            echo: self.echo,
+            tap: self.tap.as_ref(),
+        }
+    }
+
     /// The harness's command line (without the output plumbing).
     pub fn command(&self, summary: &Path) -> Command {
-        let mut cmd = Command::new("timeout");
-        cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()])
-            .arg(python())
-            .arg(root().join(EMULATOR).join("f411.py"))
-            .arg("--elf")
-            .arg(self.elf)
-            .arg("--summary")
-            .arg(summary)
-            .arg("--build")
-            .arg(build_dir())
-            .args(["--timeout", &self.timeout_s.to_string()]);
-        if let Some(n) = self.matches {
-            cmd.args(["--matches", &n.to_string()]);
-        }
-        if let Some(dir) = self.frames {
-            cmd.arg("--frames").arg(dir);
-        }
-        if let Some(n) = self.every {
-            cmd.args(["--every", &n.max(1).to_string()]);
-        }
+        let mut cmd =
+            self.common()
+                .command(python(), &root().join(EMULATOR).join("f411.py"), summary);
+        cmd.arg("--build").arg(build_dir());
         if let Some(s) = self.silence_s {
             cmd.args(["--silence", &s.to_string()]);
         }
@@ -119,103 +117,17 @@ impl<'a> Run<'a> {
     }
 
     pub fn go(&self) -> Result<Ran> {
-        let started = std::time::Instant::now();
-        let summary_path = std::env::temp_dir().join(format!(
-            "arena-f411-{}-{}.json",
-            std::process::id(),
-            started.elapsed().as_nanos()
-        ));
-        let _ = std::fs::remove_file(&summary_path);
-        let mut child = self
-            .command(&summary_path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .context("cannot start the emulated STM32F411 (python)")?;
-        let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
-            bail!("no stdout/stderr from the emulator");
-        };
-        let messages = std::thread::spawn(move || {
-            BufReader::new(err)
-                .lines()
-                .map_while(Result::ok)
-                .inspect(|l| eprintln!("{l}"))
-                .collect::<Vec<_>>()
-        });
-        let (mut print, decoded) = log::decode(self.elf, out)?;
-        let mut lines = Vec::new();
-        for line in BufReader::new(decoded).lines() {
-            let line = line?;
-            if self.echo {
-                println!("{line}");
-            }
-            if let Some(tap) = &self.tap {
-                let _ = tap.send(line.clone());
-            }
-            lines.push(line);
-        }
-        let status = child.wait()?.code().unwrap_or(-1);
-        let _ = print.wait();
-        let messages = messages.join().unwrap_or_default();
-        let summary: Value = std::fs::read_to_string(&summary_path)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or(Value::Null);
-        let _ = std::fs::remove_file(&summary_path);
-        if status == 124 || status == 137 {
-            bail!(
-                "the emulated STM32F411 did not stop within {} s (killed)",
-                self.timeout_s + 30
-            );
-        }
-        let mut frames = Vec::new();
-        if let Some(dir) = self.frames {
-            let mut announced = lines.iter().filter(|l| log::kind(l) == "frame");
-            let manifest = std::fs::read_to_string(dir.join("frames.jsonl")).unwrap_or_default();
-            for entry in manifest.lines() {
-                let v: Value = serde_json::from_str(entry)
-                    .with_context(|| format!("{}/frames.jsonl: {entry}", dir.display()))?;
-                let png = dir.join(v["png"].as_str().unwrap_or(""));
-                let line = if v["announced"].as_bool() == Some(true) {
-                    Some(announced.next().cloned().with_context(|| {
-                        format!("frame {entry} has no announcing line in the decoded log")
-                    })?)
-                } else {
-                    None
-                };
-                frames.push((line, png, v));
-            }
-        }
-        Ok(Ran {
-            status,
-            lines,
-            frames,
-            summary,
-            messages,
-            seconds: started.elapsed().as_secs_f64(),
-        })
+        self.common().go(
+            |summary| self.command(summary),
+            "cannot start the emulated STM32F411 (python)",
+        )
     }
 }
 
 /// The rotation's run options as the F411 firmware logs them at boot
 /// (`stm32f411: ... digest=D snap=S maxsteps=M`).
 pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
-    let Some(boot) = lines
-        .iter()
-        .find(|l| log::message(l).starts_with("stm32f411:"))
-    else {
-        bail!("no `stm32f411:` boot line in the F411's log");
-    };
-    let n = |k: &str| -> Result<u32> {
-        log::num(boot, k).with_context(|| format!("no {k}= in the boot line `{boot}`"))
-    };
-    Ok(arena_firmware::RunConfig {
-        first: 0,
-        matches: None,
-        digest_every: n("digest")?,
-        snapshot_every: n("snap")?,
-        max_steps: n("maxsteps")?,
-    })
+    crate::emulator::logged_config(lines, "stm32f411:", "F411")
 }
 
 /// The Cortex-M0+ report, when `cargo xtask cost --board rp-pico` has left one.

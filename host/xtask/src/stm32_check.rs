@@ -227,7 +227,7 @@ fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
 }
 
 /// Every frame the F411 announced equals the host's rendering at rgb240x240, in the same order.
-fn same_frames(ran: &crate::pico::Ran, want: &crate::host::Recorder<RgbFrame>) -> Result<()> {
+fn same_frames(ran: &crate::emulator::Ran, want: &crate::host::Recorder<RgbFrame>) -> Result<()> {
     ensure!(
         ran.frames.len() == want.frames.len(),
         "the F411 announced {} frames, the host {}",
@@ -367,52 +367,7 @@ fn panic_test(elf: &Path) -> Result<()> {
         ..Run::new(elf, 120)
     }
     .go()?;
-    ensure!(
-        ran.status != 0,
-        "a panic must end the emulated STM32F411 with a failure status"
-    );
-    ensure!(
-        ran.summary["kind"] == "hardfault",
-        "the panic must end in the HardFault that panic-probe takes, not: {}",
-        ran.why()
-    );
-    let text = ran.lines.join("\n");
-    let Some(at) = ran
-        .lines
-        .iter()
-        .find(|l| log::message(l).starts_with("panicked at"))
-    else {
-        bail!("no panic message in the F411's log: {text}");
-    };
-    ensure!(
-        text.contains("index out of bounds: the len is 3 but the index is 7"),
-        "unexpected panic message: {text}"
-    );
-    println!(
-        "xtask test: the F411's panic is in the decoded log (`{}`), then {}; exit status {}",
-        log::message(at),
-        ran.why(),
-        ran.status
-    );
-    Ok(())
-}
-
-/// Runs the harness alone (no defmt-print) and expects a failure with a message.
-fn expect_failure(args: &[&str], elf: &Path, status: i32, says: &str) -> Result<()> {
-    let summary = root().join("target/xtask-stm32f411/bad-summary.json");
-    let out = Run::new(elf, 60)
-        .command(&summary)
-        .args(args)
-        .output()
-        .context("cannot start the emulator")?;
-    let err = String::from_utf8_lossy(&out.stderr);
-    ensure!(
-        out.status.code() == Some(status) && err.contains(says),
-        "the emulator on {} {args:?}: want exit status {status} and `{says}`, got {:?}: {err}",
-        elf.display(),
-        out.status.code()
-    );
-    Ok(())
+    crate::emulator::check_panic(&ran, "F411", "the emulated STM32F411")
 }
 
 /// The ELF with its reset handler's first instruction replaced by `b .`: a firmware that starts
@@ -437,30 +392,19 @@ fn silent_firmware(elf: &Path, out: &Path) -> Result<()> {
 
 fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
     let dir = root().join("target/xtask-stm32f411");
-    let bytes = std::fs::read(elf)?;
-    let truncated = dir.join("truncated.elf");
-    std::fs::write(&truncated, &bytes[..bytes.len().min(4096)])?;
-    expect_failure(&[], &truncated, 2, "past the end of the file")?;
-    let not_elf = root().join(stm32::EMULATOR).join("requirements.txt");
-    expect_failure(&[], &not_elf, 2, "no ELF magic")?;
-    expect_failure(&[], &dir.join("missing.elf"), 2, "cannot read")?;
-    // A firmware that never logs, or never plays a match: clear errors, never a hang.
     let silent = dir.join("silent.elf");
     silent_firmware(elf, &silent)?;
-    expect_failure(&["--silence", "2"], &silent, 3, "has logged nothing")?;
-    expect_failure(&["--matches", "1"], panic_elf, 2, "start m=")?;
-    expect_failure(
-        &["--timeout", "2", "--matches", "1000"],
+    let summary = dir.join("bad-summary.json");
+    crate::emulator::BadInput {
+        name: "the F411 emulator",
+        dir: &dir,
         elf,
-        3,
-        "timed out",
-    )?;
-    println!(
-        "xtask test: the F411 emulator rejects a truncated ELF, a file that is no ELF and a missing \
-         one, and stops a firmware that stays silent or never starts a match, each with a message \
-         and a non-zero status"
-    );
-    Ok(())
+        panic_elf,
+        not_elf: &root().join(stm32::EMULATOR).join("requirements.txt"),
+        silent: (&silent, "2"),
+        timeout: "2",
+    }
+    .check(|elf| Run::new(elf, 60).command(&summary))
 }
 
 /// The raw image `flash --board stm32f411 --dfu` writes is the ELF's flash contents.

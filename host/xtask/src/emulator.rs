@@ -1,0 +1,287 @@
+//! What the emulated boards' harnesses have in common (the Pico's Node one over rp2040js and the
+//! STM32F411's Python one over Unicorn): a run with the RTT log decoded by `defmt-print`, its
+//! summary and its frames ([`Common::go`]), the boot line's run options, and the checks both boards
+//! pass (a panic's log and HardFault, bad input rejected with a message).
+
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{bail, ensure, Context, Result};
+use serde_json::Value;
+
+use crate::log;
+
+/// What a run left: the harness's exit status, the decoded log, the frames in order (the
+/// announcing line for the announced ones, `None` for those taken with `every`), the summary.
+pub struct Ran {
+    pub status: i32,
+    pub lines: Vec<String>,
+    pub frames: Vec<(Option<String>, PathBuf, Value)>,
+    pub summary: Value,
+    pub messages: Vec<String>,
+    pub seconds: f64,
+}
+
+impl Ran {
+    /// The harness's last word (why it stopped), for error messages.
+    pub fn why(&self) -> String {
+        self.summary["message"]
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| self.messages.last().cloned())
+            .unwrap_or_else(|| format!("exit status {}", self.status))
+    }
+}
+
+/// The options of a run that both harnesses take, and how its output is read.
+pub struct Common<'a> {
+    /// The board in messages: `the emulated {board} did not stop`.
+    pub board: &'a str,
+    /// The summary file's name: `arena-{tag}-PID-N.json` in the temporary folder.
+    pub tag: &'a str,
+    pub elf: &'a Path,
+    /// Stop when match N starts (after N matches); `None` runs until the firmware stops.
+    pub matches: Option<u32>,
+    /// Where the announced frames go (PNG and frames.jsonl); `None` keeps none.
+    pub frames: Option<&'a Path>,
+    /// Also keep the picture after every N-th turn (`--every`).
+    pub every: Option<u32>,
+    pub timeout_s: u32,
+    /// Print the decoded log as it comes.
+    pub echo: bool,
+    /// Each decoded line as it comes, to whoever wants to start on it early.
+    pub tap: Option<&'a std::sync::mpsc::Sender<String>>,
+}
+
+impl Common<'_> {
+    /// `timeout` (30 s after the harness's own limit) of `program script` with the options both
+    /// harnesses take; each board adds its own.
+    pub fn command(&self, program: impl AsRef<OsStr>, script: &Path, summary: &Path) -> Command {
+        let mut cmd = Command::new("timeout");
+        cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()])
+            .arg(program)
+            .arg(script)
+            .arg("--elf")
+            .arg(self.elf)
+            .arg("--summary")
+            .arg(summary)
+            .args(["--timeout", &self.timeout_s.to_string()]);
+        if let Some(n) = self.matches {
+            cmd.args(["--matches", &n.to_string()]);
+        }
+        if let Some(dir) = self.frames {
+            cmd.arg("--frames").arg(dir);
+        }
+        if let Some(n) = self.every {
+            cmd.args(["--every", &n.max(1).to_string()]);
+        }
+        cmd
+    }
+
+    /// Runs the harness that `command` starts (given the summary file's path) with its log decoded;
+    /// `cannot_start` is the error when it does not start.
+    pub fn go(&self, command: impl FnOnce(&Path) -> Command, cannot_start: &str) -> Result<Ran> {
+        let started = std::time::Instant::now();
+        let summary_path = std::env::temp_dir().join(format!(
+            "arena-{}-{}-{}.json",
+            self.tag,
+            std::process::id(),
+            started.elapsed().as_nanos()
+        ));
+        let _ = std::fs::remove_file(&summary_path);
+        let mut child = command(&summary_path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .with_context(|| cannot_start.to_owned())?;
+        let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
+            bail!("no stdout/stderr from the emulator");
+        };
+        let messages = std::thread::spawn(move || {
+            BufReader::new(err)
+                .lines()
+                .map_while(Result::ok)
+                .inspect(|l| eprintln!("{l}"))
+                .collect::<Vec<_>>()
+        });
+        let (mut print, decoded) = log::decode(self.elf, out)?;
+        let mut lines = Vec::new();
+        for line in BufReader::new(decoded).lines() {
+            let line = line?;
+            if self.echo {
+                println!("{line}");
+            }
+            if let Some(tap) = self.tap {
+                let _ = tap.send(line.clone());
+            }
+            lines.push(line);
+        }
+        let status = child.wait()?.code().unwrap_or(-1);
+        let _ = print.wait();
+        let messages = messages.join().unwrap_or_default();
+        let summary: Value = std::fs::read_to_string(&summary_path)
+            .ok()
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or(Value::Null);
+        let _ = std::fs::remove_file(&summary_path);
+        if status == 124 || status == 137 {
+            bail!(
+                "the emulated {} did not stop within {} s (killed)",
+                self.board,
+                self.timeout_s + 30
+            );
+        }
+        let frames = match self.frames {
+            Some(dir) => frames(dir, &lines)?,
+            None => Vec::new(),
+        };
+        Ok(Ran {
+            status,
+            lines,
+            frames,
+            summary,
+            messages,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+/// The frames the harness wrote to `dir` (frames.jsonl), each announced one with its line.
+fn frames(dir: &Path, lines: &[String]) -> Result<Vec<(Option<String>, PathBuf, Value)>> {
+    let mut announced = lines.iter().filter(|l| log::kind(l) == "frame");
+    let manifest = std::fs::read_to_string(dir.join("frames.jsonl")).unwrap_or_default();
+    let mut frames = Vec::new();
+    for entry in manifest.lines() {
+        let v: Value = serde_json::from_str(entry)
+            .with_context(|| format!("{}/frames.jsonl: {entry}", dir.display()))?;
+        let png = dir.join(v["png"].as_str().unwrap_or(""));
+        let line = if v["announced"].as_bool() == Some(true) {
+            Some(announced.next().cloned().with_context(|| {
+                format!("frame {entry} has no announcing line in the decoded log")
+            })?)
+        } else {
+            None
+        };
+        frames.push((line, png, v));
+    }
+    Ok(frames)
+}
+
+/// The rotation's run options as a board's firmware logs them at boot
+/// (`{prefix} ... digest=D snap=S maxsteps=M`); `board` names it in the error.
+pub fn logged_config(
+    lines: &[String],
+    prefix: &str,
+    board: &str,
+) -> Result<arena_firmware::RunConfig> {
+    let Some(boot) = lines.iter().find(|l| log::message(l).starts_with(prefix)) else {
+        bail!("no `{prefix}` boot line in the {board}'s log");
+    };
+    let n = |k: &str| -> Result<u32> {
+        log::num(boot, k).with_context(|| format!("no {k}= in the boot line `{boot}`"))
+    };
+    Ok(arena_firmware::RunConfig {
+        first: 0,
+        matches: None,
+        digest_every: n("digest")?,
+        snapshot_every: n("snap")?,
+        max_steps: n("maxsteps")?,
+    })
+}
+
+/// `panic-test`'s run: a failure status, the HardFault that panic-probe takes, the panic's message
+/// in the decoded log. `board` is the short name (`the Pico's log`), `emulated` the long one
+/// (`the emulated STM32F411`).
+pub fn check_panic(ran: &Ran, board: &str, emulated: &str) -> Result<()> {
+    ensure!(
+        ran.status != 0,
+        "a panic must end {emulated} with a failure status"
+    );
+    ensure!(
+        ran.summary["kind"] == "hardfault",
+        "the panic must end in the HardFault that panic-probe takes, not: {}",
+        ran.why()
+    );
+    let text = ran.lines.join("\n");
+    let Some(at) = ran
+        .lines
+        .iter()
+        .find(|l| log::message(l).starts_with("panicked at"))
+    else {
+        bail!("no panic message in the {board}'s log: {text}");
+    };
+    ensure!(
+        text.contains("index out of bounds: the len is 3 but the index is 7"),
+        "unexpected panic message: {text}"
+    );
+    println!(
+        "xtask test: the {board}'s panic is in the decoded log (`{}`), then {}; exit status {}",
+        log::message(at),
+        ran.why(),
+        ran.status
+    );
+    Ok(())
+}
+
+/// The bad input a harness must reject, each with a message and a non-zero status.
+pub struct BadInput<'a> {
+    /// The harness in messages (`the F411 emulator`).
+    pub name: &'a str,
+    /// Where the truncated ELF goes.
+    pub dir: &'a Path,
+    /// The firmware, and `panic-test` (which never starts a match).
+    pub elf: &'a Path,
+    pub panic_elf: &'a Path,
+    /// A file that is no ELF.
+    pub not_elf: &'a Path,
+    /// A firmware that never logs, and the `--silence` that stops it.
+    pub silent: (&'a Path, &'a str),
+    /// The `--timeout` too short for a thousand matches.
+    pub timeout: &'a str,
+}
+
+impl BadInput<'_> {
+    /// Runs the checks; `harness` is the harness's command line for an ELF, without the output
+    /// plumbing (no defmt-print).
+    pub fn check(&self, harness: impl Fn(&Path) -> Command) -> Result<()> {
+        let expect_failure = |args: &[&str], elf: &Path, status: i32, says: &str| -> Result<()> {
+            let out = harness(elf)
+                .args(args)
+                .output()
+                .context("cannot start the emulator")?;
+            let err = String::from_utf8_lossy(&out.stderr);
+            ensure!(
+                out.status.code() == Some(status) && err.contains(says),
+                "the emulator on {} {args:?}: want exit status {status} and `{says}`, got {:?}: {err}",
+                elf.display(),
+                out.status.code()
+            );
+            Ok(())
+        };
+        let bytes = std::fs::read(self.elf)?;
+        let truncated = self.dir.join("truncated.elf");
+        std::fs::write(&truncated, &bytes[..bytes.len().min(4096)])?;
+        expect_failure(&[], &truncated, 2, "past the end of the file")?;
+        expect_failure(&[], self.not_elf, 2, "no ELF magic")?;
+        expect_failure(&[], &self.dir.join("missing.elf"), 2, "cannot read")?;
+        // A firmware that never logs, or never plays a match: clear errors, never a hang.
+        let (silent, silence) = self.silent;
+        expect_failure(&["--silence", silence], silent, 3, "has logged nothing")?;
+        expect_failure(&["--matches", "1"], self.panic_elf, 2, "start m=")?;
+        expect_failure(
+            &["--timeout", self.timeout, "--matches", "1000"],
+            self.elf,
+            3,
+            "timed out",
+        )?;
+        println!(
+            "xtask test: {} rejects a truncated ELF, a file that is no ELF and a missing one, and \
+             stops a firmware that stays silent or never starts a match, each with a message and a \
+             non-zero status",
+            self.name
+        );
+        Ok(())
+    }
+}
