@@ -107,17 +107,12 @@ impl Common<'_> {
                 .collect::<Vec<_>>()
         });
         let (mut print, decoded) = log::decode(self.elf, out)?;
-        let mut lines = Vec::new();
-        for line in BufReader::new(decoded).lines() {
-            let line = line?;
-            if self.echo {
-                println!("{line}");
-            }
+        let lines = log::read_lines(decoded, self.echo, |line| {
             if let Some(tap) = self.tap {
-                let _ = tap.send(line.clone());
+                let _ = tap.send(line.to_owned());
             }
-            lines.push(line);
-        }
+            Ok(())
+        })?;
         let status = child.wait()?.code().unwrap_or(-1);
         let _ = print.wait();
         let messages = messages.join().unwrap_or_default();
