@@ -23,7 +23,6 @@ use std::time::Instant;
 
 use anyhow::{bail, ensure, Context, Result};
 use embedded_graphics::pixelcolor::{Rgb565, Rgb888, RgbColor};
-use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Pixel, Size};
 use serde_json::Value;
 
 use crate::stm32::{self, Run};
@@ -52,6 +51,13 @@ impl RgbFrame {
         [c.r(), c.g(), c.b()]
     }
 
+    /// Pixel `(x, y)` to `color`; nothing outside the frame.
+    fn set(&mut self, x: usize, y: usize, color: Rgb565) {
+        if x < SIDE && y < SIDE {
+            self.px[y * SIDE + x] = color;
+        }
+    }
+
     pub fn to_image(&self) -> image::RgbImage {
         image::RgbImage::from_fn(SIDE as u32, SIDE as u32, |x, y| {
             image::Rgb(self.rgb(x as usize, y as usize))
@@ -59,28 +65,7 @@ impl RgbFrame {
     }
 }
 
-impl OriginDimensions for RgbFrame {
-    fn size(&self) -> Size {
-        Size::new(SIDE as u32, SIDE as u32)
-    }
-}
-
-impl DrawTarget for RgbFrame {
-    type Color = Rgb565;
-    type Error = core::convert::Infallible;
-
-    fn draw_iter<I: IntoIterator<Item = Pixel<Rgb565>>>(
-        &mut self,
-        pixels: I,
-    ) -> Result<(), Self::Error> {
-        for Pixel(p, c) in pixels {
-            if (0..SIDE as i32).contains(&p.x) && (0..SIDE as i32).contains(&p.y) {
-                self.px[p.y as usize * SIDE + p.x as usize] = c;
-            }
-        }
-        Ok(())
-    }
-}
+arena_firmware::frame_target!(RgbFrame, Rgb565, size: SIDE x SIDE);
 
 /// A differing pixel: `(x, y, got, want)`.
 pub type Difference = (u32, u32, [u8; 3], [u8; 3]);
@@ -421,7 +406,7 @@ fn dfu_image(elf: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use embedded_graphics::prelude::{Point, Primitive};
+    use embedded_graphics::prelude::{DrawTarget, Pixel, Point, Primitive, Size};
     use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
     use embedded_graphics::Drawable;
 
