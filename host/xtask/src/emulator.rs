@@ -1,6 +1,6 @@
 //! What the emulated boards' harnesses have in common (the Pico's Node one over rp2040js and the
 //! STM32F411's Python one over Unicorn): a run with the RTT log decoded by `defmt-print`, its
-//! summary and its frames ([`Common::go`]), the boot line's run options, and the checks both boards
+//! summary and its frames ([`Run::go`]), the boot line's run options, and the checks both boards
 //! pass (a panic's log and HardFault, bad input rejected with a message).
 
 use std::ffi::OsStr;
@@ -35,12 +35,21 @@ impl Ran {
     }
 }
 
-/// The options of a run that both harnesses take, and how its output is read.
-pub struct Common<'a> {
-    /// The board in messages: `the emulated {board} did not stop`.
-    pub board: &'a str,
-    /// The summary file's name: `arena-{tag}-PID-N.json` in the temporary folder.
-    pub tag: &'a str,
+/// A board's harness: its name, and the options only it takes.
+pub trait Harness: Default + Sized {
+    /// The board in messages: `the emulated {BOARD} did not stop`.
+    const BOARD: &'static str;
+    /// The summary file's name: `arena-{TAG}-PID-N.json` in the temporary folder.
+    const TAG: &'static str;
+    /// The error when the harness does not start.
+    const CANNOT_START: &'static str;
+    /// The harness's command line for `run` (without the output plumbing): [`Run::common`] and
+    /// the board's own options.
+    fn command(run: &Run<'_, Self>, summary: &Path) -> Command;
+}
+
+/// One emulated run; `own` holds the options of the board's harness alone.
+pub struct Run<'a, H> {
     pub elf: &'a Path,
     /// Stop when match N starts (after N matches); `None` runs until the firmware stops.
     pub matches: Option<u32>,
@@ -52,13 +61,34 @@ pub struct Common<'a> {
     /// Print the decoded log as it comes.
     pub echo: bool,
     /// Each decoded line as it comes, to whoever wants to start on it early.
-    pub tap: Option<&'a std::sync::mpsc::Sender<String>>,
+    pub tap: Option<std::sync::mpsc::Sender<String>>,
+    pub own: H,
 }
 
-impl Common<'_> {
+impl<'a, H: Harness> Run<'a, H> {
+    /// A run of `elf` until the firmware stops or `timeout_s` passes: no frames kept, no echo,
+    /// no tap, the harness's own defaults.
+    pub fn new(elf: &'a Path, timeout_s: u32) -> Self {
+        Run {
+            elf,
+            matches: None,
+            frames: None,
+            every: None,
+            timeout_s,
+            echo: false,
+            tap: None,
+            own: H::default(),
+        }
+    }
+
+    /// The harness's command line (without the output plumbing).
+    pub fn command(&self, summary: &Path) -> Command {
+        H::command(self, summary)
+    }
+
     /// `timeout` (30 s after the harness's own limit) of `program script` with the options both
     /// harnesses take; each board adds its own.
-    pub fn command(&self, program: impl AsRef<OsStr>, script: &Path, summary: &Path) -> Command {
+    pub fn common(&self, program: impl AsRef<OsStr>, script: &Path, summary: &Path) -> Command {
         let mut cmd = Command::new("timeout");
         cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()])
             .arg(program)
@@ -80,22 +110,22 @@ impl Common<'_> {
         cmd
     }
 
-    /// Runs the harness that `command` starts (given the summary file's path) with its log decoded;
-    /// `cannot_start` is the error when it does not start.
-    pub fn go(&self, command: impl FnOnce(&Path) -> Command, cannot_start: &str) -> Result<Ran> {
+    /// Runs the harness with its log decoded.
+    pub fn go(&self) -> Result<Ran> {
         let started = std::time::Instant::now();
         let summary_path = std::env::temp_dir().join(format!(
             "arena-{}-{}-{}.json",
-            self.tag,
+            H::TAG,
             std::process::id(),
             started.elapsed().as_nanos()
         ));
         let _ = std::fs::remove_file(&summary_path);
-        let mut child = command(&summary_path)
+        let mut child = self
+            .command(&summary_path)
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .with_context(|| cannot_start.to_owned())?;
+            .context(H::CANNOT_START)?;
         let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
             bail!("no stdout/stderr from the emulator");
         };
@@ -108,7 +138,7 @@ impl Common<'_> {
         });
         let (mut print, decoded) = log::decode(self.elf, out)?;
         let lines = log::read_lines(decoded, self.echo, |line| {
-            if let Some(tap) = self.tap {
+            if let Some(tap) = &self.tap {
                 let _ = tap.send(line.to_owned());
             }
             Ok(())
@@ -124,7 +154,7 @@ impl Common<'_> {
         if status == 124 || status == 137 {
             bail!(
                 "the emulated {} did not stop within {} s (killed)",
-                self.board,
+                H::BOARD,
                 self.timeout_s + 30
             );
         }

@@ -28,73 +28,37 @@ pub fn build() -> Result<PathBuf> {
 }
 
 /// One emulated run.
-pub struct Run<'a> {
-    pub elf: &'a Path,
+pub type Run<'a> = crate::emulator::Run<'a, Options<'a>>;
+
+/// The options only the Pico's harness takes.
+#[derive(Default)]
+pub struct Options<'a> {
     /// Boot from this UF2 file (as the boot ROM writes it to flash) instead of the ELF's segments;
     /// the ELF still names the symbols.
     pub uf2: Option<&'a Path>,
-    /// Stop when match N starts (after N matches); `None` runs until the firmware stops.
-    pub matches: Option<u32>,
-    /// Where the announced frames go (PNG and frames.jsonl); `None` keeps none.
-    pub frames: Option<&'a Path>,
-    /// Also keep the picture after every N-th turn (`--every`).
-    pub every: Option<u32>,
-    pub timeout_s: u32,
     /// Emulated cycles without a log line before the harness gives up.
     pub silence: Option<u64>,
-    /// Print the decoded log as it comes.
-    pub echo: bool,
-    /// Each decoded line as it comes, to whoever wants to start on it early.
-    pub tap: Option<std::sync::mpsc::Sender<String>>,
 }
 
-impl<'a> Run<'a> {
-    /// A run of `elf` until the firmware stops or `timeout_s` passes: no frames kept, no echo,
-    /// no tap, the harness's own silence limit.
-    pub fn new(elf: &'a Path, timeout_s: u32) -> Run<'a> {
-        Run {
-            elf,
-            uf2: None,
-            matches: None,
-            frames: None,
-            every: None,
-            timeout_s,
-            silence: None,
-            echo: false,
-            tap: None,
+impl crate::emulator::Harness for Options<'_> {
+    const BOARD: &'static str = "Pico";
+    const TAG: &'static str = "pico";
+    const CANNOT_START: &'static str = "cannot start node (the emulated Pico)";
+
+    fn command(run: &Run<'_>, summary: &Path) -> Command {
+        let script = root().join(EMULATOR).join("pico.mjs");
+        let mut node = run.common("node", &script, summary);
+        if let Some(uf2) = run.own.uf2 {
+            node.arg("--uf2").arg(uf2);
         }
+        if let Some(n) = run.own.silence {
+            node.args(["--silence", &n.to_string()]);
+        }
+        node
     }
 }
 
 pub use crate::emulator::Ran;
-
-impl Run<'_> {
-    pub fn go(&self) -> Result<Ran> {
-        let common = crate::emulator::Common {
-            board: "Pico",
-            tag: "pico",
-            elf: self.elf,
-            matches: self.matches,
-            frames: self.frames,
-            every: self.every,
-            timeout_s: self.timeout_s,
-            echo: self.echo,
-            tap: self.tap.as_ref(),
-        };
-        let script = root().join(EMULATOR).join("pico.mjs");
-        let command = |summary: &Path| {
-            let mut node = common.command("node", &script, summary);
-            if let Some(uf2) = self.uf2 {
-                node.arg("--uf2").arg(uf2);
-            }
-            if let Some(n) = self.silence {
-                node.args(["--silence", &n.to_string()]);
-            }
-            node
-        };
-        common.go(command, "cannot start node (the emulated Pico)")
-    }
-}
 
 /// The rotation's run options as the Pico firmware logs them at boot
 /// (`rp-pico: ... digest=D snap=S maxsteps=M`).

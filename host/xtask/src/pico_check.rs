@@ -127,7 +127,10 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
     let ran = Run {
         matches: Some(matches),
         frames: Some(&dir),
-        uf2: Some(&uf2),
+        own: pico::Options {
+            uf2: Some(&uf2),
+            ..pico::Options::default()
+        },
         tap: Some(tap),
         ..Run::new(elf, 1500)
     }
@@ -255,7 +258,10 @@ fn stacks(ran: &pico::Ran, matches: u32) -> Result<Vec<Value>> {
 
 fn panic_test(elf: &Path) -> Result<()> {
     let ran = Run {
-        silence: Some(500_000_000),
+        own: pico::Options {
+            silence: Some(500_000_000),
+            ..pico::Options::default()
+        },
         ..Run::new(elf, 120)
     }
     .go()?;

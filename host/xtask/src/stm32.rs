@@ -13,7 +13,6 @@ use std::process::Command;
 use anyhow::{ensure, Result};
 use serde_json::{json, Value};
 
-use crate::emulator::Ran;
 use crate::{log, qemu, root, tools};
 
 pub const BOARD: &str = "boards/stm32f411";
@@ -40,15 +39,11 @@ fn build_dir() -> PathBuf {
 }
 
 /// One emulated run.
-pub struct Run<'a> {
-    pub elf: &'a Path,
-    /// Stop when match N starts (after N matches); `None` runs until the firmware stops.
-    pub matches: Option<u32>,
-    /// Where the announced frames go (PNG and frames.jsonl); `None` keeps none.
-    pub frames: Option<&'a Path>,
-    /// Also keep the picture after every N-th turn (`--every`).
-    pub every: Option<u32>,
-    pub timeout_s: u32,
+pub type Run<'a> = crate::emulator::Run<'a, Options>;
+
+/// The options only the F411's harness takes.
+#[derive(Default)]
+pub struct Options {
     /// Seconds without a log line before the harness gives up.
     pub silence_s: Option<u32>,
     /// DWT CYCCNT counts instructions (slower): for the cost table.
@@ -57,70 +52,31 @@ pub struct Run<'a> {
     pub spi_registers: bool,
     /// Stop once this many frames have been announced.
     pub frames_max: Option<u32>,
-    /// Print the decoded log as it comes.
-    pub echo: bool,
-    /// Each decoded line as it comes, to whoever wants to start on it early.
-    pub tap: Option<std::sync::mpsc::Sender<String>>,
 }
 
-impl<'a> Run<'a> {
-    pub fn new(elf: &'a Path, timeout_s: u32) -> Run<'a> {
-        Run {
-            elf,
-            matches: None,
-            frames: None,
-            every: None,
-            timeout_s,
-            silence_s: None,
-            count: false,
-            spi_registers: false,
-            frames_max: None,
-            echo: false,
-            tap: None,
-        }
-    }
+impl crate::emulator::Harness for Options {
+    const BOARD: &'static str = "STM32F411";
+    const TAG: &'static str = "f411";
+    const CANNOT_START: &'static str = "cannot start the emulated STM32F411 (python)";
 
-    /// What both harnesses take.
-    fn common(&self) -> crate::emulator::Common<'_> {
-        crate::emulator::Common {
-            board: "STM32F411",
-            tag: "f411",
-            elf: self.elf,
-            matches: self.matches,
-            frames: self.frames,
-            every: self.every,
-            timeout_s: self.timeout_s,
-            echo: self.echo,
-            tap: self.tap.as_ref(),
-        }
-    }
-
-    /// The harness's command line (without the output plumbing).
-    pub fn command(&self, summary: &Path) -> Command {
-        let mut cmd =
-            self.common()
-                .command(python(), &root().join(EMULATOR).join("f411.py"), summary);
+    fn command(run: &Run<'_>, summary: &Path) -> Command {
+        let script = root().join(EMULATOR).join("f411.py");
+        let mut cmd = run.common(python(), &script, summary);
         cmd.arg("--build").arg(build_dir());
-        if let Some(s) = self.silence_s {
+        let own = &run.own;
+        if let Some(s) = own.silence_s {
             cmd.args(["--silence", &s.to_string()]);
         }
-        if self.count {
+        if own.count {
             cmd.arg("--count");
         }
-        if self.spi_registers {
+        if own.spi_registers {
             cmd.arg("--spi-registers");
         }
-        if let Some(n) = self.frames_max {
+        if let Some(n) = own.frames_max {
             cmd.args(["--frames-max", &n.to_string()]);
         }
         cmd
-    }
-
-    pub fn go(&self) -> Result<Ran> {
-        self.common().go(
-            |summary| self.command(summary),
-            "cannot start the emulated STM32F411 (python)",
-        )
     }
 }
 
@@ -266,7 +222,10 @@ pub fn cost(json_only: bool) -> Result<Value> {
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
     let ran = Run {
         matches: Some(matches),
-        count: true,
+        own: Options {
+            count: true,
+            ..Options::default()
+        },
         ..Run::new(&elf, 3000)
     }
     .go()?;

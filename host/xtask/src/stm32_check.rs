@@ -305,8 +305,11 @@ fn registers_agree(elf: &Path, rotation: &[String]) -> Result<()> {
     let ran = Run {
         matches: Some(1),
         frames: Some(&dir),
-        frames_max: Some(FRAMES),
-        spi_registers: true,
+        own: stm32::Options {
+            frames_max: Some(FRAMES),
+            spi_registers: true,
+            ..stm32::Options::default()
+        },
         ..Run::new(elf, 300)
     }
     .go()?;
@@ -348,7 +351,10 @@ fn registers_agree(elf: &Path, rotation: &[String]) -> Result<()> {
 
 fn panic_test(elf: &Path) -> Result<()> {
     let ran = Run {
-        silence_s: Some(30),
+        own: stm32::Options {
+            silence_s: Some(30),
+            ..stm32::Options::default()
+        },
         ..Run::new(elf, 120)
     }
     .go()?;
