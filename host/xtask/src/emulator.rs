@@ -310,3 +310,69 @@ impl BadInput<'_> {
         Ok(())
     }
 }
+
+/// The cost rows of a run of the rotation's `matches` matches, per turn in `unit`s (`cycles`,
+/// `instructions`): the run must end well and log a cost line for every match. `board` names it
+/// in the log (`the F411's log`).
+pub fn cost_rows<H: Harness>(
+    ran: &Ran,
+    matches: u32,
+    unit: &str,
+    board: &str,
+) -> Result<Vec<Value>> {
+    ensure!(
+        ran.status == 0,
+        "the emulated {} stopped: {}",
+        H::BOARD,
+        ran.why()
+    );
+    let rows = log::cost_rows(&ran.lines, matches, unit, true);
+    for r in &rows {
+        ensure!(
+            r["turns"].as_u64().unwrap_or(0) > 0,
+            "no cost line for match {} in the {board}'s log",
+            r["match"]
+        );
+    }
+    Ok(rows)
+}
+
+/// Writes a board's cost report to target/`name`, and prints it whole when `json_only`; where it
+/// went.
+pub fn write_report(report: &Value, name: &str, json_only: bool) -> Result<PathBuf> {
+    let out = crate::root().join("target").join(name);
+    std::fs::write(&out, serde_json::to_string_pretty(report)?)?;
+    if json_only {
+        println!("{}", serde_json::to_string_pretty(report)?);
+    }
+    Ok(out)
+}
+
+/// `min / median / max` of a per-turn figure.
+pub fn min_median_max(v: &Value) -> String {
+    format!(
+        "{} / {} / {}",
+        v["min"].as_u64().unwrap_or(0),
+        v["median"].as_u64().unwrap_or(0),
+        v["max"].as_u64().unwrap_or(0)
+    )
+}
+
+/// The columns every board's cost table starts with: game, config, turns, the rules' cost per
+/// turn (`rules` heads it) and the bots' median; the header with `r` `None`.
+pub fn leading_columns(r: Option<&Value>, rules: &str, unit: &str) -> String {
+    let Some(r) = r else {
+        return format!(
+            "{:<14} {:<15} {:>5} | {:>27} {:>10}",
+            "game", "config", "turns", rules, "bots med"
+        );
+    };
+    format!(
+        "{:<14} {:<15} {:>5} | {:>27} {:>10}",
+        r["game"].as_str().unwrap_or("?"),
+        r["config"].as_str().unwrap_or("?"),
+        r["turns"].to_string(),
+        min_median_max(&r[format!("{unit}_per_turn")]),
+        r[format!("bots_{unit}_per_turn")]["median"].to_string(),
+    )
+}

@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 use anyhow::{ensure, Context, Result};
 use serde_json::{json, Value};
 
-use crate::{log, qemu, root, tools};
+use crate::{qemu, root, tools};
 
 pub const BOARD: &str = "boards/rp-pico";
 pub const TARGET: &str = "thumbv6m-none-eabi";
@@ -89,6 +89,7 @@ pub fn m3_report() -> Result<Value> {
 
 /// Prints the M0+ table beside the M3 figures; writes target/cost-rp-pico.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
+    use crate::emulator::{leading_columns, min_median_max};
     let m3 = m3_report()?;
     let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
     let report = json!({
@@ -97,19 +98,13 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
         "matches": rows,
         "qemu_cortex_m3": m3,
     });
-    let out = root().join("target/cost-rp-pico.json");
-    std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
+    let out = crate::emulator::write_report(&report, "cost-rp-pico.json", json_only)?;
     if json_only {
-        println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(report);
     }
     println!(
-        "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10} | bots",
-        "game",
-        "config",
-        "turns",
-        "M0+ rules min/median/max",
-        "bots med",
+        "{} {:>7} | {:>27} {:>10} | bots",
+        leading_columns(None, "M0+ rules min/median/max", "cycles"),
         "stack",
         "M3 rules min/median/max",
         "bots med"
@@ -117,28 +112,16 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     for r in rows {
         let m = r["match"].as_u64().unwrap_or(0);
         let m3 = m3_rows.iter().find(|x| x["match"].as_u64() == Some(m));
-        let three = |v: &Value| {
-            format!(
-                "{} / {} / {}",
-                v["min"].as_u64().unwrap_or(0),
-                v["median"].as_u64().unwrap_or(0),
-                v["max"].as_u64().unwrap_or(0)
-            )
-        };
         let (m3_rules, m3_bots) = match m3 {
             Some(x) if x["game"] == r["game"] && x["config"] == r["config"] => (
-                three(&x["instructions_per_turn"]),
+                min_median_max(&x["instructions_per_turn"]),
                 x["bots_instructions_per_turn"]["median"].to_string(),
             ),
             _ => ("(not in the QEMU lineup)".to_owned(), String::new()),
         };
         println!(
-            "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10} | {}",
-            r["game"].as_str().unwrap_or("?"),
-            r["config"].as_str().unwrap_or("?"),
-            r["turns"].to_string(),
-            three(&r["cycles_per_turn"]),
-            r["bots_cycles_per_turn"]["median"].to_string(),
+            "{} {:>7} | {:>27} {:>10} | {}",
+            leading_columns(Some(r), "", "cycles"),
             r["stack_bytes"].to_string(),
             m3_rules,
             m3_bots,
@@ -167,14 +150,6 @@ pub fn cost(json_only: bool) -> Result<Value> {
         ..Run::new(&elf, 1500)
     }
     .go()?;
-    ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());
-    let rows = log::cost_rows(&ran.lines, matches, "cycles", true);
-    for r in &rows {
-        ensure!(
-            r["turns"].as_u64().unwrap_or(0) > 0,
-            "no cost line for match {} in the Pico's log",
-            r["match"]
-        );
-    }
+    let rows = crate::emulator::cost_rows::<Options>(&ran, matches, "cycles", "Pico")?;
     print_cost(&rows, json_only)
 }

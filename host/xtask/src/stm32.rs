@@ -13,7 +13,7 @@ use std::process::Command;
 use anyhow::{ensure, Result};
 use serde_json::{json, Value};
 
-use crate::{log, qemu, root, tools};
+use crate::{qemu, root, tools};
 
 pub const BOARD: &str = "boards/stm32f411";
 pub const TARGET: &str = "thumbv7em-none-eabihf";
@@ -141,6 +141,7 @@ pub fn check_stack(rows: &[Value]) -> Result<()> {
 /// Prints the Cortex-M4 table beside the M3's (and the M0+'s when measured); writes
 /// target/cost-stm32f411.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
+    use crate::emulator::leading_columns;
     let m3 = crate::pico::m3_report()?;
     let m0 = m0_report();
     let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
@@ -152,32 +153,18 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
         "qemu_cortex_m3": m3,
         "rp2040_cortex_m0plus": m0,
     });
-    let out = root().join("target/cost-stm32f411.json");
-    std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
+    let out = crate::emulator::write_report(&report, "cost-stm32f411.json", json_only)?;
     if json_only {
-        println!("{}", serde_json::to_string_pretty(&report)?);
         return Ok(report);
     }
     println!(
-        "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>8} {:>7} | {:>8} {:>8} | bots",
-        "game",
-        "config",
-        "turns",
-        "M4 rules min/median/max",
-        "bots med",
+        "{} {:>8} {:>7} | {:>8} {:>8} | bots",
+        leading_columns(None, "M4 rules min/median/max", "instructions"),
         "stack",
         "state",
         "M3 med",
         "M0+ med"
     );
-    let three = |v: &Value| {
-        format!(
-            "{} / {} / {}",
-            v["min"].as_u64().unwrap_or(0),
-            v["median"].as_u64().unwrap_or(0),
-            v["max"].as_u64().unwrap_or(0)
-        )
-    };
     for r in rows {
         let same = |x: &&Value| {
             x["game"] == r["game"] && x["config"] == r["config"] && x["match"] == r["match"]
@@ -189,12 +176,8 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
             x["cycles_per_turn"]["median"].to_string()
         });
         println!(
-            "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>8} {:>7} | {:>8} {:>8} | {}",
-            r["game"].as_str().unwrap_or("?"),
-            r["config"].as_str().unwrap_or("?"),
-            r["turns"].to_string(),
-            three(&r["instructions_per_turn"]),
-            r["bots_instructions_per_turn"]["median"].to_string(),
+            "{} {:>8} {:>7} | {:>8} {:>8} | {}",
+            leading_columns(Some(r), "", "instructions"),
             r["stack_bytes"].to_string(),
             r["state_bytes"].to_string(),
             m3,
@@ -229,19 +212,7 @@ pub fn cost(json_only: bool) -> Result<Value> {
         ..Run::new(&elf, 3000)
     }
     .go()?;
-    ensure!(
-        ran.status == 0,
-        "the emulated STM32F411 stopped: {}",
-        ran.why()
-    );
-    let rows = log::cost_rows(&ran.lines, matches, "instructions", true);
-    for r in &rows {
-        ensure!(
-            r["turns"].as_u64().unwrap_or(0) > 0,
-            "no cost line for match {} in the F411's log",
-            r["match"]
-        );
-    }
+    let rows = crate::emulator::cost_rows::<Options>(&ran, matches, "instructions", "F411")?;
     let report = print_cost(&rows, json_only)?;
     check_stack(&rows)?;
     Ok(report)
