@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{bail, ensure, Context, Result};
-use serde_json::Value;
+use serde_json::{json, Value};
 
 use crate::log;
 
@@ -337,15 +337,45 @@ pub fn cost_rows<H: Harness>(
     Ok(rows)
 }
 
-/// Writes a board's cost report to target/`name`, and prints it whole when `json_only`; where it
-/// went.
-pub fn write_report(report: &Value, name: &str, json_only: bool) -> Result<PathBuf> {
-    let out = crate::root().join("target").join(name);
-    std::fs::write(&out, serde_json::to_string_pretty(report)?)?;
-    if json_only {
-        println!("{}", serde_json::to_string_pretty(report)?);
+/// A board's cost report: the `board`, the `unit`, the per-match `rows` and the reports it stands
+/// beside (`qemu_cortex_m3`, ...), written to target/`name` and printed whole when `json_only`;
+/// the report, and where it went when the table is to follow (not `json_only`).
+pub fn cost_report(
+    name: &str,
+    (board, unit): (&str, &str),
+    rows: &[Value],
+    beside: &[(&str, &Value)],
+    json_only: bool,
+) -> Result<(Value, Option<PathBuf>)> {
+    let mut report = json!({ "board": board, "unit": unit, "matches": rows });
+    for (key, other) in beside {
+        report[*key] = (*other).clone();
     }
-    Ok(out)
+    let out = crate::root().join("target").join(name);
+    std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
+    if json_only {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok((report, None));
+    }
+    Ok((report, Some(out)))
+}
+
+/// The rotation's `matches` matches on the board with the options `own`, and their cost rows per
+/// turn in `unit`s (see [`cost_rows`]).
+pub fn rotation_cost<H: Harness>(
+    elf: &Path,
+    matches: u32,
+    timeout_s: u32,
+    own: H,
+    (unit, board): (&str, &str),
+) -> Result<Vec<Value>> {
+    let ran = Run {
+        matches: Some(matches),
+        own,
+        ..Run::new(elf, timeout_s)
+    }
+    .go()?;
+    cost_rows::<H>(&ran, matches, unit, board)
 }
 
 /// `min / median / max` of a per-turn figure.

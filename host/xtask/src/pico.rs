@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use anyhow::{ensure, Context, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::{qemu, root, tools};
 
@@ -92,16 +92,19 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     use crate::emulator::{leading_columns, min_median_max};
     let m3 = m3_report()?;
     let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
-    let report = json!({
-        "board": "rp-pico (emulated: rp2040js 1.4.1)",
-        "unit": "Cortex-M0+ cycles as rp2040js counts them (no flash wait states, no bus contention; I2C and the ROM functions take no emulated time)",
-        "matches": rows,
-        "qemu_cortex_m3": m3,
-    });
-    let out = crate::emulator::write_report(&report, "cost-rp-pico.json", json_only)?;
-    if json_only {
+    let (report, out) = crate::emulator::cost_report(
+        "cost-rp-pico.json",
+        (
+            "rp-pico (emulated: rp2040js 1.4.1)",
+            "Cortex-M0+ cycles as rp2040js counts them (no flash wait states, no bus contention; I2C and the ROM functions take no emulated time)",
+        ),
+        rows,
+        &[("qemu_cortex_m3", &m3)],
+        json_only,
+    )?;
+    let Some(out) = out else {
         return Ok(report);
-    }
+    };
     println!(
         "{} {:>7} | {:>27} {:>10} | bots",
         leading_columns(None, "M0+ rules min/median/max", "cycles"),
@@ -145,11 +148,12 @@ pub fn cost(json_only: bool) -> Result<Value> {
     crate::setup::all()?;
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
-    let ran = Run {
-        matches: Some(matches),
-        ..Run::new(&elf, 1500)
-    }
-    .go()?;
-    let rows = crate::emulator::cost_rows::<Options>(&ran, matches, "cycles", "Pico")?;
+    let rows = crate::emulator::rotation_cost(
+        &elf,
+        matches,
+        1500,
+        Options::default(),
+        ("cycles", "Pico"),
+    )?;
     print_cost(&rows, json_only)
 }

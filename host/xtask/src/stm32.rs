@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{ensure, Result};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 use crate::{qemu, root, tools};
 
@@ -146,17 +146,19 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     let m0 = m0_report();
     let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
     let m0_rows = m0["matches"].as_array().cloned().unwrap_or_default();
-    let report = json!({
-        "board": "stm32f411 (emulated: Unicorn 2.1.4, Cortex-M4)",
-        "unit": "Cortex-M4 instructions executed (DWT CYCCNT counts instructions in the emulator: no flash wait states, no bus timing, no pipeline)",
-        "matches": rows,
-        "qemu_cortex_m3": m3,
-        "rp2040_cortex_m0plus": m0,
-    });
-    let out = crate::emulator::write_report(&report, "cost-stm32f411.json", json_only)?;
-    if json_only {
+    let (report, out) = crate::emulator::cost_report(
+        "cost-stm32f411.json",
+        (
+            "stm32f411 (emulated: Unicorn 2.1.4, Cortex-M4)",
+            "Cortex-M4 instructions executed (DWT CYCCNT counts instructions in the emulator: no flash wait states, no bus timing, no pipeline)",
+        ),
+        rows,
+        &[("qemu_cortex_m3", &m3), ("rp2040_cortex_m0plus", &m0)],
+        json_only,
+    )?;
+    let Some(out) = out else {
         return Ok(report);
-    }
+    };
     println!(
         "{} {:>8} {:>7} | {:>8} {:>8} | bots",
         leading_columns(None, "M4 rules min/median/max", "instructions"),
@@ -203,16 +205,12 @@ pub fn cost(json_only: bool) -> Result<Value> {
     crate::setup::stm32_board()?;
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
-    let ran = Run {
-        matches: Some(matches),
-        own: Options {
-            count: true,
-            ..Options::default()
-        },
-        ..Run::new(&elf, 3000)
-    }
-    .go()?;
-    let rows = crate::emulator::cost_rows::<Options>(&ran, matches, "instructions", "F411")?;
+    let count = Options {
+        count: true,
+        ..Options::default()
+    };
+    let rows =
+        crate::emulator::rotation_cost(&elf, matches, 3000, count, ("instructions", "F411"))?;
     let report = print_cost(&rows, json_only)?;
     check_stack(&rows)?;
     Ok(report)
