@@ -119,14 +119,7 @@ impl Listener<Display> for Events {
             Event::Frame { .. } if display.flush().is_err() => {
                 defmt::warn!("display flush failed")
             }
-            Event::Start { .. } => stack::paint(),
-            Event::End { number, .. } => defmt::info!(
-                "stack m={=u32} used={=u32} of={=u32}",
-                number,
-                stack::high_water(),
-                stack::size()
-            ),
-            _ => {}
+            _ => stack::watch(event),
         }
     }
 }

@@ -61,16 +61,7 @@ pub struct Events;
 
 impl Listener<Display> for Events {
     fn event(&mut self, _display: &mut Display, event: &Event<'_>) {
-        match event {
-            Event::Start { .. } => stack::paint(),
-            Event::End { number, .. } => defmt::info!(
-                "stack m={=u32} used={=u32} of={=u32}",
-                number,
-                stack::high_water(),
-                stack::size()
-            ),
-            _ => {}
-        }
+        stack::watch(event);
     }
 }
 
