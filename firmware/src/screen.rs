@@ -1084,7 +1084,7 @@ mod tests {
     }
 
     /// A message far longer than any screen holds, with a word longer than any line.
-    const LONG_PANIC: &str = "panicked at core/src/games/ants/turn.rs:123:45: index out of \
+    const LONG_PANIC: &str = "panicked at core/src/games/some_game/turn.rs:123:45: index out of \
         bounds: the len is 3 but the index is 7; a_word_longer_than_any_line_of_any_display_at_all \
         and then many more words, so that the message runs well past the bottom of every screen \
         the boards have, the small and the large, which must cut it rather than draw off the edge";

@@ -153,13 +153,16 @@ impl<G: Playable> Plan<G> {
     }
 }
 
-/// The time limits asked for external bots (`--turn-ms`, `--no-timeout`).
+/// The time limits asked for external bots (`--turn-ms`, `--no-timeout`), and their sandbox
+/// (`--sandbox` and its caps).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Timing {
     /// `--turn-ms`: the time per answer instead of the game's own.
     pub turn_ms: Option<u64>,
     /// `--no-timeout`: every answer is waited for as long as it takes (debugging a bot).
     pub no_timeout: bool,
+    /// `--sandbox`: the caps each external bot runs under, or `None` to run it as a plain child.
+    pub sandbox: Option<crate::sandbox::Caps>,
 }
 
 impl Timing {
@@ -170,6 +173,7 @@ impl Timing {
             per_turn: self.turn_ms.map(Duration::from_millis).unwrap_or(per_turn),
             window,
             no_timeout: self.no_timeout,
+            sandbox: self.sandbox,
             ..Limits::default()
         }
     }

@@ -69,6 +69,7 @@ pub mod verify;
 // Processes and output.
 pub mod out;
 pub mod process;
+pub mod sandbox;
 
 pub use error::Error;
 pub use format::Compete;

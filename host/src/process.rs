@@ -13,6 +13,7 @@
 //!
 //! [`Lines`] is what a protocol talks to: a child process, or a TCP peer ([`TcpBot`]).
 
+use crate::sandbox::{capped_status, Caps, Jail};
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
@@ -38,6 +39,8 @@ pub struct Limits {
     pub max_faults: u32,
     /// Most bytes of stderr kept in the bot's log file.
     pub max_log: u64,
+    /// Run the bot in a sandbox with these caps (`--sandbox`).
+    pub sandbox: Option<Caps>,
 }
 
 impl Default for Limits {
@@ -50,6 +53,7 @@ impl Default for Limits {
             max_line: 1 << 20,
             max_faults: 10,
             max_log: 10 << 20,
+            sandbox: None,
         }
     }
 }
@@ -57,6 +61,9 @@ impl Default for Limits {
 /// How long a bot has to exit by itself once its stdin is closed, before its process group is
 /// killed.
 pub const END_GRACE: Duration = Duration::from_millis(100);
+
+/// How often a sandboxed bot's caps are looked at while the engine waits for it.
+const CAP_POLL: Duration = Duration::from_millis(100);
 
 /// Something a bot did wrong. The match goes on; the report names each one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -298,17 +305,25 @@ pub struct BotProcess {
     inbox: Inbox,
     threads: Vec<JoinHandle<()>>,
     gone: Option<Fault>,
+    /// The bot's sandbox (dropped after the bot is killed).
+    jail: Option<Jail>,
 }
 
 impl BotProcess {
-    /// Starts `command` with `sh -c` in a new process group. stderr goes to `stderr_log` (capped at
-    /// `limits.max_log` bytes) or is discarded.
+    /// Starts `command` with `sh -c` in a new process group, in a sandbox if `limits.sandbox`
+    /// says so. stderr goes to `stderr_log` (capped at `limits.max_log` bytes) or is discarded.
     pub fn spawn(command: &str, stderr_log: Option<&Path>, limits: Limits) -> io::Result<Self> {
         use std::os::unix::process::CommandExt;
-        let mut cmd = Command::new("sh");
-        cmd.arg("-c")
-            .arg(command)
-            .stdin(Stdio::piped())
+        let jail = limits.sandbox.map(Jail::new).transpose()?;
+        let mut cmd = match &jail {
+            Some(jail) => jail.command(command),
+            None => {
+                let mut cmd = Command::new("sh");
+                cmd.arg("-c").arg(command);
+                cmd
+            }
+        };
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(if stderr_log.is_some() {
                 Stdio::piped()
@@ -349,6 +364,7 @@ impl BotProcess {
             inbox,
             threads,
             gone: None,
+            jail,
         })
     }
 
@@ -374,11 +390,58 @@ impl BotProcess {
         if let Some(f) = &self.gone {
             return Err(f.clone());
         }
-        match self.inbox.recv_until(deadline) {
+        let got = if self.jail.is_some() {
+            self.recv_jailed(deadline)
+        } else {
+            self.inbox.recv_until(deadline)
+        };
+        match got {
             Ok(line) => Ok(line),
+            Err(Missing::Fault(f @ Fault::Timeout { .. })) => {
+                Err(self.stopped_by_cap().unwrap_or(f))
+            }
             Err(Missing::Fault(f)) => Err(f),
             Err(Missing::Eof) => Err(self.exited()),
         }
+    }
+
+    /// [`Inbox::recv_until`] for a sandboxed bot, looking at its caps every [`CAP_POLL`] while it
+    /// waits: a bot stopped by its process cap (a fork bomb, alive but stuck) is named at once,
+    /// not after its time bank has run out.
+    fn recv_jailed(&mut self, deadline: Option<Instant>) -> Result<Line, Missing> {
+        let start = Instant::now();
+        loop {
+            let slice = Instant::now() + CAP_POLL;
+            let until = deadline.map_or(slice, |d| d.min(slice));
+            match self.inbox.recv_until(Some(until)) {
+                Err(Missing::Fault(Fault::Timeout { .. }))
+                    if deadline.is_none_or(|d| until < d) =>
+                {
+                    if let Some(f) = self.stopped_by_cap() {
+                        return Err(Missing::Fault(f));
+                    }
+                }
+                Err(Missing::Fault(Fault::Timeout { over, .. })) => {
+                    return Err(Missing::Fault(Fault::Timeout {
+                        waited_ms: start.elapsed().as_millis() as u64,
+                        over,
+                    }))
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// A bot that ran into its sandbox's process or memory cap is stopped: killed, with a fault
+    /// naming the cap.
+    fn stopped_by_cap(&mut self) -> Option<Fault> {
+        let cap = self.jail.as_ref()?.tripped()?;
+        let fault = Fault::Exited {
+            status: format!("stopped by the sandbox's {cap}"),
+        };
+        self.gone = Some(fault.clone());
+        self.kill();
+        Some(fault)
     }
 
     /// Drops the lines that have arrived (answers to requests that timed out, or lines nobody
@@ -410,6 +473,9 @@ impl BotProcess {
         );
         let _ = self.child.kill();
         let _ = self.child.wait();
+        if let Some(jail) = &self.jail {
+            jail.kill_all();
+        }
         // The I/O threads end when the pipes close. They are not joined: a grandchild that left the
         // process group could hold a pipe open for ever, and the engine must not wait for it.
         self.threads.clear();
@@ -420,15 +486,38 @@ impl BotProcess {
         }
     }
 
+    /// The exit status of a bot whose output has closed, waiting up to 50 ms for it (the status
+    /// names a cap that stopped it).
+    fn wait_briefly(&mut self) -> Option<std::process::ExitStatus> {
+        let until = Instant::now() + Duration::from_millis(50);
+        loop {
+            match self.child.try_wait() {
+                Ok(Some(s)) => return Some(s),
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
+                _ => return None,
+            }
+        }
+    }
+
     /// Records that the bot is gone, with its exit status if it has one.
     fn exited(&mut self) -> Fault {
         if let Some(f) = &self.gone {
             return f.clone();
         }
-        let status = match self.child.try_wait() {
-            Ok(Some(s)) => s.to_string(),
-            _ => "closed its output".into(),
+        let exit = match self.child.try_wait() {
+            Ok(Some(s)) => Some(s),
+            // The output closes a moment before the process is gone.
+            _ if self.jail.is_some() => self.wait_briefly(),
+            _ => None,
         };
+        let mut status = exit.map_or_else(|| "closed its output".into(), |s| s.to_string());
+        if let Some(jail) = &self.jail {
+            let cap =
+                capped_status(exit.and_then(|s| s.code()), jail.caps()).or_else(|| jail.tripped());
+            if let Some(cap) = cap {
+                status = format!("stopped by the sandbox's {cap}: {status}");
+            }
+        }
         let fault = Fault::Exited { status };
         self.gone = Some(fault.clone());
         fault

@@ -5,6 +5,7 @@
 
 use crate::game::{Plan, Playable, Timing};
 use crate::host_game::HostGame;
+use crate::sandbox::Caps;
 use crate::setup::MatchRequest;
 use clap::Args;
 use std::path::PathBuf;
@@ -47,9 +48,61 @@ pub struct MatchArgs {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// `--sandbox` and its caps.
+    #[command(flatten)]
+    pub sandbox: SandboxArgs,
     /// `--watch` and its settings.
     #[command(flatten)]
     pub view: WatchArgs,
+}
+
+/// `--sandbox` and the caps on each sandboxed bot, for `arena play` and `arena tournament`.
+#[derive(Args, Clone, Debug)]
+pub struct SandboxArgs {
+    /// Run each `cmd:` bot in a sandbox (bubblewrap, rlimits, cgroups where writable): no network,
+    /// a read-only system with the home folders hidden, its own scratch folder ($HOME), caps on
+    /// memory, CPU, processes, file size and open files; a bot stopped by a cap is a crash naming
+    /// the cap. Use it for any bot you did not write (a tournament's entries). Where the machine
+    /// cannot sandbox, arena refuses to start and says why.
+    #[arg(long)]
+    pub sandbox: bool,
+    /// Memory of each sandboxed bot, in MB.
+    #[arg(long, value_name = "MB", default_value_t = Caps::default().memory_mb)]
+    pub bot_memory: u64,
+    /// CPU time of each process of a sandboxed bot, in seconds.
+    #[arg(long, value_name = "SECS", default_value_t = Caps::default().cpu_s)]
+    pub bot_cpu: u64,
+    /// Processes and threads of each sandboxed bot.
+    #[arg(long, value_name = "N", default_value_t = Caps::default().procs)]
+    pub bot_procs: u64,
+    /// Largest file a sandboxed bot may write, and the size of its scratch folder, in MB.
+    #[arg(long, value_name = "MB", default_value_t = Caps::default().file_mb)]
+    pub bot_disk: u64,
+    /// Open files of each process of a sandboxed bot.
+    #[arg(long, value_name = "N", default_value_t = Caps::default().open_files)]
+    pub bot_files: u64,
+}
+
+impl SandboxArgs {
+    /// The caps asked for, `None` without `--sandbox`; an error says why this machine cannot
+    /// sandbox (bots never run unsandboxed when `--sandbox` was asked for).
+    pub fn caps(&self) -> anyhow::Result<Option<Caps>> {
+        if !self.sandbox {
+            return Ok(None);
+        }
+        let caps = Caps {
+            memory_mb: self.bot_memory,
+            cpu_s: self.bot_cpu,
+            procs: self.bot_procs,
+            file_mb: self.bot_disk,
+            disk_mb: self.bot_disk,
+            open_files: self.bot_files,
+            share_net: false,
+        };
+        crate::sandbox::check(&caps)
+            .map_err(|why| anyhow::anyhow!("--sandbox: cannot sandbox bots here: {why}"))?;
+        Ok(Some(caps))
+    }
 }
 
 /// `--watch` and its settings, for every `arena play`.
@@ -117,7 +170,7 @@ impl WatchArgs {
 impl MatchArgs {
     /// The match these options ask for, seeded as asked or from the clock (short enough to type
     /// back in).
-    pub fn request(&self) -> MatchRequest {
+    pub fn request(&self, sandbox: Option<Caps>) -> MatchRequest {
         MatchRequest {
             bots: self.bots.clone(),
             names: self.names.clone(),
@@ -125,6 +178,7 @@ impl MatchArgs {
             timing: Timing {
                 turn_ms: self.turn_ms,
                 no_timeout: self.no_timeout,
+                sandbox,
             },
             log_dir: self.bot_logs.clone(),
             max_turns: self.max_turns,

@@ -19,7 +19,8 @@ pub fn command<G: GameCli>() -> Command {
 pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
     let common = MatchArgs::from_arg_matches(m)?;
     let args = G::PlayFlags::from_arg_matches(m)?;
-    let plan = G::plan(&G::play_options(&args), &common.request())?;
+    let sandbox = common.sandbox.caps()?;
+    let plan = G::plan(&G::play_options(&args), &common.request(sandbox))?;
     for (seat, bot) in plan.bots.iter().enumerate() {
         bot.check_start()
             .map_err(|why| anyhow::anyhow!("cannot start bot {seat} ({}): {why}", bot.label()))?;

@@ -33,6 +33,10 @@ pub struct TournamentArgs {
     /// Write every result, the table and the ratings as JSON.
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
+    /// Write the tournament's report: one HTML page, nothing loaded from anywhere (standings,
+    /// TrueSkill ratings and their course, head to head, faults, every match linked to its replay).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
     /// Keep every match's replay in DIR (match-00000.jsonl, ...).
     #[arg(long, value_name = "DIR", conflicts_with = "no_replay")]
     pub replays: Option<PathBuf>,
@@ -50,6 +54,9 @@ pub struct TournamentArgs {
     /// No time limits for external bots.
     #[arg(long)]
     pub no_timeout: bool,
+    /// `--sandbox` and its caps.
+    #[command(flatten)]
+    pub sandbox: crate::cli::SandboxArgs,
     /// For a Swiss tournament played in shards: the merged results of the rounds played so far
     /// (`arena merge` output); the shard then plays the next round only.
     #[arg(long, value_name = "FILE", requires = "shard")]
@@ -68,6 +75,9 @@ pub struct MergeArgs {
     /// Write the merged results as JSON.
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
+    /// Write the merged tournament's report (as `arena tournament --report`).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
 }
 
 /// The most matches one run schedules: the schedule and every result are kept in memory.
@@ -179,11 +189,13 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
         timing: Timing {
             turn_ms: args.turn_ms,
             no_timeout: args.no_timeout,
+            sandbox: args.sandbox.caps()?,
         },
     };
     let results = tournament::run(&contest, format.as_ref(), &args.bots, &options)?;
     tournament::print(&results);
-    write_results(&results, args.results_json.as_ref())
+    write_results(&results, args.results_json.as_ref())?;
+    write_report(&results, args.report.as_ref())
 }
 
 /// `arena merge`: the shards' results put back together, printed and written as one run's.
@@ -198,7 +210,8 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
         .ok_or_else(|| anyhow::anyhow!("unknown game `{game}` in the results"))?;
     let merged = tournament::merge(format.as_ref(), shards)?;
     tournament::print(&merged);
-    write_results(&merged, args.results_json.as_ref())
+    write_results(&merged, args.results_json.as_ref())?;
+    write_report(&merged, args.report.as_ref())
 }
 
 fn read_results(f: &PathBuf) -> anyhow::Result<Results> {
@@ -214,6 +227,24 @@ fn write_results(results: &Results, path: Option<&PathBuf>) -> anyhow::Result<()
         std::fs::write(path, text + "\n")
             .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
         crate::errln!("results written to {}", path.display());
+    }
+    Ok(())
+}
+
+fn write_report(results: &Results, path: Option<&PathBuf>) -> anyhow::Result<()> {
+    if let Some(path) = path {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .map_err(|e| anyhow::anyhow!("cannot make {}: {e}", dir.display()))?;
+        }
+        let html = tournament::report::page(results, path);
+        std::fs::write(path, &html)
+            .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", path.display()))?;
+        crate::errln!(
+            "report written to {} ({} KB)",
+            path.display(),
+            html.len().div_ceil(1000)
+        );
     }
     Ok(())
 }

@@ -23,6 +23,8 @@ use skillratings::trueskill::{trueskill_multi_team, TrueSkillConfig, TrueSkillRa
 use skillratings::MultiTeamOutcome;
 use std::path::PathBuf;
 
+pub mod report;
+
 pub use crate::format::{Faults, Field, Fixture, Format, MatchResult, Row};
 pub use crate::game::Timing;
 
@@ -303,32 +305,7 @@ pub fn ratings(bots: &[String], results: &[MatchResult]) -> Vec<Rating> {
     let mut matches = vec![0u32; bots.len()];
     let mut faults = vec![Faults::default(); bots.len()];
     for m in results {
-        let teams: Vec<[TrueSkillRating; 1]> = m
-            .seats
-            .iter()
-            .map(|&b| [r.get(b).copied().unwrap_or_default()])
-            .collect();
-        let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> = teams
-            .iter()
-            .zip(&m.rank)
-            .map(|(t, &rank)| (&t[..], MultiTeamOutcome::new(rank as usize + 1)))
-            .collect();
-        // Two seats held by one bot (a self-match) teach the ratings nothing.
-        let distinct = {
-            let mut s = m.seats.clone();
-            s.sort();
-            s.dedup();
-            s.len() == m.seats.len()
-        };
-        if distinct && input.len() >= 2 {
-            if let Ok(new) = trueskill_multi_team(&input, &config, None) {
-                for (&b, team) in m.seats.iter().zip(new) {
-                    if let (Some(slot), Some(v)) = (r.get_mut(b), team.first()) {
-                        *slot = *v;
-                    }
-                }
-            }
-        }
+        rate(&mut r, m, &config);
         for (seat, &b) in m.seats.iter().enumerate() {
             if let Some(c) = matches.get_mut(b) {
                 *c += 1;
@@ -349,6 +326,73 @@ pub fn ratings(bots: &[String], results: &[MatchResult]) -> Vec<Rating> {
             faults: faults[i],
         })
         .collect()
+}
+
+/// One bot's TrueSkill rating after one of its matches.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Step {
+    /// The match's position in `results` (schedule order), from 0.
+    pub at: usize,
+    /// The rating's mean after that match.
+    pub mu: f64,
+    /// mu - 3 sigma after that match: the rating the bot is almost surely above.
+    pub conservative: f64,
+}
+
+/// Every bot's rating after each match it played, in index order: the same sequence
+/// [`ratings`] goes through, so the last step of each bot is its rating (and, like it, the same
+/// for any `--jobs`).
+pub fn history(bots: usize, results: &[MatchResult]) -> Vec<Vec<Step>> {
+    let config = TrueSkillConfig::new();
+    let mut r: Vec<TrueSkillRating> = vec![TrueSkillRating::new(); bots];
+    let mut steps = vec![Vec::new(); bots];
+    for (at, m) in results.iter().enumerate() {
+        rate(&mut r, m, &config);
+        for &b in &m.seats {
+            if let (Some(s), Some(v)) = (steps.get_mut(b), r.get(b)) {
+                s.push(Step {
+                    at,
+                    mu: round3(v.rating),
+                    conservative: round3(v.rating - 3.0 * v.uncertainty),
+                });
+            }
+        }
+    }
+    for s in &mut steps {
+        // A bot in two seats of one match (a self-match) is one step.
+        s.dedup_by_key(|s| s.at);
+    }
+    steps
+}
+
+/// One match's update of the ratings `r` (one team per seat, ranked by the match's ranks).
+fn rate(r: &mut [TrueSkillRating], m: &MatchResult, config: &TrueSkillConfig) {
+    let teams: Vec<[TrueSkillRating; 1]> = m
+        .seats
+        .iter()
+        .map(|&b| [r.get(b).copied().unwrap_or_default()])
+        .collect();
+    let input: Vec<(&[TrueSkillRating], MultiTeamOutcome)> = teams
+        .iter()
+        .zip(&m.rank)
+        .map(|(t, &rank)| (&t[..], MultiTeamOutcome::new(rank as usize + 1)))
+        .collect();
+    // Two seats held by one bot (a self-match) teach the ratings nothing.
+    let distinct = {
+        let mut s = m.seats.clone();
+        s.sort();
+        s.dedup();
+        s.len() == m.seats.len()
+    };
+    if distinct && input.len() >= 2 {
+        if let Ok(new) = trueskill_multi_team(&input, config, None) {
+            for (&b, team) in m.seats.iter().zip(new) {
+                if let (Some(slot), Some(v)) = (r.get_mut(b), team.first()) {
+                    *slot = *v;
+                }
+            }
+        }
+    }
 }
 
 fn round3(x: f64) -> f64 {
@@ -581,5 +625,40 @@ mod tests {
         assert_eq!(placement_points_x2(&[0, 1, 2, 3]), vec![6, 4, 2, 0]);
         assert_eq!(placement_points_x2(&[0, 0, 2]), vec![3, 3, 0]);
         assert_eq!(points_by_place(&[0, 0, 2], &[3, 2, 1]), vec![2.5, 2.5, 1.0]);
+    }
+
+    #[test]
+    fn the_ratings_course_ends_at_the_ratings() {
+        let result = |index: usize, seats: Vec<usize>, rank: Vec<u8>| MatchResult {
+            index,
+            round: 0,
+            faults: vec![Faults::default(); seats.len()],
+            seats,
+            seed: 0,
+            turns: 1,
+            rank,
+            score: vec![0, 0],
+            reason: String::new(),
+            replay: None,
+        };
+        let results = vec![
+            result(0, vec![0, 1], vec![0, 1]),
+            result(1, vec![1, 2], vec![0, 0]),
+            result(2, vec![2, 0], vec![1, 0]),
+            // A self-match: one step, no change.
+            result(3, vec![2, 2], vec![0, 1]),
+        ];
+        let bots: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        let steps = history(3, &results);
+        let at: Vec<Vec<usize>> = steps
+            .iter()
+            .map(|s| s.iter().map(|x| x.at).collect())
+            .collect();
+        assert_eq!(at, vec![vec![0, 2], vec![0, 1], vec![1, 2, 3]]);
+        assert_eq!(steps[2][1].mu, steps[2][2].mu);
+        for (s, r) in steps.iter().zip(ratings(&bots, &results)) {
+            let last = s.last().unwrap();
+            assert_eq!((last.mu, last.conservative), (r.mu, r.conservative));
+        }
     }
 }

@@ -7,22 +7,22 @@ use crate::common::*;
 
 /// How a game is played for these tests: the command, the seats after the hostile one, how its
 /// replay is verified, and its example bot.
-struct GameCase {
-    name: &'static str,
-    play: Vec<String>,
-    others: &'static [&'static str],
-    replay_ext: &'static str,
-    verify_extra: Vec<String>,
+pub(crate) struct GameCase {
+    pub(crate) name: &'static str,
+    pub(crate) play: Vec<String>,
+    pub(crate) others: &'static [&'static str],
+    pub(crate) replay_ext: &'static str,
+    pub(crate) verify_extra: Vec<String>,
     /// A match stopped by `--max-turns` before its end: its replay is verified with `--partial`,
     /// and must hold exactly this many turns. `None`: the match ends by its rules, and the replay
     /// is verified as complete.
-    partial_turns: Option<u32>,
+    pub(crate) partial_turns: Option<u32>,
     example: &'static str,
     /// Input lines after which the crashing bot dies (mid-match for this game).
     crash_after: u32,
 }
 
-fn games() -> Vec<GameCase> {
+pub(crate) fn games() -> Vec<GameCase> {
     let map = golden("ants")
         .join("maps/tutorial1.map")
         .to_str()

@@ -31,7 +31,7 @@ const HOST_LAYERS: &[(&str, &[&str])] = &[
             "verify",
         ],
     ),
-    ("processes and output", &["out", "process"]),
+    ("processes and output", &["out", "process", "sandbox"]),
 ];
 
 /// Only the command line names these.

@@ -61,6 +61,7 @@ mod mono;
 mod panics;
 mod pico;
 mod pico_check;
+mod python;
 mod qemu;
 mod scale_out;
 mod setup;
@@ -96,6 +97,8 @@ fn task(args: Vec<String>) -> Result<()> {
     };
     match task {
         Some("test") => test(),
+        // The Python package's step of `test` alone.
+        Some("python-test") => python::run().map(|(p, f)| println!("{p} passed, {f} failed")),
         Some("setup") => setup::all(),
         Some("demo") => demo::run(
             number(&args, "--matches", demo::rotation())?,
@@ -356,8 +359,13 @@ fn test() -> Result<()> {
     clock.step("rustdoc", api_docs)?;
     // The core's no_std build for both thumb targets is the boards' builds below (the QEMU board
     // on thumbv7m, the Pico on thumbv6m, the STM32F411 on thumbv7em, each with defmt).
-    let (passed, failed) = clock.step("cargo test", tally::cargo_test)?;
+    let (mut passed, mut failed) = clock.step("cargo test", tally::cargo_test)?;
+    let (py_passed, py_failed) = clock.step("python", python::run)?;
+    (passed, failed) = (passed + py_passed, failed + py_failed);
     clock.step("viewer in chromium", viewer_in_browser)?;
+    clock.step("report in chromium", || {
+        run("python3", &["tests/browser/report.py"])
+    })?;
     clock.step("scale-out", || {
         scale_out::run(Some(root().join("target/debug/arena")))
     })?;

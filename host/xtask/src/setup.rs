@@ -88,14 +88,16 @@ fn cargo_install(krate: &str) -> Result<()> {
 
 /// The Debian packages, each with a program that shows it is there: QEMU for the QEMU board (the
 /// main job needs only this one), Mono for the C# example bot's test, chromium for the viewer's
-/// browser test, Node for the emulated Pico.
-const DEBIAN: [(&str, &str); 6] = [
+/// browser test, Node for the emulated Pico,
+/// bubblewrap for `--sandbox`.
+const DEBIAN: [(&str, &str); 7] = [
     ("qemu-system-arm", "qemu-system-arm"),
     ("mcs", "mono-mcs"),
     ("mono", "mono-mcs"),
     ("chromium", "chromium"),
     ("node", "nodejs"),
     ("npm", "npm"),
+    ("bwrap", "bubblewrap"),
 ];
 
 /// The tools built from crates.io: defmt-print decodes the boards' logs (the main job needs only

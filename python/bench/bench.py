@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""Env-steps per second of every game, single environment and VectorEnv, and Ants on tutorial1
+beside ants-ai 1.0.3 (its AntsEnv and its bare Game), in one run. Prints a Markdown table.
+
+    python python/bench/bench.py [--seconds S] [--no-ants-ai] [--golden DIR]
+
+The policy is random legal moves: each game's built-in `random` bot (Ants has none: a random
+direction or none for every own ant, on both sides, as ants-ai's RandomAgent does). ants-ai is
+installed by this script into its own virtual environment (target/ants-ai-venv, Python 3.12 from
+pyenv, `pip install --no-deps ants-ai==1.0.3 gymnasium numpy pygame ...`); nothing of it is kept
+in the repository.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import pathlib
+import platform
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+import pocket_arena
+from pocket_arena import _native
+from pocket_arena._base import flags
+from pocket_arena.vector import VectorEnv
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+GAMES = [
+    ("tower_defense", {"variant": "duel"}, "random"),
+    ("tower_defense", {"variant": "siege"}, "random"),
+    ("ballroom", {}, "random"),
+    ("colorfight", {"size": "30x30"}, "random"),
+    ("mammut", {}, "random"),
+]
+
+
+def rate(fn, seconds):
+    """Calls `fn` (which does `k` env-steps and returns k) for about `seconds`; steps per second."""
+    fn()  # warm up
+    n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        n += fn()
+    return n / (time.perf_counter() - t0)
+
+
+def single(game, config, policy, seconds):
+    """The PettingZoo parallel env, Python's seat playing `policy` (its moves asked from Rust
+    and given back as JSON, as a Python agent would), a built-in bot opposite."""
+    mod = getattr(pocket_arena, game)
+    env = mod.parallel_env(**config, bots={"player_1": policy})
+    state = {"infos": env.reset(seed=1)[1]}
+
+    def run():
+        if not env.agents:
+            state["infos"] = env.reset()[1]
+        acts = {a: env.bot_action(a, policy) for a in env.agents if state["infos"][a]["to_move"]}
+        state["infos"] = env.step(acts)[4]
+        return 1
+
+    return rate(run, seconds)
+
+
+def single_policy(game, config, policy, seconds):
+    """The same environment's Rust match stepped from Python once a step (`step_policy`):
+    Python's cost per step without building actions in Python."""
+    mod = getattr(pocket_arena, game)
+    env = mod.parallel_env(**config, bots={"player_1": policy})
+    env.reset(seed=1)
+    m = env._m
+    agents = m.agents
+
+    def run():
+        if m.is_done():
+            m.reset(7)
+        m.step_policy([], policy)
+        for s in agents:
+            m.observe_array(s)
+        return 1
+
+    return rate(run, seconds)
+
+
+def rust_only(game, config, policy, steps=20000):
+    secs = _native.bench_rust(game, flags(config), [(1, policy)], policy, steps, 1)
+    return steps / secs
+
+
+def vector(game, config, policy, n, seconds):
+    v = VectorEnv(game, n, seed=1, bots={"player_1": policy}, **config)
+    v.reset()
+
+    def run():
+        v.step(policy=policy)
+        return n
+
+    return rate(run, seconds)
+
+
+# ---- Ants
+
+DIRS = np.array(["n", "e", "s", "w", ""])
+
+
+def ants_ours(tutorial1, seconds):
+    """Ants on tutorial1, both seats Python, random moves for every own ant from the observation
+    planes (own ants: plane 2)."""
+    env = pocket_arena.ants.parallel_env(map=str(tutorial1), turns=1000)
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    state = {"obs": obs}
+
+    def run():
+        if not env.agents:
+            state["obs"] = env.reset()[0]
+        acts = {}
+        for a in env.agents:
+            o = state["obs"][a]
+            planes = o[2:]
+            cells = planes.shape[0] // 7
+            mine = np.flatnonzero(planes[2 * cells : 3 * cells])
+            w = env._cols
+            d = DIRS[rng.integers(0, 5, len(mine))]
+            acts[a] = [f"o {i // w} {i % w} {x}" for i, x in zip(mine, d) if x]
+        state["obs"] = env.step(acts)[0]
+        return 1
+
+    # The map's width, from the greeting the engine sends.
+    env._cols = int([l for l in tutorial1.read_text().splitlines() if l.startswith("cols")][0].split()[1])
+    return rate(run, seconds)
+
+
+ANTS_AI = r'''
+import json, sys, time
+import numpy as np
+from ants_ai import AntsEnv
+from ants_ai.ants_ai import Game, Action, Direction
+from gymnasium.utils.performance import benchmark_step
+mp, seconds = sys.argv[1], float(sys.argv[2])
+out = {}
+env = AntsEnv(mp, seed=1, max_turns=1000)
+env.reset(seed=1)
+space = env.action_space
+def rate(fn):
+    fn(); n, t0 = 0, time.perf_counter()
+    while time.perf_counter() - t0 < seconds:
+        n += fn()
+    return n / (time.perf_counter() - t0)
+def env_step():
+    _, _, done, trunc, _ = env.step(space.sample())
+    if done or trunc:
+        env.reset()
+    return 1
+out["AntsEnv.step"] = rate(env_step)
+env2 = AntsEnv(mp, seed=1, max_turns=1000)
+out["AntsEnv benchmark_step"] = benchmark_step(env2, target_duration=seconds, seed=1)
+text = open(mp).read()
+dirs = [Direction.North, Direction.East, Direction.South, Direction.West]
+rng = np.random.default_rng(0)
+g = Game(text, 77, 5, 1, 5, 1000, 500, 1, None)
+st = {"s": g.start()}
+def bare():
+    s = st["s"]
+    if s.finished:
+        st["g"] = Game(text, 77, 5, 1, 5, 1000, 500, 1, None)
+        st["s"] = st["g"].start()
+        s = st["s"]
+    acts = []
+    for ants in s.ants:
+        for a in ants:
+            k = rng.integers(0, 5)
+            if k < 4:
+                acts.append(Action(a.row, a.col, dirs[k]))
+    st["s"] = (st.get("g") or g).update(acts)
+    return 1
+out["Game.update"] = rate(bare)
+import importlib.metadata as md
+out["version"] = md.version("ants-ai")
+print(json.dumps(out))
+'''
+
+
+def ants_ai(tutorial1, seconds):
+    venv = ROOT / "target" / "ants-ai-venv"
+    py = venv / "bin" / "python"
+    if not py.exists():
+        base = pathlib.Path(os.environ.get("PYENV_ROOT", pathlib.Path.home() / ".pyenv")) / "versions"
+        p312 = sorted(base.glob("3.12*/bin/python"))
+        if not p312:
+            return None, "no Python 3.12 (pyenv install 3.12)"
+        subprocess.run([str(p312[-1]), "-m", "venv", str(venv)], check=True)
+        subprocess.run(
+            [str(py), "-m", "pip", "install", "-q", "--no-deps", "ants-ai==1.0.3", "gymnasium", "numpy", "pygame",
+             "cloudpickle", "typing_extensions", "farama-notifications"],
+            check=True,
+        )
+    r = subprocess.run([str(py), "-c", ANTS_AI, str(tutorial1), str(seconds)], capture_output=True, text=True)
+    if r.returncode != 0:
+        return None, r.stderr[-500:]
+    return json.loads(r.stdout), None
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--seconds", type=float, default=1.5)
+    ap.add_argument("--no-ants-ai", action="store_true")
+    ap.add_argument("--golden", default=str(ROOT.parent / "shared" / "golden"))
+    args = ap.parse_args()
+    s = args.seconds
+    print(f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
+          f"pocket_arena {pocket_arena.__version__}; Python {platform.python_version()}; "
+          f"{os.cpu_count()} cores; policy: random legal moves\n")
+    print("| game | Rust step alone | env step from Python (step_policy) | PettingZoo parallel_env.step | VectorEnv 1 | 16 | 64 | 256 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for game, config, policy in GAMES:
+        label = game + "".join(f" {v}" for v in config.values())
+        cells = [rust_only(game, config, policy), single_policy(game, config, policy, s), single(game, config, policy, s)]
+        cells += [vector(game, config, policy, n, s) for n in (1, 16, 64, 256)]
+        print(f"| {label} | " + " | ".join(f"{c:,.0f}" for c in cells) + " |", flush=True)
+    tut = pathlib.Path(args.golden) / "ants" / "maps" / "tutorial1.map"
+    if tut.exists():
+        ours = ants_ours(tut, s)
+        print(f"\nAnts, tutorial1, 2 players, random moves for every ant on both sides:\n")
+        print("| engine | steps/s |")
+        print("|---|---:|")
+        print(f"| pocket_arena.ants parallel_env.step (exact) | {ours:,.0f} |")
+        if not args.no_ants_ai:
+            theirs, err = ants_ai(tut, s)
+            if theirs is None:
+                print(f"| ants-ai | not run: {err} |")
+            else:
+                v = theirs.pop("version")
+                for k, x in theirs.items():
+                    print(f"| ants-ai {v} {k} | {x:,.0f} |")
+                print(f"\nratio: pocket_arena env step / ants-ai AntsEnv.step = {ours / theirs['AntsEnv.step']:.1f}x; "
+                      f"/ ants-ai bare Game.update = {ours / theirs['Game.update']:.2f}x")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,75 @@
+"""`VectorEnv(game, n, **config)`: n matches of one game stepped in one call (in Rust, with the GIL
+released, over the machine's cores), observations and flags as batched numpy arrays.
+
+- `reset(seed=None) -> (obs, infos)`: `obs` is `(n, agents, obs_len)` int32 (the default
+  observations, padded with zeros to the longest); match `i` is seeded as a tournament seeds its
+  match `i` (`arena tournament --seed`).
+- `step(actions=None, policy=None) -> (obs, rewards, terminations, truncations, infos)`: `actions`
+  is a list of n dicts `{agent: action}` (JSON values, as in the single environment), or `None`;
+  agents given nothing play the built-in bot `policy` (e.g. "random"), or pass. Rewards are the
+  game's ranking when a match ends (+1 first, -1 last). `infos["refused"]` counts refusals.
+  A match that is done starts again at once (automatic reset): its row of `obs` is the new
+  match's first observation; the next match's seed is the tournament's for the next index.
+"""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+from gymnasium import spaces
+
+from . import _native
+from ._base import flags, seat_of
+
+
+class VectorEnv:
+    def __init__(self, game: str, n: int, seed: int = 0, bots=None, threads=None, **config):
+        self.game = game
+        self._bots = [(seat_of(a), str(b)) for a, b in (bots or {}).items()]
+        try:
+            self._v = _native.VecMatch(game, flags(config), self._bots, int(n), int(seed))
+        except OverflowError as e:
+            raise ValueError(f"n, seed: {e}") from None
+        if threads is not None:
+            self._v.threads = int(threads)
+        self.num_envs = int(n)
+        self.possible_agents = [f"player_{s}" for s in self._v.agents]
+        self.agents = list(self.possible_agents)
+        self._index = {a: i for i, a in enumerate(self.possible_agents)}
+        L = self._v.obs_len
+        i32 = np.iinfo(np.int32)
+        self.single_observation_space = spaces.Box(i32.min, i32.max, (len(self.agents), L), np.int32)
+        self.observation_space = spaces.Box(i32.min, i32.max, (self.num_envs, len(self.agents), L), np.int32)
+
+    def reset(self, seed=None, options=None):
+        obs = self._v.reset(None if seed is None else int(seed))
+        return obs, {}
+
+    def step(self, actions=None, policy=None):
+        given = None
+        if actions is not None:
+            if len(actions) != self.num_envs:
+                raise ValueError(f"actions: one dict per match ({self.num_envs})")
+            given = []
+            for per in actions:
+                row = []
+                for agent, act in (per or {}).items():
+                    if act is None:
+                        continue
+                    text = act.decode("utf-8", "replace") if isinstance(act, bytes) else json.dumps(act)
+                    row.append((seat_of(agent), text))
+                given.append(row)
+        obs, rewards, terms, truncs, refused = self._v.step(given, policy)
+        return obs, rewards, terms, truncs, {"refused": refused}
+
+    def digests(self):
+        """The core's digest of each match's state."""
+        return self._v.digests()
+
+    def seeds(self):
+        """The seed of each match being played."""
+        return self._v.seeds()
+
+    def close(self):
+        pass
