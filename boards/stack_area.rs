@@ -60,8 +60,9 @@ impl StackArea {
 
 /// Run by xtask's tests (the boards build for their targets only).
 /// A board's stack functions over the stack from cortex-m-rt's `_stack_start` down to the linker
-/// symbol `$bottom`: `size`, `paint`, `high_water`, and `depth` (bytes in use now). Called in the
-/// board's `stack` module, beside `mod stack_area`.
+/// symbol `$bottom`: `size`, `paint`, `high_water`, `depth` (bytes in use now), and `watch` (the
+/// stack at a match's start and end). Called in the board's `stack` module, beside
+/// `mod stack_area`.
 // xtask includes this file for its tests of `StackArea`, and has no board stack to declare.
 #[allow(unused_macros)]
 macro_rules! board_stack {
@@ -102,6 +103,21 @@ macro_rules! board_stack {
         /// Bytes of stack in use now.
         pub fn depth() -> u32 {
             (area().top - sp()) as u32
+        }
+
+        /// What the board does of a match's start and end: paints the stack at the start, logs
+        /// its high-water mark at the end (`stack m= used= of=`).
+        pub fn watch(event: &arena_firmware::Event<'_>) {
+            match event {
+                arena_firmware::Event::Start { .. } => paint(),
+                arena_firmware::Event::End { number, .. } => defmt::info!(
+                    "stack m={=u32} used={=u32} of={=u32}",
+                    number,
+                    high_water(),
+                    size()
+                ),
+                _ => {}
+            }
         }
     };
 }

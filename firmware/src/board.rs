@@ -151,3 +151,20 @@ where
         self.listener.hold();
     }
 }
+
+/// A digest in the log after every this many turns, on the microcontroller boards (the Pico, the
+/// F411).
+pub const DIGEST_EVERY: u32 = 1;
+/// A snapshot frame announced every this many turns (and each result screen), on the
+/// microcontroller boards.
+pub const SNAPSHOT_EVERY: u32 = 25;
+
+/// The rotation as the microcontroller boards play it: forever, from match 0, with the loop's turn
+/// limit, a digest every [`DIGEST_EVERY`] turns and a frame announced every [`SNAPSHOT_EVERY`].
+pub fn run_config() -> crate::RunConfig {
+    crate::RunConfig {
+        digest_every: DIGEST_EVERY,
+        snapshot_every: SNAPSHOT_EVERY,
+        ..crate::RunConfig::default()
+    }
+}

@@ -66,19 +66,18 @@ impl Gray4Frame {
     }
 }
 
-/// Makes `$frame` a [`WIDTH`] x [`HEIGHT`] embedded-graphics `DrawTarget` of `$color`: every
-/// pixel drawn at non-negative coordinates goes to its `set(x, y, color)` (which ignores those
-/// past the edges); a `clear` that fills its storage in one go may follow. The host's 1-bit
-/// frame (xtask's `MonoFrame`) is one too; the crate that calls it needs embedded-graphics.
+/// Makes `$frame` a [`WIDTH`] x [`HEIGHT`] embedded-graphics `DrawTarget` of `$color` (or
+/// `size: W x H` after the colour for another size): every pixel drawn at non-negative coordinates
+/// goes to its `set(x, y, color)` (which ignores those past the edges); a `clear` that fills its
+/// storage in one go may follow. The host's 1-bit frame (xtask's `MonoFrame`) and its RGB565
+/// 240x240 one (xtask's `RgbFrame`) are ones too; the crate that calls it needs
+/// embedded-graphics.
 #[macro_export]
 macro_rules! frame_target {
-    ($frame:ty, $color:ty $(, $clear:item)?) => {
+    ($frame:ty, $color:ty, size: $w:tt x $h:tt $(, $clear:item)?) => {
         impl embedded_graphics::prelude::OriginDimensions for $frame {
             fn size(&self) -> embedded_graphics::prelude::Size {
-                embedded_graphics::prelude::Size::new(
-                    $crate::frame::WIDTH as u32,
-                    $crate::frame::HEIGHT as u32,
-                )
+                embedded_graphics::prelude::Size::new($w as u32, $h as u32)
             }
         }
 
@@ -100,6 +99,14 @@ macro_rules! frame_target {
 
             $($clear)?
         }
+    };
+    ($frame:ty, $color:ty $(, $clear:item)?) => {
+        $crate::frame_target!(
+            $frame,
+            $color,
+            size: ($crate::frame::WIDTH) x ($crate::frame::HEIGHT)
+            $(, $clear)?
+        );
     };
 }
 

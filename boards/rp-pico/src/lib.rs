@@ -21,7 +21,7 @@ pub mod stack;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use arena_firmware::board::{Event, Listener, Parts};
-use arena_firmware::{RunConfig, TurnClock};
+use arena_firmware::TurnClock;
 use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::{SCB, SYST};
 use defmt_rtt as _;
@@ -40,19 +40,9 @@ pub static BOOT2: [u8; 256] = rp2040_boot2::BOOT_LOADER_W25Q080;
 
 const XTAL_HZ: u32 = 12_000_000;
 
-/// A digest in the log after every this many turns.
-pub const DIGEST_EVERY: u32 = 1;
-/// A snapshot frame announced every this many turns (and each result screen).
-pub const SNAPSHOT_EVERY: u32 = 25;
-
-/// The rotation as the Pico plays it: forever, from match 0, with the loop's turn limit.
-pub fn run_config() -> RunConfig {
-    RunConfig {
-        digest_every: DIGEST_EVERY,
-        snapshot_every: SNAPSHOT_EVERY,
-        ..RunConfig::default()
-    }
-}
+// The rotation as the Pico plays it (the one every microcontroller board plays): forever, from
+// match 0, with the loop's turn limit.
+pub use arena_firmware::board::{run_config, DIGEST_EVERY, SNAPSHOT_EVERY};
 
 const RELOAD: u32 = 0x00FF_FFFF;
 
@@ -129,14 +119,7 @@ impl Listener<Display> for Events {
             Event::Frame { .. } if display.flush().is_err() => {
                 defmt::warn!("display flush failed")
             }
-            Event::Start { .. } => stack::paint(),
-            Event::End { number, .. } => defmt::info!(
-                "stack m={=u32} used={=u32} of={=u32}",
-                number,
-                stack::high_water(),
-                stack::size()
-            ),
-            _ => {}
+            _ => stack::watch(event),
         }
     }
 }

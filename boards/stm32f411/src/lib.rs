@@ -18,7 +18,7 @@
 pub mod stack;
 
 use arena_firmware::board::{Event, Listener, Parts};
-use arena_firmware::{RunConfig, TurnClock};
+use arena_firmware::TurnClock;
 use cortex_m::peripheral::DWT;
 use defmt_rtt as _;
 use embedded_hal_bus::spi::ExclusiveDevice;
@@ -32,19 +32,9 @@ use stm32f4xx_hal::prelude::*;
 use stm32f4xx_hal::rcc::Config;
 use stm32f4xx_hal::spi::{Mode, Phase, Polarity, Spi};
 
-/// A digest in the log after every this many turns.
-pub const DIGEST_EVERY: u32 = 1;
-/// A snapshot frame announced every this many turns (and each result screen).
-pub const SNAPSHOT_EVERY: u32 = 25;
-
-/// The rotation as the F411 plays it: forever, from match 0, with the loop's turn limit.
-pub fn run_config() -> RunConfig {
-    RunConfig {
-        digest_every: DIGEST_EVERY,
-        snapshot_every: SNAPSHOT_EVERY,
-        ..RunConfig::default()
-    }
-}
+// The rotation as the F411 plays it (the one every microcontroller board plays): forever, from
+// match 0, with the loop's turn limit.
+pub use arena_firmware::board::{run_config, DIGEST_EVERY, SNAPSHOT_EVERY};
 
 /// DWT CYCCNT: core cycles, 32 bits (wraps after 42 s at 100 MHz).
 pub struct Cycles;
@@ -71,16 +61,7 @@ pub struct Events;
 
 impl Listener<Display> for Events {
     fn event(&mut self, _display: &mut Display, event: &Event<'_>) {
-        match event {
-            Event::Start { .. } => stack::paint(),
-            Event::End { number, .. } => defmt::info!(
-                "stack m={=u32} used={=u32} of={=u32}",
-                number,
-                stack::high_water(),
-                stack::size()
-            ),
-            _ => {}
-        }
+        stack::watch(event);
     }
 }
 

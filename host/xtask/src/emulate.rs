@@ -37,16 +37,7 @@ pub fn run(board: Option<&str>, matches: u32, snap: u32) -> Result<()> {
         ..Run::new(&elf, 3600)
     }
     .go()?;
-    ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());
-    let gif = dir.join("emulate.gif");
-    write_gif(&ran.frames, &gif)?;
-    println!(
-        "xtask: {} frames in {}/frame-*.png, animation in {}",
-        ran.frames.len(),
-        dir.display(),
-        gif.display()
-    );
-    Ok(())
+    finish(&ran, "Pico", &dir)
 }
 
 /// `cargo xtask emulate stm32f411`: the Black Pill's release ELF on the emulated STM32F411CE.
@@ -68,9 +59,14 @@ fn stm32(matches: u32, snap: u32) -> Result<()> {
         ..crate::stm32::Run::new(&elf, 3600)
     }
     .go()?;
+    finish(&ran, "STM32F411", &dir)
+}
+
+/// A board's run ended: fails unless it ended well; the frames in `dir` as an animated GIF.
+fn finish(ran: &crate::emulator::Ran, board: &str, dir: &Path) -> Result<()> {
     ensure!(
         ran.status == 0,
-        "the emulated STM32F411 stopped: {}",
+        "the emulated {board} stopped: {}",
         ran.why()
     );
     let gif = dir.join("emulate.gif");

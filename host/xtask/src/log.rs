@@ -18,6 +18,26 @@ pub fn decode(
     Ok((print, decoded))
 }
 
+/// Reads the decoded log to its end: each line printed when `echo`, handed to `each` as it comes;
+/// all of them.
+pub fn read_lines(
+    decoded: impl std::io::Read,
+    echo: bool,
+    mut each: impl FnMut(&str) -> anyhow::Result<()>,
+) -> anyhow::Result<Vec<String>> {
+    use std::io::BufRead;
+    let mut lines = Vec::new();
+    for line in std::io::BufReader::new(decoded).lines() {
+        let line = line?;
+        if echo {
+            println!("{line}");
+        }
+        each(&line)?;
+        lines.push(line);
+    }
+    Ok(lines)
+}
+
 /// The message of a decoded line (`INFO  digest m=0 ...` gives `digest m=0 ...`).
 pub fn message(line: &str) -> &str {
     let line = line.trim();

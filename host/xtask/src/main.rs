@@ -51,6 +51,7 @@ mod demo;
 mod dfu;
 mod elf;
 mod emulate;
+mod emulator;
 mod flash;
 mod fmt;
 mod fuzz;

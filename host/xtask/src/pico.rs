@@ -6,14 +6,13 @@
 //! the RTT buffer before every byte that reaches the SSD1306, so the picture is the GDDRAM as it was
 //! when the frame was announced), and stops when match N starts (`--matches N`).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use anyhow::{bail, ensure, Context, Result};
-use serde_json::{json, Value};
+use anyhow::{ensure, Context, Result};
+use serde_json::Value;
 
-use crate::{log, qemu, root, tools};
+use crate::{qemu, root, tools};
 
 pub const BOARD: &str = "boards/rp-pico";
 pub const TARGET: &str = "thumbv6m-none-eabi";
@@ -29,189 +28,42 @@ pub fn build() -> Result<PathBuf> {
 }
 
 /// One emulated run.
-pub struct Run<'a> {
-    pub elf: &'a Path,
+pub type Run<'a> = crate::emulator::Run<'a, Options<'a>>;
+
+/// The options only the Pico's harness takes.
+#[derive(Default)]
+pub struct Options<'a> {
     /// Boot from this UF2 file (as the boot ROM writes it to flash) instead of the ELF's segments;
     /// the ELF still names the symbols.
     pub uf2: Option<&'a Path>,
-    /// Stop when match N starts (after N matches); `None` runs until the firmware stops.
-    pub matches: Option<u32>,
-    /// Where the announced frames go (PNG and frames.jsonl); `None` keeps none.
-    pub frames: Option<&'a Path>,
-    /// Also keep the picture after every N-th turn (`--every`).
-    pub every: Option<u32>,
-    pub timeout_s: u32,
     /// Emulated cycles without a log line before the harness gives up.
     pub silence: Option<u64>,
-    /// Print the decoded log as it comes.
-    pub echo: bool,
-    /// Each decoded line as it comes, to whoever wants to start on it early.
-    pub tap: Option<std::sync::mpsc::Sender<String>>,
 }
 
-impl<'a> Run<'a> {
-    /// A run of `elf` until the firmware stops or `timeout_s` passes: no frames kept, no echo,
-    /// no tap, the harness's own silence limit.
-    pub fn new(elf: &'a Path, timeout_s: u32) -> Run<'a> {
-        Run {
-            elf,
-            uf2: None,
-            matches: None,
-            frames: None,
-            every: None,
-            timeout_s,
-            silence: None,
-            echo: false,
-            tap: None,
-        }
-    }
-}
+impl crate::emulator::Harness for Options<'_> {
+    const BOARD: &'static str = "Pico";
+    const TAG: &'static str = "pico";
+    const CANNOT_START: &'static str = "cannot start node (the emulated Pico)";
 
-/// What a run left: the harness's exit status, the decoded log, the frames in order (the
-/// announcing line for the announced ones, `None` for those taken with `every`), the summary.
-pub struct Ran {
-    pub status: i32,
-    pub lines: Vec<String>,
-    pub frames: Vec<(Option<String>, PathBuf, Value)>,
-    pub summary: Value,
-    pub messages: Vec<String>,
-    pub seconds: f64,
-}
-
-impl Run<'_> {
-    pub fn go(&self) -> Result<Ran> {
-        let started = std::time::Instant::now();
+    fn command(run: &Run<'_>, summary: &Path) -> Command {
         let script = root().join(EMULATOR).join("pico.mjs");
-        let summary_path = std::env::temp_dir().join(format!(
-            "arena-pico-{}-{}.json",
-            std::process::id(),
-            started.elapsed().as_nanos()
-        ));
-        let _ = std::fs::remove_file(&summary_path);
-        let mut node = Command::new("timeout");
-        node.args(["-k", "5", &(self.timeout_s + 30).to_string(), "node"])
-            .arg(&script)
-            .arg("--elf")
-            .arg(self.elf)
-            .arg("--summary")
-            .arg(&summary_path)
-            .args(["--timeout", &self.timeout_s.to_string()]);
-        if let Some(n) = self.matches {
-            node.args(["--matches", &n.to_string()]);
-        }
-        if let Some(uf2) = self.uf2 {
+        let mut node = run.common("node", &script, summary);
+        if let Some(uf2) = run.own.uf2 {
             node.arg("--uf2").arg(uf2);
         }
-        if let Some(dir) = self.frames {
-            node.arg("--frames").arg(dir);
-        }
-        if let Some(n) = self.every {
-            node.args(["--every", &n.max(1).to_string()]);
-        }
-        if let Some(n) = self.silence {
+        if let Some(n) = run.own.silence {
             node.args(["--silence", &n.to_string()]);
         }
-        node.stdout(Stdio::piped()).stderr(Stdio::piped());
-        let mut node = node
-            .spawn()
-            .context("cannot start node (the emulated Pico)")?;
-        let (Some(out), Some(err)) = (node.stdout.take(), node.stderr.take()) else {
-            bail!("no stdout/stderr from the emulator");
-        };
-        let messages = std::thread::spawn(move || {
-            BufReader::new(err)
-                .lines()
-                .map_while(Result::ok)
-                .inspect(|l| eprintln!("{l}"))
-                .collect::<Vec<_>>()
-        });
-        let (mut print, decoded) = log::decode(self.elf, out)?;
-        let mut lines = Vec::new();
-        for line in BufReader::new(decoded).lines() {
-            let line = line?;
-            if self.echo {
-                println!("{line}");
-            }
-            if let Some(tap) = &self.tap {
-                let _ = tap.send(line.clone());
-            }
-            lines.push(line);
-        }
-        let status = node.wait()?.code().unwrap_or(-1);
-        let _ = print.wait();
-        let messages = messages.join().unwrap_or_default();
-        let summary: Value = std::fs::read_to_string(&summary_path)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or(Value::Null);
-        let _ = std::fs::remove_file(&summary_path);
-        if status == 124 || status == 137 {
-            bail!(
-                "the emulated Pico did not stop within {} s (killed)",
-                self.timeout_s + 30
-            );
-        }
-        let mut frames = Vec::new();
-        if let Some(dir) = self.frames {
-            let announced: Vec<&String> =
-                lines.iter().filter(|l| log::kind(l) == "frame").collect();
-            let manifest = std::fs::read_to_string(dir.join("frames.jsonl")).unwrap_or_default();
-            let mut next = announced.into_iter();
-            for entry in manifest.lines() {
-                let v: Value = serde_json::from_str(entry)
-                    .with_context(|| format!("{}/frames.jsonl: {entry}", dir.display()))?;
-                let png = dir.join(v["png"].as_str().unwrap_or(""));
-                let line = if v["announced"].as_bool() == Some(true) {
-                    Some(next.next().cloned().with_context(|| {
-                        format!("frame {entry} has no announcing line in the decoded log")
-                    })?)
-                } else {
-                    None
-                };
-                frames.push((line, png, v));
-            }
-        }
-        Ok(Ran {
-            status,
-            lines,
-            frames,
-            summary,
-            messages,
-            seconds: started.elapsed().as_secs_f64(),
-        })
+        node
     }
 }
 
-impl Ran {
-    /// The harness's last word (why it stopped), for error messages.
-    pub fn why(&self) -> String {
-        self.summary["message"]
-            .as_str()
-            .map(str::to_owned)
-            .or_else(|| self.messages.last().cloned())
-            .unwrap_or_else(|| format!("exit status {}", self.status))
-    }
-}
+pub use crate::emulator::Ran;
 
 /// The rotation's run options as the Pico firmware logs them at boot
 /// (`rp-pico: ... digest=D snap=S maxsteps=M`).
 pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
-    let Some(boot) = lines
-        .iter()
-        .find(|l| log::message(l).starts_with("rp-pico:"))
-    else {
-        bail!("no `rp-pico:` boot line in the Pico's log");
-    };
-    let n = |k: &str| -> Result<u32> {
-        log::num(boot, k).with_context(|| format!("no {k}= in the boot line `{boot}`"))
-    };
-    Ok(arena_firmware::RunConfig {
-        first: 0,
-        matches: None,
-        digest_every: n("digest")?,
-        snapshot_every: n("snap")?,
-        max_steps: n("maxsteps")?,
-    })
+    crate::emulator::logged_config(lines, "rp-pico:", "Pico")
 }
 
 /// The QEMU Cortex-M3 report (target/cost.json from `cargo xtask cost`), measured again when it is
@@ -237,27 +89,25 @@ pub fn m3_report() -> Result<Value> {
 
 /// Prints the M0+ table beside the M3 figures; writes target/cost-rp-pico.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
+    use crate::emulator::{leading_columns, min_median_max};
     let m3 = m3_report()?;
     let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
-    let report = json!({
-        "board": "rp-pico (emulated: rp2040js 1.4.1)",
-        "unit": "Cortex-M0+ cycles as rp2040js counts them (no flash wait states, no bus contention; I2C and the ROM functions take no emulated time)",
-        "matches": rows,
-        "qemu_cortex_m3": m3,
-    });
-    let out = root().join("target/cost-rp-pico.json");
-    std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
-    if json_only {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    let (report, out) = crate::emulator::cost_report(
+        "cost-rp-pico.json",
+        (
+            "rp-pico (emulated: rp2040js 1.4.1)",
+            "Cortex-M0+ cycles as rp2040js counts them (no flash wait states, no bus contention; I2C and the ROM functions take no emulated time)",
+        ),
+        rows,
+        &[("qemu_cortex_m3", &m3)],
+        json_only,
+    )?;
+    let Some(out) = out else {
         return Ok(report);
-    }
+    };
     println!(
-        "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10} | bots",
-        "game",
-        "config",
-        "turns",
-        "M0+ rules min/median/max",
-        "bots med",
+        "{} {:>7} | {:>27} {:>10} | bots",
+        leading_columns(None, "M0+ rules min/median/max", "cycles"),
         "stack",
         "M3 rules min/median/max",
         "bots med"
@@ -265,28 +115,16 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     for r in rows {
         let m = r["match"].as_u64().unwrap_or(0);
         let m3 = m3_rows.iter().find(|x| x["match"].as_u64() == Some(m));
-        let three = |v: &Value| {
-            format!(
-                "{} / {} / {}",
-                v["min"].as_u64().unwrap_or(0),
-                v["median"].as_u64().unwrap_or(0),
-                v["max"].as_u64().unwrap_or(0)
-            )
-        };
         let (m3_rules, m3_bots) = match m3 {
             Some(x) if x["game"] == r["game"] && x["config"] == r["config"] => (
-                three(&x["instructions_per_turn"]),
+                min_median_max(&x["instructions_per_turn"]),
                 x["bots_instructions_per_turn"]["median"].to_string(),
             ),
             _ => ("(not in the QEMU lineup)".to_owned(), String::new()),
         };
         println!(
-            "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>7} | {:>27} {:>10} | {}",
-            r["game"].as_str().unwrap_or("?"),
-            r["config"].as_str().unwrap_or("?"),
-            r["turns"].to_string(),
-            three(&r["cycles_per_turn"]),
-            r["bots_cycles_per_turn"]["median"].to_string(),
+            "{} {:>7} | {:>27} {:>10} | {}",
+            leading_columns(Some(r), "", "cycles"),
             r["stack_bytes"].to_string(),
             m3_rules,
             m3_bots,
@@ -310,19 +148,12 @@ pub fn cost(json_only: bool) -> Result<Value> {
     crate::setup::all()?;
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
-    let ran = Run {
-        matches: Some(matches),
-        ..Run::new(&elf, 1500)
-    }
-    .go()?;
-    ensure!(ran.status == 0, "the emulated Pico stopped: {}", ran.why());
-    let rows = log::cost_rows(&ran.lines, matches, "cycles", true);
-    for r in &rows {
-        ensure!(
-            r["turns"].as_u64().unwrap_or(0) > 0,
-            "no cost line for match {} in the Pico's log",
-            r["match"]
-        );
-    }
+    let rows = crate::emulator::rotation_cost(
+        &elf,
+        matches,
+        1500,
+        Options::default(),
+        ("cycles", "Pico"),
+    )?;
     print_cost(&rows, json_only)
 }

@@ -127,7 +127,10 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
     let ran = Run {
         matches: Some(matches),
         frames: Some(&dir),
-        uf2: Some(&uf2),
+        own: pico::Options {
+            uf2: Some(&uf2),
+            ..pico::Options::default()
+        },
         tap: Some(tap),
         ..Run::new(elf, 1500)
     }
@@ -255,82 +258,32 @@ fn stacks(ran: &pico::Ran, matches: u32) -> Result<Vec<Value>> {
 
 fn panic_test(elf: &Path) -> Result<()> {
     let ran = Run {
-        silence: Some(500_000_000),
+        own: pico::Options {
+            silence: Some(500_000_000),
+            ..pico::Options::default()
+        },
         ..Run::new(elf, 120)
     }
     .go()?;
-    ensure!(
-        ran.status != 0,
-        "a panic must end the emulated Pico with a failure status"
-    );
-    ensure!(
-        ran.summary["kind"] == "hardfault",
-        "the panic must end in the HardFault that panic-probe takes, not: {}",
-        ran.why()
-    );
-    let text = ran.lines.join("\n");
-    let Some(at) = ran
-        .lines
-        .iter()
-        .find(|l| log::message(l).starts_with("panicked at"))
-    else {
-        bail!("no panic message in the Pico's log: {text}");
-    };
-    ensure!(
-        text.contains("index out of bounds: the len is 3 but the index is 7"),
-        "unexpected panic message: {text}"
-    );
-    println!(
-        "xtask test: the Pico's panic is in the decoded log (`{}`), then {}; exit status {}",
-        log::message(at),
-        ran.why(),
-        ran.status
-    );
-    Ok(())
-}
-
-/// Runs the harness alone (no defmt-print) and expects a failure with a message.
-fn expect_failure(args: &[&str], elf: &Path, status: i32, says: &str) -> Result<()> {
-    let out = Command::new("timeout")
-        .args(["-k", "5", "60", "node"])
-        .arg(root().join(pico::EMULATOR).join("pico.mjs"))
-        .arg("--elf")
-        .arg(elf)
-        .args(args)
-        .output()
-        .context("cannot start node")?;
-    let err = String::from_utf8_lossy(&out.stderr);
-    ensure!(
-        out.status.code() == Some(status) && err.contains(says),
-        "the emulator on {} {args:?}: want exit status {status} and `{says}`, got {:?}: {err}",
-        elf.display(),
-        out.status.code()
-    );
-    Ok(())
+    crate::emulator::check_panic(&ran, "Pico", "the emulated Pico")
 }
 
 fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
-    let dir = root().join("target/xtask-pico");
-    let bytes = std::fs::read(elf)?;
-    let truncated = dir.join("truncated.elf");
-    std::fs::write(&truncated, &bytes[..bytes.len().min(4096)])?;
-    expect_failure(&[], &truncated, 2, "past the end of the file")?;
-    let not_elf = root().join(pico::EMULATOR).join("package.json");
-    expect_failure(&[], &not_elf, 2, "no ELF magic")?;
-    expect_failure(&[], &dir.join("missing.elf"), 2, "cannot read")?;
-    // A firmware that never logs what the run waits for: clear errors, never a hang.
-    expect_failure(&["--silence", "1000"], elf, 3, "has logged nothing")?;
-    expect_failure(&["--matches", "1"], panic_elf, 2, "start m=")?;
-    expect_failure(
-        &["--timeout", "1", "--matches", "1000"],
+    crate::emulator::BadInput {
+        name: "the emulator",
+        dir: &root().join("target/xtask-pico"),
         elf,
-        3,
-        "timed out",
-    )?;
-    println!(
-        "xtask test: the emulator rejects a truncated ELF, a file that is no ELF and a missing one, \
-         and stops a firmware that stays silent or never starts a match, each with a message and a \
-         non-zero status"
-    );
-    Ok(())
+        panic_elf,
+        not_elf: &root().join(pico::EMULATOR).join("package.json"),
+        silent: (elf, "1000"),
+        timeout: "1",
+    }
+    .check(|elf| {
+        let mut node = Command::new("timeout");
+        node.args(["-k", "5", "60", "node"])
+            .arg(root().join(pico::EMULATOR).join("pico.mjs"))
+            .arg("--elf")
+            .arg(elf);
+        node
+    })
 }

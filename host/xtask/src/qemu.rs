@@ -185,17 +185,12 @@ impl Run<'_> {
         let (mut print, decoded) = log::decode(self.elf, out)?;
 
         let mut monitor: Option<Monitor> = None;
-        let mut lines = Vec::new();
         let mut frames = Vec::new();
-        for line in BufReader::new(decoded).lines() {
-            let line = line?;
-            if self.echo {
-                println!("{line}");
-            }
+        let lines = log::read_lines(decoded, self.echo, |line| {
             if let Some(tap) = self.tap {
-                tap(&line);
+                tap(line);
             }
-            let announced = matches!(log::kind(&line), "frame" | "panicframe");
+            let announced = matches!(log::kind(line), "frame" | "panicframe");
             if let (true, Some(dir)) = (announced, self.snapshots) {
                 if monitor.is_none() {
                     if let Some(s) = &socket {
@@ -208,10 +203,10 @@ impl Run<'_> {
                     m.screendump(&png)?;
                 }
                 std::fs::write(dir.join(format!("ack-{k}")), b"")?;
-                frames.push((log::message(&line).to_owned(), png));
+                frames.push((log::message(line).to_owned(), png));
             }
-            lines.push(line);
-        }
+            Ok(())
+        })?;
         let status = qemu.wait()?.code().unwrap_or(-1);
         if let Some(s) = &socket {
             let _ = std::fs::remove_file(s);

@@ -7,15 +7,13 @@
 //! log written before each pin change is read before that change, so the picture is the panel as
 //! it was when the frame was announced), and stops when match N starts (`--matches N`).
 
-use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use anyhow::{bail, ensure, Context, Result};
-use serde_json::{json, Value};
+use anyhow::{ensure, Result};
+use serde_json::Value;
 
-use crate::pico::Ran;
-use crate::{log, qemu, root, tools};
+use crate::{qemu, root, tools};
 
 pub const BOARD: &str = "boards/stm32f411";
 pub const TARGET: &str = "thumbv7em-none-eabihf";
@@ -41,15 +39,11 @@ fn build_dir() -> PathBuf {
 }
 
 /// One emulated run.
-pub struct Run<'a> {
-    pub elf: &'a Path,
-    /// Stop when match N starts (after N matches); `None` runs until the firmware stops.
-    pub matches: Option<u32>,
-    /// Where the announced frames go (PNG and frames.jsonl); `None` keeps none.
-    pub frames: Option<&'a Path>,
-    /// Also keep the picture after every N-th turn (`--every`).
-    pub every: Option<u32>,
-    pub timeout_s: u32,
+pub type Run<'a> = crate::emulator::Run<'a, Options>;
+
+/// The options only the F411's harness takes.
+#[derive(Default)]
+pub struct Options {
     /// Seconds without a log line before the harness gives up.
     pub silence_s: Option<u32>,
     /// DWT CYCCNT counts instructions (slower): for the cost table.
@@ -58,164 +52,38 @@ pub struct Run<'a> {
     pub spi_registers: bool,
     /// Stop once this many frames have been announced.
     pub frames_max: Option<u32>,
-    /// Print the decoded log as it comes.
-    pub echo: bool,
-    /// Each decoded line as it comes, to whoever wants to start on it early.
-    pub tap: Option<std::sync::mpsc::Sender<String>>,
 }
 
-impl<'a> Run<'a> {
-    pub fn new(elf: &'a Path, timeout_s: u32) -> Run<'a> {
-        Run {
-            elf,
-            matches: None,
-            frames: None,
-            every: None,
-            timeout_s,
-            silence_s: None,
-            count: false,
-            spi_registers: false,
-            frames_max: None,
-            echo: false,
-            tap: None,
-        }
-    }
+impl crate::emulator::Harness for Options {
+    const BOARD: &'static str = "STM32F411";
+    const TAG: &'static str = "f411";
+    const CANNOT_START: &'static str = "cannot start the emulated STM32F411 (python)";
 
-    /// The harness's command line (without the output plumbing).
-    pub fn command(&self, summary: &Path) -> Command {
-        let mut cmd = Command::new("timeout");
-        cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()])
-            .arg(python())
-            .arg(root().join(EMULATOR).join("f411.py"))
-            .arg("--elf")
-            .arg(self.elf)
-            .arg("--summary")
-            .arg(summary)
-            .arg("--build")
-            .arg(build_dir())
-            .args(["--timeout", &self.timeout_s.to_string()]);
-        if let Some(n) = self.matches {
-            cmd.args(["--matches", &n.to_string()]);
-        }
-        if let Some(dir) = self.frames {
-            cmd.arg("--frames").arg(dir);
-        }
-        if let Some(n) = self.every {
-            cmd.args(["--every", &n.max(1).to_string()]);
-        }
-        if let Some(s) = self.silence_s {
+    fn command(run: &Run<'_>, summary: &Path) -> Command {
+        let script = root().join(EMULATOR).join("f411.py");
+        let mut cmd = run.common(python(), &script, summary);
+        cmd.arg("--build").arg(build_dir());
+        let own = &run.own;
+        if let Some(s) = own.silence_s {
             cmd.args(["--silence", &s.to_string()]);
         }
-        if self.count {
+        if own.count {
             cmd.arg("--count");
         }
-        if self.spi_registers {
+        if own.spi_registers {
             cmd.arg("--spi-registers");
         }
-        if let Some(n) = self.frames_max {
+        if let Some(n) = own.frames_max {
             cmd.args(["--frames-max", &n.to_string()]);
         }
         cmd
-    }
-
-    pub fn go(&self) -> Result<Ran> {
-        let started = std::time::Instant::now();
-        let summary_path = std::env::temp_dir().join(format!(
-            "arena-f411-{}-{}.json",
-            std::process::id(),
-            started.elapsed().as_nanos()
-        ));
-        let _ = std::fs::remove_file(&summary_path);
-        let mut child = self
-            .command(&summary_path)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .context("cannot start the emulated STM32F411 (python)")?;
-        let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
-            bail!("no stdout/stderr from the emulator");
-        };
-        let messages = std::thread::spawn(move || {
-            BufReader::new(err)
-                .lines()
-                .map_while(Result::ok)
-                .inspect(|l| eprintln!("{l}"))
-                .collect::<Vec<_>>()
-        });
-        let (mut print, decoded) = log::decode(self.elf, out)?;
-        let mut lines = Vec::new();
-        for line in BufReader::new(decoded).lines() {
-            let line = line?;
-            if self.echo {
-                println!("{line}");
-            }
-            if let Some(tap) = &self.tap {
-                let _ = tap.send(line.clone());
-            }
-            lines.push(line);
-        }
-        let status = child.wait()?.code().unwrap_or(-1);
-        let _ = print.wait();
-        let messages = messages.join().unwrap_or_default();
-        let summary: Value = std::fs::read_to_string(&summary_path)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or(Value::Null);
-        let _ = std::fs::remove_file(&summary_path);
-        if status == 124 || status == 137 {
-            bail!(
-                "the emulated STM32F411 did not stop within {} s (killed)",
-                self.timeout_s + 30
-            );
-        }
-        let mut frames = Vec::new();
-        if let Some(dir) = self.frames {
-            let mut announced = lines.iter().filter(|l| log::kind(l) == "frame");
-            let manifest = std::fs::read_to_string(dir.join("frames.jsonl")).unwrap_or_default();
-            for entry in manifest.lines() {
-                let v: Value = serde_json::from_str(entry)
-                    .with_context(|| format!("{}/frames.jsonl: {entry}", dir.display()))?;
-                let png = dir.join(v["png"].as_str().unwrap_or(""));
-                let line = if v["announced"].as_bool() == Some(true) {
-                    Some(announced.next().cloned().with_context(|| {
-                        format!("frame {entry} has no announcing line in the decoded log")
-                    })?)
-                } else {
-                    None
-                };
-                frames.push((line, png, v));
-            }
-        }
-        Ok(Ran {
-            status,
-            lines,
-            frames,
-            summary,
-            messages,
-            seconds: started.elapsed().as_secs_f64(),
-        })
     }
 }
 
 /// The rotation's run options as the F411 firmware logs them at boot
 /// (`stm32f411: ... digest=D snap=S maxsteps=M`).
 pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
-    let Some(boot) = lines
-        .iter()
-        .find(|l| log::message(l).starts_with("stm32f411:"))
-    else {
-        bail!("no `stm32f411:` boot line in the F411's log");
-    };
-    let n = |k: &str| -> Result<u32> {
-        log::num(boot, k).with_context(|| format!("no {k}= in the boot line `{boot}`"))
-    };
-    Ok(arena_firmware::RunConfig {
-        first: 0,
-        matches: None,
-        digest_every: n("digest")?,
-        snapshot_every: n("snap")?,
-        max_steps: n("maxsteps")?,
-    })
+    crate::emulator::logged_config(lines, "stm32f411:", "F411")
 }
 
 /// The Cortex-M0+ report, when `cargo xtask cost --board rp-pico` has left one.
@@ -270,43 +138,32 @@ pub fn check_stack(rows: &[Value]) -> Result<()> {
 /// Prints the Cortex-M4 table beside the M3's (and the M0+'s when measured); writes
 /// target/cost-stm32f411.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
+    use crate::emulator::leading_columns;
     let m3 = crate::pico::m3_report()?;
     let m0 = m0_report();
     let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
     let m0_rows = m0["matches"].as_array().cloned().unwrap_or_default();
-    let report = json!({
-        "board": "stm32f411 (emulated: Unicorn 2.1.4, Cortex-M4)",
-        "unit": "Cortex-M4 instructions executed (DWT CYCCNT counts instructions in the emulator: no flash wait states, no bus timing, no pipeline)",
-        "matches": rows,
-        "qemu_cortex_m3": m3,
-        "rp2040_cortex_m0plus": m0,
-    });
-    let out = root().join("target/cost-stm32f411.json");
-    std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
-    if json_only {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    let (report, out) = crate::emulator::cost_report(
+        "cost-stm32f411.json",
+        (
+            "stm32f411 (emulated: Unicorn 2.1.4, Cortex-M4)",
+            "Cortex-M4 instructions executed (DWT CYCCNT counts instructions in the emulator: no flash wait states, no bus timing, no pipeline)",
+        ),
+        rows,
+        &[("qemu_cortex_m3", &m3), ("rp2040_cortex_m0plus", &m0)],
+        json_only,
+    )?;
+    let Some(out) = out else {
         return Ok(report);
-    }
+    };
     println!(
-        "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>8} {:>7} | {:>8} {:>8} | bots",
-        "game",
-        "config",
-        "turns",
-        "M4 rules min/median/max",
-        "bots med",
+        "{} {:>8} {:>7} | {:>8} {:>8} | bots",
+        leading_columns(None, "M4 rules min/median/max", "instructions"),
         "stack",
         "state",
         "M3 med",
         "M0+ med"
     );
-    let three = |v: &Value| {
-        format!(
-            "{} / {} / {}",
-            v["min"].as_u64().unwrap_or(0),
-            v["median"].as_u64().unwrap_or(0),
-            v["max"].as_u64().unwrap_or(0)
-        )
-    };
     for r in rows {
         let same = |x: &&Value| {
             x["game"] == r["game"] && x["config"] == r["config"] && x["match"] == r["match"]
@@ -318,12 +175,8 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
             x["cycles_per_turn"]["median"].to_string()
         });
         println!(
-            "{:<14} {:<15} {:>5} | {:>27} {:>10} {:>8} {:>7} | {:>8} {:>8} | {}",
-            r["game"].as_str().unwrap_or("?"),
-            r["config"].as_str().unwrap_or("?"),
-            r["turns"].to_string(),
-            three(&r["instructions_per_turn"]),
-            r["bots_instructions_per_turn"]["median"].to_string(),
+            "{} {:>8} {:>7} | {:>8} {:>8} | {}",
+            leading_columns(Some(r), "", "instructions"),
             r["stack_bytes"].to_string(),
             r["state_bytes"].to_string(),
             m3,
@@ -349,25 +202,12 @@ pub fn cost(json_only: bool) -> Result<Value> {
     crate::setup::stm32_board()?;
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
-    let ran = Run {
-        matches: Some(matches),
+    let count = Options {
         count: true,
-        ..Run::new(&elf, 3000)
-    }
-    .go()?;
-    ensure!(
-        ran.status == 0,
-        "the emulated STM32F411 stopped: {}",
-        ran.why()
-    );
-    let rows = log::cost_rows(&ran.lines, matches, "instructions", true);
-    for r in &rows {
-        ensure!(
-            r["turns"].as_u64().unwrap_or(0) > 0,
-            "no cost line for match {} in the F411's log",
-            r["match"]
-        );
-    }
+        ..Options::default()
+    };
+    let rows =
+        crate::emulator::rotation_cost(&elf, matches, 3000, count, ("instructions", "F411"))?;
     let report = print_cost(&rows, json_only)?;
     check_stack(&rows)?;
     Ok(report)

@@ -23,7 +23,6 @@ use std::time::Instant;
 
 use anyhow::{bail, ensure, Context, Result};
 use embedded_graphics::pixelcolor::{Rgb565, Rgb888, RgbColor};
-use embedded_graphics::prelude::{DrawTarget, OriginDimensions, Pixel, Size};
 use serde_json::Value;
 
 use crate::stm32::{self, Run};
@@ -52,6 +51,13 @@ impl RgbFrame {
         [c.r(), c.g(), c.b()]
     }
 
+    /// Pixel `(x, y)` to `color`; nothing outside the frame.
+    fn set(&mut self, x: usize, y: usize, color: Rgb565) {
+        if x < SIDE && y < SIDE {
+            self.px[y * SIDE + x] = color;
+        }
+    }
+
     pub fn to_image(&self) -> image::RgbImage {
         image::RgbImage::from_fn(SIDE as u32, SIDE as u32, |x, y| {
             image::Rgb(self.rgb(x as usize, y as usize))
@@ -59,28 +65,7 @@ impl RgbFrame {
     }
 }
 
-impl OriginDimensions for RgbFrame {
-    fn size(&self) -> Size {
-        Size::new(SIDE as u32, SIDE as u32)
-    }
-}
-
-impl DrawTarget for RgbFrame {
-    type Color = Rgb565;
-    type Error = core::convert::Infallible;
-
-    fn draw_iter<I: IntoIterator<Item = Pixel<Rgb565>>>(
-        &mut self,
-        pixels: I,
-    ) -> Result<(), Self::Error> {
-        for Pixel(p, c) in pixels {
-            if (0..SIDE as i32).contains(&p.x) && (0..SIDE as i32).contains(&p.y) {
-                self.px[p.y as usize * SIDE + p.x as usize] = c;
-            }
-        }
-        Ok(())
-    }
-}
+arena_firmware::frame_target!(RgbFrame, Rgb565, size: SIDE x SIDE);
 
 /// A differing pixel: `(x, y, got, want)`.
 pub type Difference = (u32, u32, [u8; 3], [u8; 3]);
@@ -227,7 +212,7 @@ fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
 }
 
 /// Every frame the F411 announced equals the host's rendering at rgb240x240, in the same order.
-fn same_frames(ran: &crate::pico::Ran, want: &crate::host::Recorder<RgbFrame>) -> Result<()> {
+fn same_frames(ran: &crate::emulator::Ran, want: &crate::host::Recorder<RgbFrame>) -> Result<()> {
     ensure!(
         ran.frames.len() == want.frames.len(),
         "the F411 announced {} frames, the host {}",
@@ -320,8 +305,11 @@ fn registers_agree(elf: &Path, rotation: &[String]) -> Result<()> {
     let ran = Run {
         matches: Some(1),
         frames: Some(&dir),
-        frames_max: Some(FRAMES),
-        spi_registers: true,
+        own: stm32::Options {
+            frames_max: Some(FRAMES),
+            spi_registers: true,
+            ..stm32::Options::default()
+        },
         ..Run::new(elf, 300)
     }
     .go()?;
@@ -363,56 +351,14 @@ fn registers_agree(elf: &Path, rotation: &[String]) -> Result<()> {
 
 fn panic_test(elf: &Path) -> Result<()> {
     let ran = Run {
-        silence_s: Some(30),
+        own: stm32::Options {
+            silence_s: Some(30),
+            ..stm32::Options::default()
+        },
         ..Run::new(elf, 120)
     }
     .go()?;
-    ensure!(
-        ran.status != 0,
-        "a panic must end the emulated STM32F411 with a failure status"
-    );
-    ensure!(
-        ran.summary["kind"] == "hardfault",
-        "the panic must end in the HardFault that panic-probe takes, not: {}",
-        ran.why()
-    );
-    let text = ran.lines.join("\n");
-    let Some(at) = ran
-        .lines
-        .iter()
-        .find(|l| log::message(l).starts_with("panicked at"))
-    else {
-        bail!("no panic message in the F411's log: {text}");
-    };
-    ensure!(
-        text.contains("index out of bounds: the len is 3 but the index is 7"),
-        "unexpected panic message: {text}"
-    );
-    println!(
-        "xtask test: the F411's panic is in the decoded log (`{}`), then {}; exit status {}",
-        log::message(at),
-        ran.why(),
-        ran.status
-    );
-    Ok(())
-}
-
-/// Runs the harness alone (no defmt-print) and expects a failure with a message.
-fn expect_failure(args: &[&str], elf: &Path, status: i32, says: &str) -> Result<()> {
-    let summary = root().join("target/xtask-stm32f411/bad-summary.json");
-    let out = Run::new(elf, 60)
-        .command(&summary)
-        .args(args)
-        .output()
-        .context("cannot start the emulator")?;
-    let err = String::from_utf8_lossy(&out.stderr);
-    ensure!(
-        out.status.code() == Some(status) && err.contains(says),
-        "the emulator on {} {args:?}: want exit status {status} and `{says}`, got {:?}: {err}",
-        elf.display(),
-        out.status.code()
-    );
-    Ok(())
+    crate::emulator::check_panic(&ran, "F411", "the emulated STM32F411")
 }
 
 /// The ELF with its reset handler's first instruction replaced by `b .`: a firmware that starts
@@ -437,30 +383,19 @@ fn silent_firmware(elf: &Path, out: &Path) -> Result<()> {
 
 fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
     let dir = root().join("target/xtask-stm32f411");
-    let bytes = std::fs::read(elf)?;
-    let truncated = dir.join("truncated.elf");
-    std::fs::write(&truncated, &bytes[..bytes.len().min(4096)])?;
-    expect_failure(&[], &truncated, 2, "past the end of the file")?;
-    let not_elf = root().join(stm32::EMULATOR).join("requirements.txt");
-    expect_failure(&[], &not_elf, 2, "no ELF magic")?;
-    expect_failure(&[], &dir.join("missing.elf"), 2, "cannot read")?;
-    // A firmware that never logs, or never plays a match: clear errors, never a hang.
     let silent = dir.join("silent.elf");
     silent_firmware(elf, &silent)?;
-    expect_failure(&["--silence", "2"], &silent, 3, "has logged nothing")?;
-    expect_failure(&["--matches", "1"], panic_elf, 2, "start m=")?;
-    expect_failure(
-        &["--timeout", "2", "--matches", "1000"],
+    let summary = dir.join("bad-summary.json");
+    crate::emulator::BadInput {
+        name: "the F411 emulator",
+        dir: &dir,
         elf,
-        3,
-        "timed out",
-    )?;
-    println!(
-        "xtask test: the F411 emulator rejects a truncated ELF, a file that is no ELF and a missing \
-         one, and stops a firmware that stays silent or never starts a match, each with a message \
-         and a non-zero status"
-    );
-    Ok(())
+        panic_elf,
+        not_elf: &root().join(stm32::EMULATOR).join("requirements.txt"),
+        silent: (&silent, "2"),
+        timeout: "2",
+    }
+    .check(|elf| Run::new(elf, 60).command(&summary))
 }
 
 /// The raw image `flash --board stm32f411 --dfu` writes is the ELF's flash contents.
@@ -477,7 +412,7 @@ fn dfu_image(elf: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use embedded_graphics::prelude::{Point, Primitive};
+    use embedded_graphics::prelude::{DrawTarget, Pixel, Point, Primitive, Size};
     use embedded_graphics::primitives::{PrimitiveStyle, Rectangle};
     use embedded_graphics::Drawable;
 

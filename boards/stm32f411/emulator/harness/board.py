@@ -193,6 +193,16 @@ class F411:
             raise RuntimeError(f'uc_mmio_map for GPIOA/GPIOB failed ({st})')
         hook = lib.uc_hook_add
         hook.restype = ctypes.c_int
+
+        def code_hook(fn, begin, end, what):
+            # A C hook on the instructions from begin to end (1, 0: every instruction).
+            h = ctypes.c_size_t()
+            st = hook(uc._uch, ctypes.byref(h), ctypes.c_int(U.UC_HOOK_CODE),
+                      ctypes.cast(fn, ctypes.c_void_p), None,
+                      ctypes.c_uint64(begin), ctypes.c_uint64(end))
+            if st != 0:
+                raise RuntimeError(f'uc_hook_add for {what} failed ({st})')
+
         writers = [sym for sym in self.elf.symbols
                    if sym.kind == 2 and 'stm32f4xx_hal3spi' in sym.name and '9spi_write' in sym.name]
         self.spi_path = 'slices' if len(writers) == 1 and not self.opts.spi_registers else 'registers'
@@ -208,12 +218,7 @@ class F411:
             uc.mem_write(SPI1 + 0x08, struct.pack('<I', 0x0003))
             uc.mem_write(SPI1 + 0x10, struct.pack('<I', 7))
             self.spi_write_at = writers[0].value & ~1
-            h = ctypes.c_size_t()
-            st = hook(uc._uch, ctypes.byref(h), ctypes.c_int(U.UC_HOOK_CODE),
-                      ctypes.cast(fp.spi_capture, ctypes.c_void_p), None,
-                      ctypes.c_uint64(self.spi_write_at), ctypes.c_uint64(self.spi_write_at))
-            if st != 0:
-                raise RuntimeError(f'uc_hook_add for SPI1 failed ({st})')
+            code_hook(fp.spi_capture, self.spi_write_at, self.spi_write_at, 'SPI1')
         else:
             # Register by register (the routine inlined, or --spi-registers).
             st = mmio(uc._uch, SPI1, 0x1000, ctypes.cast(fp.spi_read, ctypes.c_void_p), None,
@@ -221,19 +226,9 @@ class F411:
             if st != 0:
                 raise RuntimeError(f'uc_mmio_map for SPI1 failed ({st})')
         if getattr(self.opts, 'deepest', False):
-            h3 = ctypes.c_size_t()
-            st = hook(uc._uch, ctypes.byref(h3), ctypes.c_int(U.UC_HOOK_CODE),
-                      ctypes.cast(fp.deepest, ctypes.c_void_p), None,
-                      ctypes.c_uint64(1), ctypes.c_uint64(0))
-            if st != 0:
-                raise RuntimeError(f'uc_hook_add for the stack watch failed ({st})')
+            code_hook(fp.deepest, 1, 0, 'the stack watch')
         if self.opts.count:
-            h2 = ctypes.c_size_t()
-            st = hook(uc._uch, ctypes.byref(h2), ctypes.c_int(U.UC_HOOK_CODE),
-                      ctypes.cast(fp.count_insn, ctypes.c_void_p), None,
-                      ctypes.c_uint64(1), ctypes.c_uint64(0))
-            if st != 0:
-                raise RuntimeError(f'uc_hook_add for the instruction counter failed ({st})')
+            code_hook(fp.count_insn, 1, 0, 'the instruction counter')
 
         # Python models: one callback pair per 4 KB page.
         for page in (0x40007000, 0x40023000):

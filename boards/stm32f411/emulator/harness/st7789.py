@@ -32,6 +32,12 @@ ARGS = {
     0x39: ('IDMON', 0), 0x3A: ('COLMOD', 1), 0x51: ('WRDISBV', 1), 0x53: ('WRCTRLD', 1),
     0x55: ('WRCACE', 1),
 }
+# The commands that only turn one of the panel's states on or off: (attribute, value).
+SWITCHES = {
+    'SLPIN': ('sleeping', True), 'SLPOUT': ('sleeping', False),
+    'INVOFF': ('inverted', False), 'INVON': ('inverted', True),
+    'DISPOFF': ('display_on', False), 'DISPON': ('display_on', True),
+}
 RAMWR = 0x2C
 RAMWRC = 0x3C
 
@@ -152,18 +158,9 @@ class St7789:
             commands, warnings = self.commands, self.warnings
             self.reset()
             self.commands, self.warnings = commands, warnings
-        elif name == 'SLPIN':
-            self.sleeping = True
-        elif name == 'SLPOUT':
-            self.sleeping = False
-        elif name == 'INVOFF':
-            self.inverted = False
-        elif name == 'INVON':
-            self.inverted = True
-        elif name == 'DISPOFF':
-            self.display_on = False
-        elif name == 'DISPON':
-            self.display_on = True
+        elif name in SWITCHES:
+            attr, on = SWITCHES[name]
+            setattr(self, attr, on)
         elif name == 'CASET':
             self.xs, self.xe = (a[0] << 8) | a[1], (a[2] << 8) | a[3]
         elif name == 'RASET':

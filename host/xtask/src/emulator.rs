@@ -1,0 +1,408 @@
+//! What the emulated boards' harnesses have in common (the Pico's Node one over rp2040js and the
+//! STM32F411's Python one over Unicorn): a run with the RTT log decoded by `defmt-print`, its
+//! summary and its frames ([`Run::go`]), the boot line's run options, and the checks both boards
+//! pass (a panic's log and HardFault, bad input rejected with a message).
+
+use std::ffi::OsStr;
+use std::io::{BufRead, BufReader};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use anyhow::{bail, ensure, Context, Result};
+use serde_json::{json, Value};
+
+use crate::log;
+
+/// What a run left: the harness's exit status, the decoded log, the frames in order (the
+/// announcing line for the announced ones, `None` for those taken with `every`), the summary.
+pub struct Ran {
+    pub status: i32,
+    pub lines: Vec<String>,
+    pub frames: Vec<(Option<String>, PathBuf, Value)>,
+    pub summary: Value,
+    pub messages: Vec<String>,
+    pub seconds: f64,
+}
+
+impl Ran {
+    /// The harness's last word (why it stopped), for error messages.
+    pub fn why(&self) -> String {
+        self.summary["message"]
+            .as_str()
+            .map(str::to_owned)
+            .or_else(|| self.messages.last().cloned())
+            .unwrap_or_else(|| format!("exit status {}", self.status))
+    }
+}
+
+/// A board's harness: its name, and the options only it takes.
+pub trait Harness: Default + Sized {
+    /// The board in messages: `the emulated {BOARD} did not stop`.
+    const BOARD: &'static str;
+    /// The summary file's name: `arena-{TAG}-PID-N.json` in the temporary folder.
+    const TAG: &'static str;
+    /// The error when the harness does not start.
+    const CANNOT_START: &'static str;
+    /// The harness's command line for `run` (without the output plumbing): [`Run::common`] and
+    /// the board's own options.
+    fn command(run: &Run<'_, Self>, summary: &Path) -> Command;
+}
+
+/// One emulated run; `own` holds the options of the board's harness alone.
+pub struct Run<'a, H> {
+    pub elf: &'a Path,
+    /// Stop when match N starts (after N matches); `None` runs until the firmware stops.
+    pub matches: Option<u32>,
+    /// Where the announced frames go (PNG and frames.jsonl); `None` keeps none.
+    pub frames: Option<&'a Path>,
+    /// Also keep the picture after every N-th turn (`--every`).
+    pub every: Option<u32>,
+    pub timeout_s: u32,
+    /// Print the decoded log as it comes.
+    pub echo: bool,
+    /// Each decoded line as it comes, to whoever wants to start on it early.
+    pub tap: Option<std::sync::mpsc::Sender<String>>,
+    pub own: H,
+}
+
+impl<'a, H: Harness> Run<'a, H> {
+    /// A run of `elf` until the firmware stops or `timeout_s` passes: no frames kept, no echo,
+    /// no tap, the harness's own defaults.
+    pub fn new(elf: &'a Path, timeout_s: u32) -> Self {
+        Run {
+            elf,
+            matches: None,
+            frames: None,
+            every: None,
+            timeout_s,
+            echo: false,
+            tap: None,
+            own: H::default(),
+        }
+    }
+
+    /// The harness's command line (without the output plumbing).
+    pub fn command(&self, summary: &Path) -> Command {
+        H::command(self, summary)
+    }
+
+    /// `timeout` (30 s after the harness's own limit) of `program script` with the options both
+    /// harnesses take; each board adds its own.
+    pub fn common(&self, program: impl AsRef<OsStr>, script: &Path, summary: &Path) -> Command {
+        let mut cmd = Command::new("timeout");
+        cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()])
+            .arg(program)
+            .arg(script)
+            .arg("--elf")
+            .arg(self.elf)
+            .arg("--summary")
+            .arg(summary)
+            .args(["--timeout", &self.timeout_s.to_string()]);
+        if let Some(n) = self.matches {
+            cmd.args(["--matches", &n.to_string()]);
+        }
+        if let Some(dir) = self.frames {
+            cmd.arg("--frames").arg(dir);
+        }
+        if let Some(n) = self.every {
+            cmd.args(["--every", &n.max(1).to_string()]);
+        }
+        cmd
+    }
+
+    /// Runs the harness with its log decoded.
+    pub fn go(&self) -> Result<Ran> {
+        let started = std::time::Instant::now();
+        let summary_path = std::env::temp_dir().join(format!(
+            "arena-{}-{}-{}.json",
+            H::TAG,
+            std::process::id(),
+            started.elapsed().as_nanos()
+        ));
+        let _ = std::fs::remove_file(&summary_path);
+        let mut child = self
+            .command(&summary_path)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .context(H::CANNOT_START)?;
+        let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
+            bail!("no stdout/stderr from the emulator");
+        };
+        let messages = std::thread::spawn(move || {
+            BufReader::new(err)
+                .lines()
+                .map_while(Result::ok)
+                .inspect(|l| eprintln!("{l}"))
+                .collect::<Vec<_>>()
+        });
+        let (mut print, decoded) = log::decode(self.elf, out)?;
+        let lines = log::read_lines(decoded, self.echo, |line| {
+            if let Some(tap) = &self.tap {
+                let _ = tap.send(line.to_owned());
+            }
+            Ok(())
+        })?;
+        let status = child.wait()?.code().unwrap_or(-1);
+        let _ = print.wait();
+        let messages = messages.join().unwrap_or_default();
+        let summary: Value = std::fs::read_to_string(&summary_path)
+            .ok()
+            .and_then(|s| serde_json::from_str(&s).ok())
+            .unwrap_or(Value::Null);
+        let _ = std::fs::remove_file(&summary_path);
+        if status == 124 || status == 137 {
+            bail!(
+                "the emulated {} did not stop within {} s (killed)",
+                H::BOARD,
+                self.timeout_s + 30
+            );
+        }
+        let frames = match self.frames {
+            Some(dir) => frames(dir, &lines)?,
+            None => Vec::new(),
+        };
+        Ok(Ran {
+            status,
+            lines,
+            frames,
+            summary,
+            messages,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+/// The frames the harness wrote to `dir` (frames.jsonl), each announced one with its line.
+fn frames(dir: &Path, lines: &[String]) -> Result<Vec<(Option<String>, PathBuf, Value)>> {
+    let mut announced = lines.iter().filter(|l| log::kind(l) == "frame");
+    let manifest = std::fs::read_to_string(dir.join("frames.jsonl")).unwrap_or_default();
+    let mut frames = Vec::new();
+    for entry in manifest.lines() {
+        let v: Value = serde_json::from_str(entry)
+            .with_context(|| format!("{}/frames.jsonl: {entry}", dir.display()))?;
+        let png = dir.join(v["png"].as_str().unwrap_or(""));
+        let line = if v["announced"].as_bool() == Some(true) {
+            Some(announced.next().cloned().with_context(|| {
+                format!("frame {entry} has no announcing line in the decoded log")
+            })?)
+        } else {
+            None
+        };
+        frames.push((line, png, v));
+    }
+    Ok(frames)
+}
+
+/// The rotation's run options as a board's firmware logs them at boot
+/// (`{prefix} ... digest=D snap=S maxsteps=M`); `board` names it in the error.
+pub fn logged_config(
+    lines: &[String],
+    prefix: &str,
+    board: &str,
+) -> Result<arena_firmware::RunConfig> {
+    let Some(boot) = lines.iter().find(|l| log::message(l).starts_with(prefix)) else {
+        bail!("no `{prefix}` boot line in the {board}'s log");
+    };
+    let n = |k: &str| -> Result<u32> {
+        log::num(boot, k).with_context(|| format!("no {k}= in the boot line `{boot}`"))
+    };
+    Ok(arena_firmware::RunConfig {
+        first: 0,
+        matches: None,
+        digest_every: n("digest")?,
+        snapshot_every: n("snap")?,
+        max_steps: n("maxsteps")?,
+    })
+}
+
+/// `panic-test`'s run: a failure status, the HardFault that panic-probe takes, the panic's message
+/// in the decoded log. `board` is the short name (`the Pico's log`), `emulated` the long one
+/// (`the emulated STM32F411`).
+pub fn check_panic(ran: &Ran, board: &str, emulated: &str) -> Result<()> {
+    ensure!(
+        ran.status != 0,
+        "a panic must end {emulated} with a failure status"
+    );
+    ensure!(
+        ran.summary["kind"] == "hardfault",
+        "the panic must end in the HardFault that panic-probe takes, not: {}",
+        ran.why()
+    );
+    let text = ran.lines.join("\n");
+    let Some(at) = ran
+        .lines
+        .iter()
+        .find(|l| log::message(l).starts_with("panicked at"))
+    else {
+        bail!("no panic message in the {board}'s log: {text}");
+    };
+    ensure!(
+        text.contains("index out of bounds: the len is 3 but the index is 7"),
+        "unexpected panic message: {text}"
+    );
+    println!(
+        "xtask test: the {board}'s panic is in the decoded log (`{}`), then {}; exit status {}",
+        log::message(at),
+        ran.why(),
+        ran.status
+    );
+    Ok(())
+}
+
+/// The bad input a harness must reject, each with a message and a non-zero status.
+pub struct BadInput<'a> {
+    /// The harness in messages (`the F411 emulator`).
+    pub name: &'a str,
+    /// Where the truncated ELF goes.
+    pub dir: &'a Path,
+    /// The firmware, and `panic-test` (which never starts a match).
+    pub elf: &'a Path,
+    pub panic_elf: &'a Path,
+    /// A file that is no ELF.
+    pub not_elf: &'a Path,
+    /// A firmware that never logs, and the `--silence` that stops it.
+    pub silent: (&'a Path, &'a str),
+    /// The `--timeout` too short for a thousand matches.
+    pub timeout: &'a str,
+}
+
+impl BadInput<'_> {
+    /// Runs the checks; `harness` is the harness's command line for an ELF, without the output
+    /// plumbing (no defmt-print).
+    pub fn check(&self, harness: impl Fn(&Path) -> Command) -> Result<()> {
+        let expect_failure = |args: &[&str], elf: &Path, status: i32, says: &str| -> Result<()> {
+            let out = harness(elf)
+                .args(args)
+                .output()
+                .context("cannot start the emulator")?;
+            let err = String::from_utf8_lossy(&out.stderr);
+            ensure!(
+                out.status.code() == Some(status) && err.contains(says),
+                "the emulator on {} {args:?}: want exit status {status} and `{says}`, got {:?}: {err}",
+                elf.display(),
+                out.status.code()
+            );
+            Ok(())
+        };
+        let bytes = std::fs::read(self.elf)?;
+        let truncated = self.dir.join("truncated.elf");
+        std::fs::write(&truncated, &bytes[..bytes.len().min(4096)])?;
+        expect_failure(&[], &truncated, 2, "past the end of the file")?;
+        expect_failure(&[], self.not_elf, 2, "no ELF magic")?;
+        expect_failure(&[], &self.dir.join("missing.elf"), 2, "cannot read")?;
+        // A firmware that never logs, or never plays a match: clear errors, never a hang.
+        let (silent, silence) = self.silent;
+        expect_failure(&["--silence", silence], silent, 3, "has logged nothing")?;
+        expect_failure(&["--matches", "1"], self.panic_elf, 2, "start m=")?;
+        expect_failure(
+            &["--timeout", self.timeout, "--matches", "1000"],
+            self.elf,
+            3,
+            "timed out",
+        )?;
+        println!(
+            "xtask test: {} rejects a truncated ELF, a file that is no ELF and a missing one, and \
+             stops a firmware that stays silent or never starts a match, each with a message and a \
+             non-zero status",
+            self.name
+        );
+        Ok(())
+    }
+}
+
+/// The cost rows of a run of the rotation's `matches` matches, per turn in `unit`s (`cycles`,
+/// `instructions`): the run must end well and log a cost line for every match. `board` names it
+/// in the log (`the F411's log`).
+pub fn cost_rows<H: Harness>(
+    ran: &Ran,
+    matches: u32,
+    unit: &str,
+    board: &str,
+) -> Result<Vec<Value>> {
+    ensure!(
+        ran.status == 0,
+        "the emulated {} stopped: {}",
+        H::BOARD,
+        ran.why()
+    );
+    let rows = log::cost_rows(&ran.lines, matches, unit, true);
+    for r in &rows {
+        ensure!(
+            r["turns"].as_u64().unwrap_or(0) > 0,
+            "no cost line for match {} in the {board}'s log",
+            r["match"]
+        );
+    }
+    Ok(rows)
+}
+
+/// A board's cost report: the `board`, the `unit`, the per-match `rows` and the reports it stands
+/// beside (`qemu_cortex_m3`, ...), written to target/`name` and printed whole when `json_only`;
+/// the report, and where it went when the table is to follow (not `json_only`).
+pub fn cost_report(
+    name: &str,
+    (board, unit): (&str, &str),
+    rows: &[Value],
+    beside: &[(&str, &Value)],
+    json_only: bool,
+) -> Result<(Value, Option<PathBuf>)> {
+    let mut report = json!({ "board": board, "unit": unit, "matches": rows });
+    for (key, other) in beside {
+        report[*key] = (*other).clone();
+    }
+    let out = crate::root().join("target").join(name);
+    std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
+    if json_only {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+        return Ok((report, None));
+    }
+    Ok((report, Some(out)))
+}
+
+/// The rotation's `matches` matches on the board with the options `own`, and their cost rows per
+/// turn in `unit`s (see [`cost_rows`]).
+pub fn rotation_cost<H: Harness>(
+    elf: &Path,
+    matches: u32,
+    timeout_s: u32,
+    own: H,
+    (unit, board): (&str, &str),
+) -> Result<Vec<Value>> {
+    let ran = Run {
+        matches: Some(matches),
+        own,
+        ..Run::new(elf, timeout_s)
+    }
+    .go()?;
+    cost_rows::<H>(&ran, matches, unit, board)
+}
+
+/// `min / median / max` of a per-turn figure.
+pub fn min_median_max(v: &Value) -> String {
+    format!(
+        "{} / {} / {}",
+        v["min"].as_u64().unwrap_or(0),
+        v["median"].as_u64().unwrap_or(0),
+        v["max"].as_u64().unwrap_or(0)
+    )
+}
+
+/// The columns every board's cost table starts with: game, config, turns, the rules' cost per
+/// turn (`rules` heads it) and the bots' median; the header with `r` `None`.
+pub fn leading_columns(r: Option<&Value>, rules: &str, unit: &str) -> String {
+    let Some(r) = r else {
+        return format!(
+            "{:<14} {:<15} {:>5} | {:>27} {:>10}",
+            "game", "config", "turns", rules, "bots med"
+        );
+    };
+    format!(
+        "{:<14} {:<15} {:>5} | {:>27} {:>10}",
+        r["game"].as_str().unwrap_or("?"),
+        r["config"].as_str().unwrap_or("?"),
+        r["turns"].to_string(),
+        min_median_max(&r[format!("{unit}_per_turn")]),
+        r[format!("bots_{unit}_per_turn")]["median"].to_string(),
+    )
+}
