@@ -306,6 +306,11 @@ fn without_a_sandbox_it_refuses_to_start() {
     );
 }
 
+/// A thousand matches where half the bots are hostile (one writes 10 GB, one starts a fork bomb,
+/// one leaves a daemon; each then fails) and half built in: the same results for one job and
+/// two, every hostile bot's match a crash of that bot, and nothing of theirs left running.
+/// The spinning and stalling bots are not in the mix: each holds a match until its CPU or time
+/// cap (seconds), so a thousand of them would take an hour; the tests above and below cover them.
 #[test]
 fn a_thousand_sandboxed_matches_give_the_same_results_for_one_and_two_jobs() {
     let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
@@ -313,44 +318,57 @@ fn a_thousand_sandboxed_matches_give_the_same_results_for_one_and_two_jobs() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
+    let marker = format!("mix{}", std::process::id());
+    let hostile = [
+        format!(": {marker}; exec head -c 10000000000 /dev/zero > $HOME/big"),
+        format!(": {marker}; f(){{ f | f & }}; f; exit 3"),
+        format!("(setsid sh -c ': {marker}; sleep 600' </dev/null >/dev/null 2>&1 &); exit 3"),
+    ];
+    let bots: Vec<String> = hostile
+        .iter()
+        .map(|c| format!("cmd:{c}"))
+        .chain(["strong", "random", "army"].map(String::from))
+        .collect();
+    let bots: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let before = figures();
     let run = |jobs: &str| {
         let file = dir.path().join(format!("jobs-{jobs}.json"));
         Arena::tournament("tower-defense")
-            .bots(&[
-                "cmd:exec head -c 10000000000 /dev/zero > $HOME/big",
-                "strong",
-                "random",
-                "army",
-            ])
-            .args(&[
-                "--name", "writer", "--games", "84", "--seed", "31", "--quiet",
-            ])
-            .args(&[
-                "--no-replay",
-                "--sandbox",
-                "--bot-disk",
-                "4",
-                "--jobs",
-                jobs,
-            ])
+            .bots(&bots)
+            .args(&["--games", "34", "--seed", "31", "--quiet", "--no-replay"])
+            .args(CAPS)
+            .args(&["--bot-cpu", "2", "--jobs", jobs])
             .file("--results-json", &file)
             .ok();
         read_json(&file)
     };
     let (one, two) = (run("1"), run("2"));
+    let after = figures();
     let matches = one["results"].as_array().unwrap();
-    assert_eq!(matches.len(), 1008);
+    assert_eq!(matches.len(), 1020);
     assert_eq!(one, two);
-    // Every match of the writer ended its bot (at the file size cap: the other test names it).
-    let mut writer_matches = 0;
+    // Every match of a hostile bot ended that bot at its start.
+    let mut hostile_seats = 0;
     for m in matches {
-        let seats = m["seats"].as_array().unwrap();
-        if let Some(at) = seats.iter().position(|s| s == 0) {
-            writer_matches += 1;
-            assert_eq!(m["faults"][at]["crashes"], 1, "{m}");
+        for (at, seat) in m["seats"].as_array().unwrap().iter().enumerate() {
+            if seat.as_u64().unwrap() < 3 {
+                hostile_seats += 1;
+                assert_eq!(m["faults"][at]["crashes"], 1, "{m}");
+            }
         }
     }
-    assert_eq!(writer_matches, 504);
+    assert_eq!(hostile_seats, 3 * 10 * 34);
+    let out = std::process::Command::new("pgrep")
+        .args(["-af", &marker])
+        .output()
+        .unwrap();
+    let left = String::from_utf8_lossy(&out.stdout);
+    assert!(left.trim().is_empty(), "processes left behind: {left}");
+    assert!(
+        after.cgroups <= before.cgroups,
+        "cgroups left: {before:?} -> {after:?}"
+    );
+    eprintln!("1,020 mixed sandboxed matches, twice: {before:?} -> {after:?}");
 }
 
 /// The caps that stop a bot at its start (a fork bomb, 8 GB, 10 GB), in every other game: each
