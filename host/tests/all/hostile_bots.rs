@@ -238,7 +238,14 @@ fn every_game_survives_every_hostile_bot() {
                 Some(kind) if !faults.iter().any(|f| f["kind"] == kind) => {
                     failures.push(format!("{what}: no {kind} fault named: {report}"))
                 }
-                None if h.name != "writes a 10 MB line" && !faults.is_empty() => {
+                // A bot that plays on may still be slow on a loaded machine (Python under a
+                // 150 ms limit at load 8 was): time-outs and late answers are the clock's, not
+                // the bot's misdeeds, so only other faults count here.
+                None if h.name != "writes a 10 MB line"
+                    && faults
+                        .iter()
+                        .any(|f| f["kind"] != "timeout" && f["kind"] != "late") =>
+                {
                     failures.push(format!("{what}: unexpected faults: {report}"))
                 }
                 None if h.name == "writes a 10 MB line"
