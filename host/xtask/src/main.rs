@@ -112,8 +112,12 @@ fn task(args: Vec<String>) -> Result<()> {
                 clock.report();
                 out
             }
-            Some("rp-pico") => setup::all().and_then(|_| pico_check::run()),
-            Some("stm32f411") => setup::stm32_board().and_then(|_| stm32_check::run()),
+            Some("rp-pico") => {
+                setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?))
+            }
+            Some("stm32f411") => {
+                setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
+            }
             Some(other) => {
                 bail!("firmware-test --board {other}: only rp-pico and stm32f411 run alone")
             }
