@@ -273,20 +273,18 @@ pub fn run(program: &str, args: &[&str]) -> Result<()> {
     Ok(())
 }
 
-/// The API docs of the libraries that say `#![warn(missing_docs)]`, every feature on, with
-/// rustdoc's warnings (a missing doc, a broken link) as errors.
+/// The libraries that say `#![warn(missing_docs)]`.
+const DOCUMENTED: [&str; 3] = ["arena-core", "arena-firmware", "arena-host"];
+
+/// The API docs of the [`DOCUMENTED`] libraries, every feature on, with rustdoc's warnings (a
+/// missing doc, a broken link) as errors.
 fn api_docs() -> Result<()> {
-    let args = [
-        "doc",
-        "--no-deps",
-        "-p",
-        "arena-core",
-        "-p",
-        "arena-firmware",
-        "-p",
-        "arena-host",
-        "--all-features",
-    ];
+    let packages = DOCUMENTED.iter().flat_map(|p| ["-p", p]);
+    let args: Vec<&str> = ["doc", "--no-deps"]
+        .into_iter()
+        .chain(packages)
+        .chain(["--all-features"])
+        .collect();
     eprintln!("$ RUSTDOCFLAGS='-D warnings' cargo {}", args.join(" "));
     let status = Command::new("cargo")
         .args(args)
