@@ -232,7 +232,7 @@ pub fn time_limit_help<G: GameCli>(cmd: clap::Command) -> clap::Command {
 }
 
 /// A game on the command line: its help texts, its own flags and what they make of the game's
-/// options. Written for each game in `cli/<game>.rs`, by [`game_cli!`].
+/// options. Written for each game in `cli/<game>.rs`, by the macro `game_cli!` below.
 pub trait GameCli: HostGame {
     /// One line for `--help` and `arena bots`.
     const ABOUT: &'static str;
