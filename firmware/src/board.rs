@@ -168,3 +168,52 @@ pub fn run_config() -> crate::RunConfig {
         ..crate::RunConfig::default()
     }
 }
+
+/// A microcontroller board's `main` (its `src/main.rs`): the rotation of lineup `$lineup`, forever,
+/// on the board that `$board::init()` brings up, with [`run_config`]. First the boot line
+/// (`<name>: <display> ready, playing the rotation digest= snap= maxsteps=`): the host's checks
+/// read from it how to replay the rotation. Expanded in the board's crate, which has cortex-m,
+/// cortex-m-rt and defmt.
+#[macro_export]
+macro_rules! board_main {
+    ($board:ident, $lineup:ty, $name:literal, $display:literal) => {
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            let mut board = $board::init();
+            let cfg = $crate::board::run_config();
+            defmt::info!(
+                "{=str}: {=str} ready, playing the rotation digest={=u32} snap={=u32} maxsteps={=u32}",
+                $name,
+                $display,
+                cfg.digest_every,
+                cfg.snapshot_every,
+                cfg.max_steps
+            );
+            $crate::run::<$lineup, _>(&mut board, &cfg);
+            loop {
+                cortex_m::asm::wfi();
+            }
+        }
+    };
+}
+
+/// A microcontroller board's `panic-test` (its `src/bin/panic_test.rs`): brings the board up with
+/// `$board::init()`, logs `<name> panic test: <display> ready`, then indexes out of bounds, so the
+/// host's checks find the message in the defmt log (through panic-probe) and the HardFault after it.
+#[macro_export]
+macro_rules! board_panic_test {
+    ($board:ident, $name:literal, $display:literal) => {
+        #[cortex_m_rt::entry]
+        fn main() -> ! {
+            let _board = $board::init();
+            defmt::info!("{=str} panic test: {=str} ready", $name, $display);
+            let turns: [u32; 3] = [1, 2, 3];
+            let i = core::hint::black_box(7usize);
+            let t = turns[i % 8];
+            defmt::info!("unreachable {=u32}", t);
+            loop {
+                cortex_m::asm::wfi();
+            }
+        }
+    };
+}

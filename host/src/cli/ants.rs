@@ -1,6 +1,5 @@
 //! `arena play ants` and `arena tournament ants`: the flags and help.
 
-use super::GameCli;
 use crate::games::ants::{PlayOptions, TournamentOptions};
 use arena_core::games::ants::Ants;
 use clap::Args;
@@ -44,35 +43,26 @@ pub struct TournamentFlags {
     pub turns: u16,
 }
 
-impl GameCli for Ants {
-    const BOT_NOTES: &'static [&'static str] = &[
-        "strong: one ant per food, the others march on enemy hills, never into a fight it would lose",
-        "hunter: every ant walks to the nearest food, else enemy hill, else enemy ant",
-        "hold: never moves (the official HoldBot)",
-    ];
-
-    const ABOUT: &'static str =
-        "Ants (Google AI Challenge 2011) on an official map, official protocol and replay.";
-
-    const REPLAY_ABOUT: &'static str = "An Ants replay (official format, revision 3), re-played on the map it holds (--map: checked to be that map).";
-    const TIME_LIMIT: &'static str = "1,000 ms an answer, or --turntime";
-    type PlayFlags = PlayFlags;
-    type TournamentFlags = TournamentFlags;
-
-    fn play_options(args: &PlayFlags) -> PlayOptions {
-        PlayOptions {
-            map: args.map.clone(),
-            turns: args.turns,
-            seeds: (args.engine_seed, args.player_seed),
-            loadtime: args.loadtime,
-            turntime: args.turntime,
-        }
-    }
-
-    fn tournament_options(args: &TournamentFlags) -> TournamentOptions {
-        TournamentOptions {
-            maps: args.maps.clone(),
-            turns: args.turns,
-        }
+game_cli! {
+    Ants {
+        play: |f: &PlayFlags| PlayOptions {
+            map: f.map.clone(),
+            turns: f.turns,
+            seeds: (f.engine_seed, f.player_seed),
+            loadtime: f.loadtime,
+            turntime: f.turntime,
+        },
+        tournament: |f: &TournamentFlags| TournamentOptions {
+            maps: f.maps.clone(),
+            turns: f.turns,
+        },
+        about: "Ants (Google AI Challenge 2011) on an official map, official protocol and replay.",
+        replay: "An Ants replay (official format, revision 3), re-played on the map it holds (--map: checked to be that map).",
+        time_limit: "1,000 ms an answer, or --turntime",
+        bots: [
+            "strong: one ant per food, the others march on enemy hills, never into a fight it would lose",
+            "hunter: every ant walks to the nearest food, else enemy hill, else enemy ant",
+            "hold: never moves (the official HoldBot)",
+        ],
     }
 }

@@ -1,6 +1,5 @@
 //! `arena play ballroom` and `arena tournament ballroom`: the flags and help.
 
-use super::GameCli;
 use crate::games::ballroom::{PlayOptions, TournamentOptions, BASE_PORT};
 use arena_core::games::ballroom::{Ballroom, Ruleset};
 use clap::{Args, ValueEnum};
@@ -44,36 +43,25 @@ pub struct TournamentFlags {
     pub rounds: Option<usize>,
 }
 
-impl GameCli for Ballroom {
-    const BOT_NOTES: &'static [&'static str] = &[
-        "strong: a Knight that holds the control block, walks in on the diagonal, buys a Hunter Scope, prefers kills",
-        "holder: a Knight that walks to the control block and hits the weakest player in range",
-        "random: a random legal reply (a reachable tile, a target in range, an affordable item)",
-    ];
-
-    const ABOUT: &'static str =
-        "Ballroom Blitz (MechMania 28): four players on a 10x10 grid, 100 turns of four phases.";
-
-    const REPLAY_ABOUT: &'static str = r#"A Ballroom Blitz game log in the official engine's format ({"names":[...],"turns":[...]})."#;
-    const TIME_LIMIT: &'static str = "2 s an answer, counted from the end of the previous seat's read, as the official engine reads the seats one after another";
-    type PlayFlags = PlayFlags;
-    type TournamentFlags = TournamentFlags;
-
-    fn play_options(args: &PlayFlags) -> PlayOptions {
-        PlayOptions {
-            ruleset: match args.ruleset {
+game_cli! {
+    Ballroom {
+        play: |f: &PlayFlags| PlayOptions {
+            ruleset: match f.ruleset {
                 RulesetArg::Engine => Ruleset::Engine,
                 RulesetArg::AsWritten => Ruleset::AsWritten,
             },
-            tcp: args.tcp,
-            tcp_wait: args.tcp_wait,
-            port_base: args.port_base,
-        }
-    }
-
-    fn tournament_options(args: &TournamentFlags) -> TournamentOptions {
-        TournamentOptions {
-            rounds: args.rounds,
-        }
+            tcp: f.tcp,
+            tcp_wait: f.tcp_wait,
+            port_base: f.port_base,
+        },
+        tournament: |f: &TournamentFlags| TournamentOptions { rounds: f.rounds },
+        about: "Ballroom Blitz (MechMania 28): four players on a 10x10 grid, 100 turns of four phases.",
+        replay: r#"A Ballroom Blitz game log in the official engine's format ({"names":[...],"turns":[...]})."#,
+        time_limit: "2 s an answer, counted from the end of the previous seat's read, as the official engine reads the seats one after another",
+        bots: [
+            "strong: a Knight that holds the control block, walks in on the diagonal, buys a Hunter Scope, prefers kills",
+            "holder: a Knight that walks to the control block and hits the weakest player in range",
+            "random: a random legal reply (a reachable tile, a target in range, an affordable item)",
+        ],
     }
 }

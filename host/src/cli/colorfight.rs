@@ -1,9 +1,6 @@
 //! `arena play colorfight`, `arena tournament colorfight` and `arena serve colorfight`: the flags
 //! and help.
 
-use super::GameCli;
-#[cfg(feature = "serve")]
-use super::Server;
 use crate::games::colorfight::PlayOptions;
 use arena_core::games::colorfight::{ColorFight, Variant, DEFAULT_TICKS};
 use clap::{Args, ValueEnum};
@@ -54,40 +51,30 @@ pub fn parse_size(s: &str) -> Result<(u16, u16), String> {
     )
 }
 
-impl GameCli for ColorFight {
-    const BOT_NOTES: &'static [&'static str] = &[
-        "strategist: mines first, then bases to survive, enemy bases when cheap, defends its bases",
-        "expander: takes the quickest cell next to its land, then the next",
-        "random: a legal action drawn at random, sometimes a base",
-    ];
-
-    const ABOUT: &'static str =
-        "ColorFight (Conquest or Skirmish), 2 to 8 players on a grid, one step per 100 ms tick.";
-
-    const REPLAY_ABOUT: &'static str =
-        "A ColorFight trace (JSON lines: header, then one line per tick).";
-
-    const TIME_LIMIT: &'static str = "100 ms an answer";
-
-    #[cfg(feature = "serve")]
-    const SERVER: Option<Server> = Some(Server {
-        command: serve_command,
-        run: serve,
-    });
-    type PlayFlags = PlayFlags;
-    /// Tournaments play Conquest on the default grid, one seat per entrant at the table.
-    type TournamentFlags = super::NoArgs;
-
-    fn play_options(args: &PlayFlags) -> PlayOptions {
-        PlayOptions {
-            variant: args.variant.variant(),
-            size: args.size,
-            state_every: args.state_every,
-            ticks: args.ticks,
-        }
+game_cli! {
+    ColorFight {
+        play: |f: &PlayFlags| PlayOptions {
+            variant: f.variant.variant(),
+            size: f.size,
+            state_every: f.state_every,
+            ticks: f.ticks,
+        },
+        // Tournaments play Conquest on the default grid, one seat per entrant at the table.
+        tournament: |_: &super::NoArgs| (),
+        about: "ColorFight (Conquest or Skirmish), 2 to 8 players on a grid, one step per 100 ms tick.",
+        replay: "A ColorFight trace (JSON lines: header, then one line per tick).",
+        time_limit: "100 ms an answer",
+        bots: [
+            "strategist: mines first, then bases to survive, enemy bases when cheap, defends its bases",
+            "expander: takes the quickest cell next to its land, then the next",
+            "random: a legal action drawn at random, sometimes a base",
+        ],
+        #[cfg(feature = "serve")]
+        server: Some(super::Server {
+            command: serve_command,
+            run: serve,
+        }),
     }
-
-    fn tournament_options(_: &super::NoArgs) {}
 }
 
 #[cfg(feature = "serve")]

@@ -232,7 +232,7 @@ pub fn time_limit_help<G: GameCli>(cmd: clap::Command) -> clap::Command {
 }
 
 /// A game on the command line: its help texts, its own flags and what they make of the game's
-/// options. Written for each game in `cli/<game>.rs`.
+/// options. Written for each game in `cli/<game>.rs`, by the macro `game_cli!` below.
 pub trait GameCli: HostGame {
     /// One line for `--help` and `arena bots`.
     const ABOUT: &'static str;
@@ -253,6 +253,41 @@ pub trait GameCli: HostGame {
     fn play_options(flags: &Self::PlayFlags) -> Self::PlayOptions;
     /// The game's options for a tournament, from its flags.
     fn tournament_options(flags: &Self::TournamentFlags) -> Self::TournamentOptions;
+}
+
+/// A game's [`GameCli`]: what its `play` and `tournament` flags make of its options (each a
+/// closure over the flags), its help texts and, for a game with a server, the `server` (with its
+/// `#[cfg]`). Each game's file says only what is its own.
+macro_rules! game_cli {
+    (
+        $game:ty {
+            play: |$play_flags:tt: &$play:ty| $play_options:expr,
+            tournament: |$tournament_flags:tt: &$tournament:ty| $tournament_options:expr,
+            about: $about:literal,
+            replay: $replay:literal,
+            time_limit: $limit:literal,
+            bots: [$($note:literal),* $(,)?],
+            $($(#[$server_attr:meta])* server: $server:expr,)?
+        }
+    ) => {
+        impl $crate::cli::GameCli for $game {
+            const ABOUT: &'static str = $about;
+            const BOT_NOTES: &'static [&'static str] = &[$($note),*];
+            const TIME_LIMIT: &'static str = $limit;
+            const REPLAY_ABOUT: &'static str = $replay;
+            $($(#[$server_attr])* const SERVER: Option<$crate::cli::Server> = $server;)?
+            type PlayFlags = $play;
+            type TournamentFlags = $tournament;
+
+            fn play_options($play_flags: &$play) -> Self::PlayOptions {
+                $play_options
+            }
+
+            fn tournament_options($tournament_flags: &$tournament) -> Self::TournamentOptions {
+                $tournament_options
+            }
+        }
+    };
 }
 
 /// The flags of a game that has none of its own (for `arena play` or `arena tournament`).

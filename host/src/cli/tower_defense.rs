@@ -1,6 +1,5 @@
 //! `arena play tower-defense` and `arena tournament tower-defense`: the flags and help.
 
-use super::GameCli;
 use crate::games::tower_defense::{PlayOptions, TournamentOptions};
 use arena_core::games::tower_defense::{TowerDefense, Variant};
 use clap::{Args, ValueEnum};
@@ -43,34 +42,23 @@ pub struct TournamentFlags {
     pub variant: VariantArg,
 }
 
-impl GameCli for TowerDefense {
-    const BOT_NOTES: &'static [&'static str] = &[
-        "strong: builds, upgrades and spawns by a look-ahead of the next turns; in Siege plays its seat (seat 0 invader, seat 1 defender)",
-        "random: random actions, a fair share of them refused (off the path, unaffordable); any seat",
-        "builder: the controller's simpleTurretBuilder (towers in a row, then upgrades); Siege: the defender, seat 1",
-        "army: the controller's simpleInvaderArmy (three towers, then invaders with every boost in HP); Siege: the invader, seat 0",
-    ];
-
-    const ABOUT: &'static str =
-        "Tower Defense (Duel: two players; Siege: invader against defender).";
-
-    const REPLAY_ABOUT: &'static str =
-        "A Tower Defense trace (JSON lines: header, turn-0 state, one line per turn).";
-
-    const TIME_LIMIT: &'static str = "an average over each 100 turns: 10 ms a turn (Siege 15 ms)";
-    type PlayFlags = PlayFlags;
-    type TournamentFlags = TournamentFlags;
-
-    fn play_options(args: &PlayFlags) -> PlayOptions {
-        PlayOptions {
-            variant: args.variant.variant(),
-            state_every: args.state_every,
-        }
-    }
-
-    fn tournament_options(args: &TournamentFlags) -> TournamentOptions {
-        TournamentOptions {
-            variant: args.variant.variant(),
-        }
+game_cli! {
+    TowerDefense {
+        play: |f: &PlayFlags| PlayOptions {
+            variant: f.variant.variant(),
+            state_every: f.state_every,
+        },
+        tournament: |f: &TournamentFlags| TournamentOptions {
+            variant: f.variant.variant(),
+        },
+        about: "Tower Defense (Duel: two players; Siege: invader against defender).",
+        replay: "A Tower Defense trace (JSON lines: header, turn-0 state, one line per turn).",
+        time_limit: "an average over each 100 turns: 10 ms a turn (Siege 15 ms)",
+        bots: [
+            "strong: builds, upgrades and spawns by a look-ahead of the next turns; in Siege plays its seat (seat 0 invader, seat 1 defender)",
+            "random: random actions, a fair share of them refused (off the path, unaffordable); any seat",
+            "builder: the controller's simpleTurretBuilder (towers in a row, then upgrades); Siege: the defender, seat 1",
+            "army: the controller's simpleInvaderArmy (three towers, then invaders with every boost in HP); Siege: the invader, seat 0",
+        ],
     }
 }

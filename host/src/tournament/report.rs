@@ -75,6 +75,18 @@ fn colour(place: usize) -> &'static str {
     COLOURS[place % COLOURS.len()]
 }
 
+/// A table cell (`td` or `th`) with a bot's name in the colour of its place; `left`: aligned left
+/// (`class="l"`), as the first column of a row.
+fn name_cell(html: &mut String, tag: &str, left: bool, place: usize, name: &str) {
+    let class = if left { " class=\"l\"" } else { "" };
+    let _ = write!(
+        html,
+        "<{tag}{class} style=\"color:{}\">{}</{tag}>",
+        colour(place),
+        escape(name)
+    );
+}
+
 fn head(html: &mut String, results: &Results) {
     let shard = results
         .shard
@@ -110,13 +122,8 @@ fn standings(html: &mut String, results: &Results) {
     }
     html.push_str("<th>TrueSkill mu</th><th>sigma</th><th>mu &minus; 3 sigma</th></tr>\n");
     for (place, row) in results.standings.iter().enumerate() {
-        let _ = write!(
-            html,
-            "<tr><td>{}</td><td class=\"l\" style=\"color:{}\">{}</td>",
-            place + 1,
-            colour(place),
-            escape(&row.bot)
-        );
+        let _ = write!(html, "<tr><td>{}</td>", place + 1);
+        name_cell(html, "td", true, place, &row.bot);
         for (_, v) in &row.columns {
             let _ = write!(html, "<td>{}</td>", escape(v));
         }
@@ -167,21 +174,12 @@ fn head_to_head(html: &mut String, results: &Results, shown: &[String], order: &
          <table id=\"h2h\" class=\"h2h\">\n<tr><th></th>",
     );
     for (place, &b) in order.iter().enumerate() {
-        let _ = write!(
-            html,
-            "<th style=\"color:{}\">{}</th>",
-            colour(place),
-            escape(&shown[b])
-        );
+        name_cell(html, "th", false, place, &shown[b]);
     }
     html.push_str("</tr>\n");
     for (place, &a) in order.iter().enumerate() {
-        let _ = write!(
-            html,
-            "<tr><th class=\"l\" style=\"color:{}\">{}</th>",
-            colour(place),
-            escape(&shown[a])
-        );
+        html.push_str("<tr>");
+        name_cell(html, "th", true, place, &shown[a]);
         for &b in order {
             if a == b {
                 html.push_str("<td class=\"self\">&ndash;</td>");
@@ -344,14 +342,12 @@ fn faults(html: &mut String, results: &Results, shown: &[String], order: &[usize
     );
     for (place, &b) in order.iter().enumerate() {
         let (f, dq) = totals[b];
+        html.push_str("<tr>");
+        name_cell(html, "td", true, place, &shown[b]);
         let _ = writeln!(
             html,
-            "<tr><td class=\"l\" style=\"color:{}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{dq}</td></tr>",
-            colour(place),
-            escape(&shown[b]),
-            f.timeouts,
-            f.crashes,
-            f.invalid,
+            "<td>{}</td><td>{}</td><td>{}</td><td>{dq}</td></tr>",
+            f.timeouts, f.crashes, f.invalid,
         );
     }
     html.push_str("</table>\n");

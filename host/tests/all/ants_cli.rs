@@ -30,13 +30,33 @@ fn play(map: &str, bots: &[&str], extra: &[&str]) -> (Value, Value, TempPath) {
     played(ants_on(Path::new(map), bots).args(extra))
 }
 
-/// [`play`], with the bots' logs (`--bot-logs`) in `logs`.
-fn play_logged(map: &str, bots: &[&str], extra: &[&str], logs: &Path) -> (Value, Value, TempPath) {
-    played(
-        ants_on(Path::new(map), bots)
+/// `bot` against the hunter on the tutorial map, with the bots' logs (`--bot-logs`): the report,
+/// the replay, and what `bot` was sent, which must be byte for byte what the official engine sends
+/// for that game (the hunter, built in, has no input log); the replay must verify.
+fn against_hunter_logged(bot: &str, extra: &[&str]) -> (Value, Value, String) {
+    let (_logs_dir, logs) = scratch("logs");
+    let map = tutorial_map();
+    let bots = [bot, "hunter"];
+    let (report, replay, file) = played(
+        ants_on(Path::new(&map), &bots)
             .args(extra)
-            .file("--bot-logs", logs),
-    )
+            .file("--bot-logs", &logs),
+    );
+    assert_verifies(&file, &map);
+    let sent = sent_as_official(&logs, &file, &map);
+    assert!(
+        !logs.join("1.input").exists(),
+        "built-in bots have no input log"
+    );
+    (report, replay, sent)
+}
+
+/// `bot` against the official HoldBot on the tutorial map, as [`play`]; its replay checked to verify.
+fn against_hold(bot: &str, extra: &[&str]) -> (Value, Value) {
+    let map = tutorial_map();
+    let (report, replay, file) = play(&map, &[bot, "hold"], extra);
+    assert_verifies(&file, &map);
+    (report, replay)
 }
 
 fn played(cmd: Arena) -> (Value, Value, TempPath) {
@@ -123,8 +143,6 @@ fn any_moved(ants: &[Value]) -> bool {
 
 #[test]
 fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
-    let (_logs_dir, logs) = scratch("logs");
-    let map = tutorial_map();
     let marker = "ants-starter-marker-1";
     let python = format!("cmd:python3 host/examples/ants_bot.py {marker}");
     let extra = [
@@ -135,7 +153,7 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
         "--player-seed",
         "-42",
     ];
-    let (report, replay, file) = play_logged(&map, &[&python, "hunter"], &extra, &logs);
+    let (report, replay, sent) = against_hunter_logged(&python, &extra);
     assert_eq!(report["turns"], 50, "{report}");
     assert_eq!(report["reason"], "turn limit reached", "{report}");
     assert!(faults(&report, 0).is_empty(), "{report}");
@@ -153,19 +171,13 @@ fn python_starter_bot_plays_a_builtin_bot_and_the_replay_verifies() {
     let ours = ants_of(&replay, 0);
     assert!(ours.len() > 1, "{ours:?}");
     assert!(any_moved(&ours), "{ours:?}");
-    assert_verifies(&file, &map);
     // The bot was sent, byte for byte, what the official engine sends for this game.
-    let sent = sent_as_official(&logs, &file, &map);
     assert!(
         sent.starts_with("turn 0\nloadtime 3000\nturntime 1000\n"),
         "{sent}"
     );
     assert!(sent.contains("\nplayer_seed -42\nready\n"), "{sent}");
     assert!(sent.ends_with("go\n") && sent.contains("\nend\nplayers 2\n"));
-    assert!(
-        !logs.join("1.input").exists(),
-        "built-in bots have no input log"
-    );
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
 
@@ -285,13 +297,8 @@ for line in sys.stdin:
 "#,
     )
     .unwrap();
-    let map = tutorial_map();
     let garbage = format!("cmd:python3 {}", bot.display());
-    let (report, replay, file) = play(
-        &map,
-        &[&garbage, "hold"],
-        &["--turns", "5", "--engine-seed", "2"],
-    );
+    let (report, replay) = against_hold(&garbage, &["--turns", "5", "--engine-seed", "2"]);
     assert_eq!(report["turns"], 5, "{report}");
     assert_eq!(
         report["seats"][0]["disqualified_at"],
@@ -321,7 +328,6 @@ for line in sys.stdin:
     // The valid orders were played all the same.
     let ours = ants_of(&replay, 0);
     assert!(any_moved(&ours), "{ours:?}");
-    assert_verifies(&file, &map);
 }
 
 #[test]
@@ -361,21 +367,15 @@ fn a_tampered_replay_fails_and_names_the_turn() {
 
 #[test]
 fn a_bot_flooding_orders_without_go_times_out() {
-    let map = tutorial_map();
     let marker = "ants-flood-marker-3";
     let flood = format!("cmd:read l; echo go; yes 'o 1 1 n # {marker}'");
-    let (report, replay, file) = play(
-        &map,
-        &[&flood, "hold"],
-        &["--turntime", "100", "--engine-seed", "4"],
-    );
+    let (report, replay) = against_hold(&flood, &["--turntime", "100", "--engine-seed", "4"]);
     assert_eq!(report["turns"], 1, "{report}");
     assert_eq!(
         report["seats"][0]["faults"][0]["kind"], "timeout",
         "{report}"
     );
     assert_eq!(replay["status"], serde_json::json!(["timeout", "survived"]));
-    assert_verifies(&file, &map);
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
 
@@ -412,18 +412,14 @@ fn the_starter_bot_answers_go_whatever_it_is_sent() {
 
 #[test]
 fn an_eliminated_bot_hears_end_as_the_official_engine_says_it() {
-    let (_logs_dir, logs) = scratch("logs");
-    let map = tutorial_map();
     let marker = "ants-idle-marker-4";
     // Never moves: the hunter razes its hill and kills its ants.
     let idle = format!("cmd:while read l; do case $l in ready|go) echo go;; esac; done # {marker}");
     let extra = ["--turns", "200", "--engine-seed", "3"];
-    let (report, replay, file) = play_logged(&map, &[&idle, "hunter"], &extra, &logs);
+    let (report, replay, sent) = against_hunter_logged(&idle, &extra);
     assert_eq!(report["winner"], 1, "{report}");
     assert_eq!(replay["status"][0], "eliminated", "{report}");
-    let sent = sent_as_official(&logs, &file, &map);
     assert!(sent.contains("\nend\nplayers 2\n"), "{sent}");
-    assert_verifies(&file, &map);
     assert_eq!(left_behind(marker), Vec::<String>::new());
 }
 

@@ -188,7 +188,8 @@ fn hostile() -> Vec<Hostile> {
     ]
 }
 
-fn left_behind(marker: &str) -> String {
+/// The processes a bot left behind: those running `sleep <marker>`.
+pub fn left_behind(marker: &str) -> String {
     let out = std::process::Command::new("pgrep")
         .args(["-af", &format!("sleep {marker}")])
         .output()
@@ -297,10 +298,5 @@ fn every_game_survives_every_hostile_bot() {
         nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN).unwrap();
     let max_rss_mb = usage.max_rss() / 1024;
     assert!(max_rss_mb < 300, "an arena process used {max_rss_mb} MB");
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures);
 }

@@ -6,6 +6,7 @@
 //! and after, and printed (`--nocapture`) for docs/reliability.md's table.
 
 use crate::common::*;
+use crate::hostile_bots::left_behind;
 use std::time::Instant;
 
 /// The caps of these tests: small, so that each bot is stopped in a moment.
@@ -163,14 +164,6 @@ fn hostile() -> Vec<Hostile> {
     ]
 }
 
-fn left_behind(marker: &str) -> String {
-    let out = std::process::Command::new("pgrep")
-        .args(["-af", &format!("sleep {marker}")])
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
 /// One hostile bot's match: what went wrong (empty: contained), and its row of the table.
 fn contained(
     h: &Hostile,
@@ -257,13 +250,18 @@ fn contained(
 /// One test of the sandbox at a time (they measure the machine).
 static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
+/// A sandbox test's turn (held until it ends) and its scratch folder; `None` where this machine
+/// cannot sandbox.
+fn sandboxed() -> Option<(std::sync::MutexGuard<'static, ()>, tempfile::TempDir)> {
+    let one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    sandbox_available().then(|| (one, tempfile::tempdir().unwrap()))
+}
+
 #[test]
 fn every_hostile_bot_is_contained_by_the_sandbox() {
-    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !sandbox_available() {
+    let Some((_one, dir)) = sandboxed() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
+    };
     // A file planted in the home folder, which no sandboxed bot may read.
     let home = std::path::PathBuf::from(std::env::var("HOME").unwrap_or_else(|_| "/root".into()));
     let planted = home.join(format!(".arena-sandbox-test-{}", std::process::id()));
@@ -281,12 +279,7 @@ fn every_hostile_bot_is_contained_by_the_sandbox() {
     }
     let _ = std::fs::remove_file(&planted);
     eprintln!("{}", table.join("\n"));
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures);
 }
 
 #[test]
@@ -313,11 +306,9 @@ fn without_a_sandbox_it_refuses_to_start() {
 /// cap (seconds), so a thousand of them would take an hour; the tests above and below cover them.
 #[test]
 fn a_thousand_sandboxed_matches_give_the_same_results_for_one_and_two_jobs() {
-    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !sandbox_available() {
+    let Some((_one, dir)) = sandboxed() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
+    };
     let marker = format!("mix{}", std::process::id());
     let hostile = [
         format!(": {marker}; exec head -c 10000000000 /dev/zero > $HOME/big"),
@@ -375,11 +366,9 @@ fn a_thousand_sandboxed_matches_give_the_same_results_for_one_and_two_jobs() {
 /// match completes with the cap named and its replay verified.
 #[test]
 fn every_game_goes_on_when_a_cap_stops_a_bot() {
-    let _one = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    if !sandbox_available() {
+    let Some((_one, dir)) = sandboxed() else {
         return;
-    }
-    let dir = tempfile::tempdir().unwrap();
+    };
     let capped: Vec<Hostile> = hostile()
         .into_iter()
         .filter(|h| ["fork bomb", "allocates 8 GB", "writes 10 GB"].contains(&h.name))
@@ -427,10 +416,5 @@ fn every_game_goes_on_when_a_cap_stops_a_bot() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failures:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_failures(&failures);
 }

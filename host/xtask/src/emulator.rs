@@ -11,7 +11,129 @@ use std::process::{Command, Stdio};
 use anyhow::{bail, ensure, Context, Result};
 use serde_json::{json, Value};
 
+use crate::host::Recorder;
 use crate::log;
+use arena_firmware::RunConfig;
+
+/// What the host recorded of a rotation, with the run options it played it under.
+type Played<D> = Result<(RunConfig, Recorder<D>)>;
+
+/// The host's side of a rotation run on board `H`, on a thread of its own beside the emulator: as
+/// soon as the boot line has come through `lines` (the run's tap), the same `matches` matches
+/// under the options it gives, recorded by `play`; then the rest of the log, until the run ends.
+pub fn host_side<H: Harness, D: Send + 'static>(
+    lines: std::sync::mpsc::Receiver<String>,
+    matches: u32,
+    play: fn(&RunConfig) -> Recorder<D>,
+) -> std::thread::JoinHandle<Played<D>> {
+    let (prefix, board) = (H::BOOT, H::SHORT);
+    std::thread::spawn(move || {
+        let Some(boot) = lines.iter().find(|l| log::message(l).starts_with(prefix)) else {
+            bail!("the {board}'s log has no `{prefix}` boot line");
+        };
+        let cfg = RunConfig {
+            matches: Some(matches),
+            ..logged_config::<H>(&[boot])?
+        };
+        ensure!(
+            cfg.digest_every > 0 && cfg.snapshot_every > 0,
+            "the {board} firmware logs digests every {} and announces frames every {} turns: both are needed",
+            cfg.digest_every,
+            cfg.snapshot_every
+        );
+        let rec = play(&cfg);
+        for _ in lines {} // the rest of the log, until the run ends
+        Ok((cfg, rec))
+    })
+}
+
+/// What [`host_side`] recorded, once `ran` is over: its options must still be those of the boot
+/// line `ran` logged.
+pub fn host_played<H: Harness, D>(
+    host: std::thread::JoinHandle<Played<D>>,
+    ran: &Ran,
+) -> Result<Recorder<D>> {
+    let Ok(played) = host.join() else {
+        bail!("the host's replay panicked");
+    };
+    let (cfg, want) = played?;
+    let unchanged = RunConfig {
+        matches: None,
+        ..cfg
+    };
+    ensure!(
+        logged_config::<H>(&ran.lines)? == unchanged,
+        "the {}'s boot line changed under the run",
+        H::SHORT
+    );
+    Ok(want)
+}
+
+/// The matches of `ran` against the host's: the same digests turn by turn, the same finals and
+/// games (see [`log::same_matches`]); how many.
+pub fn same_matches<H: Harness, D>(ran: &Ran, want: &Recorder<D>) -> Result<String> {
+    log::same_matches(
+        &ran.lines,
+        H::SHORT,
+        &want.digests,
+        &want.finals,
+        &want.started,
+    )
+}
+
+/// A frame the host drew, that a board's emulated display must show pixel for pixel.
+pub trait HostFrame {
+    /// The display in messages (`the emulated {DISPLAY}`).
+    const DISPLAY: &'static str;
+    /// Where the emulated display's `picture` first differs from this frame, in words (`(x, y):
+    /// got, want`); `Err` when it is no picture of the display.
+    fn differs(&self, picture: &image::DynamicImage) -> Result<Option<String>, String>;
+    /// This frame drawn as the emulated display's pictures are (the size of `like`).
+    fn picture(&self, like: &image::DynamicImage) -> image::DynamicImage;
+}
+
+/// Every frame board `H` announced in `ran` equals the host's of the same match and turn, in the
+/// same order; at the first that differs, the host's picture is saved beside it (`.host.png`).
+pub fn same_frames<H: Harness, D: HostFrame>(
+    ran: &Ran,
+    want: &[((u32, u32, bool), D)],
+) -> Result<()> {
+    let board = H::SHORT;
+    ensure!(
+        ran.frames.len() == want.len(),
+        "the {board} announced {} frames, the host {}",
+        ran.frames.len(),
+        want.len()
+    );
+    for ((line, png, _), ((m, t, result), frame)) in ran.frames.iter().zip(want) {
+        let line = line.as_deref().unwrap_or("");
+        let key = (
+            log::num::<u32>(line, "m"),
+            log::num::<u32>(line, "t"),
+            log::value(line, "k") == Some("Result"),
+        );
+        ensure!(
+            key == (Some(*m), Some(*t), *result),
+            "frame order: {board} `{line}`, host m={m} t={t} result={result}"
+        );
+        let img = image::open(png).with_context(|| png.display().to_string())?;
+        match frame.differs(&img) {
+            Ok(None) => {}
+            Ok(Some(at)) => {
+                let host = png.with_extension("host.png");
+                frame.picture(&img).save(&host)?;
+                bail!(
+                    "{line}: the emulated {} {} differs from the host rendering {} at {at}",
+                    D::DISPLAY,
+                    png.display(),
+                    host.display()
+                );
+            }
+            Err(e) => bail!("{}: {e}", png.display()),
+        }
+    }
+    Ok(())
+}
 
 /// What a run left: the harness's exit status, the decoded log, the frames in order (the
 /// announcing line for the announced ones, `None` for those taken with `every`), the summary.
@@ -39,10 +161,17 @@ impl Ran {
 pub trait Harness: Default + Sized {
     /// The board in messages: `the emulated {BOARD} did not stop`.
     const BOARD: &'static str;
+    /// Its short name in the checks' messages: `the {SHORT}'s log`.
+    const SHORT: &'static str;
+    /// How its firmware's boot line starts (`rp-pico:`), the line that gives the run options.
+    const BOOT: &'static str;
     /// The summary file's name: `arena-{TAG}-PID-N.json` in the temporary folder.
     const TAG: &'static str;
     /// The error when the harness does not start.
     const CANNOT_START: &'static str;
+    /// The options of a run that ends soon after the log falls silent, as `panic-test`'s does
+    /// after its HardFault.
+    fn silenced() -> Self;
     /// The harness's command line for `run` (without the output plumbing): [`Run::common`] and
     /// the board's own options.
     fn command(run: &Run<'_, Self>, summary: &Path) -> Command;
@@ -194,20 +323,17 @@ fn frames(dir: &Path, lines: &[String]) -> Result<Vec<(Option<String>, PathBuf, 
     Ok(frames)
 }
 
-/// The rotation's run options as a board's firmware logs them at boot
-/// (`{prefix} ... digest=D snap=S maxsteps=M`); `board` names it in the error.
-pub fn logged_config(
-    lines: &[String],
-    prefix: &str,
-    board: &str,
-) -> Result<arena_firmware::RunConfig> {
+/// The rotation's run options as board `H`'s firmware logs them at boot
+/// (`{BOOT} ... digest=D snap=S maxsteps=M`).
+pub fn logged_config<H: Harness>(lines: &[String]) -> Result<RunConfig> {
+    let (prefix, board) = (H::BOOT, H::SHORT);
     let Some(boot) = lines.iter().find(|l| log::message(l).starts_with(prefix)) else {
         bail!("no `{prefix}` boot line in the {board}'s log");
     };
     let n = |k: &str| -> Result<u32> {
         log::num(boot, k).with_context(|| format!("no {k}= in the boot line `{boot}`"))
     };
-    Ok(arena_firmware::RunConfig {
+    Ok(RunConfig {
         first: 0,
         matches: None,
         digest_every: n("digest")?,
@@ -216,10 +342,27 @@ pub fn logged_config(
     })
 }
 
-/// `panic-test`'s run: a failure status, the HardFault that panic-probe takes, the panic's message
-/// in the decoded log. `board` is the short name (`the Pico's log`), `emulated` the long one
-/// (`the emulated STM32F411`).
-pub fn check_panic(ran: &Ran, board: &str, emulated: &str) -> Result<()> {
+/// `checks` of board `H`, then how long they took.
+pub fn timed<H: Harness>(checks: impl FnOnce() -> Result<()>) -> Result<()> {
+    let started = std::time::Instant::now();
+    checks()?;
+    println!(
+        "xtask test: the emulated {} checks took {:.0} s",
+        H::BOARD,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// `panic-test` (`elf`) run on board `H`: a failure status, the HardFault that panic-probe takes,
+/// the panic's message in the decoded log.
+pub fn panic_test<H: Harness>(elf: &Path) -> Result<()> {
+    let ran = Run {
+        own: H::silenced(),
+        ..Run::new(elf, 120)
+    }
+    .go()?;
+    let (board, emulated) = (H::SHORT, format!("the emulated {}", H::BOARD));
     ensure!(
         ran.status != 0,
         "a panic must end {emulated} with a failure status"
@@ -311,15 +454,9 @@ impl BadInput<'_> {
     }
 }
 
-/// The cost rows of a run of the rotation's `matches` matches, per turn in `unit`s (`cycles`,
-/// `instructions`): the run must end well and log a cost line for every match. `board` names it
-/// in the log (`the F411's log`).
-pub fn cost_rows<H: Harness>(
-    ran: &Ran,
-    matches: u32,
-    unit: &str,
-    board: &str,
-) -> Result<Vec<Value>> {
+/// The cost rows of a run of the rotation's `matches` matches on board `H`, per turn in `unit`s
+/// (`cycles`, `instructions`): the run must end well and log a cost line for every match.
+pub fn cost_rows<H: Harness>(ran: &Ran, matches: u32, unit: &str) -> Result<Vec<Value>> {
     ensure!(
         ran.status == 0,
         "the emulated {} stopped: {}",
@@ -330,8 +467,9 @@ pub fn cost_rows<H: Harness>(
     for r in &rows {
         ensure!(
             r["turns"].as_u64().unwrap_or(0) > 0,
-            "no cost line for match {} in the {board}'s log",
-            r["match"]
+            "no cost line for match {} in the {}'s log",
+            r["match"],
+            H::SHORT
         );
     }
     Ok(rows)
@@ -367,7 +505,7 @@ pub fn rotation_cost<H: Harness>(
     matches: u32,
     timeout_s: u32,
     own: H,
-    (unit, board): (&str, &str),
+    unit: &str,
 ) -> Result<Vec<Value>> {
     let ran = Run {
         matches: Some(matches),
@@ -375,7 +513,7 @@ pub fn rotation_cost<H: Harness>(
         ..Run::new(elf, timeout_s)
     }
     .go()?;
-    cost_rows::<H>(&ran, matches, unit, board)
+    cost_rows::<H>(&ran, matches, unit)
 }
 
 /// `min / median / max` of a per-turn figure.

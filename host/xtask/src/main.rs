@@ -112,8 +112,12 @@ fn task(args: Vec<String>) -> Result<()> {
                 clock.report();
                 out
             }
-            Some("rp-pico") => setup::all().and_then(|_| pico_check::run()),
-            Some("stm32f411") => setup::stm32_board().and_then(|_| stm32_check::run()),
+            Some("rp-pico") => {
+                setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?))
+            }
+            Some("stm32f411") => {
+                setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
+            }
             Some(other) => {
                 bail!("firmware-test --board {other}: only rp-pico and stm32f411 run alone")
             }
@@ -269,20 +273,18 @@ pub fn run(program: &str, args: &[&str]) -> Result<()> {
     Ok(())
 }
 
-/// The API docs of the libraries that say `#![warn(missing_docs)]`, every feature on, with
-/// rustdoc's warnings (a missing doc, a broken link) as errors.
+/// The libraries that say `#![warn(missing_docs)]`.
+const DOCUMENTED: [&str; 3] = ["arena-core", "arena-firmware", "arena-host"];
+
+/// The API docs of the [`DOCUMENTED`] libraries, every feature on, with rustdoc's warnings (a
+/// missing doc, a broken link) as errors.
 fn api_docs() -> Result<()> {
-    let args = [
-        "doc",
-        "--no-deps",
-        "-p",
-        "arena-core",
-        "-p",
-        "arena-firmware",
-        "-p",
-        "arena-host",
-        "--all-features",
-    ];
+    let packages = DOCUMENTED.iter().flat_map(|p| ["-p", p]);
+    let args: Vec<&str> = ["doc", "--no-deps"]
+        .into_iter()
+        .chain(packages)
+        .chain(["--all-features"])
+        .collect();
     eprintln!("$ RUSTDOCFLAGS='-D warnings' cargo {}", args.join(" "));
     let status = Command::new("cargo")
         .args(args)

@@ -45,6 +45,21 @@ impl MonoFrame {
 
 arena_firmware::frame_target!(MonoFrame, BinaryColor);
 
+/// The SSD1306's pictures are gray, the frame scaled up, every on pixel at one level.
+impl crate::emulator::HostFrame for MonoFrame {
+    const DISPLAY: &'static str = "OLED";
+
+    fn differs(&self, picture: &image::DynamicImage) -> Result<Option<String>, String> {
+        let at = compare(&picture.to_luma8(), self)?;
+        let want = |on: bool| if on { "on" } else { "off" };
+        Ok(at.map(|(x, y, got, on)| format!("({x}, {y}): level {got}, want {}", want(on))))
+    }
+
+    fn picture(&self, like: &image::DynamicImage) -> image::DynamicImage {
+        self.to_image(like.width() / WIDTH as u32, 255).into()
+    }
+}
+
 /// What the Pico would log and show, recorded on the host.
 pub type MonoRecorder = crate::host::Recorder<MonoFrame>;
 

@@ -42,8 +42,17 @@ pub struct Options<'a> {
 
 impl crate::emulator::Harness for Options<'_> {
     const BOARD: &'static str = "Pico";
+    const SHORT: &'static str = "Pico";
+    const BOOT: &'static str = "rp-pico:";
     const TAG: &'static str = "pico";
     const CANNOT_START: &'static str = "cannot start node (the emulated Pico)";
+
+    fn silenced() -> Self {
+        Options {
+            silence: Some(500_000_000),
+            ..Options::default()
+        }
+    }
 
     fn command(run: &Run<'_>, summary: &Path) -> Command {
         let script = root().join(EMULATOR).join("pico.mjs");
@@ -59,12 +68,6 @@ impl crate::emulator::Harness for Options<'_> {
 }
 
 pub use crate::emulator::Ran;
-
-/// The rotation's run options as the Pico firmware logs them at boot
-/// (`rp-pico: ... digest=D snap=S maxsteps=M`).
-pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
-    crate::emulator::logged_config(lines, "rp-pico:", "Pico")
-}
 
 /// The QEMU Cortex-M3 report (target/cost.json from `cargo xtask cost`), measured again when it is
 /// missing or older than the QEMU firmware.
@@ -148,12 +151,6 @@ pub fn cost(json_only: bool) -> Result<Value> {
     crate::setup::all()?;
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
-    let rows = crate::emulator::rotation_cost(
-        &elf,
-        matches,
-        1500,
-        Options::default(),
-        ("cycles", "Pico"),
-    )?;
+    let rows = crate::emulator::rotation_cost(&elf, matches, 1500, Options::default(), "cycles")?;
     print_cost(&rows, json_only)
 }

@@ -19,43 +19,34 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Context, Result};
 use serde_json::Value;
 
 use crate::pico::{self, Run};
-use crate::{log, mono, qemu, root, tools};
-
-pub fn run() -> Result<()> {
-    let release = build()?;
-    emulate(&release)
-}
+use crate::{emulator, mono, qemu, root, tools};
 
 /// Everything before the emulator runs: Node's packages, the harness's own tests, the release
 /// ELFs (this uses both cores; [`emulate`] mostly one, so it can run beside other checks).
 pub fn build() -> Result<std::path::PathBuf> {
-    crate::setup::node_packages()?;
-    harness_tests()?;
+    harness()?;
     pico::build()
 }
 
 /// The checks on the emulated Pico, with the ELFs of [`build`].
 pub fn emulate(release: &Path) -> Result<()> {
-    let started = Instant::now();
-    let rows = rotation(&release.join("arena"))?;
-    panic_test(&release.join("panic-test"))?;
-    bad_input(&release.join("arena"), &release.join("panic-test"))?;
-    pico::print_cost(&rows, false)?;
-    println!(
-        "xtask test: the emulated Pico checks took {:.0} s",
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    emulator::timed::<pico::Options>(|| {
+        let rows = rotation(&release.join("arena"))?;
+        emulator::panic_test::<pico::Options>(&release.join("panic-test"))?;
+        bad_input(&release.join("arena"), &release.join("panic-test"))?;
+        pico::print_cost(&rows, false).map(drop)
+    })
 }
 
-/// The harness's unit tests (the ROM, the SSD1306 model, the ELF reader, rzCOBS, PNG).
-fn harness_tests() -> Result<()> {
+/// The harness: its Node packages installed, its unit tests passed (the ROM, the SSD1306 model,
+/// the ELF reader, rzCOBS, PNG).
+fn harness() -> Result<()> {
+    crate::setup::node_packages()?;
     tools::status(
         Command::new("node")
             .args(["--test", "--test-reporter=dot", "test/"])
@@ -101,29 +92,7 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
     // The host plays the same matches on the other core while the emulator runs, as soon as the
     // Pico's boot line has said how it plays them.
     let (tap, lines) = std::sync::mpsc::channel::<String>();
-    let host = std::thread::spawn(
-        move || -> Result<(arena_firmware::RunConfig, mono::MonoRecorder)> {
-            let Some(boot) = lines
-                .iter()
-                .find(|l| log::message(l).starts_with("rp-pico:"))
-            else {
-                bail!("the Pico's log has no `rp-pico:` boot line");
-            };
-            let cfg = arena_firmware::RunConfig {
-                matches: Some(matches),
-                ..pico::logged_config(&[boot])?
-            };
-            ensure!(
-            cfg.digest_every > 0 && cfg.snapshot_every > 0,
-            "the Pico firmware logs digests every {} and announces frames every {} turns: both are needed",
-            cfg.digest_every,
-            cfg.snapshot_every
-        );
-            let rec = mono::play::<pico::Lineup>(&cfg);
-            for _ in lines {} // the rest of the log, until the run ends
-            Ok((cfg, rec))
-        },
-    );
+    let host = emulator::host_side::<pico::Options, _>(lines, matches, mono::play::<pico::Lineup>);
     let ran = Run {
         matches: Some(matches),
         frames: Some(&dir),
@@ -149,82 +118,22 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         "xtask test: the emulated Pico played {matches} matches in {:.0} s ({} emulated cycles)",
         ran.seconds, ran.summary["cycles"]
     );
-    let Ok(played) = host.join() else {
-        bail!("the host's replay panicked");
-    };
-    let (cfg, want) = played?;
-    ensure!(
-        pico::logged_config(&ran.lines)?
-            == arena_firmware::RunConfig {
-                matches: None,
-                ..cfg
-            },
-        "the Pico's boot line changed under the run"
-    );
-
-    let matched = log::same_matches(
-        &ran.lines,
-        "Pico",
-        &want.digests,
-        &want.finals,
-        &want.started,
-    )?;
+    let want = emulator::host_played::<pico::Options, _>(host, &ran)?;
+    let matched = emulator::same_matches::<pico::Options, _>(&ran, &want)?;
     println!(
         "xtask test: {matched} identical on the emulated Pico (Cortex-M0+, booted from the UF2 file) and the host"
     );
-    same_frames(&ran, &want)?;
-    stacks(&ran, matches)
-}
-
-/// Every frame the Pico announced equals the host's rendering at oled128x64, in the same order.
-fn same_frames(ran: &pico::Ran, want: &mono::MonoRecorder) -> Result<()> {
-    ensure!(
-        ran.frames.len() == want.frames.len(),
-        "the Pico announced {} frames, the host {}",
-        ran.frames.len(),
-        want.frames.len()
-    );
-    for ((line, png, _), ((m, t, result), frame)) in ran.frames.iter().zip(&want.frames) {
-        let line = line.as_deref().unwrap_or("");
-        let key = (
-            log::num::<u32>(line, "m"),
-            log::num::<u32>(line, "t"),
-            log::value(line, "k") == Some("Result"),
-        );
-        ensure!(
-            key == (Some(*m), Some(*t), *result),
-            "frame order: Pico `{line}`, host m={m} t={t} result={result}"
-        );
-        let img = image::open(png)
-            .with_context(|| png.display().to_string())?
-            .to_luma8();
-        match mono::compare(&img, frame) {
-            Ok(None) => {}
-            Ok(Some((x, y, got, on))) => {
-                let host = png.with_extension("host.png");
-                frame
-                    .to_image(img.width() / mono::WIDTH as u32, 255)
-                    .save(&host)?;
-                bail!(
-                    "{line}: the emulated OLED {} differs from the host rendering {} at ({x}, {y}): level {got}, want {}",
-                    png.display(),
-                    host.display(),
-                    if on { "on" } else { "off" }
-                );
-            }
-            Err(e) => bail!("{}: {e}", png.display()),
-        }
-    }
+    emulator::same_frames::<pico::Options, _>(&ran, &want.frames)?;
     println!(
         "xtask test: {} OLED frames of the emulated Pico equal the host rendering at oled128x64",
         ran.frames.len()
     );
-    Ok(())
+    stacks(&ran, matches)
 }
 
 /// The stack high-water mark and cost lines of every match: plausible, printed; the cost rows.
 fn stacks(ran: &pico::Ran, matches: u32) -> Result<Vec<Value>> {
-    let rows = crate::log::cost_rows(&ran.lines, matches, "cycles", true);
+    let rows = emulator::cost_rows::<pico::Options>(ran, matches, "cycles")?;
     println!(
         "xtask test: stack high-water mark per match on the Pico (of {} bytes):",
         rows.first()
@@ -241,11 +150,6 @@ fn stacks(ran: &pico::Ran, matches: u32) -> Result<Vec<Value>> {
             "match {}: no plausible stack line (used {used} of {of})",
             r["match"]
         );
-        ensure!(
-            r["turns"].as_u64().unwrap_or(0) > 0,
-            "match {}: no cost line",
-            r["match"]
-        );
         println!(
             "  {:<14} {:<15} {:>7} bytes",
             r["game"].as_str().unwrap_or("?"),
@@ -256,20 +160,8 @@ fn stacks(ran: &pico::Ran, matches: u32) -> Result<Vec<Value>> {
     Ok(rows)
 }
 
-fn panic_test(elf: &Path) -> Result<()> {
-    let ran = Run {
-        own: pico::Options {
-            silence: Some(500_000_000),
-            ..pico::Options::default()
-        },
-        ..Run::new(elf, 120)
-    }
-    .go()?;
-    crate::emulator::check_panic(&ran, "Pico", "the emulated Pico")
-}
-
 fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
-    crate::emulator::BadInput {
+    emulator::BadInput {
         name: "the emulator",
         dir: &root().join("target/xtask-pico"),
         elf,

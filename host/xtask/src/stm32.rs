@@ -56,8 +56,17 @@ pub struct Options {
 
 impl crate::emulator::Harness for Options {
     const BOARD: &'static str = "STM32F411";
+    const SHORT: &'static str = "F411";
+    const BOOT: &'static str = "stm32f411:";
     const TAG: &'static str = "f411";
     const CANNOT_START: &'static str = "cannot start the emulated STM32F411 (python)";
+
+    fn silenced() -> Self {
+        Options {
+            silence_s: Some(30),
+            ..Options::default()
+        }
+    }
 
     fn command(run: &Run<'_>, summary: &Path) -> Command {
         let script = root().join(EMULATOR).join("f411.py");
@@ -78,12 +87,6 @@ impl crate::emulator::Harness for Options {
         }
         cmd
     }
-}
-
-/// The rotation's run options as the F411 firmware logs them at boot
-/// (`stm32f411: ... digest=D snap=S maxsteps=M`).
-pub fn logged_config(lines: &[String]) -> Result<arena_firmware::RunConfig> {
-    crate::emulator::logged_config(lines, "stm32f411:", "F411")
 }
 
 /// The Cortex-M0+ report, when `cargo xtask cost --board rp-pico` has left one.
@@ -206,8 +209,7 @@ pub fn cost(json_only: bool) -> Result<Value> {
         count: true,
         ..Options::default()
     };
-    let rows =
-        crate::emulator::rotation_cost(&elf, matches, 3000, count, ("instructions", "F411"))?;
+    let rows = crate::emulator::rotation_cost(&elf, matches, 3000, count, "instructions")?;
     let report = print_cost(&rows, json_only)?;
     check_stack(&rows)?;
     Ok(report)

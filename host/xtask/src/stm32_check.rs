@@ -19,14 +19,13 @@
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Instant;
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{ensure, Context, Result};
 use embedded_graphics::pixelcolor::{Rgb565, Rgb888, RgbColor};
 use serde_json::Value;
 
 use crate::stm32::{self, Run};
-use crate::{dfu, log, qemu, root, tools};
+use crate::{dfu, emulator, log, qemu, root, tools};
 
 pub const SIDE: usize = 240;
 
@@ -67,6 +66,20 @@ impl RgbFrame {
 
 arena_firmware::frame_target!(RgbFrame, Rgb565, size: SIDE x SIDE);
 
+/// The ST7789's pictures are the panel itself, 240x240 RGB.
+impl emulator::HostFrame for RgbFrame {
+    const DISPLAY: &'static str = "ST7789";
+
+    fn differs(&self, picture: &image::DynamicImage) -> Result<Option<String>, String> {
+        let at = compare(&picture.to_rgb8(), self)?;
+        Ok(at.map(|(x, y, got, want)| format!("({x}, {y}): {got:?}, want {want:?}")))
+    }
+
+    fn picture(&self, _: &image::DynamicImage) -> image::DynamicImage {
+        self.to_image().into()
+    }
+}
+
 /// A differing pixel: `(x, y, got, want)`.
 pub type Difference = (u32, u32, [u8; 3], [u8; 3]);
 
@@ -85,36 +98,28 @@ pub fn compare(png: &image::RgbImage, frame: &RgbFrame) -> Result<Option<Differe
     Ok(None)
 }
 
-pub fn run() -> Result<()> {
-    let release = build()?;
-    emulate(&release)
-}
-
 /// Everything before the emulator runs: the harness's own tests, the release ELFs.
 pub fn build() -> Result<std::path::PathBuf> {
-    crate::setup::stm32_emulator()?;
-    harness_tests()?;
+    harness()?;
     stm32::build()
 }
 
 /// The checks on the emulated F411, with the ELFs of [`build`].
 pub fn emulate(release: &Path) -> Result<()> {
-    let started = Instant::now();
-    let (rows, lines) = rotation(&release.join("arena"))?;
-    registers_agree(&release.join("arena"), &lines)?;
-    panic_test(&release.join("panic-test"))?;
-    bad_input(&release.join("arena"), &release.join("panic-test"))?;
-    dfu_image(&release.join("arena"))?;
-    stm32::check_stack(&rows)?;
-    println!(
-        "xtask test: the emulated STM32F411 checks took {:.0} s",
-        started.elapsed().as_secs_f64()
-    );
-    Ok(())
+    emulator::timed::<stm32::Options>(|| {
+        let (rows, lines) = rotation(&release.join("arena"))?;
+        registers_agree(&release.join("arena"), &lines)?;
+        emulator::panic_test::<stm32::Options>(&release.join("panic-test"))?;
+        bad_input(&release.join("arena"), &release.join("panic-test"))?;
+        dfu_image(&release.join("arena"))?;
+        stm32::check_stack(&rows)
+    })
 }
 
-/// The harness's unit tests (the ST7789 model, the ELF reader, rzCOBS, RTT, PNG).
-fn harness_tests() -> Result<()> {
+/// The harness: its venv with Unicorn set up, its unit tests passed (the ST7789 model, the ELF
+/// reader, rzCOBS, RTT, PNG).
+fn harness() -> Result<()> {
+    crate::setup::stm32_emulator()?;
     tools::status(
         Command::new(stm32::python())
             .args(["-m", "unittest", "discover", "-q", "-s", "tests"])
@@ -130,28 +135,8 @@ fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
     // The host plays the same matches on the other core while the emulator runs, once the boot
     // line has said how.
     let (tap, lines) = std::sync::mpsc::channel::<String>();
-    type Played = (arena_firmware::RunConfig, crate::host::Recorder<RgbFrame>);
-    let host = std::thread::spawn(move || -> Result<Played> {
-        let Some(boot) = lines
-            .iter()
-            .find(|l| log::message(l).starts_with("stm32f411:"))
-        else {
-            bail!("the F411's log has no `stm32f411:` boot line");
-        };
-        let cfg = arena_firmware::RunConfig {
-            matches: Some(matches),
-            ..stm32::logged_config(&[boot])?
-        };
-        ensure!(
-            cfg.digest_every > 0 && cfg.snapshot_every > 0,
-            "the F411 firmware logs digests every {} and announces frames every {} turns: both are needed",
-            cfg.digest_every,
-            cfg.snapshot_every
-        );
-        let rec = crate::host::play_on::<stm32::Lineup, RgbFrame>(&cfg);
-        for _ in lines {} // the rest of the log, until the run ends
-        Ok((cfg, rec))
-    });
+    let play = crate::host::play_on::<stm32::Lineup, RgbFrame>;
+    let host = emulator::host_side::<stm32::Options, _>(lines, matches, play);
     let ran = Run {
         matches: Some(matches),
         frames: Some(&dir),
@@ -168,38 +153,20 @@ fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
         "xtask test: the emulated STM32F411 played {matches} matches in {:.0} s ({} SPI bytes to the ST7789)",
         ran.seconds, ran.summary["spi"]["bytes"]
     );
-    let Ok(played) = host.join() else {
-        bail!("the host's replay panicked");
-    };
-    let (cfg, want) = played?;
-    ensure!(
-        stm32::logged_config(&ran.lines)?
-            == arena_firmware::RunConfig {
-                matches: None,
-                ..cfg
-            },
-        "the F411's boot line changed under the run"
-    );
+    let want = emulator::host_played::<stm32::Options, _>(host, &ran)?;
     board_state(&ran.summary)?;
 
-    let matched = log::same_matches(
-        &ran.lines,
-        "F411",
-        &want.digests,
-        &want.finals,
-        &want.started,
-    )?;
+    let matched = emulator::same_matches::<stm32::Options, _>(&ran, &want)?;
     println!("xtask test: {matched} identical on the emulated STM32F411 (Cortex-M4F) and the host");
 
-    same_frames(&ran, &want)?;
-    let rows = log::cost_rows(&ran.lines, matches, "instructions", true);
+    emulator::same_frames::<stm32::Options, _>(&ran, &want.frames)?;
+    println!(
+        "xtask test: {} ST7789 frames of the emulated STM32F411 equal the host rendering at rgb240x240",
+        ran.frames.len()
+    );
+    let rows = emulator::cost_rows::<stm32::Options>(&ran, matches, "instructions")?;
     println!("xtask test: stack high-water mark per match on the F411 (budget: state + 12 KB):");
     for r in &rows {
-        ensure!(
-            r["turns"].as_u64().unwrap_or(0) > 0,
-            "match {}: no cost line",
-            r["match"]
-        );
         println!(
             "  {:<14} {:<15} {:>7} bytes (state {})",
             r["game"].as_str().unwrap_or("?"),
@@ -209,49 +176,6 @@ fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
         );
     }
     Ok((rows, ran.lines))
-}
-
-/// Every frame the F411 announced equals the host's rendering at rgb240x240, in the same order.
-fn same_frames(ran: &crate::emulator::Ran, want: &crate::host::Recorder<RgbFrame>) -> Result<()> {
-    ensure!(
-        ran.frames.len() == want.frames.len(),
-        "the F411 announced {} frames, the host {}",
-        ran.frames.len(),
-        want.frames.len()
-    );
-    for ((line, png, _), ((m, t, result), frame)) in ran.frames.iter().zip(&want.frames) {
-        let line = line.as_deref().unwrap_or("");
-        let key = (
-            log::num::<u32>(line, "m"),
-            log::num::<u32>(line, "t"),
-            log::value(line, "k") == Some("Result"),
-        );
-        ensure!(
-            key == (Some(*m), Some(*t), *result),
-            "frame order: F411 `{line}`, host m={m} t={t} result={result}"
-        );
-        let img = image::open(png)
-            .with_context(|| png.display().to_string())?
-            .to_rgb8();
-        match compare(&img, frame) {
-            Ok(None) => {}
-            Ok(Some((x, y, got, want))) => {
-                let host = png.with_extension("host.png");
-                frame.to_image().save(&host)?;
-                bail!(
-                    "{line}: the emulated ST7789 {} differs from the host rendering {} at ({x}, {y}): {got:?}, want {want:?}",
-                    png.display(),
-                    host.display()
-                );
-            }
-            Err(e) => bail!("{}: {e}", png.display()),
-        }
-    }
-    println!(
-        "xtask test: {} ST7789 frames of the emulated STM32F411 equal the host rendering at rgb240x240",
-        ran.frames.len()
-    );
-    Ok(())
 }
 
 /// What the firmware set up, as the harness saw it: the clocks, SPI1, the LCD.
@@ -349,18 +273,6 @@ fn registers_agree(elf: &Path, rotation: &[String]) -> Result<()> {
     Ok(())
 }
 
-fn panic_test(elf: &Path) -> Result<()> {
-    let ran = Run {
-        own: stm32::Options {
-            silence_s: Some(30),
-            ..stm32::Options::default()
-        },
-        ..Run::new(elf, 120)
-    }
-    .go()?;
-    crate::emulator::check_panic(&ran, "F411", "the emulated STM32F411")
-}
-
 /// The ELF with its reset handler's first instruction replaced by `b .`: a firmware that starts
 /// and never logs.
 fn silent_firmware(elf: &Path, out: &Path) -> Result<()> {
@@ -386,7 +298,7 @@ fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
     let silent = dir.join("silent.elf");
     silent_firmware(elf, &silent)?;
     let summary = dir.join("bad-summary.json");
-    crate::emulator::BadInput {
+    emulator::BadInput {
         name: "the F411 emulator",
         dir: &dir,
         elf,

@@ -5,15 +5,4 @@
 #![no_std]
 #![no_main]
 
-#[cortex_m_rt::entry]
-fn main() -> ! {
-    let _board = arena_rp_pico::init();
-    defmt::info!("rp-pico panic test: SSD1306 ready");
-    let turns: [u32; 3] = [1, 2, 3];
-    let i = core::hint::black_box(7usize);
-    let t = turns[i % 8];
-    defmt::info!("unreachable {=u32}", t);
-    loop {
-        cortex_m::asm::wfi();
-    }
-}
+arena_firmware::board_panic_test!(arena_rp_pico, "rp-pico", "SSD1306");

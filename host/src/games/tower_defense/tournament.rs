@@ -3,6 +3,12 @@
 
 use crate::tournament::{table, Format, MatchResult, Row};
 
+/// The two-seat matches `pairs` (in seat order), all of them played `games` times (at least once).
+fn repeated(pairs: impl Iterator<Item = [usize; 2]>, games: usize) -> Vec<Vec<usize>> {
+    let once: Vec<Vec<usize>> = pairs.map(Vec::from).collect();
+    vec![once; games.max(1)].concat()
+}
+
 /// Tower Defense Duel: round robin, seats swapped; ranked by wins, then the smallest total of turns
 /// to victory, then the largest total of turns to defeat.
 pub struct RoundRobin;
@@ -13,13 +19,8 @@ impl Format for RoundRobin {
     }
 
     fn schedule(&self, bots: usize, games: usize, _seed: u64) -> Option<Vec<Vec<usize>>> {
-        let mut pairs = Vec::new();
-        for a in 0..bots {
-            for b in (a + 1)..bots {
-                pairs.extend([vec![a, b], vec![b, a]]);
-            }
-        }
-        Some(vec![pairs; games.max(1)].concat())
+        let pairs = (0..bots).flat_map(|a| ((a + 1)..bots).flat_map(move |b| [[a, b], [b, a]]));
+        Some(repeated(pairs, games))
     }
 
     fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row> {
@@ -78,12 +79,11 @@ impl Format for DefenderVsInvader {
     }
 
     fn schedule(&self, bots: usize, games: usize, _seed: u64) -> Option<Vec<Vec<usize>>> {
-        let mut pairs = Vec::new();
-        for invader in 0..bots {
-            let defenders = (0..bots).filter(|&defender| defender != invader);
-            pairs.extend(defenders.map(|defender| vec![invader, defender]));
-        }
-        Some(vec![pairs; games.max(1)].concat())
+        let pairs = (0..bots).flat_map(|invader| {
+            let defenders = (0..bots).filter(move |&defender| defender != invader);
+            defenders.map(move |defender| [invader, defender])
+        });
+        Some(repeated(pairs, games))
     }
 
     fn standings(&self, bots: &[String], results: &[MatchResult]) -> Vec<Row> {

@@ -34,6 +34,16 @@ pub fn arg(path: &Path) -> &str {
 }
 
 /// A JSON file (a report, a results file, a replay), parsed.
+/// Fails with every failure of a test that looks at many cases before it judges, one a line.
+pub fn assert_no_failures(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
 pub fn read_json(path: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
