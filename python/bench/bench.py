@@ -86,7 +86,7 @@ def single_policy(game, config, policy, seconds):
 
 
 def rust_only(game, config, policy, steps=20000):
-    secs = _native.bench_rust(game, flags(config), [(1, policy)], policy, steps, 1)
+    secs = _native.bench_rust((game, flags(config), [(1, policy)]), policy, steps, 1)
     return steps / secs
 
 
