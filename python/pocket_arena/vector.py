@@ -80,8 +80,8 @@ class VectorEnv:
 
     def step(self, actions=None, policy=None):
         given, picks = self._given(actions)
-        obs, masks, rewards, terms, truncs, refused = self._v.step(given, policy, picks, self.copy)
-        return obs, rewards, terms, truncs, self._infos(masks, refused)
+        obs, masks, rewards, ends, refused = self._v.step(given, policy, picks, self.copy)
+        return obs, rewards, ends[..., 0], ends[..., 1], self._infos(masks, refused)
 
     def digests(self):
         """The core's digest of each match's state."""

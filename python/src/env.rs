@@ -54,16 +54,8 @@ pub trait DynEnv: Send {
     /// The same layout read off the canonical state JSON (what a bot written in Python reads:
     /// the reference the direct one is tested against); `None` for Ants.
     fn observe_array_from_json(&self, seat: Seat) -> Option<Vec<i32>>;
-    /// The default observation into `out`, of the layout's length (`scratch`: for games that
-    /// build it aside).
-    /// `memo`: what `out` holds, as the game's encoder left it (empty: not known).
-    fn observe_into(
-        &self,
-        seat: Seat,
-        out: &mut [i32],
-        scratch: &mut Vec<i32>,
-        memo: &mut Vec<u128>,
-    );
+    /// The default observation written in place ([`crate::games::ObsRow`]).
+    fn observe_into(&self, seat: Seat, row: crate::games::ObsRow<'_>);
     /// Each seat's score now ([`Observe::score`]; the outcome's once over).
     fn scores(&self) -> Vec<i64>;
     /// Each seat's score change since the last time it was taken (or the match began): the
@@ -651,14 +643,8 @@ impl<G: Observe> DynEnv for Env<G> {
         self.game.state_json(seat).to_string()
     }
 
-    fn observe_into(
-        &self,
-        seat: Seat,
-        out: &mut [i32],
-        scratch: &mut Vec<i32>,
-        memo: &mut Vec<u128>,
-    ) {
-        G::encode_into(&self.game, seat, self.lines(seat), out, scratch, memo);
+    fn observe_into(&self, seat: Seat, row: crate::games::ObsRow<'_>) {
+        G::encode_into(&self.game, seat, self.lines(seat), row);
     }
 
     fn scores(&self) -> Vec<i64> {

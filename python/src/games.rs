@@ -14,29 +14,31 @@ use arena_host::cli::GameCli;
 /// An Ants seat's text of this turn and what it has seen so far (`None` for the other games).
 pub type Lines<'a> = Option<(&'a str, &'a AntsView)>;
 
+/// Where an observation is written in place: `out`, of the layout's length; `memo`, what `out`
+/// holds as the game's encoder left it (empty: not known); `scratch`, room for games that build
+/// the observation aside.
+pub struct ObsRow<'a> {
+    pub out: &'a mut [i32],
+    pub memo: &'a mut Vec<u128>,
+    pub scratch: &'a mut Vec<i32>,
+}
+
 /// A game as an environment sees it.
 pub trait Observe: GameCli<Params: Send, Bot: Send> + Send {
     /// Whether the observation is read from the protocol's lines (Ants: the fog-of-war view).
     const SEES_BY_PROTOCOL: bool = false;
     /// The default observation of `seat`, appended to `out`.
     fn encode(game: &Self, seat: Seat, lines: Lines<'_>, out: &mut Vec<i32>);
-    /// The same into `out` (the layout's length; what does not fit is cut, the rest zeroed),
-    /// through `scratch`, unless the game writes into place. `memo` says what `out` holds (empty:
-    /// not known): a game that keeps it there may write only what changed.
-    fn encode_into(
-        game: &Self,
-        seat: Seat,
-        lines: Lines<'_>,
-        out: &mut [i32],
-        scratch: &mut Vec<i32>,
-        memo: &mut Vec<u128>,
-    ) {
-        memo.clear();
-        scratch.clear();
-        Self::encode(game, seat, lines, scratch);
-        let n = scratch.len().min(out.len());
-        out[..n].copy_from_slice(&scratch[..n]);
-        out[n..].fill(0);
+    /// The same into `row.out` (what does not fit is cut, the rest zeroed), through
+    /// `row.scratch`, unless the game writes into place; a game that keeps a memo of what the row
+    /// holds may write only what changed.
+    fn encode_into(game: &Self, seat: Seat, lines: Lines<'_>, row: ObsRow<'_>) {
+        row.memo.clear();
+        row.scratch.clear();
+        Self::encode(game, seat, lines, row.scratch);
+        let n = row.scratch.len().min(row.out.len());
+        row.out[..n].copy_from_slice(&row.scratch[..n]);
+        row.out[n..].fill(0);
     }
     /// The seat's score in the game's own measure while the match goes on (the outcome's once
     /// over, where [`Game::outcome`] has the last word).
@@ -64,21 +66,25 @@ const TD_DESTROY: usize = TD_UPGRADE + 2 * obs::PATH;
 const TD_LISTED: usize = TD_DESTROY + obs::PATH;
 const TD_KINDS: [TowerKind; 3] = [TowerKind::Turret, TowerKind::Stunner, TowerKind::Bomb];
 
+/// The state a Tower Defense turn's actions meet: a turn moves the towers and invaders and pays
+/// the gold before it takes the actions (rules, "One turn"), so they are judged on the match
+/// stepped with passes (passes change nothing else).
+fn td_before_actions(game: &TowerDefense) -> TowerDefense {
+    let mut next = *game;
+    if !next.is_over() {
+        next.step(&[td::Action::Pass, td::Action::Pass]);
+    }
+    next
+}
+
 impl Observe for TowerDefense {
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         let start = out.len();
         out.resize(start + obs::tower_defense_len(game.players().is_some()), 0);
         obs::tower_defense_direct(game, seat, &mut out[start..], &mut Vec::new());
     }
-    fn encode_into(
-        game: &Self,
-        seat: Seat,
-        _: Lines<'_>,
-        out: &mut [i32],
-        _: &mut Vec<i32>,
-        memo: &mut Vec<u128>,
-    ) {
-        obs::tower_defense_direct(game, seat, out, memo);
+    fn encode_into(game: &Self, seat: Seat, _: Lines<'_>, row: ObsRow<'_>) {
+        obs::tower_defense_direct(game, seat, row.out, row.memo);
     }
     fn score(game: &Self, seat: Seat) -> i64 {
         // Duel: life; Siege: the turns lasted, for both (the outcome's scores).
@@ -92,7 +98,10 @@ impl Observe for TowerDefense {
     }
     fn listed_action(game: &Self, seat: Seat, i: usize) -> Option<td::Action> {
         let pos = |at: usize| ((i - at) % obs::PATH) as i64;
-        let m = i64::from(game.boost_max(seat));
+        let m = match i {
+            2..TD_BUILD => i64::from(td_before_actions(game).boost_max(seat)),
+            _ => 0,
+        };
         Some(match i {
             0 => td::Action::Pass,
             1..TD_BUILD => {
@@ -121,6 +130,7 @@ impl Observe for TowerDefense {
         })
     }
     fn mask(game: &Self, seat: Seat, out: &mut [i8]) {
+        let game = &td_before_actions(game);
         out.fill(0);
         out[0] = 1;
         let gold = game.gold(seat);
@@ -128,7 +138,10 @@ impl Observe for TowerDefense {
             // Spawn cost `10 + hp + 10 * (defense + stunRes)` (rule "Invaders"), space 0 free.
             let m = u64::from(game.boost_max(seat));
             let free = game.masks(b).0 & 1 == 0;
-            for (k, cost) in [10, 10 + m, 10 + 10 * m, 10 + 10 * m].into_iter().enumerate() {
+            for (k, cost) in [10, 10 + m, 10 + 10 * m, 10 + 10 * m]
+                .into_iter()
+                .enumerate()
+            {
                 out[1 + k] = i8::from(free && cost <= gold);
             }
         }
@@ -189,7 +202,8 @@ impl Observe for ColorFight {
     }
     fn mask(game: &Self, seat: Seat, out: &mut [i8]) {
         for (i, m) in out.iter_mut().enumerate() {
-            let ok = Self::listed_action(game, seat, i).is_some_and(|a| game.plan(seat, &a).is_ok());
+            let ok =
+                Self::listed_action(game, seat, i).is_some_and(|a| game.plan(seat, &a).is_ok());
             *m = i8::from(ok);
         }
     }
@@ -223,7 +237,8 @@ impl Observe for Mammut {
     }
     fn mask(game: &Self, seat: Seat, out: &mut [i8]) {
         for (i, m) in out.iter_mut().enumerate() {
-            let ok = Self::listed_action(game, seat, i).is_some_and(|a| game.legal(seat, &a).is_ok());
+            let ok =
+                Self::listed_action(game, seat, i).is_some_and(|a| game.legal(seat, &a).is_ok());
             *m = i8::from(ok);
         }
     }

@@ -20,7 +20,8 @@ pub struct Spec(pub String, pub Vec<String>, pub Vec<(usize, String)>);
 impl Spec {
     /// A new match of this spec, seeded `seed`.
     pub fn make(&self, text: bool, seed: u64) -> PyResult<Box<dyn env::DynEnv>> {
-        env::make(&self.0, self.1.clone(), self.2.clone(), text, seed).map_err(PyValueError::new_err)
+        env::make(&self.0, self.1.clone(), self.2.clone(), text, seed)
+            .map_err(PyValueError::new_err)
     }
 }
 

@@ -52,7 +52,10 @@ fn code_in<'a>(names: impl IntoIterator<Item = &'a str>, name: &str) -> i32 {
 
 fn kind_code(name: &str) -> i32 {
     use arena_core::games::colorfight::Kind;
-    code_in([Kind::Normal, Kind::Gold, Kind::Energy].map(Kind::name), name)
+    code_in(
+        [Kind::Normal, Kind::Gold, Kind::Energy].map(Kind::name),
+        name,
+    )
 }
 
 fn building_code(name: &str) -> i32 {
@@ -166,11 +169,19 @@ pub fn tower_defense(state: &Value, seat: usize, out: &mut Vec<i32>) {
     let mut head = Vec::new();
     let boards: Vec<&Value> = if duel {
         for p in list(&state["players"]).iter().take(2) {
-            ints(&mut head, p, &["gold", "life", "income", "boostMax", "inflation"]);
+            ints(
+                &mut head,
+                p,
+                &["gold", "life", "income", "boostMax", "inflation"],
+            );
         }
         list(&state["boards"]).iter().take(2).collect()
     } else {
-        ints(&mut head, &state["invader"], &["gold", "income", "boostMax"]);
+        ints(
+            &mut head,
+            &state["invader"],
+            &["gold", "income", "boostMax"],
+        );
         ints(&mut head, &state["defender"], &["gold", "life"]);
         vec![&state["board"]]
     };
@@ -244,7 +255,12 @@ pub fn tower_defense_direct(
             if let Some(i) = g.invader(b, pos) {
                 let rest = [i.defense, i.stun_res, i.stun_time].map(i32::from);
                 let at = pos * SPACE + 5;
-                add_invader(&mut path[at..at + 6], sat(i.hp.into()), sat(i.maxhp.into()), rest);
+                add_invader(
+                    &mut path[at..at + 6],
+                    sat(i.hp.into()),
+                    sat(i.maxhp.into()),
+                    rest,
+                );
             }
         }
     }
@@ -300,10 +316,10 @@ pub fn ballroom_direct(g: &arena_core::games::ballroom::Ballroom, seat: usize, o
             p.health.into(),
             p.shielded.into(),
             item_code(p.in_effect.name()),
-            s.damage.into(),
-            s.speed.into(),
-            s.range.into(),
-            s.max_health.into(),
+            s.damage,
+            s.speed,
+            s.range,
+            s.max_health,
         ]);
     }
 }
@@ -387,7 +403,11 @@ pub fn mammut(state: &Value, seat: usize, out: &mut Vec<i32>) {
         for k in ["ids", "points", "furs"] {
             out.push(list(&state[k]).get(s).map_or(0, int));
         }
-        out.push(list(&state["animals"]).get(s).map_or(0, |a| animal_bits(list(a))));
+        out.push(
+            list(&state["animals"])
+                .get(s)
+                .map_or(0, |a| animal_bits(list(a))),
+        );
     }
     let start = out.len();
     out.resize(start + TILES * 2, 0);
@@ -402,7 +422,10 @@ pub fn mammut(state: &Value, seat: usize, out: &mut Vec<i32>) {
 
 /// [`mammut`] read off the state itself.
 pub fn mammut_direct(g: &arena_core::games::mammut::Mammut, seat: usize, out: &mut Vec<i32>) {
-    let to_move = g.mover().and_then(|s| g.ids().get(s)).map_or(0, |&id| id.into());
+    let to_move = g
+        .mover()
+        .and_then(|s| g.ids().get(s))
+        .map_or(0, |&id| id.into());
     out.extend([seat as i32, g.round().into(), g.actions().into(), to_move]);
     for s in 0..MAMMUT_SEATS {
         let at = |v: Option<i32>| v.unwrap_or(0);

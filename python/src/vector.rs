@@ -12,14 +12,22 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Mutex;
 
-/// The arrays a step fills, each with one row per match: observations `(n, agents, obs_len)`,
-/// masks `(n, agents, listed)`, rewards, terminations, truncations, refusals `(n, agents)`.
+/// The arrays a step fills, each with one row per match (`n` matches, `a` agents): what the
+/// agents see, and what the step came to ([`Outcomes`]).
 struct Buffers {
+    /// `(n, a, obs_len)`: the default observations.
     obs: Py<PyArray3<i32>>,
+    /// `(n, a, listed)`: the masks of the game's action list.
     masks: Py<PyArray3<i8>>,
+    came: Outcomes,
+}
+
+struct Outcomes {
+    /// `(n, a)`: score change, plus the ranking at the end.
     rewards: Py<PyArray2<f32>>,
-    terms: Py<PyArray2<bool>>,
-    truncs: Py<PyArray2<bool>>,
+    /// `(n, a, 2)`: over for the agent (termination), stopped by the turn limit (truncation).
+    ends: Py<PyArray3<bool>>,
+    /// `(n, a)`: actions the rules refused.
     refused: Py<PyArray2<u32>>,
 }
 
@@ -31,10 +39,9 @@ impl Buffers {
         let all = [
             self.obs.bind(py).as_any(),
             self.masks.bind(py).as_any(),
-            self.rewards.bind(py).as_any(),
-            self.terms.bind(py).as_any(),
-            self.truncs.bind(py).as_any(),
-            self.refused.bind(py).as_any(),
+            self.came.rewards.bind(py).as_any(),
+            self.came.ends.bind(py).as_any(),
+            self.came.refused.bind(py).as_any(),
         ];
         let flags = pyo3::types::PyDict::new(py);
         flags.set_item("write", on)?;
@@ -50,8 +57,7 @@ struct Row<'a> {
     obs: &'a mut [i32],
     masks: &'a mut [i8],
     rewards: &'a mut [f32],
-    terms: &'a mut [bool],
-    truncs: &'a mut [bool],
+    ends: &'a mut [bool],
     refused: &'a mut [u32],
     /// What each agent's observation row holds ([`crate::games::Observe::encode_into`]).
     memos: &'a mut [Vec<u128>],
@@ -74,11 +80,16 @@ pub struct VecMatch {
     /// Behind a mutex only to make the class `Sync`: `&mut self` methods reach it unlocked.
     envs: Mutex<Vec<Box<dyn DynEnv>>>,
     seed: u64,
+    #[pyo3(get, name = "num_envs")]
     n: usize,
     /// Matches started so far (the next one's index).
     started: u64,
+    #[pyo3(get)]
     agents: Vec<usize>,
+    #[pyo3(get)]
     obs_len: usize,
+    /// How many actions the game's list has (0: no masks).
+    #[pyo3(get)]
     listed: usize,
     buffers: Buffers,
     /// One memo an observation row (match after match, agent after agent).
@@ -93,8 +104,14 @@ fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut 
     let (l, m) = (row.obs.len() / agents.len(), row.masks.len() / agents.len());
     for (k, &s) in agents.iter().enumerate() {
         if l > 0 {
-            let memo = &mut row.memos[k];
-            env.observe_into(s, &mut row.obs[k * l..(k + 1) * l], scratch, memo);
+            env.observe_into(
+                s,
+                crate::games::ObsRow {
+                    out: &mut row.obs[k * l..(k + 1) * l],
+                    memo: &mut row.memos[k],
+                    scratch,
+                },
+            );
         }
         if m > 0 {
             env.mask_into(s, &mut row.masks[k * m..(k + 1) * m]);
@@ -114,20 +131,14 @@ fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &
             .as_ref()
             .map_or(0.0, |r| 1.0 - 2.0 * f32::from(r[s]) / (n - 1.0));
         row.rewards[k] = gained.get(s).copied().unwrap_or(0) as f32 + rank;
-        row.terms[k] = !trunc && (ranks.is_some() || !env.seat_in(s));
-        row.truncs[k] = trunc;
+        row.ends[2 * k] = !trunc && (ranks.is_some() || !env.seat_in(s));
+        row.ends[2 * k + 1] = trunc;
         row.refused[k] = refused.get(s).copied().unwrap_or(0);
     }
 }
 
-type Batch<'py> = (
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-);
+/// `(obs, masks, rewards, ends, refused)` as returned to Python.
+type Batch<'py> = [Bound<'py, PyAny>; 5];
 
 impl VecMatch {
     /// Runs `f` on every match and its rows, on the pool (or here), with the GIL released.
@@ -142,24 +153,21 @@ impl VecMatch {
         b.writeable(py, true)?;
         let mut obs = b.obs.bind(py).try_readwrite()?;
         let mut masks = b.masks.bind(py).try_readwrite()?;
-        let mut rewards = b.rewards.bind(py).try_readwrite()?;
-        let mut terms = b.terms.bind(py).try_readwrite()?;
-        let mut truncs = b.truncs.bind(py).try_readwrite()?;
-        let mut refused = b.refused.bind(py).try_readwrite()?;
+        let mut rewards = b.came.rewards.bind(py).try_readwrite()?;
+        let mut ends = b.came.ends.bind(py).try_readwrite()?;
+        let mut refused = b.came.refused.bind(py).try_readwrite()?;
         let mut rows: Vec<Row<'_>> = rows(obs.as_slice_mut()?, a * self.obs_len, n)
             .into_iter()
             .zip(rows(masks.as_slice_mut()?, a * self.listed, n))
             .zip(rows(rewards.as_slice_mut()?, a, n))
-            .zip(rows(terms.as_slice_mut()?, a, n))
-            .zip(rows(truncs.as_slice_mut()?, a, n))
+            .zip(rows(ends.as_slice_mut()?, 2 * a, n))
             .zip(rows(refused.as_slice_mut()?, a, n))
             .zip(rows(&mut self.memos, a, n))
-            .map(|((((((obs, masks), rewards), terms), truncs), refused), memos)| Row {
+            .map(|(((((obs, masks), rewards), ends), refused), memos)| Row {
                 obs,
                 masks,
                 rewards,
-                terms,
-                truncs,
+                ends,
                 refused,
                 memos,
             })
@@ -181,7 +189,7 @@ impl VecMatch {
                     .try_for_each(|(i, (e, r))| f(i, e, r, &mut Vec::new())),
             }
         });
-        drop((obs, masks, rewards, terms, truncs, refused));
+        drop((obs, masks, rewards, ends, refused));
         b.writeable(py, false)?;
         done.map_err(PyValueError::new_err)
     }
@@ -200,14 +208,13 @@ impl VecMatch {
                 Ok(a.clone())
             }
         };
-        Ok((
+        Ok([
             give(b.obs.bind(py).as_any())?,
             give(b.masks.bind(py).as_any())?,
-            give(b.rewards.bind(py).as_any())?,
-            give(b.terms.bind(py).as_any())?,
-            give(b.truncs.bind(py).as_any())?,
-            give(b.refused.bind(py).as_any())?,
-        ))
+            give(b.came.rewards.bind(py).as_any())?,
+            give(b.came.ends.bind(py).as_any())?,
+            give(b.came.refused.bind(py).as_any())?,
+        ])
     }
 
     /// Starts again, seeded by their index over the vector's life, the matches that are done;
@@ -272,10 +279,11 @@ impl VecMatch {
         let buffers = Buffers {
             obs: PyArray3::zeros(py, [n, a, obs_len], false).unbind(),
             masks: PyArray3::zeros(py, [n, a, listed], false).unbind(),
-            rewards: PyArray2::zeros(py, [n, a], false).unbind(),
-            terms: PyArray2::zeros(py, [n, a], false).unbind(),
-            truncs: PyArray2::zeros(py, [n, a], false).unbind(),
-            refused: PyArray2::zeros(py, [n, a], false).unbind(),
+            came: Outcomes {
+                rewards: PyArray2::zeros(py, [n, a], false).unbind(),
+                ends: PyArray3::zeros(py, [n, a, 2], false).unbind(),
+                refused: PyArray2::zeros(py, [n, a], false).unbind(),
+            },
         };
         buffers.writeable(py, false)?;
         let mut v = VecMatch {
@@ -295,24 +303,6 @@ impl VecMatch {
         Ok(v)
     }
 
-    #[getter]
-    fn agents(&self) -> Vec<usize> {
-        self.agents.clone()
-    }
-    #[getter]
-    #[pyo3(name = "num_envs")]
-    fn get_num_envs(&self) -> usize {
-        self.n
-    }
-    #[getter]
-    fn obs_len(&self) -> usize {
-        self.obs_len
-    }
-    /// How many actions the game's list has (0: no masks).
-    #[getter]
-    fn listed(&self) -> usize {
-        self.listed
-    }
     /// Worker threads a step uses (default: the machine's cores).
     #[getter]
     fn get_threads(&self) -> usize {
@@ -368,8 +358,8 @@ impl VecMatch {
     /// One step of every match: `actions[i]` holds match i's `(seat, action JSON)` pairs, or
     /// `picks` (n, agents) indices into the game's list (-1: none); Python's seats without one
     /// play the built-in bot `policy` (or pass, without a policy). Returns `(obs, masks, rewards,
-    /// terminations, truncations, refused)`; a match that is done is started again at once (its
-    /// row shows the new match's first observation). `copy=False` returns the vector's own
+    /// ends, refused)` (`ends[..., 0]` terminations, `ends[..., 1]` truncations); a match that
+    /// is done is started again at once (its row shows the new match's first observation). `copy=False` returns the vector's own
     /// arrays, which the next step overwrites.
     #[pyo3(signature = (actions=None, policy=None, picks=None, copy=true))]
     fn step<'py>(
