@@ -13,7 +13,8 @@ released, over the machine's cores), observations, masks and flags as batched nu
   `infos["refused"]` counts refusals. A match that is done starts again at once (automatic
   reset): its row of `obs` is the new match's first observation; the next match's seed is the
   tournament's for the next index.
-- `observe=False` (constructor): no observations (`obs` is `(n, agents, 0)`).
+- `observe=False`, `masks=False` (constructor): no observations (`obs` is `(n, agents, 0)`), no
+  masks (`infos` without `action_mask`): what an agent that does not need them saves.
 - `copy=False` (constructor): the arrays returned are the vector's own, overwritten by the next
   step (as Gymnasium's vector environments' `copy=False`); the default returns copies.
 """
@@ -30,12 +31,12 @@ from ._base import flags, seat_of
 
 
 class VectorEnv:
-    def __init__(self, game: str, n: int, seed: int = 0, bots=None, threads=None, copy=True, observe=True, **config):
+    def __init__(self, game: str, n: int, seed: int = 0, bots=None, threads=None, copy=True, observe=True, masks=True, **config):
         self.game = game
         self.copy = bool(copy)
         self._bots = [(seat_of(a), str(b)) for a, b in (bots or {}).items()]
         try:
-            self._v = _native.VecMatch((game, flags(config), self._bots), int(n), int(seed), bool(observe))
+            self._v = _native.VecMatch((game, flags(config), self._bots), int(n), int(seed), bool(observe), bool(masks))
         except OverflowError as e:
             raise ValueError(f"n, seed: {e}") from None
         if threads is not None:

@@ -251,9 +251,16 @@ impl VecMatch {
 impl VecMatch {
     #[new]
     /// `observe=False`: no observations (an `(n, agents, 0)` array), for agents that read the
-    /// state otherwise and for measuring the step alone.
-    #[pyo3(signature = (spec, n, seed=0, observe=true))]
-    fn new(py: Python<'_>, spec: Spec, n: usize, seed: u64, observe: bool) -> PyResult<Self> {
+    /// state otherwise and for measuring the step alone; `masks=False`: no masks, likewise.
+    #[pyo3(signature = (spec, n, seed=0, observe=true, masks=true))]
+    fn new(
+        py: Python<'_>,
+        spec: Spec,
+        n: usize,
+        seed: u64,
+        observe: bool,
+        masks: bool,
+    ) -> PyResult<Self> {
         if n == 0 {
             return Err(PyValueError::new_err("n: at least one match"));
         }
@@ -275,7 +282,7 @@ impl VecMatch {
             .max()
             .filter(|_| observe)
             .unwrap_or(0);
-        let (a, listed) = (agents.len(), envs[0].listed());
+        let (a, listed) = (agents.len(), if masks { envs[0].listed() } else { 0 });
         let buffers = Buffers {
             obs: PyArray3::zeros(py, [n, a, obs_len], false).unbind(),
             masks: PyArray3::zeros(py, [n, a, listed], false).unbind(),
