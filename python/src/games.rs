@@ -201,10 +201,35 @@ impl Observe for ColorFight {
         }
     }
     fn mask(game: &Self, seat: Seat, out: &mut [i8]) {
-        for (i, m) in out.iter_mut().enumerate() {
-            let ok =
-                Self::listed_action(game, seat, i).is_some_and(|a| game.plan(seat, &a).is_ok());
-            *m = i8::from(ok);
+        use colorfight::Refusal;
+        let cells = game.width() * game.height();
+        let judge = |i: usize| {
+            let a = Self::listed_action(game, seat, i);
+            a.map(|a| game.plan(seat, &a))
+        };
+        out.fill(0);
+        if let (Some(m), Some(Ok(_))) = (out.first_mut(), judge(0)) {
+            *m = 1;
+        }
+        // `plan` looks at the player (defeated, busy, gold, cooldown, bases) before the cell: when
+        // the first cell is refused for one of those, every cell is.
+        for part in 0..2 {
+            let first = 1 + part * cells;
+            let whole = matches!(
+                judge(first),
+                Some(Err(Refusal::Defeated
+                    | Refusal::Busy
+                    | Refusal::NoBuildInSkirmish
+                    | Refusal::TooPoor
+                    | Refusal::CoolDown
+                    | Refusal::BaseLimit))
+            );
+            if whole {
+                continue;
+            }
+            for (i, m) in out.iter_mut().enumerate().skip(first).take(cells) {
+                *m = i8::from(matches!(judge(i), Some(Ok(_))));
+            }
         }
     }
 }

@@ -92,6 +92,9 @@ pub struct VecMatch {
     #[pyo3(get)]
     listed: usize,
     buffers: Buffers,
+    /// Whether Python has been given the buffers themselves (`copy=False`): they are read-only
+    /// to it, made writeable while a step writes them.
+    lent: bool,
     /// One memo an observation row (match after match, agent after agent).
     memos: Vec<Vec<u128>>,
     /// The pool a step runs on (`None`: the calling thread alone).
@@ -150,7 +153,9 @@ impl VecMatch {
         use rayon::prelude::*;
         let (n, a) = (self.num_envs(), self.agents.len());
         let b = &self.buffers;
-        b.writeable(py, true)?;
+        if self.lent {
+            b.writeable(py, true)?;
+        }
         let mut obs = b.obs.bind(py).try_readwrite()?;
         let mut masks = b.masks.bind(py).try_readwrite()?;
         let mut rewards = b.came.rewards.bind(py).try_readwrite()?;
@@ -181,8 +186,9 @@ impl VecMatch {
                     .try_for_each_init(Vec::new, |scratch, (i, (e, r))| f(i, e, r, scratch))
             };
             match pool {
-                Some(p) => p.install(run),
-                None => envs
+                // A handful of matches costs less than waking the pool's threads.
+                Some(p) if n >= 32 => p.install(run),
+                _ => envs
                     .iter_mut()
                     .zip(rows.iter_mut())
                     .enumerate()
@@ -190,7 +196,9 @@ impl VecMatch {
             }
         });
         drop((obs, masks, rewards, ends, refused));
-        b.writeable(py, false)?;
+        if self.lent {
+            b.writeable(py, false)?;
+        }
         done.map_err(PyValueError::new_err)
     }
 
@@ -199,7 +207,11 @@ impl VecMatch {
     }
 
     /// The buffers, or copies of them (`copy`), as returned to Python.
-    fn batch<'py>(&self, py: Python<'py>, copy: bool) -> PyResult<Batch<'py>> {
+    fn batch<'py>(&mut self, py: Python<'py>, copy: bool) -> PyResult<Batch<'py>> {
+        if !copy && !self.lent {
+            self.buffers.writeable(py, false)?;
+            self.lent = true;
+        }
         let b = &self.buffers;
         let give = |a: &Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
             if copy {
@@ -292,8 +304,8 @@ impl VecMatch {
                 refused: PyArray2::zeros(py, [n, a], false).unbind(),
             },
         };
-        buffers.writeable(py, false)?;
         let mut v = VecMatch {
+            lent: false,
             memos: vec![Vec::new(); n * a],
             envs: Mutex::new(envs),
             seed,
