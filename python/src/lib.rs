@@ -163,8 +163,8 @@ impl Match {
     fn state_json(&self, seat: usize) -> String {
         self.env().state_json(seat)
     }
-    /// The default observation's layout read off the state JSON, where the environment reads the
-    /// state directly (Tower Defense): what tests compare `observe_array` with.
+    /// The default observation's layout read off the state JSON (`None` for Ants): what the tests
+    /// hold `observe_array`, read off the state itself, to.
     fn observe_array_from_json(&self, seat: usize) -> Option<Vec<i32>> {
         self.env().observe_array_from_json(seat)
     }
