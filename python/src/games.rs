@@ -14,12 +14,10 @@ use arena_host::cli::GameCli;
 /// An Ants seat's text of this turn and what it has seen so far (`None` for the other games).
 pub type Lines<'a> = Option<(&'a str, &'a AntsView)>;
 
-/// Where an observation is written in place: `out`, of the layout's length; `memo`, what `out`
-/// holds as the game's encoder left it (empty: not known); `scratch`, room for games that build
-/// the observation aside.
+/// Where an observation is written in place: `out`, of the layout's length, written whole;
+/// `scratch`, room for games that build the observation aside.
 pub struct ObsRow<'a> {
     pub out: &'a mut [i32],
-    pub memo: &'a mut Vec<u128>,
     pub scratch: &'a mut Vec<i32>,
 }
 
@@ -30,10 +28,8 @@ pub trait Observe: GameCli<Params: Send, Bot: Send> + Send {
     /// The default observation of `seat`, appended to `out`.
     fn encode(game: &Self, seat: Seat, lines: Lines<'_>, out: &mut Vec<i32>);
     /// The same into `row.out` (what does not fit is cut, the rest zeroed), through
-    /// `row.scratch`, unless the game writes into place; a game that keeps a memo of what the row
-    /// holds may write only what changed.
+    /// `row.scratch`, unless the game writes into place.
     fn encode_into(game: &Self, seat: Seat, lines: Lines<'_>, row: ObsRow<'_>) {
-        row.memo.clear();
         row.scratch.clear();
         Self::encode(game, seat, lines, row.scratch);
         let n = row.scratch.len().min(row.out.len());
@@ -81,10 +77,10 @@ impl Observe for TowerDefense {
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         let start = out.len();
         out.resize(start + obs::tower_defense_len(game.players().is_some()), 0);
-        obs::tower_defense_direct(game, seat, &mut out[start..], &mut Vec::new());
+        obs::tower_defense_direct(game, seat, &mut out[start..]);
     }
     fn encode_into(game: &Self, seat: Seat, _: Lines<'_>, row: ObsRow<'_>) {
-        obs::tower_defense_direct(game, seat, row.out, row.memo);
+        obs::tower_defense_direct(game, seat, row.out);
     }
     fn score(game: &Self, seat: Seat) -> i64 {
         // Duel: life; Siege: the turns lasted, for both (the outcome's scores).

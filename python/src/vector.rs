@@ -31,27 +31,6 @@ struct Outcomes {
     refused: Py<PyArray2<u32>>,
 }
 
-impl Buffers {
-    /// Python may read the buffers, never write them: a row of observations is updated where the
-    /// match changed only ([`crate::games::Observe::encode_into`]'s memo), so what is in it must be
-    /// what the vector wrote. Writeable while a step writes them.
-    fn writeable(&self, py: Python<'_>, on: bool) -> PyResult<()> {
-        let all = [
-            self.obs.bind(py).as_any(),
-            self.masks.bind(py).as_any(),
-            self.came.rewards.bind(py).as_any(),
-            self.came.ends.bind(py).as_any(),
-            self.came.refused.bind(py).as_any(),
-        ];
-        let flags = pyo3::types::PyDict::new(py);
-        flags.set_item("write", on)?;
-        for a in all {
-            a.call_method("setflags", (), Some(&flags))?;
-        }
-        Ok(())
-    }
-}
-
 /// One match's rows of the [`Buffers`].
 struct Row<'a> {
     obs: &'a mut [i32],
@@ -59,8 +38,6 @@ struct Row<'a> {
     rewards: &'a mut [f32],
     ends: &'a mut [bool],
     refused: &'a mut [u32],
-    /// What each agent's observation row holds ([`crate::games::Observe::encode_into`]).
-    memos: &'a mut [Vec<u128>],
 }
 
 /// `buf` cut into `n` rows of `per` (empty rows when `per` is 0).
@@ -92,11 +69,6 @@ pub struct VecMatch {
     #[pyo3(get)]
     listed: usize,
     buffers: Buffers,
-    /// Whether Python has been given the buffers themselves (`copy=False`): they are read-only
-    /// to it, made writeable while a step writes them.
-    lent: bool,
-    /// One memo an observation row (match after match, agent after agent).
-    memos: Vec<Vec<u128>>,
     /// The pool a step runs on (`None`: the calling thread alone).
     pool: Option<rayon::ThreadPool>,
     threads: usize,
@@ -111,7 +83,6 @@ fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut 
                 s,
                 crate::games::ObsRow {
                     out: &mut row.obs[k * l..(k + 1) * l],
-                    memo: &mut row.memos[k],
                     scratch,
                 },
             );
@@ -153,9 +124,6 @@ impl VecMatch {
         use rayon::prelude::*;
         let (n, a) = (self.num_envs(), self.agents.len());
         let b = &self.buffers;
-        if self.lent {
-            b.writeable(py, true)?;
-        }
         let mut obs = b.obs.bind(py).try_readwrite()?;
         let mut masks = b.masks.bind(py).try_readwrite()?;
         let mut rewards = b.came.rewards.bind(py).try_readwrite()?;
@@ -167,14 +135,12 @@ impl VecMatch {
             .zip(rows(rewards.as_slice_mut()?, a, n))
             .zip(rows(ends.as_slice_mut()?, 2 * a, n))
             .zip(rows(refused.as_slice_mut()?, a, n))
-            .zip(rows(&mut self.memos, a, n))
-            .map(|(((((obs, masks), rewards), ends), refused), memos)| Row {
+            .map(|((((obs, masks), rewards), ends), refused)| Row {
                 obs,
                 masks,
                 rewards,
                 ends,
                 refused,
-                memos,
             })
             .collect();
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
@@ -195,10 +161,6 @@ impl VecMatch {
                     .try_for_each(|(i, (e, r))| f(i, e, r, &mut Vec::new())),
             }
         });
-        drop((obs, masks, rewards, ends, refused));
-        if self.lent {
-            b.writeable(py, false)?;
-        }
         done.map_err(PyValueError::new_err)
     }
 
@@ -207,11 +169,7 @@ impl VecMatch {
     }
 
     /// The buffers, or copies of them (`copy`), as returned to Python.
-    fn batch<'py>(&mut self, py: Python<'py>, copy: bool) -> PyResult<Batch<'py>> {
-        if !copy && !self.lent {
-            self.buffers.writeable(py, false)?;
-            self.lent = true;
-        }
+    fn batch<'py>(&self, py: Python<'py>, copy: bool) -> PyResult<Batch<'py>> {
         let b = &self.buffers;
         let give = |a: &Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
             if copy {
@@ -305,8 +263,6 @@ impl VecMatch {
             },
         };
         let mut v = VecMatch {
-            lent: false,
-            memos: vec![Vec::new(); n * a],
             envs: Mutex::new(envs),
             seed,
             n,
