@@ -86,12 +86,20 @@ def single_policy(game, config, policy, seconds):
 
 
 def rust_only(game, config, policy, steps=20000):
-    secs = _native.bench_rust(game, flags(config), [(1, policy)], policy, steps, 1)
+    secs = _native.bench_rust((game, flags(config), [(1, policy)]), policy, steps, 1)
     return steps / secs
 
 
-def vector(game, config, policy, n, seconds):
-    v = VectorEnv(game, n, seed=1, bots={"player_1": policy}, **config)
+def cpu_us(fn, *args):
+    """`fn(*args)` (a rate in steps per second over a known time) and the CPU time of this
+    process a step took, in microseconds: what the load changes least."""
+    c0, w0 = time.process_time(), time.perf_counter()
+    per_s = fn(*args)
+    return per_s, (time.process_time() - c0) / (per_s * (time.perf_counter() - w0)) * 1e6
+
+
+def vector(game, config, policy, n, seconds, **options):
+    v = VectorEnv(game, n, seed=1, bots={"player_1": policy}, **config, **options)
     v.reset()
 
     def run():
@@ -99,6 +107,39 @@ def vector(game, config, policy, n, seconds):
         return n
 
     return rate(run, seconds)
+
+
+def vector_cpu(game, config, policy, n, seconds, **options):
+    """`vector`'s rate, and the CPU time of this process an env-step took (every thread's; on a
+    shared machine the figure the load changes least)."""
+    c0, w0 = time.process_time(), time.perf_counter()
+    steps_per_s = vector(game, config, policy, n, seconds, **options)
+    cpu = time.process_time() - c0
+    steps = steps_per_s * (time.perf_counter() - w0)
+    return steps_per_s, cpu / steps * 1e6
+
+
+TD_OPTIONS = [
+    {},
+    {"copy": False},
+    {"copy": False, "masks": False},
+    {"copy": False, "masks": False, "observe": False},
+    {"copy": False, "masks": False, "threads": 1},
+    {"copy": False, "masks": False, "observe": False, "threads": 1},
+]
+
+
+def td_vector_table(seconds):
+    """Tower Defense Duel's VectorEnv(256), with and without copies, masks and observations."""
+    print(f"\nTower Defense Duel, VectorEnv(256), random vs random (load average before: "
+          f"{os.getloadavg()[0]:.1f}):\n")
+    print("| options | env-steps/s | CPU us per env-step |")
+    print("|---|---:|---:|")
+    for options in TD_OPTIONS:
+        rate_, cpu = vector_cpu("tower_defense", {"variant": "duel"}, "random", 256, seconds, **options)
+        label = ", ".join(f"{k}={v}" for k, v in options.items()) or "defaults (copy, masks, observations)"
+        print(f"| {label} | {rate_:,.0f} | {cpu:.2f} |", flush=True)
+    print(f"\nload average after: {os.getloadavg()[0]:.1f}")
 
 
 # ---- Ants
@@ -214,13 +255,18 @@ def main():
     print(f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
           f"pocket_arena {pocket_arena.__version__}; Python {platform.python_version()}; "
           f"{os.cpu_count()} cores; policy: random legal moves\n")
-    print("| game | Rust step alone | env step from Python (step_policy) | PettingZoo parallel_env.step | VectorEnv 1 | 16 | 64 | 256 |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    print("| game | Rust step alone | env step from Python (step_policy) | Python's cost a step (us of CPU) | PettingZoo parallel_env.step | VectorEnv 1 | 16 | 64 | 256 |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game, config, policy in GAMES:
         label = game + "".join(f" {v}" for v in config.values())
-        cells = [rust_only(game, config, policy), single_policy(game, config, policy, s), single(game, config, policy, s)]
+        (alone, alone_cpu), (py, py_cpu) = cpu_us(rust_only, game, config, policy), cpu_us(single_policy, game, config, policy, s)
+        cells = [alone, py, single(game, config, policy, s)]
         cells += [vector(game, config, policy, n, s) for n in (1, 16, 64, 256)]
-        print(f"| {label} | " + " | ".join(f"{c:,.0f}" for c in cells) + " |", flush=True)
+        shown = [f"{c:,.0f}" for c in cells]
+        # Python's cost from the CPU time a step took each way (the wall rates move with the load).
+        shown.insert(2, f"{py_cpu - alone_cpu:.2f}")
+        print(f"| {label} | " + " | ".join(shown) + " |", flush=True)
+    td_vector_table(s)
     tut = pathlib.Path(args.golden) / "ants" / "maps" / "tutorial1.map"
     if tut.exists():
         ours = ants_ours(tut, s)

@@ -14,7 +14,7 @@ for line in sys.stdin:
     request = json.loads(line)
     seat = request["seat"]
     v = pocket_arena.observation("mammut", request["state"], seat)
-    tiles = v[4 + 5 * 3 :].reshape(32, 2)  # per tile: [where, side]
+    tiles = v[4 + 5 * 4 :].reshape(32, 2)  # per tile: [where, side]
     middle = [i for i, (where, side) in enumerate(tiles) if where == 1]
     goods = [i for i in middle if tiles[i][1] in GOODS]
     if middle:

@@ -13,7 +13,7 @@ n = 64
 v = VectorEnv("colorfight", n, seed=7, size="20x20", turn_limit=200, bots={"player_1": "random"})
 obs, _ = v.reset()
 rng = np.random.default_rng(1)
-wins = 0
+gained = 0.0
 for step in range(400):
     # Our policy on even matches: attack a random cell (the rules refuse what is not adjacent).
     actions = [
@@ -21,5 +21,7 @@ for step in range(400):
         for i in range(n)
     ]
     obs, rewards, terms, truncs, infos = v.step(actions, policy="expander")
-    wins += int((rewards > 0).sum())
-print(f"observations {obs.shape} {obs.dtype}; matches won by player_0 so far: {wins}")
+    # Rewards: the score change of each step (ColorFight: the cells held), plus the ranking when a
+    # match ends.
+    gained += float(rewards.sum())
+print(f"observations {obs.shape} {obs.dtype}; rewards summed over the matches: {gained:+.0f}")

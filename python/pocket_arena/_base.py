@@ -81,8 +81,8 @@ class _Core:
             raise ValueError(f"obs_type `{self.obs_type}`: one of vector, json, text")
         if self.obs_type == "json" and self.game == "ants":
             raise ValueError("obs_type `json`: Ants' state JSON is the whole map, not a seat's view; use vector or text")
-        if self.action_type not in ("json", "text"):
-            raise ValueError(f"action_type `{self.action_type}`: one of json, text")
+        if self.action_type not in ("json", "text", "discrete"):
+            raise ValueError(f"action_type `{self.action_type}`: one of json, text, discrete")
         if (self.obs_type == "text") != (self.action_type == "text"):
             raise ValueError("obs_type and action_type are both `text` (the protocol) or neither")
         self.render_mode = config.get("render_mode")
@@ -97,7 +97,10 @@ class _Core:
         self._seed = config.get("seed")
         self.config = config
         text = self.obs_type == "text"
-        self._m = _native.Match(self.game, flags(config), self._bots, text, int(self._seed or 0))
+        self._m = _native.Match((self.game, flags(config), self._bots), text, int(self._seed or 0))
+        self.listed = self._m.listed
+        if self.action_type == "discrete" and not self.listed:
+            raise ValueError(f"action_type `discrete`: {self.game} does not list its actions (docs/python.md)")
         self.possible_agents = [f"player_{s}" for s in self._m.agents]
         if not self.possible_agents:
             raise ValueError("bots: every seat has a built-in bot; leave one for Python")
@@ -109,8 +112,14 @@ class _Core:
         else:
             box = lambda: spaces.Box(0, 255, (self.obs_len,), np.uint8)
         self._obs_spaces = {a: box() for a in self.possible_agents}
-        self._act_spaces = {a: spaces.Text(ACTION_MAX, min_length=0, charset=string.printable) for a in self.possible_agents}
+        if self.action_type == "discrete":
+            act = lambda: spaces.Discrete(self.listed)
+        else:
+            act = lambda: spaces.Text(ACTION_MAX, min_length=0, charset=string.printable)
+        self._act_spaces = {a: act() for a in self.possible_agents}
         self._last_seed = None
+        self.metadata = dict(_Core.metadata, name=f"pocket_arena_{self.game}_v0")
+        self.agents = []
 
     # ---- spaces
 
@@ -127,16 +136,18 @@ class _Core:
             seed = next_seed(self._last_seed) if self._last_seed is not None else int(self._seed or 0)
         self._last_seed = int(seed) % (1 << 64)
         self._m.reset(self._last_seed)
-        self._advance()
+        self._m.advance()
+        # Scores the built-in bots' opening moves changed are the start's, not a reward.
+        self._m.take_gained()
+        self.agents = list(self.possible_agents)
 
-    def _advance(self):
-        """Plays the built-in bots' steps until a Python seat is to move or the match is done."""
-        while not self._m.is_done() and not any(s in self._m.agents for s in self._m.to_move()):
-            self._m.step([])
-
-    def _action_text(self, action):
+    def _action_text(self, action, seat):
         if action is None:
             return None
+        if self.action_type == "discrete":
+            i = int(action)
+            text = self._m.listed_json(seat, i) if i >= 0 else None
+            return text if text is not None else f"<action {i}: not in the list of {self.listed}>"
         if isinstance(action, bytes):
             # Raw text: the protocol's lines, or JSON as written.
             return action.decode("utf-8", "replace")
@@ -160,28 +171,31 @@ class _Core:
         out[:n] = np.frombuffer(raw, dtype=np.uint8, count=n)
         return out
 
-    def _rewards(self, before_over):
-        """The game's ranking when it ends: +1 first, -1 last, shared ranks share (0 while on)."""
+    def _rewards(self):
+        """Each agent's score change since its last reward (the game's own score, docs/python.md)
+        plus, when the game ends, its ranking: +1 first, -1 last, shared ranks share."""
+        gained = self._m.take_gained()
         out = self._m.outcome()
         rewards = {}
         for a, s in self._seat.items():
-            r = 0.0
-            if out is not None and not before_over:
+            r = float(gained[s])
+            if out is not None:
                 ranks, _ = out
                 n = len(ranks)
-                r = 1.0 - 2.0 * ranks[s] / (n - 1) if n > 1 else 0.0
+                r += 1.0 - 2.0 * ranks[s] / (n - 1) if n > 1 else 0.0
             rewards[a] = r
         return rewards
 
     def _info(self, seat, step=None):
-        info = {"turn": self._m.turn, "to_move": seat in self._m.to_move()}
+        info = {"turn": self._m.turn, "to_move": seat in self._m.to_move(), "score": self._m.scores()[seat]}
+        if self.action_type == "discrete":
+            info["action_mask"] = self._m.mask(seat)
         if step is not None:
             info["refused"] = step[0]
             info["why"] = list(step[1])
         out = self._m.outcome()
         if out is not None:
             info["rank"] = out[0][seat]
-            info["score"] = out[1][seat]
         return info
 
     # ---- what else a match gives
@@ -202,6 +216,16 @@ class _Core:
         """The canonical state JSON (as `agent` sees it), parsed."""
         return json.loads(self._m.state_json(self._seat.get(agent, 0)))
 
+    def action_mask(self, agent):
+        """Which actions of the game's list (`action_type="discrete"`) the rules take from `agent`
+        now: int8, 1 legal; `None` for the games that list none."""
+        return self._m.mask(self._seat[agent]) if self.listed else None
+
+    def listed_action(self, agent, i):
+        """Action `i` of the game's list, as the canonical action JSON (a Python value)."""
+        text = self._m.listed_json(self._seat[agent], int(i))
+        return None if text is None else json.loads(text)
+
     def digest(self) -> int:
         """The core's digest of the whole state (the same on every machine)."""
         return self._m.digest()
@@ -221,12 +245,9 @@ class RawEnv(_Core, AECEnv):
     def __init__(self, **config):
         AECEnv.__init__(self)
         self._setup(config)
-        self.metadata = dict(_Core.metadata, name=f"pocket_arena_{self.game}_v0")
-        self.agents = []
 
     def reset(self, seed=None, options=None):
         self._reset_match(seed)
-        self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
@@ -260,7 +281,7 @@ class RawEnv(_Core, AECEnv):
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        text = self._action_text(action)
+        text = self._action_text(action, self._seat[agent])
         if text is not None:
             self._pending.append((self._seat[agent], text))
         if agent in self._queue:
@@ -268,10 +289,9 @@ class RawEnv(_Core, AECEnv):
         if not self._queue:
             results = self._m.step(self._pending)
             self._pending = []
-            self._advance()
-            self.rewards = self._rewards(False)
+            self._m.advance()
+            self.rewards = self._rewards()
             self._finish_if_done()
-            self.rewards = self._rewards(False)
             for a in self.agents:
                 self.infos[a] = self._info(self._seat[a], results[self._seat[a]])
             self._queue = self._movers()
@@ -288,12 +308,9 @@ class ParallelEnvBase(_Core, ParallelEnv):
 
     def __init__(self, **config):
         self._setup(config)
-        self.metadata = dict(_Core.metadata, name=f"pocket_arena_{self.game}_v0")
-        self.agents = []
 
     def reset(self, seed=None, options=None):
         self._reset_match(seed)
-        self.agents = list(self.possible_agents)
         obs = {a: self._observe_seat(self._seat[a]) for a in self.agents}
         infos = {a: self._info(self._seat[a]) for a in self.agents}
         return obs, infos
@@ -305,13 +322,13 @@ class ParallelEnvBase(_Core, ParallelEnv):
             if a not in self._seat:
                 continue
             s = self._seat[a]
-            text = self._action_text(act)
+            text = self._action_text(act, s)
             if s in movers and text is not None:
                 given.append((s, text))
         results = self._m.step(given)
-        self._advance()
+        self._m.advance()
         over, trunc = self._m.is_over(), self._m.truncated()
-        rewards = self._rewards(False)
+        rewards = self._rewards()
         obs, terms, truncs, infos = {}, {}, {}, {}
         for a in self.agents:
             s = self._seat[a]

@@ -1,15 +1,22 @@
 """`VectorEnv(game, n, **config)`: n matches of one game stepped in one call (in Rust, with the GIL
-released, over the machine's cores), observations and flags as batched numpy arrays.
+released, over the machine's cores), observations, masks and flags as batched numpy arrays.
 
 - `reset(seed=None) -> (obs, infos)`: `obs` is `(n, agents, obs_len)` int32 (the default
   observations, padded with zeros to the longest); match `i` is seeded as a tournament seeds its
-  match `i` (`arena tournament --seed`).
+  match `i` (`arena tournament --seed`). For the games that list their actions,
+  `infos["action_mask"]` is `(n, agents, listed)` int8.
 - `step(actions=None, policy=None) -> (obs, rewards, terminations, truncations, infos)`: `actions`
-  is a list of n dicts `{agent: action}` (JSON values, as in the single environment), or `None`;
-  agents given nothing play the built-in bot `policy` (e.g. "random"), or pass. Rewards are the
-  game's ranking when a match ends (+1 first, -1 last). `infos["refused"]` counts refusals.
-  A match that is done starts again at once (automatic reset): its row of `obs` is the new
-  match's first observation; the next match's seed is the tournament's for the next index.
+  is a list of n dicts `{agent: action}` (JSON values, as in the single environment), or an
+  `(n, agents)` integer array of indices into the game's list (-1: none), or `None`; agents given
+  nothing play the built-in bot `policy` (e.g. "random"), or pass. Rewards are the score change
+  of the step plus the game's ranking when a match ends (+1 first, -1 last).
+  `infos["refused"]` counts refusals. A match that is done starts again at once (automatic
+  reset): its row of `obs` is the new match's first observation; the next match's seed is the
+  tournament's for the next index.
+- `observe=False`, `masks=False` (constructor): no observations (`obs` is `(n, agents, 0)`), no
+  masks (`infos` without `action_mask`): what an agent that does not need them saves.
+- `copy=False` (constructor): the arrays returned are the vector's own, overwritten by the next
+  step (as Gymnasium's vector environments' `copy=False`); the default returns copies.
 """
 
 from __future__ import annotations
@@ -24,44 +31,58 @@ from ._base import flags, seat_of
 
 
 class VectorEnv:
-    def __init__(self, game: str, n: int, seed: int = 0, bots=None, threads=None, **config):
+    def __init__(self, game: str, n: int, seed: int = 0, bots=None, threads=None, copy=True, observe=True, masks=True, **config):
         self.game = game
+        self.copy = bool(copy)
         self._bots = [(seat_of(a), str(b)) for a, b in (bots or {}).items()]
         try:
-            self._v = _native.VecMatch(game, flags(config), self._bots, int(n), int(seed))
+            self._v = _native.VecMatch((game, flags(config), self._bots), int(n), int(seed), bool(observe), bool(masks))
         except OverflowError as e:
             raise ValueError(f"n, seed: {e}") from None
         if threads is not None:
             self._v.threads = int(threads)
         self.num_envs = int(n)
+        self.listed = self._v.listed
         self.possible_agents = [f"player_{s}" for s in self._v.agents]
         self.agents = list(self.possible_agents)
-        self._index = {a: i for i, a in enumerate(self.possible_agents)}
         L = self._v.obs_len
         i32 = np.iinfo(np.int32)
         self.single_observation_space = spaces.Box(i32.min, i32.max, (len(self.agents), L), np.int32)
         self.observation_space = spaces.Box(i32.min, i32.max, (self.num_envs, len(self.agents), L), np.int32)
 
+    def _infos(self, masks, refused=None):
+        infos = {} if refused is None else {"refused": refused}
+        if self.listed:
+            infos["action_mask"] = masks
+        return infos
+
     def reset(self, seed=None, options=None):
-        obs = self._v.reset(None if seed is None else int(seed))
-        return obs, {}
+        obs, masks, *_ = self._v.reset(None if seed is None else int(seed), self.copy)
+        return obs, self._infos(masks)
+
+    def _given(self, actions):
+        """`actions` as the native step takes them: `(json_lists, picks)`."""
+        if actions is None:
+            return None, None
+        if isinstance(actions, np.ndarray):
+            return None, np.asarray(actions, dtype=np.int64).reshape(self.num_envs, len(self.agents))
+        if len(actions) != self.num_envs:
+            raise ValueError(f"actions: one dict per match ({self.num_envs})")
+        given = []
+        for per in actions:
+            row = []
+            for agent, act in (per or {}).items():
+                if act is None:
+                    continue
+                text = act.decode("utf-8", "replace") if isinstance(act, bytes) else json.dumps(act)
+                row.append((seat_of(agent), text))
+            given.append(row)
+        return given, None
 
     def step(self, actions=None, policy=None):
-        given = None
-        if actions is not None:
-            if len(actions) != self.num_envs:
-                raise ValueError(f"actions: one dict per match ({self.num_envs})")
-            given = []
-            for per in actions:
-                row = []
-                for agent, act in (per or {}).items():
-                    if act is None:
-                        continue
-                    text = act.decode("utf-8", "replace") if isinstance(act, bytes) else json.dumps(act)
-                    row.append((seat_of(agent), text))
-                given.append(row)
-        obs, rewards, terms, truncs, refused = self._v.step(given, policy)
-        return obs, rewards, terms, truncs, {"refused": refused}
+        given, picks = self._given(actions)
+        obs, masks, rewards, ends, refused = self._v.step(given, policy, picks, self.copy)
+        return obs, rewards, ends[..., 0], ends[..., 1], self._infos(masks, refused)
 
     def digests(self):
         """The core's digest of each match's state."""

@@ -2,6 +2,7 @@
 //! core's rules, the game's protocol for text observations and actions, its recorder for replays
 //! and the firmware's screens for pictures. Nothing of a game's rules is written here.
 
+use crate::games::Observe;
 use arena_core::{Bot, Game, Seat, SeatSet};
 use arena_host::cli::{GameCli, MatchArgs};
 use arena_host::game::{End, Finish, Plan, Standing};
@@ -25,7 +26,7 @@ pub struct SeatStep {
 }
 
 /// A game's match behind one interface, so that Python holds any game.
-pub trait DynEnv: Send + Sync {
+pub trait DynEnv: Send {
     fn game_name(&self) -> &'static str;
     fn seats(&self) -> usize;
     /// The seats Python plays (the others are built-in bots).
@@ -50,18 +51,46 @@ pub trait DynEnv: Send + Sync {
     fn state_json(&self, seat: Seat) -> String;
     /// The default observation of `seat` ([`crate::obs`]), written into `out` (cleared first).
     fn observe_array(&self, seat: Seat, out: &mut Vec<i32>);
-    /// The same layout read off the canonical state JSON (for the games whose environment reads
-    /// the state directly: the reference it is tested against); `None` for the others.
+    /// The same layout read off the canonical state JSON (what a bot written in Python reads:
+    /// the reference the direct one is tested against); `None` for Ants.
     fn observe_array_from_json(&self, seat: Seat) -> Option<Vec<i32>>;
+    /// The default observation written in place ([`crate::games::ObsRow`]).
+    fn observe_into(&self, seat: Seat, row: crate::games::ObsRow<'_>);
+    /// Each seat's score now ([`Observe::score`]; the outcome's once over).
+    fn scores(&self) -> Vec<i64>;
+    /// Each seat's score change since the last time it was taken (or the match began): the
+    /// step reward, whatever number of steps the built-in bots played in between.
+    fn take_gained(&mut self) -> Vec<i64>;
+    /// How many actions the game's list has (0: not listed).
+    fn listed(&self) -> usize;
+    /// Which actions of the list the rules take from `seat` now (`out`: [`DynEnv::listed`] bytes).
+    fn mask_into(&self, seat: Seat, out: &mut [i8]);
+    /// Action `i` of `seat`'s list as its canonical JSON.
+    fn listed_json(&self, seat: Seat, i: usize) -> Option<String>;
+    /// For each action of `seat`'s list, whether the core refuses it now, found by playing it on
+    /// a copy of the match (every other seat passing): what the tests hold the mask to.
+    fn refused_listed(&self, seat: Seat) -> Vec<bool>;
+    /// Whether steps are kept for [`DynEnv::save_replay`] (a vector env, which never writes
+    /// replays, keeps none).
+    fn set_recording(&mut self, on: bool);
     /// One step: `actions` holds Python's seats' answers (text or action JSON); returns what each
     /// seat's step came to.
     fn step(&mut self, actions: &[(Seat, String)]) -> Vec<SeatStep>;
+    /// Plays the built-in bots' steps until a Python seat is to move or the match is done.
+    fn advance(&mut self);
     /// One step in which Python's seats that were given no action play the built-in bot
     /// `policy`'s moves (kept per seat for the match, seeded as at a table).
     fn step_policy(
         &mut self,
         actions: &[(Seat, String)],
         policy: &str,
+    ) -> Result<Vec<SeatStep>, String>;
+    /// One step with Python's seats' picks from the list (`(seat, index)`; an index past the list
+    /// is refused, the seat passing); seats without one play `policy`, or pass.
+    fn step_listed(
+        &mut self,
+        picks: &[(Seat, usize)],
+        policy: Option<&str>,
     ) -> Result<Vec<SeatStep>, String>;
     /// The canonical action JSON the built-in bot `name` (seeded as `arena play` seeds it at
     /// `seat`) plays now.
@@ -133,80 +162,17 @@ struct Speaker<G: GameCli> {
     view: crate::obs::AntsView,
 }
 
-// Protocols hold no thread-bound state over memory lines; the env is only ever used from one
-// thread at a time (the Python object is behind the GIL, a vector env hands each env to one
-// worker).
+// SAFETY: the only part of a speaker whose type is not `Send` is the protocol object, a
+// `Box<dyn Protocol<G>>` the host makes over the `Box<dyn Lines>` given to it (trait objects that
+// say nothing of `Send`). The connection given here is always `MemLines`, an `Arc<Mutex<Mem>>`,
+// which is `Send`; the host's protocols hold that connection, their limits and plain data (no
+// `Rc`, no `Cell`, no thread-locals: host/src/protocol.rs and host/src/games/*). So a speaker moved
+// to another thread with its env takes nothing tied to the thread that made it.
 unsafe impl<G: GameCli> Send for Speaker<G> {}
 
 enum Seated<G: GameCli> {
     Python(Option<Speaker<G>>),
     Bot(G::Bot),
-}
-
-// As for `Speaker`: a built-in bot is plain data moved with its env.
-unsafe impl<G: GameCli> Send for Seated<G> {}
-
-/// A game's default observation ([`crate::obs`]).
-pub trait Observe: GameCli {
-    /// Whether the observation is read from the protocol's lines (Ants: the fog-of-war view).
-    const SEES_BY_PROTOCOL: bool = false;
-    fn encode(
-        game: &Self,
-        seat: Seat,
-        lines: Option<(&str, &crate::obs::AntsView)>,
-        out: &mut Vec<i32>,
-    );
-}
-
-macro_rules! observe_json {
-    ($game:ty, $f:path) => {
-        impl Observe for $game {
-            fn encode(
-                game: &Self,
-                seat: Seat,
-                _: Option<(&str, &crate::obs::AntsView)>,
-                out: &mut Vec<i32>,
-            ) {
-                $f(&arena_host::Playable::state_json(game, seat), seat, out)
-            }
-        }
-    };
-}
-impl Observe for arena_core::games::tower_defense::TowerDefense {
-    fn encode(
-        game: &Self,
-        seat: Seat,
-        _: Option<(&str, &crate::obs::AntsView)>,
-        out: &mut Vec<i32>,
-    ) {
-        crate::obs::tower_defense_direct(game, seat, out)
-    }
-}
-observe_json!(arena_core::games::ballroom::Ballroom, crate::obs::ballroom);
-impl Observe for arena_core::games::colorfight::ColorFight {
-    fn encode(
-        game: &Self,
-        seat: Seat,
-        _: Option<(&str, &crate::obs::AntsView)>,
-        out: &mut Vec<i32>,
-    ) {
-        crate::obs::colorfight_direct(game, seat, out)
-    }
-}
-observe_json!(arena_core::games::mammut::Mammut, crate::obs::mammut);
-
-impl Observe for arena_core::games::ants::Ants {
-    const SEES_BY_PROTOCOL: bool = true;
-    fn encode(
-        game: &Self,
-        seat: Seat,
-        lines: Option<(&str, &crate::obs::AntsView)>,
-        out: &mut Vec<i32>,
-    ) {
-        if let Some((text, view)) = lines {
-            view.encode(text, seat, game.turn(), out);
-        }
-    }
 }
 
 pub struct Env<G: Observe> {
@@ -230,13 +196,11 @@ pub struct Env<G: Observe> {
     finished: Vec<bool>,
     /// The seats the last step put out, and that step's number.
     put_out: (Vec<Seat>, u32),
+    /// Whether `history` is kept.
+    record: bool,
+    /// Each seat's score when [`DynEnv::take_gained`] last took it.
+    taken: Vec<i64>,
 }
-
-// `Plan` and the state are plain data; see `Speaker`.
-unsafe impl<G: Observe> Send for Env<G> {}
-// What `&self` reaches is read only: the state, the plan, the text of the last observation (the
-// protocols, behind `&mut self` alone, are never touched through a shared reference).
-unsafe impl<G: Observe> Sync for Env<G> {}
 
 /// The plan `arena play <game> ARGS` makes (clap's own messages for bad flags).
 pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
@@ -285,6 +249,8 @@ impl<G: Observe> Env<G> {
             standings: Vec::new(),
             finished: Vec::new(),
             put_out: (Vec::new(), 0),
+            record: true,
+            taken: Vec::new(),
         };
         env.greet();
         Ok(env)
@@ -354,6 +320,7 @@ impl<G: Observe> Env<G> {
     fn greet(&mut self) {
         self.standings = vec![Standing::default(); self.seated.len()];
         self.finished = vec![false; self.seated.len()];
+        self.taken = self.score_now();
         self.put_out = (Vec::new(), 0);
         for seat in 0..self.seated.len() {
             if let Seated::Python(Some(sp)) = &mut self.seated[seat] {
@@ -415,6 +382,14 @@ impl<G: Observe> Env<G> {
                 standings: &self.standings,
             };
             sp.proto.finish(&self.game, seat, &end);
+        }
+    }
+
+    /// What `seat` was sent this turn and has seen, where the observation is read from it.
+    fn lines(&self, seat: Seat) -> crate::games::Lines<'_> {
+        match self.seated.get(seat) {
+            Some(Seated::Python(Some(sp))) => Some((sp.obs.as_str(), &sp.view)),
+            _ => None,
         }
     }
 
@@ -510,7 +485,9 @@ impl<G: Observe> Env<G> {
                 s.why.push(f.to_string());
             }
         }
-        self.history.push(moves);
+        if self.record {
+            self.history.push(moves);
+        }
         for seat in movers.iter().filter(|&s| s < n) {
             self.standings[seat].last_turn = label;
         }
@@ -522,6 +499,32 @@ impl<G: Observe> Env<G> {
             self.ask_all();
         }
         steps
+    }
+
+    /// Each seat's score now: the game's measure, the outcome's once over.
+    fn score_now(&self) -> Vec<i64> {
+        let n = self.seated.len();
+        match self.game.outcome() {
+            Some(o) => o.score.iter().take(n).copied().collect(),
+            None => (0..n).map(|s| G::score(&self.game, s)).collect(),
+        }
+    }
+
+    /// The moves the built-in bot `policy` makes for Python's seats to move that are not in
+    /// `given`.
+    fn advise(&mut self, given: &[Seat], policy: &str) -> Result<Vec<(Seat, G::Move)>, String> {
+        let mut advised = Vec::new();
+        if !self.is_done() {
+            for seat in self.game.to_move().iter() {
+                let python = matches!(self.seated.get(seat), Some(Seated::Python(_)));
+                if python && !given.contains(&seat) {
+                    let i = self.adviser(seat, policy)?;
+                    let action = self.advisers[i].2.act(&self.game, seat);
+                    advised.push((seat, G::Move::from(action)));
+                }
+            }
+        }
+        Ok(advised)
     }
 
     /// The index of the built-in bot `name` advising `seat` (made on first use).
@@ -625,33 +628,79 @@ impl<G: Observe> DynEnv for Env<G> {
     }
 
     fn observe_array_from_json(&self, seat: Seat) -> Option<Vec<i32>> {
+        let read = crate::obs::json_reader(G::NAME)?;
         let mut out = Vec::new();
-        let state = self.game.state_json(seat);
-        if G::NAME == arena_core::games::tower_defense::TowerDefense::NAME {
-            crate::obs::tower_defense(&state, seat, &mut out);
-        } else if G::NAME == arena_core::games::colorfight::ColorFight::NAME {
-            crate::obs::colorfight(&state, seat, &mut out);
-        } else {
-            return None;
-        }
+        read(&self.game.state_json(seat), seat, &mut out);
         Some(out)
     }
 
     fn observe_array(&self, seat: Seat, out: &mut Vec<i32>) {
         out.clear();
-        let lines = match self.seated.get(seat) {
-            Some(Seated::Python(Some(sp))) => Some((sp.obs.as_str(), &sp.view)),
-            _ => None,
-        };
-        G::encode(&self.game, seat, lines, out);
+        G::encode(&self.game, seat, self.lines(seat), out);
     }
 
     fn state_json(&self, seat: Seat) -> String {
         self.game.state_json(seat).to_string()
     }
 
+    fn observe_into(&self, seat: Seat, row: crate::games::ObsRow<'_>) {
+        G::encode_into(&self.game, seat, self.lines(seat), row);
+    }
+
+    fn scores(&self) -> Vec<i64> {
+        self.score_now()
+    }
+
+    fn take_gained(&mut self) -> Vec<i64> {
+        let now = self.score_now();
+        let gained = now.iter().zip(&self.taken).map(|(n, t)| n - t).collect();
+        self.taken = now;
+        gained
+    }
+
+    fn listed(&self) -> usize {
+        G::listed(&self.game)
+    }
+
+    fn mask_into(&self, seat: Seat, out: &mut [i8]) {
+        G::mask(&self.game, seat, out);
+    }
+
+    fn listed_json(&self, seat: Seat, i: usize) -> Option<String> {
+        let action = G::listed_action(&self.game, seat, i).filter(|_| i < self.listed())?;
+        Some(G::action_json(&action).to_string())
+    }
+
+    fn refused_listed(&self, seat: Seat) -> Vec<bool> {
+        let n = self.seated.len();
+        (0..self.listed())
+            .map(|i| {
+                let mut game = self.game.clone();
+                let mut moves = vec![G::Move::default(); n];
+                if let Some(a) = G::listed_action(&self.game, seat, i) {
+                    moves[seat] = a.into();
+                }
+                let stepped = game.play_step(&moves, SeatSet::EMPTY);
+                stepped.report.refused.get(seat).is_some_and(|&r| r > 0)
+            })
+            .collect()
+    }
+
+    fn set_recording(&mut self, on: bool) {
+        self.record = on;
+        if !on {
+            self.history.clear();
+        }
+    }
+
     fn step(&mut self, actions: &[(Seat, String)]) -> Vec<SeatStep> {
         self.step_with(actions, Vec::new())
+    }
+
+    fn advance(&mut self) {
+        while !self.is_done() && !self.game.to_move().iter().any(|s| self.agents.contains(&s)) {
+            self.step_with(&[], Vec::new());
+        }
     }
 
     fn step_policy(
@@ -659,18 +708,36 @@ impl<G: Observe> DynEnv for Env<G> {
         actions: &[(Seat, String)],
         policy: &str,
     ) -> Result<Vec<SeatStep>, String> {
-        let mut advised = Vec::new();
-        if !self.is_done() {
-            for seat in self.game.to_move().iter() {
-                let python = matches!(self.seated.get(seat), Some(Seated::Python(_)));
-                if python && !actions.iter().any(|(s, _)| *s == seat) {
-                    let i = self.adviser(seat, policy)?;
-                    let action = self.advisers[i].2.act(&self.game, seat);
-                    advised.push((seat, G::Move::from(action)));
-                }
+        let given: Vec<Seat> = actions.iter().map(|(s, _)| *s).collect();
+        let advised = self.advise(&given, policy)?;
+        Ok(self.step_with(actions, advised))
+    }
+
+    fn step_listed(
+        &mut self,
+        picks: &[(Seat, usize)],
+        policy: Option<&str>,
+    ) -> Result<Vec<SeatStep>, String> {
+        let given: Vec<Seat> = picks.iter().map(|(s, _)| *s).collect();
+        let mut advised = match policy {
+            Some(p) => self.advise(&given, p)?,
+            None => Vec::new(),
+        };
+        let mut past = Vec::new();
+        for &(seat, i) in picks {
+            match G::listed_action(&self.game, seat, i).filter(|_| i < G::listed(&self.game)) {
+                Some(a) => advised.push((seat, a.into())),
+                None => past.push((seat, i)),
             }
         }
-        Ok(self.step_with(actions, advised))
+        let mut steps = self.step_with(&[], advised);
+        for (seat, i) in past {
+            if let Some(s) = steps.get_mut(seat) {
+                s.refused += 1;
+                s.why.push(format!("action {i}: not in the list"));
+            }
+        }
+        Ok(steps)
     }
 
     fn bot_action(&mut self, seat: Seat, name: &str) -> Result<String, String> {

@@ -3,6 +3,7 @@
 //! PettingZoo environments on it.
 
 mod env;
+mod games;
 mod obs;
 mod vector;
 
@@ -10,9 +11,22 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-/// One match: `Match(game, args, bots, text, seed)`. `args` are `arena play <game>`'s flags
-/// (without `--seed` and `--bot`), `bots` maps seats to built-in bots' names; the other seats are
-/// Python's. `text`: observations and actions in the game's own protocol.
+/// What a match is made of, from Python: `(game, args, bots)`. `args` are `arena play <game>`'s
+/// flags (without `--seed` and `--bot`), `bots` maps seats to built-in bots' names; the other
+/// seats are Python's.
+#[derive(FromPyObject)]
+pub struct Spec(pub String, pub Vec<String>, pub Vec<(usize, String)>);
+
+impl Spec {
+    /// A new match of this spec, seeded `seed`.
+    pub fn make(&self, text: bool, seed: u64) -> PyResult<Box<dyn env::DynEnv>> {
+        env::make(&self.0, self.1.clone(), self.2.clone(), text, seed)
+            .map_err(PyValueError::new_err)
+    }
+}
+
+/// One match: `Match((game, args, bots), text, seed)` (a [`Spec`]). `text`: observations and
+/// actions in the game's own protocol.
 #[pyclass(module = "pocket_arena._native")]
 struct Match {
     // A mutex only to make the class `Sync`: `&mut self` methods reach it without locking.
@@ -35,17 +49,10 @@ impl Match {
 #[pymethods]
 impl Match {
     #[new]
-    #[pyo3(signature = (game, args, bots, text=false, seed=0))]
-    fn new(
-        game: &str,
-        args: Vec<String>,
-        bots: Vec<(usize, String)>,
-        text: bool,
-        seed: u64,
-    ) -> PyResult<Self> {
-        let env = env::make(game, args, bots, text, seed).map_err(PyValueError::new_err)?;
+    #[pyo3(signature = (spec, text=false, seed=0))]
+    fn new(spec: Spec, text: bool, seed: u64) -> PyResult<Self> {
         Ok(Match {
-            env: std::sync::Mutex::new(env),
+            env: std::sync::Mutex::new(spec.make(text, seed)?),
         })
     }
 
@@ -81,6 +88,11 @@ impl Match {
     fn reset(&mut self, seed: u64) -> PyResult<()> {
         self.env_mut().reset(seed).map_err(PyValueError::new_err)
     }
+    /// Plays the built-in bots' steps until a Python seat is to move or the match is done.
+    fn advance(&mut self, py: Python<'_>) {
+        let env = self.env_mut();
+        py.detach(|| env.advance());
+    }
     fn to_move(&self) -> Vec<usize> {
         self.env().to_move()
     }
@@ -99,6 +111,48 @@ impl Match {
     fn digest(&self) -> u64 {
         self.env().digest()
     }
+    /// Each seat's score now (the game's measure; the outcome's once over).
+    fn scores(&self) -> Vec<i64> {
+        self.env().scores()
+    }
+    /// Each seat's score change since the last call (or the match's start).
+    fn take_gained(&mut self) -> Vec<i64> {
+        self.env_mut().take_gained()
+    }
+    /// How many actions the game's list has (0: the game lists none).
+    #[getter]
+    fn listed(&self) -> usize {
+        self.env().listed()
+    }
+    /// Which actions of the list the rules take from `seat` now, as a numpy int8 vector.
+    fn mask<'py>(&self, py: Python<'py>, seat: usize) -> Bound<'py, numpy::PyArray1<i8>> {
+        let env = self.env();
+        let mut out = vec![0i8; env.listed()];
+        env.mask_into(seat, &mut out);
+        numpy::PyArray1::from_vec(py, out)
+    }
+    /// Action `i` of `seat`'s list as canonical action JSON (`None` past the list).
+    fn listed_json(&self, seat: usize, i: usize) -> Option<String> {
+        self.env().listed_json(seat, i)
+    }
+    /// For each action of `seat`'s list, whether the core refuses it now (played on a copy).
+    fn refused_listed(&self, seat: usize) -> Vec<bool> {
+        self.env().refused_listed(seat)
+    }
+    /// One step with Python's seats' picks from the list `[(seat, index)]`.
+    #[pyo3(signature = (picks, policy=None))]
+    fn step_listed(
+        &mut self,
+        py: Python<'_>,
+        picks: Vec<(usize, usize)>,
+        policy: Option<&str>,
+    ) -> PyResult<Vec<(u32, Vec<String>)>> {
+        let env = self.env_mut();
+        py.detach(|| env.step_listed(&picks, policy))
+            .map_err(PyValueError::new_err)
+            .map(|v| v.into_iter().map(|s| (s.refused, s.why)).collect())
+    }
+
     /// `(ranks, scores)` once the game is over (rank 0 is first), else `None`.
     fn outcome(&self) -> Option<(Vec<u8>, Vec<i64>)> {
         self.env().outcome()
@@ -109,8 +163,8 @@ impl Match {
     fn state_json(&self, seat: usize) -> String {
         self.env().state_json(seat)
     }
-    /// The default observation's layout read off the state JSON, where the environment reads the
-    /// state directly (Tower Defense): what tests compare `observe_array` with.
+    /// The default observation's layout read off the state JSON (`None` for Ants): what the tests
+    /// hold `observe_array`, read off the state itself, to.
     fn observe_array_from_json(&self, seat: usize) -> Option<Vec<i32>> {
         self.env().observe_array_from_json(seat)
     }
@@ -180,7 +234,8 @@ impl Match {
 
 /// The games (folder names) and each one's built-in bots.
 #[pyfunction]
-fn games<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+#[pyo3(name = "games")]
+fn game_list<'py>(py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for g in env::game_names() {
         d.set_item(g, env::bots_of(g))?;
@@ -200,18 +255,13 @@ fn observation<'py>(
 ) -> PyResult<Bound<'py, numpy::PyArray1<i32>>> {
     let value: serde_json::Value = serde_json::from_str(state)
         .map_err(|e| PyValueError::new_err(format!("state: not JSON: {e}")))?;
+    let read = obs::json_reader(game).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "observation: `{game}`: tower_defense, ballroom, colorfight or mammut"
+        ))
+    })?;
     let mut out = Vec::new();
-    match game.replace('-', "_").as_str() {
-        "tower_defense" => obs::tower_defense(&value, seat, &mut out),
-        "ballroom" => obs::ballroom(&value, seat, &mut out),
-        "colorfight" => obs::colorfight(&value, seat, &mut out),
-        "mammut" => obs::mammut(&value, seat, &mut out),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "observation: `{other}`: tower_defense, ballroom, colorfight or mammut"
-            )))
-        }
-    }
+    read(&value, seat, &mut out);
     Ok(numpy::PyArray1::from_vec(py, out))
 }
 
@@ -219,17 +269,10 @@ fn observation<'py>(
 /// (Python's seats play the built-in bot `policy`, each step's observations encoded as the
 /// environment encodes them, a new match when one is done); returns the seconds it took.
 #[pyfunction]
-#[pyo3(signature = (game, args, bots, policy, steps, seed=0))]
-fn bench_rust(
-    py: Python<'_>,
-    game: &str,
-    args: Vec<String>,
-    bots: Vec<(usize, String)>,
-    policy: &str,
-    steps: u64,
-    seed: u64,
-) -> PyResult<f64> {
-    let mut env = env::make(game, args, bots, false, seed).map_err(PyValueError::new_err)?;
+#[pyo3(signature = (spec, policy, steps, seed=0))]
+fn bench_rust(py: Python<'_>, spec: Spec, policy: &str, steps: u64, seed: u64) -> PyResult<f64> {
+    let mut env = spec.make(false, seed)?;
+    env.set_recording(false);
     py.detach(|| {
         let mut out = Vec::new();
         let mut next = seed;
@@ -254,7 +297,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Match>()?;
     m.add_class::<vector::VecMatch>()?;
-    m.add_function(wrap_pyfunction!(games, m)?)?;
+    m.add_function(wrap_pyfunction!(game_list, m)?)?;
     m.add_function(wrap_pyfunction!(bench_rust, m)?)?;
     m.add_function(wrap_pyfunction!(observation, m)?)?;
     Ok(())

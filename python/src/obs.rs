@@ -1,58 +1,73 @@
-//! The default observations: what a seat is shown (its canonical state JSON, or for Ants the
-//! lines of the text protocol: its fog-of-war view) as a flat vector of `i32`, one layout per
-//! game, documented in docs/python.md. Names become their index + 1 in the game's list (0: none
-//! or unknown); decimals (ColorFight's gold and energy) are kept in hundredths.
+//! The default observations: what a seat is shown (its canonical state, or for Ants the lines of
+//! the text protocol: its fog-of-war view) as a flat vector of `i32`, one layout per game,
+//! documented in docs/python.md. Names become their index + 1 in the game's list (0: none or
+//! unknown); decimals (ColorFight's gold and energy) are kept in hundredths.
+//!
+//! Each game has two readers of the same layout: one off the state itself (what the environments
+//! use: no JSON on the hot path) and one off the canonical state JSON (what a bot written in Python
+//! receives, `pocket_arena.observation`), which the tests hold the first to.
 
+use arena_core::games::ballroom::{Class, Item};
+use arena_core::games::mammut::Side;
 use serde_json::Value;
 
-/// Tower types, Ballroom classes and items, ColorFight kinds and buildings, Mammut sides.
-const TOWERS: &[&str] = &["turret", "stunner", "bomb"];
-const CLASSES: &[&str] = &["KNIGHT", "WIZARD", "ARCHER"];
-const ITEMS: &[&str] = &[
-    "NONE",
-    "SHIELD",
-    "PROCRUSTEAN_IRON",
-    "HEAVY_BROADSWORD",
-    "MAGIC_STAFF",
-    "STEEL_TIPPED_ARROW",
-    "ANEMOI_WINGS",
-    "HUNTER_SCOPE",
-    "RALLY_BANNER",
-    "STRENGTH_POTION",
-    "SPEED_POTION",
-    "DEXTERITY_POTION",
-];
-const KINDS: &[&str] = &["normal", "gold", "energy"];
-const BUILDINGS: &[&str] = &["none", "base", "building"];
-const SIDES: &[&str] = &[
-    "Fire",
-    "Meat",
-    "Fur",
-    "Ivory",
-    "Axe",
-    "Bat",
-    "Opossum",
-    "Bunny",
-    "Buffalo",
-    "Squirrel",
-    "Beaver",
-    "Duck",
-    "Mystery",
-    "Clockwise",
-    "CounterClockwise",
-];
-
-/// Tower Defense: spaces on a path.
+/// Tower Defense: spaces on a path, numbers a space takes.
 pub const PATH: usize = 100;
+const SPACE: usize = 11;
 /// Mammut: tiles.
 pub const TILES: usize = 32;
 /// Mammut: seats at most.
 pub const MAMMUT_SEATS: usize = 5;
 
-fn code(list: &[&str], v: &Value) -> i32 {
-    v.as_str()
-        .and_then(|s| list.iter().position(|n| *n == s))
+/// Ballroom items as the observation numbers them: NONE first (the core lists it last).
+fn item_code(name: &str) -> i32 {
+    if name == Item::None.name() {
+        return 1;
+    }
+    Item::ALL
+        .iter()
+        .filter(|i| **i != Item::None)
+        .position(|i| i.name() == name)
+        .map_or(0, |i| i as i32 + 2)
+}
+
+fn class_code(name: &str) -> i32 {
+    Class::ALL
+        .iter()
+        .position(|c| c.name() == name)
         .map_or(0, |i| i as i32 + 1)
+}
+
+fn side_code(name: &str) -> i32 {
+    Side::from_name(name).map_or(0, |s| s.index() as i32 + 1)
+}
+
+/// `name`'s place in `names` + 1 (0 when not there).
+fn code_in<'a>(names: impl IntoIterator<Item = &'a str>, name: &str) -> i32 {
+    names
+        .into_iter()
+        .position(|n| n == name)
+        .map_or(0, |i| i as i32 + 1)
+}
+
+fn kind_code(name: &str) -> i32 {
+    use arena_core::games::colorfight::Kind;
+    code_in(
+        [Kind::Normal, Kind::Gold, Kind::Energy].map(Kind::name),
+        name,
+    )
+}
+
+fn building_code(name: &str) -> i32 {
+    use arena_core::games::colorfight::Building;
+    code_in(
+        [Building::None, Building::Base, Building::Building].map(Building::name),
+        name,
+    )
+}
+
+fn text(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
 }
 
 fn int(v: &Value) -> i32 {
@@ -80,33 +95,65 @@ fn list(v: &Value) -> &[Value] {
     v.as_array().map_or(&[], Vec::as_slice)
 }
 
-/// A Tower Defense path: per space, the tower `[type, level, power, range, cooldown]` (zeros
-/// when none) then the invaders `[count, hp, maxhp, defense, stunRes, stunTime]` (sums of hp and
-/// maxhp, maxima of the rest).
-fn td_board(out: &mut Vec<i32>, board: &Value) {
-    let start = out.len();
-    out.resize(start + PATH * 11, 0);
+fn sat(x: u64) -> i32 {
+    x.min(i32::MAX as u64) as i32
+}
+
+/// Adds an invader to a space's invader numbers `[count, hp, maxhp, defense, stunRes,
+/// stunTime]`: sums of hp and maxhp, maxima of the rest (the rules allow one a space; the JSON
+/// reader does not assume it).
+fn add_invader(slot: &mut [i32], hp: i32, maxhp: i32, rest: [i32; 3]) {
+    slot[0] += 1;
+    slot[1] = slot[1].saturating_add(hp);
+    slot[2] = slot[2].saturating_add(maxhp);
+    for (k, x) in rest.into_iter().enumerate() {
+        slot[3 + k] = slot[3 + k].max(x);
+    }
+}
+
+fn tower_code(kind: arena_core::games::tower_defense::TowerKind) -> i32 {
+    use arena_core::games::tower_defense::TowerKind;
+    match kind {
+        TowerKind::Turret => 1,
+        TowerKind::Stunner => 2,
+        TowerKind::Bomb => 3,
+    }
+}
+
+/// A Tower Defense path from its state JSON, written into `out` (`PATH * SPACE`, zeroed).
+fn td_board_json(out: &mut [i32], board: &Value) {
     for t in list(&board["towers"]) {
         let pos = int(&t[0]);
         if (0..PATH as i32).contains(&pos) {
-            let at = start + pos as usize * 11;
-            out[at] = code(TOWERS, &t[1]);
-            for k in 0..4 {
-                out[at + 1 + k] = int(&t[2 + k]);
-            }
+            let kind = arena_core::games::tower_defense::TowerKind::from_name(text(&t[1]));
+            let tower = [
+                kind.map_or(0, tower_code),
+                int(&t[2]),
+                int(&t[3]),
+                int(&t[4]),
+                int(&t[5]),
+            ];
+            let at = pos as usize * SPACE;
+            out[at..at + 5].copy_from_slice(&tower);
         }
     }
     for inv in list(&board["invaders"]) {
         let pos = int(&inv[0]);
         if (0..PATH as i32).contains(&pos) {
-            let at = start + pos as usize * 11 + 5;
-            out[at] += 1;
-            out[at + 1] += int(&inv[1]);
-            out[at + 2] += int(&inv[2]);
-            for k in 3..6 {
-                out[at + k] = out[at + k].max(int(&inv[k]));
-            }
+            let at = pos as usize * SPACE + 5;
+            let rest = [3, 4, 5].map(|k| int(&inv[k]));
+            add_invader(&mut out[at..at + 6], int(&inv[1]), int(&inv[2]), rest);
         }
+    }
+}
+
+/// Tower Defense's layout length: Duel `[seat, turn]`, 2 x 5 player numbers, 2 paths; Siege
+/// `[seat, turn]`, 3 + 2 numbers, 1 path.
+pub fn tower_defense_len(duel: bool) -> usize {
+    if duel {
+        2 + 10 + 2 * PATH * SPACE
+    } else {
+        2 + 5 + PATH * SPACE
     }
 }
 
@@ -114,83 +161,106 @@ fn td_board(out: &mut Vec<i32>, board: &Value) {
 /// inflation]`, each board (path `i` is where player `i`'s invaders walk); Siege: the invader
 /// `[gold, income, boostMax]`, the defender `[gold, life]`, the path.
 pub fn tower_defense(state: &Value, seat: usize, out: &mut Vec<i32>) {
-    out.push(seat as i32);
-    out.push(int(&state["turn"]));
-    if state.get("players").is_some() {
+    let duel = state.get("players").is_some();
+    out.clear();
+    out.resize(tower_defense_len(duel), 0);
+    out[0] = seat as i32;
+    out[1] = int(&state["turn"]);
+    let mut head = Vec::new();
+    let boards: Vec<&Value> = if duel {
         for p in list(&state["players"]).iter().take(2) {
-            ints(out, p, &["gold", "life", "income", "boostMax", "inflation"]);
+            ints(
+                &mut head,
+                p,
+                &["gold", "life", "income", "boostMax", "inflation"],
+            );
         }
-        for b in list(&state["boards"]).iter().take(2) {
-            td_board(out, b);
-        }
+        list(&state["boards"]).iter().take(2).collect()
     } else {
-        ints(out, &state["invader"], &["gold", "income", "boostMax"]);
-        ints(out, &state["defender"], &["gold", "life"]);
-        td_board(out, &state["board"]);
+        ints(
+            &mut head,
+            &state["invader"],
+            &["gold", "income", "boostMax"],
+        );
+        ints(&mut head, &state["defender"], &["gold", "life"]);
+        vec![&state["board"]]
+    };
+    let start = out.len() - boards.len() * PATH * SPACE;
+    out[2..2 + head.len()].copy_from_slice(&head);
+    for (b, chunk) in boards.iter().zip(out[start..].chunks_mut(PATH * SPACE)) {
+        td_board_json(chunk, b);
     }
 }
 
-/// [`tower_defense`] read off the state itself rather than its JSON (the same numbers; the
-/// environments use this one, the tests compare the two).
+/// [`tower_defense`] read off the state itself into `out` (of [`tower_defense_len`] numbers, all
+/// written): only the occupied spaces are visited, through the boards' occupancy masks. (Clearing
+/// only the spaces the row held before, from a memo, measured no faster than clearing it whole:
+/// the cost is the cache misses on the row, not the writes.)
 pub fn tower_defense_direct(
     g: &arena_core::games::tower_defense::TowerDefense,
     seat: usize,
-    out: &mut Vec<i32>,
+    out: &mut [i32],
 ) {
-    use arena_core::games::tower_defense::TowerKind;
     use arena_core::Game;
-    let sat = |x: u64| x.min(i32::MAX as u64) as i32;
-    out.push(seat as i32);
-    out.push(sat(u64::from(g.turn())));
-    let board = |out: &mut Vec<i32>, b: usize| {
-        let start = out.len();
-        out.resize(start + PATH * 11, 0);
-        for t in g.towers(b) {
-            let pos = usize::from(t.pos);
-            if pos < PATH {
-                let at = start + pos * 11;
-                out[at] = match t.kind {
-                    TowerKind::Turret => 1,
-                    TowerKind::Stunner => 2,
-                    TowerKind::Bomb => 3,
-                };
-                out[at + 1] = sat(u64::from(t.level));
-                out[at + 2] = i32::from(t.power);
-                out[at + 3] = i32::from(t.range);
-                out[at + 4] = i32::from(t.cooldown);
-            }
-        }
-        for i in g.invaders(b) {
-            let pos = usize::from(i.pos);
-            if pos < PATH {
-                let at = start + pos * 11 + 5;
-                out[at] += 1;
-                out[at + 1] = out[at + 1].saturating_add(sat(u64::from(i.hp)));
-                out[at + 2] = out[at + 2].saturating_add(sat(u64::from(i.maxhp)));
-                out[at + 3] = out[at + 3].max(i32::from(i.defense));
-                out[at + 4] = out[at + 4].max(i32::from(i.stun_res));
-                out[at + 5] = out[at + 5].max(i32::from(i.stun_time));
-            }
-        }
+    let start = out.len() - g.boards() * PATH * SPACE;
+    out.fill(0);
+    out[0] = seat as i32;
+    out[1] = sat(u64::from(g.turn()));
+    let mut at = 2;
+    let mut head = |x: u64| {
+        out[at] = sat(x);
+        at += 1;
     };
     if let Some(players) = g.players() {
         for p in players {
             for x in [p.gold, p.life, p.income, p.boost_max, p.inflation] {
-                out.push(sat(u64::from(x)));
+                head(u64::from(x));
             }
         }
-        for b in 0..g.boards().min(2) {
-            board(out, b);
-        }
     } else if let Some((inv, def)) = g.siege() {
-        out.extend([
-            sat(inv.gold),
-            sat(u64::from(inv.income)),
-            sat(u64::from(inv.boost_max)),
-        ]);
-        out.extend([sat(def.gold), sat(u64::from(def.life))]);
-        board(out, 0);
+        for x in [inv.gold, inv.income.into(), inv.boost_max.into()] {
+            head(x);
+        }
+        head(def.gold);
+        head(u64::from(def.life));
     }
+    for (b, path) in out[start..].chunks_mut(PATH * SPACE).enumerate() {
+        let (invaders, towers) = g.masks(b);
+        for pos in bits(towers) {
+            if let Some(t) = g.tower(b, pos) {
+                let at = pos * SPACE;
+                let tower = [
+                    tower_code(t.kind),
+                    sat(u64::from(t.level)),
+                    t.power.into(),
+                    t.range.into(),
+                    t.cooldown.into(),
+                ];
+                path[at..at + 5].copy_from_slice(&tower);
+            }
+        }
+        for pos in bits(invaders) {
+            if let Some(i) = g.invader(b, pos) {
+                let rest = [i.defense, i.stun_res, i.stun_time].map(i32::from);
+                let at = pos * SPACE + 5;
+                add_invader(
+                    &mut path[at..at + 6],
+                    sat(i.hp.into()),
+                    sat(i.maxhp.into()),
+                    rest,
+                );
+            }
+        }
+    }
+}
+
+/// The set bits of a board mask below [`PATH`], lowest first.
+pub fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let pos = mask.trailing_zeros() as usize;
+        mask &= mask.wrapping_sub(1);
+        (pos < PATH).then_some(pos)
+    })
 }
 
 /// Ballroom Blitz: `[seat]`, then per player `[class, x, y, isActive, item, gold, score,
@@ -198,22 +268,47 @@ pub fn tower_defense_direct(
 pub fn ballroom(state: &Value, seat: usize, out: &mut Vec<i32>) {
     out.push(seat as i32);
     for p in list(state) {
-        out.push(code(CLASSES, &p["class"]));
+        out.push(class_code(text(&p["class"])));
         out.push(int(&p["position"]["x"]));
         out.push(int(&p["position"]["y"]));
         out.push(int(&p["isActive"]));
-        out.push(code(ITEMS, &p["item"]));
+        out.push(item_code(text(&p["item"])));
         ints(
             out,
             p,
             &["gold", "score", "effect_timer", "health", "shielded"],
         );
-        out.push(code(ITEMS, &p["item_in_use"]));
+        out.push(item_code(text(&p["item_in_use"])));
         ints(
             out,
             &p["stat_set"],
             &["damage", "speed", "range", "maxHealth"],
         );
+    }
+}
+
+/// [`ballroom`] read off the state itself.
+pub fn ballroom_direct(g: &arena_core::games::ballroom::Ballroom, seat: usize, out: &mut Vec<i32>) {
+    out.push(seat as i32);
+    for p in g.players() {
+        let s = p.stats();
+        out.extend([
+            class_code(p.class.name()),
+            p.pos.x.into(),
+            p.pos.y.into(),
+            p.active.into(),
+            item_code(p.item.name()),
+            p.gold.into(),
+            p.score.into(),
+            p.effect_timer.into(),
+            p.health.into(),
+            p.shielded.into(),
+            item_code(p.in_effect.name()),
+            s.damage,
+            s.speed,
+            s.range,
+            s.max_health,
+        ]);
     }
 }
 
@@ -230,26 +325,20 @@ pub fn colorfight(state: &Value, seat: usize, out: &mut Vec<i32>) {
     }
     for c in list(&state["cells"]) {
         out.push(int(&c[0]));
-        out.push(code(KINDS, &c[1]));
-        out.push(code(BUILDINGS, &c[2]));
+        out.push(kind_code(text(&c[1])));
+        out.push(building_code(text(&c[2])));
         out.push(int(&c[3]));
         out.push(int(&c[4]));
         out.push(int(&c[5]));
     }
 }
 
-/// [`colorfight`] read off the state itself (the same numbers; the environments use this one).
+/// [`colorfight`] read off the state itself.
 pub fn colorfight_direct(
     g: &arena_core::games::colorfight::ColorFight,
     seat: usize,
     out: &mut Vec<i32>,
 ) {
-    let sat = |x: u64| x.min(i32::MAX as u64) as i32;
-    let name = |list: &[&str], n: &str| {
-        list.iter()
-            .position(|k| *k == n)
-            .map_or(0, |i| i as i32 + 1)
-    };
     let hundredths =
         |n: arena_core::games::colorfight::Num| (n.to_num::<f64>() * 100.0).round() as i32;
     out.push(seat as i32);
@@ -266,17 +355,35 @@ pub fn colorfight_direct(
     }
     for c in g.cells() {
         out.push(i32::from(c.owner));
-        out.push(name(KINDS, c.kind.name()));
-        out.push(name(BUILDINGS, c.building.name()));
+        out.push(kind_code(c.kind.name()));
+        out.push(building_code(c.building.name()));
         out.push(sat(u64::from(c.taken_at)));
         out.push(i32::from(c.attacker));
         out.push(sat(u64::from(c.done_at)));
     }
 }
 
+/// Mammut's animal set from the names the state JSON lists (the core's bits).
+fn animal_bits(names: &[Value]) -> i32 {
+    names
+        .iter()
+        .filter_map(|n| Side::from_name(text(n)))
+        .fold(0, |bits, s| bits | i32::from(s.animal_bit()))
+}
+
+/// Mammut's tiles part: per tile id `[where, side]` (where 0 unseen, 1 the middle, 2 + s in seat
+/// s's hand), written by `put(id, where, side)` into the zeroed `out`.
+fn mammut_tile(out: &mut [i32], id: usize, place: i32, side: i32) {
+    if id < TILES {
+        out[id * 2] = place;
+        out[id * 2 + 1] = side;
+    }
+}
+
 /// Mammut: `[seat, round, actions, toMove]`, per seat (5, zeros past the players) `[id, points,
-/// furs]`, then per tile id (32) `[where, side]`: where 0 unseen, 1 the middle, 2 + s in seat
-/// s's hand, 7 + s among seat s's animals; side as shown (Mystery until scoring).
+/// furs, animals]` (animals: the kinds collected, the core's bits: Bat 1, Opossum 2, ... Duck 64),
+/// then per tile id (32) `[where, side]`: where 0 unseen, 1 the middle, 2 + s in seat s's hand;
+/// side as shown (Mystery until scoring).
 pub fn mammut(state: &Value, seat: usize, out: &mut Vec<i32>) {
     out.push(seat as i32);
     ints(out, state, &["round", "actions", "toMove"]);
@@ -284,31 +391,46 @@ pub fn mammut(state: &Value, seat: usize, out: &mut Vec<i32>) {
         for k in ["ids", "points", "furs"] {
             out.push(list(&state[k]).get(s).map_or(0, int));
         }
+        out.push(
+            list(&state["animals"])
+                .get(s)
+                .map_or(0, |a| animal_bits(list(a))),
+        );
     }
     let start = out.len();
     out.resize(start + TILES * 2, 0);
-    let mut put = |tile: &Value, place: i32| {
-        let id = int(&tile["id"]);
-        if (0..TILES as i32).contains(&id) {
-            out[start + id as usize * 2] = place;
-            out[start + id as usize * 2 + 1] = code(SIDES, &tile["side"]);
-        }
-    };
-    for t in list(&state["middle"]) {
-        put(t, 1);
-    }
-    for (s, hand) in list(&state["hands"]).iter().enumerate().take(MAMMUT_SEATS) {
-        for t in list(hand) {
-            put(t, 2 + s as i32);
+    let groups = std::iter::once(&state["middle"]).chain(list(&state["hands"]));
+    for (place, tiles) in (1..).zip(groups.take(1 + MAMMUT_SEATS)) {
+        for t in list(tiles) {
+            let id = usize::try_from(int(&t["id"])).unwrap_or(TILES);
+            mammut_tile(&mut out[start..], id, place, side_code(text(&t["side"])));
         }
     }
-    for (s, animals) in list(&state["animals"])
-        .iter()
-        .enumerate()
-        .take(MAMMUT_SEATS)
-    {
-        for t in list(animals) {
-            put(t, 7 + s as i32);
+}
+
+/// [`mammut`] read off the state itself.
+pub fn mammut_direct(g: &arena_core::games::mammut::Mammut, seat: usize, out: &mut Vec<i32>) {
+    let to_move = g
+        .mover()
+        .and_then(|s| g.ids().get(s))
+        .map_or(0, |&id| id.into());
+    out.extend([seat as i32, g.round().into(), g.actions().into(), to_move]);
+    for s in 0..MAMMUT_SEATS {
+        let at = |v: Option<i32>| v.unwrap_or(0);
+        out.extend([
+            at(g.ids().get(s).map(|&x| x.into())),
+            at(g.points().get(s).copied()),
+            at(g.furs().get(s).map(|&x| x.into())),
+            at(g.animals().get(s).map(|&x| x.into())),
+        ]);
+    }
+    let start = out.len();
+    out.resize(start + TILES * 2, 0);
+    let groups = std::iter::once(g.middle()).chain(g.hands().iter().copied());
+    for (place, tiles) in (1..).zip(groups.take(1 + MAMMUT_SEATS)) {
+        for t in tiles.iter() {
+            let side = g.visible(t).map_or(0, |s| s.index() as i32 + 1);
+            mammut_tile(&mut out[start..], t.into(), place, side);
         }
     }
 }
@@ -338,10 +460,6 @@ impl AntsView {
         self.water = vec![false; self.rows * self.cols];
     }
 
-    /// Ants: `[seat, turn]`, then 7 planes of `rows x cols` (row-major, plane after plane):
-    /// water seen so far, food, own ants, enemy ants (owner index as the engine numbers them for
-    /// this seat, 1 is the first enemy), own hills, enemy hills (owner index), dead ants (1 + the
-    /// owner index), all as this turn's lines show them.
     /// Keeps the water this turn's lines show.
     pub fn see(&mut self, text: &str) {
         for line in text.lines() {
@@ -360,6 +478,10 @@ impl AntsView {
         }
     }
 
+    /// Ants: `[seat, turn]`, then 7 planes of `rows x cols` (row-major, plane after plane):
+    /// water seen so far, food, own ants, enemy ants (owner index as the engine numbers them for
+    /// this seat, 1 is the first enemy), own hills, enemy hills (owner index), dead ants (1 + the
+    /// owner index), all as this turn's lines show them.
     pub fn encode(&self, text: &str, seat: usize, turn: u32, out: &mut Vec<i32>) {
         out.push(seat as i32);
         out.push(turn as i32);
@@ -394,5 +516,17 @@ impl AntsView {
                 out[start + i] = 1;
             }
         }
+    }
+}
+
+/// The state JSON reader of game `name` (its folder or command-line name); `None` for Ants,
+/// whose view is read from the protocol's lines.
+pub fn json_reader(name: &str) -> Option<fn(&Value, usize, &mut Vec<i32>)> {
+    match name.replace('-', "_").as_str() {
+        "tower_defense" => Some(tower_defense),
+        "ballroom" | "ballroom_blitz" => Some(ballroom),
+        "colorfight" => Some(colorfight),
+        "mammut" => Some(mammut),
+        _ => None,
     }
 }

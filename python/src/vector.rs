@@ -1,129 +1,244 @@
-//! `VecMatch`: n matches of one game stepped in one call with the GIL released, observations,
-//! rewards and flags as batched numpy arrays, each match started again when it is done, seeded as
-//! a tournament seeds its matches ([`arena_host::tournament::match_seed`]: the tournament seed
-//! and the match's index, counted over every match the vector starts).
+//! `VecMatch`: n matches of one game stepped in one call with the GIL released, over a rayon
+//! pool of the machine's cores; observations, masks, rewards and flags are written straight into
+//! numpy arrays the vector keeps (no per-match Python object, no copy on the way); each match is
+//! started again when it is done, seeded as a tournament seeds its matches
+//! ([`arena_host::tournament::match_seed`]: the tournament seed and the match's index, counted
+//! over every match the vector starts).
 
-use crate::env::{self, DynEnv};
-use numpy::{PyArray1, PyArrayMethods};
+use crate::env::DynEnv;
+use crate::Spec;
+use numpy::{PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
+use std::sync::Mutex;
+
+/// The arrays a step fills, each with one row per match (`n` matches, `a` agents): what the
+/// agents see, and what the step came to ([`Outcomes`]).
+struct Buffers {
+    /// `(n, a, obs_len)`: the default observations.
+    obs: Py<PyArray3<i32>>,
+    /// `(n, a, listed)`: the masks of the game's action list.
+    masks: Py<PyArray3<i8>>,
+    came: Outcomes,
+}
+
+struct Outcomes {
+    /// `(n, a)`: score change, plus the ranking at the end.
+    rewards: Py<PyArray2<f32>>,
+    /// `(n, a, 2)`: over for the agent (termination), stopped by the turn limit (truncation).
+    ends: Py<PyArray3<bool>>,
+    /// `(n, a)`: actions the rules refused.
+    refused: Py<PyArray2<u32>>,
+}
+
+/// One match's rows of the [`Buffers`].
+struct Row<'a> {
+    obs: &'a mut [i32],
+    masks: &'a mut [i8],
+    rewards: &'a mut [f32],
+    ends: &'a mut [bool],
+    refused: &'a mut [u32],
+}
+
+/// `buf` cut into `n` rows of `per` (empty rows when `per` is 0).
+fn rows<T>(mut buf: &mut [T], per: usize, n: usize) -> Vec<&mut [T]> {
+    (0..n)
+        .map(|_| {
+            let all = std::mem::take(&mut buf);
+            let (row, rest) = all.split_at_mut(per.min(all.len()));
+            buf = rest;
+            row
+        })
+        .collect()
+}
 
 #[pyclass(module = "pocket_arena._native")]
 pub struct VecMatch {
-    envs: Vec<Box<dyn DynEnv>>,
+    /// Behind a mutex only to make the class `Sync`: `&mut self` methods reach it unlocked.
+    envs: Mutex<Vec<Box<dyn DynEnv>>>,
     seed: u64,
+    #[pyo3(get, name = "num_envs")]
+    n: usize,
     /// Matches started so far (the next one's index).
     started: u64,
+    #[pyo3(get)]
     agents: Vec<usize>,
+    #[pyo3(get)]
     obs_len: usize,
-    /// Worker threads a step uses.
+    /// How many actions the game's list has (0: no masks).
+    #[pyo3(get)]
+    listed: usize,
+    buffers: Buffers,
+    /// The pool a step runs on (`None`: the calling thread alone).
+    pool: Option<rayon::ThreadPool>,
     threads: usize,
 }
 
-/// What one step of one match came to, written into the batch.
-struct Row {
-    rewards: Vec<f32>,
-    terms: Vec<bool>,
-    truncs: Vec<bool>,
-    refused: Vec<u32>,
-}
-
-fn advance(env: &mut dyn DynEnv) {
-    while !env.is_done() && !env.to_move().iter().any(|s| env.agents().contains(s)) {
-        env.step(&[]);
-    }
-}
-
-/// Writes the observations of `env`'s agents into `obs` (agents x obs_len, zero-padded).
-fn observe(
-    env: &dyn DynEnv,
-    agents: &[usize],
-    obs_len: usize,
-    obs: &mut [i32],
-    one: &mut Vec<i32>,
-) {
+/// Writes the observations and masks of `env`'s agents into their rows.
+fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut Vec<i32>) {
+    let (l, m) = (row.obs.len() / agents.len(), row.masks.len() / agents.len());
     for (k, &s) in agents.iter().enumerate() {
-        env.observe_array(s, one);
-        one.resize(obs_len, 0);
-        if let Some(dst) = obs.get_mut(k * obs_len..(k + 1) * obs_len) {
-            dst.copy_from_slice(one);
+        if l > 0 {
+            env.observe_into(
+                s,
+                crate::games::ObsRow {
+                    out: &mut row.obs[k * l..(k + 1) * l],
+                    scratch,
+                },
+            );
+        }
+        if m > 0 {
+            env.mask_into(s, &mut row.masks[k * m..(k + 1) * m]);
         }
     }
 }
 
-fn row(env: &dyn DynEnv, agents: &[usize], refused: &[u32]) -> Row {
-    let over = env.is_over();
+/// Writes what the step came to: rewards (the score change, plus the ranking `1 - 2 rank /
+/// (seats - 1)` when the match is over), flags and refusals.
+fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &[u32]) {
+    let gained = env.take_gained();
     let trunc = env.truncated();
-    let outcome = env.outcome();
+    let ranks = env.outcome().map(|(r, _)| r);
     let n = env.seats().max(2) as f32;
-    Row {
-        rewards: agents
-            .iter()
-            .map(|&s| match &outcome {
-                Some((ranks, _)) => 1.0 - 2.0 * f32::from(ranks[s]) / (n - 1.0),
-                None => 0.0,
-            })
-            .collect(),
-        terms: agents
-            .iter()
-            .map(|&s| !trunc && (over || !env.seat_in(s)))
-            .collect(),
-        truncs: agents.iter().map(|_| trunc).collect(),
-        refused: agents
-            .iter()
-            .map(|&s| refused.get(s).copied().unwrap_or(0))
-            .collect(),
+    for (k, &s) in agents.iter().enumerate() {
+        let rank = ranks
+            .as_ref()
+            .map_or(0.0, |r| 1.0 - 2.0 * f32::from(r[s]) / (n - 1.0));
+        row.rewards[k] = gained.get(s).copied().unwrap_or(0) as f32 + rank;
+        row.ends[2 * k] = !trunc && (ranks.is_some() || !env.seat_in(s));
+        row.ends[2 * k + 1] = trunc;
+        row.refused[k] = refused.get(s).copied().unwrap_or(0);
     }
 }
 
-type Batch<'py> = (
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-    Bound<'py, PyAny>,
-);
+/// `(obs, masks, rewards, ends, refused)` as returned to Python.
+type Batch<'py> = [Bound<'py, PyAny>; 5];
 
 impl VecMatch {
-    fn batch<'py>(&self, py: Python<'py>, obs: Vec<i32>, rows: Vec<Row>) -> PyResult<Batch<'py>> {
-        let (n, a, l) = (rows.len(), self.agents.len(), self.obs_len);
-        let (mut rw, mut te, mut tr, mut rf) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-        for r in rows {
-            rw.extend(r.rewards);
-            te.extend(r.terms);
-            tr.extend(r.truncs);
-            rf.extend(r.refused);
+    /// Runs `f` on every match and its rows, on the pool (or here), with the GIL released.
+    fn each<F>(&mut self, py: Python<'_>, f: F) -> PyResult<()>
+    where
+        F: Fn(usize, &mut Box<dyn DynEnv>, &mut Row<'_>, &mut Vec<i32>) -> Result<(), String>
+            + Sync,
+    {
+        use rayon::prelude::*;
+        let (n, a) = (self.num_envs(), self.agents.len());
+        let b = &self.buffers;
+        let mut obs = b.obs.bind(py).try_readwrite()?;
+        let mut masks = b.masks.bind(py).try_readwrite()?;
+        let mut rewards = b.came.rewards.bind(py).try_readwrite()?;
+        let mut ends = b.came.ends.bind(py).try_readwrite()?;
+        let mut refused = b.came.refused.bind(py).try_readwrite()?;
+        let mut rows: Vec<Row<'_>> = rows(obs.as_slice_mut()?, a * self.obs_len, n)
+            .into_iter()
+            .zip(rows(masks.as_slice_mut()?, a * self.listed, n))
+            .zip(rows(rewards.as_slice_mut()?, a, n))
+            .zip(rows(ends.as_slice_mut()?, 2 * a, n))
+            .zip(rows(refused.as_slice_mut()?, a, n))
+            .map(|((((obs, masks), rewards), ends), refused)| Row {
+                obs,
+                masks,
+                rewards,
+                ends,
+                refused,
+            })
+            .collect();
+        let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
+        let pool = self.pool.as_ref();
+        let done = py.detach(|| {
+            let work = envs.par_iter_mut().zip(rows.par_iter_mut()).enumerate();
+            let run = || {
+                work.with_min_len(8)
+                    .try_for_each_init(Vec::new, |scratch, (i, (e, r))| f(i, e, r, scratch))
+            };
+            match pool {
+                // A handful of matches costs less than waking the pool's threads.
+                Some(p) if n >= 32 => p.install(run),
+                _ => envs
+                    .iter_mut()
+                    .zip(rows.iter_mut())
+                    .enumerate()
+                    .try_for_each(|(i, (e, r))| f(i, e, r, &mut Vec::new())),
+            }
+        });
+        done.map_err(PyValueError::new_err)
+    }
+
+    fn num_envs(&self) -> usize {
+        self.n
+    }
+
+    /// The buffers, or copies of them (`copy`), as returned to Python.
+    fn batch<'py>(&self, py: Python<'py>, copy: bool) -> PyResult<Batch<'py>> {
+        let b = &self.buffers;
+        let give = |a: &Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
+            if copy {
+                a.call_method0("copy")
+            } else {
+                Ok(a.clone())
+            }
+        };
+        Ok([
+            give(b.obs.bind(py).as_any())?,
+            give(b.masks.bind(py).as_any())?,
+            give(b.came.rewards.bind(py).as_any())?,
+            give(b.came.ends.bind(py).as_any())?,
+            give(b.came.refused.bind(py).as_any())?,
+        ])
+    }
+
+    /// Starts again, seeded by their index over the vector's life, the matches that are done;
+    /// their rows show the new match's first observation (their rewards and flags stay the end's).
+    fn restart_done(&mut self, py: Python<'_>) -> PyResult<()> {
+        let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
+        let mut seeds = vec![None; envs.len()];
+        for (seed, e) in seeds.iter_mut().zip(envs.iter()) {
+            if e.is_done() {
+                *seed = Some(arena_host::tournament::match_seed(
+                    self.seed,
+                    self.started as usize,
+                ));
+                self.started += 1;
+            }
         }
-        Ok((
-            PyArray1::from_vec(py, obs).reshape([n, a, l])?.into_any(),
-            PyArray1::from_vec(py, rw).reshape([n, a])?.into_any(),
-            PyArray1::from_vec(py, te).reshape([n, a])?.into_any(),
-            PyArray1::from_vec(py, tr).reshape([n, a])?.into_any(),
-            PyArray1::from_vec(py, rf).reshape([n, a])?.into_any(),
-        ))
+        if seeds.iter().all(Option::is_none) {
+            return Ok(());
+        }
+        let agents = self.agents.clone();
+        self.each(py, |i, e, row, scratch| {
+            if let Some(s) = seeds[i] {
+                e.reset(s)?;
+                e.advance();
+                e.take_gained();
+                observe(e.as_ref(), &agents, row, scratch);
+            }
+            Ok(())
+        })
     }
 }
 
 #[pymethods]
 impl VecMatch {
     #[new]
-    #[pyo3(signature = (game, args, bots, n, seed=0))]
+    /// `observe=False`: no observations (an `(n, agents, 0)` array), for agents that read the
+    /// state otherwise and for measuring the step alone; `masks=False`: no masks, likewise.
+    #[pyo3(signature = (spec, n, seed=0, observe=true, masks=true))]
     fn new(
-        game: &str,
-        args: Vec<String>,
-        bots: Vec<(usize, String)>,
+        py: Python<'_>,
+        spec: Spec,
         n: usize,
         seed: u64,
+        observe: bool,
+        masks: bool,
     ) -> PyResult<Self> {
         if n == 0 {
             return Err(PyValueError::new_err("n: at least one match"));
         }
         let mut envs = Vec::with_capacity(n);
         for i in 0..n {
-            let s = arena_host::tournament::match_seed(seed, i);
-            let mut e = env::make(game, args.clone(), bots.clone(), false, s)
-                .map_err(PyValueError::new_err)?;
-            advance(e.as_mut());
+            let mut e = spec.make(false, arena_host::tournament::match_seed(seed, i))?;
+            e.set_recording(false);
+            e.advance();
             envs.push(e);
         }
         let agents = envs[0].agents().to_vec();
@@ -135,165 +250,142 @@ impl VecMatch {
                 one.len()
             })
             .max()
+            .filter(|_| observe)
             .unwrap_or(0);
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Ok(VecMatch {
-            envs,
+        let (a, listed) = (agents.len(), if masks { envs[0].listed() } else { 0 });
+        let buffers = Buffers {
+            obs: PyArray3::zeros(py, [n, a, obs_len], false).unbind(),
+            masks: PyArray3::zeros(py, [n, a, listed], false).unbind(),
+            came: Outcomes {
+                rewards: PyArray2::zeros(py, [n, a], false).unbind(),
+                ends: PyArray3::zeros(py, [n, a, 2], false).unbind(),
+                refused: PyArray2::zeros(py, [n, a], false).unbind(),
+            },
+        };
+        let mut v = VecMatch {
+            envs: Mutex::new(envs),
             seed,
+            n,
             started: n as u64,
             agents,
             obs_len,
-            threads,
-        })
+            listed,
+            buffers,
+            pool: None,
+            threads: 1,
+        };
+        v.set_threads(std::thread::available_parallelism().map_or(1, |n| n.get()))?;
+        Ok(v)
     }
 
-    #[getter]
-    fn agents(&self) -> Vec<usize> {
-        self.agents.clone()
-    }
-    #[getter]
-    fn obs_len(&self) -> usize {
-        self.obs_len
-    }
-    #[getter]
-    fn num_envs(&self) -> usize {
-        self.envs.len()
-    }
     /// Worker threads a step uses (default: the machine's cores).
     #[getter]
     fn get_threads(&self) -> usize {
         self.threads
     }
     #[setter]
-    fn set_threads(&mut self, n: usize) {
+    fn set_threads(&mut self, n: usize) -> PyResult<()> {
         self.threads = n.max(1);
+        self.pool = if self.threads > 1 {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(self.threads)
+                .build()
+                .map_err(|e| PyValueError::new_err(format!("threads: {e}")))?;
+            Some(pool)
+        } else {
+            None
+        };
+        Ok(())
     }
     fn digests(&self) -> Vec<u64> {
-        self.envs.iter().map(|e| e.digest()).collect()
+        let envs = self.envs.lock().unwrap_or_else(|e| e.into_inner());
+        envs.iter().map(|e| e.digest()).collect()
     }
     fn seeds(&self) -> Vec<u64> {
-        self.envs.iter().map(|e| e.seed()).collect()
+        let envs = self.envs.lock().unwrap_or_else(|e| e.into_inner());
+        envs.iter().map(|e| e.seed()).collect()
     }
 
-    /// Starts every match again, seeded from `seed` (default: the vector's own); returns the
-    /// observations `(n, agents, obs_len)`.
-    #[pyo3(signature = (seed=None))]
-    fn reset<'py>(&mut self, py: Python<'py>, seed: Option<u64>) -> PyResult<Bound<'py, PyAny>> {
+    /// Starts every match again, seeded from `seed` (default: the vector's own); returns
+    /// `(obs, masks, ...)` as [`VecMatch::step`] does.
+    #[pyo3(signature = (seed=None, copy=true))]
+    fn reset<'py>(
+        &mut self,
+        py: Python<'py>,
+        seed: Option<u64>,
+        copy: bool,
+    ) -> PyResult<Batch<'py>> {
         if let Some(s) = seed {
             self.seed = s;
         }
-        for (i, e) in self.envs.iter_mut().enumerate() {
-            e.reset(arena_host::tournament::match_seed(self.seed, i))
-                .map_err(PyValueError::new_err)?;
-            advance(e.as_mut());
-        }
-        self.started = self.envs.len() as u64;
-        let per = self.agents.len() * self.obs_len;
-        let mut obs = vec![0i32; self.envs.len() * per];
-        let mut one = Vec::new();
-        let rows: Vec<Row> = self
-            .envs
-            .iter()
-            .zip(obs.chunks_mut(per.max(1)))
-            .map(|(e, o)| {
-                observe(e.as_ref(), &self.agents, self.obs_len, o, &mut one);
-                row(e.as_ref(), &self.agents, &[])
-            })
-            .collect();
-        Ok(self.batch(py, obs, rows)?.0)
+        let (base, agents) = (self.seed, self.agents.clone());
+        self.each(py, |i, e, row, scratch| {
+            e.reset(arena_host::tournament::match_seed(base, i))?;
+            e.advance();
+            outcome(e.as_mut(), &agents, row, &[]);
+            observe(e.as_ref(), &agents, row, scratch);
+            Ok(())
+        })?;
+        self.started = self.num_envs() as u64;
+        self.batch(py, copy)
     }
 
-    /// One step of every match: `actions[i]` holds match i's `(seat, action JSON)` pairs; Python's
-    /// seats without one play the built-in bot `policy` (or pass, without a policy). Returns
-    /// `(obs, rewards, terminations, truncations, refused)` batched; a match that is done is
-    /// started again at once (its row shows the new match's first observation).
-    #[pyo3(signature = (actions=None, policy=None))]
+    /// One step of every match: `actions[i]` holds match i's `(seat, action JSON)` pairs, or
+    /// `picks` (n, agents) indices into the game's list (-1: none); Python's seats without one
+    /// play the built-in bot `policy` (or pass, without a policy). Returns `(obs, masks, rewards,
+    /// ends, refused)` (`ends[..., 0]` terminations, `ends[..., 1]` truncations); a match that
+    /// is done is started again at once (its row shows the new match's first observation). `copy=False` returns the vector's own
+    /// arrays, which the next step overwrites.
+    #[pyo3(signature = (actions=None, policy=None, picks=None, copy=true))]
     fn step<'py>(
         &mut self,
         py: Python<'py>,
         actions: Option<Vec<Vec<(usize, String)>>>,
         policy: Option<String>,
+        picks: Option<numpy::PyReadonlyArray2<'py, i64>>,
+        copy: bool,
     ) -> PyResult<Batch<'py>> {
-        let n = self.envs.len();
-        if actions.as_ref().is_some_and(|a| a.len() != n) {
+        let n = self.num_envs();
+        let a = self.agents.len();
+        if actions.as_ref().is_some_and(|x| x.len() != n) {
             return Err(PyValueError::new_err(format!(
                 "actions: one list per match ({n})"
             )));
         }
-        let (agents, obs_len) = (self.agents.clone(), self.obs_len);
-        let chunk = n.div_ceil(self.threads.max(1)).max(1);
-        let acts = actions.unwrap_or_default();
-        let policy = policy.as_deref();
-        let per = agents.len() * obs_len;
-        let mut obs = vec![0i32; n * per];
-        let one = |i: usize,
-                   e: &mut Box<dyn DynEnv>,
-                   o: &mut [i32],
-                   buf: &mut Vec<i32>|
-         -> Result<Row, String> {
-            let given: &[(usize, String)] = acts.get(i).map_or(&[], Vec::as_slice);
-            let steps = match policy {
-                Some(p) => e.step_policy(given, p)?,
-                None => e.step(given),
-            };
-            advance(e.as_mut());
-            let refused: Vec<u32> = steps.iter().map(|s| s.refused).collect();
-            let r = row(e.as_ref(), &agents, &refused);
-            if !e.is_done() {
-                observe(e.as_ref(), &agents, obs_len, o, buf);
+        let picks: Option<Vec<i64>> = match picks {
+            Some(p) if p.shape() != [n, a] => {
+                return Err(PyValueError::new_err(format!("picks: shape ({n}, {a})")))
             }
-            Ok(r)
+            Some(p) => Some(p.as_array().iter().copied().collect()),
+            None => None,
         };
-        let envs = &mut self.envs;
-        let obs_rows = obs.chunks_mut(per.max(1));
-        let rows: Result<Vec<Row>, String> = py.detach(|| {
-            // Threads pay off for large vectors only (a spawn costs more than a few matches' steps).
-            if chunk >= n || n < 128 {
-                let mut buf = Vec::new();
-                return envs
-                    .iter_mut()
-                    .zip(obs_rows)
-                    .enumerate()
-                    .map(|(i, (e, o))| one(i, e, o, &mut buf))
-                    .collect();
-            }
-            let mut obs_parts: Vec<&mut [i32]> = obs_rows.collect();
-            std::thread::scope(|scope| {
-                let mut handles = Vec::new();
-                let mut rest_obs: &mut [&mut [i32]] = &mut obs_parts;
-                for (c, part) in envs.chunks_mut(chunk).enumerate() {
-                    let (mine, later) = rest_obs.split_at_mut(part.len());
-                    rest_obs = later;
-                    let one = &one;
-                    handles.push(scope.spawn(move || {
-                        let mut buf = Vec::new();
-                        part.iter_mut()
-                            .zip(mine.iter_mut())
-                            .enumerate()
-                            .map(|(j, (e, o))| one(c * chunk + j, e, o, &mut buf))
-                            .collect::<Result<Vec<Row>, String>>()
-                    }));
+        let (acts, agents) = (actions.unwrap_or_default(), self.agents.clone());
+        let policy = policy.as_deref();
+        self.each(py, |i, e, row, scratch| {
+            let steps = match &picks {
+                Some(p) => {
+                    let mine: Vec<(usize, usize)> = (agents.iter().zip(&p[i * a..(i + 1) * a]))
+                        .filter_map(|(&s, &k)| usize::try_from(k).ok().map(|k| (s, k)))
+                        .collect();
+                    e.step_listed(&mine, policy)?
                 }
-                let mut all = Vec::with_capacity(n);
-                for h in handles {
-                    all.extend(h.join().map_err(|_| "a worker panicked".to_string())??);
+                None => {
+                    let given: &[(usize, String)] = acts.get(i).map_or(&[], Vec::as_slice);
+                    match policy {
+                        Some(p) => e.step_policy(given, p)?,
+                        None => e.step(given),
+                    }
                 }
-                Ok(all)
-            })
-        });
-        let rows = rows.map_err(PyValueError::new_err)?;
-        // Matches that are done start again, seeded by their index over the vector's life; their
-        // row shows the new match's first observation.
-        let mut buf = Vec::new();
-        for (e, o) in self.envs.iter_mut().zip(obs.chunks_mut(per.max(1))) {
-            if e.is_done() {
-                let s = arena_host::tournament::match_seed(self.seed, self.started as usize);
-                self.started += 1;
-                e.reset(s).map_err(PyValueError::new_err)?;
-                advance(e.as_mut());
-                observe(e.as_ref(), &self.agents, self.obs_len, o, &mut buf);
+            };
+            e.advance();
+            let refused: Vec<u32> = steps.iter().map(|s| s.refused).collect();
+            outcome(e.as_mut(), &agents, row, &refused);
+            if !e.is_done() {
+                observe(e.as_ref(), &agents, row, scratch);
             }
-        }
-        self.batch(py, obs, rows)
+            Ok(())
+        })?;
+        self.restart_done(py)?;
+        self.batch(py, copy)
     }
 }

@@ -74,29 +74,70 @@ def test_bad_vector_input_is_a_value_error():
     assert infos["refused"].shape == (2, 1)
 
 
-@pytest.mark.parametrize("variant", ["duel", "siege"])
-def test_tower_defense_direct_observation_is_the_json_one(variant):
-    env = pocket_arena.tower_defense.parallel_env(variant=variant, turn_limit=200, bots={"player_1": "random"})
+DIRECT = [
+    ("tower_defense", {"variant": "duel"}, "random", "strong"),
+    ("tower_defense", {"variant": "siege"}, "random", "strong"),
+    ("colorfight", {"variant": "conquest", "size": "12x12"}, "expander", "strategist"),
+    ("colorfight", {"variant": "skirmish", "size": "12x12"}, "expander", "strategist"),
+    ("ballroom", {"ruleset": "engine"}, "random", "random"),
+    ("mammut", {}, "random", "greedy"),
+]
+
+
+@pytest.mark.parametrize("game,config,opponent,policy", DIRECT)
+def test_direct_observation_is_the_json_one(game, config, opponent, policy):
+    """The environments read observations off the state; a bot reads them off the state JSON
+    (`pocket_arena.observation`): the same numbers, step after step."""
+    mod = getattr(pocket_arena, game)
+    env = mod.parallel_env(**config, turn_limit=120, bots={"player_1": opponent})
     _, infos = env.reset(seed=4)
-    checked = 0
+    checked, changed, last = 0, 0, None
     while env.agents:
         for a in env.agents:
             s = int(a[7:])
-            assert env._m.observe_array(s).tolist() == env._m.observe_array_from_json(s)
+            direct = env._m.observe_array(s).tolist()
+            assert direct == env._m.observe_array_from_json(s)
+            assert direct == pocket_arena.observation(game, env._m.state_json(s), s).tolist()
+            changed += direct != last
+            last = direct
             checked += 1
-        env.step({a: env.bot_action(a, "strong") for a in env.agents})
-    assert checked >= 100
+        env.step({a: env.bot_action(a, policy) for a in env.agents if infos[a]["to_move"]})
+    assert checked >= 60 and changed >= 20
 
 
-@pytest.mark.parametrize("variant", ["conquest", "skirmish"])
-def test_colorfight_direct_observation_is_the_json_one(variant):
-    env = pocket_arena.colorfight.parallel_env(variant=variant, size="12x12", turn_limit=120, bots={"player_1": "expander"})
-    env.reset(seed=4)
-    checked = 0
-    while env.agents:
-        for a in env.agents:
-            s = int(a[7:])
-            assert env._m.observe_array(s).tolist() == env._m.observe_array_from_json(s)
-            checked += 1
-        env.step({a: env.bot_action(a, "strategist") for a in env.agents})
-    assert checked >= 100
+def test_vector_masks_and_picks():
+    """Masks come batched, and picking a legal action from them by index is never refused."""
+    v = VectorEnv("tower_defense", 4, seed=2, bots={"player_1": "random"})
+    obs, infos = v.reset()
+    masks = infos["action_mask"]
+    assert masks.shape == (4, 1, v.listed) and masks.dtype == np.int8
+    rng = np.random.default_rng(1)
+    refused = 0
+    for _ in range(60):
+        picks = np.array([[rng.choice(np.flatnonzero(m[0]))] for m in masks])
+        obs, rewards, terms, truncs, infos = v.step(picks)
+        masks = infos["action_mask"]
+        refused += int(infos["refused"].sum())
+    assert refused == 0
+    obs, rewards, terms, truncs, infos = v.step(np.full((4, 1), v.listed + 5))
+    assert (infos["refused"] == 1).all()
+
+
+def test_vector_buffers_without_copy_hold_the_single_envs_observations():
+    """Without `copy` the arrays are the vector's own, rewritten whole each step: what Python
+    writes into them is gone at the next step, and the rows are the single environments'."""
+    v = VectorEnv("tower_defense", 3, seed=1, copy=False, bots={"player_1": "random"})
+    obs, _ = v.reset()
+    singles = []
+    for s in v.seeds():
+        env = pocket_arena.tower_defense.parallel_env(bots={"player_1": "random"})
+        env.reset(seed=s)
+        singles.append(env)
+    for _ in range(80):
+        obs[:] = 7
+        again = v.step(policy="strong")[0]
+        assert again is obs
+        for i, env in enumerate(singles):
+            o, *_ = env.step({"player_0": env.bot_action("player_0", "strong")})
+            assert np.array_equal(obs[i, 0], o["player_0"])
+    assert len({bytes(obs[i, 0]) for i in range(3)}) == 3

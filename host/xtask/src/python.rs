@@ -1,4 +1,5 @@
-//! The Python package's step of `cargo xtask test`: a virtual environment under target/ with
+//! The Python package's step of `cargo xtask test`: clippy over python/ (its own workspace, which
+//! the root's clippy does not reach), a virtual environment under target/ with
 //! maturin, pettingzoo, gymnasium, numpy and pytest from PyPI, the `pocket_arena` wheel built once
 //! (profile `ci-wheel`: optimised, without LTO, quicker to build on a fresh machine) and installed
 //! into it, then its pytest suite (python/tests) against the `arena` binary `cargo test` built.
@@ -44,6 +45,14 @@ pub fn run() -> Result<(u64, u64)> {
             "pip install maturin pettingzoo gymnasium numpy pytest",
         )?;
     }
+    // python/ is its own workspace: the root's clippy never sees it.
+    ok(
+        Command::new("cargo")
+            .args(["clippy", "--quiet", "--all-targets", "--manifest-path"])
+            .arg(root.join("python/Cargo.toml"))
+            .args(["--", "-D", "warnings"]),
+        "cargo clippy --all-targets --manifest-path python/Cargo.toml -- -D warnings",
+    )?;
     let wheels = root.join("target/wheels");
     let _ = std::fs::remove_dir_all(&wheels);
     ok(

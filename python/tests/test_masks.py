@@ -1,0 +1,72 @@
+"""Action lists and masks (`action_type="discrete"`): the mask is what the core takes, action
+for action, checked by playing each listed action on a copy of the match; PettingZoo's API test
+samples from the mask; the games that list none say so."""
+
+import importlib
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, parallel_api_test
+
+import pocket_arena
+from conftest import configs
+
+LISTED = [
+    ("tower_defense", {"variant": "duel"}),
+    ("tower_defense", {"variant": "siege"}),
+    ("colorfight", {"variant": "conquest", "size": "8x8"}),
+    ("colorfight", {"variant": "skirmish", "size": "8x8"}),
+    ("mammut", {}),
+]
+
+
+@pytest.mark.parametrize("game,config", LISTED)
+def test_the_mask_is_what_the_core_takes(game, config):
+    mod = importlib.import_module(f"pocket_arena.{game}")
+    bots = pocket_arena.GAMES[game]
+    env = mod.parallel_env(**config, turn_limit=60, bots={"player_1": bots[0]}, action_type="discrete")
+    _, infos = env.reset(seed=7)
+    checked, legal_seen = 0, set()
+    while env.agents:
+        for a in env.agents:
+            if not infos[a]["to_move"]:
+                continue
+            mask = infos[a]["action_mask"]
+            refused = np.array(env._m.refused_listed(int(a[7:])))
+            assert mask.dtype == np.int8 and mask.shape == (env.listed,)
+            assert np.array_equal(mask == 1, ~refused), np.flatnonzero((mask == 1) != ~refused)[:10]
+            legal_seen.add(mask.tobytes())
+            checked += 1
+        # A legal pick from the mask, taken by index: never refused.
+        acts = {a: int(np.flatnonzero(infos[a]["action_mask"])[-1]) for a in env.agents if infos[a]["to_move"]}
+        _, _, _, _, infos = env.step(acts)
+        assert all(i["refused"] == 0 for i in infos.values())
+    assert checked >= 10 and len(legal_seen) > 1
+
+
+@pytest.mark.parametrize("game,config", LISTED)
+def test_discrete_api(game, config):
+    mod = importlib.import_module(f"pocket_arena.{game}")
+    api_test(mod.env(**config, turn_limit=30, action_type="discrete"), num_cycles=40)
+    parallel_api_test(mod.parallel_env(**config, turn_limit=30, action_type="discrete"), num_cycles=40)
+
+
+def test_listed_actions_read_back():
+    env = pocket_arena.tower_defense.parallel_env(bots={"player_1": "random"})
+    env.reset(seed=1)
+    assert env.listed_action("player_0", 0) is None
+    assert env.listed_action("player_0", 5) == {"action": "build", "type": "turret", "pos": 0}
+    assert env.listed_action("player_0", env.listed) is None
+    # An index past the list is refused and said so, never raised.
+    env2 = pocket_arena.tower_defense.parallel_env(bots={"player_1": "random"}, action_type="discrete")
+    env2.reset(seed=1)
+    _, _, _, _, infos = env2.step({"player_0": env2.listed + 3})
+    assert infos["player_0"]["refused"] == 1
+
+
+@pytest.mark.parametrize("game,config", [c for c in configs() if c[0] in ("ballroom", "ants")])
+def test_games_without_a_list_say_so(game, config):
+    mod = importlib.import_module(f"pocket_arena.{game}")
+    with pytest.raises(ValueError, match="does not list"):
+        mod.parallel_env(**config, action_type="discrete")
+    assert mod.parallel_env(**config).action_mask("player_0") is None
