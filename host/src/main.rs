@@ -65,6 +65,7 @@ fn cli() -> Command {
             g.name,
             g.replay_about,
             g.game.map_beside,
+            g.game.rulesets,
         ));
         tournament = tournament.subcommand((g.tournament)());
     }

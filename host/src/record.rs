@@ -17,6 +17,9 @@ pub trait Record: Playable {
     const REPLAY_EXT: &'static str;
     /// Whether a replay can be re-played on a map given beside it.
     const MAP_BESIDE: bool = false;
+    /// The rulesets a replay may have been played under, for formats that do not record it
+    /// (the default first); empty when the file says or there is one.
+    const RULESETS: &'static [&'static str] = &[];
     /// Writes the game's replay format as a match is played.
     type Recorder: Recorder<Self>;
     /// What a report adds for this game, from the end of the match.

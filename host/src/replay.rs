@@ -222,6 +222,9 @@ impl<G, F: FnMut(&G)> Visit<G> for F {
 pub struct ReplayContext {
     /// The text of the map the match was played on (for formats that do not hold it).
     pub map: Option<String>,
+    /// The ruleset the match was played under, for formats that do not record it (one of
+    /// [`crate::Record::RULESETS`]; the first when not given).
+    pub ruleset: Option<String>,
 }
 
 /// Who played what, as the file records it.

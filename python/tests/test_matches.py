@@ -49,15 +49,9 @@ def test_same_match_as_arena_play(game, config, arena, tmp_path):
     assert len(set(digests)) > 1
 
 
-VERIFY_CASES = [
-    pytest.param(g, c, marks=pytest.mark.xfail(reason="host: arena verify re-plays a Ballroom log with the engine's ruleset; an as-written match that buys a class item (cost 10, not 8) does not verify, from arena play as from Python"))
-    if c.get("ruleset") == "as-written"
-    else (g, c)
-    for g, c in configs()
-]
 
 
-@pytest.mark.parametrize("game,config", VERIFY_CASES)
+@pytest.mark.parametrize("game,config", configs())
 def test_a_python_match_verifies(game, config, arena, tmp_path):
     mod = importlib.import_module(f"pocket_arena.{game}")
     # Ants: a whole (short) game; the others stopped at 30 turns and verified with --partial.
@@ -74,7 +68,8 @@ def test_a_python_match_verifies(game, config, arena, tmp_path):
     path = tmp_path / f"match.replay"
     env.save_replay(path)
     # Stopped by the turn limit: verified as a match stopped early (`--partial`).
-    extra = []
+    # A Ballroom log does not say its ruleset: verify is told it, as play was.
+    extra = ["--ruleset", config["ruleset"]] if "ruleset" in config else []
     cmd = [arena, "verify", game.replace("_", "-"), str(path), "--partial"] + extra
     out = subprocess.run(cmd, capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr

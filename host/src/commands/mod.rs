@@ -100,7 +100,7 @@ pub fn render(args: &render::RenderArgs) -> anyhow::Result<()> {
         .transpose()?;
     let job = render::Job {
         args,
-        ctx: ReplayContext { map },
+        ctx: ReplayContext { map, ruleset: None },
     };
     let summary = (entry.render)(&job).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
     crate::outln!("{summary}");

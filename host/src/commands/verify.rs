@@ -17,14 +17,28 @@ pub fn partial_arg() -> Arg {
 }
 
 /// `arena verify <game>`: the file, and the map for games whose replays need it.
-pub fn command(name: &'static str, about: &'static str, map: bool) -> Command {
-    let cmd = Command::new(name).about(about).arg(partial_arg()).arg(
+pub fn command(
+    name: &'static str,
+    about: &'static str,
+    map: bool,
+    rulesets: &'static [&'static str],
+) -> Command {
+    let mut cmd = Command::new(name).about(about).arg(partial_arg()).arg(
         Arg::new("file")
             .value_name("FILE")
             .required(true)
             .value_parser(clap::value_parser!(PathBuf))
             .help("The replay file."),
     );
+    if let Some(first) = rulesets.first() {
+        cmd = cmd.arg(
+            Arg::new("ruleset")
+                .long("ruleset")
+                .value_name("RULESET")
+                .value_parser(clap::builder::PossibleValuesParser::new(rulesets))
+                .help(format!("The ruleset the match was played under (arena play's --ruleset; the file does not say). Default: {first}.")),
+        );
+    }
     if !map {
         return cmd;
     }
@@ -190,12 +204,12 @@ pub fn run(entry: &Entry, m: &ArgMatches) -> Result<String, Unverified> {
         error,
     })?;
     let mut input = std::io::BufReader::new(reader);
+    let ruleset = m.try_get_one::<String>("ruleset").ok().flatten().cloned();
+    let ctx = ReplayContext { map, ruleset };
     let verified =
-        (entry.game.verify)(&mut input, &ReplayContext { map }).map_err(|difference| {
-            Unverified::Differs {
-                file: file.clone(),
-                difference,
-            }
+        (entry.game.verify)(&mut input, &ctx).map_err(|difference| Unverified::Differs {
+            file: file.clone(),
+            difference,
         })?;
     let partial = m.try_get_one::<bool>("partial").ok().flatten() == Some(&true);
     if !verified.over && !partial {

@@ -28,6 +28,8 @@ pub struct Entry {
     pub bots: &'static [&'static str],
     /// Whether its replays can be re-played on a map given beside them.
     pub map_beside: bool,
+    /// The rulesets its replays may have been played under, when the files do not say.
+    pub rulesets: &'static [&'static str],
     /// Re-plays a replay of the game and checks everything it records ([`check`]).
     pub verify: fn(&mut dyn BufRead, &ReplayContext) -> Result<Verified, Difference>,
     /// Whether a file starting with this head is one of the game's replays.
@@ -44,6 +46,7 @@ impl Entry {
             name: G::NAME,
             bots: G::BOTS,
             map_beside: G::MAP_BESIDE,
+            rulesets: G::RULESETS,
             verify: check::<G>,
             detect: G::detect,
             format_of: G::format_of,

@@ -51,3 +51,28 @@ fn every_golden_log_verifies_through_the_cli() {
     }
     assert_eq!(n, 17);
 }
+
+/// A log does not say its ruleset: an as-written match where random bots buy class items (10
+/// gold, not 8) differs under the engine's rules, and verifies when verify is told the ruleset
+/// play was given.
+#[test]
+fn an_as_written_log_verifies_under_the_ruleset_it_was_played_with() {
+    let (_, log) = Arena::play("ballroom")
+        .args(&["--ruleset", "as-written", "--seed", "1"])
+        .bots(&["random", "random", "random", "random"])
+        .played("as-written.json");
+    let engine = Arena::verify("ballroom", &log).exits(1);
+    assert!(engine.contains("turn"), "{engine}");
+    let ok = Arena::verify("ballroom", &log)
+        .args(&["--ruleset", "as-written"])
+        .ok();
+    assert!(
+        text(&ok).contains("ok: 100 turns re-played"),
+        "{}",
+        text(&ok)
+    );
+    let bad = Arena::verify("ballroom", &log)
+        .args(&["--ruleset", "written"])
+        .exits(2);
+    assert!(bad.contains("possible values: engine, as-written"), "{bad}");
+}

@@ -622,6 +622,8 @@ fn positions_match(game: &Ballroom, states: &[Value]) -> bool {
 /// The re-play as the log is read, one entry at a time.
 struct Replayer<'e> {
     each: &'e mut dyn Visit<Ballroom>,
+    /// The ruleset the log was played under (the log does not say).
+    ruleset: Ruleset,
     names: Vec<String>,
     meta: Meta,
     game: Option<Ballroom>,
@@ -657,13 +659,13 @@ impl Replayer<'_> {
                 })?;
         }
         self.meta = Meta {
-            config: "engine".into(),
+            config: self.ruleset.name().into(),
             seed: 0,
             bots: std::mem::take(&mut self.names),
         };
         self.each.meta(&self.meta);
         let params = Params {
-            ruleset: Ruleset::Engine,
+            ruleset: self.ruleset,
             classes: Some(classes),
         };
         let game = Ballroom::new(&params, 0).map_err(|e| unreadable(0, e.to_string()))?;
@@ -826,7 +828,7 @@ impl<'de> Visitor<'de> for Turns<'_, '_> {
     }
 }
 
-/// Replays a reference log through our engine (`engine` ruleset, classes from T0) and compares
+/// Replays a reference log through our engine (`engine` ruleset; see [`replay_under`]; classes from T0) and compares
 /// every action's fields and flags and every end-of-turn player state; `each` gets the start state
 /// and the state after every phase, with the replies that phase executed. The log is read as a
 /// stream, one entry at a time, so memory does not grow with its length.
@@ -840,8 +842,19 @@ pub fn replay(
     input: &mut dyn BufRead,
     each: &mut dyn Visit<Ballroom>,
 ) -> Result<Verified, Difference> {
+    replay_under(Ruleset::Engine, input, each)
+}
+
+/// [`replay`] under `ruleset`: a log does not say which ruleset its match was played under
+/// (`arena play ballroom --ruleset as-written` writes the official format too).
+pub fn replay_under(
+    ruleset: Ruleset,
+    input: &mut dyn BufRead,
+    each: &mut dyn Visit<Ballroom>,
+) -> Result<Verified, Difference> {
     let mut r = Replayer {
         each,
+        ruleset,
         names: Vec::new(),
         meta: Meta::default(),
         game: None,

@@ -127,7 +127,17 @@ impl Record for Ballroom {
     const REPLAY_EXT: &'static str = "json";
     type Recorder = log::Log;
 
-    crate::record::replay_from!(log);
+    const RULESETS: &'static [&'static str] =
+        &[Ruleset::Engine.name(), Ruleset::AsWritten.name()];
+
+    fn replay(
+        input: &mut dyn std::io::BufRead,
+        ctx: &crate::replay::ReplayContext,
+        each: &mut dyn crate::replay::Visit<Self>,
+    ) -> Result<crate::verify::Verified, crate::verify::Difference> {
+        let ruleset = ctx.ruleset.as_deref().and_then(Ruleset::from_name);
+        log::replay_under(ruleset.unwrap_or_default(), input, each)
+    }
 
     fn detect(head: &Head) -> bool {
         head.has("names") && head.has("turns")
