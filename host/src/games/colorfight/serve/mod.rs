@@ -14,11 +14,13 @@
 //!   and is answered with what the rules made of it (the server's `err_code`); everything else
 //!   is answered at once. A seat takes one waiting action per tick and keeps at most
 //!   [`table::QUEUE`]; more are refused at once (the server's cool-down error).
-//! - **Slow and hostile clients**: at most [`MAX_CONNECTIONS`] connections (more are closed at
-//!   once), headers within [`HEADER_TIME`] (idle keep-alive connections too), bodies of at most
+//! - **Slow and hostile clients**: at most [`MAX_CONNECTIONS`] connections; when they are all
+//!   open, a newcomer takes the slot of the one idle the longest ([`conns`]: no request in
+//!   progress), so connections that send half a header and wait cannot lock working clients out.
+//!   Headers within [`HEADER_TIME`] (idle keep-alive connections too), bodies of at most
 //!   [`MAX_BODY`] bytes within [`BODY_TIME`], and no connection lives past [`CONNECTION_TIME`]
 //!   (a client that never reads its answers). None of it can hold up the clock, which only takes
-//!   the table's lock for a step.
+//!   the table's lock for a step; how late its ticks came is in the report ([`Health`]).
 //! - **Time**: every time field is the game's start (Unix time, when the lobby filled) plus
 //!   tick / 10 s; in the lobby the start is "now".
 //! - **Seats**: `--players N` seats for clients (uids 1 to N, in order of joining; a token
@@ -30,6 +32,7 @@
 //!   without joining again.
 
 pub mod api;
+pub mod conns;
 pub mod table;
 
 use crate::error::{Error, Result};
@@ -49,9 +52,11 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+use conns::{Conns, Slot};
 use table::{Phase, Table};
 
-/// Connections open at once; more are closed as soon as they are accepted.
+/// Connections open at once; a newcomer beyond them evicts the connection idle the longest
+/// ([`conns`]).
 pub const MAX_CONNECTIONS: usize = 256;
 /// A request's headers (or the next request on a kept-alive connection) must come within this.
 pub const HEADER_TIME: Duration = Duration::from_secs(10);
@@ -133,10 +138,16 @@ pub fn run(o: &ServeOptions) -> Result<()> {
         if o.players == 0 { "" } else { "; the clock starts when they have joined" },
     );
     let _ = std::io::stdout().flush();
-    serve_until_over(&runtime, listener, &shared, o.linger_s)?;
+    let conns = Conns::new(MAX_CONNECTIONS);
+    let late = serve_until_over(&runtime, listener, &shared, &conns, o.linger_s)?;
     // Connections still open are dropped with the runtime.
     drop(runtime);
-    print_end(o, &shared.lock());
+    let health = Health {
+        late,
+        conns: conns.counts(),
+        peak_rss_kb: peak_rss_kb(),
+    };
+    print_end(o, &shared.lock(), &health);
     Ok(())
 }
 
@@ -186,26 +197,29 @@ fn open_table(o: &ServeOptions) -> Result<(Table, Params)> {
     Ok((table, params))
 }
 
-/// Serves `listener` on `runtime` while the clock runs the match, and `linger_s` seconds more.
+/// Serves `listener` on `runtime` while the clock runs the match, and `linger_s` seconds more;
+/// how late each tick came.
 fn serve_until_over(
     runtime: &tokio::runtime::Runtime,
     listener: tokio::net::TcpListener,
     shared: &Arc<Shared>,
+    conns: &Arc<Conns>,
     linger_s: f64,
-) -> Result<()> {
+) -> Result<Vec<Duration>> {
     let (over_tx, over_rx) = tokio::sync::oneshot::channel::<()>();
     let clock = {
         let shared = shared.clone();
         std::thread::Builder::new()
             .name("colorfight-clock".into())
             .spawn(move || {
-                run_clock(&shared);
+                let late = run_clock(&shared);
                 let _ = over_tx.send(());
+                late
             })?
     };
     let linger = Duration::from_secs_f64(linger_s.max(0.0));
     runtime.block_on(async {
-        let serving = accept(listener, shared.clone());
+        let serving = accept(listener, shared.clone(), conns.clone());
         let ending = async {
             let _ = over_rx.await;
             tokio::time::sleep(linger).await;
@@ -215,13 +229,13 @@ fn serve_until_over(
             () = ending => {}
         }
     });
-    let _ = clock.join();
-    Ok(())
+    Ok(clock.join().unwrap_or_default())
 }
 
 /// The report, and where the replay went.
-fn print_end(o: &ServeOptions, table: &Table) {
-    let report = report(table, o.seed);
+fn print_end(o: &ServeOptions, table: &Table, health: &Health) {
+    let mut report = report(table, o.seed);
+    health.add_to(&mut report.summary);
     if o.json {
         println!("{}", report.json());
     } else {
@@ -235,8 +249,9 @@ fn print_end(o: &ServeOptions, table: &Table) {
     }
 }
 
-/// The clock: waits for the lobby, then steps every 100 ms on the wall clock until the end.
-fn run_clock(shared: &Shared) {
+/// The clock: waits for the lobby, then steps every 100 ms on the wall clock until the end; how
+/// late each step began (the table's lock taken) after its due time.
+fn run_clock(shared: &Shared) -> Vec<Duration> {
     let since = loop {
         let mut t = shared.lock();
         t.maybe_start();
@@ -244,10 +259,11 @@ fn run_clock(shared: &Shared) {
             break since;
         }
         if t.is_over() {
-            return;
+            return Vec::new();
         }
         let _ = shared.wake.wait_timeout(t, Duration::from_millis(50));
     };
+    let mut late = Vec::new();
     let mut next: u32 = 1;
     loop {
         let due = since + TICK * next;
@@ -256,39 +272,112 @@ fn run_clock(shared: &Shared) {
             std::thread::sleep(due - now);
         }
         let mut t = shared.lock();
+        late.push(Instant::now().saturating_duration_since(due));
         t.step();
         if t.is_over() {
-            return;
+            return late;
         }
         drop(t);
         next = next.saturating_add(1);
     }
 }
 
-/// Accepts connections for ever, each served on the runtime with the limits above.
-async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
-    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+/// How the server held up: how late the clock's ticks were, what the connection slots saw, and
+/// the process's peak resident memory, for the end report (a load test reads them there).
+struct Health {
+    late: Vec<Duration>,
+    conns: conns::Counts,
+    peak_rss_kb: Option<u64>,
+}
+
+impl Health {
+    /// The 99th percentile and the maximum of the ticks' lateness, in microseconds.
+    fn lateness_us(&self) -> (u64, u64) {
+        let mut us: Vec<u64> = self
+            .late
+            .iter()
+            .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+            .collect();
+        us.sort_unstable();
+        let at = |q: usize| {
+            let rank = (us.len() * q).div_ceil(100);
+            us.get(rank.saturating_sub(1)).copied().unwrap_or(0)
+        };
+        (at(99), at(100))
+    }
+
+    fn add_to(&self, summary: &mut crate::game::Summary) {
+        let (p99, max) = self.lateness_us();
+        let c = self.conns;
+        let ms = |us: u64| format!("{}.{:03} ms", us / 1000, us % 1000);
+        summary.lines.push(format!(
+            "clock: {} ticks, lateness p99 {}, max {}",
+            self.late.len(),
+            ms(p99),
+            ms(max)
+        ));
+        summary.lines.push(format!(
+            "connections: {} accepted, {} evicted, {} refused, at most {} open; peak RSS {}",
+            c.accepted,
+            c.evicted,
+            c.refused,
+            c.peak,
+            self.peak_rss_kb
+                .map_or("unknown".into(), |kb| format!("{kb} KiB"))
+        ));
+        let json = serde_json::json!({
+            "clock": {"ticks": self.late.len(), "late_p99_us": p99, "late_max_us": max},
+            "connections": {
+                "accepted": c.accepted, "evicted": c.evicted, "refused": c.refused, "peak": c.peak,
+            },
+            "peak_rss_kb": self.peak_rss_kb,
+        });
+        if let serde_json::Value::Object(fields) = json {
+            summary.json.extend(fields);
+        }
+    }
+}
+
+/// The process's peak resident memory (`VmHWM` of /proc/self/status), where Linux says it.
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// Accepts connections for ever, each served on the runtime with the limits above, in a slot of
+/// `conns` (an eviction ends its task, which closes it).
+async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>, conns: Arc<Conns>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             // Out of file descriptors and the like: wait a moment rather than spin.
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
+        let Some(slot) = conns.admit() else {
             drop(stream);
             continue;
         };
+        let slot = Arc::new(slot);
         let shared = shared.clone();
-        tokio::spawn(async move {
-            let _slot = slot;
-            let service = hyper::service::service_fn(move |req| respond(shared.clone(), req));
-            let mut http = hyper::server::conn::http1::Builder::new();
-            http.timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIME)
-                .keep_alive(true);
-            let conn = http.serve_connection(TokioIo::new(stream), service);
-            let _ = tokio::time::timeout(CONNECTION_TIME, conn).await;
+        let task = tokio::spawn({
+            let slot = slot.clone();
+            async move {
+                let service = hyper::service::service_fn(move |req| {
+                    respond(shared.clone(), slot.clone(), req)
+                });
+                let mut http = hyper::server::conn::http1::Builder::new();
+                http.timer(TokioTimer::new())
+                    .header_read_timeout(HEADER_TIME)
+                    .keep_alive(true);
+                let conn = http.serve_connection(TokioIo::new(stream), service);
+                let _ = tokio::time::timeout(CONNECTION_TIME, conn).await;
+            }
         });
+        // The task has not run yet (one thread): it cannot have ended before this.
+        slot.on_evict(task.abort_handle());
     }
 }
 
@@ -306,6 +395,7 @@ fn json_response(status: u16, body: &serde_json::Value) -> Response<Full<Bytes>>
 /// the wait for its tick.
 async fn respond(
     shared: Arc<Shared>,
+    slot: Arc<Slot>,
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let method = req.method().as_str().to_owned();
@@ -328,6 +418,8 @@ async fn respond(
                 ))
             }
         };
+    // From here the request is the server's to answer: the connection holds its slot.
+    let _busy = slot.busy();
     let reply = {
         let mut t = shared.lock();
         let reply = api::handle(&mut t, &method, &path, &body);
