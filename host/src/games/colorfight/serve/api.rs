@@ -5,7 +5,7 @@
 //! position, the token, then the rules).
 
 use super::super::request::{decode, ApiRequest, Target};
-use super::table::{error, Joined, Table};
+use super::table::{error, Joined, Snapshot, Table};
 use arena_core::games::colorfight::{Action, Variant};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
@@ -18,6 +18,11 @@ pub enum Reply {
     Later(oneshot::Receiver<Value>),
     /// A plain page (`GET /`).
     Page(&'static str),
+    /// `/getgameinfo`'s body, to be written from this copy (and `timeAfter`) once the table's
+    /// lock is let go.
+    Info(Box<Snapshot>, f64),
+    /// `/getgameinfo`'s whole board, as written for an earlier request of the same tick.
+    Cached(bytes::Bytes),
 }
 
 fn ok(v: Value) -> Reply {
@@ -76,7 +81,10 @@ pub fn handle(table: &mut Table, method: &str, path: &str, body: &[u8]) -> Reply
             "Pocket Arena's ColorFight server (arena serve colorfight): the API of the October \
              2018 server, for its client library. POST /getgameinfo for the game.\n",
         )),
-        ApiRequest::GameInfo { time_after } => Ok(ok(table.game_info(*time_after))),
+        ApiRequest::GameInfo { time_after } => Ok(match table.cached_info(*time_after) {
+            Some(body) => Reply::Cached(body),
+            None => Reply::Info(Box::new(table.snapshot()), *time_after),
+        }),
         ApiRequest::Join { name } => Ok(match table.join(name.clone()) {
             Joined::Now(v) => ok(v),
             Joined::Later(rx) => Reply::Later(rx),
@@ -121,6 +129,7 @@ mod tests {
     fn now(r: Reply) -> (u16, Value) {
         match r {
             Reply::Now(s, v) => (s, v),
+            Reply::Info(snapshot, after) => (200, snapshot.info(after)),
             _ => panic!("not answered at once"),
         }
     }

@@ -139,11 +139,11 @@ pub fn run(o: &ServeOptions) -> Result<()> {
     );
     let _ = std::io::stdout().flush();
     let conns = Conns::new(MAX_CONNECTIONS);
-    let late = serve_until_over(&runtime, listener, &shared, &conns, o.linger_s)?;
+    let clock = serve_until_over(&runtime, listener, &shared, &conns, o.linger_s)?;
     // Connections still open are dropped with the runtime.
     drop(runtime);
     let health = Health {
-        late,
+        clock,
         conns: conns.counts(),
         peak_rss_kb: peak_rss_kb(),
     };
@@ -198,14 +198,14 @@ fn open_table(o: &ServeOptions) -> Result<(Table, Params)> {
 }
 
 /// Serves `listener` on `runtime` while the clock runs the match, and `linger_s` seconds more;
-/// how late each tick came.
+/// how late the clock's ticks came.
 fn serve_until_over(
     runtime: &tokio::runtime::Runtime,
     listener: tokio::net::TcpListener,
     shared: &Arc<Shared>,
     conns: &Arc<Conns>,
     linger_s: f64,
-) -> Result<Vec<Duration>> {
+) -> Result<Clock> {
     let (over_tx, over_rx) = tokio::sync::oneshot::channel::<()>();
     let clock = {
         let shared = shared.clone();
@@ -249,9 +249,20 @@ fn print_end(o: &ServeOptions, table: &Table, health: &Health) {
     }
 }
 
+/// How much the clock thread raises its CPU priority, where it may (root, `CAP_SYS_NICE`, or an
+/// `RLIMIT_NICE` that allows it): on a busy machine a tick due now otherwise waits for a time
+/// slice behind every runnable thread, the server's own event loop included.
+const CLOCK_NICE: i32 = -10;
+
 /// The clock: waits for the lobby, then steps every 100 ms on the wall clock until the end; how
-/// late each step began (the table's lock taken) after its due time.
-fn run_clock(shared: &Shared) -> Vec<Duration> {
+/// late each step began (the thread woke, then the table's lock taken) after its due time.
+fn run_clock(shared: &Shared) -> Clock {
+    // Linux gives each thread its own nice value: this is the clock's alone. Refused: it stays.
+    let nice = rustix::process::nice(CLOCK_NICE).unwrap_or(0);
+    let mut clock = Clock {
+        nice,
+        ..Clock::default()
+    };
     let since = loop {
         let mut t = shared.lock();
         t.maybe_start();
@@ -259,11 +270,10 @@ fn run_clock(shared: &Shared) -> Vec<Duration> {
             break since;
         }
         if t.is_over() {
-            return Vec::new();
+            return clock;
         }
         let _ = shared.wake.wait_timeout(t, Duration::from_millis(50));
     };
-    let mut late = Vec::new();
     let mut next: u32 = 1;
     loop {
         let due = since + TICK * next;
@@ -271,50 +281,63 @@ fn run_clock(shared: &Shared) -> Vec<Duration> {
         if due > now {
             std::thread::sleep(due - now);
         }
+        clock.woke.push(Instant::now().saturating_duration_since(due));
         let mut t = shared.lock();
-        late.push(Instant::now().saturating_duration_since(due));
+        clock.late.push(Instant::now().saturating_duration_since(due));
         t.step();
         if t.is_over() {
-            return late;
+            return clock;
         }
         drop(t);
         next = next.saturating_add(1);
     }
 }
 
-/// How the server held up: how late the clock's ticks were, what the connection slots saw, and
-/// the process's peak resident memory, for the end report (a load test reads them there).
-struct Health {
+/// How late the clock's ticks were: when its thread woke, and when the step began (the table's
+/// lock taken), each after the tick's due time; and the nice value it ran at.
+#[derive(Default)]
+struct Clock {
+    woke: Vec<Duration>,
     late: Vec<Duration>,
+    nice: i32,
+}
+
+/// How the server held up: its clock, what the connection slots saw, and the process's peak
+/// resident memory, for the end report (a load test reads them there).
+struct Health {
+    clock: Clock,
     conns: conns::Counts,
     peak_rss_kb: Option<u64>,
 }
 
-impl Health {
-    /// The 99th percentile and the maximum of the ticks' lateness, in microseconds.
-    fn lateness_us(&self) -> (u64, u64) {
-        let mut us: Vec<u64> = self
-            .late
-            .iter()
-            .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
-            .collect();
-        us.sort_unstable();
-        let at = |q: usize| {
-            let rank = (us.len() * q).div_ceil(100);
-            us.get(rank.saturating_sub(1)).copied().unwrap_or(0)
-        };
-        (at(99), at(100))
-    }
+/// The 99th percentile and the maximum of `times`, in microseconds.
+fn p99_max_us(times: &[Duration]) -> (u64, u64) {
+    let mut us: Vec<u64> = times
+        .iter()
+        .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+        .collect();
+    us.sort_unstable();
+    let at = |q: usize| {
+        let rank = (us.len() * q).div_ceil(100);
+        us.get(rank.saturating_sub(1)).copied().unwrap_or(0)
+    };
+    (at(99), at(100))
+}
 
+impl Health {
     fn add_to(&self, summary: &mut crate::game::Summary) {
-        let (p99, max) = self.lateness_us();
+        let (p99, max) = p99_max_us(&self.clock.late);
+        let (woke_p99, woke_max) = p99_max_us(&self.clock.woke);
         let c = self.conns;
         let ms = |us: u64| format!("{}.{:03} ms", us / 1000, us % 1000);
         summary.lines.push(format!(
-            "clock: {} ticks, lateness p99 {}, max {}",
-            self.late.len(),
+            "clock: {} ticks, lateness p99 {}, max {} (woke: p99 {}, max {}; nice {})",
+            self.clock.late.len(),
             ms(p99),
-            ms(max)
+            ms(max),
+            ms(woke_p99),
+            ms(woke_max),
+            self.clock.nice
         ));
         summary.lines.push(format!(
             "connections: {} accepted, {} evicted, {} refused, at most {} open; peak RSS {}",
@@ -326,7 +349,10 @@ impl Health {
                 .map_or("unknown".into(), |kb| format!("{kb} KiB"))
         ));
         let json = serde_json::json!({
-            "clock": {"ticks": self.late.len(), "late_p99_us": p99, "late_max_us": max},
+            "clock": {
+                "ticks": self.clock.late.len(), "late_p99_us": p99, "late_max_us": max,
+                "woke_p99_us": woke_p99, "woke_max_us": woke_max, "nice": self.clock.nice,
+            },
             "connections": {
                 "accepted": c.accepted, "evicted": c.evicted, "refused": c.refused, "peak": c.peak,
             },
@@ -382,13 +408,21 @@ async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>, conns: A
 }
 
 fn json_response(status: u16, body: &serde_json::Value) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::from(body.to_string())));
+    json_bytes(status, Bytes::from(body.to_string()))
+}
+
+fn json_bytes(status: u16, body: Bytes) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(body));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
     r.headers_mut().insert(
         hyper::header::CONTENT_TYPE,
         hyper::header::HeaderValue::from_static("application/json"),
     );
     r
+}
+
+fn too_large() -> Response<Full<Bytes>> {
+    json_response(413, &serde_json::json!({"msg": "Request too large"}))
 }
 
 /// One request: its body (bounded in size and time), the table's answer, and, for an action,
@@ -400,17 +434,16 @@ async fn respond(
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
+    // A Content-Length past the limit is refused before its body is waited for.
+    if hyper::body::Body::size_hint(req.body()).lower() > MAX_BODY as u64 {
+        return Ok(too_large());
+    }
     let body =
         match tokio::time::timeout(BODY_TIME, Limited::new(req.into_body(), MAX_BODY).collect())
             .await
         {
             Ok(Ok(b)) => b.to_bytes(),
-            Ok(Err(_)) => {
-                return Ok(json_response(
-                    413,
-                    &serde_json::json!({"msg": "Request too large"}),
-                ))
-            }
+            Ok(Err(_)) => return Ok(too_large()),
             Err(_) => {
                 return Ok(json_response(
                     408,
@@ -430,6 +463,14 @@ async fn respond(
     };
     Ok(match reply {
         Reply::Now(status, v) => json_response(status, &v),
+        Reply::Info(snapshot, time_after) => {
+            let body = Bytes::from(snapshot.info(time_after).to_string());
+            if let Some(tick) = snapshot.cache_key(time_after) {
+                shared.lock().full_info = Some((tick, body.clone()));
+            }
+            json_bytes(200, body)
+        }
+        Reply::Cached(body) => json_bytes(200, body),
         Reply::Later(rx) => match rx.await {
             Ok(v) => json_response(200, &v),
             Err(_) => json_response(200, &table::error(4, "Game is ended")),
