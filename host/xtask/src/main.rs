@@ -226,9 +226,10 @@ tasks:
           with host/examples/colorfight_http_bot.py against expander, alone, then under 300
           connections sending half a header and 20 flooding malformed requests; fails unless the
           bot's accepted attacks under load are at least 90% of those alone, the clock's lateness
-          p99 under load is at most 10 ms (or no more than alone, where the machine misses that
-          without load), the peak RSS at most 128 MiB, no panic and both traces verify (--arena:
-          the arena to run, else a debug build; part of test, about 70 s)
+          p99 under load is at most 10 ms (unless the server's lock wait stayed under 1 ms and
+          the wake-ups were late: the machine's scheduler, said but not failed), the peak RSS at
+          most 128 MiB, no panic and both traces verify (--arena: the arena to run, else a debug
+          build; part of test, about 80 s)
   fmt [--check]
           cargo fmt, and rustfmt over the game folders (core, host and viewer `src/games/`), which
           cargo fmt does not reach: their modules are declared by the registry's macro

@@ -281,9 +281,12 @@ fn run_clock(shared: &Shared) -> Clock {
         if due > now {
             std::thread::sleep(due - now);
         }
-        clock.woke.push(Instant::now().saturating_duration_since(due));
+        let woke = Instant::now();
         let mut t = shared.lock();
-        clock.late.push(Instant::now().saturating_duration_since(due));
+        let stepped = Instant::now();
+        clock.woke.push(woke.saturating_duration_since(due));
+        clock.late.push(stepped.saturating_duration_since(due));
+        clock.held.push(stepped - woke);
         t.step();
         if t.is_over() {
             return clock;
@@ -293,12 +296,14 @@ fn run_clock(shared: &Shared) -> Clock {
     }
 }
 
-/// How late the clock's ticks were: when its thread woke, and when the step began (the table's
-/// lock taken), each after the tick's due time; and the nice value it ran at.
+/// How late the clock's ticks were: when its thread woke and when the step began (the table's
+/// lock taken), each after the tick's due time, and the wait for the lock between them (the
+/// server's own share: a late wake-up is the scheduler's); and the nice value it ran at.
 #[derive(Default)]
 struct Clock {
     woke: Vec<Duration>,
     late: Vec<Duration>,
+    held: Vec<Duration>,
     nice: i32,
 }
 
@@ -328,15 +333,18 @@ impl Health {
     fn add_to(&self, summary: &mut crate::game::Summary) {
         let (p99, max) = p99_max_us(&self.clock.late);
         let (woke_p99, woke_max) = p99_max_us(&self.clock.woke);
+        let (held_p99, held_max) = p99_max_us(&self.clock.held);
         let c = self.conns;
         let ms = |us: u64| format!("{}.{:03} ms", us / 1000, us % 1000);
         summary.lines.push(format!(
-            "clock: {} ticks, lateness p99 {}, max {} (woke: p99 {}, max {}; nice {})",
+            "clock: {} ticks, lateness p99 {}, max {} (woke: p99 {}, max {}; lock wait: p99 {}, max {}; nice {})",
             self.clock.late.len(),
             ms(p99),
             ms(max),
             ms(woke_p99),
             ms(woke_max),
+            ms(held_p99),
+            ms(held_max),
             self.clock.nice
         ));
         summary.lines.push(format!(
@@ -351,7 +359,8 @@ impl Health {
         let json = serde_json::json!({
             "clock": {
                 "ticks": self.clock.late.len(), "late_p99_us": p99, "late_max_us": max,
-                "woke_p99_us": woke_p99, "woke_max_us": woke_max, "nice": self.clock.nice,
+                "woke_p99_us": woke_p99, "woke_max_us": woke_max,
+                "lock_p99_us": held_p99, "lock_max_us": held_max, "nice": self.clock.nice,
             },
             "connections": {
                 "accepted": c.accepted, "evicted": c.evicted, "refused": c.refused, "peak": c.peak,
