@@ -7,6 +7,10 @@
 //! lateness p99 under load at most 10 ms (a miss the machine's scheduler made is said, not
 //! failed: see [`goals`]), no panic, a bounded peak RSS, both traces verify.
 //!
+//! `--client "COMMAND ARGS"` plays another client instead (its last line of output is JSON with
+//! `accepted`, `attacks` and `cell_num`, as the example bot prints): the original client library
+//! was run so, outside CI (docs/colorfight-server.md).
+//!
 //! Everything stops by itself: the game's length bounds each run, the load stops when the bot
 //! ends, and a server that outlives its game by [`GRACE`] is killed and the test fails.
 
@@ -39,6 +43,8 @@ struct Options {
     arena: PathBuf,
     ticks: u32,
     seed: u64,
+    /// The client's command (words), the server's URL added; by default the example bot.
+    client: Vec<String>,
 }
 
 /// What one game gave.
@@ -84,6 +90,16 @@ fn options(args: &[String]) -> Result<Options> {
         arena,
         ticks: flag("--ticks").map_or(Ok(300), |t| t.parse())?,
         seed: flag("--seed").map_or(Ok(7), |t| t.parse())?,
+        client: match flag("--client") {
+            Some(c) => c.split_whitespace().map(String::from).collect(),
+            None => vec![
+                "python3".into(),
+                crate::root()
+                    .join("host/examples/colorfight_http_bot.py")
+                    .to_string_lossy()
+                    .into_owned(),
+            ],
+        },
     })
 }
 
@@ -119,12 +135,18 @@ fn game(o: &Options, trace: &Path, loaded: bool) -> Result<Run> {
         // The half-open connections are in place before the bot joins (which starts the clock).
         std::thread::sleep(Duration::from_secs(1));
     }
-    eprintln!("xtask load-test: {name}: the bot plays {url}");
-    let bot = Command::new("python3")
-        .arg(crate::root().join("host/examples/colorfight_http_bot.py"))
-        .args([url.as_str(), "--name", name])
+    eprintln!(
+        "xtask load-test: {name}: {} plays {url}",
+        o.client.join(" ")
+    );
+    // In the work folder: the original library leaves its token file where it runs.
+    let (program, args) = o.client.split_first().context("--client: no command")?;
+    let bot = Command::new(program)
+        .args(args)
+        .arg(&url)
+        .current_dir(trace.parent().unwrap_or(Path::new(".")))
         .output()
-        .context("cannot run python3")?;
+        .with_context(|| format!("cannot run {program}"))?;
     let load = load.map(Load::stop);
     let ended = Instant::now();
     let status = loop {
@@ -134,8 +156,9 @@ fn game(o: &Options, trace: &Path, loaded: bool) -> Result<Run> {
         if ended.elapsed() > GRACE {
             let _ = server.kill();
             bail!(
-                "{name}: the server still ran {} s after the bot ended",
-                GRACE.as_secs()
+                "{name}: the server still ran {} s after the client ended (a game that never started: the client could not join?); the client said: {}",
+                GRACE.as_secs(),
+                String::from_utf8_lossy(&bot.stdout).trim()
             );
         }
         std::thread::sleep(Duration::from_millis(50));
@@ -316,8 +339,10 @@ fn ms(us: u64) -> String {
 
 fn table(o: &Options, alone: &Run, loaded: &Run) {
     println!(
-        "arena serve colorfight, {} ticks, seed {}, the example bot against expander; load: {HALF_OPEN} half-open connections, {FLOODERS} flooders",
-        o.ticks, o.seed
+        "arena serve colorfight, {} ticks, seed {}, `{}` against expander; load: {HALF_OPEN} half-open connections, {FLOODERS} flooders",
+        o.ticks,
+        o.seed,
+        o.client.join(" ")
     );
     println!("| Run | Accepted attacks | Attacks sent | Cells at the end | Tick lateness p99 (ms) | max (ms) | woke p99 (ms) | lock wait p99 (ms) | Clock nice | Peak RSS (KiB) | Connections accepted | evicted |");
     println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
