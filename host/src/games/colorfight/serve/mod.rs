@@ -20,7 +20,7 @@
 //!   Headers within [`HEADER_TIME`] (idle keep-alive connections too), bodies of at most
 //!   [`MAX_BODY`] bytes within [`BODY_TIME`], and no connection lives past [`CONNECTION_TIME`]
 //!   (a client that never reads its answers). None of it can hold up the clock, which only takes
-//!   the table's lock for a step; how late its ticks came is in the report ([`Health`]).
+//!   the table's lock for a step; how late its ticks came is in the end report.
 //! - **Time**: every time field is the game's start (Unix time, when the lobby filled) plus
 //!   tick / 10 s; in the lobby the start is "now".
 //! - **Seats**: `--players N` seats for clients (uids 1 to N, in order of joining; a token
