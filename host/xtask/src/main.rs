@@ -144,6 +144,8 @@ fn task(args: Vec<String>) -> Result<()> {
         Some("fmt") => fmt::run(args.iter().any(|a| a == "--check")),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("load-test") => load::run(&args[1..]),
+        // load-test's attackers, in a process of their own.
+        Some("load-gen") => load::generate(&args[1..]),
         Some("scale-out") => scale_out::run(flag(&args, "--arena").map(Into::into)),
         Some("flash") => match flag(&args, "--board") {
             Some(board) => flash::run(

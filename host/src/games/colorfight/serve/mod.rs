@@ -288,6 +288,7 @@ fn run_clock(shared: &Shared) -> Clock {
         clock.late.push(stepped.saturating_duration_since(due));
         clock.held.push(stepped - woke);
         t.step();
+        clock.step.push(stepped.elapsed());
         if t.is_over() {
             return clock;
         }
@@ -304,6 +305,9 @@ struct Clock {
     woke: Vec<Duration>,
     late: Vec<Duration>,
     held: Vec<Duration>,
+    /// How long each step took (the rules, the trace line, the answers): a step longer than a
+    /// tick makes the next one late however early its thread wakes.
+    step: Vec<Duration>,
     nice: i32,
 }
 
@@ -334,10 +338,11 @@ impl Health {
         let (p99, max) = p99_max_us(&self.clock.late);
         let (woke_p99, woke_max) = p99_max_us(&self.clock.woke);
         let (held_p99, held_max) = p99_max_us(&self.clock.held);
+        let (step_p99, step_max) = p99_max_us(&self.clock.step);
         let c = self.conns;
         let ms = |us: u64| format!("{}.{:03} ms", us / 1000, us % 1000);
         summary.lines.push(format!(
-            "clock: {} ticks, lateness p99 {}, max {} (woke: p99 {}, max {}; lock wait: p99 {}, max {}; nice {})",
+            "clock: {} ticks, lateness p99 {}, max {} (woke: p99 {}, max {}; lock wait: p99 {}, max {}; step: p99 {}, max {}; nice {})",
             self.clock.late.len(),
             ms(p99),
             ms(max),
@@ -345,6 +350,8 @@ impl Health {
             ms(woke_max),
             ms(held_p99),
             ms(held_max),
+            ms(step_p99),
+            ms(step_max),
             self.clock.nice
         ));
         summary.lines.push(format!(
@@ -360,7 +367,8 @@ impl Health {
             "clock": {
                 "ticks": self.clock.late.len(), "late_p99_us": p99, "late_max_us": max,
                 "woke_p99_us": woke_p99, "woke_max_us": woke_max,
-                "lock_p99_us": held_p99, "lock_max_us": held_max, "nice": self.clock.nice,
+                "lock_p99_us": held_p99, "lock_max_us": held_max,
+                "step_p99_us": step_p99, "step_max_us": step_max, "nice": self.clock.nice,
             },
             "connections": {
                 "accepted": c.accepted, "evicted": c.evicted, "refused": c.refused, "peak": c.peak,
