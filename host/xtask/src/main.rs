@@ -178,10 +178,11 @@ tasks:
   test    install what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
           defmt-print, flip-link, Node's packages, cargo-fuzz), then run every check CI runs:
           formatting, clippy, all tests, the viewer in headless chromium, the server load test
-          (same as load-test), the docs' Slurm and GNU parallel recipes (same as scale-out, with the arena cargo test built), the firmware checks
-          (same as firmware-test; the boards' builds are the core's no_std build on thumbv6m,
-          thumbv7m and thumbv7em), and every fuzz target for 10 s, two at a time (same as
-          fuzz --seconds 10 --jobs 2 --sanitizer none --dev)
+          (same as load-test), the docs' Slurm and GNU parallel recipes (same as scale-out, with
+          the arena cargo test built), the firmware checks (same as firmware-test; the boards'
+          builds are the core's no_std build on thumbv6m, thumbv7m and thumbv7em), and every fuzz
+          target for 10 s, two at a time (same as fuzz --seconds 10 --jobs 2 --sanitizer none
+          --dev)
   emulate rp-pico|stm32f411 [--matches N] [--snap N]
           the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
           Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
@@ -223,15 +224,16 @@ tasks:
           toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none;
           release builds unless --dev (unoptimised: built faster, fuzzed slower).
           `test` runs it with --seconds 10 --jobs 2 --sanitizer none --dev
-  load-test [--arena FILE] [--ticks N] [--seed S]
+  load-test [--arena FILE] [--ticks N] [--seed S] [--client \"CMD ARGS\"]
           `arena serve colorfight` on loopback: the same seeded game (default 300 ticks, seed 7)
           with host/examples/colorfight_http_bot.py against expander, alone, then under 300
           connections sending half a header and 20 flooding malformed requests; fails unless the
           bot's accepted attacks under load are at least 90% of those alone, the clock's lateness
           p99 under load is at most 10 ms (unless the server's lock wait stayed under 1 ms and
           the wake-ups were late: the machine's scheduler, said but not failed), the peak RSS at
-          most 128 MiB, no panic and both traces verify (--arena: the arena to run, else a debug
-          build; part of test, about 80 s)
+          most 128 MiB, no panic and both traces verify; a missed goal is tried once more
+          (--arena: the arena to run, else a debug build; --client \"CMD ARGS\": another client,
+          the URL added; part of test, about 80 s)
   fmt [--check]
           cargo fmt, and rustfmt over the game folders (core, host and viewer `src/games/`), which
           cargo fmt does not reach: their modules are declared by the registry's macro
