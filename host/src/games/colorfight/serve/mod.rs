@@ -212,9 +212,9 @@ fn serve_until_over(
         std::thread::Builder::new()
             .name("colorfight-clock".into())
             .spawn(move || {
-                let late = run_clock(&shared);
+                let clock = run_clock(&shared);
                 let _ = over_tx.send(());
-                late
+                clock
             })?
     };
     let linger = Duration::from_secs_f64(linger_s.max(0.0));
@@ -258,7 +258,9 @@ const CLOCK_NICE: i32 = -10;
 /// late each step began (the thread woke, then the table's lock taken) after its due time.
 fn run_clock(shared: &Shared) -> Clock {
     // Linux gives each thread its own nice value: this is the clock's alone. Refused: it stays.
-    let nice = rustix::process::nice(CLOCK_NICE).unwrap_or(0);
+    let nice = rustix::process::nice(CLOCK_NICE)
+        .or_else(|_| rustix::process::getpriority_process(None))
+        .unwrap_or(0);
     let mut clock = Clock {
         nice,
         ..Clock::default()
