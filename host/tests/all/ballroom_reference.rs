@@ -11,6 +11,33 @@ use std::process::Command;
 /// example bot at each seat of `bots` (the others get none), started as the engine says its seat
 /// waits; the engine's ports, by seat.
 fn tcp_game(bots: &[u16], extra: &[&str]) -> (std::process::Output, Vec<u16>) {
+    let mut started = Vec::new();
+    let out = tcp_game_with(extra, |seat, ports| {
+        if bots.contains(&(seat as u16)) {
+            started.push(example_bot(ports[seat]));
+        }
+    });
+    for mut b in started {
+        assert!(b.wait().unwrap().success());
+    }
+    out
+}
+
+/// The Python example bot, over TCP to `port`.
+fn example_bot(port: u16) -> std::process::Child {
+    Command::new("python3")
+        .args(["host/examples/ballroom_bot.py", "--tcp", &port.to_string()])
+        .current_dir(workspace())
+        .spawn()
+        .unwrap()
+}
+
+/// `arena play ballroom --tcp --port-base 0` with `extra`, calling `arrive(seat, ports)` when the
+/// engine says seat `seat` waits (`ports`: the ports so far, by seat); its output and ports.
+fn tcp_game_with(
+    extra: &[&str],
+    mut arrive: impl FnMut(usize, &[u16]),
+) -> (std::process::Output, Vec<u16>) {
     use std::io::BufRead;
     let mut engine = Arena::play("ballroom")
         .args(&["--tcp", "--port-base", "0", "--seed", "6", "--json"])
@@ -28,7 +55,6 @@ fn tcp_game(bots: &[u16], extra: &[&str]) -> (std::process::Output, Vec<u16>) {
     });
     let mut stderr = Vec::new();
     let mut ports = Vec::new();
-    let mut started = Vec::new();
     for line in std::io::BufReader::new(engine.stderr.take().unwrap()).lines() {
         let line = line.unwrap();
         stderr.extend_from_slice(line.as_bytes());
@@ -40,18 +66,7 @@ fn tcp_game(bots: &[u16], extra: &[&str]) -> (std::process::Output, Vec<u16>) {
             continue;
         };
         ports.push(port.parse::<u16>().unwrap());
-        if bots.contains(&(ports.len() as u16 - 1)) {
-            started.push(
-                Command::new("python3")
-                    .args(["host/examples/ballroom_bot.py", "--tcp", port])
-                    .current_dir(workspace())
-                    .spawn()
-                    .unwrap(),
-            );
-        }
-    }
-    for mut b in started {
-        assert!(b.wait().unwrap().success());
+        arrive(ports.len() - 1, &ports);
     }
     let status = engine.wait().unwrap();
     let out = std::process::Output {
@@ -101,18 +116,109 @@ fn a_tcp_seat_nobody_connects_to_plays_knight_with_the_default_actions() {
             "{report}"
         );
     }
-    let logged = read_json(&log);
+    plays_defaults_from_turn_1(&read_json(&log), 2, "KNIGHT", json!({"x": 9, "y": 9}));
+    verifies("ballroom", &log, &[]);
+}
+
+/// In a game's log, seat `seat` has class `class`, and from turn 1 on is inactive, at its
+/// `spawn`, and plays the default actions: what the official engine plays for a dropped bot.
+fn plays_defaults_from_turn_1(logged: &Value, seat: usize, class: &str, spawn: Value) {
     let turns = logged["turns"].as_array().unwrap();
     assert_eq!(turns.len(), 101);
-    assert_eq!(turns[0]["player_states"][2]["class"], "KNIGHT");
-    assert_eq!(turns[0]["player_states"][2]["isActive"], true);
+    assert_eq!(turns[0]["player_states"][seat]["class"], class);
+    assert_eq!(turns[0]["player_states"][seat]["isActive"], true);
     for t in &turns[1..] {
-        let p = &t["player_states"][2];
-        assert_eq!(p["isActive"], false);
-        assert_eq!(p["position"], json!({"x": 9, "y": 9}), "at its spawn");
-        assert_eq!(t["use_actions"][2]["use"], false);
-        assert_eq!(t["buy_actions"][2]["item"], "NONE");
+        let p = &t["player_states"][seat];
+        assert_eq!(p["isActive"], false, "seat {seat}");
+        assert_eq!(p["position"], spawn, "seat {seat} at its spawn");
+        assert_eq!(t["use_actions"][seat]["use"], false);
+        assert_eq!(t["buy_actions"][seat]["item"], "NONE");
     }
+}
+
+#[test]
+fn tcp_seats_hold_against_a_second_connection_garbage_silence_and_an_early_class() {
+    // As the official engine (MechMania-28/Engine, networking/Server.java and GameEngine.java):
+    // each port accepts one connection, and a second one to it is never spoken to; the class is
+    // the first line a bot sent, even before `wake` (garbage there crashed that engine: here,
+    // rules decision 2, the bot is dropped); a bot that never speaks times out after 2 s and is
+    // dropped. A dropped bot plays the default actions and hears nothing more (its socket is
+    // closed); the others play on.
+    use std::io::{Read, Write};
+    use std::net::TcpStream;
+    let (_dir, log) = scratch("game.json");
+    let mut bots = Vec::new();
+    let mut peers: Vec<(usize, TcpStream)> = Vec::new();
+    let mut second = None;
+    let connect = |port: u16| TcpStream::connect(("127.0.0.1", port)).unwrap();
+    let (out, _) = tcp_game_with(
+        &["--tcp-wait", "5", "--replay", log.to_str().unwrap()],
+        |seat, ports| match seat {
+            0 => bots.push(example_bot(ports[0])),
+            1 => {
+                // Seat 0's bot is in (the engine went on to seat 1): connect to its port again.
+                second = Some(TcpStream::connect(("127.0.0.1", ports[0])));
+                let mut s = connect(ports[1]);
+                s.write_all(b"\x00\xff GET / HTTP/1.1\r\n{not json\n")
+                    .unwrap();
+                peers.push((1, s));
+            }
+            2 => peers.push((2, connect(ports[2]))),
+            _ => {
+                let mut s = connect(ports[3]);
+                s.write_all(b"\"ARCHER\"\n").unwrap();
+                peers.push((3, s));
+            }
+        },
+    );
+    for mut b in bots {
+        assert!(b.wait().unwrap().success());
+    }
+    let report = report(&out);
+    assert_eq!(report["turns"], 100, "{report}");
+    assert_eq!(report["seats"][0]["faults"], json!([]), "{report}");
+    let fault = |seat: usize| {
+        let f = &report["seats"][seat]["faults"][0];
+        assert_eq!(
+            report["seats"][seat]["disqualified_at"], f["turn"],
+            "{report}"
+        );
+        (
+            f["turn"].as_u64().unwrap(),
+            f["kind"].as_str().unwrap().to_string(),
+        )
+    };
+    assert_eq!(fault(1), (0, "invalid".into()), "garbage: {report}");
+    assert_eq!(fault(2), (0, "timeout".into()), "silence: {report}");
+    assert_eq!(fault(3), (1, "timeout".into()), "no USE answer: {report}");
+    // What each heard: its handshake, then the engine closed the connection.
+    for (seat, mut s) in peers {
+        s.set_read_timeout(Some(std::time::Duration::from_secs(5)))
+            .unwrap();
+        let mut heard = Vec::new();
+        s.read_to_end(&mut heard).unwrap();
+        let heard = String::from_utf8_lossy(&heard);
+        let handshake = format!("wake\n{seat}\n");
+        match seat {
+            // The early class was its answer: it was asked for its first action too.
+            3 => assert!(
+                heard.starts_with(&handshake) && heard.contains(r#""next_phase":"USE""#),
+                "{heard}"
+            ),
+            _ => assert_eq!(heard, handshake),
+        }
+    }
+    // The second connection to seat 0's port was never spoken to (refused, reset or silent).
+    if let Some(Ok(mut s)) = second {
+        s.set_read_timeout(Some(std::time::Duration::from_secs(1)))
+            .unwrap();
+        let heard = s.read(&mut [0; 64]);
+        assert!(!matches!(heard, Ok(n) if n > 0), "{heard:?}");
+    }
+    let logged = read_json(&log);
+    plays_defaults_from_turn_1(&logged, 1, "KNIGHT", json!({"x": 9, "y": 0}));
+    plays_defaults_from_turn_1(&logged, 2, "KNIGHT", json!({"x": 9, "y": 9}));
+    plays_defaults_from_turn_1(&logged, 3, "ARCHER", json!({"x": 0, "y": 9}));
     verifies("ballroom", &log, &[]);
 }
 

@@ -370,6 +370,60 @@ fn refused_by(report: &str, seat: usize) -> Vec<(u32, String)> {
 }
 
 #[test]
+fn half_open_connections_past_the_cap_are_evicted_oldest_first_and_clients_get_in() {
+    // 300 connections that send half a header and wait, more than the server's 256 slots: each
+    // newcomer past the cap evicts the one idle the longest, so the client still joins and plays
+    // at once, and the first of them is closed by the server.
+    let (_dir, trace) = scratch("evict.jsonl");
+    let served = Served::start(
+        Served::options()
+            .args(&["--players", "1", "--size", "6x6", "--ticks", "40"])
+            .args(&["--seed", "4", "--linger-s", "0.5", "--json"])
+            .bots(&["expander"])
+            .replay(&trace),
+    );
+    let half: Vec<TcpStream> = (0..300)
+        .map(|_| {
+            let mut s = TcpStream::connect(("127.0.0.1", served.port)).unwrap();
+            s.write_all(b"POST /attack HTTP/1.1\r\nHost: x\r\nContent-Le")
+                .unwrap();
+            s
+        })
+        .collect();
+    let t = Instant::now();
+    let joined = served.post("joingame", r#"{"name":"late"}"#);
+    assert_eq!(joined.1["uid"], 1, "{joined:?}");
+    let info = served.post("getgameinfo", "{}");
+    assert_eq!(info.1["cells"].as_array().map(Vec::len), Some(36));
+    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
+    // The oldest half-open connection was closed (end of file, or reset), the newest is open.
+    let read = |mut s: &TcpStream| {
+        s.set_read_timeout(Some(Duration::from_millis(500)))
+            .unwrap();
+        s.read(&mut [0; 16]).map_err(|e| e.kind())
+    };
+    let waiting = [std::io::ErrorKind::WouldBlock, std::io::ErrorKind::TimedOut];
+    assert!(
+        !read(&half[0]).is_err_and(|e| waiting.contains(&e)),
+        "the oldest is evicted"
+    );
+    assert!(read(&half[299]).is_err_and(|e| waiting.contains(&e)));
+    let (report, _) = served.finish(Duration::from_secs(30));
+    drop(half);
+    let r: Value = serde_json::from_str(report.trim()).unwrap();
+    let c = &r["connections"];
+    // 302 accepted into 256 slots (the two requests may have shared one).
+    assert!(c["evicted"].as_u64().unwrap() >= 45, "{r}");
+    assert_eq!(c["peak"], 256, "{r}");
+    assert_eq!(r["clock"]["ticks"], 40, "{r}");
+    assert!(
+        r["clock"]["late_max_us"].as_u64().unwrap() >= r["clock"]["late_p99_us"].as_u64().unwrap()
+    );
+    assert!(r["peak_rss_kb"].as_u64().unwrap() > 0, "{r}");
+    verify(&trace);
+}
+
+#[test]
 fn serve_is_in_the_help() {
     let out = arena(&["serve", "--help"]);
     assert!(out.status.success(), "{}", text(&out));

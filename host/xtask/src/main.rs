@@ -4,9 +4,10 @@
 //!   one line per match (the decoded log in `target/demo/log.txt`), save the emulated screen as PNG
 //!   frames and an animated GIF under `target/demo/`;
 //! - `test`: installs what a fresh machine lacks (beside clippy), then runs every check CI runs:
-//!   formatting, clippy, all tests, the viewer in chromium, then the firmware checks (host and QEMU digests
-//!   identical, screendumps equal to the host rendering, the panic screen and exit status, no
-//!   unexplained panic path, the size limits and the cost budget), then every fuzz target for 10 s;
+//!   formatting, clippy, all tests, the viewer in chromium, the server load test, then the
+//!   firmware checks (host and QEMU digests identical, screendumps equal to the host rendering,
+//!   the panic screen and exit status, no unexplained panic path, the size limits and the cost
+//!   budget), then every fuzz target for 10 s;
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
 //!   high-water mark and state size (`--json` for JSON only); `--board rp-pico`: cycles per turn on
 //!   the emulated Pico (Cortex-M0+) beside them;
@@ -15,6 +16,8 @@
 //!   `target/emulate/rp-pico/`;
 //! - `size`: flash and static RAM of every board;
 //! - `panics`: the panic paths left in the QEMU firmware, each with why it cannot fire;
+//! - `load-test`: `arena serve colorfight` under hostile connections while a real client plays
+//!   (see `load.rs`);
 //! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
 //! - `emulate stm32f411`: the Black Pill's release ELF on an emulated STM32F411CE with its ST7789
 //!   (the Python harness over Unicorn in `boards/stm32f411/emulator`), frames in
@@ -56,6 +59,7 @@ mod flash;
 mod fmt;
 mod fuzz;
 mod host;
+mod load;
 mod log;
 mod mono;
 mod panics;
@@ -143,6 +147,9 @@ fn task(args: Vec<String>) -> Result<()> {
         Some("soak") => soak(&args),
         Some("fmt") => fmt::run(args.iter().any(|a| a == "--check")),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("load-test") => load::run(&args[1..]),
+        // load-test's attackers, in a process of their own.
+        Some("load-gen") => load::generate(&args[1..]),
         Some("scale-out") => scale_out::run(flag(&args, "--arena").map(Into::into)),
         Some("flash") => match flag(&args, "--board") {
             Some(board) => flash::run(
@@ -174,11 +181,12 @@ tasks:
           OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
   test    install what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
           defmt-print, flip-link, Node's packages, cargo-fuzz), then run every check CI runs:
-          formatting, clippy, all tests, the viewer in headless chromium, the docs' Slurm and GNU
-          parallel recipes (same as scale-out, with the arena cargo test built), the firmware checks
-          (same as firmware-test; the boards' builds are the core's no_std build on thumbv6m,
-          thumbv7m and thumbv7em), and every fuzz target for 10 s, two at a time (same as
-          fuzz --seconds 10 --jobs 2 --sanitizer none --dev)
+          formatting, clippy, all tests, the viewer in headless chromium, the server load test
+          (same as load-test), the docs' Slurm and GNU parallel recipes (same as scale-out, with
+          the arena cargo test built), the firmware checks (same as firmware-test; the boards'
+          builds are the core's no_std build on thumbv6m, thumbv7m and thumbv7em), and every fuzz
+          target for 10 s, two at a time (same as fuzz --seconds 10 --jobs 2 --sanitizer none
+          --dev)
   emulate rp-pico|stm32f411 [--matches N] [--snap N]
           the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
           Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
@@ -220,6 +228,16 @@ tasks:
           toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none;
           release builds unless --dev (unoptimised: built faster, fuzzed slower).
           `test` runs it with --seconds 10 --jobs 2 --sanitizer none --dev
+  load-test [--arena FILE] [--ticks N] [--seed S] [--client \"CMD ARGS\"]
+          `arena serve colorfight` on loopback: the same seeded game (default 300 ticks, seed 7)
+          with host/examples/colorfight_http_bot.py against expander, alone, then under 300
+          connections sending half a header and 20 flooding malformed requests; fails unless the
+          bot's accepted attacks under load are at least 90% of those alone, the clock's lateness
+          p99 under load is at most 10 ms (unless the server's lock wait stayed under 1 ms and
+          the wake-ups were late: the machine's scheduler, said but not failed), the peak RSS at
+          most 128 MiB, no panic and both traces verify; a missed goal is tried once more
+          (--arena: the arena to run, else a debug build; --client \"CMD ARGS\": another client,
+          the URL added; part of test, about 80 s)
   fmt [--check]
           cargo fmt, and rustfmt over the game folders (core, host and viewer `src/games/`), which
           cargo fmt does not reach: their modules are declared by the registry's macro
@@ -365,6 +383,11 @@ fn test() -> Result<()> {
     let (py_passed, py_failed) = clock.step("python", python::run)?;
     (passed, failed) = (passed + py_passed, failed + py_failed);
     clock.step("viewer in chromium", viewer_in_browser)?;
+    // The server under hostile connections, with the binary `cargo test` built.
+    clock.step("load test", || {
+        let arena = root().join("target/debug/arena");
+        load::run(&["--arena".into(), arena.to_string_lossy().into_owned()])
+    })?;
     clock.step("report in chromium", || {
         run("python3", &["tests/browser/report.py"])
     })?;

@@ -10,7 +10,7 @@ use super::json::{parse_action_line, phase_message};
 use crate::game::End;
 use crate::process::{Fault, Limits, Lines};
 use crate::protocol::{preview, Answer, Budget, Clock, Protocol};
-use arena_core::games::ballroom::{Action, Ballroom};
+use arena_core::games::ballroom::{Action, Ballroom, Phase};
 use arena_core::Seat;
 
 /// An external bot spoken to as the official engine spoke to it: the phase message, one reply line,
@@ -40,7 +40,12 @@ impl Protocol<Ballroom> for Reference {
     fn ask(&mut self, game: &Ballroom, seat: Seat) -> Result<(), Fault> {
         self.asked = game.phase().is_some() && game.player(seat).is_some_and(|p| p.connected);
         if self.asked {
-            let _ = self.conn.discard_stale();
+            // Before the handshake nothing can be stale: the official engine takes the first
+            // line a bot sent, even before `wake`, for its class (garbage there is a parse
+            // error, a class sent early is the bot's class).
+            if game.phase() != Some(Phase::Class) {
+                let _ = self.conn.discard_stale();
+            }
             for line in phase_message(game, seat).lines() {
                 self.conn.send(line)?;
             }

@@ -3,6 +3,7 @@
 //! (`arena serve colorfight`, [`serve`]).
 
 pub mod json;
+pub mod request;
 #[cfg(feature = "serve")]
 pub mod serve;
 pub mod tournament;

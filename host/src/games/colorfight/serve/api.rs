@@ -1,9 +1,11 @@
 //! The endpoints of the October 2018 server (`app.py`), as its client library calls them: every
 //! request is a POST with a JSON body; refusals of the game are HTTP 200 with `err_code` and
-//! `err_msg`, malformed requests HTTP 400 with `msg`, in the server's order of checks (the JSON,
-//! the arguments, the end of the game, the cell's position, the token, then the rules).
+//! `err_msg`, malformed requests HTTP 400 with `msg`, in the server's order of checks (the JSON
+//! and the arguments, decoded in [`super::super::request`], then the end of the game, the cell's
+//! position, the token, then the rules).
 
-use super::table::{error, Joined, Table};
+use super::super::request::{decode, ApiRequest, Target};
+use super::table::{error, Joined, Snapshot, Table};
 use arena_core::games::colorfight::{Action, Variant};
 use serde_json::{json, Value};
 use tokio::sync::oneshot;
@@ -16,143 +18,92 @@ pub enum Reply {
     Later(oneshot::Receiver<Value>),
     /// A plain page (`GET /`).
     Page(&'static str),
+    /// `/getgameinfo`'s body, to be written from this copy (and `timeAfter`) once the table's
+    /// lock is let go.
+    Info(Box<Snapshot>, f64),
+    /// `/getgameinfo`'s whole board, as written for an earlier request of the same tick.
+    Cached(bytes::Bytes),
 }
 
 fn ok(v: Value) -> Reply {
     Reply::Now(200, v)
 }
 
-/// The server's checks before any endpoint: a JSON object holding every argument.
-fn require<'a>(data: Option<&'a Value>, args: &[&str]) -> Result<&'a Value, Reply> {
-    let Some(data) = data else {
-        return Err(Reply::Now(400, json!({"msg": "No json!"})));
-    };
-    for arg in args {
-        if data.get(arg).is_none() {
-            return Err(Reply::Now(
-                400,
-                json!({"code": 400, "msg": format!("wrong args! need {arg}")}),
-            ));
-        }
-    }
-    Ok(data)
-}
-
-/// The checks of an action: the game not over, the cell on the grid (whole numbers only).
-fn cell(table: &Table, data: &Value) -> Result<(i32, i32), Reply> {
+/// The checks of an action: the game not over, the cell on the grid.
+fn cell(table: &Table, t: &Target) -> Result<(i32, i32), Reply> {
     if table.is_over() {
         return Err(ok(error(4, "Game is ended")));
     }
-    let coord = |k: &str, max: usize| {
-        data.get(k)
-            .and_then(Value::as_i64)
-            .filter(|&v| v >= 0 && (v as u64) < max as u64)
+    let on = |v: Option<i64>, max: usize| {
+        v.filter(|&v| v >= 0 && (v as u64) < max as u64)
             .map(|v| v as i32)
     };
-    match (
-        coord("cellx", table.game.width()),
-        coord("celly", table.game.height()),
-    ) {
+    match (on(t.x, table.game.width()), on(t.y, table.game.height())) {
         (Some(x), Some(y)) => Ok((x, y)),
         _ => Err(ok(error(1, "Invalid cell position"))),
     }
 }
 
 /// The seat of the request's token.
-fn seat(table: &Table, data: &Value) -> Result<usize, Reply> {
-    data.get("token")
-        .and_then(Value::as_str)
+fn seat(table: &Table, t: &Target) -> Result<usize, Reply> {
+    t.token
+        .as_deref()
         .and_then(|t| table.seat_of(t))
         .ok_or_else(|| ok(error(21, "Invalid player")))
 }
 
-/// A player's name as the server stored it (at most 50 characters).
-fn name(v: &Value) -> String {
-    let s = match v {
-        Value::String(s) => s.clone(),
-        other => other.to_string(),
+/// `/attack` or `/buildbase`: the checks, then the action waits for its tick.
+fn act(table: &mut Table, t: &Target, build: bool) -> Result<Reply, Reply> {
+    let (x, y) = cell(table, t)?;
+    let seat = seat(table, t)?;
+    let action = if !build {
+        Action::Attack { x, y }
+    } else if table.game.variant() == Variant::Skirmish {
+        // Bases are off in Skirmish: the server answered success and did nothing.
+        return Ok(ok(json!({"err_code": 0})));
+    } else {
+        Action::Build { x, y }
     };
-    s.chars().take(50).collect()
+    Ok(match table.act(seat, action) {
+        Ok(rx) => Reply::Later(rx),
+        Err(v) => ok(v),
+    })
 }
 
 /// One request: `method`, `path` and the body's bytes.
 pub fn handle(table: &mut Table, method: &str, path: &str, body: &[u8]) -> Reply {
-    let data: Option<Value> = serde_json::from_slice::<Value>(body)
-        .ok()
-        .filter(Value::is_object);
-    let data = data.as_ref();
-    let path = path.trim_end_matches('/');
-    if method == "GET" && (path.is_empty() || path == "/index.html") {
-        return Reply::Page(
+    let request = match decode(method, path, body) {
+        Ok(r) => r,
+        Err(m) => return Reply::Now(m.status, m.body),
+    };
+    let answer = match &request {
+        ApiRequest::Index => Ok(Reply::Page(
             "Pocket Arena's ColorFight server (arena serve colorfight): the API of the October \
              2018 server, for its client library. POST /getgameinfo for the game.\n",
-        );
-    }
-    const ROUTES: &[&str] = &[
-        "/getgameinfo",
-        "/joingame",
-        "/checktoken",
-        "/attack",
-        "/buildbase",
-        "/blast",
-        "/multiattack",
-        "/startgame",
-        "/addai",
-        "/getailist",
-    ];
-    if !ROUTES.contains(&path) {
-        return Reply::Now(404, json!({"msg": "Not found"}));
-    }
-    if method != "POST" {
-        return Reply::Now(405, json!({"msg": "Method not allowed"}));
-    }
-    let answer = match path {
-        "/getgameinfo" => {
-            let after = data
-                .and_then(|d| d.get("timeAfter"))
-                .and_then(Value::as_f64)
-                .unwrap_or(0.0);
-            Ok(ok(table.game_info(after)))
-        }
-        "/joingame" => require(data, &["name"]).map(|d| match table.join(name(&d["name"])) {
+        )),
+        ApiRequest::GameInfo { time_after } => Ok(match table.cached_info(*time_after) {
+            Some(body) => Reply::Cached(body),
+            None => Reply::Info(Box::new(table.snapshot()), *time_after),
+        }),
+        ApiRequest::Join { name } => Ok(match table.join(name.clone()) {
             Joined::Now(v) => ok(v),
             Joined::Later(rx) => Reply::Later(rx),
         }),
-        "/checktoken" => require(data, &["token"]).map(|d| {
-            match d["token"].as_str().and_then(|t| table.check_token(t)) {
+        ApiRequest::CheckToken { token } => {
+            Ok(match token.as_deref().and_then(|t| table.check_token(t)) {
                 Some(v) => ok(v),
                 None => Reply::Now(400, json!({"msg": "Fail"})),
-            }
-        }),
-        "/attack" | "/buildbase" => (|| -> Result<Reply, Reply> {
-            let d = require(data, &["cellx", "celly", "token"])?;
-            let (x, y) = cell(table, d)?;
-            let seat = seat(table, d)?;
-            let action = if path == "/attack" {
-                Action::Attack { x, y }
-            } else if table.game.variant() == Variant::Skirmish {
-                // Bases are off in Skirmish: the server answered success and did nothing.
-                return Ok(ok(json!({"err_code": 0})));
-            } else {
-                Action::Build { x, y }
-            };
-            Ok(match table.act(seat, action) {
-                Ok(rx) => Reply::Later(rx),
-                Err(v) => ok(v),
             })
-        })(),
+        }
+        ApiRequest::Attack(t) => act(table, t, false),
+        ApiRequest::Build(t) => act(table, t, true),
         // Off in the practice rounds: the server answered success and did nothing.
-        "/blast" => require(data, &["cellx", "celly", "token", "direction"])
-            .and_then(|d| cell(table, d))
-            .map(|_| ok(json!({"err_code": 0}))),
-        "/multiattack" => require(data, &["cellx", "celly", "token"])
-            .and_then(|d| cell(table, d))
-            .map(|_| ok(json!({"err_code": 0}))),
+        ApiRequest::Blast(t) | ApiRequest::MultiAttack(t) => {
+            cell(table, t).map(|_| ok(json!({"err_code": 0})))
+        }
         // The game is the command line's: no restart, no AI list.
-        "/startgame" => require(data, &["admin_password", "last_time", "ai_join_time"])
-            .map(|_| ok(json!({"msg": "Fail"}))),
-        "/addai" => require(data, &["name"]).map(|_| ok(json!({"msg": "Fail"}))),
-        _ => Ok(ok(json!({"aiList": []}))),
+        ApiRequest::StartGame | ApiRequest::AddAi => Ok(ok(json!({"msg": "Fail"}))),
+        ApiRequest::AiList => Ok(ok(json!({"aiList": []}))),
     };
     answer.unwrap_or_else(|r| r)
 }
@@ -178,6 +129,7 @@ mod tests {
     fn now(r: Reply) -> (u16, Value) {
         match r {
             Reply::Now(s, v) => (s, v),
+            Reply::Info(snapshot, after) => (200, snapshot.info(after)),
             _ => panic!("not answered at once"),
         }
     }

@@ -14,11 +14,13 @@
 //!   and is answered with what the rules made of it (the server's `err_code`); everything else
 //!   is answered at once. A seat takes one waiting action per tick and keeps at most
 //!   [`table::QUEUE`]; more are refused at once (the server's cool-down error).
-//! - **Slow and hostile clients**: at most [`MAX_CONNECTIONS`] connections (more are closed at
-//!   once), headers within [`HEADER_TIME`] (idle keep-alive connections too), bodies of at most
+//! - **Slow and hostile clients**: at most [`MAX_CONNECTIONS`] connections; when they are all
+//!   open, a newcomer takes the slot of the one idle the longest ([`conns`]: no request in
+//!   progress), so connections that send half a header and wait cannot lock working clients out.
+//!   Headers within [`HEADER_TIME`] (idle keep-alive connections too), bodies of at most
 //!   [`MAX_BODY`] bytes within [`BODY_TIME`], and no connection lives past [`CONNECTION_TIME`]
 //!   (a client that never reads its answers). None of it can hold up the clock, which only takes
-//!   the table's lock for a step.
+//!   the table's lock for a step; how late its ticks came is in the end report.
 //! - **Time**: every time field is the game's start (Unix time, when the lobby filled) plus
 //!   tick / 10 s; in the lobby the start is "now".
 //! - **Seats**: `--players N` seats for clients (uids 1 to N, in order of joining; a token
@@ -30,6 +32,7 @@
 //!   without joining again.
 
 pub mod api;
+pub mod conns;
 pub mod table;
 
 use crate::error::{Error, Result};
@@ -49,9 +52,11 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
+use conns::{Conns, Slot};
 use table::{Phase, Table};
 
-/// Connections open at once; more are closed as soon as they are accepted.
+/// Connections open at once; a newcomer beyond them evicts the connection idle the longest
+/// ([`conns`]).
 pub const MAX_CONNECTIONS: usize = 256;
 /// A request's headers (or the next request on a kept-alive connection) must come within this.
 pub const HEADER_TIME: Duration = Duration::from_secs(10);
@@ -133,10 +138,16 @@ pub fn run(o: &ServeOptions) -> Result<()> {
         if o.players == 0 { "" } else { "; the clock starts when they have joined" },
     );
     let _ = std::io::stdout().flush();
-    serve_until_over(&runtime, listener, &shared, o.linger_s)?;
+    let conns = Conns::new(MAX_CONNECTIONS);
+    let clock = serve_until_over(&runtime, listener, &shared, &conns, o.linger_s)?;
     // Connections still open are dropped with the runtime.
     drop(runtime);
-    print_end(o, &shared.lock());
+    let health = Health {
+        clock,
+        conns: conns.counts(),
+        peak_rss_kb: peak_rss_kb(),
+    };
+    print_end(o, &shared.lock(), &health);
     Ok(())
 }
 
@@ -186,26 +197,29 @@ fn open_table(o: &ServeOptions) -> Result<(Table, Params)> {
     Ok((table, params))
 }
 
-/// Serves `listener` on `runtime` while the clock runs the match, and `linger_s` seconds more.
+/// Serves `listener` on `runtime` while the clock runs the match, and `linger_s` seconds more;
+/// how late the clock's ticks came.
 fn serve_until_over(
     runtime: &tokio::runtime::Runtime,
     listener: tokio::net::TcpListener,
     shared: &Arc<Shared>,
+    conns: &Arc<Conns>,
     linger_s: f64,
-) -> Result<()> {
+) -> Result<Clock> {
     let (over_tx, over_rx) = tokio::sync::oneshot::channel::<()>();
     let clock = {
         let shared = shared.clone();
         std::thread::Builder::new()
             .name("colorfight-clock".into())
             .spawn(move || {
-                run_clock(&shared);
+                let clock = run_clock(&shared);
                 let _ = over_tx.send(());
+                clock
             })?
     };
     let linger = Duration::from_secs_f64(linger_s.max(0.0));
     runtime.block_on(async {
-        let serving = accept(listener, shared.clone());
+        let serving = accept(listener, shared.clone(), conns.clone());
         let ending = async {
             let _ = over_rx.await;
             tokio::time::sleep(linger).await;
@@ -215,13 +229,13 @@ fn serve_until_over(
             () = ending => {}
         }
     });
-    let _ = clock.join();
-    Ok(())
+    Ok(clock.join().unwrap_or_default())
 }
 
 /// The report, and where the replay went.
-fn print_end(o: &ServeOptions, table: &Table) {
-    let report = report(table, o.seed);
+fn print_end(o: &ServeOptions, table: &Table, health: &Health) {
+    let mut report = report(table, o.seed);
+    health.add_to(&mut report.summary);
     if o.json {
         println!("{}", report.json());
     } else {
@@ -235,8 +249,22 @@ fn print_end(o: &ServeOptions, table: &Table) {
     }
 }
 
-/// The clock: waits for the lobby, then steps every 100 ms on the wall clock until the end.
-fn run_clock(shared: &Shared) {
+/// How much the clock thread raises its CPU priority, where it may (root, `CAP_SYS_NICE`, or an
+/// `RLIMIT_NICE` that allows it): on a busy machine a tick due now otherwise waits for a time
+/// slice behind every runnable thread, the server's own event loop included.
+const CLOCK_NICE: i32 = -10;
+
+/// The clock: waits for the lobby, then steps every 100 ms on the wall clock until the end; how
+/// late each step began (the thread woke, then the table's lock taken) after its due time.
+fn run_clock(shared: &Shared) -> Clock {
+    // Linux gives each thread its own nice value: this is the clock's alone. Refused: it stays.
+    let nice = rustix::process::nice(CLOCK_NICE)
+        .or_else(|_| rustix::process::getpriority_process(None))
+        .unwrap_or(0);
+    let mut clock = Clock {
+        nice,
+        ..Clock::default()
+    };
     let since = loop {
         let mut t = shared.lock();
         t.maybe_start();
@@ -244,7 +272,7 @@ fn run_clock(shared: &Shared) {
             break since;
         }
         if t.is_over() {
-            return;
+            return clock;
         }
         let _ = shared.wake.wait_timeout(t, Duration::from_millis(50));
     };
@@ -255,45 +283,155 @@ fn run_clock(shared: &Shared) {
         if due > now {
             std::thread::sleep(due - now);
         }
+        let woke = Instant::now();
         let mut t = shared.lock();
+        let stepped = Instant::now();
+        clock.woke.push(woke.saturating_duration_since(due));
+        clock.late.push(stepped.saturating_duration_since(due));
+        clock.held.push(stepped - woke);
         t.step();
+        clock.step.push(stepped.elapsed());
         if t.is_over() {
-            return;
+            return clock;
         }
         drop(t);
         next = next.saturating_add(1);
     }
 }
 
-/// Accepts connections for ever, each served on the runtime with the limits above.
-async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>) {
-    let slots = Arc::new(tokio::sync::Semaphore::new(MAX_CONNECTIONS));
+/// How late the clock's ticks were: when its thread woke and when the step began (the table's
+/// lock taken), each after the tick's due time, and the wait for the lock between them (the
+/// server's own share: a late wake-up is the scheduler's); and the nice value it ran at.
+#[derive(Default)]
+struct Clock {
+    woke: Vec<Duration>,
+    late: Vec<Duration>,
+    held: Vec<Duration>,
+    /// How long each step took (the rules, the trace line, the answers): a step longer than a
+    /// tick makes the next one late however early its thread wakes.
+    step: Vec<Duration>,
+    nice: i32,
+}
+
+/// How the server held up: its clock, what the connection slots saw, and the process's peak
+/// resident memory, for the end report (a load test reads them there).
+struct Health {
+    clock: Clock,
+    conns: conns::Counts,
+    peak_rss_kb: Option<u64>,
+}
+
+/// The 99th percentile and the maximum of `times`, in microseconds.
+fn p99_max_us(times: &[Duration]) -> (u64, u64) {
+    let mut us: Vec<u64> = times
+        .iter()
+        .map(|d| u64::try_from(d.as_micros()).unwrap_or(u64::MAX))
+        .collect();
+    us.sort_unstable();
+    let at = |q: usize| {
+        let rank = (us.len() * q).div_ceil(100);
+        us.get(rank.saturating_sub(1)).copied().unwrap_or(0)
+    };
+    (at(99), at(100))
+}
+
+impl Health {
+    fn add_to(&self, summary: &mut crate::game::Summary) {
+        let (p99, max) = p99_max_us(&self.clock.late);
+        let (woke_p99, woke_max) = p99_max_us(&self.clock.woke);
+        let (held_p99, held_max) = p99_max_us(&self.clock.held);
+        let (step_p99, step_max) = p99_max_us(&self.clock.step);
+        let c = self.conns;
+        let ms = |us: u64| format!("{}.{:03} ms", us / 1000, us % 1000);
+        summary.lines.push(format!(
+            "clock: {} ticks, lateness p99 {}, max {} (woke: p99 {}, max {}; lock wait: p99 {}, max {}; step: p99 {}, max {}; nice {})",
+            self.clock.late.len(),
+            ms(p99),
+            ms(max),
+            ms(woke_p99),
+            ms(woke_max),
+            ms(held_p99),
+            ms(held_max),
+            ms(step_p99),
+            ms(step_max),
+            self.clock.nice
+        ));
+        summary.lines.push(format!(
+            "connections: {} accepted, {} evicted, {} refused, at most {} open; peak RSS {}",
+            c.accepted,
+            c.evicted,
+            c.refused,
+            c.peak,
+            self.peak_rss_kb
+                .map_or("unknown".into(), |kb| format!("{kb} KiB"))
+        ));
+        let json = serde_json::json!({
+            "clock": {
+                "ticks": self.clock.late.len(), "late_p99_us": p99, "late_max_us": max,
+                "woke_p99_us": woke_p99, "woke_max_us": woke_max,
+                "lock_p99_us": held_p99, "lock_max_us": held_max,
+                "step_p99_us": step_p99, "step_max_us": step_max, "nice": self.clock.nice,
+            },
+            "connections": {
+                "accepted": c.accepted, "evicted": c.evicted, "refused": c.refused, "peak": c.peak,
+            },
+            "peak_rss_kb": self.peak_rss_kb,
+        });
+        if let serde_json::Value::Object(fields) = json {
+            summary.json.extend(fields);
+        }
+    }
+}
+
+/// The process's peak resident memory (`VmHWM` of /proc/self/status), where Linux says it.
+fn peak_rss_kb() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+}
+
+/// Accepts connections for ever, each served on the runtime with the limits above, in a slot of
+/// `conns` (an eviction ends its task, which closes it).
+async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>, conns: Arc<Conns>) {
     loop {
         let Ok((stream, _)) = listener.accept().await else {
             // Out of file descriptors and the like: wait a moment rather than spin.
             tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
-        let Ok(slot) = slots.clone().try_acquire_owned() else {
+        let Some(slot) = conns.admit() else {
             drop(stream);
             continue;
         };
+        let slot = Arc::new(slot);
         let shared = shared.clone();
-        tokio::spawn(async move {
-            let _slot = slot;
-            let service = hyper::service::service_fn(move |req| respond(shared.clone(), req));
-            let mut http = hyper::server::conn::http1::Builder::new();
-            http.timer(TokioTimer::new())
-                .header_read_timeout(HEADER_TIME)
-                .keep_alive(true);
-            let conn = http.serve_connection(TokioIo::new(stream), service);
-            let _ = tokio::time::timeout(CONNECTION_TIME, conn).await;
+        let task = tokio::spawn({
+            let slot = slot.clone();
+            async move {
+                let service = hyper::service::service_fn(move |req| {
+                    respond(shared.clone(), slot.clone(), req)
+                });
+                let mut http = hyper::server::conn::http1::Builder::new();
+                http.timer(TokioTimer::new())
+                    .header_read_timeout(HEADER_TIME)
+                    .keep_alive(true);
+                let conn = http.serve_connection(TokioIo::new(stream), service);
+                let _ = tokio::time::timeout(CONNECTION_TIME, conn).await;
+            }
         });
+        // The task has not run yet (one thread): it cannot have ended before this.
+        slot.on_evict(task.abort_handle());
     }
 }
 
 fn json_response(status: u16, body: &serde_json::Value) -> Response<Full<Bytes>> {
-    let mut r = Response::new(Full::new(Bytes::from(body.to_string())));
+    json_bytes(status, Bytes::from(body.to_string()))
+}
+
+fn json_bytes(status: u16, body: Bytes) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(body));
     *r.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::OK);
     r.headers_mut().insert(
         hyper::header::CONTENT_TYPE,
@@ -302,25 +440,29 @@ fn json_response(status: u16, body: &serde_json::Value) -> Response<Full<Bytes>>
     r
 }
 
+fn too_large() -> Response<Full<Bytes>> {
+    json_response(413, &serde_json::json!({"msg": "Request too large"}))
+}
+
 /// One request: its body (bounded in size and time), the table's answer, and, for an action,
 /// the wait for its tick.
 async fn respond(
     shared: Arc<Shared>,
+    slot: Arc<Slot>,
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let method = req.method().as_str().to_owned();
     let path = req.uri().path().to_owned();
+    // A Content-Length past the limit is refused before its body is waited for.
+    if hyper::body::Body::size_hint(req.body()).lower() > MAX_BODY as u64 {
+        return Ok(too_large());
+    }
     let body =
         match tokio::time::timeout(BODY_TIME, Limited::new(req.into_body(), MAX_BODY).collect())
             .await
         {
             Ok(Ok(b)) => b.to_bytes(),
-            Ok(Err(_)) => {
-                return Ok(json_response(
-                    413,
-                    &serde_json::json!({"msg": "Request too large"}),
-                ))
-            }
+            Ok(Err(_)) => return Ok(too_large()),
             Err(_) => {
                 return Ok(json_response(
                     408,
@@ -328,6 +470,8 @@ async fn respond(
                 ))
             }
         };
+    // From here the request is the server's to answer: the connection holds its slot.
+    let _busy = slot.busy();
     let reply = {
         let mut t = shared.lock();
         let reply = api::handle(&mut t, &method, &path, &body);
@@ -338,6 +482,14 @@ async fn respond(
     };
     Ok(match reply {
         Reply::Now(status, v) => json_response(status, &v),
+        Reply::Info(snapshot, time_after) => {
+            let body = Bytes::from(snapshot.info(time_after).to_string());
+            if let Some(tick) = snapshot.cache_key(time_after) {
+                shared.lock().full_info = Some((tick, body.clone()));
+            }
+            json_bytes(200, body)
+        }
+        Reply::Cached(body) => json_bytes(200, body),
         Reply::Later(rx) => match rx.await {
             Ok(v) => json_response(200, &v),
             Err(_) => json_response(200, &table::error(4, "Game is ended")),

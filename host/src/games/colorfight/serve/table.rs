@@ -179,6 +179,9 @@ pub struct Table {
     pub lobby_deadline: Option<f64>,
     /// The game's id in the server's JSON: drawn from the seed, so one seed gives one id.
     pub game_id: u32,
+    /// The whole board's `/getgameinfo` body as last written, and the tick it shows: every client
+    /// polls it, and it is the same for all of them until the next tick.
+    pub full_info: Option<(u32, bytes::Bytes)>,
 }
 
 impl Table {
@@ -236,6 +239,7 @@ impl Table {
             state_every: Every::new(state_every),
             lobby_deadline: None,
             game_id,
+            full_info: None,
         }
     }
 
@@ -302,6 +306,8 @@ impl Table {
     }
 
     fn claim(&mut self, seat: Seat, name: String) -> Value {
+        // The seat's name shows in `/getgameinfo` from now, before the next tick.
+        self.full_info = None;
         let token = new_token();
         if let Some(s) = self.seats.get_mut(seat) {
             s.driver = Driver::Client { claimed: true };
@@ -589,17 +595,74 @@ impl Table {
         }
     }
 
-    /// `/getgameinfo`: `info`, `users` and the cells changed since `time_after - 0.5` s (every
-    /// cell for 0), as the server answered.
+    /// `/getgameinfo` (see [`Snapshot::info`]).
     pub fn game_info(&self, time_after: f64) -> Value {
+        self.snapshot().info(time_after)
+    }
+
+    /// `/getgameinfo`'s body for `time_after`, if it is the whole board and already written for
+    /// this tick.
+    pub fn cached_info(&self, time_after: f64) -> Option<bytes::Bytes> {
+        let (tick, body) = self.full_info.as_ref()?;
+        (time_after <= 0.0 && self.phase != Phase::Lobby && *tick == self.game.tick())
+            .then(|| body.clone())
+    }
+
+    /// What `/getgameinfo` shows, copied: the answer is written from it once the table's lock is
+    /// let go, so that the clock never waits for a JSON of every cell to be built.
+    pub fn snapshot(&self) -> Snapshot {
         let start = self.start();
-        let at = |t: u32| self.time_of(start, t);
         let g = &self.game;
-        let tick = g.tick();
         let join_end = match self.phase {
             Phase::Lobby => self.lobby_deadline.unwrap_or(0.0),
-            _ => at(RESPAWN_TICKS.min(g.params().ticks)),
+            _ => self.time_of(start, RESPAWN_TICKS.min(g.params().ticks)),
         };
+        Snapshot {
+            game: (*self.game).clone(),
+            tracks: self.tracks.clone(),
+            cd: self.cd.clone(),
+            names: self.seats.iter().map(|s| s.name.clone()).collect(),
+            start,
+            join_end,
+            game_id: self.game_id,
+            lobby: self.phase == Phase::Lobby,
+        }
+    }
+
+    /// The trace's write error, if any.
+    pub fn write_error(&self) -> Option<String> {
+        self.trace.error.clone()
+    }
+}
+
+/// The part of a [`Table`] `/getgameinfo` shows, at one moment.
+pub struct Snapshot {
+    game: ColorFight,
+    tracks: Vec<Track>,
+    cd: Vec<u32>,
+    names: Vec<String>,
+    start: f64,
+    join_end: f64,
+    game_id: u32,
+    lobby: bool,
+}
+
+impl Snapshot {
+    /// The tick under which [`Snapshot::info`]'s body for `time_after` may be kept for others
+    /// (see [`Table::cached_info`]): the whole board, once the clock runs (in the lobby its time
+    /// is "now").
+    pub fn cache_key(&self, time_after: f64) -> Option<u32> {
+        (time_after <= 0.0 && !self.lobby).then(|| self.game.tick())
+    }
+
+    /// `/getgameinfo`: `info`, `users` and the cells changed since `time_after - 0.5` s (every
+    /// cell for 0), as the server answered.
+    pub fn info(&self, time_after: f64) -> Value {
+        let start = self.start;
+        let at = |t: u32| start + f64::from(t) / 10.0;
+        let g = &self.game;
+        let tick = g.tick();
+        let join_end = self.join_end;
         let info = json!({
             "width": g.width(),
             "height": g.height(),
@@ -626,7 +689,7 @@ impl Table {
                     (p.score(), p.gold.to_num::<f64>(), p.energy.to_num::<f64>())
                 };
                 json!({
-                    "name": self.seats.get(seat).map_or("", |s| s.name.as_str()),
+                    "name": self.names.get(seat).map_or("", String::as_str),
                     "id": seat + 1,
                     "cd_time": at(cd),
                     "build_cd_time": at(p.next_build),
@@ -681,11 +744,6 @@ impl Table {
             })
             .collect();
         json!({"info": info, "users": users, "cells": cells})
-    }
-
-    /// The trace's write error, if any.
-    pub fn write_error(&self) -> Option<String> {
-        self.trace.error.clone()
     }
 }
 
@@ -816,6 +874,28 @@ mod tests {
         assert!(!t.game.player(0).unwrap().defeated);
         assert_eq!(t.game.player(0).unwrap().cells, 1);
         assert_eq!(t.game_info(0.0)["users"][0]["dead_time"], 0.0);
+    }
+
+    #[test]
+    fn the_whole_board_is_kept_for_its_tick_only() {
+        let mut t = table(small(Variant::Conquest), 2, &[]);
+        let _ = joined(&mut t, "a");
+        // In the lobby its time is "now": nothing is kept.
+        assert_eq!(t.snapshot().cache_key(0.0), None);
+        let _ = joined(&mut t, "b");
+        let snapshot = t.snapshot();
+        assert_eq!(snapshot.cache_key(1e9), None, "changed cells only");
+        let tick = snapshot.cache_key(0.0).unwrap();
+        let body = bytes::Bytes::from(snapshot.info(0.0).to_string());
+        t.full_info = Some((tick, body.clone()));
+        assert_eq!(t.cached_info(0.0), Some(body.clone()));
+        assert_eq!(t.cached_info(-1e300), Some(body.clone()));
+        assert_eq!(t.cached_info(5.0), None);
+        t.step();
+        assert_eq!(t.cached_info(0.0), None, "a tick later it is stale");
+        t.full_info = Some((t.game.tick(), body));
+        t.claim(1, "renamed".into());
+        assert_eq!(t.cached_info(0.0), None, "a name changed");
     }
 
     #[test]
