@@ -61,8 +61,11 @@ pub fn play_entry<G: Screen + Roster, V: Visit>(
     params: impl FnOnce() -> Option<G::Params>,
     visitor: V,
 ) -> V::Out {
-    match params() {
-        Some(p) => visitor.visit::<G>(&entry, &p),
+    // Borrowed where the call left it: moved out of the `Option`, the params were a second copy
+    // in this frame (tutorial1's map, 2.4 KB).
+    let params = params();
+    match &params {
+        Some(p) => visitor.visit::<G>(&entry, p),
         None => visitor.skip(&entry),
     }
 }

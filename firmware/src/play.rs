@@ -10,7 +10,7 @@
 //! frame, and on snapshot turns the "frame ready" log and [`Board::hold`]. After the match: the final
 //! digest, the result, the cost summary and the result screen.
 
-use arena_core::{Bot, Game, Roster};
+use arena_core::{Game, Roster};
 
 use crate::board::{Board, Event, FrameKind};
 use crate::cost::{CostStats, CostSummary, TurnClock};
@@ -348,12 +348,10 @@ fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
 /// actions and bots. A game with more seats than this fails its setup on a board.
 pub const BOARD_SEATS: usize = 5;
 
-type Actions<G> = heapless::Vec<<G as Game>::Action, BOARD_SEATS>;
-
-/// One turn: what `arena_core::step_with_bots` does, with the bots and the rules timed apart (the
-/// budget is the rules'; the bots are as costly as their authors made them). Out of line, so that
-/// the actions (room for [`BOARD_SEATS`]: 2 KB for the game with the most orders) are held during the turn only, not
-/// while the state is set up or drawn.
+/// One turn: the bots decide, then the game steps ([`Roster::step_bots`], room for the actions of
+/// [`BOARD_SEATS`]), timed apart (the budget is the rules'; the bots are as costly as their
+/// authors made them). Out of line, so that the actions are held during the turn only, not while
+/// the state is set up or drawn.
 #[inline(never)]
 fn play_turn<G: Roster, C: TurnClock>(
     game: &mut G,
@@ -363,34 +361,12 @@ fn play_turn<G: Roster, C: TurnClock>(
     bots_cost: &mut CostStats,
 ) -> arena_core::StepReport {
     let start = clock.now();
-    let mut actions: Actions<G> = heapless::Vec::new();
-    decide(game, bots, &mut actions);
-    let decided = clock.now();
-    let report = step(game, &actions);
+    let mut decided = start;
+    let report = game.step_bots::<BOARD_SEATS>(bots, || decided = clock.now());
     let end = clock.now();
     bots_cost.record(clock.elapsed(start, decided));
     step_cost.record(clock.elapsed(decided, end));
     report
-}
-
-/// Every seat's action (the pass for seats not to move). Out of line, like [`step`], so that the
-/// bots' working memory and the rules' are not both reserved in `play_match`'s frame.
-#[inline(never)]
-fn decide<G: Roster>(game: &G, bots: &mut Bots<G>, actions: &mut Actions<G>) {
-    let movers = game.to_move();
-    for seat in 0..game.seats().min(BOARD_SEATS) {
-        let action = match bots.get_mut(seat) {
-            Some(bot) if movers.contains(seat) => bot.act(game, seat),
-            _ => G::Action::default(),
-        };
-        // Cannot fail: at most BOARD_SEATS pushes.
-        let _ = actions.push(action);
-    }
-}
-
-#[inline(never)]
-fn step<G: Game>(game: &mut G, actions: &[G::Action]) -> arena_core::StepReport {
-    game.step(actions)
 }
 
 type Bots<G> = heapless::Vec<<G as Roster>::Bot, BOARD_SEATS>;

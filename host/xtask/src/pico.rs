@@ -155,5 +155,7 @@ pub fn cost(json_only: bool) -> Result<Value> {
         Options::default(),
         ("cycles", "Pico"),
     )?;
-    print_cost(&rows, json_only)
+    let report = print_cost(&rows, json_only)?;
+    crate::cost::check_stack(&rows, "the Pico")?;
+    Ok(report)
 }

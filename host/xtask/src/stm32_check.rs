@@ -105,7 +105,7 @@ pub fn emulate(release: &Path) -> Result<()> {
     panic_test(&release.join("panic-test"))?;
     bad_input(&release.join("arena"), &release.join("panic-test"))?;
     dfu_image(&release.join("arena"))?;
-    stm32::check_stack(&rows)?;
+    crate::cost::check_stack(&rows, "the F411")?;
     println!(
         "xtask test: the emulated STM32F411 checks took {:.0} s",
         started.elapsed().as_secs_f64()
