@@ -86,7 +86,11 @@ struct Player<'a, B> {
 
 impl<B: Board> Visit for Player<'_, B> {
     type Out = Option<MatchSummary>;
-    fn visit<G: Screen + Roster>(self, entry: &Entry, params: &G::Params) -> Self::Out {
+    fn visit<G: Screen + Roster>(
+        self,
+        entry: &Entry,
+        params: &dyn Fn() -> Option<G::Params>,
+    ) -> Self::Out {
         play_match::<G, B>(self.board, entry, params, self.number, self.cfg)
     }
     fn skip(self, _entry: &Entry) -> Self::Out {
@@ -108,7 +112,8 @@ fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snaps
     }
 }
 
-/// Plays match `number` of entry `entry` (seed = `number`); `None` when it could not be set up.
+/// Plays match `number` of entry `entry` (seed = `number`), its state set up with what `params`
+/// builds; `None` when it could not be set up.
 ///
 /// Never inlined: inlined once per lineup entry, each copy would reserve its own room for the state
 /// in the caller's frame. Its steps below are always inlined into it: one frame, as before they
@@ -117,7 +122,7 @@ fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snaps
 pub fn play_match<G: Screen + Roster, B: Board>(
     board: &mut B,
     entry: &Entry,
-    params: &G::Params,
+    params: &dyn Fn() -> Option<G::Params>,
     number: u32,
     cfg: &RunConfig,
 ) -> Option<MatchSummary> {
@@ -126,7 +131,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     // The state is built where it lives, in this frame (`blank`, then `init` in place): on a
     // Cortex-M3 every temporary copy of a 13 KB state is 13 KB more stack.
     let mut state = blank_game::<G>();
-    if init_game(&mut state, params, seed).is_err() {
+    if !init_game(&mut state, params, seed) {
         return setup_failed(board, number);
     }
     let game = &mut state;
@@ -327,14 +332,21 @@ fn blank_game<G: Game>() -> G {
     G::blank()
 }
 
+/// Sets `game` up with the params `params` builds; whether it could. Out of line, so that the
+/// params (a map is kilobytes) live in its frame, gone once it returns: no match holds them while
+/// it plays. Building them and `init` are deeper frames, one after the other.
+#[inline(never)]
+fn init_game<G: Game>(game: &mut G, params: &dyn Fn() -> Option<G::Params>, seed: u64) -> bool {
+    match &params() {
+        Some(p) => init_with(game, p, seed),
+        None => false,
+    }
+}
+
 /// Out of line, so that `init`'s own temporaries live in its frame, gone once it returns.
 #[inline(never)]
-fn init_game<G: Game>(
-    game: &mut G,
-    params: &G::Params,
-    seed: u64,
-) -> Result<(), arena_core::SetupError> {
-    game.init(params, seed)
+fn init_with<G: Game>(game: &mut G, params: &G::Params, seed: u64) -> bool {
+    game.init(params, seed).is_ok()
 }
 
 fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
