@@ -183,7 +183,8 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         bots::AntsBot::by_name(name, seed)
     }
 
-    /// Every seat's orders in one buffer ([`AntsGame::decide_all`]), the same turn as
+    /// Every seat's orders in one buffer of `A` (an ant takes one order at most, so the ants alive
+    /// bound every seat's orders together), not one of `O` for each seat: the same turn as
     /// [`Game::step`] with each seat's action apart.
     fn step_bots<const N: usize>(
         &mut self,
