@@ -59,7 +59,8 @@ impl<A: Lineup, B: Lineup> Lineup for Then<A, B> {
 /// One entry of a lineup, out of line, its params handed on as the closure that builds them: built
 /// here and held while the entry played, they were under every match's stack (tutorial1's map,
 /// 2.4 KB; inlined into [`Lineup::visit`], every entry's params had room in one frame held for
-/// the whole rotation: on the STM32F411, 4.9 KB in `main`).
+/// the whole rotation: on the STM32F411, 4.9 KB in `main`). They are built twice, then: once in
+/// the frame of `builds`, to know whether the entry plays or is skipped, and once to set it up.
 #[doc(hidden)]
 #[inline(never)]
 pub fn play_entry<G: Screen + Roster, V: Visit>(
