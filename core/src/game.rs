@@ -135,20 +135,55 @@ pub trait Roster: Game {
     const BOTS: &'static [&'static str];
     /// The bot named `name`, seeded with `seed`; `None` for a name not in [`Roster::BOTS`].
     fn bot(name: &str, seed: u64) -> Option<Self::Bot>;
+
+    /// One step played by `bots` (one per seat, in seat order), as [`step_with_bots`] plays it:
+    /// the bots of the seats to move decide, then `decided` is called (a board's match loop
+    /// times the bots and the rules apart), then the rules step. Only the first `N` seats act,
+    /// the others pass: `N` bounds the room the actions take, all held at once on the caller's
+    /// stack. A game whose actions are large overrides this to hold less (Ants: one buffer of
+    /// orders for every seat together).
+    fn step_bots<const N: usize>(
+        &mut self,
+        bots: &mut [Self::Bot],
+        decided: impl FnOnce(),
+    ) -> StepReport {
+        let mut actions: heapless::Vec<Self::Action, N> = heapless::Vec::new();
+        decide(self, bots, &mut actions);
+        decided();
+        step_alone(self, &actions)
+    }
 }
 
-/// Plays one step with one bot per seat: what a match loop does each turn.
-pub fn step_with_bots<G: Game, B: Bot<G>>(game: &mut G, bots: &mut [B]) -> StepReport {
+/// Every seat's action from its bot (the pass for seats not to move or without a bot), for the
+/// first `N` seats. Out of line, like [`step_alone`]: a board's match loop does not reserve the
+/// bots' working memory and the rules' in one frame.
+#[inline(never)]
+fn decide<G: Game, B: Bot<G>, const N: usize>(
+    game: &G,
+    bots: &mut [B],
+    actions: &mut heapless::Vec<G::Action, N>,
+) {
     let movers = game.to_move();
-    let mut actions: heapless::Vec<G::Action, MAX_SEATS> = heapless::Vec::new();
-    for seat in 0..game.seats().min(MAX_SEATS) {
+    for seat in 0..game.seats().min(N) {
         let action = match bots.get_mut(seat) {
             Some(bot) if movers.contains(seat) => bot.act(game, seat),
             _ => G::Action::default(),
         };
-        // Cannot fail: at most MAX_SEATS pushes.
+        // Cannot fail: at most N pushes.
         let _ = actions.push(action);
     }
+}
+
+/// The rules' step, out of line (see [`decide`]).
+#[inline(never)]
+fn step_alone<G: Game>(game: &mut G, actions: &[G::Action]) -> StepReport {
+    game.step(actions)
+}
+
+/// Plays one step with one bot per seat: what a match loop does each turn.
+pub fn step_with_bots<G: Game, B: Bot<G>>(game: &mut G, bots: &mut [B]) -> StepReport {
+    let mut actions: heapless::Vec<G::Action, MAX_SEATS> = heapless::Vec::new();
+    decide(game, bots, &mut actions);
     game.step(&actions)
 }
 

@@ -22,8 +22,14 @@ pub struct Entry {
 pub trait Visit {
     /// What the visit gives back.
     type Out;
-    /// Does the visit with the entry's game `G` and its params.
-    fn visit<G: Screen + Roster>(self, entry: &Entry, params: &G::Params) -> Self::Out;
+    /// Does the visit with the entry's game `G`; `params` builds its params (a new copy each
+    /// call, in the caller's frame: a board builds them where it sets the state up, and holds
+    /// none while the match plays).
+    fn visit<G: Screen + Roster>(
+        self,
+        entry: &Entry,
+        params: &dyn Fn() -> Option<G::Params>,
+    ) -> Self::Out;
     /// The entry's params could not be built (a map that does not parse): nothing to play.
     fn skip(self, entry: &Entry) -> Self::Out;
 }
@@ -50,21 +56,30 @@ impl<A: Lineup, B: Lineup> Lineup for Then<A, B> {
     }
 }
 
-/// One entry of a lineup, out of line: its params (an Ants map is kilobytes) are built in this
-/// frame and live as long as the entry plays. Inlined into [`Lineup::visit`], every entry's params
-/// had room in one frame held for the whole rotation: on the STM32F411, 4.9 KB in `main` under
-/// every match's stack.
+/// One entry of a lineup, out of line, its params handed on as the closure that builds them: built
+/// here and held while the entry played, they were under every match's stack (tutorial1's map,
+/// 2.4 KB; inlined into [`Lineup::visit`], every entry's params had room in one frame held for
+/// the whole rotation: on the STM32F411, 4.9 KB in `main`). They are built twice, then: once in
+/// the frame of `builds`, to know whether the entry plays or is skipped, and once to set it up.
 #[doc(hidden)]
 #[inline(never)]
 pub fn play_entry<G: Screen + Roster, V: Visit>(
     entry: Entry,
-    params: impl FnOnce() -> Option<G::Params>,
+    params: impl Fn() -> Option<G::Params>,
     visitor: V,
 ) -> V::Out {
-    match params() {
-        Some(p) => visitor.visit::<G>(&entry, &p),
-        None => visitor.skip(&entry),
+    if builds(&params) {
+        visitor.visit::<G>(&entry, &params)
+    } else {
+        visitor.skip(&entry)
     }
+}
+
+/// Whether the params build (a map that does not parse: no): out of line, so that the ones built
+/// to find out are gone before the entry plays.
+#[inline(never)]
+fn builds<P>(params: &dyn Fn() -> Option<P>) -> bool {
+    params().is_some()
 }
 
 /// A lineup as a table, one line an entry: `Game: "config", [bots], params_expr;` where

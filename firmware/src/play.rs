@@ -10,7 +10,7 @@
 //! frame, and on snapshot turns the "frame ready" log and [`Board::hold`]. After the match: the final
 //! digest, the result, the cost summary and the result screen.
 
-use arena_core::{Bot, Game, Roster};
+use arena_core::{Game, Roster};
 
 use crate::board::{Board, Event, FrameKind};
 use crate::cost::{CostStats, CostSummary, TurnClock};
@@ -86,7 +86,11 @@ struct Player<'a, B> {
 
 impl<B: Board> Visit for Player<'_, B> {
     type Out = Option<MatchSummary>;
-    fn visit<G: Screen + Roster>(self, entry: &Entry, params: &G::Params) -> Self::Out {
+    fn visit<G: Screen + Roster>(
+        self,
+        entry: &Entry,
+        params: &dyn Fn() -> Option<G::Params>,
+    ) -> Self::Out {
         play_match::<G, B>(self.board, entry, params, self.number, self.cfg)
     }
     fn skip(self, _entry: &Entry) -> Self::Out {
@@ -108,7 +112,8 @@ fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snaps
     }
 }
 
-/// Plays match `number` of entry `entry` (seed = `number`); `None` when it could not be set up.
+/// Plays match `number` of entry `entry` (seed = `number`), its state set up with what `params`
+/// builds; `None` when it could not be set up.
 ///
 /// Never inlined: inlined once per lineup entry, each copy would reserve its own room for the state
 /// in the caller's frame. Its steps below are always inlined into it: one frame, as before they
@@ -117,7 +122,7 @@ fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snaps
 pub fn play_match<G: Screen + Roster, B: Board>(
     board: &mut B,
     entry: &Entry,
-    params: &G::Params,
+    params: &dyn Fn() -> Option<G::Params>,
     number: u32,
     cfg: &RunConfig,
 ) -> Option<MatchSummary> {
@@ -126,7 +131,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     // The state is built where it lives, in this frame (`blank`, then `init` in place): on a
     // Cortex-M3 every temporary copy of a 13 KB state is 13 KB more stack.
     let mut state = blank_game::<G>();
-    if init_game(&mut state, params, seed).is_err() {
+    if !init_game(&mut state, params, seed) {
         return setup_failed(board, number);
     }
     let game = &mut state;
@@ -327,14 +332,21 @@ fn blank_game<G: Game>() -> G {
     G::blank()
 }
 
+/// Sets `game` up with the params `params` builds; whether it could. Out of line, so that the
+/// params (a map is kilobytes) live in its frame, gone once it returns: no match holds them while
+/// it plays. Building them and `init` are deeper frames, one after the other.
+#[inline(never)]
+fn init_game<G: Game>(game: &mut G, params: &dyn Fn() -> Option<G::Params>, seed: u64) -> bool {
+    match &params() {
+        Some(p) => init_with(game, p, seed),
+        None => false,
+    }
+}
+
 /// Out of line, so that `init`'s own temporaries live in its frame, gone once it returns.
 #[inline(never)]
-fn init_game<G: Game>(
-    game: &mut G,
-    params: &G::Params,
-    seed: u64,
-) -> Result<(), arena_core::SetupError> {
-    game.init(params, seed)
+fn init_with<G: Game>(game: &mut G, params: &G::Params, seed: u64) -> bool {
+    game.init(params, seed).is_ok()
 }
 
 fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
@@ -348,12 +360,10 @@ fn setup_failed<B: Board>(board: &mut B, number: u32) -> Option<MatchSummary> {
 /// actions and bots. A game with more seats than this fails its setup on a board.
 pub const BOARD_SEATS: usize = 5;
 
-type Actions<G> = heapless::Vec<<G as Game>::Action, BOARD_SEATS>;
-
-/// One turn: what `arena_core::step_with_bots` does, with the bots and the rules timed apart (the
-/// budget is the rules'; the bots are as costly as their authors made them). Out of line, so that
-/// the actions (room for [`BOARD_SEATS`]: 2 KB for the game with the most orders) are held during the turn only, not
-/// while the state is set up or drawn.
+/// One turn: the bots decide, then the game steps ([`Roster::step_bots`], room for the actions of
+/// [`BOARD_SEATS`]), timed apart (the budget is the rules'; the bots are as costly as their
+/// authors made them). Out of line, so that the actions are held during the turn only, not while
+/// the state is set up or drawn.
 #[inline(never)]
 fn play_turn<G: Roster, C: TurnClock>(
     game: &mut G,
@@ -363,34 +373,12 @@ fn play_turn<G: Roster, C: TurnClock>(
     bots_cost: &mut CostStats,
 ) -> arena_core::StepReport {
     let start = clock.now();
-    let mut actions: Actions<G> = heapless::Vec::new();
-    decide(game, bots, &mut actions);
-    let decided = clock.now();
-    let report = step(game, &actions);
+    let mut decided = start;
+    let report = game.step_bots::<BOARD_SEATS>(bots, || decided = clock.now());
     let end = clock.now();
     bots_cost.record(clock.elapsed(start, decided));
     step_cost.record(clock.elapsed(decided, end));
     report
-}
-
-/// Every seat's action (the pass for seats not to move). Out of line, like [`step`], so that the
-/// bots' working memory and the rules' are not both reserved in `play_match`'s frame.
-#[inline(never)]
-fn decide<G: Roster>(game: &G, bots: &mut Bots<G>, actions: &mut Actions<G>) {
-    let movers = game.to_move();
-    for seat in 0..game.seats().min(BOARD_SEATS) {
-        let action = match bots.get_mut(seat) {
-            Some(bot) if movers.contains(seat) => bot.act(game, seat),
-            _ => G::Action::default(),
-        };
-        // Cannot fail: at most BOARD_SEATS pushes.
-        let _ = actions.push(action);
-    }
-}
-
-#[inline(never)]
-fn step<G: Game>(game: &mut G, actions: &[G::Action]) -> arena_core::StepReport {
-    game.step(actions)
 }
 
 type Bots<G> = heapless::Vec<<G as Roster>::Bot, BOARD_SEATS>;

@@ -198,7 +198,7 @@ fn a_setup_error_skips_the_match_and_the_run_goes_on() {
         fn visit<G: arena_firmware::Screen + Roster>(
             self,
             entry: &arena_firmware::Entry,
-            params: &G::Params,
+            params: &dyn Fn() -> Option<G::Params>,
         ) -> Self::Out {
             arena_firmware::play_match::<G, B>(self.0, entry, params, 0, &RunConfig::default())
         }
@@ -214,7 +214,7 @@ fn a_setup_error_skips_the_match_and_the_run_goes_on() {
                     config: "bad",
                     bots: &["nobody"],
                 },
-                &td::Params::default(),
+                &|| Some(td::Params::default()),
             )
         }
     }

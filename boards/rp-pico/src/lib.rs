@@ -126,6 +126,10 @@ impl Listener<Display> for Events {
 
 /// Clocks, I2C0 and the display; the turn clock started. Panics (to the log) when the crystal
 /// or the display does not answer.
+///
+/// Out of line: inlined into `main`, the display it builds (its 1 KB buffer) and the board it
+/// returns were two copies in `main`'s frame, under every match's stack.
+#[inline(never)]
 pub fn init() -> Pico {
     let (Some(mut pac), Some(core)) = (pac::Peripherals::take(), pac::CorePeripherals::take())
     else {

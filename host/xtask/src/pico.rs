@@ -152,5 +152,7 @@ pub fn cost(json_only: bool) -> Result<Value> {
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
     let rows = crate::emulator::rotation_cost(&elf, matches, 1500, Options::default(), "cycles")?;
-    print_cost(&rows, json_only)
+    let report = print_cost(&rows, json_only)?;
+    crate::cost::check_stack(&rows, "the Pico")?;
+    Ok(report)
 }

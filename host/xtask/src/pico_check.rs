@@ -11,7 +11,8 @@
 //!    on a 1-bit canvas), pixel for pixel.
 //! 3. Panic: `panic-test` panics once the board is up: the message is in the decoded log and the run
 //!    ends in the HardFault that panic-probe takes, with a failure status.
-//! 4. Stack: each match's high-water mark (`stack m= used= of=`), below the stack's size.
+//! 4. Stack: each match's high-water mark (`stack m= used= of=`), within its state + 12 KB (the
+//!    budget the other boards hold it to).
 //! 5. The harness: its own tests (`node --test`), and bad input (a truncated ELF, a file that is no
 //!    ELF, a firmware that never logs) ends with a clear error and a non-zero status.
 //!
@@ -157,6 +158,7 @@ fn stacks(ran: &pico::Ran, matches: u32) -> Result<Vec<Value>> {
             used
         );
     }
+    crate::cost::check_stack(&rows, "the Pico")?;
     Ok(rows)
 }
 

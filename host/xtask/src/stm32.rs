@@ -10,7 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use anyhow::{ensure, Result};
+use anyhow::Result;
 use serde_json::Value;
 
 use crate::{qemu, root, tools};
@@ -97,47 +97,6 @@ fn m0_report() -> Value {
         .unwrap_or(Value::Null)
 }
 
-/// The one entry over the stack budget (by its config, the official map's name), the ceiling it
-/// is held to instead, and why: the MCU build's Ants bots keep their scratch sized to its 48x48 capacity (16 KB in the loop's
-/// `decide`), beside the 37.5 KB state built in place and the turn's actions (7.7 KB in
-/// `play_turn`): the core's bots must size it to the map to fit. The Pico measures the same 70 KB.
-pub const OVER_BUDGET: [(&str, u64); 1] = [("tutorial1", 72 * 1024)];
-
-/// Fails unless every match's stack high-water mark is within its state + 12 KB (or, for the
-/// entries of [`OVER_BUDGET`], within their ceiling, said aloud).
-pub fn check_stack(rows: &[Value]) -> Result<()> {
-    for r in rows {
-        let (stack, state) = (
-            r["stack_bytes"].as_u64().unwrap_or(0),
-            r["state_bytes"].as_u64().unwrap_or(0),
-        );
-        let budget = state.saturating_add(crate::cost::STACK_OVER_STATE);
-        let (game, config) = (
-            r["game"].as_str().unwrap_or("?"),
-            r["config"].as_str().unwrap_or("?"),
-        );
-        if let Some((_, ceiling)) = OVER_BUDGET.iter().find(|(c, _)| *c == config) {
-            ensure!(
-                stack > 0 && stack <= *ceiling,
-                "{game} {config}: stack high-water {stack} B on the F411, over its ceiling of {ceiling} B"
-            );
-            if stack > budget {
-                println!(
-                    "xtask: {game} {config} uses {stack} B of stack on the F411, over the state + {} B budget ({budget} B) and within its ceiling of {ceiling} B: its bots' scratch is sized to the MCU build's capacity (see stm32::OVER_BUDGET)",
-                    crate::cost::STACK_OVER_STATE
-                );
-            }
-            continue;
-        }
-        ensure!(
-            stack > 0 && stack <= budget,
-            "{game} {config}: stack high-water {stack} B on the F411, its budget {budget} B (state {state} B + {} B)",
-            crate::cost::STACK_OVER_STATE
-        );
-    }
-    Ok(())
-}
-
 /// Prints the Cortex-M4 table beside the M3's (and the M0+'s when measured); writes
 /// target/cost-stm32f411.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
@@ -211,6 +170,6 @@ pub fn cost(json_only: bool) -> Result<Value> {
     };
     let rows = crate::emulator::rotation_cost(&elf, matches, 3000, count, "instructions")?;
     let report = print_cost(&rows, json_only)?;
-    check_stack(&rows)?;
+    crate::cost::check_stack(&rows, "the F411")?;
     Ok(report)
 }

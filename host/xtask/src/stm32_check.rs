@@ -112,7 +112,7 @@ pub fn emulate(release: &Path) -> Result<()> {
         emulator::panic_test::<stm32::Options>(&release.join("panic-test"))?;
         bad_input(&release.join("arena"), &release.join("panic-test"))?;
         dfu_image(&release.join("arena"))?;
-        stm32::check_stack(&rows)
+        crate::cost::check_stack(&rows, "the F411")
     })
 }
 

@@ -8,19 +8,21 @@
 //!   ants march on the enemy hills, and no ant steps where enemies in reach outnumber its friends.
 //! - `hold`: never moves (the official HoldBot).
 //!
-//! The fields live on the stack: two map-sized arrays of `u16` (the fields are computed one at a
-//! time) and ten bytes an ant of the build's capacity.
+//! The fields live on the stack: one map-sized array of bytes (bit planes: the fields are spread
+//! one at a time, a distance at a time) and two bytes an ant of the build's capacity.
 
 use super::map::{FOOD, LAND, WATER};
 use super::orders::{Dir, Order};
 use super::state::{wrap, AntsGame};
 use crate::game::Bot;
 use crate::rng::Rng;
-use crate::seat::Seat;
+use crate::seat::{Seat, MAX_SEATS};
 
 const FAR: u16 = u16::MAX;
 /// Radius2 within which `strong` counts enemies and friends before stepping.
 const DANGER_RADIUS2: u32 = 10;
+/// `strong` claims a food for an ant under this walking distance from it.
+const CLAIM_REACH: u16 = 40;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 /// How an [`AntsBot`] plays: which of its goals its ants serve first.
@@ -82,68 +84,6 @@ fn step<const SQ: usize, const A: usize, const F: usize, const H: usize, const O
     r.saturating_mul(w).saturating_add(c) as usize
 }
 
-/// Breadth-first distances from `sources` over non-water squares. `origin` (if given) records
-/// which source each square was reached from.
-fn bfs<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
-    g: &AntsGame<SQ, A, F, H, O>,
-    sources: impl Iterator<Item = usize>,
-    dist: &mut [u16; SQ],
-    queue: &mut [u16; SQ],
-) {
-    dist.fill(FAR);
-    let (mut head, mut tail) = (0usize, 0usize);
-    for s in sources {
-        if let Some(d) = dist.get_mut(s) {
-            if *d == FAR {
-                if let Some(q) = queue.get_mut(tail) {
-                    *d = 0;
-                    *q = s as u16;
-                    tail = tail.saturating_add(1);
-                }
-            }
-        }
-    }
-    while head < tail {
-        let Some(&cur) = queue.get(head) else { break };
-        let cur = cur as usize;
-        head = head.saturating_add(1);
-        let next_d = dist.get(cur).copied().unwrap_or(FAR).saturating_add(1);
-        for d in Dir::ALL {
-            let n = step(g, cur, d);
-            if g.square(n) == WATER {
-                continue;
-            }
-            if let Some(slot) = dist.get_mut(n) {
-                if *slot == FAR {
-                    if let Some(q) = queue.get_mut(tail) {
-                        *slot = next_d;
-                        *q = n as u16;
-                        tail = tail.saturating_add(1);
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// The values of `dist` on square `sq` and on the four squares around it (in `Dir::ALL` order):
-/// all that an ant reads of a distance field.
-fn around<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
-    g: &AntsGame<SQ, A, F, H, O>,
-    dist: &[u16; SQ],
-    sq: usize,
-) -> [u16; 5] {
-    let at = |s: usize| dist.get(s).copied().unwrap_or(FAR);
-    let mut near = [FAR; 5];
-    if let Some(here) = near.first_mut() {
-        *here = at(sq);
-    }
-    for (v, d) in near.iter_mut().skip(1).zip(Dir::ALL) {
-        *v = at(step(g, sq, d));
-    }
-    near
-}
-
 /// Whether enemies within [`DANGER_RADIUS2`] of `sq` outnumber `seat`'s ants there plus one.
 fn danger<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
     g: &AntsGame<SQ, A, F, H, O>,
@@ -164,93 +104,303 @@ fn danger<const SQ: usize, const A: usize, const F: usize, const H: usize, const
     enemies > 0 && enemies.saturating_add(1) > friends
 }
 
-/// `seat`'s ants, by square (a deterministic order).
+/// `seat`'s ants, by square (a deterministic order), into `mine` (empty): filled where the caller
+/// holds it, not returned (a copy on the stack).
 fn own_ants<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
     g: &AntsGame<SQ, A, F, H, O>,
     seat: Seat,
-) -> heapless::Vec<u16, A> {
-    let mut mine: heapless::Vec<u16, A> = heapless::Vec::new();
+    mine: &mut heapless::Vec<u16, A>,
+) {
     for a in g.ants().iter().filter(|a| a.owner as usize == seat) {
         let _ = mine.push(a.sq);
     }
     mine.sort_unstable();
-    mine
 }
 
-/// Each ant follows one distance field: its values on the ant's square and on the four squares
-/// around it ([`around`]) are all that is read of it. The fields are computed one at a time into
-/// `dist`, in each style's order of preference, and each ant keeps (in `near`) the values of the
-/// first field that reaches it (the last one whatever it says): two map-sized arrays, not one per
-/// field. `chosen[i]`: ant `i` (of [`own_ants`]) has its field.
-struct Fields<const SQ: usize, const A: usize> {
-    dist: [u16; SQ],
-    queue: [u16; SQ],
-    near: [[u16; 5]; A],
-    chosen: [bool; A],
+
+/// What an ant reads of a distance field, in one byte: two bits a direction (`Dir::ALL` order, the
+/// first in the low bits), the neighbour's distance against the ant's own square: [`NEARER`],
+/// [`SAME`], [`FARTHER`], or [`NONE`] for water (never stepped on, so never compared). A step
+/// goes both ways on the torus, so a neighbour's distance differs from the ant's by one at most:
+/// these four say all that [`AntsBot::walk`] compares, in a byte instead of five `u16`.
+/// [`UNREACHED`]: no field reaches the ant's square (it wanders); an ant walled in by water on its
+/// four sides reads the same, and has nowhere to step either way.
+type Near = u8;
+const NEARER: u8 = 0;
+const SAME: u8 = 1;
+const FARTHER: u8 = 2;
+const NONE: u8 = 3;
+const UNREACHED: Near = u8::MAX;
+
+/// The distances a [`Near`] stands for, the ant's square first, then `Dir::ALL`: not the field's
+/// values, but in the same order as they are, which is all that is compared.
+fn distances(near: Near) -> [u16; 5] {
+    let mut out = [FAR; 5];
+    if near == UNREACHED {
+        return out;
+    }
+    let mut codes = near;
+    for v in out.iter_mut().skip(1) {
+        *v = match codes & 3 {
+            NEARER => 0,
+            SAME => 1,
+            FARTHER => 2,
+            _ => FAR,
+        };
+        codes >>= 2;
+    }
+    if let Some(here) = out.first_mut() {
+        *here = 1;
+    }
+    out
 }
 
-impl<const SQ: usize, const A: usize> Fields<SQ, A> {
-    /// Ant `i`, on `sq`, keeps the current field.
-    fn take<const F: usize, const H: usize, const O: usize>(
-        &mut self,
-        g: &AntsGame<SQ, A, F, H, O>,
-        i: usize,
-        sq: usize,
-    ) {
-        if let Some(n) = self.near.get_mut(i) {
-            *n = around(g, &self.dist, sq);
+/// Plane of the squares a field has reached so far (in [`AntsBot::walk`], of the squares claimed).
+const SEEN: usize = 0;
+/// Plane of the squares of the ants no field serves yet.
+const FREE: usize = 1;
+/// Planes of the squares at the field's current distance and at the next, taking turns.
+const LEVELS: [usize; 2] = [2, 3];
+
+/// One bit a square of the map in each of four planes, inside one map-sized byte array (stable
+/// Rust cannot size an array `SQ / 8`): the four take half the map's squares in bytes, or four
+/// bytes for a map of under eight squares (hence `SQ >= 4`).
+struct Planes<const SQ: usize> {
+    bytes: [u8; SQ],
+    stride: usize,
+    squares: usize,
+}
+
+impl<const SQ: usize> Planes<SQ> {
+    fn new(squares: usize) -> Self {
+        const { assert!(SQ >= 4, "an Ants build of under four squares") };
+        let squares = squares.min(SQ);
+        Planes {
+            bytes: [0; SQ],
+            stride: squares.div_ceil(8),
+            squares,
         }
     }
 
+    /// The byte and bit of square `sq` in `plane`; `None` off the map.
+    fn spot(&self, plane: usize, sq: usize) -> Option<(usize, u8)> {
+        (sq < self.squares).then(|| {
+            let byte = plane.saturating_mul(self.stride).saturating_add(sq / 8);
+            (byte, 1u8 << (sq % 8))
+        })
+    }
+
+    fn get(&self, plane: usize, sq: usize) -> bool {
+        self.spot(plane, sq)
+            .and_then(|(i, bit)| self.bytes.get(i).map(|b| b & bit != 0))
+            .unwrap_or(false)
+    }
+
+    fn set(&mut self, plane: usize, sq: usize, on: bool) {
+        if let Some((i, bit)) = self.spot(plane, sq) {
+            if let Some(b) = self.bytes.get_mut(i) {
+                if on {
+                    *b |= bit;
+                } else {
+                    *b &= !bit;
+                }
+            }
+        }
+    }
+
+    fn clear(&mut self, plane: usize) {
+        let start = plane.saturating_mul(self.stride);
+        if let Some(p) = self.bytes.get_mut(start..start.saturating_add(self.stride)) {
+            p.fill(0);
+        }
+    }
+
+    /// Byte `i` of `plane`: squares `8 * i ..`, the first in the low bit.
+    fn byte(&self, plane: usize, i: usize) -> u8 {
+        let at = plane.saturating_mul(self.stride).saturating_add(i);
+        self.bytes.get(at).copied().unwrap_or(0)
+    }
+}
+
+/// The lowest bit set in `bits`, taken out of it.
+fn take_lowest(bits: &mut u8) -> Option<usize> {
+    if *bits == 0 {
+        return None;
+    }
+    let k = bits.trailing_zeros();
+    *bits &= !(1u8 << k);
+    Some(k as usize)
+}
+
+/// Each ant follows one distance field. The fields are spread one at a time, in each style's
+/// order of preference, a distance at a time (the squares at one distance, the next, and all those
+/// reached so far are bit planes: [`Planes`]), and each ant takes, as the field reaches its square,
+/// what it reads of it ([`Near`]) from the first field that reaches it (the last one whatever it
+/// says). A field's distances are the same in whatever order its squares are reached, so this is
+/// a breadth-first search without a queue or a distance array: a map-sized array of bytes and two
+/// bytes an ant. `chosen[i]`: ant `i` (of [`own_ants`], by square) has its field; `free` counts
+/// the others.
+struct Fields<const SQ: usize, const A: usize> {
+    planes: Planes<SQ>,
+    near: [Near; A],
+    chosen: [bool; A],
+    free: usize,
+    /// The planes of the current distance and of the next.
+    level: [usize; 2],
+}
+
+/// The ants of `mine` (sorted) on square `sq`: one, unless ants share a square.
+fn ants_on(mine: &[u16], sq: usize) -> core::ops::Range<usize> {
+    let lo = mine.partition_point(|&s| (s as usize) < sq);
+    let hi = mine.partition_point(|&s| (s as usize) <= sq);
+    lo..hi
+}
+
+impl<const SQ: usize, const A: usize> Fields<SQ, A> {
+    /// No ant served yet, for a map of `squares`. (The ants' squares are marked apart, in
+    /// [`Fields::free`]: a value changed before it is returned is a copy on the stack.)
+    fn new(squares: usize) -> Self {
+        Fields {
+            planes: Planes::new(squares),
+            near: [UNREACHED; A],
+            chosen: [false; A],
+            free: 0,
+            level: LEVELS,
+        }
+    }
+
+    /// The ants of `mine` are free.
+    fn free(&mut self, mine: &[u16]) {
+        self.free = mine.len().min(A);
+        for &sq in mine {
+            self.planes.set(FREE, sq as usize, true);
+        }
+    }
+
+    /// A new field, at distance 0 from `sources`.
+    fn start(&mut self, sources: impl Iterator<Item = usize>) {
+        self.level = LEVELS;
+        for plane in [SEEN, LEVELS[0], LEVELS[1]] {
+            self.planes.clear(plane);
+        }
+        for s in sources {
+            self.planes.set(SEEN, s, true);
+            self.planes.set(self.level[0], s, true);
+        }
+    }
+
+    /// Reaches the squares one farther than the current distance (water blocks, the torus
+    /// wraps); `false` when there are none.
+    fn advance<const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsGame<SQ, A, F, H, O>,
+    ) -> bool {
+        let [cur, next] = self.level;
+        let mut any = false;
+        for i in 0..self.planes.stride {
+            let mut bits = self.planes.byte(cur, i);
+            while let Some(k) = take_lowest(&mut bits) {
+                let sq = i.saturating_mul(8).saturating_add(k);
+                for d in Dir::ALL {
+                    let n = step(g, sq, d);
+                    if g.square(n) != WATER && !self.planes.get(SEEN, n) {
+                        self.planes.set(SEEN, n, true);
+                        self.planes.set(next, n, true);
+                        any = true;
+                    }
+                }
+            }
+        }
+        self.planes.clear(cur);
+        self.level = [next, cur];
+        any
+    }
+
+    /// What an ant on `sq`, at the current distance, reads of the field: a neighbour is at the
+    /// same distance, at the one before (reached already) or at the next (not reached yet).
+    fn read<const F: usize, const H: usize, const O: usize>(
+        &self,
+        g: &AntsGame<SQ, A, F, H, O>,
+        sq: usize,
+    ) -> Near {
+        let mut near = 0u8;
+        for (k, d) in Dir::ALL.into_iter().enumerate() {
+            let n = step(g, sq, d);
+            let v = if self.planes.get(self.level[0], n) {
+                SAME
+            } else if self.planes.get(SEEN, n) {
+                NEARER
+            } else if g.square(n) == WATER {
+                NONE
+            } else {
+                FARTHER
+            };
+            near |= v << (k.saturating_mul(2) & 7);
+        }
+        near
+    }
+
+    /// Ant `i`, on `sq`, takes the current field.
+    fn take<const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsGame<SQ, A, F, H, O>,
+        mine: &[u16],
+        i: usize,
+        sq: usize,
+    ) {
+        let near = self.read(g, sq);
+        if let (Some(n), Some(c)) = (self.near.get_mut(i), self.chosen.get_mut(i)) {
+            *n = near;
+            *c = true;
+            self.free = self.free.saturating_sub(1);
+        }
+        let others = ants_on(mine, sq).any(|j| self.chosen.get(j) == Some(&false));
+        self.planes.set(FREE, sq, others);
+    }
+
+    /// The free ants at the current distance take the field: every one (`all`), or the first
+    /// only (the lowest index: `mine` is by square). Whether one did.
+    fn serve_level<const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsGame<SQ, A, F, H, O>,
+        mine: &[u16],
+        all: bool,
+    ) -> bool {
+        let mut served = false;
+        for i in 0..self.planes.stride {
+            let mut bits = self.planes.byte(self.level[0], i) & self.planes.byte(FREE, i);
+            while let Some(k) = take_lowest(&mut bits) {
+                let sq = i.saturating_mul(8).saturating_add(k);
+                for j in ants_on(mine, sq) {
+                    if self.chosen.get(j) == Some(&false) {
+                        self.take(g, mine, j, sq);
+                        served = true;
+                        if !all {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        served
+    }
+
     /// `strong`: each food goes to its nearest free ant (by walking distance from the food, under
-    /// 40), which follows the distances from that food.
+    /// [`CLAIM_REACH`]; the lowest index among the nearest), which follows the distances from
+    /// that food.
     fn claim_food<const F: usize, const H: usize, const O: usize>(
         &mut self,
         g: &AntsGame<SQ, A, F, H, O>,
         mine: &[u16],
     ) {
         for f in g.food() {
-            bfs(
-                g,
-                core::iter::once(f.sq as usize),
-                &mut self.dist,
-                &mut self.queue,
-            );
-            let best = mine
-                .iter()
-                .zip(self.chosen.iter())
-                .enumerate()
-                .filter(|&(_, (_, &t))| !t)
-                .map(|(i, (&s, _))| (self.dist.get(s as usize).copied().unwrap_or(FAR), i))
-                .min();
-            if let Some((d, i)) = best {
-                if d < 40 {
-                    if let (Some(&sq), true) = (mine.get(i), i < A) {
-                        if let Some(t) = self.chosen.get_mut(i) {
-                            *t = true;
-                        }
-                        self.take(g, i, sq as usize);
-                    }
-                }
+            if self.free == 0 {
+                return;
             }
-        }
-    }
-
-    /// Keeps the current field for every ant not yet served that it reaches (or every one, for
-    /// the `last` field).
-    fn serve<const F: usize, const H: usize, const O: usize>(
-        &mut self,
-        g: &AntsGame<SQ, A, F, H, O>,
-        mine: &[u16],
-        last: bool,
-    ) {
-        for (i, &sq) in mine.iter().enumerate() {
-            let sq = sq as usize;
-            let free = self.chosen.get(i).is_some_and(|&c| !c);
-            if free && (last || self.dist.get(sq).is_some_and(|&d| d != FAR)) {
-                self.take(g, i, sq);
-                if let Some(c) = self.chosen.get_mut(i) {
-                    *c = true;
+            self.start(core::iter::once(f.sq as usize));
+            for distance in 0..CLAIM_REACH {
+                if (distance > 0 && !self.advance(g)) || self.serve_level(g, mine, false) {
+                    break;
                 }
             }
         }
@@ -264,61 +414,74 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
         goals: &[Goal],
         mine: &[u16],
     ) {
-        for (k, goal) in goals.iter().enumerate() {
-            let (dist, queue) = (&mut self.dist, &mut self.queue);
+        for goal in goals {
+            if self.free == 0 {
+                return;
+            }
             match goal {
-                Goal::Food => bfs(g, g.food().iter().map(|f| f.sq as usize), dist, queue),
-                Goal::EnemyHills => {
-                    let hills = g
-                        .hills()
+                Goal::Food => self.start(g.food().iter().map(|f| f.sq as usize)),
+                Goal::EnemyHills => self.start(
+                    g.hills()
                         .iter()
                         .filter(|h| h.owner as usize != seat && h.killed_by.is_none())
-                        .map(|h| h.sq as usize);
-                    bfs(g, hills, dist, queue)
-                }
-                Goal::Enemies => {
-                    let enemies = g
-                        .ants()
+                        .map(|h| h.sq as usize),
+                ),
+                Goal::Enemies => self.start(
+                    g.ants()
                         .iter()
                         .filter(|a| a.owner as usize != seat)
-                        .map(|a| a.sq as usize);
-                    bfs(g, enemies, dist, queue)
+                        .map(|a| a.sq as usize),
+                ),
+            }
+            while self.free > 0 {
+                self.serve_level(g, mine, true);
+                if self.free == 0 || !self.advance(g) {
+                    break;
                 }
             }
-            self.serve(g, mine, k == goals.len().saturating_sub(1));
         }
+        // The last field reaches no ant left: they wander.
+        for (n, c) in self.near.iter_mut().zip(self.chosen.iter_mut()) {
+            if !*c {
+                *n = UNREACHED;
+                *c = true;
+            }
+        }
+        self.free = 0;
     }
-}
 
-impl AntsBot {
-    /// Each ant steps to the neighbour where its field is lowest (directions tried in a shuffled
-    /// order, the first of equal values kept), if that is lower than where it stands (or it
-    /// wanders, reached by no field): never onto water, food, one of its own or a square already
-    /// claimed this turn, and, for `strong`, never from safety into danger. `claimed` is zero
-    /// where nothing is claimed.
-    fn walk<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    /// Each ant steps to the neighbour where its field is lowest (directions tried in `bot`'s
+    /// shuffled order, the first of equal values kept), if that is lower than where it stands
+    /// (or it wanders, reached by no field): never onto water, food, one of its own or a square
+    /// already claimed this turn (the first plane, cleared), and, for `strong`, never from
+    /// safety into danger. The orders go to `out`, `limit` of them at most (a seat's capacity,
+    /// wherever `out` began).
+    fn walk<const F: usize, const H: usize, const O: usize>(
         &mut self,
+        bot: &mut AntsBot,
         g: &AntsGame<SQ, A, F, H, O>,
         seat: Seat,
         mine: &[u16],
-        near: &[[u16; 5]; A],
-        claimed: &mut [u16; SQ],
-    ) -> heapless::Vec<Order, O> {
-        let mut out = heapless::Vec::new();
-        for (&sq, near) in mine.iter().zip(near.iter()) {
+        out: &mut heapless::vec::VecView<Order>,
+        limit: usize,
+    ) {
+        let start = out.len();
+        let claimed = &mut self.planes;
+        for (&sq, &near) in mine.iter().zip(self.near.iter()) {
             let sq = sq as usize;
+            let near = distances(near);
             let here = near.first().copied().unwrap_or(FAR);
             let mut dirs = Dir::ALL;
-            self.rng.shuffle(&mut dirs);
+            bot.rng.shuffle(&mut dirs);
             let mut best: Option<(u16, Dir, usize)> = None;
             for d in dirs {
                 let dest = step(g, sq, d);
                 let v = g.square(dest);
-                let taken = claimed.get(dest).is_none_or(|&c| c != 0);
+                let taken = claimed.get(SEEN, dest);
                 if v == WATER || v == FOOD || taken || (v < LAND && v as usize == seat) {
                     continue;
                 }
-                if self.style == Style::Strong && danger(g, seat, dest) && !danger(g, seat, sq) {
+                if bot.style == Style::Strong && danger(g, seat, dest) && !danger(g, seat, sq) {
                     continue;
                 }
                 let key = near
@@ -335,31 +498,78 @@ impl AntsBot {
                     let cols = g.cols().max(1) as usize;
                     let (r, c) = (sq.checked_div(cols), sq.checked_rem(cols));
                     let (r, c) = (r.unwrap_or(0), c.unwrap_or(0));
-                    if out
-                        .push(Order {
-                            row: r as i16,
-                            col: c as i16,
-                            dir: d,
-                        })
-                        .is_ok()
-                    {
-                        if let Some(c) = claimed.get_mut(dest) {
-                            *c = 1;
-                        }
+                    let order = Order {
+                        row: r as i16,
+                        col: c as i16,
+                        dir: d,
+                    };
+                    if out.len().saturating_sub(start) < limit && out.push(order).is_ok() {
+                        claimed.set(SEEN, dest, true);
                         continue;
                     }
-                    if let Some(c) = claimed.get_mut(sq) {
-                        *c = 1;
-                    }
+                    claimed.set(SEEN, sq, true);
                 }
-                _ => {
-                    if let Some(c) = claimed.get_mut(sq) {
-                        *c = 1;
-                    }
-                }
+                _ => claimed.set(SEEN, sq, true),
             }
         }
-        out
+    }
+}
+
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
+    AntsGame<SQ, A, F, H, O>
+{
+    /// `bot`'s orders for `seat` this turn, appended to `out`, `limit` of them at most: its own
+    /// [`Bot::act`] (`limit` = `O`), or the turn's orders of every seat together
+    /// ([`AntsGame::decide_all`]).
+    fn bot_orders(
+        &self,
+        bot: &mut AntsBot,
+        seat: Seat,
+        out: &mut heapless::vec::VecView<Order>,
+        limit: usize,
+    ) {
+        if bot.style == Style::Hold || self.is_finished() {
+            return;
+        }
+        let mut mine = heapless::Vec::new();
+        own_ants(self, seat, &mut mine);
+        let mut fields = Fields::new((self.rows() as usize).saturating_mul(self.cols() as usize));
+        fields.free(&mine);
+        let goals = if bot.style == Style::Strong {
+            fields.claim_food(self, &mine);
+            [Goal::EnemyHills, Goal::Enemies, Goal::Food]
+        } else {
+            [Goal::Food, Goal::EnemyHills, Goal::Enemies]
+        };
+        fields.follow(self, seat, &goals, &mine);
+        // The fields are done with: their first plane marks the squares claimed.
+        fields.planes.clear(SEEN);
+        fields.walk(bot, self, seat, &mine, out, limit);
+    }
+
+    /// The orders of every seat of the first `seats` (to move, with a bot) in one buffer, seat
+    /// after seat, and where each seat's end there. An ant takes one order at most, so the ants
+    /// alive (`A`) bound every seat's orders together: one buffer of `A`, not `O` for each seat
+    /// (on a board, 1.5 KB where five seats' actions were 7.7 KB). Out of line: the bots' fields
+    /// are not reserved beside the rules' working memory.
+    #[inline(never)]
+    pub(crate) fn decide_all(
+        &self,
+        bots: &mut [AntsBot],
+        seats: usize,
+        orders: &mut heapless::Vec<Order, A>,
+    ) -> [usize; MAX_SEATS] {
+        let movers = crate::Game::to_move(self);
+        let mut ends = [0usize; MAX_SEATS];
+        for (seat, end) in ends.iter_mut().enumerate() {
+            if seat < seats.min(self.players()) && movers.contains(seat) {
+                if let Some(bot) = bots.get_mut(seat) {
+                    self.bot_orders(bot, seat, orders.as_mut_view(), O);
+                }
+            }
+            *end = orders.len();
+        }
+        ends
     }
 }
 
@@ -367,25 +577,51 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     Bot<AntsGame<SQ, A, F, H, O>> for AntsBot
 {
     fn act(&mut self, g: &AntsGame<SQ, A, F, H, O>, seat: Seat) -> heapless::Vec<Order, O> {
-        if self.style == Style::Hold || g.is_finished() {
-            return heapless::Vec::new();
-        }
-        let mine = own_ants(g, seat);
-        let mut fields = Fields {
-            dist: [FAR; SQ],
-            queue: [0u16; SQ],
-            near: [[FAR; 5]; A],
-            chosen: [false; A],
-        };
-        let goals = if self.style == Style::Strong {
-            fields.claim_food(g, &mine);
-            [Goal::EnemyHills, Goal::Enemies, Goal::Food]
-        } else {
-            [Goal::Food, Goal::EnemyHills, Goal::Enemies]
-        };
-        fields.follow(g, seat, &goals, &mine);
-        // The fields are done with: `dist` marks the squares claimed (non-zero).
-        fields.dist.fill(0);
-        self.walk(g, seat, &mine, &fields.near, &mut fields.dist)
+        let mut out = heapless::Vec::new();
+        g.bot_orders(self, seat, out.as_mut_view(), O);
+        out
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::games::ants::{MCU_ANTS, MCU_SQUARES};
+
+    /// The MCU build's bots work in under 3 KB of stack (a map-sized array of `u16` for the
+    /// distances and one for the queue, five `u16` an ant, were 12 KB): with its 37.5 KB state,
+    /// the turn's orders and the loop, Ants on a 48 x 48 map fits the boards' state + 12 KB.
+    #[test]
+    fn the_mcu_builds_fields_take_under_3_kb() {
+        let size = core::mem::size_of::<Fields<MCU_SQUARES, MCU_ANTS>>();
+        assert!(size <= 3 * 1024, "{size} bytes");
+    }
+
+    /// Each plane keeps its own bits, off-map squares are never set, and the bits of one byte are
+    /// taken lowest first.
+    #[test]
+    fn planes_keep_apart_and_stop_at_the_map() {
+        let mut p = Planes::<100>::new(13);
+        p.set(FREE, 12, true);
+        p.set(SEEN, 0, true);
+        p.set(LEVELS[1], 13, true);
+        assert!(p.get(FREE, 12) && p.get(SEEN, 0));
+        assert!(!p.get(SEEN, 12) && !p.get(LEVELS[0], 12) && !p.get(LEVELS[1], 13));
+        assert_eq!(p.byte(FREE, 1), 0b10000);
+        p.clear(FREE);
+        assert!(!p.get(FREE, 12) && p.get(SEEN, 0));
+        let mut bits = 0b1010_0100u8;
+        let taken: [Option<usize>; 4] = core::array::from_fn(|_| take_lowest(&mut bits));
+        assert_eq!(taken, [Some(2), Some(5), Some(7), None]);
+    }
+
+    /// What an ant reads decodes to distances in the field's order: nearer < same < farther <
+    /// none, the ant's own square at `same`; an unreached ant reads nothing anywhere.
+    #[test]
+    fn near_codes_decode_in_the_fields_order() {
+        let near = NEARER | SAME << 2 | FARTHER << 4 | NONE << 6;
+        assert_eq!(distances(near), [1, 0, 1, 2, FAR]);
+        assert_eq!(distances(UNREACHED), [FAR; 5]);
     }
 }

@@ -191,8 +191,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             return Err(SetupError::Invalid("player 0 has no hill"));
         };
         let hills0 = self.hills.iter().filter(|h| h.owner == 0).count();
+        // Built where it lives: `array::from_fn` built it aside and moved it in, 2.6 KB twice
+        // on a board's stack while a match is set up.
         let mut options: [heapless::Vec<(u16, u8), MAX_OPTIONS>; MAX_PLAYERS] =
-            core::array::from_fn(|_| heapless::Vec::new());
+            [const { heapless::Vec::new() }; MAX_PLAYERS];
         let mut combos: usize = 1;
         for (player, opts) in options.iter_mut().enumerate().take(n).skip(1) {
             let mut count = 0usize;

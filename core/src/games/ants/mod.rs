@@ -138,7 +138,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         for (s, a) in slices.iter_mut().zip(actions) {
             *s = a.as_slice();
         }
-        self.play_turn(&slices, SeatSet::EMPTY, |_, _, _| {})
+        self.play_orders(&slices)
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -181,5 +181,37 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
     fn bot(name: &str, seed: u64) -> Option<Self::Bot> {
         bots::AntsBot::by_name(name, seed)
+    }
+
+    /// Every seat's orders in one buffer of `A` (an ant takes one order at most, so the ants alive
+    /// bound every seat's orders together), not one of `O` for each seat: the same turn as
+    /// [`Game::step`] with each seat's action apart.
+    fn step_bots<const N: usize>(
+        &mut self,
+        bots: &mut [Self::Bot],
+        decided: impl FnOnce(),
+    ) -> StepReport {
+        let mut orders: heapless::Vec<Order, A> = heapless::Vec::new();
+        let ends = self.decide_all(bots, N, &mut orders);
+        decided();
+        let mut slices: [&[Order]; MAX_SEATS] = [&[]; MAX_SEATS];
+        let mut start = 0;
+        for (s, &end) in slices.iter_mut().zip(ends.iter()) {
+            *s = orders.get(start..end).unwrap_or_default();
+            start = end;
+        }
+        self.play_orders(&slices)
+    }
+}
+
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
+    AntsGame<SQ, A, F, H, O>
+{
+    /// [`AntsGame::play_turn`] with no bot killed and no report of refusals: a match loop's
+    /// turn. Out of line, so that the rules' working memory is not reserved in the frame that
+    /// holds the orders, beside the bots' (which [`AntsGame::decide_all`] holds before).
+    #[inline(never)]
+    fn play_orders(&mut self, orders: &[&[Order]]) -> StepReport {
+        self.play_turn(orders, SeatSet::EMPTY, |_, _, _| {})
     }
 }

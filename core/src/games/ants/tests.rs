@@ -497,3 +497,55 @@ fn the_decision_names_each_player_out_and_the_turn() {
     g.kill_at_start(crate::SeatSet::only(0));
     assert_eq!(g.decision().unwrap().defeated[..2], [Some(0), None]);
 }
+
+/// 24 x 24 with walls, symmetric under a half turn (what the food needs): the bots' fields go
+/// round water.
+fn walls() -> std::string::String {
+    let wall = |r: usize, c: usize| (r % 6 == 3 && c % 8 < 5) || (c % 7 == 4 && r % 9 < 3);
+    let mut text = std::string::String::from("rows 24\ncols 24\nplayers 2\nm ");
+    for r in 0..24 {
+        for c in 0..24 {
+            text.push(match (r, c) {
+                (2, 2) | (8, 14) => '0',
+                (21, 21) | (15, 9) => '1',
+                _ if wall(r, c) || wall(23 - r, 23 - c) => '%',
+                _ => '.',
+            });
+        }
+        text.push_str(if r < 23 { "\nm " } else { "\n" });
+    }
+    text
+}
+
+#[test]
+fn step_bots_plays_the_turn_each_bots_action_and_step_play() {
+    use crate::game::{Bot, Roster};
+    let by_name = |name, seed| bots::AntsBot::by_name(name, seed).unwrap();
+    let map = walls();
+    for (names, first) in [(["hunter", "strong"], 2), (["strong", "hunter"], 1)] {
+        let mut apart = game(&map, 5);
+        let mut together = apart.clone();
+        let mut bots_apart = [by_name(names[0], 1), by_name(names[1], 2)];
+        let mut bots_together = bots_apart.clone();
+        let mut orders = 0;
+        while !apart.is_finished() {
+            let turn = apart.current_turn();
+            // Only the first `first` seats act through step_bots: the others pass.
+            let mut actions: [heapless::Vec<Order, MCU_ORDERS>; 2] = Default::default();
+            for (seat, action) in actions.iter_mut().enumerate().take(first) {
+                *action = Bot::act(&mut bots_apart[seat], &apart, seat);
+                orders += action.len();
+            }
+            let report = apart.step(&actions);
+            let mut decided = 0;
+            let report_together = match first {
+                1 => together.step_bots::<1>(&mut bots_together, || decided += 1),
+                _ => together.step_bots::<2>(&mut bots_together, || decided += 1),
+            };
+            assert_eq!(decided, 1, "turn {turn}");
+            assert_eq!(report, report_together, "turn {turn}");
+            assert_eq!(apart.digest(), together.digest(), "turn {turn}");
+        }
+        assert!(orders > 100, "{names:?}: the bots moved ({orders} orders)");
+    }
+}
