@@ -117,7 +117,6 @@ fn own_ants<const SQ: usize, const A: usize, const F: usize, const H: usize, con
     mine.sort_unstable();
 }
 
-
 /// What an ant reads of a distance field, in one byte: two bits a direction (`Dir::ALL` order, the
 /// first in the low bits), the neighbour's distance against the ant's own square: [`NEARER`],
 /// [`SAME`], [`FARTHER`], or [`NONE`] for water (never stepped on, so never compared). A step

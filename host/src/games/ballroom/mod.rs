@@ -127,8 +127,7 @@ impl Record for Ballroom {
     const REPLAY_EXT: &'static str = "json";
     type Recorder = log::Log;
 
-    const RULESETS: &'static [&'static str] =
-        &[Ruleset::Engine.name(), Ruleset::AsWritten.name()];
+    const RULESETS: &'static [&'static str] = &[Ruleset::Engine.name(), Ruleset::AsWritten.name()];
 
     fn replay(
         input: &mut dyn std::io::BufRead,

@@ -214,7 +214,11 @@ mod tests {
     fn bodies_that_are_not_json_objects_are_no_json() {
         for body in ["{oops", "[1,2]", "\"x\"", r#"{"cellx":1e309}"#] {
             let m = decode("POST", "/attack", body.as_bytes()).unwrap_err();
-            assert_eq!((m.status, m.body), (400, json!({"msg": "No json!"})), "{body}");
+            assert_eq!(
+                (m.status, m.body),
+                (400, json!({"msg": "No json!"})),
+                "{body}"
+            );
         }
     }
 

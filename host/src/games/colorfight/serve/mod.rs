@@ -42,6 +42,7 @@ use api::Reply;
 use arena_core::games::colorfight::{ColorFight, Params, Respawn, Variant};
 use arena_core::{Game, Roster};
 use bytes::Bytes;
+use conns::{Conns, Slot};
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
 use hyper::{Request, Response, StatusCode};
@@ -52,7 +53,6 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
-use conns::{Conns, Slot};
 use table::{Phase, Table};
 
 /// Connections open at once; a newcomer beyond them evicts the connection idle the longest
