@@ -47,6 +47,7 @@ pub fn replay_last<G: HostGame, T>(
 ) -> Result<(Verified, Option<T>), Difference> {
     let ctx = ReplayContext {
         map: map.map(str::to_string),
+        ruleset: None,
     };
     let mut last = None;
     let v = G::replay(&mut text.as_bytes(), &ctx, &mut |g: &G| {

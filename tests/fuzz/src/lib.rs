@@ -133,6 +133,7 @@ fn replay_input<G: HostGame>(data: &[u8]) -> Option<(ReplayContext, &str)> {
         Some((map, replay)) if G::MAP_BESIDE => (
             ReplayContext {
                 map: Some(map.to_string()),
+                ruleset: None,
             },
             replay,
         ),
@@ -226,7 +227,7 @@ pub fn render(data: &[u8]) {
         return;
     };
     let display = DISPLAYS[data.len() % DISPLAYS.len()];
-    if let Ok(size) = frame(entry.name, replay, &ReplayContext { map }, display) {
+    if let Ok(size) = frame(entry.name, replay, &ReplayContext { map, ruleset: None }, display) {
         assert_eq!(size, display.size());
     }
 }
