@@ -229,9 +229,10 @@ tasks:
           release builds unless --dev (unoptimised: built faster, fuzzed slower).
           `test` runs it with --seconds 10 --jobs 2 --sanitizer none --dev
   load-test [--arena FILE] [--ticks N] [--seed S] [--client \"CMD ARGS\"]
-          `arena serve colorfight` on loopback: the same seeded game (default 300 ticks, seed 7)
-          with host/examples/colorfight_http_bot.py against expander, alone, then under 300
-          connections sending half a header and 20 flooding malformed requests; fails unless the
+          the game server (`arena serve`, the HTTP one) on loopback: the same seeded game
+          (default 300 ticks, seed 7) with host/examples/colorfight_http_bot.py against
+          expander, alone, then under 300 connections sending half a header and 20 flooding
+          malformed requests; fails unless the
           bot's accepted attacks under load are at least 90% of those alone, the clock's lateness
           p99 under load is at most 10 ms (unless the server's lock wait stayed under 1 ms and
           the wake-ups were late: the machine's scheduler, said but not failed), the peak RSS at
