@@ -210,7 +210,9 @@ impl Load {
     /// another machine's would be, not to the server's (spawned by this one, in its session).
     fn start(addr: SocketAddr) -> Result<Load> {
         let child = Command::new("setsid")
-            .arg(std::env::current_exe()?)
+            // This xtask's own binary through /proc: a build during `cargo xtask test` (cargo
+            // test's) may have replaced the file it was started from.
+            .arg(format!("/proc/{}/exe", std::process::id()))
             .args(["load-gen", &addr.to_string()])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
