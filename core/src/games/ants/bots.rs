@@ -168,16 +168,21 @@ struct Planes<const SQ: usize> {
     bytes: [u8; SQ],
     stride: usize,
     squares: usize,
+    /// Each plane's bytes that may be non-zero, `[first, end)`: a field's level is a thin ring
+    /// on a big map, and its scans ([`Planes::span`]) read only the bytes around it.
+    spans: [(usize, usize); 4],
 }
 
 impl<const SQ: usize> Planes<SQ> {
     fn new(squares: usize) -> Self {
         const { assert!(SQ >= 4, "an Ants build of under four squares") };
         let squares = squares.min(SQ);
+        let stride = squares.div_ceil(8);
         Planes {
             bytes: [0; SQ],
-            stride: squares.div_ceil(8),
+            stride,
             squares,
+            spans: [(0, stride); 4],
         }
     }
 
@@ -200,6 +205,10 @@ impl<const SQ: usize> Planes<SQ> {
             if let Some(b) = self.bytes.get_mut(i) {
                 if on {
                     *b |= bit;
+                    if let Some((first, end)) = self.spans.get_mut(plane) {
+                        *first = (*first).min(sq / 8);
+                        *end = (*end).max((sq / 8).saturating_add(1));
+                    }
                 } else {
                     *b &= !bit;
                 }
@@ -208,10 +217,22 @@ impl<const SQ: usize> Planes<SQ> {
     }
 
     fn clear(&mut self, plane: usize) {
+        let (first, end) = self.span(plane).map_or((0, 0), |r| (r.start, r.end));
         let start = plane.saturating_mul(self.stride);
-        if let Some(p) = self.bytes.get_mut(start..start.saturating_add(self.stride)) {
+        if let Some(p) = self
+            .bytes
+            .get_mut(start.saturating_add(first)..start.saturating_add(end))
+        {
             p.fill(0);
         }
+        if let Some(s) = self.spans.get_mut(plane) {
+            *s = (self.stride, 0);
+        }
+    }
+
+    /// The bytes of `plane` that may have a bit set (all others are zero).
+    fn span(&self, plane: usize) -> Option<core::ops::Range<usize>> {
+        self.spans.get(plane).map(|&(first, end)| first..end)
     }
 
     /// Byte `i` of `plane`: squares `8 * i ..`, the first in the low bit.
@@ -296,7 +317,7 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
     ) -> bool {
         let [cur, next] = self.level;
         let mut any = false;
-        for i in 0..self.planes.stride {
+        for i in self.planes.span(cur).unwrap_or_default() {
             let mut bits = self.planes.byte(cur, i);
             while let Some(k) = take_lowest(&mut bits) {
                 let sq = i.saturating_mul(8).saturating_add(k);
@@ -366,7 +387,7 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
         all: bool,
     ) -> bool {
         let mut served = false;
-        for i in 0..self.planes.stride {
+        for i in self.planes.span(self.level[0]).unwrap_or_default() {
             let mut bits = self.planes.byte(self.level[0], i) & self.planes.byte(FREE, i);
             while let Some(k) = take_lowest(&mut bits) {
                 let sq = i.saturating_mul(8).saturating_add(k);
