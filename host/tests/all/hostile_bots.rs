@@ -188,6 +188,98 @@ fn hostile() -> Vec<Hostile> {
     ]
 }
 
+/// Every hostile bot in one game, one match each: what went wrong.
+fn survives(game: &GameCase, dir: &std::path::Path, base: u32) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (n, h) in hostile().into_iter().enumerate() {
+        let marker = (base + n as u32 + 1).to_string();
+        let replay = dir.join(format!("{}-{marker}.{}", game.name, game.replay_ext));
+        let logs = dir.join(format!("logs-{marker}"));
+        let bot = format!("cmd:{}", (h.command)(game, &marker));
+        let mut args: Vec<&str> = game.play.iter().map(String::as_str).collect();
+        args.extend(["--bot", &bot]);
+        for o in game.others {
+            args.extend(["--bot", o]);
+        }
+        let (r, l) = (replay.to_str().unwrap(), logs.to_str().unwrap());
+        args.extend(["--replay", r, "--bot-logs", l, "--json"]);
+        let what = format!("{} / {}", game.name, h.name);
+        let out = arena(&args);
+        if !out.status.success() {
+            failures.push(format!("{what}: arena failed: {}", text(&out)));
+            continue;
+        }
+        let report: serde_json::Value = match serde_json::from_slice(&out.stdout) {
+            Ok(v) => v,
+            Err(e) => {
+                failures.push(format!("{what}: report is not JSON ({e}): {}", text(&out)));
+                continue;
+            }
+        };
+        let faults = report["seats"][0]["faults"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        match h.fault {
+            Some(kind) if !faults.iter().any(|f| f["kind"] == kind) => {
+                failures.push(format!("{what}: no {kind} fault named: {report}"))
+            }
+            // A bot that plays on may still be slow on a loaded machine (Python under a
+            // 150 ms limit at load 8 was): time-outs and late answers are the clock's, not
+            // the bot's misdeeds, so only other faults count here.
+            None if h.name != "writes a 10 MB line"
+                && faults
+                    .iter()
+                    .any(|f| f["kind"] != "timeout" && f["kind"] != "late") =>
+            {
+                failures.push(format!("{what}: unexpected faults: {report}"))
+            }
+            None if h.name == "writes a 10 MB line"
+                && !faults
+                    .iter()
+                    .any(|f| f["kind"] == "invalid" || f["kind"] == "timeout") =>
+            {
+                failures.push(format!("{what}: the long line is not named: {report}"))
+            }
+            _ => {}
+        }
+        let mut verify = vec!["verify", game.name, r];
+        verify.extend(game.verify_extra.iter().map(String::as_str));
+        if game.partial_turns.is_some() {
+            verify.push("--partial");
+        }
+        let v = arena(&verify);
+        if !v.status.success() {
+            failures.push(format!("{what}: the replay does not verify: {}", text(&v)));
+        } else if let Some(n) = game.partial_turns {
+            // Partial by design, but every one of the turns played is in the file.
+            let said = String::from_utf8_lossy(&v.stdout);
+            if !said.contains(&format!("ok: {n} turns re-played")) {
+                failures.push(format!(
+                    "{what}: the replay does not hold {n} turns: {said}"
+                ));
+            }
+        }
+        // The bot's stderr log is kept (created when the bot starts), and capped (10 MB)
+        // however much the bot writes; the flooding bot's holds its flood.
+        match std::fs::metadata(logs.join("0.stderr")) {
+            Err(e) => failures.push(format!("{what}: no stderr log: {e}")),
+            Ok(meta) if meta.len() > 10 << 20 => {
+                failures.push(format!("{what}: stderr log of {} bytes", meta.len()))
+            }
+            Ok(meta) if h.name == "floods stderr" && meta.len() == 0 => {
+                failures.push(format!("{what}: the flood is not in the stderr log"))
+            }
+            Ok(_) => {}
+        }
+        let left = left_behind(&marker);
+        if !left.is_empty() {
+            failures.push(format!("{what}: processes left behind: {left}"));
+        }
+    }
+    failures
+}
+
 /// The processes a bot left behind: those running `sleep <marker>`.
 pub fn left_behind(marker: &str) -> String {
     let out = std::process::Command::new("pgrep")
@@ -200,99 +292,20 @@ pub fn left_behind(marker: &str) -> String {
 #[test]
 fn every_game_survives_every_hostile_bot() {
     let dir = tempfile::tempdir().unwrap();
-    let mut marker_n = 4000 + (std::process::id() % 1000) * 10;
-    let mut failures = Vec::new();
-    for game in games() {
-        for h in hostile() {
-            marker_n += 1;
-            let marker = marker_n.to_string();
-            let replay = dir
-                .path()
-                .join(format!("{}-{marker}.{}", game.name, game.replay_ext));
-            let logs = dir.path().join(format!("logs-{marker}"));
-            let bot = format!("cmd:{}", (h.command)(&game, &marker));
-            let mut args: Vec<&str> = game.play.iter().map(String::as_str).collect();
-            args.extend(["--bot", &bot]);
-            for o in game.others {
-                args.extend(["--bot", o]);
-            }
-            let (r, l) = (replay.to_str().unwrap(), logs.to_str().unwrap());
-            args.extend(["--replay", r, "--bot-logs", l, "--json"]);
-            let what = format!("{} / {}", game.name, h.name);
-            let out = arena(&args);
-            if !out.status.success() {
-                failures.push(format!("{what}: arena failed: {}", text(&out)));
-                continue;
-            }
-            let report: serde_json::Value = match serde_json::from_slice(&out.stdout) {
-                Ok(v) => v,
-                Err(e) => {
-                    failures.push(format!("{what}: report is not JSON ({e}): {}", text(&out)));
-                    continue;
-                }
-            };
-            let faults = report["seats"][0]["faults"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default();
-            match h.fault {
-                Some(kind) if !faults.iter().any(|f| f["kind"] == kind) => {
-                    failures.push(format!("{what}: no {kind} fault named: {report}"))
-                }
-                // A bot that plays on may still be slow on a loaded machine (Python under a
-                // 150 ms limit at load 8 was): time-outs and late answers are the clock's, not
-                // the bot's misdeeds, so only other faults count here.
-                None if h.name != "writes a 10 MB line"
-                    && faults
-                        .iter()
-                        .any(|f| f["kind"] != "timeout" && f["kind"] != "late") =>
-                {
-                    failures.push(format!("{what}: unexpected faults: {report}"))
-                }
-                None if h.name == "writes a 10 MB line"
-                    && !faults
-                        .iter()
-                        .any(|f| f["kind"] == "invalid" || f["kind"] == "timeout") =>
-                {
-                    failures.push(format!("{what}: the long line is not named: {report}"))
-                }
-                _ => {}
-            }
-            let mut verify = vec!["verify", game.name, r];
-            verify.extend(game.verify_extra.iter().map(String::as_str));
-            if game.partial_turns.is_some() {
-                verify.push("--partial");
-            }
-            let v = arena(&verify);
-            if !v.status.success() {
-                failures.push(format!("{what}: the replay does not verify: {}", text(&v)));
-            } else if let Some(n) = game.partial_turns {
-                // Partial by design, but every one of the turns played is in the file.
-                let said = String::from_utf8_lossy(&v.stdout);
-                if !said.contains(&format!("ok: {n} turns re-played")) {
-                    failures.push(format!(
-                        "{what}: the replay does not hold {n} turns: {said}"
-                    ));
-                }
-            }
-            // The bot's stderr log is kept (created when the bot starts), and capped (10 MB)
-            // however much the bot writes; the flooding bot's holds its flood.
-            match std::fs::metadata(logs.join("0.stderr")) {
-                Err(e) => failures.push(format!("{what}: no stderr log: {e}")),
-                Ok(meta) if meta.len() > 10 << 20 => {
-                    failures.push(format!("{what}: stderr log of {} bytes", meta.len()))
-                }
-                Ok(meta) if h.name == "floods stderr" && meta.len() == 0 => {
-                    failures.push(format!("{what}: the flood is not in the stderr log"))
-                }
-                Ok(_) => {}
-            }
-            let left = left_behind(&marker);
-            if !left.is_empty() {
-                failures.push(format!("{what}: processes left behind: {left}"));
-            }
-        }
-    }
+    let base = 4000 + (std::process::id() % 1000) * 10;
+    // The games side by side: each match mostly waits on a bot's clock (time-outs, late answers).
+    let games = games();
+    let failures: Vec<String> = std::thread::scope(|s| {
+        let runs: Vec<_> = games
+            .iter()
+            .enumerate()
+            .map(|(g, game)| {
+                let dir = dir.path();
+                s.spawn(move || survives(game, dir, base + 10 * g as u32))
+            })
+            .collect();
+        runs.into_iter().flat_map(|r| r.join().unwrap()).collect()
+    });
     // Memory stays bounded: the largest arena process of all these matches.
     let usage =
         nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN).unwrap();
