@@ -25,33 +25,26 @@ const MATCHES: u32 = 6;
 /// Snapshot every this many turns (and each result screen).
 const SNAP: u32 = 25;
 
+/// Builds the three boards' firmware and runs every check. The emulated STM32F411's run is the
+/// longest (one core, minutes), so its firmware is built first and starts at once, the Pico's
+/// next; the QEMU board's checks run while both emulators do.
 pub fn run(clock: &mut Clock) -> Result<()> {
-    run_then(clock, |_| Ok(()))
-}
-
-/// [`run`], with `then` run once the QEMU board's checks are done, while the emulated Pico may
-/// still be running on the other core (`cargo xtask test` builds and runs the fuzz targets there:
-/// the Pico's run is the longer one, and a core would otherwise wait).
-pub fn run_then(clock: &mut Clock, then: impl FnOnce(&mut Clock) -> Result<()>) -> Result<()> {
-    let release = clock.step("QEMU build", || {
-        // The Pico's checks below need flip-link and Node's packages too.
-        crate::setup::all()?;
-        qemu::build()
-    })?;
-    let pico = clock.step("Pico build", crate::pico_check::build)?;
+    // The Pico's checks need flip-link and Node's packages, the STM32F411's its venv.
+    crate::setup::all()?;
     let f411 = clock.step("STM32F411 build", crate::stm32_check::build)?;
-    // The emulators run beside the QEMU board's checks, each mostly on one core: the machine's
-    // two cores stay busy until the longest of the three ends (one after the other, the emulated
-    // boards left a core idle once the QEMU board's checks and the fuzz targets were done).
-    let beside = std::thread::spawn(move || {
-        let start = std::time::Instant::now();
-        (crate::pico_check::emulate(&pico), start.elapsed())
-    });
     let beside_f411 = std::thread::spawn(move || {
         let start = std::time::Instant::now();
         (crate::stm32_check::emulate(&f411), start.elapsed())
     });
+    let pico = clock.step("Pico build", crate::pico_check::build);
+    let beside = pico.map(|pico| {
+        std::thread::spawn(move || {
+            let start = std::time::Instant::now();
+            (crate::pico_check::emulate(&pico), start.elapsed())
+        })
+    });
     let qemu = (|| {
+        let release = clock.step("QEMU build", qemu::build)?;
         clock.step("QEMU digests", || {
             digests_and_pixels(&release.join("arena"))
         })?;
@@ -62,14 +55,14 @@ pub fn run_then(clock: &mut Clock, then: impl FnOnce(&mut Clock) -> Result<()>) 
         clock.step("size", crate::size::run)?;
         clock.step("cost", || crate::cost::run(false))
     })();
-    let after = match &qemu {
-        Ok(_) => then(clock),
-        Err(_) => Ok(()),
-    };
-    let Ok((pico, took)) = beside.join() else {
-        bail!("the emulated Pico's checks panicked");
-    };
-    clock.record("Pico (beside)", took);
+    // Every thread is waited for, whatever failed: no emulator is left running.
+    let pico = beside.and_then(|t| {
+        let Ok((pico, took)) = t.join() else {
+            bail!("the emulated Pico's checks panicked");
+        };
+        clock.record("Pico (beside)", took);
+        pico
+    });
     let Ok((f411, f411_took)) = beside_f411.join() else {
         bail!("the emulated STM32F411's checks panicked");
     };
@@ -77,7 +70,6 @@ pub fn run_then(clock: &mut Clock, then: impl FnOnce(&mut Clock) -> Result<()>) 
     qemu?;
     pico?;
     f411?;
-    after?;
     println!("xtask test: all checks passed");
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! The Python package's step of `cargo xtask test`: clippy over python/ (its own workspace, which
 //! the root's clippy does not reach), a virtual environment under target/ with
 //! maturin, pettingzoo, gymnasium, numpy and pytest from PyPI, the `pocket_arena` wheel built once
-//! (profile `ci-wheel`: optimised, without LTO, quicker to build on a fresh machine) and installed
+//! (profile `ci-wheel`: opt-level 1, without LTO, quicker to build on a fresh machine) and installed
 //! into it, then its pytest suite (python/tests) against the `arena` binary `cargo test` built.
 
 use crate::root;

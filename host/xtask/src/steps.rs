@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 pub struct Clock {
     start: Instant,
     done: Vec<(&'static str, Duration)>,
-    beside: Vec<(&'static str, Duration)>,
+    beside: Vec<(String, Duration)>,
 }
 
 impl Default for Clock {
@@ -39,7 +39,17 @@ impl Clock {
     /// A step that ran beside the others.
     pub fn record(&mut self, name: &'static str, took: Duration) {
         eprintln!("xtask test: {name} took {:.0} s", took.as_secs_f64());
-        self.beside.push((name, took));
+        self.beside.push((name.to_owned(), took));
+    }
+
+    /// The steps of `other`, which ran beside this clock's, as steps that ran beside (named
+    /// `what: step`).
+    pub fn absorb(&mut self, what: &'static str, other: &Clock) {
+        let done = other.done.iter().map(|(n, d)| (*n, *d));
+        let beside = other.beside.iter().map(|(n, d)| (n.as_str(), *d));
+        for (name, d) in done.chain(beside) {
+            self.beside.push((format!("{what}: {name}"), d));
+        }
     }
 
     /// One line per step and the time since the clock started (what steps run beside others
