@@ -168,21 +168,16 @@ struct Planes<const SQ: usize> {
     bytes: [u8; SQ],
     stride: usize,
     squares: usize,
-    /// Each plane's bytes that may be non-zero, `[first, end)`: a field's level is a thin ring
-    /// on a big map, and its scans ([`Planes::span`]) read only the bytes around it.
-    spans: [(usize, usize); 4],
 }
 
 impl<const SQ: usize> Planes<SQ> {
     fn new(squares: usize) -> Self {
         const { assert!(SQ >= 4, "an Ants build of under four squares") };
         let squares = squares.min(SQ);
-        let stride = squares.div_ceil(8);
         Planes {
             bytes: [0; SQ],
-            stride,
+            stride: squares.div_ceil(8),
             squares,
-            spans: [(0, stride); 4],
         }
     }
 
@@ -205,10 +200,6 @@ impl<const SQ: usize> Planes<SQ> {
             if let Some(b) = self.bytes.get_mut(i) {
                 if on {
                     *b |= bit;
-                    if let Some((first, end)) = self.spans.get_mut(plane) {
-                        *first = (*first).min(sq / 8);
-                        *end = (*end).max((sq / 8).saturating_add(1));
-                    }
                 } else {
                     *b &= !bit;
                 }
@@ -217,22 +208,10 @@ impl<const SQ: usize> Planes<SQ> {
     }
 
     fn clear(&mut self, plane: usize) {
-        let (first, end) = self.span(plane).map_or((0, 0), |r| (r.start, r.end));
         let start = plane.saturating_mul(self.stride);
-        if let Some(p) = self
-            .bytes
-            .get_mut(start.saturating_add(first)..start.saturating_add(end))
-        {
+        if let Some(p) = self.bytes.get_mut(start..start.saturating_add(self.stride)) {
             p.fill(0);
         }
-        if let Some(s) = self.spans.get_mut(plane) {
-            *s = (self.stride, 0);
-        }
-    }
-
-    /// The bytes of `plane` that may have a bit set (all others are zero).
-    fn span(&self, plane: usize) -> Option<core::ops::Range<usize>> {
-        self.spans.get(plane).map(|&(first, end)| first..end)
     }
 
     /// Byte `i` of `plane`: squares `8 * i ..`, the first in the low bit.
@@ -240,6 +219,15 @@ impl<const SQ: usize> Planes<SQ> {
         let at = plane.saturating_mul(self.stride).saturating_add(i);
         self.bytes.get(at).copied().unwrap_or(0)
     }
+}
+
+/// No byte of a plane: the span of an empty level.
+const EMPTY: (usize, usize) = (usize::MAX, 0);
+
+/// `span` grown to take in the byte of square `sq`.
+fn widen((first, end): (usize, usize), sq: usize) -> (usize, usize) {
+    let at = sq / 8;
+    (first.min(at), end.max(at.saturating_add(1)))
 }
 
 /// The lowest bit set in `bits`, taken out of it.
@@ -267,6 +255,9 @@ struct Fields<const SQ: usize, const A: usize> {
     free: usize,
     /// The planes of the current distance and of the next.
     level: [usize; 2],
+    /// The bytes of each of those planes that may have a bit set, `[first, end)` (the others
+    /// are zero): a level is a thin ring on a big map, and its scans read only the bytes around it.
+    spans: [(usize, usize); 2],
 }
 
 /// The ants of `mine` (sorted) on square `sq`: one, unless ants share a square.
@@ -286,6 +277,7 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
             chosen: [false; A],
             free: 0,
             level: LEVELS,
+            spans: [EMPTY; 2],
         }
     }
 
@@ -303,10 +295,13 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
         for plane in [SEEN, LEVELS[0], LEVELS[1]] {
             self.planes.clear(plane);
         }
+        let mut span = EMPTY;
         for s in sources {
             self.planes.set(SEEN, s, true);
             self.planes.set(self.level[0], s, true);
+            span = widen(span, s);
         }
+        self.spans = [span, EMPTY];
     }
 
     /// Reaches the squares one farther than the current distance (water blocks, the torus
@@ -316,8 +311,9 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
         g: &AntsGame<SQ, A, F, H, O>,
     ) -> bool {
         let [cur, next] = self.level;
-        let mut any = false;
-        for i in self.planes.span(cur).unwrap_or_default() {
+        let (first, end) = self.spans[0];
+        let mut span = EMPTY;
+        for i in first..end.min(self.planes.stride) {
             let mut bits = self.planes.byte(cur, i);
             while let Some(k) = take_lowest(&mut bits) {
                 let sq = i.saturating_mul(8).saturating_add(k);
@@ -326,14 +322,15 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
                     if g.square(n) != WATER && !self.planes.get(SEEN, n) {
                         self.planes.set(SEEN, n, true);
                         self.planes.set(next, n, true);
-                        any = true;
+                        span = widen(span, n);
                     }
                 }
             }
         }
         self.planes.clear(cur);
         self.level = [next, cur];
-        any
+        self.spans = [span, EMPTY];
+        span != EMPTY
     }
 
     /// What an ant on `sq`, at the current distance, reads of the field: a neighbour is at the
@@ -387,7 +384,8 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
         all: bool,
     ) -> bool {
         let mut served = false;
-        for i in self.planes.span(self.level[0]).unwrap_or_default() {
+        let (first, end) = self.spans[0];
+        for i in first..end.min(self.planes.stride) {
             let mut bits = self.planes.byte(self.level[0], i) & self.planes.byte(FREE, i);
             while let Some(k) = take_lowest(&mut bits) {
                 let sq = i.saturating_mul(8).saturating_add(k);
@@ -634,6 +632,85 @@ mod tests {
         let mut bits = 0b1010_0100u8;
         let taken: [Option<usize>; 4] = core::array::from_fn(|_| take_lowest(&mut bits));
         assert_eq!(taken, [Some(2), Some(5), Some(7), None]);
+    }
+
+    /// A field spreads a breadth-first search a distance at a time, reading only the bytes of
+    /// each level's span: every level is exactly the squares at that walking distance (water
+    /// blocks, the edges wrap), checked against a plain search over the whole map, from a source
+    /// near an edge so that the levels wrap around it.
+    #[test]
+    fn a_fields_levels_are_the_walking_distances() {
+        use crate::game::Game;
+        use crate::games::ants::{AntsMcu, AntsMcuMap, AntsMcuParams};
+        let text = "rows 9\ncols 11\nplayers 2\nm ...........\nm ...........\nm ...0.......\nm ...........\nm ...........\nm ...........\nm .......1...\nm ...........\nm ...........\n";
+        let mut g =
+            AntsMcu::new(&AntsMcuParams::new(AntsMcuMap::parse(text).unwrap(), 50), 1).unwrap();
+        // Walls (the parser takes symmetric maps only): a ring with one gap and a broken row.
+        for (r, c) in [
+            (1, 1),
+            (1, 2),
+            (1, 3),
+            (1, 4),
+            (1, 5),
+            (1, 6),
+            (2, 6),
+            (3, 6),
+            (4, 6),
+        ]
+        .into_iter()
+        .chain([
+            (4, 1),
+            (4, 2),
+            (4, 3),
+            (4, 4),
+            (7, 0),
+            (7, 1),
+            (7, 2),
+            (7, 8),
+            (7, 9),
+            (7, 10),
+        ]) {
+            g.map[r * 11 + c] = WATER;
+        }
+        let squares = 9 * 11;
+        let source = 10; // row 0, the last column
+                         // The reference: distances by repeated relaxation over every square.
+        let mut dist = [u16::MAX; 9 * 11];
+        dist[source] = 0;
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for sq in 0..squares {
+                if dist[sq] == u16::MAX {
+                    continue;
+                }
+                for d in Dir::ALL {
+                    let n = step(&g, sq, d);
+                    if g.square(n) != WATER && dist[n] > dist[sq] + 1 {
+                        dist[n] = dist[sq] + 1;
+                        changed = true;
+                    }
+                }
+            }
+        }
+        let mut f = Fields::<MCU_SQUARES, MCU_ANTS>::new(squares);
+        f.start(core::iter::once(source));
+        let mut level = 0u16;
+        loop {
+            for (sq, &d) in dist.iter().enumerate() {
+                assert_eq!(
+                    f.planes.get(f.level[0], sq),
+                    d == level,
+                    "square {sq}, distance {level}"
+                );
+            }
+            if !f.advance(&g) {
+                break;
+            }
+            level += 1;
+        }
+        let farthest = dist.iter().filter(|&&d| d != u16::MAX).max().copied();
+        assert_eq!(Some(level), farthest);
     }
 
     /// What an ant reads decodes to distances in the field's order: nearer < same < farther <
