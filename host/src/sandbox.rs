@@ -336,15 +336,31 @@ impl Jail {
     }
 }
 
+/// How long a dropped sandbox waits for its cgroups to empty. A killed process is gone a moment
+/// after SIGKILL on a quiet machine; on a loaded one a fork bomb's last children took over the half
+/// second this once was, and their cgroups were left behind.
+const EMPTY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
+
 impl Drop for Jail {
     fn drop(&mut self) {
-        self.kill_all();
+        let start = std::time::Instant::now();
+        let mut tries = 0u32;
         for (_, dir) in &self.cgroups {
-            // A cgroup is removed once its last process has gone: a moment after SIGKILL.
-            for _ in 0..500 {
-                if std::fs::remove_dir(dir).is_ok() || !dir.exists() {
+            // A cgroup is removed once its last process has gone. What a fork bomb forked
+            // between a read of cgroup.procs and the kills is killed on a later try.
+            while std::fs::remove_dir(dir).is_err() && dir.exists() {
+                if start.elapsed() > EMPTY_WAIT {
+                    crate::errln!(
+                        "sandbox: {} still has processes after {} s; left behind",
+                        dir.display(),
+                        EMPTY_WAIT.as_secs()
+                    );
                     break;
                 }
+                if tries.is_multiple_of(20) {
+                    self.kill_all();
+                }
+                tries = tries.wrapping_add(1);
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
         }

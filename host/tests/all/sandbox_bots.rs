@@ -77,10 +77,11 @@ fn figures() -> Figures {
     }
 }
 
-/// The sandbox's cgroups whose arena process has ended (each is named `<arena pid>-<n>`): a
-/// sandbox must remove its cgroups however its bot ended. Other tests' sandboxes, still running,
-/// are not counted, so this holds with tests side by side.
-fn cgroups_left() -> Vec<String> {
+/// The sandbox's cgroups whose arena process has ended (each is named `<arena pid>-<n>`), but
+/// those in `before` (left by an earlier run on this machine): a sandbox must remove its cgroups
+/// however its bot ended. Other tests' sandboxes, still running, are not counted, so this holds
+/// with tests side by side.
+fn cgroups_left(before: &[String]) -> Vec<String> {
     ["pids", "memory", "cpu"]
         .iter()
         .filter_map(|c| std::fs::read_dir(format!("/sys/fs/cgroup/{c}/arena")).ok())
@@ -88,7 +89,7 @@ fn cgroups_left() -> Vec<String> {
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|name| {
             let pid = name.split('-').next().unwrap_or("");
-            !std::path::Path::new("/proc").join(pid).exists()
+            !std::path::Path::new("/proc").join(pid).exists() && !before.contains(name)
         })
         .collect()
 }
@@ -188,7 +189,7 @@ fn contained(
     let bot = format!("cmd:{}", (h.command)(marker, port, planted));
     // The other seat: a sandboxed bot with a secret in its scratch folder.
     let other = format!("cmd:echo theirs > $HOME/secret-of-1; exec {EXAMPLE}");
-    let (before, t0) = (figures(), Instant::now());
+    let (before, t0, old) = (figures(), Instant::now(), cgroups_left(&[]));
     let out = Arena::play("tower-defense")
         .args(&["--max-turns", "60", "--seed", "5", "--json"])
         .bots(&[&bot, &other])
@@ -237,7 +238,7 @@ fn contained(
     if !left.is_empty() {
         failures.push(format!("{what}: processes left behind: {left}"));
     }
-    let left = cgroups_left();
+    let left = cgroups_left(&old);
     if !left.is_empty() {
         failures.push(format!("{what}: cgroups left: {left:?}"));
     }
@@ -330,7 +331,7 @@ fn a_thousand_sandboxed_matches_give_the_same_results_for_one_and_two_jobs() {
         .chain(["strong", "random", "army"].map(String::from))
         .collect();
     let bots: Vec<&str> = bots.iter().map(String::as_str).collect();
-    let before = figures();
+    let (before, old) = (figures(), cgroups_left(&[]));
     let run = |jobs: &str| {
         let file = dir.path().join(format!("jobs-{jobs}.json"));
         Arena::tournament("tower-defense")
@@ -369,7 +370,7 @@ fn a_thousand_sandboxed_matches_give_the_same_results_for_one_and_two_jobs() {
         .unwrap();
     let left = String::from_utf8_lossy(&out.stdout);
     assert!(left.trim().is_empty(), "processes left behind: {left}");
-    assert_eq!(cgroups_left(), Vec::<String>::new(), "cgroups left");
+    assert_eq!(cgroups_left(&old), Vec::<String>::new(), "cgroups left");
     eprintln!("1,020 mixed sandboxed matches, twice: {before:?} -> {after:?}");
 }
 
