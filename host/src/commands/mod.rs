@@ -11,7 +11,7 @@ pub mod verify;
 use crate::cli::{GameCli, Server};
 use crate::error::Error;
 use crate::replay::{Head, ReplayContext};
-use anyhow::Context;
+use anyhow::{bail, Context};
 use std::io::Write;
 
 /// One game, as the subcommands reach it.
@@ -98,9 +98,28 @@ pub fn render(args: &render::RenderArgs) -> anyhow::Result<()> {
         .as_ref()
         .map(|m| std::fs::read_to_string(m).with_context(|| format!("cannot read {}", m.display())))
         .transpose()?;
+    if let Some(asked) = &args.ruleset {
+        let rulesets = entry.game.rulesets;
+        if !rulesets.contains(&asked.as_str()) {
+            match rulesets {
+                [] => bail!(
+                    "--ruleset {asked}: {name} is {}, which has one ruleset",
+                    entry.name
+                ),
+                _ => bail!(
+                    "--ruleset {asked}: {name} is {}, whose rulesets are {}",
+                    entry.name,
+                    rulesets.join(", ")
+                ),
+            }
+        }
+    }
     let job = render::Job {
         args,
-        ctx: ReplayContext { map, ruleset: None },
+        ctx: ReplayContext {
+            map,
+            ruleset: args.ruleset.clone(),
+        },
     };
     let summary = (entry.render)(&job).map_err(|e| anyhow::anyhow!("{name}: {e:#}"))?;
     crate::outln!("{summary}");

@@ -29,6 +29,11 @@ pub struct RenderArgs {
     /// replay holds; a map that is not that one is refused, as `arena verify` refuses it).
     #[arg(long, value_name = "MAP")]
     pub map: Option<PathBuf>,
+    /// The ruleset the match was played under, for a game that has more than one (Ballroom Blitz:
+    /// engine, as-written; `arena play`'s --ruleset, which the file does not say). Default: the
+    /// game's first, as `arena verify` takes it.
+    #[arg(long, value_name = "RULESET")]
+    pub ruleset: Option<String>,
     /// Where the picture goes: `.gif` for the whole match, `.png` for one turn, `.html` for a
     /// viewer page that plays, pauses and steps through the match in a browser (one file, no
     /// network; `--display` is its default display, `--turn` the turn it opens at).
@@ -56,7 +61,7 @@ pub struct RenderArgs {
 pub struct Job<'a> {
     /// What `arena render` was asked.
     pub args: &'a RenderArgs,
-    /// What the replay needs beside it: the map given with `--map`, read.
+    /// What the replay needs beside it: the map given with `--map`, read, and the ruleset.
     pub ctx: ReplayContext,
 }
 

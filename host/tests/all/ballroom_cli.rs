@@ -75,4 +75,23 @@ fn an_as_written_log_verifies_under_the_ruleset_it_was_played_with() {
         .args(&["--ruleset", "written"])
         .exits(2);
     assert!(bad.contains("possible values: engine, as-written"), "{bad}");
+    // `arena render` re-plays the log as verify does: under the engine's rules it stops where
+    // verify stops; told the ruleset, it draws the match's last state.
+    let png = log.with_extension("png");
+    let render = |extra: &[&str]| {
+        let mut args = vec!["render", arg(&log), "--out", arg(&png)];
+        args.extend(extra);
+        Arena::new(&args)
+    };
+    let engine = render(&[]).exits(2);
+    assert!(engine.contains("turn"), "{engine}");
+    let drawn = render(&["--ruleset", "as-written"]).ok();
+    assert!(text(&drawn).contains(": turn 100, "), "{}", text(&drawn));
+    assert!(image::open(&png).is_ok());
+    let bad = render(&["--ruleset", "written"]).exits(2);
+    assert!(
+        bad.contains("--ruleset written: ")
+            && bad.contains("whose rulesets are engine, as-written"),
+        "{bad}"
+    );
 }
