@@ -4,10 +4,11 @@
 //!   one line per match (the decoded log in `target/demo/log.txt`), save the emulated screen as PNG
 //!   frames and an animated GIF under `target/demo/`;
 //! - `test`: installs what a fresh machine lacks (beside clippy), then runs every check CI runs:
-//!   formatting, clippy, all tests, the viewer in chromium, the server load test, then the
-//!   firmware checks (host and QEMU digests identical, screendumps equal to the host rendering,
-//!   the panic screen and exit status, no unexplained panic path, the size limits and the cost
-//!   budget), then every fuzz target for 10 s;
+//!   formatting, clippy, rustdoc, all tests, the server load test and the scale-out recipes on a
+//!   quiet machine; then, side by side, the firmware checks (host and QEMU digests identical,
+//!   screendumps equal to the host rendering, the panic screen and exit status, no unexplained
+//!   panic path, the size limits and the cost budget, the emulated Pico and STM32F411) and the
+//!   Python package, the viewer and report in chromium, every fuzz target for 4 s;
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
 //!   high-water mark and state size (`--json` for JSON only); `--board rp-pico`: cycles per turn on
 //!   the emulated Pico (Cortex-M0+) beside them;
@@ -181,12 +182,13 @@ tasks:
           OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
   test    install what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
           defmt-print, flip-link, Node's packages, cargo-fuzz), then run every check CI runs:
-          formatting, clippy, all tests, the viewer in headless chromium, the server load test
-          (same as load-test), the docs' Slurm and GNU parallel recipes (same as scale-out, with
-          the arena cargo test built), the firmware checks (same as firmware-test; the boards'
-          builds are the core's no_std build on thumbv6m, thumbv7m and thumbv7em), and every fuzz
-          target for 10 s, two at a time (same as fuzz --seconds 10 --jobs 2 --sanitizer none
-          --dev)
+          formatting, clippy, rustdoc, all tests, the server load test (same as load-test) and
+          the docs' Slurm and GNU parallel recipes (same as scale-out, with the arena cargo test
+          built) on a quiet machine; then the firmware checks (same as firmware-test; the boards'
+          builds are the core's no_std build on thumbv6m, thumbv7m and thumbv7em) beside the
+          Python package (same as python-test), the viewer and the report in headless chromium,
+          and every fuzz target for 4 s, two at a time (same as fuzz --seconds 4 --jobs 2
+          --sanitizer none --dev); ends with the time each step took
   emulate rp-pico|stm32f411 [--matches N] [--snap N]
           the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
           Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
@@ -238,7 +240,7 @@ tasks:
           the wake-ups were late: the machine's scheduler, said but not failed), the peak RSS at
           most 128 MiB, no panic and both traces verify; a missed goal is tried once more
           (--arena: the arena to run, else a debug build; --client \"CMD ARGS\": another client,
-          the URL added; part of test, about 80 s)
+          the URL added; part of test, about 65 s)
   fmt [--check]
           cargo fmt, and rustfmt over the game folders (core, host and viewer `src/games/`), which
           cargo fmt does not reach: their modules are declared by the registry's macro
@@ -247,6 +249,10 @@ tasks:
           Slurm cluster on localhost (munged, slurmctld, slurmd) runs the sharded tournament as a
           job array, GNU parallel runs it on 2 cores, each merge compared with a single run
           (--arena: the arena to run, else a release build)
+  python-test
+          test's Python step alone: clippy over python/, a venv under target/ with maturin,
+          pettingzoo, gymnasium, numpy and pytest, the pocket_arena wheel built (profile
+          ci-wheel) and installed, then python/tests with the arena binary of a debug build
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
