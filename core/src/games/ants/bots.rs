@@ -645,36 +645,27 @@ mod tests {
         let text = "rows 9\ncols 11\nplayers 2\nm ...........\nm ...........\nm ...0.......\nm ...........\nm ...........\nm ...........\nm .......1...\nm ...........\nm ...........\n";
         let mut g =
             AntsMcu::new(&AntsMcuParams::new(AntsMcuMap::parse(text).unwrap(), 50), 1).unwrap();
-        // Walls (the parser takes symmetric maps only): a ring with one gap and a broken row.
-        for (r, c) in [
-            (1, 1),
-            (1, 2),
-            (1, 3),
-            (1, 4),
-            (1, 5),
-            (1, 6),
-            (2, 6),
-            (3, 6),
-            (4, 6),
-        ]
-        .into_iter()
-        .chain([
-            (4, 1),
-            (4, 2),
-            (4, 3),
-            (4, 4),
-            (7, 0),
-            (7, 1),
-            (7, 2),
-            (7, 8),
-            (7, 9),
-            (7, 10),
-        ]) {
-            g.map[r * 11 + c] = WATER;
+        // Walls (the parser takes symmetric maps only): a hook around the hill and a broken row.
+        let walls = [
+            "...........",
+            ".%%%%%%....",
+            "......%....",
+            "......%....",
+            ".%%%%.%....",
+            "...........",
+            "...........",
+            "%%%.....%%%",
+            "...........",
+        ];
+        for (r, line) in walls.iter().enumerate() {
+            for (c, _) in line.char_indices().filter(|&(_, ch)| ch == '%') {
+                g.map[r * 11 + c] = WATER;
+            }
         }
         let squares = 9 * 11;
-        let source = 10; // row 0, the last column
-                         // The reference: distances by repeated relaxation over every square.
+        // Row 0, the last column.
+        let source = 10;
+        // The reference: distances by repeated relaxation over every square.
         let mut dist = [u16::MAX; 9 * 11];
         dist[source] = 0;
         let mut changed = true;
