@@ -440,6 +440,18 @@ fn mammut_and_ballroom_replays_are_read_and_drawn() {
     );
     assert_eq!(turns.last(), Some(&100));
     assert_eq!(verified.meta.bots.len(), 4);
+    // A ruleset the game does not know is refused, not taken for the default.
+    let unknown = ReplayContext {
+        ruleset: Some("written".into()),
+        ..ReplayContext::default()
+    };
+    let refused = arena_core::games::ballroom::Ballroom::replay(
+        &mut text.as_bytes(),
+        &unknown,
+        &mut |_: &arena_core::games::ballroom::Ballroom| {},
+    )
+    .unwrap_err();
+    assert!(refused.to_string().contains("ruleset written"), "{refused}");
 
     // Both draw through their board screens, as a GIF and as one frame.
     for file in [&m, &b] {

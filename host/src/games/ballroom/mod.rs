@@ -134,8 +134,18 @@ impl Record for Ballroom {
         ctx: &crate::replay::ReplayContext,
         each: &mut dyn crate::replay::Visit<Self>,
     ) -> Result<crate::verify::Verified, crate::verify::Difference> {
-        let ruleset = ctx.ruleset.as_deref().and_then(Ruleset::from_name);
-        log::replay_under(ruleset.unwrap_or_default(), input, each)
+        // A ruleset named but not known is refused, not taken for the default.
+        let ruleset = match ctx.ruleset.as_deref() {
+            None => Ruleset::default(),
+            Some(name) => Ruleset::from_name(name).ok_or_else(|| {
+                let known = Self::RULESETS.join(", ");
+                crate::verify::Difference::unreadable(
+                    format_args!("a ruleset ({known})"),
+                    format_args!("ruleset {name}"),
+                )
+            })?,
+        };
+        log::replay_under(ruleset, input, each)
     }
 
     fn detect(head: &Head) -> bool {
