@@ -303,10 +303,8 @@ pub struct Server {
     pub run: fn(&clap::ArgMatches) -> anyhow::Result<()>,
 }
 
-macro_rules! folders {
-    ($($folder:ident: $game:ty),* $(,)?) => {
-        $(pub mod $folder;)*
-    };
-}
-
-arena_core::with_games!(folders);
+pub mod ants;
+pub mod ballroom;
+pub mod colorfight;
+pub mod mammut;
+pub mod tower_defense;

@@ -4,8 +4,8 @@
 //!   one line per match (the decoded log in `target/demo/log.txt`), save the emulated screen as PNG
 //!   frames and an animated GIF under `target/demo/`;
 //! - `test`: installs what a fresh machine lacks (beside clippy), then runs every check CI runs:
-//!   formatting, clippy, rustdoc, all tests, the server load test and the scale-out recipes on a
-//!   quiet machine; then, side by side, the firmware checks (host and QEMU digests identical,
+//!   formatting (every workspace), clippy, rustdoc, all tests, the server load test and the
+//!   scale-out recipes on a quiet machine; then, side by side, the firmware checks (host and QEMU digests identical,
 //!   screendumps equal to the host rendering, the panic screen and exit status, no unexplained
 //!   panic path, the size limits and the cost budget, the emulated Pico and STM32F411) and the
 //!   Python package, the viewer and report in chromium, every fuzz target for 4 s;
@@ -57,7 +57,6 @@ mod elf;
 mod emulate;
 mod emulator;
 mod flash;
-mod fmt;
 mod fuzz;
 mod host;
 mod load;
@@ -146,7 +145,6 @@ fn task(args: Vec<String>) -> Result<()> {
         Some("panics") => panics::run(flag(&args, "--elf").as_deref()),
         Some("lineup") => host::preview(number(&args, "--matches", 10)?),
         Some("soak") => soak(&args),
-        Some("fmt") => fmt::run(args.iter().any(|a| a == "--check")),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("load-test") => load::run(&args[1..]),
         // load-test's attackers, in a process of their own.
@@ -182,8 +180,9 @@ tasks:
           OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
   test    install what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
           defmt-print, flip-link, Node's packages, cargo-fuzz), then run every check CI runs:
-          formatting, clippy, rustdoc, all tests, the server load test (same as load-test) and
-          the docs' Slurm and GNU parallel recipes (same as scale-out, with the arena cargo test
+          formatting (cargo fmt --all --check in every workspace: the root's, each board's,
+          tests/fuzz's, python's), clippy, rustdoc, all tests, the server load test (same as
+          load-test) and the docs' Slurm and GNU parallel recipes (same as scale-out, with the arena cargo test
           built) on a quiet machine; then the firmware checks (same as firmware-test; the boards'
           builds are the core's no_std build on thumbv6m, thumbv7m and thumbv7em) beside the
           Python package (same as python-test), the viewer and the report in headless chromium,
@@ -241,9 +240,6 @@ tasks:
           most 128 MiB, no panic and both traces verify; a missed goal is tried once more
           (--arena: the arena to run, else a debug build; --client \"CMD ARGS\": another client,
           the URL added; part of test, about 65 s)
-  fmt [--check]
-          cargo fmt, and rustfmt over the game folders (core, host and viewer `src/games/`), which
-          cargo fmt does not reach: their modules are declared by the registry's macro
   scale-out [--arena FILE]
           the Slurm and GNU parallel recipes of docs/tournaments.md as written, as root: a one-node
           Slurm cluster on localhost (munged, slurmctld, slurmd) runs the sharded tournament as a
@@ -295,6 +291,47 @@ pub fn run(program: &str, args: &[&str]) -> Result<()> {
     if !status.success() {
         bail!("`{program} {}` failed ({status})", args.join(" "));
     }
+    Ok(())
+}
+
+/// `cargo fmt --all --check` in every workspace: the root's and those it excludes (each board, the
+/// fuzz targets, Python), each a `Cargo.toml` git tracks with a `[workspace]` table. Every module
+/// is declared by a plain `mod` line, so rustfmt reaches every `.rs` file of the repository
+/// (host/tests/all/game_folders.rs checks that it does).
+fn formatting() -> Result<()> {
+    let out = Command::new("git")
+        .args(["ls-files", "-z", "--", "*Cargo.toml"])
+        .current_dir(root())
+        .output()
+        .context("cannot run git ls-files")?;
+    ensure!(
+        out.status.success(),
+        "git ls-files failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed = String::from_utf8_lossy(&out.stdout).into_owned();
+    let workspaces: Vec<&str> = listed
+        .split('\0')
+        .filter(|m| {
+            std::fs::read_to_string(root().join(m))
+                .is_ok_and(|t| t.lines().any(|l| l.trim() == "[workspace]"))
+        })
+        .collect();
+    ensure!(
+        !workspaces.is_empty(),
+        "no workspace found under {}",
+        root().display()
+    );
+    let failed: Vec<&str> = workspaces
+        .iter()
+        .copied()
+        .filter(|m| run("cargo", &["fmt", "--all", "--check", "--manifest-path", m]).is_err())
+        .collect();
+    ensure!(
+        failed.is_empty(),
+        "not formatted (`cargo fmt --all --manifest-path M` formats them): {}",
+        failed.join(", ")
+    );
     Ok(())
 }
 
@@ -363,7 +400,7 @@ fn test() -> Result<()> {
         let start = std::time::Instant::now();
         (setup::rest(), start.elapsed())
     });
-    clock.step("fmt", || fmt::run(true))?;
+    clock.step("fmt", formatting)?;
     let lint = clock.step("clippy", || {
         run(
             "cargo",
