@@ -8,7 +8,8 @@
 //!   scale-out recipes on a quiet machine; then, side by side, the firmware checks (host and QEMU digests identical,
 //!   screendumps equal to the host rendering, the panic screen and exit status, no unexplained
 //!   panic path, the size limits and the cost budget, the emulated Pico and STM32F411) and the
-//!   Python package, the viewer and report in chromium, every fuzz target for 4 s;
+//!   Python package, the viewer and report in chromium, every fuzz target for 4 s, the core's
+//!   mutants on the lines changed against main;
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
 //!   high-water mark and state size (`--json` for JSON only); `--board rp-pico`: cycles per turn on
 //!   the emulated Pico (Cortex-M0+) beside them;
@@ -20,6 +21,8 @@
 //! - `load-test`: `arena serve colorfight` under hostile connections while a real client plays
 //!   (see `load.rs`);
 //! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
+//! - `mutants [--diff] [FILE...]`: cargo-mutants over the core's game folders, or the mutants of the
+//!   lines a change touches (see `mutants.rs`);
 //! - `emulate stm32f411`: the Black Pill's release ELF on an emulated STM32F411CE with its ST7789
 //!   (the Python harness over Unicorn in `boards/stm32f411/emulator`), frames in
 //!   `target/emulate/stm32f411/`; `cost --board stm32f411`: Cortex-M4 instructions per turn;
@@ -62,6 +65,7 @@ mod host;
 mod load;
 mod log;
 mod mono;
+mod mutants;
 mod panics;
 mod pico;
 mod pico_check;
@@ -146,6 +150,7 @@ fn task(args: Vec<String>) -> Result<()> {
         Some("lineup") => host::preview(number(&args, "--matches", 10)?),
         Some("soak") => soak(&args),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("mutants") => mutants::run(&args[1..]),
         Some("load-test") => load::run(&args[1..]),
         // load-test's attackers, in a process of their own.
         Some("load-gen") => load::generate(&args[1..]),
@@ -187,7 +192,9 @@ tasks:
           builds are the core's no_std build on thumbv6m, thumbv7m and thumbv7em) beside the
           Python package (same as python-test), the viewer and the report in headless chromium,
           and every fuzz target for 4 s, two at a time (same as fuzz --seconds 4 --jobs 2
-          --sanitizer none --dev); ends with the time each step took
+          --sanitizer none --dev), then the core's mutants on the lines the change touches
+          against main (same as mutants --diff: on main itself, none); ends with the time each
+          step took
   emulate rp-pico|stm32f411 [--matches N] [--snap N]
           the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
           Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
@@ -229,6 +236,14 @@ tasks:
           toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none;
           release builds unless --dev (unoptimised: built faster, fuzzed slower).
           `test` runs it with --seconds 10 --jobs 2 --sanitizer none --dev
+  mutants [--diff] [--base REF] [--jobs J] [--timeout S] [--max N] [--budget MIN] [FILE...]
+          mutation testing with cargo-mutants (installed if missing): arena-core's mutants, each
+          tested by arena-core's tests; those of the game folders (core/src/games/, about 2,900:
+          hours), or of the FILEs named; --diff: only those on the lines changed against the merge
+          base with main (--base REF, else origin/main, else main; nothing changed: nothing run),
+          at most N (default 20, spread over the list; 0: all) within MIN minutes (default 10);
+          J builds at a time (default 1), S seconds a test run (default 5 times the unmutated
+          run). Report in target/mutants/mutants.out/; fails on a missed mutant
   load-test [--arena FILE] [--ticks N] [--seed S] [--client \"CMD ARGS\"]
           the game server (`arena serve`, the HTTP one) on loopback: the same seeded game
           (default 300 ticks, seed 7) with host/examples/colorfight_http_bot.py against
@@ -459,7 +474,9 @@ fn test() -> Result<()> {
                 "none".into(),
                 "--dev".into(),
             ])
-        })
+        })?;
+        // The core's mutants on the lines the change touches (none on main itself).
+        clock.step("mutants of the change", || mutants::run(&["--diff".into()]))
     })();
     let Ok((boards, board_clock)) = boards.join() else {
         bail!("the boards' checks panicked");
