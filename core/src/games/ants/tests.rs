@@ -848,3 +848,134 @@ fn digest_changes_with_every_field_of_the_state() {
     g.out_at[1] ^= 1;
     assert_eq!(g.digest(), base.digest());
 }
+
+// ---- Battles against the rules written the plain way ----
+
+/// An open map of `rows` x `cols` (both even) with player 0's hill at (1,1) and player 1's half
+/// a map away, at (1 + rows/2, 1 + cols/2): symmetric by that translation.
+fn open_map(rows: usize, cols: usize) -> std::string::String {
+    let mut text = std::format!("rows {rows}\ncols {cols}\nplayers 2\n");
+    for r in 0..rows {
+        text.push_str("m ");
+        for c in 0..cols {
+            text.push(match (r, c) {
+                (1, 1) => '0',
+                _ if (r, c) == (1 + rows / 2, 1 + cols / 2) => '1',
+                _ => '.',
+            });
+        }
+        text.push('\n');
+    }
+    text
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// Who survives a battle, by the official engine's text: the enemies of an ant are the enemy
+/// ants at every offset `(dr, dc)` with `dr² + dc² <= attack2` (but (0,0)), wrapped around the
+/// map (an offset that lands twice on one ant counts twice); focus: an ant dies if an enemy in
+/// range has no more enemies than it has; damage: an ant dies if the sum over its enemies of
+/// `1 / (that enemy's enemies)` is 1 or more.
+fn plain_survivors(
+    rows: i32,
+    cols: i32,
+    attack2: i32,
+    attack: Attack,
+    ants: &[(i32, i32, u8)],
+) -> Vec<bool> {
+    let at = |r: i32, c: i32| {
+        ants.iter()
+            .position(|&(ar, ac, _)| ar == r.rem_euclid(rows) && ac == c.rem_euclid(cols))
+    };
+    let enemies = |i: usize| -> Vec<usize> {
+        let (r, c, owner) = ants[i];
+        let mut out = Vec::new();
+        for dr in -10..=10 {
+            for dc in -10..=10 {
+                if (dr, dc) != (0, 0) && dr * dr + dc * dc <= attack2 {
+                    if let Some(j) = at(r + dr, c + dc).filter(|&j| ants[j].2 != owner) {
+                        out.push(j);
+                    }
+                }
+            }
+        }
+        out
+    };
+    let weakness: Vec<usize> = (0..ants.len()).map(|i| enemies(i).len()).collect();
+    (0..ants.len())
+        .map(|i| {
+            let them = enemies(i);
+            if them.is_empty() {
+                return true;
+            }
+            match attack {
+                Attack::Focus => !them.iter().any(|&j| weakness[j] <= weakness[i]),
+                Attack::Damage => {
+                    let (mut num, mut den) = (0u128, 1u128);
+                    for &j in &them {
+                        let w = weakness[j] as u128;
+                        num = num * w + den;
+                        den *= w;
+                        let common = gcd(num, den);
+                        num /= common;
+                        den /= common;
+                    }
+                    num < den
+                }
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn battles_on_random_positions_kill_whom_the_plain_rules_say() {
+    // 10 x 10 first (the case: ants by the left edge counted an enemy that was not
+    // there), then smaller and narrower maps, where the neighbourhood wraps onto itself.
+    let mut rng = crate::Rng::new(42);
+    let mut fights = 0;
+    for (rows, cols) in [(10, 10), (10, 10), (8, 8), (6, 10), (4, 4), (10, 4)] {
+        let text = open_map(rows, cols);
+        let hills = [(1, 1), (1 + rows as i32 / 2, 1 + cols as i32 / 2)];
+        for _ in 0..150 {
+            let mut g = empty(&text);
+            g.attack2 = 1 + rng.below(10) as u16;
+            g.attack = if rng.chance(1, 2) {
+                Attack::Focus
+            } else {
+                Attack::Damage
+            };
+            // Ants of both players, not on a hill (which an enemy would raze).
+            let mut ants: Vec<(i32, i32, u8)> = Vec::new();
+            for _ in 0..2 + rng.below(12) {
+                let (r, c) = (rng.below(rows as u32) as i32, rng.below(cols as u32) as i32);
+                if !hills.contains(&(r, c)) && !ants.iter().any(|a| (a.0, a.1) == (r, c)) {
+                    ants.push((r, c, rng.below(2) as u8));
+                }
+            }
+            for &(r, c, owner) in &ants {
+                put_ant(&mut g, r, c, owner);
+            }
+            let expected =
+                plain_survivors(rows as i32, cols as i32, g.attack2 as i32, g.attack, &ants);
+            fights += usize::from(expected.contains(&false));
+            pass(&mut g);
+            for (&(r, c, owner), &lives) in ants.iter().zip(&expected) {
+                assert_eq!(
+                    owner_at(&g, r, c),
+                    lives.then_some(owner),
+                    "{rows}x{cols}, attack2 {}, {:?}: the ant at ({r},{c}) among {ants:?}",
+                    g.attack2,
+                    g.attack
+                );
+            }
+        }
+    }
+    // The positions are not all peaceful: most have a death.
+    assert!(fights > 300, "only {fights} of 900 positions had a death");
+}
