@@ -979,3 +979,117 @@ fn battles_on_random_positions_kill_whom_the_plain_rules_say() {
     // The positions are not all peaceful: most have a death.
     assert!(fights > 300, "only {fights} of 900 positions had a death");
 }
+
+#[test]
+fn damage_sums_many_hits_on_one_ant_exactly() {
+    // A 4 x 4 map with attack radius2 100: every one of the 316 offsets lands somewhere, so each
+    // enemy is listed about 20 times. Player 1's ant at (0,0) is the enemy of five ants of
+    // player 0, about 100 hits in all: each of them takes about 20 x 1/100, and lives. Summed
+    // without reducing the fraction, the denominator would reach about 100^20, past a u128: the
+    // rules must reduce as they go (`gcd`), not take the overflow for a death.
+    let ants = [
+        (0, 0, 1),
+        (0, 2, 0),
+        (2, 0, 0),
+        (2, 2, 0),
+        (1, 2, 0),
+        (2, 1, 0),
+    ];
+    let mut g = empty(&open_map(4, 4));
+    g.attack2 = 100;
+    g.attack = Attack::Damage;
+    for &(r, c, owner) in &ants {
+        put_ant(&mut g, r, c, owner);
+    }
+    let expected = plain_survivors(4, 4, 100, Attack::Damage, &ants);
+    assert_eq!(expected, [false, true, true, true, true, true]);
+    // The path this takes: the enemy's weakness to the power of its hits on one of the ants
+    // overflows.
+    let hits = |r: i32, c: i32| {
+        let mut n = 0u32;
+        for dr in -10i32..=10 {
+            for dc in -10i32..=10 {
+                let lands = (r + dr).rem_euclid(4) == 0 && (c + dc).rem_euclid(4) == 0;
+                if (dr, dc) != (0, 0) && dr * dr + dc * dc <= 100 && lands {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    let weakness: u32 = ants[1..].iter().map(|&(r, c, _)| hits(r, c)).sum();
+    assert!(ants[1..]
+        .iter()
+        .any(|&(r, c, _)| (weakness as u128).checked_pow(hits(r, c)).is_none()));
+    pass(&mut g);
+    for (&(r, c, owner), &lives) in ants.iter().zip(&expected) {
+        assert_eq!(owner_at(&g, r, c), lives.then_some(owner), "({r},{c})");
+    }
+}
+
+#[test]
+fn setup_refuses_an_attack_or_a_spawn_radius2_over_100_on_its_own() {
+    for (attack, spawn, accepted) in [
+        (100, 100, true),
+        (101, 5, false),
+        (5, 101, false),
+        (101, 101, false),
+    ] {
+        let mut p = params(OPEN);
+        p.attackradius2 = attack;
+        p.spawnradius2 = spawn;
+        let got = G::new(&p, 1).map(|g| (g.attack2, g.spawn2));
+        let want = if accepted {
+            Ok((attack, spawn))
+        } else {
+            Err(SetupError::Invalid(
+                "attack and spawn radius2 must be at most 100",
+            ))
+        };
+        assert_eq!(got, want, "attack {attack}, spawn {spawn}");
+    }
+}
+
+#[test]
+fn setup_refuses_a_map_of_no_squares() {
+    for (rows, cols) in [(0, 10), (10, 0), (0, 0)] {
+        let mut p = params(OPEN);
+        p.map.rows = rows;
+        p.map.cols = cols;
+        assert!(
+            matches!(G::new(&p, 1), Err(SetupError::Capacity(_))),
+            "{rows} x {cols}"
+        );
+    }
+}
+
+#[test]
+fn setup_refuses_a_map_of_more_than_65535_squares_even_where_the_build_holds_it() {
+    // Squares are numbered in u16s (65,535 is "none"): a build with room for more still refuses
+    // a map of 256 x 256. Its state is about 700 KB: built on a thread with room for it.
+    const BIG: usize = 70_000;
+    type Big = AntsGame<BIG, 8, 8, 4, 8>;
+    let refused = std::thread::Builder::new()
+        .stack_size(64 << 20)
+        .spawn(|| {
+            let mut hills = heapless::Vec::new();
+            hills.push((0u16, 0u8)).unwrap();
+            hills.push((128 * 256 + 128, 1)).unwrap();
+            let map = Map::<BIG, 4> {
+                rows: 256,
+                cols: 256,
+                players: 2,
+                terrain: [LAND; BIG],
+                hills,
+            };
+            let mut game = std::boxed::Box::new(Big::blank());
+            game.init(&Params::new(map, 10), 1)
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+    assert!(
+        matches!(refused, Err(SetupError::Capacity(_))),
+        "{refused:?}"
+    );
+}
