@@ -114,19 +114,19 @@ cases! {
     decision_7_build_pos_30: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": 30}) => Like(json!({"action": "build", "type": "turret", "pos": 30}));
     /// The controller: turret at 30 reaching to the end of the path ("30" + 1 is "301"), 50 gold.
     decision_7_build_pos_string_30: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": "30"}) => Decision7("position is not a number", r#""pos":"30""#);
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_string_space_30: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": " 30 "}) => Decision7("position is not a number", r#""pos":" 30 ""#);
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_string_030: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": "030"}) => Decision7("position is not a number", r#""pos":"030""#);
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_string_30_0: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": "30.0"}) => Decision7("position is not a number", r#""pos":"30.0""#);
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_string_3e1: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": "3e1"}) => Decision7("position is not a number", r#""pos":"3e1""#);
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_string_0x1e: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": "0x1e"}) => Decision7("position is not a number", r#""pos":"0x1e""#);
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_true: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": true}) => Decision7("position is not a number", r#""pos":true"#);
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_false: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": false}) => Decision7("position is not a number", r#""pos":false"#);
     /// The controller: turret at 30 reaching to the end of the path, 50 gold.
     decision_7_build_pos_array_30: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": [30]}) => Decision7("position is not a number", r#""pos":[30]"#);
@@ -136,19 +136,19 @@ cases! {
     decision_7_build_pos_null: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": null}) => Refused("position is not a number");
     /// The controller: refused.
     decision_7_build_pos_missing: Duel, At::Start, 0, json!({"action": "build", "type": "turret"}) => Refused("position is not a number");
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_empty_string: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": ""}) => Decision7("position is not a number", r#""pos":"""#);
     /// The controller: refused (NaN).
     decision_7_build_pos_string_abc: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": "abc"}) => Refused("position is not a number");
     /// The controller: refused (NaN).
     decision_7_build_pos_object: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": {}}) => Refused("position is not a number");
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_empty_array: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": []}) => Decision7("position is not a number", r#""pos":[]"#);
     /// The controller: refused (NaN).
     decision_7_build_pos_two_element_array: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": [30, 31]}) => Refused("position is not a number");
     /// The controller: 50 gold taken, a tower between two spaces that never fires.
     decision_7_build_pos_30_5: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": 30.5}) => Decision7("not a whole number", r#""pos":30.5"#);
-    /// The controller: 50 gold taken, no tower.
+    /// The controller: 50 gold taken (and 10 inflation), no tower.
     decision_7_build_pos_string_30_5: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": "30.5"}) => Decision7("position is not a number", r#""pos":"30.5""#);
     /// The controller: turret at 30.
     decision_7_build_pos_30_0_number: Duel, At::Start, 0, json!({"action": "build", "type": "turret", "pos": 30.0}) => Like(json!({"action": "build", "type": "turret", "pos": 30}));
