@@ -5,10 +5,14 @@
 //! allow is refused by the engine (and counted), exactly as the controller ignored it.
 //!
 //! Input outside the documented shapes is read as the controller's JavaScript read it (rules
-//! Decision 7): a number sent as a string is what JavaScript's `Number()` makes of it (`"30"` is
-//! 30, `" 12 "` is 12, `""` is 0, `"x"` is NaN, which every comparison refuses); a number that is not
-//! whole is refused; and in Siege any truthy invader answer is a spawn request, its boosts read from
-//! whatever fields it has ([`siege_invader_action`]).
+//! Decision 7, [`variant_action`]): the spawn boosts as `Number()` makes them ([`js_to_number`]:
+//! `" 12 "` is 12, `true` 1, `[3]` 3, `"x"` NaN, refused); `action` and `stat` compared strictly,
+//! the Duel tower `type` as a key (`["turret"]`); a build's position must be a whole JSON number
+//! (else [`Action::Malformed`], refused); upgrade and destroy find their tower by the key
+//! `String(pos)` ([`key_space`]: `"30"` and `[30]` are 30, `"030"` no space); and in Siege any
+//! truthy invader answer is a spawn request ([`siege_invader_action`]). These are JavaScript's
+//! and JSON's, so they are here: the core takes integers. [`taken_but_refused`] says where the
+//! controller acted on an answer the rules refuse (what `verify` names).
 
 use arena_core::games::tower_defense::siege::INVADER_SEAT;
 use arena_core::games::tower_defense::{
