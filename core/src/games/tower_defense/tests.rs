@@ -487,6 +487,31 @@ fn duel_anything_else_is_ignored_and_counted() {
     assert_eq!(g, passed);
 }
 
+#[test]
+fn decision_7_malformed_actions_are_refused_counted_and_cost_nothing_in_both_variants() {
+    // A build whose position is not a number, a value that is not whole: refused like a pass,
+    // each with its own reason.
+    for why in [Malformed::PositionNotANumber, Malformed::NotWhole] {
+        let mut g = duel();
+        let mut passed = g;
+        let r = g.step(&[Action::Malformed(why), Action::Malformed(why)]);
+        assert_eq!(r.refused[..2], [1, 1], "{why:?}");
+        passed.step(&[P, P]);
+        assert_eq!(g, passed, "{why:?}");
+        let mut g = siege_game();
+        let mut passed = g;
+        let r = g.step(&[Action::Malformed(why), Action::Malformed(why)]);
+        assert_eq!(r.refused[..2], [1, 1], "{why:?}");
+        passed.step(&[P, P]);
+        assert_eq!(g, passed, "{why:?}");
+    }
+    assert_eq!(
+        Malformed::PositionNotANumber.reason(),
+        "position is not a number"
+    );
+    assert_eq!(Malformed::NotWhole.reason(), "not a whole number");
+}
+
 // ---- Duel: end ----
 
 #[test]
