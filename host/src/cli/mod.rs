@@ -85,8 +85,14 @@ pub struct SandboxArgs {
 
 impl SandboxArgs {
     /// The caps asked for, `None` without `--sandbox`; an error says why this machine cannot
-    /// sandbox (bots never run unsandboxed when `--sandbox` was asked for).
-    pub fn caps(&self) -> anyhow::Result<Option<Caps>> {
+    /// sandbox (bots never run unsandboxed when `--sandbox` was asked for), or which path a
+    /// `cmd:` bot's command line names that no sandboxed bot may see: `outputs` (flag, path)
+    /// are arena's outputs, `bots` every `--bot`.
+    pub fn caps(
+        &self,
+        bots: &[String],
+        outputs: &[(&str, Option<&std::path::Path>)],
+    ) -> anyhow::Result<Option<Caps>> {
         if !self.sandbox {
             return Ok(None);
         }
@@ -98,10 +104,21 @@ impl SandboxArgs {
             disk_mb: self.bot_disk,
             open_files: self.bot_files,
             share_net: false,
+            fence: None,
         };
         crate::sandbox::check(&caps)
             .map_err(|why| anyhow::anyhow!("--sandbox: cannot sandbox bots here: {why}"))?;
-        Ok(Some(caps))
+        let commands: Vec<&str> = bots.iter().filter_map(|b| b.strip_prefix("cmd:")).collect();
+        let fence = crate::sandbox::Fence::new(
+            outputs.iter().filter_map(|&(flag, p)| p.map(|p| (flag, p))),
+            commands.iter().copied(),
+        );
+        for command in &commands {
+            fence
+                .check(command)
+                .map_err(|why| anyhow::anyhow!("--sandbox: cmd:{command}: {why}"))?;
+        }
+        Ok(Some(caps.fenced(fence)))
     }
 }
 
