@@ -59,11 +59,14 @@ pub struct MatchArgs {
 /// `--sandbox` and the caps on each sandboxed bot, for `arena play` and `arena tournament`.
 #[derive(Args, Clone, Debug)]
 pub struct SandboxArgs {
-    /// Run each `cmd:` bot in a sandbox (bubblewrap, rlimits, cgroups where writable): no network,
-    /// a read-only system with the home folders hidden, its own scratch folder ($HOME), caps on
-    /// memory, CPU, processes, file size and open files; a bot stopped by a cap is a crash naming
-    /// the cap. Use it for any bot you did not write (a tournament's entries). Where the machine
-    /// cannot sandbox, arena refuses to start and says why.
+    /// Run each `cmd:` bot in a sandbox (bubblewrap, setpriv, seccomp, rlimits, cgroups where
+    /// writable): a user of its own per seat (arena run by root), no capabilities, no terminal, no
+    /// network; of the machine only /usr, a few /etc files and the folders of the paths its
+    /// command line names, read-only (a path leading into an output, another entry's folder or
+    /// a home folder is refused); its own scratch folder ($HOME); caps on memory, CPU,
+    /// processes, file size and open files; a bot stopped by a cap is a crash naming the cap.
+    /// Use it for any bot you did not write (a tournament's entries). Where the machine cannot
+    /// sandbox, arena refuses to start and says why (docs/bots.md, "Sandbox").
     #[arg(long)]
     pub sandbox: bool,
     /// Memory of each sandboxed bot, in MB.
@@ -75,7 +78,8 @@ pub struct SandboxArgs {
     /// Processes and threads of each sandboxed bot.
     #[arg(long, value_name = "N", default_value_t = Caps::default().procs)]
     pub bot_procs: u64,
-    /// Largest file a sandboxed bot may write, and the size of its scratch folder, in MB.
+    /// Largest file a sandboxed bot may write, and the size of all it may write (its scratch
+    /// folder, /tmp and /dev/shm), in MB.
     #[arg(long, value_name = "MB", default_value_t = Caps::default().file_mb)]
     pub bot_disk: u64,
     /// Open files of each process of a sandboxed bot.

@@ -472,3 +472,69 @@ fn a_command_line_naming_what_a_bot_may_not_see_is_refused() {
     }
     assert_no_failures(&failures);
 }
+
+/// As a normal user on a machine where root has run sandboxes (its `arena` cgroup folders are
+/// there, and not the user's to write): `--sandbox` runs without cgroups, rather than failing at
+/// the first bot with "Permission denied"; no capability, the seccomp filter and the tmpfs's size
+/// hold; the example bot plays the match it plays for root. Run where the tests run as root, by
+/// `setpriv` to `nobody`.
+#[test]
+fn a_normal_user_after_root_sandboxes_without_cgroups() {
+    if !sandbox_available() || !is_root() {
+        return;
+    }
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o777)).unwrap();
+    let bot = dir.path().join("bots/capabilities");
+    std::fs::create_dir_all(&bot).unwrap();
+    for (from, to) in [
+        ("hostile.py", "hostile.py"),
+        ("capabilities.py", "attack.py"),
+    ] {
+        std::fs::copy(fixture(from), bot.join(to)).unwrap();
+    }
+    let play = |hostile: &Path, logs: &Path, user: bool| {
+        let arena = Arena::play("tower-defense")
+            .args(&[
+                "--max-turns",
+                "30",
+                "--seed",
+                SEED,
+                "--turn-ms",
+                "500",
+                "--json",
+            ])
+            .bots(&[
+                "cmd:python3 host/examples/tower_defense_bot.py",
+                &format!("cmd:python3 {}", hostile.display()),
+            ])
+            .args(&["--sandbox", "--bot-disk", "16"])
+            .file("--bot-logs", logs);
+        if !user {
+            return arena.run();
+        }
+        let inner = arena.command();
+        std::process::Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"])
+            .arg(inner.get_program())
+            .args(inner.get_args())
+            .current_dir(workspace())
+            .env_clear()
+            .env("PATH", "/usr/bin:/bin")
+            .env("HOME", dir.path())
+            .output()
+            .unwrap()
+    };
+    let hostile = bot.join("attack.py");
+    let as_root = play(&hostile, &dir.path().join("root-logs"), false);
+    let as_user = play(&hostile, &dir.path().join("user-logs"), true);
+    assert!(as_root.status.success(), "{}", text(&as_root));
+    assert!(as_user.status.success(), "{}", text(&as_user));
+    assert_eq!(report(&as_user)["seats"][0], report(&as_root)["seats"][0]);
+    let log = std::fs::read_to_string(dir.path().join("user-logs/1.stderr")).unwrap();
+    assert!(
+        log.contains("held: CapEff 0") && !log.contains("ESCAPED"),
+        "{log}"
+    );
+}
