@@ -316,7 +316,7 @@ impl BotProcess {
         use std::os::unix::process::CommandExt;
         let jail = limits.sandbox.map(Jail::new).transpose()?;
         let mut cmd = match &jail {
-            Some(jail) => jail.command(command),
+            Some(jail) => jail.command(command)?,
             None => {
                 let mut cmd = Command::new("sh");
                 cmd.arg("-c").arg(command);

@@ -24,6 +24,7 @@ mod process;
 mod registry;
 mod render_cli;
 mod reports;
+mod sandbox_attacks;
 mod sandbox_bots;
 mod starters;
 mod tournament_cli;
