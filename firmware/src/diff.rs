@@ -31,9 +31,9 @@ pub const COLORS: usize = 16;
 /// Pixels a column group: the unit of comparison across a row (four bytes).
 pub const GROUP: usize = 8;
 /// Rows a band: the unit of comparison down the frame.
-pub const BAND: usize = 8;
+pub const BAND: usize = 4;
 
-/// The most rectangles a band can hold (every other group changed).
+/// The rectangles a band carries into the next (more are sent at once).
 const RUNS: usize = 16;
 
 /// A `W` x `H` frame of colour `C`, four bits a pixel, drawn in memory and sent as its changes.
@@ -73,8 +73,8 @@ impl<C: PixelColor, const W: usize, const H: usize, const N: usize> Default
 
 impl<C: PixelColor, const W: usize, const H: usize, const N: usize> DiffFrame<C, W, H, N> {
     const SHAPE: () = assert!(
-        W.is_multiple_of(GROUP) && W / GROUP <= 32 && W > 0 && N == W * H / 2,
-        "a DiffFrame is W x H with W a multiple of 8 up to 256, and N = W * H / 2"
+        W.is_multiple_of(GROUP) && W / GROUP <= 64 && W > 0 && N == W * H / 2,
+        "a DiffFrame is W x H with W a multiple of GROUP, at most 64 groups, and N = W * H / 2"
     );
     const ROW: usize = W / 2;
 
@@ -168,7 +168,7 @@ impl<C: PixelColor, const W: usize, const H: usize, const N: usize> DiffFrame<C,
         let mut band = 0;
         while band < H {
             let rows = BAND.min(H.saturating_sub(band));
-            let mut masks = [0u32; BAND];
+            let mut masks = [0u64; BAND];
             for (r, mask) in masks.iter_mut().enumerate().take(rows) {
                 *mask = self.changed_groups(band.saturating_add(r));
             }
@@ -208,7 +208,7 @@ impl<C: PixelColor, const W: usize, const H: usize, const N: usize> DiffFrame<C,
     }
 
     /// The column groups of row `y` that differ from what the panel shows (all, unknown).
-    fn changed_groups(&self, y: usize) -> u32 {
+    fn changed_groups(&self, y: usize) -> u64 {
         let groups = W / GROUP;
         if !self.known {
             return run_bits(0, groups.saturating_sub(1));
@@ -218,7 +218,7 @@ impl<C: PixelColor, const W: usize, const H: usize, const N: usize> DiffFrame<C,
         let (Some(next), Some(shown)) = (self.next.get(row..end), self.shown.get(row..end)) else {
             return 0;
         };
-        let mut mask = 0u32;
+        let mut mask = 0u64;
         for (g, (a, b)) in next
             .chunks(GROUP / 2)
             .zip(shown.chunks(GROUP / 2))
@@ -231,15 +231,41 @@ impl<C: PixelColor, const W: usize, const H: usize, const N: usize> DiffFrame<C,
         mask
     }
 
-    /// Sends one rectangle (groups `g0..=g1`, rows `top..=bottom`) and takes the panel to show it.
+    /// The columns `lo..hi` of groups `g0..=g1` on rows `top..=bottom` that hold a change (all of
+    /// them while the panel is unknown).
+    fn columns(&self, g0: usize, g1: usize, top: usize, bottom: usize) -> (usize, usize) {
+        let x0 = g0.saturating_mul(GROUP);
+        let x1 = g1.saturating_add(1).saturating_mul(GROUP).min(W);
+        if !self.known {
+            return (x0, x1);
+        }
+        let (mut lo, mut hi) = (x1, x0);
+        for y in top..=bottom {
+            let row = y.saturating_mul(Self::ROW);
+            let differs = |x: usize| nibble(&self.next, row, x) != nibble(&self.shown, row, x);
+            if let Some(x) = (x0..lo).find(|&x| differs(x)) {
+                lo = x;
+            }
+            if let Some(x) = (hi..x1).rev().find(|&x| differs(x)) {
+                hi = x.saturating_add(1);
+            }
+        }
+        if lo < hi {
+            (lo, hi)
+        } else {
+            (x0, x1)
+        }
+    }
+
+    /// Sends one rectangle (groups `g0..=g1`, rows `top..=bottom`, narrowed to the columns that
+    /// changed) and takes the panel to show it.
     fn emit<E>(
         &mut self,
         (g0, g1, top, bottom): (usize, usize, usize, usize),
         send: &mut impl FnMut(Rectangle, Pixels<'_, C>) -> Result<(), E>,
         out: &mut Flushed,
     ) -> Result<(), E> {
-        let x0 = g0.saturating_mul(GROUP);
-        let x1 = g1.saturating_add(1).saturating_mul(GROUP);
+        let (x0, x1) = self.columns(g0, g1, top, bottom);
         let (w, h) = (
             x1.saturating_sub(x0),
             bottom.saturating_add(1).saturating_sub(top),
@@ -262,9 +288,16 @@ impl<C: PixelColor, const W: usize, const H: usize, const N: usize> DiffFrame<C,
             self.known = false;
             return Err(e);
         }
+        // The whole groups: outside `x0..x1` they held no change.
+        let (b0, b1) = (
+            g0.saturating_mul(GROUP / 2),
+            g1.saturating_add(1)
+                .saturating_mul(GROUP / 2)
+                .min(Self::ROW),
+        );
         for y in top..=bottom {
-            let a = y.saturating_mul(Self::ROW).saturating_add(x0 / 2);
-            let b = a.saturating_add(w / 2);
+            let row = y.saturating_mul(Self::ROW);
+            let (a, b) = (row.saturating_add(b0), row.saturating_add(b1));
             if let (Some(src), Some(dst)) = (self.next.get(a..b), self.shown.get_mut(a..b)) {
                 dst.copy_from_slice(src);
             }
@@ -341,23 +374,23 @@ fn set_nibble(bytes: &mut [u8], row: usize, x: usize, i: u8) {
     }
 }
 
-/// Bits `g0..=g1` set (`g1` < 32).
-fn run_bits(g0: usize, g1: usize) -> u32 {
-    let upto = if g1 >= 31 {
-        u32::MAX
+/// Bits `g0..=g1` set (`g1` < 64).
+fn run_bits(g0: usize, g1: usize) -> u64 {
+    let upto = if g1 >= 63 {
+        u64::MAX
     } else {
-        (1u32 << g1.saturating_add(1)).wrapping_sub(1)
+        (1u64 << g1.saturating_add(1)).wrapping_sub(1)
     };
-    let below = if g0 >= 32 {
-        u32::MAX
+    let below = if g0 >= 64 {
+        u64::MAX
     } else {
-        (1u32 << g0).wrapping_sub(1)
+        (1u64 << g0).wrapping_sub(1)
     };
     upto & !below
 }
 
 /// The runs of set bits of a mask, lowest first, as (first bit, last bit).
-struct Runs(u32);
+struct Runs(u64);
 
 impl Iterator for Runs {
     type Item = (usize, usize);
@@ -488,7 +521,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(panel.take(&mut f), Flushed::default());
-        // One pixel moves: the groups of 8 around the old and the new, on their rows only.
+        // One pixel moves: the two pixels alone, a rectangle each.
         f.clear(Rgb565::BLACK).unwrap();
         f.fill_solid(
             &Rectangle::new(Point::new(3, 2), Size::new(5, 4)),
@@ -504,7 +537,7 @@ mod tests {
             sent,
             Flushed {
                 rects: 2,
-                pixels: 16
+                pixels: 2
             }
         );
         assert!(panel.matches(&f));
@@ -535,7 +568,7 @@ mod tests {
             sent,
             Flushed {
                 rects: 2,
-                pixels: 8 * 16 + 8 * 2
+                pixels: 8 * 16 + 2
             }
         );
         assert!(panel.matches(&f));
