@@ -23,6 +23,7 @@
 //! first row. The unchanged pixels inside a rectangle are sent again with the colour they already
 //! show (never another one).
 
+use embedded_graphics::pixelcolor::BinaryColor;
 use embedded_graphics::prelude::*;
 use embedded_graphics::primitives::Rectangle;
 
@@ -456,6 +457,133 @@ impl<C: PixelColor, const W: usize, const H: usize, const N: usize> DrawTarget
     }
 }
 
+/// A `W`-column 1-bit frame in the SSD1306's layout (pages of 8 rows, a byte a column, bit 0 the
+/// top row; `N` is `W` x the pages), drawn in memory beside what the panel shows, and sent as the
+/// changed columns of each page that changed ([`PageFrame::flush`]).
+pub struct PageFrame<const W: usize, const N: usize> {
+    next: [u8; N],
+    shown: [u8; N],
+    known: bool,
+}
+
+impl<const W: usize, const N: usize> Default for PageFrame<W, N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const W: usize, const N: usize> PageFrame<W, N> {
+    const SHAPE: () = assert!(
+        W > 0 && W <= 256 && N.is_multiple_of(W) && N / W <= 256,
+        "a PageFrame is W columns by N / W pages"
+    );
+
+    /// An empty frame that knows nothing of the panel: the first flush sends every page whole.
+    pub const fn new() -> Self {
+        #[allow(clippy::let_unit_value)]
+        let () = Self::SHAPE;
+        PageFrame {
+            next: [0; N],
+            shown: [0; N],
+            known: false,
+        }
+    }
+
+    /// Forget what the panel shows: the next flush sends every page whole.
+    pub fn invalidate(&mut self) {
+        self.known = false;
+    }
+
+    /// Whether pixel `(x, y)` of the frame being drawn is on; `None` outside it.
+    pub fn pixel(&self, x: usize, y: usize) -> Option<bool> {
+        if x >= W {
+            return None;
+        }
+        let byte = self.next.get((y / 8).saturating_mul(W).saturating_add(x))?;
+        Some(byte >> (y % 8) & 1 == 1)
+    }
+
+    /// For each page that differs from what the panel shows (every page the first time): `send`
+    /// gets the page, its first changed column and the bytes from there to its last changed
+    /// column; then the panel is taken to show this frame. The data bytes sent, or `send`'s first
+    /// error (the panel is then no longer known: the next flush sends everything).
+    pub fn flush<E>(
+        &mut self,
+        mut send: impl FnMut(u8, u8, &[u8]) -> Result<(), E>,
+    ) -> Result<u32, E> {
+        let mut bytes = 0u32;
+        for page in 0..N.checked_div(W).unwrap_or(0) {
+            let start = page.saturating_mul(W);
+            let end = start.saturating_add(W);
+            let (Some(next), Some(shown)) =
+                (self.next.get(start..end), self.shown.get_mut(start..end))
+            else {
+                continue;
+            };
+            let range = if self.known {
+                let first = next.iter().zip(shown.iter()).position(|(a, b)| a != b);
+                let last = next.iter().zip(shown.iter()).rposition(|(a, b)| a != b);
+                first.zip(last)
+            } else {
+                Some((0, W.saturating_sub(1)))
+            };
+            let Some((x0, x1)) = range else {
+                continue;
+            };
+            let Some(run) = next.get(x0..=x1) else {
+                continue;
+            };
+            if let Err(e) = send(page as u8, x0 as u8, run) {
+                self.known = false;
+                return Err(e);
+            }
+            if let Some(dst) = shown.get_mut(x0..=x1) {
+                dst.copy_from_slice(run);
+            }
+            bytes = bytes.saturating_add(run.len() as u32);
+        }
+        self.known = true;
+        Ok(bytes)
+    }
+}
+
+impl<const W: usize, const N: usize> OriginDimensions for PageFrame<W, N> {
+    fn size(&self) -> Size {
+        Size::new(
+            W as u32,
+            N.checked_div(W).unwrap_or(0).saturating_mul(8) as u32,
+        )
+    }
+}
+
+impl<const W: usize, const N: usize> DrawTarget for PageFrame<W, N> {
+    type Color = BinaryColor;
+    type Error = core::convert::Infallible;
+
+    fn draw_iter<I: IntoIterator<Item = Pixel<BinaryColor>>>(
+        &mut self,
+        pixels: I,
+    ) -> Result<(), Self::Error> {
+        for Pixel(p, c) in pixels {
+            if let (Ok(x), Ok(y)) = (usize::try_from(p.x), usize::try_from(p.y)) {
+                if x < W {
+                    let at = (y / 8).saturating_mul(W).saturating_add(x);
+                    if let Some(byte) = self.next.get_mut(at) {
+                        let bit = 1u8 << (y % 8);
+                        *byte = if c.is_on() { *byte | bit } else { *byte & !bit };
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn clear(&mut self, color: BinaryColor) -> Result<(), Self::Error> {
+        self.next.fill(if color.is_on() { 0xff } else { 0 });
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -621,5 +749,47 @@ mod tests {
         Pixel(Point::new(1, 1), Rgb565::RED).draw(&mut f).unwrap();
         assert_eq!(f.flush(|_, _| Err(())), Err(()));
         assert_eq!(panel.take(&mut f).pixels, 32 * 24);
+    }
+
+    #[test]
+    fn a_page_frame_sends_the_changed_columns_of_the_changed_pages() {
+        let mut f: PageFrame<16, 32> = PageFrame::new();
+        let mut panel = [0u8; 32];
+        let mut take = |f: &mut PageFrame<16, 32>| {
+            let mut sent = Vec::new();
+            let bytes = f
+                .flush(|page, x0, run| {
+                    let at = page as usize * 16 + x0 as usize;
+                    panel[at..at + run.len()].copy_from_slice(run);
+                    sent.push((page, x0, run.len()));
+                    Ok::<(), ()>(())
+                })
+                .unwrap();
+            (bytes, sent, panel)
+        };
+        f.clear(BinaryColor::Off).unwrap();
+        let (bytes, sent, _) = take(&mut f);
+        assert_eq!((bytes, sent), (32, vec![(0, 0, 16), (1, 0, 16)]));
+        // Row 9 (page 1, bit 1) at columns 3 and 7: that page, columns 3 to 7.
+        f.clear(BinaryColor::Off).unwrap();
+        Pixel(Point::new(3, 9), BinaryColor::On)
+            .draw(&mut f)
+            .unwrap();
+        Pixel(Point::new(7, 9), BinaryColor::On)
+            .draw(&mut f)
+            .unwrap();
+        let (bytes, sent, shown) = take(&mut f);
+        assert_eq!((bytes, sent), (5, vec![(1, 3, 5)]));
+        assert_eq!((shown[16 + 3], shown[16 + 7], shown[16 + 4]), (2, 2, 0));
+        assert_eq!(f.pixel(7, 9), Some(true));
+        // The same again: nothing.
+        f.clear(BinaryColor::Off).unwrap();
+        Pixel(Point::new(3, 9), BinaryColor::On)
+            .draw(&mut f)
+            .unwrap();
+        Pixel(Point::new(7, 9), BinaryColor::On)
+            .draw(&mut f)
+            .unwrap();
+        assert_eq!(take(&mut f).0, 0);
     }
 }

@@ -238,8 +238,15 @@ fn bus(s: &Value, rows: &[Value]) -> Result<()> {
         bus["flickerFrames"]
     );
     let ms = |bytes: f64| bytes * 8.0 / spi_hz * 1000.0;
+    let all = &bus["gameFrameBytes"];
+    let median = all["median"].as_u64().unwrap_or(u64::MAX);
+    ensure!(
+        median < 10_240,
+        "a game frame sends a median of {median} bytes to the ST7789: over 10 KB ({all})"
+    );
     println!(
-        "xtask test: the ST7789's bus, {frames} frames, 0 flicker pixels; a game turn's frame per match (SPI1 at {:.0} MHz):",
+        "xtask test: the ST7789's bus, {frames} frames, 0 flicker pixels; a game frame sends a median of {median} bytes, max {}; per match (SPI1 at {:.0} MHz):",
+        all["max"],
         spi_hz / 1e6
     );
     println!(
