@@ -16,6 +16,10 @@
 //! is 28,800 bytes, the pair 57,600, which the STM32F411's 128 KB holds beside its largest match
 //! (Ants on tutorial1: 47.8 KB of stack, its budget 49.8 KB; 1.6 KB of other statics).
 //!
+//! A 1-bit display needs less: a [`PageFrame`] keeps the frame in the SSD1306's own layout (pages
+//! of 8 rows, a byte a column), 1 KB for 128x64, and its copy of what the panel shows, and sends
+//! each page's run from its first to its last changed column.
+//!
 //! How the changes are cut into rectangles: the frame is compared in groups of [`GROUP`] pixels
 //! (four bytes) a row, a band of [`BAND`] rows at a time; each run of changed groups in a band
 //! becomes a rectangle as tall as the rows in the band where that run changed, and a rectangle
