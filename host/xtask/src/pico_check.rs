@@ -163,10 +163,10 @@ fn bus(s: &Value, rows: &[Value]) -> Result<()> {
             "  {:<14} {:<15} {:>8} {:>8} {:>8.2} {:>9}",
             row.and_then(|r| r["game"].as_str()).unwrap_or("?"),
             row.and_then(|r| r["config"].as_str()).unwrap_or("?"),
-            b["median"],
-            b["max"],
+            b["median"].as_u64().unwrap_or(0),
+            b["max"].as_u64().unwrap_or(0),
             ms(b["median"].as_u64().unwrap_or(0)),
-            m["resultBytes"]
+            m["resultBytes"].as_u64().unwrap_or(0)
         );
     }
     Ok(())

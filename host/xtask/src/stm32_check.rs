@@ -264,12 +264,12 @@ fn bus(s: &Value, rows: &[Value]) -> Result<()> {
             "  {:<14} {:<15} {:>8} {:>8} {:>6} {:>8.2} {:>8.2} {:>9}",
             row.and_then(|r| r["game"].as_str()).unwrap_or("?"),
             row.and_then(|r| r["config"].as_str()).unwrap_or("?"),
-            b["median"],
-            b["max"],
-            m["transactions"]["median"],
+            med as u64,
+            max as u64,
+            m["transactions"]["median"].as_u64().unwrap_or(0),
             ms(med),
             ms(max),
-            m["resultBytes"]
+            m["resultBytes"].as_u64().unwrap_or(0)
         );
     }
     Ok(())
