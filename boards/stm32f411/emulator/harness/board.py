@@ -18,7 +18,10 @@ Memory: flash at 0x08000000 (512 KB, read-only, aliased at 0 as BOOT0 low maps i
   SCB (CPUID, ICSR, VTOR, AIRCR, SCR, CCR, SHPR, SHCSR, CFSR, HFSR, CPACR), FPU FPCCR/FPCAR, NVIC.
 Any access to an address no model answers stops the run with the address, the PC and its symbol.
 
-The LCD: an ST7789 on SPI1 with D/C on PB0, CS on PA4 and RST on PB1 (st7789.py). The turn clock:
+The LCD: an ST7789 on SPI1 with D/C on PB0, CS on PA4 and RST on PB1 (st7789.py). Its bus a frame at
+a time (BusFrames: a frame from the log line before the loop draws it, `start`, `digest` or
+`final`, to the next): bytes, transactions (CS driven low) and flicker pixels, in the summary's
+`bus`. The turn clock:
 with `count`, DWT CYCCNT is the number of instructions executed (a C hook on every instruction);
 without, CYCCNT advances by one a read (the digest runs, where no cost is measured).
 """
