@@ -491,3 +491,56 @@ fn trailing_bytes_are_ignored_and_flags_a_bot_sends_stand_where_the_engine_sets_
         "{said}"
     );
 }
+
+#[test]
+fn tcp_seats_are_named_in_order_and_names_without_tcp_say_how() {
+    // With --tcp, the names go to the seats in order, the TCP seats after the bots given
+    // included; nobody connects to those (within 0.1 s), so they play the defaults.
+    let (report, log) = Arena::play("ballroom")
+        .args(&[
+            "--tcp",
+            "--port-base",
+            "0",
+            "--tcp-wait",
+            "0.1",
+            "--seed",
+            "2",
+        ])
+        .bots(&["strong"])
+        .args(&["--name", "alice", "--name", "bob", "--name", "carol"])
+        .played("named.json");
+    let names: Vec<&str> = report["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(&names[..3], ["alice", "bob", "carol"], "{report}");
+    assert!(names[3].starts_with("tcp:"), "the seat not named: {report}");
+    let logged = read_json(&log);
+    assert_eq!(
+        logged["names"].as_array().unwrap()[..3],
+        [json!("alice"), json!("bob"), json!("carol")]
+    );
+    for seat in 1..4 {
+        assert_eq!(report["seats"][seat]["faults"][0]["turn"], 0, "{report}");
+    }
+    // Five names for four seats, and names past the bots without --tcp: refused, saying how.
+    let said = Arena::play("ballroom")
+        .args(&["--tcp", "--port-base", "0"])
+        .args(&[
+            "--name", "a", "--name", "b", "--name", "c", "--name", "d", "--name", "e",
+        ])
+        .exits(2);
+    assert!(
+        said.contains("a Ballroom Blitz match has 4 seats"),
+        "{said}"
+    );
+    let said = Arena::play("ballroom")
+        .args(&["--name", "a", "--name", "b"])
+        .exits(2);
+    assert!(
+        said.contains("add --tcp") && said.contains("--bot tcp"),
+        "{said}"
+    );
+}

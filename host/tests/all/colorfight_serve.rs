@@ -434,3 +434,70 @@ fn serve_is_in_the_help() {
         assert!(t.contains(opt), "{opt}: {t}");
     }
 }
+
+/// The original library's examples poll `/getgameinfo` until `currTime > endTime` (its `time` and
+/// `end_time`), then stop: the loop, in Python, for one seat.
+const WAIT_FOR_THE_END: &str = r#"
+import json, sys, time, urllib.request
+url = sys.argv[1]
+def post(path, data):
+    req = urllib.request.Request(url + path, data=json.dumps(data).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+post("joingame", {"name": "waiter"})
+polls = 0
+while True:
+    info = post("getgameinfo", {"protocol": 2})["info"]
+    polls += 1
+    if info["end_time"] and info["time"] > info["end_time"]:
+        break
+    time.sleep(0.05)
+print(json.dumps({"time": info["time"], "end_time": info["end_time"], "polls": polls}))
+"#;
+
+#[test]
+fn a_client_waiting_for_the_time_to_pass_the_end_time_ends_while_the_server_lingers() {
+    // Rules decision 10: after the last tick `time` runs on, as the server's wall clock did, so
+    // the library's loop ends by itself; with the time frozen at `end_time` it polled until the
+    // server closed and then crashed on the refused connection.
+    let served = Served::start(
+        Served::options()
+            .args(&["--players", "1"])
+            .bots(&["expander"])
+            .args(&["--size", "8x8", "--ticks", "20", "--seed", "4"])
+            .args(&["--linger-s", "3", "--json"]),
+    );
+    let client = Command::new("python3")
+        .args(["-c", WAIT_FOR_THE_END, &served.url()])
+        .output()
+        .expect("run python3");
+    let (report, _) = served.finish(Duration::from_secs(60));
+    assert!(client.status.success(), "{}", text(&client));
+    let out = String::from_utf8_lossy(&client.stdout);
+    let seen: Value = serde_json::from_str(out.trim()).unwrap();
+    let (time, end) = (
+        seen["time"].as_f64().unwrap(),
+        seen["end_time"].as_f64().unwrap(),
+    );
+    assert!(time > end && time < end + 3.0, "{seen}");
+    let r: Value = serde_json::from_str(report.trim()).unwrap();
+    assert_eq!(r["turns"], 20, "{r}");
+}
+
+#[test]
+fn bad_arguments_are_refused_before_the_listening_line() {
+    // A script waits for the "listening" line: a refusal must come instead of it, not after it.
+    for (args, says) in [
+        (&["--players", "1"][..], "takes 2 to 8 players"),
+        (&["--players", "2", "--linger-s", "inf"], "--linger-s"),
+        (&["--players", "2", "--join-s=-1"], "--join-s"),
+        (&["--players", "2", "--size", "40x40"], "cannot set up"),
+    ] {
+        let out = Served::options().args(args).command().output().unwrap();
+        let all = text(&out);
+        assert!(!out.status.success(), "{args:?}: {all}");
+        assert!(!all.contains("listening"), "{args:?}: {all}");
+        assert!(all.contains(says), "{args:?}: {all}");
+    }
+}

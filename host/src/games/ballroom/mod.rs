@@ -168,8 +168,34 @@ impl Arrange for Ballroom {
     }
 
     /// Seats given `tcp` (or, with `--tcp`, seats given no bot) wait for a bot to connect, as the
-    /// official engine does.
+    /// official engine does. With `--tcp`, `--name` names the seats in order whether a bot was
+    /// given for them or not: names past the bots given go to the TCP seats that follow.
     fn plan(options: &PlayOptions, common: &MatchRequest) -> Result<Plan<Self>> {
+        let mut named = common.clone();
+        if options.tcp && named.names.len() > named.bots.len() {
+            if named.names.len() > PLAYERS {
+                return Err(Error::BadOption {
+                    option: "--name",
+                    value: format!("given {} times", named.names.len()),
+                    why: format!("a Ballroom Blitz match has {PLAYERS} seats"),
+                });
+            }
+            named.bots.resize(named.names.len(), "tcp".to_string());
+        } else if named.names.len() > named.bots.len() {
+            return Err(Error::BadOption {
+                option: "--name",
+                value: format!(
+                    "given {} times for {} --bot",
+                    named.names.len(),
+                    named.bots.len()
+                ),
+                why: "a name goes with each --bot, in order; to name seats that wait for a bot \
+                      over TCP, add --tcp (the seats without a --bot are named in order) or give \
+                      each of them --bot tcp"
+                    .into(),
+            });
+        }
+        let common = &named;
         let tcp = |seat: usize| match common.bots.get(seat) {
             Some(b) => b == "tcp",
             None => options.tcp,
