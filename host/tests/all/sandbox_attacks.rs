@@ -149,8 +149,7 @@ fn play(
             "40",
             "--seed",
             SEED,
-            "--turn-ms",
-            "500",
+            "--no-timeout",
             "--json",
         ])
         .bots(&[bot, "cmd:python3 host/examples/tower_defense_bot.py"])
@@ -501,8 +500,7 @@ fn a_normal_user_after_root_sandboxes_without_cgroups() {
                 "30",
                 "--seed",
                 SEED,
-                "--turn-ms",
-                "500",
+                "--no-timeout",
                 "--json",
             ])
             .bots(&[
@@ -537,4 +535,57 @@ fn a_normal_user_after_root_sandboxes_without_cgroups() {
         log.contains("held: CapEff 0") && !log.contains("ESCAPED"),
         "{log}"
     );
+}
+
+/// Ants, where a seat's `.input` log holds every enemy ant it sees: a bot that reads the other
+/// seat's log and the replay being written finds neither, and the other seat (the built-in
+/// hunter) plays the match it plays against a bot that gives no orders.
+#[test]
+fn an_ants_bot_cannot_read_the_other_seats_input_log() {
+    if !sandbox_available() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let root = root.path().canonicalize().unwrap();
+    let game = crate::hostile_bots::games()
+        .into_iter()
+        .find(|g| g.name == "ants")
+        .unwrap();
+    let out = root.join("out");
+    std::fs::create_dir_all(&out).unwrap();
+    let play = |name: &str, script: &str| {
+        let dir = root.join("bots").join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(fixture("hostile.py"), dir.join("hostile.py")).unwrap();
+        std::fs::copy(fixture(script), dir.join("bot.py")).unwrap();
+        let (replay, logs) = (out.join(format!("{name}.json")), out.join(name));
+        let targets = [logs.join("1.input"), logs.join("1.stderr"), replay.clone()];
+        let list: Vec<String> = targets.iter().map(|p| p.display().to_string()).collect();
+        std::fs::write(dir.join("targets.txt"), list.join("\n")).unwrap();
+        let bot = format!("cmd:python3 {}", dir.join("bot.py").display());
+        // Time to start, for Python beside the other tests: the attack comes first.
+        let mut args: Vec<&str> = game.play.iter().map(String::as_str).collect();
+        if let Some(at) = args.iter().position(|a| *a == "--loadtime") {
+            args[at + 1] = "20000";
+        }
+        args.extend(["--bot", &bot, "--bot", "hunter", "--sandbox", "--json"]);
+        let arena = Arena::new(&args).replay(&replay).file("--bot-logs", &logs);
+        let output = arena.run();
+        assert!(output.status.success(), "{name}: {}", text(&output));
+        let mut verify = vec!["verify", "ants", arg(&replay)];
+        verify.extend(game.verify_extra.iter().map(String::as_str));
+        let v = Arena::new(&verify).run();
+        assert!(v.status.success(), "{name}: {}", text(&v));
+        let stderr = std::fs::read_to_string(logs.join("0.stderr"))
+            .unwrap_or_else(|e| format!("{}: {e}", logs.display()));
+        (report(&output), stderr)
+    };
+    let (base, _) = play("passing", "ants_passing.py");
+    let (peek, stderr) = play("peek", "ants_peek.py");
+    assert!(
+        !stderr.contains("ESCAPED") && stderr.matches("ENOENT").count() == 3,
+        "{stderr}"
+    );
+    assert_eq!(peek["seats"][1], base["seats"][1]);
+    assert_eq!(peek["turns"], base["turns"]);
 }
