@@ -235,7 +235,7 @@ tasks:
           time (default 1), with a table of executions and coverage at the end; needs the nightly
           toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none;
           release builds unless --dev (unoptimised: built faster, fuzzed slower).
-          `test` runs it with --seconds 10 --jobs 2 --sanitizer none --dev
+          `test` runs it with --seconds 4 --jobs 2 --sanitizer none --dev
   mutants [--diff] [--base REF] [--jobs J] [--timeout S] [--max N] [--budget MIN] [FILE...]
           mutation testing with cargo-mutants (installed if missing): arena-core's mutants, each
           tested by arena-core's tests; those of the game folders (core/src/games/, about 2,900:
