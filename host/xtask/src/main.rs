@@ -184,17 +184,17 @@ tasks:
           whole decoded defmt log in target/demo/log.txt (--verbose prints it live); the emulated
           OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
   test    install what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
-          defmt-print, flip-link, Node's packages, cargo-fuzz), then run every check CI runs:
-          formatting (cargo fmt --all --check in every workspace: the root's, each board's,
-          tests/fuzz's, python's), clippy, rustdoc, all tests, the server load test (same as
-          load-test) and the docs' Slurm and GNU parallel recipes (same as scale-out, with the arena cargo test
-          built) on a quiet machine; then the firmware checks (same as firmware-test; the boards'
-          builds are the core's no_std build on thumbv6m, thumbv7m and thumbv7em) beside the
-          Python package (same as python-test), the viewer and the report in headless chromium,
-          and every fuzz target for 4 s, two at a time (same as fuzz --seconds 4 --jobs 2
-          --sanitizer none --dev), then the core's mutants on the lines the change touches
-          against main (same as mutants --diff: on main itself, none); ends with the time each
-          step took
+          defmt-print, flip-link, Node's packages, cargo-fuzz, cargo-mutants), then run every
+          check CI runs: formatting (cargo fmt --all --check in every workspace: the root's, each
+          board's, tests/fuzz's, python's), clippy, rustdoc, all tests, the server load test
+          (same as load-test) and the docs' Slurm and GNU parallel recipes (same as scale-out,
+          with the arena cargo test built) on a quiet machine; then the firmware checks (same as
+          firmware-test; the boards' builds are the core's no_std build on thumbv6m, thumbv7m
+          and thumbv7em) beside the Python package (same as python-test), the viewer and the
+          report in headless chromium, and every fuzz target for 4 s, two at a time (same as
+          fuzz --seconds 4 --jobs 2 --sanitizer none --dev), then the core's mutants on the lines
+          the change touches against main (same as mutants --diff: on main itself, none); ends
+          with the time each step took
   emulate rp-pico|stm32f411 [--matches N] [--snap N]
           the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
           Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
@@ -235,7 +235,7 @@ tasks:
           time (default 1), with a table of executions and coverage at the end; needs the nightly
           toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none;
           release builds unless --dev (unoptimised: built faster, fuzzed slower).
-          `test` runs it with --seconds 10 --jobs 2 --sanitizer none --dev
+          `test` runs it with --seconds 4 --jobs 2 --sanitizer none --dev
   mutants [--diff] [--base REF] [--jobs J] [--timeout S] [--max N] [--budget MIN] [FILE...]
           mutation testing with cargo-mutants (installed if missing): arena-core's mutants, each
           tested by arena-core's tests; those of the game folders (core/src/games/, about 2,900:
