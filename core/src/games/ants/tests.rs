@@ -1093,3 +1093,17 @@ fn setup_refuses_a_map_of_more_than_65535_squares_even_where_the_build_holds_it(
         "{refused:?}"
     );
 }
+
+#[test]
+fn setup_takes_a_map_filling_the_build_and_refuses_one_square_more() {
+    // The board build holds 48 x 48 squares: a map of exactly that sets up; the same map read as
+    // 49 rows (more squares than the build has room for) is refused.
+    let mut p = AntsMcuParams::new(AntsMcuMap::parse(&open_map(48, 48)).unwrap(), 10);
+    assert_eq!(p.map.squares(), MCU_SQUARES);
+    assert!(G::new(&p, 1).is_ok());
+    p.map.rows = 49;
+    assert_eq!(
+        G::new(&p, 1).err(),
+        Some(SetupError::Capacity("map larger than this build holds"))
+    );
+}
