@@ -1066,30 +1066,52 @@ fn setup_refuses_a_map_of_no_squares() {
 #[test]
 fn setup_refuses_a_map_of_more_than_65535_squares_even_where_the_build_holds_it() {
     // Squares are numbered in u16s (65,535 is "none"): a build with room for more still refuses
-    // a map of 256 x 256. Its state is about 700 KB: built on a thread with room for it.
+    // a map of 256 x 256, and takes one of 255 x 257 (65,535 squares). Its state is about 700 KB:
+    // built on a thread with room for it.
     const BIG: usize = 70_000;
     type Big = AntsGame<BIG, 8, 8, 4, 8>;
-    let refused = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(|| {
-            let mut hills = heapless::Vec::new();
-            hills.push((0u16, 0u8)).unwrap();
-            hills.push((128 * 256 + 128, 1)).unwrap();
-            let map = Map::<BIG, 4> {
-                rows: 256,
-                cols: 256,
-                players: 2,
-                terrain: [LAND; BIG],
-                hills,
-            };
-            let mut game = std::boxed::Box::new(Big::blank());
-            game.init(&Params::new(map, 10), 1)
-        })
-        .unwrap()
-        .join()
-        .unwrap();
+    let setup = |rows: u16, cols: u16| {
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn(move || {
+                let mut hills = heapless::Vec::new();
+                hills.push((0u16, 0u8)).unwrap();
+                // Player 1's hill: the last square, player 0's turned half a turn.
+                let last = rows as usize * cols as usize - 1;
+                hills.push((last as u16, 1)).unwrap();
+                let map = Map::<BIG, 4> {
+                    rows,
+                    cols,
+                    players: 2,
+                    terrain: [LAND; BIG],
+                    hills,
+                };
+                let mut game = std::boxed::Box::new(Big::blank());
+                game.init(&Params::new(map, 10), 1)
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+    };
+    let refused = setup(256, 256);
     assert!(
         matches!(refused, Err(SetupError::Capacity(_))),
         "{refused:?}"
+    );
+    let taken = setup(255, 257);
+    assert_eq!(taken, Ok(()));
+}
+
+#[test]
+fn setup_takes_a_map_filling_the_build_and_refuses_one_square_more() {
+    // The board build holds 48 x 48 squares: a map of exactly that sets up; the same map read as
+    // 49 rows (more squares than the build has room for) is refused.
+    let mut p = AntsMcuParams::new(AntsMcuMap::parse(&open_map(48, 48)).unwrap(), 10);
+    assert_eq!(p.map.squares(), MCU_SQUARES);
+    assert!(G::new(&p, 1).is_ok());
+    p.map.rows = 49;
+    assert_eq!(
+        G::new(&p, 1).err(),
+        Some(SetupError::Capacity("map larger than this build holds"))
     );
 }
