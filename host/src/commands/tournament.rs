@@ -28,8 +28,12 @@ pub struct TournamentArgs {
     #[arg(long, value_parser = at_least_one)]
     pub jobs: Option<usize>,
     /// Tournament seed, a whole number from 0 to 2^64-1: match i is seeded from it and i.
-    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = crate::cli::parse_seed)]
-    pub seed: u64,
+    /// Default: drawn at random from the operating system (so no entrant can know the matches'
+    /// seeds in advance), printed on stderr and written in --results-json and --report: passing it
+    /// back plays the same tournament again. Required with --shard (every shard must play the
+    /// same tournament).
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::cli::parse_seed)]
+    pub seed: Option<u64>,
     /// Write every result, the table and the ratings as JSON.
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
@@ -45,7 +49,7 @@ pub struct TournamentArgs {
     pub no_replay: bool,
     /// Play only shard I of N (matches whose index is I mod N), for spreading over machines;
     /// combine the --results-json files with `arena merge`.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, requires = "seed")]
     pub shard: Option<(usize, usize)>,
     /// Time per turn for external bots, in milliseconds (default: the game's own limit, which
     /// `arena play <game> --help` gives). A time-out is reported with the limit it went over.
@@ -151,11 +155,19 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
         games: args.games,
     };
     let (name, format) = G::format(&own, &field)?;
-    check_size(format.as_ref(), args.bots.len(), args.games, args.seed)?;
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => {
+            let seed = crate::cli::random_seed()?;
+            crate::errln!("tournament seed {seed} (drawn at random; --seed {seed} plays it again)");
+            seed
+        }
+    };
+    check_size(format.as_ref(), args.bots.len(), args.games, seed)?;
     let after = match &args.after {
         Some(f) => {
             let earlier = read_results(f)?;
-            if earlier.game != name || earlier.bots != args.bots || earlier.seed != args.seed {
+            if earlier.game != name || earlier.bots != args.bots || earlier.seed != seed {
                 anyhow::bail!(
                     "{} is not from this tournament (game, bots or seed differ)",
                     f.display()
@@ -173,7 +185,7 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
                 .map(|n| n.get())
                 .unwrap_or(1)
         }),
-        seed: args.seed,
+        seed,
         shard: args.shard,
         replays: if args.no_replay {
             None

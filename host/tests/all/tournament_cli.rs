@@ -61,12 +61,53 @@ fn round_robin_swaps_seats_and_ranks_the_strong_bot_first() {
 }
 
 #[test]
+fn a_tournament_without_seed_draws_one_at_random_and_writes_it_to_be_played_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let file = dir.path().join(name);
+        let out = Arena::tournament("tower-defense")
+            .bots(&["strong", "random", "army"])
+            .args(&["--quiet"])
+            .args(extra)
+            .file("--results-json", &file)
+            .ok();
+        (
+            read_json(&file),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (a, said) = run("a.json", &[]);
+    let (b, _) = run("b.json", &[]);
+    let seed = a["seed"].as_u64().unwrap();
+    // Two draws of 64 bits from the system: equal once in 2^64 runs.
+    assert_ne!(
+        seed,
+        b["seed"].as_u64().unwrap(),
+        "the same seed drawn twice"
+    );
+    assert!(
+        said.contains(&format!("tournament seed {seed}")) && said.contains("--seed"),
+        "{said}"
+    );
+    // Passed back, the seed plays the same tournament.
+    let (again, said) = run("again.json", &["--seed", &seed.to_string()]);
+    assert_eq!(again, a);
+    assert!(!said.contains("drawn at random"), "{said}");
+    // A shard must name the seed: shards drawing their own would not merge into one tournament.
+    let refused = Arena::tournament("tower-defense")
+        .bots(&["strong", "random"])
+        .args(&["--shard", "0/2"])
+        .exits(2);
+    assert!(refused.contains("--seed"), "{refused}");
+}
+
+#[test]
 fn siege_plays_every_defender_against_every_invader() {
     let (_dir, file) = scratch("s.json");
     let out = Arena::tournament("tower-defense")
         .args(&["--variant", "siege"])
         .bots(&["strong", "army"])
-        .args(&["--quiet"])
+        .args(&["--seed", "1", "--quiet"])
         .file("--results-json", &file)
         .ok();
     let r = read_json(&file);
@@ -112,7 +153,7 @@ fn external_bots_in_a_tournament_leave_no_process_behind() {
     let file = dir.path().join("z.json");
     Arena::tournament("tower-defense")
         .bots(&[&bot, "strong"])
-        .args(&["--turn-ms", "5", "--quiet"])
+        .args(&["--turn-ms", "5", "--seed", "1", "--quiet"])
         .file("--results-json", &file)
         .ok();
     let r = read_json(&file);
