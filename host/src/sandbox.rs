@@ -343,6 +343,15 @@ const EMPTY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Drop for Jail {
     fn drop(&mut self) {
+        self.release();
+    }
+}
+
+impl Jail {
+    /// Kills what is left in the bot's cgroups and removes them (what dropping the sandbox does;
+    /// also called by the signal handler, which ends arena without dropping anything). Safe to
+    /// call more than once.
+    pub fn release(&self) {
         let start = std::time::Instant::now();
         let mut tries = 0u32;
         for (_, dir) in &self.cgroups {

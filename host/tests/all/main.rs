@@ -25,6 +25,7 @@ mod registry;
 mod render_cli;
 mod reports;
 mod sandbox_bots;
+mod signals;
 mod starters;
 mod tournament_cli;
 mod tournament_formats;
