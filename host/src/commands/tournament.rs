@@ -82,6 +82,10 @@ pub struct MergeArgs {
     /// Write the merged tournament's report (as `arena tournament --report`).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// Merge the shards given even when some of the N are missing (the table then covers only
+    /// their matches); without it an incomplete set is refused, naming the missing shards.
+    #[arg(long)]
+    pub partial: bool,
 }
 
 /// The most matches one run schedules: the schedule and every result are kept in memory.
@@ -217,6 +221,7 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
         .iter()
         .map(read_results)
         .collect::<anyhow::Result<Vec<_>>>()?;
+    check_shards(&shards, &args.files, args.partial)?;
     let game = shards.first().map(|s| s.game.clone()).unwrap_or_default();
     let format = crate::games::format_of(&game)
         .ok_or_else(|| anyhow::anyhow!("unknown game `{game}` in the results"))?;
@@ -224,6 +229,57 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
     tournament::print(&merged);
     write_results(&merged, args.results_json.as_ref())?;
     write_report(&merged, args.report.as_ref())
+}
+
+/// Refuses a set of shards that is not one whole tournament: shards of different splits, a shard
+/// given twice (its matches would count twice), or, unless `partial`, shards missing (named).
+fn check_shards(shards: &[Results], files: &[PathBuf], partial: bool) -> anyhow::Result<()> {
+    let mut split: Option<(usize, &PathBuf)> = None;
+    let mut seen: std::collections::BTreeMap<usize, &PathBuf> = Default::default();
+    for (s, file) in shards.iter().zip(files) {
+        let Some((i, n)) = s.shard else {
+            // A whole run (or the merge of earlier rounds) holds every shard of its matches.
+            continue;
+        };
+        match split {
+            Some((m, other)) if m != n => anyhow::bail!(
+                "{} is shard {i}/{n} but {} is of {m} shards: not one split of a tournament",
+                file.display(),
+                other.display()
+            ),
+            _ => split = Some((n, file)),
+        }
+        if let Some(other) = seen.insert(i, file) {
+            anyhow::bail!(
+                "shard {i}/{n} is given twice ({} and {}): its matches would count twice",
+                other.display(),
+                file.display()
+            );
+        }
+    }
+    let Some((n, _)) = split else {
+        return Ok(());
+    };
+    let missing: Vec<String> = (0..n)
+        .filter(|i| !seen.contains_key(i))
+        .map(|i| format!("{i}/{n}"))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if !partial {
+        anyhow::bail!(
+            "shards missing: {} ({} of {n} given); give them all, or --partial to merge these alone",
+            missing.join(", "),
+            seen.len()
+        );
+    }
+    crate::errln!(
+        "merging {} of {n} shards (--partial): missing {}; the table covers their matches only",
+        seen.len(),
+        missing.join(", ")
+    );
+    Ok(())
 }
 
 fn read_results(f: &PathBuf) -> anyhow::Result<Results> {

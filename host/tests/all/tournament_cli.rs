@@ -45,6 +45,44 @@ fn results_do_not_depend_on_jobs_and_shards_merge_into_one_run() {
 }
 
 #[test]
+fn merge_refuses_missing_shards_unless_partial_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |i: usize| {
+        tournament(
+            dir.path(),
+            &format!("s{i}.json"),
+            &["--shard", &format!("{i}/3")],
+        )
+        .0
+    };
+    let (s0, s2) = (shard(0), shard(2));
+    let merged = dir.path().join("merged.json");
+    // One of three missing: refused, naming it, and nothing written.
+    let said = Arena::new(&["merge", arg(&s0), arg(&s2)])
+        .file("--results-json", &merged)
+        .exits(2);
+    assert!(
+        said.contains("shards missing: 1/3") && said.contains("--partial"),
+        "{said}"
+    );
+    assert!(!merged.exists());
+    // A shard given twice would count its matches twice.
+    let said = Arena::new(&["merge", arg(&s0), arg(&s0), arg(&s2)]).exits(2);
+    assert!(said.contains("given twice"), "{said}");
+    // --partial merges what is there, and says what is missing.
+    let out = Arena::new(&["merge", arg(&s0), arg(&s2), "--partial"])
+        .file("--results-json", &merged)
+        .ok();
+    assert!(text(&out).contains("missing 1/3"), "{}", text(&out));
+    let r = read_json(&merged);
+    let n = |f: &Path| read_json(f)["results"].as_array().unwrap().len();
+    assert_eq!(r["results"].as_array().unwrap().len(), n(&s0) + n(&s2));
+    // With the third, the merge is whole again.
+    let s1 = shard(1);
+    Arena::new(&["merge", arg(&s0), arg(&s1), arg(&s2)]).ok();
+}
+
+#[test]
 fn round_robin_swaps_seats_and_ranks_the_strong_bot_first() {
     let (dir, replays) = scratch("replays");
     let (file, _) = tournament(dir.path(), "r.json", &["--replays", arg(&replays)]);

@@ -239,7 +239,8 @@ fn print_end(o: &ServeOptions, table: &Table, health: &Health) {
     if o.json {
         println!("{}", report.json());
     } else {
-        print!("{report}");
+        // HTTP players name themselves: no control character reaches the terminal.
+        print!("{}", crate::out::escape_controls(&report.to_string()));
     }
     if let Some(path) = &o.replay {
         match table.write_error() {
