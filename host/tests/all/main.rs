@@ -12,6 +12,7 @@ mod closed_pipe;
 mod colorfight_build_while_busy;
 mod colorfight_rounding;
 mod colorfight_serve;
+mod colorfight_stalled;
 mod common;
 mod control_chars;
 mod desktop;

@@ -18,8 +18,10 @@
 //!   open, a newcomer takes the slot of the one idle the longest ([`conns`]: no request in
 //!   progress), so connections that send half a header and wait cannot lock working clients out.
 //!   Headers within [`HEADER_TIME`] (idle keep-alive connections too), bodies of at most
-//!   [`MAX_BODY`] bytes within [`BODY_TIME`], and no connection lives past [`CONNECTION_TIME`]
-//!   (a client that never reads its answers). None of it can hold up the clock, which only takes
+//!   [`MAX_BODY`] bytes within [`BODY_TIME`], and no connection lives past [`CONNECTION_TIME`].
+//!   A client that never reads its answers holds at most [`stall::SOCKET_BUFFER`] bytes of
+//!   them in the kernel and is dropped once an answer has waited [`stall::WRITE_TIME`]
+//!   ([`stall`]). None of it can hold up the clock, which only takes
 //!   the table's lock for a step; how late its ticks came is in the end report.
 //! - **Time**: every time field is the game's start (Unix time, when the lobby filled) plus
 //!   tick / 10 s; in the lobby the start is "now".
@@ -33,6 +35,7 @@
 
 pub mod api;
 pub mod conns;
+pub mod stall;
 pub mod table;
 
 use crate::error::{Error, Result};
@@ -358,10 +361,11 @@ impl Health {
             self.clock.nice
         ));
         summary.lines.push(format!(
-            "connections: {} accepted, {} evicted, {} refused, at most {} open; peak RSS {}",
+            "connections: {} accepted, {} evicted, {} refused, {} dropped for not reading, at most {} open; peak RSS {}",
             c.accepted,
             c.evicted,
             c.refused,
+            c.stalled,
             c.peak,
             self.peak_rss_kb
                 .map_or("unknown".into(), |kb| format!("{kb} KiB"))
@@ -374,7 +378,8 @@ impl Health {
                 "step_p99_us": step_p99, "step_max_us": step_max, "nice": self.clock.nice,
             },
             "connections": {
-                "accepted": c.accepted, "evicted": c.evicted, "refused": c.refused, "peak": c.peak,
+                "accepted": c.accepted, "evicted": c.evicted, "refused": c.refused,
+                "stalled": c.stalled, "peak": c.peak,
             },
             "peak_rss_kb": self.peak_rss_kb,
         });
@@ -406,6 +411,8 @@ async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>, conns: A
             drop(stream);
             continue;
         };
+        stall::cap_buffers(&stream);
+        let stream = stall::Stalled::new(stream, stall::WRITE_TIME, conns.stalled());
         let slot = Arc::new(slot);
         let shared = shared.clone();
         let task = tokio::spawn({
