@@ -345,6 +345,9 @@ pub fn whole_line<R>(write: impl FnOnce() -> R) -> R {
     write()
 }
 
+/// How long the signal handler waits for a replay line being written to be whole.
+const LINE_WAIT: Duration = Duration::from_secs(5);
+
 /// The signals that end `arena` and every bot it runs.
 pub const ENDING_SIGNALS: [i32; 3] = [
     signal_hook::consts::SIGINT,
@@ -361,11 +364,20 @@ pub fn end_on_signals() -> io::Result<()> {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 end_every_bot();
-                // No line of a replay is left half-written: wait for the one being written, and
-                // let no other start.
-                let _no_more = LINES
-                    .write()
-                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                // No line of a replay is left half-written: wait for the one being written (a
+                // few seconds at most: a write stuck on a full pipe must not keep arena alive),
+                // and let no other start.
+                let until = Instant::now() + LINE_WAIT;
+                let _no_more = loop {
+                    match LINES.try_write() {
+                        Ok(guard) => break Some(guard),
+                        Err(std::sync::TryLockError::Poisoned(e)) => break Some(e.into_inner()),
+                        Err(std::sync::TryLockError::WouldBlock) if Instant::now() < until => {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                        Err(std::sync::TryLockError::WouldBlock) => break None,
+                    }
+                };
                 crate::errln!(
                     "arena: ended by {}: every bot was ended with it",
                     signal_name(signal)
