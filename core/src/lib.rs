@@ -57,8 +57,16 @@
 //!    for the desktop, `arena_firmware::SidePanel`); and what the browser viewer re-plays,
 //!    `host/viewer/src/games/<game>.rs`: `arena_viewer::Viewed`.
 //! 4. **One line in each registry**: [`with_games!`] in `core/src/games/mod.rs` (every layer's
-//!    list of games follows from it: the host's commands, the viewer, the suite, the soak and the
-//!    fuzz targets), and the boards' lineup (`firmware/src/games/mod.rs`).
+//!    list of games follows from it: the host's commands, the viewer, Python's environments, the
+//!    suite, the soak and the fuzz targets), and the boards' lineup (`firmware/src/games/mod.rs`).
+//!    **And one plain `pub mod <game>;` line in each layer's module list**, in
+//!    `core/src/games/mod.rs`, `host/src/games/mod.rs`, `host/src/cli/mod.rs` (the game's flags,
+//!    `cli/<game>.rs`: `arena_host::cli::GameCli`), `host/viewer/src/games/mod.rs` and
+//!    `firmware/src/games/mod.rs`; in Python (`python/`), the game's `impl Observe` in
+//!    `python/src/games.rs` (its observation in `python/src/obs.rs`) and its module
+//!    `python/pocket_arena/<game>.py`. No module is declared inside a macro, so rustfmt, grep and
+//!    cargo-mutants reach every file; `host/tests/all/game_folders.rs` fails when a layer's list
+//!    differs from the registry.
 //! 5. **The tests and benches that come with the folder**: its `arena_tests::Suite` invariants
 //!    (the generic suite, the soak and the fuzz targets follow from the registry and play the
 //!    folder's generator), its `action_`, `verify_` and `game_` fuzz targets, a conformance test

@@ -103,6 +103,11 @@ pub trait Board {
     fn event(&mut self, event: &Event<'_>);
     /// A snapshot frame is on screen and announced: wait until whoever watches has taken it.
     fn hold(&mut self);
+    /// A game frame is on screen: wait until `turns_per_second` allows the next turn (counted
+    /// from the last time it returned). The default plays on at once.
+    fn pace(&mut self, turns_per_second: u32) {
+        let _ = turns_per_second;
+    }
 }
 
 /// What a board does of the loop's events, beside the display it is handed: flush the frame to the
@@ -112,6 +117,11 @@ pub trait Listener<D> {
     fn event(&mut self, display: &mut D, event: &Event<'_>);
     /// A snapshot frame is on screen and announced: wait until whoever watches has taken it.
     fn hold(&mut self) {}
+    /// A game frame is on screen: wait until `turns_per_second` allows the next turn (see
+    /// [`Board::pace`]). The default plays on at once.
+    fn pace(&mut self, turns_per_second: u32) {
+        let _ = turns_per_second;
+    }
 }
 
 /// A board that does nothing of the events: its display shows what is drawn as it is drawn.
@@ -150,6 +160,9 @@ where
     fn hold(&mut self) {
         self.listener.hold();
     }
+    fn pace(&mut self, turns_per_second: u32) {
+        self.listener.pace(turns_per_second);
+    }
 }
 
 /// A digest in the log after every this many turns, on the microcontroller boards (the Pico, the
@@ -159,12 +172,19 @@ pub const DIGEST_EVERY: u32 = 1;
 /// microcontroller boards.
 pub const SNAPSHOT_EVERY: u32 = 25;
 
+/// Turns a second on a real board, so that a person can follow a match (a Tower Defense Duel of
+/// 700 turns in about three minutes). A board whose listener keeps no pace (the Pico, the QEMU
+/// board) plays flat out; the emulated F411 does too, as its SysTick delays take no time.
+pub const TURNS_PER_SECOND: u32 = 4;
+
 /// The rotation as the microcontroller boards play it: forever, from match 0, with the loop's turn
-/// limit, a digest every [`DIGEST_EVERY`] turns and a frame announced every [`SNAPSHOT_EVERY`].
+/// limit, a digest every [`DIGEST_EVERY`] turns, a frame announced every [`SNAPSHOT_EVERY`], and
+/// [`TURNS_PER_SECOND`].
 pub fn run_config() -> crate::RunConfig {
     crate::RunConfig {
         digest_every: DIGEST_EVERY,
         snapshot_every: SNAPSHOT_EVERY,
+        turns_per_second: TURNS_PER_SECOND,
         ..crate::RunConfig::default()
     }
 }
@@ -182,12 +202,13 @@ macro_rules! board_main {
             let mut board = $board::init();
             let cfg = $crate::board::run_config();
             defmt::info!(
-                "{=str}: {=str} ready, playing the rotation digest={=u32} snap={=u32} maxsteps={=u32}",
+                "{=str}: {=str} ready, playing the rotation digest={=u32} snap={=u32} maxsteps={=u32} pace={=u32}",
                 $name,
                 $display,
                 cfg.digest_every,
                 cfg.snapshot_every,
-                cfg.max_steps
+                cfg.max_steps,
+                cfg.turns_per_second
             );
             $crate::run::<$lineup, _>(&mut board, &cfg);
             loop {

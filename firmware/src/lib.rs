@@ -11,6 +11,7 @@
 //!   (1-bit, 4-bit gray, RGB565) and a [`screen::Layout`] that adapts to the display's size;
 //! - [`cost`]: per-turn cost (cycles on real boards, instructions under QEMU `-icount`) and its
 //!   min/median/max;
+//! - [`diff`]: frames drawn in memory and sent as their changes only (the F411's LCD, the Pico's OLED);
 //! - [`frame`]: the 128x64 4-bit framebuffer the SSD0323 boards flush, also used by the host to render
 //!   exactly what such a board shows;
 //! - with the `defmt` feature, the match log: start (game, seed, bots), a state digest every N turns,
@@ -35,6 +36,7 @@
 
 pub mod board;
 pub mod cost;
+pub mod diff;
 pub mod frame;
 pub mod games;
 pub mod lineup;

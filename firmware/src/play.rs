@@ -31,6 +31,9 @@ pub struct RunConfig {
     pub snapshot_every: u32,
     /// A match that has not ended after this many steps is stopped (no outcome).
     pub max_steps: u32,
+    /// The pace a person can watch: after each game frame the board waits until this many turns a
+    /// second ([`Board::pace`]; a board that cannot wait, or the host, plays on). 0: flat out.
+    pub turns_per_second: u32,
 }
 
 impl Default for RunConfig {
@@ -41,6 +44,7 @@ impl Default for RunConfig {
             digest_every: 10,
             snapshot_every: 0,
             max_steps: 2000,
+            turns_per_second: 0,
         }
     }
 }
@@ -233,6 +237,7 @@ fn play_steps<G: Screen + Roster, B: Board>(
     let number = label.number;
     let _ = draw_game(game, label, board.display());
     frame(board, number, 0, FrameKind::Game, snapshot_due(cfg, 0));
+    pace(board, cfg);
     let mut refused: u32 = 0;
     // The schedule counts steps, not `Game::turn`: a step may be a phase of a turn, or one seat's
     // move.
@@ -260,8 +265,17 @@ fn play_steps<G: Screen + Roster, B: Board>(
             FrameKind::Game,
             snapshot_due(cfg, turn),
         );
+        pace(board, cfg);
     }
     (steps, refused)
+}
+
+/// A game frame is shown: the board keeps the pace of `cfg`, if any.
+#[inline(always)]
+fn pace<B: Board>(board: &mut B, cfg: &RunConfig) {
+    if cfg.turns_per_second != 0 {
+        board.pace(cfg.turns_per_second);
+    }
 }
 
 /// The match is over: the event.

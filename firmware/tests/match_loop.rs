@@ -292,3 +292,52 @@ fn every_lineup_entry_draws_inside_every_display() {
     assert!(gray.listener.distinct_frames.len() > per_match);
     assert!(lcd.listener.distinct_frames.len() > per_match);
 }
+
+/// Counts the game frames and when the loop asked for the pace.
+#[derive(Default)]
+struct Paced {
+    game_frames: u32,
+    /// (game frames shown when asked, turns a second asked).
+    asked: Vec<(u32, u32)>,
+}
+
+impl<D> Listener<D> for Paced {
+    fn event(&mut self, _display: &mut D, event: &Event<'_>) {
+        if let Event::Frame {
+            kind: FrameKind::Game,
+            ..
+        } = event
+        {
+            self.game_frames += 1;
+        }
+    }
+    fn pace(&mut self, turns_per_second: u32) {
+        self.asked.push((self.game_frames, turns_per_second));
+    }
+}
+
+#[test]
+fn the_pace_is_kept_after_every_game_frame_and_only_when_set() {
+    for tps in [0, 4] {
+        let mut board = Parts {
+            display: Canvas::<Rgb565>::new(240, 240),
+            clock: Ticks::default(),
+            listener: Paced::default(),
+        };
+        let cfg = RunConfig {
+            matches: Some(2),
+            max_steps: 30,
+            turns_per_second: tps,
+            ..RunConfig::default()
+        };
+        arena_firmware::run::<arena_firmware::Arcade, _>(&mut board, &cfg);
+        let frames = board.listener.game_frames;
+        assert!(frames > 30, "{frames} game frames");
+        let want: Vec<(u32, u32)> = if tps == 0 {
+            Vec::new()
+        } else {
+            (1..=frames).map(|f| (f, tps)).collect()
+        };
+        assert_eq!(board.listener.asked, want, "turns a second {tps}");
+    }
+}

@@ -37,8 +37,8 @@
 //!
 //! ## Adding a game
 //! A folder `games/<game>/` implementing the traits above, a file `cli/<game>.rs` with its flags,
-//! and one line in the core's registry,
-//! [`arena_core::with_games!`]; the core's checklist says the rest.
+//! each declared by a plain `pub mod <game>;` line (in `games/mod.rs` and `cli/mod.rs`), and one
+//! line in the core's registry, [`arena_core::with_games!`]; the core's checklist says the rest.
 
 #![warn(missing_docs)]
 

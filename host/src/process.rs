@@ -443,7 +443,7 @@ impl BotProcess {
         }
         let jail = limits.sandbox.map(Jail::new).transpose()?.map(Arc::new);
         let mut cmd = match &jail {
-            Some(jail) => jail.command(command),
+            Some(jail) => jail.command(command)?,
             None => {
                 let mut cmd = Command::new("sh");
                 cmd.arg("-c").arg(command);

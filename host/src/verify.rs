@@ -49,6 +49,18 @@ impl Difference {
         }
     }
 
+    /// The file holds what the rules refuse on purpose, where the original acted (a documented
+    /// decision): `why` says it whole, and is shown as it is, without "expected ..., got ...".
+    pub fn refused(why: impl Into<String>) -> Self {
+        Difference {
+            line: None,
+            turn: None,
+            path: String::new(),
+            expected: String::new(),
+            got: why.into(),
+        }
+    }
+
     /// The same difference, found at line `line` (counted from 1).
     pub fn at_line(mut self, line: usize) -> Self {
         self.line = Some(line);
@@ -78,6 +90,10 @@ impl fmt::Display for Difference {
         }
         if !self.path.is_empty() {
             write!(f, "{}: ", self.path)?;
+        }
+        if self.expected.is_empty() && self.path.is_empty() {
+            // [`Difference::refused`].
+            return write!(f, "{}", self.got);
         }
         write!(f, "expected {}, got {}", self.expected, self.got)
     }

@@ -2,7 +2,8 @@
 //!
 //! [`Suite`] is written once and run over every game (as OpenSpiel's generic tests are): arbitrary
 //! action sequences never panic, the game's invariants hold after every turn, the same seed and
-//! actions give the same digests, and a clone re-plays to the same digests. The actions come from
+//! actions give the same digests, a clone re-plays to the same digests, and a fixed match of
+//! built-in bots gives the digests pinned in the game's [`Suite::PINNED`]. The actions come from
 //! the game's own generator ([`ArbitraryGame`], in arena-core behind its `arbitrary` feature), the
 //! one the fuzz targets and the soak play too: proptest makes bytes, and at every step each seat's
 //! action is drawn from them given the state, so the same bytes on the same states give the same
@@ -14,7 +15,7 @@
 //! original engines (`../shared/golden`, or `ARENA_GOLDEN`).
 
 use arena_core::arbitrary::{ArbitraryGame, Unstructured};
-use arena_core::{Seat, SetupError};
+use arena_core::{Roster, Seat, SetupError, MAX_SEATS};
 use proptest::prelude::*;
 use std::ops::Range;
 
@@ -88,7 +89,7 @@ pub fn play_builtin<G: HostGame>(
 
 /// What the generic suite needs to know about a game beyond the [`arena_core::Game`] API and its
 /// generator.
-pub trait Suite: ArbitraryGame + core::fmt::Debug {
+pub trait Suite: ArbitraryGame + Roster + core::fmt::Debug {
     /// How many steps a case plays (fewer if the game ends first).
     const TURNS: Range<usize>;
     /// The most bytes a step's actions are drawn from (all seats together; the soak gives each
@@ -100,6 +101,10 @@ pub trait Suite: ArbitraryGame + core::fmt::Debug {
     fn params() -> Vec<Self::Params>;
     /// The invariants that must hold after every step, given the state before it.
     fn check(&self, before: &Self) -> Result<(), String>;
+    /// The digests of the pinned match ([`pinned_digests`]), as the current code gives them:
+    /// `(steps played, digest)`. A change to these values changes what every board reports, so
+    /// the commit that changes them must say why (a rule fixed, a field added to the digest).
+    const PINNED: &'static [(u32, u64)];
     /// The state, built where it will live.
     fn boxed(params: &Self::Params, seed: u64) -> Result<Box<Self>, SetupError> {
         Self::new(params, seed).map(Box::new)
@@ -173,6 +178,59 @@ pub fn play_checked<G: Suite>(
     Ok(played)
 }
 
+/// After how many steps the pinned match's digest is pinned (those it reaches; and its end).
+pub const PIN_STEPS: [u32; 5] = [0, 1, 10, 100, 300];
+/// The pinned match's seed.
+pub const PIN_SEED: u64 = 42;
+
+/// The pinned match of `G`: the first of [`Suite::params`], seeded [`PIN_SEED`], seat `s` played
+/// by the built-in bot `Roster::BOTS[s % len]` seeded `s`, stepped as a board's match loop steps it
+/// ([`Roster::step_bots`]) until it is over or [`PIN_STEPS`]' last step. The digest after each of
+/// [`PIN_STEPS`] the match reaches, and at its end: `(steps played, digest)`. The same core code runs
+/// on the boards, so these are the digests a board reports for the same match.
+pub fn pinned_digests<G: Suite>() -> Result<Vec<(u32, u64)>, String> {
+    let all = G::params();
+    let params = all.first().ok_or("no params")?;
+    let mut game = G::boxed(params, PIN_SEED).map_err(|e| e.to_string())?;
+    let mut bots = (0..game.seats())
+        .map(|s| {
+            let name = G::BOTS[s % G::BOTS.len()];
+            G::bot(name, s as u64).ok_or(format!("no bot {name}"))
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let last = PIN_STEPS[PIN_STEPS.len() - 1];
+    let mut out = Vec::new();
+    let mut steps = 0;
+    loop {
+        if PIN_STEPS.contains(&steps) || game.is_over() {
+            out.push((steps, game.digest()));
+        }
+        if game.is_over() || steps >= last {
+            return Ok(out);
+        }
+        game.step_bots::<MAX_SEATS>(&mut bots, || ());
+        steps += 1;
+    }
+}
+
+/// The pinned match's digests are still [`Suite::PINNED`] (the message gives the new values in
+/// the form to paste, for a change that is explained).
+pub fn check_pinned<G: Suite>() -> Result<(), String> {
+    let now = pinned_digests::<G>()?;
+    if now == G::PINNED {
+        return Ok(());
+    }
+    let listed: Vec<String> = now
+        .iter()
+        .map(|(k, d)| format!("({k}, 0x{d:016x})"))
+        .collect();
+    Err(format!(
+        "{}: the pinned match's digests changed (explain why in the commit):\n    const PINNED: &'static [(u32, u64)] = &[{}];",
+        G::NAME,
+        listed.join(", ")
+    ))
+}
+
 /// The generic properties, for one game.
 pub fn check_suite_case<G: Suite>(
     which: usize,
@@ -222,6 +280,14 @@ macro_rules! suite {
                     steps in $crate::arb_steps::<$game>(),
                 ) {
                     $crate::check_suite_case::<$game>(which, seed, &steps)?;
+                }
+            }
+
+            /// The digests of a fixed match of built-in bots are the pinned ones.
+            #[test]
+            fn pinned_digests() {
+                if let Err(why) = $crate::check_pinned::<$game>() {
+                    panic!("{why}");
                 }
             }
         }

@@ -3,6 +3,8 @@
 //! The board: an SSD1306 128x64 OLED on I2C0 (SDA GP4, SCL GP5, address 0x3C), the log over
 //! defmt-rtt, turn costs in core cycles. What it adds to arena-firmware:
 //! - [`init`]: clocks (125 MHz from the 12 MHz crystal), I2C0 at 400 kHz, the display;
+//! - [`Oled`]: the display the screens draw on: a 1-bit frame in RAM ([`PageFrame`]) of which only
+//!   the changed columns of the changed pages go over I2C at each frame (1 KB each time before);
 //! - [`Cycles`]: the turn clock, SysTick on the core clock extended to 32 bits by counting its
 //!   wraps (the Cortex-M0+ has no DWT cycle counter, and 24 bits wrap after 134 ms);
 //! - [`stack`]: stack painting, for the high-water mark of each match (`stack m= used= of=`, the
@@ -21,15 +23,18 @@ pub mod stack;
 use core::sync::atomic::{AtomicU32, Ordering};
 
 use arena_firmware::board::{Event, Listener, Parts};
+use arena_firmware::diff::PageFrame;
 use arena_firmware::TurnClock;
 use cortex_m::peripheral::syst::SystClkSource;
 use cortex_m::peripheral::{SCB, SYST};
 use defmt_rtt as _;
+use embedded_graphics::pixelcolor::BinaryColor;
+use embedded_graphics::prelude::*;
 use hal::fugit::RateExtU32;
 use hal::pac;
 use panic_probe as _;
 use rp2040_hal as hal;
-use ssd1306::mode::BufferedGraphicsMode;
+use ssd1306::mode::BasicMode;
 use ssd1306::prelude::*;
 use ssd1306::{I2CDisplayInterface, Ssd1306};
 
@@ -103,22 +108,77 @@ pub type Bus = hal::I2C<
         hal::gpio::Pin<hal::gpio::bank0::Gpio5, hal::gpio::FunctionI2C, hal::gpio::PullUp>,
     ),
 >;
-pub type Display =
-    Ssd1306<I2CInterface<Bus>, DisplaySize128x64, BufferedGraphicsMode<DisplaySize128x64>>;
+/// The SSD1306 through the `ssd1306` crate, its commands only (the frame is [`Oled`]'s).
+pub type Panel = Ssd1306<I2CInterface<Bus>, DisplaySize128x64, BasicMode>;
+
+/// The OLED as the screens see it: they draw into its frame (the SSD1306's GDDRAM layout, 1 KB,
+/// beside 1 KB of what the panel shows); [`Oled::show`] sends, page by page, only the columns
+/// from the first to the last that changed: a turn that moves one piece and the turn counter
+/// sends two short runs, not the 1,024 bytes the `ssd1306` crate's buffered mode sends after a
+/// clear.
+pub struct Oled {
+    panel: Panel,
+    /// In a static: the board lives in `main`'s frame, under every match's stack.
+    frame: &'static mut Frame,
+}
+
+/// The OLED's frame and what the panel shows.
+pub type Frame = PageFrame<128, 1024>;
+
+impl Oled {
+    /// Sends what changed since the last frame.
+    pub fn show(&mut self) {
+        let panel = &mut self.panel;
+        let sent = self.frame.flush(|page, x0, run| {
+            let end = x0.saturating_add(run.len() as u8);
+            panel.set_draw_area(
+                (x0, page.saturating_mul(8)),
+                (end, page.saturating_add(1).saturating_mul(8)),
+            )?;
+            panel.draw(run)
+        });
+        if sent.is_err() {
+            defmt::warn!("display flush failed; the next frame is sent whole");
+        }
+    }
+}
+
+impl OriginDimensions for Oled {
+    fn size(&self) -> Size {
+        self.frame.size()
+    }
+}
+
+impl DrawTarget for Oled {
+    type Color = BinaryColor;
+    type Error = core::convert::Infallible;
+
+    fn draw_iter<I: IntoIterator<Item = Pixel<BinaryColor>>>(
+        &mut self,
+        pixels: I,
+    ) -> Result<(), Self::Error> {
+        self.frame.draw_iter(pixels)
+    }
+
+    fn clear(&mut self, color: BinaryColor) -> Result<(), Self::Error> {
+        self.frame.clear(color)
+    }
+}
+
+/// The board's display.
+pub type Display = Oled;
 
 /// The board: the OLED, the turn clock, and stack painting per match.
 pub type Pico = Parts<Display, Cycles, Events>;
 
-/// What the Pico does of the loop's events: flush each frame to the OLED, paint the stack at the
-/// start of a match and log its high-water mark at the end.
+/// What the Pico does of the loop's events: send each frame's changes to the OLED, paint the stack
+/// at the start of a match and log its high-water mark at the end.
 pub struct Events;
 
 impl Listener<Display> for Events {
     fn event(&mut self, display: &mut Display, event: &Event<'_>) {
         match event {
-            Event::Frame { .. } if display.flush().is_err() => {
-                defmt::warn!("display flush failed")
-            }
+            Event::Frame { .. } => display.show(),
             _ => stack::watch(event),
         }
     }
@@ -162,17 +222,19 @@ pub fn init() -> Pico {
         &mut pac.RESETS,
         &clocks.system_clock,
     );
-    let mut display = Ssd1306::new(
+    let mut panel = Ssd1306::new(
         I2CDisplayInterface::new(i2c),
         DisplaySize128x64,
         DisplayRotation::Rotate0,
-    )
-    .into_buffered_graphics_mode();
-    if display.init().is_err() {
+    );
+    if panel.init().is_err() {
         panic!("no SSD1306 at 0x3C on I2C0 (SDA GP4, SCL GP5)");
     }
+    let Some(frame) = cortex_m::singleton!(: Frame = PageFrame::new()) else {
+        panic!("the OLED's frame taken twice");
+    };
     Parts {
-        display,
+        display: Oled { panel, frame },
         clock: Cycles::start(core.SYST),
         listener: Events,
     }

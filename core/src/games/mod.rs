@@ -2,8 +2,12 @@
 //! new game follows.
 
 /// The registry: every game, each `folder: type`, in the order `arena` lists them. Calls
-/// `$then! { ... }` with the list, so that every layer's list of games (the modules here, the
-/// host's commands, the viewer, the long runs, the fuzz targets) is written from this one.
+/// `$then! { ... }` with the list, so that every layer's list of games (the host's commands and
+/// formats, the viewer, Python's environments, the long runs, the fuzz targets) is written from
+/// this one. The modules are not: each layer declares its games' modules with plain
+/// `pub mod <folder>;` lines (below, and in the host's, the command line's, the viewer's and the
+/// firmware's `mod.rs`), so that rustfmt, grep and cargo-mutants see every file, and
+/// `host/tests/all/game_folders.rs` fails when a layer's list differs from this one.
 #[macro_export]
 macro_rules! with_games {
     ($then:ident) => {
@@ -17,10 +21,8 @@ macro_rules! with_games {
     };
 }
 
-macro_rules! folders {
-    ($($folder:ident: $game:ty),* $(,)?) => {
-        $(pub mod $folder;)*
-    };
-}
-
-with_games!(folders);
+pub mod ants;
+pub mod ballroom;
+pub mod colorfight;
+pub mod mammut;
+pub mod tower_defense;

@@ -21,7 +21,7 @@ pub struct PlayFlags {
     pub ruleset: RulesetArg,
     /// Seats without a --bot wait for a bot to connect over TCP on `127.0.0.1:<port base>+seat`, as
     /// the official engine does (the official starter packs connect unchanged). `--bot tcp` does
-    /// the same for one seat.
+    /// the same for one seat. With --tcp, --name names the seats in order, TCP seats included.
     #[arg(long)]
     pub tcp: bool,
     /// How long each TCP seat waits for its bot, in seconds, one seat after the other (the

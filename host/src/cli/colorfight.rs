@@ -98,7 +98,7 @@ pub struct ServeArgs {
     pub bots: Vec<String>,
     /// Start the clock S seconds after the server opened even if seats are free (they stay
     /// open for joins during the first 5 minutes); 0: wait for every client.
-    #[arg(long, value_name = "S", default_value_t = 0.0)]
+    #[arg(long, value_name = "S", default_value_t = 0.0, value_parser = parse_seconds)]
     pub join_s: f64,
     /// Seed for the map, the rules' draws and the built-in bots, a whole number from 0 to 2^64-1
     /// (default: from the clock).
@@ -116,12 +116,25 @@ pub struct ServeArgs {
     /// Record the state in the trace every N ticks (and at the end).
     #[arg(long, value_name = "N", default_value_t = 50)]
     pub state_every: u32,
-    /// Keep answering for S seconds after the game ended, so clients see the end.
-    #[arg(long, value_name = "S", default_value_t = 10.0)]
+    /// Keep answering for S seconds after the game ended, so clients see the end (their
+    /// `currTime` runs on past `endTime` meanwhile, as the original server's did).
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = parse_seconds)]
     pub linger_s: f64,
     /// Print the report as JSON instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+#[cfg(feature = "serve")]
+/// A number of seconds a server option can wait: 0 or more, at most a day, so that a wait is
+/// refused here, before the server says it listens, rather than when it begins.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    const DAY: f64 = 86_400.0;
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=DAY).contains(&v) => Ok(v),
+        Ok(_) => Err(format!("{s} is not a number of seconds from 0 to {DAY}")),
+        Err(e) => Err(format!("{s} is not a number of seconds: {e}")),
+    }
 }
 
 #[cfg(feature = "serve")]

@@ -59,11 +59,14 @@ pub struct MatchArgs {
 /// `--sandbox` and the caps on each sandboxed bot, for `arena play` and `arena tournament`.
 #[derive(Args, Clone, Debug)]
 pub struct SandboxArgs {
-    /// Run each `cmd:` bot in a sandbox (bubblewrap, rlimits, cgroups where writable): no network,
-    /// a read-only system with the home folders hidden, its own scratch folder ($HOME), caps on
-    /// memory, CPU, processes, file size and open files; a bot stopped by a cap is a crash naming
-    /// the cap. Use it for any bot you did not write (a tournament's entries). Where the machine
-    /// cannot sandbox, arena refuses to start and says why.
+    /// Run each `cmd:` bot in a sandbox (bubblewrap, setpriv, seccomp, rlimits, cgroups where
+    /// writable): a user of its own per seat (arena run by root), no capabilities, no terminal, no
+    /// network; of the machine only /usr, a few /etc files and the folders of the paths its
+    /// command line names, read-only (a path leading into an output, another entry's folder or
+    /// a home folder is refused); its own scratch folder ($HOME); caps on memory, CPU,
+    /// processes, file size and open files; a bot stopped by a cap is a crash naming the cap.
+    /// Use it for any bot you did not write (a tournament's entries). Where the machine cannot
+    /// sandbox, arena refuses to start and says why (docs/bots.md, "Sandbox").
     #[arg(long)]
     pub sandbox: bool,
     /// Memory of each sandboxed bot, in MB.
@@ -75,7 +78,8 @@ pub struct SandboxArgs {
     /// Processes and threads of each sandboxed bot.
     #[arg(long, value_name = "N", default_value_t = Caps::default().procs)]
     pub bot_procs: u64,
-    /// Largest file a sandboxed bot may write, and the size of its scratch folder, in MB.
+    /// Largest file a sandboxed bot may write, and the size of all it may write (its scratch
+    /// folder, /tmp and /dev/shm), in MB.
     #[arg(long, value_name = "MB", default_value_t = Caps::default().file_mb)]
     pub bot_disk: u64,
     /// Open files of each process of a sandboxed bot.
@@ -85,8 +89,14 @@ pub struct SandboxArgs {
 
 impl SandboxArgs {
     /// The caps asked for, `None` without `--sandbox`; an error says why this machine cannot
-    /// sandbox (bots never run unsandboxed when `--sandbox` was asked for).
-    pub fn caps(&self) -> anyhow::Result<Option<Caps>> {
+    /// sandbox (bots never run unsandboxed when `--sandbox` was asked for), or which path a
+    /// `cmd:` bot's command line names that no sandboxed bot may see: `outputs` (flag, path)
+    /// are arena's outputs, `bots` every `--bot`.
+    pub fn caps(
+        &self,
+        bots: &[String],
+        outputs: &[(&str, Option<&std::path::Path>)],
+    ) -> anyhow::Result<Option<Caps>> {
         if !self.sandbox {
             return Ok(None);
         }
@@ -98,10 +108,21 @@ impl SandboxArgs {
             disk_mb: self.bot_disk,
             open_files: self.bot_files,
             share_net: false,
+            fence: None,
         };
         crate::sandbox::check(&caps)
             .map_err(|why| anyhow::anyhow!("--sandbox: cannot sandbox bots here: {why}"))?;
-        Ok(Some(caps))
+        let commands: Vec<&str> = bots.iter().filter_map(|b| b.strip_prefix("cmd:")).collect();
+        let fence = crate::sandbox::Fence::new(
+            outputs.iter().filter_map(|&(flag, p)| p.map(|p| (flag, p))),
+            commands.iter().copied(),
+        );
+        for command in &commands {
+            fence
+                .check(command)
+                .map_err(|why| anyhow::anyhow!("--sandbox: cmd:{command}: {why}"))?;
+        }
+        Ok(Some(caps.fenced(fence)))
     }
 }
 
@@ -311,10 +332,8 @@ pub struct Server {
     pub run: fn(&clap::ArgMatches) -> anyhow::Result<()>,
 }
 
-macro_rules! folders {
-    ($($folder:ident: $game:ty),* $(,)?) => {
-        $(pub mod $folder;)*
-    };
-}
-
-arena_core::with_games!(folders);
+pub mod ants;
+pub mod ballroom;
+pub mod colorfight;
+pub mod mammut;
+pub mod tower_defense;

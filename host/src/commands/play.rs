@@ -19,7 +19,13 @@ pub fn command<G: GameCli>() -> Command {
 pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
     let common = MatchArgs::from_arg_matches(m)?;
     let args = G::PlayFlags::from_arg_matches(m)?;
-    let sandbox = common.sandbox.caps()?;
+    let sandbox = common.sandbox.caps(
+        &common.bots,
+        &[
+            ("--replay", common.replay.as_deref()),
+            ("--bot-logs", common.bot_logs.as_deref()),
+        ],
+    )?;
     let plan = G::plan(&G::play_options(&args), &common.request(sandbox))?;
     for (seat, bot) in plan.bots.iter().enumerate() {
         bot.check_start()

@@ -205,7 +205,15 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
         timing: Timing {
             turn_ms: args.turn_ms,
             no_timeout: args.no_timeout,
-            sandbox: args.sandbox.caps()?,
+            sandbox: args.sandbox.caps(
+                &args.bots,
+                &[
+                    ("--replays", args.replays.as_deref()),
+                    ("--results-json", args.results_json.as_deref()),
+                    ("--report", args.report.as_deref()),
+                    ("--after", args.after.as_deref()),
+                ],
+            )?,
         },
     };
     let results = tournament::run(&contest, format.as_ref(), &args.bots, &options)?;

@@ -1,4 +1,5 @@
-//! Every game the desktop knows, one folder each, from the one list ([`arena_core::with_games!`]):
+//! Every game the desktop knows, one folder each (a plain `pub mod` line a game, equal to the
+//! registry: host/tests/all/game_folders.rs), and from the one list ([`arena_core::with_games!`]):
 //! replay detection and verification, `arena merge`'s formats, the long runs and the fuzz targets
 //! follow from it. The command line keeps its own list from the same macro
 //! (`commands::GAMES`, in the command layer): this layer does not know it.
@@ -10,9 +11,14 @@ use crate::replay::{Head, ReplayContext};
 use crate::verify::{Difference, Verified};
 use std::io::BufRead;
 
+pub mod ants;
+pub mod ballroom;
+pub mod colorfight;
+pub mod mammut;
+pub mod tower_defense;
+
 macro_rules! registry {
     ($($folder:ident: $game:ty),* $(,)?) => {
-        $(pub mod $folder;)*
         /// Every game, in the order `arena` lists them.
         pub static GAMES: &[Entry] = &[$(Entry::of::<$game>()),*];
     };

@@ -373,7 +373,9 @@ fn verify_accepts_official_logs_where_a_bot_acts_for_another_seat() {
 #[test]
 fn verify_refuses_a_tampered_official_log_naming_turn_and_field() {
     let (_dir, path) = scratch("tampered.json");
-    // One recorded value changed in each log: a player state, and an attack's flag.
+    // One recorded value changed in each log: a player state, and an attack's flags where no bot
+    // could have set them (the engine invalidates an attack out of range whatever the bot sent,
+    // and sets the damage of an attack it judges).
     let cases = [
         (
             "otherseat.json",
@@ -383,9 +385,15 @@ fn verify_refuses_a_tampered_official_log_naming_turn_and_field() {
         ),
         (
             "rotated.json",
-            "/turns/32/attack_actions/1/isValid",
-            json!(false),
-            "turn 32: attack_actions[1].isValid: expected false, got true",
+            "/turns/32/attack_actions/2/isValid",
+            json!(true),
+            "turn 32: attack_actions[2].isValid: expected true, got false",
+        ),
+        (
+            "rotated.json",
+            "/turns/32/attack_actions/1/damage",
+            json!(7),
+            "turn 32: attack_actions[1].damage: expected 7, got 6",
         ),
     ];
     for (name, pointer, value, message) in cases {
@@ -397,4 +405,142 @@ fn verify_refuses_a_tampered_official_log_naming_turn_and_field() {
         let said = Arena::verify("ballroom", &path).exits(1);
         assert!(said.contains(message), "{name}: {said}");
     }
+}
+
+#[test]
+fn verify_accepts_flags_only_a_bot_could_have_set_and_names_them() {
+    // The official engine keeps a bot's `isValid: false` on a valid action and its `nullified` and
+    // `damage` where its judgement sets neither (rules, Protocol): such a log verifies, and the
+    // report names the values that only the bots' flags explain.
+    let (_dir, path) = scratch("flags.json");
+    let mut log = read_json(&acting_for_another_seat("rotated.json"));
+    let turn = &mut log["turns"][32];
+    turn["attack_actions"][0]["isValid"] = json!(false);
+    turn["attack_actions"][3]["nullified"] = json!(true);
+    turn["move_actions"][1]["isValid"] = json!(false);
+    std::fs::write(&path, log.to_string()).unwrap();
+    let said = verifies("ballroom", &path, &[]);
+    assert!(said.contains("scores 27 26 33 50"), "{said}");
+    assert!(
+        said.contains("3 logged flags stand as bots sent them")
+            && said.contains("turn 32 move_actions[1].isValid, turn 32 attack_actions[0].isValid"),
+        "{said}"
+    );
+}
+
+#[test]
+fn trailing_bytes_are_ignored_and_flags_a_bot_sends_stand_where_the_engine_sets_none() {
+    // Seat 1 writes `{"x":1}` after every action (the official engine reads the first JSON value:
+    // the bot is not dropped), sends `isValid: false` with every action, and in ATTACK
+    // `damage: 99, nullified: true` on player 7 (no player: the engine invalidates it and sets no
+    // damage). Seat 0 is the same bot without any of it, its input kept to read `last_actions`.
+    let (_dir, logs) = scratch("logs");
+    let odd = test_bot("ballroom_phase_bot.py", "--trailing --flags --target 7");
+    let plain = test_bot("ballroom_phase_bot.py", "");
+    let (report, log) = Arena::play("ballroom")
+        .bots(&[&plain, &odd, "random", "random"])
+        .args(&["--seed", "5"])
+        .file("--bot-logs", &logs)
+        .played("game.json");
+    assert_eq!(report["seats"][1]["faults"], json!([]), "{report}");
+    assert_eq!(
+        report["seats"][1]["refused"], 100,
+        "the 100 attacks on no player: {report}"
+    );
+    let logged = read_json(&log);
+    let turn1 = &logged["turns"][1];
+    assert_eq!(turn1["player_states"][1]["isActive"], true);
+    // Its first move, one step from its spawn (9,0), was made; the log says what the bot said.
+    assert_eq!(
+        turn1["player_states"][1]["position"],
+        json!({"x": 8, "y": 0})
+    );
+    assert_eq!(
+        turn1["move_actions"][1],
+        json!({"executor": 1, "destination": {"x": 8, "y": 0}, "isValid": false})
+    );
+    assert_eq!(
+        turn1["use_actions"][1],
+        json!({"executor": 1, "use": false, "isValid": false})
+    );
+    assert_eq!(
+        turn1["buy_actions"][1],
+        json!({"executor": 1, "item": "NONE", "isValid": false})
+    );
+    for t in 1..=100 {
+        assert_eq!(
+            logged["turns"][t]["attack_actions"][1],
+            json!({"executor": 1, "target": 7, "isValid": false, "damage": 99, "nullified": true}),
+            "turn {t}"
+        );
+    }
+    // Seat 0 read the same values in the next phase's `last_actions`.
+    let input = std::fs::read_to_string(logs.join("0.input")).unwrap();
+    let after_attack = input
+        .lines()
+        .find(|l| l.contains(r#""turn":1,"last_phase":"ATTACK""#))
+        .expect("the message after turn 1's ATTACK");
+    assert!(
+        after_attack
+            .contains(r#"{"executor":1,"target":7,"isValid":false,"damage":99,"nullified":true}"#),
+        "{after_attack}"
+    );
+    let said = verifies("ballroom", &log, &[]);
+    assert!(
+        said.contains("logged flags stand as bots sent them"),
+        "{said}"
+    );
+}
+
+#[test]
+fn tcp_seats_are_named_in_order_and_names_without_tcp_say_how() {
+    // With --tcp, the names go to the seats in order, the TCP seats after the bots given
+    // included; nobody connects to those (within 0.1 s), so they play the defaults.
+    let (report, log) = Arena::play("ballroom")
+        .args(&[
+            "--tcp",
+            "--port-base",
+            "0",
+            "--tcp-wait",
+            "0.1",
+            "--seed",
+            "2",
+        ])
+        .bots(&["strong"])
+        .args(&["--name", "alice", "--name", "bob", "--name", "carol"])
+        .played("named.json");
+    let names: Vec<&str> = report["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["bot"].as_str().unwrap())
+        .collect();
+    assert_eq!(&names[..3], ["alice", "bob", "carol"], "{report}");
+    assert!(names[3].starts_with("tcp:"), "the seat not named: {report}");
+    let logged = read_json(&log);
+    assert_eq!(
+        logged["names"].as_array().unwrap()[..3],
+        [json!("alice"), json!("bob"), json!("carol")]
+    );
+    for seat in 1..4 {
+        assert_eq!(report["seats"][seat]["faults"][0]["turn"], 0, "{report}");
+    }
+    // Five names for four seats, and names past the bots without --tcp: refused, saying how.
+    let said = Arena::play("ballroom")
+        .args(&["--tcp", "--port-base", "0"])
+        .args(&[
+            "--name", "a", "--name", "b", "--name", "c", "--name", "d", "--name", "e",
+        ])
+        .exits(2);
+    assert!(
+        said.contains("a Ballroom Blitz match has 4 seats"),
+        "{said}"
+    );
+    let said = Arena::play("ballroom")
+        .args(&["--name", "a", "--name", "b"])
+        .exits(2);
+    assert!(
+        said.contains("add --tcp") && said.contains("--bot tcp"),
+        "{said}"
+    );
 }

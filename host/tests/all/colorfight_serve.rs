@@ -139,7 +139,7 @@ fn a_python_client_joins_plays_and_finishes_and_the_trace_verifies() {
         .current_dir(workspace())
         .output()
         .expect("run python3");
-    let (report, _) = served.finish(Duration::from_secs(60));
+    let (report, _) = served.finish(Duration::from_secs(120));
     assert!(bot.status.success(), "{}", text(&bot));
     let line = String::from_utf8_lossy(&bot.stdout);
     let b: Value = serde_json::from_str(line.lines().last().unwrap_or("")).unwrap();
@@ -200,10 +200,11 @@ fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
     let token = a.1["token"].as_str().unwrap().to_string();
     assert_eq!(a.1["uid"], 1);
     let stalled = stalled_clients(served.port);
-    // The second client fills the lobby: the clock starts.
+    // The second client fills the lobby: the clock starts (after `started`: the 30 ticks
+    // cannot take less than 3 s of it).
+    let started = Instant::now();
     let b = served.post("joingame", r#"{"name":"b"}"#);
     assert_eq!(b.1["uid"], 2, "{b:?}");
-    let started = Instant::now();
     assert_eq!(code(&served.post("joingame", r#"{"name":"c"}"#)), 10);
     // An attack on a far cell: the server's error 1, at its tick.
     let info = served.post("getgameinfo", r#"{"protocol":2}"#).1;
@@ -235,15 +236,18 @@ fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
     while served.post("getgameinfo", "{}").1["info"]["time"].as_f64()
         < served.post("getgameinfo", "{}").1["info"]["end_time"].as_f64()
     {
+        // Only against a clock that stopped: far beyond 3 s, even on a loaded machine.
         assert!(
-            started.elapsed() < Duration::from_secs(20),
+            started.elapsed() < Duration::from_secs(120),
             "the clock stopped"
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+    // Not early (a lower bound: a slow machine only makes it later); the count of ticks played
+    // is checked in the report below.
     let elapsed = started.elapsed();
     assert!(
-        elapsed > Duration::from_millis(2_500) && elapsed < Duration::from_secs(8),
+        elapsed > Duration::from_millis(2_500),
         "30 ticks took {elapsed:?}"
     );
     let ended = served.post("attack", &act(&near["x"], &near["y"]));
@@ -253,7 +257,7 @@ fn bad_requests_get_the_servers_answers_and_the_game_goes_on_on_time() {
     );
     assert_eq!(code(&served.post("joingame", r#"{"name":"late"}"#)), 4);
     drop(stalled);
-    let (report, _) = served.finish(Duration::from_secs(30));
+    let (report, _) = served.finish(Duration::from_secs(120));
     assert!(report.contains("turns:  30"), "{report}");
     // The report sums the refusals by reason, as `arena play` does: each one the server answered
     // with an error code, those the queue turned away included.
@@ -390,12 +394,13 @@ fn half_open_connections_past_the_cap_are_evicted_oldest_first_and_clients_get_i
             s
         })
         .collect();
-    let t = Instant::now();
+    // The client gets in while all 300 are still connected: without eviction it would wait
+    // for the header time-out (10 s), after which the oldest would be closed, but so would the
+    // newest (both checked below), and the report would count no evictions.
     let joined = served.post("joingame", r#"{"name":"late"}"#);
     assert_eq!(joined.1["uid"], 1, "{joined:?}");
     let info = served.post("getgameinfo", "{}");
     assert_eq!(info.1["cells"].as_array().map(Vec::len), Some(36));
-    assert!(t.elapsed() < Duration::from_secs(2), "{:?}", t.elapsed());
     // The oldest half-open connection was closed (end of file, or reset), the newest is open.
     let read = |mut s: &TcpStream| {
         s.set_read_timeout(Some(Duration::from_millis(500)))
@@ -408,7 +413,7 @@ fn half_open_connections_past_the_cap_are_evicted_oldest_first_and_clients_get_i
         "the oldest is evicted"
     );
     assert!(read(&half[299]).is_err_and(|e| waiting.contains(&e)));
-    let (report, _) = served.finish(Duration::from_secs(30));
+    let (report, _) = served.finish(Duration::from_secs(120));
     drop(half);
     let r: Value = serde_json::from_str(report.trim()).unwrap();
     let c = &r["connections"];
@@ -452,4 +457,71 @@ fn a_player_name_with_terminal_escapes_is_shown_escaped_in_the_text_report() {
         "{report:?}"
     );
     assert!(report.contains("\\x1b[2Jevil\\x07"), "{report}");
+}
+
+/// The original library's examples poll `/getgameinfo` until `currTime > endTime` (its `time` and
+/// `end_time`), then stop: the loop, in Python, for one seat.
+const WAIT_FOR_THE_END: &str = r#"
+import json, sys, time, urllib.request
+url = sys.argv[1]
+def post(path, data):
+    req = urllib.request.Request(url + path, data=json.dumps(data).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        return json.loads(r.read())
+post("joingame", {"name": "waiter"})
+polls = 0
+while True:
+    info = post("getgameinfo", {"protocol": 2})["info"]
+    polls += 1
+    if info["end_time"] and info["time"] > info["end_time"]:
+        break
+    time.sleep(0.05)
+print(json.dumps({"time": info["time"], "end_time": info["end_time"], "polls": polls}))
+"#;
+
+#[test]
+fn a_client_waiting_for_the_time_to_pass_the_end_time_ends_while_the_server_lingers() {
+    // Rules decision 10: after the last tick `time` runs on, as the server's wall clock did, so
+    // the library's loop ends by itself; with the time frozen at `end_time` it polled until the
+    // server closed and then crashed on the refused connection.
+    let served = Served::start(
+        Served::options()
+            .args(&["--players", "1"])
+            .bots(&["expander"])
+            .args(&["--size", "8x8", "--ticks", "20", "--seed", "4"])
+            .args(&["--linger-s", "3", "--json"]),
+    );
+    let client = Command::new("python3")
+        .args(["-c", WAIT_FOR_THE_END, &served.url()])
+        .output()
+        .expect("run python3");
+    let (report, _) = served.finish(Duration::from_secs(60));
+    assert!(client.status.success(), "{}", text(&client));
+    let out = String::from_utf8_lossy(&client.stdout);
+    let seen: Value = serde_json::from_str(out.trim()).unwrap();
+    let (time, end) = (
+        seen["time"].as_f64().unwrap(),
+        seen["end_time"].as_f64().unwrap(),
+    );
+    assert!(time > end && time < end + 3.0, "{seen}");
+    let r: Value = serde_json::from_str(report.trim()).unwrap();
+    assert_eq!(r["turns"], 20, "{r}");
+}
+
+#[test]
+fn bad_arguments_are_refused_before_the_listening_line() {
+    // A script waits for the "listening" line: a refusal must come instead of it, not after it.
+    for (args, says) in [
+        (&["--players", "1"][..], "takes 2 to 8 players"),
+        (&["--players", "2", "--linger-s", "inf"], "--linger-s"),
+        (&["--players", "2", "--join-s=-1"], "--join-s"),
+        (&["--players", "2", "--size", "40x40"], "cannot set up"),
+    ] {
+        let out = Served::options().args(args).command().output().unwrap();
+        let all = text(&out);
+        assert!(!out.status.success(), "{args:?}: {all}");
+        assert!(!all.contains("listening"), "{args:?}: {all}");
+        assert!(all.contains(says), "{args:?}: {all}");
+    }
 }

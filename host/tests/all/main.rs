@@ -27,6 +27,7 @@ mod readers;
 mod registry;
 mod render_cli;
 mod reports;
+mod sandbox_attacks;
 mod sandbox_bots;
 mod signals;
 mod starters;

@@ -22,7 +22,7 @@ const CAPS: &[&str] = &[
 
 /// Whether this machine can sandbox (bubblewrap installed, a pids cgroup when root): the tests
 /// say so and pass without it, as `--sandbox` must then refuse, which they check.
-fn sandbox_available() -> bool {
+pub(crate) fn sandbox_available() -> bool {
     let out = Arena::play("tower-defense")
         .args(&["--bot", "cmd:true", "--max-turns", "1", "--sandbox"])
         .run();
@@ -81,7 +81,7 @@ fn figures() -> Figures {
 /// those in `before` (left by an earlier run on this machine): a sandbox must remove its cgroups
 /// however its bot ended. Other tests' sandboxes, still running, are not counted, so this holds
 /// with tests side by side.
-fn cgroups_left(before: &[String]) -> Vec<String> {
+pub(crate) fn cgroups_left(before: &[String]) -> Vec<String> {
     ["pids", "memory", "cpu"]
         .iter()
         .filter_map(|c| std::fs::read_dir(format!("/sys/fs/cgroup/{c}/arena")).ok())

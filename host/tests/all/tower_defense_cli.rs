@@ -91,3 +91,45 @@ fn unknown_bots_and_too_many_bots_are_clear_errors() {
         .exits(2);
     assert!(t.contains("takes 2 bots"), "{t}");
 }
+
+/// Rules Decision 7 end to end: a bot's build at the position `"30"` (a string) is refused with
+/// its reason in the report, and the replay verifies; a controller trace holding that answer
+/// (the controller built a turret at 30 for it) fails `verify` at its turn, naming it.
+#[test]
+fn decision_7_a_build_at_a_string_position_is_refused_and_verify_names_it_at_its_turn() {
+    let (_dir, replay) = scratch("d7.jsonl");
+    let bot = |pos: &str| {
+        format!(
+            "cmd:read l; echo '{{\"action\":\"build\",\"type\":\"turret\",\"pos\":{pos}}}'; \
+             while read l; do echo null; done"
+        )
+    };
+    let out = Arena::play("tower-defense")
+        .bots(&[&bot("\"30\""), "random"])
+        .args(&["--seed", "3", "--max-turns", "20"])
+        .replay(&replay)
+        .ok();
+    let t = text(&out);
+    assert!(t.contains("position is not a number"), "{t}");
+    verifies("tower-defense", &replay, &["--partial"]);
+    // The same match with the answer the controller's effect matches: a turret at 30 for 50
+    // gold. Its replay, with the answer written as the string, is the controller's trace.
+    Arena::play("tower-defense")
+        .bots(&[&bot("30"), "random"])
+        .args(&["--seed", "3", "--max-turns", "20"])
+        .replay(&replay)
+        .ok();
+    let trace = std::fs::read_to_string(&replay).unwrap();
+    let mut lines: Vec<String> = trace.lines().map(String::from).collect();
+    assert!(lines[2].contains("\"turn\":1,"), "{}", lines[2]);
+    lines[2] = lines[2].replacen("\"pos\":30", "\"pos\":\"30\"", 1);
+    std::fs::write(&replay, lines.join("\n") + "\n").unwrap();
+    let t = Arena::verify("tower-defense", &replay).exits(1);
+    assert!(
+        t.contains(
+            "line 3, turn 1: the controller took `\"pos\":\"30\"`, refused by Decision 7: \
+             position is not a number"
+        ),
+        "{t}"
+    );
+}

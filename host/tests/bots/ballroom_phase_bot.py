@@ -7,6 +7,11 @@ attack on the next seat, buy nothing. It can misbehave on purpose:
     --garbage TURN PHASE answer the message of "turn":TURN whose next_phase is PHASE with a line
                          that is not JSON
     --sleep K SECS       sleep SECS before the K-th phase answer (1-based; the class is not counted)
+    --trailing           write {"x":1} right after every action, on the same line (the official
+                         engine reads the first JSON value and ignores the rest)
+    --flags              send the result flags too: "isValid": false in every action, and in
+                         ATTACK "damage": 99 and "nullified": true
+    --target N           attack player N (default: the next seat)
 """
 import argparse
 import json
@@ -21,6 +26,9 @@ def main(argv):
     parser.add_argument("--executor", type=int)
     parser.add_argument("--garbage", nargs=2, metavar=("TURN", "PHASE"))
     parser.add_argument("--sleep", nargs=2, action="append", default=[], metavar=("K", "SECS"))
+    parser.add_argument("--trailing", action="store_true")
+    parser.add_argument("--flags", action="store_true")
+    parser.add_argument("--target", type=int)
     args = parser.parse_args(argv)
     executor = args.executor
     garbage = (int(args.garbage[0]), args.garbage[1]) if args.garbage else None
@@ -55,10 +63,15 @@ def main(argv):
             dest = step if (me["x"], me["y"]) == (sx, sy) else (me["x"], me["y"])
             act = {"executor": e, "destination": {"x": dest[0], "y": dest[1]}}
         elif phase == "ATTACK":
-            act = {"executor": e, "target": (seat + 1) % 4}
+            target = (seat + 1) % 4 if args.target is None else args.target
+            act = {"executor": e, "target": target}
+            if args.flags:
+                act.update({"damage": 99, "nullified": True})
         else:
             act = {"executor": e, "item": "NONE"}
-        print(json.dumps(act), flush=True)
+        if args.flags:
+            act["isValid"] = False
+        print(json.dumps(act) + ('{"x":1}' if args.trailing else ""), flush=True)
 
 
 if __name__ == "__main__":

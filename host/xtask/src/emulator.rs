@@ -339,6 +339,8 @@ pub fn logged_config<H: Harness>(lines: &[String]) -> Result<RunConfig> {
         digest_every: n("digest")?,
         snapshot_every: n("snap")?,
         max_steps: n("maxsteps")?,
+        // The pace a real board keeps (older firmware logs none); the host plays flat out.
+        turns_per_second: log::num(boot, "pace").unwrap_or(0),
     })
 }
 

@@ -4,11 +4,12 @@
 //!   one line per match (the decoded log in `target/demo/log.txt`), save the emulated screen as PNG
 //!   frames and an animated GIF under `target/demo/`;
 //! - `test`: installs what a fresh machine lacks (beside clippy), then runs every check CI runs:
-//!   formatting, clippy, rustdoc, all tests, the server load test and the scale-out recipes on a
-//!   quiet machine; then, side by side, the firmware checks (host and QEMU digests identical,
+//!   formatting (every workspace), clippy, rustdoc, all tests, the server load test and the
+//!   scale-out recipes on a quiet machine; then, side by side, the firmware checks (host and QEMU digests identical,
 //!   screendumps equal to the host rendering, the panic screen and exit status, no unexplained
 //!   panic path, the size limits and the cost budget, the emulated Pico and STM32F411) and the
-//!   Python package, the viewer and report in chromium, every fuzz target for 4 s;
+//!   Python package, the viewer and report in chromium, every fuzz target for 4 s, the core's
+//!   mutants on the lines changed against main;
 //! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
 //!   high-water mark and state size (`--json` for JSON only); `--board rp-pico`: cycles per turn on
 //!   the emulated Pico (Cortex-M0+) beside them;
@@ -20,6 +21,8 @@
 //! - `load-test`: `arena serve colorfight` under hostile connections while a real client plays
 //!   (see `load.rs`);
 //! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
+//! - `mutants [--diff] [FILE...]`: cargo-mutants over the core's game folders, or the mutants of the
+//!   lines a change touches (see `mutants.rs`);
 //! - `emulate stm32f411`: the Black Pill's release ELF on an emulated STM32F411CE with its ST7789
 //!   (the Python harness over Unicorn in `boards/stm32f411/emulator`), frames in
 //!   `target/emulate/stm32f411/`; `cost --board stm32f411`: Cortex-M4 instructions per turn;
@@ -57,12 +60,12 @@ mod elf;
 mod emulate;
 mod emulator;
 mod flash;
-mod fmt;
 mod fuzz;
 mod host;
 mod load;
 mod log;
 mod mono;
+mod mutants;
 mod panics;
 mod pico;
 mod pico_check;
@@ -146,8 +149,8 @@ fn task(args: Vec<String>) -> Result<()> {
         Some("panics") => panics::run(flag(&args, "--elf").as_deref()),
         Some("lineup") => host::preview(number(&args, "--matches", 10)?),
         Some("soak") => soak(&args),
-        Some("fmt") => fmt::run(args.iter().any(|a| a == "--check")),
         Some("fuzz") => fuzz::run(&args[1..]),
+        Some("mutants") => mutants::run(&args[1..]),
         Some("load-test") => load::run(&args[1..]),
         // load-test's attackers, in a process of their own.
         Some("load-gen") => load::generate(&args[1..]),
@@ -182,13 +185,16 @@ tasks:
           OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
   test    install what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
           defmt-print, flip-link, Node's packages, cargo-fuzz), then run every check CI runs:
-          formatting, clippy, rustdoc, all tests, the server load test (same as load-test) and
-          the docs' Slurm and GNU parallel recipes (same as scale-out, with the arena cargo test
+          formatting (cargo fmt --all --check in every workspace: the root's, each board's,
+          tests/fuzz's, python's), clippy, rustdoc, all tests, the server load test (same as
+          load-test) and the docs' Slurm and GNU parallel recipes (same as scale-out, with the arena cargo test
           built) on a quiet machine; then the firmware checks (same as firmware-test; the boards'
           builds are the core's no_std build on thumbv6m, thumbv7m and thumbv7em) beside the
           Python package (same as python-test), the viewer and the report in headless chromium,
           and every fuzz target for 4 s, two at a time (same as fuzz --seconds 4 --jobs 2
-          --sanitizer none --dev); ends with the time each step took
+          --sanitizer none --dev), then the core's mutants on the lines the change touches
+          against main (same as mutants --diff: on main itself, none); ends with the time each
+          step took
   emulate rp-pico|stm32f411 [--matches N] [--snap N]
           the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
           Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
@@ -230,6 +236,14 @@ tasks:
           toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none;
           release builds unless --dev (unoptimised: built faster, fuzzed slower).
           `test` runs it with --seconds 10 --jobs 2 --sanitizer none --dev
+  mutants [--diff] [--base REF] [--jobs J] [--timeout S] [--max N] [--budget MIN] [FILE...]
+          mutation testing with cargo-mutants (installed if missing): arena-core's mutants, each
+          tested by arena-core's tests; those of the game folders (core/src/games/, about 2,900:
+          hours), or of the FILEs named; --diff: only those on the lines changed against the merge
+          base with main (--base REF, else origin/main, else main; nothing changed: nothing run),
+          at most N (default 20, spread over the list; 0: all) within MIN minutes (default 10);
+          J builds at a time (default 1), S seconds a test run (default 5 times the unmutated
+          run). Report in target/mutants/mutants.out/; fails on a missed mutant
   load-test [--arena FILE] [--ticks N] [--seed S] [--client \"CMD ARGS\"]
           the game server (`arena serve`, the HTTP one) on loopback: the same seeded game
           (default 300 ticks, seed 7) with host/examples/colorfight_http_bot.py against
@@ -241,9 +255,6 @@ tasks:
           most 128 MiB, no panic and both traces verify; a missed goal is tried once more
           (--arena: the arena to run, else a debug build; --client \"CMD ARGS\": another client,
           the URL added; part of test, about 65 s)
-  fmt [--check]
-          cargo fmt, and rustfmt over the game folders (core, host and viewer `src/games/`), which
-          cargo fmt does not reach: their modules are declared by the registry's macro
   scale-out [--arena FILE]
           the Slurm and GNU parallel recipes of docs/tournaments.md as written, as root: a one-node
           Slurm cluster on localhost (munged, slurmctld, slurmd) runs the sharded tournament as a
@@ -295,6 +306,47 @@ pub fn run(program: &str, args: &[&str]) -> Result<()> {
     if !status.success() {
         bail!("`{program} {}` failed ({status})", args.join(" "));
     }
+    Ok(())
+}
+
+/// `cargo fmt --all --check` in every workspace: the root's and those it excludes (each board, the
+/// fuzz targets, Python), each a `Cargo.toml` git tracks with a `[workspace]` table. Every module
+/// is declared by a plain `mod` line, so rustfmt reaches every `.rs` file of the repository
+/// (host/tests/all/game_folders.rs checks that it does).
+fn formatting() -> Result<()> {
+    let out = Command::new("git")
+        .args(["ls-files", "-z", "--", "*Cargo.toml"])
+        .current_dir(root())
+        .output()
+        .context("cannot run git ls-files")?;
+    ensure!(
+        out.status.success(),
+        "git ls-files failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed = String::from_utf8_lossy(&out.stdout).into_owned();
+    let workspaces: Vec<&str> = listed
+        .split('\0')
+        .filter(|m| {
+            std::fs::read_to_string(root().join(m))
+                .is_ok_and(|t| t.lines().any(|l| l.trim() == "[workspace]"))
+        })
+        .collect();
+    ensure!(
+        !workspaces.is_empty(),
+        "no workspace found under {}",
+        root().display()
+    );
+    let failed: Vec<&str> = workspaces
+        .iter()
+        .copied()
+        .filter(|m| run("cargo", &["fmt", "--all", "--check", "--manifest-path", m]).is_err())
+        .collect();
+    ensure!(
+        failed.is_empty(),
+        "not formatted (`cargo fmt --all --manifest-path M` formats them): {}",
+        failed.join(", ")
+    );
     Ok(())
 }
 
@@ -363,7 +415,7 @@ fn test() -> Result<()> {
         let start = std::time::Instant::now();
         (setup::rest(), start.elapsed())
     });
-    clock.step("fmt", || fmt::run(true))?;
+    clock.step("fmt", formatting)?;
     let lint = clock.step("clippy", || {
         run(
             "cargo",
@@ -422,7 +474,9 @@ fn test() -> Result<()> {
                 "none".into(),
                 "--dev".into(),
             ])
-        })
+        })?;
+        // The core's mutants on the lines the change touches (none on main itself).
+        clock.step("mutants of the change", || mutants::run(&["--diff".into()]))
     })();
     let Ok((boards, board_clock)) = boards.join() else {
         bail!("the boards' checks panicked");

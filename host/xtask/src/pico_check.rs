@@ -129,7 +129,47 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         "xtask test: {} OLED frames of the emulated Pico equal the host rendering at oled128x64",
         ran.frames.len()
     );
-    stacks(&ran, matches)
+    let rows = stacks(&ran, matches)?;
+    bus(&ran.summary, &rows)?;
+    Ok(rows)
+}
+
+/// The OLED's I2C bus a frame at a time (address bytes included), as the harness counted it: per
+/// match the median and max of a game frame, and the time at I2C0's 400 kHz (9 clocks a byte).
+/// A median turn sends less than a quarter of the 1,024 bytes of the whole GDDRAM.
+fn bus(s: &Value, rows: &[Value]) -> Result<()> {
+    let bus = &s["bus"];
+    let all = &bus["gameFrameBytes"];
+    let median = all["median"].as_u64().unwrap_or(u64::MAX);
+    ensure!(
+        all["n"].as_u64().unwrap_or(0) > 0 && median < 256,
+        "the Pico's game frames send a median of {median} I2C bytes: more than a quarter of the GDDRAM ({bus})"
+    );
+    let ms = |b: u64| b as f64 * 9.0 / 400_000.0 * 1000.0;
+    println!(
+        "xtask test: the OLED's I2C bus, {} game frames: median {median} bytes ({:.2} ms at 400 kHz), max {}; per match:",
+        all["n"],
+        ms(median),
+        all["max"]
+    );
+    println!(
+        "  {:<14} {:<15} {:>8} {:>8} {:>8} {:>9}",
+        "game", "config", "median B", "max B", "bus ms", "result B"
+    );
+    for (i, m) in bus["matches"].as_array().into_iter().flatten().enumerate() {
+        let row = rows.get(i);
+        let b = &m["bytes"];
+        println!(
+            "  {:<14} {:<15} {:>8} {:>8} {:>8.2} {:>9}",
+            row.and_then(|r| r["game"].as_str()).unwrap_or("?"),
+            row.and_then(|r| r["config"].as_str()).unwrap_or("?"),
+            b["median"].as_u64().unwrap_or(0),
+            b["max"].as_u64().unwrap_or(0),
+            ms(b["median"].as_u64().unwrap_or(0)),
+            m["resultBytes"].as_u64().unwrap_or(0)
+        );
+    }
+    Ok(())
 }
 
 /// The stack high-water mark and cost lines of every match: plausible, printed; the cost rows.

@@ -102,8 +102,9 @@ const DEBIAN: [(&str, &str); 7] = [
 
 /// The tools built from crates.io: defmt-print decodes the boards' logs (the main job needs only
 /// this one); the real boards link through flip-link (stack overflow protection); cargo-fuzz
-/// builds and runs the fuzz targets.
-const CRATES: [&str; 3] = ["defmt-print", "flip-link", "cargo-fuzz"];
+/// builds and runs the fuzz targets; cargo-mutants runs the mutation tests (`cargo xtask
+/// mutants`, and `test`'s step over the change).
+const CRATES: [&str; 4] = ["defmt-print", "flip-link", "cargo-fuzz", "cargo-mutants"];
 
 /// What the QEMU board needs (`cargo xtask demo`, `cost`, `panics`): the targets, QEMU and
 /// defmt-print.
@@ -187,7 +188,12 @@ pub fn stm32_emulator() -> Result<()> {
 
 /// cargo-fuzz, for `cargo xtask fuzz` alone.
 pub fn cargo_fuzz() -> Result<()> {
-    crates(&CRATES[2..])
+    crates(&CRATES[2..3])
+}
+
+/// cargo-mutants, for `cargo xtask mutants` alone.
+pub fn cargo_mutants() -> Result<()> {
+    crates(&CRATES[3..])
 }
 
 /// The crates' tools that are missing, one `cargo install` each.

@@ -165,6 +165,7 @@ fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
         ran.frames.len()
     );
     let rows = emulator::cost_rows::<stm32::Options>(&ran, matches, "instructions")?;
+    bus(&ran.summary, &rows)?;
     println!("xtask test: stack high-water mark per match on the F411 (budget: state + 12 KB):");
     for r in &rows {
         println!(
@@ -217,6 +218,60 @@ fn board_state(s: &Value) -> Result<()> {
         clocks["pclk1"],
         lcd["inverted"]
     );
+    Ok(())
+}
+
+/// The LCD's bus a frame at a time, as the ST7789 model counted it (bytes, transactions, flicker
+/// pixels: written with a colour neither the frame before nor the frame after shows): no flicker
+/// at any frame of the rotation, and per match the bytes a turn and the bus time they take at
+/// SPI1's clock. Prints the table docs/performance.md quotes.
+fn bus(s: &Value, rows: &[Value]) -> Result<()> {
+    let bus = &s["bus"];
+    let spi_hz = s["spi"]["clockHz"].as_f64().unwrap_or(0.0);
+    ensure!(spi_hz > 0.0, "no SPI1 clock in the summary");
+    let frames = bus["frames"].as_u64().unwrap_or(0);
+    ensure!(frames > 0, "the ST7789 model counted no frame: {bus}");
+    ensure!(
+        bus["flickerPixels"] == 0,
+        "the LCD flickered: {} pixels over {frames} frames were written with a colour that neither the frame before nor the frame after shows; the first frames: {}",
+        bus["flickerPixels"],
+        bus["flickerFrames"]
+    );
+    let ms = |bytes: f64| bytes * 8.0 / spi_hz * 1000.0;
+    let all = &bus["gameFrameBytes"];
+    let median = all["median"].as_u64().unwrap_or(u64::MAX);
+    ensure!(
+        median < 10_240,
+        "a game frame sends a median of {median} bytes to the ST7789: over 10 KB ({all})"
+    );
+    println!(
+        "xtask test: the ST7789's bus, {frames} frames, 0 flicker pixels; a game frame sends a median of {median} bytes, max {}; per match (SPI1 at {:.0} MHz):",
+        all["max"],
+        spi_hz / 1e6
+    );
+    println!(
+        "  {:<14} {:<15} {:>8} {:>8} {:>6} {:>8} {:>8} {:>9}",
+        "game", "config", "median B", "max B", "trans.", "bus ms", "max ms", "result B"
+    );
+    for (i, m) in bus["matches"].as_array().into_iter().flatten().enumerate() {
+        let row = rows.get(i);
+        let b = &m["bytes"];
+        let (med, max) = (
+            b["median"].as_f64().unwrap_or(0.0),
+            b["max"].as_f64().unwrap_or(0.0),
+        );
+        println!(
+            "  {:<14} {:<15} {:>8} {:>8} {:>6} {:>8.2} {:>8.2} {:>9}",
+            row.and_then(|r| r["game"].as_str()).unwrap_or("?"),
+            row.and_then(|r| r["config"].as_str()).unwrap_or("?"),
+            med as u64,
+            max as u64,
+            m["transactions"]["median"].as_u64().unwrap_or(0),
+            ms(med),
+            ms(max),
+            m["resultBytes"].as_u64().unwrap_or(0)
+        );
+    }
     Ok(())
 }
 

@@ -227,7 +227,12 @@ pub fn render(data: &[u8]) {
         return;
     };
     let display = DISPLAYS[data.len() % DISPLAYS.len()];
-    if let Ok(size) = frame(entry.name, replay, &ReplayContext { map, ruleset: None }, display) {
+    if let Ok(size) = frame(
+        entry.name,
+        replay,
+        &ReplayContext { map, ruleset: None },
+        display,
+    ) {
         assert_eq!(size, display.size());
     }
 }

@@ -10,6 +10,14 @@ use arena_core::{Bot, Game, Roster};
 impl Suite for ColorFight {
     const TURNS: std::ops::Range<usize> = 0..400;
     const SOAK_SHARE: u64 = 15;
+    // The pinned match's digests (see `Suite::PINNED`): a change must be explained in the commit.
+    const PINNED: &'static [(u32, u64)] = &[
+        (0, 0x7747b0c38110df9f),
+        (1, 0xf5bc124239ba48f7),
+        (10, 0x6d56eb4ca34e038f),
+        (100, 0xbba9caeeca5614e4),
+        (300, 0xee12aa4ca08e62b0),
+    ];
     const STEP_BYTES: usize = 160;
 
     fn params() -> Vec<Params> {

@@ -51,8 +51,10 @@ fn strong_beats_holder_and_random() {
 }
 
 #[test]
-fn the_same_seeds_give_the_same_tournament() {
-    let a = tournament(["strong", "holder", "random", "random"], 8);
-    let b = tournament(["strong", "holder", "random", "random"], 8);
-    assert_eq!(a, b);
+fn the_same_seeds_give_the_pinned_tournament() {
+    // The wins and points of 8 seeded games, as the code gives them today: compared with values
+    // fixed here, not with a second run of the same code. A change must be explained in the
+    // commit that makes it (a rule or a bot changed).
+    let got = tournament(["strong", "holder", "random", "random"], 8);
+    assert_eq!(got, ([7, 1, 0, 0], [934, 734, 133, 127]));
 }

@@ -38,7 +38,7 @@ type Edit<'a> = &'a dyn Fn(&Value) -> Value;
 fn a_corrupted_log_fails_at_its_turn_phase_seat_and_field() {
     let plus_one = |v: &Value| Value::from(v.as_i64().unwrap() + 1);
     // (where the edit is, what it writes, the turn and field it must fail at)
-    let edits: [(&str, Edit, u32, &str); 4] = [
+    let edits: [(&str, Edit, u32, &str); 5] = [
         // A corrupted action flag.
         (
             "/turns/38/attack_actions/2/damage",
@@ -53,13 +53,21 @@ fn a_corrupted_log_fails_at_its_turn_phase_seat_and_field() {
             50,
             "player_states[1].gold",
         ),
-        // Turn 38 of seed12: P3's shield is consulted by no attack on P3 (the quirk); claiming
-        // P2's hit was nullified must fail on that field.
+        // Turn 38 of seed12: P3's shield is consulted by no attack on P3 (the quirk); the log of
+        // a nullified hit (damage 0: the engine sets none) must fail on that field. (`nullified:
+        // true` alone could be the bot's own flag, which the engine keeps: rules, Protocol.)
         (
-            "/turns/38/attack_actions/2/nullified",
-            &|_| true.into(),
+            "/turns/38/attack_actions/2/damage",
+            &|_| 0.into(),
             38,
-            "attack_actions[2].nullified",
+            "attack_actions[2].damage",
+        ),
+        // Turn 44: P2's shield nullifies P3's hit; no bot's flag can make it `nullified: false`.
+        (
+            "/turns/44/attack_actions/3/nullified",
+            &|_| false.into(),
+            44,
+            "attack_actions[3].nullified",
         ),
         // An action for another seat is refused by the verifier.
         (

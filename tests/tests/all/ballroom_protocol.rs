@@ -2,9 +2,11 @@
 //! player 0 (`<` in `seed1.player0-messages.txt`) is reproduced byte for byte by `phase_message`,
 //! and every reply player 0 sent (`>`) parses to the action the log recorded for it.
 
-use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Params, Phase};
+use arena_core::games::ballroom::{Action, Ballroom, Class, Flags, Item, Params, Phase, Sent};
 use arena_core::Game;
-use arena_host::games::ballroom::json::{action_line, parse_action_line, phase_message, Fault};
+use arena_host::games::ballroom::json::{
+    action_line, parse_action_line, parse_reply, phase_message, Fault,
+};
 use serde_json::Value;
 
 fn golden_text(name: &str) -> String {
@@ -179,4 +181,150 @@ fn replies_are_read_as_jackson_reads_them() {
         p(Phase::Attack, r#"{"target":true}"#).unwrap_err().action(),
         Action::Malformed
     );
+}
+
+#[test]
+fn a_reply_is_the_first_json_value_on_its_line_as_jackson_reads_it() {
+    // Measured with the official engine's action classes and Jackson 2.14 (the reference
+    // harness's): `readValue` stops after the first value; at the root a number must be followed
+    // by whitespace, and null/true/false by no letter, digit or `_`.
+    fn p(phase: Phase, line: &str) -> Result<Action, Fault> {
+        parse_action_line(phase, line)
+    }
+    for tail in [r#"{"x":1}"#, "garbage", r#" {"executor":1}"#, "]", "}"] {
+        let line = format!(r#"{{"executor":0,"use":true}}{tail}"#);
+        assert_eq!(p(Phase::Use, &line), Ok(Action::Use(true)), "{line}");
+    }
+    assert_eq!(
+        p(Phase::Move, "\t {\"destination\":{\"x\":1,\"y\":2}} x"),
+        Ok(Action::Move { x: 1, y: 2 })
+    );
+    for line in ["null x", "null}", "null,", "null-", "null:"] {
+        assert_eq!(p(Phase::Buy, line), Ok(Action::Null), "{line}");
+    }
+    for line in ["nullx", "null1", "null_", "", "   "] {
+        assert_eq!(
+            p(Phase::Buy, line).unwrap_err().action(),
+            Action::Malformed,
+            "{line:?}"
+        );
+    }
+    assert_eq!(
+        p(Phase::Class, r#""KNIGHT"garbage"#),
+        Ok(Action::Class(Class::Knight))
+    );
+    assert_eq!(p(Phase::Class, "1 x"), Ok(Action::Class(Class::Wizard)));
+    for line in ["1x", "1,", "1]", "1}"] {
+        assert_eq!(
+            p(Phase::Class, line).unwrap_err().action(),
+            Action::Malformed,
+            "{line}"
+        );
+    }
+    // An unfinished first value is no value, whatever follows.
+    assert_eq!(
+        p(Phase::Use, r#"{"executor":0,"use":true {"use":true}"#)
+            .unwrap_err()
+            .action(),
+        Action::Malformed
+    );
+}
+
+#[test]
+fn result_flags_are_read_with_the_action_of_their_phase_as_jackson_reads_them() {
+    fn r(phase: Phase, line: &str) -> Result<Sent, Fault> {
+        parse_reply(phase, line)
+    }
+    let flags = |valid, damage, nullified| Flags {
+        valid,
+        damage,
+        nullified,
+    };
+    let sent = |action, f| Sent { action, flags: f };
+    // None sent: the engine's initial values.
+    assert_eq!(
+        r(Phase::Use, r#"{"use":true}"#),
+        Ok(sent(Action::Use(true), Flags::NONE))
+    );
+    // `isValid` in every phase; null, "", "null", 0 and "FALSE" are false; any other integer and
+    // " True " are true.
+    for v in [
+        "false",
+        "null",
+        r#""""#,
+        r#""null""#,
+        "0",
+        r#""FALSE""#,
+        r#"" false ""#,
+    ] {
+        let line = format!(r#"{{"use":true,"isValid":{v}}}"#);
+        assert_eq!(
+            r(Phase::Use, &line),
+            Ok(sent(Action::Use(true), flags(false, 0, false))),
+            "{line}"
+        );
+    }
+    for v in ["true", "2", "-1", r#"" True ""#, r#""TRUE""#] {
+        let line = format!(r#"{{"item":"NONE","isValid":{v}}}"#);
+        assert_eq!(
+            r(Phase::Buy, &line),
+            Ok(sent(Action::Buy(Item::None), Flags::NONE)),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        r(
+            Phase::Move,
+            r#"{"destination":{"x":3,"y":4},"isValid":false}"#
+        ),
+        Ok(sent(Action::Move { x: 3, y: 4 }, flags(false, 0, false)))
+    );
+    // `damage` and `nullified` are ATTACK's: Java ints and booleans.
+    assert_eq!(
+        r(
+            Phase::Attack,
+            r#"{"target":1,"damage":-7,"nullified":true,"isValid":false}"#
+        ),
+        Ok(sent(Action::Attack { target: 1 }, flags(false, -7, true)))
+    );
+    for (v, d) in [
+        ("99", 99),
+        (r#"" 12 ""#, 12),
+        ("12.9", 12),
+        ("1e2", 100),
+        ("null", 0),
+        (r#""""#, 0),
+    ] {
+        let line = format!(r#"{{"target":2,"damage":{v},"nullified":1}}"#);
+        assert_eq!(
+            r(Phase::Attack, &line),
+            Ok(sent(Action::Attack { target: 2 }, flags(true, d, true))),
+            "{line}"
+        );
+    }
+    // Fields another phase's class has are unknown here, and ignored whatever they hold.
+    assert_eq!(
+        r(
+            Phase::Use,
+            r#"{"use":false,"damage":"abc","nullified":[1]}"#
+        ),
+        Ok(sent(Action::Use(false), Flags::NONE))
+    );
+    // A flag Jackson cannot read is a parse error: the bot is dropped, even where the action
+    // itself would crash the engine.
+    for (phase, line) in [
+        (Phase::Use, r#"{"use":true,"isValid":"abc"}"#),
+        (Phase::Use, r#"{"use":true,"isValid":0.0}"#),
+        (Phase::Attack, r#"{"target":1,"damage":true}"#),
+        (Phase::Attack, r#"{"target":1,"damage":2147483648}"#),
+        (Phase::Attack, r#"{"target":1,"damage":"1e2"}"#),
+        (Phase::Attack, r#"{"target":1,"nullified":"yes"}"#),
+        (Phase::Move, r#"{"isValid":[false]}"#),
+    ] {
+        assert_eq!(
+            r(phase, line).unwrap_err().action(),
+            Action::Malformed,
+            "{line}"
+        );
+    }
 }

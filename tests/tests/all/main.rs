@@ -22,4 +22,5 @@ mod streaming;
 mod suite;
 mod tower_defense_bots;
 mod tower_defense_codec;
+mod tower_defense_decision_7;
 mod tower_defense_golden;

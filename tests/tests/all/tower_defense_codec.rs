@@ -1,9 +1,12 @@
 //! The Tower Defense codec: canonical JSON byte for byte, and any JSON a bot sends read as an action.
 
-use arena_core::games::tower_defense::{Action, Params, Stat, TowerDefense, TowerKind, Variant};
+use arena_core::games::tower_defense::{
+    Action, Malformed, Params, Stat, TowerDefense, TowerKind, Variant,
+};
 use arena_core::Game;
 use arena_host::games::tower_defense::json::{
-    action_from_json, action_json, js_number, seat_action, state_json,
+    action_from_json, action_json, js_number, js_to_number, seat_action, state_json,
+    taken_but_refused,
 };
 use arena_host::games::tower_defense::trace::{header as trace_header, line};
 use serde_json::{json, Value};
@@ -201,52 +204,52 @@ fn decision_7_siege_any_truthy_invader_answer_spawns_a_base_invader() {
 }
 
 #[test]
-fn decision_7_numbers_sent_as_strings_are_coerced_as_javascript_number_does() {
+fn decision_7_strings_are_read_as_javascript_number_reads_them() {
     assert_eq!(js_number("30"), Some(30.0));
     assert_eq!(js_number(" 12 "), Some(12.0));
+    assert_eq!(js_number("\u{feff}\u{2029}\u{3000}12\u{a0}"), Some(12.0));
     assert_eq!(js_number(""), Some(0.0));
     assert_eq!(js_number("  "), Some(0.0));
+    assert_eq!(js_number("030"), Some(30.0));
     assert_eq!(js_number("0x1e"), Some(30.0));
+    assert_eq!(js_number("0X1E"), Some(30.0));
+    assert_eq!(js_number("0o36"), Some(30.0));
+    assert_eq!(js_number("0b11110"), Some(30.0));
     assert_eq!(js_number("-4"), Some(-4.0));
+    assert_eq!(js_number("+4"), Some(4.0));
     assert_eq!(js_number("1e1"), Some(10.0));
+    assert_eq!(js_number("3E+1"), Some(30.0));
     assert_eq!(js_number(".5"), Some(0.5));
+    assert_eq!(js_number("5."), Some(5.0));
     assert_eq!(js_number("Infinity"), Some(f64::INFINITY));
-    for nan in ["x", "3x", "inf", "NaN", "0x", "1e", "--1", "1 2", "+0x1"] {
+    assert_eq!(js_number("-Infinity"), Some(f64::NEG_INFINITY));
+    assert_eq!(js_number("1e400"), Some(f64::INFINITY));
+    for nan in [
+        "x", "3x", "inf", "NaN", "infinity", "0x", "1e", "--1", "1 2", "+0x1", "-0x1e", ".", "1_0",
+        "\u{85}2", "0x1g", "0b2",
+    ] {
         assert_eq!(js_number(nan), None, "{nan}");
     }
-    // "pos":"30" builds at 30; "hp":"0" spawns.
-    let (g, refused) = after(
-        Variant::Duel,
-        0,
-        &json!({"action": "build", "type": "turret", "pos": "30"}),
-        &json!({"action": "spawn", "hp": "0"}),
-    );
-    assert_eq!(refused, [0, 0]);
-    assert_eq!(g.towers(1).map(|t| t.pos).collect::<Vec<_>>(), vec![30]);
-    assert_eq!(g.invaders(1).count(), 1);
-    // A string that is not a number is NaN to the controller: every comparison fails, refused.
-    let (_, refused) = after(
-        Variant::Duel,
-        0,
-        &json!({"action": "build", "type": "turret", "pos": "thirty"}),
-        &json!({"action": "spawn", "hp": "lots"}),
-    );
-    assert_eq!(refused, [1, 1]);
-    assert_eq!(
-        action_from_json(&json!({"action": "upgrade", "pos": " 30 ", "stat": "power"})),
-        Action::Upgrade {
-            pos: 30,
-            stat: Some(Stat::Power)
-        }
-    );
-    assert_eq!(
-        action_from_json(&json!({"action": "spawn", "hp": "", "defense": "2", "stunRes": "-1"})),
-        Action::Spawn {
-            hp: 0,
-            defense: 2,
-            stun_res: 0
-        }
-    );
+}
+
+#[test]
+fn decision_7_any_value_is_read_as_javascript_number_reads_it() {
+    for (v, n) in [
+        (json!(null), Some(0.0)),
+        (json!(true), Some(1.0)),
+        (json!(false), Some(0.0)),
+        (json!(" 3 "), Some(3.0)),
+        (json!([]), Some(0.0)),
+        (json!([null]), Some(0.0)),
+        (json!([3]), Some(3.0)),
+        (json!([["3"]]), Some(3.0)),
+        (json!([true]), None),
+        (json!([1, 2]), None),
+        (json!({}), None),
+        (json!(2.5), Some(2.5)),
+    ] {
+        assert_eq!(js_to_number(&v), n, "{v}");
+    }
 }
 
 #[test]
@@ -257,20 +260,50 @@ fn decision_7_a_number_that_is_not_whole_is_refused() {
             json!({"action": "spawn", "hp": 2.5}),
         ),
         (
-            json!({"action": "build", "type": "turret", "pos": "30.5"}),
+            json!({"action": "build", "type": "turret", "pos": -1.5}),
             json!({"action": "spawn", "hp": "2.5"}),
         ),
     ] {
-        let (g, refused) = after(Variant::Duel, 0, &a0, &a1);
+        assert_eq!(
+            [action_from_json(&a0), action_from_json(&a1)],
+            [Action::Malformed(Malformed::NotWhole); 2]
+        );
+        let (g, refused) = after(Variant::Duel, 99, &a0, &a1);
         assert_eq!(refused, [1, 1], "{a0} {a1}");
         assert_eq!(g.towers(1).count() + g.invaders(1).count(), 0);
     }
-    // Whole numbers written with a fraction part are whole.
-    let (_, refused) = after(
+    // Whole numbers written with a fraction part are whole; a negative boost is 0 first.
+    let (g, refused) = after(
         Variant::Duel,
         0,
-        &json!({"action": "build", "type": "turret", "pos": "30.0"}),
-        &json!({"action": "spawn", "hp": 0.0}),
+        &json!({"action": "build", "type": "turret", "pos": 30.0}),
+        &json!({"action": "spawn", "hp": -2.5}),
     );
     assert_eq!(refused, [0, 0]);
+    assert_eq!(g.towers(1).map(|t| t.pos).collect::<Vec<_>>(), vec![30]);
+}
+
+#[test]
+fn decision_7_malformed_actions_are_written_as_answers_read_back_the_same_and_refused_by_the_controller_too(
+) {
+    for why in [Malformed::PositionNotANumber, Malformed::NotWhole] {
+        let a = Action::Malformed(why);
+        let written = action_json(&a);
+        assert_eq!(action_from_json(&written), a, "{written}");
+        for variant in [Variant::Duel, Variant::Siege] {
+            for seat in 0..2 {
+                let read = seat_action(variant, seat, &written);
+                let invader = variant == Variant::Siege && seat == 0;
+                if !invader || why == Malformed::NotWhole {
+                    assert_eq!(read, a, "{written}");
+                }
+                // The controller refused it too, whatever the state: verify passes our traces.
+                let mut g = TowerDefense::new(&Params { variant }, 0).expect("setup");
+                for _ in 0..200 {
+                    assert_eq!(taken_but_refused(variant, seat, &written, &g), None);
+                    g.step(&[Action::Pass, Action::Pass]);
+                }
+            }
+        }
+    }
 }

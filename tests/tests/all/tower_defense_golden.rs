@@ -215,3 +215,41 @@ fn a_value_that_is_not_json_is_refused_at_its_line() {
         }
     }
 }
+
+/// Rules Decision 7: the controller's own first build (turn 1 of the long trace, a turret at
+/// 30) sent with a position that is not a whole JSON number is what the controller took (its
+/// turret at 30, or its gold taken), and what the rules refuse: `verify` fails at that line and
+/// turn, naming the answer and the decision, not where a value first differs (turn 500, the
+/// trace's next recorded state).
+#[test]
+fn decision_7_verify_names_the_answer_the_controller_took_at_its_turn() {
+    let text = read("builder-army-full.jsonl");
+    for (pos, why) in [
+        (r#""pos":"30""#, "position is not a number"),
+        (r#""pos":[30]"#, "position is not a number"),
+        (r#""pos":" 30 ""#, "position is not a number"),
+        (r#""pos":true"#, "position is not a number"),
+        (r#""pos":30.5"#, "not a whole number"),
+    ] {
+        let took = edit_line(&text, 3, |l| {
+            l.replacen("\"pos\":30,", &format!("{pos},"), 1)
+        });
+        match verify_trace(&took) {
+            Err(d) => assert_eq!(
+                d.to_string(),
+                format!(
+                    "line 3, turn 1: the controller took `{pos}`, refused by Decision 7: {why}"
+                )
+            ),
+            Ok(r) => panic!("{pos}: verified: {r}"),
+        }
+    }
+    // Upgrades and destroys find their tower as the controller's key lookup did: `"30"` and
+    // `[30]` are the tower at 30, so the trace still verifies with every upgrade of it so sent.
+    let upgrade = r#""action":"upgrade","pos":30,"#;
+    assert!(text.matches(upgrade).count() > 10);
+    for key in [r#""30""#, "[30]"] {
+        let keyed = text.replace(upgrade, &upgrade.replace("30", key));
+        assert_eq!(verify_trace(&keyed), verify_trace(&text), "{key}");
+    }
+}

@@ -70,11 +70,16 @@ export class EmulatedPico {
     this.oled = new Ssd1306(0x3c);
     const i2c = this.mcu.i2c[0];
     i2c.onStart = () => i2c.completeStart();
-    i2c.onConnect = (address, mode) => i2c.completeConnect(this.oled.connect(address, mode !== I2C_WRITE));
+    i2c.onConnect = (address, mode) => {
+      this.drain();
+      this.i2cBytes++; // the address byte
+      i2c.completeConnect(this.oled.connect(address, mode !== I2C_WRITE));
+    };
     i2c.onWriteByte = (value) => {
       // The log up to now belongs to the picture before this byte: drain it first, so an
       // announced frame is always paired with the GDDRAM as it was when it was announced.
       this.drain();
+      this.i2cBytes++;
       i2c.completeWrite(this.oled.writeByte(value));
     };
     i2c.onReadByte = () => i2c.completeRead(0xff);
@@ -105,6 +110,13 @@ export class EmulatedPico {
     this.logFrames = 0;
     this.starts = 0;
     this.frames = 0;
+    // The bus a frame at a time, as a logic analyser would count it: I2C bytes (address bytes
+    // included) between one frame's start and the next. The loop draws frame 0 after "start",
+    // turn t's frame after "digest t", the result screen after "final".
+    this.i2cBytes = 0;
+    this.busOpen = null;
+    this.busMatches = new Map();
+    this.busGame = [];
     this.captures = 0;
     this.lastTurn = '';
     this.lastLogCycle = 0;
@@ -253,6 +265,9 @@ export class EmulatedPico {
       return;
     }
     const index = frameIndex(decoded);
+    if (index === this.startFormat || index === this.digestFormat || index === this.finalFormat) {
+      this.busBoundary(u32At(decoded, 0), index === this.finalFormat ? 'result' : 'game');
+    }
     if (index === this.startFormat) {
       this.starts++;
       if (this.opts.matches !== undefined && this.starts > this.opts.matches) {
@@ -276,6 +291,23 @@ export class EmulatedPico {
     const out = new Uint8Array(encoded.length + 1);
     out.set(encoded, 0);
     if (this.opts.onLog) this.opts.onLog(out);
+  }
+
+  /** A frame of match `m` of `kind` starts on the bus: the one before it ends. */
+  busBoundary(m, kind) {
+    if (this.busOpen) {
+      const { m: om, kind: okind, at } = this.busOpen;
+      const bytes = this.i2cBytes - at;
+      if (!this.busMatches.has(om)) this.busMatches.set(om, { game: [], result: 0 });
+      const row = this.busMatches.get(om);
+      if (okind === 'game') {
+        row.game.push(bytes);
+        this.busGame.push(bytes);
+      } else {
+        row.result = bytes;
+      }
+    }
+    this.busOpen = { m, kind, at: this.i2cBytes };
   }
 
   /** Hands the panel's picture on: every announced frame, and each turn taken from the digests
@@ -335,7 +367,9 @@ export class EmulatedPico {
       captures: this.captures,
       rom: this.rom.stats(),
       romLookups: Object.fromEntries(this.rom.lookups),
+      bus: busSummary(this.busMatches, this.busGame),
       i2c: {
+        bytes: this.i2cBytes,
         transactions: this.oled.transactions,
         commands: this.oled.commandsSeen,
         dataBytes: this.oled.dataBytes,
@@ -352,6 +386,21 @@ export class EmulatedPico {
       emulatorWarnings: Object.fromEntries(this.warnings),
     };
   }
+}
+
+/** Median and max of a list of per-frame byte counts. */
+function stats(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  if (!s.length) return { n: 0, median: 0, max: 0, total: 0 };
+  return { n: s.length, median: s[s.length >> 1], max: s[s.length - 1], total: s.reduce((a, b) => a + b, 0) };
+}
+
+function busSummary(matches, game) {
+  return {
+    gameFrameBytes: stats(game),
+    matches: [...matches.entries()].sort((a, b) => a[0] - b[0])
+      .map(([m, r]) => ({ m, bytes: stats(r.game), resultBytes: r.result })),
+  };
 }
 
 export { WIDTH, HEIGHT };

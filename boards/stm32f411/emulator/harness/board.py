@@ -18,7 +18,10 @@ Memory: flash at 0x08000000 (512 KB, read-only, aliased at 0 as BOOT0 low maps i
   SCB (CPUID, ICSR, VTOR, AIRCR, SCR, CCR, SHPR, SHCSR, CFSR, HFSR, CPACR), FPU FPCCR/FPCAR, NVIC.
 Any access to an address no model answers stops the run with the address, the PC and its symbol.
 
-The LCD: an ST7789 on SPI1 with D/C on PB0, CS on PA4 and RST on PB1 (st7789.py). The turn clock:
+The LCD: an ST7789 on SPI1 with D/C on PB0, CS on PA4 and RST on PB1 (st7789.py). Its bus a frame at
+a time (BusFrames: a frame from the log line before the loop draws it, `start`, `digest` or
+`final`, to the next): bytes, transactions (CS driven low) and flicker pixels, in the summary's
+`bus`. The turn clock:
 with `count`, DWT CYCCNT is the number of instructions executed (a C hook on every instruction);
 without, CYCCNT advances by one a read (the digest runs, where no cost is measured).
 """
@@ -100,6 +103,53 @@ class Registers:
         return offset & ~3 in self.values
 
 
+class BusFrames:
+    """The LCD's bus a frame at a time, as a logic analyser would count it: bytes, transactions
+    (chip selects) and flicker pixels of every frame, and per match their median and maximum."""
+
+    def __init__(self):
+        self.open = None  # (m, t, kind, transactions at its start)
+        self.matches = {}
+        self.game_bytes = []  # every game frame's bytes
+        self.flicker_frames = []
+        self.frames = 0
+        self.flicker = 0
+
+    def boundary(self, board, m, t, kind):
+        if self.open is not None:
+            om, ot, okind, tr0 = self.open
+            sent, flicker = board.lcd.end_frame()
+            row = self.matches.setdefault(om, {'bytes': [], 'transactions': [], 'flicker': 0,
+                                               'resultBytes': 0})
+            if okind == 'game':
+                row['bytes'].append(sent)
+                self.game_bytes.append(sent)
+                row['transactions'].append(board.transactions - tr0)
+            else:
+                row['resultBytes'] = sent
+            row['flicker'] += flicker
+            self.frames += 1
+            self.flicker += flicker
+            if flicker and len(self.flicker_frames) < 50:
+                self.flicker_frames.append({'m': om, 't': ot, 'kind': okind, 'pixels': flicker})
+        board.lcd.begin_frame()
+        self.open = (m, t, kind, board.transactions)
+
+    def summary(self):
+        def stats(xs):
+            xs = sorted(xs)
+            if not xs:
+                return {'n': 0, 'median': 0, 'max': 0, 'total': 0}
+            return {'n': len(xs), 'median': xs[len(xs) // 2], 'max': xs[-1], 'total': sum(xs)}
+        return {'frames': self.frames, 'flickerPixels': self.flicker,
+                'gameFrameBytes': stats(self.game_bytes),
+                'flickerFrames': self.flicker_frames,
+                'matches': [{'m': m, 'bytes': stats(r['bytes']),
+                             'transactions': stats(r['transactions']),
+                             'resultBytes': r['resultBytes'], 'flickerPixels': r['flicker']}
+                            for m, r in sorted(self.matches.items())]}
+
+
 def bits(value, lo, n):
     return (value >> lo) & ((1 << n) - 1)
 
@@ -123,6 +173,8 @@ class F411:
         self.spi_to_lcd = 0
         self.spi_lost = 0
         self.events_seen = 0
+        self.transactions = 0
+        self.bus = BusFrames()
         self.clocks = {'sysclk': HSI_HZ, 'source': 'HSI'}
         self.reads_of_cyccnt = 0
 
@@ -558,6 +610,8 @@ class F411:
             if new != code:
                 if new & 12 == 4 and code & 12 != 4:  # RST driven low: a hardware reset
                     self.lcd.reset()
+                if new & 32 and not code & 32:  # CS driven low: a transaction starts
+                    self.transactions += 1
                 code = new
         else:
             if n_bytes > pos:
@@ -738,6 +792,13 @@ class F411:
         except DefmtError as e:
             self.halt('log', 1, f'a defmt frame that does not decode: {e}')
             return
+        if index in (self.start_format, self.digest_format, self.final_format):
+            # Where a frame's bus traffic starts: the loop draws frame 0 after "start", turn t's
+            # frame after "digest t" and the result screen after "final".
+            m = u32_at(decoded, 0)
+            t = 0 if index == self.start_format else u32_at(decoded, 4)
+            kind = 'result' if index == self.final_format else 'game'
+            self.bus.boundary(self, m, t, kind)
         if index == self.start_format:
             self.starts += 1
             if self.opts.matches is not None and self.starts > self.opts.matches:
@@ -858,6 +919,7 @@ class F411:
                      'PA7': [self.pin_mode(0, 7), self.pin_af(0, 7)], 'PB0': self.pin_mode(1, 0),
                      'PB1': self.pin_mode(1, 1)},
             'lcd': self.lcd.state(),
+            'bus': self.bus.summary(),
             'registersTouched': self.touched,
             'warnings': self.warnings,
         }

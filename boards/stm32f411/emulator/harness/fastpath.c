@@ -9,7 +9,7 @@
  * - GPIOA and GPIOB (the 4 KB page at 0x40020000, uc_mmio_map): every register, with the reset
  *   values; each access needs the port's clock (RCC AHB1ENR, mirrored here by Python). A write
  *   that changes what the LCD sees (D/C on PB0, RST on PB1, their modes, SCK PA5 / MOSI PA7 in
- *   alternate function 5) or that follows new log output (the RTT up-channel's write offset moved)
+ *   alternate function 5, CS on PA4) or that follows new log output (the RTT up-channel's write offset moved)
  *   adds an event: the number of SPI bytes sent so far, the RTT write offset, and the pins. Python
  *   replays the events in order, so every byte meets the pins as they were when it was sent and
  *   every announced frame is the picture as it was when the firmware announced it.
@@ -110,10 +110,11 @@ static int af5(int port, int pin) {
 }
 
 /* What the LCD sees of the pins: bit 0 D/C (PB0) an output, 1 its level, 2 RST (PB1) an output,
- * 3 its level, 4 SCK (PA5) and MOSI (PA7) in alternate function 5. */
+ * 3 its level, 4 SCK (PA5) and MOSI (PA7) in alternate function 5, 5 CS (PA4) an output driven
+ * low (the LCD selected: each 0 -> 1 is the start of a transaction). */
 uint32_t fp_code(void) {
     return (uint32_t)(output(1, 0) | level(1, 0) << 1 | output(1, 1) << 2 | level(1, 1) << 3 |
-                      (af5(0, 5) && af5(0, 7)) << 4);
+                      (af5(0, 5) && af5(0, 7)) << 4 | (output(0, 4) && !level(0, 4)) << 5);
 }
 
 static uint32_t rtt_wroff(void *uc) {

@@ -9,6 +9,12 @@ GAMSET and the brightness commands (accepted, no effect on the picture), NOP. An
 reported as an unknown command with its argument bytes ignored. GRAM holds noise at power-on, as
 a real panel's does.
 
+Frames, as a logic analyser on the bus would count them: between `begin_frame` and `end_frame`
+the model counts the bytes it is sent and the flicker pixels: pixels written with a colour that
+is neither what the panel showed at the frame's start nor what it shows at its end (a clear to
+the background under a piece that stays is one; a pixel written once, in its final colour, never
+is).
+
 The picture: the panels sold as 240x240 ST7789 modules are IPS, normally black: they show the
 GRAM's colours only with display inversion on (INVON), and their complement with it off; a
 display that is off or asleep shows black.
@@ -21,6 +27,7 @@ WIDTH = 240
 HEIGHT = 240
 GRAM_COLS = 240
 GRAM_ROWS = 320
+SHOWN = WIDTH * HEIGHT * 2  # the GRAM bytes the panel shows (rows 0-239)
 
 # Commands with a fixed number of argument bytes.
 ARGS = {
@@ -69,6 +76,9 @@ class St7789:
         self.bytes = 0
         self.pixels = 0
         self.resets = 0
+        self.writes = None  # the frame's GRAM writes, (offset, bytes), while a frame is open
+        self.prev = b''
+        self.frame_bytes_at = 0
         self.reset()
 
     def warn(self, what):
@@ -209,7 +219,10 @@ class St7789:
                 take = min(self.xe - self.col + 1, n - i)
                 if self.row < rows:
                     o = (self.row * GRAM_COLS + self.col) * 2
-                    gram[o:o + take * 2] = data[i * 2:(i + take) * 2]
+                    piece = data[i * 2:(i + take) * 2]
+                    gram[o:o + take * 2] = piece
+                    if self.writes is not None and o < SHOWN:
+                        self.writes.append((o, bytes(piece)))
                 self.col += take
                 i += take
             else:
@@ -234,6 +247,36 @@ class St7789:
             pr = GRAM_ROWS - 1 - pr
         o = (pr * GRAM_COLS + pc) * 2
         self.gram[o:o + 2] = two
+        if self.writes is not None and o < SHOWN:
+            self.writes.append((o, bytes(two)))
+
+    def begin_frame(self):
+        """A frame starts: what the panel shows now is its `previous`."""
+        self.prev = bytes(self.gram[:SHOWN])
+        self.writes = []
+        self.frame_bytes_at = self.bytes
+
+    def end_frame(self):
+        """The frame ends: (bytes sent in it, flicker pixels), a flicker pixel being one written
+        with a colour that is neither what it showed at the frame's start nor what it shows now
+        (each pixel counted once however often it flickered)."""
+        if self.writes is None:
+            return 0, 0
+        final = bytes(self.gram[:SHOWN])
+        prev = self.prev
+        flicker = set()
+        for o, d in self.writes:
+            n = min(len(d), SHOWN - o)
+            if d[:n] == final[o:o + n] or d[:n] == prev[o:o + n]:
+                continue  # the usual case: every pixel of the piece in its final colour
+            for k in range(0, n - 1, 2):
+                two = d[k:k + 2]
+                at = o + k
+                if two != prev[at:at + 2] and two != final[at:at + 2]:
+                    flicker.add(at)
+        sent = self.bytes - self.frame_bytes_at
+        self.writes = None
+        return sent, len(flicker)
 
     def lit(self):
         return self.display_on and not self.sleeping

@@ -34,6 +34,34 @@ def window(lcd, x0, y0, x1, y1, pixels):
 
 
 class St7789Test(unittest.TestCase):
+    def test_flicker_is_a_pixel_written_in_a_colour_neither_frame_shows(self):
+        lcd = St7789()
+        init(lcd)
+        window(lcd, 0, 0, 239, 239, [0x0000] * (240 * 240))
+        window(lcd, 10, 10, 19, 19, [0xF800] * 100)  # a red square on black
+        # A frame that sends only what changed, each pixel once in its final colour: no flicker.
+        lcd.begin_frame()
+        window(lcd, 10, 10, 10, 10, [0x0000])
+        window(lcd, 30, 30, 31, 31, [0x07E0] * 4)
+        self.assertEqual(lcd.end_frame()[1], 0)
+        # A frame drawn as before: the whole panel cleared to black, then the picture again. Each
+        # red or green pixel that stays so went through black (neither the frame before nor after
+        # shows black there), and the black pixel at (10, 10) went through red: flicker, once a
+        # pixel; the black pixels that stay black, none.
+        lcd.begin_frame()
+        window(lcd, 0, 0, 239, 239, [0x0000] * (240 * 240))
+        window(lcd, 10, 10, 19, 19, [0xF800] * 100)
+        window(lcd, 10, 10, 10, 10, [0x0000])
+        window(lcd, 30, 30, 31, 31, [0x07E0] * 4)
+        sent, flicker = lcd.end_frame()
+        self.assertEqual(flicker, 99 + 4 + 1)
+        self.assertEqual(sent, 240 * 240 * 2 + 100 * 2 + 2 + 8 + 4 * 11)  # 11 command bytes a window
+        # A pixel that goes through a third colour on its way flickers too.
+        lcd.begin_frame()
+        window(lcd, 50, 50, 50, 50, [0x001F])
+        window(lcd, 50, 50, 50, 50, [0xFFFF])
+        self.assertEqual(lcd.end_frame()[1], 1)
+
     def test_a_window_fills_row_by_row_and_wraps(self):
         lcd = St7789()
         init(lcd)

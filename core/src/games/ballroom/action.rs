@@ -48,9 +48,73 @@ pub enum Action {
     Buy(Item),
 }
 
-/// One reply as the official engine executes it: `action` for the player `executor` names.
-/// Only re-plays of official logs use another executor than the sender's own seat
-/// ([`super::Ballroom::step_replies`]).
+/// The result flags a bot sent with its action (rules/ballroom-blitz.md, Protocol).
+///
+/// `isValid`, `damage` and `nullified` are fields of the official engine's action classes, so
+/// Jackson fills them from a bot's reply like any other field; the engine's judgement then only
+/// ever invalidates (`isValid` false), nullifies (`nullified` true) or sets `damage` (an attack on
+/// a player 0..3 that no shield stopped). Where its judgement does not set a flag, the bot's value
+/// is what the engine logs and shows every bot in the next `last_actions`. The flags never change
+/// the game: nothing reads them but the log and the messages.
+///
+/// They count only with an action the bot sent for the phase: a default action played instead
+/// (a time-out, an unreadable reply, a dropped bot) carries [`Flags::NONE`], as the engine's
+/// default actions do.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Flags {
+    /// `isValid` as sent (the engine's initial value, true, when the bot sent none).
+    pub valid: bool,
+    /// `damage` as sent (ATTACK only; 0 when the bot sent none).
+    pub damage: i32,
+    /// `nullified` as sent (ATTACK only; false when the bot sent none).
+    pub nullified: bool,
+}
+
+impl Flags {
+    /// No flag sent: the values the engine's action classes start with.
+    pub const NONE: Flags = Flags {
+        valid: true,
+        damage: 0,
+        nullified: false,
+    };
+}
+
+impl Default for Flags {
+    fn default() -> Self {
+        Flags::NONE
+    }
+}
+
+/// One seat's reply with the result flags it sent: what a desktop match plays for a seat
+/// ([`super::Ballroom::step_sent`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Sent {
+    /// The action.
+    pub action: Action,
+    /// The flags that came with it.
+    pub flags: Flags,
+}
+
+impl From<Action> for Sent {
+    fn from(action: Action) -> Sent {
+        Sent {
+            action,
+            flags: Flags::NONE,
+        }
+    }
+}
+
+impl From<Sent> for Action {
+    fn from(sent: Sent) -> Action {
+        sent.action
+    }
+}
+
+/// One reply as the official engine executes it: `action` for the player `executor` names, with
+/// the flags the bot sent. Only re-plays of official logs use another executor than the sender's
+/// own seat ([`super::Ballroom::step_replies`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Reply {
@@ -58,15 +122,18 @@ pub struct Reply {
     pub executor: u8,
     /// What is executed.
     pub action: Action,
+    /// The result flags the bot sent with it ([`Flags::NONE`]: none).
+    pub flags: Flags,
 }
 
-/// A USE action as executed: `{"executor":i,"use":b,"isValid":v}`.
+/// A USE action as executed: `{"executor":i,"use":b,"isValid":v}`. The flags of every record are
+/// what the engine logs: its judgement where it sets one, the bot's [`Flags`] elsewhere.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct UseRecord {
     /// Whether the player used its item.
     pub used: bool,
-    /// Whether the reference found the action valid.
+    /// `isValid`: false if the reference found the action invalid or the bot sent false.
     pub valid: bool,
 }
 
@@ -78,22 +145,23 @@ pub struct MoveRecord {
     pub x: i32,
     /// The requested destination's y (any `i32`).
     pub y: i32,
-    /// Whether the reference found the action valid.
+    /// `isValid`: false if the reference found the action invalid or the bot sent false.
     pub valid: bool,
 }
 
-/// An ATTACK action as executed. `damage` is the attacker's effective damage, or 0 when the
-/// attack was nullified by a shield or named a player outside 0..3.
+/// An ATTACK action as executed. `damage` is the attacker's effective damage where the engine sets
+/// it (the target is a player 0..3 and no shield stopped the attack); where it does not (nullified,
+/// or a target outside 0..3) it is the bot's `damage`, 0 unless the bot sent one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct AttackRecord {
     /// The target player index as sent (any `i32`).
     pub target: i32,
-    /// Whether the reference found the action valid.
+    /// `isValid`: false if the reference found the action invalid or the bot sent false.
     pub valid: bool,
-    /// The damage dealt (see [`AttackRecord`]).
-    pub damage: u8,
-    /// Whether the target's shield nullified the attack.
+    /// `damage` (see [`AttackRecord`]): any Java `int` a bot sends.
+    pub damage: i32,
+    /// `nullified`: true if the target's shield nullified the attack or the bot sent true.
     pub nullified: bool,
 }
 
@@ -104,7 +172,7 @@ pub struct AttackRecord {
 pub struct BuyRecord {
     /// The item asked for.
     pub item: Item,
-    /// Whether the reference found the action valid.
+    /// `isValid`: false if the reference found the action invalid or the bot sent false.
     pub valid: bool,
     /// Whether gold changed hands.
     pub bought: bool,

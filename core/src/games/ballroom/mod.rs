@@ -18,6 +18,9 @@
 //! phase, a timeout (`Null`) or an unreadable line (`Malformed`). The engine refuses, snaps or
 //! defaults exactly as the reference does and keeps what it did in a [`TurnRecord`] (the
 //! reference's `isValid`, `damage`, `nullified`), readable through [`Ballroom::record`].
+//! A bot may send those flags too ([`Flags`], played with [`Ballroom::step_sent`]): as in the
+//! reference, its value stands in the record wherever the engine's judgement does not set the
+//! flag (it never changes the game).
 //!
 //! ## Decisions (rules file, "Our decisions")
 //! 1. Winner: most points, then most gold, then a coin flip from the match seed's `tiebreak`
@@ -37,7 +40,7 @@
 //! [`Action::Pass`].
 //!
 //! ## Capacities
-//! None: four players, fixed arrays. `size_of::<Ballroom>()` is 176 bytes on x86-64, tested to
+//! None: four players, fixed arrays. `size_of::<Ballroom>()` is 192 bytes on x86-64, tested to
 //! stay within 512.
 
 mod action;
@@ -51,7 +54,9 @@ mod arbitrary;
 #[cfg(test)]
 mod tests;
 
-pub use action::{Action, AttackRecord, BuyRecord, MoveRecord, Reply, TurnRecord, UseRecord};
+pub use action::{
+    Action, AttackRecord, BuyRecord, Flags, MoveRecord, Reply, Sent, TurnRecord, UseRecord,
+};
 pub use player::Player;
 pub use types::{
     Class, Item, Phase, Pos, Ruleset, StatSet, BOARD, CONTROL_BEGIN, CONTROL_END, CONTROL_POINTS,
@@ -168,6 +173,7 @@ impl Ballroom {
                 *r = Reply {
                     executor: seat as u8,
                     action: *a,
+                    flags: Flags::NONE,
                 };
                 n = n.saturating_add(1);
             }
@@ -225,6 +231,22 @@ impl Ballroom {
             Phase::Attack => self.play_attack(queue, report),
             Phase::Buy => self.play_buy(queue, report),
         }
+    }
+
+    /// One phase with every seat's own reply and the result flags it sent ([`Flags`]): what
+    /// [`Game::step`] does, the flags standing in the record where the engine's judgement does
+    /// not set them (a desktop match plays its bots' replies this way).
+    pub fn step_sent(&mut self, sent: &[Sent]) -> StepReport {
+        let mut replies = [Reply::default(); PLAYERS];
+        for (seat, r) in replies.iter_mut().enumerate() {
+            let s = sent.get(seat).copied().unwrap_or_default();
+            *r = Reply {
+                executor: seat as u8,
+                action: s.action,
+                flags: s.flags,
+            };
+        }
+        self.step_replies(&replies)
     }
 
     /// Final order: points, then gold, then the seeded coin flip. `order[0]` is the winner.
@@ -372,7 +394,10 @@ impl Game for Ballroom {
             d.i32(m.x).i32(m.y).bool(m.valid);
         }
         for a in &r.attacks {
-            d.i32(a.target).bool(a.valid).u8(a.damage).bool(a.nullified);
+            d.i32(a.target)
+                .bool(a.valid)
+                .i32(a.damage)
+                .bool(a.nullified);
         }
         for b in &r.buys {
             d.u8(b.item.index()).bool(b.valid).bool(b.bought);

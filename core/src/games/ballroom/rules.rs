@@ -1,7 +1,7 @@
 //! The phases of a turn, written after the reference's `GameState` line by line, because the
 //! quirks live in the order of its statements (rules/ballroom-blitz.md, "One turn").
 
-use super::action::{Action, AttackRecord, BuyRecord, MoveRecord, Reply, UseRecord};
+use super::action::{Action, AttackRecord, BuyRecord, Flags, MoveRecord, Reply, UseRecord};
 use super::player::Player;
 use super::types::{Class, Item, Phase, Pos, Ruleset, BOARD, CONTROL_POINTS, PLAYERS};
 use super::Ballroom;
@@ -12,6 +12,18 @@ use crate::game::StepReport;
 struct Resolved {
     action: Action,
     explicit: bool,
+}
+
+impl Resolved {
+    /// The flags that stand with the executed action: the bot's with its own action, none with a
+    /// default action played instead (the engine's defaults start with the initial values).
+    fn flags(&self, sent: Flags) -> Flags {
+        if self.explicit {
+            sent
+        } else {
+            Flags::NONE
+        }
+    }
 }
 
 /// Java `int` Manhattan distance, overflow included: `Math.abs(x1-x2) + Math.abs(y1-y2)`.
@@ -181,16 +193,17 @@ impl Ballroom {
     /// USE: the replies are read (from the end-of-turn state) before the turn begins, then each
     /// is executed for its executor, in read order.
     pub(super) fn play_use(&mut self, replies: &[Reply], report: &mut StepReport) {
-        // (executor, use, explicit) per reply, resolved before `beginTurn` as the engine reads.
-        let mut resolved = [(0usize, false, false); PLAYERS];
+        // (executor, use, explicit, flags) per reply, resolved before `beginTurn` as the engine
+        // reads.
+        let mut resolved = [(0usize, false, false, Flags::NONE); PLAYERS];
         for (r, slot) in replies.iter().zip(resolved.iter_mut()) {
             let seat = usize::from(r.executor);
             let res = self.resolve(seat, r.action, Phase::Use, report);
             let used = matches!(res.action, Action::Use(true));
-            *slot = (seat, used, res.explicit);
+            *slot = (seat, used, res.explicit, res.flags(r.flags));
         }
         self.begin_turn();
-        for &(seat, used, explicit) in resolved.iter().take(replies.len()) {
+        for &(seat, used, explicit, flags) in resolved.iter().take(replies.len()) {
             let (Some(p), Some(rec)) = (self.players.get_mut(seat), self.record.uses.get_mut(seat))
             else {
                 continue;
@@ -213,7 +226,11 @@ impl Ballroom {
                 }
                 true
             };
-            *rec = UseRecord { used, valid };
+            // `executeUse` only ever invalidates: a bot's `isValid: false` stands.
+            *rec = UseRecord {
+                used,
+                valid: valid && flags.valid,
+            };
             if explicit && used && !valid {
                 report.refuse(seat);
             }
@@ -245,7 +262,12 @@ impl Ballroom {
                 snap(p.pos, speed, x, y)
             };
             if let Some(rec) = self.record.moves.get_mut(seat) {
-                *rec = MoveRecord { x, y, valid };
+                // `executeMove` only ever invalidates: a bot's `isValid: false` stands.
+                *rec = MoveRecord {
+                    x,
+                    y,
+                    valid: valid && res.flags(r.flags).valid,
+                };
             }
             if res.explicit && !valid {
                 report.refuse(seat);
@@ -265,14 +287,22 @@ impl Ballroom {
         for &i in order.iter().take(queue.n) {
             let s = queue.exec(i);
             let target = queue.targets.get(i).copied().unwrap_or(s as i32);
-            let rec = self.attack(&queue, i, &strongest, &mut checked_shield);
-            if let Some(r) = recs.get_mut(i) {
-                *r = rec;
-            }
+            let (rec, damage_set) = self.attack(&queue, i, &strongest, &mut checked_shield);
             // Attacking oneself is the phase's default action, which is how bots pass in ATTACK:
             // the reference marks it invalid (kept in the record), but nothing is refused.
             if queue.explicit.get(i) == Some(&true) && !rec.valid && target != s as i32 {
                 report.refuse(s);
+            }
+            // `executeAttack` only ever invalidates, nullifies, and sets the damage of an attack
+            // on a player that no shield stopped: elsewhere the bot's flags stand.
+            let sent = queue.flags.get(i).copied().unwrap_or(Flags::NONE);
+            if let Some(r) = recs.get_mut(i) {
+                *r = AttackRecord {
+                    target: rec.target,
+                    valid: rec.valid && sent.valid,
+                    damage: if damage_set { rec.damage } else { sent.damage },
+                    nullified: rec.nullified || sent.nullified,
+                };
             }
         }
         // The engine files each reply under its executor as it reads it: the last read stays.
@@ -292,6 +322,7 @@ impl Ballroom {
             execs: [0; PLAYERS],
             targets: [0; PLAYERS],
             explicit: [false; PLAYERS],
+            flags: [Flags::NONE; PLAYERS],
             damage: [0; PLAYERS],
             qdamages: [i32::MIN; PLAYERS],
             lands: [false; PLAYERS],
@@ -299,10 +330,11 @@ impl Ballroom {
         for (i, r) in replies.iter().take(n).enumerate() {
             let seat = usize::from(r.executor);
             let res = self.resolve(seat, r.action, Phase::Attack, report);
-            if let (Some(e), Some(t), Some(x)) = (
+            if let (Some(e), Some(t), Some(x), Some(f)) = (
                 q.execs.get_mut(i),
                 q.targets.get_mut(i),
                 q.explicit.get_mut(i),
+                q.flags.get_mut(i),
             ) {
                 *e = seat;
                 *t = match res.action {
@@ -310,6 +342,7 @@ impl Ballroom {
                     _ => seat as i32,
                 };
                 *x = res.explicit;
+                *f = res.flags(r.flags);
             }
         }
         // Attacks only change health and score: each attacker's damage, and whether its attack
@@ -369,14 +402,16 @@ impl Ballroom {
 
     /// Runs queue entry `i`: a shield stops it (the first attack that lands all turn consults
     /// one under the engine's ruleset, the strongest on each target as written), else it deals
-    /// its damage if it lands, and a hit that leaves the target at 0 scores. Its record.
+    /// its damage if it lands, and a hit that leaves the target at 0 scores. Its record by the
+    /// engine's judgement alone, and whether that judgement set the damage (`setDamage`: the
+    /// target is a player and no shield stopped the attack).
     fn attack(
         &mut self,
         q: &AttackQueue,
         i: usize,
         strongest: &[Option<usize>; PLAYERS],
         checked_shield: &mut bool,
-    ) -> AttackRecord {
+    ) -> (AttackRecord, bool) {
         let s = q.exec(i);
         let target = q.targets.get(i).copied().unwrap_or(s as i32);
         let mut rec = AttackRecord {
@@ -387,7 +422,7 @@ impl Ballroom {
         };
         let Some(t) = target_of(target) else {
             rec.valid = false;
-            return rec;
+            return (rec, false);
         };
         let lands = q.lands(i);
         let check = match self.ruleset {
@@ -405,13 +440,13 @@ impl Ballroom {
         let shielded = self.players.get(t).is_some_and(|p| p.shielded);
         if check && shielded {
             rec.nullified = true;
-            return rec;
+            return (rec, false);
         }
         let d = q.damage_of(s);
-        rec.damage = d.clamp(0, u8::MAX as i32) as u8;
+        rec.damage = d;
         if !lands {
             rec.valid = false;
-            return rec;
+            return (rec, true);
         }
         let mut killed = false;
         if let Some(target) = self.players.get_mut(t) {
@@ -430,7 +465,7 @@ impl Ballroom {
                 a.score = a.score.saturating_add(1);
             }
         }
-        rec
+        (rec, true)
     }
 
     pub(super) fn play_buy(&mut self, replies: &[Reply], report: &mut StepReport) {
@@ -460,11 +495,13 @@ impl Ballroom {
             } else if item != Item::None {
                 rec.valid = false;
             }
-            if let Some(r) = self.record.buys.get_mut(seat) {
-                *r = rec;
-            }
             if res.explicit && !rec.valid {
                 report.refuse(seat);
+            }
+            // `executeBuy` only ever invalidates: a bot's `isValid: false` stands.
+            rec.valid = rec.valid && res.flags(r.flags).valid;
+            if let Some(r) = self.record.buys.get_mut(seat) {
+                *r = rec;
             }
         }
         self.settle();
@@ -500,12 +537,14 @@ fn target_of(t: i32) -> Option<usize> {
 }
 
 /// The ATTACK phase's queue, in read order: per entry (`n` of them) its executor, its target as
-/// sent, whether the bot asked for it explicitly, its damage and whether it lands.
+/// sent, whether the bot asked for it explicitly, the flags that stand with it, its damage and
+/// whether it lands.
 struct AttackQueue {
     n: usize,
     execs: [usize; PLAYERS],
     targets: [i32; PLAYERS],
     explicit: [bool; PLAYERS],
+    flags: [Flags; PLAYERS],
     /// Each player's effective damage, by seat.
     damage: [i32; PLAYERS],
     /// Each entry's damage; past the queue's end, below any (so it sorts last).

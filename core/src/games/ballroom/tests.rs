@@ -777,16 +777,157 @@ fn passive_item_applies_from_its_purchase_on() {
     assert!(g.record().moves[0].valid);
 }
 
+/// One change of the state, by name.
+type Change = (&'static str, fn(&mut Ballroom));
+
+/// An item other than `i`.
+fn other(i: Item) -> Item {
+    if i == Item::Shield {
+        Item::AnemoiWings
+    } else {
+        Item::Shield
+    }
+}
+
+/// Each field of the state changed alone (the last seat's player and records).
+const BALLROOM_CHANGES: &[Change] = &[
+    ("ruleset", |g| {
+        g.ruleset = match g.ruleset {
+            Ruleset::Engine => Ruleset::AsWritten,
+            Ruleset::AsWritten => Ruleset::Engine,
+        }
+    }),
+    ("seed", |g| g.seed ^= 1),
+    ("phase", |g| {
+        g.phase = if g.phase == Phase::Buy {
+            Phase::Use
+        } else {
+            Phase::Buy
+        }
+    }),
+    ("turn", |g| g.turn += 1),
+    ("class", |g| {
+        g.players[3].class = if g.players[3].class == K { W } else { K }
+    }),
+    ("x", |g| g.players[3].pos.x ^= 1),
+    ("y", |g| g.players[3].pos.y ^= 1),
+    ("item", |g| g.players[3].item = other(g.players[3].item)),
+    ("item in effect", |g| {
+        g.players[3].in_effect = other(g.players[3].in_effect)
+    }),
+    ("effect timer", |g| g.players[3].effect_timer += 1),
+    ("health", |g| g.players[3].health ^= 1),
+    ("gold", |g| g.players[3].gold += 1),
+    ("score", |g| g.players[3].score += 1),
+    ("spent", |g| g.players[3].spent += 1),
+    ("shielded", |g| {
+        g.players[3].shielded = !g.players[3].shielded
+    }),
+    ("active", |g| g.players[3].active = !g.players[3].active),
+    ("connected", |g| {
+        g.players[3].connected = !g.players[3].connected
+    }),
+    ("use's used", |g| {
+        g.record.uses[3].used = !g.record.uses[3].used
+    }),
+    ("use's validity", |g| {
+        g.record.uses[3].valid = !g.record.uses[3].valid
+    }),
+    ("move's x", |g| g.record.moves[3].x += 1),
+    ("move's y", |g| g.record.moves[3].y += 1),
+    ("move's validity", |g| {
+        g.record.moves[3].valid = !g.record.moves[3].valid
+    }),
+    ("attack's target", |g| g.record.attacks[3].target += 1),
+    ("attack's validity", |g| {
+        g.record.attacks[3].valid = !g.record.attacks[3].valid
+    }),
+    ("attack's damage", |g| g.record.attacks[3].damage += 1),
+    ("attack nullified", |g| {
+        g.record.attacks[3].nullified = !g.record.attacks[3].nullified
+    }),
+    ("buy's item", |g| {
+        g.record.buys[3].item = other(g.record.buys[3].item)
+    }),
+    ("buy's validity", |g| {
+        g.record.buys[3].valid = !g.record.buys[3].valid
+    }),
+    ("bought", |g| {
+        g.record.buys[3].bought = !g.record.buys[3].bought
+    }),
+];
+
+/// Every field of the state, named, so that a field added to it fails to compile here until
+/// [`BALLROOM_CHANGES`] changes it too.
+#[allow(dead_code)]
+fn every_field(g: &Ballroom) {
+    let Ballroom {
+        ruleset: _,
+        seed: _,
+        phase: _,
+        turn: _,
+        players,
+        record:
+            TurnRecord {
+                uses,
+                moves,
+                attacks,
+                buys,
+            },
+    } = g;
+    let Player {
+        class: _,
+        pos: Pos { x: _, y: _ },
+        item: _,
+        in_effect: _,
+        effect_timer: _,
+        health: _,
+        gold: _,
+        score: _,
+        spent: _,
+        shielded: _,
+        active: _,
+        connected: _,
+    } = players[0];
+    let UseRecord { used: _, valid: _ } = uses[0];
+    let MoveRecord {
+        x: _,
+        y: _,
+        valid: _,
+    } = moves[0];
+    let AttackRecord {
+        target: _,
+        valid: _,
+        damage: _,
+        nullified: _,
+    } = attacks[0];
+    let BuyRecord {
+        item: _,
+        valid: _,
+        bought: _,
+    } = buys[0];
+}
+
 #[test]
-fn digest_covers_the_state_and_is_reproducible() {
-    let a = engine([K, W, A, K]);
-    let mut b = a.clone();
-    assert_eq!(a.digest(), b.digest());
-    b.players[3].spent = 1;
-    assert_ne!(a.digest(), b.digest());
-    let mut c = a.clone();
-    c.record.attacks[2].nullified = true;
-    assert_ne!(a.digest(), c.digest());
+fn digest_changes_with_every_field_of_the_state() {
+    // Mid-game: 100 steps of the built-in bots.
+    let mut base = Ballroom::new(&Params::default(), 11).unwrap();
+    let mut bots: [bots::BallroomBot; 4] =
+        core::array::from_fn(|s| Ballroom::bot(Ballroom::BOTS[s % 3], s as u64).unwrap());
+    for _ in 0..100 {
+        crate::step_with_bots(&mut base, &mut bots);
+    }
+    assert!(!base.is_over());
+    let missed: heapless::Vec<&str, 32> = BALLROOM_CHANGES
+        .iter()
+        .filter(|(_, change)| {
+            let mut g = base.clone();
+            change(&mut g);
+            g.digest() == base.digest()
+        })
+        .map(|(name, _)| *name)
+        .collect();
+    assert!(missed.is_empty(), "the digest misses: {missed:?}");
 }
 
 #[test]
@@ -825,7 +966,179 @@ fn attack_range_is_chebyshev_with_effective_range() {
 }
 
 fn reply(executor: u8, action: Action) -> Reply {
-    Reply { executor, action }
+    Reply {
+        executor,
+        action,
+        flags: Flags::NONE,
+    }
+}
+
+/// `action` sent with the flags `valid`, `damage`, `nullified`.
+fn flagged(action: Action, valid: bool, damage: i32, nullified: bool) -> Sent {
+    Sent {
+        action,
+        flags: Flags {
+            valid,
+            damage,
+            nullified,
+        },
+    }
+}
+
+/// Every seat's action without flags.
+fn plain(actions: [Action; 4]) -> [Sent; 4] {
+    actions.map(Sent::from)
+}
+
+#[test]
+fn flags_sent_stand_where_execute_use_sets_none() {
+    // `executeUse` only invalidates (holding NONE or a passive item): a bot's `isValid: false` on
+    // a valid use stands, its `true` on an invalid one does not, and nothing else changes.
+    let mut g = engine([K, K, K, K]);
+    g.players[0].item = Item::SpeedPotion;
+    g.players[1].item = Item::HunterScope;
+    let mut sent = plain([Action::Use(false); 4]);
+    sent[0] = flagged(Action::Use(true), false, 0, false);
+    sent[1] = flagged(Action::Use(true), true, 0, false);
+    let mut same = g.clone();
+    let r = g.step_sent(&sent);
+    let u = g.record().uses;
+    assert!(
+        u[0].used && !u[0].valid,
+        "the bot's false stands on a valid use"
+    );
+    assert!(
+        !u[1].valid,
+        "the engine's invalidation wins over the bot's true"
+    );
+    assert_eq!(
+        g.players[0].in_effect,
+        Item::SpeedPotion,
+        "the use happened"
+    );
+    // The flags change nothing but the record, and the refusals are the engine's judgement.
+    let r2 = same.step(&[
+        Action::Use(true),
+        Action::Use(true),
+        Action::Use(false),
+        Action::Use(false),
+    ]);
+    assert_eq!(g.players, same.players);
+    assert_eq!(r.refused, r2.refused);
+    assert_eq!(&r.refused[..4], &[0, 1, 0, 0]);
+}
+
+#[test]
+fn flags_sent_stand_where_execute_move_sets_none() {
+    let mut g = engine([K, K, K, K]);
+    g.step(&[Action::Use(false); 4]);
+    let mut sent = plain([mv(0, 0), mv(9, 0), mv(9, 9), mv(0, 9)]);
+    sent[0] = flagged(mv(1, 0), false, 0, false);
+    // A snapped move is invalid whatever the bot says.
+    sent[1] = flagged(mv(0, 9), true, 7, true);
+    g.step_sent(&sent);
+    let m = g.record().moves;
+    assert!(
+        !m[0].valid && g.players[0].pos == at(1, 0),
+        "valid move, logged false"
+    );
+    assert!(!m[1].valid, "snapped");
+    assert!(m[2].valid && m[3].valid);
+}
+
+#[test]
+fn flags_sent_stand_where_execute_buy_sets_none() {
+    let mut g = engine([K, K, K, K]);
+    for p in g.players.iter_mut() {
+        p.gold = 20;
+    }
+    to_attack(&mut g);
+    g.step(&SELF_HITS);
+    let mut sent = plain(NO_BUY);
+    sent[0] = flagged(Action::Buy(Item::Shield), false, 0, false);
+    sent[1] = flagged(Action::Buy(Item::None), false, 0, false);
+    sent[2] = flagged(Action::Buy(Item::Shield), true, 0, false);
+    g.players[2].pos = at(5, 5);
+    let r = g.step_sent(&sent);
+    let b = g.record().buys;
+    assert!(!b[0].valid && b[0].bought, "bought, logged false");
+    assert!(
+        !b[1].valid,
+        "buying NONE is never invalidated: the bot's false stands"
+    );
+    assert!(!b[2].valid && !b[2].bought, "off its spawn: invalid");
+    assert_eq!(
+        &r.refused[..4],
+        &[0, 0, 1, 0],
+        "only the engine's judgement refuses"
+    );
+}
+
+#[test]
+fn flags_sent_stand_where_execute_attack_sets_none() {
+    // Seat 3 is shielded; the first landing attack (seat 0's, on 3) is nullified: its damage is
+    // not set, so the bot's 99 stands. Seat 1 attacks in range: the engine sets its damage and
+    // the bot's -4 is overwritten, its nullified true and isValid false stand. Seat 2 names no
+    // player: invalid, damage not set (the bot's 12 stands).
+    let mut g = engine([K, W, A, K]);
+    g.players[3].shielded = true;
+    place(&mut g, &[(0, 4, 4), (1, 4, 5), (2, 0, 0), (3, 5, 5)]);
+    g.phase = Phase::Attack;
+    let r = g.step_sent(&[
+        flagged(hit(3), true, 99, false),
+        flagged(hit(0), false, -4, true),
+        flagged(hit(7), true, 12, false),
+        Sent::from(hit(3)),
+    ]);
+    let a = g.record().attacks;
+    assert!(
+        a[0].nullified && a[0].valid && a[0].damage == 99,
+        "{:?}",
+        a[0]
+    );
+    assert!(
+        a[1].nullified && !a[1].valid && a[1].damage == 5,
+        "{:?}",
+        a[1]
+    );
+    assert!(
+        !a[2].valid && a[2].damage == 12 && !a[2].nullified,
+        "{:?}",
+        a[2]
+    );
+    assert!(
+        !a[3].valid && a[3].damage == 6,
+        "the pass: the engine's own values"
+    );
+    assert_eq!(
+        g.players[0].health, 4,
+        "the Wizard's hit landed: flags are only words"
+    );
+    assert_eq!(&r.refused[..4], &[0, 0, 1, 0]);
+    // The same without flags: the engine's judgement alone.
+    let mut e = engine([K, W, A, K]);
+    e.players[3].shielded = true;
+    place(&mut e, &[(0, 4, 4), (1, 4, 5), (2, 0, 0), (3, 5, 5)]);
+    e.phase = Phase::Attack;
+    e.step(&[hit(3), hit(0), hit(7), hit(3)]);
+    let b = e.record().attacks;
+    assert!(b[0].nullified && b[0].damage == 0 && b[1].valid && !b[1].nullified);
+    assert_eq!(b[2].damage, 0);
+    assert_eq!(e.players, g.players);
+}
+
+#[test]
+fn flags_of_a_reply_replaced_by_the_default_do_not_stand() {
+    // A wrong-phase action or a timeout plays the default action, which starts with the
+    // engine's initial flags: the bot's do not reach the record.
+    let mut g = engine([K, K, K, K]);
+    g.step(&[Action::Use(false); 4]);
+    let mut sent = plain([mv(0, 0), mv(9, 0), mv(9, 9), mv(0, 9)]);
+    sent[0] = flagged(hit(1), false, 3, true);
+    sent[1] = flagged(Action::Null, false, 3, true);
+    g.step_sent(&sent);
+    let m = g.record().moves;
+    assert!(m[0].valid && m[1].valid, "{m:?}");
 }
 
 #[test]

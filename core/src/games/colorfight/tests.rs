@@ -943,3 +943,154 @@ fn a_refusal_is_an_error_that_says_why() {
     assert!(error.source().is_none());
     assert_eq!(error.to_string(), "too little gold");
 }
+
+// ---- The digest covers the whole state ----
+
+/// One change of the state, by name.
+type Change = (&'static str, fn(&mut ColorFight));
+
+/// Each field of the state changed alone (cell 0 for the cells, seat 1 for the players).
+const CF_CHANGES: &[Change] = &[
+    ("variant", |g| {
+        g.params.variant = match g.params.variant {
+            Variant::Conquest => Variant::Skirmish,
+            Variant::Skirmish => Variant::Conquest,
+        }
+    }),
+    ("width", |g| g.params.width -= 1),
+    ("height", |g| g.params.height -= 1),
+    ("players", |g| g.params.players -= 1),
+    ("ticks", |g| g.params.ticks += 1),
+    ("respawn", |g| {
+        g.params.respawn = match g.params.respawn {
+            Respawn::Auto => Respawn::OnJoin,
+            Respawn::OnJoin => Respawn::Auto,
+        }
+    }),
+    ("seed", |g| g.seed ^= 1),
+    ("tick", |g| g.tick += 1),
+    ("cell's owner", |g| g.cells[0].owner ^= 1),
+    ("cell's kind", |g| {
+        g.cells[0].kind = match g.cells[0].kind {
+            Kind::Normal => Kind::Gold,
+            _ => Kind::Normal,
+        }
+    }),
+    ("cell's building", |g| {
+        g.cells[0].building = match g.cells[0].building {
+            Building::None => Building::Base,
+            _ => Building::None,
+        }
+    }),
+    ("cell's attacker", |g| g.cells[0].attacker ^= 1),
+    ("cell's taken at", |g| g.cells[0].taken_at += 1),
+    ("cell's done at", |g| g.cells[0].done_at += 1),
+    ("the last cell", |g| {
+        let last = g.len() - 1;
+        g.cells[last].taken_at += 1
+    }),
+    ("gold", |g| g.players[1].gold += Num::DELTA),
+    ("energy", |g| g.players[1].energy += Num::DELTA),
+    ("cells", |g| g.players[1].cells += 1),
+    ("gold mines", |g| g.players[1].gold_mines += 1),
+    ("energy mines", |g| g.players[1].energy_mines += 1),
+    ("bases", |g| g.players[1].bases += 1),
+    ("target", |g| g.players[1].target ^= 1),
+    ("busy until", |g| g.players[1].busy_until += 1),
+    ("build cell", |g| g.players[1].build_cell ^= 1),
+    ("build done", |g| g.players[1].build_done += 1),
+    ("next build", |g| g.players[1].next_build += 1),
+    ("defeated", |g| {
+        g.players[1].defeated = !g.players[1].defeated
+    }),
+    ("defeated at", |g| g.players[1].defeated_at += 1),
+    ("best", |g| g.players[1].best += 1),
+    ("the last player", |g| {
+        let last = g.params.players as usize - 1;
+        g.players[last].best += 1
+    }),
+    ("order rng", |g| {
+        g.order_rng.next_u64();
+    }),
+    ("retreat rng", |g| {
+        g.retreat_rng.next_u64();
+    }),
+    ("spawn rng", |g| {
+        g.spawn_rng.next_u64();
+    }),
+];
+
+/// Every field of the state, named, so that a field added to it fails to compile here until
+/// [`CF_CHANGES`] changes it too.
+#[allow(dead_code)]
+fn every_field(g: &ColorFight) {
+    let ColorFight {
+        params:
+            Params {
+                variant: _,
+                width: _,
+                height: _,
+                players: _,
+                ticks: _,
+                respawn: _,
+            },
+        seed: _,
+        tick: _,
+        cells,
+        players,
+        order_rng: _,
+        retreat_rng: _,
+        spawn_rng: _,
+    } = g;
+    let Cell {
+        owner: _,
+        kind: _,
+        building: _,
+        attacker: _,
+        taken_at: _,
+        done_at: _,
+    } = cells[0];
+    let Player {
+        gold: _,
+        energy: _,
+        cells: _,
+        gold_mines: _,
+        energy_mines: _,
+        bases: _,
+        target: _,
+        busy_until: _,
+        build_cell: _,
+        build_done: _,
+        next_build: _,
+        defeated: _,
+        defeated_at: _,
+        best: _,
+    } = players[0];
+}
+
+#[test]
+fn digest_changes_with_every_field_of_the_state() {
+    // Mid-game: 100 ticks of three built-in bots on a 10 x 10 grid.
+    let params = Params {
+        width: 10,
+        height: 10,
+        players: 3,
+        ..Params::default()
+    };
+    let mut base = ColorFight::new(&params, 5).unwrap();
+    let mut bots: [ColorFightBot; 3] =
+        core::array::from_fn(|s| ColorFight::bot(ColorFight::BOTS[s], s as u64).unwrap());
+    for _ in 0..100 {
+        crate::step_with_bots(&mut base, &mut bots);
+    }
+    assert!(!base.is_over());
+    let mut missed = std::vec::Vec::new();
+    for (name, change) in CF_CHANGES {
+        let mut g = base.clone();
+        change(&mut g);
+        if g.digest() == base.digest() {
+            missed.push(*name);
+        }
+    }
+    assert!(missed.is_empty(), "the digest misses: {missed:?}");
+}

@@ -189,32 +189,6 @@ fn owned_ceil(age: u32, num: u128, den: u128) -> u128 {
     }
 }
 
-/// `2^(-age / 300)`: the decay of a cell's defence, `age` in ticks since it was last taken, to the
-/// precision of [`Num`] (rounded down; 0 from 32 halvings on). Durations do not use it: see
-/// [`attack_ticks`].
-pub fn decay(age: u32) -> Num {
-    let k = age / HALF_LIFE_TICKS;
-    let r = age % HALF_LIFE_TICKS;
-    if k >= 32 {
-        return Num::ZERO;
-    }
-    if r == 0 {
-        return Num::ONE.wrapping_shr(k);
-    }
-    let frac = (pow64(r) >> 32) >> k;
-    Num::from_bits(frac as i64)
-}
-
-/// Base duration in seconds: 2 for an empty cell, `3 + 30 * 2^(-x/30)` for an owned one, to the
-/// precision of [`Num`] (for display; durations use [`attack_ticks`]).
-pub fn base_seconds(owned: bool, age: u32) -> Num {
-    if owned {
-        Num::const_from_int(3).saturating_add(decay(age).saturating_mul_int(30))
-    } else {
-        Num::const_from_int(2)
-    }
-}
-
 /// The surround factor in quarters: 1 or 0 own neighbours -> 4/4, 2 -> 3/4, 3 -> 2/4, 4 -> 1/4.
 pub fn surround_quarters(adjacent: u8) -> i64 {
     match adjacent {
@@ -250,17 +224,6 @@ pub fn attack_ticks(variant: Variant, owned: bool, age: u32, adjacent: u8, energ
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn decay_halves_every_thirty_seconds() {
-        assert_eq!(decay(0), Num::ONE);
-        assert_eq!(decay(300), Num::ONE >> 1);
-        assert_eq!(decay(600), Num::ONE >> 2);
-        // 2^(-1/2) = 0.70710678...
-        let half = decay(150);
-        assert!((half - Num::lit("0.7071067811865476")).abs() < Num::lit("0.00000001"));
-        assert_eq!(decay(12_000), Num::ZERO);
-    }
 
     #[test]
     fn the_constant_is_the_300th_root_of_one_half() {

@@ -827,3 +827,95 @@ fn a_refusal_is_an_error_that_says_why() {
     assert!(error.source().is_none());
     assert_eq!(error.to_string(), "a steal from a player with no tiles");
 }
+
+// ---- The digest covers the whole state ----
+
+/// One change of the state, by name.
+type Change = (&'static str, fn(&mut Mammut));
+
+/// Each field of the state changed alone (the last seat of each per-seat array).
+const MAMMUT_CHANGES: &[Change] = &[
+    ("ids", |g| g.ids.swap(0, PLAYERS - 1)),
+    ("hands", |g| g.hands[PLAYERS - 1].0 ^= 1),
+    ("middle", |g| g.middle.0 ^= 1),
+    ("deal's tiles", |g| {
+        let mut kinds = *g.deal.kinds();
+        kinds.swap(0, 1);
+        g.deal = Deal::new(kinds, g.deal.faces());
+    }),
+    ("deal's faces", |g| {
+        g.deal = Deal::new(*g.deal.kinds(), g.deal.faces() ^ 1)
+    }),
+    ("points", |g| g.points[PLAYERS - 1] += 1),
+    ("furs", |g| g.furs[PLAYERS - 1] += 1),
+    ("animals", |g| g.animals[PLAYERS - 1] ^= 1),
+    ("round", |g| g.round += 1),
+    ("first", |g| g.first ^= 1),
+    ("mover", |g| g.mover ^= 1),
+    ("actions", |g| g.actions += 1),
+    ("removed", |g| g.removed ^= 1),
+    ("strike", |g| g.strike = !g.strike),
+    ("last round's gain", |g| g.last.gain[PLAYERS - 1] += 1),
+    ("last round's fur", |g| g.last.fur[PLAYERS - 1] ^= 1),
+    ("last round's animals", |g| g.last.animals[PLAYERS - 1] ^= 1),
+    ("last round's order", |g| g.last.order.swap(0, PLAYERS - 1)),
+    ("steps", |g| g.steps += 1),
+    ("over", |g| g.over = !g.over),
+    ("seed", |g| g.seed ^= 1),
+];
+
+/// Every field of the state, named, so that a field added to it fails to compile here until
+/// [`MAMMUT_CHANGES`] changes it too.
+#[allow(dead_code)]
+fn every_field(g: &Mammut) {
+    let Mammut {
+        ids: _,
+        hands: _,
+        middle: _,
+        deal: _,
+        points: _,
+        furs: _,
+        animals: _,
+        round: _,
+        first: _,
+        mover: _,
+        actions: _,
+        removed: _,
+        strike: _,
+        last:
+            RoundScore {
+                gain: _,
+                fur: _,
+                animals: _,
+                order: _,
+            },
+        steps: _,
+        over: _,
+        seed: _,
+    } = g;
+}
+
+#[test]
+fn digest_changes_with_every_field_of_the_state() {
+    // Mid-game: the built-in bots until the second round has started, then a few moves more.
+    let mut base = Mammut::new(&Params, 9).unwrap();
+    let mut bots: [MammutBot; PLAYERS] =
+        core::array::from_fn(|s| Mammut::bot(Mammut::BOTS[s % 3], s as u64).unwrap());
+    while base.round() < 2 {
+        crate::step_with_bots(&mut base, &mut bots);
+    }
+    for _ in 0..3 {
+        crate::step_with_bots(&mut base, &mut bots);
+    }
+    assert!(!base.is_over());
+    let missed: heapless::Vec<&str, 32> = MAMMUT_CHANGES
+        .iter()
+        .filter(|(_, change)| {
+            let mut g = base.clone();
+            change(&mut g);
+            g.digest() == base.digest()
+        })
+        .map(|(name, _)| *name)
+        .collect();
+    assert!(missed.is_empty(), "the digest misses: {missed:?}");
+}

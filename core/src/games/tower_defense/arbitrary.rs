@@ -2,9 +2,9 @@
 //! seat's role does (Siege: the invader spawns, the defender builds), with spawns mostly within the
 //! seat's boost allowance, builds mostly on the path, upgrades and destroys mostly of the seat's
 //! own towers, and a seat that cannot pay mostly waiting; sometimes the other role's actions,
-//! negative, absurd or unknown values.
+//! negative, absurd or unknown values, or malformed ones.
 
-use super::{Action, Params, Stat, TowerDefense, TowerKind, Variant, LAST};
+use super::{Action, Malformed, Params, Stat, TowerDefense, TowerKind, Variant, LAST};
 use crate::arbitrary::{mostly_in, pick, ArbitraryGame, Result, Unstructured};
 use crate::seat::Seat;
 
@@ -115,7 +115,14 @@ impl ArbitraryGame for TowerDefense {
             DESTROY => Action::Destroy {
                 pos: own_tower(u, game, seat)?,
             },
-            _ => Action::Unknown,
+            // What a codec makes of values that are no integers (rules Decision 7), or of any
+            // other shape.
+            _ => *u.choose(&[
+                Action::Unknown,
+                Action::Unknown,
+                Action::Malformed(Malformed::PositionNotANumber),
+                Action::Malformed(Malformed::NotWhole),
+            ])?,
         })
     }
 }

@@ -151,7 +151,7 @@ impl Duel {
             Action::Build { kind, pos } => self.build(seat, kind, pos),
             Action::Upgrade { pos, stat } => self.upgrade(seat, pos, stat),
             Action::Destroy { pos } => self.destroy(seat, pos),
-            Action::Unknown => false,
+            Action::Unknown | Action::Malformed(_) => false,
         };
         if !ok {
             report.refuse(seat);

@@ -21,8 +21,9 @@
 //!
 //! ## Bad input
 //! [`Action`] holds whatever a bot sent, as raw integers: positions off the path, unknown names, bad
-//! tower types, absurd stat boosts. `step` refuses what the rules do not allow, counts it in the
-//! [`StepReport`], and the seat passes. Arithmetic is exact integer arithmetic (Decision 2):
+//! tower types, absurd stat boosts; what a codec could not take as integers at all is
+//! [`Action::Malformed`], with the reason (rules Decision 7). `step` refuses what the rules do not
+//! allow, counts it in the [`StepReport`], and the seat passes. Arithmetic is exact integer arithmetic (Decision 2):
 //! the through-reward is `floor(income * hp / maxhp)`, Siege's `1.1^k` is `11^k / 10^k`, `log10` is
 //! a digit count.
 
@@ -154,6 +155,32 @@ pub enum Action {
     },
     /// Anything else a bot might send (unknown action name, not an object...): always refused.
     Unknown,
+    /// An action whose values a codec could not take as the rules' integers (rules Decision 7):
+    /// always refused, for the reason it holds.
+    Malformed(Malformed),
+}
+
+/// Why an action's values are not the rules' integers (rules Decision 7). A codec finds it (the
+/// rules hold integers only); the engine refuses the action and counts the refusal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Malformed {
+    /// A build whose position is not a number (a string, an array, a boolean, `null`, none):
+    /// the original used it as a number and as a key at once, with effects no rule describes.
+    PositionNotANumber,
+    /// A position or a boost that is a number but not a whole one (`30.5`, `2.5`): the state is
+    /// integral and stays so.
+    NotWhole,
+}
+
+impl Malformed {
+    /// The reason a match report gives for the refusal.
+    pub const fn reason(self) -> &'static str {
+        match self {
+            Malformed::PositionNotANumber => "position is not a number",
+            Malformed::NotWhole => "not a whole number",
+        }
+    }
 }
 
 /// A position on the path, or `None` if off it.

@@ -9,14 +9,17 @@
 //! - [`phase_message`]`(game, seat)` is the text the reference writes to `seat` before the step
 //!   the game is about to play (`println`, so every line ends in `\n`): `wake\n<seat>\n` before the
 //!   handshake, one GamePhase JSON line before every phase, `fin\n` once the game is over.
-//! - The bot answers one line; [`parse_action_line`]`(phase, line)` reads it as the reference's
-//!   Jackson would. `Ok` is the action to step with. `Err(fault)` says what went wrong and
-//!   [`Fault::action`] is what the engine plays instead (the reference's drop for unparsable
-//!   input, our default action where the reference would crash). A timeout or EOF is
-//!   [`Action::Null`].
+//! - The bot answers one line; [`parse_reply`]`(phase, line)` reads it as the reference's
+//!   Jackson would: the first JSON value on the line (what follows it is ignored), and with the
+//!   action the result flags the bot sent ([`Flags`]: `isValid`, and in ATTACK `damage` and
+//!   `nullified`), which stand in the log where the engine's judgement does not set them. `Ok`
+//!   is what to step with. `Err(fault)` says what went wrong and [`Fault::action`] is what the
+//!   engine plays instead (the reference's drop for unparsable input, our default action where
+//!   the reference would crash). A timeout or EOF is [`Action::Null`]. [`parse_action_line`] is
+//!   the action alone.
 
 use arena_core::games::ballroom::{
-    Action, Ballroom, Class, Item, Phase, Player, TurnRecord, PLAYERS,
+    Action, Ballroom, Class, Flags, Item, Phase, Player, Sent, TurnRecord, PLAYERS,
 };
 use arena_core::{Game, Seat};
 use serde_json::Value;
@@ -197,31 +200,125 @@ fn java_int(v: Option<&Value>) -> Result<Option<i32>, Fault> {
     }
 }
 
-/// A Java `boolean` as Jackson reads it: true/false, 0/1 (any integer: non-zero is true),
-/// "true"/"false"; `null` or absent is false.
+/// A Java `boolean` as Jackson (2.14, the reference harness's) reads it: true/false, any integer
+/// (non-zero is true), a string that is `true`, `True` or `TRUE` (or the same for false) once
+/// trimmed; a blank string, `"null"`, `null` or absent is false. Anything else (a float, an
+/// array, another string) is a parse error.
 fn java_bool(v: Option<&Value>) -> Result<bool, Fault> {
     match v {
         None | Some(Value::Null) => Ok(false),
         Some(Value::Bool(b)) => Ok(*b),
         Some(Value::Number(n)) if n.is_i64() || n.is_u64() => Ok(n.as_i64() != Some(0)),
-        Some(Value::String(s)) if s == "true" || s == "True" => Ok(true),
-        Some(Value::String(s)) if matches!(s.as_str(), "false" | "False" | "" | "null") => {
-            Ok(false)
-        }
+        Some(Value::String(s)) => match s.trim_matches(|c: char| c <= ' ') {
+            "true" | "True" | "TRUE" => Ok(true),
+            "false" | "False" | "FALSE" | "" | "null" => Ok(false),
+            _ => Err(Fault::Malformed(format!("{s:?} is not a boolean"))),
+        },
         Some(other) => Err(Fault::Malformed(format!("{other} is not a boolean"))),
     }
 }
 
-/// Reads one reply line for `phase` as the reference does (see the module docs).
+/// Whether Jackson takes `c` for part of a `true`/`false`/`null` token that runs on
+/// (`Character.isJavaIdentifierPart`, tested only from '0' up, brackets aside).
+fn runs_on(c: char) -> bool {
+    c >= '0' && c != ']' && c != '}' && (c.is_alphanumeric() || c == '_' || c.is_control())
+}
+
+/// The first JSON value of `line`, as Jackson's `readValue` reads it: leading whitespace
+/// skipped, and what follows the value ignored (the engine's mapper does not fail on trailing
+/// tokens), so `{"executor":0,"use":false}{"x":1}`, `{...} {...}` and `{...}]` are the first
+/// object. Jackson's own checks at the end of a value at the root stay: a number must be followed
+/// by whitespace or the end (`1,` is an error), and `true`, `false` or `null` by no letter, digit
+/// or `_` (`nullx` is an error, `null}` is null).
+pub fn first_value(line: &str) -> Result<Value, Fault> {
+    let text = line.trim_start_matches([' ', '\t', '\r', '\n']);
+    let bad = |e: &dyn fmt::Display| Fault::Malformed(format!("not JSON: {e}"));
+    let Some(first) = text.chars().next() else {
+        return Err(Fault::Malformed("not JSON: nothing on the line".into()));
+    };
+    if first == '-' || first.is_ascii_digit() {
+        let end = text
+            .find(|c: char| !(c.is_ascii_digit() || matches!(c, '-' | '+' | '.' | 'e' | 'E')))
+            .unwrap_or(text.len());
+        let (number, rest) = text.split_at(end);
+        if rest.starts_with(|c: char| !matches!(c, ' ' | '\t' | '\r' | '\n')) {
+            return Err(Fault::Malformed(format!(
+                "not JSON: no space after the number {number}"
+            )));
+        }
+        return serde_json::from_str(number).map_err(|e| bad(&e));
+    }
+    for (word, value) in [
+        ("null", Value::Null),
+        ("true", Value::Bool(true)),
+        ("false", Value::Bool(false)),
+    ] {
+        if let Some(rest) = text.strip_prefix(word) {
+            if rest.starts_with(runs_on) {
+                return Err(Fault::Malformed(format!("not JSON: {}", preview(text))));
+            }
+            return Ok(value);
+        }
+    }
+    let mut values = serde_json::Deserializer::from_str(text).into_iter::<Value>();
+    match values.next() {
+        Some(Ok(v)) => Ok(v),
+        Some(Err(e)) => Err(bad(&e)),
+        None => Err(Fault::Malformed("not JSON: nothing on the line".into())),
+    }
+}
+
+/// The start of `text`, for a message.
+fn preview(text: &str) -> String {
+    text.chars().take(12).collect()
+}
+
+/// The result flags a reply for `phase` carries (`obj` is the reply): the fields of the
+/// reference's action class for the phase, read as Jackson reads them. `isValid` sent as `null`
+/// is false, not the initial true.
+fn flags_of(phase: Phase, obj: &serde_json::Map<String, Value>) -> Result<Flags, Fault> {
+    let mut flags = Flags::NONE;
+    if let Some(v) = obj.get("isValid") {
+        flags.valid = java_bool(Some(v))?;
+    }
+    if phase == Phase::Attack {
+        if let Some(v) = obj.get("damage") {
+            flags.damage = java_int(Some(v))?.unwrap_or(0);
+        }
+        if let Some(v) = obj.get("nullified") {
+            flags.nullified = java_bool(Some(v))?;
+        }
+    }
+    Ok(flags)
+}
+
+/// Reads one reply line for `phase` as the reference does (see the module docs): the action.
 pub fn parse_action_line(phase: Phase, line: &str) -> Result<Action, Fault> {
-    let value: Value = serde_json::from_str(line.trim())
-        .map_err(|e| Fault::Malformed(format!("not JSON: {e}")))?;
+    parse_reply(phase, line).map(|s| s.action)
+}
+
+/// Reads one reply line for `phase` as the reference does (see the module docs): the action
+/// and the result flags the bot sent with it.
+pub fn parse_reply(phase: Phase, line: &str) -> Result<Sent, Fault> {
+    let value = first_value(line)?;
+    // Jackson reads every field before the engine looks at any: a flag it cannot read is a
+    // parse error even where the action would crash the engine.
+    let flags = match &value {
+        Value::Object(obj) if phase != Phase::Class => flags_of(phase, obj)?,
+        _ => Flags::NONE,
+    };
+    let action = parse_value(phase, &value)?;
+    Ok(Sent { action, flags })
+}
+
+/// The action of a reply's first JSON value.
+fn parse_value(phase: Phase, value: &Value) -> Result<Action, Fault> {
     if value.is_null() {
         return Ok(Action::Null);
     }
     if phase == Phase::Class {
         // Jackson also reads an enum from its ordinal.
-        let class = match &value {
+        let class = match value {
             Value::String(name) => Class::from_name(name),
             Value::Number(n) => n
                 .as_u64()

@@ -8,7 +8,7 @@ use crate::record::{LineWriter, Recorder, Step};
 use crate::replay::{strings, Meta, Visit};
 use crate::verify::{Difference, Verified};
 use arena_core::games::ballroom::{
-    Action, Ballroom, Class, Item, Params, Phase, Player, Reply, Ruleset, BOARD, PLAYERS,
+    Action, Ballroom, Class, Flags, Item, Params, Phase, Player, Reply, Ruleset, BOARD, PLAYERS,
 };
 use arena_core::Game;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
@@ -243,19 +243,25 @@ fn int_field(a: &Value, key: &str, turn: u32, path: &str) -> Result<i32, Differe
         .ok_or_else(|| malformed(turn, format!("{path}.{key}"), "an int", v))
 }
 
-/// The recorded action of player `seat` in `phase`, as an action to replay: `None` when the log
-/// holds none for that player (`null`: no reply was executed for it, because its bot's reply
-/// named another executor).
+/// The recorded action of player `seat` in `phase`, as an action to replay with the result flags
+/// its bot may have sent: `None` when the log holds none for that player (`null`: no reply was
+/// executed for it, because its bot's reply named another executor).
 ///
 /// The official engine files every executed reply under the player its `executor` names
 /// (`uses.set(executor, action)`), and that is the player it acted on; so an entry's executor is
 /// its index in a log the official engine wrote.
+///
+/// The flags are taken as the bot's: the engine only ever invalidates, nullifies, or sets the
+/// damage of an attack it judges, so re-played with the logged flags as sent, an entry comes out
+/// as logged exactly when the engine's judgement allows it (a logged `isValid: true` on an action
+/// the engine invalidates, or a damage that is not the attacker's where the engine sets it, still
+/// differs).
 fn recorded_action(
     phase: Phase,
     a: &Value,
     turn: u32,
     seat: usize,
-) -> Result<Option<Action>, Difference> {
+) -> Result<Option<(Action, Flags)>, Difference> {
     if a.is_null() {
         return Ok(None);
     }
@@ -282,7 +288,16 @@ fn recorded_action(
             ))
         }
     }
-    Ok(Some(match phase {
+    let flags = Flags {
+        valid: a.get("isValid").and_then(Value::as_bool).unwrap_or(true),
+        damage: a
+            .get("damage")
+            .and_then(Value::as_i64)
+            .and_then(|d| i32::try_from(d).ok())
+            .unwrap_or(0),
+        nullified: a.get("nullified").and_then(Value::as_bool).unwrap_or(false),
+    };
+    let action = match phase {
         Phase::Class => Action::Pass,
         Phase::Use => Action::Use(a.get("use").and_then(Value::as_bool).unwrap_or(false)),
         Phase::Move => {
@@ -306,7 +321,8 @@ fn recorded_action(
                     .ok_or_else(|| malformed(turn, format!("{path}.item"), "an item", item))?,
             )
         }
-    }))
+    };
+    Ok(Some((action, flags)))
 }
 
 /// Compares our executed actions of `phase` (fields and flags) with the log's. A `null` entry
@@ -438,22 +454,62 @@ struct LoggedTurn<'a> {
 }
 
 /// Plays one turn with `plan` from `game` and compares every logged action and state; the four
-/// states after the phases.
+/// states after the phases, and the logged flags that only the bots' flags explain (the
+/// engine's judgement alone would have logged another value), as `key[seat].field`.
 fn run_turn(
     game: &Ballroom,
     turn: &LoggedTurn<'_>,
     plan: &TurnPlan,
     c: &mut Checker,
-) -> Result<Vec<Ballroom>, Difference> {
+) -> Result<(Vec<Ballroom>, Vec<String>), Difference> {
     let mut g = game.clone();
     let mut after = Vec::with_capacity(4);
+    let mut sent = Vec::new();
     for (i, (&phase, logged)) in PHASES.iter().zip(turn.entries).enumerate() {
+        // The same phase without the flags: they change nothing but the record.
+        let mut judged = g.clone();
+        let mut bare: Vec<Reply> = plan.phase(i).to_vec();
+        for r in &mut bare {
+            r.flags = Flags::NONE;
+        }
+        judged.step_replies(&bare);
         g.step_replies(plan.phase(i));
         check_actions(c, &g, phase, logged)?;
+        let seats = logged.iter().enumerate().take(PLAYERS);
+        for (seat, _) in seats.filter(|(_, l)| !l.is_null()) {
+            for field in flags_differ(&g, &judged, phase, seat) {
+                sent.push(format!("{}[{seat}].{field}", key_of(phase)));
+            }
+        }
         after.push(g.clone());
     }
     check_states(c, &g, turn.states)?;
-    Ok(after)
+    Ok((after, sent))
+}
+
+/// The flags of `seat`'s record of `phase` that differ between `a` and `b`.
+fn flags_differ(a: &Ballroom, b: &Ballroom, phase: Phase, seat: usize) -> Vec<&'static str> {
+    let (x, y) = (a.record(), b.record());
+    let mut out = Vec::new();
+    let mut differ = |field, d: bool| {
+        if d {
+            out.push(field);
+        }
+    };
+    match phase {
+        Phase::Use => differ("isValid", x.uses.get(seat) != y.uses.get(seat)),
+        Phase::Move => differ("isValid", x.moves.get(seat) != y.moves.get(seat)),
+        Phase::Buy => differ("isValid", x.buys.get(seat) != y.buys.get(seat)),
+        Phase::Attack => {
+            if let (Some(p), Some(q)) = (x.attacks.get(seat), y.attacks.get(seat)) {
+                differ("isValid", p.valid != q.valid);
+                differ("damage", p.damage != q.damage);
+                differ("nullified", p.nullified != q.nullified);
+            }
+        }
+        Phase::Class => {}
+    }
+    out
 }
 
 /// The most phases the search for replies the log does not show may play in one turn.
@@ -500,9 +556,11 @@ fn search(game: &Ballroom, turn: &LoggedTurn<'_>, fast: &TurnPlan) -> Result<Tur
         let choices: Vec<Reply> = executors
             .iter()
             .flat_map(|&executor| {
-                actions
-                    .iter()
-                    .map(move |&action| Reply { executor, action })
+                actions.iter().map(move |&action| Reply {
+                    executor,
+                    action,
+                    flags: Flags::NONE,
+                })
             })
             .collect();
         // Every sequence of `hidden` hidden replies.
@@ -631,6 +689,9 @@ struct Replayer<'e> {
     steps: u64,
     /// Entries read.
     seen: u32,
+    /// Logged flags that only the bots' flags explain: how many, and the first few (with turns).
+    bot_flags: u64,
+    first_bot_flags: Vec<String>,
     /// The difference that stopped the reading.
     failure: Option<Difference>,
 }
@@ -703,7 +764,7 @@ impl Replayer<'_> {
             *slot = logged;
             let mut replies = Vec::with_capacity(PLAYERS);
             for (seat, l) in logged.iter().enumerate().take(PLAYERS) {
-                let Some(mut action) = recorded_action(phase, l, number, seat)? else {
+                let Some((mut action, flags)) = recorded_action(phase, l, number, seat)? else {
                     missing.push(format!("{key}[{seat}]"));
                     continue;
                 };
@@ -718,6 +779,7 @@ impl Replayer<'_> {
                 replies.push(Reply {
                     executor: seat as u8,
                     action,
+                    flags,
                 });
             }
             fast.set(i, &replies);
@@ -739,7 +801,13 @@ impl Replayer<'_> {
                 (run_turn(&game, &turn, &plan, &mut self.checker)?, plan)
             }
         };
-        let (states_after, plan) = after;
+        let ((states_after, sent), plan) = after;
+        self.bot_flags += sent.len() as u64;
+        for field in sent {
+            if self.first_bot_flags.len() < 3 {
+                self.first_bot_flags.push(format!("turn {number} {field}"));
+            }
+        }
         for (i, g) in states_after.iter().enumerate() {
             self.each.fed(plan.phase(i));
             self.each.state(g);
@@ -861,6 +929,8 @@ pub fn replay_under(
         checker: Checker { turn: 0, checks: 0 },
         steps: 0,
         seen: 0,
+        bot_flags: 0,
+        first_bot_flags: Vec::new(),
         failure: None,
     };
     let mut de = serde_json::Deserializer::from_reader(input);
@@ -878,12 +948,22 @@ pub fn replay_under(
     }
     let game = r.game.ok_or_else(|| unreadable(0, "no turn 0"))?;
     let scores: Vec<String> = game.players().iter().map(|p| p.score.to_string()).collect();
+    let mut detail = format!("scores {}", scores.join(" "));
+    if r.bot_flags > 0 {
+        // Not the engine's judgement: values only a bot's own flags explain (rules, Protocol).
+        detail.push_str(&format!(
+            "; {} logged flags stand as bots sent them, where the engine's judgement does not set them ({}{})",
+            r.bot_flags,
+            r.first_bot_flags.join(", "),
+            if r.bot_flags > r.first_bot_flags.len() as u64 { ", ..." } else { "" }
+        ));
+    }
     Ok(Verified {
         steps: r.steps,
         turns: r.seen.saturating_sub(1),
         checks: r.checker.checks,
         over: game.is_over(),
-        detail: format!("scores {}", scores.join(" ")),
+        detail,
         meta: r.meta,
     })
 }

@@ -22,7 +22,7 @@ use crate::record::Record;
 use crate::replay::Head;
 use crate::seats::{BotSpec, Bound};
 use crate::setup::{plan_of, Arrange, MatchRequest};
-use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, PLAYERS};
+use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, Sent, PLAYERS};
 use arena_core::{Game, Roster, Seat};
 use serde_json::Value;
 use std::io::BufRead;
@@ -68,19 +68,17 @@ const ENGINE: Params = Params {
 };
 
 impl Playable for Ballroom {
-    type Move = Action;
+    /// A reply with the result flags the bot sent (they stand in the log where the engine's
+    /// judgement does not set them).
+    type Move = Sent;
     type Extra = ();
 
     /// The phase's default action is the bot's pass (an explicit self-attack included).
-    fn is_pass(&self, seat: Seat, mv: &Action) -> bool {
-        refusals::is_pass(self.phase(), seat, mv)
+    fn is_pass(&self, seat: Seat, mv: &Sent) -> bool {
+        refusals::is_pass(self.phase(), seat, &mv.action)
     }
 
-    fn play_step(
-        &mut self,
-        moves: &[Action],
-        _dropped: arena_core::SeatSet,
-    ) -> crate::game::Stepped {
+    fn play_step(&mut self, moves: &[Sent], _dropped: arena_core::SeatSet) -> crate::game::Stepped {
         refusals::play(self, moves)
     }
 
@@ -118,8 +116,8 @@ impl Speak for Ballroom {
     }
 
     /// The official engine reads `null` from a seat with no bot (a closed socket, or none).
-    fn gone_move(&self, _seat: Seat) -> Action {
-        Action::Null
+    fn gone_move(&self, _seat: Seat) -> Sent {
+        Action::Null.into()
     }
 }
 
@@ -170,8 +168,34 @@ impl Arrange for Ballroom {
     }
 
     /// Seats given `tcp` (or, with `--tcp`, seats given no bot) wait for a bot to connect, as the
-    /// official engine does.
+    /// official engine does. With `--tcp`, `--name` names the seats in order whether a bot was
+    /// given for them or not: names past the bots given go to the TCP seats that follow.
     fn plan(options: &PlayOptions, common: &MatchRequest) -> Result<Plan<Self>> {
+        let mut named = common.clone();
+        if options.tcp && named.names.len() > named.bots.len() {
+            if named.names.len() > PLAYERS {
+                return Err(Error::BadOption {
+                    option: "--name",
+                    value: format!("given {} times", named.names.len()),
+                    why: format!("a Ballroom Blitz match has {PLAYERS} seats"),
+                });
+            }
+            named.bots.resize(named.names.len(), "tcp".to_string());
+        } else if named.names.len() > named.bots.len() {
+            return Err(Error::BadOption {
+                option: "--name",
+                value: format!(
+                    "given {} times for {} --bot",
+                    named.names.len(),
+                    named.bots.len()
+                ),
+                why: "a name goes with each --bot, in order; to name seats that wait for a bot \
+                      over TCP, add --tcp (the seats without a --bot are named in order) or give \
+                      each of them --bot tcp"
+                    .into(),
+            });
+        }
+        let common = &named;
         let tcp = |seat: usize| match common.bots.get(seat) {
             Some(b) => b == "tcp",
             None => options.tcp,

@@ -6,11 +6,11 @@
 //! that arrived before then is read at once. So a seat that answers 2.8 s after the phase message
 //! is in time if the seat before it took 1.7 s.
 
-use super::json::{parse_action_line, phase_message};
+use super::json::{parse_reply, phase_message};
 use crate::game::End;
 use crate::process::{Fault, Limits, Lines};
 use crate::protocol::{preview, Answer, Budget, Clock, Protocol};
-use arena_core::games::ballroom::{Action, Ballroom, Phase};
+use arena_core::games::ballroom::{Action, Ballroom, Phase, Sent};
 use arena_core::Seat;
 
 /// An external bot spoken to as the official engine spoke to it: the phase message, one reply line,
@@ -58,12 +58,12 @@ impl Protocol<Ballroom> for Reference {
         game: &Ballroom,
         _seat: Seat,
         clock: &Clock,
-    ) -> Result<Answer<Action>, Fault> {
+    ) -> Result<Answer<Sent>, Fault> {
         let Some(phase) = game.phase().filter(|_| self.asked) else {
-            return Ok(Answer::of(Action::Pass));
+            return Ok(Answer::of(Action::Pass.into()));
         };
         let line = self.budget.read(self.conn.as_mut(), clock.previous)?.text;
-        let action = parse_action_line(phase, &line).map_err(|f| {
+        let sent = parse_reply(phase, &line).map_err(|f| {
             self.instead = Some(f.action());
             Fault::Garbage {
                 why: format!("{f}: {}", preview(&line)),
@@ -71,7 +71,7 @@ impl Protocol<Ballroom> for Reference {
         })?;
         // `null` is how the reference reads a time-out or a closed socket: it drops the bot. Said
         // on purpose it is the same, and the report names it.
-        if action == Action::Null {
+        if sent.action == Action::Null {
             self.instead = Some(Action::Null);
             return Err(Fault::Garbage {
                 why: "answered null: the reference drops such a bot".into(),
@@ -79,13 +79,14 @@ impl Protocol<Ballroom> for Reference {
         }
         // A bot acts for its own seat only (rules decision 2): the `executor` it names is ignored
         // and the action is its own seat's (the reference trusted it and acted for that seat).
-        Ok(Answer::of(action))
+        // The result flags it sent stand where the engine's judgement does not set them.
+        Ok(Answer::of(sent))
     }
 
     /// A time-out or a lost connection drops the bot (the reference's `null`); an unreadable reply
     /// plays what the reference plays for it.
-    fn fault_move(&mut self, _game: &Ballroom, _seat: Seat, _fault: &Fault) -> Action {
-        self.instead.take().unwrap_or(Action::Null)
+    fn fault_move(&mut self, _game: &Ballroom, _seat: Seat, _fault: &Fault) -> Sent {
+        self.instead.take().unwrap_or(Action::Null).into()
     }
 
     fn max_faults(&self) -> u32 {

@@ -3,8 +3,8 @@
 //! refused, read off the phase's record.
 
 use crate::game::Stepped;
-use arena_core::games::ballroom::{Action, Ballroom, Item, Phase, Pos, PLAYERS};
-use arena_core::{Game, Seat};
+use arena_core::games::ballroom::{Action, Ballroom, Item, Phase, Pos, Sent, PLAYERS};
+use arena_core::Seat;
 
 /// Whether `action` is the default action of `phase` for `seat`: what the engine plays for a
 /// bot that does not move (`use=false`, a move home, an attack on oneself, buying NONE).
@@ -46,13 +46,15 @@ fn reason(game: &Ballroom, phase: Option<Phase>, seat: Seat, action: &Action) ->
     }
 }
 
-/// One phase, with the reason of every refusal.
-pub fn play(game: &mut Ballroom, moves: &[Action]) -> Stepped {
+/// One phase, the flags the bots sent included, with the reason of every refusal.
+pub fn play(game: &mut Ballroom, moves: &[Sent]) -> Stepped {
     let phase = game.phase();
-    let mut stepped = Stepped::from(game.step(moves));
-    for (seat, action) in moves.iter().enumerate() {
+    let mut stepped = Stepped::from(game.step_sent(moves));
+    for (seat, sent) in moves.iter().enumerate() {
         if stepped.report.refused.get(seat).is_some_and(|&n| n > 0) {
-            stepped.why.push((seat, reason(game, phase, seat, action)));
+            stepped
+                .why
+                .push((seat, reason(game, phase, seat, &sent.action)));
         }
     }
     stepped

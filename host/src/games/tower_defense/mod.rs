@@ -26,6 +26,7 @@ fn refusal(variant: Variant, seat: Seat, action: &Action) -> &'static str {
     let other_side = variant == Variant::Siege && invades != (seat == INVADER_SEAT);
     match action {
         Action::Unknown => "unknown action",
+        Action::Malformed(why) => why.reason(),
         Action::Pass => "pass refused",
         _ if other_side => "action of the other side (Siege)",
         Action::Spawn { .. } => "spawn refused (bad terms, too little gold, or the entrance taken)",

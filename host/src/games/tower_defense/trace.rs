@@ -2,7 +2,9 @@
 //! header, the turn-0 state, then one line per turn with both actions and, on the turns it keeps,
 //! the state after them. Written as a match is played, read back line by line to re-play it.
 
-use super::json::{action_json, seat_action, state_fields, state_json, state_texts};
+use super::json::{
+    action_json, seat_action, state_fields, state_json, state_texts, taken_but_refused,
+};
 use super::line::{scan, Scanned, STATE_KEYS};
 use crate::game::Plan;
 use crate::record::{Every, LineWriter, Recorder, Step};
@@ -260,6 +262,8 @@ pub fn replay(
             )
             .at_line(n));
         }
+        decision_7(&fed, scanned.as_ref(), line.as_ref(), variant, &game)
+            .map_err(|d| d.at_line(n).at_turn(game.turn().saturating_add(1)))?;
         each.fed(&fed);
         game.step(&fed);
         report.steps += 1;
@@ -366,4 +370,41 @@ fn line_actions(
     };
     let fed = [seat_action(variant, 0, a), seat_action(variant, 1, b)];
     Ok((fed, Some(line)))
+}
+
+/// Rules Decision 7: a line whose answer the rules refuse ([`Action::Malformed`]) where the
+/// controller acted on it (took gold, built, spawned) is refused, naming the answer and the
+/// decision, before the turn is played: the re-play would differ from there on, on purpose.
+/// `scanned` or `line` (whichever the actions were read from) holds the answers' text.
+fn decision_7(
+    fed: &[Action; 2],
+    scanned: Option<&Scanned<'_>>,
+    line: Option<&Map<String, Value>>,
+    variant: Variant,
+    game: &TowerDefense,
+) -> Result<(), Difference> {
+    if !fed.iter().any(|a| matches!(a, Action::Malformed(_))) {
+        return Ok(());
+    }
+    // The controller judged the answers after the boards moved and the income was paid: the
+    // state that passes give, as the answers touch disjoint parts of it.
+    let mut before_actions = *game;
+    before_actions.step(&[Action::Pass, Action::Pass]);
+    for (seat, action) in fed.iter().enumerate() {
+        if !matches!(action, Action::Malformed(_)) {
+            continue;
+        }
+        let answer: Option<Value> = match line {
+            Some(line) => line.get("actions").and_then(|a| a.get(seat)).cloned(),
+            None => scanned
+                .and_then(|s| s.actions.get(seat))
+                .and_then(|text| serde_json::from_str(text).ok()),
+        };
+        if let Some(why) =
+            answer.and_then(|v| taken_but_refused(variant, seat, &v, &before_actions))
+        {
+            return Err(Difference::refused(why));
+        }
+    }
+    Ok(())
 }

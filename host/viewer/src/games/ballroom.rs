@@ -4,7 +4,9 @@
 host_json!("../../../src/games/ballroom/json.rs");
 
 use super::prelude::*;
-use arena_core::games::ballroom::{Action, Ballroom, Class, Item, Params, Reply, Ruleset, PLAYERS};
+use arena_core::games::ballroom::{
+    Action, Ballroom, Class, Flags, Item, Params, Reply, Ruleset, PLAYERS,
+};
 
 impl Viewed for Ballroom {
     type Start = (Params, u64);
@@ -82,7 +84,11 @@ impl Viewed for Ballroom {
             7 => Action::Buy(named(r, "item", Item::from_name)?),
             b => return Err(error(format!("no Ballroom Blitz action {b}"))),
         };
-        Ok(Reply { executor, action })
+        Ok(Reply {
+            executor,
+            action,
+            flags: Flags::NONE,
+        })
     }
 
     begin_from_params_and_seed!();

@@ -43,13 +43,11 @@ mod prelude {
     pub use arena_core::Game;
 }
 
-macro_rules! folders {
-    ($($folder:ident: $game:ty),* $(,)?) => {
-        $(pub mod $folder;)*
-    };
-}
-
-arena_core::with_games!(folders);
+pub mod ants;
+pub mod ballroom;
+pub mod colorfight;
+pub mod mammut;
+pub mod tower_defense;
 
 use crate::code::{error, Error, Reader};
 

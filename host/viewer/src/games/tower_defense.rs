@@ -3,7 +3,9 @@
 host_json!("../../../src/games/tower_defense/json.rs");
 
 use super::prelude::*;
-use arena_core::games::tower_defense::{Action, Params, Stat, TowerDefense, TowerKind, Variant};
+use arena_core::games::tower_defense::{
+    Action, Malformed, Params, Stat, TowerDefense, TowerKind, Variant,
+};
 
 impl Viewed for TowerDefense {
     type Start = (Params, u64);
@@ -51,6 +53,8 @@ impl Viewed for TowerDefense {
                 w.i64(pos);
             }
             Action::Unknown => w.byte(5),
+            Action::Malformed(Malformed::PositionNotANumber) => w.byte(6),
+            Action::Malformed(Malformed::NotWhole) => w.byte(7),
         }
     }
 
@@ -88,6 +92,8 @@ impl Viewed for TowerDefense {
             }
             4 => Action::Destroy { pos: r.i64()? },
             5 => Action::Unknown,
+            6 => Action::Malformed(Malformed::PositionNotANumber),
+            7 => Action::Malformed(Malformed::NotWhole),
             b => return Err(error(format!("no Tower Defense action {b}"))),
         })
     }

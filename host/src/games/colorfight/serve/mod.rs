@@ -24,7 +24,9 @@
 //!   ([`stall`]). None of it can hold up the clock, which only takes
 //!   the table's lock for a step; how late its ticks came is in the end report.
 //! - **Time**: every time field is the game's start (Unix time, when the lobby filled) plus
-//!   tick / 10 s; in the lobby the start is "now".
+//!   tick / 10 s; in the lobby the start is "now". After the last tick `/getgameinfo`'s `time`
+//!   runs on with the monotonic clock past `end_time`, as the server's wall clock did (rules
+//!   decision 10), so clients that wait for `time > end_time` stop while the server lingers.
 //! - **Seats**: `--players N` seats for clients (uids 1 to N, in order of joining; a token
 //!   per seat), then one per `--bot`. The clock starts when the N seats are taken, or at the
 //!   lobby's deadline (`--join-s`); seats nobody took can be taken until the rules' respawn window

@@ -601,11 +601,20 @@ impl Table {
     }
 
     /// `/getgameinfo`'s body for `time_after`, if it is the whole board and already written for
-    /// this tick.
+    /// this tick (while the clock runs: after the end the time in it moves on, rules decision 10).
     pub fn cached_info(&self, time_after: f64) -> Option<bytes::Bytes> {
         let (tick, body) = self.full_info.as_ref()?;
-        (time_after <= 0.0 && self.phase != Phase::Lobby && *tick == self.game.tick())
-            .then(|| body.clone())
+        let running = matches!(self.phase, Phase::Running { .. });
+        (time_after <= 0.0 && running && *tick == self.game.tick()).then(|| body.clone())
+    }
+
+    /// Seconds since the game ended (0 while it has not): `/getgameinfo`'s `time` runs on by
+    /// this much past `end_time`, as the server's wall clock did (rules decision 10).
+    pub fn after_end(&self) -> f64 {
+        match self.phase {
+            Phase::Over { at, .. } => at.elapsed().as_secs_f64(),
+            Phase::Lobby | Phase::Running { .. } => 0.0,
+        }
     }
 
     /// What `/getgameinfo` shows, copied: the answer is written from it once the table's lock is
@@ -626,6 +635,8 @@ impl Table {
             join_end,
             game_id: self.game_id,
             lobby: self.phase == Phase::Lobby,
+            over: self.is_over(),
+            after_end: self.after_end(),
         }
     }
 
@@ -645,6 +656,10 @@ pub struct Snapshot {
     join_end: f64,
     game_id: u32,
     lobby: bool,
+    /// The game is over: the body is not kept for others, its time moving on.
+    over: bool,
+    /// Seconds since the game ended ([`Table::after_end`]).
+    after_end: f64,
 }
 
 impl Snapshot {
@@ -652,7 +667,7 @@ impl Snapshot {
     /// (see [`Table::cached_info`]): the whole board, once the clock runs (in the lobby its time
     /// is "now").
     pub fn cache_key(&self, time_after: f64) -> Option<u32> {
-        (time_after <= 0.0 && !self.lobby).then(|| self.game.tick())
+        (time_after <= 0.0 && !self.lobby && !self.over).then(|| self.game.tick())
     }
 
     /// `/getgameinfo`: `info`, `users` and the cells changed since `time_after - 0.5` s (every
@@ -666,7 +681,9 @@ impl Snapshot {
         let info = json!({
             "width": g.width(),
             "height": g.height(),
-            "time": at(tick),
+            // After the end the server's clock ran on (rules decision 10): clients that wait for
+            // `time > end_time`, the original library's examples among them, see it pass.
+            "time": at(tick) + self.after_end,
             "end_time": at(g.params().ticks),
             "join_end_time": join_end,
             "game_id": self.game_id,
