@@ -93,6 +93,11 @@ fn cli() -> Command {
 }
 
 fn main() -> ExitCode {
+    // SIGINT, SIGTERM and SIGHUP end every bot with arena, and leave replays on a whole line.
+    if let Err(e) = arena_host::process::end_on_signals() {
+        arena_host::errln!("arena: cannot watch for signals: {e}");
+        return ExitCode::from(2);
+    }
     let matches = match cli().try_get_matches() {
         Ok(m) => m,
         Err(e) if e.kind() == clap::error::ErrorKind::InvalidSubcommand => {

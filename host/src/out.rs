@@ -12,6 +12,7 @@
 //! written the end of a replay or a results file (a tournament prints its table before writing
 //! its results, a watched match prints frames while it plays).
 
+use std::borrow::Cow;
 use std::fmt;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -82,4 +83,38 @@ macro_rules! outln {
 #[macro_export]
 macro_rules! errln {
     ($($arg:tt)*) => { $crate::out::write_err(format_args!("{}\n", format_args!($($arg)*))) };
+}
+
+/// Text from a bot or a client (its output, a fault's text, a name) made safe for a terminal:
+/// every control character but the newline and the tab (C0, DEL and the C1 range, which would
+/// move the cursor, retitle the window or answer back) is written as an escape (`\x1b`,
+/// `\u{9b}`), so a text report shows what the bot sent and never runs it.
+pub fn escape_controls(text: &str) -> Cow<'_, str> {
+    let unsafe_char = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.chars().any(unsafe_char) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            c if !unsafe_char(c) => out.push(c),
+            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    Cow::Owned(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_controls;
+
+    #[test]
+    fn control_characters_are_escaped_and_the_rest_kept() {
+        assert_eq!(escape_controls("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            escape_controls("\u{1b}[2J\u{1b}]0;title\u{7}\r\u{7f}\u{9b}31m é"),
+            "\\x1b[2J\\x1b]0;title\\x07\\x0d\\x7f\\u{9b}31m é"
+        );
+    }
 }

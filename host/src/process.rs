@@ -12,13 +12,20 @@
 //! business ([`crate::protocol::Budget`]): here a read waits until a deadline, or for ever.
 //!
 //! [`Lines`] is what a protocol talks to: a child process, or a TCP peer ([`TcpBot`]).
+//!
+//! Every running bot is also in a process-wide registry, so that a signal ending `arena` ends them
+//! too: [`end_on_signals`] starts a thread that, on SIGINT, SIGTERM or SIGHUP, kills every bot's
+//! process group and sandbox, removes the sandboxes' cgroups, waits for any replay line being
+//! written to be whole ([`whole_line`]) and exits with 128 + the signal's number.
 
 use crate::sandbox::{capped_status, Caps, Jail};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
+use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
@@ -298,6 +305,116 @@ impl Inbox {
     }
 }
 
+/// A bot in the registry: its process group, and its sandbox.
+struct Live {
+    group: i32,
+    jail: Option<Arc<Jail>>,
+}
+
+/// Every bot process alive in this `arena`, for the signal handler to end.
+struct Registry {
+    /// Set by the signal handler: no bot starts any more.
+    closed: bool,
+    next: u64,
+    live: BTreeMap<u64, Live>,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    closed: false,
+    next: 0,
+    live: BTreeMap::new(),
+});
+
+/// Held (shared) while a line of a replay or trace is written, and taken for good by the signal
+/// handler before it exits: `arena` never ends half-way through a line.
+static LINES: RwLock<()> = RwLock::new(());
+
+fn registry() -> MutexGuard<'static, Registry> {
+    // A thread that panicked holding the lock left the map as it was: still right.
+    REGISTRY
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Runs `write` (one whole line of a file that must end on a whole line) so that a signal ending
+/// `arena` waits for it to finish.
+pub fn whole_line<R>(write: impl FnOnce() -> R) -> R {
+    let _writing = LINES
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    write()
+}
+
+/// How long the signal handler waits for a replay line being written to be whole.
+const LINE_WAIT: Duration = Duration::from_secs(5);
+
+/// The signals that end `arena` and every bot it runs.
+pub const ENDING_SIGNALS: [i32; 3] = [
+    signal_hook::consts::SIGINT,
+    signal_hook::consts::SIGTERM,
+    signal_hook::consts::SIGHUP,
+];
+
+/// Starts the thread that, on SIGINT, SIGTERM or SIGHUP, ends every bot (sandboxed or not) and
+/// then `arena`, with exit status 128 + the signal's number. Called once, by `main`.
+pub fn end_on_signals() -> io::Result<()> {
+    let mut signals = signal_hook::iterator::Signals::new(ENDING_SIGNALS)?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                end_every_bot();
+                // No line of a replay is left half-written: wait for the one being written (a
+                // few seconds at most: a write stuck on a full pipe must not keep arena alive),
+                // and let no other start.
+                let until = Instant::now() + LINE_WAIT;
+                let _no_more = loop {
+                    match LINES.try_write() {
+                        Ok(guard) => break Some(guard),
+                        Err(std::sync::TryLockError::Poisoned(e)) => break Some(e.into_inner()),
+                        Err(std::sync::TryLockError::WouldBlock) if Instant::now() < until => {
+                            std::thread::sleep(Duration::from_millis(1));
+                        }
+                        Err(std::sync::TryLockError::WouldBlock) => break None,
+                    }
+                };
+                crate::errln!(
+                    "arena: ended by {}: every bot was ended with it",
+                    signal_name(signal)
+                );
+                std::process::exit(128 + signal);
+            }
+        })?;
+    Ok(())
+}
+
+fn signal_name(signal: i32) -> String {
+    nix::sys::signal::Signal::try_from(signal)
+        .map_or_else(|_| format!("signal {signal}"), |s| s.as_str().to_string())
+}
+
+/// Kills every registered bot's process group and sandbox and removes the sandboxes' cgroups; no
+/// bot starts after this.
+pub fn end_every_bot() {
+    let live = {
+        let mut reg = registry();
+        reg.closed = true;
+        std::mem::take(&mut reg.live)
+    };
+    for bot in live.values() {
+        let _ = nix::sys::signal::killpg(
+            nix::unistd::Pid::from_raw(bot.group),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+        if let Some(jail) = &bot.jail {
+            jail.kill_all();
+        }
+    }
+    for jail in live.values().filter_map(|b| b.jail.as_ref()) {
+        jail.release();
+    }
+}
+
 /// A running bot.
 pub struct BotProcess {
     child: Child,
@@ -305,8 +422,10 @@ pub struct BotProcess {
     inbox: Inbox,
     threads: Vec<JoinHandle<()>>,
     gone: Option<Fault>,
-    /// The bot's sandbox (dropped after the bot is killed).
-    jail: Option<Jail>,
+    /// The bot's sandbox (dropped after the bot is killed; the registry holds it too).
+    jail: Option<Arc<Jail>>,
+    /// Its key in the registry.
+    id: u64,
 }
 
 impl BotProcess {
@@ -314,7 +433,15 @@ impl BotProcess {
     /// says so. stderr goes to `stderr_log` (capped at `limits.max_log` bytes) or is discarded.
     pub fn spawn(command: &str, stderr_log: Option<&Path>, limits: Limits) -> io::Result<Self> {
         use std::os::unix::process::CommandExt;
-        let jail = limits.sandbox.map(Jail::new).transpose()?;
+        // Made before the bot starts: a bot started and then given up would be left running.
+        let log = stderr_log.map(std::fs::File::create).transpose()?;
+        // Held until the bot is registered: the signal handler ends every bot started, and no bot
+        // starts after it.
+        let mut reg = registry();
+        if reg.closed {
+            return Err(io::Error::other("arena is ending (signal)"));
+        }
+        let jail = limits.sandbox.map(Jail::new).transpose()?.map(Arc::new);
         let mut cmd = match &jail {
             Some(jail) => jail.command(command)?,
             None => {
@@ -332,6 +459,16 @@ impl BotProcess {
             })
             .process_group(0);
         let mut child = cmd.spawn()?;
+        let id = reg.next;
+        reg.next += 1;
+        reg.live.insert(
+            id,
+            Live {
+                group: child.id() as i32,
+                jail: jail.clone(),
+            },
+        );
+        drop(reg);
         let mut threads = Vec::new();
 
         let stdout = child
@@ -348,8 +485,7 @@ impl BotProcess {
         let (to_bot, writer) = start_writer(stdin);
         threads.push(writer);
 
-        if let (Some(path), Some(mut stderr)) = (stderr_log, child.stderr.take()) {
-            let mut file = std::fs::File::create(path)?;
+        if let (Some(mut file), Some(mut stderr)) = (log, child.stderr.take()) {
             let cap = limits.max_log;
             threads.push(std::thread::spawn(move || {
                 let _ = io::copy(&mut (&mut stderr).take(cap), &mut file);
@@ -365,6 +501,7 @@ impl BotProcess {
             threads,
             gone: None,
             jail,
+            id,
         })
     }
 
@@ -471,6 +608,9 @@ impl BotProcess {
             nix::unistd::Pid::from_raw(pid),
             nix::sys::signal::Signal::SIGKILL,
         );
+        // Out of the registry once its group is killed, before it is reaped (after which its
+        // group id may be another's).
+        registry().live.remove(&self.id);
         let _ = self.child.kill();
         let _ = self.child.wait();
         if let Some(jail) = &self.jail {

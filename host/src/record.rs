@@ -176,9 +176,12 @@ impl LineWriter {
         put: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
     ) {
         if let Some(out) = &mut self.out {
-            let r = put(out)
-                .and_then(|_| out.write_all(b"\n"))
-                .and_then(|_| out.flush());
+            // A signal ending arena waits for the line to be whole.
+            let r = crate::process::whole_line(|| {
+                put(out)
+                    .and_then(|_| out.write_all(b"\n"))
+                    .and_then(|_| out.flush())
+            });
             if let Err(e) = r {
                 self.error.get_or_insert(e.to_string());
             }

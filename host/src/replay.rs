@@ -6,6 +6,68 @@ use arena_viewer::Viewed;
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 use std::io::Read;
+use std::path::Path;
+
+/// The longest line a replay or trace file may hold, in bytes: 64 MB. A line is a turn of a trace,
+/// or a whole file for the formats written as one JSON document on one line (Ants, Ballroom
+/// Blitz), so the bound is far above any match's (the largest replay of the golden data is under
+/// 5 MB) and far below what would exhaust memory: a longer line is refused with a clear error as
+/// soon as its first 64 MB have been read, never read whole.
+pub const MAX_LINE: usize = 64 << 20;
+
+/// A reader that refuses a line over [`MAX_LINE`] bytes: reading past it is an error
+/// (`InvalidData`, "line N is longer than 64 MB"), so no reader above it ever holds more.
+pub struct LineCap<R> {
+    inner: R,
+    max: usize,
+    line: usize,
+    run: usize,
+}
+
+impl<R: Read> LineCap<R> {
+    /// `inner`, with lines of at most `max` bytes.
+    pub fn new(inner: R, max: usize) -> Self {
+        LineCap {
+            inner,
+            max,
+            line: 1,
+            run: 0,
+        }
+    }
+}
+
+impl<R: Read> Read for LineCap<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        for &b in &buf[..n] {
+            if b == b'\n' {
+                self.line += 1;
+                self.run = 0;
+            } else {
+                self.run += 1;
+                if self.run > self.max {
+                    return Err(std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!(
+                            "line {} is longer than {} MB, the most a replay line may be",
+                            self.line,
+                            self.max >> 20
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(n)
+    }
+}
+
+/// Opens a replay or trace file for reading, its lines capped at [`MAX_LINE`].
+pub fn open(path: &Path) -> std::io::Result<std::io::BufReader<LineCap<std::fs::File>>> {
+    Ok(std::io::BufReader::new(LineCap::new(
+        std::fs::File::open(path)?,
+        MAX_LINE,
+    )))
+}
 
 /// At most this many fields are read.
 const MOST: usize = 16;

@@ -232,6 +232,14 @@ pub fn parse_pair<T: std::str::FromStr>(
     Ok((number(a, names[0])?, number(b, names[1])?))
 }
 
+/// A tournament's master seed when `--seed` is not given: 64 bits from the operating system's
+/// random source, which no bot can know or guess from the time it was started.
+pub fn random_seed() -> anyhow::Result<u64> {
+    getrandom::u64().map_err(|e| {
+        anyhow::anyhow!("cannot draw a seed from the operating system ({e}): give --seed")
+    })
+}
+
 /// A seed from the clock, short enough to type back in.
 pub fn clock_seed() -> u64 {
     let now = std::time::SystemTime::now()

@@ -89,9 +89,8 @@ pub fn detect(head: &Head) -> Result<&'static Entry, Error> {
 /// `arena render`: prints what was written.
 pub fn render(args: &render::RenderArgs) -> anyhow::Result<()> {
     let name = args.file.display();
-    let file = std::fs::File::open(&args.file).with_context(|| format!("cannot read {name}"))?;
-    let head =
-        Head::read(std::io::BufReader::new(file)).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    let file = crate::replay::open(&args.file).with_context(|| format!("cannot read {name}"))?;
+    let head = Head::read(file).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let entry = detect(&head).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let map = args
         .map

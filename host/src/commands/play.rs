@@ -51,7 +51,11 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
     if common.json {
         crate::outln!("{}", played.report.json());
     } else {
-        crate::out!("{}", played.report);
+        // Names and fault texts are the bots': no control character reaches the terminal.
+        crate::out!(
+            "{}",
+            crate::out::escape_controls(&played.report.to_string())
+        );
     }
     if let Some(path) = &common.replay {
         match played.write_error {

@@ -66,10 +66,9 @@ pub struct Job<'a> {
 }
 
 impl Job<'_> {
-    fn open(&self) -> anyhow::Result<std::io::BufReader<std::fs::File>> {
-        let file = std::fs::File::open(&self.args.file)
-            .with_context(|| format!("cannot read {}", self.args.file.display()))?;
-        Ok(std::io::BufReader::new(file))
+    fn open(&self) -> anyhow::Result<std::io::BufReader<crate::replay::LineCap<std::fs::File>>> {
+        crate::replay::open(&self.args.file)
+            .with_context(|| format!("cannot read {}", self.args.file.display()))
     }
 }
 

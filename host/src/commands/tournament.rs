@@ -28,8 +28,12 @@ pub struct TournamentArgs {
     #[arg(long, value_parser = at_least_one)]
     pub jobs: Option<usize>,
     /// Tournament seed, a whole number from 0 to 2^64-1: match i is seeded from it and i.
-    #[arg(long, default_value_t = 1, allow_hyphen_values = true, value_parser = crate::cli::parse_seed)]
-    pub seed: u64,
+    /// Default: drawn at random from the operating system (so no entrant can know the matches'
+    /// seeds in advance), printed on stderr and written in --results-json and --report: passing it
+    /// back plays the same tournament again. Required with --shard (every shard must play the
+    /// same tournament).
+    #[arg(long, allow_hyphen_values = true, value_parser = crate::cli::parse_seed)]
+    pub seed: Option<u64>,
     /// Write every result, the table and the ratings as JSON.
     #[arg(long, value_name = "FILE")]
     pub results_json: Option<PathBuf>,
@@ -45,7 +49,7 @@ pub struct TournamentArgs {
     pub no_replay: bool,
     /// Play only shard I of N (matches whose index is I mod N), for spreading over machines;
     /// combine the --results-json files with `arena merge`.
-    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    #[arg(long, value_name = "I/N", value_parser = parse_shard, requires = "seed")]
     pub shard: Option<(usize, usize)>,
     /// Time per turn for external bots, in milliseconds (default: the game's own limit, which
     /// `arena play <game> --help` gives). A time-out is reported with the limit it went over.
@@ -78,6 +82,10 @@ pub struct MergeArgs {
     /// Write the merged tournament's report (as `arena tournament --report`).
     #[arg(long, value_name = "FILE")]
     pub report: Option<PathBuf>,
+    /// Merge the shards given even when some of the N are missing (the table then covers only
+    /// their matches); without it an incomplete set is refused, naming the missing shards.
+    #[arg(long)]
+    pub partial: bool,
 }
 
 /// The most matches one run schedules: the schedule and every result are kept in memory.
@@ -151,11 +159,19 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
         games: args.games,
     };
     let (name, format) = G::format(&own, &field)?;
-    check_size(format.as_ref(), args.bots.len(), args.games, args.seed)?;
+    let seed = match args.seed {
+        Some(seed) => seed,
+        None => {
+            let seed = crate::cli::random_seed()?;
+            crate::errln!("tournament seed {seed} (drawn at random; --seed {seed} plays it again)");
+            seed
+        }
+    };
+    check_size(format.as_ref(), args.bots.len(), args.games, seed)?;
     let after = match &args.after {
         Some(f) => {
             let earlier = read_results(f)?;
-            if earlier.game != name || earlier.bots != args.bots || earlier.seed != args.seed {
+            if earlier.game != name || earlier.bots != args.bots || earlier.seed != seed {
                 anyhow::bail!(
                     "{} is not from this tournament (game, bots or seed differ)",
                     f.display()
@@ -173,7 +189,7 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
                 .map(|n| n.get())
                 .unwrap_or(1)
         }),
-        seed: args.seed,
+        seed,
         shard: args.shard,
         replays: if args.no_replay {
             None
@@ -213,6 +229,7 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
         .iter()
         .map(read_results)
         .collect::<anyhow::Result<Vec<_>>>()?;
+    check_shards(&shards, &args.files, args.partial)?;
     let game = shards.first().map(|s| s.game.clone()).unwrap_or_default();
     let format = crate::games::format_of(&game)
         .ok_or_else(|| anyhow::anyhow!("unknown game `{game}` in the results"))?;
@@ -220,6 +237,57 @@ pub fn merge(args: &MergeArgs) -> anyhow::Result<()> {
     tournament::print(&merged);
     write_results(&merged, args.results_json.as_ref())?;
     write_report(&merged, args.report.as_ref())
+}
+
+/// Refuses a set of shards that is not one whole tournament: shards of different splits, a shard
+/// given twice (its matches would count twice), or, unless `partial`, shards missing (named).
+fn check_shards(shards: &[Results], files: &[PathBuf], partial: bool) -> anyhow::Result<()> {
+    let mut split: Option<(usize, &PathBuf)> = None;
+    let mut seen: std::collections::BTreeMap<usize, &PathBuf> = Default::default();
+    for (s, file) in shards.iter().zip(files) {
+        let Some((i, n)) = s.shard else {
+            // A whole run (or the merge of earlier rounds) holds every shard of its matches.
+            continue;
+        };
+        match split {
+            Some((m, other)) if m != n => anyhow::bail!(
+                "{} is shard {i}/{n} but {} is of {m} shards: not one split of a tournament",
+                file.display(),
+                other.display()
+            ),
+            _ => split = Some((n, file)),
+        }
+        if let Some(other) = seen.insert(i, file) {
+            anyhow::bail!(
+                "shard {i}/{n} is given twice ({} and {}): its matches would count twice",
+                other.display(),
+                file.display()
+            );
+        }
+    }
+    let Some((n, _)) = split else {
+        return Ok(());
+    };
+    let missing: Vec<String> = (0..n)
+        .filter(|i| !seen.contains_key(i))
+        .map(|i| format!("{i}/{n}"))
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    if !partial {
+        anyhow::bail!(
+            "shards missing: {} ({} of {n} given); give them all, or --partial to merge these alone",
+            missing.join(", "),
+            seen.len()
+        );
+    }
+    crate::errln!(
+        "merging {} of {n} shards (--partial): missing {}; the table covers their matches only",
+        seen.len(),
+        missing.join(", ")
+    );
+    Ok(())
 }
 
 fn read_results(f: &PathBuf) -> anyhow::Result<Results> {

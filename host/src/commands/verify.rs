@@ -146,11 +146,11 @@ impl Unverified {
 
 /// The game a file is a replay of, read off its start.
 fn detect(file: &Path) -> Result<&'static Entry, Unverified> {
-    let reader = std::fs::File::open(file).map_err(|error| Unverified::Read {
+    let reader = crate::replay::open(file).map_err(|error| Unverified::Read {
         file: file.to_path_buf(),
         error,
     })?;
-    crate::replay::Head::read(std::io::BufReader::new(reader))
+    crate::replay::Head::read(reader)
         .map_err(Error::from)
         .and_then(|head| super::detect(&head))
         .map_err(|error| Unverified::Undetected {
@@ -199,11 +199,10 @@ pub fn run(entry: &Entry, m: &ArgMatches) -> Result<String, Unverified> {
             });
         }
     }
-    let reader = std::fs::File::open(file).map_err(|error| Unverified::Read {
+    let mut input = crate::replay::open(file).map_err(|error| Unverified::Read {
         file: file.clone(),
         error,
     })?;
-    let mut input = std::io::BufReader::new(reader);
     let ruleset = m.try_get_one::<String>("ruleset").ok().flatten().cloned();
     let ctx = ReplayContext { map, ruleset };
     let verified =

@@ -556,6 +556,20 @@ const EMPTY_WAIT: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Drop for Jail {
     fn drop(&mut self) {
+        let emptied = self.release();
+        // The uid is free again once none of its processes is left (the cgroups are empty);
+        // otherwise it stays taken for the rest of this arena.
+        if let (Some((_, slot)), true) = (self.uid, emptied) {
+            free_slot(slot);
+        }
+    }
+}
+
+impl Jail {
+    /// Kills what is left in the bot's cgroups and removes them (what dropping the sandbox does;
+    /// also called by the signal handler, which ends arena without dropping anything). Safe to
+    /// call more than once; says whether every cgroup was emptied.
+    pub fn release(&self) -> bool {
         let start = std::time::Instant::now();
         let mut tries = 0u32;
         let mut emptied = true;
@@ -579,11 +593,7 @@ impl Drop for Jail {
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
         }
-        // The uid is free again once none of its processes is left (the cgroups are empty);
-        // otherwise it stays taken for the rest of this arena.
-        if let (Some((_, slot)), true) = (self.uid, emptied) {
-            free_slot(slot);
-        }
+        emptied
     }
 }
 

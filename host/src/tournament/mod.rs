@@ -453,7 +453,8 @@ pub fn print(results: &Results) {
         }
         crate::outln!("\n{header}");
         for (i, row) in results.standings.iter().enumerate() {
-            let mut line = format!("{:>3}  {:<28}", i + 1, row.bot);
+            let bot = crate::out::escape_controls(&row.bot);
+            let mut line = format!("{:>3}  {bot:<28}", i + 1);
             for (_, v) in &row.columns {
                 line.push_str(&format!(" {v:>14}"));
             }
@@ -477,7 +478,7 @@ pub fn print(results: &Results) {
     for r in ratings {
         crate::outln!(
             "{:<28} {:>8.2} {:>7.2} {:>9.2} {:>8} {:>9} {:>8} {:>8} {:>6}",
-            r.bot,
+            crate::out::escape_controls(&r.bot),
             r.mu,
             r.sigma,
             r.conservative,

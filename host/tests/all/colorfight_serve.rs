@@ -440,6 +440,25 @@ fn serve_is_in_the_help() {
     }
 }
 
+#[test]
+fn a_player_name_with_terminal_escapes_is_shown_escaped_in_the_text_report() {
+    let served = Served::start(
+        Served::options()
+            .args(&["--players", "1", "--size", "6x6", "--ticks", "10"])
+            .args(&["--seed", "4", "--linger-s", "0.5"])
+            .bots(&["expander"]),
+    );
+    // A name that would clear the screen and ring the bell in the operator's terminal.
+    let joined = served.post("joingame", r#"{"name":"\u001b[2Jevil\u0007"}"#);
+    assert_eq!(joined.1["uid"], 1, "{joined:?}");
+    let (report, _) = served.finish(Duration::from_secs(60));
+    assert!(
+        !report.contains('\u{1b}') && !report.contains('\u{7}'),
+        "{report:?}"
+    );
+    assert!(report.contains("\\x1b[2Jevil\\x07"), "{report}");
+}
+
 /// The original library's examples poll `/getgameinfo` until `currTime > endTime` (its `time` and
 /// `end_time`), then stop: the loop, in Python, for one seat.
 const WAIT_FOR_THE_END: &str = r#"

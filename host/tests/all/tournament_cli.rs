@@ -45,6 +45,44 @@ fn results_do_not_depend_on_jobs_and_shards_merge_into_one_run() {
 }
 
 #[test]
+fn merge_refuses_missing_shards_unless_partial_naming_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let shard = |i: usize| {
+        tournament(
+            dir.path(),
+            &format!("s{i}.json"),
+            &["--shard", &format!("{i}/3")],
+        )
+        .0
+    };
+    let (s0, s2) = (shard(0), shard(2));
+    let merged = dir.path().join("merged.json");
+    // One of three missing: refused, naming it, and nothing written.
+    let said = Arena::new(&["merge", arg(&s0), arg(&s2)])
+        .file("--results-json", &merged)
+        .exits(2);
+    assert!(
+        said.contains("shards missing: 1/3") && said.contains("--partial"),
+        "{said}"
+    );
+    assert!(!merged.exists());
+    // A shard given twice would count its matches twice.
+    let said = Arena::new(&["merge", arg(&s0), arg(&s0), arg(&s2)]).exits(2);
+    assert!(said.contains("given twice"), "{said}");
+    // --partial merges what is there, and says what is missing.
+    let out = Arena::new(&["merge", arg(&s0), arg(&s2), "--partial"])
+        .file("--results-json", &merged)
+        .ok();
+    assert!(text(&out).contains("missing 1/3"), "{}", text(&out));
+    let r = read_json(&merged);
+    let n = |f: &Path| read_json(f)["results"].as_array().unwrap().len();
+    assert_eq!(r["results"].as_array().unwrap().len(), n(&s0) + n(&s2));
+    // With the third, the merge is whole again.
+    let s1 = shard(1);
+    Arena::new(&["merge", arg(&s0), arg(&s1), arg(&s2)]).ok();
+}
+
+#[test]
 fn round_robin_swaps_seats_and_ranks_the_strong_bot_first() {
     let (dir, replays) = scratch("replays");
     let (file, _) = tournament(dir.path(), "r.json", &["--replays", arg(&replays)]);
@@ -61,12 +99,53 @@ fn round_robin_swaps_seats_and_ranks_the_strong_bot_first() {
 }
 
 #[test]
+fn a_tournament_without_seed_draws_one_at_random_and_writes_it_to_be_played_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |name: &str, extra: &[&str]| {
+        let file = dir.path().join(name);
+        let out = Arena::tournament("tower-defense")
+            .bots(&["strong", "random", "army"])
+            .args(&["--quiet"])
+            .args(extra)
+            .file("--results-json", &file)
+            .ok();
+        (
+            read_json(&file),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (a, said) = run("a.json", &[]);
+    let (b, _) = run("b.json", &[]);
+    let seed = a["seed"].as_u64().unwrap();
+    // Two draws of 64 bits from the system: equal once in 2^64 runs.
+    assert_ne!(
+        seed,
+        b["seed"].as_u64().unwrap(),
+        "the same seed drawn twice"
+    );
+    assert!(
+        said.contains(&format!("tournament seed {seed}")) && said.contains("--seed"),
+        "{said}"
+    );
+    // Passed back, the seed plays the same tournament.
+    let (again, said) = run("again.json", &["--seed", &seed.to_string()]);
+    assert_eq!(again, a);
+    assert!(!said.contains("drawn at random"), "{said}");
+    // A shard must name the seed: shards drawing their own would not merge into one tournament.
+    let refused = Arena::tournament("tower-defense")
+        .bots(&["strong", "random"])
+        .args(&["--shard", "0/2"])
+        .exits(2);
+    assert!(refused.contains("--seed"), "{refused}");
+}
+
+#[test]
 fn siege_plays_every_defender_against_every_invader() {
     let (_dir, file) = scratch("s.json");
     let out = Arena::tournament("tower-defense")
         .args(&["--variant", "siege"])
         .bots(&["strong", "army"])
-        .args(&["--quiet"])
+        .args(&["--seed", "1", "--quiet"])
         .file("--results-json", &file)
         .ok();
     let r = read_json(&file);
@@ -112,7 +191,7 @@ fn external_bots_in_a_tournament_leave_no_process_behind() {
     let file = dir.path().join("z.json");
     Arena::tournament("tower-defense")
         .bots(&[&bot, "strong"])
-        .args(&["--turn-ms", "5", "--quiet"])
+        .args(&["--turn-ms", "5", "--seed", "1", "--quiet"])
         .file("--results-json", &file)
         .ok();
     let r = read_json(&file);

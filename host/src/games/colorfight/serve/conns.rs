@@ -18,6 +18,7 @@
 //! connections that send half a header and wait go first, the oldest first.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 use tokio::task::AbortHandle;
@@ -26,6 +27,8 @@ use tokio::task::AbortHandle;
 pub struct Conns {
     most: usize,
     inner: Mutex<Inner>,
+    /// Connections dropped for not reading their answers ([`super::stall`]).
+    stalled: Arc<AtomicU64>,
 }
 
 #[derive(Default)]
@@ -44,6 +47,8 @@ pub struct Counts {
     pub evicted: u64,
     /// Newcomers closed at once: every slot had a request in progress.
     pub refused: u64,
+    /// Connections dropped because an answer waited too long for them to read it.
+    pub stalled: u64,
     /// The most connections open at once.
     pub peak: usize,
 }
@@ -61,6 +66,7 @@ impl Conns {
         Arc::new(Conns {
             most,
             inner: Mutex::new(Inner::default()),
+            stalled: Arc::default(),
         })
     }
 
@@ -107,7 +113,15 @@ impl Conns {
 
     /// What the slots saw so far.
     pub fn counts(&self) -> Counts {
-        self.lock().counts
+        Counts {
+            stalled: self.stalled.load(Ordering::Relaxed),
+            ..self.lock().counts
+        }
+    }
+
+    /// The count of connections dropped for not reading, for their streams to add to.
+    pub fn stalled(&self) -> Arc<AtomicU64> {
+        self.stalled.clone()
     }
 
     /// Connections open now.

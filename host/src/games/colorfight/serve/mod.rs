@@ -18,8 +18,10 @@
 //!   open, a newcomer takes the slot of the one idle the longest ([`conns`]: no request in
 //!   progress), so connections that send half a header and wait cannot lock working clients out.
 //!   Headers within [`HEADER_TIME`] (idle keep-alive connections too), bodies of at most
-//!   [`MAX_BODY`] bytes within [`BODY_TIME`], and no connection lives past [`CONNECTION_TIME`]
-//!   (a client that never reads its answers). None of it can hold up the clock, which only takes
+//!   [`MAX_BODY`] bytes within [`BODY_TIME`], and no connection lives past [`CONNECTION_TIME`].
+//!   A client that never reads its answers holds at most [`stall::SOCKET_BUFFER`] bytes of
+//!   them in the kernel and is dropped once an answer has waited [`stall::WRITE_TIME`]
+//!   ([`stall`]). None of it can hold up the clock, which only takes
 //!   the table's lock for a step; how late its ticks came is in the end report.
 //! - **Time**: every time field is the game's start (Unix time, when the lobby filled) plus
 //!   tick / 10 s; in the lobby the start is "now". After the last tick `/getgameinfo`'s `time`
@@ -35,6 +37,7 @@
 
 pub mod api;
 pub mod conns;
+pub mod stall;
 pub mod table;
 
 use crate::error::{Error, Result};
@@ -241,7 +244,8 @@ fn print_end(o: &ServeOptions, table: &Table, health: &Health) {
     if o.json {
         println!("{}", report.json());
     } else {
-        print!("{report}");
+        // HTTP players name themselves: no control character reaches the terminal.
+        print!("{}", crate::out::escape_controls(&report.to_string()));
     }
     if let Some(path) = &o.replay {
         match table.write_error() {
@@ -359,10 +363,11 @@ impl Health {
             self.clock.nice
         ));
         summary.lines.push(format!(
-            "connections: {} accepted, {} evicted, {} refused, at most {} open; peak RSS {}",
+            "connections: {} accepted, {} evicted, {} refused, {} dropped for not reading, at most {} open; peak RSS {}",
             c.accepted,
             c.evicted,
             c.refused,
+            c.stalled,
             c.peak,
             self.peak_rss_kb
                 .map_or("unknown".into(), |kb| format!("{kb} KiB"))
@@ -375,7 +380,8 @@ impl Health {
                 "step_p99_us": step_p99, "step_max_us": step_max, "nice": self.clock.nice,
             },
             "connections": {
-                "accepted": c.accepted, "evicted": c.evicted, "refused": c.refused, "peak": c.peak,
+                "accepted": c.accepted, "evicted": c.evicted, "refused": c.refused,
+                "stalled": c.stalled, "peak": c.peak,
             },
             "peak_rss_kb": self.peak_rss_kb,
         });
@@ -407,6 +413,8 @@ async fn accept(listener: tokio::net::TcpListener, shared: Arc<Shared>, conns: A
             drop(stream);
             continue;
         };
+        stall::cap_buffers(&stream);
+        let stream = stall::Stalled::new(stream, stall::WRITE_TIME, conns.stalled());
         let slot = Arc::new(slot);
         let shared = shared.clone();
         let task = tokio::spawn({
