@@ -8,9 +8,9 @@
 //!   touch each other's processes or files and root-only files stay closed. bubblewrap
 //!   (`bwrap`, Debian's `bubblewrap`) then runs it with no capabilities (`--cap-drop ALL`), in a
 //!   new session with no terminal (`--new-session`: no `TIOCSTI` into arena's terminal), with
-//!   further user namespaces disabled and a seccomp filter ([`seccomp`]) that refuses mounts, new
+//!   further user namespaces disabled and a seccomp filter (`seccomp.rs`) that refuses mounts, new
 //!   namespaces, `ptrace`, keyrings, `bpf`, terminal `ioctl`s, modules and the like.
-//! - **A minimal file system** ([`fs`]), built up: `/usr` (and its links), the loader's and
+//! - **A minimal file system** (`fs.rs`), built up: `/usr` (and its links), the loader's and
 //!   interpreters' `/etc` files, its own `/proc` (its own PID namespace: arena's command line is
 //!   not in it), a few devices, one tmpfs of `disk_mb` for `/tmp`, its scratch folder [`SCRATCH`]
 //!   (its `HOME` and `TMPDIR`) and `/dev/shm`; the folders of the files its command line names,
@@ -23,7 +23,7 @@
 //!   (`RLIMIT_NOFILE`), processes (`RLIMIT_NPROC`: the seat's own uid's processes where arena is
 //!   root; else the user's processes at the start plus the cap) and, where there is no memory
 //!   cgroup, address space (`RLIMIT_AS`).
-//! - **cgroups** ([`cgroups`]) where they can be written (v1): `pids.max`, the memory controller's
+//! - **cgroups** (`cgroups.rs`) where they can be written (v1): `pids.max`, the memory controller's
 //!   `memory.limit_in_bytes` (resident memory and the tmpfs pages the bot writes), and one core of
 //!   CPU (`cpu.cfs_quota_us`). A small `sh` joins the cgroups and `exec`s the rest: every process
 //!   of the bot is in them from the start, and with no capabilities and no `/sys` it cannot leave.

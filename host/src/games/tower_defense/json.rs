@@ -274,7 +274,7 @@ fn js_space(c: char) -> bool {
 }
 
 /// What JavaScript's `Number()` makes of a string, `None` for `NaN`: surrounding white space
-/// ([`js_space`]) is ignored, the empty string is 0, decimal numbers with an optional sign,
+/// (`js_space`) is ignored, the empty string is 0, decimal numbers with an optional sign,
 /// leading zeros, fraction and exponent, `Infinity` with an optional sign, and unsigned `0x`,
 /// `0o`, `0b` integers (`"-0x1e"` is `NaN`).
 pub fn js_number(text: &str) -> Option<f64> {
@@ -483,9 +483,9 @@ pub fn action_from_json(v: &Value) -> Action {
 /// Reads an action (not the Siege invader's, [`siege_invader_action`]) as the `variant`'s
 /// controller did, rules Decision 7:
 /// - `action` and `stat` were compared strictly (`switch`, `===`): only the string itself;
-/// - the tower `type` as [`tower_kind`] says;
-/// - spawn boosts as `Math.max(b || 0, 0)` computed them ([`boost`]);
-/// - a build's `pos` must be a whole JSON number ([`build_position`]);
+/// - the tower `type` as `tower_kind` says;
+/// - spawn boosts as `Math.max(b || 0, 0)` computed them (`boost`);
+/// - a build's `pos` must be a whole JSON number (`build_position`);
 /// - upgrade and destroy find their tower by the key `String(pos)` ([`key_space`]).
 pub fn variant_action(variant: Variant, v: &Value) -> Action {
     let Value::Object(m) = v else {
