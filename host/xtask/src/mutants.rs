@@ -142,7 +142,7 @@ pub fn run(args: &[String]) -> Result<()> {
             "round-robin".into(),
         ]);
         println!(
-            "mutants: {count} mutants; testing every {shards}th, {} of them (--max 0: all)",
+            "mutants: {count} mutants; testing {} of them, one in every {shards} (--max 0: all)",
             count.div_ceil(shards)
         );
     } else {
