@@ -214,7 +214,16 @@ pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
     let flags = G::PlayFlags::from_arg_matches(&m).map_err(|e| e.to_string())?;
     let options = G::play_options(&flags);
     // `sandbox=True` (and its caps) in a config sandboxes its `cmd:` bots as `arena play` does.
-    let sandbox = common.sandbox.caps().map_err(|e| format!("{e:#}"))?;
+    let sandbox = common
+        .sandbox
+        .caps(
+            &common.bots,
+            &[
+                ("--replay", common.replay.as_deref()),
+                ("--bot-logs", common.bot_logs.as_deref()),
+            ],
+        )
+        .map_err(|e| format!("{e:#}"))?;
     let mut request = common.request(sandbox);
     if request.bots.is_empty() {
         // A bot for every seat, as games that want each seat named (Ants) ask; Python's seats
