@@ -388,7 +388,7 @@ fn play_turn<G: Roster, C: TurnClock>(
 ) -> arena_core::StepReport {
     let start = clock.now();
     let mut decided = start;
-    let report = game.step_bots::<BOARD_SEATS>(bots, || decided = clock.now());
+    let report = game.step_bots::<BOARD_SEATS, _>(bots, || decided = clock.now());
     let end = clock.now();
     bots_cost.record(clock.elapsed(start, decided));
     step_cost.record(clock.elapsed(decided, end));

@@ -12,7 +12,8 @@ use std::time::Instant;
 
 /// Who plays a seat.
 pub enum Driver<G: Speak> {
-    Builtin(G::Bot),
+    /// A bot in this process, given its seat's view: a built-in bot, or any `Bot<G>`.
+    Builtin(Box<dyn arena_core::Bot<G>>),
     External(Box<dyn Protocol<G>>),
     /// Dropped by the engine, or never started.
     Gone,
@@ -44,7 +45,7 @@ pub fn driver<G: Speak>(
                         name: name.clone(),
                     }
                 })?;
-            return Ok((Driver::Builtin(bot), None));
+            return Ok((Driver::Builtin(Box::new(bot)), None));
         }
         BotSpec::Command(cmd) => {
             if let Some(dir) = &plan.log_dir {

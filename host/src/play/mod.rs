@@ -364,7 +364,7 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
             let mv = &mut moves[seat];
             let (got, limit) = match &mut p.driver {
                 Driver::Builtin(bot) => {
-                    *mv = G::bot_move(bot, game, seat);
+                    *mv = G::bot_move(bot.as_mut(), game, seat);
                     p.passes += u32::from(game.is_pass(seat, mv));
                     continue;
                 }
