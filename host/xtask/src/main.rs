@@ -120,6 +120,12 @@ fn task(args: Vec<String>) -> Result<()> {
                 clock.report();
                 out
             }
+            Some("qemu-lm3s6965") => {
+                let mut clock = steps::Clock::default();
+                let out = check::qemu_board(&mut clock);
+                clock.report();
+                out
+            }
             Some("rp-pico") => {
                 setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?))
             }
@@ -127,7 +133,7 @@ fn task(args: Vec<String>) -> Result<()> {
                 setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
             }
             Some(other) => {
-                bail!("firmware-test --board {other}: only rp-pico and stm32f411 run alone")
+                bail!("firmware-test --board {other}: qemu-lm3s6965, rp-pico or stm32f411")
             }
         },
         Some("cost") => match flag(&args, "--board").as_deref() {
@@ -201,13 +207,14 @@ tasks:
           with an ST7789 on SPI1; the defmt log decoded live, the screen saved every N turns (and
           each announced frame) as PNG frames and an animated GIF in target/emulate/<board>/
   firmware-test
-          host vs QEMU: identical digests, screendumps equal to the host rendering, the panic
-          screen, no unexplained panic path; the size limits and the cost budget; then host vs
+          host vs QEMU: identical digests, screendumps equal to the host rendering, the OLED's
+          bytes a game frame (a median under a quarter of a whole frame), the panic screen, no
+          unexplained panic path; the size limits and the cost budget; then host vs
           the emulated Pico: identical digests, OLED frames equal to the host rendering at
           oled128x64, the panic in the log with a failure status, the stack per match (the Pico
           booted from its UF2 file); then the same on the emulated STM32F411 with its ST7789 at
-          rgb240x240, its clock tree and the DFU image (--board rp-pico|stm32f411: one board's
-          checks alone)
+          rgb240x240, its clock tree and the DFU image (--board qemu-lm3s6965|rp-pico|stm32f411:
+          one board's checks alone)
   cost [--json] [--board rp-pico|stm32f411]
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
           JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated Pico
