@@ -684,3 +684,101 @@ fn the_attack_set_as_a_normal_user() {
     }
     assert_no_failures(&failures);
 }
+
+/// A sandboxed tournament of every attacker with built-in bots, played with one job and with two
+/// (side by side): the same results; every attacker's match ends that bot at its start (it
+/// attacks, then exits: its shim is the bot that exits at once); nothing is left behind
+/// (processes, cgroups, files in the bots' folders). 13 attackers and 3 built-ins, 240 matches a
+/// run, without time limits (a loaded machine would time out a bot's start in one run and not in
+/// the other): a thousand Python attackers' starts would take minutes on CI's two cores (the
+/// thousand-match mix of `sandbox_bots` has shell bots).
+#[test]
+fn a_tournament_of_every_attacker_gives_the_same_results_for_one_and_two_jobs() {
+    if !sandbox_available() {
+        return;
+    }
+    let root = tempfile::tempdir().unwrap();
+    let root = root.path().canonicalize().unwrap();
+    let attacks = attacks();
+    let p = plant(&root);
+    let game = games().into_iter().next().unwrap();
+    let scripts = plant_game(&p, &root, &game, &attacks);
+    let folder = p.bots.join(game.name);
+    for dir in std::fs::read_dir(&folder).unwrap().filter_map(Result::ok) {
+        std::fs::copy(fixture("exits.py"), dir.path().join("game.py")).unwrap();
+    }
+    let before = files(&folder);
+    let old_cgroups = cgroups_left(&[]);
+    let mut bots: Vec<String> = scripts[..attacks.len()]
+        .iter()
+        // Debian's Python without `site`: a start half as long as pyenv's shim (each match
+        // of an attacker is mostly its start).
+        .map(|s| format!("cmd:/usr/bin/python3 -S {}", s.display()))
+        .collect();
+    bots.extend(["strong", "random", "army"].map(String::from));
+    let bots: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let run = |jobs: &str| {
+        let file = root.join(format!("jobs-{jobs}.json"));
+        Arena::tournament("tower-defense")
+            .bots(&bots)
+            .args(&[
+                "--seed",
+                "31",
+                "--quiet",
+                "--no-replay",
+                "--sandbox",
+                "--no-timeout",
+            ])
+            .args(CAPS)
+            .args(&["--bot-cpu", "5", "--jobs", jobs])
+            .file("--results-json", &file)
+            .ok();
+        read_json(&file)
+    };
+    let started = std::time::Instant::now();
+    let (one, two) = std::thread::scope(|s| {
+        let one = s.spawn(|| run("1"));
+        let two = s.spawn(|| run("2"));
+        (one.join().unwrap(), two.join().unwrap())
+    });
+    eprintln!("240 matches, twice: {:?}", started.elapsed());
+    let matches = one["results"].as_array().unwrap();
+    assert_eq!(matches.len(), 16 * 15);
+    assert_eq!(one, two);
+    let mut failures = Vec::new();
+    let mut attacker_seats = 0;
+    for m in matches {
+        for (at, seat) in m["seats"].as_array().unwrap().iter().enumerate() {
+            if seat.as_u64().unwrap() < attacks.len() as u64 {
+                attacker_seats += 1;
+                if m["faults"][at]["crashes"] != 1 {
+                    failures.push(format!("an attacker did not end at its start: {m}"));
+                }
+            }
+        }
+    }
+    // Each attacker plays each of the 15 others twice, seats swapped.
+    assert_eq!(attacker_seats, 13 * 30);
+    if files(&folder) != before {
+        failures.push(format!(
+            "files in the bots' folders changed: {:?}",
+            files(&folder)
+        ));
+    }
+    if p.listener.accept().is_ok() {
+        failures.push("unix-socket: a bot connected to the unix socket".into());
+    }
+    let pgrep = std::process::Command::new("pgrep")
+        .args(["-af", &root.display().to_string()])
+        .output()
+        .unwrap();
+    let left = String::from_utf8_lossy(&pgrep.stdout).into_owned();
+    if !left.trim().is_empty() {
+        failures.push(format!("processes left behind: {left}"));
+    }
+    let left = cgroups_left(&old_cgroups);
+    if !left.is_empty() {
+        failures.push(format!("cgroups left: {left:?}"));
+    }
+    assert_no_failures(&failures);
+}
