@@ -172,12 +172,15 @@ class _Core:
         return out
 
     def _rewards(self):
-        """Each agent's score change since its last reward (the game's own score, docs/python.md)
-        plus, when the game ends, its ranking: +1 first, -1 last, shared ranks share."""
+        """Each live agent's score change since its last reward (the game's own score,
+        docs/python.md) plus, when the game ends, its ranking: +1 first, -1 last, shared ranks
+        share. Agents already removed (a seat put out earlier) get none: PettingZoo's envs give
+        rewards only to the agents in `agents`."""
         gained = self._m.take_gained()
         out = self._m.outcome()
         rewards = {}
-        for a, s in self._seat.items():
+        for a in self.agents:
+            s = self._seat[a]
             r = float(gained[s])
             if out is not None:
                 ranks, _ = out
