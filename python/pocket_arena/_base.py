@@ -14,7 +14,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import agent_selector  # noqa: F401  (kept for users who subclass)
 
-from . import _native
+from . import _layout, _native
 
 #: Options of these environments that are not `arena play` flags.
 _OWN = {"obs_len", "bots", "obs_type", "action_type", "render_mode", "render_display", "render_scale", "seed", "names", "max_cycles", "mask_in_obs"}
@@ -71,10 +71,9 @@ def _is_index(action) -> bool:
 
 
 def bounds(game, match, seat):
-    """The default observation's bounds (`low`, `high`, int32 vectors of its length)."""
-    n = len(match.observe_array(seat))
-    i32 = np.iinfo(np.int32)
-    return np.full(n, i32.min, np.int32), np.full(n, i32.max, np.int32)
+    """The default observation's bounds (`low`, `high`, int32 vectors of its length): each
+    field's (`_layout`)."""
+    return _layout.bounds(game, len(match.observe_array(seat)), match.seats)
 
 
 def seat_of(agent) -> int:
@@ -201,6 +200,13 @@ class _Core:
     def _vector_space(self):
         low, high = bounds(self.game, self._m, self._m.agents[0])
         return spaces.Box(low, high, dtype=np.int32)
+
+    @property
+    def obs_fields(self):
+        """The name of each number of the default observation (`obs_type="vector"`), in order:
+        the index map of its layout (`pocket_arena._layout`)."""
+        n = len(self._m.observe_array(self._m.agents[0]))
+        return [name for name, _, _ in _layout.fields(self.game, n, self._m.seats)]
 
     def _obs_space(self):
         if self.obs_type == "vector":

@@ -162,3 +162,24 @@ def test_supersuit_concat_vec_envs(num_cpus):
         assert ends >= 16
     finally:
         vec.close()
+
+
+@pytest.mark.parametrize("game,config", CASES)
+def test_observations_stay_in_their_documented_bounds(game, config):
+    """Whole matches (built-in bots' moves on every seat, up to 300 turns): every observation lies
+    in the space's finite bounds, and the index map names every number of it."""
+    env = module(game).parallel_env(**config, turn_limit=300)
+    space = env.observation_space("player_0")
+    assert np.all(space.low > np.iinfo(np.int32).min) or game in ("colorfight", "mammut")
+    assert len(env.obs_fields) == space.shape[0] and len(set(env.obs_fields)) == space.shape[0]
+    assert not env.obs_fields[0].startswith("x0")
+    bots = pocket_arena.GAMES[game]
+    _, infos = env.reset(seed=4)
+    steps = 0
+    while env.agents:
+        acts = {a: env.bot_action(a, bots[i % len(bots)]) for i, a in enumerate(env.agents) if infos[a]["to_move"]}
+        obs, _, _, _, infos = env.step(acts)
+        for a, o in obs.items():
+            assert space.contains(o), [(env.obs_fields[i], int(o[i])) for i in np.flatnonzero((o < space.low) | (o > space.high))]
+        steps += 1
+    assert steps > 10
