@@ -67,6 +67,9 @@ pub trait DynEnv: Send {
     fn mask_into(&self, seat: Seat, out: &mut [i8]);
     /// Action `i` of `seat`'s list as its canonical JSON.
     fn listed_json(&self, seat: Seat, i: usize) -> Option<String>;
+    /// The index in `seat`'s list of the action whose canonical JSON is `json` (`None`: not
+    /// listed, as a Tower Defense spawn that splits its boost).
+    fn listed_index(&self, seat: Seat, json: &str) -> Option<usize>;
     /// For each action of `seat`'s list, whether the core refuses it now, found by playing it on
     /// a copy of the match (every other seat passing): what the tests hold the mask to.
     fn refused_listed(&self, seat: Seat) -> Vec<bool>;
@@ -678,6 +681,10 @@ impl<G: Observe> DynEnv for Env<G> {
     fn listed_json(&self, seat: Seat, i: usize) -> Option<String> {
         let action = G::listed_action(&self.game, seat, i).filter(|_| i < self.listed())?;
         Some(G::action_json(&action).to_string())
+    }
+
+    fn listed_index(&self, seat: Seat, json: &str) -> Option<usize> {
+        (0..self.listed()).find(|&i| self.listed_json(seat, i).is_some_and(|j| j == json))
     }
 
     fn refused_listed(&self, seat: Seat) -> Vec<bool> {

@@ -135,6 +135,11 @@ impl Match {
     fn listed_json(&self, seat: usize, i: usize) -> Option<String> {
         self.env().listed_json(seat, i)
     }
+    /// The index in `seat`'s list of the action whose canonical JSON is `json`, or `None` when
+    /// the list does not hold it.
+    fn listed_index(&self, seat: usize, json: &str) -> Option<usize> {
+        self.env().listed_index(seat, json)
+    }
     /// For each action of `seat`'s list, whether the core refuses it now (played on a copy).
     fn refused_listed(&self, seat: usize) -> Vec<bool> {
         self.env().refused_listed(seat)

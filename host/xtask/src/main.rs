@@ -268,9 +268,10 @@ tasks:
           job array, GNU parallel runs it on 2 cores, each merge compared with a single run
           (--arena: the arena to run, else a release build)
   python-test
-          test's Python step alone: clippy over python/, a venv under target/ with maturin,
-          pettingzoo, gymnasium, numpy and pytest, the pocket_arena wheel built (profile
-          ci-wheel) and installed, then python/tests with the arena binary of a debug build
+          test's Python step alone: clippy over python/, the pocket_arena wheel built once
+          (maturin --zig, manylinux2014 abi3, profile ci-wheel; maturin and ziglang in a venv
+          under target/), installed into a fresh venv with pytest and supersuit, then
+          python/tests there with the arena binary of a debug build
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
