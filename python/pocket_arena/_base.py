@@ -16,7 +16,7 @@ from pettingzoo.utils import agent_selector  # noqa: F401  (kept for users who s
 from . import _native
 
 #: Options of these environments that are not `arena play` flags.
-_OWN = {"obs_len", "bots", "obs_type", "action_type", "render_mode", "render_display", "render_scale", "seed", "names"}
+_OWN = {"obs_len", "bots", "obs_type", "action_type", "render_mode", "render_display", "render_scale", "seed", "names", "reward"}
 #: Python names of `arena play` flags that read differently.
 _ALIASES = {"turn_limit": "max_turns"}
 #: Longest observation / action text the spaces accept.
@@ -98,6 +98,8 @@ class _Core:
         self.config = config
         text = self.obs_type == "text"
         self._m = _native.Match((self.game, flags(config), self._bots), text, int(self._seed or 0))
+        # The measure rewards follow (docs/python.md, "Rewards"): "teach" or "score".
+        self._m.set_reward(str(config.get("reward", "teach")))
         self.listed = self._m.listed
         if self.action_type == "discrete" and not self.listed:
             raise ValueError(f"action_type `discrete`: {self.game} does not list its actions (docs/python.md)")
@@ -172,8 +174,10 @@ class _Core:
         return out
 
     def _rewards(self):
-        """Each agent's score change since its last reward (the game's own score, docs/python.md)
-        plus, when the game ends, its ranking: +1 first, -1 last, shared ranks share."""
+        """Each agent's change since its last reward of the measure `reward=` names
+        (docs/python.md, "Rewards": by default its own measure minus the others' mean; "score":
+        the game's own score) plus, when the game ends, its ranking: +1 first, -1 last, shared
+        ranks share."""
         gained = self._m.take_gained()
         out = self._m.outcome()
         rewards = {}
