@@ -41,31 +41,39 @@ impl Kind {
 /// What a seat has that a learner should want more of, in the game's own units (the default: the
 /// game's score).
 pub trait Teach: Observe {
-    fn measure(game: &Self, seat: Seat) -> i64 {
-        Self::score(game, seat)
+    fn measure(game: &Self, seat: Seat) -> f64 {
+        Self::score(game, seat) as f64
     }
 }
 
-/// Tower Defense: lives (the opponent's lost are damage dealt, one's own lost damage taken); in
-/// Siege the invader has none, so the defender's lives count for the defender and against the
-/// invader.
+/// Tower Defense: the seat's lives, less the invaders on the path it defends, each counted as
+/// the part of a life it has walked (`(pos + 1) / 100`: the whole life as it leaves space 99, when
+/// the life is lost). Against the others' (`measures`): the opponent's lives lost are damage
+/// dealt, one's own damage taken, and on the way an invader killed by one's towers gives back
+/// what its walk had cost, one's own invaders walking on earn as they go. In Siege the invader
+/// has neither lives nor a path to defend, so the defender's measure counts against it.
 impl Teach for TowerDefense {
-    fn measure(game: &Self, seat: Seat) -> i64 {
-        game.life(seat).into()
+    fn measure(game: &Self, seat: Seat) -> f64 {
+        let walked: usize = game.defended_board(seat).map_or(0, |b| {
+            crate::obs::bits(game.masks(b).0).map(|p| p + 1).sum()
+        });
+        f64::from(game.life(seat)) - walked as f64 / crate::obs::PATH as f64
     }
 }
 
 /// ColorFight: cells held; Conquest adds 10 a gold mine (as its score) and a tenth of the energy
 /// (0 to 100: up to 10 cells' worth).
 impl Teach for ColorFight {
-    fn measure(game: &Self, seat: Seat) -> i64 {
+    fn measure(game: &Self, seat: Seat) -> f64 {
         let Some(p) = game.player(seat) else {
-            return 0;
+            return 0.0;
         };
         match game.variant() {
             Variant::Skirmish => p.cells.into(),
             Variant::Conquest => {
-                i64::from(p.cells) + 10 * i64::from(p.gold_mines) + p.energy.to_num::<i64>() / 10
+                f64::from(p.cells)
+                    + 10.0 * f64::from(p.gold_mines)
+                    + (p.energy.to_num::<i64>() / 10) as f64
             }
         }
     }
@@ -84,17 +92,11 @@ pub fn measures<G: Teach>(game: &G, seats: usize, kind: Kind, scores: &[i64]) ->
     match kind {
         Kind::Score => scores.iter().map(|&s| s as f64).collect(),
         Kind::Teach => {
-            let own: Vec<i64> = (0..seats).map(|s| G::measure(game, s)).collect();
-            let all: i64 = own.iter().sum();
+            let own: Vec<f64> = (0..seats).map(|s| G::measure(game, s)).collect();
+            let all: f64 = own.iter().sum();
             let others = seats.saturating_sub(1).max(1) as f64;
             own.iter()
-                .map(|&m| {
-                    if seats > 1 {
-                        m as f64 - (all - m) as f64 / others
-                    } else {
-                        m as f64
-                    }
-                })
+                .map(|&m| if seats > 1 { m - (all - m) / others } else { m })
                 .collect()
         }
     }

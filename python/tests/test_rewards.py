@@ -5,6 +5,8 @@ others' mean (Tower Defense: lives; ColorFight: cells, plus energy and gold mine
 
 import importlib
 
+import numpy as np
+
 import pytest
 
 import pocket_arena
@@ -14,13 +16,16 @@ from conftest import TUTORIAL1, configs
 def play(game, config, seed, each=None):
     """A seeded match, Python's seat 0 playing the game's last built-in bot against its first;
     returns (first info, last info, sum of seat 0's rewards, the ranking term, steps, the
-    measure's change). `each(obs, reward)` sees seat 0's observation and reward every step."""
+    measure's change). `each(obs, reward)` sees seat 0's observation and reward every step (the
+    first observation with reward `None`)."""
     mod = importlib.import_module(f"pocket_arena.{game}")
     bots = pocket_arena.GAMES[game]
     env = mod.parallel_env(**config, bots={"player_1": bots[0]})
-    _, infos = env.reset(seed=seed)
+    obs, infos = env.reset(seed=seed)
     first, total, steps = infos["player_0"], 0.0, 0
     measured = env._m.measures()[0]
+    if each is not None:
+        each(obs["player_0"], None)
     while "player_0" in env.agents:
         acts = {a: env.bot_action(a, bots[-1]) for a in env.agents if infos[a]["to_move"]}
         obs, rewards, _, _, infos = env.step(acts)
@@ -47,21 +52,35 @@ def test_teaching_rewards_add_up_to_the_measure_gained(game, config):
     assert total == pytest.approx(gained + rank_term)
 
 
+def td_measure(obs, seat):
+    """Tower Defense Duel's measure of `seat` read off an observation: its life (`[gold, life,
+    ...]` per player from index 2) less the invaders on the path it defends (board `1 - seat`;
+    per space 11 numbers, the invader count at 5), each `(pos + 1) / 100` of a life."""
+    life = int(obs[2 + 5 * seat + 1])
+    board = obs[12 + (1 - seat) * 1100:12 + (2 - seat) * 1100].reshape(100, 11)
+    return life - float(((np.arange(100) + 1) * (board[:, 5] > 0)).sum()) / 100
+
+
 def test_tower_defense_duel_rewards_damage_dealt_and_taken():
-    """Duel's measure is the life difference (observation: each player's `[gold, life, ...]`
-    from index 2): a life the opponent loses is +1, one of one's own -1."""
+    """Duel's reward: the change of the seat's measure minus the opponent's: a life the
+    opponent loses is +1, one of one's own -1, and on the way an invader's walk counts as the
+    part of a life it has walked (killed by one's towers, it gives it back)."""
     seen = []
     # `strong` (Python's seat) against `random`: long enough for invaders to get through.
     config = {"variant": "duel", "turn_limit": 1500}
-    _, last, total, rank_term, steps, _ = play("tower_defense", config, 4, lambda o, r: seen.append((int(o[3]), int(o[8]), r)))
-    assert len(seen) == steps
-    lives = [(100, 100)] + [(a, b) for a, b, _ in seen]
-    for k, ((a0, b0), (a1, b1), (_, _, r)) in enumerate(zip(lives, lives[1:], seen)):
+    _, last, total, rank_term, steps, _ = play(
+        "tower_defense", config, 4, lambda o, r: seen.append((td_measure(o, 0) - td_measure(o, 1), int(o[3]), int(o[8]), r))
+    )
+    assert len(seen) == steps + 1
+    fractional = 0
+    for k, ((before, _, _, _), (m, _, _, r)) in enumerate(zip(seen, seen[1:])):
         end = rank_term if k == steps - 1 else 0.0
-        assert r == pytest.approx((a1 - a0) - (b1 - b0) + end)
-    dealt, taken = 100 - lives[-1][1], 100 - lives[-1][0]
+        assert r == pytest.approx(m - before + end)
+        fractional += r != round(r)
+    dealt, taken = 100 - seen[-1][2], 100 - seen[-1][1]
     assert dealt > 0, "the opponent lost no life: the test shows nothing"
-    assert total == pytest.approx(dealt - taken + rank_term)
+    assert fractional > 0, "no invader walked: the test shows nothing"
+    assert total == pytest.approx(seen[-1][0] - seen[0][0] + rank_term)
     # The game's score (`reward="score"`): one's own life alone.
     with_score = play("tower_defense", dict(config, reward="score"), 4)
     assert with_score[2] == pytest.approx(-taken + with_score[3])
