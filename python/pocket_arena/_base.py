@@ -17,7 +17,7 @@ from pettingzoo.utils import agent_selector  # noqa: F401  (kept for users who s
 from . import _layout, _native
 
 #: Options of these environments that are not `arena play` flags.
-_OWN = {"obs_len", "bots", "obs_type", "action_type", "render_mode", "render_display", "render_scale", "seed", "names", "max_cycles", "mask_in_obs"}
+_OWN = {"obs_len", "bots", "obs_type", "action_type", "render_mode", "render_display", "render_scale", "seed", "names", "max_cycles", "mask_in_obs", "reward"}
 #: Python names of `arena play` flags that read differently.
 _ALIASES = {"turn_limit": "max_turns"}
 #: Longest observation / action text the spaces accept.
@@ -90,16 +90,27 @@ class _Logged:
     them again on a new match (the core is deterministic: the copy's digest is the original's)."""
 
     _CHANGE = frozenset({"reset", "advance", "step", "step_policy", "step_listed", "take_gained", "bot_action"})
+    #: Calls that set the match up for good (a `reset` keeps them): replayed first on a copy.
+    _SETTING = frozenset({"set_reward"})
 
     def __init__(self, spec, text, seed):
         self._args = (spec, bool(text), int(seed))
         self._native = _native.Match(*self._args)
+        self._settings = []
         self._log = []
 
     def __getattr__(self, name):
         if name.startswith("_"):
             raise AttributeError(name)
         attr = getattr(self._native, name)
+        if name in self._SETTING:
+            settings = self._settings
+
+            def setting(*args):
+                settings.append((name, args))
+                return attr(*args)
+
+            return setting
         if name not in self._CHANGE:
             return attr
         log = self._log
@@ -113,13 +124,14 @@ class _Logged:
         return call
 
     def __getstate__(self):
-        return {"args": self._args, "log": list(self._log)}
+        return {"args": self._args, "settings": list(self._settings), "log": list(self._log)}
 
     def __setstate__(self, state):
         self._args = tuple(state["args"])
         self._native = _native.Match(*self._args)
+        self._settings = list(state.get("settings", []))
         self._log = list(state["log"])
-        for name, args in self._log:
+        for name, args in self._settings + self._log:
             getattr(self._native, name)(*args)
 
 
@@ -170,6 +182,8 @@ class _Core:
         self.config = config
         text = self.obs_type == "text"
         self._m = _Logged((self.game, flags(config), self._bots), text, int(self._seed or 0))
+        # The measure rewards follow (docs/python.md, "Rewards"): "teach" or "score".
+        self._m.set_reward(str(config.get("reward", "teach")))
         self.listed = self._m.listed
         default_action = "text" if text else ("discrete" if self.listed else "json")
         self.action_type = config.get("action_type") or default_action
@@ -298,10 +312,11 @@ class _Core:
         return self.max_cycles is not None and self._cycles >= self.max_cycles
 
     def _rewards(self):
-        """Each live agent's score change since its last reward (the game's own score,
-        docs/python.md) plus, when the game ends, its ranking: +1 first, -1 last, shared ranks
-        share. Agents already removed (a seat put out earlier) get none: PettingZoo's envs give
-        rewards only to the agents in `agents`."""
+        """Each live agent's change since its last reward of the measure `reward=` names
+        (docs/python.md, "Rewards": by default its own measure minus the others' mean; "score":
+        the game's own score) plus, when the game ends, its ranking: +1 first, -1 last, shared
+        ranks share. Agents already removed (a seat put out earlier) get none: PettingZoo's envs
+        give rewards only to the agents in `agents`."""
         gained = self._m.take_gained()
         out = self._m.outcome()
         rewards = {}

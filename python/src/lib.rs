@@ -5,6 +5,7 @@
 mod env;
 mod games;
 mod obs;
+mod reward;
 mod vector;
 
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -115,9 +116,21 @@ impl Match {
     fn scores(&self) -> Vec<i64> {
         self.env().scores()
     }
-    /// Each seat's score change since the last call (or the match's start).
-    fn take_gained(&mut self) -> Vec<i64> {
+    /// Each seat's change of the measure rewards follow since the last call (or the match's
+    /// start).
+    fn take_gained(&mut self) -> Vec<f64> {
         self.env_mut().take_gained()
+    }
+    /// Each seat's measure now, the one rewards follow (`reward="teach"`: its own minus the
+    /// others' mean; `"score"`: the game's score).
+    fn measures(&self) -> Vec<f64> {
+        self.env().measures()
+    }
+    /// Which measure rewards follow from now: `"teach"` (the default) or `"score"`.
+    fn set_reward(&mut self, reward: &str) -> PyResult<()> {
+        let kind = reward::Kind::from_name(reward).map_err(PyValueError::new_err)?;
+        self.env_mut().set_reward(kind);
+        Ok(())
     }
     /// How many actions the game's list has (0: the game lists none).
     #[getter]
