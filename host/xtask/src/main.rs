@@ -153,7 +153,8 @@ fn task(args: Vec<String>) -> Result<()> {
         ),
         Some("size") => size::run().map(|_| ()),
         Some("panics") => panics::run(flag(&args, "--elf").as_deref()),
-        Some("lineup") => host::preview(number(&args, "--matches", 10)?),
+        // By default the rotation once, as the help says (it played 10: its 8 entries, then 2 again).
+        Some("lineup") => host::preview(number(&args, "--matches", demo::rotation())?),
         Some("soak") => soak(&args),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("mutants") => mutants::run(&args[1..]),
@@ -228,8 +229,9 @@ tasks:
           the panic paths left in the QEMU firmware (read off the ELF), each with why it cannot
           fire in the demo rotation; fails on any other (also part of test)
   lineup [--matches N]
-          play the board's rotation on the host: turns, result and final state digest of each
-          match (the digest the board logs as `final`)
+          play the QEMU board's rotation on the host (by default once: one match of every entry;
+          N matches go round it): turns, result and final state digest of each match (the
+          digest the board logs as `final`)
   flash --board rp-pico|stm32f411 [--uf2 | --dfu]
           build and run on a real board (probe-rs run); --uf2 (rp-pico): copy the UF2 file onto
           the RPI-RP2 drive a Pico in BOOTSEL mode shows; --dfu (stm32f411): the raw image through
