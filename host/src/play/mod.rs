@@ -16,8 +16,9 @@ use crate::process::Fault;
 use crate::protocol::{Clock, Protocol};
 use crate::record::{LineWriter, Recorder, Step, Watch};
 use crate::seats::BotSpec;
+use crate::turn_time::{CpuClock, SeatTimes, Start};
 use arena_core::{Decision, Outcome, Seat, SeatSet};
-use driver::{driver, Driver};
+use driver::{driver, Driver, Seated, Stamp};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -42,13 +43,33 @@ struct Player<G: HostGame> {
     finished: bool,
     /// Times the seat's program was started again ([`crate::Speak::rejoin_epoch`]).
     restarts: u32,
+    /// Its time a turn.
+    times: SeatTimes,
+    /// The CPU clock its turns are timed on.
+    cpu: Option<CpuClock>,
+    /// When its external bot's last line arrived.
+    stamp: Option<Stamp>,
+    /// The turn it was last asked for, being timed.
+    asked: Option<Start>,
 }
 
 impl<G: HostGame> Player<G> {
-    fn new(name: Option<String>, driver: Driver<G>) -> Self {
+    fn new(name: Option<String>, seated: Seated<G>) -> Self {
+        let times = SeatTimes {
+            cpu_of: match seated.cpu {
+                Some(CpuClock::Thread) => crate::turn_time::CpuOf::Thread,
+                Some(CpuClock::Tree(_)) => crate::turn_time::CpuOf::Process,
+                None => crate::turn_time::CpuOf::None,
+            },
+            ..SeatTimes::default()
+        };
         Player {
             name: name.unwrap_or_default(),
-            driver,
+            driver: seated.driver,
+            times,
+            cpu: seated.cpu,
+            stamp: seated.stamp,
+            asked: None,
             faults: Vec::new(),
             strikes: 0,
             refused: 0,
@@ -127,6 +148,8 @@ pub struct SeatReport {
     pub refused_by: Vec<(&'static str, u32)>,
     /// Moves that were the bot's pass, counted apart from refusals.
     pub passes: u32,
+    /// Its time a turn, on the wall and in CPU time.
+    pub times: SeatTimes,
 }
 
 /// A match played: the state at the end, the report, and whether writing the replay failed.
@@ -204,11 +227,11 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
         let mut players: Vec<Player<G>> = Vec::with_capacity(n);
         let mut lost = Vec::new();
         for seat in 0..n {
-            let (driver, fault) = driver(plan, seat, 0)?;
-            if let Some(f) = fault {
+            let mut seated = driver(plan, seat, 0)?;
+            if let Some(f) = seated.fault.take() {
                 lost.push((seat, f));
             }
-            players.push(Player::new(plan.names.get(seat).cloned(), driver));
+            players.push(Player::new(plan.names.get(seat).cloned(), seated));
         }
         let mut recorder = G::Recorder::new(plan);
         let recording = out.is_open();
@@ -350,7 +373,9 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
         ];
         for (seat, p) in self.players.iter_mut().enumerate() {
             if let (true, Driver::External(proto)) = (movers.contains(seat), &mut p.driver) {
+                let start = Start::now(p.cpu);
                 asked[seat] = proto.ask(&self.game, seat).map(|()| Instant::now());
+                p.asked = asked[seat].is_ok().then_some(start);
             }
         }
         asked
@@ -376,7 +401,9 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
             let mv = &mut moves[seat];
             let (got, limit) = match &mut p.driver {
                 Driver::Builtin(bot) => {
-                    *mv = G::bot_move(bot, game, seat);
+                    let start = Start::now(p.cpu);
+                    *mv = G::bot_move(bot.as_mut(), game, seat);
+                    start.stop(None, p.cpu, &mut p.times);
                     p.passes += u32::from(game.is_pass(seat, mv));
                     continue;
                 }
@@ -392,8 +419,18 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
                                 all_asked,
                                 previous,
                             };
+                            if let Some(Ok(mut at)) = p.stamp.as_ref().map(|s| s.lock()) {
+                                *at = None;
+                            }
                             let got = proto.answer(game, seat, &clock);
                             previous = Instant::now();
+                            let arrived = p
+                                .stamp
+                                .as_ref()
+                                .and_then(|s| s.lock().ok().and_then(|at| *at));
+                            if let Some(start) = p.asked.take() {
+                                start.stop(Some(arrived.unwrap_or(previous)), p.cpu, &mut p.times);
+                            }
                             got
                         }
                         // The answer to a request that could not be sent is that fault.
@@ -505,6 +542,7 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
                     refused: p.refused,
                     refused_by: p.refused_by.into_iter().collect(),
                     passes: p.passes,
+                    times: p.times,
                 })
                 .collect(),
         };
@@ -549,12 +587,14 @@ fn rejoin<G: HostGame>(
     turn: u32,
 ) -> Result<()> {
     p.restarts += 1;
-    let (driver, fault) = driver(plan, seat, p.restarts)?;
-    if let Some(f) = fault {
+    let seated = driver(plan, seat, p.restarts)?;
+    if let Some(f) = seated.fault {
         p.note(turn, f);
         return Ok(());
     }
-    p.driver = driver;
+    p.driver = seated.driver;
+    p.cpu = seated.cpu;
+    p.stamp = seated.stamp;
     p.standing.dropped = None;
     if let Driver::External(proto) = &mut p.driver {
         let started = proto
@@ -639,6 +679,9 @@ impl std::fmt::Display for MatchReport {
             if s.passes > 0 || !s.refused_by.is_empty() {
                 writeln!(f, "        {}", s.moves_line())?;
             }
+            if s.times.wall.turns > 0 {
+                writeln!(f, "        time a turn: {}", s.times.line())?;
+            }
             for (turn, fault) in s.faults.iter().take(5) {
                 writeln!(f, "        turn {turn}: {fault}")?;
             }
@@ -686,6 +729,7 @@ impl MatchReport {
                     "defeated_at": self.decision.and_then(|d| d.defeated.get(i).copied().flatten()),
                     "refused_by": s.refused_by.iter().map(|(why, n)| (why.to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
                     "passes": s.passes,
+                    "time": s.times.json(),
                     "disqualified_at": s.disqualified,
                     "faults": s.faults.iter().map(|(t, f)| serde_json::json!({"turn": t, "kind": f.kind(), "what": f.to_string()})).collect::<Vec<_>>(),
                 })

@@ -400,8 +400,8 @@ fn host_and_mcu_builds_play_the_same_game() {
     let mut bot2 = bots::AntsBot::by_name("hunter", 1).unwrap();
     for _ in 0..60 {
         assert_eq!(small.digest(), big.digest());
-        let a = crate::Bot::act(&mut bot, &small, 0);
-        let b = crate::Bot::act(&mut bot2, &big, 0);
+        let a = crate::Bot::act(&mut bot, &small.view(0));
+        let b = crate::Bot::act(&mut bot2, &big.view(0));
         let a: heapless::Vec<Order, MCU_ORDERS> = a;
         let b2: heapless::Vec<Order, HOST_ORDERS> = b;
         assert_eq!(a.as_slice(), b2.as_slice());
@@ -533,14 +533,14 @@ fn step_bots_plays_the_turn_each_bots_action_and_step_play() {
             // Only the first `first` seats act through step_bots: the others pass.
             let mut actions: [heapless::Vec<Order, MCU_ORDERS>; 2] = Default::default();
             for (seat, action) in actions.iter_mut().enumerate().take(first) {
-                *action = Bot::act(&mut bots_apart[seat], &apart, seat);
+                *action = Bot::act(&mut bots_apart[seat], &apart.view(seat));
                 orders += action.len();
             }
             let report = apart.step(&actions);
             let mut decided = 0;
             let report_together = match first {
-                1 => together.step_bots::<1>(&mut bots_together, || decided += 1),
-                _ => together.step_bots::<2>(&mut bots_together, || decided += 1),
+                1 => together.step_bots::<1, _>(&mut bots_together, || decided += 1),
+                _ => together.step_bots::<2, _>(&mut bots_together, || decided += 1),
             };
             assert_eq!(decided, 1, "turn {turn}");
             assert_eq!(report, report_together, "turn {turn}");
@@ -562,7 +562,7 @@ fn mid_game() -> G {
     let mut g = game(OPEN, 3);
     let mut bots = [G::bot("strong", 1).unwrap(), G::bot("hunter", 2).unwrap()];
     for _ in 0..10 {
-        g.step_bots::<2>(&mut bots, || ());
+        g.step_bots::<2, _>(&mut bots, || ());
     }
     assert!(
         !g.over && !g.ants.is_empty() && !g.hills.is_empty(),
@@ -1114,4 +1114,53 @@ fn setup_takes_a_map_filling_the_build_and_refuses_one_square_more() {
         G::new(&p, 1).err(),
         Some(SetupError::Capacity("map larger than this build holds"))
     );
+}
+
+/// The orders `name` gives seat 0, for several seeds (the bots shuffle the directions they try).
+fn bot_orders(g: &G, name: &str) -> Vec<Vec<Order>> {
+    (0..8)
+        .map(|seed| {
+            let mut bot = bots::AntsBot::by_name(name, seed).unwrap();
+            let orders: heapless::Vec<Order, MCU_ORDERS> = crate::Bot::act(&mut bot, g, 0);
+            orders.to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn bots_march_on_the_enemy_hill_not_their_own() {
+    // No food: `strong` and `hunter` send a lone ant to the enemy hill at (7,7), six steps south
+    // and east, not to its own at (2,2), four steps north and west. Player 1's only ant is far
+    // from both.
+    let g = staged(&[(4, 4, 0), (0, 9, 1)]);
+    for name in ["strong", "hunter"] {
+        for orders in bot_orders(&g, name) {
+            assert_eq!(orders.len(), 1, "{name}: {orders:?}");
+            let o = orders[0];
+            assert_eq!((o.row, o.col), (4, 4));
+            assert!(matches!(o.dir, Dir::S | Dir::E), "{name} walks {:?}", o.dir);
+        }
+    }
+}
+
+#[test]
+fn strong_never_steps_from_safety_into_danger() {
+    // Player 0's ant at (7,3), four steps west of the enemy hill at (7,7); its one step closer,
+    // east to (7,4), is within radius2 10 of the enemy ant on the hill (9: outnumbered), where
+    // it stands is not (16). `strong` holds; `hunter` (no such care) steps east.
+    let g = staged(&[(7, 3, 0), (7, 7, 1)]);
+    for orders in bot_orders(&g, "strong") {
+        assert!(
+            orders.iter().all(|o| o.dir != Dir::E),
+            "strong steps into danger: {orders:?}"
+        );
+    }
+    for orders in bot_orders(&g, "hunter") {
+        assert_eq!(orders, [order(7, 3, Dir::E)]);
+    }
+    // With the enemy ant further off (radius2 25 from (7,4)), `strong` steps east too.
+    let g = staged(&[(7, 3, 0), (2, 8, 1)]);
+    for orders in bot_orders(&g, "strong") {
+        assert_eq!(orders, [order(7, 3, Dir::E)]);
+    }
 }

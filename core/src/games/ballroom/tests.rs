@@ -944,7 +944,10 @@ fn roster_names_its_bots_and_they_play_legal_games() {
         refused += crate::game::step_with_bots(&mut g, &mut bots).total_refused();
     }
     assert_eq!(refused, 0, "built-in bots only send legal actions");
-    let _ = bots[0].act(&g, 0);
+    // Asked after the end, every bot passes.
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        assert_eq!(bot.act(&g.view(seat)), Action::Pass, "seat {seat} after the end");
+    }
 }
 
 #[test]
