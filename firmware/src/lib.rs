@@ -11,7 +11,8 @@
 //!   (1-bit, 4-bit gray, RGB565) and a [`screen::Layout`] that adapts to the display's size;
 //! - [`cost`]: per-turn cost (cycles on real boards, instructions under QEMU `-icount`) and its
 //!   min/median/max;
-//! - [`diff`]: frames drawn in memory and sent as their changes only (the F411's LCD, the Pico's OLED);
+//! - [`diff`]: frames drawn in memory and sent as their changes only (the F411's LCD, the Pico's OLED,
+//!   the QEMU board's OLED);
 //! - [`frame`]: the 128x64 4-bit framebuffer the SSD0323 boards flush, also used by the host to render
 //!   exactly what such a board shows;
 //! - with the `defmt` feature, the match log: start (game, seed, bots), a state digest every N turns,

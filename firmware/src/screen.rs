@@ -553,8 +553,10 @@ fn result_lines<G: Game>(
             .get(seat.checked_rem(label.bots.len()).unwrap_or(0))
             .copied()
             .unwrap_or("?");
+        // The bot's name before the numbers: a line longer than the screen is cut at its end, and
+        // a defeated seat's numbers ("... defeated t863") used to push the name off it.
         let line = match &decision {
-            Some(d) => fmt_line!("{} {} {}", seat, d.seat(seat), bot),
+            Some(d) => fmt_line!("{} {} {}", seat, bot, d.seat(seat)),
             None => fmt_line!("{} {}", seat, bot),
         };
         emit(&line, Part::Seat(seat));
@@ -1037,6 +1039,48 @@ mod tests {
         assert!(g.panel.y >= g.origin.y + (g.cell * 12) as i32);
         assert!(g.panel.y + 4 * big.line_height() <= 240 && g.cell * 20 <= 240);
         assert!(big.grid_with_panel(0, 0, 0, 0).cell >= 1);
+    }
+
+    /// Every seat's line on the 128x64 result screen shows its bot's name, a defeated seat's
+    /// too (its numbers, "defeated t...", pushed the name past the screen's edge).
+    #[test]
+    #[allow(clippy::unwrap_used)]
+    fn the_result_screen_shows_every_seats_bot_name() {
+        use arena_core::games::tower_defense::{Params, TowerDefense};
+        use arena_core::{rng::bot_seed, step_with_bots, Roster};
+        let names = ["strong", "random"];
+        let mut g = TowerDefense::new(&Params::default(), 3).unwrap();
+        let mut bots: heapless::Vec<_, 2> = names
+            .iter()
+            .enumerate()
+            .filter_map(|(s, n)| TowerDefense::bot(n, bot_seed(3, s)))
+            .collect();
+        while !g.is_over() {
+            step_with_bots(&mut g, &mut bots);
+        }
+        let d = g.decision().unwrap();
+        assert!(d.defeated.iter().flatten().count() > 0, "nobody defeated");
+        let label = MatchLabel {
+            number: 1,
+            game: "tower-defense",
+            config: "duel",
+            seed: 3,
+            bots: &names,
+        };
+        let layout = Layout::of(Size::new(128, 64));
+        let cols = ratio(127, layout.font.character_size.width) as usize;
+        let mut seats = 0;
+        result_lines(&label, &g, g.turn(), cols, |line, part| {
+            if let Part::Seat(s) = part {
+                let shown = fitting(line, 128, 1, layout.font);
+                assert!(
+                    shown.contains(names[s]),
+                    "seat {s}: {line:?} shows {shown:?}"
+                );
+                seats += 1;
+            }
+        });
+        assert_eq!(seats, 2);
     }
 
     #[test]

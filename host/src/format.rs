@@ -6,6 +6,7 @@ use crate::error::Result;
 use crate::game::{Plan, Setup, Timing};
 use crate::protocol::Speak;
 use crate::seats::BotSpec;
+use crate::turn_time::SeatTimes;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
@@ -70,6 +71,10 @@ pub struct MatchResult {
     /// The match's replay, when replays are written.
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub replay: Option<PathBuf>,
+    /// Per seat: its time a turn (measured, so the one part of a result that differs from run to
+    /// run; empty in results written before it was kept).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub times: Vec<SeatTimes>,
 }
 
 /// A tournament format: the schedule and the table.

@@ -70,6 +70,7 @@ pub mod verify;
 pub mod out;
 pub mod process;
 pub mod sandbox;
+pub mod turn_time;
 
 pub use error::Error;
 pub use format::Compete;

@@ -16,8 +16,9 @@ use crate::process::Fault;
 use crate::protocol::{Clock, Protocol};
 use crate::record::{LineWriter, Recorder, Step, Watch};
 use crate::seats::BotSpec;
+use crate::turn_time::{CpuClock, SeatTimes, Start};
 use arena_core::{Decision, Outcome, Seat, SeatSet};
-use driver::{driver, Driver};
+use driver::{driver, Driver, Seated, Stamp};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -42,13 +43,33 @@ struct Player<G: HostGame> {
     finished: bool,
     /// Times the seat's program was started again ([`crate::Speak::rejoin_epoch`]).
     restarts: u32,
+    /// Its time a turn.
+    times: SeatTimes,
+    /// The CPU clock its turns are timed on.
+    cpu: Option<CpuClock>,
+    /// When its external bot's last line arrived.
+    stamp: Option<Stamp>,
+    /// The turn it was last asked for, being timed.
+    asked: Option<Start>,
 }
 
 impl<G: HostGame> Player<G> {
-    fn new(name: Option<String>, driver: Driver<G>) -> Self {
+    fn new(name: Option<String>, seated: Seated<G>) -> Self {
+        let times = SeatTimes {
+            cpu_of: match seated.cpu {
+                Some(CpuClock::Thread) => crate::turn_time::CpuOf::Thread,
+                Some(CpuClock::Tree(_)) => crate::turn_time::CpuOf::Process,
+                None => crate::turn_time::CpuOf::None,
+            },
+            ..SeatTimes::default()
+        };
         Player {
             name: name.unwrap_or_default(),
-            driver,
+            driver: seated.driver,
+            times,
+            cpu: seated.cpu,
+            stamp: seated.stamp,
+            asked: None,
             faults: Vec::new(),
             strikes: 0,
             refused: 0,
@@ -127,6 +148,8 @@ pub struct SeatReport {
     pub refused_by: Vec<(&'static str, u32)>,
     /// Moves that were the bot's pass, counted apart from refusals.
     pub passes: u32,
+    /// Its time a turn, on the wall and in CPU time.
+    pub times: SeatTimes,
 }
 
 /// A match played: the state at the end, the report, and whether writing the replay failed.
@@ -146,15 +169,22 @@ pub fn play<G: HostGame>(
     replay: Option<&Path>,
     watch: Option<&mut dyn Watch<G>>,
 ) -> Result<Played<G>> {
+    let open = crate::process::OpenReplay::new();
     let (mut table, lost) = Table::open(plan, replay, watch)?;
     let start = table.game.turn();
     table.greet(lost, start);
     let played = |g: &G| u64::from(g.turn().saturating_sub(start));
     let mut epoch = table.game.rejoin_epoch();
-    while !table.game.is_over() && plan.max_turns.is_none_or(|m| played(&table.game) < m) {
+    // A signal ending arena stops the match at the step it is in: the replay ends on what is
+    // whole (`verify --partial` takes it).
+    while !table.game.is_over()
+        && plan.max_turns.is_none_or(|m| played(&table.game) < m)
+        && !crate::process::ending()
+    {
         table.step(&mut epoch)?;
     }
     table.end();
+    drop(open);
     Ok(table.report())
 }
 
@@ -197,11 +227,11 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
         let mut players: Vec<Player<G>> = Vec::with_capacity(n);
         let mut lost = Vec::new();
         for seat in 0..n {
-            let (driver, fault) = driver(plan, seat, 0)?;
-            if let Some(f) = fault {
+            let mut seated = driver(plan, seat, 0)?;
+            if let Some(f) = seated.fault.take() {
                 lost.push((seat, f));
             }
-            players.push(Player::new(plan.names.get(seat).cloned(), driver));
+            players.push(Player::new(plan.names.get(seat).cloned(), seated));
         }
         let mut recorder = G::Recorder::new(plan);
         let recording = out.is_open();
@@ -225,7 +255,8 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
 
     /// The engine drops `seat`'s bot at `turn` for `f`, and the replay says so.
     fn lose(&mut self, seat: Seat, turn: u32, f: Fault) {
-        if self.recording {
+        // A bot ended by a signal ending arena is not dropped by the rules: the replay keeps it.
+        if self.recording && !crate::process::ending() {
             self.recorder.dropped(seat, turn, &f);
         }
         let p = &mut self.players[seat];
@@ -290,6 +321,10 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
         let was_in: Vec<bool> = (0..n).map(|s| self.game.seat_in(s)).collect();
         let asked = self.ask(movers);
         let Moves { moves, dropped } = self.answers(movers, label, &asked);
+        if crate::process::ending() {
+            // The bots were ended by a signal, not by the rules: this step is not played.
+            return Ok(());
+        }
         let stepped = self.game.play_step(&moves, dropped);
         self.tally(&stepped, movers, label);
         if self.recording {
@@ -338,7 +373,9 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
         ];
         for (seat, p) in self.players.iter_mut().enumerate() {
             if let (true, Driver::External(proto)) = (movers.contains(seat), &mut p.driver) {
+                let start = Start::now(p.cpu);
                 asked[seat] = proto.ask(&self.game, seat).map(|()| Instant::now());
+                p.asked = asked[seat].is_ok().then_some(start);
             }
         }
         asked
@@ -364,7 +401,9 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
             let mv = &mut moves[seat];
             let (got, limit) = match &mut p.driver {
                 Driver::Builtin(bot) => {
-                    *mv = G::bot_move(bot, game, seat);
+                    let start = Start::now(p.cpu);
+                    *mv = G::bot_move(bot.as_mut(), game, seat);
+                    start.stop(None, p.cpu, &mut p.times);
                     p.passes += u32::from(game.is_pass(seat, mv));
                     continue;
                 }
@@ -380,8 +419,18 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
                                 all_asked,
                                 previous,
                             };
+                            if let Some(Ok(mut at)) = p.stamp.as_ref().map(|s| s.lock()) {
+                                *at = None;
+                            }
                             let got = proto.answer(game, seat, &clock);
                             previous = Instant::now();
+                            let arrived = p
+                                .stamp
+                                .as_ref()
+                                .and_then(|s| s.lock().ok().and_then(|at| *at));
+                            if let Some(start) = p.asked.take() {
+                                start.stop(Some(arrived.unwrap_or(previous)), p.cpu, &mut p.times);
+                            }
                             got
                         }
                         // The answer to a request that could not be sent is that fault.
@@ -418,7 +467,7 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
 
     /// The engine drops `seat`'s bot during the step of `label` (its fault already noted).
     fn lose_in_step(&mut self, seat: Seat, label: u32, f: Fault) {
-        if self.recording {
+        if self.recording && !crate::process::ending() {
             self.recorder.dropped(seat, label, &f);
         }
         self.players[seat].drop_bot(label, f);
@@ -493,6 +542,7 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
                     refused: p.refused,
                     refused_by: p.refused_by.into_iter().collect(),
                     passes: p.passes,
+                    times: p.times,
                 })
                 .collect(),
         };
@@ -537,12 +587,14 @@ fn rejoin<G: HostGame>(
     turn: u32,
 ) -> Result<()> {
     p.restarts += 1;
-    let (driver, fault) = driver(plan, seat, p.restarts)?;
-    if let Some(f) = fault {
+    let seated = driver(plan, seat, p.restarts)?;
+    if let Some(f) = seated.fault {
         p.note(turn, f);
         return Ok(());
     }
-    p.driver = driver;
+    p.driver = seated.driver;
+    p.cpu = seated.cpu;
+    p.stamp = seated.stamp;
     p.standing.dropped = None;
     if let Driver::External(proto) = &mut p.driver {
         let started = proto
@@ -627,6 +679,9 @@ impl std::fmt::Display for MatchReport {
             if s.passes > 0 || !s.refused_by.is_empty() {
                 writeln!(f, "        {}", s.moves_line())?;
             }
+            if s.times.wall.turns > 0 {
+                writeln!(f, "        time a turn: {}", s.times.line())?;
+            }
             for (turn, fault) in s.faults.iter().take(5) {
                 writeln!(f, "        turn {turn}: {fault}")?;
             }
@@ -674,6 +729,7 @@ impl MatchReport {
                     "defeated_at": self.decision.and_then(|d| d.defeated.get(i).copied().flatten()),
                     "refused_by": s.refused_by.iter().map(|(why, n)| (why.to_string(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
                     "passes": s.passes,
+                    "time": s.times.json(),
                     "disqualified_at": s.disqualified,
                     "faults": s.faults.iter().map(|(t, f)| serde_json::json!({"turn": t, "kind": f.kind(), "what": f.to_string()})).collect::<Vec<_>>(),
                 })

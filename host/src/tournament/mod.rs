@@ -15,6 +15,7 @@ use crate::host_game::HostGame;
 use crate::play::{play, MatchReport, SeatReport};
 use crate::process::Fault;
 use crate::seats::BotSpec;
+use crate::turn_time::SeatTimes;
 use arena_core::rng::splitmix64;
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -132,6 +133,10 @@ pub struct Results {
     pub standings: Vec<Row>,
     /// The entrants' TrueSkill ratings, in entry order.
     pub ratings: Vec<Rating>,
+    /// Per entrant, in entry order: its time a turn over every match it played (median, p99 and
+    /// max in microseconds, on the wall and in CPU time), from the matches' [`MatchResult::times`].
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub time_a_turn: Vec<serde_json::Value>,
 }
 
 /// How to run a tournament.
@@ -278,8 +283,32 @@ pub fn finish(
         shard: options.shard,
         standings: format.standings(&shown, &results),
         ratings: ratings(&shown, &results),
+        time_a_turn: time_totals(shown.len(), &results)
+            .iter()
+            .zip(&shown)
+            .map(|(t, bot)| {
+                let mut v = t.json();
+                if let Some(m) = v.as_object_mut() {
+                    m.insert("bot".into(), bot.as_str().into());
+                }
+                v
+            })
+            .collect(),
         results,
     }
+}
+
+/// Each entrant's time a turn over every match it played (every seat it held).
+pub fn time_totals(n: usize, results: &[MatchResult]) -> Vec<SeatTimes> {
+    let mut t = vec![SeatTimes::default(); n];
+    for r in results {
+        for (&b, times) in r.seats.iter().zip(&r.times) {
+            if let Some(total) = t.get_mut(b) {
+                total.merge(times);
+            }
+        }
+    }
+    t
 }
 
 /// The names tables show: the bot as given, with `#2`, `#3`... when the same bot enters twice.
@@ -489,6 +518,38 @@ pub fn print(results: &Results) {
             if r.faults.disqualified { "yes" } else { "" }
         );
     }
+    let times = time_totals(results.bots.len(), &results.results);
+    if times.iter().any(|t| t.wall.turns > 0) {
+        let shown = labels(if results.names.len() == results.bots.len() {
+            &results.names
+        } else {
+            &results.bots
+        });
+        crate::outln!(
+            "\n{:<28} {:>8} {:>30} {:>38}",
+            "time a turn",
+            "turns",
+            "wall: median/p99/max",
+            "cpu: median/p99/max"
+        );
+        for (bot, t) in shown.iter().zip(&times) {
+            let cpu = match t.cpu.turns {
+                0 => "-".to_string(),
+                _ => format!(
+                    "{} ({})",
+                    crate::turn_time::triple(&t.cpu.stats()),
+                    t.cpu_of.name()
+                ),
+            };
+            crate::outln!(
+                "{:<28} {:>8} {:>30} {:>38}",
+                crate::out::escape_controls(bot),
+                t.wall.turns,
+                crate::turn_time::triple(&t.wall.stats()),
+                cpu
+            );
+        }
+    }
 }
 
 /// Placement points in one match: a seat gets one point for every seat ranked below it and half a
@@ -614,6 +675,7 @@ pub fn result_of(
         reason,
         faults: report.seats.iter().map(Faults::from_report).collect(),
         replay,
+        times: report.seats.iter().map(|s| s.times.clone()).collect(),
     }
 }
 
@@ -634,6 +696,7 @@ mod tests {
             index,
             round: 0,
             faults: vec![Faults::default(); seats.len()],
+            times: Vec::new(),
             seats,
             seed: 0,
             turns: 1,

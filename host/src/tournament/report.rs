@@ -7,7 +7,7 @@
 //! Everything comes from [`Results`], so a merge of shards writes the same page as a single run.
 //! Every name is escaped: a bot may be called anything.
 
-use super::{history, labels, Faults, MatchResult, Results, Step};
+use super::{history, labels, time_totals, Faults, MatchResult, Results, Step};
 use std::fmt::Write as _;
 use std::path::{Component, Path, PathBuf};
 
@@ -42,6 +42,7 @@ pub fn page(results: &Results, out: &Path) -> String {
     head_to_head(&mut html, results, &shown, &order);
     plot(&mut html, results, &shown, &order);
     faults(&mut html, results, &shown, &order);
+    times(&mut html, results, &shown, &order);
     matches(&mut html, results, &shown, out);
     html.push_str("</body>\n</html>\n");
     html
@@ -351,6 +352,49 @@ fn faults(html: &mut String, results: &Results, shown: &[String], order: &[usize
         );
     }
     html.push_str("</table>\n");
+}
+
+/// Each entrant's time a turn over the tournament: wall and CPU, median, p99 and max.
+fn times(html: &mut String, results: &Results, shown: &[String], order: &[usize]) {
+    let totals = time_totals(shown.len(), &results.results);
+    if totals.iter().all(|t| t.wall.turns == 0) {
+        return;
+    }
+    html.push_str(
+        "<h2>Time a turn</h2>\n<table id=\"times\">\n<tr><th class=\"l\">bot</th><th>turns</th>\
+         <th>wall median</th><th>wall p99</th><th>wall max</th><th>CPU of</th><th>CPU median</th>\
+         <th>CPU p99</th><th>CPU max</th></tr>\n",
+    );
+    use crate::turn_time::short;
+    for (place, &b) in order.iter().enumerate() {
+        let t = &totals[b];
+        let (w, c) = (t.wall.stats(), t.cpu.stats());
+        html.push_str("<tr>");
+        name_cell(html, "td", true, place, &shown[b]);
+        let _ = write!(
+            html,
+            "<td>{}</td><td>{}</td><td>{}</td><td>{}</td>",
+            w.turns,
+            short(w.median),
+            short(w.p99),
+            short(w.max)
+        );
+        let _ = match c.turns {
+            0 => writeln!(html, "<td>-</td><td></td><td></td><td></td></tr>"),
+            _ => writeln!(
+                html,
+                "<td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+                t.cpu_of.name(),
+                short(c.median),
+                short(c.p99),
+                short(c.max)
+            ),
+        };
+    }
+    html.push_str(
+        "</table>\n<p class=\"muted\">Measured on the machine that played the matches: a built-in \
+         bot's CPU time is its thread's, an external bot's its processes'.</p>\n",
+    );
 }
 
 fn matches(html: &mut String, results: &Results, shown: &[String], out: &Path) {

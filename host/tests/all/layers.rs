@@ -31,7 +31,10 @@ const HOST_LAYERS: &[(&str, &[&str])] = &[
             "verify",
         ],
     ),
-    ("processes and output", &["out", "process", "sandbox"]),
+    (
+        "processes and output",
+        &["out", "process", "sandbox", "turn_time"],
+    ),
 ];
 
 /// Only the command line names these.

@@ -35,4 +35,5 @@ mod tournament_cli;
 mod tournament_formats;
 mod tournament_report;
 mod tower_defense_cli;
+mod turn_times;
 mod verify_detect;

@@ -17,6 +17,7 @@ fn result(index: usize, seats: Vec<usize>, rank: Vec<u8>, turns: u32) -> MatchRe
         rank,
         reason: String::new(),
         replay: None,
+        times: Vec::new(),
     }
 }
 
@@ -154,6 +155,7 @@ fn swiss_pairs_by_points_after_the_first_round() {
             reason: String::new(),
             faults: vec![Default::default(); 4],
             replay: None,
+            times: Vec::new(),
         })
         .collect();
     let r1 = s.round(1, 8, 1, 3, &results).unwrap();

@@ -120,6 +120,12 @@ fn task(args: Vec<String>) -> Result<()> {
                 clock.report();
                 out
             }
+            Some("qemu-lm3s6965") => {
+                let mut clock = steps::Clock::default();
+                let out = check::qemu_board(&mut clock);
+                clock.report();
+                out
+            }
             Some("rp-pico") => {
                 setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?))
             }
@@ -127,7 +133,7 @@ fn task(args: Vec<String>) -> Result<()> {
                 setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
             }
             Some(other) => {
-                bail!("firmware-test --board {other}: only rp-pico and stm32f411 run alone")
+                bail!("firmware-test --board {other}: qemu-lm3s6965, rp-pico or stm32f411")
             }
         },
         Some("cost") => match flag(&args, "--board").as_deref() {
@@ -147,7 +153,8 @@ fn task(args: Vec<String>) -> Result<()> {
         ),
         Some("size") => size::run().map(|_| ()),
         Some("panics") => panics::run(flag(&args, "--elf").as_deref()),
-        Some("lineup") => host::preview(number(&args, "--matches", 10)?),
+        // By default the rotation once, as the help says (it played 10: its 8 entries, then 2 again).
+        Some("lineup") => host::preview(number(&args, "--matches", demo::rotation())?),
         Some("soak") => soak(&args),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("mutants") => mutants::run(&args[1..]),
@@ -201,13 +208,14 @@ tasks:
           with an ST7789 on SPI1; the defmt log decoded live, the screen saved every N turns (and
           each announced frame) as PNG frames and an animated GIF in target/emulate/<board>/
   firmware-test
-          host vs QEMU: identical digests, screendumps equal to the host rendering, the panic
-          screen, no unexplained panic path; the size limits and the cost budget; then host vs
+          host vs QEMU: identical digests, screendumps equal to the host rendering, the OLED's
+          bytes a game frame (a median under a quarter of a whole frame), the panic screen, no
+          unexplained panic path; the size limits and the cost budget; then host vs
           the emulated Pico: identical digests, OLED frames equal to the host rendering at
           oled128x64, the panic in the log with a failure status, the stack per match (the Pico
           booted from its UF2 file); then the same on the emulated STM32F411 with its ST7789 at
-          rgb240x240, its clock tree and the DFU image (--board rp-pico|stm32f411: one board's
-          checks alone)
+          rgb240x240, its clock tree and the DFU image (--board qemu-lm3s6965|rp-pico|stm32f411:
+          one board's checks alone)
   cost [--json] [--board rp-pico|stm32f411]
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
           JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated Pico
@@ -221,8 +229,9 @@ tasks:
           the panic paths left in the QEMU firmware (read off the ELF), each with why it cannot
           fire in the demo rotation; fails on any other (also part of test)
   lineup [--matches N]
-          play the board's rotation on the host: turns, result and final state digest of each
-          match (the digest the board logs as `final`)
+          play the QEMU board's rotation on the host (by default once: one match of every entry;
+          N matches go round it): turns, result and final state digest of each match (the
+          digest the board logs as `final`)
   flash --board rp-pico|stm32f411 [--uf2 | --dfu]
           build and run on a real board (probe-rs run); --uf2 (rp-pico): copy the UF2 file onto
           the RPI-RP2 drive a Pico in BOOTSEL mode shows; --dfu (stm32f411): the raw image through
@@ -261,9 +270,10 @@ tasks:
           job array, GNU parallel runs it on 2 cores, each merge compared with a single run
           (--arena: the arena to run, else a release build)
   python-test
-          test's Python step alone: clippy over python/, a venv under target/ with maturin,
-          pettingzoo, gymnasium, numpy and pytest, the pocket_arena wheel built (profile
-          ci-wheel) and installed, then python/tests with the arena binary of a debug build
+          test's Python step alone: clippy over python/, the pocket_arena wheel built once
+          (maturin --zig, manylinux2014 abi3, profile ci-wheel; maturin and ziglang in a venv
+          under target/), installed into a fresh venv with pytest and supersuit, then
+          python/tests there with the arena binary of a debug build
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.

@@ -946,7 +946,7 @@ fn roster_names_its_bots_and_they_play_legal_games() {
     assert_eq!(refused, 0, "built-in bots only send legal actions");
     // Asked after the end, every bot passes.
     for (seat, bot) in bots.iter_mut().enumerate() {
-        assert_eq!(bot.act(&g, seat), Action::Pass, "seat {seat} after the end");
+        assert_eq!(bot.act(&g.view(seat)), Action::Pass, "seat {seat} after the end");
     }
 }
 

@@ -172,6 +172,18 @@ impl std::fmt::Display for Arena {
     }
 }
 
+/// A tournament's results without the times a turn (`time_a_turn`, every match's `times`):
+/// measured, they are the one part that differs from run to run. Both must be there.
+pub fn untimed(mut results: serde_json::Value) -> serde_json::Value {
+    let r = results.as_object_mut().expect("results are an object");
+    assert!(r.remove("time_a_turn").is_some(), "no time_a_turn");
+    for m in r["results"].as_array_mut().expect("results[]") {
+        let m = m.as_object_mut().expect("a result");
+        assert!(m.remove("times").is_some(), "no times: {m:?}");
+    }
+    results
+}
+
 /// `arena verify GAME FILE EXTRA...` must succeed: what it said.
 pub fn verifies(game: &str, file: &Path, extra: &[&str]) -> String {
     text(&Arena::verify(game, file).args(extra).ok())

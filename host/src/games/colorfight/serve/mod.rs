@@ -537,6 +537,8 @@ fn report(table: &Table, seed: u64) -> MatchReport {
                 refused: s.refused.saturating_add(s.early),
                 refused_by: s.refused_by.iter().map(|(&why, &n)| (why, n)).collect(),
                 passes: 0,
+                // The server's clients answer on their own time: no turn is timed.
+                times: Default::default(),
             })
             .collect(),
         summary: crate::game::Summary {
