@@ -1121,7 +1121,7 @@ fn bot_orders(g: &G, name: &str) -> Vec<Vec<Order>> {
     (0..8)
         .map(|seed| {
             let mut bot = bots::AntsBot::by_name(name, seed).unwrap();
-            let orders: heapless::Vec<Order, MCU_ORDERS> = crate::Bot::act(&mut bot, g, 0);
+            let orders: heapless::Vec<Order, MCU_ORDERS> = crate::Bot::act(&mut bot, &g.view(0));
             orders.to_vec()
         })
         .collect()

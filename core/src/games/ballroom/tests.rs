@@ -946,7 +946,11 @@ fn roster_names_its_bots_and_they_play_legal_games() {
     assert_eq!(refused, 0, "built-in bots only send legal actions");
     // Asked after the end, every bot passes.
     for (seat, bot) in bots.iter_mut().enumerate() {
-        assert_eq!(bot.act(&g.view(seat)), Action::Pass, "seat {seat} after the end");
+        assert_eq!(
+            bot.act(&g.view(seat)),
+            Action::Pass,
+            "seat {seat} after the end"
+        );
     }
 }
 
@@ -1326,8 +1330,12 @@ fn the_random_bot_buys_on_its_spawn_only() {
     let mut bought = 0;
     for seed in 0..16 {
         let mut bot = Ballroom::bot("random", seed).unwrap();
-        assert_eq!(bot.act(&g, 0), Action::Buy(Item::None), "off its spawn");
-        bought += usize::from(bot.act(&g, 1) != Action::Buy(Item::None));
+        assert_eq!(
+            bot.act(&g.view(0)),
+            Action::Buy(Item::None),
+            "off its spawn"
+        );
+        bought += usize::from(bot.act(&g.view(1)) != Action::Buy(Item::None));
     }
     assert!(bought > 0, "on its spawn with 1000 gold, it never bought");
 }

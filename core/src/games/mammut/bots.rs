@@ -559,17 +559,17 @@ mod tests {
         g.animals[0] = 0b0011;
         g.round = 2;
         // Only the animals not yet had count, 4 each.
-        assert_eq!(animal_worth(&g, 0, 0b0110), ANIMAL_WORTH);
-        assert_eq!(animal_worth(&g, 0, 0b1100), 2 * ANIMAL_WORTH);
-        assert_eq!(animal_worth(&g, 0, 0b0011), 0);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b0110), ANIMAL_WORTH);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b1100), 2 * ANIMAL_WORTH);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b0011), 0);
         // The last round: what the end bonus gains, 2 animals (0) to 3 (4) to 4 (9).
         g.round = ROUNDS;
-        assert_eq!(animal_worth(&g, 0, 0b0110), 4);
-        assert_eq!(animal_worth(&g, 0, 0b1100), 9);
-        assert_eq!(animal_worth(&g, 0, 0b0011), 0);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b0110), 4);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b1100), 9);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b0011), 0);
         // Another seat's animals are its own.
-        assert_eq!(animal_worth(&g, 1, 0b0011), 0);
-        assert_eq!(animal_worth(&g, 1, 0b0111), 4);
+        assert_eq!(animal_worth(&g.view(1), 1, 0b0011), 0);
+        assert_eq!(animal_worth(&g.view(1), 1, 0b0111), 4);
     }
 
     fn play(names: [&str; PLAYERS], seed: u64) -> Mammut {
