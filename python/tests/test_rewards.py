@@ -119,11 +119,14 @@ ENDING = [
 ] + ([("ants", {"map": str(TUTORIAL1), "turns": 40})] if TUTORIAL1.exists() else [])
 
 
+@pytest.mark.parametrize("reward", ["score", "teach"])
 @pytest.mark.parametrize("game,config", ENDING)
-def test_a_finished_match_adds_its_ranking(game, config):
-    first, last, total, rank_term, steps, _ = play(game, dict(config, reward="score"), seed=5)
-    assert "rank" in last and steps > 1
-    assert total == pytest.approx(last["score"] - first["score"] + rank_term)
+def test_a_finished_match_adds_its_ranking(game, config, reward):
+    first, last, total, rank_term, steps, gained = play(game, dict(config, reward=reward), seed=5)
+    assert "rank" in last and steps > 1 and rank_term != 0
+    if reward == "score":
+        gained = last["score"] - first["score"]
+    assert total == pytest.approx(gained + rank_term)
 
 
 def test_vector_rewards_are_the_single_envs():
