@@ -147,7 +147,11 @@ fn task(args: Vec<String>) -> Result<()> {
         ),
         Some("size") => size::run().map(|_| ()),
         Some("panics") => panics::run(flag(&args, "--elf").as_deref()),
-        Some("lineup") => host::preview(number(&args, "--matches", 10)?),
+        Some("lineup") => host::preview(number(
+            &args,
+            "--matches",
+            <host::Lineup as arena_firmware::Lineup>::LEN as u32,
+        )?),
         Some("soak") => soak(&args),
         Some("fuzz") => fuzz::run(&args[1..]),
         Some("mutants") => mutants::run(&args[1..]),
@@ -221,8 +225,9 @@ tasks:
           the panic paths left in the QEMU firmware (read off the ELF), each with why it cannot
           fire in the demo rotation; fails on any other (also part of test)
   lineup [--matches N]
-          play the board's rotation on the host: turns, result and final state digest of each
-          match (the digest the board logs as `final`)
+          play the board's rotation on the host (by default once: every entry one match; N
+          matches: the rotation's first N, round after round): turns, result and final state
+          digest of each match (the digest the board logs as `final`)
   flash --board rp-pico|stm32f411 [--uf2 | --dfu]
           build and run on a real board (probe-rs run); --uf2 (rp-pico): copy the UF2 file onto
           the RPI-RP2 drive a Pico in BOOTSEL mode shows; --dfu (stm32f411): the raw image through
