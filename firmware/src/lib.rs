@@ -4,8 +4,11 @@
 //! a display that is an embedded-graphics `DrawTarget`, a turn clock, and a [`board::Listener`]
 //! (its way to show a finished frame, and its own figures); this crate brings the rest:
 //!
-//! - [`play`]: the match loop: a rotation ([`lineup::Lineup`]) of bot-vs-bot matches, seeds from a
-//!   counter, the game's screen after every turn and a result screen between matches;
+//! - [`play`]: the match loop: a rotation ([`lineup::Lineup`]) of bot-vs-bot matches, each entry's
+//!   seeds its own, the game's screen after every turn and a result screen between matches;
+//! - [`mod@lineup`]: the seam between a board and this crate: a board's (or a user's own) binary names
+//!   the lineup it plays, [`lineup!`] writes one, seat by seat a built-in bot (its name checked at
+//!   build time) or a user's bot;
 //! - [`games`]: one [`screen::Screen`] per game and [`games::Arcade`], the rotation the boards play;
 //! - [`screen`]: the [`screen::Screen`] trait, drawn on any display through a [`palette::Palette`]
 //!   (1-bit, 4-bit gray, RGB565) and a [`screen::Layout`] that adapts to the display's size;
