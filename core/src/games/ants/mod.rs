@@ -201,19 +201,27 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         let mut orders: heapless::Vec<Order, A> = heapless::Vec::new();
         let ends = self.decide_all(bots, N, &mut orders);
         decided();
-        let mut slices: [&[Order]; MAX_SEATS] = [&[]; MAX_SEATS];
-        let mut start = 0;
-        for (s, &end) in slices.iter_mut().zip(ends.iter()) {
-            *s = orders.get(start..end).unwrap_or_default();
-            start = end;
-        }
-        self.play_orders(&slices)
+        self.play_decided(&orders, &ends)
     }
 }
 
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     AntsGame<SQ, A, F, H, O>
 {
+    /// A match loop's turn after the bots decided: each seat's orders are `orders` up to its end in `ends` (from the seat before's): cut here,
+    /// not in [`Roster::step_bots`], whose frame is under the bots' while they decide.
+    #[inline(never)]
+    fn play_decided(&mut self, orders: &[Order], ends: &[u16; MAX_SEATS]) -> StepReport {
+        let mut slices: [&[Order]; MAX_SEATS] = [&[]; MAX_SEATS];
+        let mut start = 0;
+        for (s, &end) in slices.iter_mut().zip(ends.iter()) {
+            let end = usize::from(end);
+            *s = orders.get(start..end).unwrap_or_default();
+            start = end;
+        }
+        self.play_orders(&slices)
+    }
+
     /// [`AntsGame::play_turn`] with no bot killed and no report of refusals: a match loop's
     /// turn. Out of line, so that the rules' working memory is not reserved in the frame that
     /// holds the orders, beside the bots' (which [`AntsGame::decide_all`] holds before).
