@@ -54,6 +54,7 @@ macro_rules! eprintln {
 
 mod check;
 mod cost;
+mod cost_pick;
 mod demo;
 mod dfu;
 mod elf;
@@ -130,6 +131,7 @@ fn task(args: Vec<String>) -> Result<()> {
                 bail!("firmware-test --board {other}: only rp-pico and stm32f411 run alone")
             }
         },
+        Some("cost") if flag(&args, "--game").is_some() => cost_pick::run(&args),
         Some("cost") => match flag(&args, "--board").as_deref() {
             None | Some("qemu-lm3s6965") => {
                 cost::run(args.iter().any(|a| a == "--json")).map(|_| ())
@@ -215,6 +217,11 @@ tasks:
           (Cortex-M0+) beside the QEMU Cortex-M3 figures; JSON in target/cost-rp-pico.json;
           --board stm32f411: instructions per turn on the emulated STM32F411 (Cortex-M4F), JSON
           in target/cost-stm32f411.json
+  cost --game G [--bot B] [--vs X] [--board qemu-lm3s6965|rp-pico|stm32f411|all] [--json]
+          only the lineup entries playing G with B against X: per turn of the rules and of the
+          bots (all seats together) min/median/p99/max, the bots' share of G's time limit at the
+          chip's clock, stack; QEMU plays each entry alone, the Pico and the F411 their rotation
+          up to the last one picked; JSON in target/cost-pick.json
   uf2 --board rp-pico
           the Pico's release ELF as a UF2 file: target/uf2/pocket-arena-rp-pico.uf2
   size    flash and static RAM of every board
