@@ -3,7 +3,7 @@
 
 use arena_core::games::ants::bots::AntsBot;
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, Draw, Order};
-use arena_core::{Bot, Roster, SeatSet};
+use arena_core::{Bot, Game, Roster, SeatSet};
 use arena_host::games::ants::{orders_from_replay, params_from_replay};
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use std::hint::black_box;
@@ -29,7 +29,7 @@ fn midgame(turns: u32) -> (Box<Ants>, Vec<Vec<Order>>) {
     let act = |game: &Ants, bots: &mut Vec<AntsBot>| -> Vec<Vec<Order>> {
         bots.iter_mut()
             .enumerate()
-            .map(|(p, b)| b.act(game, p).to_vec())
+            .map(|(p, b)| b.act(&game.view(p)).to_vec())
             .collect()
     };
     for _ in 0..turns {

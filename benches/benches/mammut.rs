@@ -32,7 +32,7 @@ fn record(names: [&str; PLAYERS]) -> Vec<[Action; PLAYERS]> {
     let mut out = Vec::new();
     while let Some(seat) = g.mover() {
         let mut actions = [Action::Nothing; PLAYERS];
-        actions[seat] = arena_core::Bot::act(&mut b[seat], &g, seat);
+        actions[seat] = arena_core::Bot::act(&mut b[seat], &g.view(seat));
         g.step(&actions);
         out.push(actions);
     }

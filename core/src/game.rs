@@ -102,6 +102,16 @@ pub trait Game: Clone {
     /// Feed the whole state into `d`, field by field.
     fn hash_into(&self, d: &mut Digest);
 
+    /// What one seat may know of the state, the only thing a [`Bot`] is given: the whole state in
+    /// an open game ([`crate::view::Open`]), the fog of war's view in Ants, the public table in
+    /// Mammut. A borrow of the state, built without allocation (no copy of the state either).
+    type View<'a>
+    where
+        Self: 'a;
+
+    /// Seat `seat`'s view of the state this turn.
+    fn view(&self, seat: Seat) -> Self::View<'_>;
+
     /// A stable hash of the whole state: equal on every target for the same match.
     fn digest(&self) -> u64 {
         let mut d = Digest::new();
@@ -121,10 +131,20 @@ pub trait Game: Clone {
     }
 }
 
-/// A bot: given the state, the action for one seat.
+/// A bot: given what its seat may know ([`Game::View`], which knows its seat and turn), the
+/// seat's action. A bot that wants memory (water seen in Ants, the hills it found) keeps it in
+/// itself.
 pub trait Bot<G: Game> {
-    /// The action of seat `seat` in the state `game`.
-    fn act(&mut self, game: &G, seat: Seat) -> G::Action;
+    /// The action of the seat whose view `view` is.
+    fn act(&mut self, view: &G::View<'_>) -> G::Action;
+}
+
+/// A borrowed bot is a bot: a built-in bot and a user's bot sit in one match as
+/// `&mut dyn Bot<G>`s (or any mix of `&mut B`).
+impl<G: Game, B: Bot<G> + ?Sized> Bot<G> for &mut B {
+    fn act(&mut self, view: &G::View<'_>) -> G::Action {
+        (**self).act(view)
+    }
 }
 
 /// The built-in bots of a game, by name. Every built-in bot is deterministic for its seed.
@@ -142,9 +162,9 @@ pub trait Roster: Game {
     /// the others pass: `N` bounds the room the actions take, all held at once on the caller's
     /// stack. A game whose actions are large overrides this to hold less (Ants: one buffer of
     /// orders for every seat together).
-    fn step_bots<const N: usize>(
+    fn step_bots<const N: usize, B: Bot<Self>>(
         &mut self,
-        bots: &mut [Self::Bot],
+        bots: &mut [B],
         decided: impl FnOnce(),
     ) -> StepReport {
         let mut actions: heapless::Vec<Self::Action, N> = heapless::Vec::new();
@@ -166,7 +186,7 @@ fn decide<G: Game, B: Bot<G>, const N: usize>(
     let movers = game.to_move();
     for seat in 0..game.seats().min(N) {
         let action = match bots.get_mut(seat) {
-            Some(bot) if movers.contains(seat) => bot.act(game, seat),
+            Some(bot) if movers.contains(seat) => bot.act(&game.view(seat)),
             _ => G::Action::default(),
         };
         // Cannot fail: at most N pushes.

@@ -95,9 +95,11 @@ pub mod games;
 pub mod outcome;
 pub mod rng;
 pub mod seat;
+pub mod view;
 
 pub use digest::Digest;
 pub use game::{step_with_bots, Bot, Game, Roster, SetupError, StepReport};
 pub use outcome::{Decision, Outcome, DECISION_KEYS};
 pub use rng::Rng;
 pub use seat::{Seat, SeatSet, MAX_SEATS};
+pub use view::Open;

@@ -4,17 +4,18 @@
 //! in games played one seat at a time): the log's `t=`, the schedules and the turn limit count
 //! steps.
 //!
-//! Match `n` plays entry `n % L::LEN` of the lineup with seed `n` (seeds come from the match counter,
-//! so match `n` is the same match on every board and on the host). Each turn: the bots decide, then
+//! Match `n` plays entry `n % L::LEN` of the lineup with the entry's own seed for round
+//! `n / L::LEN` ([`crate::lineup::entry_seed`]), so match `n` is the same match on every board and
+//! on the host, and an entry's matches do not change when other entries are added. Each turn: the bots decide, then
 //! the game steps, each timed by the turn clock; then, outside it, the digest every `digest_every` turns, the
 //! frame, and on snapshot turns the "frame ready" log and [`Board::hold`]. After the match: the final
 //! digest, the result, the cost summary and the result screen.
 
-use arena_core::{Game, Roster};
+use arena_core::{Bot, Game, Roster};
 
 use crate::board::{Board, Event, FrameKind};
 use crate::cost::{CostStats, CostSummary, TurnClock};
-use crate::lineup::{Entry, Lineup, Visit};
+use crate::lineup::{entry_seed, with_bots, Entry, Lineup, Pick, Visit};
 use crate::screen::{draw_game, draw_result, MatchLabel, Screen};
 
 /// What a run plays and reports.
@@ -75,7 +76,16 @@ pub fn run<L: Lineup, B: Board>(board: &mut B, cfg: &RunConfig) -> u32 {
     let mut played = 0;
     let mut number = cfg.first;
     while cfg.matches.is_none_or(|m| played < m) {
-        L::visit(number as usize, Player { board, cfg, number });
+        let round = (number as usize).checked_div(L::LEN).unwrap_or(0) as u32;
+        L::visit(
+            number as usize,
+            Player {
+                board,
+                cfg,
+                number,
+                round,
+            },
+        );
         played = played.saturating_add(1);
         number = number.wrapping_add(1);
     }
@@ -86,6 +96,8 @@ struct Player<'a, B> {
     board: &'a mut B,
     cfg: &'a RunConfig,
     number: u32,
+    /// How many times the rotation came round before this match.
+    round: u32,
 }
 
 impl<B: Board> Visit for Player<'_, B> {
@@ -93,9 +105,19 @@ impl<B: Board> Visit for Player<'_, B> {
     fn visit<G: Screen + Roster>(
         self,
         entry: &Entry,
+        seats: &[Pick<G>],
         params: &dyn Fn() -> Option<G::Params>,
     ) -> Self::Out {
-        play_match::<G, B>(self.board, entry, params, self.number, self.cfg)
+        let seed = entry_seed(G::NAME, entry, self.round);
+        play_match::<G, B>(
+            self.board,
+            entry,
+            seats,
+            params,
+            self.number,
+            seed,
+            self.cfg,
+        )
     }
     fn skip(self, _entry: &Entry) -> Self::Out {
         setup_failed(self.board, self.number)
@@ -116,8 +138,9 @@ fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snaps
     }
 }
 
-/// Plays match `number` of entry `entry` (seed = `number`), its state set up with what `params`
-/// builds; `None` when it could not be set up.
+/// Plays match `number` of entry `entry` with seed `seed`, `seats` playing (see
+/// [`with_bots`]), its state set up with what `params` builds; `None` when it could not be set
+/// up.
 ///
 /// Never inlined: inlined once per lineup entry, each copy would reserve its own room for the state
 /// in the caller's frame. Its steps below are always inlined into it: one frame, as before they
@@ -126,11 +149,12 @@ fn frame<B: Board>(board: &mut B, number: u32, turn: u32, kind: FrameKind, snaps
 pub fn play_match<G: Screen + Roster, B: Board>(
     board: &mut B,
     entry: &Entry,
+    seats: &[Pick<G>],
     params: &dyn Fn() -> Option<G::Params>,
     number: u32,
+    seed: u64,
     cfg: &RunConfig,
 ) -> Option<MatchSummary> {
-    let seed = number as u64;
     announce_start::<G, B>(board, entry, number, seed);
     // The state is built where it lives, in this frame (`blank`, then `init` in place): on a
     // Cortex-M3 every temporary copy of a 13 KB state is 13 KB more stack.
@@ -142,9 +166,6 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     if game.seats() > BOARD_SEATS {
         return setup_failed(board, number);
     }
-    let Some(mut bots) = bots::<G>(game.seats(), seed, entry.bots) else {
-        return setup_failed(board, number);
-    };
     let label = MatchLabel {
         number,
         game: G::NAME,
@@ -154,15 +175,22 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     };
     let mut step_cost = CostStats::new();
     let mut bots_cost = CostStats::new();
-    let (turns, refused) = play_steps(
-        board,
-        game,
-        &mut bots,
-        &label,
-        cfg,
-        &mut step_cost,
-        &mut bots_cost,
-    );
+    let mut played = None;
+    let seated = game.seats();
+    with_bots(seats, seated, seed, &mut |bots| {
+        played = Some(play_steps(
+            board,
+            game,
+            bots,
+            &label,
+            cfg,
+            &mut step_cost,
+            &mut bots_cost,
+        ));
+    });
+    let Some((turns, refused)) = played else {
+        return setup_failed(board, number);
+    };
     let outcome = game.outcome();
     let summary = MatchSummary {
         number,
@@ -228,7 +256,7 @@ fn announce_start<G: Screen + Roster, B: Board>(
 fn play_steps<G: Screen + Roster, B: Board>(
     board: &mut B,
     game: &mut G,
-    bots: &mut Bots<G>,
+    bots: &mut [&mut dyn Bot<G>],
     label: &MatchLabel<'_>,
     cfg: &RunConfig,
     step_cost: &mut CostStats,
@@ -388,29 +416,16 @@ pub const BOARD_SEATS: usize = 5;
 #[inline(never)]
 fn play_turn<G: Roster, C: TurnClock>(
     game: &mut G,
-    bots: &mut Bots<G>,
+    bots: &mut [&mut dyn Bot<G>],
     clock: &mut C,
     step_cost: &mut CostStats,
     bots_cost: &mut CostStats,
 ) -> arena_core::StepReport {
     let start = clock.now();
     let mut decided = start;
-    let report = game.step_bots::<BOARD_SEATS>(bots, || decided = clock.now());
+    let report = game.step_bots::<BOARD_SEATS, _>(bots, || decided = clock.now());
     let end = clock.now();
     bots_cost.record(clock.elapsed(start, decided));
     step_cost.record(clock.elapsed(decided, end));
     report
-}
-
-type Bots<G> = heapless::Vec<<G as Roster>::Bot, BOARD_SEATS>;
-
-/// One bot per seat (bot names cycle over the seats); `None` for an unknown name.
-fn bots<G: Roster>(seats: usize, seed: u64, names: &[&'static str]) -> Option<Bots<G>> {
-    let mut bots = Bots::<G>::new();
-    for seat in 0..seats.min(BOARD_SEATS) {
-        let name = names.get(seat.checked_rem(names.len()).unwrap_or(0))?;
-        let bot = G::bot(name, arena_core::rng::bot_seed(seed, seat))?;
-        bots.push(bot).ok()?;
-    }
-    Some(bots)
 }

@@ -9,6 +9,7 @@ impl Visit for Played {
     fn visit<G: arena_firmware::Screen + arena_core::Roster>(
         self,
         entry: &Entry,
+        _: &[arena_firmware::lineup::Pick<G>],
         _: &dyn Fn() -> Option<G::Params>,
     ) -> Self::Out {
         Some((G::NAME, entry.config, core::mem::size_of::<G>()))

@@ -109,7 +109,7 @@ fn lcd_host() -> Host<Canvas<Rgb565>> {
 }
 
 #[test]
-fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
+fn match_n_plays_entry_n_with_the_entrys_seed_and_the_digests_of_plain_stepping() {
     let mut h = host(Gray4Frame::new(), |f| f.bytes().to_vec());
     let cfg = RunConfig {
         first: 7,
@@ -121,21 +121,27 @@ fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
         arena_firmware::run::<arena_firmware::Arcade, _>(&mut h, &cfg),
         2
     );
+    // Match 7 is entry 7 (Siege, strong invader, random defender) the first time round: its seed
+    // is the entry's own.
+    let entry = arena_firmware::Entry {
+        config: "siege",
+        bots: &["strong", "random"],
+    };
+    let seed = arena_firmware::lineup::entry_seed("tower-defense", &entry, 0);
     assert!(
-        h.listener.lines[0].starts_with("start 7 7 [\"strong\", \"random\"]"),
+        h.listener.lines[0].starts_with(&format!("start 7 {seed} [\"strong\", \"random\"]")),
         "{}",
         h.listener.lines[0]
     );
 
-    // Replay match 7 (Siege, strong invader, random defender) by hand: same bots, same seeds,
-    // same digests after every turn.
+    // Replay match 7 by hand: same bots, same seeds, same digests after every turn.
     let siege = td::Params {
         variant: td::Variant::Siege,
     };
-    let mut game = TowerDefense::new(&siege, 7).unwrap();
+    let mut game = TowerDefense::new(&siege, seed).unwrap();
     let mut bots = [
-        TowerDefense::bot("strong", bot_seed(7, 0)).unwrap(),
-        TowerDefense::bot("random", bot_seed(7, 1)).unwrap(),
+        TowerDefense::bot("strong", bot_seed(seed, 0)).unwrap(),
+        TowerDefense::bot("random", bot_seed(seed, 1)).unwrap(),
     ];
     let mut want = Vec::new();
     while !game.is_over() && game.turn() < cfg.max_steps {
@@ -152,6 +158,92 @@ fn match_n_plays_entry_n_with_seed_n_and_the_digests_of_plain_stepping() {
         end,
         &format!("end 7 {} {} {} 7", game.turn(), game.digest(), game.turn())
     );
+}
+
+mod seam {
+    use arena_core::games::tower_defense::{self as td, Action, TowerDefense};
+    use arena_core::{Bot, Open};
+
+    /// A user's bot: passes, and counts the turns it was asked.
+    pub struct Idle {
+        pub asked: u32,
+    }
+    impl Idle {
+        pub fn new(_seed: u64) -> Idle {
+            Idle { asked: 0 }
+        }
+    }
+    impl Bot<TowerDefense> for Idle {
+        fn act(&mut self, _view: &Open<'_, TowerDefense>) -> Action {
+            self.asked += 1;
+            Action::default()
+        }
+    }
+
+    const DUEL: Option<td::Params> = Some(td::Params {
+        variant: td::Variant::Duel,
+    });
+
+    arena_firmware::lineup! {
+        pub Two {
+            TowerDefense: "duel", ["strong", "random"], DUEL;
+            TowerDefense: "duel", [builtin("army"), user("idle", Idle::new)], DUEL;
+        }
+    }
+
+    arena_firmware::lineup! {
+        /// `Two` with an entry inserted between its two.
+        pub Three {
+            TowerDefense: "duel", ["strong", "random"], DUEL;
+            TowerDefense: "duel", ["builder", "strong"], DUEL;
+            TowerDefense: "duel", [builtin("army"), user("idle", Idle::new)], DUEL;
+        }
+    }
+}
+
+/// The final digest line of every match of `L`'s first `rounds` rounds, by entry label
+/// (bots and round), as the run logged them.
+fn finals<L: Lineup>(rounds: u32) -> Vec<(String, String)> {
+    let mut h = host(Gray4Frame::new(), |f| f.bytes().to_vec());
+    let cfg = RunConfig {
+        matches: Some(L::LEN as u32 * rounds),
+        digest_every: 0,
+        ..RunConfig::default()
+    };
+    arena_firmware::run::<L, _>(&mut h, &cfg);
+    let starts = h.listener.starting("start ");
+    let ends = h.listener.starting("end ");
+    assert_eq!(starts.len(), ends.len());
+    starts
+        .iter()
+        .zip(ends.iter())
+        .enumerate()
+        .map(|(n, (start, end))| {
+            // "start N SEED [bots]": the bots, and the round.
+            let bots = start.split_once('[').unwrap().1;
+            let round = n / L::LEN;
+            // "end N turns digest ...": drop the match number.
+            let rest = end.splitn(3, ' ').nth(2).unwrap();
+            (format!("{bots} round {round}"), rest.to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn an_entry_added_to_a_lineup_changes_no_other_entrys_matches() {
+    let two = finals::<seam::Two>(2);
+    let three = finals::<seam::Three>(2);
+    assert_eq!(two.len(), 4);
+    assert_eq!(three.len(), 6);
+    // Every match of `Two` is in `Three`, same seed, same turns, same digest.
+    for m in &two {
+        assert!(three.contains(m), "{m:?} not in {three:?}");
+    }
+    // The entry with the user's bot played, once a round.
+    let idle = two.iter().filter(|(bots, _)| bots.contains("idle")).count();
+    assert_eq!(idle, 2);
+    // Rounds differ: an entry's second match is not its first.
+    assert_ne!(two[0].1, two[2].1);
 }
 
 #[test]
@@ -198,9 +290,11 @@ fn a_setup_error_skips_the_match_and_the_run_goes_on() {
         fn visit<G: arena_firmware::Screen + Roster>(
             self,
             entry: &arena_firmware::Entry,
+            seats: &[arena_firmware::lineup::Pick<G>],
             params: &dyn Fn() -> Option<G::Params>,
         ) -> Self::Out {
-            arena_firmware::play_match::<G, B>(self.0, entry, params, 0, &RunConfig::default())
+            let cfg = RunConfig::default();
+            arena_firmware::play_match::<G, B>(self.0, entry, seats, params, 0, 0, &cfg)
         }
         fn skip(self, _entry: &arena_firmware::Entry) -> Self::Out {
             None
@@ -214,6 +308,8 @@ fn a_setup_error_skips_the_match_and_the_run_goes_on() {
                     config: "bad",
                     bots: &["nobody"],
                 },
+                // Built by hand, not by `lineup!` (which would not build with this name).
+                &[arena_firmware::lineup::Pick::Builtin("nobody")],
                 &|| Some(td::Params::default()),
             )
         }

@@ -32,9 +32,14 @@ pub trait Playable: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
     fn boxed(plan: &Plan<Self>) -> Result<Box<Self>, arena_core::SetupError> {
         Self::new(&plan.params, plan.seed).map(Box::new)
     }
-    /// A built-in bot's move.
-    fn bot_move(bot: &mut Self::Bot, game: &Self, seat: Seat) -> Self::Move {
-        arena_core::Bot::act(bot, game, seat).into()
+    /// An in-process bot's move (a built-in bot's, or any `Bot<Self>`'s): `bot` is given
+    /// `seat`'s view.
+    fn bot_move<B: arena_core::Bot<Self> + ?Sized>(
+        bot: &mut B,
+        game: &Self,
+        seat: Seat,
+    ) -> Self::Move {
+        arena_core::Bot::act(bot, &game.view(seat)).into()
     }
     /// One step with every seat's move; `dropped` are the seats whose bots the engine dropped in
     /// this step (for games whose rules say what that does).

@@ -528,7 +528,7 @@ impl<G: Observe> Env<G> {
                 let python = matches!(self.seated.get(seat), Some(Seated::Python(_)));
                 if python && !given.contains(&seat) {
                     let i = self.adviser(seat, policy)?;
-                    let action = self.advisers[i].2.act(&self.game, seat);
+                    let action = self.advisers[i].2.act(&self.game.view(seat));
                     advised.push((seat, G::Move::from(action)));
                 }
             }
@@ -754,7 +754,7 @@ impl<G: Observe> DynEnv for Env<G> {
             return Err(format!("no seat {seat}"));
         }
         let i = self.adviser(seat, name)?;
-        let action = self.advisers[i].2.act(&self.game, seat);
+        let action = self.advisers[i].2.act(&self.game.view(seat));
         Ok(G::action_json(&action).to_string())
     }
 

@@ -8,7 +8,7 @@
 use crate::{arbitrary_action, Suite};
 use arena_core::arbitrary::Unstructured;
 use arena_core::rng::splitmix64;
-use arena_core::{step_with_bots, Bot, Rng, Roster, Seat};
+use arena_core::{Bot, Rng, Roster, Seat};
 
 /// Steps after which a match is cut short (Tower Defense Siege can last a million turns).
 pub const MAX_STEPS: u64 = 200_000;
@@ -69,16 +69,21 @@ macro_rules! soaks {
 arena_core::with_games!(soaks);
 
 /// Who plays a seat.
-enum Player<G: Roster> {
-    Bot(G::Bot),
-    /// The game's arbitrary generator, drawing from this byte stream.
+enum Player<B> {
+    /// A bot, given its seat's view (a built-in one here; any `Bot<G>` fits).
+    Bot(B),
+    /// The game's arbitrary generator, drawing from this byte stream: not a bot, it reads the
+    /// whole state to make actions that come near to legal.
     Arbitrary(Rng, Vec<u8>),
 }
 
-impl<G: Suite + Roster> Bot<G> for Player<G> {
-    fn act(&mut self, game: &G, seat: Seat) -> G::Action {
+impl<B> Player<B> {
+    fn act<G: Suite>(&mut self, game: &G, seat: Seat) -> G::Action
+    where
+        B: Bot<G>,
+    {
         match self {
-            Player::Bot(bot) => bot.act(game, seat),
+            Player::Bot(bot) => bot.act(&game.view(seat)),
             Player::Arbitrary(rng, bytes) => {
                 for chunk in bytes.chunks_mut(8) {
                     let word = rng.next_u64().to_le_bytes();
@@ -102,7 +107,7 @@ pub fn soak<G: Suite + Roster>(matches: u64, seed: u64) -> Result<Tally, String>
         let mut game =
             G::boxed(params, match_seed).map_err(|e| format!("{} setup: {e}", G::NAME))?;
         let mut names = Vec::new();
-        let mut players: Vec<Player<G>> = Vec::new();
+        let mut players: Vec<Player<G::Bot>> = Vec::new();
         for seat in 0..game.seats() {
             let k = pick.below(G::BOTS.len() as u32 + 1) as usize;
             let seat_seed = match_seed ^ seat as u64;
@@ -121,7 +126,14 @@ pub fn soak<G: Suite + Roster>(matches: u64, seed: u64) -> Result<Tally, String>
         let mut steps = 0;
         while !game.is_over() && steps < MAX_STEPS {
             let before = game.clone();
-            step_with_bots(&mut *game, &mut players);
+            let movers = game.to_move();
+            let actions: Vec<G::Action> = (0..game.seats())
+                .map(|seat| match players.get_mut(seat) {
+                    Some(p) if movers.contains(seat) => p.act(&game, seat),
+                    _ => G::Action::default(),
+                })
+                .collect();
+            game.step(&actions);
             game.check(&before).map_err(|why| {
                 format!(
                     "{} match {i} (seed {match_seed}, players {names:?}), step {steps}: {why}",

@@ -14,7 +14,8 @@ use std::time::Instant;
 
 /// Who plays a seat.
 pub enum Driver<G: Speak> {
-    Builtin(G::Bot),
+    /// A bot in this process, given its seat's view: a built-in bot, or any `Bot<G>`.
+    Builtin(Box<dyn arena_core::Bot<G>>),
     External(Box<dyn Protocol<G>>),
     /// Dropped by the engine, or never started.
     Gone,
@@ -71,7 +72,7 @@ pub fn driver<G: Speak>(plan: &Plan<G>, seat: Seat, start: u32) -> Result<Seated
                     }
                 })?;
             return Ok(Seated {
-                driver: Driver::Builtin(bot),
+                driver: Driver::Builtin(Box::new(bot)),
                 fault: None,
                 cpu: Some(CpuClock::Thread),
                 stamp: None,

@@ -390,7 +390,7 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
             let (got, limit) = match &mut p.driver {
                 Driver::Builtin(bot) => {
                     let start = Start::now(p.cpu);
-                    *mv = G::bot_move(bot, game, seat);
+                    *mv = G::bot_move(bot.as_mut(), game, seat);
                     start.stop(None, p.cpu, &mut p.times);
                     p.passes += u32::from(game.is_pass(seat, mv));
                     continue;

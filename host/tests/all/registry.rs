@@ -69,6 +69,7 @@ fn every_registered_game_plays_on_the_boards() {
         fn visit<G: arena_firmware::Screen + arena_core::Roster>(
             self,
             _: &Entry,
+            _: &[arena_firmware::lineup::Pick<G>],
             _: &dyn Fn() -> Option<G::Params>,
         ) -> Self::Out {
             Some(G::NAME)

@@ -90,6 +90,7 @@ impl Visit for Describe {
     fn visit<G: Screen + Roster>(
         self,
         entry: &Entry,
+        _seats: &[arena_firmware::lineup::Pick<G>],
         _params: &dyn Fn() -> Option<G::Params>,
     ) -> Listed {
         Listed {

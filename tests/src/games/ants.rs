@@ -14,9 +14,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     const PINNED: &'static [(u32, u64)] = &[
         (0, 0xe1233d573e2d75df),
         (1, 0x0313963dcbab5be6),
-        (10, 0x4a6c1333971d9dca),
-        (100, 0xcddf665ba6830368),
-        (120, 0x9cc3b3ee6160ed5e),
+        (10, 0x28a33295847fdc59),
+        (100, 0x92615dc4c48cc7c7),
+        (120, 0x020b172da38076a5),
     ];
     // Up to 16 orders for each of up to 4 seats.
     const STEP_BYTES: usize = 512;

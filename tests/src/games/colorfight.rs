@@ -137,7 +137,7 @@ pub fn bots_trace(
         .collect();
     let mut out = vec![header(&game)];
     while !game.is_over() {
-        let mut actions: Vec<Action> = (0..4).map(|s| bots[s].act(&game, s)).collect();
+        let mut actions: Vec<Action> = (0..4).map(|s| bots[s].act(&game.view(s))).collect();
         tamper(&mut actions);
         let report = game.step(&actions);
         out.push(line(&game, &actions, &report, state(&game)));

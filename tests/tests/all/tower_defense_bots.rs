@@ -53,7 +53,7 @@ fn builder_and_army_ports_make_the_reference_controllers_choices() {
     for line in text.lines().skip(2) {
         let line: serde_json::Value = serde_json::from_str(line).expect("JSON line");
         let recorded = line["actions"].as_array().expect("two actions");
-        let ours = [0, 1].map(|s| arena_core::Bot::act(&mut bots[s], &game, s));
+        let ours = [0, 1].map(|s| arena_core::Bot::act(&mut bots[s], &game.view(s)));
         for seat in 0..2 {
             assert_eq!(
                 ours[seat],

@@ -1,4 +1,7 @@
-//! Built-in bots. They read the whole board (no fog of war) and are deterministic for their seed.
+//! Built-in bots. They see what their seat sees (the fog of war: [`AntsView`], what the official
+//! protocol sends), remember the enemy hills they saw (up to [`HILL_MEMORY`], 33 bytes in the bot)
+//! and nothing else (water out of sight is not known: the fields go through it), and are
+//! deterministic for their seed.
 //!
 //! Both walking bots move along breadth-first distance fields (water blocks, the torus wraps), so
 //! they find their way through mazes, and never send two of their own ants onto one square.
@@ -9,12 +12,13 @@
 //! - `hold`: never moves (the official HoldBot).
 //!
 //! The fields live on the stack: one map-sized array of bytes (bit planes: the fields are spread
-//! one at a time, a distance at a time) and two bytes an ant of the build's capacity.
+//! one at a time, a distance at a time, beside the turn's sight: water, food, own and enemy ants)
+//! and two bytes an ant of the build's capacity.
 
-use super::map::{FOOD, LAND, WATER};
 use super::orders::{Dir, Order};
 use super::state::{wrap, AntsGame};
-use crate::game::Bot;
+use super::view::AntsView;
+use crate::game::{Bot, Game};
 use crate::rng::Rng;
 use crate::seat::{Seat, MAX_SEATS};
 
@@ -42,12 +46,18 @@ enum Goal {
     EnemyHills,
     Enemies,
 }
+/// How many enemy hills a bot remembers (the MCU build's hills; on a bigger map the ones seen
+/// first).
+pub const HILL_MEMORY: usize = 8;
+
 /// A built-in Ants bot.
 #[derive(Clone, Debug)]
 pub struct AntsBot {
     /// The style, fixed by the name the bot was made with.
     pub style: Style,
     rng: Rng,
+    /// The enemy hills seen and not seen razed since, by square.
+    hills: heapless::Vec<u16, HILL_MEMORY>,
 }
 
 impl AntsBot {
@@ -62,12 +72,13 @@ impl AntsBot {
         Some(AntsBot {
             style,
             rng: Rng::stream(seed, b"ants-bot"),
+            hills: heapless::Vec::new(),
         })
     }
 }
 
 fn step<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
-    g: &AntsGame<SQ, A, F, H, O>,
+    g: &AntsView<'_, SQ, A, F, H, O>,
     sq: usize,
     d: Dir,
 ) -> usize {
@@ -84,20 +95,39 @@ fn step<const SQ: usize, const A: usize, const F: usize, const H: usize, const O
     r.saturating_mul(w).saturating_add(c) as usize
 }
 
-/// Whether enemies within [`DANGER_RADIUS2`] of `sq` outnumber `seat`'s ants there plus one.
-fn danger<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
-    g: &AntsGame<SQ, A, F, H, O>,
-    seat: Seat,
-    sq: usize,
-) -> bool {
+/// Square `sq` moved by `(dr, dc)` on a `rows` x `cols` torus.
+fn offset(rows: u16, cols: u16, sq: usize, dr: i32, dc: i32) -> usize {
+    let w = cols.max(1) as usize;
+    let (r, c) = (
+        sq.checked_div(w).unwrap_or(0),
+        sq.checked_rem(w).unwrap_or(0),
+    );
+    let r = wrap((r as i32).saturating_add(dr), rows as i32);
+    let c = wrap((c as i32).saturating_add(dc), cols as i32);
+    (r as usize).saturating_mul(w).saturating_add(c as usize)
+}
+
+/// Whether enemies within [`DANGER_RADIUS2`] of `sq` outnumber `seat`'s ants there plus one: the
+/// ants in sight, read from their planes.
+fn danger<const SQ: usize>(planes: &Planes<SQ>, rows: u16, cols: u16, sq: usize) -> bool {
     let mut enemies = 0u32;
     let mut friends = 0u32;
-    for a in g.ants() {
-        if g.distance2(sq, a.sq as usize) <= DANGER_RADIUS2 {
-            if a.owner as usize == seat {
-                friends = friends.saturating_add(1);
-            } else {
+    // 3 * 3 <= DANGER_RADIUS2 < 4 * 4: the offsets within it are under 4 either way.
+    for dr in -3i32..=3 {
+        for dc in -3i32..=3 {
+            if dr
+                .unsigned_abs()
+                .pow(2)
+                .saturating_add(dc.unsigned_abs().pow(2))
+                > DANGER_RADIUS2
+            {
+                continue;
+            }
+            let n = offset(rows, cols, sq, dr, dc);
+            if planes.get(ENEMY, n) {
                 enemies = enemies.saturating_add(1);
+            } else if planes.get(OWN, n) {
+                friends = friends.saturating_add(1);
             }
         }
     }
@@ -107,12 +137,12 @@ fn danger<const SQ: usize, const A: usize, const F: usize, const H: usize, const
 /// `seat`'s ants, by square (a deterministic order), into `mine` (empty): filled where the caller
 /// holds it, not returned (a copy on the stack).
 fn own_ants<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
-    g: &AntsGame<SQ, A, F, H, O>,
-    seat: Seat,
+    g: &AntsView<'_, SQ, A, F, H, O>,
     mine: &mut heapless::Vec<u16, A>,
 ) {
-    for a in g.ants().iter().filter(|a| a.owner as usize == seat) {
-        let _ = mine.push(a.sq);
+    let seat = g.seat();
+    for (sq, _) in g.ants().filter(|&(_, owner)| owner == seat) {
+        let _ = mine.push(sq as u16);
     }
     mine.sort_unstable();
 }
@@ -160,10 +190,18 @@ const SEEN: usize = 0;
 const FREE: usize = 1;
 /// Planes of the squares at the field's current distance and at the next, taking turns.
 const LEVELS: [usize; 2] = [2, 3];
+/// Plane of the water in sight this turn.
+const WATER_SEEN: usize = 4;
+/// Plane of the food in sight.
+const FOOD_SEEN: usize = 5;
+/// Plane of the seat's own ants.
+const OWN: usize = 6;
+/// Plane of the enemy ants in sight.
+const ENEMY: usize = 7;
 
-/// One bit a square of the map in each of four planes, inside one map-sized byte array (stable
-/// Rust cannot size an array `SQ / 8`): the four take half the map's squares in bytes, or four
-/// bytes for a map of under eight squares (hence `SQ >= 4`).
+/// One bit a square of the map in each of eight planes, inside one map-sized byte array (stable
+/// Rust cannot size an array `SQ / 8`): the eight take the map's squares in bytes (rounded up to
+/// eight: a plane past the array's end reads as empty).
 struct Planes<const SQ: usize> {
     bytes: [u8; SQ],
     stride: usize,
@@ -172,7 +210,7 @@ struct Planes<const SQ: usize> {
 
 impl<const SQ: usize> Planes<SQ> {
     fn new(squares: usize) -> Self {
-        const { assert!(SQ >= 4, "an Ants build of under four squares") };
+        const { assert!(SQ >= 8, "an Ants build of under eight squares") };
         let squares = squares.min(SQ);
         Planes {
             bytes: [0; SQ],
@@ -281,6 +319,27 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
         }
     }
 
+    /// The turn's sight, into its planes: the water and food in sight, the seat's ants and the
+    /// enemy ants in sight.
+    fn see<const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsView<'_, SQ, A, F, H, O>,
+    ) {
+        let planes = &mut self.planes;
+        g.for_each_visible(|sq, water| {
+            if water {
+                planes.set(WATER_SEEN, sq, true);
+            }
+        });
+        for sq in g.food() {
+            planes.set(FOOD_SEEN, sq, true);
+        }
+        let seat = g.seat();
+        for (sq, owner) in g.ants() {
+            planes.set(if owner == seat { OWN } else { ENEMY }, sq, true);
+        }
+    }
+
     /// The ants of `mine` are free.
     fn free(&mut self, mine: &[u16]) {
         self.free = mine.len().min(A);
@@ -308,7 +367,7 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
     /// wraps); `false` when there are none.
     fn advance<const F: usize, const H: usize, const O: usize>(
         &mut self,
-        g: &AntsGame<SQ, A, F, H, O>,
+        g: &AntsView<'_, SQ, A, F, H, O>,
     ) -> bool {
         let [cur, next] = self.level;
         let (first, end) = self.spans[0];
@@ -319,7 +378,7 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
                 let sq = i.saturating_mul(8).saturating_add(k);
                 for d in Dir::ALL {
                     let n = step(g, sq, d);
-                    if g.square(n) != WATER && !self.planes.get(SEEN, n) {
+                    if !self.planes.get(WATER_SEEN, n) && !self.planes.get(SEEN, n) {
                         self.planes.set(SEEN, n, true);
                         self.planes.set(next, n, true);
                         span = widen(span, n);
@@ -337,7 +396,7 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
     /// same distance, at the one before (reached already) or at the next (not reached yet).
     fn read<const F: usize, const H: usize, const O: usize>(
         &self,
-        g: &AntsGame<SQ, A, F, H, O>,
+        g: &AntsView<'_, SQ, A, F, H, O>,
         sq: usize,
     ) -> Near {
         let mut near = 0u8;
@@ -347,7 +406,7 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
                 SAME
             } else if self.planes.get(SEEN, n) {
                 NEARER
-            } else if g.square(n) == WATER {
+            } else if self.planes.get(WATER_SEEN, n) {
                 NONE
             } else {
                 FARTHER
@@ -360,7 +419,7 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
     /// Ant `i`, on `sq`, takes the current field.
     fn take<const F: usize, const H: usize, const O: usize>(
         &mut self,
-        g: &AntsGame<SQ, A, F, H, O>,
+        g: &AntsView<'_, SQ, A, F, H, O>,
         mine: &[u16],
         i: usize,
         sq: usize,
@@ -379,7 +438,7 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
     /// only (the lowest index: `mine` is by square). Whether one did.
     fn serve_level<const F: usize, const H: usize, const O: usize>(
         &mut self,
-        g: &AntsGame<SQ, A, F, H, O>,
+        g: &AntsView<'_, SQ, A, F, H, O>,
         mine: &[u16],
         all: bool,
     ) -> bool {
@@ -408,14 +467,14 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
     /// that food.
     fn claim_food<const F: usize, const H: usize, const O: usize>(
         &mut self,
-        g: &AntsGame<SQ, A, F, H, O>,
+        g: &AntsView<'_, SQ, A, F, H, O>,
         mine: &[u16],
     ) {
         for f in g.food() {
             if self.free == 0 {
                 return;
             }
-            self.start(core::iter::once(f.sq as usize));
+            self.start(core::iter::once(f));
             for distance in 0..CLAIM_REACH {
                 if (distance > 0 && !self.advance(g)) || self.serve_level(g, mine, false) {
                     break;
@@ -427,28 +486,23 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
     /// Each goal in turn serves the ants it reaches; the last serves every ant left.
     fn follow<const F: usize, const H: usize, const O: usize>(
         &mut self,
-        g: &AntsGame<SQ, A, F, H, O>,
-        seat: Seat,
+        g: &AntsView<'_, SQ, A, F, H, O>,
         goals: &[Goal],
         mine: &[u16],
+        hills: &[u16],
     ) {
+        let seat = g.seat();
         for goal in goals {
             if self.free == 0 {
                 return;
             }
             match goal {
-                Goal::Food => self.start(g.food().iter().map(|f| f.sq as usize)),
-                Goal::EnemyHills => self.start(
-                    g.hills()
-                        .iter()
-                        .filter(|h| h.owner as usize != seat && h.killed_by.is_none())
-                        .map(|h| h.sq as usize),
-                ),
+                Goal::Food => self.start(g.food()),
+                Goal::EnemyHills => self.start(hills.iter().map(|&h| h as usize)),
                 Goal::Enemies => self.start(
                     g.ants()
-                        .iter()
-                        .filter(|a| a.owner as usize != seat)
-                        .map(|a| a.sq as usize),
+                        .filter(|&(_, owner)| owner != seat)
+                        .map(|(sq, _)| sq),
                 ),
             }
             while self.free > 0 {
@@ -477,13 +531,13 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
     fn walk<const F: usize, const H: usize, const O: usize>(
         &mut self,
         bot: &mut AntsBot,
-        g: &AntsGame<SQ, A, F, H, O>,
-        seat: Seat,
+        g: &AntsView<'_, SQ, A, F, H, O>,
         mine: &[u16],
         out: &mut heapless::vec::VecView<Order>,
         limit: usize,
     ) {
         let start = out.len();
+        let (rows, cols) = (g.rows(), g.cols());
         let claimed = &mut self.planes;
         for (&sq, &near) in mine.iter().zip(self.near.iter()) {
             let sq = sq as usize;
@@ -494,12 +548,14 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
             let mut best: Option<(u16, Dir, usize)> = None;
             for d in dirs {
                 let dest = step(g, sq, d);
-                let v = g.square(dest);
-                let taken = claimed.get(SEEN, dest);
-                if v == WATER || v == FOOD || taken || (v < LAND && v as usize == seat) {
+                let blocked = [WATER_SEEN, FOOD_SEEN, SEEN, OWN];
+                if blocked.into_iter().any(|plane| claimed.get(plane, dest)) {
                     continue;
                 }
-                if bot.style == Style::Strong && danger(g, seat, dest) && !danger(g, seat, sq) {
+                if bot.style == Style::Strong
+                    && danger(claimed, rows, cols, dest)
+                    && !danger(claimed, rows, cols, sq)
+                {
                     continue;
                 }
                 let key = near
@@ -533,47 +589,73 @@ impl<const SQ: usize, const A: usize> Fields<SQ, A> {
     }
 }
 
-impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
-    AntsGame<SQ, A, F, H, O>
-{
-    /// `bot`'s orders for `seat` this turn, appended to `out`, `limit` of them at most: its own
-    /// [`Bot::act`] (`limit` = `O`), or the turn's orders of every seat together
-    /// ([`AntsGame::decide_all`]).
-    fn bot_orders(
-        &self,
-        bot: &mut AntsBot,
-        seat: Seat,
+impl AntsBot {
+    /// The enemy hills remembered: the ones in sight now added, the ones remembered where the view
+    /// shows none now (razed) dropped.
+    fn remember_hills<
+        const SQ: usize,
+        const A: usize,
+        const F: usize,
+        const H: usize,
+        const O: usize,
+    >(
+        &mut self,
+        g: &AntsView<'_, SQ, A, F, H, O>,
+    ) {
+        let seat = g.seat();
+        self.hills.retain(|&h| {
+            !g.is_visible(h as usize)
+                || g.hills()
+                    .any(|(sq, owner)| sq == h as usize && owner != seat)
+        });
+        for (sq, _) in g.hills().filter(|&(_, owner)| owner != seat) {
+            if !self.hills.contains(&(sq as u16)) {
+                let _ = self.hills.push(sq as u16);
+            }
+        }
+    }
+
+    /// The bot's orders this turn, appended to `out`, `limit` of them at most.
+    fn orders<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+        &mut self,
+        g: &AntsView<'_, SQ, A, F, H, O>,
         out: &mut heapless::vec::VecView<Order>,
         limit: usize,
     ) {
-        if bot.style == Style::Hold || self.is_finished() {
+        if self.style == Style::Hold || g.is_finished() {
             return;
         }
+        self.remember_hills(g);
         let mut mine = heapless::Vec::new();
-        own_ants(self, seat, &mut mine);
-        let mut fields = Fields::new((self.rows() as usize).saturating_mul(self.cols() as usize));
+        own_ants(g, &mut mine);
+        let mut fields = Fields::new((g.rows() as usize).saturating_mul(g.cols() as usize));
+        fields.see(g);
         fields.free(&mine);
-        let goals = if bot.style == Style::Strong {
-            fields.claim_food(self, &mine);
+        let hills = self.hills.clone();
+        let goals = if self.style == Style::Strong {
+            fields.claim_food(g, &mine);
             [Goal::EnemyHills, Goal::Enemies, Goal::Food]
         } else {
             [Goal::Food, Goal::EnemyHills, Goal::Enemies]
         };
-        fields.follow(self, seat, &goals, &mine);
+        fields.follow(g, &goals, &mine, &hills);
         // The fields are done with: their first plane marks the squares claimed.
         fields.planes.clear(SEEN);
-        fields.walk(bot, self, seat, &mine, out, limit);
+        fields.walk(self, g, &mine, out, limit);
     }
+}
 
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
+    AntsGame<SQ, A, F, H, O>
+{
     /// The orders of every seat of the first `seats` (to move, with a bot) in one buffer, seat
     /// after seat, and where each seat's end there. An ant takes one order at most, so the ants
-    /// alive (`A`) bound every seat's orders together: one buffer of `A`, not `O` for each seat
-    /// (on a board, 1.5 KB where five seats' actions were 7.7 KB). Out of line: the bots' fields
-    /// are not reserved beside the rules' working memory.
+    /// alive (`A`) bound every seat's orders together: one buffer of `A`, not `O` for each seat.
+    /// Each bot is given its seat's view only.
     #[inline(never)]
-    pub(crate) fn decide_all(
+    pub(crate) fn decide_all<B: Bot<Self>>(
         &self,
-        bots: &mut [AntsBot],
+        bots: &mut [B],
         seats: usize,
         orders: &mut heapless::Vec<Order, A>,
     ) -> [usize; MAX_SEATS] {
@@ -582,7 +664,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         for (seat, end) in ends.iter_mut().enumerate() {
             if seat < seats.min(self.players()) && movers.contains(seat) {
                 if let Some(bot) = bots.get_mut(seat) {
-                    self.bot_orders(bot, seat, orders.as_mut_view(), O);
+                    seat_orders(self, bot, seat, orders);
                 }
             }
             *end = orders.len();
@@ -591,12 +673,36 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     }
 }
 
+/// Seat `seat`'s orders from `bot`, appended to `orders` (as many as there is room for). Out of
+/// line: the seat's action is held in this frame only.
+#[inline(never)]
+fn seat_orders<
+    const SQ: usize,
+    const A: usize,
+    const F: usize,
+    const H: usize,
+    const O: usize,
+    B: Bot<AntsGame<SQ, A, F, H, O>>,
+>(
+    g: &AntsGame<SQ, A, F, H, O>,
+    bot: &mut B,
+    seat: Seat,
+    orders: &mut heapless::Vec<Order, A>,
+) {
+    let action = bot.act(&g.view(seat));
+    for o in action {
+        if orders.push(o).is_err() {
+            break;
+        }
+    }
+}
+
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     Bot<AntsGame<SQ, A, F, H, O>> for AntsBot
 {
-    fn act(&mut self, g: &AntsGame<SQ, A, F, H, O>, seat: Seat) -> heapless::Vec<Order, O> {
+    fn act(&mut self, g: &AntsView<'_, SQ, A, F, H, O>) -> heapless::Vec<Order, O> {
         let mut out = heapless::Vec::new();
-        g.bot_orders(self, seat, out.as_mut_view(), O);
+        self.orders(g, out.as_mut_view(), O);
         out
     }
 }
@@ -605,6 +711,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 #[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
+    use crate::games::ants::map::WATER;
     use crate::games::ants::{MCU_ANTS, MCU_SQUARES};
 
     /// The MCU build's bots work in under 3 KB of stack (a map-sized array of `u16` for the
@@ -676,7 +783,7 @@ mod tests {
                     continue;
                 }
                 for d in Dir::ALL {
-                    let n = step(&g, sq, d);
+                    let n = step(&g.view(0), sq, d);
                     if g.square(n) != WATER && dist[n] > dist[sq] + 1 {
                         dist[n] = dist[sq] + 1;
                         changed = true;
@@ -685,6 +792,10 @@ mod tests {
             }
         }
         let mut f = Fields::<MCU_SQUARES, MCU_ANTS>::new(squares);
+        // The water, as a bot that sees the whole map marks it.
+        for sq in (0..squares).filter(|&sq| g.square(sq) == WATER) {
+            f.planes.set(WATER_SEEN, sq, true);
+        }
         f.start(core::iter::once(source));
         let mut level = 0u16;
         loop {
@@ -695,7 +806,7 @@ mod tests {
                     "square {sq}, distance {level}"
                 );
             }
-            if !f.advance(&g) {
+            if !f.advance(&g.view(0)) {
                 break;
             }
             level += 1;

@@ -49,6 +49,7 @@ pub mod pyrandom;
 pub mod pyset;
 pub mod state;
 mod turn;
+mod view;
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
@@ -63,6 +64,7 @@ pub use state::{
     CUTOFF_LAND,
 };
 pub use turn::MAX_RADIUS2;
+pub use view::AntsView;
 
 use crate::digest::Digest;
 use crate::game::{Game, Roster, SetupError, StepReport};
@@ -109,6 +111,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     const NAME: &'static str = "ants";
     type Params = Params<SQ, H>;
     type Action = heapless::Vec<Order, O>;
+    type View<'a> = AntsView<'a, SQ, A, F, H, O>;
+
+    fn view(&self, seat: crate::seat::Seat) -> Self::View<'_> {
+        AntsView::new(self, seat)
+    }
 
     /// `seed` is the official `engine_seed` (a negative Python seed is given as its absolute value).
     fn init(&mut self, params: &Self::Params, seed: u64) -> Result<(), SetupError> {
@@ -186,9 +193,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     /// Every seat's orders in one buffer of `A` (an ant takes one order at most, so the ants alive
     /// bound every seat's orders together), not one of `O` for each seat: the same turn as
     /// [`Game::step`] with each seat's action apart.
-    fn step_bots<const N: usize>(
+    fn step_bots<const N: usize, B: crate::game::Bot<Self>>(
         &mut self,
-        bots: &mut [Self::Bot],
+        bots: &mut [B],
         decided: impl FnOnce(),
     ) -> StepReport {
         let mut orders: heapless::Vec<Order, A> = heapless::Vec::new();

@@ -400,8 +400,8 @@ fn host_and_mcu_builds_play_the_same_game() {
     let mut bot2 = bots::AntsBot::by_name("hunter", 1).unwrap();
     for _ in 0..60 {
         assert_eq!(small.digest(), big.digest());
-        let a = crate::Bot::act(&mut bot, &small, 0);
-        let b = crate::Bot::act(&mut bot2, &big, 0);
+        let a = crate::Bot::act(&mut bot, &small.view(0));
+        let b = crate::Bot::act(&mut bot2, &big.view(0));
         let a: heapless::Vec<Order, MCU_ORDERS> = a;
         let b2: heapless::Vec<Order, HOST_ORDERS> = b;
         assert_eq!(a.as_slice(), b2.as_slice());
@@ -533,14 +533,14 @@ fn step_bots_plays_the_turn_each_bots_action_and_step_play() {
             // Only the first `first` seats act through step_bots: the others pass.
             let mut actions: [heapless::Vec<Order, MCU_ORDERS>; 2] = Default::default();
             for (seat, action) in actions.iter_mut().enumerate().take(first) {
-                *action = Bot::act(&mut bots_apart[seat], &apart, seat);
+                *action = Bot::act(&mut bots_apart[seat], &apart.view(seat));
                 orders += action.len();
             }
             let report = apart.step(&actions);
             let mut decided = 0;
             let report_together = match first {
-                1 => together.step_bots::<1>(&mut bots_together, || decided += 1),
-                _ => together.step_bots::<2>(&mut bots_together, || decided += 1),
+                1 => together.step_bots::<1, _>(&mut bots_together, || decided += 1),
+                _ => together.step_bots::<2, _>(&mut bots_together, || decided += 1),
             };
             assert_eq!(decided, 1, "turn {turn}");
             assert_eq!(report, report_together, "turn {turn}");
@@ -562,7 +562,7 @@ fn mid_game() -> G {
     let mut g = game(OPEN, 3);
     let mut bots = [G::bot("strong", 1).unwrap(), G::bot("hunter", 2).unwrap()];
     for _ in 0..10 {
-        g.step_bots::<2>(&mut bots, || ());
+        g.step_bots::<2, _>(&mut bots, || ());
     }
     assert!(
         !g.over && !g.ants.is_empty() && !g.hills.is_empty(),

@@ -38,7 +38,8 @@ impl BallroomBot {
 }
 
 impl Bot<Ballroom> for BallroomBot {
-    fn act(&mut self, game: &Ballroom, seat: Seat) -> Action {
+    fn act(&mut self, view: &crate::view::Open<'_, Ballroom>) -> Action {
+        let (game, seat) = (view.state(), view.seat());
         let Some(phase) = game.phase() else {
             return Action::Pass;
         };

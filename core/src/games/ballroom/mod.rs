@@ -290,6 +290,11 @@ impl Game for Ballroom {
     const NAME: &'static str = "ballroom";
     type Params = Params;
     type Action = Action;
+    type View<'a> = crate::view::Open<'a, Self>;
+
+    fn view(&self, seat: crate::seat::Seat) -> Self::View<'_> {
+        crate::view::Open::new(self, seat)
+    }
 
     fn blank() -> Self {
         Ballroom::build(

@@ -944,7 +944,7 @@ fn roster_names_its_bots_and_they_play_legal_games() {
         refused += crate::game::step_with_bots(&mut g, &mut bots).total_refused();
     }
     assert_eq!(refused, 0, "built-in bots only send legal actions");
-    let _ = bots[0].act(&g, 0);
+    let _ = bots[0].act(&g.view(0));
 }
 
 #[test]

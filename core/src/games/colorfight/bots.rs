@@ -35,7 +35,8 @@ impl ColorFightBot {
 }
 
 impl Bot<ColorFight> for ColorFightBot {
-    fn act(&mut self, game: &ColorFight, seat: Seat) -> Action {
+    fn act(&mut self, view: &crate::view::Open<'_, ColorFight>) -> Action {
+        let (game, seat) = (view.state(), view.seat());
         match self {
             ColorFightBot::Random(rng) => random(game, seat, rng),
             ColorFightBot::Expander => expander(game, seat),
@@ -253,7 +254,7 @@ mod tests {
             let mut bots: [ColorFightBot; 4] =
                 core::array::from_fn(|s| ColorFightBot::new(name, s as u64).unwrap());
             for _ in 0..600 {
-                let actions: [Action; 4] = core::array::from_fn(|s| bots[s].act(&game, s));
+                let actions: [Action; 4] = core::array::from_fn(|s| bots[s].act(&game.view(s)));
                 for (s, a) in actions.iter().enumerate() {
                     assert!(game.plan(s, a).is_ok(), "{name} sent {a:?}");
                 }

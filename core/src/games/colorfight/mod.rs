@@ -530,6 +530,11 @@ impl Game for ColorFight {
     const NAME: &'static str = "colorfight";
     type Params = Params;
     type Action = Action;
+    type View<'a> = crate::view::Open<'a, Self>;
+
+    fn view(&self, seat: crate::seat::Seat) -> Self::View<'_> {
+        crate::view::Open::new(self, seat)
+    }
 
     /// Copied from a constant, straight into place (built field by field, the 12 KB of cells
     /// went through a temporary on the stack).

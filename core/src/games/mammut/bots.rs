@@ -25,7 +25,7 @@ use super::scoring::{
     IVORY_POINTS, MEAT_AWARDS,
 };
 use super::tiles::{Side, TileSet, TILE_COUNT};
-use super::{Action, Mammut, PLAYERS, ROUNDS};
+use super::{Action, Mammut, MammutView, PLAYERS, ROUNDS};
 use crate::game::Bot;
 use crate::rng::Rng;
 use crate::seat::Seat;
@@ -49,7 +49,7 @@ struct Table {
 }
 
 impl Table {
-    fn of(g: &Mammut) -> Table {
+    fn of(g: &MammutView<'_>) -> Table {
         Table {
             hands: *g.hands(),
             middle: g.middle(),
@@ -76,7 +76,7 @@ struct Choice {
 }
 
 /// What animals in `got` are worth to `seat`, given those it has already obtained.
-fn animal_worth(g: &Mammut, seat: Seat, got: u8) -> i32 {
+fn animal_worth(g: &MammutView<'_>, seat: Seat, got: u8) -> i32 {
     let have = g.animals().get(seat).copied().unwrap_or(0);
     let new = (got & !have).count_ones() as i32;
     if g.round() >= ROUNDS {
@@ -88,7 +88,7 @@ fn animal_worth(g: &Mammut, seat: Seat, got: u8) -> i32 {
 
 /// What `seat` can tell it would score if the round ended with table `t` (Mystery tiles count as
 /// nothing).
-fn worth(g: &Mammut, t: &Table, seat: Seat) -> i32 {
+fn worth(g: &MammutView<'_>, t: &Table, seat: Seat) -> i32 {
     let score = g.score_seen(&t.hands);
     let gain = score.gain.get(seat).copied().unwrap_or(0);
     gain.saturating_add(animal_worth(
@@ -110,7 +110,7 @@ struct Plan {
 /// What taking `c` tiles of each value group of [`value_groups`] is worth to `seat` this round,
 /// the other hands being as they are (the bot's own hand holding only what it takes).
 struct Worth<'a> {
-    g: &'a Mammut,
+    g: &'a MammutView<'a>,
     seat: Seat,
     counts: Counts,
     order: Order,
@@ -166,7 +166,7 @@ impl Worth<'_> {
 
 /// The tiles of `pool` by what they are worth to `seat`: Fire, Meat, Fur, Ivory, Axe, the animals
 /// it does not have yet, and the rest (as the bot sees them: Mystery tiles are not turned).
-fn value_groups(g: &Mammut, pool: TileSet, seat: Seat) -> [TileSet; GROUPS] {
+fn value_groups(g: &MammutView<'_>, pool: TileSet, seat: Seat) -> [TileSet; GROUPS] {
     let deal = g.deal();
     let masks = deal.side_masks();
     let mask = |s: Side| masks.get(s.index()).copied().unwrap_or_default();
@@ -240,7 +240,7 @@ fn knapsack(
 
 impl Plan {
     /// The best takes of every size for `seat` from table `t`, taking the tie-breaker tile or not.
-    fn new(g: &Mammut, t: &Table, seat: Seat, tie: bool) -> Plan {
+    fn new(g: &MammutView<'_>, t: &Table, seat: Seat, tie: bool) -> Plan {
         // What the bot sees: Mystery tiles are not turned.
         let deal = g.deal();
         let tie_tile = deal.tie_tile();
@@ -299,7 +299,7 @@ impl Plan {
 }
 
 /// The best take of each size for `seat`, over both choices for the tie-breaker tile.
-fn best_takes(g: &Mammut, t: &Table, seat: Seat) -> [Option<Choice>; SIZES] {
+fn best_takes(g: &MammutView<'_>, t: &Table, seat: Seat) -> [Option<Choice>; SIZES] {
     let mut out = [None; SIZES];
     let plans = [
         Some(Plan::new(g, t, seat, false)),
@@ -323,7 +323,7 @@ fn best_takes(g: &Mammut, t: &Table, seat: Seat) -> [Option<Choice>; SIZES] {
 }
 
 /// The best take for `seat`: highest value, then fewest tiles.
-fn best_take(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
+fn best_take(g: &MammutView<'_>, t: &Table, seat: Seat) -> Option<Choice> {
     best_takes(g, t, seat)
         .iter()
         .flatten()
@@ -334,7 +334,7 @@ fn best_take(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
 }
 
 /// The best steal from `victim` for `seat`: the put-back tile that leaves it the most.
-fn best_steal_from(g: &Mammut, t: &Table, seat: Seat, victim: Seat) -> Option<Choice> {
+fn best_steal_from(g: &MammutView<'_>, t: &Table, seat: Seat, victim: Seat) -> Option<Choice> {
     let loot = t.hand(victim);
     let mut best: Option<Choice> = None;
     for put_back in loot.iter() {
@@ -352,7 +352,7 @@ fn best_steal_from(g: &Mammut, t: &Table, seat: Seat, victim: Seat) -> Option<Ch
 
 /// The best steal for `seat`. Steals of one tile gain nothing and are only considered when there is
 /// nothing to take.
-fn best_steal(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
+fn best_steal(g: &MammutView<'_>, t: &Table, seat: Seat) -> Option<Choice> {
     let min = if t.middle.is_empty() { 1 } else { 2 };
     let mut best: Option<Choice> = None;
     for victim in (0..PLAYERS).filter(|&v| v != seat && t.hand(v).len() >= min) {
@@ -366,7 +366,7 @@ fn best_steal(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
 }
 
 /// The greedy choice: the best take, unless a steal is worth more.
-fn greedy_choice(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
+fn greedy_choice(g: &MammutView<'_>, t: &Table, seat: Seat) -> Option<Choice> {
     match (best_take(g, t, seat), best_steal(g, t, seat)) {
         (Some(take), Some(steal)) if steal.value > take.value => Some(steal),
         (Some(take), _) => Some(take),
@@ -376,7 +376,7 @@ fn greedy_choice(g: &Mammut, t: &Table, seat: Seat) -> Option<Choice> {
 
 /// The first greedy player waiting to act on table `t` (clockwise after `seat`) who would rather
 /// steal `seat`'s hand than take from the middle, and that steal.
-fn thief(g: &Mammut, t: &Table, seat: Seat) -> Option<(Seat, Choice)> {
+fn thief(g: &MammutView<'_>, t: &Table, seat: Seat) -> Option<(Seat, Choice)> {
     if t.hand(seat).len() < 2 {
         return None;
     }
@@ -398,7 +398,7 @@ fn thief(g: &Mammut, t: &Table, seat: Seat) -> Option<(Seat, Choice)> {
 
 /// What `seat` expects from playing `choice`: its value if no waiting player would steal the
 /// resulting hand, else the value of `seat`'s best (greedy) answer once robbed.
-fn expected(g: &Mammut, t: &Table, seat: Seat, choice: Choice) -> i32 {
+fn expected(g: &MammutView<'_>, t: &Table, seat: Seat, choice: Choice) -> i32 {
     let after = t.after(seat, choice.action);
     match thief(g, &after, seat) {
         None => choice.value,
@@ -414,7 +414,8 @@ fn expected(g: &Mammut, t: &Table, seat: Seat, choice: Choice) -> i32 {
 pub struct GreedyBot;
 
 impl Bot<Mammut> for GreedyBot {
-    fn act(&mut self, game: &Mammut, seat: Seat) -> Action {
+    fn act(&mut self, view: &MammutView<'_>) -> Action {
+        let (game, seat) = (view, view.seat());
         greedy_choice(game, &Table::of(game), seat).map_or(Action::Nothing, |c| c.action)
     }
 }
@@ -425,7 +426,8 @@ impl Bot<Mammut> for GreedyBot {
 pub struct CautiousBot;
 
 impl Bot<Mammut> for CautiousBot {
-    fn act(&mut self, game: &Mammut, seat: Seat) -> Action {
+    fn act(&mut self, view: &MammutView<'_>) -> Action {
+        let (game, seat) = (view, view.seat());
         let t = Table::of(game);
         let others_wait = (0..PLAYERS).any(|q| q != seat && game.waits(q));
         if !others_wait {
@@ -479,7 +481,8 @@ impl RandomBot {
 }
 
 impl Bot<Mammut> for RandomBot {
-    fn act(&mut self, game: &Mammut, seat: Seat) -> Action {
+    fn act(&mut self, view: &MammutView<'_>) -> Action {
+        let (game, seat) = (view, view.seat());
         let middle = game.middle();
         let victims = (0..PLAYERS).filter(|&v| v != seat && !game.hand(v).is_empty());
         let n_victims = victims.clone().count();
@@ -534,11 +537,11 @@ impl MammutBot {
 }
 
 impl Bot<Mammut> for MammutBot {
-    fn act(&mut self, game: &Mammut, seat: Seat) -> Action {
+    fn act(&mut self, view: &MammutView<'_>) -> Action {
         match self {
-            MammutBot::Random(b) => b.act(game, seat),
-            MammutBot::Greedy(b) => b.act(game, seat),
-            MammutBot::Cautious(b) => b.act(game, seat),
+            MammutBot::Random(b) => b.act(view),
+            MammutBot::Greedy(b) => b.act(view),
+            MammutBot::Cautious(b) => b.act(view),
         }
     }
 }
@@ -587,9 +590,12 @@ mod tests {
                 step_with_bots(&mut g, &mut bots);
             }
             let seat = g.mover().unwrap();
-            let t = Table::of(&g);
-            for c in best_takes(&g, &t, seat).iter().flatten() {
-                assert_eq!(c.value, worth(&g, &t.after(seat, c.action), seat));
+            let t = Table::of(&g.view(seat));
+            for c in best_takes(&g.view(seat), &t, seat).iter().flatten() {
+                assert_eq!(
+                    c.value,
+                    worth(&g.view(seat), &t.after(seat, c.action), seat)
+                );
                 let Action::Take(set) = c.action else {
                     panic!("not a take")
                 };
@@ -602,8 +608,8 @@ mod tests {
     fn first_greedy_choice(seed: u64) -> (Mammut, Seat, Table, Choice) {
         let g = Mammut::new(&Params, seed).unwrap();
         let seat = g.mover().unwrap();
-        let t = Table::of(&g);
-        let choice = greedy_choice(&g, &t, seat).unwrap();
+        let t = Table::of(&g.view(seat));
+        let choice = greedy_choice(&g.view(seat), &t, seat).unwrap();
         (g, seat, t, choice)
     }
 
@@ -612,7 +618,11 @@ mod tests {
         // First move of a round: no one holds anything; the best set beats every single tile.
         let (g, seat, t, choice) = first_greedy_choice(7);
         for tile in t.middle.iter() {
-            let single = worth(&g, &t.after(seat, Action::Take(TileSet::only(tile))), seat);
+            let single = worth(
+                &g.view(seat),
+                &t.after(seat, Action::Take(TileSet::only(tile))),
+                seat,
+            );
             assert!(choice.value >= single);
         }
         let Action::Take(set) = choice.action else {
@@ -626,25 +636,25 @@ mod tests {
     #[test]
     fn cautious_avoids_hands_a_waiting_player_would_steal() {
         let (g, seat, t, greedy) = first_greedy_choice(11);
-        assert!(thief(&g, &t.after(seat, greedy.action), seat).is_some());
-        let action = CautiousBot.act(&g, seat);
+        assert!(thief(&g.view(seat), &t.after(seat, greedy.action), seat).is_some());
+        let action = CautiousBot.act(&g.view(seat));
         let mine = Choice {
             action,
-            value: worth(&g, &t.after(seat, action), seat),
+            value: worth(&g.view(seat), &t.after(seat, action), seat),
         };
         assert_ne!(action, greedy.action);
         assert!(
-            expected(&g, &t, seat, greedy) < greedy.value,
+            expected(&g.view(seat), &t, seat, greedy) < greedy.value,
             "the risk is counted"
         );
         // The pruned search found the best expected value among its candidates.
-        let mine = expected(&g, &t, seat, mine);
-        for c in best_takes(&g, &t, seat)
+        let mine = expected(&g.view(seat), &t, seat, mine);
+        for c in best_takes(&g.view(seat), &t, seat)
             .iter()
             .take(CAUTIOUS_MAX_TAKE + 1)
             .flatten()
         {
-            assert!(mine >= expected(&g, &t, seat, *c));
+            assert!(mine >= expected(&g.view(seat), &t, seat, *c));
         }
     }
 
@@ -652,8 +662,8 @@ mod tests {
     fn random_bot_is_deterministic_for_its_seed() {
         let g = Mammut::new(&Params, 3).unwrap();
         let seat = g.mover().unwrap();
-        let a = RandomBot::new(5).act(&g, seat);
-        assert_eq!(a, RandomBot::new(5).act(&g, seat));
+        let a = RandomBot::new(5).act(&g.view(seat));
+        assert_eq!(a, RandomBot::new(5).act(&g.view(seat)));
         assert!(g.legal(seat, &a).is_ok());
     }
 }

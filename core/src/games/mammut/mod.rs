@@ -32,6 +32,7 @@ mod bots;
 mod round;
 pub mod scoring;
 pub mod tiles;
+mod view;
 
 #[cfg(feature = "arbitrary")]
 mod arbitrary;
@@ -44,6 +45,7 @@ pub use bots::{CautiousBot, GreedyBot, MammutBot, RandomBot};
 pub use round::Refusal;
 pub use scoring::{placement_points, RoundScore, PLACEMENT_SCALE};
 pub use tiles::{Deal, Faces, Side, TileSet, TIE_TILE, TILES, TILE_COUNT};
+pub use view::MammutView;
 
 use crate::digest::Digest;
 use crate::game::{Game, Roster, SetupError, StepReport};
@@ -231,6 +233,11 @@ impl Game for Mammut {
     const NAME: &'static str = "mammut";
     type Params = Params;
     type Action = Action;
+    type View<'a> = MammutView<'a>;
+
+    fn view(&self, seat: Seat) -> MammutView<'_> {
+        MammutView::new(self, seat)
+    }
 
     fn blank() -> Self {
         Mammut::build(0)

@@ -262,7 +262,7 @@ fn bots_cannot_tell_a_mystery_tiles_other_side() {
             let mut bot_b = MammutBot::by_name(name, seed).unwrap();
             while a.round() == 1 && !a.is_over() {
                 let seat = a.mover().unwrap();
-                let (x, y) = (bot_a.act(&a, seat), bot_b.act(&b, seat));
+                let (x, y) = (bot_a.act(&a.view(seat)), bot_b.act(&b.view(seat)));
                 assert_eq!(
                     x, y,
                     "{name}, seed {seed}: the hidden side changed its move"

@@ -64,7 +64,8 @@ fn controller_view(view: &mut TowerDefense) {
 }
 
 impl Bot<TowerDefense> for TdBot {
-    fn act(&mut self, game: &TowerDefense, seat: Seat) -> Action {
+    fn act(&mut self, view: &crate::view::Open<'_, TowerDefense>) -> Action {
+        let (game, seat) = (view.state(), view.seat());
         let siege = game.variant() == Variant::Siege;
         if !self.started {
             self.started = true;

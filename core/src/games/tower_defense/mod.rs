@@ -378,6 +378,11 @@ impl Game for TowerDefense {
     const NAME: &'static str = "tower-defense";
     type Params = Params;
     type Action = Action;
+    type View<'a> = crate::view::Open<'a, Self>;
+
+    fn view(&self, seat: crate::seat::Seat) -> Self::View<'_> {
+        crate::view::Open::new(self, seat)
+    }
 
     fn blank() -> Self {
         TowerDefense {

@@ -76,7 +76,7 @@ pub fn play_traced<B: Bot<Mammut>>(
     while let Some(seat) = g.mover() {
         let turn = g.turn();
         let action = match bots.get_mut(seat) {
-            Some(bot) => bot.act(&g, seat),
+            Some(bot) => bot.act(&g.view(seat)),
             None => Action::Nothing,
         };
         let mut actions = [Action::Nothing; PLAYERS];

@@ -417,7 +417,7 @@ impl Table {
             match &mut info.driver {
                 Driver::Bot(bot) => {
                     if movers.contains(seat) {
-                        actions[seat] = bot.act(&self.game, seat);
+                        actions[seat] = bot.act(&self.game.view(seat));
                     }
                 }
                 Driver::Client { .. } => {
