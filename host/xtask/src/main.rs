@@ -144,6 +144,7 @@ fn task(args: Vec<String>) -> Result<()> {
         },
         Some("emulate") => emulate::run(
             args.get(1).map(String::as_str),
+            flag(&args, "--elf").as_deref().map(std::path::Path::new),
             number(&args, "--matches", 3)?,
             number(&args, "--snap", 10)?,
         ),
@@ -198,8 +199,8 @@ tasks:
           fuzz --seconds 4 --jobs 2 --sanitizer none --dev), then the core's mutants on the lines
           the change touches against main (same as mutants --diff: on main itself, none); ends
           with the time each step took
-  emulate rp-pico|stm32f411 [--matches N] [--snap N]
-          the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
+  emulate rp-pico|stm32f411 [--matches N] [--snap N] [--elf FILE]
+          the Pico's release ELF (or FILE: a user's firmware, e.g. from templates/rust-bot) on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
           Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
           with an ST7789 on SPI1; the defmt log decoded live, the screen saved every N turns (and
           each announced frame) as PNG frames and an animated GIF in target/emulate/<board>/
