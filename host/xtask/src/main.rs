@@ -83,6 +83,7 @@ mod stm32_check;
 #[path = "../../../boards/stack_area.rs"]
 mod stack_area;
 mod tally;
+mod template;
 mod tools;
 mod uf2;
 
@@ -114,23 +115,26 @@ fn task(args: Vec<String>) -> Result<()> {
             number(&args, "--snap", 10)?,
             args.iter().any(|a| a == "--verbose"),
         ),
-        Some("firmware-test") => match flag(&args, "--board").as_deref() {
-            None => {
-                let mut clock = steps::Clock::default();
-                let out = check::run(&mut clock);
-                clock.report();
-                out
+        Some("firmware-test") => {
+            match flag(&args, "--board").as_deref() {
+                None => {
+                    let mut clock = steps::Clock::default();
+                    let out = check::run(&mut clock);
+                    clock.report();
+                    out
+                }
+                Some("rp-pico") => {
+                    setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?))
+                }
+                Some("stm32f411") => {
+                    setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
+                }
+                Some("template") => template::qemu_check(),
+                Some(other) => {
+                    bail!("firmware-test --board {other}: only rp-pico, stm32f411 and template run alone")
+                }
             }
-            Some("rp-pico") => {
-                setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?))
-            }
-            Some("stm32f411") => {
-                setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
-            }
-            Some(other) => {
-                bail!("firmware-test --board {other}: only rp-pico and stm32f411 run alone")
-            }
-        },
+        }
         Some("cost") if flag(&args, "--game").is_some() => cost_pick::run(&args),
         Some("cost") => match flag(&args, "--board").as_deref() {
             None | Some("qemu-lm3s6965") => {
@@ -210,8 +214,9 @@ tasks:
           the emulated Pico: identical digests, OLED frames equal to the host rendering at
           oled128x64, the panic in the log with a failure status, the stack per match (the Pico
           booted from its UF2 file); then the same on the emulated STM32F411 with its ST7789 at
-          rgb240x240, its clock tree and the DFU image (--board rp-pico|stm32f411: one board's
-          checks alone)
+          rgb240x240, its clock tree and the DFU image; templates/rust-bot (a user's crate) built
+          for the three boards and its lineup in QEMU with every digest equal to its desktop
+          binary's (--board rp-pico|stm32f411|template: that part's checks alone)
   cost [--json] [--board rp-pico|stm32f411]
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
           JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated Pico

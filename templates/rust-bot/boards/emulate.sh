@@ -8,4 +8,6 @@ set -euo pipefail
 board="$1"; elf="$(realpath "$2")"; shift 2
 project="${ARENA_PROJECT:-$(cd "$(dirname "$0")/../../.." && pwd)}"
 cd "$project"
+# The project's xtask builds in the project's target, whatever target this firmware was built in.
+unset CARGO_TARGET_DIR
 exec cargo xtask emulate "$board" --elf "$elf" "$@"
