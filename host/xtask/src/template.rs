@@ -14,8 +14,8 @@ use crate::{log, qemu, root, tools};
 pub const DIR: &str = "templates/rust-bot";
 /// Its firmware binary in each board folder.
 const BIN: &str = "mybot";
-/// Matches played on QEMU: the template's lineup once (three entries).
-const MATCHES: u32 = 3;
+/// Matches played on QEMU: the template's lineup once (four entries).
+const MATCHES: u32 = 4;
 
 /// Builds the template's firmware for `board` (a folder of boards/ and of the template's boards/)
 /// into the project's board target; returns the ELF.
