@@ -137,6 +137,13 @@ pub trait Game: Clone {
 pub trait Bot<G: Game> {
     /// The action of the seat whose view `view` is.
     fn act(&mut self, view: &G::View<'_>) -> G::Action;
+
+    /// [`Bot::act`], the action written into `out`: a match loop whose actions are large (Ants'
+    /// orders) calls this, so that a bot that overrides it writes its action where the loop holds
+    /// it, with no copy of it on the stack.
+    fn act_into(&mut self, view: &G::View<'_>, out: &mut G::Action) {
+        *out = self.act(view);
+    }
 }
 
 /// A borrowed bot is a bot: a built-in bot and a user's bot sit in one match as
@@ -144,6 +151,9 @@ pub trait Bot<G: Game> {
 impl<G: Game, B: Bot<G> + ?Sized> Bot<G> for &mut B {
     fn act(&mut self, view: &G::View<'_>) -> G::Action {
         (**self).act(view)
+    }
+    fn act_into(&mut self, view: &G::View<'_>, out: &mut G::Action) {
+        (**self).act_into(view, out)
     }
 }
 

@@ -25,7 +25,10 @@
 //!   so the same match gives the same digest after every turn on x86-64 and on the Cortex-M in QEMU.
 //!
 //! Built-in bots live beside their game (`games/<game>/bots.rs`), implement [`game::Bot`], are listed
-//! by [`game::Roster`], and are as deterministic as the rules: their randomness is seeded too.
+//! by [`game::Roster`], and are as deterministic as the rules: their randomness is seeded too. A bot
+//! is given its seat's view ([`Game::View`]: the whole state in an open game, [`view::Open`]; the
+//! fog of war in Ants; the public table in Mammut), never more; a user's bot is a `Bot<G>` the same
+//! way, and `&mut dyn Bot<G>` is one, so built-in and user bots play in one match.
 //!
 //! ## A match in a few lines
 //! Two built-in bots play a short ColorFight; the loop is what every match loop does (the boards',

@@ -173,8 +173,10 @@ pub const DIGEST_EVERY: u32 = 1;
 pub const SNAPSHOT_EVERY: u32 = 25;
 
 /// Turns a second on a real board, so that a person can follow a match (a Tower Defense Duel of
-/// 700 turns in about three minutes). A board whose listener keeps no pace (the Pico, the QEMU
-/// board) plays flat out; the emulated F411 does too, as its SysTick delays take no time.
+/// 700 turns in about three minutes). The QEMU board keeps no pace (it plays flat out); the
+/// emulated F411 keeps it but its SysTick delays take no time (the harness's SysTick has wrapped
+/// at every read); the emulated Pico plays flat out because its harness writes 0 over the pace
+/// in its flash (`ARENA_PACE`) before it boots.
 pub const TURNS_PER_SECOND: u32 = 4;
 
 /// The rotation as the microcontroller boards play it: forever, from match 0, with the loop's turn
@@ -190,7 +192,9 @@ pub fn run_config() -> crate::RunConfig {
 }
 
 /// A microcontroller board's `main` (its `src/main.rs`): the rotation of lineup `$lineup`, forever,
-/// on the board that `$board::init()` brings up, with [`run_config`]. First the boot line
+/// on the board that `$board::init()` brings up, with `$board::run_config()` ([`run_config`], or
+/// the board's own: the Pico's reads its pace from flash, where its emulator writes 0). First the
+/// boot line
 /// (`<name>: <display> ready, playing the rotation digest= snap= maxsteps=`): the host's checks
 /// read from it how to replay the rotation. Expanded in the board's crate, which has cortex-m,
 /// cortex-m-rt and defmt.
@@ -200,7 +204,7 @@ macro_rules! board_main {
         #[cortex_m_rt::entry]
         fn main() -> ! {
             let mut board = $board::init();
-            let cfg = $crate::board::run_config();
+            let cfg = $board::run_config();
             defmt::info!(
                 "{=str}: {=str} ready, playing the rotation digest={=u32} snap={=u32} maxsteps={=u32} pace={=u32}",
                 $name,

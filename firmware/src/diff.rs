@@ -18,7 +18,9 @@
 //!
 //! A 1-bit display needs less: a [`PageFrame`] keeps the frame in the SSD1306's own layout (pages
 //! of 8 rows, a byte a column), 1 KB for 128x64, and its copy of what the panel shows, and sends
-//! each page's run from its first to its last changed column.
+//! each page's run from its first to its last changed column. The QEMU board's 16-gray SSD0323
+//! draws into a [`Gray4Frame`](crate::Gray4Frame), already the controller's layout; a
+//! [`Gray4Shown`] beside it (4 KB) sends the windows of bytes and rows that changed.
 //!
 //! How the changes are cut into rectangles: the frame is compared in groups of [`GROUP`] pixels
 //! (four bytes) a row, a band of [`BAND`] rows at a time; each run of changed groups in a band
@@ -588,6 +590,178 @@ impl<const W: usize, const N: usize> DrawTarget for PageFrame<W, N> {
     }
 }
 
+/// Rows a [`Gray4Shown`] compares at a time: each band sends a window per run of changed groups.
+pub const WINDOW_ROWS: usize = 8;
+/// Bytes (two pixels each) a [`Gray4Shown`] compares as one across a row: eight pixels.
+const GRAY4_GROUP: usize = 4;
+const GRAY4_ROW: usize = crate::frame::WIDTH / 2;
+const GRAY4_BYTES: usize = GRAY4_ROW * crate::frame::HEIGHT;
+
+/// A window of an SSD0323's memory: byte columns `col0..=col1` (two pixels a byte) of rows
+/// `row0..=row1`, the controller's column and row address commands (0x15, 0x75) exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// The first byte column (0..=63).
+    pub col0: u8,
+    /// The last byte column.
+    pub col1: u8,
+    /// The first row (0..=63).
+    pub row0: u8,
+    /// The last row.
+    pub row1: u8,
+}
+
+impl Window {
+    /// The data bytes the window takes.
+    pub fn bytes(&self) -> u32 {
+        let w = u32::from(self.col1.saturating_sub(self.col0)).saturating_add(1);
+        let h = u32::from(self.row1.saturating_sub(self.row0)).saturating_add(1);
+        w.saturating_mul(h)
+    }
+
+    /// The window's rows cut out of a [`Gray4Frame`](crate::Gray4Frame)'s bytes, top to bottom:
+    /// what goes to the controller after the window's commands.
+    pub fn rows<'a>(&self, frame: &'a [u8]) -> impl Iterator<Item = &'a [u8]> + 'a {
+        let (c0, c1) = (usize::from(self.col0), usize::from(self.col1));
+        (usize::from(self.row0)..=usize::from(self.row1)).filter_map(move |y| {
+            let row = y.saturating_mul(GRAY4_ROW);
+            frame.get(row.saturating_add(c0)..=row.saturating_add(c1))
+        })
+    }
+}
+
+/// What an SSD0323 shows of a [`Gray4Frame`](crate::Gray4Frame) (the QEMU board's OLED), so that
+/// [`Gray4Shown::flush`] sends only the windows that changed. The frame is already in the
+/// controller's layout (two pixels a byte, 64 bytes a row) and the controller writes any window of
+/// byte columns and rows, so the copy is the 4 KB the controller holds; the frame is compared
+/// [`WINDOW_ROWS`] rows at a time, and each run of changed groups of eight pixels in such a band
+/// becomes one window from its first to its last changed byte and row.
+pub struct Gray4Shown {
+    shown: [u8; GRAY4_BYTES],
+    known: bool,
+}
+
+impl Default for Gray4Shown {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Gray4Shown {
+    /// Knows nothing of the panel: the first flush sends the whole frame as one window.
+    pub const fn new() -> Self {
+        Gray4Shown {
+            shown: [0; GRAY4_BYTES],
+            known: false,
+        }
+    }
+
+    /// Forget what the panel shows: the next flush sends the whole frame.
+    pub fn invalidate(&mut self) {
+        self.known = false;
+    }
+
+    /// For each window of `frame` that differs from what the panel shows (the whole frame the
+    /// first time), `send` gets the window and the frame's bytes (its data is
+    /// [`Window::rows`] of them); then the panel is taken to show `frame`. The data bytes sent,
+    /// or `send`'s first error (the panel is then no longer known).
+    pub fn flush<E>(
+        &mut self,
+        frame: &crate::Gray4Frame,
+        mut send: impl FnMut(Window, &[u8]) -> Result<(), E>,
+    ) -> Result<u32, E> {
+        let next = frame.bytes();
+        let last = (GRAY4_ROW.saturating_sub(1)) as u8;
+        let bottom = (crate::frame::HEIGHT.saturating_sub(1)) as u8;
+        if !self.known {
+            let all = Window {
+                col0: 0,
+                col1: last,
+                row0: 0,
+                row1: bottom,
+            };
+            send(all, next)?;
+            self.shown.copy_from_slice(next);
+            self.known = true;
+            return Ok(all.bytes());
+        }
+        let mut sent = 0u32;
+        let mut band = 0;
+        while band < crate::frame::HEIGHT {
+            let rows = WINDOW_ROWS.min(crate::frame::HEIGHT.saturating_sub(band));
+            let mut masks = [0u64; WINDOW_ROWS];
+            for (r, mask) in masks.iter_mut().enumerate().take(rows) {
+                *mask = self.changed(next, band.saturating_add(r));
+            }
+            let all = masks.iter().fold(0, |a, m| a | m);
+            for (g0, g1) in Runs(all) {
+                let bits = run_bits(g0, g1);
+                let first = masks.iter().position(|m| m & bits != 0).unwrap_or(0);
+                let lowest = masks.iter().rposition(|m| m & bits != 0).unwrap_or(first);
+                let (top, end) = (band.saturating_add(first), band.saturating_add(lowest));
+                let (b0, b1) = (
+                    g0.saturating_mul(GRAY4_GROUP),
+                    g1.saturating_add(1).saturating_mul(GRAY4_GROUP),
+                );
+                // The first and last bytes that changed, on any row of the window.
+                let (mut lo, mut hi) = (b1, b0);
+                for y in top..=end {
+                    let row = y.saturating_mul(GRAY4_ROW);
+                    let differs = |b: usize| {
+                        let at = row.saturating_add(b);
+                        next.get(at) != self.shown.get(at)
+                    };
+                    if let Some(b) = (b0..lo).find(|&b| differs(b)) {
+                        lo = b;
+                    }
+                    if let Some(b) = (hi..b1).rev().find(|&b| differs(b)) {
+                        hi = b.saturating_add(1);
+                    }
+                }
+                if lo >= hi {
+                    continue;
+                }
+                let window = Window {
+                    col0: lo as u8,
+                    col1: hi.saturating_sub(1) as u8,
+                    row0: top as u8,
+                    row1: end as u8,
+                };
+                if let Err(e) = send(window, next) {
+                    self.known = false;
+                    return Err(e);
+                }
+                for y in top..=end {
+                    let row = y.saturating_mul(GRAY4_ROW);
+                    let (a, b) = (row.saturating_add(lo), row.saturating_add(hi));
+                    if let (Some(src), Some(dst)) = (next.get(a..b), self.shown.get_mut(a..b)) {
+                        dst.copy_from_slice(src);
+                    }
+                }
+                sent = sent.saturating_add(window.bytes());
+            }
+            band = band.saturating_add(WINDOW_ROWS);
+        }
+        Ok(sent)
+    }
+
+    /// The groups of row `y` of `next` that differ from what the panel shows.
+    fn changed(&self, next: &[u8], y: usize) -> u64 {
+        let row = y.saturating_mul(GRAY4_ROW);
+        let end = row.saturating_add(GRAY4_ROW);
+        let (Some(a), Some(b)) = (next.get(row..end), self.shown.get(row..end)) else {
+            return 0;
+        };
+        let mut mask = 0u64;
+        for (g, (x, y)) in a.chunks(GRAY4_GROUP).zip(b.chunks(GRAY4_GROUP)).enumerate() {
+            if x != y {
+                mask |= 1 << g;
+            }
+        }
+        mask
+    }
+}
+
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
@@ -795,5 +969,117 @@ mod tests {
             .draw(&mut f)
             .unwrap();
         assert_eq!(take(&mut f).0, 0);
+    }
+
+    /// An SSD0323 as QEMU models it: a window's data fills it row by row.
+    fn oled_take(
+        panel: &mut [u8; 4096],
+        shown: &mut Gray4Shown,
+        f: &crate::Gray4Frame,
+    ) -> (u32, Vec<Window>) {
+        let mut windows = Vec::new();
+        let sent = shown
+            .flush(f, |w, bytes| {
+                let data: Vec<u8> = w.rows(bytes).flatten().copied().collect();
+                assert_eq!(data.len() as u32, w.bytes(), "{w:?}");
+                let mut i = 0;
+                for y in w.row0..=w.row1 {
+                    for c in w.col0..=w.col1 {
+                        panel[y as usize * 64 + c as usize] = data[i];
+                        i += 1;
+                    }
+                }
+                windows.push(w);
+                Ok::<(), ()>(())
+            })
+            .unwrap();
+        (sent, windows)
+    }
+
+    #[test]
+    fn a_gray4_frame_sends_the_windows_that_changed() {
+        use embedded_graphics::pixelcolor::Gray4;
+        let mut f = crate::Gray4Frame::new();
+        let mut shown = Gray4Shown::new();
+        let mut panel = [0xA5u8; 4096];
+        f.clear(Gray4::new(1)).unwrap();
+        let (sent, windows) = oled_take(&mut panel, &mut shown, &f);
+        assert_eq!((sent, windows.len()), (4096, 1));
+        assert_eq!(&panel[..], f.bytes());
+        // Nothing changed: nothing sent.
+        assert_eq!(oled_take(&mut panel, &mut shown, &f), (0, vec![]));
+        // Pixels 3 and 12 of row 9 (bytes 1 and 6, two groups: one window from byte 1 to 6),
+        // pixel 127 of rows 62 and 63 (byte 63), and pixel 64 of row 20.
+        for (x, y) in [(3, 9), (12, 9), (127, 62), (127, 63), (64, 20)] {
+            Pixel(Point::new(x, y), Gray4::new(9)).draw(&mut f).unwrap();
+        }
+        let (sent, windows) = oled_take(&mut panel, &mut shown, &f);
+        assert_eq!(
+            windows,
+            vec![
+                Window {
+                    col0: 1,
+                    col1: 6,
+                    row0: 9,
+                    row1: 9
+                },
+                Window {
+                    col0: 32,
+                    col1: 32,
+                    row0: 20,
+                    row1: 20
+                },
+                Window {
+                    col0: 63,
+                    col1: 63,
+                    row0: 62,
+                    row1: 63
+                },
+            ]
+        );
+        assert_eq!(sent, 6 + 1 + 2);
+        assert_eq!(&panel[..], f.bytes());
+        // Two runs in one band with an unchanged group between: two windows.
+        Pixel(Point::new(0, 40), Gray4::new(2))
+            .draw(&mut f)
+            .unwrap();
+        Pixel(Point::new(40, 41), Gray4::new(2))
+            .draw(&mut f)
+            .unwrap();
+        let (sent, windows) = oled_take(&mut panel, &mut shown, &f);
+        assert_eq!(
+            windows,
+            vec![
+                Window {
+                    col0: 0,
+                    col1: 0,
+                    row0: 40,
+                    row1: 40
+                },
+                Window {
+                    col0: 20,
+                    col1: 20,
+                    row0: 41,
+                    row1: 41
+                },
+            ]
+        );
+        assert_eq!(sent, 2);
+        assert_eq!(&panel[..], f.bytes());
+    }
+
+    #[test]
+    fn a_gray4_send_that_fails_sends_all_next_time() {
+        use embedded_graphics::pixelcolor::Gray4;
+        let mut f = crate::Gray4Frame::new();
+        let mut shown = Gray4Shown::new();
+        let mut panel = [0u8; 4096];
+        oled_take(&mut panel, &mut shown, &f);
+        Pixel(Point::new(5, 5), Gray4::new(3)).draw(&mut f).unwrap();
+        assert_eq!(shown.flush(&f, |_, _| Err(())), Err(()));
+        assert_eq!(oled_take(&mut panel, &mut shown, &f).0, 4096);
+        shown.invalidate();
+        assert_eq!(oled_take(&mut panel, &mut shown, &f).0, 4096);
+        assert_eq!(&panel[..], f.bytes());
     }
 }

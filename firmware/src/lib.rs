@@ -4,14 +4,18 @@
 //! a display that is an embedded-graphics `DrawTarget`, a turn clock, and a [`board::Listener`]
 //! (its way to show a finished frame, and its own figures); this crate brings the rest:
 //!
-//! - [`play`]: the match loop: a rotation ([`lineup::Lineup`]) of bot-vs-bot matches, seeds from a
-//!   counter, the game's screen after every turn and a result screen between matches;
+//! - [`play`]: the match loop: a rotation ([`lineup::Lineup`]) of bot-vs-bot matches, each entry's
+//!   seeds its own, the game's screen after every turn and a result screen between matches;
+//! - [`mod@lineup`]: the seam between a board and this crate: a board's (or a user's own) binary names
+//!   the lineup it plays, [`lineup!`] writes one, seat by seat a built-in bot (its name checked at
+//!   build time) or a user's bot;
 //! - [`games`]: one [`screen::Screen`] per game and [`games::Arcade`], the rotation the boards play;
 //! - [`screen`]: the [`screen::Screen`] trait, drawn on any display through a [`palette::Palette`]
 //!   (1-bit, 4-bit gray, RGB565) and a [`screen::Layout`] that adapts to the display's size;
 //! - [`cost`]: per-turn cost (cycles on real boards, instructions under QEMU `-icount`) and its
 //!   min/median/max;
-//! - [`diff`]: frames drawn in memory and sent as their changes only (the F411's LCD, the Pico's OLED);
+//! - [`diff`]: frames drawn in memory and sent as their changes only (the F411's LCD, the Pico's OLED,
+//!   the QEMU board's OLED);
 //! - [`frame`]: the 128x64 4-bit framebuffer the SSD0323 boards flush, also used by the host to render
 //!   exactly what such a board shows;
 //! - with the `defmt` feature, the match log: start (game, seed, bots), a state digest every N turns,

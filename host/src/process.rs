@@ -15,8 +15,10 @@
 //!
 //! Every running bot is also in a process-wide registry, so that a signal ending `arena` ends them
 //! too: [`end_on_signals`] starts a thread that, on SIGINT, SIGTERM or SIGHUP, kills every bot's
-//! process group and sandbox, removes the sandboxes' cgroups, waits for any replay line being
-//! written to be whole ([`whole_line`]) and exits with 128 + the signal's number.
+//! process group and sandbox, removes the sandboxes' cgroups, lets every match being recorded stop
+//! where it is and write what it has ([`ending`], [`OpenReplay`]: the formats written whole at the
+//! end write their file then), waits for any replay line being written to be whole
+//! ([`whole_line`]) and exits with 128 + the signal's number.
 
 use crate::sandbox::{capped_status, Caps, Jail};
 use std::collections::BTreeMap;
@@ -24,6 +26,7 @@ use std::fmt;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex, MutexGuard, RwLock};
 use std::thread::JoinHandle;
@@ -345,8 +348,52 @@ pub fn whole_line<R>(write: impl FnOnce() -> R) -> R {
     write()
 }
 
-/// How long the signal handler waits for a replay line being written to be whole.
+/// How long the signal handler waits for a replay line being written to be whole, and for the
+/// matches being recorded to write what they have.
 const LINE_WAIT: Duration = Duration::from_secs(5);
+
+/// Set by the signal handler: every match stops at the step it is in and ends its replay.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// Matches whose replay is open and not yet ended.
+static OPEN_REPLAYS: AtomicUsize = AtomicUsize::new(0);
+
+/// Whether a signal is ending `arena`: a match stops at the step it is in (not playing it) and
+/// ends its replay with what is whole.
+pub fn ending() -> bool {
+    ENDING.load(Ordering::SeqCst)
+}
+
+/// Held by a match from before its replay is created until the replay is ended (its last line,
+/// or the whole file of a format written at the end): the signal handler waits (a few seconds at
+/// most) until none is held. Dropping it while a signal is ending `arena` does not return.
+pub struct OpenReplay(());
+
+impl OpenReplay {
+    /// A match's replay is about to be opened.
+    pub fn new() -> Self {
+        OPEN_REPLAYS.fetch_add(1, Ordering::SeqCst);
+        OpenReplay(())
+    }
+}
+
+impl Default for OpenReplay {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The replay is ended (or the match failed). Once a signal is ending `arena`, the match's thread
+/// stops here for good (the signal handler ends the process): nothing after the match (a
+/// tournament's next match, its results) is done with a match cut short.
+impl Drop for OpenReplay {
+    fn drop(&mut self) {
+        OPEN_REPLAYS.fetch_sub(1, Ordering::SeqCst);
+        while ending() {
+            std::thread::park_timeout(Duration::from_secs(60));
+        }
+    }
+}
 
 /// The signals that end `arena` and every bot it runs.
 pub const ENDING_SIGNALS: [i32; 3] = [
@@ -363,7 +410,14 @@ pub fn end_on_signals() -> io::Result<()> {
         .name("signals".into())
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
+                ENDING.store(true, Ordering::SeqCst);
                 end_every_bot();
+                // Every match being recorded stops and writes what it has (a replay written whole
+                // at the end is written now), a few seconds at most.
+                let until = Instant::now() + LINE_WAIT;
+                while OPEN_REPLAYS.load(Ordering::SeqCst) > 0 && Instant::now() < until {
+                    std::thread::sleep(Duration::from_millis(2));
+                }
                 // No line of a replay is left half-written: wait for the one being written (a
                 // few seconds at most: a write stuck on a full pipe must not keep arena alive),
                 // and let no other start.

@@ -2,7 +2,12 @@
 """Env-steps per second of every game, single environment and VectorEnv, and Ants on tutorial1
 beside ants-ai 1.0.3 (its AntsEnv and its bare Game), in one run. Prints a Markdown table.
 
-    python python/bench/bench.py [--seconds S] [--no-ants-ai] [--golden DIR]
+    python python/bench/bench.py [--seconds S] [--no-ants-ai] [--golden DIR] [--repeats N]
+    python python/bench/bench.py --envpool-only   # Tower Defense Duel VectorEnv(256) vs envpool CartPole
+
+Tower Defense Duel's VectorEnv(256) (observations and masks) is measured beside envpool's
+CartPole-v1 x256 (`pip install envpool`), alternating, `--repeats` times: CPU time an env-step
+(`time.process_time`, every thread of the process), min and median.
 
 The policy is random legal moves: each game's built-in `random` bot (Ants has none: a random
 direction or none for every own ant, on both sides, as ants-ai's RandomAgent does). ants-ai is
@@ -142,6 +147,66 @@ def td_vector_table(seconds):
     print(f"\nload average after: {os.getloadavg()[0]:.1f}")
 
 
+# ---- Tower Defense Duel's VectorEnv(256) beside envpool's CartPole-v1 x256
+
+def td_step_cpu(seconds, **options):
+    """CPU us (this process, every thread) an env-step of Tower Defense Duel's VectorEnv(256),
+    Python's seat and the built-in seat opposite both playing `random`, observations and masks on."""
+    return vector_cpu("tower_defense", {"variant": "duel"}, "random", 256, seconds, **options)[1]
+
+
+def envpool_step_cpu(seconds):
+    """CPU us an env-step of envpool's CartPole-v1 x256 (gymnasium API, random actions drawn
+    before the timing, one worker thread a core); `None` when envpool is not installed."""
+    try:
+        import envpool
+    except ImportError:
+        return None
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=256, num_threads=os.cpu_count() or 1, seed=1)
+    env.reset()
+    acts = np.random.default_rng(0).integers(0, 2, (64, 256)).astype(np.int32)
+    k = {"i": 0}
+
+    def run():
+        env.step(acts[k["i"] % 64])
+        k["i"] += 1
+        return 256
+
+    c0, w0 = time.process_time(), time.perf_counter()
+    per_s = rate(run, seconds)
+    return (time.process_time() - c0) / (per_s * (time.perf_counter() - w0)) * 1e6
+
+
+def vs_envpool(seconds, repeats):
+    """Both, alternating, `repeats` times: min and median CPU us an env-step."""
+    rows = {"Tower Defense Duel VectorEnv(256), observations + masks, copy=False": lambda: td_step_cpu(seconds, copy=False),
+            "Tower Defense Duel VectorEnv(256), observations (int16) + masks, copy=False": lambda: td_step_cpu(seconds, copy=False, dtype=np.int16),
+            "Tower Defense Duel VectorEnv(256), observations + masks, copy=False, threads=1": lambda: td_step_cpu(seconds, copy=False, threads=1),
+            "Tower Defense Duel VectorEnv(256), observations + masks, copies (defaults)": lambda: td_step_cpu(seconds),
+            "envpool CartPole-v1 x256": lambda: envpool_step_cpu(seconds)}
+    got = {k: [] for k in rows}
+    load0 = os.getloadavg()[0]
+    for _ in range(repeats):
+        for k, fn in rows.items():
+            x = fn()
+            if x is not None:
+                got[k].append(x)
+    print(f"\nCPU us an env-step, {repeats} runs of {seconds} s each, alternating (load average "
+          f"{load0:.1f} before, {os.getloadavg()[0]:.1f} after, {os.cpu_count()} cores):\n")
+    print("| env | min | median | runs |")
+    print("|---|---:|---:|---|")
+    for k, xs in got.items():
+        if not xs:
+            print(f"| {k} | not run (pip install envpool) | | |")
+            continue
+        print(f"| {k} | {min(xs):.2f} | {float(np.median(xs)):.2f} | {', '.join(f'{x:.2f}' for x in xs)} |")
+    td = got["Tower Defense Duel VectorEnv(256), observations + masks, copy=False"]
+    ep = got["envpool CartPole-v1 x256"]
+    if td and ep:
+        print(f"\nenvpool CartPole / Tower Defense Duel, CPU an env-step (medians): "
+              f"{float(np.median(ep)) / float(np.median(td)):.2f}x")
+
+
 # ---- Ants
 
 DIRS = np.array(["n", "e", "s", "w", ""])
@@ -249,12 +314,17 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=1.5)
     ap.add_argument("--no-ants-ai", action="store_true")
+    ap.add_argument("--repeats", type=int, default=5, help="runs of the envpool comparison")
+    ap.add_argument("--envpool-only", action="store_true", help="only Tower Defense Duel's VectorEnv(256) beside envpool's CartPole")
     ap.add_argument("--golden", default=str(ROOT.parent / "shared" / "golden"))
     args = ap.parse_args()
     s = args.seconds
     print(f"date: {datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC; "
           f"pocket_arena {pocket_arena.__version__}; Python {platform.python_version()}; "
           f"{os.cpu_count()} cores; policy: random legal moves\n")
+    if args.envpool_only:
+        vs_envpool(s, args.repeats)
+        return
     print("| game | Rust step alone | env step from Python (step_policy) | Python's cost a step (us of CPU) | PettingZoo parallel_env.step | VectorEnv 1 | 16 | 64 | 256 |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
     for game, config, policy in GAMES:
@@ -267,6 +337,7 @@ def main():
         shown.insert(2, f"{py_cpu - alone_cpu:.2f}")
         print(f"| {label} | " + " | ".join(shown) + " |", flush=True)
     td_vector_table(s)
+    vs_envpool(s, args.repeats)
     tut = pathlib.Path(args.golden) / "ants" / "maps" / "tutorial1.map"
     if tut.exists():
         ours = ants_ours(tut, s)

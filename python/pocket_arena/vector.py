@@ -8,13 +8,21 @@ released, over the machine's cores), observations, masks and flags as batched nu
 - `step(actions=None, policy=None) -> (obs, rewards, terminations, truncations, infos)`: `actions`
   is a list of n dicts `{agent: action}` (JSON values, as in the single environment), or an
   `(n, agents)` integer array of indices into the game's list (-1: none), or `None`; agents given
-  nothing play the built-in bot `policy` (e.g. "random"), or pass. Rewards are the score change
-  of the step plus the game's ranking when a match ends (+1 first, -1 last).
-  `infos["refused"]` counts refusals. A match that is done starts again at once (automatic
+  nothing play the built-in bot `policy` (e.g. "random"), or pass. Rewards are the step's change
+  of the measure `reward=` names (docs/python.md, "Rewards") plus the game's ranking when a
+  match ends (+1 first, -1 last). `infos["refused"]` counts refusals; `infos["rank"]` is
+  `(n, seats)` int8, every seat's rank (0 first, shared ranks share; the built-in bots' seats
+  too) in the match that ended this step, -1 in the rows where none did. A match that is done starts again at once (automatic
   reset): its row of `obs` is the new match's first observation; the next match's seed is the
   tournament's for the next index.
+- `reward="teach"` (constructor, the default): the seat's own measure minus the mean of the
+  others' (Tower Defense: lives, so damage dealt and taken; ColorFight: cells, plus energy and
+  gold mines in Conquest; the others: their score); `reward="score"`: the game's own score alone.
 - `observe=False`, `masks=False` (constructor): no observations (`obs` is `(n, agents, 0)`), no
   masks (`infos` without `action_mask`): what an agent that does not need them saves.
+- `dtype=np.int16` (constructor; default `np.int32`): the observations as int16, each number
+  saturated to -32768..32767 (half the bytes written a step; what may pass the bounds: Tower
+  Defense's gold, turn and hit points in long matches, ColorFight's tick past 32767 with `ticks=`).
 - `copy=False` (constructor): the arrays returned are the vector's own, overwritten by the next
   step (as Gymnasium's vector environments' `copy=False`); the default returns copies.
 """
@@ -31,12 +39,16 @@ from ._base import flags, seat_of
 
 
 class VectorEnv:
-    def __init__(self, game: str, n: int, seed: int = 0, bots=None, threads=None, copy=True, observe=True, masks=True, **config):
+    def __init__(self, game: str, n: int, seed: int = 0, bots=None, threads=None, copy=True, observe=True, masks=True, reward="teach", dtype=np.int32, **config):
         self.game = game
         self.copy = bool(copy)
         self._bots = [(seat_of(a), str(b)) for a, b in (bots or {}).items()]
         try:
-            self._v = _native.VecMatch((game, flags(config), self._bots), int(n), int(seed), bool(observe), bool(masks))
+            dtype = np.dtype(dtype)
+        except TypeError as e:
+            raise ValueError(f"dtype: {e}") from None
+        try:
+            self._v = _native.VecMatch((game, flags(config), self._bots), int(n), int(seed), bool(observe), bool(masks), str(reward), dtype.name)
         except OverflowError as e:
             raise ValueError(f"n, seed: {e}") from None
         if threads is not None:
@@ -46,12 +58,13 @@ class VectorEnv:
         self.possible_agents = [f"player_{s}" for s in self._v.agents]
         self.agents = list(self.possible_agents)
         L = self._v.obs_len
-        i32 = np.iinfo(np.int32)
-        self.single_observation_space = spaces.Box(i32.min, i32.max, (len(self.agents), L), np.int32)
-        self.observation_space = spaces.Box(i32.min, i32.max, (self.num_envs, len(self.agents), L), np.int32)
+        dt = np.dtype(dtype)
+        lim = np.iinfo(dt)
+        self.single_observation_space = spaces.Box(lim.min, lim.max, (len(self.agents), L), dt)
+        self.observation_space = spaces.Box(lim.min, lim.max, (self.num_envs, len(self.agents), L), dt)
 
-    def _infos(self, masks, refused=None):
-        infos = {} if refused is None else {"refused": refused}
+    def _infos(self, masks, refused=None, ranks=None):
+        infos = {} if refused is None else {"refused": refused, "rank": ranks}
         if self.listed:
             infos["action_mask"] = masks
         return infos
@@ -81,8 +94,8 @@ class VectorEnv:
 
     def step(self, actions=None, policy=None):
         given, picks = self._given(actions)
-        obs, masks, rewards, ends, refused = self._v.step(given, policy, picks, self.copy)
-        return obs, rewards, ends[..., 0], ends[..., 1], self._infos(masks, refused)
+        obs, masks, rewards, ends, refused, ranks = self._v.step(given, policy, picks, self.copy)
+        return obs, rewards, ends[..., 0], ends[..., 1], self._infos(masks, refused, ranks)
 
     def digests(self):
         """The core's digest of each match's state."""

@@ -2,7 +2,7 @@
 //! core's rules, the game's protocol for text observations and actions, its recorder for replays
 //! and the firmware's screens for pictures. Nothing of a game's rules is written here.
 
-use crate::games::Observe;
+use crate::reward::{self, Teach};
 use arena_core::{Bot, Game, Seat, SeatSet};
 use arena_host::cli::{GameCli, MatchArgs};
 use arena_host::game::{End, Finish, Plan, Standing};
@@ -58,15 +58,23 @@ pub trait DynEnv: Send {
     fn observe_into(&self, seat: Seat, row: crate::games::ObsRow<'_>);
     /// Each seat's score now ([`Observe::score`]; the outcome's once over).
     fn scores(&self) -> Vec<i64>;
-    /// Each seat's score change since the last time it was taken (or the match began): the
-    /// step reward, whatever number of steps the built-in bots played in between.
-    fn take_gained(&mut self) -> Vec<i64>;
+    /// Each seat's measure change (`crate::reward`) since the last time it was taken (or the
+    /// match began): the step reward, whatever number of steps the built-in bots played in
+    /// between.
+    fn take_gained(&mut self) -> Vec<f64>;
+    /// Each seat's measure now, the one [`DynEnv::take_gained`] follows.
+    fn measures(&self) -> Vec<f64>;
+    /// Which measure the rewards follow (from now: the change so far is dropped).
+    fn set_reward(&mut self, kind: reward::Kind);
     /// How many actions the game's list has (0: not listed).
     fn listed(&self) -> usize;
     /// Which actions of the list the rules take from `seat` now (`out`: [`DynEnv::listed`] bytes).
     fn mask_into(&self, seat: Seat, out: &mut [i8]);
     /// Action `i` of `seat`'s list as its canonical JSON.
     fn listed_json(&self, seat: Seat, i: usize) -> Option<String>;
+    /// The index in `seat`'s list of the action whose canonical JSON is `json` (`None`: not
+    /// listed, as a Tower Defense spawn that splits its boost).
+    fn listed_index(&self, seat: Seat, json: &str) -> Option<usize>;
     /// For each action of `seat`'s list, whether the core refuses it now, found by playing it on
     /// a copy of the match (every other seat passing): what the tests hold the mask to.
     fn refused_listed(&self, seat: Seat) -> Vec<bool>;
@@ -175,7 +183,7 @@ enum Seated<G: GameCli> {
     Bot(G::Bot),
 }
 
-pub struct Env<G: Observe> {
+pub struct Env<G: Teach> {
     /// `arena play`'s flags, without the seed.
     args: Vec<String>,
     /// Built-in bots by seat.
@@ -198,8 +206,10 @@ pub struct Env<G: Observe> {
     put_out: (Vec<Seat>, u32),
     /// Whether `history` is kept.
     record: bool,
-    /// Each seat's score when [`DynEnv::take_gained`] last took it.
-    taken: Vec<i64>,
+    /// Each seat's measure when [`DynEnv::take_gained`] last took it (`crate::reward`).
+    taken: Vec<f64>,
+    /// The measure rewards follow.
+    reward: reward::Kind,
 }
 
 /// The plan `arena play <game> ARGS` makes (clap's own messages for bad flags).
@@ -235,7 +245,7 @@ pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
     G::plan(&options, &request).map_err(|e| format!("{e:#}"))
 }
 
-impl<G: Observe> Env<G> {
+impl<G: Teach> Env<G> {
     pub fn new(
         args: Vec<String>,
         bots: Vec<(Seat, String)>,
@@ -260,6 +270,7 @@ impl<G: Observe> Env<G> {
             put_out: (Vec::new(), 0),
             record: true,
             taken: Vec::new(),
+            reward: reward::Kind::default(),
         };
         env.greet();
         Ok(env)
@@ -329,7 +340,7 @@ impl<G: Observe> Env<G> {
     fn greet(&mut self) {
         self.standings = vec![Standing::default(); self.seated.len()];
         self.finished = vec![false; self.seated.len()];
-        self.taken = self.score_now();
+        self.taken = self.measure_now();
         self.put_out = (Vec::new(), 0);
         for seat in 0..self.seated.len() {
             if let Seated::Python(Some(sp)) = &mut self.seated[seat] {
@@ -414,7 +425,7 @@ fn count_flag(args: &[String], flag: &str) -> usize {
         .count()
 }
 
-impl<G: Observe> Env<G> {
+impl<G: Teach> Env<G> {
     /// A step with Python's answers (`actions`) and moves already made for some seats (`advised`).
     fn step_with(
         &mut self,
@@ -519,6 +530,16 @@ impl<G: Observe> Env<G> {
         }
     }
 
+    /// Each seat's measure now, the one its rewards follow (`crate::reward::measures`).
+    fn measure_now(&self) -> Vec<f64> {
+        reward::measures(
+            &*self.game,
+            self.seated.len(),
+            self.reward,
+            &self.score_now(),
+        )
+    }
+
     /// The moves the built-in bot `policy` makes for Python's seats to move that are not in
     /// `given`.
     fn advise(&mut self, given: &[Seat], policy: &str) -> Result<Vec<(Seat, G::Move)>, String> {
@@ -558,7 +579,7 @@ impl<G: Observe> Env<G> {
     }
 }
 
-impl<G: Observe> DynEnv for Env<G> {
+impl<G: Teach> DynEnv for Env<G> {
     fn game_name(&self) -> &'static str {
         G::NAME
     }
@@ -660,8 +681,17 @@ impl<G: Observe> DynEnv for Env<G> {
         self.score_now()
     }
 
-    fn take_gained(&mut self) -> Vec<i64> {
-        let now = self.score_now();
+    fn measures(&self) -> Vec<f64> {
+        self.measure_now()
+    }
+
+    fn set_reward(&mut self, kind: reward::Kind) {
+        self.reward = kind;
+        self.taken = self.measure_now();
+    }
+
+    fn take_gained(&mut self) -> Vec<f64> {
+        let now = self.measure_now();
         let gained = now.iter().zip(&self.taken).map(|(n, t)| n - t).collect();
         self.taken = now;
         gained
@@ -678,6 +708,10 @@ impl<G: Observe> DynEnv for Env<G> {
     fn listed_json(&self, seat: Seat, i: usize) -> Option<String> {
         let action = G::listed_action(&self.game, seat, i).filter(|_| i < self.listed())?;
         Some(G::action_json(&action).to_string())
+    }
+
+    fn listed_index(&self, seat: Seat, json: &str) -> Option<usize> {
+        (0..self.listed()).find(|&i| self.listed_json(seat, i).is_some_and(|j| j == json))
     }
 
     fn refused_listed(&self, seat: Seat) -> Vec<bool> {

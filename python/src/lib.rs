@@ -5,6 +5,7 @@
 mod env;
 mod games;
 mod obs;
+mod reward;
 mod vector;
 
 use pyo3::exceptions::{PyOSError, PyValueError};
@@ -115,9 +116,21 @@ impl Match {
     fn scores(&self) -> Vec<i64> {
         self.env().scores()
     }
-    /// Each seat's score change since the last call (or the match's start).
-    fn take_gained(&mut self) -> Vec<i64> {
+    /// Each seat's change of the measure rewards follow since the last call (or the match's
+    /// start).
+    fn take_gained(&mut self) -> Vec<f64> {
         self.env_mut().take_gained()
+    }
+    /// Each seat's measure now, the one rewards follow (`reward="teach"`: its own minus the
+    /// others' mean; `"score"`: the game's score).
+    fn measures(&self) -> Vec<f64> {
+        self.env().measures()
+    }
+    /// Which measure rewards follow from now: `"teach"` (the default) or `"score"`.
+    fn set_reward(&mut self, reward: &str) -> PyResult<()> {
+        let kind = reward::Kind::from_name(reward).map_err(PyValueError::new_err)?;
+        self.env_mut().set_reward(kind);
+        Ok(())
     }
     /// How many actions the game's list has (0: the game lists none).
     #[getter]
@@ -134,6 +147,11 @@ impl Match {
     /// Action `i` of `seat`'s list as canonical action JSON (`None` past the list).
     fn listed_json(&self, seat: usize, i: usize) -> Option<String> {
         self.env().listed_json(seat, i)
+    }
+    /// The index in `seat`'s list of the action whose canonical JSON is `json`, or `None` when
+    /// the list does not hold it.
+    fn listed_index(&self, seat: usize, json: &str) -> Option<usize> {
+        self.env().listed_index(seat, json)
     }
     /// For each action of `seat`'s list, whether the core refuses it now (played on a copy).
     fn refused_listed(&self, seat: usize) -> Vec<bool> {

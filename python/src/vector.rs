@@ -7,7 +7,7 @@
 
 use crate::env::DynEnv;
 use crate::Spec;
-use numpy::{PyArray2, PyArray3, PyArrayMethods, PyUntypedArrayMethods};
+use numpy::{PyArray2, PyArray3, PyArrayMethods, PyReadwriteArray3, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use std::sync::Mutex;
@@ -16,10 +16,40 @@ use std::sync::Mutex;
 /// agents see, and what the step came to ([`Outcomes`]).
 struct Buffers {
     /// `(n, a, obs_len)`: the default observations.
-    obs: Py<PyArray3<i32>>,
+    obs: ObsBuf,
     /// `(n, a, listed)`: the masks of the game's action list.
     masks: Py<PyArray3<i8>>,
     came: Outcomes,
+}
+
+/// The observations' array, in the dtype the vector was made with.
+enum ObsBuf {
+    I32(Py<PyArray3<i32>>),
+    /// Each number saturated to `i16` (`dtype="int16"`): half the bytes written a step.
+    I16(Py<PyArray3<i16>>),
+}
+
+/// One match's row of the observations.
+enum ObsOut<'a> {
+    I32(&'a mut [i32]),
+    I16(&'a mut [i16]),
+}
+
+impl ObsOut<'_> {
+    fn len(&self) -> usize {
+        match self {
+            ObsOut::I32(o) => o.len(),
+            ObsOut::I16(o) => o.len(),
+        }
+    }
+}
+
+/// A worker's room: `aside` for games that build an observation aside, `wide` for one
+/// observation in `i32` before it is narrowed into an `i16` row (both stay in the core's cache).
+#[derive(Default)]
+struct Scratch {
+    aside: Vec<i32>,
+    wide: Vec<i32>,
 }
 
 struct Outcomes {
@@ -29,15 +59,19 @@ struct Outcomes {
     ends: Py<PyArray3<bool>>,
     /// `(n, a)`: actions the rules refused.
     refused: Py<PyArray2<u32>>,
+    /// `(n, seats)`: every seat's rank (0 first; shared ranks share) in the match that ended this
+    /// step, -1 when none did.
+    ranks: Py<PyArray2<i8>>,
 }
 
 /// One match's rows of the [`Buffers`].
 struct Row<'a> {
-    obs: &'a mut [i32],
+    obs: ObsOut<'a>,
     masks: &'a mut [i8],
     rewards: &'a mut [f32],
     ends: &'a mut [bool],
     refused: &'a mut [u32],
+    ranks: &'a mut [i8],
 }
 
 /// `buf` cut into `n` rows of `per` (empty rows when `per` is 0).
@@ -63,6 +97,9 @@ pub struct VecMatch {
     started: u64,
     #[pyo3(get)]
     agents: Vec<usize>,
+    /// Seats at a match (Python's and the built-in bots').
+    #[pyo3(get)]
+    seats: usize,
     #[pyo3(get)]
     obs_len: usize,
     /// How many actions the game's list has (0: no masks).
@@ -75,17 +112,33 @@ pub struct VecMatch {
 }
 
 /// Writes the observations and masks of `env`'s agents into their rows.
-fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut Vec<i32>) {
+fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut Scratch) {
     let (l, m) = (row.obs.len() / agents.len(), row.masks.len() / agents.len());
     for (k, &s) in agents.iter().enumerate() {
         if l > 0 {
-            env.observe_into(
-                s,
-                crate::games::ObsRow {
-                    out: &mut row.obs[k * l..(k + 1) * l],
-                    scratch,
-                },
-            );
+            let Scratch { aside, wide } = scratch;
+            match &mut row.obs {
+                ObsOut::I32(o) => env.observe_into(
+                    s,
+                    crate::games::ObsRow {
+                        out: &mut o[k * l..(k + 1) * l],
+                        scratch: aside,
+                    },
+                ),
+                ObsOut::I16(o) => {
+                    wide.resize(l, 0);
+                    env.observe_into(
+                        s,
+                        crate::games::ObsRow {
+                            out: wide,
+                            scratch: aside,
+                        },
+                    );
+                    for (d, &x) in o[k * l..(k + 1) * l].iter_mut().zip(wide.iter()) {
+                        *d = x.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+                    }
+                }
+            }
         }
         if m > 0 {
             env.mask_into(s, &mut row.masks[k * m..(k + 1) * m]);
@@ -93,8 +146,9 @@ fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut 
     }
 }
 
-/// Writes what the step came to: rewards (the score change, plus the ranking `1 - 2 rank /
-/// (seats - 1)` when the match is over), flags and refusals.
+/// Writes what the step came to: rewards (the change of the measure rewards follow,
+/// `crate::reward`, plus the ranking `1 - 2 rank / (seats - 1)` when the match is over), flags,
+/// refusals and ranks.
 fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &[u32]) {
     let gained = env.take_gained();
     let trunc = env.truncated();
@@ -104,43 +158,64 @@ fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &
         let rank = ranks
             .as_ref()
             .map_or(0.0, |r| 1.0 - 2.0 * f32::from(r[s]) / (n - 1.0));
-        row.rewards[k] = gained.get(s).copied().unwrap_or(0) as f32 + rank;
+        row.rewards[k] = (gained.get(s).copied().unwrap_or(0.0) + f64::from(rank)) as f32;
         row.ends[2 * k] = !trunc && (ranks.is_some() || !env.seat_in(s));
         row.ends[2 * k + 1] = trunc;
         row.refused[k] = refused.get(s).copied().unwrap_or(0);
     }
+    for (s, x) in row.ranks.iter_mut().enumerate() {
+        *x = ranks
+            .as_ref()
+            .and_then(|r| r.get(s))
+            .map_or(-1, |&r| i8::try_from(r).unwrap_or(i8::MAX));
+    }
 }
 
-/// `(obs, masks, rewards, ends, refused)` as returned to Python.
-type Batch<'py> = [Bound<'py, PyAny>; 5];
+/// `(obs, masks, rewards, ends, refused, ranks)` as returned to Python.
+type Batch<'py> = [Bound<'py, PyAny>; 6];
 
 impl VecMatch {
     /// Runs `f` on every match and its rows, on the pool (or here), with the GIL released.
     fn each<F>(&mut self, py: Python<'_>, f: F) -> PyResult<()>
     where
-        F: Fn(usize, &mut Box<dyn DynEnv>, &mut Row<'_>, &mut Vec<i32>) -> Result<(), String>
-            + Sync,
+        F: Fn(usize, &mut Box<dyn DynEnv>, &mut Row<'_>, &mut Scratch) -> Result<(), String> + Sync,
     {
         use rayon::prelude::*;
         let (n, a) = (self.num_envs(), self.agents.len());
         let b = &self.buffers;
-        let mut obs = b.obs.bind(py).try_readwrite()?;
+        let per = a * self.obs_len;
+        let (mut obs32, mut obs16): (PyReadwriteArray3<i32>, PyReadwriteArray3<i16>);
+        let obs_rows: Vec<ObsOut<'_>> = match &b.obs {
+            ObsBuf::I32(o) => {
+                obs32 = o.bind(py).try_readwrite()?;
+                let all = obs32.as_slice_mut()?;
+                rows(all, per, n).into_iter().map(ObsOut::I32).collect()
+            }
+            ObsBuf::I16(o) => {
+                obs16 = o.bind(py).try_readwrite()?;
+                let all = obs16.as_slice_mut()?;
+                rows(all, per, n).into_iter().map(ObsOut::I16).collect()
+            }
+        };
         let mut masks = b.masks.bind(py).try_readwrite()?;
         let mut rewards = b.came.rewards.bind(py).try_readwrite()?;
         let mut ends = b.came.ends.bind(py).try_readwrite()?;
         let mut refused = b.came.refused.bind(py).try_readwrite()?;
-        let mut rows: Vec<Row<'_>> = rows(obs.as_slice_mut()?, a * self.obs_len, n)
+        let mut ranks = b.came.ranks.bind(py).try_readwrite()?;
+        let mut rows: Vec<Row<'_>> = obs_rows
             .into_iter()
             .zip(rows(masks.as_slice_mut()?, a * self.listed, n))
             .zip(rows(rewards.as_slice_mut()?, a, n))
             .zip(rows(ends.as_slice_mut()?, 2 * a, n))
             .zip(rows(refused.as_slice_mut()?, a, n))
-            .map(|((((obs, masks), rewards), ends), refused)| Row {
+            .zip(rows(ranks.as_slice_mut()?, self.seats, n))
+            .map(|(((((obs, masks), rewards), ends), refused), ranks)| Row {
                 obs,
                 masks,
                 rewards,
                 ends,
                 refused,
+                ranks,
             })
             .collect();
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
@@ -149,7 +224,7 @@ impl VecMatch {
             let work = envs.par_iter_mut().zip(rows.par_iter_mut()).enumerate();
             let run = || {
                 work.with_min_len(8)
-                    .try_for_each_init(Vec::new, |scratch, (i, (e, r))| f(i, e, r, scratch))
+                    .try_for_each_init(Scratch::default, |scratch, (i, (e, r))| f(i, e, r, scratch))
             };
             match pool {
                 // A handful of matches costs less than waking the pool's threads.
@@ -158,7 +233,7 @@ impl VecMatch {
                     .iter_mut()
                     .zip(rows.iter_mut())
                     .enumerate()
-                    .try_for_each(|(i, (e, r))| f(i, e, r, &mut Vec::new())),
+                    .try_for_each(|(i, (e, r))| f(i, e, r, &mut Scratch::default())),
             }
         });
         done.map_err(PyValueError::new_err)
@@ -179,11 +254,15 @@ impl VecMatch {
             }
         };
         Ok([
-            give(b.obs.bind(py).as_any())?,
+            match &b.obs {
+                ObsBuf::I32(o) => give(o.bind(py).as_any())?,
+                ObsBuf::I16(o) => give(o.bind(py).as_any())?,
+            },
             give(b.masks.bind(py).as_any())?,
             give(b.came.rewards.bind(py).as_any())?,
             give(b.came.ends.bind(py).as_any())?,
             give(b.came.refused.bind(py).as_any())?,
+            give(b.came.ranks.bind(py).as_any())?,
         ])
     }
 
@@ -221,8 +300,11 @@ impl VecMatch {
 impl VecMatch {
     #[new]
     /// `observe=False`: no observations (an `(n, agents, 0)` array), for agents that read the
-    /// state otherwise and for measuring the step alone; `masks=False`: no masks, likewise.
-    #[pyo3(signature = (spec, n, seed=0, observe=true, masks=true))]
+    /// state otherwise and for measuring the step alone; `masks=False`: no masks, likewise;
+    /// `reward`: the measure rewards follow, `"teach"` or `"score"` (`crate::reward`);
+    /// `dtype`: the observations' numbers, `"int32"` or `"int16"` (each saturated).
+    #[pyo3(signature = (spec, n, seed=0, observe=true, masks=true, reward="teach", dtype="int32"))]
+    #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         spec: Spec,
@@ -230,18 +312,25 @@ impl VecMatch {
         seed: u64,
         observe: bool,
         masks: bool,
+        reward: &str,
+        dtype: &str,
     ) -> PyResult<Self> {
         if n == 0 {
             return Err(PyValueError::new_err("n: at least one match"));
         }
+        let kind = crate::reward::Kind::from_name(reward).map_err(PyValueError::new_err)?;
         let mut envs = Vec::with_capacity(n);
         for i in 0..n {
             let mut e = spec.make(false, arena_host::tournament::match_seed(seed, i))?;
             e.set_recording(false);
+            e.set_reward(kind);
             e.advance();
+            // What the built-in bots' opening moves changed is the start, not a reward.
+            e.take_gained();
             envs.push(e);
         }
         let agents = envs[0].agents().to_vec();
+        let seats = envs[0].seats();
         let mut one = Vec::new();
         let obs_len = agents
             .iter()
@@ -254,12 +343,21 @@ impl VecMatch {
             .unwrap_or(0);
         let (a, listed) = (agents.len(), if masks { envs[0].listed() } else { 0 });
         let buffers = Buffers {
-            obs: PyArray3::zeros(py, [n, a, obs_len], false).unbind(),
+            obs: match dtype {
+                "int32" => ObsBuf::I32(PyArray3::zeros(py, [n, a, obs_len], false).unbind()),
+                "int16" => ObsBuf::I16(PyArray3::zeros(py, [n, a, obs_len], false).unbind()),
+                _ => {
+                    return Err(PyValueError::new_err(format!(
+                        "dtype `{dtype}`: int32 or int16"
+                    )))
+                }
+            },
             masks: PyArray3::zeros(py, [n, a, listed], false).unbind(),
             came: Outcomes {
                 rewards: PyArray2::zeros(py, [n, a], false).unbind(),
                 ends: PyArray3::zeros(py, [n, a, 2], false).unbind(),
                 refused: PyArray2::zeros(py, [n, a], false).unbind(),
+                ranks: PyArray2::zeros(py, [n, seats], false).unbind(),
             },
         };
         let mut v = VecMatch {
@@ -268,6 +366,7 @@ impl VecMatch {
             n,
             started: n as u64,
             agents,
+            seats,
             obs_len,
             listed,
             buffers,
@@ -333,7 +432,7 @@ impl VecMatch {
     /// One step of every match: `actions[i]` holds match i's `(seat, action JSON)` pairs, or
     /// `picks` (n, agents) indices into the game's list (-1: none); Python's seats without one
     /// play the built-in bot `policy` (or pass, without a policy). Returns `(obs, masks, rewards,
-    /// ends, refused)` (`ends[..., 0]` terminations, `ends[..., 1]` truncations); a match that
+    /// ends, refused, ranks)` (`ends[..., 0]` terminations, `ends[..., 1]` truncations); a match that
     /// is done is started again at once (its row shows the new match's first observation). `copy=False` returns the vector's own
     /// arrays, which the next step overwrites.
     #[pyo3(signature = (actions=None, policy=None, picks=None, copy=true))]

@@ -20,10 +20,13 @@ def test_games_and_bots_are_listed():
         (tower_defense.env, {"bots": {"player_7": "random"}}, "player_7"),
         (tower_defense.env, {"bots": {"player_0": "random", "player_1": "random"}}, "leave one"),
         (tower_defense.env, {"bots": {"player_1": "cmd:python3 x.py"}}, "built-in"),
-        (ants.env, {}, "--map"),
+        (ants.env, {"map": None}, "--map"),
         (ants.env, {"map": "/no/such.map"}, "such.map"),
         (mammut.env, {"obs_type": "pixels"}, "obs_type"),
-        (ballroom.env, {"render_mode": "human"}, "render_mode"),
+        (ballroom.env, {"render_mode": "window"}, "render_mode"),
+        (ballroom.env, {"action_type": "discrete"}, "does not list"),
+        (ballroom.env, {"mask_in_obs": True}, "mask"),
+        (colorfight.env, {"max_cycles": 0}, "max_cycles"),
         (ants.env, {"map": "MAP", "obs_type": "json"}, "whole map"),
     ],
 )
@@ -65,7 +68,7 @@ def test_a_bot_reads_states_as_the_environment_does():
     env = mammut.parallel_env(turn_limit=10, bots={"player_1": "greedy"})
     env.reset(seed=3)
     for _ in range(3):
-        st = env.state("player_0")
+        st = env.state_json("player_0")
         assert pocket_arena.observation("mammut", st, 0).tolist() == env._m.observe_array(0).tolist()
         env.step({"player_0": env.bot_action("player_0", "cautious")})
     with pytest.raises(ValueError):

@@ -141,3 +141,22 @@ def test_vector_buffers_without_copy_hold_the_single_envs_observations():
             o, *_ = env.step({"player_0": env.bot_action("player_0", "strong")})
             assert np.array_equal(obs[i, 0], o["player_0"])
     assert len({bytes(obs[i, 0]) for i in range(3)}) == 3
+
+
+def test_int16_observations_are_the_int32_ones_saturated():
+    """`dtype=np.int16`: the same observations, each number saturated to int16's bounds (Tower
+    Defense: gold passes them in long matches)."""
+    a = VectorEnv("tower_defense", 3, seed=4, bots={"player_1": "random"})
+    b = VectorEnv("tower_defense", 3, seed=4, bots={"player_1": "random"}, dtype=np.int16)
+    assert b.observation_space.dtype == np.int16
+    oa, _ = a.reset()
+    ob, _ = b.reset()
+    assert ob.dtype == np.int16
+    for _ in range(300):
+        assert np.array_equal(np.clip(oa, -32768, 32767), ob)
+        oa = a.step(policy="strong")[0]
+        ob = b.step(policy="strong")[0]
+    with pytest.raises(ValueError, match="int16"):
+        VectorEnv("tower_defense", 2, dtype=np.float32)
+    with pytest.raises(ValueError):
+        VectorEnv("tower_defense", 2, dtype="no such type")

@@ -1,7 +1,9 @@
 //! # Pocket Arena on QEMU's lm3s6965evb
 //!
 //! The default board: anyone can run it without hardware. What it adds to arena-firmware:
-//! - [`oled`]: the emulated SSD0323 128x64 16-gray OLED on SSI0, driven from a 4 KB framebuffer;
+//! - [`oled`]: the emulated SSD0323 128x64 16-gray OLED on SSI0, driven from a 4 KB framebuffer
+//!   of which only the windows that changed are sent at each frame (`oled m=` in the log: the
+//!   bytes on SSI0 a game frame, per match);
 //! - [`clock`]: the core clock at 200 MHz and SysTick as the turn clock (under `-icount shift=0`
 //!   one tick is exactly 5 instructions; DWT CYCCNT is not emulated);
 //! - [`semi`]: the run's options from the semihosting command line, the snapshot handshake, and the
@@ -20,17 +22,23 @@ pub mod oled;
 pub mod semi;
 pub mod stack;
 
-use arena_firmware::board::{Event, Listener, Parts};
-use arena_firmware::Gray4Frame;
+use arena_firmware::board::{Event, FrameKind, Listener, Parts};
+use arena_firmware::diff::Gray4Shown;
+use arena_firmware::{CostStats, Gray4Frame};
 use defmt_semihosting as _;
 
 /// The board: the OLED's framebuffer, the SysTick clock and the run's options.
 pub type Qemu = Parts<Gray4Frame, clock::SysTickClock, Events>;
 
-/// What the QEMU board does of the loop's events: flush the framebuffer to the OLED, measure the
-/// stack, and hold each snapshot frame for the host.
+/// What the QEMU board does of the loop's events: send what changed in the framebuffer to the
+/// OLED, measure the stack, count the bytes each game frame puts on SSI0 (logged at the end of
+/// each match: `oled m= frames= min= median= max=`), and hold each snapshot frame for the host.
 pub struct Events {
     pub oled: oled::Oled,
+    /// What the OLED shows.
+    pub shown: Gray4Shown,
+    /// The bytes on SSI0 of each game frame of the match being played.
+    pub bytes: CostStats,
     pub hold: semi::Hold,
     /// Paint the stack at each match start and log its high-water mark at the end.
     pub measure_stack: bool,
@@ -45,6 +53,8 @@ pub fn board(syst: cortex_m::peripheral::SYST, hold: semi::Hold) -> Option<&'sta
     let clock = clock::SysTickClock::new(syst);
     let listener = Events {
         oled: oled::Oled::init(),
+        shown: Gray4Shown::new(),
+        bytes: CostStats::new(),
         hold,
         measure_stack: true,
     };
@@ -58,12 +68,32 @@ pub fn board(syst: cortex_m::peripheral::SYST, hold: semi::Hold) -> Option<&'sta
 impl Listener<Gray4Frame> for Events {
     fn event(&mut self, display: &mut Gray4Frame, event: &Event<'_>) {
         match event {
-            Event::Frame { .. } => self.oled.flush(display),
-            Event::Start { number, .. } if self.measure_stack => {
-                defmt::info!("stackstart m={=u32} depth={=u32}", number, stack::depth());
-                stack::paint()
+            Event::Frame { kind, .. } => {
+                let bytes = self.oled.show(display, &mut self.shown);
+                if *kind == FrameKind::Game {
+                    self.bytes.record(bytes);
+                }
             }
-            Event::End { number, .. } if self.measure_stack => {
+            Event::Start { number, .. } => {
+                self.bytes = CostStats::new();
+                if self.measure_stack {
+                    defmt::info!("stackstart m={=u32} depth={=u32}", number, stack::depth());
+                    stack::paint()
+                }
+            }
+            Event::End { number, .. } => {
+                let b = self.bytes.summary();
+                defmt::info!(
+                    "oled m={=u32} frames={=u32} min={=u32} median={=u32} max={=u32}",
+                    number,
+                    b.turns,
+                    b.min,
+                    b.median,
+                    b.max
+                );
+                if !self.measure_stack {
+                    return;
+                }
                 defmt::info!(
                     "stack m={=u32} used={=u32} of={=u32}",
                     number,

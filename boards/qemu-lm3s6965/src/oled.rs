@@ -1,9 +1,13 @@
 //! The SSD0323 OLED of the lm3s6965evb, on SSI0 (a PL022) with D/C on PC7 and chip select on PD0.
 //!
 //! The controller's memory is 4 bits a pixel, two pixels a byte, 64 bytes a row, exactly the layout
-//! of [`Gray4Frame`], so a flush sets the window to the whole screen and streams the 4 KB. QEMU's
-//! PL022 stops when its receive FIFO is full, so every byte sent is also read back.
+//! of [`Gray4Frame`], and it writes any window of byte columns and rows: [`Oled::show`] sends only
+//! the windows of the frame that differ from what the panel shows ([`Gray4Shown`]), each behind
+//! its column and row address commands (6 bytes); [`Oled::flush`] (the panic screen) sends the
+//! whole 4 KB. QEMU's PL022 stops when its receive FIFO is full, so every byte sent is also read
+//! back.
 
+use arena_firmware::diff::{Gray4Shown, Window};
 use arena_firmware::Gray4Frame;
 use core::ptr::{read_volatile, write_volatile};
 
@@ -77,12 +81,31 @@ impl Oled {
         }
     }
 
-    /// Shows `frame`.
+    /// Shows `frame`, all of it.
     pub fn flush(&self, frame: &Gray4Frame) {
         self.command(&[0x15, 0, 63, 0x75, 0, 63]);
         gpio_set(GPIO_C, PIN_DC, true);
         for &b in frame.bytes() {
             self.send(b);
         }
+    }
+
+    /// Shows `frame` by sending the windows that differ from what the panel shows (`shown`, which
+    /// then holds `frame`). The bytes that went over SSI0, commands included.
+    pub fn show(&self, frame: &Gray4Frame, shown: &mut Gray4Shown) -> u32 {
+        let mut bus = 0u32;
+        let sent = shown.flush(frame, |w: Window, bytes| {
+            self.command(&[0x15, w.col0, w.col1, 0x75, w.row0, w.row1]);
+            gpio_set(GPIO_C, PIN_DC, true);
+            for row in w.rows(bytes) {
+                for &b in row {
+                    self.send(b);
+                }
+            }
+            bus = bus.saturating_add(6);
+            Ok::<(), core::convert::Infallible>(())
+        });
+        let Ok(data) = sent;
+        bus.saturating_add(data)
     }
 }

@@ -2,8 +2,11 @@
 // The Pocket Arena rp-pico firmware on an emulated Raspberry Pi Pico.
 //
 //   node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE]
-//                 [--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES]
+//                 [--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES] [--pace N]
 //
+// --pace N: the turns a second the firmware keeps, written over its ARENA_PACE in flash before the
+//   core starts (default 0: flat out; a real Pico keeps the 4 in its image, which the summary's
+//   `pace.inImage` gives).
 // --uf2 FILE: flash from the UF2 file, as the boot ROM writes it in BOOTSEL mode (the ELF is then
 //   read for its symbols only: the RTT block and defmt's strings).
 // stdout: the RTT up-channel 0, byte for byte as a probe reads it (pipe it to `defmt-print -e ELF`).
@@ -29,7 +32,7 @@ import { Uf2Error } from './lib/uf2.mjs';
 
 const USAGE =
   'usage: node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE] ' +
-  '[--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES]';
+  '[--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES] [--pace N]';
 
 function say(msg) {
   process.stderr.write(`emulator: ${msg}\n`);
@@ -42,7 +45,7 @@ function fail(status, msg) {
 
 function parseArgs(argv) {
   const opts = { scale: 4, timeout: 900, silence: 1e9, maxCycles: Infinity, chunk: 8192 };
-  const numbers = { '--every': 'every', '--matches': 'matches', '--scale': 'scale', '--timeout': 'timeout', '--silence': 'silence', '--max-cycles': 'maxCycles', '--chunk': 'chunk' };
+  const numbers = { '--every': 'every', '--matches': 'matches', '--scale': 'scale', '--timeout': 'timeout', '--silence': 'silence', '--max-cycles': 'maxCycles', '--chunk': 'chunk', '--pace': 'pace' };
   const strings = { '--elf': 'elf', '--uf2': 'uf2', '--frames': 'frames', '--summary': 'summary' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -67,6 +70,7 @@ function parseArgs(argv) {
   if (!opts.elf) fail(2, `no --elf\n${USAGE}`);
   if (opts.scale < 1 || opts.scale > 16) fail(2, '--scale must be 1 to 16');
   if (opts.chunk < 1) fail(2, '--chunk must be at least 1');
+  if (opts.pace !== undefined && opts.pace > 0xffffffff) fail(2, '--pace must fit in 32 bits');
   return opts;
 }
 
@@ -123,6 +127,7 @@ async function main() {
     pico = new EmulatedPico(elfBytes, {
       matches: opts.matches,
       every: opts.every,
+      pace: opts.pace,
       uf2,
       onLog: (bytes) => out.write(bytes),
       onFrame: opts.frames

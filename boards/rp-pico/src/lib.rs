@@ -9,9 +9,10 @@
 //!   wraps (the Cortex-M0+ has no DWT cycle counter, and 24 bits wrap after 134 ms);
 //! - [`stack`]: stack painting, for the high-water mark of each match (`stack m= used= of=`, the
 //!   QEMU board's log line);
-//! - [`run_config`]: what the rotation logs: a digest after every turn, a snapshot frame announced every
-//!   [`SNAPSHOT_EVERY`] turns and on each result screen (`frame m= t= k=`), which a probe shows and
-//!   the emulated run checks.
+//! - [`run_config`]: the pace ([`ARENA_PACE`] turns a second, kept by waiting on the core clock
+//!   after each game frame) and what the rotation logs: a digest after every turn, a snapshot
+//!   frame announced every [`SNAPSHOT_EVERY`] turns and on each result screen (`frame m= t= k=`),
+//!   which a probe shows and the emulated run checks.
 //!
 //! A panic goes to the defmt log through panic-probe, which then takes the HardFault (probe-rs
 //! stops there and reports it).
@@ -45,9 +46,31 @@ pub static BOOT2: [u8; 256] = rp2040_boot2::BOOT_LOADER_W25Q080;
 
 const XTAL_HZ: u32 = 12_000_000;
 
-// The rotation as the Pico plays it (the one every microcontroller board plays): forever, from
-// match 0, with the loop's turn limit.
-pub use arena_firmware::board::{run_config, DIGEST_EVERY, SNAPSHOT_EVERY};
+pub use arena_firmware::board::{DIGEST_EVERY, SNAPSHOT_EVERY, TURNS_PER_SECOND};
+
+/// The core clock `init` sets up (the PLL from the 12 MHz crystal).
+pub const SYSCLK_HZ: u32 = 125_000_000;
+
+/// The turns a second the Pico keeps ([`TURNS_PER_SECOND`], the pace a person can follow), in
+/// flash under a name of its own: the emulated Pico's harness writes 0 over it before the core
+/// starts (`pico.mjs --pace N` writes N), so the emulated run plays flat out instead of spending
+/// a quarter of a second of emulated cycles (31 M) waiting after every turn. [`run_config`] reads
+/// it at run time, never a copy the compiler folded in.
+#[no_mangle]
+#[used]
+pub static ARENA_PACE: u32 = TURNS_PER_SECOND;
+
+/// The rotation as the Pico plays it (the one every microcontroller board plays, `arena_firmware`'s
+/// `board::run_config`): forever, from match 0, with the loop's turn limit; at [`ARENA_PACE`].
+pub fn run_config() -> arena_firmware::RunConfig {
+    // SAFETY: a read of a static that lives as long as the program; volatile so that what is in
+    // flash, possibly written over by the emulator, is what counts.
+    let pace = unsafe { core::ptr::read_volatile(core::ptr::addr_of!(ARENA_PACE)) };
+    arena_firmware::RunConfig {
+        turns_per_second: pace,
+        ..arena_firmware::board::run_config()
+    }
+}
 
 const RELOAD: u32 = 0x00FF_FFFF;
 
@@ -81,22 +104,27 @@ impl Cycles {
 
 impl TurnClock for Cycles {
     fn now(&mut self) -> u32 {
-        loop {
-            let wraps = WRAPS.load(Ordering::Relaxed);
-            let current = SYST::get_current();
-            let pending = SCB::is_pendst_pending();
-            if WRAPS.load(Ordering::Relaxed) != wraps {
-                continue; // the handler ran in between: read again
-            }
-            // A wrap whose exception is still pending (interrupts masked) shows as a pending
-            // SysTick with the counter just reloaded (high); a counter near 0 has not wrapped yet.
-            let wraps = if pending && current > RELOAD / 2 {
-                wraps.wrapping_add(1)
-            } else {
-                wraps
-            };
-            return (wraps << 24) | (RELOAD - current);
+        cycles()
+    }
+}
+
+/// Core cycles since [`Cycles`] started: SysTick's count below its wraps.
+fn cycles() -> u32 {
+    loop {
+        let wraps = WRAPS.load(Ordering::Relaxed);
+        let current = SYST::get_current();
+        let pending = SCB::is_pendst_pending();
+        if WRAPS.load(Ordering::Relaxed) != wraps {
+            continue; // the handler ran in between: read again
         }
+        // A wrap whose exception is still pending (interrupts masked) shows as a pending
+        // SysTick with the counter just reloaded (high); a counter near 0 has not wrapped yet.
+        let wraps = if pending && current > RELOAD / 2 {
+            wraps.wrapping_add(1)
+        } else {
+            wraps
+        };
+        return (wraps << 24) | (RELOAD - current);
     }
 }
 
@@ -172,8 +200,11 @@ pub type Display = Oled;
 pub type Pico = Parts<Display, Cycles, Events>;
 
 /// What the Pico does of the loop's events: send each frame's changes to the OLED, paint the stack
-/// at the start of a match and log its high-water mark at the end.
-pub struct Events;
+/// at the start of a match and log its high-water mark at the end; and keep the pace.
+pub struct Events {
+    /// When the last paced frame was let go (core cycles).
+    paced: u32,
+}
 
 impl Listener<Display> for Events {
     fn event(&mut self, display: &mut Display, event: &Event<'_>) {
@@ -181,6 +212,16 @@ impl Listener<Display> for Events {
             Event::Frame { .. } => display.show(),
             _ => stack::watch(event),
         }
+    }
+
+    /// Waits on the core clock until a turn's share of a second has passed since the last frame
+    /// was let go; a turn slower than that goes on at once.
+    fn pace(&mut self, turns_per_second: u32) {
+        let period = SYSCLK_HZ.checked_div(turns_per_second).unwrap_or(0);
+        while cycles().wrapping_sub(self.paced) < period {
+            cortex_m::asm::nop();
+        }
+        self.paced = cycles();
     }
 }
 
@@ -236,6 +277,6 @@ pub fn init() -> Pico {
     Parts {
         display: Oled { panel, frame },
         clock: Cycles::start(core.SYST),
-        listener: Events,
+        listener: Events { paced: cycles() },
     }
 }

@@ -43,8 +43,9 @@ const BB_ENGINE: bb::Params = bb::Params {
 
 crate::lineup! {
     /// The board rotation: every game with a screen, in configurations that fit a Cortex-M3 with
-    /// 64 KB of RAM and end within the loop's default 2,000 turns (`cargo xtask lineup` plays it on
-    /// the host).
+    /// 64 KB of RAM (`cargo xtask lineup` plays it on the host). A match not over after the loop's
+    /// default 2,000 turns is stopped: the first Siege match (strong invader, random defender) is,
+    /// under the entries' own seeds.
     pub Arcade {
         TowerDefense: "duel", ["strong", "random"], Some(TD_DUEL);
         ColorFight: "conquest-20x12", ["strategist", "expander", "random", "strategist"], Some(CF_CONQUEST);

@@ -55,7 +55,7 @@ game_cli! {
         replay: "A Tower Defense trace (JSON lines: header, turn-0 state, one line per turn).",
         time_limit: "an average over each 100 turns: 10 ms a turn (Siege 15 ms)",
         bots: [
-            "strong: builds, upgrades and spawns by a look-ahead of the next turns; in Siege plays its seat (seat 0 invader, seat 1 defender)",
+            "strong: builds or upgrades towers at the path's end while the opponent's invaders and gold outweigh its firepower, and spends the rest on invaders boosted against the strongest towers on their path (no look-ahead); in Siege plays its seat (seat 0 invader, seat 1 defender)",
             "random: random actions, a fair share of them refused (off the path, unaffordable); any seat",
             "builder: the controller's simpleTurretBuilder (towers in a row, then upgrades); Siege: the defender, seat 1",
             "army: the controller's simpleInvaderArmy (three towers, then invaders with every boost in HP); Siege: the invader, seat 0",

@@ -169,15 +169,22 @@ pub fn play<G: HostGame>(
     replay: Option<&Path>,
     watch: Option<&mut dyn Watch<G>>,
 ) -> Result<Played<G>> {
+    let open = crate::process::OpenReplay::new();
     let (mut table, lost) = Table::open(plan, replay, watch)?;
     let start = table.game.turn();
     table.greet(lost, start);
     let played = |g: &G| u64::from(g.turn().saturating_sub(start));
     let mut epoch = table.game.rejoin_epoch();
-    while !table.game.is_over() && plan.max_turns.is_none_or(|m| played(&table.game) < m) {
+    // A signal ending arena stops the match at the step it is in: the replay ends on what is
+    // whole (`verify --partial` takes it).
+    while !table.game.is_over()
+        && plan.max_turns.is_none_or(|m| played(&table.game) < m)
+        && !crate::process::ending()
+    {
         table.step(&mut epoch)?;
     }
     table.end();
+    drop(open);
     Ok(table.report())
 }
 
@@ -248,7 +255,8 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
 
     /// The engine drops `seat`'s bot at `turn` for `f`, and the replay says so.
     fn lose(&mut self, seat: Seat, turn: u32, f: Fault) {
-        if self.recording {
+        // A bot ended by a signal ending arena is not dropped by the rules: the replay keeps it.
+        if self.recording && !crate::process::ending() {
             self.recorder.dropped(seat, turn, &f);
         }
         let p = &mut self.players[seat];
@@ -313,6 +321,10 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
         let was_in: Vec<bool> = (0..n).map(|s| self.game.seat_in(s)).collect();
         let asked = self.ask(movers);
         let Moves { moves, dropped } = self.answers(movers, label, &asked);
+        if crate::process::ending() {
+            // The bots were ended by a signal, not by the rules: this step is not played.
+            return Ok(());
+        }
         let stepped = self.game.play_step(&moves, dropped);
         self.tally(&stepped, movers, label);
         if self.recording {
@@ -455,7 +467,7 @@ impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
 
     /// The engine drops `seat`'s bot during the step of `label` (its fault already noted).
     fn lose_in_step(&mut self, seat: Seat, label: u32, f: Fault) {
-        if self.recording {
+        if self.recording && !crate::process::ending() {
             self.recorder.dropped(seat, label, &f);
         }
         self.players[seat].drop_bot(label, f);

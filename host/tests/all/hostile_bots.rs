@@ -17,7 +17,7 @@ pub(crate) struct GameCase {
     /// and must hold exactly this many turns. `None`: the match ends by its rules, and the replay
     /// is verified as complete.
     pub(crate) partial_turns: Option<u32>,
-    example: &'static str,
+    pub(crate) example: &'static str,
     /// Input lines after which the crashing bot dies (mid-match for this game).
     crash_after: u32,
 }

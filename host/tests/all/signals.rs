@@ -1,6 +1,8 @@
 //! `arena` under SIGINT, SIGTERM and SIGHUP: every bot of every match ends with it (their
 //! children too, sandboxed or not), no cgroup of that arena is left, every replay ends on a whole
-//! line and verifies with `--partial`, and arena exits with 128 + the signal's number.
+//! line and verifies with `--partial` (in every game: Ants' and Ballroom's replays, written whole
+//! at the match's end, are written when the signal comes), and arena exits with 128 + the
+//! signal's number.
 
 use crate::common::*;
 use nix::sys::signal::Signal;
@@ -83,6 +85,12 @@ fn wait_for(cap: Duration, mut ready: impl FnMut() -> bool) -> bool {
     ready()
 }
 
+/// A file `host/tests/bots/hang_after.py` leaves where it hangs (not a replay).
+fn is_hung(file: &Path) -> bool {
+    file.file_name()
+        .is_some_and(|n| n.to_string_lossy().starts_with("hung."))
+}
+
 /// The replays in `dir`.
 fn replays_in(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -102,6 +110,30 @@ fn ended_by(
     dir: &Path,
     (matches, bots): (usize, usize),
 ) -> Vec<String> {
+    let started = |d: &Path| replays_in(d).iter().filter(|r| lines(r) >= 4).count() >= matches;
+    ended_when(
+        arena,
+        signal,
+        marker,
+        dir,
+        (matches, bots),
+        &started,
+        &|r| Arena::verify("tower-defense", r).args(&["--partial"]).run(),
+    )
+}
+
+/// [`ended_by`], the match taken as started (and the signal sent) once `started` holds of the
+/// replays' folder, every replay verified by `verify`.
+#[allow(clippy::too_many_arguments)]
+fn ended_when(
+    arena: Arena,
+    signal: Signal,
+    marker: &str,
+    dir: &Path,
+    (matches, bots): (usize, usize),
+    started: &dyn Fn(&Path) -> bool,
+    verify: &dyn Fn(&Path) -> std::process::Output,
+) -> Vec<String> {
     let what = format!("{arena} ({signal})");
     let mut child = arena
         .command()
@@ -113,8 +145,7 @@ fn ended_by(
     let mut failures = Vec::new();
     // Each bot is three marked processes: itself and its two children.
     let started = wait_for(Duration::from_secs(120), || {
-        replays_in(dir).iter().filter(|r| lines(r) >= 4).count() >= matches
-            && marked(marker).len() >= 3 * bots
+        started(dir) && marked(marker).len() >= 3 * bots
     });
     if !started {
         failures.push(format!("{what}: never started: {:?}", marked(marker)));
@@ -148,13 +179,13 @@ fn ended_by(
         failures.push(format!("{what}: cgroups left: {left:?}"));
     }
     let replays = replays_in(dir);
-    if replays.len() < matches {
+    if replays.iter().filter(|r| !is_hung(r)).count() < matches {
         failures.push(format!(
             "{what}: {} replays, {matches} expected",
             replays.len()
         ));
     }
-    for r in &replays {
+    for r in replays.iter().filter(|r| !is_hung(r)) {
         let bytes = std::fs::read(r).unwrap_or_default();
         if bytes.last() != Some(&b'\n') {
             failures.push(format!(
@@ -162,7 +193,7 @@ fn ended_by(
                 r.display()
             ));
         }
-        let v = Arena::verify("tower-defense", r).args(&["--partial"]).run();
+        let v = verify(r);
         if !v.status.success() {
             failures.push(format!(
                 "{what}: {} does not verify: {}",
@@ -235,6 +266,79 @@ fn every_signal_ends_sandboxed_bots_and_removes_their_cgroups() {
             .args(&["--sandbox", "--bot-memory", "256", "--bot-procs", "64"])
             .file("--replays", &replays);
         failures.extend(ended_by(arena, signal, &m, &replays, (2, 4)));
+    }
+    assert_no_failures(&failures);
+}
+
+/// A bot of `game` (its example bot, through `host/tests/bots/hang_after.py`) that answers
+/// `lines` input lines, then leaves a `hung.<pid>` file in `dir` and hangs; it starts two
+/// children, and `marker` is on the command line of the three.
+fn hanging_bot(
+    game: &crate::hostile_bots::GameCase,
+    marker: &str,
+    dir: &Path,
+    lines: u32,
+) -> String {
+    format!(
+        "cmd:sh -c 'sh -c \"sleep 600\" {marker} & sh -c \"sleep 601\" {marker} & \
+         python3 host/tests/bots/hang_after.py {} {lines} python3 {}; sleep 602' {marker}",
+        dir.display(),
+        game.example
+    )
+}
+
+/// Input lines a bot of each game reads before it hangs: a few turns into the match.
+fn hang_after(game: &str) -> u32 {
+    match game {
+        // Settings, `ready`, then a dozen lines a turn on the tutorial map.
+        "ants" => 60,
+        // `wake`, the seat, then one line a phase, four phases a turn.
+        "ballroom" => 14,
+        // Asked once a move, only on its own moves.
+        "mammut" => 3,
+        _ => 5,
+    }
+}
+
+/// Every game, one match (two hanging bots, the rest of the seats built-in) under each signal:
+/// the replay, whether written line by line or whole at the end, verifies with `--partial`.
+#[test]
+fn every_signal_ends_a_match_of_every_game_on_a_whole_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut failures = Vec::new();
+    for (g, game) in crate::hostile_bots::games().iter().enumerate() {
+        for (i, signal) in SIGNALS.into_iter().enumerate() {
+            let case = 100 + 10 * g as u32 + i as u32;
+            let m = marker(case);
+            let replays = dir.path().join(format!("{}-{i}", game.name));
+            std::fs::create_dir(&replays).unwrap();
+            let bot = hanging_bot(game, &m, &replays, hang_after(game.name));
+            let mut args: Vec<&str> = game.play.iter().map(String::as_str).collect();
+            args.extend(["--bot", &bot, "--bot", &bot]);
+            let seats = 2 + game.others.len().saturating_sub(1);
+            for other in game.others.iter().take(seats - 2) {
+                args.extend(["--bot", other]);
+            }
+            args.extend(["--no-timeout", "--seed", "3"]);
+            let replay = replays.join(format!("match.{}", game.replay_ext));
+            let arena = Arena::new(&args).replay(&replay);
+            // Started once a bot hangs: the match waits on it.
+            let started = |d: &Path| replays_in(d).iter().any(|f| is_hung(f));
+            let verify = |r: &Path| {
+                let mut v = vec!["verify", game.name, arg(r), "--partial"];
+                v.extend(game.verify_extra.iter().map(String::as_str));
+                Arena::new(&v).run()
+            };
+            failures.extend(ended_when(
+                arena,
+                signal,
+                &m,
+                &replays,
+                (1, 2),
+                &started,
+                &verify,
+            ));
+        }
     }
     assert_no_failures(&failures);
 }

@@ -53,19 +53,7 @@ pub fn run(clock: &mut Clock) -> Result<()> {
             (crate::pico_check::emulate(&pico), start.elapsed())
         })
     });
-    let qemu = (|| {
-        let release = clock.step("QEMU build", qemu::build)?;
-        clock.step("template on QEMU", crate::template::qemu_check)?;
-        clock.step("QEMU digests", || {
-            digests_and_pixels(&release.join("arena"))
-        })?;
-        clock.step("QEMU panic", || panic_screen(&release.join("panic-test")))?;
-        clock.step("panic paths", || {
-            crate::panics::check(&release.join("arena"))
-        })?;
-        clock.step("size", crate::size::run)?;
-        clock.step("cost", || crate::cost::run(false))
-    })();
+    let qemu = qemu_board(clock);
     // Every thread is waited for, whatever failed: no emulator is left running.
     let pico = beside.and_then(|t| {
         let Ok((pico, took)) = t.join() else {
@@ -83,6 +71,23 @@ pub fn run(clock: &mut Clock) -> Result<()> {
     f411?;
     println!("xtask test: all checks passed");
     Ok(())
+}
+
+/// The QEMU board's checks (`firmware-test --board qemu-lm3s6965` runs these alone): its build,
+/// digests, screendumps and OLED bytes, the panic screen, the panic paths, the size limits of every
+/// board and the cost budget.
+pub fn qemu_board(clock: &mut Clock) -> Result<()> {
+    let release = clock.step("QEMU build", qemu::build)?;
+    clock.step("template on QEMU", crate::template::qemu_check)?;
+    clock.step("QEMU digests", || {
+        digests_and_pixels(&release.join("arena"))
+    })?;
+    clock.step("QEMU panic", || panic_screen(&release.join("panic-test")))?;
+    clock.step("panic paths", || {
+        crate::panics::check(&release.join("arena"))
+    })?;
+    clock.step("size", crate::size::run)?;
+    clock.step("cost", || crate::cost::run(false)).map(drop)
 }
 
 fn digests_and_pixels(elf: &std::path::Path) -> Result<()> {
@@ -137,6 +142,52 @@ fn digests_and_pixels(elf: &std::path::Path) -> Result<()> {
     println!(
         "xtask test: {} screendumps equal the host rendering",
         ran.frames.len()
+    );
+    oled_bytes(&ran.lines, &want.started)
+}
+
+/// The bytes a game frame put on the OLED's SSI0 (commands and data), per match, as the firmware
+/// counted them (`oled m= frames= min= median= max=`): printed, and the median game frame of the
+/// whole run under a quarter of the 4,102 bytes a whole frame takes (the window's 6 command bytes
+/// and 4,096 of data, what every frame sent before only the changes were).
+fn oled_bytes(lines: &[String], started: &[(u32, String, String, String)]) -> Result<()> {
+    let rows: Vec<(u32, u32, u32, u32, u32)> = lines
+        .iter()
+        .filter(|l| log::message(l).starts_with("oled m="))
+        .filter_map(|l| {
+            Some((
+                log::num(l, "m")?,
+                log::num(l, "frames")?,
+                log::num(l, "min")?,
+                log::num(l, "median")?,
+                log::num(l, "max")?,
+            ))
+        })
+        .collect();
+    ensure!(
+        rows.len() == started.len(),
+        "QEMU logged the OLED's bytes of {} matches, it played {}",
+        rows.len(),
+        started.len()
+    );
+    let mut medians: Vec<u32> = rows.iter().map(|r| r.3).collect();
+    medians.sort_unstable();
+    let median = medians.get(medians.len().saturating_sub(1) / 2).copied();
+    println!("xtask test: the QEMU OLED's SSI0 bytes a game frame (commands included; a whole frame, as every frame sent before, is 4,102):");
+    println!(
+        "  {:<14} {:<15} {:>7} {:>7} {:>8} {:>7}",
+        "game", "config", "frames", "min B", "median B", "max B"
+    );
+    for (m, frames, min, med, max) in &rows {
+        let (game, config) = started
+            .iter()
+            .find(|s| s.0 == *m)
+            .map_or(("?", "?"), |s| (s.1.as_str(), s.2.as_str()));
+        println!("  {game:<14} {config:<15} {frames:>7} {min:>7} {med:>8} {max:>7}");
+    }
+    ensure!(
+        median.is_some_and(|m| m < 4102 / 4),
+        "the QEMU OLED's game frames send a median (of the matches' medians) of {median:?} bytes: not under a quarter of a whole frame"
     );
     Ok(())
 }

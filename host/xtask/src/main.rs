@@ -115,26 +115,30 @@ fn task(args: Vec<String>) -> Result<()> {
             number(&args, "--snap", 10)?,
             args.iter().any(|a| a == "--verbose"),
         ),
-        Some("firmware-test") => {
-            match flag(&args, "--board").as_deref() {
-                None => {
-                    let mut clock = steps::Clock::default();
-                    let out = check::run(&mut clock);
-                    clock.report();
-                    out
-                }
-                Some("rp-pico") => {
-                    setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?))
-                }
-                Some("stm32f411") => {
-                    setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
-                }
-                Some("template") => template::qemu_check(),
-                Some(other) => {
-                    bail!("firmware-test --board {other}: only rp-pico, stm32f411 and template run alone")
-                }
+        Some("firmware-test") => match flag(&args, "--board").as_deref() {
+            None => {
+                let mut clock = steps::Clock::default();
+                let out = check::run(&mut clock);
+                clock.report();
+                out
             }
-        }
+            Some("qemu-lm3s6965") => {
+                let mut clock = steps::Clock::default();
+                let out = check::qemu_board(&mut clock);
+                clock.report();
+                out
+            }
+            Some("rp-pico") => {
+                setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?))
+            }
+            Some("stm32f411") => {
+                setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
+            }
+            Some("template") => template::qemu_check(),
+            Some(other) => bail!(
+                "firmware-test --board {other}: qemu-lm3s6965, rp-pico, stm32f411 or template"
+            ),
+        },
         Some("cost") if flag(&args, "--game").is_some() => cost_pick::run(&args),
         Some("cost") => match flag(&args, "--board").as_deref() {
             None | Some("qemu-lm3s6965") => {
@@ -204,19 +208,21 @@ tasks:
           the change touches against main (same as mutants --diff: on main itself, none); ends
           with the time each step took
   emulate rp-pico|stm32f411 [--matches N] [--snap N] [--elf FILE]
-          the Pico's release ELF (or FILE: a user's firmware, e.g. from templates/rust-bot) on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
+          the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
           Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
           with an ST7789 on SPI1; the defmt log decoded live, the screen saved every N turns (and
-          each announced frame) as PNG frames and an animated GIF in target/emulate/<board>/
+          each announced frame) as PNG frames and an animated GIF in target/emulate/<board>/;
+          --elf FILE boots FILE instead (a user's firmware, e.g. from templates/rust-bot)
   firmware-test
-          host vs QEMU: identical digests, screendumps equal to the host rendering, the panic
-          screen, no unexplained panic path; the size limits and the cost budget; then host vs
+          host vs QEMU: identical digests, screendumps equal to the host rendering, the OLED's
+          bytes a game frame (a median under a quarter of a whole frame), the panic screen, no
+          unexplained panic path; the size limits and the cost budget; then host vs
           the emulated Pico: identical digests, OLED frames equal to the host rendering at
           oled128x64, the panic in the log with a failure status, the stack per match (the Pico
           booted from its UF2 file); then the same on the emulated STM32F411 with its ST7789 at
           rgb240x240, its clock tree and the DFU image; templates/rust-bot (a user's crate) built
           for the three boards and its lineup in QEMU with every digest equal to its desktop
-          binary's (--board rp-pico|stm32f411|template: that part's checks alone)
+          binary's (--board qemu-lm3s6965|rp-pico|stm32f411|template: that part's checks alone)
   cost [--json] [--board rp-pico|stm32f411]
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
           JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated Pico
@@ -276,9 +282,10 @@ tasks:
           job array, GNU parallel runs it on 2 cores, each merge compared with a single run
           (--arena: the arena to run, else a release build)
   python-test
-          test's Python step alone: clippy over python/, a venv under target/ with maturin,
-          pettingzoo, gymnasium, numpy and pytest, the pocket_arena wheel built (profile
-          ci-wheel) and installed, then python/tests with the arena binary of a debug build
+          test's Python step alone: clippy over python/, the pocket_arena wheel built once
+          (maturin --zig, manylinux2014 abi3, profile ci-wheel; maturin and ziglang in a venv
+          under target/), installed into a fresh venv with pytest and supersuit, then
+          python/tests there with the arena binary of a debug build
   setup   only install what is missing";
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.

@@ -129,9 +129,37 @@ fn rotation(elf: &Path) -> Result<Vec<Value>> {
         "xtask test: {} OLED frames of the emulated Pico equal the host rendering at oled128x64",
         ran.frames.len()
     );
+    pace(&ran)?;
     let rows = stacks(&ran, matches)?;
     bus(&ran.summary, &rows)?;
     Ok(rows)
+}
+
+/// The pace: the image keeps `TURNS_PER_SECOND` turns a second (its `ARENA_PACE`, as a real Pico
+/// reads it), and the emulated run played flat out (the harness wrote 0 over it: `pace=0` in the
+/// boot line), spending no emulated cycles waiting.
+fn pace(ran: &pico::Ran) -> Result<()> {
+    let want = arena_firmware::board::TURNS_PER_SECOND;
+    let pace = &ran.summary["pace"];
+    ensure!(
+        pace["inImage"].as_u64() == Some(u64::from(want)),
+        "the Pico's image keeps a pace of {} turns a second (ARENA_PACE), not the documented {want}",
+        pace["inImage"]
+    );
+    let logged = ran
+        .lines
+        .iter()
+        .find(|l| crate::log::message(l).starts_with("rp-pico:"))
+        .and_then(|l| crate::log::num::<u32>(l, "pace"));
+    ensure!(
+        pace["set"].as_u64() == Some(0) && logged == Some(0),
+        "the emulated Pico must play flat out: the harness set pace {}, the boot line says {logged:?}",
+        pace["set"]
+    );
+    println!(
+        "xtask test: the Pico's image keeps {want} turns a second (ARENA_PACE); the emulated run played at pace=0"
+    );
+    Ok(())
 }
 
 /// The OLED's I2C bus a frame at a time (address bytes included), as the harness counted it: per

@@ -1,16 +1,22 @@
 //! The Python package's step of `cargo xtask test`: clippy over python/ (its own workspace, which
-//! the root's clippy does not reach), a virtual environment under target/ with
-//! maturin, pettingzoo, gymnasium, numpy and pytest from PyPI, the `pocket_arena` wheel built once
-//! (profile `ci-wheel`: opt-level 1, without LTO, quicker to build on a fresh machine) and installed
-//! into it, then its pytest suite (python/tests) against the `arena` binary `cargo test` built.
+//! the root's clippy does not reach), the `pocket_arena` wheel built once as a user gets it
+//! (manylinux2014 x86_64, abi3: maturin `--zig`, with maturin and ziglang from PyPI in a tools
+//! environment under target/; profile `ci-wheel`: opt-level 1, without LTO, quicker to build on a
+//! fresh machine), then a fresh virtual environment with only that wheel (its dependencies from
+//! PyPI), pytest and supersuit, and the package's pytest suite (python/tests) run in it against
+//! the `arena` binary `cargo test` built. Everything from python/ runs in that folder, so its own
+//! rust-toolchain.toml (no embedded or wasm targets) and .cargo/config.toml (no viewer module)
+//! apply.
 
 use crate::root;
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::process::Command;
 
-/// What the environment needs from PyPI.
-const PACKAGES: [&str; 5] = ["maturin", "pettingzoo", "gymnasium", "numpy", "pytest"];
+/// What the tools environment needs from PyPI (to build the wheel).
+const TOOLS: [&str; 2] = ["maturin", "ziglang"];
+/// What the test environment takes from PyPI beside the wheel (and the wheel's dependencies).
+const TESTING: [&str; 2] = ["pytest", "supersuit"];
 
 fn ok(cmd: &mut Command, what: &str) -> Result<()> {
     eprintln!("$ {what}");
@@ -21,66 +27,95 @@ fn ok(cmd: &mut Command, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Makes the environment (once), builds and installs the wheel, runs pytest; returns (passed,
-/// failed).
+/// Makes the tools environment (once), builds the wheel, installs it into a fresh environment,
+/// runs pytest there; returns (passed, failed).
 pub fn run() -> Result<(u64, u64)> {
     let root = root();
-    let venv = root.join("target/python-venv");
-    let py = venv.join("bin/python");
-    if !py.exists() {
-        ok(
-            Command::new("python3").args(["-m", "venv"]).arg(&venv),
-            "python3 -m venv target/python-venv",
-        )?;
-    }
-    let pip_ok = Command::new(&py)
-        .args(["-c", "import maturin, pettingzoo, gymnasium, numpy, pytest"])
+    let tools = root.join("target/python-venv");
+    let tool_py = venv(&tools)?;
+    let have_tools = Command::new(&tool_py)
+        .args(["-c", "import maturin, ziglang"])
         .status()
         .is_ok_and(|s| s.success());
-    if !pip_ok {
-        ok(
-            Command::new(&py)
-                .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
-                .args(PACKAGES),
-            "pip install maturin pettingzoo gymnasium numpy pytest",
-        )?;
+    if !have_tools {
+        pip(&tool_py, &TOOLS, "pip install maturin ziglang")?;
     }
+    let python = root.join("python");
     // python/ is its own workspace: the root's clippy never sees it.
     ok(
         Command::new("cargo")
-            .args(["clippy", "--quiet", "--all-targets", "--manifest-path"])
-            .arg(root.join("python/Cargo.toml"))
-            .args(["--", "-D", "warnings"]),
-        "cargo clippy --all-targets --manifest-path python/Cargo.toml -- -D warnings",
+            .args(["clippy", "--quiet", "--all-targets", "--", "-D", "warnings"])
+            .current_dir(&python),
+        "(cd python && cargo clippy --all-targets -- -D warnings)",
     )?;
     let wheels = root.join("target/wheels");
     let _ = std::fs::remove_dir_all(&wheels);
+    let started = std::time::Instant::now();
     ok(
-        Command::new(venv.join("bin/maturin"))
-            .args(["build", "--profile", "ci-wheel", "--quiet", "-m"])
-            .arg(root.join("python/Cargo.toml"))
-            .arg("-o")
-            .arg(&wheels),
-        "maturin build --profile ci-wheel -m python/Cargo.toml",
+        Command::new(tools.join("bin/maturin"))
+            .args(["build", "--profile", "ci-wheel", "--quiet", "--zig"])
+            .args(["--compatibility", "manylinux2014", "-o"])
+            .arg(&wheels)
+            .current_dir(&python)
+            // The bin folder first on the path: maturin finds the `python -m ziglang` there.
+            .env("PATH", path_with(&tools.join("bin")))
+            .env("ARENA_NO_VIEWER", "1"),
+        "(cd python && maturin build --profile ci-wheel --zig --compatibility manylinux2014)",
     )?;
     let wheel = std::fs::read_dir(&wheels)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .find(|p| p.extension().is_some_and(|e| e == "whl"))
         .context("maturin wrote no wheel")?;
-    ok(
-        Command::new(&py)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "-q",
-                "--no-deps",
-                "--force-reinstall",
-            ])
-            .arg(&wheel),
-        "pip install pocket_arena (the wheel)",
-    )?;
+    let size = std::fs::metadata(&wheel).map_or(0, |m| m.len());
+    eprintln!(
+        "wheel: {} ({} kB, built in {:.0} s)",
+        wheel.file_name().unwrap_or_default().to_string_lossy(),
+        size / 1000,
+        started.elapsed().as_secs_f64()
+    );
+    // A fresh environment each run: the wheel as a user installs it, nothing left from before.
+    let fresh = root.join("target/python-wheel-venv");
+    let _ = std::fs::remove_dir_all(&fresh);
+    let py = venv(&fresh)?;
+    let started = std::time::Instant::now();
+    let mut install: Vec<&str> = vec![wheel.to_str().context("the wheel's path is not UTF-8")?];
+    install.extend(TESTING);
+    pip(&py, &install, "pip install <the wheel> pytest supersuit")?;
+    eprintln!(
+        "installed the wheel and its dependencies into a fresh venv in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
     pytest(&py, &root)
+}
+
+/// The Python of the virtual environment at `dir`, made first if there is none.
+fn venv(dir: &Path) -> Result<std::path::PathBuf> {
+    let py = dir.join("bin/python");
+    if !py.exists() {
+        ok(
+            Command::new("python3").args(["-m", "venv"]).arg(dir),
+            &format!("python3 -m venv {}", dir.display()),
+        )?;
+    }
+    Ok(py)
+}
+
+fn pip(py: &Path, packages: &[&str], what: &str) -> Result<()> {
+    ok(
+        Command::new(py)
+            .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
+            .args(packages),
+        what,
+    )
+}
+
+/// `PATH` with `dir` first.
+fn path_with(dir: &Path) -> std::ffi::OsString {
+    let mut paths = vec![dir.to_path_buf()];
+    paths.extend(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    ));
+    std::env::join_paths(paths).unwrap_or_default()
 }
 
 fn pytest(py: &Path, root: &Path) -> Result<(u64, u64)> {

@@ -63,8 +63,21 @@ proptest! {
     }
 }
 
+const PINNED_31: &[(usize, u64)] = &[
+    (0, 0x0a2beaea31982afe),
+    (20, 0x3e07bd0e9e910774),
+    (40, 0x2a0dfe77192f5acb),
+    (60, 0x1104d0cf02f15790),
+    (80, 0xd0ce781293fb40af),
+    (84, 0xf739dd674585d035),
+];
+const PINNED_31_POINTS: [i32; 5] = [40, 57, 62, 17, 51];
+
+/// Seed 31's match (random, cautious, greedy, random, cautious): its digest every 20 turns, the
+/// last turn's and the points, pinned (a change to the rules, the bots or `hash_into` shows here
+/// and must be explained in the commit), rather than compared with a second run of the same code.
 #[test]
-fn same_seed_and_bots_give_the_same_game() {
+fn same_seed_and_bots_give_the_pinned_game() {
     use arena_core::{step_with_bots, Roster};
     let play = |seed: u64| {
         let mut g = Mammut::new(&Params, seed).unwrap();
@@ -80,6 +93,17 @@ fn same_seed_and_bots_give_the_same_game() {
         }
         (digests, *g.points())
     };
-    assert_eq!(play(31), play(31));
-    assert_ne!(play(31).0, play(32).0);
+    let (digests, points) = play(31);
+    let sampled: Vec<(usize, u64)> = digests
+        .iter()
+        .copied()
+        .enumerate()
+        .filter(|(t, _)| t % 20 == 0 || *t == digests.len() - 1)
+        .collect();
+    assert_eq!(
+        (sampled.as_slice(), points),
+        (PINNED_31, PINNED_31_POINTS),
+        "seed 31's digests (turn, digest) and points"
+    );
+    assert_ne!(digests, play(32).0);
 }

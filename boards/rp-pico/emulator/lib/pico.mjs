@@ -31,6 +31,24 @@ export function boot2Crc(bytes) {
 }
 
 /** Why a run ended. `status`: the harness's exit status. */
+/**
+ * The firmware's pace (`ARENA_PACE`, turns a second, a little-endian word in flash) written over
+ * with `pace` (0: flat out, no emulated cycles spent waiting) in `flash` (the image as loaded, at
+ * FLASH), before the core starts. Returns `{ inImage, set }` (the image's own value and the one
+ * written), or null for an ELF without the symbol (which keeps no pace anyway).
+ */
+export function writePace(elf, flash, pace) {
+  const at = symbolAddress(elf, 'ARENA_PACE');
+  if (at === undefined) return null;
+  if (at < FLASH || at + 4 > FLASH + flash.length || at & 3) {
+    throw new ElfError(`ARENA_PACE at 0x${at.toString(16)} is not a word in flash`);
+  }
+  const o = at - FLASH;
+  const inImage = (flash[o] | (flash[o + 1] << 8) | (flash[o + 2] << 16) | (flash[o + 3] << 24)) >>> 0;
+  for (let i = 0; i < 4; i++) flash[o + i] = (pace >>> (8 * i)) & 0xff;
+  return { inImage, set: pace };
+}
+
 export class Halt {
   constructor(kind, status, message) {
     this.kind = kind;
@@ -42,7 +60,8 @@ export class Halt {
 export class EmulatedPico {
   /**
    * `elfBytes`: the ELF file. Options: `matches` (stop when match `matches` starts, that is after
-   * `matches` complete matches), `onFrame(k, {m, t, announced, picture, onLevel})` for each frame
+   * `matches` complete matches), `pace` (turns a second written over the firmware's
+   * `ARENA_PACE` before it starts; default 0), `onFrame(k, {m, t, announced, picture, onLevel})` for each frame
    * the firmware announces and, with `every`, for every `every`-th turn of each match (taken from
    * the digests; that needs a digest every turn), `onLog(bytes)` for the RTT bytes, whole defmt
    * frames at a time.
@@ -64,6 +83,7 @@ export class EmulatedPico {
     this.rom.install(this.mcu);
     this.romMemory = new RomMemory(this.mcu);
     this.load();
+    this.setPace();
     this.start();
 
     // The OLED on I2C0.
@@ -158,6 +178,11 @@ export class EmulatedPico {
     this.loadedBytes = loaded;
     this.loadedFrom = 'elf';
     this.checkBoot2();
+  }
+
+  /** The firmware's pace written over with `opts.pace` (default 0), see [writePace]. */
+  setPace() {
+    this.pace = writePace(this.elf, this.mcu.flash, this.opts.pace ?? 0);
   }
 
   checkBoot2() {
@@ -360,6 +385,7 @@ export class EmulatedPico {
       loadedBytes: this.loadedBytes,
       loadedFrom: this.loadedFrom,
       boot2ChecksumOk: this.boot2Ok,
+      pace: this.pace,
       rttBytes: this.rtt.bytes,
       logFrames: this.logFrames,
       matchesStarted: Math.min(this.starts, this.opts.matches ?? this.starts),

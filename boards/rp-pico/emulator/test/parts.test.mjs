@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { BootRom, RomError, code } from '../lib/bootrom.mjs';
 import { FrameSplitter, findFormat, rzcobsDecode } from '../lib/defmt.mjs';
 import { ElfError, parseElf } from '../lib/elf.mjs';
-import { boot2Crc } from '../lib/pico.mjs';
+import { FLASH, boot2Crc, writePace } from '../lib/pico.mjs';
 import { crc32, grayPng } from '../lib/png.mjs';
 
 test('rzCOBS: the encodings of defmt\'s own encoder tests decode back', () => {
@@ -116,4 +116,18 @@ test('boot2 checksum and PNG CRC', () => {
   const idat = png.indexOf(Buffer.from('IDAT'));
   const len = png.readUInt32BE(idat - 4);
   assert.deepEqual(Array.from(inflateSync(png.subarray(idat + 4, idat + 4 + len))), [0, 0, 255]);
+});
+
+test('the pace: the image\'s ARENA_PACE read and written over, in flash only', () => {
+  const flash = new Uint8Array(64);
+  flash.set([4, 0, 0, 0], 16);
+  const elf = (value) => ({ symbols: [{ name: 'ARENA_PACE', value }] });
+  assert.deepEqual(writePace(elf(FLASH + 16), flash, 0), { inImage: 4, set: 0 });
+  assert.deepEqual([...flash.subarray(16, 20)], [0, 0, 0, 0]);
+  assert.deepEqual(writePace(elf(FLASH + 16), flash, 0x01020304), { inImage: 0, set: 0x01020304 });
+  assert.deepEqual([...flash.subarray(16, 20)], [4, 3, 2, 1]);
+  assert.equal(writePace({ symbols: [] }, flash, 0), null);
+  for (const bad of [0x20000000, FLASH + 62, FLASH + 17]) {
+    assert.throws(() => writePace(elf(bad), flash, 0), ElfError);
+  }
 });

@@ -689,7 +689,8 @@ fn seat_orders<
     seat: Seat,
     orders: &mut heapless::Vec<Order, A>,
 ) {
-    let action = bot.act(&g.view(seat));
+    let mut action = heapless::Vec::new();
+    bot.act_into(&g.view(seat), &mut action);
     for o in action {
         if orders.push(o).is_err() {
             break;
@@ -702,8 +703,14 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 {
     fn act(&mut self, g: &AntsView<'_, SQ, A, F, H, O>) -> heapless::Vec<Order, O> {
         let mut out = heapless::Vec::new();
-        self.orders(g, out.as_mut_view(), O);
+        self.act_into(g, &mut out);
         out
+    }
+
+    /// The orders written where the match loop holds them (a board's stack holds no copy).
+    fn act_into(&mut self, g: &AntsView<'_, SQ, A, F, H, O>, out: &mut heapless::Vec<Order, O>) {
+        out.clear();
+        self.orders(g, out.as_mut_view(), O);
     }
 }
 

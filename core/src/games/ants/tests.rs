@@ -1115,3 +1115,52 @@ fn setup_takes_a_map_filling_the_build_and_refuses_one_square_more() {
         Some(SetupError::Capacity("map larger than this build holds"))
     );
 }
+
+/// The orders `name` gives seat 0, for several seeds (the bots shuffle the directions they try).
+fn bot_orders(g: &G, name: &str) -> Vec<Vec<Order>> {
+    (0..8)
+        .map(|seed| {
+            let mut bot = bots::AntsBot::by_name(name, seed).unwrap();
+            let orders: heapless::Vec<Order, MCU_ORDERS> = crate::Bot::act(&mut bot, &g.view(0));
+            orders.to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn bots_march_on_the_enemy_hill_not_their_own() {
+    // No food: `strong` and `hunter` send a lone ant to the enemy hill at (7,7), six steps south
+    // and east, not to its own at (2,2), four steps north and west. Player 1's only ant is far
+    // from both.
+    let g = staged(&[(4, 4, 0), (0, 9, 1)]);
+    for name in ["strong", "hunter"] {
+        for orders in bot_orders(&g, name) {
+            assert_eq!(orders.len(), 1, "{name}: {orders:?}");
+            let o = orders[0];
+            assert_eq!((o.row, o.col), (4, 4));
+            assert!(matches!(o.dir, Dir::S | Dir::E), "{name} walks {:?}", o.dir);
+        }
+    }
+}
+
+#[test]
+fn strong_never_steps_from_safety_into_danger() {
+    // Player 0's ant at (7,3), four steps west of the enemy hill at (7,7); its one step closer,
+    // east to (7,4), is within radius2 10 of the enemy ant on the hill (9: outnumbered), where
+    // it stands is not (16). `strong` holds; `hunter` (no such care) steps east.
+    let g = staged(&[(7, 3, 0), (7, 7, 1)]);
+    for orders in bot_orders(&g, "strong") {
+        assert!(
+            orders.iter().all(|o| o.dir != Dir::E),
+            "strong steps into danger: {orders:?}"
+        );
+    }
+    for orders in bot_orders(&g, "hunter") {
+        assert_eq!(orders, [order(7, 3, Dir::E)]);
+    }
+    // With the enemy ant further off (radius2 25 from (7,4)), `strong` steps east too.
+    let g = staged(&[(7, 3, 0), (2, 8, 1)]);
+    for orders in bot_orders(&g, "strong") {
+        assert_eq!(orders, [order(7, 3, Dir::E)]);
+    }
+}

@@ -281,3 +281,26 @@ fn strong_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::games::ballroom::Params;
+
+    #[test]
+    fn a_hit_on_the_procrustean_iron_does_a_wizards_damage() {
+        let classes = [Class::Knight, Class::Archer, Class::Wizard, Class::Knight];
+        let params = Params {
+            classes: Some(classes),
+            ..Params::default()
+        };
+        let mut g = Ballroom::new(&params, 1).unwrap();
+        assert_eq!(hit(&g, 0, 1), 6, "a knight's damage");
+        assert_eq!(hit(&g, 1, 0), 3, "an archer's damage");
+        g.players[1].item = Item::ProcrusteanIron;
+        assert_eq!(hit(&g, 0, 1), 5, "a wizard's, whoever hits");
+        assert_eq!(hit(&g, 2, 1), 5);
+        assert_eq!(hit(&g, 0, 4), 0, "no such player");
+    }
+}

@@ -944,7 +944,14 @@ fn roster_names_its_bots_and_they_play_legal_games() {
         refused += crate::game::step_with_bots(&mut g, &mut bots).total_refused();
     }
     assert_eq!(refused, 0, "built-in bots only send legal actions");
-    let _ = bots[0].act(&g.view(0));
+    // Asked after the end, every bot passes.
+    for (seat, bot) in bots.iter_mut().enumerate() {
+        assert_eq!(
+            bot.act(&g.view(seat)),
+            Action::Pass,
+            "seat {seat} after the end"
+        );
+    }
 }
 
 #[test]
@@ -1230,4 +1237,105 @@ fn the_attack_queue_keeps_read_order_for_ties_of_damage() {
         assert_eq!(g.players[1].health, 3, "and 6 from its second");
         assert_eq!(g.record().attacks[0].target, 1);
     }
+}
+
+#[test]
+fn params_with_classes_picks_each_seat_in_order_or_none() {
+    let mut order = [K, W, A, A].into_iter();
+    let p =
+        Params::with_classes(Ruleset::AsWritten, true, || order.next().ok_or("none left")).unwrap();
+    assert_eq!(
+        (p.ruleset, p.classes),
+        (Ruleset::AsWritten, Some([K, W, A, A]))
+    );
+    let p =
+        Params::with_classes(Ruleset::Engine, false, || Err::<Class, _>("never asked")).unwrap();
+    assert_eq!((p.ruleset, p.classes), (Ruleset::Engine, None));
+    let mut two = [K, W].into_iter();
+    assert_eq!(
+        Params::with_classes(Ruleset::Engine, true, || two.next().ok_or("none left")),
+        Err("none left")
+    );
+}
+
+#[test]
+fn in_range_is_chebyshev_within_the_attackers_range_and_never_itself() {
+    let mut g = engine([K, K, A, K]);
+    place(&mut g, &[(0, 2, 2), (1, 3, 3), (2, 9, 9), (3, 2, 4)]);
+    assert!(g.in_range(0, 1), "a diagonal neighbour, range 1");
+    assert!(!g.in_range(0, 3), "two tiles off, range 1");
+    assert!(!g.in_range(0, 0), "itself");
+    assert!(!g.in_range(2, 1), "six tiles off, range 3");
+    assert!(
+        !g.in_range(0, PLAYERS) && !g.in_range(PLAYERS, 0),
+        "no such player"
+    );
+}
+
+#[test]
+fn a_sent_action_comes_with_no_flags() {
+    assert_eq!(
+        Sent::from(hit(2)),
+        Sent {
+            action: hit(2),
+            flags: Flags::NONE
+        }
+    );
+    assert_eq!(Action::from(Sent::from(mv(3, 4))), mv(3, 4));
+}
+
+#[test]
+fn replies_for_no_player_are_skipped_in_every_phase() {
+    // Replies for seats 0..3, and one more for an executor outside the players (where the
+    // engine crashes): each phase plays as without it.
+    let mut with = engine([K, W, A, K]);
+    let mut without = with.clone();
+    let phases: [[Action; 4]; 4] = [
+        [
+            Action::Use(false),
+            Action::Use(false),
+            Action::Use(false),
+            Action::Use(true),
+        ],
+        [mv(1, 1), mv(0, 1), mv(1, 0), mv(2, 2)],
+        [hit(1), hit(0), hit(1), hit(0)],
+        [Action::Buy(Item::None); 4],
+    ];
+    for actions in phases {
+        let mut replies: [Reply; 4] = core::array::from_fn(|s| Reply {
+            executor: s as u8,
+            action: actions[s],
+            flags: Flags::NONE,
+        });
+        replies[3].executor = PLAYERS as u8;
+        let a = with.step_replies(&replies);
+        let b = without.step_replies(&replies[..3]);
+        assert_eq!(a, b);
+        assert_eq!(with.record(), without.record());
+        assert_eq!(with.digest(), without.digest());
+    }
+}
+
+#[test]
+fn the_random_bot_buys_on_its_spawn_only() {
+    let mut g = engine([K, K, A, K]);
+    to_attack(&mut g);
+    g.step(&[Action::Pass; 4]);
+    assert_eq!(g.phase(), Some(Phase::Buy));
+    place(&mut g, &[(0, 5, 5)]);
+    assert_eq!(g.players[1].pos, Pos::spawn(1));
+    for s in 0..2 {
+        g.players[s].gold = 1000;
+    }
+    let mut bought = 0;
+    for seed in 0..16 {
+        let mut bot = Ballroom::bot("random", seed).unwrap();
+        assert_eq!(
+            bot.act(&g.view(0)),
+            Action::Buy(Item::None),
+            "off its spawn"
+        );
+        bought += usize::from(bot.act(&g.view(1)) != Action::Buy(Item::None));
+    }
+    assert!(bought > 0, "on its spawn with 1000 gold, it never bought");
 }

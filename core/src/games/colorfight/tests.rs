@@ -1094,3 +1094,49 @@ fn digest_changes_with_every_field_of_the_state() {
     }
     assert!(missed.is_empty(), "the digest misses: {missed:?}");
 }
+
+#[test]
+fn variants_and_respawn_modes_are_named_as_on_the_command_line() {
+    for (v, name) in [
+        (Variant::Conquest, "conquest"),
+        (Variant::Skirmish, "skirmish"),
+    ] {
+        assert_eq!(v.name(), name);
+        assert_eq!(Variant::from_name(name), Some(v));
+    }
+    for (r, name) in [(Respawn::Auto, "auto"), (Respawn::OnJoin, "join")] {
+        assert_eq!(r.name(), name);
+        assert_eq!(Respawn::from_name(name), Some(r));
+    }
+    assert_eq!(Variant::from_name("Conquest"), None);
+    assert_eq!(Respawn::from_name(""), None);
+}
+
+#[test]
+fn may_build_says_whether_a_base_could_be_built_now() {
+    // One base and three free own cells: too poor at first, then rich enough.
+    let mut g = conquest(&[(0, 0, 0), (1, 4, 4)], &[(0, 1, 0), (0, 2, 0), (0, 3, 0)]);
+    assert!(!g.may_build(0), "30 gold, a base costs 60");
+    g.players[0].gold = Num::const_from_int(100);
+    assert!(g.may_build(0));
+    assert!(g.plan(0, &build(1, 0)).is_ok());
+    // Building: a second may not start before the cool-down.
+    g.step(&[build(1, 0), A]);
+    g.players[0].gold = Num::const_from_int(100);
+    assert!(!g.may_build(0), "cool-down");
+    // After the cool-down, two bases: a third may come, and then the limit of 3 is reached.
+    run(&mut g, &[], 300);
+    g.players[0].gold = Num::const_from_int(100);
+    assert!(g.may_build(0), "two bases: a third may come");
+    g.step(&[build(2, 0), A]);
+    run(&mut g, &[], 300);
+    g.players[0].gold = Num::const_from_int(100);
+    assert_eq!(g.player(0).unwrap().all_bases(), 3);
+    assert!(!g.may_build(0), "three bases");
+    assert_eq!(g.plan(0, &build(3, 0)), Err(Refusal::BaseLimit));
+    // No such seat; Skirmish builds nothing.
+    assert!(!g.may_build(2));
+    let mut g = skirmish(&[(0, 2, 2), (1, 0, 0)]);
+    g.players[0].gold = Num::const_from_int(100);
+    assert!(!g.may_build(0));
+}

@@ -328,6 +328,58 @@ mod tests {
         assert_eq!(attack_ticks(Variant::Conquest, true, 0, 1, Num::MAX), 1);
     }
 
+    /// `owned_ceil`'s first bracket, `[m_lo, m_hi]` from the 64-bit power (as in `owned_ceil`).
+    fn first_bracket(age: u32, num: u128, den: u128) -> (u128, u128) {
+        let (k, r) = (age / HALF_LIFE_TICKS, age % HALF_LIFE_TICKS);
+        let low = u128::from(pow64(r));
+        let s = |d: u128| ((3u128 << 64) + 30 * d) * num;
+        let (d_lo, d_hi) = (low >> k, ((low + u128::from(ERR64)) >> k) + 1);
+        (div_ceil(s(d_lo), den << 64), div_ceil(s(d_hi), den << 64))
+    }
+
+    #[test]
+    fn durations_a_hair_from_a_whole_tick_are_decided_exactly() {
+        // Conquest inputs whose `10 t` lies within about 10^-14 of a whole number, so close that
+        // the 64-bit bracket holds it (`m_lo != m_hi`) and the 128-bit comparison decides. Found
+        // by a search over ages 1..3,000, every surround factor and the energies either side of
+        // each whole `10 t` up to 40; the ticks are `ceil(10 t)` from the integer 300th root of
+        // `2^(300 * 240 - r)` (`2^(-r/300)` to 240 bits, Python's exact integers), the method of
+        // `host/tests/all/colorfight_rounding.rs`. Of the 42 found, 40 land just below the whole
+        // number (the answer is `m_lo`) and 2 just above (`m_lo + 1`).
+        // (age, surround quarters, energy bits, ticks)
+        let cases: [(u32, u8, i64, u32); 7] = [
+            // First half-life (k = 0), just below 2, 5 and 10.
+            (212, 1, 22_099_782_823_835, 2),
+            (212, 1, 8_324_517_054_014, 5),
+            (212, 2, 45_058_559_106_870, 2),
+            // Second half-life (k = 1): the comparison scales `a` by 2^k.
+            (512, 2, 25_321_008_295_835, 2),
+            (512, 4, 20_085_007_944_828, 5),
+            // Just above 2 and 13: one tick more.
+            (258, 4, 83_015_604_968_577, 3),
+            (558, 4, 6_584_045_026_629, 14),
+        ];
+        for (age, quarters, e, ticks) in cases {
+            let (num, den) = (
+                (u128::from(quarters) * 500) << 32,
+                (200u128 << 32) + e as u128,
+            );
+            let (m_lo, m_hi) = first_bracket(age, num, den);
+            assert_eq!(
+                m_hi,
+                m_lo + 1,
+                "age {age}: the bracket holds no whole number"
+            );
+            let adjacent = 5 - quarters;
+            assert_eq!(surround_quarters(adjacent), i64::from(quarters));
+            assert_eq!(
+                attack_ticks(Variant::Conquest, true, age, adjacent, Num::from_bits(e)),
+                ticks,
+                "age {age}, {quarters}/4, energy bits {e}"
+            );
+        }
+    }
+
     #[test]
     fn the_long_division_decides_both_ways() {
         // 2^(-150/300) = 0.7071067811865475244...; 7071067811865475 / 10^16 is just below it,

@@ -553,6 +553,25 @@ mod tests {
     use crate::game::{step_with_bots, Game};
     use crate::games::mammut::Params;
 
+    #[test]
+    fn animals_are_worth_4_each_before_the_last_round_then_the_bonus_step() {
+        let mut g = Mammut::new(&Params, 1).unwrap();
+        g.animals[0] = 0b0011;
+        g.round = 2;
+        // Only the animals not yet had count, 4 each.
+        assert_eq!(animal_worth(&g.view(0), 0, 0b0110), ANIMAL_WORTH);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b1100), 2 * ANIMAL_WORTH);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b0011), 0);
+        // The last round: what the end bonus gains, 2 animals (0) to 3 (4) to 4 (9).
+        g.round = ROUNDS;
+        assert_eq!(animal_worth(&g.view(0), 0, 0b0110), 4);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b1100), 9);
+        assert_eq!(animal_worth(&g.view(0), 0, 0b0011), 0);
+        // Another seat's animals are its own.
+        assert_eq!(animal_worth(&g.view(1), 1, 0b0011), 0);
+        assert_eq!(animal_worth(&g.view(1), 1, 0b0111), 4);
+    }
+
     fn play(names: [&str; PLAYERS], seed: u64) -> Mammut {
         let mut g = Mammut::new(&Params, seed).unwrap();
         let mut bots: [MammutBot; PLAYERS] =

@@ -919,3 +919,14 @@ fn digest_changes_with_every_field_of_the_state() {
         .collect();
     assert!(missed.is_empty(), "the digest misses: {missed:?}");
 }
+
+#[test]
+fn placement_gives_5_3_2_1_0_by_points_ties_splitting() {
+    let mut g = Mammut::new(&Params, 1).unwrap();
+    g.points = [40, 57, 62, 17, 51];
+    let s = PLACEMENT_SCALE;
+    assert_eq!(g.placement(), [s, 3 * s, 5 * s, 0, 2 * s]);
+    // Two first (5 + 3 split), three last (2 + 1 + 0 split).
+    g.points = [10, 10, 0, 0, 0];
+    assert_eq!(g.placement(), [4 * s, 4 * s, s, s, s]);
+}

@@ -1346,3 +1346,30 @@ fn siege_decision_names_who_was_defeated_and_when_and_no_invader_life() {
         "the invader has no life to show"
     );
 }
+
+#[test]
+fn variants_are_named_as_on_the_command_line() {
+    assert_eq!(Variant::Duel.name(), "duel");
+    assert_eq!(Variant::Siege.name(), "siege");
+    for v in [Variant::Duel, Variant::Siege] {
+        assert_eq!(Variant::from_name(v.name()), Some(v));
+    }
+    assert_eq!(Variant::from_name(""), None);
+}
+
+#[test]
+fn siege_costs_ask_the_defender_ten_and_refuse_the_invader() {
+    // What the bots and the generators read: the defender builds and upgrades for TOWER_COST;
+    // the invader can do neither (u64::MAX).
+    let g = siege_game();
+    for cost in [TowerDefense::build_cost, TowerDefense::upgrade_cost] {
+        assert_eq!(cost(&g, siege::DEFENDER_SEAT), siege::TOWER_COST);
+        assert_eq!(cost(&g, siege::INVADER_SEAT), u64::MAX);
+    }
+    assert_eq!(siege::TOWER_COST, 10);
+    // Duel: both players pay the same, and a seat out of range cannot pay.
+    let g = duel();
+    assert_eq!((g.build_cost(0), g.build_cost(1)), (50, 50));
+    assert_eq!((g.upgrade_cost(0), g.upgrade_cost(1)), (75, 75));
+    assert_eq!((g.build_cost(2), g.upgrade_cost(2)), (u64::MAX, u64::MAX));
+}

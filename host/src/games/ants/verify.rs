@@ -197,7 +197,10 @@ pub fn rerun_with(
     game.kill_at_start(at_start);
     each.state(&game);
     let empty: Vec<Vec<Order>> = Vec::new();
-    while !game.is_finished() {
+    // A match stopped before its end (`--max-turns`, a signal ending arena) is re-played as far
+    // as it went: the replay's `game_length`.
+    let length = replay.get("game_length").and_then(Value::as_u64);
+    while !game.is_finished() && length.is_none_or(|n| (game.current_turn() as u64) < n) {
         let t = game.current_turn() as usize + 1;
         let these = orders.get(t).unwrap_or(&empty);
         let slices: Vec<&[Order]> = (0..game.players())
@@ -597,7 +600,7 @@ pub fn replay_value(
         steps: u64::from(turns),
         turns,
         checks: (ants + d["food"].as_array().map_or(0, Vec::len)) as u64,
-        over: true,
+        over: game_over(&got),
         detail: format!(
             "{} players, {ants} ants, {} food, end: {}",
             d["players"].as_u64().unwrap_or(0),
@@ -606,4 +609,12 @@ pub fn replay_value(
         ),
         meta,
     })
+}
+
+/// Whether a re-played replay reached the game's end: a cut-off, or the last turn.
+fn game_over(got: &Value) -> bool {
+    let d = &got["replaydata"];
+    let cutoff = d["cutoff"].as_str().unwrap_or("");
+    let length = got["game_length"].as_u64().unwrap_or(0);
+    !cutoff.is_empty() || d["turns"].as_u64().is_some_and(|t| length >= t)
 }

@@ -1,5 +1,5 @@
-"""A sandboxed bot that only passes: the honest seat's match against it is the baseline of
-host/tests/all/sandbox_attacks.rs."""
+"""A sandboxed bot that attacks nothing and plays as its game's shim: the honest seat's match
+against it is the baseline of host/tests/all/sandbox_attacks.rs."""
 from hostile import *
 
 pass_forever()

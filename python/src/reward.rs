@@ -1,0 +1,103 @@
+//! The rewards the environments give (docs/python.md, "Rewards"): each step, the change of a
+//! measure of how the seat stands, plus the ranking term when the match ends (added by the
+//! environments: `1 - 2 rank / (seats - 1)`).
+//!
+//! Two measures, chosen per environment (`reward=` in Python):
+//! - [`Kind::Teach`] (the default): the seat's own [`Teach::measure`] minus the mean of the other
+//!   seats', so that what the others gain counts against it: in Tower Defense Duel the damage dealt
+//!   (the opponent's lives lost) and taken (one's own), in ColorFight the territory (and energy in
+//!   Conquest) won and lost.
+//! - [`Kind::Score`]: the seat's own score in the game's measure (`info["score"]`), as the
+//!   environments gave before: in Tower Defense Duel one's own life alone, which a learner
+//!   cannot raise (nothing rewards damaging the opponent).
+
+use crate::games::Observe;
+use arena_core::games::ants::Ants;
+use arena_core::games::ballroom::Ballroom;
+use arena_core::games::colorfight::{ColorFight, Variant};
+use arena_core::games::mammut::Mammut;
+use arena_core::games::tower_defense::TowerDefense;
+use arena_core::Seat;
+
+/// Which measure the rewards follow.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Kind {
+    #[default]
+    Teach,
+    Score,
+}
+
+impl Kind {
+    /// `"teach"` or `"score"`.
+    pub fn from_name(name: &str) -> Result<Self, String> {
+        match name {
+            "teach" => Ok(Kind::Teach),
+            "score" => Ok(Kind::Score),
+            _ => Err(format!("reward `{name}`: `teach` or `score`")),
+        }
+    }
+}
+
+/// What a seat has that a learner should want more of, in the game's own units (the default: the
+/// game's score).
+pub trait Teach: Observe {
+    fn measure(game: &Self, seat: Seat) -> f64 {
+        Self::score(game, seat) as f64
+    }
+}
+
+/// Tower Defense: the seat's lives, less the invaders on the path it defends, each counted as
+/// the part of a life it has walked (`(pos + 1) / 100`: the whole life as it leaves space 99, when
+/// the life is lost). Against the others' (`measures`): the opponent's lives lost are damage
+/// dealt, one's own damage taken, and on the way an invader killed by one's towers gives back
+/// what its walk had cost, one's own invaders walking on earn as they go. In Siege the invader
+/// has neither lives nor a path to defend, so the defender's measure counts against it.
+impl Teach for TowerDefense {
+    fn measure(game: &Self, seat: Seat) -> f64 {
+        let walked: usize = game.defended_board(seat).map_or(0, |b| {
+            crate::obs::bits(game.masks(b).0).map(|p| p + 1).sum()
+        });
+        f64::from(game.life(seat)) - walked as f64 / crate::obs::PATH as f64
+    }
+}
+
+/// ColorFight: cells held; Conquest adds 10 a gold mine (as its score) and a tenth of the energy
+/// (0 to 100: up to 10 cells' worth).
+impl Teach for ColorFight {
+    fn measure(game: &Self, seat: Seat) -> f64 {
+        let Some(p) = game.player(seat) else {
+            return 0.0;
+        };
+        match game.variant() {
+            Variant::Skirmish => p.cells.into(),
+            Variant::Conquest => {
+                f64::from(p.cells)
+                    + 10.0 * f64::from(p.gold_mines)
+                    + (p.energy.to_num::<i64>() / 10) as f64
+            }
+        }
+    }
+}
+
+/// Ballroom Blitz, Mammut, Ants: the game's score (points scored, furs and animals, hills and
+/// ants), against the others'.
+impl Teach for Ballroom {}
+impl Teach for Mammut {}
+impl Teach for Ants {}
+
+/// Each of `seats` seats' measure now: under [`Kind::Teach`] its own minus the mean of the
+/// others' (its own alone with one seat); under [`Kind::Score`] `scores` (the game's score, the
+/// outcome's once over).
+pub fn measures<G: Teach>(game: &G, seats: usize, kind: Kind, scores: &[i64]) -> Vec<f64> {
+    match kind {
+        Kind::Score => scores.iter().map(|&s| s as f64).collect(),
+        Kind::Teach => {
+            let own: Vec<f64> = (0..seats).map(|s| G::measure(game, s)).collect();
+            let all: f64 = own.iter().sum();
+            let others = seats.saturating_sub(1).max(1) as f64;
+            own.iter()
+                .map(|&m| if seats > 1 { m - (all - m) / others } else { m })
+                .collect()
+        }
+    }
+}

@@ -1,0 +1,75 @@
+"""python/examples/train_ppo.py, a few hundred env-steps: it runs, its losses are finite, and the
+evaluation counts every match once (the 10-minute training that beats `random` is not run here:
+docs/python.md, "Training")."""
+
+import importlib.util
+import math
+
+import pytest
+
+from conftest import ROOT
+
+
+def load():
+    spec = importlib.util.spec_from_file_location("train_ppo", ROOT / "python" / "examples" / "train_ppo.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("plain", [False, True])
+def test_ppo_runs_and_its_losses_are_finite(plain):
+    mod = load()
+    args = ["--game", "td-duel", "--envs", "8", "--steps", "16", "--total-steps", "384", "--eval", "0", "--minutes", "5"]
+    curve = mod.main(args + (["--plain"] if plain else []))
+    assert curve and curve[-1]["steps"] >= 384
+    for row in curve:
+        for k in ("policy_loss", "value_loss", "entropy", "kl"):
+            assert math.isfinite(row[k]), (k, row)
+        assert row["entropy"] > 0
+
+
+def test_the_per_position_gradients_are_the_numerical_ones():
+    """The hand-written backward pass of the per-position network, against finite differences."""
+    mod = load()
+    import numpy as np
+
+    config = {"size": "5x5", "ticks": 40}
+    env = mod.make("cf-skirmish", 3, 0, config)
+    obs, infos = env.reset()
+    for _ in range(3):
+        obs, _, _, _, infos = env.step(policy="random")
+    rng = np.random.default_rng(1)
+    agent = mod.Agent(rng, obs[0, 0], env.listed, 1e-3, "cf-skirmish")
+    x = obs[:, 0]
+    dl = rng.standard_normal((3, env.listed)).astype(np.float32)
+    dv = rng.standard_normal(3).astype(np.float32)
+
+    def loss():
+        logits, v, _ = agent.forward(x)
+        return float((logits * dl).sum() + (v * dv).sum())
+
+    _, _, cache = agent.forward(x)
+    grads = agent.backward(cache, dl, dv)
+    params = agent.opt.params
+    for p, g in [(params[0], grads[0]), (params[-4], grads[-4]), (params[-2], grads[-2])]:
+        i = np.unravel_index(np.argmax(np.abs(g)), g.shape)
+        old = p[i]
+        p[i] = old + 1e-2
+        up = loss()
+        p[i] = old - 1e-2
+        down = loss()
+        p[i] = old
+        assert (up - down) / 2e-2 == pytest.approx(float(g[i]), rel=0.05, abs=1e-3)
+
+
+def test_evaluation_counts_each_match_once():
+    mod = load()
+    import numpy as np
+
+    config = {"size": "6x6", "ticks": 40}
+    env = mod.make("cf-skirmish", 1, 0, config)
+    obs, _ = env.reset()
+    agent = mod.Agent(np.random.default_rng(0), obs[0, 0], env.listed, 1e-3, "cf-skirmish")
+    won, drawn, lost = mod.evaluate(agent, "cf-skirmish", 6, 3, config)
+    assert won + drawn + lost == 6
