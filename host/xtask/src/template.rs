@@ -58,7 +58,8 @@ fn desktop(args: &[String]) -> Result<Vec<String>> {
 }
 
 /// Builds the template's QEMU firmware and plays its lineup in QEMU: every digest (one a turn) and
-/// each match's game and configuration as the desktop binary's.
+/// each match's game and configuration as the desktop binary's; each match's stack high-water
+/// within the stack and its cost row logged.
 pub fn qemu_check() -> Result<()> {
     let elf = build_board("qemu-lm3s6965", "thumbv7m-none-eabi")?;
     let args = vec![format!("matches={MATCHES}"), "digest=1".to_owned()];
@@ -94,5 +95,27 @@ pub fn qemu_check() -> Result<()> {
         &started,
     )?;
     println!("xtask test: {DIR} on QEMU and its desktop binary: {said} identical");
+    for m in 0..MATCHES {
+        let line = |kind: &str| {
+            ran.lines
+                .iter()
+                .find(|l| log::kind(l) == kind && log::num::<u32>(l, "m") == Some(m))
+        };
+        let stack = line("stack")
+            .and_then(|l| Some((log::num::<u32>(l, "used")?, log::num::<u32>(l, "of")?)));
+        let Some((used, of)) = stack else {
+            anyhow::bail!("no stack line for the template's match {m} on QEMU");
+        };
+        ensure!(
+            used < of,
+            "the template's match {m} used {used} of {of} bytes of stack"
+        );
+        ensure!(
+            line("cost")
+                .and_then(|l| log::num::<u32>(l, "bots_median"))
+                .is_some(),
+            "no cost line with the bots' median for the template's match {m} on QEMU"
+        );
+    }
     Ok(())
 }
