@@ -58,6 +58,8 @@ pub struct CostSummary {
     pub min: u32,
     /// The median turn (of the samples kept).
     pub median: u32,
+    /// The 99th percentile (nearest rank, of the samples kept).
+    pub p99: u32,
     /// The dearest turn.
     pub max: u32,
     /// All turns together.
@@ -115,10 +117,14 @@ impl CostStats {
             .get(kept.len().saturating_sub(1) / 2)
             .copied()
             .unwrap_or(0);
+        // Nearest rank: the ceil(0.99 n)-th smallest.
+        let rank = kept.len().saturating_mul(99).div_ceil(100).max(1);
+        let p99 = kept.get(rank.saturating_sub(1)).copied().unwrap_or(0);
         CostSummary {
             turns: self.turns,
             min: self.min,
             median,
+            p99,
             max: self.max,
             total: self.total,
         }
@@ -143,6 +149,19 @@ mod tests {
         );
         s.record(60);
         assert_eq!(s.summary().median, 30, "lower median for an even count");
+    }
+
+    #[test]
+    fn p99_is_the_nearest_rank() {
+        let mut s = CostStats::new();
+        for c in 1..=200 {
+            s.record(c);
+        }
+        let r = s.summary();
+        assert_eq!((r.median, r.p99, r.max), (100, 198, 200));
+        let mut one = CostStats::new();
+        one.record(7);
+        assert_eq!(one.summary().p99, 7);
     }
 
     #[test]

@@ -204,7 +204,7 @@ pub fn play_match<G: Screen + Roster, B: Board>(
     };
     announce_end(board, &summary, outcome.as_ref());
     #[cfg(feature = "defmt")]
-    log_end::<G>(&summary, outcome.as_ref());
+    log_end::<G>(&summary, outcome.as_ref(), game.turn_limit_us());
     let _ = draw_result(&label, game, turns, board.display());
     frame(
         board,
@@ -327,7 +327,11 @@ fn announce_end<B: Board>(
 /// The match is over: the log lines of its digest, result and cost.
 #[cfg(feature = "defmt")]
 #[inline(always)]
-fn log_end<G: Roster>(summary: &MatchSummary, outcome: Option<&arena_core::Outcome>) {
+fn log_end<G: Roster>(
+    summary: &MatchSummary,
+    outcome: Option<&arena_core::Outcome>,
+    limit_us: u32,
+) {
     let MatchSummary {
         number,
         turns,
@@ -352,17 +356,20 @@ fn log_end<G: Roster>(summary: &MatchSummary, outcome: Option<&arena_core::Outco
             None => defmt::warn!("result m={=u32} turns={=u32} stopped (max steps)", number, turns),
         }
         defmt::info!(
-            "cost m={=u32} game={=str} turns={=u32} min={=u32} median={=u32} max={=u32} total={=u64} bots_min={=u32} bots_median={=u32} bots_max={=u32}",
+            "cost m={=u32} game={=str} turns={=u32} min={=u32} median={=u32} p99={=u32} max={=u32} total={=u64} bots_min={=u32} bots_median={=u32} bots_p99={=u32} bots_max={=u32} limit_us={=u32}",
             number,
             G::NAME,
             cost.turns,
             cost.min,
             cost.median,
+            cost.p99,
             cost.max,
             cost.total,
             bots_cost.min,
             bots_cost.median,
-            bots_cost.max
+            bots_cost.p99,
+            bots_cost.max,
+            limit_us
         );
     }
 }

@@ -376,6 +376,12 @@ impl<T> SidePanel for T {}
 pub trait Screen: Game + SidePanel {
     /// A short name for the header (a few letters: the header also shows the turn).
     const SHORT: &'static str;
+    /// The time a bot has for one turn under the game's rules (`rules/<game>.md`), in
+    /// microseconds; 0 when the rules give none. The cost report shows a bot's turn as a share of
+    /// it at the chip's clock.
+    fn turn_limit_us(&self) -> u32 {
+        0
+    }
     /// Draw the state inside `layout.body` (already cleared to the background). On the desktop
     /// ([`Layout::side`] is set) the numbers go in the side panel instead, and the body may show
     /// more detail (the cells are larger).

@@ -140,6 +140,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 {
     const SHORT: &'static str = "Ants";
 
+    /// The match's `turntime` (the rules' settings: 1,000 ms unless set).
+    fn turn_limit_us(&self) -> u32 {
+        self.turntime().saturating_mul(1000)
+    }
+
     fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         let (rows, cols) = (self.rows() as u32, self.cols() as u32);
         let place = place(self, layout, D::Color::DEPTH);

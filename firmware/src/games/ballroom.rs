@@ -17,6 +17,11 @@ const PANEL_CHARS: u32 = 9;
 impl Screen for Ballroom {
     const SHORT: &'static str = "Ballroom";
 
+    /// 2 s a phase, as in the reference engine.
+    fn turn_limit_us(&self) -> u32 {
+        2_000_000
+    }
+
     fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         let side = BOARD as u32;
         let place = layout.grid_with_panel(side, side, PANEL_CHARS, self.players().len() as u32);

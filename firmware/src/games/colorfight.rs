@@ -20,6 +20,11 @@ pub const PANEL_CHARS: u32 = 6;
 impl Screen for ColorFight {
     const SHORT: &'static str = "ColorFight";
 
+    /// One tick is 100 ms: an answer within the tick.
+    fn turn_limit_us(&self) -> u32 {
+        100_000
+    }
+
     fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         let (w, h) = (self.width() as u32, self.height() as u32);
         let seats = self.players().len() as u32;

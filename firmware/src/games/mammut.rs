@@ -14,6 +14,11 @@ use crate::screen::{fitted_text, px, Canvas, Layout, Screen};
 impl Screen for Mammut {
     const SHORT: &'static str = "Mammut";
 
+    /// 5 s an action, as the host gives a bot.
+    fn turn_limit_us(&self) -> u32 {
+        5_000_000
+    }
+
     fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         // Six lines (the round, five seats): tighten the spacing to the font's height if needed.
         const LINES: i32 = 1 + PLAYERS as i32;

@@ -34,6 +34,14 @@ pub fn fold(pos: usize) -> (u32, u32) {
 impl Screen for TowerDefense {
     const SHORT: &'static str = "TD";
 
+    /// Rules 6: 10 ms a turn on average (Duel), 15 ms (Siege).
+    fn turn_limit_us(&self) -> u32 {
+        match self.variant() {
+            arena_core::games::tower_defense::Variant::Siege => 15_000,
+            _ => 10_000,
+        }
+    }
+
     fn draw_body<D: Canvas>(&self, target: &mut D, layout: &Layout) -> Result<(), D::Error> {
         let boards = self.boards() as u32;
         let cols = SIDE

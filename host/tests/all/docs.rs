@@ -194,7 +194,14 @@ fn scratch(page: &Path) -> PathBuf {
         let _ = std::os::unix::fs::symlink(shared.canonicalize().unwrap_or(shared), &link);
     }
     for entry in [
-        "host", "boards", "core", "firmware", "tests", "benches", "docs",
+        "host",
+        "boards",
+        "core",
+        "firmware",
+        "tests",
+        "benches",
+        "docs",
+        "templates",
     ] {
         let _ = std::os::unix::fs::symlink(
             root().join(entry).canonicalize().unwrap_or_default(),

@@ -12,6 +12,8 @@
 //!    (`pico_check`).
 //! 7. The STM32F411 Black Pill's ELF on the emulated STM32F411: digests, ST7789 frames, clocks,
 //!    panic, stack, the DFU image (`stm32_check`).
+//! 8. The user's crate (templates/rust-bot): its firmware built for the three boards beside theirs,
+//!    and on QEMU every digest of its lineup equal to its desktop binary's (`template`).
 
 use anyhow::{bail, ensure, Result};
 use arena_firmware::{Gray4Frame, RunConfig};
@@ -31,12 +33,20 @@ const SNAP: u32 = 25;
 pub fn run(clock: &mut Clock) -> Result<()> {
     // The Pico's checks need flip-link and Node's packages, the STM32F411's its venv.
     crate::setup::all()?;
-    let f411 = clock.step("STM32F411 build", crate::stm32_check::build)?;
+    let f411 = clock.step("STM32F411 build", || {
+        let release = crate::stm32_check::build()?;
+        crate::template::build_board("stm32f411", crate::stm32::TARGET)?;
+        Ok(release)
+    })?;
     let beside_f411 = std::thread::spawn(move || {
         let start = std::time::Instant::now();
         (crate::stm32_check::emulate(&f411), start.elapsed())
     });
-    let pico = clock.step("Pico build", crate::pico_check::build);
+    let pico = clock.step("Pico build", || {
+        let release = crate::pico_check::build()?;
+        crate::template::build_board("rp-pico", crate::pico::TARGET)?;
+        Ok(release)
+    });
     let beside = pico.map(|pico| {
         std::thread::spawn(move || {
             let start = std::time::Instant::now();
@@ -68,6 +78,7 @@ pub fn run(clock: &mut Clock) -> Result<()> {
 /// board and the cost budget.
 pub fn qemu_board(clock: &mut Clock) -> Result<()> {
     let release = clock.step("QEMU build", qemu::build)?;
+    clock.step("template on QEMU", crate::template::qemu_check)?;
     clock.step("QEMU digests", || {
         digests_and_pixels(&release.join("arena"))
     })?;

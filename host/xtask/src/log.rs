@@ -71,6 +71,16 @@ pub fn cost_rows(
     unit: &str,
     stack_size: bool,
 ) -> Vec<serde_json::Value> {
+    cost_rows_of(lines, 0..matches, unit, stack_size)
+}
+
+/// [`cost_rows`] of the matches numbered `numbers` (a run that started at `first=N`).
+pub fn cost_rows_of(
+    lines: &[String],
+    numbers: impl Iterator<Item = u32>,
+    unit: &str,
+    stack_size: bool,
+) -> Vec<serde_json::Value> {
     use serde_json::json;
     let find = |kind_: &str, m: u32| {
         lines
@@ -79,7 +89,7 @@ pub fn cost_rows(
             .cloned()
             .unwrap_or_default()
     };
-    (0..matches)
+    numbers
         .map(|m| {
             let (start, cost, stack) = (find("start", m), find("cost", m), find("stack", m));
             let n = |l: &str, k: &str| num::<u64>(l, k).unwrap_or(0);
@@ -93,7 +103,7 @@ pub fn cost_rows(
                 let figure = |k: &str| n(&cost, &format!("{prefix}{k}"));
                 row.insert(
                     key,
-                    json!({ "min": figure("min"), "median": figure("median"), "max": figure("max") }),
+                    json!({ "min": figure("min"), "median": figure("median"), "p99": figure("p99"), "max": figure("max") }),
                 );
             }
             row.insert("stack_bytes".into(), json!(n(&stack, "used")));
@@ -101,6 +111,7 @@ pub fn cost_rows(
                 row.insert("stack_size".into(), json!(n(&stack, "of")));
             }
             row.insert("state_bytes".into(), json!(n(&start, "state")));
+            row.insert("limit_us".into(), json!(n(&cost, "limit_us")));
             serde_json::Value::Object(row)
         })
         .collect()

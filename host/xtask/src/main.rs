@@ -54,6 +54,7 @@ macro_rules! eprintln {
 
 mod check;
 mod cost;
+mod cost_pick;
 mod demo;
 mod dfu;
 mod elf;
@@ -82,6 +83,7 @@ mod stm32_check;
 #[path = "../../../boards/stack_area.rs"]
 mod stack_area;
 mod tally;
+mod template;
 mod tools;
 mod uf2;
 
@@ -132,10 +134,12 @@ fn task(args: Vec<String>) -> Result<()> {
             Some("stm32f411") => {
                 setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
             }
-            Some(other) => {
-                bail!("firmware-test --board {other}: qemu-lm3s6965, rp-pico or stm32f411")
-            }
+            Some("template") => template::qemu_check(),
+            Some(other) => bail!(
+                "firmware-test --board {other}: qemu-lm3s6965, rp-pico, stm32f411 or template"
+            ),
         },
+        Some("cost") if flag(&args, "--game").is_some() => cost_pick::run(&args),
         Some("cost") => match flag(&args, "--board").as_deref() {
             None | Some("qemu-lm3s6965") => {
                 cost::run(args.iter().any(|a| a == "--json")).map(|_| ())
@@ -148,6 +152,7 @@ fn task(args: Vec<String>) -> Result<()> {
         },
         Some("emulate") => emulate::run(
             args.get(1).map(String::as_str),
+            flag(&args, "--elf").as_deref().map(std::path::Path::new),
             number(&args, "--matches", 3)?,
             number(&args, "--snap", 10)?,
         ),
@@ -202,11 +207,12 @@ tasks:
           fuzz --seconds 4 --jobs 2 --sanitizer none --dev), then the core's mutants on the lines
           the change touches against main (same as mutants --diff: on main itself, none); ends
           with the time each step took
-  emulate rp-pico|stm32f411 [--matches N] [--snap N]
+  emulate rp-pico|stm32f411 [--matches N] [--snap N] [--elf FILE]
           the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
           Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
           with an ST7789 on SPI1; the defmt log decoded live, the screen saved every N turns (and
-          each announced frame) as PNG frames and an animated GIF in target/emulate/<board>/
+          each announced frame) as PNG frames and an animated GIF in target/emulate/<board>/;
+          --elf FILE boots FILE instead (a user's firmware, e.g. from templates/rust-bot)
   firmware-test
           host vs QEMU: identical digests, screendumps equal to the host rendering, the OLED's
           bytes a game frame (a median under a quarter of a whole frame), the panic screen, no
@@ -214,14 +220,20 @@ tasks:
           the emulated Pico: identical digests, OLED frames equal to the host rendering at
           oled128x64, the panic in the log with a failure status, the stack per match (the Pico
           booted from its UF2 file); then the same on the emulated STM32F411 with its ST7789 at
-          rgb240x240, its clock tree and the DFU image (--board qemu-lm3s6965|rp-pico|stm32f411:
-          one board's checks alone)
+          rgb240x240, its clock tree and the DFU image; templates/rust-bot (a user's crate) built
+          for the three boards and its lineup in QEMU with every digest equal to its desktop
+          binary's (--board qemu-lm3s6965|rp-pico|stm32f411|template: that part's checks alone)
   cost [--json] [--board rp-pico|stm32f411]
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
           JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated Pico
           (Cortex-M0+) beside the QEMU Cortex-M3 figures; JSON in target/cost-rp-pico.json;
           --board stm32f411: instructions per turn on the emulated STM32F411 (Cortex-M4F), JSON
           in target/cost-stm32f411.json
+  cost --game G [--bot B] [--vs X] [--board qemu-lm3s6965|rp-pico|stm32f411|all] [--json]
+          only the lineup entries playing G with B against X: per turn of the rules and of the
+          bots (all seats together) min/median/p99/max, the bots' share of G's time limit at the
+          chip's clock, stack; QEMU plays each entry alone, the Pico and the F411 their rotation
+          up to the last one picked; JSON in target/cost-pick.json
   uf2 --board rp-pico
           the Pico's release ELF as a UF2 file: target/uf2/pocket-arena-rp-pico.uf2
   size    flash and static RAM of every board
