@@ -64,7 +64,7 @@ pub use state::{
     CUTOFF_LAND,
 };
 pub use turn::MAX_RADIUS2;
-pub use view::AntsView;
+pub use view::{AntsView, Sight};
 
 use crate::digest::Digest;
 use crate::game::{Game, Roster, SetupError, StepReport};

@@ -480,6 +480,53 @@ impl ColorFight {
                 .any(|c| c.owner == me && c.attacker == 0 && c.building == Building::None)
     }
 
+    /// Sets this game up as a protocol described it: `params`, the tick, every cell (row-major)
+    /// and every player, in place. The seed is 0 and the random streams are seed 0's (no
+    /// protocol sends them): a step of the rebuilt game draws the players' order and the
+    /// respawn cells from other numbers than the engine's. Refused (nothing changed) when the
+    /// cells are not `width * height` or over [`MAX_CELLS`], or the players not `params.players`
+    /// (2 to [`MAX_PLAYERS`]).
+    pub fn rebuild(
+        &mut self,
+        params: &Params,
+        tick: u32,
+        cells: &[Cell],
+        players: &[Player],
+    ) -> Result<(), SetupError> {
+        let (w, h) = (params.width as usize, params.height as usize);
+        if w < 2 || h < 2 || cells.len() != w.saturating_mul(h) {
+            return Err(SetupError::Invalid(
+                "cells are not width x height, both at least 2",
+            ));
+        }
+        if cells.len() > MAX_CELLS {
+            return Err(SetupError::Capacity("more than MAX_CELLS cells"));
+        }
+        if params.players < 2
+            || params.players as usize > MAX_PLAYERS
+            || players.len() != params.players as usize
+        {
+            return Err(SetupError::Invalid(
+                "2 to 8 players, as many as params.players",
+            ));
+        }
+        self.params = *params;
+        self.seed = 0;
+        self.tick = tick;
+        self.cells.fill(Cell::default());
+        for (slot, cell) in self.cells.iter_mut().zip(cells) {
+            *slot = *cell;
+        }
+        self.players.fill(Player::start(0));
+        for (slot, player) in self.players.iter_mut().zip(players) {
+            *slot = *player;
+        }
+        self.order_rng = Rng::stream(0, b"colorfight/order");
+        self.retreat_rng = Rng::stream(0, b"colorfight/retreat");
+        self.spawn_rng = Rng::stream(0, b"colorfight/map");
+        Ok(())
+    }
+
     /// [`Game::step`], telling why each refused action was refused (`why[seat]`, `None` for an
     /// action taken, a pass, or a seat that does not move).
     pub fn step_explained(

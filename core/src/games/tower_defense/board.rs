@@ -524,6 +524,54 @@ impl<H: Hp> Board<H> {
                 == (self.turret1.get(), self.stunner0.get(), self.bombs.get())
     }
 
+    /// Puts the invader `v` describes on its space (a state rebuilt from what a protocol sent):
+    /// `false`, and nothing changed, if the space is off the path or taken, or a value does not
+    /// fit the board (no hit points, or more than the board's width holds).
+    pub fn put_invader(&mut self, v: &InvaderView) -> bool {
+        let pos = usize::from(v.pos);
+        let (hp, maxhp) = (
+            H::saturating(u64::from(v.hp)),
+            H::saturating(u64::from(v.maxhp)),
+        );
+        if hp.get() != v.hp || maxhp.get() != v.maxhp || v.hp == 0 || self.has_invader(pos) {
+            return false;
+        }
+        let Some(slot) = self.inv.get_mut(pos) else {
+            return false;
+        };
+        *slot = Invader {
+            hp,
+            maxhp,
+            defense: v.defense,
+            stun_res: v.stun_res,
+            stun: v.stun_time,
+        };
+        self.occupied.put(bit(pos), true);
+        self.stunned.put(bit(pos), v.stun_time > 0);
+        true
+    }
+
+    /// Puts the tower `t` describes on its space under `rules`: `false`, and nothing changed, if
+    /// the space is off the path or holds a tower, or `t.level` is not the level its power and
+    /// range make, or its investment is over what a tower holds (2^30 - 1).
+    pub fn put_tower(&mut self, t: &TowerView, rules: &BoardRules) -> bool {
+        let pos = usize::from(t.pos);
+        if pos >= SPACES || self.has_tower(pos) || t.invested > TowerTag::INVESTED_MASK {
+            return false;
+        }
+        self.edit_tower(pos, |tag, pw, rg, cd| {
+            *tag = TowerTag::new(t.kind, u64::from(t.invested));
+            *pw = t.power;
+            *rg = t.range;
+            *cd = t.cooldown;
+        });
+        if self.tower(pos, rules).is_some_and(|got| got == *t) {
+            return true;
+        }
+        self.remove_tower(pos);
+        false
+    }
+
     /// Test set-up: an invader anywhere, with any stats (`hp == 0` empties the space).
     #[cfg(test)]
     pub(crate) fn place(&mut self, pos: usize, hp: u32, maxhp: u32, def: u16, res: u16, stun: u16) {

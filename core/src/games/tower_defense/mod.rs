@@ -364,6 +364,66 @@ impl TowerDefense {
         }
     }
 
+    /// A state of `variant` at turn `turn` with no tower and no invader, the accounts as at the
+    /// start: the first step of rebuilding a state from what a protocol sent a seat (then
+    /// [`TowerDefense::set_players`] or [`TowerDefense::set_siege`],
+    /// [`TowerDefense::put_invader`], [`TowerDefense::put_tower`]).
+    pub fn rebuilt(variant: Variant, turn: u32) -> TowerDefense {
+        TowerDefense {
+            turn,
+            state: match variant {
+                Variant::Duel => DUEL,
+                Variant::Siege => SIEGE,
+            },
+        }
+    }
+
+    /// Sets the Duel players' accounts: `false` (nothing changed) in Siege.
+    pub fn set_players(&mut self, players: [Player; 2]) -> bool {
+        match &mut self.state {
+            State::Duel(d) => {
+                d.players = players;
+                true
+            }
+            State::Siege(_) => false,
+        }
+    }
+
+    /// Sets the Siege accounts: `false` (nothing changed) in Duel.
+    pub fn set_siege(&mut self, invader: Attacker, defender: Defender) -> bool {
+        match &mut self.state {
+            State::Siege(s) => {
+                s.invader = invader;
+                s.defender = defender;
+                true
+            }
+            State::Duel(_) => false,
+        }
+    }
+
+    /// Puts the invader `v` describes on board `board` (see `Board::put_invader`): `false` for
+    /// no such board, a space taken or values the board cannot hold.
+    pub fn put_invader(&mut self, board: usize, v: &InvaderView) -> bool {
+        match &mut self.state {
+            State::Duel(d) => d.boards.get_mut(board).is_some_and(|b| b.put_invader(v)),
+            State::Siege(s) if board == 0 => s.board.put_invader(v),
+            State::Siege(_) => false,
+        }
+    }
+
+    /// Puts the tower `t` describes on board `board` (see `Board::put_tower`): `false` for no
+    /// such board, a space taken or a level its power and range do not make.
+    pub fn put_tower(&mut self, board: usize, t: &TowerView) -> bool {
+        match &mut self.state {
+            State::Duel(d) => d
+                .boards
+                .get_mut(board)
+                .is_some_and(|b| b.put_tower(t, &duel::RULES)),
+            State::Siege(s) if board == 0 => s.board.put_tower(t, &siege::RULES),
+            State::Siege(_) => false,
+        }
+    }
+
     fn over(&self) -> bool {
         match &self.state {
             State::Duel(d) => {

@@ -76,6 +76,31 @@ pub fn state_value(g: &ColorFight) -> Value {
     serde_json::to_value(state_struct(g)).unwrap_or(Value::Null)
 }
 
+/// What the rules read that the canonical state leaves out, sent to JSON-lines bots beside it
+/// (`"extra"`; the canonical state, the traces and `arena serve`'s API are unchanged): the game's
+/// length and respawn mode, and per player the first tick it may build again, the tick its
+/// unfinished base is done (0: none), the tick it was defeated and its best attempt's score.
+/// With the state it is the whole game but the seed and the random streams.
+/// `{"ticks":600,"respawn":"auto","players":[{"nextBuild":0,"buildDone":0,"defeatedAt":0,"best":0},...]}`
+pub fn extra_json(g: &ColorFight) -> String {
+    let players: Vec<Value> = (g.players().iter())
+        .map(|p| {
+            json!({
+                "nextBuild": p.next_build,
+                "buildDone": p.build_done,
+                "defeatedAt": p.defeated_at,
+                "best": p.best,
+            })
+        })
+        .collect();
+    json!({
+        "ticks": g.params().ticks,
+        "respawn": g.params().respawn.name(),
+        "players": players,
+    })
+    .to_string()
+}
+
 /// `{"attack":[x,y]}`, `{"build":[x,y]}`, `{"join":true}` (a defeated client joining again, in
 /// the server-compatible mode), or `null` for a pass. A malformed action (which no bot can mean)
 /// is written as the string `"malformed"`, which reads back as malformed.

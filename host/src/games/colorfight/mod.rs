@@ -77,17 +77,19 @@ impl Speak for ColorFight {
 
     /// Bots hear from the engine once per tick while they are idle (not waiting for an attack to
     /// finish), and while busy on the ticks where they could build a base (rules, decision 9);
-    /// otherwise they pass without being asked.
+    /// otherwise they pass without being asked. Beside the canonical state, `"extra"`
+    /// ([`json::extra_json`]) carries what the rules read that the state leaves out.
     fn request(&self, seat: Seat) -> Option<String> {
         let asked = self
             .player(seat)
             .is_some_and(|p| !p.defeated && (p.busy_until <= self.turn() || self.may_build(seat)));
         asked.then(|| {
             format!(
-                "{{\"tick\":{},\"seat\":{seat},\"variant\":\"{}\",\"state\":{}}}",
+                "{{\"tick\":{},\"seat\":{seat},\"variant\":\"{}\",\"state\":{},\"extra\":{}}}",
                 self.turn(),
                 self.variant().name(),
-                json::state_json(self)
+                json::state_json(self),
+                json::extra_json(self)
             )
         })
     }
