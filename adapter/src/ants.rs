@@ -303,3 +303,14 @@ where
     }
     Ok(turns)
 }
+
+/// [`play`] at the desktop's capacities ([`arena_core::games::ants::Ants`]: every official map):
+/// what a bot's process on the desktop plays.
+pub fn play_desktop<B, R, W>(bot: &mut B, input: R, output: W) -> Result<u64, Error>
+where
+    B: Bot<arena_core::games::ants::Ants>,
+    R: BufRead,
+    W: Write,
+{
+    play(bot, input, output)
+}

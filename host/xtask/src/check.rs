@@ -79,6 +79,10 @@ pub fn run(clock: &mut Clock) -> Result<()> {
 pub fn qemu_board(clock: &mut Clock) -> Result<()> {
     let release = clock.step("QEMU build", qemu::build)?;
     clock.step("template on QEMU", crate::template::qemu_check)?;
+    clock.step(
+        "template's process, sandboxed",
+        crate::template::tournaments,
+    )?;
     clock.step("QEMU digests", || {
         digests_and_pixels(&release.join("arena"))
     })?;

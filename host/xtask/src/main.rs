@@ -115,6 +115,7 @@ fn task(args: Vec<String>) -> Result<()> {
             number(&args, "--snap", 10)?,
             args.iter().any(|a| a == "--verbose"),
         ),
+        Some("template-tournaments") => template::tournaments(),
         Some("firmware-test") => match flag(&args, "--board").as_deref() {
             None => {
                 let mut clock = steps::Clock::default();
@@ -134,7 +135,7 @@ fn task(args: Vec<String>) -> Result<()> {
             Some("stm32f411") => {
                 setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
             }
-            Some("template") => template::qemu_check(),
+            Some("template") => template::qemu_check().and_then(|()| template::tournaments()),
             Some(other) => bail!(
                 "firmware-test --board {other}: qemu-lm3s6965, rp-pico, stm32f411 or template"
             ),
@@ -222,7 +223,14 @@ tasks:
           booted from its UF2 file); then the same on the emulated STM32F411 with its ST7789 at
           rgb240x240, its clock tree and the DFU image; templates/rust-bot (a user's crate) built
           for the three boards and its lineup in QEMU with every digest equal to its desktop
-          binary's (--board qemu-lm3s6965|rp-pico|stm32f411|template: that part's checks alone)
+          binary's, and its process binary in sandboxed tournaments against built-in bots with
+          every result equal in-process (--board qemu-lm3s6965|rp-pico|stm32f411|template: that
+          part's checks alone)
+  template-tournaments
+          the last part alone (no board): templates/rust-bot's process binary in `arena
+          tournament GAME --sandbox` against built-in bots (the games and bots of its
+          tournaments.txt), each match's result equal to the same match played in-process; needs
+          target/debug/arena
   cost [--json] [--board rp-pico|stm32f411]
           instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
           JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated Pico

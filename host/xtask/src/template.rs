@@ -1,7 +1,9 @@
 //! The user's crate, templates/rust-bot, in `cargo xtask test`: its firmware built for every board
 //! beside the board's own (in the board's target: the same profile and flags, so it reuses the
 //! board's compiled dependencies), and its bots played on the QEMU board with every digest equal to
-//! its desktop binary's (the firmware's match loop run in-process on the host).
+//! its desktop binary's (the firmware's match loop run in-process on the host); then its process
+//! binary (built with the desktop one, in one cargo run) in sandboxed tournaments against built-in
+//! bots, every match's result equal to the same match played in-process ([`tournaments`]).
 
 use std::path::PathBuf;
 use std::process::Command;
@@ -32,16 +34,23 @@ pub fn build_board(board: &str, target: &str) -> Result<PathBuf> {
     Ok(target_dir.join(target).join("release").join(BIN))
 }
 
-/// The desktop binary's log of `args` (`matches=N digest=N`), built first (the template's own
-/// target).
-fn desktop(args: &[String]) -> Result<Vec<String>> {
+/// Builds the template's desktop binaries, the in-process one and the process one, in one cargo
+/// run (their compiles run side by side); returns the template's folder.
+fn build_desktop() -> Result<PathBuf> {
     let dir = root().join(DIR);
     tools::status(
         Command::new("cargo")
-            .args(["build", "--release", "--bin", "desktop"])
+            .args(["build", "--release", "--bin", "desktop", "--bin", "process"])
             .current_dir(&dir)
             .env_remove("RUSTFLAGS"),
     )?;
+    Ok(dir)
+}
+
+/// The desktop binary's log of `args` (`matches=N digest=N`), built first (the template's own
+/// target).
+fn desktop(args: &[String]) -> Result<Vec<String>> {
+    let dir = build_desktop()?;
     let out = Command::new(dir.join("target/release/desktop"))
         .args(args)
         .output()
@@ -117,5 +126,201 @@ pub fn qemu_check() -> Result<()> {
             "no cost line with the bots' median for the template's match {m} on QEMU"
         );
     }
+    Ok(())
+}
+
+/// A sandboxed tournament of the template's process binary.
+struct Tournament {
+    /// The game, as `arena tournament` names it.
+    game: String,
+    /// The built-in entrants (the process is entrant 0).
+    builtins: Vec<String>,
+    /// More arguments of `arena tournament`.
+    extra: Vec<String>,
+}
+
+/// The sandboxed tournaments the template lists in its `tournaments.txt`: for each game, its
+/// built-in entrants beside the template's process binary (entrant 0), and more arguments of
+/// `arena tournament`.
+fn tournament_plan() -> Result<Vec<Tournament>> {
+    let file = root().join(DIR).join("tournaments.txt");
+    let text = std::fs::read_to_string(&file)
+        .with_context(|| format!("cannot read {}", file.display()))?;
+    let golden = crate::fuzz::golden().to_string_lossy().into_owned();
+    let mut plan = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (head, tail) = line.split_once(" -- ").unwrap_or((line, ""));
+        let mut words = head.split_whitespace().map(str::to_owned);
+        let game = words.next().context("an empty line in tournaments.txt")?;
+        let builtins: Vec<String> = words.collect();
+        ensure!(
+            !builtins.is_empty(),
+            "{file:?}: {game} has no built-in entrant"
+        );
+        let extra = (tail.split_whitespace())
+            .map(|w| w.replace("{golden}", &golden))
+            .collect();
+        plan.push(Tournament {
+            game,
+            builtins,
+            extra,
+        });
+    }
+    ensure!(!plan.is_empty(), "{} lists no tournament", file.display());
+    Ok(plan)
+}
+
+/// `process GAME local`'s result line as (turns, ranks, scores, reason).
+fn local_result(line: &str) -> Option<(u64, Vec<i64>, Vec<i64>, String)> {
+    let (head, reason) = line.strip_prefix("result ")?.split_once(" reason=")?;
+    let field = |key: &str| {
+        head.split_whitespace()
+            .find_map(|w| w.strip_prefix(key)?.strip_prefix('='))
+    };
+    let list = |v: &str| {
+        v.split(',')
+            .map(str::parse)
+            .collect::<Result<Vec<i64>, _>>()
+            .ok()
+    };
+    Some((
+        field("turns")?.parse().ok()?,
+        list(field("ranks")?)?,
+        list(field("scores")?)?,
+        reason.to_owned(),
+    ))
+}
+
+/// A results file's integers at `key` of match `m`.
+fn ints(m: &serde_json::Value, key: &str) -> Option<Vec<i64>> {
+    m.get(key)?
+        .as_array()?
+        .iter()
+        .map(serde_json::Value::as_i64)
+        .collect()
+}
+
+/// The template's process binary (its bot for each game as a `cmd:` seat, through arena-adapter)
+/// in `arena tournament GAME --sandbox` against built-in bots, for each game its
+/// `tournaments.txt` lists;
+/// each match then played in-process by `process GAME local` with the match's seed: the turns,
+/// ranks, scores and reason of every match must be equal, and the process seat must have no time-out
+/// and no crash. The tournaments' tables are printed, with the time each took. Needs the `arena`
+/// binary `cargo test` builds (target/debug/arena).
+pub fn tournaments() -> Result<()> {
+    let arena = root().join("target/debug/arena");
+    ensure!(
+        arena.exists(),
+        "no {}: run `cargo test` or `cargo build -p arena-host` first",
+        arena.display()
+    );
+    let process = build_desktop()?.join("target/release/process");
+    let work = root().join("target/xtask-template");
+    std::fs::create_dir_all(&work).with_context(|| format!("cannot create {}", work.display()))?;
+    for t in tournament_plan()? {
+        let (game, builtins, extra) = (t.game.as_str(), &t.builtins, &t.extra);
+        let results = work.join(format!("{game}.json"));
+        let mut cmd = Command::new(&arena);
+        cmd.args(["tournament", game, "--sandbox", "--seed", "1", "--quiet"])
+            // Time limits far above the bots' (the check is the results, on a busy machine).
+            .args(["--turn-ms", "2000", "--results-json"])
+            .arg(&results)
+            .arg("--bot")
+            .arg(format!("cmd:{} {game}", process.display()));
+        for b in builtins {
+            cmd.args(["--bot", b]);
+        }
+        cmd.args(extra);
+        let start = std::time::Instant::now();
+        let out = cmd.output().context("cannot run arena tournament")?;
+        let took = start.elapsed();
+        ensure!(
+            out.status.success(),
+            "arena tournament {game} --sandbox failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        println!("{}", String::from_utf8_lossy(&out.stdout).trim_end());
+        let text = std::fs::read(&results)
+            .with_context(|| format!("cannot read {}", results.display()))?;
+        let json: serde_json::Value = serde_json::from_slice(&text)?;
+        let matches = json
+            .get("results")
+            .and_then(serde_json::Value::as_array)
+            .context("a results file without results")?;
+        ensure!(!matches.is_empty(), "the {game} tournament played no match");
+        for m in matches {
+            same_in_process(&process, &t, m)?;
+        }
+        println!(
+            "xtask test: {DIR}'s process in `arena tournament {game} --sandbox`: {} matches in {:.1} s, each result equal to the same match in-process",
+            matches.len(),
+            took.as_secs_f64()
+        );
+    }
+    Ok(())
+}
+
+/// Match `m` of tournament `t` played in-process by `process GAME local` with its seed and seats:
+/// the same turns, ranks, scores and reason, and no time-out or crash of the process seat.
+fn same_in_process(process: &std::path::Path, t: &Tournament, m: &serde_json::Value) -> Result<()> {
+    let (game, builtins, extra) = (t.game.as_str(), &t.builtins, &t.extra);
+    let seed = m.get("seed").and_then(serde_json::Value::as_u64);
+    let seats = ints(m, "seats");
+    let (Some(seed), Some(seats)) = (seed, seats) else {
+        anyhow::bail!("a {game} result without its seed or seats: {m}");
+    };
+    let mut local = Command::new(process);
+    local.args([game, "local", &seed.to_string()]);
+    for (seat, &entrant) in seats.iter().enumerate() {
+        if entrant == 0 {
+            let faults = &m["faults"][seat];
+            ensure!(
+                faults["timeouts"] == 0 && faults["crashes"] == 0,
+                "{game} seed {seed}: the process seat {seat} had faults: {faults}"
+            );
+            local.arg("own");
+        } else {
+            let name = usize::try_from(entrant - 1)
+                .ok()
+                .and_then(|i| builtins.get(i));
+            local.arg(name.context("a seat of no entrant")?);
+        }
+    }
+    // `process GAME local` takes the map and turns as map=FILE turns=N.
+    for pair in extra.chunks(2) {
+        if let [flag, value] = pair {
+            if let Some(key @ ("map" | "turns")) = flag.strip_prefix("--") {
+                local.arg(format!("{key}={value}"));
+            }
+        }
+    }
+    let out = local
+        .output()
+        .context("cannot run the process binary's local match")?;
+    let line = String::from_utf8_lossy(&out.stdout);
+    let got = local_result(line.trim()).with_context(|| {
+        format!(
+            "{game} seed {seed}: no result from the local match: {line} {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    })?;
+    let want = (
+        m.get("turns").and_then(serde_json::Value::as_u64),
+        ints(m, "rank"),
+        ints(m, "score"),
+        m.get("reason").and_then(serde_json::Value::as_str),
+    );
+    ensure!(
+        (
+            Some(got.0),
+            Some(&got.1),
+            Some(&got.2),
+            Some(got.3.as_str())
+        ) == (want.0, want.1.as_ref(), want.2.as_ref(), want.3),
+        "{game} seed {seed}: the process played {want:?}, the same bot in-process {got:?}"
+    );
     Ok(())
 }

@@ -6,8 +6,11 @@
 //!   boost in hit points whenever it has the gold.
 //! - [`Nearest`]: ColorFight. When idle, attacks the cell it can take quickest, the last such cell
 //!   in index order (the built-in `expander` takes the first); builds a base whenever it may.
-//! - [`Forager`]: Ants. Sees what its seat sees (the fog of war): each ant steps towards the
-//!   nearest food in sight, else the first free land square in the order N, E, S, W.
+//! - [`Forager`]: Ants. Sees what its seat sees (the fog of war): each ant, in the order of its
+//!   square, steps towards the nearest food in sight (the lowest square among the nearest), else
+//!   the first free land square in the order N, E, S, W. It reads the view in square order, never
+//!   in the order the view lists things (the engine's lists in-process, the protocol's lines in a
+//!   process): so it plays the same match both ways.
 //! - [`MyLineup`]: the matches the desktop and the boards play: each bot beside built-in ones.
 
 #![no_std]
@@ -136,13 +139,18 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
             return orders;
         }
         let me = view.seat();
+        // Our ants in the order of their squares (the view lists them in its source's order).
+        let mut mine: heapless::Vec<u16, A> = heapless::Vec::new();
+        for (ant, owner) in view.ants() {
+            if let (true, Ok(sq)) = (owner == me, u16::try_from(ant)) {
+                let _ = mine.push(sq);
+            }
+        }
+        mine.sort_unstable();
         // Squares taken this turn: where an ant of ours moves to (no two on one square).
         let mut taken: heapless::Vec<usize, A> = heapless::Vec::new();
-        for (ant, owner) in view.ants() {
-            if owner != me {
-                continue;
-            }
-            let target = view.food().min_by_key(|&f| view.distance2(ant, f));
+        for ant in mine.iter().map(|&sq| usize::from(sq)) {
+            let target = view.food().min_by_key(|&f| (view.distance2(ant, f), f));
             let mut dirs = Dir::ALL;
             if let Some(food) = target {
                 // Directions that bring the ant closer to the food first (a stable insertion sort:
