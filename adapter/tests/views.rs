@@ -393,3 +393,33 @@ fn garbled_messages_are_errors_not_panics() {
         Err(Error::Bad { line: 1, .. })
     ));
 }
+
+/// Every byte the original engine (playgame.py) sent each bot of an official game (golden
+/// `botN.input`) is read, and every turn answered: the protocol a process speaks to `arena` is
+/// the original's.
+#[test]
+fn the_original_engines_messages_are_read() {
+    /// Counts its own ants each turn and orders none.
+    struct Count(Vec<usize>);
+    impl Bot<Ants> for Count {
+        fn act(&mut self, view: &View<'_>) -> <Ants as Game>::Action {
+            self.0
+                .push(view.ants().filter(|&(_, o)| o == view.seat()).count());
+            heapless::Vec::new()
+        }
+    }
+    for bot in ["bot0", "bot1"] {
+        let input = golden(&format!("ants/tut_hunter_greedy_s7/{bot}.input"));
+        let turns = input.lines().filter(|l| l.starts_with("turn ")).count() - 1;
+        let mut count = Count(Vec::new());
+        let mut out = Vec::new();
+        let answered = ants::play(&mut count, input.as_bytes(), &mut out).unwrap();
+        assert_eq!(answered as usize, turns, "{bot}");
+        assert!(turns > 100, "{bot}: {turns} turns");
+        // Each turn answered `go`, and `ready` too.
+        assert_eq!(String::from_utf8(out).unwrap().lines().count(), turns + 1);
+        // The bot's ants as the engine listed them: one at the start, more once it gathered food.
+        assert_eq!(count.0.first(), Some(&1), "{bot}");
+        assert!(count.0.iter().any(|&n| n > 5), "{bot}: {:?}", count.0);
+    }
+}
