@@ -26,6 +26,8 @@
 //! [`local`] plays a match in-process, as `arena` does (the same seeds for the game and its
 //! built-in bots), to compare with the same bot run as a process.
 
+#![warn(missing_docs)]
+
 pub mod ants;
 pub mod colorfight;
 pub mod local;

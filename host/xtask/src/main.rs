@@ -381,7 +381,12 @@ fn formatting() -> Result<()> {
 }
 
 /// The libraries that say `#![warn(missing_docs)]`.
-const DOCUMENTED: [&str; 3] = ["arena-core", "arena-firmware", "arena-host"];
+const DOCUMENTED: [&str; 4] = [
+    "arena-core",
+    "arena-firmware",
+    "arena-host",
+    "arena-adapter",
+];
 
 /// The API docs of the [`DOCUMENTED`] libraries, every feature on, with rustdoc's warnings (a
 /// missing doc, a broken link) as errors.
