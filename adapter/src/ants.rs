@@ -10,8 +10,8 @@
 //! view's `players()` is those seen so far. Lines the protocol does not have are an error.
 
 use crate::{send, Error, Lines};
-use arena_core::games::ants::{AntsGame, AntsView, Sight};
-use arena_core::{Bot, Seat};
+use arena_core::games::ants::{Ant, AntsGame, AntsView, DeadAnt, Food, Hill, Sight};
+use arena_core::Bot;
 use std::fmt::Write as _;
 use std::io::{BufRead, Write};
 
@@ -74,10 +74,10 @@ pub struct Reader {
     pub settings: Settings,
     turn: u32,
     water: Vec<bool>,
-    ants: Vec<(usize, Seat)>,
-    food: Vec<usize>,
-    hills: Vec<(usize, Seat)>,
-    dead: Vec<(usize, Seat)>,
+    ants: Vec<Ant>,
+    food: Vec<Food>,
+    hills: Vec<Hill>,
+    dead: Vec<DeadAnt>,
     players: usize,
 }
 
@@ -208,15 +208,19 @@ impl Reader {
         if row >= rows || col >= cols {
             return Err(bad("a square off the map"));
         }
-        let sq = row * cols + col;
+        let sq = u16::try_from(row * cols + col).map_err(|_| bad("a map over 65,536 squares"))?;
         if !owned {
             match key {
                 "w" => {
-                    if let Some(w) = self.water.get_mut(sq) {
+                    if let Some(w) = self.water.get_mut(usize::from(sq)) {
                         *w = true;
                     }
                 }
-                _ => self.food.push(sq),
+                _ => self.food.push(Food {
+                    id: 0,
+                    sq,
+                    start_turn: 0,
+                }),
             }
             return Ok(None);
         }
@@ -224,12 +228,31 @@ impl Reader {
             .filter(|&o| o < MAX_PLAYERS)
             .ok_or(bad("an owner that is no player"))?;
         self.players = self.players.max(owner + 1);
-        let list = match key {
-            "a" => &mut self.ants,
-            "h" => &mut self.hills,
-            _ => &mut self.dead,
-        };
-        list.push((sq, owner));
+        // `owner < MAX_PLAYERS`, 10.
+        let owner = owner as u8;
+        match key {
+            "a" => self.ants.push(Ant {
+                id: 0,
+                sq,
+                owner,
+                spawn_turn: 0,
+                order: 0,
+            }),
+            "h" => self.hills.push(Hill {
+                sq,
+                owner,
+                last_touched: 0,
+                end_turn: None,
+                killed_by: None,
+                raze_points: false,
+            }),
+            _ => self.dead.push(DeadAnt {
+                id: 0,
+                sq,
+                owner,
+                order: 0,
+            }),
+        }
         Ok(None)
     }
 

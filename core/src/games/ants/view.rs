@@ -9,7 +9,7 @@
 //! outside the fog can be read through it.
 
 use super::map::WATER;
-use super::state::{wrap, AntsGame};
+use super::state::{wrap, Ant, AntsGame, DeadAnt, Food, Hill};
 use crate::game::Game;
 use crate::seat::Seat;
 
@@ -41,23 +41,25 @@ pub struct Sight<'a> {
     /// Water seen so far, by square (`w` lines are sent once, when first seen: a reader keeps
     /// them); squares past its end are not known as water.
     pub water: &'a [bool],
-    /// This turn's `a` lines: live ants as `(square, owner)`.
-    pub ants: &'a [(usize, Seat)],
-    /// This turn's `f` lines: food by square.
-    pub food: &'a [usize],
-    /// This turn's `h` lines: hills not razed as `(square, owner)`.
-    pub hills: &'a [(usize, Seat)],
-    /// This turn's `d` lines: the ants that died last turn as `(square, owner)`.
-    pub dead: &'a [(usize, Seat)],
+    /// This turn's `a` lines: live ants (the view reads their `sq` and `owner` only).
+    pub ants: &'a [Ant],
+    /// This turn's `f` lines: food (the view reads `sq` only).
+    pub food: &'a [Food],
+    /// This turn's `h` lines: hills not razed (the view reads `sq` and `owner`, and shows those
+    /// whose `killed_by` is `None`).
+    pub hills: &'a [Hill],
+    /// This turn's `d` lines: the ants that died last turn (the view reads `sq` and `owner`).
+    pub dead: &'a [DeadAnt],
     /// Whether the game is over (`end` was read).
     pub finished: bool,
 }
 
-/// Where a view's facts come from: the engine's state, or what the protocol sent.
+/// Where a view's facts come from: the engine's state, or what the protocol sent; and the seat
+/// (a byte beside the tag: the view stays two words, as when it was the state and the seat).
 #[derive(Debug)]
 enum Source<'a, const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize> {
-    Game(&'a AntsGame<SQ, A, F, H, O>),
-    Sight(&'a Sight<'a>),
+    Game(&'a AntsGame<SQ, A, F, H, O>, u8),
+    Sight(&'a Sight<'a>, u8),
 }
 
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize> Clone
@@ -72,20 +74,9 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 {
 }
 
-/// One of two iterators of the same items (the view's two sources).
-enum Either<L, R> {
-    Left(L),
-    Right(R),
-}
-
-impl<T, L: Iterator<Item = T>, R: Iterator<Item = T>> Iterator for Either<L, R> {
-    type Item = T;
-    fn next(&mut self) -> Option<T> {
-        match self {
-            Either::Left(l) => l.next(),
-            Either::Right(r) => r.next(),
-        }
-    }
+/// The seat as the view keeps it (seats are under `MAX_PLAYERS`, 10).
+fn seat_byte(seat: Seat) -> u8 {
+    u8::try_from(seat).unwrap_or(u8::MAX)
 }
 
 /// Squared distance on a `rows` x `cols` torus (as `AntsGame::distance2`).
@@ -132,7 +123,6 @@ pub struct AntsView<
     const O: usize,
 > {
     src: Source<'a, SQ, A, F, H, O>,
-    seat: Seat,
 }
 
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize> Clone
@@ -152,8 +142,7 @@ impl<'a, const SQ: usize, const A: usize, const F: usize, const H: usize, const 
 {
     pub(super) fn new(game: &'a AntsGame<SQ, A, F, H, O>, seat: Seat) -> Self {
         AntsView {
-            src: Source::Game(game),
-            seat,
+            src: Source::Game(game, seat_byte(seat)),
         }
     }
 
@@ -161,130 +150,129 @@ impl<'a, const SQ: usize, const A: usize, const F: usize, const H: usize, const 
     /// outside the engine (a process speaking the protocol). Nothing is copied or allocated.
     pub fn from_sight(sight: &'a Sight<'a>, seat: Seat) -> Self {
         AntsView {
-            src: Source::Sight(sight),
-            seat,
+            src: Source::Sight(sight, seat_byte(seat)),
         }
     }
 
     /// The seat whose view this is.
     pub fn seat(&self) -> Seat {
-        self.seat
+        match self.src {
+            Source::Game(_, seat) | Source::Sight(_, seat) => Seat::from(seat),
+        }
     }
     /// Turns played so far (the protocol's `turn N` is this plus one).
     pub fn turn(&self) -> u32 {
         match self.src {
-            Source::Game(g) => g.turn(),
-            Source::Sight(s) => s.turn,
+            Source::Game(g, _) => g.turn(),
+            Source::Sight(s, _) => s.turn,
         }
     }
     /// Rows of the map (the protocol's `rows`).
     pub fn rows(&self) -> u16 {
         match self.src {
-            Source::Game(g) => g.rows(),
-            Source::Sight(s) => s.rows,
+            Source::Game(g, _) => g.rows(),
+            Source::Sight(s, _) => s.rows,
         }
     }
     /// Columns of the map (`cols`).
     pub fn cols(&self) -> u16 {
         match self.src {
-            Source::Game(g) => g.cols(),
-            Source::Sight(s) => s.cols,
+            Source::Game(g, _) => g.cols(),
+            Source::Sight(s, _) => s.cols,
         }
     }
     /// Players in the game (from the protocol: those seen so far, see [`Sight::players`]).
     pub fn players(&self) -> usize {
         match self.src {
-            Source::Game(g) => g.players(),
-            Source::Sight(s) => s.players,
+            Source::Game(g, _) => g.players(),
+            Source::Sight(s, _) => s.players,
         }
     }
     /// The game's turn limit (`turns`).
     pub fn turns(&self) -> u16 {
         match self.src {
-            Source::Game(g) => g.turns(),
-            Source::Sight(s) => s.turns,
+            Source::Game(g, _) => g.turns(),
+            Source::Sight(s, _) => s.turns,
         }
     }
     /// Squared view radius (`viewradius2`).
     pub fn viewradius2(&self) -> u16 {
         match self.src {
-            Source::Game(g) => g.viewradius2(),
-            Source::Sight(s) => s.viewradius2,
+            Source::Game(g, _) => g.viewradius2(),
+            Source::Sight(s, _) => s.viewradius2,
         }
     }
     /// Squared attack radius (`attackradius2`).
     pub fn attackradius2(&self) -> u16 {
         match self.src {
-            Source::Game(g) => g.attackradius2(),
-            Source::Sight(s) => s.attackradius2,
+            Source::Game(g, _) => g.attackradius2(),
+            Source::Sight(s, _) => s.attackradius2,
         }
     }
     /// Squared spawn radius (`spawnradius2`).
     pub fn spawnradius2(&self) -> u16 {
         match self.src {
-            Source::Game(g) => g.spawnradius2(),
-            Source::Sight(s) => s.spawnradius2,
+            Source::Game(g, _) => g.spawnradius2(),
+            Source::Sight(s, _) => s.spawnradius2,
         }
     }
     /// The seed the protocol gives the players (`player_seed`).
     pub fn player_seed(&self) -> i64 {
         match self.src {
-            Source::Game(g) => g.player_seed(),
-            Source::Sight(s) => s.player_seed,
+            Source::Game(g, _) => g.player_seed(),
+            Source::Sight(s, _) => s.player_seed,
         }
     }
     /// Squared distance between two squares on the torus (row-major square numbers).
     pub fn distance2(&self, a: usize, b: usize) -> u32 {
         match self.src {
-            Source::Game(g) => g.distance2(a, b),
-            Source::Sight(s) => torus_distance2(s.rows, s.cols, a, b),
+            Source::Game(g, _) => g.distance2(a, b),
+            Source::Sight(s, _) => torus_distance2(s.rows, s.cols, a, b),
         }
     }
 
-    /// The square `(dr, dc)` from `sq` on the torus.
-    fn offset(&self, sq: usize, dr: i32, dc: i32) -> usize {
+    /// The live ants the source lists (each source's lists have the same types, so that the
+    /// iterators over them are the same whatever the source).
+    fn ant_list(&self) -> &'a [Ant] {
         match self.src {
-            Source::Game(g) => g.offset(sq, dr, dc),
-            Source::Sight(s) => torus_offset(s.rows, s.cols, sq, dr, dc),
-        }
-    }
-
-    /// Whether `sq` is water (the engine's map; the protocol's water seen so far).
-    fn water(&self, sq: usize) -> bool {
-        match self.src {
-            Source::Game(g) => g.square(sq) == WATER,
-            Source::Sight(s) => s.water.get(sq).copied().unwrap_or(false),
-        }
-    }
-
-    /// Every live ant the source holds, as `(square, owner)`.
-    fn all_ants(&self) -> impl Iterator<Item = (usize, Seat)> + 'a {
-        match self.src {
-            Source::Game(g) => {
-                Either::Left(g.ants().iter().map(|a| (a.sq as usize, a.owner as Seat)))
-            }
-            Source::Sight(s) => Either::Right(s.ants.iter().copied()),
+            Source::Game(g, _) => g.ants(),
+            Source::Sight(s, _) => s.ants,
         }
     }
 
     /// The seat's own live ants' squares.
     fn own(&self) -> impl Iterator<Item = usize> + 'a {
-        let seat = self.seat;
-        self.all_ants()
-            .filter(move |&(_, owner)| owner == seat)
-            .map(|(sq, _)| sq)
+        let seat = self.seat();
+        self.ant_list()
+            .iter()
+            .filter(move |a| a.owner as usize == seat)
+            .map(|a| a.sq as usize)
     }
 
     /// Whether square `sq` is in sight: within `viewradius2` of one of the seat's ants.
     pub fn is_visible(&self, sq: usize) -> bool {
-        let r2 = u32::from(self.viewradius2());
+        let r2 = self.viewradius2() as u32;
         self.own().any(|a| self.distance2(a, sq) <= r2)
     }
 
     /// Calls `f(square, is_water)` for every square in sight (a square in sight of several ants
     /// comes once for each), as the engine marks its vision: ant by ant, offset by offset.
     pub fn for_each_visible(&self, mut f: impl FnMut(usize, bool)) {
-        let r2 = i32::from(self.viewradius2());
+        let game = match self.src {
+            Source::Game(g, _) => g,
+            Source::Sight(s, _) => {
+                return visit(
+                    self.own(),
+                    s.viewradius2,
+                    |a, dr, dc| torus_offset(s.rows, s.cols, a, dr, dc),
+                    |sq| s.water.get(sq).copied().unwrap_or(false),
+                    f,
+                )
+            }
+        };
+        // The engine's state: its own offset and map, inline (the boards' stack budgets are
+        // measured with this loop as it was).
+        let r2 = game.viewradius2() as i32;
         // `viewradius2` is a u16: the radius is under 256.
         let mut r = 0i32;
         while r.saturating_add(1).saturating_mul(r.saturating_add(1)) <= r2 {
@@ -294,8 +282,8 @@ impl<'a, const SQ: usize, const A: usize, const F: usize, const H: usize, const 
             for dr in r.saturating_neg()..=r {
                 for dc in r.saturating_neg()..=r {
                     if dr.saturating_mul(dr).saturating_add(dc.saturating_mul(dc)) <= r2 {
-                        let sq = self.offset(a, dr, dc);
-                        f(sq, self.water(sq));
+                        let sq = game.offset(a, dr, dc);
+                        f(sq, game.square(sq) == WATER);
                     }
                 }
             }
@@ -304,55 +292,89 @@ impl<'a, const SQ: usize, const A: usize, const F: usize, const H: usize, const 
 
     /// Whether `sq` is water in sight (`false` out of sight: not known).
     pub fn is_water(&self, sq: usize) -> bool {
-        self.water(sq) && self.is_visible(sq)
+        let water = match self.src {
+            Source::Game(g, _) => g.square(sq) == WATER,
+            Source::Sight(s, _) => s.water.get(sq).copied().unwrap_or(false),
+        };
+        water && self.is_visible(sq)
     }
 
     /// The live ants in sight, as `(square, owner)`: the seat's own always (they are in sight).
     pub fn ants(&self) -> impl Iterator<Item = (usize, Seat)> + '_ {
-        self.all_ants()
-            .filter(|&(sq, owner)| owner == self.seat || self.is_visible(sq))
+        self.ant_list()
+            .iter()
+            .map(|a| (a.sq as usize, a.owner as Seat))
+            .filter(|&(sq, owner)| owner == self.seat() || self.is_visible(sq))
     }
 
     /// The food in sight, by square.
     pub fn food(&self) -> impl Iterator<Item = usize> + '_ {
-        let all = match self.src {
-            Source::Game(g) => Either::Left(g.food().iter().map(|f| f.sq as usize)),
-            Source::Sight(s) => Either::Right(s.food.iter().copied()),
+        let food = match self.src {
+            Source::Game(g, _) => g.food(),
+            Source::Sight(s, _) => s.food,
         };
-        all.filter(|&sq| self.is_visible(sq))
+        food.iter()
+            .map(|f| f.sq as usize)
+            .filter(|&sq| self.is_visible(sq))
     }
 
     /// The hills in sight that are not razed, as `(square, owner)`.
     pub fn hills(&self) -> impl Iterator<Item = (usize, Seat)> + '_ {
-        let all = match self.src {
-            Source::Game(g) => Either::Left(
-                g.hills()
-                    .iter()
-                    .filter(|h| h.killed_by.is_none())
-                    .map(|h| (h.sq as usize, h.owner as Seat)),
-            ),
-            Source::Sight(s) => Either::Right(s.hills.iter().copied()),
+        let hills = match self.src {
+            Source::Game(g, _) => g.hills(),
+            Source::Sight(s, _) => s.hills,
         };
-        all.filter(|&(sq, _)| self.is_visible(sq))
+        hills
+            .iter()
+            .filter(|h| h.killed_by.is_none())
+            .map(|h| (h.sq as usize, h.owner as Seat))
+            .filter(|&(sq, _)| self.is_visible(sq))
     }
 
     /// The ants that died last turn in sight, as `(square, owner)` (the protocol also sends the
     /// seat's own dead out of sight: not shown, as the engine's view shows none).
     pub fn dead(&self) -> impl Iterator<Item = (usize, Seat)> + '_ {
-        let all = match self.src {
-            Source::Game(g) => {
-                Either::Left(g.killed().iter().map(|a| (a.sq as usize, a.owner as Seat)))
-            }
-            Source::Sight(s) => Either::Right(s.dead.iter().copied()),
+        let dead = match self.src {
+            Source::Game(g, _) => g.killed(),
+            Source::Sight(s, _) => s.dead,
         };
-        all.filter(|&(sq, _)| self.is_visible(sq))
+        dead.iter()
+            .map(|a| (a.sq as usize, a.owner as Seat))
+            .filter(|&(sq, _)| self.is_visible(sq))
     }
 
     /// Whether the game is over for everyone.
     pub fn is_finished(&self) -> bool {
         match self.src {
-            Source::Game(g) => g.is_finished(),
-            Source::Sight(s) => s.finished,
+            Source::Game(g, _) => g.is_finished(),
+            Source::Sight(s, _) => s.finished,
+        }
+    }
+}
+
+/// `f(square, is_water)` for every square within `viewradius2` of each of `own`, ant by ant,
+/// offset by offset (the engine's order).
+fn visit(
+    own: impl Iterator<Item = usize>,
+    viewradius2: u16,
+    offset: impl Fn(usize, i32, i32) -> usize,
+    water: impl Fn(usize) -> bool,
+    mut f: impl FnMut(usize, bool),
+) {
+    let r2 = viewradius2 as i32;
+    // `viewradius2` is a u16: the radius is under 256.
+    let mut r = 0i32;
+    while r.saturating_add(1).saturating_mul(r.saturating_add(1)) <= r2 {
+        r = r.saturating_add(1);
+    }
+    for a in own {
+        for dr in r.saturating_neg()..=r {
+            for dc in r.saturating_neg()..=r {
+                if dr.saturating_mul(dr).saturating_add(dc.saturating_mul(dc)) <= r2 {
+                    let sq = offset(a, dr, dc);
+                    f(sq, water(sq));
+                }
+            }
         }
     }
 }
