@@ -3,6 +3,7 @@
 //! ([`GameCli`], one file a game: `cli/<game>.rs`). The top layer with [`crate::commands`]: no
 //! module below names this one.
 
+use crate::error::{Error, Setting};
 use crate::game::{Plan, Playable, Timing};
 use crate::host_game::HostGame;
 use crate::sandbox::Caps;
@@ -110,19 +111,9 @@ impl SandboxArgs {
             share_net: false,
             fence: None,
         };
-        crate::sandbox::check(&caps)
-            .map_err(|why| anyhow::anyhow!("--sandbox: cannot sandbox bots here: {why}"))?;
-        let commands: Vec<&str> = bots.iter().filter_map(|b| b.strip_prefix("cmd:")).collect();
-        let fence = crate::sandbox::Fence::new(
-            outputs.iter().filter_map(|&(flag, p)| p.map(|p| (flag, p))),
-            commands.iter().copied(),
-        );
-        for command in &commands {
-            fence
-                .check(command)
-                .map_err(|why| anyhow::anyhow!("--sandbox: cmd:{command}: {why}"))?;
-        }
-        Ok(Some(caps.fenced(fence)))
+        crate::setup::sandboxed(caps, bots, outputs)
+            .map(Some)
+            .map_err(|why| anyhow::anyhow!("--sandbox: {why}"))
     }
 }
 
@@ -232,6 +223,47 @@ pub fn parse_pair<T: std::str::FromStr>(
     Ok((number(a, names[0])?, number(b, names[1])?))
 }
 
+/// The flag that gives `setting` (for `--name`, `--map`, ...).
+pub fn flag(setting: Setting) -> &'static str {
+    match setting {
+        Setting::Bots => "--bot",
+        Setting::Names => "--name",
+        Setting::Map => "--map",
+        Setting::TcpWait => "--tcp-wait",
+        Setting::PortBase => "--port-base",
+    }
+}
+
+/// A library error as the command line reports it: the settings it is about named by their
+/// flags (`3 --name given for 2 --bot`); every other error as the library says it.
+pub fn flagged(error: Error) -> anyhow::Error {
+    match error {
+        Error::WrongBotCount {
+            map,
+            players,
+            given,
+        } => anyhow::anyhow!(
+            "{} is a {players}-player map: give {players} bots (--bot), {given} were given",
+            map.display()
+        ),
+        Error::TooManyNames { names, bots } => anyhow::anyhow!(
+            "{names} --name given for {bots} --bot: a name goes with each --bot, in order"
+        ),
+        Error::NamesPastBots { names, bots } => anyhow::anyhow!(
+            "--name given {names} times for {bots} --bot: a name goes with each --bot, in order; \
+             to name seats that wait for a bot over TCP, add --tcp (the seats without a --bot are \
+             named in order) or give each of them --bot tcp"
+        ),
+        Error::BadOption { option, value, why } => {
+            anyhow::anyhow!("{} {value}: {why}", flag(option))
+        }
+        Error::Missing { what, option } => {
+            anyhow::anyhow!("{what} needs at least one {}", flag(option))
+        }
+        error => error.into(),
+    }
+}
+
 /// A tournament's master seed when `--seed` is not given: 64 bits from the operating system's
 /// random source, which no bot can know or guess from the time it was started.
 pub fn random_seed() -> anyhow::Result<u64> {
@@ -337,3 +369,58 @@ pub mod ballroom;
 pub mod colorfight;
 pub mod mammut;
 pub mod tower_defense;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The library's errors about a setting speak of the setting; the command line's name its
+    /// flag, in the words `arena` has always printed.
+    #[test]
+    fn the_command_line_names_the_flags_the_library_does_not() {
+        let cases = [
+            (
+                Error::TooManyNames { names: 3, bots: 2 },
+                "3 names given for 2 bots: a name goes with each bot, in order",
+                "3 --name given for 2 --bot: a name goes with each --bot, in order",
+            ),
+            (
+                Error::WrongBotCount {
+                    map: "maps/x.map".into(),
+                    players: 4,
+                    given: 2,
+                },
+                "maps/x.map is a 4-player map: give 4 bots, 2 were given",
+                "maps/x.map is a 4-player map: give 4 bots (--bot), 2 were given",
+            ),
+            (
+                Error::Missing {
+                    what: "an Ants tournament",
+                    option: Setting::Map,
+                },
+                "an Ants tournament needs at least one map",
+                "an Ants tournament needs at least one --map",
+            ),
+            (
+                Error::BadOption {
+                    option: Setting::PortBase,
+                    value: "65535".into(),
+                    why: "the four ports do not fit".into(),
+                },
+                "base port 65535: the four ports do not fit",
+                "--port-base 65535: the four ports do not fit",
+            ),
+        ];
+        for (error, library, command_line) in cases {
+            assert_eq!(error.to_string(), library);
+            assert_eq!(flagged(error).to_string(), command_line);
+        }
+        let past = Error::NamesPastBots { names: 3, bots: 1 };
+        assert!(!past.to_string().contains("--"), "{past}");
+        let shown = flagged(past).to_string();
+        assert!(
+            shown.starts_with("--name given 3 times for 1 --bot: ") && shown.contains("add --tcp"),
+            "{shown}"
+        );
+    }
+}
