@@ -30,7 +30,7 @@ import numpy as np
 
 import pocket_arena
 from pocket_arena import _native
-from pocket_arena._base import flags
+from pocket_arena._base import options
 from pocket_arena.vector import VectorEnv
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -91,7 +91,7 @@ def single_policy(game, config, policy, seconds):
 
 
 def rust_only(game, config, policy, steps=20000):
-    secs = _native.bench_rust((game, flags(config), [(1, policy)]), policy, steps, 1)
+    secs = _native.bench_rust((game, options(config), [(1, policy)]), policy, steps, 1)
     return steps / secs
 
 

@@ -2,16 +2,18 @@
 //! core's rules, the game's protocol for text observations and actions, its recorder for replays
 //! and the firmware's screens for pictures. Nothing of a game's rules is written here.
 
+use crate::config::Kwargs;
+use crate::games::Observe;
 use crate::reward::{self, Teach};
 use arena_core::{Bot, Game, Seat, SeatSet};
-use arena_host::cli::{GameCli, MatchArgs};
 use arena_host::game::{End, Finish, Plan, Standing};
 use arena_host::process::{Fault, Line, Lines};
 use arena_host::protocol::{Clock, Protocol};
 use arena_host::record::{LineWriter, Recorder, Step};
 use arena_host::render::{half_blocks, Canvas, Display, Label};
 use arena_host::seats::BotSpec;
-use clap::{FromArgMatches, ValueEnum};
+use arena_host::HostGame;
+use clap::ValueEnum;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -161,7 +163,7 @@ fn lock(m: &Arc<Mutex<Mem>>) -> std::sync::MutexGuard<'_, Mem> {
 }
 
 /// A Python seat in text mode: the game's protocol over memory.
-struct Speaker<G: GameCli> {
+struct Speaker<G: HostGame> {
     proto: Box<dyn Protocol<G>>,
     mem: Arc<Mutex<Mem>>,
     /// The lines of the current observation.
@@ -176,16 +178,16 @@ struct Speaker<G: GameCli> {
 // which is `Send`; the host's protocols hold that connection, their limits and plain data (no
 // `Rc`, no `Cell`, no thread-locals: host/src/protocol.rs and host/src/games/*). So a speaker moved
 // to another thread with its env takes nothing tied to the thread that made it.
-unsafe impl<G: GameCli> Send for Speaker<G> {}
+unsafe impl<G: HostGame> Send for Speaker<G> {}
 
-enum Seated<G: GameCli> {
+enum Seated<G: HostGame> {
     Python(Option<Speaker<G>>),
     Bot(G::Bot),
 }
 
 pub struct Env<G: Teach> {
-    /// `arena play`'s flags, without the seed.
-    args: Vec<String>,
+    /// The match's options, as Python gave them (`crate::config`).
+    kwargs: Kwargs,
     /// Built-in bots by seat.
     bots: Vec<(Seat, String)>,
     text: bool,
@@ -212,50 +214,34 @@ pub struct Env<G: Teach> {
     reward: reward::Kind,
 }
 
-/// The plan `arena play <game> ARGS` makes (clap's own messages for bad flags).
-pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
-    let cmd = arena_host::commands::play::command::<G>();
-    let argv = std::iter::once("play".to_string()).chain(args.iter().cloned());
-    let m = cmd.try_get_matches_from(argv).map_err(|e| {
-        let s = e.to_string();
-        s.trim_start_matches("error: ").trim().to_string()
-    })?;
-    let common = MatchArgs::from_arg_matches(&m).map_err(|e| e.to_string())?;
-    let flags = G::PlayFlags::from_arg_matches(&m).map_err(|e| e.to_string())?;
-    let options = G::play_options(&flags);
-    // `sandbox=True` (and its caps) in a config sandboxes its `cmd:` bots as `arena play` does.
-    let sandbox = common
-        .sandbox
-        .caps(
-            &common.bots,
-            &[
-                ("--replay", common.replay.as_deref()),
-                ("--bot-logs", common.bot_logs.as_deref()),
-            ],
-        )
-        .map_err(|e| format!("{e:#}"))?;
-    let mut request = common.request(sandbox);
-    if request.bots.is_empty() {
-        // A bot for every seat, as games that want each seat named (Ants) ask; Python's seats
-        // and the built-in bots asked for are put in afterwards.
-        let seats = G::setup(&options, 0).map_err(|e| format!("{e:#}"))?.seats;
-        let default = G::BOTS.first().copied().unwrap_or("random");
-        request.bots = vec![default.to_string(); seats];
-    }
-    G::plan(&options, &request).map_err(|e| format!("{e:#}"))
+/// The plan `arena play <game>` makes for the same options (`kwargs`, by name and type) and
+/// seed, and how many names were given.
+pub fn plan_of<G: Observe>(kwargs: &Kwargs, seed: u64) -> Result<(Plan<G>, usize), String> {
+    let mut kw = kwargs.clone();
+    let mut request = crate::config::request(&mut kw, seed)?;
+    let options = G::options(&mut kw)?;
+    kw.finish(G::NAME)?;
+    // A bot for every seat, as games that want each seat named (Ants) ask; Python's seats and
+    // the built-in bots asked for are put in afterwards.
+    let seats = G::setup(&options, 0).map_err(|e| e.to_string())?.seats;
+    let default = G::BOTS.first().copied().unwrap_or("random");
+    request.bots = vec![default.to_string(); seats];
+    let given = request.names.len();
+    let plan = G::plan(&options, &request).map_err(|e| e.to_string())?;
+    Ok((plan, given))
 }
 
 impl<G: Teach> Env<G> {
     pub fn new(
-        args: Vec<String>,
+        kwargs: Kwargs,
         bots: Vec<(Seat, String)>,
         text: bool,
         seed: u64,
     ) -> Result<Self, String> {
-        let (plan, game, seated, agents) = Self::open(&args, &bots, text, seed)?;
+        let (plan, game, seated, agents) = Self::open(&kwargs, &bots, text, seed)?;
         let start = game.turn();
         let mut env = Env {
-            args,
+            kwargs,
             bots,
             text,
             plan,
@@ -278,15 +264,12 @@ impl<G: Teach> Env<G> {
 
     #[allow(clippy::type_complexity)]
     fn open(
-        args: &[String],
+        kwargs: &Kwargs,
         bots: &[(Seat, String)],
         text: bool,
         seed: u64,
     ) -> Result<(Plan<G>, Box<G>, Vec<Seated<G>>, Vec<Seat>), String> {
-        let mut full = args.to_vec();
-        full.push("--seed".into());
-        full.push(seed.to_string());
-        let mut plan = plan_of::<G>(&full)?;
+        let (mut plan, given_names) = plan_of::<G>(kwargs, seed)?;
         let n = plan.bots.len();
         for (seat, name) in bots {
             if *seat >= n {
@@ -305,7 +288,6 @@ impl<G: Teach> Env<G> {
             }
             plan.names[*seat] = name.clone();
         }
-        let given_names = count_flag(args, "--name");
         let mut seated = Vec::with_capacity(n);
         let mut agents = Vec::new();
         for seat in 0..n {
@@ -416,13 +398,6 @@ impl<G: Teach> Env<G> {
     fn label(&self) -> Label {
         Label::new(G::NAME, &self.plan.config, self.plan.seed, &self.plan.names)
     }
-}
-
-/// How many times `flag` is given in `args`.
-fn count_flag(args: &[String], flag: &str) -> usize {
-    args.iter()
-        .filter(|a| *a == flag || a.starts_with(&format!("{flag}=")))
-        .count()
 }
 
 impl<G: Teach> Env<G> {
@@ -600,7 +575,7 @@ impl<G: Teach> DynEnv for Env<G> {
     }
 
     fn reset(&mut self, seed: u64) -> Result<(), String> {
-        let (plan, game, seated, agents) = Self::open(&self.args, &self.bots, self.text, seed)?;
+        let (plan, game, seated, agents) = Self::open(&self.kwargs, &self.bots, self.text, seed)?;
         self.start = game.turn();
         self.plan = plan;
         self.game = game;
@@ -844,7 +819,7 @@ impl<G: Teach> DynEnv for Env<G> {
 /// The environment of game `name` (its folder name or its command-line name).
 pub fn make(
     name: &str,
-    args: Vec<String>,
+    kwargs: Kwargs,
     bots: Vec<(Seat, String)>,
     text: bool,
     seed: u64,
@@ -853,7 +828,7 @@ pub fn make(
         ($($folder:ident: $game:ty),* $(,)?) => {
             $(
                 if name == stringify!($folder) || name == <$game as Game>::NAME {
-                    return Ok(Box::new(Env::<$game>::new(args, bots, text, seed)?));
+                    return Ok(Box::new(Env::<$game>::new(kwargs, bots, text, seed)?));
                 }
             )*
         };

@@ -2,14 +2,20 @@
 //! ([`crate::obs`]), the score its rewards follow, and, where the legal actions can be listed,
 //! that list and its mask (docs/python.md, "Actions" and "Rewards").
 
+use crate::config::Kwargs;
 use crate::obs::{self, AntsView};
 use arena_core::games::ants::Ants;
 use arena_core::games::ballroom::Ballroom;
+use arena_core::games::ballroom::Ruleset;
 use arena_core::games::colorfight::{self, ColorFight, Variant};
 use arena_core::games::mammut::{self, Mammut, TileSet};
 use arena_core::games::tower_defense::{self as td, Stat, TowerDefense, TowerKind};
 use arena_core::{Game, Seat};
-use arena_host::cli::GameCli;
+use arena_host::games::ants::PlayOptions as AntsOptions;
+use arena_host::games::ballroom::{PlayOptions as BallroomOptions, BASE_PORT};
+use arena_host::games::colorfight::PlayOptions as ColorFightOptions;
+use arena_host::games::tower_defense::PlayOptions as TdOptions;
+use arena_host::HostGame;
 
 /// An Ants seat's text of this turn and what it has seen so far (`None` for the other games).
 pub type Lines<'a> = Option<(&'a str, &'a AntsView)>;
@@ -22,7 +28,10 @@ pub struct ObsRow<'a> {
 }
 
 /// A game as an environment sees it.
-pub trait Observe: GameCli<Params: Send, Bot: Send> + Send {
+pub trait Observe: HostGame<Params: Send, Bot: Send> + Send {
+    /// The game's options for a match (what `arena play <game>`'s own flags set, with the same
+    /// defaults), from its keyword arguments: each read by name and type from `kw`.
+    fn options(kw: &mut Kwargs) -> Result<Self::PlayOptions, String>;
     /// Whether the observation is read from the protocol's lines (Ants: the fog-of-war view).
     const SEES_BY_PROTOCOL: bool = false;
     /// The default observation of `seat`, appended to `out`.
@@ -74,6 +83,15 @@ fn td_before_actions(game: &TowerDefense) -> TowerDefense {
 }
 
 impl Observe for TowerDefense {
+    fn options(kw: &mut Kwargs) -> Result<TdOptions, String> {
+        let variants = [("duel", td::Variant::Duel), ("siege", td::Variant::Siege)];
+        Ok(TdOptions {
+            variant: kw
+                .choice("variant", &variants)?
+                .unwrap_or(td::Variant::Duel),
+            state_every: kw.number("state_every")?.unwrap_or(1),
+        })
+    }
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         let start = out.len();
         out.resize(start + obs::tower_defense_len(game.players().is_some()), 0);
@@ -161,6 +179,18 @@ impl Observe for TowerDefense {
 }
 
 impl Observe for Ballroom {
+    fn options(kw: &mut Kwargs) -> Result<BallroomOptions, String> {
+        let rulesets = [
+            ("engine", Ruleset::Engine),
+            ("as-written", Ruleset::AsWritten),
+        ];
+        Ok(BallroomOptions {
+            ruleset: kw.choice("ruleset", &rulesets)?.unwrap_or(Ruleset::Engine),
+            tcp: kw.switch("tcp")?,
+            tcp_wait: kw.real("tcp_wait")?.unwrap_or(15.0),
+            port_base: kw.number("port_base")?.unwrap_or(BASE_PORT),
+        })
+    }
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         obs::ballroom_direct(game, seat, out);
     }
@@ -170,6 +200,20 @@ impl Observe for Ballroom {
 }
 
 impl Observe for ColorFight {
+    fn options(kw: &mut Kwargs) -> Result<ColorFightOptions, String> {
+        let variants = [
+            ("conquest", Variant::Conquest),
+            ("skirmish", Variant::Skirmish),
+        ];
+        Ok(ColorFightOptions {
+            variant: kw
+                .choice("variant", &variants)?
+                .unwrap_or(Variant::Conquest),
+            size: kw.pair("size", "30x30")?.unwrap_or((30, 30)),
+            state_every: kw.number("state_every")?.unwrap_or(50),
+            ticks: kw.number("ticks")?.unwrap_or(colorfight::DEFAULT_TICKS),
+        })
+    }
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         obs::colorfight_direct(game, seat, out);
     }
@@ -236,6 +280,9 @@ impl Observe for ColorFight {
 const MAMMUT_LISTED: usize = obs::TILES * (1 + obs::MAMMUT_SEATS);
 
 impl Observe for Mammut {
+    fn options(_: &mut Kwargs) -> Result<(), String> {
+        Ok(())
+    }
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         obs::mammut_direct(game, seat, out);
     }
@@ -266,6 +313,20 @@ impl Observe for Mammut {
 }
 
 impl Observe for Ants {
+    fn options(kw: &mut Kwargs) -> Result<AntsOptions, String> {
+        let map = kw.text("map")?.ok_or("ants needs map=<a map file>")?;
+        let turns = kw.number("turns")?.unwrap_or(1000);
+        if turns == 0 {
+            return Err("turns: at least 1".into());
+        }
+        Ok(AntsOptions {
+            map: map.into(),
+            turns,
+            seeds: (kw.number("engine_seed")?, kw.number("player_seed")?),
+            loadtime: kw.number("loadtime")?.unwrap_or(3000),
+            turntime: kw.number("turntime")?,
+        })
+    }
     const SEES_BY_PROTOCOL: bool = true;
     fn encode(game: &Self, seat: Seat, lines: Lines<'_>, out: &mut Vec<i32>) {
         if let Some((text, view)) = lines {
