@@ -159,6 +159,115 @@ pub fn check(caps: &Caps) -> Result<(), String> {
     }
 }
 
+/// The caps that only a cgroup holds: the option that asks for one, its cgroup controller, and
+/// what is left without it.
+const CGROUP_CAPS: [(&str, &str, &str); 2] = [
+    (
+        "--bot-memory",
+        "memory",
+        "memory would be capped per process only (RLIMIT_AS), which a bot of several processes, \
+         or one that fills its tmpfs, escapes",
+    ),
+    (
+        "--bot-procs",
+        "pids",
+        "processes would be capped by RLIMIT_NPROC only, which counts every process of this \
+         user: one seat's processes would count against the other seats'",
+    ),
+];
+
+/// How to get the cgroup folder `controller` needs, for this user.
+fn how_to_delegate(controller: &str) -> String {
+    let uid = cgroups::euid();
+    if uid == 0 {
+        return format!(
+            "mount the cgroup v1 {controller} hierarchy at /sys/fs/cgroup/{controller}, writable"
+        );
+    }
+    let dir = cgroups::arena_root(controller);
+    format!(
+        "run arena as root, or have root delegate a cgroup v1 folder to uid {uid}: `mkdir {d} && \
+         chown {uid} {d}` (cgroup v2 and systemd scopes are not used)",
+        d = dir.display()
+    )
+}
+
+/// Refuses the options given (`--bot-memory`, `--bot-procs`) whose cap only a cgroup holds,
+/// when arena cannot write that cgroup here: `Err` names the option, says why and how to get
+/// one. The caps not asked for keep their defaults, with what holds without a cgroup
+/// ([`unheld_note`]).
+pub fn refuse_unheld<'a>(given: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+    let usable = cgroups::usable();
+    for option in given {
+        let Some(&(_, controller, left)) = CGROUP_CAPS.iter().find(|(o, _, _)| *o == option) else {
+            continue;
+        };
+        if usable.contains(&controller) {
+            continue;
+        }
+        let whose = if is_root() {
+            "no writable cgroup v1 hierarchy".to_string()
+        } else {
+            format!(
+                "no cgroup delegation for this user (uid {}, not root)",
+                cgroups::euid()
+            )
+        };
+        return Err(format!(
+            "{option} needs a {controller} cgroup, and there is {whose}: {left}. To get one, {}",
+            how_to_delegate(controller)
+        ));
+    }
+    Ok(())
+}
+
+/// What holds here and what does not, when a cap only a cgroup holds is missing (`None`: every
+/// cap holds, as for root with the pids, memory and cpu cgroups).
+pub fn unheld_note(caps: &Caps) -> Option<String> {
+    let usable = cgroups::usable();
+    let mut held = vec![
+        format!("CPU time {} s a process (RLIMIT_CPU)", caps.cpu_s),
+        format!(
+            "file size and tmpfs {} MB (RLIMIT_FSIZE, the tmpfs's size)",
+            caps.disk_mb
+        ),
+        format!("open files {} a process (RLIMIT_NOFILE)", caps.open_files),
+    ];
+    let mut not = Vec::new();
+    if usable.contains(&"memory") {
+        held.push(format!("memory {} MB (memory cgroup)", caps.memory_mb));
+    } else {
+        not.push(format!(
+            "no memory cap (each process's address space is kept under {} MB, a guard, not a \
+             cap: a bot's processes and its tmpfs pages add up past it)",
+            caps.memory_mb
+        ));
+    }
+    if usable.contains(&"pids") {
+        held.push(format!("processes {} (pids cgroup)", caps.procs));
+    } else {
+        not.push(format!(
+            "no process cap of its own (RLIMIT_NPROC at this user's processes plus {}, counting \
+             every process of the user)",
+            caps.procs
+        ));
+    }
+    if !usable.contains(&"cpu") {
+        not.push("no cap of one core in all (the cpu cgroup)".into());
+    }
+    if !is_root() {
+        not.push("no user of its own per seat (every seat runs as this user)".into());
+    }
+    if not.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "caps that hold here: {}; not held: {}",
+        held.join(", "),
+        not.join("; ")
+    ))
+}
+
 /// What every sandbox of this arena reads through a file descriptor: the two seccomp filters
 /// (with each sandbox's `passwd` and `group`, memory files, no file on disk, read by the wrapper
 /// `sh` through `/proc/<arena>/fd/<n>` and passed to bwrap as its descriptors 3 to 6).
