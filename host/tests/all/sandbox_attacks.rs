@@ -910,7 +910,9 @@ fn a_normal_user_with_delegated_cgroups_keeps_the_memory_cap() {
 /// (processes, cgroups, files in the bots' folders). 13 attackers and 3 built-ins, 240 matches a
 /// run, without time limits (a loaded machine would time out a bot's start in one run and not in
 /// the other): a thousand Python attackers' starts would take minutes on CI's two cores (the
-/// thousand-match mix of `sandbox_bots` has shell bots).
+/// thousand-match mix of `sandbox_bots` has shell bots). `ARENA_ATTACK_GAMES=N` plays the
+/// schedule N times (`--games N`, 240 x N matches a run: docs/reliability.md's 1,200-match run);
+/// the time and a digest of the results are printed (`--nocapture`).
 #[test]
 fn a_tournament_of_every_attacker_gives_the_same_results_for_one_and_two_jobs() {
     if !sandbox_available() {
@@ -936,6 +938,12 @@ fn a_tournament_of_every_attacker_gives_the_same_results_for_one_and_two_jobs() 
         .collect();
     bots.extend(["strong", "random", "army"].map(String::from));
     let bots: Vec<&str> = bots.iter().map(String::as_str).collect();
+    let games: usize = std::env::var("ARENA_ATTACK_GAMES")
+        .ok()
+        .and_then(|g| g.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    let games_arg = games.to_string();
     let run = |jobs: &str| {
         let file = root.join(format!("jobs-{jobs}.json"));
         Arena::tournament("tower-defense")
@@ -949,7 +957,7 @@ fn a_tournament_of_every_attacker_gives_the_same_results_for_one_and_two_jobs() 
                 "--no-timeout",
             ])
             .args(CAPS)
-            .args(&["--bot-cpu", "5", "--jobs", jobs])
+            .args(&["--bot-cpu", "5", "--jobs", jobs, "--games", &games_arg])
             .file("--results-json", &file)
             .ok();
         untimed(read_json(&file))
@@ -960,9 +968,20 @@ fn a_tournament_of_every_attacker_gives_the_same_results_for_one_and_two_jobs() 
         let two = s.spawn(|| run("2"));
         (one.join().unwrap(), two.join().unwrap())
     });
-    eprintln!("240 matches, twice: {:?}", started.elapsed());
+    // FNV-1a (64 bits) of the results without their timings: a digest to quote.
+    let digest = one
+        .to_string()
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
+    eprintln!(
+        "{} matches, twice (jobs 1 and 2 side by side): {:?}; results digest {digest:016x}",
+        240 * games,
+        started.elapsed()
+    );
     let matches = one["results"].as_array().unwrap();
-    assert_eq!(matches.len(), 16 * 15);
+    assert_eq!(matches.len(), 16 * 15 * games);
     assert_eq!(one, two);
     let mut failures = Vec::new();
     let mut attacker_seats = 0;
@@ -976,8 +995,8 @@ fn a_tournament_of_every_attacker_gives_the_same_results_for_one_and_two_jobs() 
             }
         }
     }
-    // Each attacker plays each of the 15 others twice, seats swapped.
-    assert_eq!(attacker_seats, 13 * 30);
+    // Each attacker plays each of the 15 others twice, seats swapped, in each pass.
+    assert_eq!(attacker_seats, 13 * 30 * games);
     if files(&folder) != before {
         failures.push(format!(
             "files in the bots' folders changed: {:?}",
