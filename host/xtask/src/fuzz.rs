@@ -103,15 +103,25 @@ impl Manifest {
     }
 }
 
-struct Options {
-    seconds: u32,
-    jobs: usize,
-    /// cargo-fuzz's `--sanitizer` (address by default).
-    sanitizer: String,
+/// `cargo xtask fuzz`'s options.
+#[derive(clap::Args, Debug)]
+pub struct Options {
+    /// Seconds each target runs.
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub seconds: u32,
+    /// Targets run at a time.
+    #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: u32,
+    /// cargo-fuzz's `--sanitizer`.
+    #[arg(long, default_value = "address", value_parser = ["address", "none"])]
+    pub sanitizer: String,
     /// cargo-fuzz's `--dev`: unoptimised targets, built in a fraction of the release build's time
     /// (which is one codegen unit a crate); for short smoke runs.
-    dev: bool,
-    targets: Vec<String>,
+    #[arg(long)]
+    pub dev: bool,
+    /// The targets to run (default: every `[[bin]]` of tests/fuzz/Cargo.toml, in its order).
+    #[arg(value_name = "TARGET")]
+    pub targets: Vec<String>,
 }
 
 impl Options {
@@ -125,38 +135,16 @@ impl Options {
     }
 }
 
-fn options(args: &[String], all: &[String]) -> Result<Options> {
-    let mut o = Options {
-        seconds: 30,
-        jobs: 1,
-        sanitizer: "address".into(),
-        dev: false,
-        targets: Vec::new(),
-    };
-    let mut rest = args.iter();
-    while let Some(a) = rest.next() {
-        match a.as_str() {
-            "--seconds" => match rest.next().map(|s| s.parse::<u32>()) {
-                Some(Ok(n)) if n > 0 => o.seconds = n,
-                _ => bail!("--seconds needs a positive number"),
-            },
-            "--jobs" => match rest.next().map(|s| s.parse::<usize>()) {
-                Some(Ok(n)) if n > 0 => o.jobs = n,
-                _ => bail!("--jobs needs a positive number"),
-            },
-            "--sanitizer" => match rest.next().map(String::as_str) {
-                Some(v @ ("address" | "none")) => o.sanitizer = v.into(),
-                _ => bail!("--sanitizer is `address` or `none`"),
-            },
-            "--dev" => o.dev = true,
-            t if all.iter().any(|k| k == t) => o.targets.push(t.to_string()),
-            t => bail!("unknown fuzz target `{t}`; targets: {}", all.join(" ")),
-        }
+/// The targets named, each one of `all`, or else `all`.
+fn targets(named: &[String], all: &[String]) -> Result<Vec<String>> {
+    if let Some(t) = named.iter().find(|t| !all.contains(t)) {
+        bail!("unknown fuzz target `{t}`; targets: {}", all.join(" "));
     }
-    if o.targets.is_empty() {
-        o.targets = all.to_vec();
-    }
-    Ok(o)
+    Ok(if named.is_empty() {
+        all.to_vec()
+    } else {
+        named.to_vec()
+    })
 }
 
 /// What libFuzzer's log says at the end of a run.
@@ -195,10 +183,10 @@ fn show(n: Option<u64>) -> String {
     n.map_or("-".into(), |n| n.to_string())
 }
 
-pub fn run(args: &[String]) -> Result<()> {
+pub fn run(mut o: Options) -> Result<()> {
     let dir = crate::root().join("tests/fuzz");
     let manifest = Manifest::read(&dir)?;
-    let o = options(args, &manifest.targets)?;
+    o.targets = targets(&o.targets, &manifest.targets)?;
     nightly()?;
     crate::setup::cargo_fuzz()?;
     // One build of every target first: the parallel runs then only start binaries.
@@ -229,7 +217,7 @@ pub fn run(args: &[String]) -> Result<()> {
         logs.display()
     );
     while !waiting.is_empty() || !running.is_empty() {
-        while running.len() < o.jobs {
+        while running.len() < o.jobs as usize {
             let Some(target) = waiting.pop_front() else {
                 break;
             };
@@ -509,6 +497,15 @@ mod tests {
         let mut targets = m.targets.clone();
         targets.sort();
         assert_eq!(files, targets);
+    }
+
+    #[test]
+    fn the_targets_named_are_checked_and_none_means_all() {
+        let all: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        assert_eq!(targets(&[], &all).unwrap(), all);
+        assert_eq!(targets(&["c".into()], &all).unwrap(), ["c"]);
+        let e = targets(&["a".into(), "zz".into()], &all).unwrap_err();
+        assert_eq!(e.to_string(), "unknown fuzz target `zz`; targets: a b c");
     }
 
     #[test]
