@@ -37,17 +37,18 @@ pub enum Task {
     /// Every check CI runs (after installing what is missing), timed
     ///
     /// Installs what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
-    /// defmt-print, flip-link, Node's packages, cargo-fuzz, cargo-mutants), then runs every check
-    /// CI runs: formatting (cargo fmt --all --check in every workspace: the root's, each board's,
-    /// tests/fuzz's, python's), clippy, rustdoc, all tests, the server load test (same as
-    /// load-test) and the docs' Slurm and GNU parallel recipes (same as scale-out, with the arena
-    /// cargo test built) on a quiet machine; then the firmware checks (same as firmware-test; the
-    /// boards' builds are the core's no_std build on thumbv6m, thumbv7m and thumbv7em) beside the
-    /// Python package (same as python-test), the viewer and the report in headless chromium, and
-    /// every fuzz target for 4 s, two at a time (same as fuzz --seconds 4 --jobs 2 --sanitizer none
-    /// --dev), then the core's mutants on the lines the change touches against main (same as
-    /// mutants --diff: on main itself, none); ends with the time each step took and one line, P
-    /// passed, F failed (every test of the workspace and of the Python package).
+    /// defmt-print, flip-link, Node's packages, cargo-fuzz, cargo-mutants, Slurm, munge, GNU
+    /// parallel), then runs every check CI runs: formatting (cargo fmt --all --check in every
+    /// workspace: the root's, each board's, tests/fuzz's, python's), clippy, rustdoc, all tests,
+    /// the server load test (same as load-test) and the docs' Slurm and GNU parallel recipes (same
+    /// as scale-out, with the arena cargo test built) on a quiet machine; then the firmware checks
+    /// (same as firmware-test; the boards' builds are the core's no_std build on thumbv6m, thumbv7m
+    /// and thumbv7em) beside the Python package (same as python-test), the viewer and the report in
+    /// headless chromium, and every fuzz target for 4 s, two at a time (same as fuzz --seconds 4
+    /// --jobs 2 --sanitizer none --dev), then the core's mutants on the lines the change touches
+    /// against main (same as mutants --diff: on main itself, none); ends with the time each step
+    /// took and one line, P passed, F failed (every test of the workspace and of the Python
+    /// package).
     #[command(verbatim_doc_comment)]
     Test,
     /// A board's ELF on its emulated chip (rp-pico, stm32f411), as PNG/GIF
@@ -150,21 +151,16 @@ pub enum Task {
     /// under load is at most 10 ms (unless the server's lock wait stayed under 1 ms and the
     /// wake-ups were late: the machine's scheduler, said but not failed), the peak RSS at most 128
     /// MiB, no panic and both traces verify; a missed goal is tried once more. Part of test, about
-    /// 65 s.
+    /// 65 s. The system test in tests/system (arena-system-tests), run with the options given.
     #[command(verbatim_doc_comment)]
-    LoadTest(crate::load::Args),
-    /// load-test's attackers, in a process of their own (load-test starts it).
-    #[command(hide = true)]
-    LoadGen {
-        /// The server's address.
-        addr: std::net::SocketAddr,
-    },
+    LoadTest(LoadTest),
     /// The Slurm and GNU parallel recipes of docs/tournaments.md, as root
     ///
     /// The Slurm and GNU parallel recipes of docs/tournaments.md as written, as root: a one-node
     /// Slurm cluster on localhost (munged, slurmctld, slurmd) runs the sharded tournament as a job
-    /// array, GNU parallel runs it on 2 cores, each merge compared with a single run (Slurm, munge
-    /// and GNU parallel installed first if missing).
+    /// array, GNU parallel runs it on 2 cores, each merge compared with a single run. Needs Slurm,
+    /// munge and GNU parallel (`cargo xtask setup` installs them). The system test in tests/system
+    /// (arena-system-tests), run with the options given.
     #[command(verbatim_doc_comment)]
     ScaleOut(ScaleOut),
     /// test's Python step alone: the wheel and python/tests
@@ -178,10 +174,10 @@ pub enum Task {
     /// Install what is missing (a second run costs nothing)
     ///
     /// Installs what is missing, each step checking first: the thumb and wasm32 targets and
-    /// llvm-tools (rustup); QEMU, Mono, chromium, Node and npm, bubblewrap (apt-get, sudo unless
-    /// root); defmt-print, flip-link, cargo-fuzz and cargo-mutants (cargo install); the emulated
-    /// Pico's Node packages (npm ci) and the emulated STM32F411's venv (pip). Each install's output
-    /// in target/setup/<name>.log.
+    /// llvm-tools (rustup); QEMU, Mono, chromium, Node and npm, bubblewrap, Slurm, munge, GNU
+    /// parallel (apt-get, sudo unless root); defmt-print, flip-link, cargo-fuzz and cargo-mutants
+    /// (cargo install); the emulated Pico's Node packages (npm ci) and the emulated STM32F411's
+    /// venv (pip). Each install's output in target/setup/<name>.log.
     #[command(verbatim_doc_comment)]
     Setup,
 }
@@ -307,10 +303,56 @@ pub struct Soak {
 }
 
 #[derive(Args, Debug)]
+pub struct LoadTest {
+    /// The arena binary to run (default: a debug build, built first).
+    #[arg(long, value_name = "FILE")]
+    pub arena: Option<String>,
+    /// The game's length in ticks (default: 300).
+    #[arg(long, value_name = "N")]
+    pub ticks: Option<u32>,
+    /// The game's seed (default: 7).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Another client: its command and arguments in one word, the server's URL added; its last line
+    /// of output is JSON with `accepted`, `attacks` and `cell_num`, as the example bot prints.
+    #[arg(long, value_name = "CMD ARGS", verbatim_doc_comment)]
+    pub client: Option<String>,
+}
+
+impl LoadTest {
+    /// The options given, as the system test reads them (its defaults are its own).
+    pub fn args(&self) -> Vec<String> {
+        let given = [
+            ("--arena", self.arena.clone()),
+            ("--ticks", self.ticks.map(|t| t.to_string())),
+            ("--seed", self.seed.map(|s| s.to_string())),
+            ("--client", self.client.clone()),
+        ];
+        options(given)
+    }
+}
+
+#[derive(Args, Debug)]
 pub struct ScaleOut {
     /// The arena binary to run (default: a release build).
     #[arg(long, value_name = "FILE")]
-    pub arena: Option<PathBuf>,
+    pub arena: Option<String>,
+}
+
+impl ScaleOut {
+    /// The options given, as the system test reads them.
+    pub fn args(&self) -> Vec<String> {
+        options([("--arena", self.arena.clone())])
+    }
+}
+
+/// `--name value` for each value given.
+fn options<const N: usize>(given: [(&str, Option<String>); N]) -> Vec<String> {
+    given
+        .into_iter()
+        .filter_map(|(name, v)| Some([name.to_string(), v?]))
+        .flatten()
+        .collect()
 }
 
 #[cfg(test)]
@@ -358,7 +400,6 @@ mod tests {
             "mutants core/src/rng.rs",
             "load-test",
             "load-test --arena target/release/arena --ticks 300 --seed 7",
-            "load-gen 127.0.0.1:4000",
             "scale-out",
             "scale-out --arena target/release/arena",
             "python-test",
@@ -429,10 +470,30 @@ mod tests {
             "fuzz --seconds 0",
             "fuzz --jobs 0",
             "fuzz --sanitizer memory",
-            "load-gen nowhere",
+            "load-test --ticks many",
         ] {
             assert!(parse(bad).is_err(), "{bad}");
         }
+    }
+
+    /// load-test and scale-out hand the system tests the options given, and only those (their
+    /// defaults are the system tests').
+    #[test]
+    fn the_system_tests_get_the_options_given() {
+        let Ok(Cli {
+            task: Some(Task::LoadTest(l)),
+        }) = Cli::try_parse_from(["x", "load-test", "--seed", "3", "--client", "python3 b.py"])
+        else {
+            panic!("load-test")
+        };
+        assert_eq!(l.args(), ["--seed", "3", "--client", "python3 b.py"]);
+        let Ok(Cli {
+            task: Some(Task::ScaleOut(s)),
+        }) = parse("scale-out")
+        else {
+            panic!("scale-out")
+        };
+        assert!(s.args().is_empty());
     }
 
     #[test]
@@ -461,6 +522,5 @@ mod tests {
                 "{name} in:\n{help}"
             );
         }
-        assert!(!help.contains("load-gen"));
     }
 }

@@ -37,7 +37,6 @@ mod emulator;
 mod flash;
 mod fuzz;
 mod host;
-mod load;
 mod log;
 mod mono;
 mod mutants;
@@ -46,7 +45,6 @@ mod pico;
 mod pico_check;
 mod python;
 mod qemu;
-mod scale_out;
 mod setup;
 mod size;
 mod steps;
@@ -106,9 +104,8 @@ fn task(task: Option<Task>) -> Result<()> {
         Some(Task::Soak(s)) => soak(&s),
         Some(Task::Fuzz(o)) => fuzz::run(o),
         Some(Task::Mutants(m)) => mutants::run(m),
-        Some(Task::LoadTest(l)) => load::run(l),
-        Some(Task::LoadGen { addr }) => load::generate(addr),
-        Some(Task::ScaleOut(s)) => scale_out::run(s.arena),
+        Some(Task::LoadTest(l)) => system_test("load-test", &l.args()),
+        Some(Task::ScaleOut(s)) => system_test("scale-out", &s.args()),
         Some(Task::Flash(f)) => flash::run(&f.board, f.uf2, f.dfu),
         Some(Task::Uf2(u)) => uf2::run(&u.board).map(|_| ()),
         None => {
@@ -144,6 +141,20 @@ fn firmware_test(board: Option<&str>) -> Result<()> {
             bail!("firmware-test --board {other}: qemu-lm3s6965, rp-pico, stm32f411 or template")
         }
     }
+}
+
+/// `cargo xtask load-test` and `scale-out`: the system tests, in their crate (tests/system), given
+/// the task's options as typed.
+fn system_test(test: &str, args: &[String]) -> Result<()> {
+    let mut cmd = vec!["run", "--quiet", "-p", "arena-system-tests", "--", test];
+    cmd.extend(args.iter().map(String::as_str));
+    run("cargo", &cmd)
+}
+
+/// `--arena` with the binary `cargo test` has just built: what `test` runs the system tests on.
+fn arena_under_test() -> [String; 2] {
+    let arena = root().join("target/debug/arena");
+    ["--arena".into(), arena.to_string_lossy().into_owned()]
 }
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
@@ -315,15 +326,10 @@ fn test() -> Result<()> {
     // What measures time on the wall runs on a quiet machine: the server under hostile
     // connections (with the binary `cargo test` built), then the scale-out.
     clock.step("load test", || {
-        load::run(load::Args {
-            arena: Some(root().join("target/debug/arena")),
-            ticks: load::TICKS,
-            seed: load::SEED,
-            client: None,
-        })
+        system_test("load-test", &arena_under_test())
     })?;
     clock.step("scale-out", || {
-        scale_out::run(Some(root().join("target/debug/arena")))
+        system_test("scale-out", &arena_under_test())
     })?;
     // From here on nothing reads a wall clock: the boards (built, then emulated, each emulator
     // on one core for minutes) run beside the Python package, the browsers and the fuzz targets,

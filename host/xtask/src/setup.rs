@@ -88,9 +88,9 @@ fn cargo_install(krate: &str) -> Result<()> {
 
 /// The Debian packages, each with a program that shows it is there: QEMU for the QEMU board (the
 /// main job needs only this one), Mono for the C# example bot's test, chromium for the viewer's
-/// browser test, Node for the emulated Pico,
-/// bubblewrap for `--sandbox`.
-const DEBIAN: [(&str, &str); 7] = [
+/// browser test, Node for the emulated Pico, bubblewrap for `--sandbox`, Slurm (slurm-wlm: the
+/// daemons and the clients), munge and GNU parallel for the scale-out recipes (tests/system).
+const DEBIAN: [(&str, &str); 10] = [
     ("qemu-system-arm", "qemu-system-arm"),
     ("mcs", "mono-mcs"),
     ("mono", "mono-mcs"),
@@ -98,6 +98,9 @@ const DEBIAN: [(&str, &str); 7] = [
     ("node", "nodejs"),
     ("npm", "npm"),
     ("bwrap", "bubblewrap"),
+    ("sbatch", "slurm-wlm"),
+    ("munge", "munge"),
+    ("parallel", "parallel"),
 ];
 
 /// The tools built from crates.io: defmt-print decodes the boards' logs (the main job needs only

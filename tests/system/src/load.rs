@@ -39,7 +39,7 @@ const LOCK_P99_US: u64 = 1_000;
 /// The bound on the server's peak resident memory, in KiB.
 const PEAK_RSS_KB: u64 = 128 * 1024;
 
-/// `cargo xtask load-test`'s options.
+/// `cargo xtask load-test`'s options (`arena-system-tests load-test`'s).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// The arena binary to run (default: a debug build, built first).
@@ -219,7 +219,7 @@ fn game(o: &Options, trace: &Path, loaded: bool) -> Result<Run> {
     Ok(Run { bot, report, load })
 }
 
-/// The load, in a process of its own (`cargo xtask load-gen ADDR`, see [`generate`]) until
+/// The load, in a process of its own (`arena-system-tests load-gen ADDR`, see [`generate`]) until
 /// [`Load::stop`] closes its stdin.
 struct Load {
     child: std::process::Child,
@@ -232,7 +232,7 @@ impl Load {
     /// another machine's would be, not to the server's (spawned by this one, in its session).
     fn start(addr: SocketAddr) -> Result<Load> {
         let child = Command::new("setsid")
-            // This xtask's own binary through /proc: a build during `cargo xtask test` (cargo
+            // This very binary through /proc: a build during `cargo xtask test` (cargo
             // test's) may have replaced the file it was started from.
             .arg(format!("/proc/{}/exe", std::process::id()))
             .args(["load-gen", &addr.to_string()])
@@ -261,7 +261,7 @@ impl Load {
     }
 }
 
-/// `cargo xtask load-gen ADDR`: the half-open connections and the flooders against ADDR until
+/// `arena-system-tests load-gen ADDR`: the half-open connections and the flooders against ADDR until
 /// stdin closes, then the tally as one JSON line.
 pub fn generate(addr: SocketAddr) -> Result<()> {
     let threads = Threads::start(addr);
