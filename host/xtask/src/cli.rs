@@ -27,18 +27,19 @@ pub struct Cli {
 pub enum Task {
     /// Bot-vs-bot matches in QEMU, one line each; the OLED as PNG and GIF
     ///
-    /// Installs what is missing (QEMU, defmt-print, the thumb targets), then plays bot-vs-bot
-    /// matches in QEMU (lm3s6965evb), by default one of every entry of the rotation (`lineup`), one
-    /// line per match (game, bots, result, turns, the rules' median cost); the whole decoded defmt
-    /// log in target/demo/log.txt (--verbose prints it live); the emulated OLED saved every N turns
+    /// First `cargo xtask setup`'s part for the QEMU board (it says so): what is missing of the
+    /// thumb targets, llvm-tools, QEMU and defmt-print is installed. Then plays bot-vs-bot matches
+    /// in QEMU (lm3s6965evb), by default one of every entry of the rotation (`lineup`), one line
+    /// per match (game, bots, result, turns, the rules' median cost); the whole decoded defmt log
+    /// in target/demo/log.txt (--verbose prints it live); the emulated OLED saved every N turns
     /// (default 10) as PNG frames and an animated GIF in target/demo/.
     #[command(verbatim_doc_comment)]
     Demo(Demo),
-    /// Every check CI runs (after installing what is missing), timed
+    /// `cargo xtask setup`, then every check CI runs, timed
     ///
-    /// Installs what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
-    /// defmt-print, flip-link, Node's packages, cargo-fuzz, cargo-mutants, Slurm, munge, GNU
-    /// parallel), then runs every check CI runs: formatting (cargo fmt --all --check in every
+    /// First `cargo xtask setup`, as its first line says: what is missing is installed (see `cargo
+    /// xtask setup --help`), the rustup targets first, the rest beside fmt and clippy (timed as the
+    /// step "set-up"). Then every check CI runs: formatting (cargo fmt --all --check in every
     /// workspace: the root's, each board's, tests/fuzz's, python's), clippy, rustdoc, all tests,
     /// the server load test (same as load-test) and the docs' Slurm and GNU parallel recipes (same
     /// as scale-out, with the arena cargo test built) on a quiet machine; then the firmware checks
@@ -58,7 +59,8 @@ pub enum Task {
     /// STM32F411CE (Unicorn, from PyPI into a venv under target/, the Python harness in
     /// boards/stm32f411/emulator) with an ST7789 on SPI1; the defmt log decoded live, the screen
     /// saved every N turns (and each announced frame) as PNG frames and an animated GIF in
-    /// target/emulate/<board>/ (what the emulator needs is installed first, as `setup` does).
+    /// target/emulate/<board>/. Needs what `cargo xtask setup` installs (it says so when something
+    /// is missing).
     #[command(verbatim_doc_comment)]
     Emulate(Emulate),
     /// Host vs QEMU, the emulated Pico and STM32F411, and the template
@@ -70,7 +72,8 @@ pub enum Task {
     /// failure status, the stack per match (the Pico booted from its UF2 file); then the same on
     /// the emulated STM32F411 with its ST7789 at rgb240x240, its clock tree and the DFU image;
     /// templates/rust-bot (a user's crate) built for the three boards and its lineup in QEMU with
-    /// every digest equal to its desktop binary's.
+    /// every digest equal to its desktop binary's. Needs what `cargo xtask setup` installs (it says
+    /// so when something is missing).
     #[command(verbatim_doc_comment)]
     FirmwareTest(FirmwareTest),
     /// Instructions or cycles per turn of the lineup, stack, state size
@@ -85,7 +88,8 @@ pub enum Task {
     /// turn of the rules and of the bots (all seats together) min/median/p99/max, the bots' share
     /// of G's time limit at the chip's clock, stack; QEMU plays each entry alone, the Pico and the
     /// F411 their rotation up to the last one picked (--board all: every board); JSON in
-    /// target/cost-pick.json.
+    /// target/cost-pick.json. Needs what `cargo xtask setup` installs (it says so when something is
+    /// missing).
     #[command(verbatim_doc_comment)]
     Cost(Cost),
     /// The Pico's release ELF as a UF2 file in target/uf2/
@@ -110,9 +114,10 @@ pub enum Task {
     Lineup(Lineup),
     /// Build and run on a real board (probe-rs), or by UF2 or DFU
     ///
-    /// Builds and runs on a real board (probe-rs run; flip-link installed if missing); --uf2
-    /// (rp-pico): copy the UF2 file onto the RPI-RP2 drive a Pico in BOOTSEL mode shows; --dfu
-    /// (stm32f411): the raw image through the ROM's USB DFU bootloader with dfu-util.
+    /// Builds and runs on a real board (probe-rs run; needs probe-rs, whose install it names, and
+    /// flip-link, which `cargo xtask setup` installs); --uf2 (rp-pico): copy the UF2 file onto the
+    /// RPI-RP2 drive a Pico in BOOTSEL mode shows; --dfu (stm32f411): the raw image through the
+    /// ROM's USB DFU bootloader with dfu-util.
     #[command(verbatim_doc_comment)]
     Flash(Flash),
     /// The long run: N seeded matches, invariants after every turn
@@ -125,16 +130,16 @@ pub enum Task {
     /// The libFuzzer targets of tests/fuzz, N seconds each
     ///
     /// Each libFuzzer target of tests/fuzz, or those named, for N seconds (default 30), J at a time
-    /// (default 1), with a table of executions and coverage at the end; needs the nightly
-    /// toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none; release
-    /// builds unless --dev (unoptimised: built faster, fuzzed slower). `test` runs it with
-    /// --seconds 4 --jobs 2 --sanitizer none --dev.
+    /// (default 1), with a table of executions and coverage at the end; needs the nightly toolchain
+    /// and cargo-fuzz (`cargo xtask setup` installs both); AddressSanitizer unless --sanitizer
+    /// none; release builds unless --dev (unoptimised: built faster, fuzzed slower). `test` runs it
+    /// with --seconds 4 --jobs 2 --sanitizer none --dev.
     #[command(verbatim_doc_comment)]
     Fuzz(crate::fuzz::Options),
     /// Mutation testing of arena-core with cargo-mutants
     ///
-    /// Mutation testing with cargo-mutants (installed if missing): arena-core's mutants, each
-    /// tested by arena-core's tests; those of the game folders (core/src/games/, about 2,900:
+    /// Mutation testing with cargo-mutants (`cargo xtask setup` installs it): arena-core's mutants,
+    /// each tested by arena-core's tests; those of the game folders (core/src/games/, about 2,900:
     /// hours), or of the FILEs named; --diff: only those on the lines changed against the merge
     /// base with main (--base REF, else origin/main, else main; nothing changed: nothing run), at
     /// most N (default 20, spread over the list; 0: all) within MIN minutes (default 10); J builds
@@ -166,18 +171,24 @@ pub enum Task {
     /// test's Python step alone: the wheel and python/tests
     ///
     /// test's Python step alone: clippy over python/, the pocket_arena wheel built once (maturin
-    /// --zig, manylinux2014 abi3, profile ci-wheel; maturin and ziglang in a venv under target/),
-    /// installed into a fresh venv with pytest and supersuit, then python/tests there with the
-    /// arena binary of a debug build.
+    /// --zig, manylinux2014 abi3, profile ci-wheel; maturin and ziglang in a venv under target/
+    /// that `cargo xtask setup` makes), installed into a fresh venv with pytest and supersuit, then
+    /// python/tests there with the arena binary of a debug build.
     #[command(verbatim_doc_comment)]
     PythonTest,
-    /// Install what is missing (a second run costs nothing)
+    /// Install what is missing, the only task that installs (a second run costs nothing)
     ///
     /// Installs what is missing, each step checking first: the thumb and wasm32 targets and
     /// llvm-tools (rustup); QEMU, Mono, chromium, Node and npm, bubblewrap, Slurm, munge, GNU
-    /// parallel (apt-get, sudo unless root); defmt-print, flip-link, cargo-fuzz and cargo-mutants
-    /// (cargo install); the emulated Pico's Node packages (npm ci) and the emulated STM32F411's
-    /// venv (pip). Each install's output in target/setup/<name>.log.
+    /// parallel (apt-get, sudo unless root, without the packages they only recommend); defmt-print,
+    /// flip-link, cargo-fuzz and cargo-mutants (cargo install); the emulated Pico's Node packages
+    /// (npm ci from the committed lock file) and the emulated STM32F411's venv (pip); a minimal
+    /// nightly toolchain for the fuzz targets (rustup); maturin and ziglang in target/python-venv
+    /// for the Python wheel (pip). Each install's output in target/setup/<name>.log.
+    ///
+    /// No other task installs: `test` runs setup first and `demo` its part for the QEMU board, each
+    /// saying so; every other task checks for the tools it needs and, when one is missing, fails
+    /// with an error that names `cargo xtask setup`.
     #[command(verbatim_doc_comment)]
     Setup,
 }

@@ -5,8 +5,8 @@
 //! firmware and host forbid it) and unoptimised (`--dev`: the release build is one codegen unit a
 //! crate, minutes on two cores, for a 10 s smoke run of each target).
 //!
-//! The fuzz project is its own workspace and needs the nightly toolchain (sanitizers); cargo-fuzz is
-//! installed when missing. The targets are the `[[bin]]`s of `tests/fuzz/Cargo.toml`, in its order;
+//! The fuzz project is its own workspace and needs the nightly toolchain (sanitizers) and cargo-fuzz,
+//! which `cargo xtask setup` installs (this task says so when one is missing). The targets are the `[[bin]]`s of `tests/fuzz/Cargo.toml`, in its order;
 //! nothing here names a game. A random text seldom gets past a replay's first line, so the replay
 //! targets start from seeds ([`Seeds`]): each `verify_<game>` from its game's replays, which are
 //! `../shared/golden/<game>/` read in place (`ARENA_GOLDEN` for another root) when it holds JSON
@@ -187,7 +187,7 @@ pub fn run(mut o: Options) -> Result<()> {
     let dir = crate::root().join("tests/fuzz");
     let manifest = Manifest::read(&dir)?;
     o.targets = targets(&o.targets, &manifest.targets)?;
-    nightly()?;
+    crate::setup::nightly()?;
     crate::setup::cargo_fuzz()?;
     // One build of every target first: the parallel runs then only start binaries.
     eprintln!(
@@ -279,29 +279,6 @@ pub fn run(mut o: Options) -> Result<()> {
             "fuzz targets failed: {} (inputs in tests/fuzz/artifacts/<target>/, logs in tests/fuzz/logs/)",
             failed.join(" ")
         );
-    }
-    Ok(())
-}
-
-/// The fuzz project needs nightly for `-Zsanitizer`; a machine like CI's has it beside stable.
-fn nightly() -> Result<()> {
-    let ok = Command::new("rustc")
-        .args(["+nightly", "--version"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("xtask: no nightly toolchain; installing a minimal one for the fuzz targets");
-        status(Command::new("rustup").args([
-            "toolchain",
-            "install",
-            "nightly",
-            "--profile",
-            "minimal",
-        ]))
-        .context("the fuzz targets need the nightly toolchain (sanitizers)")?;
     }
     Ok(())
 }

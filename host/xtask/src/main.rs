@@ -85,7 +85,7 @@ fn task(task: Option<Task>) -> Result<()> {
         Some(Task::Test) => test(),
         // The Python package's step of `test` alone.
         Some(Task::PythonTest) => python::run().map(|(p, f)| println!("{p} passed, {f} failed")),
-        Some(Task::Setup) => setup::all(),
+        Some(Task::Setup) => setup::run(),
         Some(Task::Demo(d)) => demo::run(d.matches, d.snap, d.verbose),
         Some(Task::FirmwareTest(f)) => firmware_test(f.board.as_deref()),
         Some(Task::Cost(c)) if c.game.is_some() => cost_pick::run(&c.pick_args()),
@@ -290,14 +290,18 @@ fn viewer_in_browser() -> Result<()> {
 }
 
 fn test() -> Result<()> {
+    println!(
+        "xtask test: first `cargo xtask setup` (what is missing is installed): the rustup targets, \
+         then the rest beside fmt and clippy"
+    );
     let mut clock = steps::Clock::default();
     // The targets first (clippy runs host/build.rs, which builds the viewer for wasm32); the rest
     // installs beside fmt and clippy: apt waits on the network and the CPU-bound installs fill the
     // cores clippy leaves idle, so a fresh machine's set-up costs little more than clippy alone.
-    clock.step("set-up: targets", setup::targets)?;
+    clock.step("set-up: targets", setup::install_targets)?;
     let installs = std::thread::spawn(|| {
         let start = std::time::Instant::now();
-        (setup::rest(), start.elapsed())
+        (setup::install_rest(), start.elapsed())
     });
     clock.step("fmt", formatting)?;
     let lint = clock.step("clippy", || {

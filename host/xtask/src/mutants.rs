@@ -1,6 +1,6 @@
 //! `cargo xtask mutants [--diff] [--base REF] [--jobs J] [--timeout S] [--max N] [--budget M]
-//! [FILE...]`: mutation testing of the core with cargo-mutants (installed when missing, as
-//! `cargo xtask setup` does). Each mutant is a small change to the code (an operator swapped, a
+//! [FILE...]`: mutation testing of the core with cargo-mutants (which `cargo xtask setup`
+//! installs; this task says so when it is missing). Each mutant is a small change to the code (an operator swapped, a
 //! function body replaced by a default value); a mutant the tests still pass on is a gap in the
 //! tests, or an equivalent mutant (one that changes nothing observable), which
 //! `.cargo/mutants.toml` excludes by name with the reason beside it.
