@@ -404,6 +404,9 @@ impl Jail {
             };
             let dir = cgroups::make(controller, &name, &writes)?;
             jail.cgroups.push((controller, dir));
+            if controller == "cpu" {
+                cgroups::weigh_cpu();
+            }
         }
         if is_root() && !jail.has("pids") {
             return Err(std::io::Error::other(
@@ -731,6 +734,9 @@ impl Jail {
                 tries = tries.wrapping_add(1);
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
+        }
+        if self.has("cpu") {
+            cgroups::weigh_cpu();
         }
         emptied
     }

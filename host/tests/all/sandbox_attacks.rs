@@ -306,7 +306,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-fn is_root() -> bool {
+pub(crate) fn is_root() -> bool {
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata("/proc/self").is_ok_and(|m| m.uid() == 0)
 }
