@@ -170,10 +170,12 @@ pub fn request(kw: &mut Kwargs, seed: u64) -> Result<MatchRequest, String> {
     let sandbox = kw.switch("sandbox")?;
     let d = Caps::default();
     let disk = kw.number("bot_disk")?.unwrap_or(d.file_mb);
+    let memory = kw.number("bot_memory")?;
+    let procs = kw.number("bot_procs")?;
     let caps = Caps {
-        memory_mb: kw.number("bot_memory")?.unwrap_or(d.memory_mb),
+        memory_mb: memory.unwrap_or(d.memory_mb),
         cpu_s: kw.number("bot_cpu")?.unwrap_or(d.cpu_s),
-        procs: kw.number("bot_procs")?.unwrap_or(d.procs),
+        procs: procs.unwrap_or(d.procs),
         file_mb: disk,
         disk_mb: disk,
         open_files: kw.number("bot_files")?.unwrap_or(d.open_files),
@@ -188,11 +190,21 @@ pub fn request(kw: &mut Kwargs, seed: u64) -> Result<MatchRequest, String> {
         max_turns,
     };
     if sandbox {
+        // The caps only a cgroup holds are refused, where arena cannot write it, when asked for
+        // (the sandbox names them by the command line's options, as `arena play` does).
+        let given = [
+            ("--bot-memory", memory.is_some()),
+            ("--bot-procs", procs.is_some()),
+        ];
+        arena_host::sandbox::refuse_unheld(given.iter().filter(|(_, g)| *g).map(|(o, _)| *o))
+            .map_err(|why| format!("sandbox: {why}"))?;
         let outputs = [
             ("replay", replay.as_deref()),
             ("bot_logs", request.log_dir.as_deref()),
         ];
-        let caps = arena_host::setup::sandboxed(caps, &request.bots, &outputs)
+        arena_host::sandbox::check(&caps)
+            .map_err(|why| format!("sandbox: cannot sandbox bots here: {why}"))?;
+        let caps = arena_host::setup::fenced(caps, &request.bots, &outputs)
             .map_err(|why| format!("sandbox: {why}"))?;
         request.timing.sandbox = Some(caps);
     }
