@@ -14,6 +14,7 @@ use arena_host::render::{half_blocks, Canvas, Display, Label};
 use arena_host::seats::BotSpec;
 use arena_host::HostGame;
 use clap::ValueEnum;
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -56,8 +57,9 @@ pub trait DynEnv: Send {
     /// The same layout read off the canonical state JSON (what a bot written in Python reads:
     /// the reference the direct one is tested against); `None` for Ants.
     fn observe_array_from_json(&self, seat: Seat) -> Option<Vec<i32>>;
-    /// The default observation written in place ([`crate::games::ObsRow`]).
-    fn observe_into(&self, seat: Seat, row: crate::games::ObsRow<'_>);
+    /// The default observation written in place, in the row's dtype (`scratch`: room for games
+    /// that build it aside, [`crate::games::ObsRow`]).
+    fn observe_into(&self, seat: Seat, out: crate::games::ObsOut<'_>, scratch: &mut Vec<i32>);
     /// Each seat's score now ([`Observe::score`]; the outcome's once over).
     fn scores(&self) -> Vec<i64>;
     /// Each seat's measure change (`crate::reward`) since the last time it was taken (or the
@@ -212,6 +214,31 @@ pub struct Env<G: Teach> {
     taken: Vec<f64>,
     /// The measure rewards follow.
     reward: reward::Kind,
+    /// The state this turn's actions meet, for games that play part of a turn before them
+    /// ([`crate::games::Observe::LOOKS_AHEAD`]).
+    ahead: RefCell<Ahead<G>>,
+}
+
+/// A look-ahead made once a turn, when the mask or the list first asks for it; the step
+/// finishes from it ([`crate::games::Observe::look_ahead`]). Behind a `RefCell` because the
+/// mask is asked of a shared match.
+struct Ahead<G> {
+    /// Allocated once, then written over each turn.
+    state: Option<Box<G>>,
+    /// Made from the match as it is now (every step and reset clears it).
+    fresh: bool,
+    /// A turn begun, which the next step finishes (false: a copy, the match being over).
+    begun: bool,
+}
+
+impl<G> Default for Ahead<G> {
+    fn default() -> Self {
+        Ahead {
+            state: None,
+            fresh: false,
+            begun: false,
+        }
+    }
 }
 
 /// The plan `arena play <game>` makes for the same options (`kwargs`, by name and type) and
@@ -257,6 +284,7 @@ impl<G: Teach> Env<G> {
             record: true,
             taken: Vec::new(),
             reward: reward::Kind::default(),
+            ahead: RefCell::default(),
         };
         env.greet();
         Ok(env)
@@ -466,7 +494,7 @@ impl<G: Teach> Env<G> {
                 }
             }
         }
-        let stepped = self.game.play_step(&moves, SeatSet::EMPTY);
+        let stepped = self.play_step(&moves);
         for (seat, s) in steps.iter_mut().enumerate() {
             s.refused += u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
         }
@@ -494,6 +522,40 @@ impl<G: Teach> Env<G> {
             self.ask_all();
         }
         steps
+    }
+
+    /// The match's step with `moves`: finished from the look-ahead when one was made this turn
+    /// (the same step: `Observe::look_ahead`), else played whole.
+    fn play_step(&mut self, moves: &[G::Move]) -> arena_host::game::Stepped {
+        let ahead = self.ahead.get_mut();
+        if std::mem::take(&mut ahead.fresh) && ahead.begun {
+            if let Some(state) = ahead.state.as_mut() {
+                std::mem::swap(&mut self.game, state);
+            }
+        }
+        self.game.play_step(moves, SeatSet::EMPTY)
+    }
+
+    /// `f` of the state this turn's actions meet: the match itself, or its look-ahead for games
+    /// that play part of a turn before the actions (made once a turn).
+    fn with_judged<T>(&self, f: impl FnOnce(&G) -> T) -> T {
+        if !G::LOOKS_AHEAD {
+            return f(&self.game);
+        }
+        let Ok(mut ahead) = self.ahead.try_borrow_mut() else {
+            // Asked again from inside `f` (never): a look-ahead of its own.
+            let mut state = Box::new((*self.game).clone());
+            G::look_ahead(&self.game, &mut state);
+            return f(&state);
+        };
+        let ahead = &mut *ahead;
+        let game = &*self.game;
+        let state = ahead.state.get_or_insert_with(|| Box::new(game.clone()));
+        if !ahead.fresh {
+            ahead.begun = G::look_ahead(game, state);
+            ahead.fresh = true;
+        }
+        f(state)
     }
 
     /// Each seat's score now: the game's measure, the outcome's once over.
@@ -583,6 +645,7 @@ impl<G: Teach> DynEnv for Env<G> {
         self.agents = agents;
         self.history.clear();
         self.advisers.clear();
+        self.ahead.get_mut().fresh = false;
         self.greet();
         Ok(())
     }
@@ -648,8 +711,13 @@ impl<G: Teach> DynEnv for Env<G> {
         self.game.state_json(seat).to_string()
     }
 
-    fn observe_into(&self, seat: Seat, row: crate::games::ObsRow<'_>) {
-        G::encode_into(&self.game, seat, self.lines(seat), row);
+    fn observe_into(&self, seat: Seat, out: crate::games::ObsOut<'_>, scratch: &mut Vec<i32>) {
+        use crate::games::{ObsOut, ObsRow};
+        let lines = self.lines(seat);
+        match out {
+            ObsOut::I32(out) => G::encode_into(&self.game, seat, lines, ObsRow { out, scratch }),
+            ObsOut::I16(out) => G::encode_into(&self.game, seat, lines, ObsRow { out, scratch }),
+        }
     }
 
     fn scores(&self) -> Vec<i64> {
@@ -677,11 +745,14 @@ impl<G: Teach> DynEnv for Env<G> {
     }
 
     fn mask_into(&self, seat: Seat, out: &mut [i8]) {
-        G::mask(&self.game, seat, out);
+        self.with_judged(|g| G::mask(g, seat, out));
     }
 
     fn listed_json(&self, seat: Seat, i: usize) -> Option<String> {
-        let action = G::listed_action(&self.game, seat, i).filter(|_| i < self.listed())?;
+        let listed = self.listed();
+        let action = self
+            .with_judged(|g| G::listed_action(g, seat, i))
+            .filter(|_| i < listed)?;
         Some(G::action_json(&action).to_string())
     }
 
@@ -695,7 +766,7 @@ impl<G: Teach> DynEnv for Env<G> {
             .map(|i| {
                 let mut game = self.game.clone();
                 let mut moves = vec![G::Move::default(); n];
-                if let Some(a) = G::listed_action(&self.game, seat, i) {
+                if let Some(a) = self.with_judged(|g| G::listed_action(g, seat, i)) {
                     moves[seat] = a.into();
                 }
                 let stepped = game.play_step(&moves, SeatSet::EMPTY);
@@ -742,8 +813,12 @@ impl<G: Teach> DynEnv for Env<G> {
             None => Vec::new(),
         };
         let mut past = Vec::new();
+        let listed = G::listed(&self.game);
         for &(seat, i) in picks {
-            match G::listed_action(&self.game, seat, i).filter(|_| i < G::listed(&self.game)) {
+            match self
+                .with_judged(|g| G::listed_action(g, seat, i))
+                .filter(|_| i < listed)
+            {
                 Some(a) => advised.push((seat, a.into())),
                 None => past.push((seat, i)),
             }

@@ -20,11 +20,26 @@ use arena_host::HostGame;
 /// An Ants seat's text of this turn and what it has seen so far (`None` for the other games).
 pub type Lines<'a> = Option<(&'a str, &'a AntsView)>;
 
-/// Where an observation is written in place: `out`, of the layout's length, written whole;
-/// `scratch`, room for games that build the observation aside.
-pub struct ObsRow<'a> {
-    pub out: &'a mut [i32],
+/// Where an observation is written in place: `out`, of the layout's length, written whole (in
+/// `i32`, or `i16` saturated); `scratch`, room for games that build the observation aside.
+pub struct ObsRow<'a, T> {
+    pub out: &'a mut [T],
     pub scratch: &'a mut Vec<i32>,
+}
+
+/// A row of an observation array of either dtype.
+pub enum ObsOut<'a> {
+    I32(&'a mut [i32]),
+    I16(&'a mut [i16]),
+}
+
+impl ObsOut<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            ObsOut::I32(o) => o.len(),
+            ObsOut::I16(o) => o.len(),
+        }
+    }
 }
 
 /// A game as an environment sees it.
@@ -36,14 +51,16 @@ pub trait Observe: HostGame<Params: Send, Bot: Send> + Send {
     const SEES_BY_PROTOCOL: bool = false;
     /// The default observation of `seat`, appended to `out`.
     fn encode(game: &Self, seat: Seat, lines: Lines<'_>, out: &mut Vec<i32>);
-    /// The same into `row.out` (what does not fit is cut, the rest zeroed), through
-    /// `row.scratch`, unless the game writes into place.
-    fn encode_into(game: &Self, seat: Seat, lines: Lines<'_>, row: ObsRow<'_>) {
+    /// The same into `row.out` (what does not fit is cut, the rest zeroed; each number
+    /// saturated to `T`), through `row.scratch`, unless the game writes into place.
+    fn encode_into<T: obs::Num>(game: &Self, seat: Seat, lines: Lines<'_>, row: ObsRow<'_, T>) {
         row.scratch.clear();
         Self::encode(game, seat, lines, row.scratch);
         let n = row.scratch.len().min(row.out.len());
-        row.out[..n].copy_from_slice(&row.scratch[..n]);
-        row.out[n..].fill(0);
+        for (o, &x) in row.out[..n].iter_mut().zip(row.scratch.iter()) {
+            *o = T::sat(x);
+        }
+        row.out[n..].fill(T::ZERO);
     }
     /// The seat's score in the game's own measure while the match goes on (the outcome's once
     /// over, where [`Game::outcome`] has the last word).
@@ -52,13 +69,24 @@ pub trait Observe: HostGame<Params: Send, Bot: Send> + Send {
     fn listed(_game: &Self) -> usize {
         0
     }
-    /// Action `i` of `seat`'s list.
-    fn listed_action(_game: &Self, _seat: Seat, _i: usize) -> Option<Self::Action> {
+    /// Whether a turn's actions meet another state than the one shown: Tower Defense plays the
+    /// turn's first half before them. The list and the mask then judge the look-ahead
+    /// [`Observe::look_ahead`] writes, and the environment's step finishes from it.
+    const LOOKS_AHEAD: bool = false;
+    /// Writes into `ahead` the state this turn's actions meet (only called when
+    /// [`Observe::LOOKS_AHEAD`]); true when it is a turn begun, which the next `step` of
+    /// `ahead` finishes as `game`'s own `step` would play it whole (false: `ahead` is a copy).
+    fn look_ahead(_game: &Self, _ahead: &mut Self) -> bool {
+        false
+    }
+    /// Action `i` of `seat`'s list, `judged` the state the actions meet (the game, or its
+    /// look-ahead: [`Observe::LOOKS_AHEAD`]).
+    fn listed_action(_judged: &Self, _seat: Seat, _i: usize) -> Option<Self::Action> {
         None
     }
     /// Which actions of the list the rules take from `seat` now (`out`: one byte an action,
-    /// 1 legal).
-    fn mask(_game: &Self, _seat: Seat, _out: &mut [i8]) {}
+    /// 1 legal), judged on `judged` (as in [`Observe::listed_action`]).
+    fn mask(_judged: &Self, _seat: Seat, _out: &mut [i8]) {}
 }
 
 /// Tower Defense's list: pass; spawn without a boost, then with all of `boostMax` on hp, defense
@@ -70,17 +98,6 @@ const TD_UPGRADE: usize = TD_BUILD + 3 * obs::PATH;
 const TD_DESTROY: usize = TD_UPGRADE + 2 * obs::PATH;
 const TD_LISTED: usize = TD_DESTROY + obs::PATH;
 const TD_KINDS: [TowerKind; 3] = [TowerKind::Turret, TowerKind::Stunner, TowerKind::Bomb];
-
-/// The state a Tower Defense turn's actions meet: a turn moves the towers and invaders and pays
-/// the gold before it takes the actions (rules, "One turn"), so they are judged on the match
-/// stepped with passes (passes change nothing else).
-fn td_before_actions(game: &TowerDefense) -> TowerDefense {
-    let mut next = *game;
-    if !next.is_over() {
-        next.step(&[td::Action::Pass, td::Action::Pass]);
-    }
-    next
-}
 
 impl Observe for TowerDefense {
     fn options(kw: &mut Kwargs) -> Result<TdOptions, String> {
@@ -97,7 +114,7 @@ impl Observe for TowerDefense {
         out.resize(start + obs::tower_defense_len(game.players().is_some()), 0);
         obs::tower_defense_direct(game, seat, &mut out[start..]);
     }
-    fn encode_into(game: &Self, seat: Seat, _: Lines<'_>, row: ObsRow<'_>) {
+    fn encode_into<T: obs::Num>(game: &Self, seat: Seat, _: Lines<'_>, row: ObsRow<'_, T>) {
         obs::tower_defense_direct(game, seat, row.out);
     }
     fn score(game: &Self, seat: Seat) -> i64 {
@@ -110,10 +127,18 @@ impl Observe for TowerDefense {
     fn listed(_: &Self) -> usize {
         TD_LISTED
     }
-    fn listed_action(game: &Self, seat: Seat, i: usize) -> Option<td::Action> {
+    /// A turn moves the towers and invaders and pays the gold before it takes the actions
+    /// (rules, "One turn"): they are judged on the turn's first half, played once
+    /// (`begin_turn`), from which the step then plays the actions alone.
+    const LOOKS_AHEAD: bool = true;
+    fn look_ahead(game: &Self, ahead: &mut Self) -> bool {
+        *ahead = *game;
+        ahead.begin_turn()
+    }
+    fn listed_action(judged: &Self, seat: Seat, i: usize) -> Option<td::Action> {
         let pos = |at: usize| ((i - at) % obs::PATH) as i64;
         let m = match i {
-            2..TD_BUILD => i64::from(td_before_actions(game).boost_max(seat)),
+            2..TD_BUILD => i64::from(judged.boost_max(seat)),
             _ => 0,
         };
         Some(match i {
@@ -144,7 +169,6 @@ impl Observe for TowerDefense {
         })
     }
     fn mask(game: &Self, seat: Seat, out: &mut [i8]) {
-        let game = &td_before_actions(game);
         out.fill(0);
         out[0] = 1;
         let gold = game.gold(seat);
