@@ -11,7 +11,9 @@
 //! stack high-water mark of the match, and the bots' median and p99 as a share of the game's time
 //! limit for a turn (`rules/<game>.md`, logged by the firmware as `limit_us`) at the chip's clock.
 
-use anyhow::{bail, ensure, Result};
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, ensure, Context, Result};
 use arena_core::Roster;
 use arena_firmware::lineup::{Entry, Visit};
 use arena_firmware::{Lineup, Screen};
@@ -81,6 +83,8 @@ pub struct Listed {
     pub game: &'static str,
     pub config: &'static str,
     pub bots: &'static [&'static str],
+    /// The game's built-in bots (`Roster::BOTS`): the other seats' bots are a user's.
+    pub builtins: &'static [&'static str],
 }
 
 struct Describe(u32);
@@ -98,6 +102,7 @@ impl Visit for Describe {
             game: G::NAME,
             config: entry.config,
             bots: entry.bots,
+            builtins: G::BOTS,
         }
     }
     fn skip(self, entry: &Entry) -> Listed {
@@ -106,6 +111,7 @@ impl Visit for Describe {
             game: "?",
             config: entry.config,
             bots: entry.bots,
+            builtins: &[],
         }
     }
 }
@@ -216,69 +222,177 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// QEMU: each picked entry alone.
+/// QEMU: each picked entry alone, with each seat's cost and stack logged.
 fn qemu_rows(pick: &Pick) -> Result<Vec<Value>> {
     crate::setup::board()?;
     let elf = crate::qemu::build()?.join("arena");
     let mut rows = Vec::new();
     for e in picked::<crate::host::Lineup>(pick, "qemu-lm3s6965")? {
-        let args = vec![
-            format!("first={}", e.index),
-            "matches=1".into(),
-            "digest=0".into(),
-        ];
-        let ran = crate::qemu::Run {
-            icount: true,
-            ..crate::qemu::Run::new(&elf, args, 600)
-        }
-        .go()?;
-        ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
-        rows.extend(crate::log::cost_rows_of(
-            &ran.lines,
-            std::iter::once(e.index),
-            "instructions",
-            false,
-        ));
+        let mut got = qemu_entry(&elf, e.index)?;
+        same_final::<crate::host::Lineup>(&mut got, e.index, "qemu-lm3s6965")?;
+        add_flash(&mut got, &elf, e.builtins, "-")?;
+        rows.extend(got);
     }
     Ok(rows)
 }
 
-/// The rows of `picked` out of a run of the rotation up to the last of them.
-fn keep(rows: Vec<Value>, picked: &[Listed]) -> Vec<Value> {
-    rows.into_iter()
-        .filter(|r| {
-            let m = r["match"].as_u64();
-            picked.iter().any(|e| Some(u64::from(e.index)) == m)
-        })
-        .collect()
+/// Match `first` alone on the QEMU firmware `elf` (`first=K matches=1 seats=1`), its cost row
+/// (with the final digest it logged).
+pub fn qemu_entry(elf: &Path, first: u32) -> Result<Vec<Value>> {
+    let args = vec![
+        format!("first={first}"),
+        "matches=1".into(),
+        "digest=0".into(),
+        "seats=1".into(),
+        format!("frames={FRAMES_EVERY}"),
+    ];
+    let ran = crate::qemu::Run {
+        icount: true,
+        ..crate::qemu::Run::new(elf, args, 600)
+    }
+    .go()?;
+    ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
+    Ok(rows_with_finals(&ran.lines, first, "instructions", false))
+}
+
+/// The cost row of match `m` out of `lines`, with the `final` digest the board logged for it.
+fn rows_with_finals(lines: &[String], m: u32, unit: &str, stack_size: bool) -> Vec<Value> {
+    let mut rows = crate::log::cost_rows_of(lines, std::iter::once(m), unit, stack_size);
+    let fin = crate::log::triples(lines, "final");
+    for r in &mut rows {
+        if let Some((_, _, d)) = fin.iter().find(|f| f.0 == m) {
+            r["final_digest"] = json!(d.to_string());
+        }
+    }
+    rows
+}
+
+/// Fails unless each row's match logged a final digest equal to the host's for the same match of
+/// lineup `L` (match `m` played alone on the host: the rotation's match `m`, its seed the entry's
+/// own for that round).
+fn same_final<L: Lineup>(rows: &mut [Value], m: u32, board: &str) -> Result<()> {
+    let rec = crate::host::play_on::<L, arena_firmware::Gray4Frame>(&arena_firmware::RunConfig {
+        first: m,
+        matches: Some(1),
+        digest_every: 0,
+        ..arena_firmware::RunConfig::default()
+    });
+    let want = rec.finals.first().map(|f| f.2.to_string());
+    for r in rows.iter_mut() {
+        let got = r["final_digest"].as_str().map(str::to_owned);
+        ensure!(
+            got.is_some() && got == want,
+            "match {m} on the {board}: final digest {got:?}, the host's {want:?}"
+        );
+        r["host_digest_equal"] = json!(true);
+    }
+    Ok(())
+}
+
+/// A game frame every this many turns in a cost run (and the snapshots'): the emulated F411 spent
+/// 99% of a match drawing and sending a frame every turn (Tower Defense siege: 2.0 G
+/// instructions, 159 s), none of it in the figures.
+const FRAMES_EVERY: u32 = arena_firmware::board::SNAPSHOT_EVERY;
+
+/// A copy of the firmware `elf` whose `ARENA_RUN` words (`arena_firmware::board::run_words`) are
+/// `[first, 1, FRAMES_EVERY]`: it plays the rotation from match `first` (the same match as in the
+/// rotation), logs each seat's cost and bot stack, and draws a frame every `FRAMES_EVERY` turns. The emulators boot the copy as they boot the board's ELF.
+pub fn with_run_words(elf: &Path, first: u32) -> Result<PathBuf> {
+    let mut bytes = std::fs::read(elf).with_context(|| elf.display().to_string())?;
+    let symbols = crate::elf::symbols(&bytes).map_err(|e| anyhow!("{}: {e}", elf.display()))?;
+    let Some(words) = symbols.iter().find(|s| s.name == "ARENA_RUN") else {
+        bail!(
+            "{} has no ARENA_RUN words: a firmware built before the cost run could pick its match",
+            elf.display()
+        );
+    };
+    ensure!(
+        words.size == 12,
+        "ARENA_RUN is {} bytes, not 12",
+        words.size
+    );
+    let at = crate::elf::file_offset(&bytes, words.addr).map_err(|e| anyhow!("ARENA_RUN: {e}"))?;
+    let Some(slot) = bytes.get_mut(at..at + 12) else {
+        bail!("ARENA_RUN at {at} is past the end of {}", elf.display());
+    };
+    for (word, value) in slot.chunks_mut(4).zip([first, 1, FRAMES_EVERY]) {
+        word.copy_from_slice(&value.to_le_bytes());
+    }
+    let name = elf.file_name().and_then(|n| n.to_str()).unwrap_or("arena");
+    let out = elf.with_file_name(format!("{name}-cost-{first}"));
+    std::fs::write(&out, &bytes).with_context(|| out.display().to_string())?;
+    Ok(out)
+}
+
+/// Match `first` alone on an emulated board (`H`'s harness, `own` its options): the firmware
+/// `elf` with its run words written over, stopped when the next match starts; its cost row.
+pub fn emulated_entry<H: crate::emulator::Harness>(
+    elf: &Path,
+    first: u32,
+    timeout_s: u32,
+    own: H,
+    unit: &str,
+) -> Result<Vec<Value>> {
+    let copy = with_run_words(elf, first)?;
+    let ran = crate::emulator::Run {
+        matches: Some(1),
+        own,
+        ..crate::emulator::Run::new(&copy, timeout_s)
+    }
+    .go();
+    let _ = std::fs::remove_file(&copy);
+    let ran = ran?;
+    ensure!(
+        ran.status == 0,
+        "the emulated {} stopped: {}",
+        H::BOARD,
+        ran.why()
+    );
+    let rows = rows_with_finals(&ran.lines, first, unit, true);
+    ensure!(
+        rows.iter().all(|r| r["turns"].as_u64().unwrap_or(0) > 0),
+        "no cost line for match {first} in the {}'s log",
+        H::SHORT
+    );
+    Ok(rows)
 }
 
 fn pico_rows(pick: &Pick) -> Result<Vec<Value>> {
     let picked = picked::<crate::pico::Lineup>(pick, "rp-pico")?;
     crate::setup::all()?;
     let elf = crate::pico::build()?.join("arena");
-    let last = picked.iter().map(|e| e.index).max().unwrap_or(0);
-    let rows = crate::emulator::rotation_cost(
-        &elf,
-        last + 1,
-        1500,
-        crate::pico::Options::default(),
-        "cycles",
-    )?;
-    Ok(keep(rows, &picked))
+    let mut rows = Vec::new();
+    for e in picked {
+        let mut got = emulated_entry(
+            &elf,
+            e.index,
+            1500,
+            crate::pico::Options::default(),
+            "cycles",
+        )?;
+        same_final::<crate::pico::Lineup>(&mut got, e.index, "rp-pico")?;
+        add_flash(&mut got, &elf, e.builtins, "-")?;
+        rows.extend(got);
+    }
+    Ok(rows)
 }
 
 fn stm32_rows(pick: &Pick) -> Result<Vec<Value>> {
     let picked = picked::<crate::stm32::Lineup>(pick, "stm32f411")?;
     crate::setup::stm32_board()?;
     let elf = crate::stm32::build()?.join("arena");
-    let last = picked.iter().map(|e| e.index).max().unwrap_or(0);
-    let count = crate::stm32::Options {
-        count: true,
-        ..crate::stm32::Options::default()
-    };
-    let rows = crate::emulator::rotation_cost(&elf, last + 1, 3000, count, "instructions")?;
-    Ok(keep(rows, &picked))
+    let mut rows = Vec::new();
+    for e in picked {
+        let count = crate::stm32::Options {
+            count: true,
+            ..crate::stm32::Options::default()
+        };
+        let mut got = emulated_entry(&elf, e.index, 3000, count, "instructions")?;
+        same_final::<crate::stm32::Lineup>(&mut got, e.index, "stm32f411")?;
+        add_flash(&mut got, &elf, e.builtins, "-")?;
+        rows.extend(got);
+    }
+    Ok(rows)
 }
 
 /// `min / median / p99 / max` of a per-turn figure.
@@ -301,42 +415,99 @@ fn print_rows(chip: &Chip, rows: &[Value], took: std::time::Duration) {
         took.as_secs_f64()
     );
     println!(
-        "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>17} | {:>7}  bots",
+        "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>21} | {:>7}  bots",
         "match",
         "config",
         "turns",
         "rules min / median / p99 / max",
         "bots min / median / p99 / max",
-        "bots med/p99 of limit",
+        "bots med / p99 of limit",
         "stack"
     );
     for r in rows {
-        let bots = &r[format!("bots_{}_per_turn", chip.unit)];
         let limit = r["limit_us"].as_u64().unwrap_or(0);
-        let of_limit = format!(
-            "{} / {}",
-            share(bots["median"].as_u64().unwrap_or(0), limit, chip.mhz),
-            share(bots["p99"].as_u64().unwrap_or(0), limit, chip.mhz)
-        );
         println!(
-            "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>17} | {:>7}  {} (limit {} us)",
+            "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>21} | {:>7}  {} (limit {} us)",
             r["match"].to_string(),
             r["config"].as_str().unwrap_or("?"),
             r["turns"].to_string(),
             four(&r[format!("{}_per_turn", chip.unit)]),
-            four(bots),
-            of_limit,
+            four(&r[format!("bots_{}_per_turn", chip.unit)]),
+            of_limit(&r[format!("bots_{}_per_turn", chip.unit)], limit, chip.mhz),
             r["stack_bytes"].to_string(),
             r["bots"].as_str().unwrap_or("?"),
             limit
         );
+        for seat in r["seats"].as_array().into_iter().flatten() {
+            let cost = &seat[format!("{}_per_turn", chip.unit)];
+            println!(
+                "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>21} | {:>7}  {}",
+                "",
+                format!(" seat {}", seat["seat"]),
+                seat["turns"].to_string(),
+                "",
+                four(cost),
+                of_limit(cost, limit, chip.mhz),
+                seat["stack_bytes"].to_string(),
+                seat_label(seat)
+            );
+        }
     }
     println!(
-        "  (per turn in {}: the rules' step, then every seat's bot together; the bots' median and \
-         p99 as a share of the game's time limit for a turn at {} MHz; stack: the match's \
-         high-water mark in bytes)",
+        "  (per turn in {}: the rules' step, then the bots (every seat's together), then each \
+         seat's bot alone; bots' median and p99 as a share of the game's time limit for a turn at \
+         {} MHz; stack: the match's high-water mark in bytes, and each seat's bot's own (the \
+         deepest below where its turn began); flash: the bot's code and data in the firmware)",
         chip.unit, chip.mhz
     );
+}
+
+/// A seat's bot and its flash bytes, as the table prints them.
+fn seat_label(seat: &Value) -> String {
+    let bot = seat["bot"].as_str().unwrap_or("?");
+    match (seat["flash_bytes"].as_u64(), seat["flash_of"].as_str()) {
+        (Some(n), Some(of)) => format!("{bot} (flash {n} B: {of})"),
+        _ => bot.to_owned(),
+    }
+}
+
+/// A per-turn figure's median and p99 as shares of the time limit.
+fn of_limit(v: &Value, limit_us: u64, mhz: u64) -> String {
+    format!(
+        "{} / {}",
+        share(v["median"].as_u64().unwrap_or(0), limit_us, mhz),
+        share(v["p99"].as_u64().unwrap_or(0), limit_us, mhz)
+    )
+}
+
+/// Each seat's flash bytes, from the firmware `elf`'s symbols: a built-in bot (one of `builtins`)
+/// is its game's bots module (`arena_core::games::<game>::bots`, every built-in bot of the game
+/// together: they are one enum), a user's bot its crate (`user_crate`).
+pub fn add_flash(
+    rows: &mut [Value],
+    elf: &Path,
+    builtins: &[&str],
+    user_crate: &str,
+) -> Result<()> {
+    let bytes = std::fs::read(elf).with_context(|| elf.display().to_string())?;
+    let symbols = crate::elf::symbols(&bytes).map_err(|e| anyhow!("{}: {e}", elf.display()))?;
+    for r in rows.iter_mut() {
+        let game = r["game"].as_str().unwrap_or("?").replace('-', "_");
+        let Some(seats) = r["seats"].as_array_mut() else {
+            continue;
+        };
+        for seat in seats {
+            let bot = seat["bot"].as_str().unwrap_or("");
+            let of = if builtins.contains(&bot) {
+                format!("arena_core::games::{game}::bots")
+            } else {
+                user_crate.to_owned()
+            };
+            seat["flash_bytes"] = json!(crate::elf::code_bytes(&symbols, &of));
+            seat["flash_of"] = json!(of);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
