@@ -20,11 +20,11 @@ use arena_firmware::{Lineup, Screen};
 use serde_json::{json, Value};
 
 /// A board the cost is measured on: its name, its core, its clock, its unit, and how it runs.
-struct Chip {
-    board: &'static str,
-    core: &'static str,
-    mhz: u64,
-    unit: &'static str,
+pub struct Chip {
+    pub board: &'static str,
+    pub core: &'static str,
+    pub mhz: u64,
+    pub unit: &'static str,
 }
 
 const CHIPS: [Chip; 3] = [
@@ -83,8 +83,9 @@ pub struct Listed {
     pub game: &'static str,
     pub config: &'static str,
     pub bots: &'static [&'static str],
-    /// The game's built-in bots (`Roster::BOTS`): the other seats' bots are a user's.
-    pub builtins: &'static [&'static str],
+    /// Whether each named seat's bot is a user's (`Pick::User`), not a built-in: a user's bot may
+    /// have a built-in's name (the template's `builder`).
+    pub users: Vec<bool>,
 }
 
 struct Describe(u32);
@@ -94,7 +95,7 @@ impl Visit for Describe {
     fn visit<G: Screen + Roster>(
         self,
         entry: &Entry,
-        _seats: &[arena_firmware::lineup::Pick<G>],
+        seats: &[arena_firmware::lineup::Pick<G>],
         _params: &dyn Fn() -> Option<G::Params>,
     ) -> Listed {
         Listed {
@@ -102,7 +103,10 @@ impl Visit for Describe {
             game: G::NAME,
             config: entry.config,
             bots: entry.bots,
-            builtins: G::BOTS,
+            users: seats
+                .iter()
+                .map(|p| matches!(p, arena_firmware::lineup::Pick::User { .. }))
+                .collect(),
         }
     }
     fn skip(self, entry: &Entry) -> Listed {
@@ -111,7 +115,7 @@ impl Visit for Describe {
             game: "?",
             config: entry.config,
             bots: entry.bots,
-            builtins: &[],
+            users: Vec::new(),
         }
     }
 }
@@ -125,7 +129,12 @@ pub fn entries<L: Lineup>() -> Vec<Listed> {
 
 /// The entries of `L` that `pick` wants; an error listing the lineup when none does.
 pub fn picked<L: Lineup>(pick: &Pick, board: &str) -> Result<Vec<Listed>> {
-    let all = entries::<L>();
+    pick_from(entries::<L>(), pick, board)
+}
+
+/// The entries of `all` (a lineup, in rotation order) that `pick` wants; an error listing the
+/// lineup when none does.
+pub fn pick_from(all: Vec<Listed>, pick: &Pick, board: &str) -> Result<Vec<Listed>> {
     let found: Vec<Listed> = all
         .iter()
         .filter(|e| pick.wants(e.game, e.bots))
@@ -188,6 +197,12 @@ fn parse(args: &[String]) -> Result<(Pick, Vec<&'static Chip>, bool)> {
 /// `cargo xtask cost --game ...`.
 pub fn run(args: &[String]) -> Result<()> {
     let (pick, chips, json_only) = parse(args)?;
+    if let Some(i) = args.iter().position(|a| a == "--template") {
+        let Some(dir) = args.get(i + 1) else {
+            bail!("cost --template DIR: the user's crate (templates/rust-bot or a copy of it)");
+        };
+        return crate::cost_template::run(std::path::Path::new(dir), &pick, &chips, json_only);
+    }
     // Every board's entries first: a name that matches nothing fails before any build.
     for chip in &chips {
         match chip.board {
@@ -230,7 +245,7 @@ fn qemu_rows(pick: &Pick) -> Result<Vec<Value>> {
     for e in picked::<crate::host::Lineup>(pick, "qemu-lm3s6965")? {
         let mut got = qemu_entry(&elf, e.index)?;
         same_final::<crate::host::Lineup>(&mut got, e.index, "qemu-lm3s6965")?;
-        add_flash(&mut got, &elf, e.builtins, "-")?;
+        add_flash(&mut got, &elf, &e.users, "-")?;
         rows.extend(got);
     }
     Ok(rows)
@@ -256,7 +271,7 @@ pub fn qemu_entry(elf: &Path, first: u32) -> Result<Vec<Value>> {
 }
 
 /// The cost row of match `m` out of `lines`, with the `final` digest the board logged for it.
-fn rows_with_finals(lines: &[String], m: u32, unit: &str, stack_size: bool) -> Vec<Value> {
+pub fn rows_with_finals(lines: &[String], m: u32, unit: &str, stack_size: bool) -> Vec<Value> {
     let mut rows = crate::log::cost_rows_of(lines, std::iter::once(m), unit, stack_size);
     let fin = crate::log::triples(lines, "final");
     for r in &mut rows {
@@ -371,7 +386,7 @@ fn pico_rows(pick: &Pick) -> Result<Vec<Value>> {
             "cycles",
         )?;
         same_final::<crate::pico::Lineup>(&mut got, e.index, "rp-pico")?;
-        add_flash(&mut got, &elf, e.builtins, "-")?;
+        add_flash(&mut got, &elf, &e.users, "-")?;
         rows.extend(got);
     }
     Ok(rows)
@@ -389,7 +404,7 @@ fn stm32_rows(pick: &Pick) -> Result<Vec<Value>> {
         };
         let mut got = emulated_entry(&elf, e.index, 3000, count, "instructions")?;
         same_final::<crate::stm32::Lineup>(&mut got, e.index, "stm32f411")?;
-        add_flash(&mut got, &elf, e.builtins, "-")?;
+        add_flash(&mut got, &elf, &e.users, "-")?;
         rows.extend(got);
     }
     Ok(rows)
@@ -407,7 +422,7 @@ fn four(v: &Value) -> String {
     )
 }
 
-fn print_rows(chip: &Chip, rows: &[Value], took: std::time::Duration) {
+pub fn print_rows(chip: &Chip, rows: &[Value], took: std::time::Duration) {
     println!(
         "{}: {} ({:.0} s)",
         chip.board,
@@ -480,15 +495,10 @@ fn of_limit(v: &Value, limit_us: u64, mhz: u64) -> String {
     )
 }
 
-/// Each seat's flash bytes, from the firmware `elf`'s symbols: a built-in bot (one of `builtins`)
-/// is its game's bots module (`arena_core::games::<game>::bots`, every built-in bot of the game
-/// together: they are one enum), a user's bot its crate (`user_crate`).
-pub fn add_flash(
-    rows: &mut [Value],
-    elf: &Path,
-    builtins: &[&str],
-    user_crate: &str,
-) -> Result<()> {
+/// Each seat's flash bytes, from the firmware `elf`'s symbols: a built-in bot is its game's bots
+/// module (`arena_core::games::<game>::bots`, every built-in bot of the game together: they are one
+/// enum), a user's bot (`users`, by named seat, cycled over the seats) its crate (`user_crate`).
+pub fn add_flash(rows: &mut [Value], elf: &Path, users: &[bool], user_crate: &str) -> Result<()> {
     let bytes = std::fs::read(elf).with_context(|| elf.display().to_string())?;
     let symbols = crate::elf::symbols(&bytes).map_err(|e| anyhow!("{}: {e}", elf.display()))?;
     for r in rows.iter_mut() {
@@ -497,11 +507,16 @@ pub fn add_flash(
             continue;
         };
         for seat in seats {
-            let bot = seat["bot"].as_str().unwrap_or("");
-            let of = if builtins.contains(&bot) {
-                format!("arena_core::games::{game}::bots")
-            } else {
+            let n = seat["seat"].as_u64().unwrap_or(0) as usize;
+            let user = n
+                .checked_rem(users.len())
+                .and_then(|i| users.get(i))
+                .copied()
+                .unwrap_or(false);
+            let of = if user {
                 user_crate.to_owned()
+            } else {
+                format!("arena_core::games::{game}::bots")
             };
             seat["flash_bytes"] = json!(crate::elf::code_bytes(&symbols, &of));
             seat["flash_of"] = json!(of);

@@ -55,6 +55,7 @@ macro_rules! eprintln {
 mod check;
 mod cost;
 mod cost_pick;
+mod cost_template;
 mod demo;
 mod dfu;
 mod elf;
