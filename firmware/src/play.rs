@@ -6,9 +6,12 @@
 //!
 //! Match `n` plays entry `n % L::LEN` of the lineup with the entry's own seed for round
 //! `n / L::LEN` ([`crate::lineup::entry_seed`]), so match `n` is the same match on every board and
-//! on the host, and an entry's matches do not change when other entries are added. Each turn: the bots decide, then
-//! the game steps, each timed by the turn clock; then, outside it, the digest every `digest_every` turns, the
-//! frame, and on snapshot turns the "frame ready" log and [`Board::hold`]. After the match: the final
+//! on the host, and an entry's matches do not change when other entries are added. Each turn: the
+//! bots decide, each seat's timed apart, then the game steps, timed by the turn clock (with
+//! [`RunConfig::seats`] the board hears of each seat's decision, and the cost run's boards log its
+//! cost and its bot's stack); then, outside the timed spans, the digest every `digest_every`
+//! turns, the frame (every `frames_every` turns), and on snapshot turns the "frame ready" log and
+//! [`Board::hold`]. After the match: the final
 //! digest, the result, the cost summary and the result screen.
 
 use arena_core::{Bot, Game, Moment, Roster};

@@ -1,15 +1,19 @@
 //! `cargo xtask cost --game G [--bot B] [--vs X] [--board qemu-lm3s6965|rp-pico|stm32f411|all]`:
 //! the cost of the lineup entries that play game G with bot B against X, and no other match.
 //!
-//! The entries are picked from each board's own lineup (the rotation it plays). On the QEMU board
-//! each picked entry is played alone (`first=K matches=1`: match K plays entry K with seed K, as
-//! in the rotation); the emulated Pico and F411 take no command line, so they play the rotation
-//! from its start up to the last picked entry, and only the picked rows are shown.
+//! The entries are picked from each board's own lineup (the rotation it plays; with `--template`,
+//! a user's lineup: `crate::cost_template`). Each picked entry K is played alone, the same match
+//! as in the rotation (match K's seed is its entry's own for its round), its final digest checked
+//! against the host's: on the QEMU board with `first=K matches=1 seats=1 frames=25`; on the
+//! emulated Pico and F411, which take no command line, from a copy of the board's ELF whose
+//! `ARENA_RUN` words in flash say the same (`arena_firmware::board::run_words`), stopped when
+//! match K+1 starts.
 //!
-//! Each row gives, per turn, the rules' `step` and the bots' decisions (every seat's bot together:
-//! the firmware times the bots as a whole) as min / median / p99 / max in the board's unit, the
-//! stack high-water mark of the match, and the bots' median and p99 as a share of the game's time
-//! limit for a turn (`rules/<game>.md`, logged by the firmware as `limit_us`) at the chip's clock.
+//! Each row gives, per turn, the rules' `step`, the bots' decisions (every seat's together) and
+//! each seat's bot alone as min / median / p99 / max in the board's unit, the stack high-water
+//! mark of the match and of each seat's bot, each bot's flash bytes (from the ELF's symbols), and
+//! the bots' median and p99 as a share of the game's time limit for a turn (`rules/<game>.md`,
+//! logged by the firmware as `limit_us`) at the chip's clock.
 
 use std::path::{Path, PathBuf};
 

@@ -230,11 +230,17 @@ tasks:
           (Cortex-M0+) beside the QEMU Cortex-M3 figures; JSON in target/cost-rp-pico.json;
           --board stm32f411: instructions per turn on the emulated STM32F411 (Cortex-M4F), JSON
           in target/cost-stm32f411.json
-  cost --game G [--bot B] [--vs X] [--board qemu-lm3s6965|rp-pico|stm32f411|all] [--json]
-          only the lineup entries playing G with B against X: per turn of the rules and of the
-          bots (all seats together) min/median/p99/max, the bots' share of G's time limit at the
-          chip's clock, stack; QEMU plays each entry alone, the Pico and the F411 their rotation
-          up to the last one picked; JSON in target/cost-pick.json
+  cost --game G [--bot B] [--vs X] [--board qemu-lm3s6965|rp-pico|stm32f411|all]
+       [--template DIR] [--json]
+          only the lineup entries playing G with B against X, each alone on each chip (the
+          same match as in the rotation, its final digest checked against the host's; the
+          Pico's and F411's ELF copied with ARENA_RUN words written over; a frame every 25
+          turns): per turn of the rules, of the bots together and of each seat's bot
+          min/median/p99/max, the bots' share of G's time limit at the chip's clock, the match's
+          stack, each bot's stack high-water and flash bytes; JSON in target/cost-pick.json.
+          --template DIR: the lineup of a user's crate (templates/rust-bot or a copy: its own
+          board binaries, its desktop binary's digests; its cost.sh runs this); JSON in
+          target/cost-template.json
   uf2 --board rp-pico
           the Pico's release ELF as a UF2 file: target/uf2/pocket-arena-rp-pico.uf2
   size    flash and static RAM of every board
