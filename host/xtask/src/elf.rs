@@ -227,7 +227,7 @@ pub fn demangle(name: &str) -> String {
 }
 
 /// Bytes of the functions and data of the code under path `module` (a crate, `mybot`, or a
-/// module, `arena_core::games::ants::bots`): symbols whose path is in it, and `<T as Trait>`
+/// module, `arena_core::games::<game>::bots`): symbols whose path is in it, and `<T as Trait>`
 /// impls of a type in it for a trait of arena-core (a bot's `Bot::act`), not those for the
 /// firmware's traits (the lineup a user's crate names is the match loop's code, not the bot's).
 pub fn code_bytes(symbols: &[Symbol], module: &str) -> u64 {
@@ -317,13 +317,13 @@ pub mod tests {
             sym(act, 300),
             sym(lineup, 5000),
             sym(
-                "_ZN10arena_core5games4ants4bots4walk17h0123456789abcdefE",
+                "_ZN10arena_core5games5chess4bots4walk17h0123456789abcdefE",
                 70,
             ),
         ];
         assert_eq!(code_bytes(&all, "mybot"), 310);
-        assert_eq!(code_bytes(&all, "arena_core::games::ants::bots"), 70);
-        assert_eq!(code_bytes(&all, "arena_core::games::ants::bot"), 0);
+        assert_eq!(code_bytes(&all, "arena_core::games::chess::bots"), 70);
+        assert_eq!(code_bytes(&all, "arena_core::games::chess::bot"), 0);
     }
 
     #[test]
