@@ -69,15 +69,19 @@ pub struct SandboxArgs {
     /// sandbox, arena refuses to start and says why (docs/bots.md, "Sandbox").
     #[arg(long)]
     pub sandbox: bool,
-    /// Memory of each sandboxed bot, in MB.
-    #[arg(long, value_name = "MB", default_value_t = Caps::default().memory_mb)]
-    pub bot_memory: u64,
+    /// Memory of each sandboxed bot, all its processes and the files it writes to its tmpfs
+    /// together, in MB (default: 1024). Held by the memory cgroup: where arena cannot write one
+    /// (a normal user without a delegated cgroup folder), this option is refused.
+    #[arg(long, value_name = "MB")]
+    pub bot_memory: Option<u64>,
     /// CPU time of each process of a sandboxed bot, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = Caps::default().cpu_s)]
     pub bot_cpu: u64,
-    /// Processes and threads of each sandboxed bot.
-    #[arg(long, value_name = "N", default_value_t = Caps::default().procs)]
-    pub bot_procs: u64,
+    /// Processes and threads of each sandboxed bot (default: 128). Held by the pids cgroup: where
+    /// arena cannot write one (a normal user without a delegated cgroup folder), this option is
+    /// refused.
+    #[arg(long, value_name = "N")]
+    pub bot_procs: Option<u64>,
     /// Largest file a sandboxed bot may write, and the size of all it may write (its scratch
     /// folder, /tmp and /dev/shm), in MB.
     #[arg(long, value_name = "MB", default_value_t = Caps::default().file_mb)]
@@ -100,10 +104,17 @@ impl SandboxArgs {
         if !self.sandbox {
             return Ok(None);
         }
+        let given = [
+            ("--bot-memory", self.bot_memory.is_some()),
+            ("--bot-procs", self.bot_procs.is_some()),
+        ];
+        crate::sandbox::refuse_unheld(given.iter().filter(|(_, g)| *g).map(|(o, _)| *o))
+            .map_err(|why| anyhow::anyhow!("--sandbox: {why}"))?;
+        let defaults = Caps::default();
         let caps = Caps {
-            memory_mb: self.bot_memory,
+            memory_mb: self.bot_memory.unwrap_or(defaults.memory_mb),
             cpu_s: self.bot_cpu,
-            procs: self.bot_procs,
+            procs: self.bot_procs.unwrap_or(defaults.procs),
             file_mb: self.bot_disk,
             disk_mb: self.bot_disk,
             open_files: self.bot_files,
@@ -112,6 +123,9 @@ impl SandboxArgs {
         };
         crate::sandbox::check(&caps)
             .map_err(|why| anyhow::anyhow!("--sandbox: cannot sandbox bots here: {why}"))?;
+        if let Some(unheld) = crate::sandbox::unheld_note(&caps) {
+            crate::errln!("--sandbox: {unheld}");
+        }
         let commands: Vec<&str> = bots.iter().filter_map(|b| b.strip_prefix("cmd:")).collect();
         let fence = crate::sandbox::Fence::new(
             outputs.iter().filter_map(|&(flag, p)| p.map(|p| (flag, p))),
