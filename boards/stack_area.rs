@@ -151,7 +151,10 @@ macro_rules! board_stack {
         /// What the board does of a seat's decision (the cost run's `RunConfig::seats`): before
         /// it, paints the stack's window below here; after it, logs the seat's cost and its bot's
         /// stack, the deepest the stack went while it decided below the depth it had here
-        /// (`seat s= c= stack=`; its match is the last `start` line's).
+        /// (`seat s= c= stack=`; its match is the last `start` line's). Out of line, and not
+        /// reached from [`watch`]: inlined into a board's listener, its frame was under every
+        /// frame's flush (the Pico's Ants on tutorial1 went 52 B past its stack budget).
+        #[inline(never)]
         pub fn seat(event: &arena_firmware::Event<'_>) {
             use core::sync::atomic::Ordering::Relaxed;
             match *event {
@@ -176,13 +179,10 @@ macro_rules! board_stack {
         }
 
         /// What the board does of a match's start and end: paints the stack at the start, logs
-        /// its high-water mark at the end (`stack m= used= of=`); and of each seat's decision
-        /// ([`seat`]).
+        /// its high-water mark at the end (`stack m= used= of=`). A seat's decision is the
+        /// board's `Listener::seat`'s, with [`seat`].
         pub fn watch(event: &arena_firmware::Event<'_>) {
             match event {
-                arena_firmware::Event::Acting { .. } | arena_firmware::Event::Acted { .. } => {
-                    seat(event)
-                }
                 arena_firmware::Event::Start { .. } => paint(),
                 arena_firmware::Event::End { number, .. } => defmt::info!(
                     "stack m={=u32} used={=u32} of={=u32}",

@@ -291,19 +291,34 @@ fn play_steps<G: Screen + Roster, B: Board>(
             #[cfg(feature = "defmt")]
             defmt::info!("digest m={=u32} t={=u32} d={=u64}", number, turn, digest);
         }
-        if turn.is_multiple_of(cfg.frames_every.max(1)) || snapshot_due(cfg, turn) {
-            let _ = draw_game(game, label, board.display());
-            frame(
-                board,
-                number,
-                turn,
-                FrameKind::Game,
-                snapshot_due(cfg, turn),
-            );
-            pace(board, cfg);
-        }
+        show_turn(board, game, label, cfg, turn);
     }
     (steps, refused)
+}
+
+/// The game's frame after `turn` steps, when one is due (every `frames_every` turns and on
+/// snapshot turns), then the pace. Out of line: in the loop, what deciding it takes was in the
+/// frame under every turn's and every frame's stack (the Pico's Ants on tutorial1 went past its
+/// budget).
+#[inline(never)]
+fn show_turn<G: Screen, B: Board>(
+    board: &mut B,
+    game: &G,
+    label: &MatchLabel<'_>,
+    cfg: &RunConfig,
+    turn: u32,
+) {
+    if turn.is_multiple_of(cfg.frames_every.max(1)) || snapshot_due(cfg, turn) {
+        let _ = draw_game(game, label, board.display());
+        frame(
+            board,
+            label.number,
+            turn,
+            FrameKind::Game,
+            snapshot_due(cfg, turn),
+        );
+        pace(board, cfg);
+    }
 }
 
 /// A game frame is shown: the board keeps the pace of `cfg`, if any.

@@ -194,9 +194,9 @@ impl Listener<Lcd> for Events {
                     f.max
                 );
             }
-            Event::SetupFailed { .. } | Event::Acting { .. } | Event::Acted { .. } => {
-                stack::watch(event)
-            }
+            Event::SetupFailed { .. } => stack::watch(event),
+            // Told through `seat`, out of this frame.
+            Event::Acting { .. } | Event::Acted { .. } => {}
         }
     }
 
