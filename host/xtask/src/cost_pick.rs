@@ -2,7 +2,7 @@
 //! the cost of the lineup entries that play game G with bot B against X, and no other match.
 //!
 //! The entries are picked from each board's own lineup (the rotation it plays; with `--template`,
-//! a user's lineup: `crate::cost_template`). Each picked entry K is played alone, the same match
+//! a user's lineup, in cost_template.rs). Each picked entry K is played alone, the same match
 //! as in the rotation (match K's seed is its entry's own for its round), its final digest checked
 //! against the host's: on the QEMU board with `first=K matches=1 seats=1 frames=25`; on the
 //! emulated Pico and F411, which take no command line, from a copy of the board's ELF whose
@@ -170,7 +170,7 @@ pub fn share(value: u64, limit_us: u64, mhz: u64) -> String {
     format!("{}.{:03}%", per_mille_x10 / 1000, per_mille_x10 % 1000)
 }
 
-fn parse(args: &[String]) -> Result<(Pick, Vec<&'static Chip>, bool)> {
+pub fn parse(args: &[String]) -> Result<(Pick, Vec<&'static Chip>, bool)> {
     let flag = |name: &str| {
         args.iter()
             .position(|a| a == name)
@@ -201,12 +201,6 @@ fn parse(args: &[String]) -> Result<(Pick, Vec<&'static Chip>, bool)> {
 /// `cargo xtask cost --game ...`.
 pub fn run(args: &[String]) -> Result<()> {
     let (pick, chips, json_only) = parse(args)?;
-    if let Some(i) = args.iter().position(|a| a == "--template") {
-        let Some(dir) = args.get(i + 1) else {
-            bail!("cost --template DIR: the user's crate (templates/rust-bot or a copy of it)");
-        };
-        return crate::cost_template::run(std::path::Path::new(dir), &pick, &chips, json_only);
-    }
     // Every board's entries first: a name that matches nothing fails before any build.
     for chip in &chips {
         match chip.board {

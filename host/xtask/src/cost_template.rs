@@ -9,60 +9,13 @@
 //! A seat's flash is its bot's code: the user's crate's symbols for a user's bot, the game's bots
 //! module for a built-in (every built-in bot of the game together).
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use anyhow::{ensure, Context, Result};
 use serde_json::{json, Value};
 
-use crate::cost_pick::{add_flash, pick_from, print_rows, Chip, Listed, Pick};
+use crate::cost_pick::{add_flash, pick_from, print_rows, Chip, Pick};
 use crate::{log, template};
-
-/// The entries of the user's lineup, from its desktop binary's `start` lines (the lineup once),
-/// each seat a user's bot or a built-in as its `lineup` lines say (`entry m= users=[true,
-/// false]`).
-pub fn user_entries(dir: &Path) -> Result<Vec<Listed>> {
-    let lines = template::desktop_in(dir, &["digest=0".to_owned()])?;
-    let listed = template::desktop_in(dir, &["lineup".to_owned()])?;
-    let users: BTreeMap<u32, Vec<bool>> = listed
-        .iter()
-        .filter(|l| log::kind(l) == "entry")
-        .filter_map(|l| {
-            let seats = log::field(l, "users")
-                .trim_matches(|c| c == '[' || c == ']')
-                .split(", ")
-                .map(|u| u == "true")
-                .collect();
-            Some((log::num::<u32>(l, "m")?, seats))
-        })
-        .collect();
-    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
-    let entries: Vec<Listed> = lines
-        .iter()
-        .filter(|l| log::kind(l) == "start")
-        .filter_map(|l| {
-            let index = log::num::<u32>(l, "m")?;
-            let game = leak(log::value(l, "game")?.to_owned());
-            let bots: Vec<&'static str> = log::bots_of(l)
-                .split(" vs ")
-                .map(|b| leak(b.to_owned()))
-                .collect();
-            Some(Listed {
-                index,
-                game,
-                config: leak(log::value(l, "config")?.to_owned()),
-                bots: Box::leak(bots.into_boxed_slice()),
-                users: users.get(&index).cloned().unwrap_or_default(),
-            })
-        })
-        .collect();
-    ensure!(
-        !entries.is_empty(),
-        "the desktop binary of {} started no match",
-        dir.display()
-    );
-    Ok(entries)
-}
 
 /// Fails unless each row's final digest is the desktop binary's for match `m` played alone.
 fn same_final(dir: &Path, rows: &mut [Value], m: u32, board: &str) -> Result<()> {
@@ -88,13 +41,30 @@ fn same_final(dir: &Path, rows: &mut [Value], m: u32, board: &str) -> Result<()>
     Ok(())
 }
 
+/// `cargo xtask cost --template DIR --game G ...` (the arguments as typed).
+pub fn run_args(args: &[String]) -> Result<()> {
+    let (pick, chips, json_only) = crate::cost_pick::parse(args)?;
+    let Some(dir) = args
+        .iter()
+        .position(|a| a == "--template")
+        .and_then(|i| args.get(i + 1))
+    else {
+        anyhow::bail!("cost --template DIR: the user's crate (templates/rust-bot or a copy of it)");
+    };
+    run(Path::new(dir), &pick, &chips, json_only)
+}
+
 /// `cargo xtask cost --template DIR ...`.
 pub fn run(dir: &Path, pick: &Pick, chips: &[&Chip], json_only: bool) -> Result<()> {
     let dir = dir
         .canonicalize()
         .with_context(|| format!("cost --template {}", dir.display()))?;
     let krate = template::crate_name(&dir)?;
-    let picked = pick_from(user_entries(&dir)?, pick, &dir.display().to_string())?;
+    let picked = pick_from(
+        template::user_entries(&dir)?,
+        pick,
+        &dir.display().to_string(),
+    )?;
     let mut report = Vec::new();
     for chip in chips {
         let started = std::time::Instant::now();

@@ -3,10 +3,13 @@
 //! board's compiled dependencies), and its bots played on the QEMU board with every digest equal to
 //! its desktop binary's (the firmware's match loop run in-process on the host).
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
+
+use crate::cost_pick::Listed;
 
 use crate::{log, qemu, root, tools};
 
@@ -65,6 +68,52 @@ pub fn crate_name(dir: &Path) -> Result<String> {
     manifest_name(&manifest, "[package]")
         .map(|n| n.replace('-', "_"))
         .with_context(|| format!("no package name in {}", manifest.display()))
+}
+
+/// The entries of the user's lineup, from its desktop binary's `start` lines (the lineup once),
+/// each seat a user's bot or a built-in as its `lineup` lines say (`entry m= users=[true,
+/// false]`).
+pub fn user_entries(dir: &Path) -> Result<Vec<Listed>> {
+    let lines = desktop_in(dir, &["digest=0".to_owned()])?;
+    let listed = desktop_in(dir, &["lineup".to_owned()])?;
+    let users: BTreeMap<u32, Vec<bool>> = listed
+        .iter()
+        .filter(|l| log::kind(l) == "entry")
+        .filter_map(|l| {
+            let seats = log::field(l, "users")
+                .trim_matches(|c| c == '[' || c == ']')
+                .split(", ")
+                .map(|u| u == "true")
+                .collect();
+            Some((log::num::<u32>(l, "m")?, seats))
+        })
+        .collect();
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let entries: Vec<Listed> = lines
+        .iter()
+        .filter(|l| log::kind(l) == "start")
+        .filter_map(|l| {
+            let index = log::num::<u32>(l, "m")?;
+            let game = leak(log::value(l, "game")?.to_owned());
+            let bots: Vec<&'static str> = log::bots_of(l)
+                .split(" vs ")
+                .map(|b| leak(b.to_owned()))
+                .collect();
+            Some(Listed {
+                index,
+                game,
+                config: leak(log::value(l, "config")?.to_owned()),
+                bots: Box::leak(bots.into_boxed_slice()),
+                users: users.get(&index).cloned().unwrap_or_default(),
+            })
+        })
+        .collect();
+    ensure!(
+        !entries.is_empty(),
+        "the desktop binary of {} started no match",
+        dir.display()
+    );
+    Ok(entries)
 }
 
 /// The desktop binary's log of `args` (`matches=N digest=N`), built first (the template's own
@@ -174,7 +223,7 @@ pub fn qemu_check() -> Result<()> {
 /// crate's), one of them this crate's bot.
 fn seat_rows(lines: &[String], elf: &Path) -> Result<()> {
     let dir = root().join(DIR);
-    let entries = crate::cost_template::user_entries(&dir)?;
+    let entries = user_entries(&dir)?;
     let krate = crate_name(&dir)?;
     for m in 0..MATCHES {
         let users = entries
