@@ -114,7 +114,7 @@ pub mod seat;
 pub mod view;
 
 pub use digest::Digest;
-pub use game::{step_with_bots, Bot, Game, Roster, SetupError, StepReport};
+pub use game::{step_with_bots, Bot, Game, Moment, Roster, SetupError, StepReport};
 pub use outcome::{Decision, Outcome, DECISION_KEYS};
 pub use rng::Rng;
 pub use seat::{Seat, SeatSet, MAX_SEATS};

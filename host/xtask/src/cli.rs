@@ -84,12 +84,16 @@ pub enum Task {
     /// --board stm32f411: instructions per turn on the emulated STM32F411 (Cortex-M4F), JSON in
     /// target/cost-stm32f411.json.
     ///
-    /// With --game G [--bot B] [--vs X]: only the lineup entries playing G with B against X: per
-    /// turn of the rules and of the bots (all seats together) min/median/p99/max, the bots' share
-    /// of G's time limit at the chip's clock, stack; QEMU plays each entry alone, the Pico and the
-    /// F411 their rotation up to the last one picked (--board all: every board); JSON in
-    /// target/cost-pick.json. Needs what `cargo xtask setup` installs (it says so when something is
-    /// missing).
+    /// With --game G [--bot B] [--vs X]: only the lineup entries playing G with B against X, each
+    /// alone on each chip (the same match as in the rotation, its final digest checked against
+    /// the host's; the Pico's and F411's ELF copied with its ARENA_RUN words written over; a frame
+    /// every 25 turns): per turn of the rules, of the bots together and of each seat's bot
+    /// min/median/p99/max, the bots' share of G's time limit at the chip's clock, the match's
+    /// stack, each bot's stack high-water and flash bytes (--board all: every board); JSON in
+    /// target/cost-pick.json. --template DIR: the lineup of a user's crate (templates/rust-bot or
+    /// a copy; its own board binaries, its desktop binary's digests; its cost.sh runs this); JSON
+    /// in target/cost-template.json. Needs what `cargo xtask setup` installs (it says so when
+    /// something is missing).
     #[command(verbatim_doc_comment)]
     Cost(Cost),
     /// The Pico's release ELF as a UF2 file in target/uf2/
@@ -246,6 +250,9 @@ pub struct Cost {
     /// With --game: only the entries against X.
     #[arg(long, value_name = "X", requires = "game")]
     pub vs: Option<String>,
+    /// With --game: the lineup of the user's crate in DIR (templates/rust-bot or a copy of it).
+    #[arg(long, value_name = "DIR", requires = "game")]
+    pub template: Option<String>,
 }
 
 impl Cost {
@@ -256,6 +263,7 @@ impl Cost {
             ("--bot", &self.bot),
             ("--vs", &self.vs),
             ("--board", &self.board),
+            ("--template", &self.template),
         ];
         let mut args: Vec<String> = options
             .into_iter()

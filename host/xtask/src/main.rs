@@ -29,6 +29,7 @@ mod check;
 mod cli;
 mod cost;
 mod cost_pick;
+mod cost_template;
 mod demo;
 mod dfu;
 mod elf;
@@ -88,6 +89,7 @@ fn task(task: Option<Task>) -> Result<()> {
         Some(Task::Setup) => setup::run(),
         Some(Task::Demo(d)) => demo::run(d.matches, d.snap, d.verbose),
         Some(Task::FirmwareTest(f)) => firmware_test(f.board.as_deref()),
+        Some(Task::Cost(c)) if c.template.is_some() => cost_template::run_args(&c.pick_args()),
         Some(Task::Cost(c)) if c.game.is_some() => cost_pick::run(&c.pick_args()),
         Some(Task::Cost(c)) => match c.board.as_deref() {
             None | Some("qemu-lm3s6965") => cost::run(c.json).map(|_| ()),
