@@ -10,7 +10,7 @@ use arena_core::games::colorfight::{self as cf, ColorFight};
 use arena_core::games::tower_defense::{self as td, TowerDefense};
 use arena_core::{Bot, Game, Roster, Seat};
 use arena_host::games::ants::SeatFeed;
-use arena_host::protocol::Speak;
+use arena_host::protocol::GameProtocol;
 use std::collections::BTreeMap;
 
 /// Plays `game` with built-in bots `names` (seeded by `seed`) for at most `steps` steps, calling

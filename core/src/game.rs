@@ -167,21 +167,34 @@ pub trait Roster: Game {
     fn bot(name: &str, seed: u64) -> Option<Self::Bot>;
 
     /// One step played by `bots` (one per seat, in seat order), as [`step_with_bots`] plays it:
-    /// the bots of the seats to move decide, then `decided` is called (a board's match loop
-    /// times the bots and the rules apart), then the rules step. Only the first `N` seats act,
+    /// the bots of the seats to move decide, each between `on(Moment::Acting(seat))` and
+    /// `on(Moment::Acted(seat))`, then `on(Moment::Decided)`, then the rules step (a board's match
+    /// loop times each seat's bot and the rules apart). Only the first `N` seats act,
     /// the others pass: `N` bounds the room the actions take, all held at once on the caller's
     /// stack. A game whose actions are large overrides this to hold less (Ants: one buffer of
     /// orders for every seat together).
     fn step_bots<const N: usize, B: Bot<Self>>(
         &mut self,
         bots: &mut [B],
-        decided: impl FnOnce(),
+        mut on: impl FnMut(Moment),
     ) -> StepReport {
         let mut actions: heapless::Vec<Self::Action, N> = heapless::Vec::new();
-        decide(self, bots, &mut actions);
-        decided();
+        decide(self, bots, &mut actions, &mut on);
+        on(Moment::Decided);
         step_alone(self, &actions)
     }
+}
+
+/// Where a turn played by [`Roster::step_bots`] is, told to its caller: a board's match loop reads
+/// its clock at each, to time every seat's bot apart from the others and from the rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Moment {
+    /// The bot of this seat is about to decide (its view not built yet).
+    Acting(Seat),
+    /// The bot of this seat has decided (its action held where the rules will take it).
+    Acted(Seat),
+    /// Every seat has decided; the rules step next.
+    Decided,
 }
 
 /// Every seat's action from its bot (the pass for seats not to move or without a bot), for the
@@ -192,11 +205,17 @@ fn decide<G: Game, B: Bot<G>, const N: usize>(
     game: &G,
     bots: &mut [B],
     actions: &mut heapless::Vec<G::Action, N>,
+    on: &mut impl FnMut(Moment),
 ) {
     let movers = game.to_move();
     for seat in 0..game.seats().min(N) {
         let action = match bots.get_mut(seat) {
-            Some(bot) if movers.contains(seat) => bot.act(&game.view(seat)),
+            Some(bot) if movers.contains(seat) => {
+                on(Moment::Acting(seat));
+                let action = bot.act(&game.view(seat));
+                on(Moment::Acted(seat));
+                action
+            }
             _ => G::Action::default(),
         };
         // Cannot fail: at most N pushes.
@@ -213,7 +232,7 @@ fn step_alone<G: Game>(game: &mut G, actions: &[G::Action]) -> StepReport {
 /// Plays one step with one bot per seat: what a match loop does each turn.
 pub fn step_with_bots<G: Game, B: Bot<G>>(game: &mut G, bots: &mut [B]) -> StepReport {
     let mut actions: heapless::Vec<G::Action, MAX_SEATS> = heapless::Vec::new();
-    decide(game, bots, &mut actions);
+    decide(game, bots, &mut actions, &mut |_| ());
     game.step(&actions)
 }
 

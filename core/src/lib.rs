@@ -50,27 +50,40 @@
 //! ```
 //!
 //! ## Adding a game: the checklist
+//! A game is a folder on every layer, and on each layer it implements that layer's traits side by
+//! side: none of them is a supertrait of what plays a match, so the desktop plays a game before its
+//! viewer, command line or Python environment exists (docs/architecture.md has the table).
 //! 1. **A folder in core**, `core/src/games/<game>/`: the rules ([`game::Game`], citing the
 //!    decisions of `rules/<game>.md`), the built-in bots ([`game::Roster`]), its generator of
 //!    params and actions (`arbitrary.rs`, behind the `arbitrary` feature), a unit test per rule
 //!    and decision, capacities and state size in the module docs.
-//! 2. **A folder in host**, `host/src/games/<game>/`: `arena_host::HostGame` (canonical JSON, the
-//!    bots' protocol, the replay writer and reader, the tournament format).
-//! 3. **A screen in firmware**, `firmware/src/games/<game>.rs`: `arena_firmware::Screen` (and,
-//!    for the desktop, `arena_firmware::SidePanel`); and what the browser viewer re-plays,
-//!    `host/viewer/src/games/<game>.rs`: `arena_viewer::Viewed`.
-//! 4. **One line in each registry**: [`with_games!`] in `core/src/games/mod.rs` (every layer's
+//! 2. **A screen in firmware**, `firmware/src/games/<game>.rs`: `arena_firmware::Screen` and
+//!    `arena_firmware::SidePanel` (every method has a default: `impl SidePanel for G {}` is whole;
+//!    the `desktop` feature's panel methods are worth writing for the desktop's pictures).
+//! 3. **A folder in host**, `host/src/games/<game>/`: `arena_host::Playable` (canonical JSON),
+//!    `arena_host::GameProtocol` (the bots' protocol) and `arena_host::Record` (the replay writer
+//!    and reader): with these a match plays (`arena_host::play::play`); then
+//!    `arena_host::GameSetup` (the match its options ask for) and `arena_host::GameFormat` (the
+//!    tournament format), which make it an `arena_host::HostGame`.
+//! 4. **The impls beside it**, each in its own layer's folder: the command line,
+//!    `host/src/cli/<game>.rs` (`arena_host::cli::GameCli`: flags and help); the browser viewer,
+//!    `host/viewer/src/games/<game>.rs` (`arena_viewer::Viewed`); Python, the game's
+//!    `impl Observe` and `impl Teach` in `python/src/games.rs` and `python/src/reward.rs` (its
+//!    observation in `python/src/obs.rs`) and its module `python/pocket_arena/<game>.py`.
+//! 5. **One line in each registry**: [`with_games!`] in `core/src/games/mod.rs` (every layer's
 //!    list of games follows from it: the host's commands, the viewer, Python's environments, the
 //!    suite, the soak and the fuzz targets), and the boards' lineup (`firmware/src/games/mod.rs`).
 //!    **And one plain `pub mod <game>;` line in each layer's module list**, in
-//!    `core/src/games/mod.rs`, `host/src/games/mod.rs`, `host/src/cli/mod.rs` (the game's flags,
-//!    `cli/<game>.rs`: `arena_host::cli::GameCli`), `host/viewer/src/games/mod.rs` and
-//!    `firmware/src/games/mod.rs`; in Python (`python/`), the game's `impl Observe` in
-//!    `python/src/games.rs` (its observation in `python/src/obs.rs`) and its module
-//!    `python/pocket_arena/<game>.py`. No module is declared inside a macro, so rustfmt, grep and
-//!    cargo-mutants reach every file; `host/tests/all/game_folders.rs` fails when a layer's list
-//!    differs from the registry.
-//! 5. **The tests and benches that come with the folder**: its `arena_tests::Suite` invariants
+//!    `core/src/games/mod.rs`, `host/src/games/mod.rs`, `host/src/cli/mod.rs`,
+//!    `host/viewer/src/games/mod.rs` and `firmware/src/games/mod.rs`. No module is declared inside
+//!    a macro, so rustfmt, grep and cargo-mutants reach every file. What fails when a part is
+//!    missing: `host/tests/all/game_folders.rs` when a layer's module list, or the Python modules
+//!    of `python/pocket_arena/`, differ from the registry; the build of the host (`arena`'s
+//!    registry asks every game for `GameCli` and `Viewed`) when the command line or the viewer is
+//!    missing; the Python step of `cargo xtask test` (`cd python && cargo clippy`,
+//!    host/xtask/src/python.rs) when `Observe` or `Teach` is, since Python's registry asks every
+//!    game for them.
+//! 6. **The tests and benches that come with the folder**: its `arena_tests::Suite` invariants
 //!    (the generic suite, the soak and the fuzz targets follow from the registry and play the
 //!    folder's generator), its `action_`, `verify_` and `game_` fuzz targets, a conformance test
 //!    over `../shared/golden/<game>/` where an original engine exists, and a criterion bench in
@@ -101,7 +114,7 @@ pub mod seat;
 pub mod view;
 
 pub use digest::Digest;
-pub use game::{step_with_bots, Bot, Game, Roster, SetupError, StepReport};
+pub use game::{step_with_bots, Bot, Game, Moment, Roster, SetupError, StepReport};
 pub use outcome::{Decision, Outcome, DECISION_KEYS};
 pub use rng::Rng;
 pub use seat::{Seat, SeatSet, MAX_SEATS};

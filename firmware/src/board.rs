@@ -68,6 +68,21 @@ pub enum Event<'a> {
         /// Whether the board will hold the frame for a snapshot.
         snapshot: bool,
     },
+    /// With [`crate::RunConfig::seats`]: the bot of `seat` is about to decide (the turn clock
+    /// is read after the board is done with this event). A board paints the stack below here, for
+    /// the bot's own high-water mark.
+    Acting {
+        /// The seat whose bot decides.
+        seat: usize,
+    },
+    /// With [`crate::RunConfig::seats`]: the bot of `seat` has decided, at `cost` (the turn
+    /// clock read before this event). A board logs the seat's cost and its bot's stack.
+    Acted {
+        /// The seat whose bot decided.
+        seat: usize,
+        /// What its decision cost, in the board's unit.
+        cost: u32,
+    },
     /// The match is over (or stopped at its turn limit).
     End {
         /// The match's number.
@@ -101,6 +116,12 @@ pub trait Board {
     fn clock(&mut self) -> &mut Self::Clock;
     /// Something happened; on [`Event::Frame`] the board shows what the display holds.
     fn event(&mut self, event: &Event<'_>);
+    /// A seat's bot is about to decide or has decided ([`Event::Acting`], [`Event::Acted`]): told
+    /// from under the bots' frames, apart from [`Board::event`] so that what a board does of the
+    /// other events (a frame's flush) is not on that stack.
+    fn seat(&mut self, event: &Event<'_>) {
+        self.event(event);
+    }
     /// A snapshot frame is on screen and announced: wait until whoever watches has taken it.
     fn hold(&mut self);
     /// A game frame is on screen: wait until `turns_per_second` allows the next turn (counted
@@ -115,6 +136,12 @@ pub trait Board {
 pub trait Listener<D> {
     /// Something happened; on [`Event::Frame`] the board shows what `display` holds.
     fn event(&mut self, display: &mut D, event: &Event<'_>);
+    /// A seat's bot is about to decide or has decided ([`Board::seat`]); by default told as any
+    /// other event. A board whose `event` has a deep frame (a display's flush) overrides this, as
+    /// it is called from under the bots' frames.
+    fn seat(&mut self, display: &mut D, event: &Event<'_>) {
+        self.event(display, event);
+    }
     /// A snapshot frame is on screen and announced: wait until whoever watches has taken it.
     fn hold(&mut self) {}
     /// A game frame is on screen: wait until `turns_per_second` allows the next turn (see
@@ -157,6 +184,9 @@ where
     fn event(&mut self, event: &Event<'_>) {
         self.listener.event(&mut self.display, event);
     }
+    fn seat(&mut self, event: &Event<'_>) {
+        self.listener.seat(&mut self.display, event);
+    }
     fn hold(&mut self) {
         self.listener.hold();
     }
@@ -191,12 +221,34 @@ pub fn run_config() -> crate::RunConfig {
     }
 }
 
+/// The words a microcontroller board keeps in flash under the name `ARENA_RUN` (`[first, seats,
+/// frames_every]`, all 0 as built), on top of `cfg`: the rotation from match `first` (its seed the
+/// entry's own for that round, as when the rotation came to it), with `seats` not 0 each seat's
+/// decision told to the board ([`crate::RunConfig::seats`]), and with `frames_every` not 0 a game
+/// frame drawn only every so many turns ([`crate::RunConfig::frames_every`]). `cargo xtask cost` writes them in a copy of the ELF
+/// (the emulators boot a given ELF), so the board plays only the picked match, without a
+/// build of its own.
+pub fn run_words(cfg: crate::RunConfig, words: [u32; 3]) -> crate::RunConfig {
+    let [first, seats, frames_every] = words;
+    crate::RunConfig {
+        first,
+        seats: seats != 0,
+        frames_every: if frames_every == 0 {
+            cfg.frames_every
+        } else {
+            frames_every
+        },
+        ..cfg
+    }
+}
+
 /// A microcontroller board's `main` (its `src/main.rs`): the rotation of lineup `$lineup`, forever,
 /// on the board that `$board::init()` brings up, with `$board::run_config()` ([`run_config`], or
 /// the board's own: the Pico's reads its pace from flash, where its emulator writes 0). First the
 /// boot line
-/// (`<name>: <display> ready, playing the rotation digest= snap= maxsteps=`): the host's checks
-/// read from it how to replay the rotation. Expanded in the board's crate, which has cortex-m,
+/// (`<name>: <display> ready, playing the rotation digest= snap= maxsteps= pace= first= seats=
+/// frames=`):
+/// the host's checks read from it how to replay the rotation. Expanded in the board's crate, which has cortex-m,
 /// cortex-m-rt and defmt.
 #[macro_export]
 macro_rules! board_main {
@@ -206,13 +258,16 @@ macro_rules! board_main {
             let mut board = $board::init();
             let cfg = $board::run_config();
             defmt::info!(
-                "{=str}: {=str} ready, playing the rotation digest={=u32} snap={=u32} maxsteps={=u32} pace={=u32}",
+                "{=str}: {=str} ready, playing the rotation digest={=u32} snap={=u32} maxsteps={=u32} pace={=u32} first={=u32} seats={=bool} frames={=u32}",
                 $name,
                 $display,
                 cfg.digest_every,
                 cfg.snapshot_every,
                 cfg.max_steps,
-                cfg.turns_per_second
+                cfg.turns_per_second,
+                cfg.first,
+                cfg.seats,
+                cfg.frames_every
             );
             $crate::run::<$lineup, _>(&mut board, &cfg);
             loop {

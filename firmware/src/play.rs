@@ -6,12 +6,15 @@
 //!
 //! Match `n` plays entry `n % L::LEN` of the lineup with the entry's own seed for round
 //! `n / L::LEN` ([`crate::lineup::entry_seed`]), so match `n` is the same match on every board and
-//! on the host, and an entry's matches do not change when other entries are added. Each turn: the bots decide, then
-//! the game steps, each timed by the turn clock; then, outside it, the digest every `digest_every` turns, the
-//! frame, and on snapshot turns the "frame ready" log and [`Board::hold`]. After the match: the final
+//! on the host, and an entry's matches do not change when other entries are added. Each turn: the
+//! bots decide, each seat's timed apart, then the game steps, timed by the turn clock (with
+//! [`RunConfig::seats`] the board hears of each seat's decision, and the cost run's boards log its
+//! cost and its bot's stack); then, outside the timed spans, the digest every `digest_every`
+//! turns, the frame (every `frames_every` turns), and on snapshot turns the "frame ready" log and
+//! [`Board::hold`]. After the match: the final
 //! digest, the result, the cost summary and the result screen.
 
-use arena_core::{Bot, Game, Roster};
+use arena_core::{Bot, Game, Moment, Roster};
 
 use crate::board::{Board, Event, FrameKind};
 use crate::cost::{CostStats, CostSummary, TurnClock};
@@ -35,6 +38,14 @@ pub struct RunConfig {
     /// The pace a person can watch: after each game frame the board waits until this many turns a
     /// second ([`Board::pace`]; a board that cannot wait, or the host, plays on). 0: flat out.
     pub turns_per_second: u32,
+    /// Tell the board around each seat's decision ([`Event::Acting`], [`Event::Acted`]): the
+    /// cost run's boards log each seat's cost a turn and its bot's stack high-water (which they
+    /// measure by painting the stack, outside the timed spans).
+    pub seats: bool,
+    /// Draw the game's frame after every `frames_every` steps only (and on snapshot turns, and the
+    /// first and result screens); 0 or 1: after every step. The cost run draws fewer: on an
+    /// emulated board, drawing and sending frames took 99% of the run's time.
+    pub frames_every: u32,
 }
 
 impl Default for RunConfig {
@@ -46,6 +57,8 @@ impl Default for RunConfig {
             snapshot_every: 0,
             max_steps: 2000,
             turns_per_second: 0,
+            seats: false,
+            frames_every: 1,
         }
     }
 }
@@ -65,7 +78,7 @@ pub struct MatchSummary {
     pub finished: bool,
     /// The rules' cost per turn (`step`).
     pub cost: CostSummary,
-    /// The bots' cost per turn (all seats' decisions).
+    /// The bots' cost per turn (every seat's decision, the seats' costs added).
     pub bots_cost: CostSummary,
     /// Actions refused over the match, every seat together.
     pub refused: u32,
@@ -173,20 +186,14 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         seed,
         bots: entry.bots,
     };
-    let mut step_cost = CostStats::new();
-    let mut bots_cost = CostStats::new();
+    let mut costs = Costs {
+        step: CostStats::new(),
+        bots: CostStats::new(),
+    };
     let mut played = None;
     let seated = game.seats();
     with_bots(seats, seated, seed, &mut |bots| {
-        played = Some(play_steps(
-            board,
-            game,
-            bots,
-            &label,
-            cfg,
-            &mut step_cost,
-            &mut bots_cost,
-        ));
+        played = Some(play_steps(board, game, bots, &label, cfg, &mut costs));
     });
     let Some((turns, refused)) = played else {
         return setup_failed(board, number);
@@ -198,8 +205,8 @@ pub fn play_match<G: Screen + Roster, B: Board>(
         digest: game.digest(),
         winner: outcome.and_then(|o| o.winner()),
         finished: outcome.is_some(),
-        cost: step_cost.summary(),
-        bots_cost: bots_cost.summary(),
+        cost: costs.step.summary(),
+        bots_cost: costs.bots.summary(),
         refused,
     };
     announce_end(board, &summary, outcome.as_ref());
@@ -259,8 +266,7 @@ fn play_steps<G: Screen + Roster, B: Board>(
     bots: &mut [&mut dyn Bot<G>],
     label: &MatchLabel<'_>,
     cfg: &RunConfig,
-    step_cost: &mut CostStats,
-    bots_cost: &mut CostStats,
+    costs: &mut Costs,
 ) -> (u32, u32) {
     let number = label.number;
     let _ = draw_game(game, label, board.display());
@@ -271,7 +277,7 @@ fn play_steps<G: Screen + Roster, B: Board>(
     // move.
     let mut steps: u32 = 0;
     while !game.is_over() && steps < cfg.max_steps {
-        let report = play_turn(game, bots, board.clock(), step_cost, bots_cost);
+        let report = play_turn(game, bots, board, cfg.seats, costs);
         refused = refused.saturating_add(report.total_refused());
         steps = steps.saturating_add(1);
         let turn = steps;
@@ -285,17 +291,34 @@ fn play_steps<G: Screen + Roster, B: Board>(
             #[cfg(feature = "defmt")]
             defmt::info!("digest m={=u32} t={=u32} d={=u64}", number, turn, digest);
         }
+        show_turn(board, game, label, cfg, turn);
+    }
+    (steps, refused)
+}
+
+/// The game's frame after `turn` steps, when one is due (every `frames_every` turns and on
+/// snapshot turns), then the pace. Out of line: in the loop, what deciding it takes was in the
+/// frame under every turn's and every frame's stack (the Pico's Ants on tutorial1 went past its
+/// budget).
+#[inline(never)]
+fn show_turn<G: Screen, B: Board>(
+    board: &mut B,
+    game: &G,
+    label: &MatchLabel<'_>,
+    cfg: &RunConfig,
+    turn: u32,
+) {
+    if turn.is_multiple_of(cfg.frames_every.max(1)) || snapshot_due(cfg, turn) {
         let _ = draw_game(game, label, board.display());
         frame(
             board,
-            number,
+            label.number,
             turn,
             FrameKind::Game,
             snapshot_due(cfg, turn),
         );
         pace(board, cfg);
     }
-    (steps, refused)
 }
 
 /// A game frame is shown: the board keeps the pace of `cfg`, if any.
@@ -411,21 +434,74 @@ pub const BOARD_SEATS: usize = 5;
 
 /// One turn: the bots decide, then the game steps ([`Roster::step_bots`], room for the actions of
 /// [`BOARD_SEATS`]), timed apart (the budget is the rules'; the bots are as costly as their
-/// authors made them). Out of line, so that the actions are held during the turn only, not while
-/// the state is set up or drawn.
+/// authors made them): each seat's bot from just before its view is built to just after its
+/// action is held, the bots' cost of the turn the seats' added, the rules' from then to the end of
+/// the step. With `seats`, the board hears of each seat's decision ([`Event::Acting`] before the
+/// clock's first reading, [`Event::Acted`] after its second: neither is in any timed span).
+/// Out of line, so that the actions are held during the turn only, not while the state is set up
+/// or drawn.
 #[inline(never)]
-fn play_turn<G: Roster, C: TurnClock>(
+fn play_turn<G: Roster, B: Board>(
     game: &mut G,
     bots: &mut [&mut dyn Bot<G>],
-    clock: &mut C,
-    step_cost: &mut CostStats,
-    bots_cost: &mut CostStats,
+    board: &mut B,
+    seats: bool,
+    costs: &mut Costs,
 ) -> arena_core::StepReport {
-    let start = clock.now();
-    let mut decided = start;
-    let report = game.step_bots::<BOARD_SEATS, _>(bots, || decided = clock.now());
-    let end = clock.now();
-    bots_cost.record(clock.elapsed(start, decided));
-    step_cost.record(clock.elapsed(decided, end));
+    // One place for what the moments update, so that the closure holds one reference: its frame
+    // is under every bot's.
+    let mut t = Tally {
+        board,
+        seats,
+        at: 0,
+        spent: 0,
+    };
+    let report = game.step_bots::<BOARD_SEATS, _>(bots, |m| t.moment(m));
+    let end = t.board.clock().now();
+    costs.bots.record(t.spent);
+    costs.step.record(t.board.clock().elapsed(t.at, end));
     report
+}
+
+/// A match's costs a turn: the rules' and the bots'. One struct, so that the loop's frames hold
+/// one reference to them.
+struct Costs {
+    step: CostStats,
+    bots: CostStats,
+}
+
+/// A turn's clock readings (see [`play_turn`]).
+struct Tally<'a, B> {
+    board: &'a mut B,
+    seats: bool,
+    /// When the seat deciding now began; once every seat has decided, when they had.
+    at: u32,
+    /// The seats' costs so far this turn.
+    spent: u32,
+}
+
+impl<B: Board> Tally<'_, B> {
+    /// Out of line: inlined, the clock's readings and the board's handling of the seats' events
+    /// had room in the frame of the game's `decide`, under every bot's (212 B more stack for Ants
+    /// on tutorial1 on the Pico, past its budget).
+    #[inline(never)]
+    fn moment(&mut self, m: Moment) {
+        match m {
+            Moment::Acting(seat) => {
+                if self.seats {
+                    self.board.seat(&Event::Acting { seat });
+                }
+                self.at = self.board.clock().now();
+            }
+            Moment::Acted(seat) => {
+                let now = self.board.clock().now();
+                let cost = self.board.clock().elapsed(self.at, now);
+                self.spent = self.spent.saturating_add(cost);
+                if self.seats {
+                    self.board.seat(&Event::Acted { seat, cost });
+                }
+            }
+            Moment::Decided => self.at = self.board.clock().now(),
+        }
+    }
 }

@@ -341,36 +341,41 @@ impl Fit {
 }
 
 /// What a game writes in the desktop's side panel beside its body: its numbers, where a board's
-/// small screen has no room for them. Only with the `desktop` feature; without it every type has
-/// it, with nothing to write.
-#[cfg(feature = "desktop")]
+/// small screen has no room for them. One definition whatever the features: every method has a
+/// default that writes nothing, so `impl SidePanel for MyGame {}` is a whole impl; the `desktop`
+/// feature only adds methods (with those defaults), never a required one, so enabling it breaks
+/// no impl.
 pub trait SidePanel {
     /// The desktop panel: lines about the whole game (the round, what lies in the middle),
-    /// above the seats.
+    /// above the seats. Default: none.
+    #[cfg(feature = "desktop")]
     fn game_panel<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error> {
         let _ = panel;
         Ok(())
     }
 
     /// The desktop panel: the numbers of its seat ([`desktop::Panel::seat`]), under its name.
-    fn seat_panel<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error>;
+    /// Default: none (the name alone).
+    #[cfg(feature = "desktop")]
+    fn seat_panel<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error> {
+        let _ = panel;
+        Ok(())
+    }
 
-    /// Whether `seat` is out of the game (its name is then dimmed).
+    /// Whether `seat` is out of the game (its name is then dimmed). Default: never.
     fn seat_out(&self, seat: usize) -> bool {
         let _ = seat;
         false
     }
 
     /// The desktop panel's legend: a [`desktop::Panel::key`] for every mark the body draws.
-    fn legend<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error>;
+    /// Default: no legend.
+    #[cfg(feature = "desktop")]
+    fn legend<D: Canvas>(&self, panel: &mut desktop::Panel<'_, D>) -> Result<(), D::Error> {
+        let _ = panel;
+        Ok(())
+    }
 }
-
-/// Without the `desktop` feature there is no side panel to write.
-#[cfg(not(feature = "desktop"))]
-pub trait SidePanel {}
-
-#[cfg(not(feature = "desktop"))]
-impl<T> SidePanel for T {}
 
 /// A game's picture of its own state.
 pub trait Screen: Game + SidePanel {

@@ -75,6 +75,8 @@ impl<D> Listener<D> for Log<D> {
                 cost.turns, cost.median
             )),
             Event::SetupFailed { number } => self.lines.push(format!("failed {number}")),
+            Event::Acting { seat } => self.lines.push(format!("acting {seat}")),
+            Event::Acted { seat, cost } => self.lines.push(format!("acted {seat} {cost}")),
         }
     }
 }
@@ -436,4 +438,130 @@ fn the_pace_is_kept_after_every_game_frame_and_only_when_set() {
         };
         assert_eq!(board.listener.asked, want, "turns a second {tps}");
     }
+}
+
+/// The work a [`Worker`] bot does, on the clock [`Work`] reads.
+static WORK: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+
+/// A clock that reads [`WORK`] (and counts one for the reading itself).
+#[derive(Default)]
+struct Work;
+impl TurnClock for Work {
+    fn now(&mut self) -> u32 {
+        WORK.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1
+    }
+}
+
+/// A user's bot that does 1,000 units of work a turn and passes.
+struct Worker;
+impl arena_core::Bot<TowerDefense> for Worker {
+    fn act(&mut self, _view: &arena_core::Open<'_, TowerDefense>) -> td::Action {
+        WORK.fetch_add(1000, std::sync::atomic::Ordering::SeqCst);
+        td::Action::default()
+    }
+}
+
+arena_firmware::lineup! {
+    /// The worker against a built-in.
+    Working {
+        TowerDefense: "duel", [user("worker", |_| Worker), builtin("random")], Some(td::Params::default());
+    }
+}
+
+/// What a board hears of the seats, and the bots' cost of the match.
+#[derive(Default)]
+struct Seats {
+    acted: Vec<(usize, u32)>,
+    acting: usize,
+    bots_total: u64,
+    bots_turns: u32,
+}
+
+impl<D> Listener<D> for Seats {
+    fn event(&mut self, _display: &mut D, event: &Event<'_>) {
+        match *event {
+            Event::Acting { .. } => self.acting += 1,
+            Event::Acted { seat, cost } => self.acted.push((seat, cost)),
+            Event::End { bots_cost, .. } => {
+                self.bots_total = bots_cost.total;
+                self.bots_turns = bots_cost.turns;
+            }
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn each_seats_bot_is_timed_apart_and_the_bots_cost_is_their_sum() {
+    let play = |seats: bool| {
+        let mut board = Parts {
+            display: Gray4Frame::new(),
+            clock: Work,
+            listener: Seats::default(),
+        };
+        let cfg = RunConfig {
+            matches: Some(1),
+            max_steps: 40,
+            seats,
+            ..RunConfig::default()
+        };
+        arena_firmware::run::<Working, _>(&mut board, &cfg);
+        board.listener
+    };
+    let told = play(true);
+    assert_eq!(told.bots_turns, 40);
+    assert_eq!(told.acted.len(), 80, "two seats a turn");
+    assert_eq!(told.acting, 80);
+    // The worker's seat costs its work and the clock's second reading; the built-in's is its own.
+    for (i, &(seat, cost)) in told.acted.iter().enumerate() {
+        assert_eq!(seat, i % 2);
+        if seat == 0 {
+            assert_eq!(cost, 1001, "turn {}", i / 2);
+        } else {
+            assert!(cost < 1000, "the built-in's seat: {cost}");
+        }
+    }
+    let sum: u64 = told.acted.iter().map(|&(_, c)| u64::from(c)).sum();
+    assert_eq!(told.bots_total, sum);
+    // Without `seats`, the board hears nothing of them, and the bots cost as much.
+    let quiet = play(false);
+    assert!(quiet.acted.is_empty() && quiet.acting == 0);
+    assert_eq!(quiet.bots_total, sum);
+}
+
+#[test]
+fn with_frames_every_a_game_frame_is_drawn_on_its_turns_and_the_snapshots_only() {
+    let frames = |frames_every: u32| {
+        let mut h = host(Gray4Frame::new(), |f| f.bytes().to_vec());
+        let cfg = RunConfig {
+            matches: Some(1),
+            max_steps: 60,
+            snapshot_every: 25,
+            digest_every: 1,
+            frames_every,
+            ..RunConfig::default()
+        };
+        arena_firmware::run::<arena_firmware::Arcade, _>(&mut h, &cfg);
+        let turns: Vec<String> = h
+            .listener
+            .starting("frame ")
+            .iter()
+            .map(|l| l.split(' ').nth(2).unwrap_or("").to_owned())
+            .collect();
+        let digests = h.listener.starting("digest ").len();
+        (turns, digests)
+    };
+    let (every, digests) = frames(1);
+    assert_eq!(
+        every.len(),
+        62,
+        "the first frame, 60 turns, the result: {every:?}"
+    );
+    let (sparse, sparse_digests) = frames(10);
+    assert_eq!(
+        sparse,
+        ["0", "10", "20", "25", "30", "40", "50", "60", "60"],
+        "every 10th turn, the snapshots, the result"
+    );
+    assert_eq!(sparse_digests, digests, "the same match, turn by turn");
 }

@@ -1,6 +1,8 @@
 //! What goes wrong in the library, as values: [`Error`], one variant a kind, each with what a
-//! caller needs to act on it (the bot, the seat, the file, the numbers). The words are those the
-//! `arena` command prints; only the command line and the binary add context of their own.
+//! caller needs to act on it (the bot, the seat, the file, the numbers). The messages speak of
+//! the library's own terms (bots, names, a map, a [`Setting`]), never of a command line's flags:
+//! the command line says which flag a [`Setting`] is where it reports an error
+//! (`crate::cli::flagged`); Python shows them as they are.
 
 use crate::replay::Unreadable;
 use crate::seats::BadBot;
@@ -44,7 +46,7 @@ pub enum Error {
     },
     /// A map for a number of players other than the bots given.
     #[error(
-        "{} is a {players}-player map: give {players} bots (--bot), {given} were given",
+        "{} is a {players}-player map: give {players} bots, {given} were given",
         map.display()
     )]
     WrongBotCount {
@@ -52,15 +54,28 @@ pub enum Error {
         map: PathBuf,
         /// The players the map is made for.
         players: usize,
-        /// The bots given (`--bot`).
+        /// The bots given.
         given: usize,
     },
     /// More names than bots.
-    #[error("{names} --name given for {bots} --bot: a name goes with each --bot, in order")]
+    #[error("{names} names given for {bots} bots: a name goes with each bot, in order")]
     TooManyNames {
-        /// The `--name` options given.
+        /// The names given.
         names: usize,
-        /// The `--bot` options given.
+        /// The bots given.
+        bots: usize,
+    },
+    /// More names than bots, in a match whose seats may also wait for a bot over TCP: names past
+    /// the bots go to TCP seats only when every seat without a bot waits over TCP.
+    #[error(
+        "{names} names given for {bots} bots: a name goes with each bot, in order; to name seats \
+         that wait for a bot over TCP, make every seat without a bot a TCP seat (they are named \
+         in order) or give each of them the bot `tcp`"
+    )]
+    NamesPastBots {
+        /// The names given.
+        names: usize,
+        /// The bots given.
         bots: usize,
     },
     /// The rules refuse the match's params.
@@ -74,23 +89,23 @@ pub enum Error {
         /// Why the rules refuse it.
         error: SetupError,
     },
-    /// An option's value the game cannot use.
+    /// A setting's value the game cannot use.
     #[error("{option} {value}: {why}")]
     BadOption {
-        /// The option, as on the command line (`--tcp-wait`).
-        option: &'static str,
+        /// The setting.
+        option: Setting,
         /// Its value, as given.
         value: String,
         /// Why the game cannot use it.
         why: String,
     },
-    /// An option `what` needs and was not given.
+    /// A setting `what` needs and was not given.
     #[error("{what} needs at least one {option}")]
     Missing {
-        /// What needs the option ("an Ants tournament").
+        /// What needs the setting ("an Ants tournament").
         what: &'static str,
-        /// The option, as on the command line (`--map`).
-        option: &'static str,
+        /// The setting.
+        option: Setting,
     },
     /// A field of entrants the tournament format cannot schedule.
     #[error("{why}")]
@@ -193,6 +208,35 @@ pub enum Error {
     /// The threads of a tournament.
     #[error(transparent)]
     Threads(#[from] rayon::ThreadPoolBuildError),
+}
+
+/// A setting of a match or a tournament that an [`Error`] may be about, in the library's terms
+/// (as its message writes it); each front end names it its own way (the command line by its flag,
+/// `crate::cli::flag`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// The bots, one a seat.
+    Bots,
+    /// The names given the bots.
+    Names,
+    /// A map file.
+    Map,
+    /// How long a TCP seat waits for its bot to connect, in seconds.
+    TcpWait,
+    /// The first of the ports the TCP seats listen on.
+    PortBase,
+}
+
+impl std::fmt::Display for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Setting::Bots => "bots",
+            Setting::Names => "names",
+            Setting::Map => "map",
+            Setting::TcpWait => "TCP wait",
+            Setting::PortBase => "base port",
+        })
+    }
 }
 
 /// What the library's functions return.

@@ -1,10 +1,10 @@
-//! A tournament format, as a game announces it ([`Compete`]): the schedule of fixtures and the
+//! A tournament format, as a game announces it ([`GameFormat`]): the schedule of fixtures and the
 //! table ([`Format`]), over the results of matches ([`MatchResult`]). The machinery that plays
 //! them is [`crate::tournament`]; each game's formats live in its folder.
 
 use crate::error::Result;
 use crate::game::{Plan, Setup, Timing};
-use crate::protocol::Speak;
+use crate::protocol::GameProtocol;
 use crate::seats::BotSpec;
 use crate::turn_time::SeatTimes;
 use serde::{Deserialize, Serialize};
@@ -139,7 +139,7 @@ pub struct Field {
 
 /// A game's tournament: the format its original challenge announced, and the match each fixture
 /// is.
-pub trait Compete: Speak {
+pub trait GameFormat: GameProtocol {
     /// The fewest entrants a tournament takes (a table's seats).
     const MIN_ENTRANTS: usize = 2;
     /// The game's own tournament options (a variant, maps, rounds); `()` for most.

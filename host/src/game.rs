@@ -1,8 +1,12 @@
 //! [`Playable`]: a game as the desktop plays it, answered once per game in its folder
-//! (`games/<game>/`). The first of a game's contracts (together [`crate::HostGame`]), the match
-//! itself; the others build on it, one trait each: setting a match up ([`crate::setup::Arrange`]), speaking to bots
-//! ([`crate::protocol::Speak`]), writing and reading a match ([`crate::record::Record`]) and the
-//! tournament format ([`crate::format::Compete`]). None of them knows the command line.
+//! (`games/<game>/`). The first of a game's contracts, the match itself; the others build on it,
+//! side by side, one trait a module: speaking to bots ([`crate::protocol::GameProtocol`]),
+//! writing and reading a match ([`crate::record::Record`]), setting a match up from the game's
+//! options ([`crate::setup::GameSetup`]) and the tournament format
+//! ([`crate::format::GameFormat`]). A match plays with the first two
+//! ([`crate::play::play`]); [`crate::HostGame`] is all four. None of them knows the command line,
+//! the browser viewer (`arena_viewer::Viewed`) or Python: those are impls of their own that need
+//! these, never the reverse.
 
 use crate::process::{Fault, Limits};
 use crate::seats::BotSpec;
@@ -16,7 +20,7 @@ use std::time::Duration;
 ///
 /// The rules are the core's ([`arena_core::Game`], [`Roster`]) and the pictures the firmware's
 /// ([`Screen`]); this adds what a desktop match moves and the canonical JSON of `rules/<game>.md`.
-pub trait Playable: Roster + Screen + arena_viewer::Viewed + Sized + 'static {
+pub trait Playable: Roster + Screen + Sized + 'static {
     /// What one seat plays in one step on the desktop: the core's action for most games; for
     /// games whose answers can be longer than a board's capacity, the whole answer.
     type Move: Clone + Default + Send + From<Self::Action> + Into<Self::Action>;

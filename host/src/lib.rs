@@ -7,14 +7,18 @@
 //!
 //! ## A game is a folder
 //! Everything the desktop knows about one game is in `games/<game>/`, behind a few traits, one
-//! per concern, together [`HostGame`]: [`Playable`], the match's steps and the canonical state and
-//! action JSON;
-//! [`Arrange`], the match its options ask for; [`Speak`], how an external bot is spoken to (a
-//! [`protocol::Protocol`]; most games use [`protocol::JsonLines`] as it is); [`Record`], how a
-//! match is written down as it is played (a [`record::Recorder`]) and read back and checked (with
-//! the kit in [`verify`]); [`Compete`], its tournament format ([`format::Format`]). None of them
-//! knows the command line: each game's flags and help are in its file of the command layer,
-//! `cli/<game>.rs` ([`cli::GameCli`]). The registry ([`arena_core::with_games!`], one line per
+//! per concern and each named after its module, together [`HostGame`]: [`Playable`]
+//! (`game.rs`), the match's steps and the canonical state and action JSON; [`GameProtocol`]
+//! (`protocol.rs`), how an external bot is spoken to (a [`protocol::Protocol`]; most games use
+//! [`protocol::JsonLines`] as it is); [`Record`] (`record.rs`), how a match is written down as it
+//! is played (a [`record::Recorder`]) and read back and checked (with the kit in [`verify`]);
+//! [`GameSetup`] (`setup.rs`), the match its options ask for; [`GameFormat`] (`format.rs`), its
+//! tournament format ([`format::Format`]). A match plays with [`GameProtocol`] and [`Record`]
+//! alone ([`play::play`]). None of them knows the command line, the viewer or Python: each game's
+//! flags and help are in its file of the command layer, `cli/<game>.rs` ([`cli::GameCli`]), its
+//! viewer in arena-viewer (`arena_viewer::Viewed`), which only the viewer page and `arena render`
+//! ask for, and its Python environment in `python/`: impls beside these, never supertraits of
+//! them. The registry ([`arena_core::with_games!`], one line per
 //! game) is the only list of games; [`games::GAMES`] and the command line's [`commands::GAMES`]
 //! are both written from it.
 //!
@@ -73,9 +77,9 @@ pub mod sandbox;
 pub mod turn_time;
 
 pub use error::Error;
-pub use format::Compete;
+pub use format::GameFormat;
 pub use game::Playable;
 pub use host_game::HostGame;
-pub use protocol::Speak;
+pub use protocol::GameProtocol;
 pub use record::Record;
-pub use setup::Arrange;
+pub use setup::GameSetup;

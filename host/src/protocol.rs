@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 /// Speaking to bots: the time they get, the protocol an external bot speaks, what a bot that is
 /// dropped (or missing) plays.
-pub trait Speak: Playable {
+pub trait GameProtocol: Playable {
     /// The original's time limit for an external bot: per answer, averaged over this many answers.
     fn time_limit(params: &Self::Params) -> (Duration, u32);
     /// The conversation with an external bot at `seat` (default: JSON lines).
@@ -221,7 +221,7 @@ impl Budget {
     }
 }
 
-/// The protocol of the games whose bots speak JSON lines: one request line ([`Speak::request`])
+/// The protocol of the games whose bots speak JSON lines: one request line ([`GameProtocol::request`])
 /// when the seat is to move, one action line back in the game's canonical action JSON (`null` to
 /// pass).
 ///
@@ -284,7 +284,7 @@ impl JsonLines {
     }
 }
 
-impl<G: Speak> Protocol<G> for JsonLines
+impl<G: GameProtocol> Protocol<G> for JsonLines
 where
     G::Move: From<G::Action>,
 {

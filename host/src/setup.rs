@@ -1,11 +1,11 @@
 //! Setting a match up: what was asked for ([`MatchRequest`]: the bots, their names, the seed, the
-//! limits), and what a game makes of it and of its own options ([`Arrange`]). The command line
+//! limits), and what a game makes of it and of its own options ([`GameSetup`]). The command line
 //! converts its flags into these; nothing here knows a flag.
 
 use crate::error::{Error, Result};
 use crate::game::{Plan, Playable, Setup, Timing};
 use crate::process::Limits;
-use crate::protocol::Speak;
+use crate::protocol::GameProtocol;
 use crate::seats::BotSpec;
 use std::path::PathBuf;
 
@@ -65,6 +65,28 @@ impl MatchRequest {
     }
 }
 
+/// `caps` for sandboxed bots (already checked to hold on this machine, `crate::sandbox::check`),
+/// fenced: the paths the command lines of the `cmd:` bots among `bots` name are checked against
+/// `outputs` (what each output is, its path) and the other bots' folders. An error says which
+/// path a command line names that no sandboxed bot may see.
+pub fn fenced(
+    caps: crate::sandbox::Caps,
+    bots: &[String],
+    outputs: &[(&str, Option<&std::path::Path>)],
+) -> std::result::Result<crate::sandbox::Caps, String> {
+    let commands: Vec<&str> = bots.iter().filter_map(|b| b.strip_prefix("cmd:")).collect();
+    let fence = crate::sandbox::Fence::new(
+        outputs.iter().filter_map(|&(what, p)| p.map(|p| (what, p))),
+        commands.iter().copied(),
+    );
+    for command in &commands {
+        fence
+            .check(command)
+            .map_err(|why| format!("cmd:{command}: {why}"))?;
+    }
+    Ok(caps.fenced(fence))
+}
+
 /// Names are one per bot: no more names than bots.
 pub fn check_names(names: &[String], bots: usize) -> Result<()> {
     if names.len() > bots {
@@ -77,20 +99,20 @@ pub fn check_names(names: &[String], bots: usize) -> Result<()> {
 }
 
 /// Setting up the match `arena play` asks for, from the game's own options.
-pub trait Arrange: Speak {
+pub trait GameSetup: GameProtocol {
     /// The game's own options for a match (a variant, a size, a map); `()` for most.
     type PlayOptions: Send + Sync;
     /// The params of the match asked for, for `bots` bots given.
     fn setup(options: &Self::PlayOptions, bots: usize) -> Result<Setup<Self>>;
-    /// The match asked for: [`Arrange::setup`], the bots and the common request.
+    /// The match asked for: [`GameSetup::setup`], the bots and the common request.
     fn plan(options: &Self::PlayOptions, request: &MatchRequest) -> Result<Plan<Self>> {
         plan_of(options, request)
     }
 }
 
-/// [`Arrange::plan`]'s default: [`Arrange::setup`], then the bots given (the game's default bot
+/// [`GameSetup::plan`]'s default: [`GameSetup::setup`], then the bots given (the game's default bot
 /// for the seats left), the game's time limit and the common request.
-pub fn plan_of<G: Arrange>(options: &G::PlayOptions, request: &MatchRequest) -> Result<Plan<G>> {
+pub fn plan_of<G: GameSetup>(options: &G::PlayOptions, request: &MatchRequest) -> Result<Plan<G>> {
     let setup = G::setup(options, request.bots.len())?;
     let bots = request.specs::<G>(setup.seats)?;
     let (per_turn, window) = G::time_limit(&setup.params);

@@ -34,7 +34,7 @@ struct Record<G: Viewed> {
     states: usize,
 }
 
-impl<G: HostGame> Visit<G> for Record<G> {
+impl<G: HostGame + Viewed> Visit<G> for Record<G> {
     fn meta(&mut self, meta: &Meta) {
         self.recorder.names(Names {
             config: meta.config.clone(),
@@ -54,7 +54,7 @@ impl<G: HostGame> Visit<G> for Record<G> {
 }
 
 /// The viewer page of a replay of `G`, opening on `display` at `turn` (the first state for `None`).
-pub fn page<G: HostGame>(
+pub fn page<G: HostGame + Viewed>(
     input: &mut dyn BufRead,
     ctx: &ReplayContext,
     display: Display,

@@ -30,7 +30,7 @@ import numpy as np
 
 import pocket_arena
 from pocket_arena import _native
-from pocket_arena._base import flags
+from pocket_arena._base import options
 from pocket_arena.vector import VectorEnv
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -91,7 +91,7 @@ def single_policy(game, config, policy, seconds):
 
 
 def rust_only(game, config, policy, steps=20000):
-    secs = _native.bench_rust((game, flags(config), [(1, policy)]), policy, steps, 1)
+    secs = _native.bench_rust((game, options(config), [(1, policy)]), policy, steps, 1)
     return steps / secs
 
 
@@ -177,9 +177,13 @@ def envpool_step_cpu(seconds):
     return (time.process_time() - c0) / (per_s * (time.perf_counter() - w0)) * 1e6
 
 
+HEADLINE = "Tower Defense Duel VectorEnv(256), observations (int16) + masks, copy=False, threads=1"
+
+
 def vs_envpool(seconds, repeats):
     """Both, alternating, `repeats` times: min and median CPU us an env-step."""
-    rows = {"Tower Defense Duel VectorEnv(256), observations + masks, copy=False": lambda: td_step_cpu(seconds, copy=False),
+    rows = {HEADLINE: lambda: td_step_cpu(seconds, copy=False, dtype=np.int16, threads=1),
+            "Tower Defense Duel VectorEnv(256), observations + masks, copy=False": lambda: td_step_cpu(seconds, copy=False),
             "Tower Defense Duel VectorEnv(256), observations (int16) + masks, copy=False": lambda: td_step_cpu(seconds, copy=False, dtype=np.int16),
             "Tower Defense Duel VectorEnv(256), observations + masks, copy=False, threads=1": lambda: td_step_cpu(seconds, copy=False, threads=1),
             "Tower Defense Duel VectorEnv(256), observations + masks, copies (defaults)": lambda: td_step_cpu(seconds),
@@ -200,10 +204,10 @@ def vs_envpool(seconds, repeats):
             print(f"| {k} | not run (pip install envpool) | | |")
             continue
         print(f"| {k} | {min(xs):.2f} | {float(np.median(xs)):.2f} | {', '.join(f'{x:.2f}' for x in xs)} |")
-    td = got["Tower Defense Duel VectorEnv(256), observations + masks, copy=False"]
+    td = got[HEADLINE]
     ep = got["envpool CartPole-v1 x256"]
     if td and ep:
-        print(f"\nenvpool CartPole / Tower Defense Duel, CPU an env-step (medians): "
+        print(f"\nenvpool CartPole / Tower Defense Duel (int16, threads=1), CPU an env-step (medians): "
               f"{float(np.median(ep)) / float(np.median(td)):.2f}x")
 
 

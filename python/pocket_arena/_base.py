@@ -6,6 +6,7 @@ A game's module (`pocket_arena.<game>`) names the game and its defaults; everyth
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import string
 
@@ -16,9 +17,9 @@ from pettingzoo.utils import agent_selector  # noqa: F401  (kept for users who s
 
 from . import _layout, _native
 
-#: Options of these environments that are not `arena play` flags.
+#: Options of these environments that are not a match's options (the Rust side's).
 _OWN = {"obs_len", "bots", "obs_type", "action_type", "render_mode", "render_display", "render_scale", "seed", "names", "max_cycles", "mask_in_obs", "reward"}
-#: Python names of `arena play` flags that read differently.
+#: Python names of a match's options that the Rust side reads by another.
 _ALIASES = {"turn_limit": "max_turns"}
 #: Longest observation / action text the spaces accept.
 OBS_LEN = 1 << 16
@@ -34,25 +35,24 @@ def next_seed(seed: int) -> int:
     return z ^ (z >> 31)
 
 
-def flags(config: dict) -> list:
-    """`arena play <game>`'s flags for `config` (`variant="siege"` is `--variant siege`,
-    `turn_limit=50` is `--max-turns 50`, `True` is the bare flag)."""
-    args = []
+def options(config: dict) -> dict:
+    """The match's options in `config`, as the Rust side reads them by name and type (python/src/
+    config.rs): the environment's own keywords left out, `None` dropped, `turn_limit` as
+    `max_turns`, paths as strings, tuples as lists. No command-line flag is written: what
+    `arena play <game> --variant siege` is, is `variant="siege"` here."""
+    out = {}
     for key, value in config.items():
-        if key in _OWN or value is None or value is False:
+        if value is None or (key in _OWN and key != "names"):
             continue
-        key = _ALIASES.get(key, key)
-        flag = "--" + key.replace("_", "-")
-        if value is True:
-            args.append(flag)
-        elif isinstance(value, (list, tuple)):
-            for v in value:
-                args += [flag, str(v)]
-        else:
-            args += [flag, str(value)]
-    for name in config.get("names") or []:
-        args += ["--name", str(name)]
-    return args
+        if isinstance(value, os.PathLike):
+            value = os.fspath(value)
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[_ALIASES.get(key, key)] = value
+    names = config.get("names")
+    if names is not None:
+        out["names"] = [str(n) for n in names]
+    return out
 
 
 def decode(obs) -> str:
@@ -181,7 +181,7 @@ class _Core:
         self._seed = config.get("seed")
         self.config = config
         text = self.obs_type == "text"
-        self._m = _Logged((self.game, flags(config), self._bots), text, int(self._seed or 0))
+        self._m = _Logged((self.game, options(config), self._bots), text, int(self._seed or 0))
         # The measure rewards follow (docs/python.md, "Rewards"): "teach" or "score".
         self._m.set_reward(str(config.get("reward", "teach")))
         self.listed = self._m.listed
@@ -521,7 +521,8 @@ class ParallelEnvBase(_Core, ParallelEnv):
 
 
 CONFIG = """`env(**config)` (AEC, order enforced), `raw_env(**config)` and `parallel_env(**config)`:
-`config` is what `arena play <game>` takes (its flags with underscores), plus `bots=`,
+`config` sets what `arena play <game>` sets (each option named as its flag, with underscores; read by
+name and type), plus `bots=`,
 `obs_type=`, `action_type=`, `mask_in_obs=`, `render_mode=`, `render_display=`, `seed=`,
 `turn_limit=` and `max_cycles=` (docs/python.md)."""
 

@@ -3,17 +3,18 @@ python/src/vector.rs). The Python modules wrap it: most users need `pocket_arena
 `parallel_env()`, `pocket_arena.vector.VectorEnv` and the Gymnasium ids, not this."""
 
 from os import PathLike
-from typing import Optional, Sequence, Tuple
+from typing import Mapping, Optional, Sequence, Tuple
 
 import numpy as np
 import numpy.typing as npt
 
 __version__: str
 
-#: `(game, args, bots)`: the game's folder or command-line name, `arena play <game>`'s flags
-#: (without `--seed` and `--bot`), and `(seat, built-in bot)` pairs for the seats Python does
-#: not play.
-Spec = Tuple[str, Sequence[str], Sequence[Tuple[int, str]]]
+#: `(game, options, bots)`: the game's folder or command-line name, the match's options (a dict
+#: read by name and type: what `arena play <game>`'s flags set, `variant="siege"`, `size="20x20"`,
+#: `max_turns=50`, `names=[...]`; an option no one reads is refused), and `(seat, built-in bot)`
+#: pairs for the seats Python does not play.
+Spec = Tuple[str, Mapping[str, object], Sequence[Tuple[int, str]]]
 
 class Match:
     """One match of any game. `text`: observations and actions in the game's own protocol."""

@@ -35,7 +35,7 @@ import numpy as np
 from gymnasium import spaces
 
 from . import _native
-from ._base import flags, seat_of
+from ._base import options, seat_of
 
 
 class VectorEnv:
@@ -48,7 +48,7 @@ class VectorEnv:
         except TypeError as e:
             raise ValueError(f"dtype: {e}") from None
         try:
-            self._v = _native.VecMatch((game, flags(config), self._bots), int(n), int(seed), bool(observe), bool(masks), str(reward), dtype.name)
+            self._v = _native.VecMatch((game, options(config), self._bots), int(n), int(seed), bool(observe), bool(masks), str(reward), dtype.name)
         except OverflowError as e:
             raise ValueError(f"n, seed: {e}") from None
         if threads is not None:

@@ -2,16 +2,19 @@
 //! core's rules, the game's protocol for text observations and actions, its recorder for replays
 //! and the firmware's screens for pictures. Nothing of a game's rules is written here.
 
+use crate::config::Kwargs;
+use crate::games::Observe;
 use crate::reward::{self, Teach};
 use arena_core::{Bot, Game, Seat, SeatSet};
-use arena_host::cli::{GameCli, MatchArgs};
 use arena_host::game::{End, Finish, Plan, Standing};
 use arena_host::process::{Fault, Line, Lines};
 use arena_host::protocol::{Clock, Protocol};
 use arena_host::record::{LineWriter, Recorder, Step};
 use arena_host::render::{half_blocks, Canvas, Display, Label};
 use arena_host::seats::BotSpec;
-use clap::{FromArgMatches, ValueEnum};
+use arena_host::HostGame;
+use clap::ValueEnum;
+use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -54,8 +57,9 @@ pub trait DynEnv: Send {
     /// The same layout read off the canonical state JSON (what a bot written in Python reads:
     /// the reference the direct one is tested against); `None` for Ants.
     fn observe_array_from_json(&self, seat: Seat) -> Option<Vec<i32>>;
-    /// The default observation written in place ([`crate::games::ObsRow`]).
-    fn observe_into(&self, seat: Seat, row: crate::games::ObsRow<'_>);
+    /// The default observation written in place, in the row's dtype (`scratch`: room for games
+    /// that build it aside, [`crate::games::ObsRow`]).
+    fn observe_into(&self, seat: Seat, out: crate::games::ObsOut<'_>, scratch: &mut Vec<i32>);
     /// Each seat's score now ([`Observe::score`]; the outcome's once over).
     fn scores(&self) -> Vec<i64>;
     /// Each seat's measure change (`crate::reward`) since the last time it was taken (or the
@@ -161,7 +165,7 @@ fn lock(m: &Arc<Mutex<Mem>>) -> std::sync::MutexGuard<'_, Mem> {
 }
 
 /// A Python seat in text mode: the game's protocol over memory.
-struct Speaker<G: GameCli> {
+struct Speaker<G: HostGame> {
     proto: Box<dyn Protocol<G>>,
     mem: Arc<Mutex<Mem>>,
     /// The lines of the current observation.
@@ -176,16 +180,16 @@ struct Speaker<G: GameCli> {
 // which is `Send`; the host's protocols hold that connection, their limits and plain data (no
 // `Rc`, no `Cell`, no thread-locals: host/src/protocol.rs and host/src/games/*). So a speaker moved
 // to another thread with its env takes nothing tied to the thread that made it.
-unsafe impl<G: GameCli> Send for Speaker<G> {}
+unsafe impl<G: HostGame> Send for Speaker<G> {}
 
-enum Seated<G: GameCli> {
+enum Seated<G: HostGame> {
     Python(Option<Speaker<G>>),
     Bot(G::Bot),
 }
 
 pub struct Env<G: Teach> {
-    /// `arena play`'s flags, without the seed.
-    args: Vec<String>,
+    /// The match's options, as Python gave them (`crate::config`).
+    kwargs: Kwargs,
     /// Built-in bots by seat.
     bots: Vec<(Seat, String)>,
     text: bool,
@@ -210,52 +214,61 @@ pub struct Env<G: Teach> {
     taken: Vec<f64>,
     /// The measure rewards follow.
     reward: reward::Kind,
+    /// The state this turn's actions meet, for games that play part of a turn before them
+    /// ([`crate::games::Observe::LOOKS_AHEAD`]).
+    ahead: RefCell<Ahead<G>>,
 }
 
-/// The plan `arena play <game> ARGS` makes (clap's own messages for bad flags).
-pub fn plan_of<G: GameCli>(args: &[String]) -> Result<Plan<G>, String> {
-    let cmd = arena_host::commands::play::command::<G>();
-    let argv = std::iter::once("play".to_string()).chain(args.iter().cloned());
-    let m = cmd.try_get_matches_from(argv).map_err(|e| {
-        let s = e.to_string();
-        s.trim_start_matches("error: ").trim().to_string()
-    })?;
-    let common = MatchArgs::from_arg_matches(&m).map_err(|e| e.to_string())?;
-    let flags = G::PlayFlags::from_arg_matches(&m).map_err(|e| e.to_string())?;
-    let options = G::play_options(&flags);
-    // `sandbox=True` (and its caps) in a config sandboxes its `cmd:` bots as `arena play` does.
-    let sandbox = common
-        .sandbox
-        .caps(
-            &common.bots,
-            &[
-                ("--replay", common.replay.as_deref()),
-                ("--bot-logs", common.bot_logs.as_deref()),
-            ],
-        )
-        .map_err(|e| format!("{e:#}"))?;
-    let mut request = common.request(sandbox);
-    if request.bots.is_empty() {
-        // A bot for every seat, as games that want each seat named (Ants) ask; Python's seats
-        // and the built-in bots asked for are put in afterwards.
-        let seats = G::setup(&options, 0).map_err(|e| format!("{e:#}"))?.seats;
-        let default = G::BOTS.first().copied().unwrap_or("random");
-        request.bots = vec![default.to_string(); seats];
+/// A look-ahead made once a turn, when the mask or the list first asks for it; the step
+/// finishes from it ([`crate::games::Observe::look_ahead`]). Behind a `RefCell` because the
+/// mask is asked of a shared match.
+struct Ahead<G> {
+    /// Allocated once, then written over each turn.
+    state: Option<Box<G>>,
+    /// Made from the match as it is now (every step and reset clears it).
+    fresh: bool,
+    /// A turn begun, which the next step finishes (false: a copy, the match being over).
+    begun: bool,
+}
+
+impl<G> Default for Ahead<G> {
+    fn default() -> Self {
+        Ahead {
+            state: None,
+            fresh: false,
+            begun: false,
+        }
     }
-    G::plan(&options, &request).map_err(|e| format!("{e:#}"))
+}
+
+/// The plan `arena play <game>` makes for the same options (`kwargs`, by name and type) and
+/// seed, and how many names were given.
+pub fn plan_of<G: Observe>(kwargs: &Kwargs, seed: u64) -> Result<(Plan<G>, usize), String> {
+    let mut kw = kwargs.clone();
+    let mut request = crate::config::request(&mut kw, seed)?;
+    let options = G::options(&mut kw)?;
+    kw.finish(G::NAME)?;
+    // A bot for every seat, as games that want each seat named (Ants) ask; Python's seats and
+    // the built-in bots asked for are put in afterwards.
+    let seats = G::setup(&options, 0).map_err(|e| e.to_string())?.seats;
+    let default = G::BOTS.first().copied().unwrap_or("random");
+    request.bots = vec![default.to_string(); seats];
+    let given = request.names.len();
+    let plan = G::plan(&options, &request).map_err(|e| e.to_string())?;
+    Ok((plan, given))
 }
 
 impl<G: Teach> Env<G> {
     pub fn new(
-        args: Vec<String>,
+        kwargs: Kwargs,
         bots: Vec<(Seat, String)>,
         text: bool,
         seed: u64,
     ) -> Result<Self, String> {
-        let (plan, game, seated, agents) = Self::open(&args, &bots, text, seed)?;
+        let (plan, game, seated, agents) = Self::open(&kwargs, &bots, text, seed)?;
         let start = game.turn();
         let mut env = Env {
-            args,
+            kwargs,
             bots,
             text,
             plan,
@@ -271,6 +284,7 @@ impl<G: Teach> Env<G> {
             record: true,
             taken: Vec::new(),
             reward: reward::Kind::default(),
+            ahead: RefCell::default(),
         };
         env.greet();
         Ok(env)
@@ -278,15 +292,12 @@ impl<G: Teach> Env<G> {
 
     #[allow(clippy::type_complexity)]
     fn open(
-        args: &[String],
+        kwargs: &Kwargs,
         bots: &[(Seat, String)],
         text: bool,
         seed: u64,
     ) -> Result<(Plan<G>, Box<G>, Vec<Seated<G>>, Vec<Seat>), String> {
-        let mut full = args.to_vec();
-        full.push("--seed".into());
-        full.push(seed.to_string());
-        let mut plan = plan_of::<G>(&full)?;
+        let (mut plan, given_names) = plan_of::<G>(kwargs, seed)?;
         let n = plan.bots.len();
         for (seat, name) in bots {
             if *seat >= n {
@@ -305,7 +316,6 @@ impl<G: Teach> Env<G> {
             }
             plan.names[*seat] = name.clone();
         }
-        let given_names = count_flag(args, "--name");
         let mut seated = Vec::with_capacity(n);
         let mut agents = Vec::new();
         for seat in 0..n {
@@ -418,13 +428,6 @@ impl<G: Teach> Env<G> {
     }
 }
 
-/// How many times `flag` is given in `args`.
-fn count_flag(args: &[String], flag: &str) -> usize {
-    args.iter()
-        .filter(|a| *a == flag || a.starts_with(&format!("{flag}=")))
-        .count()
-}
-
 impl<G: Teach> Env<G> {
     /// A step with Python's answers (`actions`) and moves already made for some seats (`advised`).
     fn step_with(
@@ -491,7 +494,7 @@ impl<G: Teach> Env<G> {
                 }
             }
         }
-        let stepped = self.game.play_step(&moves, SeatSet::EMPTY);
+        let stepped = self.play_step(&moves);
         for (seat, s) in steps.iter_mut().enumerate() {
             s.refused += u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
         }
@@ -519,6 +522,40 @@ impl<G: Teach> Env<G> {
             self.ask_all();
         }
         steps
+    }
+
+    /// The match's step with `moves`: finished from the look-ahead when one was made this turn
+    /// (the same step: `Observe::look_ahead`), else played whole.
+    fn play_step(&mut self, moves: &[G::Move]) -> arena_host::game::Stepped {
+        let ahead = self.ahead.get_mut();
+        if std::mem::take(&mut ahead.fresh) && ahead.begun {
+            if let Some(state) = ahead.state.as_mut() {
+                std::mem::swap(&mut self.game, state);
+            }
+        }
+        self.game.play_step(moves, SeatSet::EMPTY)
+    }
+
+    /// `f` of the state this turn's actions meet: the match itself, or its look-ahead for games
+    /// that play part of a turn before the actions (made once a turn).
+    fn with_judged<T>(&self, f: impl FnOnce(&G) -> T) -> T {
+        if !G::LOOKS_AHEAD {
+            return f(&self.game);
+        }
+        let Ok(mut ahead) = self.ahead.try_borrow_mut() else {
+            // Asked again from inside `f` (never): a look-ahead of its own.
+            let mut state = Box::new((*self.game).clone());
+            G::look_ahead(&self.game, &mut state);
+            return f(&state);
+        };
+        let ahead = &mut *ahead;
+        let game = &*self.game;
+        let state = ahead.state.get_or_insert_with(|| Box::new(game.clone()));
+        if !ahead.fresh {
+            ahead.begun = G::look_ahead(game, state);
+            ahead.fresh = true;
+        }
+        f(state)
     }
 
     /// Each seat's score now: the game's measure, the outcome's once over.
@@ -600,7 +637,7 @@ impl<G: Teach> DynEnv for Env<G> {
     }
 
     fn reset(&mut self, seed: u64) -> Result<(), String> {
-        let (plan, game, seated, agents) = Self::open(&self.args, &self.bots, self.text, seed)?;
+        let (plan, game, seated, agents) = Self::open(&self.kwargs, &self.bots, self.text, seed)?;
         self.start = game.turn();
         self.plan = plan;
         self.game = game;
@@ -608,6 +645,7 @@ impl<G: Teach> DynEnv for Env<G> {
         self.agents = agents;
         self.history.clear();
         self.advisers.clear();
+        self.ahead.get_mut().fresh = false;
         self.greet();
         Ok(())
     }
@@ -673,8 +711,13 @@ impl<G: Teach> DynEnv for Env<G> {
         self.game.state_json(seat).to_string()
     }
 
-    fn observe_into(&self, seat: Seat, row: crate::games::ObsRow<'_>) {
-        G::encode_into(&self.game, seat, self.lines(seat), row);
+    fn observe_into(&self, seat: Seat, out: crate::games::ObsOut<'_>, scratch: &mut Vec<i32>) {
+        use crate::games::{ObsOut, ObsRow};
+        let lines = self.lines(seat);
+        match out {
+            ObsOut::I32(out) => G::encode_into(&self.game, seat, lines, ObsRow { out, scratch }),
+            ObsOut::I16(out) => G::encode_into(&self.game, seat, lines, ObsRow { out, scratch }),
+        }
     }
 
     fn scores(&self) -> Vec<i64> {
@@ -702,11 +745,14 @@ impl<G: Teach> DynEnv for Env<G> {
     }
 
     fn mask_into(&self, seat: Seat, out: &mut [i8]) {
-        G::mask(&self.game, seat, out);
+        self.with_judged(|g| G::mask(g, seat, out));
     }
 
     fn listed_json(&self, seat: Seat, i: usize) -> Option<String> {
-        let action = G::listed_action(&self.game, seat, i).filter(|_| i < self.listed())?;
+        let listed = self.listed();
+        let action = self
+            .with_judged(|g| G::listed_action(g, seat, i))
+            .filter(|_| i < listed)?;
         Some(G::action_json(&action).to_string())
     }
 
@@ -720,7 +766,7 @@ impl<G: Teach> DynEnv for Env<G> {
             .map(|i| {
                 let mut game = self.game.clone();
                 let mut moves = vec![G::Move::default(); n];
-                if let Some(a) = G::listed_action(&self.game, seat, i) {
+                if let Some(a) = self.with_judged(|g| G::listed_action(g, seat, i)) {
                     moves[seat] = a.into();
                 }
                 let stepped = game.play_step(&moves, SeatSet::EMPTY);
@@ -767,8 +813,12 @@ impl<G: Teach> DynEnv for Env<G> {
             None => Vec::new(),
         };
         let mut past = Vec::new();
+        let listed = G::listed(&self.game);
         for &(seat, i) in picks {
-            match G::listed_action(&self.game, seat, i).filter(|_| i < G::listed(&self.game)) {
+            match self
+                .with_judged(|g| G::listed_action(g, seat, i))
+                .filter(|_| i < listed)
+            {
                 Some(a) => advised.push((seat, a.into())),
                 None => past.push((seat, i)),
             }
@@ -844,7 +894,7 @@ impl<G: Teach> DynEnv for Env<G> {
 /// The environment of game `name` (its folder name or its command-line name).
 pub fn make(
     name: &str,
-    args: Vec<String>,
+    kwargs: Kwargs,
     bots: Vec<(Seat, String)>,
     text: bool,
     seed: u64,
@@ -853,7 +903,7 @@ pub fn make(
         ($($folder:ident: $game:ty),* $(,)?) => {
             $(
                 if name == stringify!($folder) || name == <$game as Game>::NAME {
-                    return Ok(Box::new(Env::<$game>::new(args, bots, text, seed)?));
+                    return Ok(Box::new(Env::<$game>::new(kwargs, bots, text, seed)?));
                 }
             )*
         };

@@ -2,39 +2,65 @@
 //! ([`crate::obs`]), the score its rewards follow, and, where the legal actions can be listed,
 //! that list and its mask (docs/python.md, "Actions" and "Rewards").
 
+use crate::config::Kwargs;
 use crate::obs::{self, AntsView};
 use arena_core::games::ants::Ants;
 use arena_core::games::ballroom::Ballroom;
+use arena_core::games::ballroom::Ruleset;
 use arena_core::games::colorfight::{self, ColorFight, Variant};
 use arena_core::games::mammut::{self, Mammut, TileSet};
 use arena_core::games::tower_defense::{self as td, Stat, TowerDefense, TowerKind};
 use arena_core::{Game, Seat};
-use arena_host::cli::GameCli;
+use arena_host::games::ants::PlayOptions as AntsOptions;
+use arena_host::games::ballroom::{PlayOptions as BallroomOptions, BASE_PORT};
+use arena_host::games::colorfight::PlayOptions as ColorFightOptions;
+use arena_host::games::tower_defense::PlayOptions as TdOptions;
+use arena_host::HostGame;
 
 /// An Ants seat's text of this turn and what it has seen so far (`None` for the other games).
 pub type Lines<'a> = Option<(&'a str, &'a AntsView)>;
 
-/// Where an observation is written in place: `out`, of the layout's length, written whole;
-/// `scratch`, room for games that build the observation aside.
-pub struct ObsRow<'a> {
-    pub out: &'a mut [i32],
+/// Where an observation is written in place: `out`, of the layout's length, written whole (in
+/// `i32`, or `i16` saturated); `scratch`, room for games that build the observation aside.
+pub struct ObsRow<'a, T> {
+    pub out: &'a mut [T],
     pub scratch: &'a mut Vec<i32>,
 }
 
+/// A row of an observation array of either dtype.
+pub enum ObsOut<'a> {
+    I32(&'a mut [i32]),
+    I16(&'a mut [i16]),
+}
+
+impl ObsOut<'_> {
+    pub fn len(&self) -> usize {
+        match self {
+            ObsOut::I32(o) => o.len(),
+            ObsOut::I16(o) => o.len(),
+        }
+    }
+}
+
 /// A game as an environment sees it.
-pub trait Observe: GameCli<Params: Send, Bot: Send> + Send {
+pub trait Observe: HostGame<Params: Send, Bot: Send> + Send {
+    /// The game's options for a match (what `arena play <game>`'s own flags set, with the same
+    /// defaults), from its keyword arguments: each read by name and type from `kw`.
+    fn options(kw: &mut Kwargs) -> Result<Self::PlayOptions, String>;
     /// Whether the observation is read from the protocol's lines (Ants: the fog-of-war view).
     const SEES_BY_PROTOCOL: bool = false;
     /// The default observation of `seat`, appended to `out`.
     fn encode(game: &Self, seat: Seat, lines: Lines<'_>, out: &mut Vec<i32>);
-    /// The same into `row.out` (what does not fit is cut, the rest zeroed), through
-    /// `row.scratch`, unless the game writes into place.
-    fn encode_into(game: &Self, seat: Seat, lines: Lines<'_>, row: ObsRow<'_>) {
+    /// The same into `row.out` (what does not fit is cut, the rest zeroed; each number
+    /// saturated to `T`), through `row.scratch`, unless the game writes into place.
+    fn encode_into<T: obs::Num>(game: &Self, seat: Seat, lines: Lines<'_>, row: ObsRow<'_, T>) {
         row.scratch.clear();
         Self::encode(game, seat, lines, row.scratch);
         let n = row.scratch.len().min(row.out.len());
-        row.out[..n].copy_from_slice(&row.scratch[..n]);
-        row.out[n..].fill(0);
+        for (o, &x) in row.out[..n].iter_mut().zip(row.scratch.iter()) {
+            *o = T::sat(x);
+        }
+        row.out[n..].fill(T::ZERO);
     }
     /// The seat's score in the game's own measure while the match goes on (the outcome's once
     /// over, where [`Game::outcome`] has the last word).
@@ -43,13 +69,24 @@ pub trait Observe: GameCli<Params: Send, Bot: Send> + Send {
     fn listed(_game: &Self) -> usize {
         0
     }
-    /// Action `i` of `seat`'s list.
-    fn listed_action(_game: &Self, _seat: Seat, _i: usize) -> Option<Self::Action> {
+    /// Whether a turn's actions meet another state than the one shown: Tower Defense plays the
+    /// turn's first half before them. The list and the mask then judge the look-ahead
+    /// [`Observe::look_ahead`] writes, and the environment's step finishes from it.
+    const LOOKS_AHEAD: bool = false;
+    /// Writes into `ahead` the state this turn's actions meet (only called when
+    /// [`Observe::LOOKS_AHEAD`]); true when it is a turn begun, which the next `step` of
+    /// `ahead` finishes as `game`'s own `step` would play it whole (false: `ahead` is a copy).
+    fn look_ahead(_game: &Self, _ahead: &mut Self) -> bool {
+        false
+    }
+    /// Action `i` of `seat`'s list, `judged` the state the actions meet (the game, or its
+    /// look-ahead: [`Observe::LOOKS_AHEAD`]).
+    fn listed_action(_judged: &Self, _seat: Seat, _i: usize) -> Option<Self::Action> {
         None
     }
     /// Which actions of the list the rules take from `seat` now (`out`: one byte an action,
-    /// 1 legal).
-    fn mask(_game: &Self, _seat: Seat, _out: &mut [i8]) {}
+    /// 1 legal), judged on `judged` (as in [`Observe::listed_action`]).
+    fn mask(_judged: &Self, _seat: Seat, _out: &mut [i8]) {}
 }
 
 /// Tower Defense's list: pass; spawn without a boost, then with all of `boostMax` on hp, defense
@@ -62,24 +99,22 @@ const TD_DESTROY: usize = TD_UPGRADE + 2 * obs::PATH;
 const TD_LISTED: usize = TD_DESTROY + obs::PATH;
 const TD_KINDS: [TowerKind; 3] = [TowerKind::Turret, TowerKind::Stunner, TowerKind::Bomb];
 
-/// The state a Tower Defense turn's actions meet: a turn moves the towers and invaders and pays
-/// the gold before it takes the actions (rules, "One turn"), so they are judged on the match
-/// stepped with passes (passes change nothing else).
-fn td_before_actions(game: &TowerDefense) -> TowerDefense {
-    let mut next = *game;
-    if !next.is_over() {
-        next.step(&[td::Action::Pass, td::Action::Pass]);
-    }
-    next
-}
-
 impl Observe for TowerDefense {
+    fn options(kw: &mut Kwargs) -> Result<TdOptions, String> {
+        let variants = [("duel", td::Variant::Duel), ("siege", td::Variant::Siege)];
+        Ok(TdOptions {
+            variant: kw
+                .choice("variant", &variants)?
+                .unwrap_or(td::Variant::Duel),
+            state_every: kw.number("state_every")?.unwrap_or(1),
+        })
+    }
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         let start = out.len();
         out.resize(start + obs::tower_defense_len(game.players().is_some()), 0);
         obs::tower_defense_direct(game, seat, &mut out[start..]);
     }
-    fn encode_into(game: &Self, seat: Seat, _: Lines<'_>, row: ObsRow<'_>) {
+    fn encode_into<T: obs::Num>(game: &Self, seat: Seat, _: Lines<'_>, row: ObsRow<'_, T>) {
         obs::tower_defense_direct(game, seat, row.out);
     }
     fn score(game: &Self, seat: Seat) -> i64 {
@@ -92,10 +127,18 @@ impl Observe for TowerDefense {
     fn listed(_: &Self) -> usize {
         TD_LISTED
     }
-    fn listed_action(game: &Self, seat: Seat, i: usize) -> Option<td::Action> {
+    /// A turn moves the towers and invaders and pays the gold before it takes the actions
+    /// (rules, "One turn"): they are judged on the turn's first half, played once
+    /// (`begin_turn`), from which the step then plays the actions alone.
+    const LOOKS_AHEAD: bool = true;
+    fn look_ahead(game: &Self, ahead: &mut Self) -> bool {
+        *ahead = *game;
+        ahead.begin_turn()
+    }
+    fn listed_action(judged: &Self, seat: Seat, i: usize) -> Option<td::Action> {
         let pos = |at: usize| ((i - at) % obs::PATH) as i64;
         let m = match i {
-            2..TD_BUILD => i64::from(td_before_actions(game).boost_max(seat)),
+            2..TD_BUILD => i64::from(judged.boost_max(seat)),
             _ => 0,
         };
         Some(match i {
@@ -126,7 +169,6 @@ impl Observe for TowerDefense {
         })
     }
     fn mask(game: &Self, seat: Seat, out: &mut [i8]) {
-        let game = &td_before_actions(game);
         out.fill(0);
         out[0] = 1;
         let gold = game.gold(seat);
@@ -161,6 +203,18 @@ impl Observe for TowerDefense {
 }
 
 impl Observe for Ballroom {
+    fn options(kw: &mut Kwargs) -> Result<BallroomOptions, String> {
+        let rulesets = [
+            ("engine", Ruleset::Engine),
+            ("as-written", Ruleset::AsWritten),
+        ];
+        Ok(BallroomOptions {
+            ruleset: kw.choice("ruleset", &rulesets)?.unwrap_or(Ruleset::Engine),
+            tcp: kw.switch("tcp")?,
+            tcp_wait: kw.real("tcp_wait")?.unwrap_or(15.0),
+            port_base: kw.number("port_base")?.unwrap_or(BASE_PORT),
+        })
+    }
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         obs::ballroom_direct(game, seat, out);
     }
@@ -170,6 +224,20 @@ impl Observe for Ballroom {
 }
 
 impl Observe for ColorFight {
+    fn options(kw: &mut Kwargs) -> Result<ColorFightOptions, String> {
+        let variants = [
+            ("conquest", Variant::Conquest),
+            ("skirmish", Variant::Skirmish),
+        ];
+        Ok(ColorFightOptions {
+            variant: kw
+                .choice("variant", &variants)?
+                .unwrap_or(Variant::Conquest),
+            size: kw.pair("size", "30x30")?.unwrap_or((30, 30)),
+            state_every: kw.number("state_every")?.unwrap_or(50),
+            ticks: kw.number("ticks")?.unwrap_or(colorfight::DEFAULT_TICKS),
+        })
+    }
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         obs::colorfight_direct(game, seat, out);
     }
@@ -236,6 +304,9 @@ impl Observe for ColorFight {
 const MAMMUT_LISTED: usize = obs::TILES * (1 + obs::MAMMUT_SEATS);
 
 impl Observe for Mammut {
+    fn options(_: &mut Kwargs) -> Result<(), String> {
+        Ok(())
+    }
     fn encode(game: &Self, seat: Seat, _: Lines<'_>, out: &mut Vec<i32>) {
         obs::mammut_direct(game, seat, out);
     }
@@ -266,6 +337,20 @@ impl Observe for Mammut {
 }
 
 impl Observe for Ants {
+    fn options(kw: &mut Kwargs) -> Result<AntsOptions, String> {
+        let map = kw.text("map")?.ok_or("ants needs map=<a map file>")?;
+        let turns = kw.number("turns")?.unwrap_or(1000);
+        if turns == 0 {
+            return Err("turns: at least 1".into());
+        }
+        Ok(AntsOptions {
+            map: map.into(),
+            turns,
+            seeds: (kw.number("engine_seed")?, kw.number("player_seed")?),
+            loadtime: kw.number("loadtime")?.unwrap_or(3000),
+            turntime: kw.number("turntime")?,
+        })
+    }
     const SEES_BY_PROTOCOL: bool = true;
     fn encode(game: &Self, seat: Seat, lines: Lines<'_>, out: &mut Vec<i32>) {
         if let Some((text, view)) = lines {

@@ -2,6 +2,7 @@
 //! match of any game ([`env::DynEnv`]); the Python modules (`pocket_arena.<game>`) build the
 //! PettingZoo environments on it.
 
+mod config;
 mod env;
 mod games;
 mod obs;
@@ -12,21 +13,26 @@ use pyo3::exceptions::{PyOSError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 
-/// What a match is made of, from Python: `(game, args, bots)`. `args` are `arena play <game>`'s
-/// flags (without `--seed` and `--bot`), `bots` maps seats to built-in bots' names; the other
-/// seats are Python's.
+/// What a match is made of, from Python: `(game, options, bots)`. `options` are the match's
+/// keyword arguments, a dict read by name and type (`config`: what `arena play <game>`'s flags
+/// set, and the same defaults), `bots` maps seats to built-in bots' names; the other seats are
+/// Python's.
 #[derive(FromPyObject)]
-pub struct Spec(pub String, pub Vec<String>, pub Vec<(usize, String)>);
+pub struct Spec(
+    pub String,
+    pub std::collections::BTreeMap<String, config::Value>,
+    pub Vec<(usize, String)>,
+);
 
 impl Spec {
     /// A new match of this spec, seeded `seed`.
     pub fn make(&self, text: bool, seed: u64) -> PyResult<Box<dyn env::DynEnv>> {
-        env::make(&self.0, self.1.clone(), self.2.clone(), text, seed)
-            .map_err(PyValueError::new_err)
+        let kwargs = config::Kwargs::new(self.1.clone());
+        env::make(&self.0, kwargs, self.2.clone(), text, seed).map_err(PyValueError::new_err)
     }
 }
 
-/// One match: `Match((game, args, bots), text, seed)` (a [`Spec`]). `text`: observations and
+/// One match: `Match((game, options, bots), text, seed)` (a [`Spec`]). `text`: observations and
 /// actions in the game's own protocol.
 #[pyclass(module = "pocket_arena._native")]
 struct Match {

@@ -11,6 +11,27 @@ use arena_core::games::ballroom::{Class, Item};
 use arena_core::games::mammut::Side;
 use serde_json::Value;
 
+/// A number of an observation array: `i32`, or `i16` saturated (`VectorEnv(dtype=np.int16)`).
+pub trait Num: Copy + Send + 'static {
+    const ZERO: Self;
+    /// `x` as this type, saturated to its bounds.
+    fn sat(x: i32) -> Self;
+}
+
+impl Num for i32 {
+    const ZERO: i32 = 0;
+    fn sat(x: i32) -> i32 {
+        x
+    }
+}
+
+impl Num for i16 {
+    const ZERO: i16 = 0;
+    fn sat(x: i32) -> i16 {
+        x.clamp(i16::MIN.into(), i16::MAX.into()) as i16
+    }
+}
+
 /// Tower Defense: spaces on a path, numbers a space takes.
 pub const PATH: usize = 100;
 const SPACE: usize = 11;
@@ -193,62 +214,85 @@ pub fn tower_defense(state: &Value, seat: usize, out: &mut Vec<i32>) {
 }
 
 /// [`tower_defense`] read off the state itself into `out` (of [`tower_defense_len`] numbers, all
-/// written): only the occupied spaces are visited, through the boards' occupancy masks. (Clearing
-/// only the spaces the row held before, from a memo, measured no faster than clearing it whole:
-/// the cost is the cache misses on the row, not the writes.)
-pub fn tower_defense_direct(
+/// written, each saturated to `T`, straight into the array's row: no `i32` row aside): the row
+/// cleared in one pass, then the header and the occupied spaces (the boards' occupancy masks),
+/// each path front to back. (Measured against writing each number once, zeros for the empty
+/// spaces run by run: the one clearing pass was faster, 1.7 to 3.1 against 2.0 to 3.5 us an
+/// env-step of `VectorEnv(256)` at load 13 to 25; a whole row cleared at once need not be read
+/// into the cache first.)
+pub fn tower_defense_direct<T: Num>(
     g: &arena_core::games::tower_defense::TowerDefense,
     seat: usize,
-    out: &mut [i32],
+    out: &mut [T],
+) {
+    out.fill(T::ZERO);
+    td_write(g, seat, out);
+}
+
+/// [`tower_defense_direct`]'s writes into the cleared `out`.
+fn td_write<T: Num>(
+    g: &arena_core::games::tower_defense::TowerDefense,
+    seat: usize,
+    out: &mut [T],
 ) {
     use arena_core::Game;
-    let start = out.len() - g.boards() * PATH * SPACE;
-    out.fill(0);
-    out[0] = seat as i32;
-    out[1] = sat(u64::from(g.turn()));
-    let mut at = 2;
-    let mut head = |x: u64| {
-        out[at] = sat(x);
+    let boards = g.boards();
+    let start = out.len().saturating_sub(boards * PATH * SPACE);
+    let (head, paths) = out.split_at_mut(start);
+    let mut at = 0;
+    let mut put = |x: u64| {
+        if let Some(o) = head.get_mut(at) {
+            *o = T::sat(sat(x));
+        }
         at += 1;
     };
+    put(seat as u64);
+    put(u64::from(g.turn()));
     if let Some(players) = g.players() {
         for p in players {
             for x in [p.gold, p.life, p.income, p.boost_max, p.inflation] {
-                head(u64::from(x));
+                put(u64::from(x));
             }
         }
     } else if let Some((inv, def)) = g.siege() {
         for x in [inv.gold, inv.income.into(), inv.boost_max.into()] {
-            head(x);
+            put(x);
         }
-        head(def.gold);
-        head(u64::from(def.life));
+        put(def.gold);
+        put(u64::from(def.life));
     }
-    for (b, path) in out[start..].chunks_mut(PATH * SPACE).enumerate() {
+    for (b, path) in paths.chunks_exact_mut(PATH * SPACE).enumerate() {
         let (invaders, towers) = g.masks(b);
         for pos in bits(towers) {
             if let Some(t) = g.tower(b, pos) {
-                let at = pos * SPACE;
-                let tower = [
+                let numbers = [
                     tower_code(t.kind),
                     sat(u64::from(t.level)),
                     t.power.into(),
                     t.range.into(),
                     t.cooldown.into(),
                 ];
-                path[at..at + 5].copy_from_slice(&tower);
+                let at = pos * SPACE;
+                for (o, x) in path[at..at + 5].iter_mut().zip(numbers) {
+                    *o = T::sat(x);
+                }
             }
         }
+        // One invader a space at most (the rules): the JSON reader's sums are its numbers.
         for pos in bits(invaders) {
             if let Some(i) = g.invader(b, pos) {
-                let rest = [i.defense, i.stun_res, i.stun_time].map(i32::from);
-                let at = pos * SPACE + 5;
-                add_invader(
-                    &mut path[at..at + 6],
+                let numbers = [
+                    1,
                     sat(i.hp.into()),
                     sat(i.maxhp.into()),
-                    rest,
-                );
+                    i.defense.into(),
+                    i.stun_res.into(),
+                    i.stun_time.into(),
+                ];
+                let at = pos * SPACE + 5;
+                for (o, x) in path[at..at + 6].iter_mut().zip(numbers) {
+                    *o = T::sat(x);
+                }
             }
         }
     }

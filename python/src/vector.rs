@@ -6,6 +6,7 @@
 //! over every match the vector starts).
 
 use crate::env::DynEnv;
+use crate::games::ObsOut;
 use crate::Spec;
 use numpy::{PyArray2, PyArray3, PyArrayMethods, PyReadwriteArray3, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -29,27 +30,11 @@ enum ObsBuf {
     I16(Py<PyArray3<i16>>),
 }
 
-/// One match's row of the observations.
-enum ObsOut<'a> {
-    I32(&'a mut [i32]),
-    I16(&'a mut [i16]),
-}
-
-impl ObsOut<'_> {
-    fn len(&self) -> usize {
-        match self {
-            ObsOut::I32(o) => o.len(),
-            ObsOut::I16(o) => o.len(),
-        }
-    }
-}
-
-/// A worker's room: `aside` for games that build an observation aside, `wide` for one
-/// observation in `i32` before it is narrowed into an `i16` row (both stay in the core's cache).
+/// A worker's room: `aside` for games that build an observation aside (it stays in the core's
+/// cache).
 #[derive(Default)]
 struct Scratch {
     aside: Vec<i32>,
-    wide: Vec<i32>,
 }
 
 struct Outcomes {
@@ -116,29 +101,11 @@ fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut 
     let (l, m) = (row.obs.len() / agents.len(), row.masks.len() / agents.len());
     for (k, &s) in agents.iter().enumerate() {
         if l > 0 {
-            let Scratch { aside, wide } = scratch;
-            match &mut row.obs {
-                ObsOut::I32(o) => env.observe_into(
-                    s,
-                    crate::games::ObsRow {
-                        out: &mut o[k * l..(k + 1) * l],
-                        scratch: aside,
-                    },
-                ),
-                ObsOut::I16(o) => {
-                    wide.resize(l, 0);
-                    env.observe_into(
-                        s,
-                        crate::games::ObsRow {
-                            out: wide,
-                            scratch: aside,
-                        },
-                    );
-                    for (d, &x) in o[k * l..(k + 1) * l].iter_mut().zip(wide.iter()) {
-                        *d = x.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
-                    }
-                }
-            }
+            let out = match &mut row.obs {
+                ObsOut::I32(o) => ObsOut::I32(&mut o[k * l..(k + 1) * l]),
+                ObsOut::I16(o) => ObsOut::I16(&mut o[k * l..(k + 1) * l]),
+            };
+            env.observe_into(s, out, &mut scratch.aside);
         }
         if m > 0 {
             env.mask_into(s, &mut row.masks[k * m..(k + 1) * m]);

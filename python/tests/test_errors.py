@@ -20,7 +20,8 @@ def test_games_and_bots_are_listed():
         (tower_defense.env, {"bots": {"player_7": "random"}}, "player_7"),
         (tower_defense.env, {"bots": {"player_0": "random", "player_1": "random"}}, "leave one"),
         (tower_defense.env, {"bots": {"player_1": "cmd:python3 x.py"}}, "built-in"),
-        (ants.env, {"map": None}, "--map"),
+        # The keyword, not a command-line flag: options are read by name and type.
+        (ants.env, {"map": None}, "needs map="),
         (ants.env, {"map": "/no/such.map"}, "such.map"),
         (mammut.env, {"obs_type": "pixels"}, "obs_type"),
         (ballroom.env, {"render_mode": "window"}, "render_mode"),
@@ -92,3 +93,21 @@ def test_the_starter_bot_plays_a_match(arena):
 
     report = json.loads(out.stdout)
     assert report["seats"][0]["faults"] == [], report["seats"][0]
+
+
+def test_an_unknown_option_is_refused_by_name():
+    # Options are read by name and type, not turned into command-line flags: a misspelt one is
+    # named, whichever game.
+    with pytest.raises(ValueError, match="unknown option for colorfight: `sise`"):
+        colorfight.parallel_env(sise="12x12")
+    with pytest.raises(ValueError, match="unknown options for mammut: `bot_memry`, `variant`"):
+        mammut.parallel_env(variant="duel", bot_memry=5)
+
+
+def test_an_option_of_the_wrong_type_says_what_it_expected():
+    with pytest.raises(ValueError, match="ticks: expected a whole number"):
+        colorfight.parallel_env(ticks="200")
+    with pytest.raises(ValueError, match="size: `12by12` is not two whole numbers"):
+        colorfight.parallel_env(size="12by12")
+    with pytest.raises(ValueError, match="variant: `melee` is not one of duel, siege"):
+        tower_defense.parallel_env(variant="melee")

@@ -13,6 +13,23 @@ import pocket_arena
 from conftest import GOLDEN, TUTORIAL1, configs
 
 
+def arena_flags(config):
+    """`arena play <game>`'s flags for the same match as `config` (the environments' options are
+    read by name and type; the command line spells each as a flag): `variant="siege"` is
+    `--variant siege`, `turn_limit=25` is `--max-turns 25`, `True` the bare flag."""
+    args = []
+    for key, value in pocket_arena._base.options(config).items():
+        flag = "--" + {"names": "name"}.get(key, key).replace("_", "-")
+        if value is True:
+            args.append(flag)
+        elif isinstance(value, list):
+            for v in value:
+                args += [flag, str(v)]
+        elif value is not False:
+            args += [flag, str(value)]
+    return args
+
+
 def play_with_bots(mod, config, bots, seed, turns):
     """Every seat played from Python with the moves of built-in bots (seeded as `arena play`
     seeds them): the match `arena play --bot ... --seed` plays."""
@@ -39,7 +56,7 @@ def test_same_match_as_arena_play(game, config, arena, tmp_path):
     ours = tmp_path / "python.replay"
     env.save_replay(ours)
     theirs = tmp_path / "arena.replay"
-    flags = pocket_arena._base.flags(dict(config, turn_limit=25))
+    flags = arena_flags(dict(config, turn_limit=25))
     cmd = [arena, "play", game.replace("_", "-"), "--seed", "11", "--replay", str(theirs), "--json"]
     for b in lineup:
         cmd += ["--bot", b]

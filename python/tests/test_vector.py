@@ -59,6 +59,34 @@ def test_threads_do_not_change_the_matches():
     assert a.digests() == b.digests()
 
 
+@pytest.mark.parametrize("variant", ["duel", "siege"])
+def test_the_masks_look_ahead_leaves_the_matches_as_they_are(variant):
+    """Tower Defense's masks judge the turn's first half, played once and finished by the step:
+    with masks, and with picks (whose spawns read the look-ahead too), the matches are those
+    played without, state for state, over matches that end and start again."""
+    opts = dict(seed=11, variant=variant, turn_limit=400, bots={"player_1": "random"}, copy=False)
+    ahead = VectorEnv("tower_defense", 6, **opts)
+    plain = VectorEnv("tower_defense", 6, masks=False, **opts)
+    _, infos = ahead.reset()
+    plain.reset()
+    rng = np.random.default_rng(3)
+    ended = 0
+    for step in range(500):
+        if step % 2:
+            masks = infos["action_mask"]
+            picks = np.array([[rng.choice(np.flatnonzero(m[0]))] for m in masks])
+            _, _, terms, truncs, infos = ahead.step(picks)
+            _, _, terms2, truncs2, _ = plain.step(picks)
+            assert infos["refused"].sum() == 0
+        else:
+            _, _, terms, truncs, infos = ahead.step(policy="random")
+            _, _, terms2, truncs2, _ = plain.step(policy="random")
+        assert ahead.digests() == plain.digests(), step
+        assert np.array_equal(terms, terms2) and np.array_equal(truncs, truncs2)
+        ended += int((terms | truncs).sum())
+    assert ended >= 6
+
+
 def test_bad_vector_input_is_a_value_error():
     with pytest.raises(ValueError):
         VectorEnv("tower_defense", 0)

@@ -208,7 +208,7 @@ pub fn pinned_digests<G: Suite>() -> Result<Vec<(u32, u64)>, String> {
         if game.is_over() || steps >= last {
             return Ok(out);
         }
-        game.step_bots::<MAX_SEATS, _>(&mut bots, || ());
+        game.step_bots::<MAX_SEATS, _>(&mut bots, |_| ());
         steps += 1;
     }
 }

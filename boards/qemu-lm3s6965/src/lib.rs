@@ -66,6 +66,13 @@ pub fn board(syst: cortex_m::peripheral::SYST, hold: semi::Hold) -> Option<&'sta
 }
 
 impl Listener<Gray4Frame> for Events {
+    /// Each seat's cost and its bot's stack (`seats=1`), out of `event`'s frame.
+    fn seat(&mut self, _display: &mut Gray4Frame, event: &Event<'_>) {
+        if self.measure_stack {
+            stack::seat(event)
+        }
+    }
+
     fn event(&mut self, display: &mut Gray4Frame, event: &Event<'_>) {
         match event {
             Event::Frame { kind, .. } => {

@@ -2,7 +2,8 @@
 //!
 //! Options come as `key=value` words on the semihosting command line (QEMU's
 //! `-semihosting-config arg=...`): `matches=N` (default: play forever), `first=N`, `digest=N`,
-//! `snap=N`, `maxsteps=N`, `hold=PATH`. With `hold`, each snapshot frame waits until the host file
+//! `snap=N`, `maxsteps=N`, `seats=1` (each seat's cost and its bot's stack a turn:
+//! `seat s= c= stack=`), `frames=N` (a game frame every N turns only), `hold=PATH`. With `hold`, each snapshot frame waits until the host file
 //! `PATH-<k>` exists (k = 0, 1, ...): the host takes the screendump, then creates it.
 
 use arena_firmware::RunConfig;
@@ -41,6 +42,8 @@ pub fn options(line: &str) -> (RunConfig, Hold) {
             ("digest", Some(n)) => cfg.digest_every = n,
             ("snap", Some(n)) => cfg.snapshot_every = n,
             ("maxsteps", Some(n)) => cfg.max_steps = n,
+            ("seats", Some(n)) => cfg.seats = n != 0,
+            ("frames", Some(n)) => cfg.frames_every = n,
             ("hold", _) => hold = Hold::at(value),
             _ => defmt::warn!("unknown option {=str}", word),
         }

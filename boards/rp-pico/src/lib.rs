@@ -60,16 +60,30 @@ pub const SYSCLK_HZ: u32 = 125_000_000;
 #[used]
 pub static ARENA_PACE: u32 = TURNS_PER_SECOND;
 
+/// The cost run's words (`arena_firmware::board::run_words`: the first match, whether each
+/// seat's cost and bot stack are logged, how often a game frame is drawn), in flash under a name of their own: `cargo xtask cost`
+/// writes over them in a copy of the ELF. Read at run time, like [`ARENA_PACE`].
+#[no_mangle]
+#[used]
+pub static ARENA_RUN: [u32; 3] = [0, 0, 0];
+
 /// The rotation as the Pico plays it (the one every microcontroller board plays, `arena_firmware`'s
-/// `board::run_config`): forever, from match 0, with the loop's turn limit; at [`ARENA_PACE`].
+/// `board::run_config`): forever, from match 0 (or [`ARENA_RUN`]'s), with the loop's turn limit;
+/// at [`ARENA_PACE`].
 pub fn run_config() -> arena_firmware::RunConfig {
-    // SAFETY: a read of a static that lives as long as the program; volatile so that what is in
-    // flash, possibly written over by the emulator, is what counts.
-    let pace = unsafe { core::ptr::read_volatile(core::ptr::addr_of!(ARENA_PACE)) };
-    arena_firmware::RunConfig {
+    // SAFETY: reads of statics that live as long as the program; volatile so that what is in
+    // flash, possibly written over by the emulator or xtask, is what counts.
+    let (pace, words) = unsafe {
+        (
+            core::ptr::read_volatile(core::ptr::addr_of!(ARENA_PACE)),
+            core::ptr::read_volatile(core::ptr::addr_of!(ARENA_RUN)),
+        )
+    };
+    let cfg = arena_firmware::RunConfig {
         turns_per_second: pace,
         ..arena_firmware::board::run_config()
-    }
+    };
+    arena_firmware::board::run_words(cfg, words)
 }
 
 const RELOAD: u32 = 0x00FF_FFFF;
@@ -207,6 +221,11 @@ pub struct Events {
 }
 
 impl Listener<Display> for Events {
+    /// Each seat's cost and its bot's stack (the cost run's `ARENA_RUN`), out of `event`'s frame.
+    fn seat(&mut self, _display: &mut Display, event: &Event<'_>) {
+        stack::seat(event)
+    }
+
     fn event(&mut self, display: &mut Display, event: &Event<'_>) {
         match event {
             Event::Frame { .. } => display.show(),

@@ -51,7 +51,23 @@ pub const SYSCLK_HZ: u32 = 100_000_000;
 
 // The rotation as the F411 plays it (the one every microcontroller board plays): forever, from
 // match 0, with the loop's turn limit.
-pub use arena_firmware::board::{run_config, DIGEST_EVERY, SNAPSHOT_EVERY};
+pub use arena_firmware::board::{DIGEST_EVERY, SNAPSHOT_EVERY};
+
+/// The cost run's words (`arena_firmware::board::run_words`: the first match, whether each
+/// seat's cost and bot stack are logged, how often a game frame is drawn), in flash under a name of their own: `cargo xtask cost`
+/// writes over them in a copy of the ELF. Read at run time, never a copy the compiler folded in.
+#[no_mangle]
+#[used]
+pub static ARENA_RUN: [u32; 3] = [0, 0, 0];
+
+/// The rotation as every microcontroller board plays it (`arena_firmware::board::run_config`),
+/// from match 0 (or [`ARENA_RUN`]'s).
+pub fn run_config() -> arena_firmware::RunConfig {
+    // SAFETY: a read of a static that lives as long as the program; volatile so that what is in
+    // flash, possibly written over by xtask, is what counts.
+    let words = unsafe { core::ptr::read_volatile(core::ptr::addr_of!(ARENA_RUN)) };
+    arena_firmware::board::run_words(arena_firmware::board::run_config(), words)
+}
 
 /// DWT CYCCNT: core cycles, 32 bits (wraps after 42 s at 100 MHz).
 pub struct Cycles;
@@ -146,6 +162,11 @@ pub struct Events {
 static mut FRAMES: CostStats = CostStats::new();
 
 impl Listener<Lcd> for Events {
+    /// Each seat's cost and its bot's stack (the cost run's `ARENA_RUN`), out of `event`'s frame.
+    fn seat(&mut self, _display: &mut Lcd, event: &Event<'_>) {
+        stack::seat(event)
+    }
+
     fn event(&mut self, display: &mut Lcd, event: &Event<'_>) {
         match *event {
             Event::Frame { kind, .. } => {
@@ -174,6 +195,8 @@ impl Listener<Lcd> for Events {
                 );
             }
             Event::SetupFailed { .. } => stack::watch(event),
+            // Told through `seat`, out of this frame.
+            Event::Acting { .. } | Event::Acted { .. } => {}
         }
     }
 

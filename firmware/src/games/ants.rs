@@ -219,6 +219,13 @@ fn draw_food<D: Canvas>(target: &mut D, at: Point, cell: u32) -> Result<(), D::E
         .draw(target)
 }
 
+/// Without the `desktop` feature there is no side panel: the trait's defaults.
+#[cfg(not(feature = "desktop"))]
+impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
+    crate::screen::SidePanel for AntsGame<SQ, A, F, H, O>
+{
+}
+
 #[cfg(feature = "desktop")]
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
     crate::screen::SidePanel for AntsGame<SQ, A, F, H, O>

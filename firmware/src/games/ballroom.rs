@@ -83,6 +83,10 @@ fn draw_player<D: Canvas>(
     piece(square).into_styled(style).draw(target)
 }
 
+/// Without the `desktop` feature there is no side panel: the trait's defaults.
+#[cfg(not(feature = "desktop"))]
+impl crate::screen::SidePanel for Ballroom {}
+
 /// The desktop's details (each player's class and health on its square, the home corners) and
 /// its panel.
 #[cfg(feature = "desktop")]

@@ -104,6 +104,10 @@ impl Screen for ColorFight {
     }
 }
 
+/// Without the `desktop` feature there is no side panel: the trait's defaults.
+#[cfg(not(feature = "desktop"))]
+impl crate::screen::SidePanel for ColorFight {}
+
 /// The desktop's panel: each seat's land, purse, bases and mines; the legend.
 #[cfg(feature = "desktop")]
 mod desktop {

@@ -64,6 +64,10 @@ impl Screen for Mammut {
     }
 }
 
+/// Without the `desktop` feature there is no side panel: the trait's defaults.
+#[cfg(not(feature = "desktop"))]
+impl crate::screen::SidePanel for Mammut {}
+
 #[cfg(feature = "desktop")]
 impl crate::screen::SidePanel for Mammut {
     fn game_panel<D: Canvas>(

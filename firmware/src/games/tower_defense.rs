@@ -143,6 +143,10 @@ fn draw_invader<D: Canvas>(
         .draw(target)
 }
 
+/// Without the `desktop` feature there is no side panel: the trait's defaults.
+#[cfg(not(feature = "desktop"))]
+impl crate::screen::SidePanel for TowerDefense {}
+
 /// The desktop's details: each tower's level, each invader's health and stun, and the panel.
 #[cfg(feature = "desktop")]
 mod desktop {

@@ -3,6 +3,7 @@
 //! ([`GameCli`], one file a game: `cli/<game>.rs`). The top layer with [`crate::commands`]: no
 //! module below names this one.
 
+use crate::error::{Error, Setting};
 use crate::game::{Plan, Playable, Timing};
 use crate::host_game::HostGame;
 use crate::sandbox::Caps;
@@ -69,15 +70,19 @@ pub struct SandboxArgs {
     /// sandbox, arena refuses to start and says why (docs/bots.md, "Sandbox").
     #[arg(long)]
     pub sandbox: bool,
-    /// Memory of each sandboxed bot, in MB.
-    #[arg(long, value_name = "MB", default_value_t = Caps::default().memory_mb)]
-    pub bot_memory: u64,
+    /// Memory of each sandboxed bot, all its processes and the files it writes to its tmpfs
+    /// together, in MB (default: 1024). Held by the memory cgroup: where arena cannot write one
+    /// (a normal user without a delegated cgroup folder), this option is refused.
+    #[arg(long, value_name = "MB")]
+    pub bot_memory: Option<u64>,
     /// CPU time of each process of a sandboxed bot, in seconds.
     #[arg(long, value_name = "SECS", default_value_t = Caps::default().cpu_s)]
     pub bot_cpu: u64,
-    /// Processes and threads of each sandboxed bot.
-    #[arg(long, value_name = "N", default_value_t = Caps::default().procs)]
-    pub bot_procs: u64,
+    /// Processes and threads of each sandboxed bot (default: 128). Held by the pids cgroup: where
+    /// arena cannot write one (a normal user without a delegated cgroup folder), this option is
+    /// refused.
+    #[arg(long, value_name = "N")]
+    pub bot_procs: Option<u64>,
     /// Largest file a sandboxed bot may write, and the size of all it may write (its scratch
     /// folder, /tmp and /dev/shm), in MB.
     #[arg(long, value_name = "MB", default_value_t = Caps::default().file_mb)]
@@ -100,10 +105,17 @@ impl SandboxArgs {
         if !self.sandbox {
             return Ok(None);
         }
+        let given = [
+            ("--bot-memory", self.bot_memory.is_some()),
+            ("--bot-procs", self.bot_procs.is_some()),
+        ];
+        crate::sandbox::refuse_unheld(given.iter().filter(|(_, g)| *g).map(|(o, _)| *o))
+            .map_err(|why| anyhow::anyhow!("--sandbox: {why}"))?;
+        let defaults = Caps::default();
         let caps = Caps {
-            memory_mb: self.bot_memory,
+            memory_mb: self.bot_memory.unwrap_or(defaults.memory_mb),
             cpu_s: self.bot_cpu,
-            procs: self.bot_procs,
+            procs: self.bot_procs.unwrap_or(defaults.procs),
             file_mb: self.bot_disk,
             disk_mb: self.bot_disk,
             open_files: self.bot_files,
@@ -112,17 +124,12 @@ impl SandboxArgs {
         };
         crate::sandbox::check(&caps)
             .map_err(|why| anyhow::anyhow!("--sandbox: cannot sandbox bots here: {why}"))?;
-        let commands: Vec<&str> = bots.iter().filter_map(|b| b.strip_prefix("cmd:")).collect();
-        let fence = crate::sandbox::Fence::new(
-            outputs.iter().filter_map(|&(flag, p)| p.map(|p| (flag, p))),
-            commands.iter().copied(),
-        );
-        for command in &commands {
-            fence
-                .check(command)
-                .map_err(|why| anyhow::anyhow!("--sandbox: cmd:{command}: {why}"))?;
+        if let Some(unheld) = crate::sandbox::unheld_note(&caps) {
+            crate::errln!("--sandbox: {unheld}");
         }
-        Ok(Some(caps.fenced(fence)))
+        crate::setup::fenced(caps, bots, outputs)
+            .map(Some)
+            .map_err(|why| anyhow::anyhow!("--sandbox: {why}"))
     }
 }
 
@@ -232,6 +239,47 @@ pub fn parse_pair<T: std::str::FromStr>(
     Ok((number(a, names[0])?, number(b, names[1])?))
 }
 
+/// The flag that gives `setting` (for `--name`, `--map`, ...).
+pub fn flag(setting: Setting) -> &'static str {
+    match setting {
+        Setting::Bots => "--bot",
+        Setting::Names => "--name",
+        Setting::Map => "--map",
+        Setting::TcpWait => "--tcp-wait",
+        Setting::PortBase => "--port-base",
+    }
+}
+
+/// A library error as the command line reports it: the settings it is about named by their
+/// flags (`3 --name given for 2 --bot`); every other error as the library says it.
+pub fn flagged(error: Error) -> anyhow::Error {
+    match error {
+        Error::WrongBotCount {
+            map,
+            players,
+            given,
+        } => anyhow::anyhow!(
+            "{} is a {players}-player map: give {players} bots (--bot), {given} were given",
+            map.display()
+        ),
+        Error::TooManyNames { names, bots } => anyhow::anyhow!(
+            "{names} --name given for {bots} --bot: a name goes with each --bot, in order"
+        ),
+        Error::NamesPastBots { names, bots } => anyhow::anyhow!(
+            "--name given {names} times for {bots} --bot: a name goes with each --bot, in order; \
+             to name seats that wait for a bot over TCP, add --tcp (the seats without a --bot are \
+             named in order) or give each of them --bot tcp"
+        ),
+        Error::BadOption { option, value, why } => {
+            anyhow::anyhow!("{} {value}: {why}", flag(option))
+        }
+        Error::Missing { what, option } => {
+            anyhow::anyhow!("{what} needs at least one {}", flag(option))
+        }
+        error => error.into(),
+    }
+}
+
 /// A tournament's master seed when `--seed` is not given: 64 bits from the operating system's
 /// random source, which no bot can know or guess from the time it was started.
 pub fn random_seed() -> anyhow::Result<u64> {
@@ -337,3 +385,58 @@ pub mod ballroom;
 pub mod colorfight;
 pub mod mammut;
 pub mod tower_defense;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The library's errors about a setting speak of the setting; the command line's name its
+    /// flag, in the words `arena` has always printed.
+    #[test]
+    fn the_command_line_names_the_flags_the_library_does_not() {
+        let cases = [
+            (
+                Error::TooManyNames { names: 3, bots: 2 },
+                "3 names given for 2 bots: a name goes with each bot, in order",
+                "3 --name given for 2 --bot: a name goes with each --bot, in order",
+            ),
+            (
+                Error::WrongBotCount {
+                    map: "maps/x.map".into(),
+                    players: 4,
+                    given: 2,
+                },
+                "maps/x.map is a 4-player map: give 4 bots, 2 were given",
+                "maps/x.map is a 4-player map: give 4 bots (--bot), 2 were given",
+            ),
+            (
+                Error::Missing {
+                    what: "an Ants tournament",
+                    option: Setting::Map,
+                },
+                "an Ants tournament needs at least one map",
+                "an Ants tournament needs at least one --map",
+            ),
+            (
+                Error::BadOption {
+                    option: Setting::PortBase,
+                    value: "65535".into(),
+                    why: "the four ports do not fit".into(),
+                },
+                "base port 65535: the four ports do not fit",
+                "--port-base 65535: the four ports do not fit",
+            ),
+        ];
+        for (error, library, command_line) in cases {
+            assert_eq!(error.to_string(), library);
+            assert_eq!(flagged(error).to_string(), command_line);
+        }
+        let past = Error::NamesPastBots { names: 3, bots: 1 };
+        assert!(!past.to_string().contains("--"), "{past}");
+        let shown = flagged(past).to_string();
+        assert!(
+            shown.starts_with("--name given 3 times for 1 --bot: ") && shown.contains("add --tcp"),
+            "{shown}"
+        );
+    }
+}

@@ -45,7 +45,7 @@ pub struct Entry {
 impl Entry {
     /// The entry of game `G`: its command-line facts and functions, each written once for every
     /// game.
-    pub const fn of<G: GameCli>() -> Entry {
+    pub const fn of<G: GameCli + arena_viewer::Viewed>() -> Entry {
         Entry {
             name: G::NAME,
             about: G::ABOUT,

@@ -1,6 +1,6 @@
 //! `arena play <game>`: one match, its report, its replay.
 
-use crate::cli::{GameCli, MatchArgs};
+use crate::cli::{flagged, GameCli, MatchArgs};
 use crate::play::play;
 use crate::record::Watch;
 use crate::render::{Label, Watcher};
@@ -26,7 +26,7 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
             ("--bot-logs", common.bot_logs.as_deref()),
         ],
     )?;
-    let plan = G::plan(&G::play_options(&args), &common.request(sandbox))?;
+    let plan = G::plan(&G::play_options(&args), &common.request(sandbox)).map_err(flagged)?;
     for (seat, bot) in plan.bots.iter().enumerate() {
         bot.check_start()
             .map_err(|why| anyhow::anyhow!("cannot start bot {seat} ({}): {why}", bot.label()))?;

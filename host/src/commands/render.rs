@@ -97,7 +97,7 @@ fn output(path: &Path) -> anyhow::Result<Output> {
 }
 
 /// Draws a replay of `G` as the job asks; returns a one-line summary.
-pub fn render<G: HostGame>(job: &Job<'_>) -> anyhow::Result<String> {
+pub fn render<G: HostGame + arena_viewer::Viewed>(job: &Job<'_>) -> anyhow::Result<String> {
     let args = job.args;
     let kind = output(&args.out)?;
     let scale = args.scale.unwrap_or(default_scale(args.display)).max(1);

@@ -153,12 +153,12 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
             .check_start()
             .map_err(|why| anyhow::anyhow!("cannot start bot {i} ({b}): {why}"))?;
     }
-    check_names(&args.names, args.bots.len())?;
+    check_names(&args.names, args.bots.len()).map_err(crate::cli::flagged)?;
     let field = Field {
         bots: args.bots.len(),
         games: args.games,
     };
-    let (name, format) = G::format(&own, &field)?;
+    let (name, format) = G::format(&own, &field).map_err(crate::cli::flagged)?;
     let seed = match args.seed {
         Some(seed) => seed,
         None => {
@@ -216,7 +216,8 @@ pub fn run<G: GameCli>(m: &ArgMatches) -> anyhow::Result<()> {
             )?,
         },
     };
-    let results = tournament::run(&contest, format.as_ref(), &args.bots, &options)?;
+    let results = tournament::run(&contest, format.as_ref(), &args.bots, &options)
+        .map_err(crate::cli::flagged)?;
     tournament::print(&results);
     write_results(&results, args.results_json.as_ref())?;
     write_report(&results, args.report.as_ref())

@@ -41,7 +41,7 @@ pub struct Entry {
     /// Whether a file starting with this head is one of the game's replays.
     pub detect: fn(&Head) -> bool,
     /// The format of a results file whose `game` is this name, if it is one of the game's
-    /// ([`crate::Compete::format_of`]).
+    /// ([`crate::GameFormat::format_of`]).
     pub format_of: fn(&str) -> Option<Box<dyn Format>>,
 }
 

@@ -4,7 +4,7 @@
 use crate::error::{Error, Result};
 use crate::game::Plan;
 use crate::process::{BotProcess, Fault, Line, Lines, TcpBot};
-use crate::protocol::{Protocol, Speak};
+use crate::protocol::{GameProtocol, Protocol};
 use crate::seats::{BotSpec, Bound};
 use crate::turn_time::CpuClock;
 use arena_core::Seat;
@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Who plays a seat.
-pub enum Driver<G: Speak> {
+pub enum Driver<G: GameProtocol> {
     /// A bot in this process, given its seat's view: a built-in bot, or any `Bot<G>`.
     Builtin(Box<dyn arena_core::Bot<G>>),
     External(Box<dyn Protocol<G>>),
@@ -26,7 +26,7 @@ pub type Stamp = Arc<Mutex<Option<Instant>>>;
 
 /// A seat's driver and what times its turns: the CPU clock to read (a program's processes, a
 /// built-in bot's thread) and, for an external bot, when its last line arrived.
-pub struct Seated<G: Speak> {
+pub struct Seated<G: GameProtocol> {
     /// Who plays the seat.
     pub driver: Driver<G>,
     /// Why the seat is gone already, if it is.
@@ -37,7 +37,7 @@ pub struct Seated<G: Speak> {
     pub stamp: Option<Stamp>,
 }
 
-impl<G: Speak> Seated<G> {
+impl<G: GameProtocol> Seated<G> {
     fn gone(fault: Option<Fault>) -> Self {
         Seated {
             driver: Driver::Gone,
@@ -52,7 +52,7 @@ impl<G: Speak> Seated<G> {
 /// connect in time, is a seat already gone, with the fault that says why (the match goes on
 /// without it, as the official engines play a seat nobody took). `start` counts the times the
 /// seat's program was started before (its logs are `<seat>.stderr`, then `<seat>-<start>.stderr`).
-pub fn driver<G: Speak>(plan: &Plan<G>, seat: Seat, start: u32) -> Result<Seated<G>> {
+pub fn driver<G: GameProtocol>(plan: &Plan<G>, seat: Seat, start: u32) -> Result<Seated<G>> {
     let stem = if start == 0 {
         seat.to_string()
     } else {

@@ -11,9 +11,10 @@ mod driver;
 
 use crate::error::{Error, Result};
 use crate::game::{End, Finish, Plan, Standing, Stepped, Summary};
-use crate::host_game::HostGame;
 use crate::process::Fault;
+use crate::protocol::GameProtocol;
 use crate::protocol::{Clock, Protocol};
+use crate::record::Record;
 use crate::record::{LineWriter, Recorder, Step, Watch};
 use crate::seats::BotSpec;
 use crate::turn_time::{CpuClock, SeatTimes, Start};
@@ -27,7 +28,7 @@ use std::time::{Duration, Instant};
 pub const MAX_FAULTS: usize = 1_000;
 
 /// A seat at the table, with what happened to it.
-struct Player<G: HostGame> {
+struct Player<G: GameProtocol + Record> {
     name: String,
     driver: Driver<G>,
     faults: Vec<(u32, Fault)>,
@@ -41,7 +42,7 @@ struct Player<G: HostGame> {
     standing: Standing,
     /// Told the end: closed before the next step.
     finished: bool,
-    /// Times the seat's program was started again ([`crate::Speak::rejoin_epoch`]).
+    /// Times the seat's program was started again ([`crate::GameProtocol::rejoin_epoch`]).
     restarts: u32,
     /// Its time a turn.
     times: SeatTimes,
@@ -53,7 +54,7 @@ struct Player<G: HostGame> {
     asked: Option<Start>,
 }
 
-impl<G: HostGame> Player<G> {
+impl<G: GameProtocol + Record> Player<G> {
     fn new(name: Option<String>, seated: Seated<G>) -> Self {
         let times = SeatTimes {
             cpu_of: match seated.cpu {
@@ -164,7 +165,7 @@ pub struct Played<G> {
 
 /// Plays `plan`'s match to its end (or its step limit), writing the replay to `replay` as it goes
 /// and showing it to `watch`.
-pub fn play<G: HostGame>(
+pub fn play<G: GameProtocol + Record>(
     plan: &Plan<G>,
     replay: Option<&Path>,
     watch: Option<&mut dyn Watch<G>>,
@@ -189,7 +190,7 @@ pub fn play<G: HostGame>(
 }
 
 /// A match being played: the state, the seats, and what records and watches it.
-struct Table<'p, 'w, G: HostGame> {
+struct Table<'p, 'w, G: GameProtocol + Record> {
     plan: &'p Plan<G>,
     game: Box<G>,
     players: Vec<Player<G>>,
@@ -206,7 +207,7 @@ struct Moves<M> {
     dropped: SeatSet,
 }
 
-impl<'p, 'w, G: HostGame> Table<'p, 'w, G> {
+impl<'p, 'w, G: GameProtocol + Record> Table<'p, 'w, G> {
     /// The state and a seat for every bot, the replay begun and the watcher shown the start;
     /// with the seats whose bots could not start, and why.
     fn open(
@@ -577,9 +578,9 @@ pub(crate) fn file_reasons(
     }
 }
 
-/// Starts `seat`'s program again ([`crate::Speak::rejoin_epoch`]): a new process and protocol, greeted
+/// Starts `seat`'s program again ([`crate::GameProtocol::rejoin_epoch`]): a new process and protocol, greeted
 /// as at the start. The seat's faults stay; its drop is forgotten unless it cannot start.
-fn rejoin<G: HostGame>(
+fn rejoin<G: GameProtocol + Record>(
     plan: &Plan<G>,
     game: &G,
     seat: Seat,
@@ -609,7 +610,7 @@ fn rejoin<G: HostGame>(
 }
 
 /// Tells `seat`'s bot the end (`why`), with every seat's standing as it is now.
-fn finish<G: HostGame>(players: &mut [Player<G>], seat: Seat, game: &G, why: Finish) {
+fn finish<G: GameProtocol + Record>(players: &mut [Player<G>], seat: Seat, game: &G, why: Finish) {
     let standings: Vec<Standing> = players.iter().map(|p| p.standing.clone()).collect();
     let Some(p) = players.get_mut(seat) else {
         return;

@@ -18,7 +18,8 @@
 //!   home folder outside its own); the installation of its interpreter when that is in a home
 //!   folder. Its own network namespace (`--unshare-all`: only its own `lo`). Every file
 //!   descriptor arena inherited is closed on exec, so none reaches the bot.
-//! - **rlimits** through util-linux's `prlimit` (run inside, before the bot): CPU seconds of each
+//! - **rlimits** set by the `sh` that runs the bot's command line (`ulimit`, its first line, after
+//!   `setpriv`): CPU seconds of each
 //!   process (`RLIMIT_CPU`, SIGXCPU), file size (`RLIMIT_FSIZE`, SIGXFSZ), open files
 //!   (`RLIMIT_NOFILE`), processes (`RLIMIT_NPROC`: the seat's own uid's processes where arena is
 //!   root; else the user's processes at the start plus the cap) and, where there is no memory
@@ -36,7 +37,6 @@ mod seccomp;
 
 pub use fs::Fence;
 
-use std::ffi::OsString;
 use std::io::Write;
 use std::os::fd::AsRawFd;
 use std::path::{Path, PathBuf};
@@ -113,17 +113,29 @@ fn is_root() -> bool {
     cgroups::euid() == 0
 }
 
+/// Whether `program` is an executable file in a folder of `PATH` (as `Command` and bwrap look it
+/// up), found without running it.
+fn on_path(program: &str) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    let Some(path) = std::env::var_os("PATH") else {
+        return false;
+    };
+    std::env::split_paths(&path).any(|dir| {
+        std::fs::metadata(dir.join(program))
+            .is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    })
+}
+
 /// Whether bots can be sandboxed here with these caps: `Err` says why not (`--sandbox` then
-/// refuses to start; it never runs a bot unsandboxed). A sandbox is made and `true` run in it.
+/// refuses to start; it never runs a bot unsandboxed). The programs it needs are looked for on
+/// `PATH`, then a sandbox is made as a bot's (its cgroups, namespaces, mounts, seccomp filters,
+/// its user and rlimits) and `exit 0` run in it (once per arena process: a tournament checks
+/// once).
 pub fn check(caps: &Caps) -> Result<(), String> {
-    match Command::new("bwrap").arg("--version").output() {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err("bubblewrap is not installed (Debian: apt-get install bubblewrap)".into())
-        }
-        Err(e) => return Err(format!("cannot run bwrap: {e}")),
-        Ok(_) => {}
+    if !on_path("bwrap") {
+        return Err("bubblewrap is not installed (Debian: apt-get install bubblewrap)".into());
     }
-    if is_root() && Command::new("setpriv").arg("--version").output().is_err() {
+    if is_root() && !on_path("setpriv") {
         return Err(
             "running as root, and util-linux's setpriv is missing: a bot would run as root".into(),
         );
@@ -157,6 +169,115 @@ pub fn check(caps: &Caps) -> Result<(), String> {
         )),
         Ok(_) => Ok(()),
     }
+}
+
+/// The caps that only a cgroup holds: the option that asks for one, its cgroup controller, and
+/// what is left without it.
+const CGROUP_CAPS: [(&str, &str, &str); 2] = [
+    (
+        "--bot-memory",
+        "memory",
+        "memory would be capped per process only (RLIMIT_AS), which a bot of several processes, \
+         or one that fills its tmpfs, escapes",
+    ),
+    (
+        "--bot-procs",
+        "pids",
+        "processes would be capped by RLIMIT_NPROC only, which counts every process of this \
+         user: one seat's processes would count against the other seats'",
+    ),
+];
+
+/// How to get the cgroup folder `controller` needs, for this user.
+fn how_to_delegate(controller: &str) -> String {
+    let uid = cgroups::euid();
+    if uid == 0 {
+        return format!(
+            "mount the cgroup v1 {controller} hierarchy at /sys/fs/cgroup/{controller}, writable"
+        );
+    }
+    let dir = cgroups::arena_root(controller);
+    format!(
+        "run arena as root, or have root delegate a cgroup v1 folder to uid {uid}: `mkdir {d} && \
+         chown {uid} {d}` (cgroup v2 and systemd scopes are not used)",
+        d = dir.display()
+    )
+}
+
+/// Refuses the options given (`--bot-memory`, `--bot-procs`) whose cap only a cgroup holds,
+/// when arena cannot write that cgroup here: `Err` names the option, says why and how to get
+/// one. The caps not asked for keep their defaults, with what holds without a cgroup
+/// ([`unheld_note`]).
+pub fn refuse_unheld<'a>(given: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+    let usable = cgroups::usable();
+    for option in given {
+        let Some(&(_, controller, left)) = CGROUP_CAPS.iter().find(|(o, _, _)| *o == option) else {
+            continue;
+        };
+        if usable.contains(&controller) {
+            continue;
+        }
+        let whose = if is_root() {
+            "no writable cgroup v1 hierarchy".to_string()
+        } else {
+            format!(
+                "no cgroup delegation for this user (uid {}, not root)",
+                cgroups::euid()
+            )
+        };
+        return Err(format!(
+            "{option} needs a {controller} cgroup, and there is {whose}: {left}. To get one, {}",
+            how_to_delegate(controller)
+        ));
+    }
+    Ok(())
+}
+
+/// What holds here and what does not, when a cap only a cgroup holds is missing (`None`: every
+/// cap holds, as for root with the pids, memory and cpu cgroups).
+pub fn unheld_note(caps: &Caps) -> Option<String> {
+    let usable = cgroups::usable();
+    let mut held = vec![
+        format!("CPU time {} s a process (RLIMIT_CPU)", caps.cpu_s),
+        format!(
+            "file size and tmpfs {} MB (RLIMIT_FSIZE, the tmpfs's size)",
+            caps.disk_mb
+        ),
+        format!("open files {} a process (RLIMIT_NOFILE)", caps.open_files),
+    ];
+    let mut not = Vec::new();
+    if usable.contains(&"memory") {
+        held.push(format!("memory {} MB (memory cgroup)", caps.memory_mb));
+    } else {
+        not.push(format!(
+            "no memory cap (each process's address space is kept under {} MB, a guard, not a \
+             cap: a bot's processes and its tmpfs pages add up past it)",
+            caps.memory_mb
+        ));
+    }
+    if usable.contains(&"pids") {
+        held.push(format!("processes {} (pids cgroup)", caps.procs));
+    } else {
+        not.push(format!(
+            "no process cap of its own (RLIMIT_NPROC at this user's processes plus {}, counting \
+             every process of the user)",
+            caps.procs
+        ));
+    }
+    if !usable.contains(&"cpu") {
+        not.push("no cap of one core in all (the cpu cgroup)".into());
+    }
+    if !is_root() {
+        not.push("no user of its own per seat (every seat runs as this user)".into());
+    }
+    if not.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "caps that hold here: {}; not held: {}",
+        held.join(", "),
+        not.join("; ")
+    ))
 }
 
 /// What every sandbox of this arena reads through a file descriptor: the two seccomp filters
@@ -283,6 +404,9 @@ impl Jail {
             };
             let dir = cgroups::make(controller, &name, &writes)?;
             jail.cgroups.push((controller, dir));
+            if controller == "cpu" {
+                cgroups::weigh_cpu();
+            }
         }
         if is_root() && !jail.has("pids") {
             return Err(std::io::Error::other(
@@ -312,6 +436,16 @@ impl Jail {
     /// The command that runs `command` (with `sh -c`) in this sandbox; an error says why the
     /// command line cannot be run sandboxed (a path it names that a bot may not see).
     pub fn command(&self, command: &str) -> std::io::Result<Command> {
+        let mut cmd = self.sandbox(command)?;
+        self.inside(&mut cmd);
+        cmd.args(["sh", "-c"])
+            .arg(format!("{}\n{command}", self.limits()));
+        Ok(cmd)
+    }
+
+    /// The command that makes this sandbox for `command` (its cgroups, bwrap's namespaces,
+    /// mounts, seccomp filters and environment), up to bwrap's `--`: what runs in it follows.
+    fn sandbox(&self, command: &str) -> std::io::Result<Command> {
         let caps = &self.caps;
         let view = fs::view(command, caps.fence)
             .map_err(|why| std::io::Error::new(std::io::ErrorKind::PermissionDenied, why))?;
@@ -385,8 +519,6 @@ impl Jail {
             cmd.arg("--setenv").arg(name).arg(value);
         }
         cmd.arg("--");
-        self.inside(&mut cmd);
-        cmd.args(["--", "sh", "-c", command]);
         Ok(cmd)
     }
 
@@ -422,9 +554,8 @@ impl Jail {
         }
     }
 
-    /// What runs inside before the bot: `setpriv` to the seat's own user (root), `prlimit`.
+    /// What runs inside before the bot: `setpriv` to the seat's own user (root).
     fn inside(&self, cmd: &mut Command) {
-        let caps = &self.caps;
         if let Some(uid) = self.uid() {
             cmd.arg("setpriv")
                 .arg(format!("--reuid={uid}"))
@@ -437,17 +568,28 @@ impl Jail {
                     "--",
                 ]);
         }
-        let prlimit: Vec<OsString> = vec![
-            "prlimit".into(),
-            format!("--cpu={}:{}", caps.cpu_s, caps.cpu_s + 1).into(),
-            format!("--fsize={}", caps.file_mb * MB).into(),
-            format!("--nofile={}", caps.open_files).into(),
-            format!("--nproc={}", self.nproc()).into(),
-        ];
-        cmd.args(prlimit);
+    }
+
+    /// The rlimits, the first line of the `sh -c` that runs the bot's command line (`ulimit`,
+    /// inside, after `setpriv`: the bot inherits them; with no capability, it cannot raise a hard
+    /// limit): CPU seconds (soft, SIGXCPU; the hard limit a second later, SIGKILL), file size (in
+    /// 512-byte blocks), open files, processes, and address space where there is no memory
+    /// cgroup. A `ulimit` that fails ends that `sh` (exit status 126) before the command line
+    /// runs: no bot runs without its limits.
+    fn limits(&self) -> String {
+        let caps = &self.caps;
+        let mut limits = format!(
+            "ulimit -t {} && ulimit -S -t {} && ulimit -f {} && ulimit -n {} && ulimit -p {}",
+            caps.cpu_s + 1,
+            caps.cpu_s,
+            caps.file_mb * MB / 512,
+            caps.open_files,
+            self.nproc()
+        );
         if !self.has("memory") {
-            cmd.arg(format!("--as={}", caps.memory_mb * MB));
+            limits.push_str(&format!(" && ulimit -v {}", caps.memory_mb * 1024));
         }
+        limits + " || exit 126"
     }
 
     /// `RLIMIT_NPROC`: the cap, where the bot has a uid of its own or the pids cgroup holds it
@@ -592,6 +734,9 @@ impl Jail {
                 tries = tries.wrapping_add(1);
                 std::thread::sleep(std::time::Duration::from_millis(1));
             }
+        }
+        if self.has("cpu") {
+            cgroups::weigh_cpu();
         }
         emptied
     }

@@ -355,7 +355,7 @@ fn watch_fits_the_terminal_it_runs_in() {
 fn colorfight_is_watched_in_about_a_minute_by_default() {
     use arena_core::games::colorfight::ColorFight;
     use arena_host::cli::{GameCli, MatchArgs};
-    use arena_host::setup::Arrange;
+    use arena_host::setup::GameSetup;
     use clap::FromArgMatches;
     let plan_of = |args: &[&str]| {
         let m = arena_host::commands::play::command::<ColorFight>()
@@ -364,7 +364,7 @@ fn colorfight_is_watched_in_about_a_minute_by_default() {
         let common = MatchArgs::from_arg_matches(&m).unwrap();
         let args = <ColorFight as GameCli>::PlayFlags::from_arg_matches(&m).unwrap();
         let options = ColorFight::play_options(&args);
-        let plan = <ColorFight as Arrange>::plan(&options, &common.request(None)).unwrap();
+        let plan = <ColorFight as GameSetup>::plan(&options, &common.request(None)).unwrap();
         let every = common.view.every(&plan);
         let ticks = u64::from(plan.params.ticks).min(plan.max_turns.unwrap_or(u64::MAX));
         let seconds = ticks.div_ceil(u64::from(every)) / u64::from(common.view.watch_fps);

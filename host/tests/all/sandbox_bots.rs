@@ -432,3 +432,80 @@ fn every_game_goes_on_when_a_cap_stops_a_bot() {
     }
     assert_no_failures(&failures);
 }
+
+/// arena's cpu folder weighs one process per bot in it while they run (`cpu.shares`), so that on
+/// a loaded machine the sandboxed bots are not squeezed into one process's part between them;
+/// left at the default (1024) with two bots of this match in it, the test fails.
+#[test]
+fn the_cpu_folder_weighs_one_process_per_sandboxed_bot() {
+    let folder = std::path::Path::new("/sys/fs/cgroup/cpu/arena");
+    if !sandbox_available()
+        || !crate::sandbox_attacks::is_root()
+        || !folder.join("cpu.shares").exists()
+    {
+        eprintln!("no cpu cgroup for root's sandboxes here, not tested");
+        return;
+    }
+    // From the default weight, so that a weight left by an earlier arena cannot pass the test.
+    std::fs::write(folder.join("cpu.shares"), "1024").unwrap();
+    // Two bots that never answer: each holds its seat, and its cgroup, until its time is up.
+    let mut child = Arena::play("tower-defense")
+        .args(&[
+            "--bot",
+            "cmd:sleep 30",
+            "--bot",
+            "cmd:sleep 30",
+            "--max-turns",
+            "1",
+            "--turn-ms",
+            "4000",
+            "--sandbox",
+        ])
+        .command()
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let ours = format!("{}-", child.id());
+    let start = Instant::now();
+    let mut seen = None;
+    while start.elapsed() < std::time::Duration::from_secs(60) && seen.is_none() {
+        let mine = std::fs::read_dir(folder).map_or(0, |d| {
+            d.filter_map(Result::ok)
+                .filter(|e| e.file_name().to_string_lossy().starts_with(&ours))
+                .count()
+        });
+        if mine == 2 {
+            let shares: u64 = std::fs::read_to_string(folder.join("cpu.shares"))
+                .unwrap()
+                .trim()
+                .parse()
+                .unwrap();
+            seen = Some(shares);
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // SIGTERM: arena ends its bots and removes their cgroups (a SIGKILL would leave them).
+    let _ = nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(child.id() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    );
+    let _ = child.wait();
+    assert_eq!(
+        cgroups_left(&[])
+            .iter()
+            .filter(|c| c.starts_with(&ours))
+            .count(),
+        0,
+        "this match's cgroups were left"
+    );
+    let shares = seen.expect("never saw both bots' cpu cgroups while the match ran");
+    // Other tests' sandboxes may share the folder: at least this match's two bots' weight.
+    assert!(
+        shares >= 2 * 1024 && shares % 1024 == 0,
+        "cpu.shares {shares} with two bots in the folder"
+    );
+}

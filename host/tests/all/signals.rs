@@ -342,3 +342,70 @@ fn every_signal_ends_a_match_of_every_game_on_a_whole_replay() {
     }
     assert_no_failures(&failures);
 }
+
+/// A sandboxed bot racing the replay's last flush (`host/tests/bots/sandbox/replay_racer.py`):
+/// it ignores the ending signals, floods stdout (a 256 KB line a turn) and stderr, and tries,
+/// again and again, to write, append to and truncate the replay being written and to find it
+/// open in a process in view, while arena is ended by each signal. It cannot reach the replay
+/// (ENOENT every time, nothing `ESCAPED`), the replay ends on a whole line and verifies with
+/// `--partial`, the bot's processes and cgroups are gone, arena exits with 128 + the signal.
+#[test]
+fn a_sandboxed_bot_racing_the_replay_flush_cannot_garble_it() {
+    let probe = Arena::play("tower-defense")
+        .args(&["--bot", "cmd:true", "--max-turns", "1", "--sandbox"])
+        .run();
+    if !probe.status.success() {
+        eprintln!("no sandbox here, not tested: {}", text(&probe));
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let bot = dir.path().join("bot");
+    std::fs::create_dir(&bot).unwrap();
+    let fixtures = workspace().join("host/tests/bots/sandbox");
+    for file in ["hostile.py", "replay_racer.py"] {
+        std::fs::copy(fixtures.join(file), bot.join(file)).unwrap();
+    }
+    let mut failures = Vec::new();
+    for (i, signal) in SIGNALS.into_iter().enumerate() {
+        let m = marker(30 + i as u32);
+        let replays = dir.path().join(format!("replays-{i}"));
+        let logs = dir.path().join(format!("logs-{i}"));
+        std::fs::create_dir(&replays).unwrap();
+        let replay = replays.join("match.jsonl");
+        std::fs::write(bot.join("targets.txt"), replay.display().to_string()).unwrap();
+        let racer = format!("cmd:python3 {} {m}", bot.join("replay_racer.py").display());
+        let arena = Arena::play("tower-defense")
+            .bots(&[&racer, "random"])
+            .args(&["--no-timeout", "--seed", "3", "--sandbox"])
+            .replay(&replay)
+            .file("--bot-logs", &logs);
+        let log = logs.join("0.stderr");
+        let racing = |d: &Path| {
+            std::fs::read_to_string(&log).is_ok_and(|l| l.contains("\nracing\n"))
+                && replays_in(d).iter().any(|r| lines(r) >= 6)
+        };
+        let verify = |r: &Path| Arena::verify("tower-defense", r).args(&["--partial"]).run();
+        // The racer is one marked process (its `sh` and bwrap name it inside a longer word).
+        failures.extend(ended_when(
+            arena,
+            signal,
+            &m,
+            &replays,
+            (1, 0),
+            &racing,
+            &verify,
+        ));
+        let said = std::fs::read(&log).unwrap_or_default();
+        let said = String::from_utf8_lossy(&said);
+        let flood = said.lines().filter(|l| l.starts_with("xxxx")).count();
+        let held = said.lines().find(|l| l.starts_with("held: the replay"));
+        eprintln!("{signal}: {flood} lines of 64 KB flooded on stderr; {held:?}");
+        if said.contains("ESCAPED") || !held.is_some_and(|h| h.contains("open r+b: ENOENT")) {
+            failures.push(format!("{signal}: the racer reached the replay: {held:?}"));
+        }
+        if flood == 0 {
+            failures.push(format!("{signal}: the racer never flooded: {held:?}"));
+        }
+    }
+    assert_no_failures(&failures);
+}

@@ -1,28 +1,34 @@
 //! `cargo xtask cost --game G [--bot B] [--vs X] [--board qemu-lm3s6965|rp-pico|stm32f411|all]`:
 //! the cost of the lineup entries that play game G with bot B against X, and no other match.
 //!
-//! The entries are picked from each board's own lineup (the rotation it plays). On the QEMU board
-//! each picked entry is played alone (`first=K matches=1`: match K plays entry K with seed K, as
-//! in the rotation); the emulated Pico and F411 take no command line, so they play the rotation
-//! from its start up to the last picked entry, and only the picked rows are shown.
+//! The entries are picked from each board's own lineup (the rotation it plays; with `--template`,
+//! a user's lineup, in cost_template.rs). Each picked entry K is played alone, the same match
+//! as in the rotation (match K's seed is its entry's own for its round), its final digest checked
+//! against the host's: on the QEMU board with `first=K matches=1 seats=1 frames=25`; on the
+//! emulated Pico and F411, which take no command line, from a copy of the board's ELF whose
+//! `ARENA_RUN` words in flash say the same (`arena_firmware::board::run_words`), stopped when
+//! match K+1 starts.
 //!
-//! Each row gives, per turn, the rules' `step` and the bots' decisions (every seat's bot together:
-//! the firmware times the bots as a whole) as min / median / p99 / max in the board's unit, the
-//! stack high-water mark of the match, and the bots' median and p99 as a share of the game's time
-//! limit for a turn (`rules/<game>.md`, logged by the firmware as `limit_us`) at the chip's clock.
+//! Each row gives, per turn, the rules' `step`, the bots' decisions (every seat's together) and
+//! each seat's bot alone as min / median / p99 / max in the board's unit, the stack high-water
+//! mark of the match and of each seat's bot, each bot's flash bytes (from the ELF's symbols), and
+//! the bots' median and p99 as a share of the game's time limit for a turn (`rules/<game>.md`,
+//! logged by the firmware as `limit_us`) at the chip's clock.
 
-use anyhow::{bail, ensure, Result};
+use std::path::{Path, PathBuf};
+
+use anyhow::{anyhow, bail, ensure, Context, Result};
 use arena_core::Roster;
 use arena_firmware::lineup::{Entry, Visit};
 use arena_firmware::{Lineup, Screen};
 use serde_json::{json, Value};
 
 /// A board the cost is measured on: its name, its core, its clock, its unit, and how it runs.
-struct Chip {
-    board: &'static str,
-    core: &'static str,
-    mhz: u64,
-    unit: &'static str,
+pub struct Chip {
+    pub board: &'static str,
+    pub core: &'static str,
+    pub mhz: u64,
+    pub unit: &'static str,
 }
 
 const CHIPS: [Chip; 3] = [
@@ -81,6 +87,9 @@ pub struct Listed {
     pub game: &'static str,
     pub config: &'static str,
     pub bots: &'static [&'static str],
+    /// Whether each named seat's bot is a user's (`Pick::User`), not a built-in: a user's bot may
+    /// have a built-in's name (the template's `builder`).
+    pub users: Vec<bool>,
 }
 
 struct Describe(u32);
@@ -90,7 +99,7 @@ impl Visit for Describe {
     fn visit<G: Screen + Roster>(
         self,
         entry: &Entry,
-        _seats: &[arena_firmware::lineup::Pick<G>],
+        seats: &[arena_firmware::lineup::Pick<G>],
         _params: &dyn Fn() -> Option<G::Params>,
     ) -> Listed {
         Listed {
@@ -98,6 +107,10 @@ impl Visit for Describe {
             game: G::NAME,
             config: entry.config,
             bots: entry.bots,
+            users: seats
+                .iter()
+                .map(|p| matches!(p, arena_firmware::lineup::Pick::User { .. }))
+                .collect(),
         }
     }
     fn skip(self, entry: &Entry) -> Listed {
@@ -106,6 +119,7 @@ impl Visit for Describe {
             game: "?",
             config: entry.config,
             bots: entry.bots,
+            users: Vec::new(),
         }
     }
 }
@@ -119,7 +133,12 @@ pub fn entries<L: Lineup>() -> Vec<Listed> {
 
 /// The entries of `L` that `pick` wants; an error listing the lineup when none does.
 pub fn picked<L: Lineup>(pick: &Pick, board: &str) -> Result<Vec<Listed>> {
-    let all = entries::<L>();
+    pick_from(entries::<L>(), pick, board)
+}
+
+/// The entries of `all` (a lineup, in rotation order) that `pick` wants; an error listing the
+/// lineup when none does.
+pub fn pick_from(all: Vec<Listed>, pick: &Pick, board: &str) -> Result<Vec<Listed>> {
     let found: Vec<Listed> = all
         .iter()
         .filter(|e| pick.wants(e.game, e.bots))
@@ -151,7 +170,7 @@ pub fn share(value: u64, limit_us: u64, mhz: u64) -> String {
     format!("{}.{:03}%", per_mille_x10 / 1000, per_mille_x10 % 1000)
 }
 
-fn parse(args: &[String]) -> Result<(Pick, Vec<&'static Chip>, bool)> {
+pub fn parse(args: &[String]) -> Result<(Pick, Vec<&'static Chip>, bool)> {
     let flag = |name: &str| {
         args.iter()
             .position(|a| a == name)
@@ -216,69 +235,177 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// QEMU: each picked entry alone.
+/// QEMU: each picked entry alone, with each seat's cost and stack logged.
 fn qemu_rows(pick: &Pick) -> Result<Vec<Value>> {
     crate::setup::board()?;
     let elf = crate::qemu::build()?.join("arena");
     let mut rows = Vec::new();
     for e in picked::<crate::host::Lineup>(pick, "qemu-lm3s6965")? {
-        let args = vec![
-            format!("first={}", e.index),
-            "matches=1".into(),
-            "digest=0".into(),
-        ];
-        let ran = crate::qemu::Run {
-            icount: true,
-            ..crate::qemu::Run::new(&elf, args, 600)
-        }
-        .go()?;
-        ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
-        rows.extend(crate::log::cost_rows_of(
-            &ran.lines,
-            std::iter::once(e.index),
-            "instructions",
-            false,
-        ));
+        let mut got = qemu_entry(&elf, e.index)?;
+        same_final::<crate::host::Lineup>(&mut got, e.index, "qemu-lm3s6965")?;
+        add_flash(&mut got, &elf, &e.users, "-")?;
+        rows.extend(got);
     }
     Ok(rows)
 }
 
-/// The rows of `picked` out of a run of the rotation up to the last of them.
-fn keep(rows: Vec<Value>, picked: &[Listed]) -> Vec<Value> {
-    rows.into_iter()
-        .filter(|r| {
-            let m = r["match"].as_u64();
-            picked.iter().any(|e| Some(u64::from(e.index)) == m)
-        })
-        .collect()
+/// Match `first` alone on the QEMU firmware `elf` (`first=K matches=1 seats=1`), its cost row
+/// (with the final digest it logged).
+pub fn qemu_entry(elf: &Path, first: u32) -> Result<Vec<Value>> {
+    let args = vec![
+        format!("first={first}"),
+        "matches=1".into(),
+        "digest=0".into(),
+        "seats=1".into(),
+        format!("frames={FRAMES_EVERY}"),
+    ];
+    let ran = crate::qemu::Run {
+        icount: true,
+        ..crate::qemu::Run::new(elf, args, 600)
+    }
+    .go()?;
+    ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
+    Ok(rows_with_finals(&ran.lines, first, "instructions", false))
+}
+
+/// The cost row of match `m` out of `lines`, with the `final` digest the board logged for it.
+pub fn rows_with_finals(lines: &[String], m: u32, unit: &str, stack_size: bool) -> Vec<Value> {
+    let mut rows = crate::log::cost_rows_of(lines, std::iter::once(m), unit, stack_size);
+    let fin = crate::log::triples(lines, "final");
+    for r in &mut rows {
+        if let Some((_, _, d)) = fin.iter().find(|f| f.0 == m) {
+            r["final_digest"] = json!(d.to_string());
+        }
+    }
+    rows
+}
+
+/// Fails unless each row's match logged a final digest equal to the host's for the same match of
+/// lineup `L` (match `m` played alone on the host: the rotation's match `m`, its seed the entry's
+/// own for that round).
+fn same_final<L: Lineup>(rows: &mut [Value], m: u32, board: &str) -> Result<()> {
+    let rec = crate::host::play_on::<L, arena_firmware::Gray4Frame>(&arena_firmware::RunConfig {
+        first: m,
+        matches: Some(1),
+        digest_every: 0,
+        ..arena_firmware::RunConfig::default()
+    });
+    let want = rec.finals.first().map(|f| f.2.to_string());
+    for r in rows.iter_mut() {
+        let got = r["final_digest"].as_str().map(str::to_owned);
+        ensure!(
+            got.is_some() && got == want,
+            "match {m} on the {board}: final digest {got:?}, the host's {want:?}"
+        );
+        r["host_digest_equal"] = json!(true);
+    }
+    Ok(())
+}
+
+/// A game frame every this many turns in a cost run (and the snapshots'): the emulated F411 spent
+/// 99% of a match drawing and sending a frame every turn (Tower Defense siege: 2.0 G
+/// instructions, 159 s), none of it in the figures.
+const FRAMES_EVERY: u32 = arena_firmware::board::SNAPSHOT_EVERY;
+
+/// A copy of the firmware `elf` whose `ARENA_RUN` words (`arena_firmware::board::run_words`) are
+/// `[first, 1, FRAMES_EVERY]`: it plays the rotation from match `first` (the same match as in the
+/// rotation), logs each seat's cost and bot stack, and draws a frame every `FRAMES_EVERY` turns. The emulators boot the copy as they boot the board's ELF.
+pub fn with_run_words(elf: &Path, first: u32) -> Result<PathBuf> {
+    let mut bytes = std::fs::read(elf).with_context(|| elf.display().to_string())?;
+    let symbols = crate::elf::symbols(&bytes).map_err(|e| anyhow!("{}: {e}", elf.display()))?;
+    let Some(words) = symbols.iter().find(|s| s.name == "ARENA_RUN") else {
+        bail!(
+            "{} has no ARENA_RUN words: a firmware built before the cost run could pick its match",
+            elf.display()
+        );
+    };
+    ensure!(
+        words.size == 12,
+        "ARENA_RUN is {} bytes, not 12",
+        words.size
+    );
+    let at = crate::elf::file_offset(&bytes, words.addr).map_err(|e| anyhow!("ARENA_RUN: {e}"))?;
+    let Some(slot) = bytes.get_mut(at..at + 12) else {
+        bail!("ARENA_RUN at {at} is past the end of {}", elf.display());
+    };
+    for (word, value) in slot.chunks_mut(4).zip([first, 1, FRAMES_EVERY]) {
+        word.copy_from_slice(&value.to_le_bytes());
+    }
+    let name = elf.file_name().and_then(|n| n.to_str()).unwrap_or("arena");
+    let out = elf.with_file_name(format!("{name}-cost-{first}"));
+    std::fs::write(&out, &bytes).with_context(|| out.display().to_string())?;
+    Ok(out)
+}
+
+/// Match `first` alone on an emulated board (`H`'s harness, `own` its options): the firmware
+/// `elf` with its run words written over, stopped when the next match starts; its cost row.
+pub fn emulated_entry<H: crate::emulator::Harness>(
+    elf: &Path,
+    first: u32,
+    timeout_s: u32,
+    own: H,
+    unit: &str,
+) -> Result<Vec<Value>> {
+    let copy = with_run_words(elf, first)?;
+    let ran = crate::emulator::Run {
+        matches: Some(1),
+        own,
+        ..crate::emulator::Run::new(&copy, timeout_s)
+    }
+    .go();
+    let _ = std::fs::remove_file(&copy);
+    let ran = ran?;
+    ensure!(
+        ran.status == 0,
+        "the emulated {} stopped: {}",
+        H::BOARD,
+        ran.why()
+    );
+    let rows = rows_with_finals(&ran.lines, first, unit, true);
+    ensure!(
+        rows.iter().all(|r| r["turns"].as_u64().unwrap_or(0) > 0),
+        "no cost line for match {first} in the {}'s log",
+        H::SHORT
+    );
+    Ok(rows)
 }
 
 fn pico_rows(pick: &Pick) -> Result<Vec<Value>> {
     let picked = picked::<crate::pico::Lineup>(pick, "rp-pico")?;
     crate::setup::all()?;
     let elf = crate::pico::build()?.join("arena");
-    let last = picked.iter().map(|e| e.index).max().unwrap_or(0);
-    let rows = crate::emulator::rotation_cost(
-        &elf,
-        last + 1,
-        1500,
-        crate::pico::Options::default(),
-        "cycles",
-    )?;
-    Ok(keep(rows, &picked))
+    let mut rows = Vec::new();
+    for e in picked {
+        let mut got = emulated_entry(
+            &elf,
+            e.index,
+            1500,
+            crate::pico::Options::default(),
+            "cycles",
+        )?;
+        same_final::<crate::pico::Lineup>(&mut got, e.index, "rp-pico")?;
+        add_flash(&mut got, &elf, &e.users, "-")?;
+        rows.extend(got);
+    }
+    Ok(rows)
 }
 
 fn stm32_rows(pick: &Pick) -> Result<Vec<Value>> {
     let picked = picked::<crate::stm32::Lineup>(pick, "stm32f411")?;
     crate::setup::stm32_board()?;
     let elf = crate::stm32::build()?.join("arena");
-    let last = picked.iter().map(|e| e.index).max().unwrap_or(0);
-    let count = crate::stm32::Options {
-        count: true,
-        ..crate::stm32::Options::default()
-    };
-    let rows = crate::emulator::rotation_cost(&elf, last + 1, 3000, count, "instructions")?;
-    Ok(keep(rows, &picked))
+    let mut rows = Vec::new();
+    for e in picked {
+        let count = crate::stm32::Options {
+            count: true,
+            ..crate::stm32::Options::default()
+        };
+        let mut got = emulated_entry(&elf, e.index, 3000, count, "instructions")?;
+        same_final::<crate::stm32::Lineup>(&mut got, e.index, "stm32f411")?;
+        add_flash(&mut got, &elf, &e.users, "-")?;
+        rows.extend(got);
+    }
+    Ok(rows)
 }
 
 /// `min / median / p99 / max` of a per-turn figure.
@@ -293,7 +420,7 @@ fn four(v: &Value) -> String {
     )
 }
 
-fn print_rows(chip: &Chip, rows: &[Value], took: std::time::Duration) {
+pub fn print_rows(chip: &Chip, rows: &[Value], took: std::time::Duration) {
     println!(
         "{}: {} ({:.0} s)",
         chip.board,
@@ -301,42 +428,99 @@ fn print_rows(chip: &Chip, rows: &[Value], took: std::time::Duration) {
         took.as_secs_f64()
     );
     println!(
-        "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>17} | {:>7}  bots",
+        "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>21} | {:>7}  bots",
         "match",
         "config",
         "turns",
         "rules min / median / p99 / max",
         "bots min / median / p99 / max",
-        "bots med/p99 of limit",
+        "bots med / p99 of limit",
         "stack"
     );
     for r in rows {
-        let bots = &r[format!("bots_{}_per_turn", chip.unit)];
         let limit = r["limit_us"].as_u64().unwrap_or(0);
-        let of_limit = format!(
-            "{} / {}",
-            share(bots["median"].as_u64().unwrap_or(0), limit, chip.mhz),
-            share(bots["p99"].as_u64().unwrap_or(0), limit, chip.mhz)
-        );
         println!(
-            "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>17} | {:>7}  {} (limit {} us)",
+            "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>21} | {:>7}  {} (limit {} us)",
             r["match"].to_string(),
             r["config"].as_str().unwrap_or("?"),
             r["turns"].to_string(),
             four(&r[format!("{}_per_turn", chip.unit)]),
-            four(bots),
-            of_limit,
+            four(&r[format!("bots_{}_per_turn", chip.unit)]),
+            of_limit(&r[format!("bots_{}_per_turn", chip.unit)], limit, chip.mhz),
             r["stack_bytes"].to_string(),
             r["bots"].as_str().unwrap_or("?"),
             limit
         );
+        for seat in r["seats"].as_array().into_iter().flatten() {
+            let cost = &seat[format!("{}_per_turn", chip.unit)];
+            println!(
+                "  {:>5} {:<15} {:>5} | {:>34} | {:>34} | {:>21} | {:>7}  {}",
+                "",
+                format!(" seat {}", seat["seat"]),
+                seat["turns"].to_string(),
+                "",
+                four(cost),
+                of_limit(cost, limit, chip.mhz),
+                seat["stack_bytes"].to_string(),
+                seat_label(seat)
+            );
+        }
     }
     println!(
-        "  (per turn in {}: the rules' step, then every seat's bot together; the bots' median and \
-         p99 as a share of the game's time limit for a turn at {} MHz; stack: the match's \
-         high-water mark in bytes)",
+        "  (per turn in {}: the rules' step, then the bots (every seat's together), then each \
+         seat's bot alone; bots' median and p99 as a share of the game's time limit for a turn at \
+         {} MHz; stack: the match's high-water mark in bytes, and each seat's bot's own (the \
+         deepest below where its turn began); flash: the bot's code and data in the firmware)",
         chip.unit, chip.mhz
     );
+}
+
+/// A seat's bot and its flash bytes, as the table prints them.
+fn seat_label(seat: &Value) -> String {
+    let bot = seat["bot"].as_str().unwrap_or("?");
+    match (seat["flash_bytes"].as_u64(), seat["flash_of"].as_str()) {
+        (Some(n), Some(of)) => format!("{bot} (flash {n} B: {of})"),
+        _ => bot.to_owned(),
+    }
+}
+
+/// A per-turn figure's median and p99 as shares of the time limit.
+fn of_limit(v: &Value, limit_us: u64, mhz: u64) -> String {
+    format!(
+        "{} / {}",
+        share(v["median"].as_u64().unwrap_or(0), limit_us, mhz),
+        share(v["p99"].as_u64().unwrap_or(0), limit_us, mhz)
+    )
+}
+
+/// Each seat's flash bytes, from the firmware `elf`'s symbols: a built-in bot is its game's bots
+/// module (`arena_core::games::<game>::bots`, every built-in bot of the game together: they are one
+/// enum), a user's bot (`users`, by named seat, cycled over the seats) its crate (`user_crate`).
+pub fn add_flash(rows: &mut [Value], elf: &Path, users: &[bool], user_crate: &str) -> Result<()> {
+    let bytes = std::fs::read(elf).with_context(|| elf.display().to_string())?;
+    let symbols = crate::elf::symbols(&bytes).map_err(|e| anyhow!("{}: {e}", elf.display()))?;
+    for r in rows.iter_mut() {
+        let game = r["game"].as_str().unwrap_or("?").replace('-', "_");
+        let Some(seats) = r["seats"].as_array_mut() else {
+            continue;
+        };
+        for seat in seats {
+            let n = seat["seat"].as_u64().unwrap_or(0) as usize;
+            let user = n
+                .checked_rem(users.len())
+                .and_then(|i| users.get(i))
+                .copied()
+                .unwrap_or(false);
+            let of = if user {
+                user_crate.to_owned()
+            } else {
+                format!("arena_core::games::{game}::bots")
+            };
+            seat["flash_bytes"] = json!(crate::elf::code_bytes(&symbols, &of));
+            seat["flash_of"] = json!(of);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -16,7 +16,11 @@ pub fn rotation() -> u32 {
 }
 
 pub fn run(matches: u32, snap: u32, verbose: bool) -> Result<()> {
-    crate::setup::board()?;
+    println!(
+        "xtask demo: first `cargo xtask setup`'s part for the QEMU board (the thumb targets, \
+         llvm-tools, QEMU, defmt-print: what is missing)"
+    );
+    crate::setup::install_board()?;
     let release = qemu::build()?;
     let elf = release.join("arena");
     let dir = qemu::fresh_dir(&root().join("target/demo"))?;

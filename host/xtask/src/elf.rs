@@ -111,6 +111,139 @@ pub fn flash_image(
     Ok((low, image))
 }
 
+/// One entry of the ELF's symbol table: its name (as in the file: mangled), address and size in
+/// bytes, and whether it is a function.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Symbol {
+    pub name: String,
+    pub addr: u32,
+    pub size: u32,
+    pub func: bool,
+}
+
+/// The section header `i`: its type, file offset, size and link.
+fn section(b: &[u8], i: usize) -> Result<(u32, usize, usize, usize), String> {
+    let shoff = u32_at(b, 32)? as usize;
+    let shentsize = u16_at(b, 46)? as usize;
+    if shentsize < 40 {
+        return Err(format!(
+            "section header entries of {shentsize} bytes (40 expected)"
+        ));
+    }
+    let at = shoff.saturating_add(i.saturating_mul(shentsize));
+    Ok((
+        u32_at(b, at + 4)?,
+        u32_at(b, at + 16)? as usize,
+        u32_at(b, at + 20)? as usize,
+        u32_at(b, at + 24)? as usize,
+    ))
+}
+
+/// The symbols of the ELF's symbol table (`.symtab`), named ones only; an error when it has none
+/// (a stripped file).
+pub fn symbols(b: &[u8]) -> Result<Vec<Symbol>, String> {
+    if b.get(..4) != Some(b"\x7fELF") || b.get(4) != Some(&1) || b.get(5) != Some(&1) {
+        return Err("not a 32-bit little-endian ELF".into());
+    }
+    let shnum = u16_at(b, 48)? as usize;
+    let Some((_, off, size, link)) = (0..shnum)
+        .map(|i| section(b, i))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .find(|s| s.0 == 2)
+    else {
+        return Err("no symbol table (.symtab): a stripped ELF".into());
+    };
+    let (_, str_off, str_size, _) = section(b, link)?;
+    let strings = b
+        .get(str_off..str_off.saturating_add(str_size))
+        .ok_or("the symbol names run past the end of the file")?;
+    let mut out = Vec::new();
+    for at in (off..off.saturating_add(size)).step_by(16) {
+        let name_at = u32_at(b, at)? as usize;
+        let name = strings
+            .get(name_at..)
+            .and_then(|s| s.split(|&c| c == 0).next())
+            .ok_or_else(|| format!("symbol name at {name_at} is past the names' end"))?;
+        if name.is_empty() {
+            continue;
+        }
+        out.push(Symbol {
+            name: String::from_utf8_lossy(name).into_owned(),
+            addr: u32_at(b, at + 4)?,
+            size: u32_at(b, at + 8)?,
+            func: b.get(at + 12).is_some_and(|i| i & 0xf == 2),
+        });
+    }
+    Ok(out)
+}
+
+/// Where the bytes loaded at `addr` (flash: its load address) are in the file.
+pub fn file_offset(b: &[u8], addr: u32) -> Result<usize, String> {
+    load_segments(b)?
+        .iter()
+        .find(|s| addr >= s.addr && ((addr - s.addr) as usize) < s.data.len())
+        .map(|s| s.offset + (addr - s.addr) as usize)
+        .ok_or_else(|| format!("no loadable segment holds 0x{addr:08x}"))
+}
+
+/// A Rust symbol's path (legacy mangling, `_ZN...E`: the components joined with `::`, `<`, `>`,
+/// spaces and `&` written out, the hash left off); the name itself when it is not one.
+pub fn demangle(name: &str) -> String {
+    let Some(mut rest) = name.strip_prefix("_ZN") else {
+        return name.to_owned();
+    };
+    let mut parts = Vec::new();
+    while let Some(digits) = rest.find(|c: char| !c.is_ascii_digit()).filter(|&d| d > 0) {
+        let Ok(len) = rest[..digits].parse::<usize>() else {
+            break;
+        };
+        let Some(part) = rest.get(digits..digits + len) else {
+            break;
+        };
+        rest = &rest[digits + len..];
+        if part.len() == 17
+            && part.starts_with('h')
+            && part[1..].chars().all(|c| c.is_ascii_hexdigit())
+        {
+            continue;
+        }
+        let part = part
+            .strip_prefix('_')
+            .filter(|p| p.starts_with('$'))
+            .unwrap_or(part);
+        parts.push(
+            part.replace("$LT$", "<")
+                .replace("$GT$", ">")
+                .replace("$u20$", " ")
+                .replace("$RF$", "&")
+                .replace("$C$", ",")
+                .replace("$u7b$", "{")
+                .replace("$u7d$", "}")
+                .replace("..", "::"),
+        );
+    }
+    parts.join("::")
+}
+
+/// Bytes of the functions and data of the code under path `module` (a crate, `mybot`, or a
+/// module, `arena_core::games::<game>::bots`): symbols whose path is in it, and `<T as Trait>`
+/// impls of a type in it for a trait of arena-core (a bot's `Bot::act`), not those for the
+/// firmware's traits (the lineup a user's crate names is the match loop's code, not the bot's).
+pub fn code_bytes(symbols: &[Symbol], module: &str) -> u64 {
+    let inside = format!("{module}::");
+    let as_bot = format!("<{module}::");
+    symbols
+        .iter()
+        .filter(|s| {
+            let path = demangle(&s.name);
+            path.starts_with(&inside)
+                || (path.starts_with(&as_bot) && path.contains(" as arena_core::"))
+        })
+        .map(|s| u64::from(s.size))
+        .sum()
+}
+
 #[cfg(test)]
 pub mod tests {
     use super::*;
@@ -158,6 +291,39 @@ pub mod tests {
         assert_eq!(image, b"abcd\0\0\0\0ef");
         let err = flash_image(&s, 0x0800_0000, 0x100, 0).unwrap_err();
         assert!(err.contains("not in flash"), "{err}");
+    }
+
+    #[test]
+    fn names_of_rust_symbols_and_a_modules_bytes() {
+        assert_eq!(
+            demangle("_ZN5mybot7Builder3new17h0123456789abcdefE"),
+            "mybot::Builder::new"
+        );
+        let act = "_ZN65_$LT$mybot..Builder$u20$as$u20$arena_core..game..Bot$LT$G$GT$$GT$3act17h0123456789abcdefE";
+        assert_eq!(
+            demangle(act),
+            "<mybot::Builder as arena_core::game::Bot<G>>::act"
+        );
+        assert_eq!(demangle("memcpy"), "memcpy");
+        let sym = |name: &str, size| Symbol {
+            name: name.into(),
+            addr: 0,
+            size,
+            func: true,
+        };
+        let lineup = "_ZN66_$LT$mybot..MyLineup$u20$as$u20$arena_firmware..lineup..Lineup$GT$5visit17h0123456789abcdefE";
+        let all = [
+            sym("_ZN5mybot7Builder3new17h0123456789abcdefE", 10),
+            sym(act, 300),
+            sym(lineup, 5000),
+            sym(
+                "_ZN10arena_core5games5chess4bots4walk17h0123456789abcdefE",
+                70,
+            ),
+        ];
+        assert_eq!(code_bytes(&all, "mybot"), 310);
+        assert_eq!(code_bytes(&all, "arena_core::games::chess::bots"), 70);
+        assert_eq!(code_bytes(&all, "arena_core::games::chess::bot"), 0);
     }
 
     #[test]

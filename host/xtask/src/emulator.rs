@@ -334,13 +334,16 @@ pub fn logged_config<H: Harness>(lines: &[String]) -> Result<RunConfig> {
         log::num(boot, k).with_context(|| format!("no {k}= in the boot line `{boot}`"))
     };
     Ok(RunConfig {
-        first: 0,
+        // From match 0 unless the cost run wrote another (older firmware logs none).
+        first: log::num(boot, "first").unwrap_or(0),
         matches: None,
         digest_every: n("digest")?,
         snapshot_every: n("snap")?,
         max_steps: n("maxsteps")?,
         // The pace a real board keeps (older firmware logs none); the host plays flat out.
         turns_per_second: log::num(boot, "pace").unwrap_or(0),
+        seats: log::value(boot, "seats") == Some("true"),
+        frames_every: log::num(boot, "frames").unwrap_or(1),
     })
 }
 

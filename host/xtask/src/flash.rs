@@ -36,8 +36,7 @@ pub fn run(board: &str, uf2: bool, dfu: bool) -> Result<()> {
     }
     tools::targets(&[target])?;
     if !tools::on_path("flip-link") {
-        eprintln!("xtask: cargo install flip-link --locked");
-        tools::status(Command::new("cargo").args(["install", "flip-link", "--locked"]))?;
+        bail!("flip-link (the boards' linker wrapper) is not installed: run `cargo xtask setup`");
     }
     let st = Command::new("cargo")
         .args(["run", "--release", "--bin", "arena"])

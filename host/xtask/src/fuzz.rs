@@ -5,8 +5,8 @@
 //! firmware and host forbid it) and unoptimised (`--dev`: the release build is one codegen unit a
 //! crate, minutes on two cores, for a 10 s smoke run of each target).
 //!
-//! The fuzz project is its own workspace and needs the nightly toolchain (sanitizers); cargo-fuzz is
-//! installed when missing. The targets are the `[[bin]]`s of `tests/fuzz/Cargo.toml`, in its order;
+//! The fuzz project is its own workspace and needs the nightly toolchain (sanitizers) and cargo-fuzz,
+//! which `cargo xtask setup` installs (this task says so when one is missing). The targets are the `[[bin]]`s of `tests/fuzz/Cargo.toml`, in its order;
 //! nothing here names a game. A random text seldom gets past a replay's first line, so the replay
 //! targets start from seeds ([`Seeds`]): each `verify_<game>` from its game's replays, which are
 //! `../shared/golden/<game>/` read in place (`ARENA_GOLDEN` for another root) when it holds JSON
@@ -103,15 +103,25 @@ impl Manifest {
     }
 }
 
-struct Options {
-    seconds: u32,
-    jobs: usize,
-    /// cargo-fuzz's `--sanitizer` (address by default).
-    sanitizer: String,
+/// `cargo xtask fuzz`'s options.
+#[derive(clap::Args, Debug)]
+pub struct Options {
+    /// Seconds each target runs.
+    #[arg(long, value_name = "N", default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..))]
+    pub seconds: u32,
+    /// Targets run at a time.
+    #[arg(long, value_name = "J", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub jobs: u32,
+    /// cargo-fuzz's `--sanitizer`.
+    #[arg(long, default_value = "address", value_parser = ["address", "none"])]
+    pub sanitizer: String,
     /// cargo-fuzz's `--dev`: unoptimised targets, built in a fraction of the release build's time
     /// (which is one codegen unit a crate); for short smoke runs.
-    dev: bool,
-    targets: Vec<String>,
+    #[arg(long)]
+    pub dev: bool,
+    /// The targets to run (default: every `[[bin]]` of tests/fuzz/Cargo.toml, in its order).
+    #[arg(value_name = "TARGET")]
+    pub targets: Vec<String>,
 }
 
 impl Options {
@@ -125,38 +135,16 @@ impl Options {
     }
 }
 
-fn options(args: &[String], all: &[String]) -> Result<Options> {
-    let mut o = Options {
-        seconds: 30,
-        jobs: 1,
-        sanitizer: "address".into(),
-        dev: false,
-        targets: Vec::new(),
-    };
-    let mut rest = args.iter();
-    while let Some(a) = rest.next() {
-        match a.as_str() {
-            "--seconds" => match rest.next().map(|s| s.parse::<u32>()) {
-                Some(Ok(n)) if n > 0 => o.seconds = n,
-                _ => bail!("--seconds needs a positive number"),
-            },
-            "--jobs" => match rest.next().map(|s| s.parse::<usize>()) {
-                Some(Ok(n)) if n > 0 => o.jobs = n,
-                _ => bail!("--jobs needs a positive number"),
-            },
-            "--sanitizer" => match rest.next().map(String::as_str) {
-                Some(v @ ("address" | "none")) => o.sanitizer = v.into(),
-                _ => bail!("--sanitizer is `address` or `none`"),
-            },
-            "--dev" => o.dev = true,
-            t if all.iter().any(|k| k == t) => o.targets.push(t.to_string()),
-            t => bail!("unknown fuzz target `{t}`; targets: {}", all.join(" ")),
-        }
+/// The targets named, each one of `all`, or else `all`.
+fn targets(named: &[String], all: &[String]) -> Result<Vec<String>> {
+    if let Some(t) = named.iter().find(|t| !all.contains(t)) {
+        bail!("unknown fuzz target `{t}`; targets: {}", all.join(" "));
     }
-    if o.targets.is_empty() {
-        o.targets = all.to_vec();
-    }
-    Ok(o)
+    Ok(if named.is_empty() {
+        all.to_vec()
+    } else {
+        named.to_vec()
+    })
 }
 
 /// What libFuzzer's log says at the end of a run.
@@ -195,11 +183,11 @@ fn show(n: Option<u64>) -> String {
     n.map_or("-".into(), |n| n.to_string())
 }
 
-pub fn run(args: &[String]) -> Result<()> {
+pub fn run(mut o: Options) -> Result<()> {
     let dir = crate::root().join("tests/fuzz");
     let manifest = Manifest::read(&dir)?;
-    let o = options(args, &manifest.targets)?;
-    nightly()?;
+    o.targets = targets(&o.targets, &manifest.targets)?;
+    crate::setup::nightly()?;
     crate::setup::cargo_fuzz()?;
     // One build of every target first: the parallel runs then only start binaries.
     eprintln!(
@@ -229,7 +217,7 @@ pub fn run(args: &[String]) -> Result<()> {
         logs.display()
     );
     while !waiting.is_empty() || !running.is_empty() {
-        while running.len() < o.jobs {
+        while running.len() < o.jobs as usize {
             let Some(target) = waiting.pop_front() else {
                 break;
             };
@@ -291,29 +279,6 @@ pub fn run(args: &[String]) -> Result<()> {
             "fuzz targets failed: {} (inputs in tests/fuzz/artifacts/<target>/, logs in tests/fuzz/logs/)",
             failed.join(" ")
         );
-    }
-    Ok(())
-}
-
-/// The fuzz project needs nightly for `-Zsanitizer`; a machine like CI's has it beside stable.
-fn nightly() -> Result<()> {
-    let ok = Command::new("rustc")
-        .args(["+nightly", "--version"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|s| s.success())
-        .unwrap_or(false);
-    if !ok {
-        eprintln!("xtask: no nightly toolchain; installing a minimal one for the fuzz targets");
-        status(Command::new("rustup").args([
-            "toolchain",
-            "install",
-            "nightly",
-            "--profile",
-            "minimal",
-        ]))
-        .context("the fuzz targets need the nightly toolchain (sanitizers)")?;
     }
     Ok(())
 }
@@ -509,6 +474,15 @@ mod tests {
         let mut targets = m.targets.clone();
         targets.sort();
         assert_eq!(files, targets);
+    }
+
+    #[test]
+    fn the_targets_named_are_checked_and_none_means_all() {
+        let all: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
+        assert_eq!(targets(&[], &all).unwrap(), all);
+        assert_eq!(targets(&["c".into()], &all).unwrap(), ["c"]);
+        let e = targets(&["a".into(), "zz".into()], &all).unwrap_err();
+        assert_eq!(e.to_string(), "unknown fuzz target `zz`; targets: a b c");
     }
 
     #[test]

@@ -112,7 +112,74 @@ pub fn cost_rows_of(
             }
             row.insert("state_bytes".into(), json!(n(&start, "state")));
             row.insert("limit_us".into(), json!(n(&cost, "limit_us")));
+            let seats = seat_rows(lines, m, unit);
+            if !seats.is_empty() {
+                row.insert("seats".into(), json!(seats));
+            }
             serde_json::Value::Object(row)
+        })
+        .collect()
+}
+
+/// Min, median (the lower one for an even count), p99 (nearest rank) and max of `v`, as the
+/// firmware's `CostStats` gives them (here over every turn); all 0 for none.
+pub fn four(v: &mut [u64]) -> serde_json::Value {
+    v.sort_unstable();
+    let at = |i: usize| v.get(i).copied().unwrap_or(0);
+    let rank = (v.len() * 99).div_ceil(100).max(1);
+    serde_json::json!({
+        "min": at(0),
+        "median": at(v.len().saturating_sub(1) / 2),
+        "p99": at(rank - 1),
+        "max": v.last().copied().unwrap_or(0),
+    })
+}
+
+/// Each seat's figures in match `m` from its `seat s= c= stack=` lines (a board run with
+/// `seats`: one line a seat a turn, after the match's `start` line and before the next's): the
+/// seat, its bot's name (from the start line's bots, cycled over the seats), the turns it decided,
+/// its cost a turn in `unit`s (min / median / p99 / max over every turn) and its bot's stack
+/// high-water in bytes. Empty when the run logged no seat lines.
+pub fn seat_rows(lines: &[String], m: u32, unit: &str) -> Vec<serde_json::Value> {
+    let Some(from) = lines
+        .iter()
+        .position(|l| kind(l) == "start" && num::<u32>(l, "m") == Some(m))
+    else {
+        return Vec::new();
+    };
+    let start = &lines[from];
+    let names: Vec<String> = field(start, "bots")
+        .trim_matches(|c| c == '[' || c == ']')
+        .split(", ")
+        .map(|b| b.trim_matches('"').to_owned())
+        .filter(|b| !b.is_empty())
+        .collect();
+    let mut seats: std::collections::BTreeMap<usize, (Vec<u64>, u64)> = Default::default();
+    for l in lines[from + 1..].iter().take_while(|l| kind(l) != "start") {
+        if kind(l) != "seat" {
+            continue;
+        }
+        let (Some(s), Some(c)) = (num::<usize>(l, "s"), num::<u64>(l, "c")) else {
+            continue;
+        };
+        let e = seats.entry(s).or_default();
+        e.0.push(c);
+        e.1 = e.1.max(num::<u64>(l, "stack").unwrap_or(0));
+    }
+    seats
+        .into_iter()
+        .map(|(seat, (mut costs, stack))| {
+            let bot = names
+                .get(seat % names.len().max(1))
+                .cloned()
+                .unwrap_or_else(|| "?".into());
+            serde_json::json!({
+                "seat": seat,
+                "bot": bot,
+                "turns": costs.len(),
+                format!("{unit}_per_turn"): four(&mut costs),
+                "stack_bytes": stack,
+            })
         })
         .collect()
 }
@@ -237,5 +304,48 @@ mod tests {
         assert_eq!(num::<u64>(l, "d"), Some(123));
         assert_eq!(value(l, "x"), None);
         assert_eq!(message("ERROR panic: boom"), "panic: boom");
+    }
+
+    #[test]
+    fn each_seats_lines_make_its_row_in_its_match() {
+        let lines: Vec<String> = [
+            r#"INFO  start m=4 game=g config=duel seed=1 state=9 bots=["mine", "strong"]"#,
+            "INFO  seat s=0 c=30 stack=100",
+            "INFO  seat s=1 c=7 stack=40",
+            "INFO  digest m=4 t=1 d=5",
+            "INFO  seat s=0 c=10 stack=300",
+            "INFO  seat s=1 c=9 stack=20",
+            "INFO  seat s=0 c=20 stack=200",
+            r#"INFO  start m=5 game=g config=duel seed=2 state=9 bots=["a", "b"]"#,
+            "INFO  seat s=0 c=99999 stack=9999",
+        ]
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+        let rows = seat_rows(&lines, 4, "cycles");
+        assert_eq!(rows.len(), 2);
+        assert_eq!(rows[0]["bot"], "mine");
+        assert_eq!(rows[0]["turns"], 3);
+        assert_eq!(
+            rows[0]["cycles_per_turn"],
+            serde_json::json!({ "min": 10, "median": 20, "p99": 30, "max": 30 })
+        );
+        assert_eq!(rows[0]["stack_bytes"], 300);
+        assert_eq!(
+            (rows[1]["bot"].as_str(), rows[1]["stack_bytes"].as_u64()),
+            (Some("strong"), Some(40))
+        );
+        assert!(seat_rows(&lines, 7, "cycles").is_empty());
+        assert_eq!(seat_rows(&lines, 5, "cycles")[0]["turns"], 1);
+    }
+
+    #[test]
+    fn four_figures_as_the_firmware_gives_them() {
+        let mut v: Vec<u64> = (1..=200).rev().collect();
+        assert_eq!(
+            four(&mut v),
+            serde_json::json!({ "min": 1, "median": 100, "p99": 198, "max": 200 })
+        );
+        assert_eq!(four(&mut [])["max"], 0);
     }
 }

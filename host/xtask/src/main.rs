@@ -1,37 +1,10 @@
-//! `cargo xtask <task>`: the glue that needs several targets, QEMU and host tools.
-//!
-//! - `demo`: install what is missing, build the QEMU firmware, play the whole rotation in QEMU with
-//!   one line per match (the decoded log in `target/demo/log.txt`), save the emulated screen as PNG
-//!   frames and an animated GIF under `target/demo/`;
-//! - `test`: installs what a fresh machine lacks (beside clippy), then runs every check CI runs:
-//!   formatting (every workspace), clippy, rustdoc, all tests, the server load test and the
-//!   scale-out recipes on a quiet machine; then, side by side, the firmware checks (host and QEMU digests identical,
-//!   screendumps equal to the host rendering, the panic screen and exit status, no unexplained
-//!   panic path, the size limits and the cost budget, the emulated Pico and STM32F411) and the
-//!   Python package, the viewer and report in chromium, every fuzz target for 4 s, the core's
-//!   mutants on the lines changed against main;
-//! - `cost`: instructions per turn of every lineup entry under `-icount shift=0`, with stack
-//!   high-water mark and state size (`--json` for JSON only); `--board rp-pico`: cycles per turn on
-//!   the emulated Pico (Cortex-M0+) beside them;
-//! - `emulate rp-pico`: the Pico's release ELF on an emulated RP2040 with its SSD1306 (the Node
-//!   harness in `boards/rp-pico/emulator`), the log decoded live, PNG frames and a GIF in
-//!   `target/emulate/rp-pico/`;
-//! - `size`: flash and static RAM of every board;
-//! - `panics`: the panic paths left in the QEMU firmware, each with why it cannot fire;
-//! - `load-test`: `arena serve colorfight` under hostile connections while a real client plays
-//!   (see `load.rs`);
-//! - `fuzz [--seconds N] [--jobs J] [TARGET...]`: the libFuzzer targets of `tests/fuzz`;
-//! - `mutants [--diff] [FILE...]`: cargo-mutants over the core's game folders, or the mutants of the
-//!   lines a change touches (see `mutants.rs`);
-//! - `emulate stm32f411`: the Black Pill's release ELF on an emulated STM32F411CE with its ST7789
-//!   (the Python harness over Unicorn in `boards/stm32f411/emulator`), frames in
-//!   `target/emulate/stm32f411/`; `cost --board stm32f411`: Cortex-M4 instructions per turn;
-//! - `uf2 --board rp-pico`: the Pico's UF2 file in `target/uf2/`;
-//! - `flash --board rp-pico|stm32f411`: build and run on a real board with probe-rs; `--uf2` (Pico:
-//!   copy the UF2 file onto the RPI-RP2 drive) or `--dfu` (Black Pill: dfu-util to the ROM's DFU
-//!   bootloader) flash without a probe.
+//! `cargo xtask <task>`: the glue that needs several targets, QEMU and host tools. The tasks, their
+//! options and their help are the command line's (`cli`): `cargo xtask --help` lists them,
+//! `cargo xtask <task> --help` says what one does.
 
 use anyhow::{bail, ensure, Context, Result};
+use clap::{CommandFactory as _, Parser as _};
+use cli::Task;
 use std::process::Command;
 
 /// `println!` for this file and every module below: std's panics when stdout is a pipe whose reader
@@ -53,8 +26,10 @@ macro_rules! eprintln {
 }
 
 mod check;
+mod cli;
 mod cost;
 mod cost_pick;
+mod cost_template;
 mod demo;
 mod dfu;
 mod elf;
@@ -63,7 +38,6 @@ mod emulator;
 mod flash;
 mod fuzz;
 mod host;
-mod load;
 mod log;
 mod mono;
 mod mutants;
@@ -72,7 +46,6 @@ mod pico;
 mod pico_check;
 mod python;
 mod qemu;
-mod scale_out;
 mod setup;
 mod size;
 mod steps;
@@ -88,9 +61,18 @@ mod tools;
 mod uf2;
 
 /// A task's error is printed as its message and causes (`error: ...: ...`), never with anyhow's
-/// backtrace (which `RUST_BACKTRACE=1`, set on CI machines, would add to `main`'s `Err`).
+/// backtrace (which `RUST_BACKTRACE=1`, set on CI machines, would add to `main`'s `Err`). A
+/// command line clap refuses is said as clap says it (exit status 2); `--help` is printed by clap,
+/// which drops what a closed pipe cannot take.
 fn main() -> std::process::ExitCode {
-    match task(std::env::args().skip(1).collect()) {
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return std::process::ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2));
+        }
+    };
+    match task(cli.task) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -99,205 +81,92 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-fn task(args: Vec<String>) -> Result<()> {
-    // `cargo xtask lineup --help` once played the lineup: a task's --help is the help, not the task.
-    let task = match args.iter().any(|a| a == "--help" || a == "-h") {
-        true => Some("--help"),
-        false => args.first().map(String::as_str),
-    };
+fn task(task: Option<Task>) -> Result<()> {
     match task {
-        Some("test") => test(),
+        Some(Task::Test) => test(),
         // The Python package's step of `test` alone.
-        Some("python-test") => python::run().map(|(p, f)| println!("{p} passed, {f} failed")),
-        Some("setup") => setup::all(),
-        Some("demo") => demo::run(
-            number(&args, "--matches", demo::rotation())?,
-            number(&args, "--snap", 10)?,
-            args.iter().any(|a| a == "--verbose"),
-        ),
-        Some("template-tournaments") => template::tournaments(),
-        Some("firmware-test") => match flag(&args, "--board").as_deref() {
-            None => {
-                let mut clock = steps::Clock::default();
-                let out = check::run(&mut clock);
-                clock.report();
-                out
-            }
-            Some("qemu-lm3s6965") => {
-                let mut clock = steps::Clock::default();
-                let out = check::qemu_board(&mut clock);
-                clock.report();
-                out
-            }
-            Some("rp-pico") => {
-                setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?))
-            }
-            Some("stm32f411") => {
-                setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
-            }
-            Some("template") => template::qemu_check().and_then(|()| template::tournaments()),
-            Some(other) => bail!(
-                "firmware-test --board {other}: qemu-lm3s6965, rp-pico, stm32f411 or template"
-            ),
-        },
-        Some("cost") if flag(&args, "--game").is_some() => cost_pick::run(&args),
-        Some("cost") => match flag(&args, "--board").as_deref() {
-            None | Some("qemu-lm3s6965") => {
-                cost::run(args.iter().any(|a| a == "--json")).map(|_| ())
-            }
-            Some("rp-pico") => pico::cost(args.iter().any(|a| a == "--json")).map(|_| ()),
-            Some("stm32f411") => stm32::cost(args.iter().any(|a| a == "--json")).map(|_| ()),
+        Some(Task::PythonTest) => python::run().map(|(p, f)| println!("{p} passed, {f} failed")),
+        Some(Task::TemplateTournaments) => template::tournaments(),
+        Some(Task::Setup) => setup::run(),
+        Some(Task::Demo(d)) => demo::run(d.matches, d.snap, d.verbose),
+        Some(Task::FirmwareTest(f)) => firmware_test(f.board.as_deref()),
+        Some(Task::Cost(c)) if c.template.is_some() => cost_template::run_args(&c.pick_args()),
+        Some(Task::Cost(c)) if c.game.is_some() => cost_pick::run(&c.pick_args()),
+        Some(Task::Cost(c)) => match c.board.as_deref() {
+            None | Some("qemu-lm3s6965") => cost::run(c.json).map(|_| ()),
+            Some("rp-pico") => pico::cost(c.json).map(|_| ()),
+            Some("stm32f411") => stm32::cost(c.json).map(|_| ()),
             Some(other) => {
                 bail!("cost --board {other}: qemu-lm3s6965 (the default), rp-pico or stm32f411")
             }
         },
-        Some("emulate") => emulate::run(
-            args.get(1).map(String::as_str),
-            flag(&args, "--elf").as_deref().map(std::path::Path::new),
-            number(&args, "--matches", 3)?,
-            number(&args, "--snap", 10)?,
-        ),
-        Some("size") => size::run().map(|_| ()),
-        Some("panics") => panics::run(flag(&args, "--elf").as_deref()),
-        // By default the rotation once, as the help says (it played 10: its 8 entries, then 2 again).
-        Some("lineup") => host::preview(number(&args, "--matches", demo::rotation())?),
-        Some("soak") => soak(&args),
-        Some("fuzz") => fuzz::run(&args[1..]),
-        Some("mutants") => mutants::run(&args[1..]),
-        Some("load-test") => load::run(&args[1..]),
-        // load-test's attackers, in a process of their own.
-        Some("load-gen") => load::generate(&args[1..]),
-        Some("scale-out") => scale_out::run(flag(&args, "--arena").map(Into::into)),
-        Some("flash") => match flag(&args, "--board") {
-            Some(board) => flash::run(
-                &board,
-                args.iter().any(|a| a == "--uf2"),
-                args.iter().any(|a| a == "--dfu"),
-            ),
-            None => bail!("flash needs --board rp-pico|stm32f411\n\n{HELP}"),
-        },
-        Some("uf2") => match flag(&args, "--board") {
-            Some(board) => uf2::run(&board).map(|_| ()),
-            None => bail!("uf2 needs --board rp-pico\n\n{HELP}"),
-        },
-        Some("-h") | Some("--help") | Some("help") | None => {
-            println!("{HELP}");
+        Some(Task::Emulate(e)) => emulate::run(Some(&e.board), e.elf.as_deref(), e.matches, e.snap),
+        Some(Task::Size) => size::run().map(|_| ()),
+        Some(Task::Panics(p)) => panics::run(p.elf.as_deref()),
+        Some(Task::Lineup(l)) => host::preview(l.matches),
+        Some(Task::Soak(s)) => soak(&s),
+        Some(Task::Fuzz(o)) => fuzz::run(o),
+        Some(Task::Mutants(m)) => mutants::run(m),
+        Some(Task::LoadTest(l)) => system_test("load-test", &l.args()),
+        Some(Task::ScaleOut(s)) => system_test("scale-out", &s.args()),
+        Some(Task::Flash(f)) => flash::run(&f.board, f.uf2, f.dfu),
+        Some(Task::Uf2(u)) => uf2::run(&u.board).map(|_| ()),
+        None => {
+            use std::io::Write as _;
+            let help = cli::Cli::command().render_long_help();
+            let _ = writeln!(std::io::stdout(), "{help}");
             Ok(())
         }
-        Some(other) => bail!("unknown task `{other}`\n\n{HELP}"),
     }
 }
 
-const HELP: &str = "cargo xtask <task>
+/// `cargo xtask firmware-test [--board B]`: every board's checks, or one part's.
+fn firmware_test(board: Option<&str>) -> Result<()> {
+    match board {
+        None => {
+            let mut clock = steps::Clock::default();
+            let out = check::run(&mut clock);
+            clock.report();
+            out
+        }
+        Some("qemu-lm3s6965") => {
+            let mut clock = steps::Clock::default();
+            let out = check::qemu_board(&mut clock);
+            clock.report();
+            out
+        }
+        Some("rp-pico") => setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?)),
+        Some("stm32f411") => {
+            setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
+        }
+        Some("template") => template::qemu_check().and_then(|()| template::tournaments()),
+        Some(other) => {
+            bail!("firmware-test --board {other}: qemu-lm3s6965, rp-pico, stm32f411 or template")
+        }
+    }
+}
 
-tasks:
-  demo [--matches N] [--snap N] [--verbose]
-          bot-vs-bot matches in QEMU (lm3s6965evb), by default one of every entry of the rotation
-          (`lineup`), one line per match (game, bots, result, turns, the rules' median cost); the
-          whole decoded defmt log in target/demo/log.txt (--verbose prints it live); the emulated
-          OLED saved every N turns (default 10) as PNG frames and an animated GIF in target/demo/
-  test    install what is missing (thumb and wasm32 targets, llvm-tools, QEMU, Mono, chromium,
-          defmt-print, flip-link, Node's packages, cargo-fuzz, cargo-mutants), then run every
-          check CI runs: formatting (cargo fmt --all --check in every workspace: the root's, each
-          board's, tests/fuzz's, python's), clippy, rustdoc, all tests, the server load test
-          (same as load-test) and the docs' Slurm and GNU parallel recipes (same as scale-out,
-          with the arena cargo test built) on a quiet machine; then the firmware checks (same as
-          firmware-test; the boards' builds are the core's no_std build on thumbv6m, thumbv7m
-          and thumbv7em) beside the Python package (same as python-test), the viewer and the
-          report in headless chromium, and every fuzz target for 4 s, two at a time (same as
-          fuzz --seconds 4 --jobs 2 --sanitizer none --dev), then the core's mutants on the lines
-          the change touches against main (same as mutants --diff: on main itself, none); ends
-          with the time each step took
-  emulate rp-pico|stm32f411 [--matches N] [--snap N] [--elf FILE]
-          the Pico's release ELF on an emulated RP2040 (rp2040js) with an SSD1306 on I2C0, or the
-          Black Pill's on an emulated STM32F411CE (Unicorn, from PyPI into a venv under target/)
-          with an ST7789 on SPI1; the defmt log decoded live, the screen saved every N turns (and
-          each announced frame) as PNG frames and an animated GIF in target/emulate/<board>/;
-          --elf FILE boots FILE instead (a user's firmware, e.g. from templates/rust-bot)
-  firmware-test
-          host vs QEMU: identical digests, screendumps equal to the host rendering, the OLED's
-          bytes a game frame (a median under a quarter of a whole frame), the panic screen, no
-          unexplained panic path; the size limits and the cost budget; then host vs
-          the emulated Pico: identical digests, OLED frames equal to the host rendering at
-          oled128x64, the panic in the log with a failure status, the stack per match (the Pico
-          booted from its UF2 file); then the same on the emulated STM32F411 with its ST7789 at
-          rgb240x240, its clock tree and the DFU image; templates/rust-bot (a user's crate) built
-          for the three boards and its lineup in QEMU with every digest equal to its desktop
-          binary's, and its process binary in sandboxed tournaments against built-in bots with
-          every result equal in-process (--board qemu-lm3s6965|rp-pico|stm32f411|template: that
-          part's checks alone)
-  template-tournaments
-          the last part alone (no board): templates/rust-bot's process binary in `arena
-          tournament GAME --sandbox` against built-in bots (the games and bots of its
-          tournaments.txt), each match's result equal to the same match played in-process; needs
-          target/debug/arena
-  cost [--json] [--board rp-pico|stm32f411]
-          instructions per turn in QEMU (-icount shift=0), stack high-water mark, state size;
-          JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated Pico
-          (Cortex-M0+) beside the QEMU Cortex-M3 figures; JSON in target/cost-rp-pico.json;
-          --board stm32f411: instructions per turn on the emulated STM32F411 (Cortex-M4F), JSON
-          in target/cost-stm32f411.json
-  cost --game G [--bot B] [--vs X] [--board qemu-lm3s6965|rp-pico|stm32f411|all] [--json]
-          only the lineup entries playing G with B against X: per turn of the rules and of the
-          bots (all seats together) min/median/p99/max, the bots' share of G's time limit at the
-          chip's clock, stack; QEMU plays each entry alone, the Pico and the F411 their rotation
-          up to the last one picked; JSON in target/cost-pick.json
-  uf2 --board rp-pico
-          the Pico's release ELF as a UF2 file: target/uf2/pocket-arena-rp-pico.uf2
-  size    flash and static RAM of every board
-  panics [--elf FILE]
-          the panic paths left in the QEMU firmware (read off the ELF), each with why it cannot
-          fire in the demo rotation; fails on any other (also part of test)
-  lineup [--matches N]
-          play the QEMU board's rotation on the host (by default once: one match of every entry;
-          N matches go round it): turns, result and final state digest of each match (the
-          digest the board logs as `final`)
-  flash --board rp-pico|stm32f411 [--uf2 | --dfu]
-          build and run on a real board (probe-rs run); --uf2 (rp-pico): copy the UF2 file onto
-          the RPI-RP2 drive a Pico in BOOTSEL mode shows; --dfu (stm32f411): the raw image through
-          the ROM's USB DFU bootloader with dfu-util
-  soak [--matches N] [--seed S]
-          the long run (not part of test): N seeded matches (default 10,000) across every game with
-          built-in bots, in release mode, every game's invariants checked after every turn
-  fuzz [--seconds N] [--jobs J] [--sanitizer address|none] [--dev] [TARGET...]
-          each libFuzzer target of tests/fuzz, or those named, for N seconds (default 30), J at a
-          time (default 1), with a table of executions and coverage at the end; needs the nightly
-          toolchain, installs cargo-fuzz if missing; AddressSanitizer unless --sanitizer none;
-          release builds unless --dev (unoptimised: built faster, fuzzed slower).
-          `test` runs it with --seconds 4 --jobs 2 --sanitizer none --dev
-  mutants [--diff] [--base REF] [--jobs J] [--timeout S] [--max N] [--budget MIN] [FILE...]
-          mutation testing with cargo-mutants (installed if missing): arena-core's mutants, each
-          tested by arena-core's tests; those of the game folders (core/src/games/, about 2,900:
-          hours), or of the FILEs named; --diff: only those on the lines changed against the merge
-          base with main (--base REF, else origin/main, else main; nothing changed: nothing run),
-          at most N (default 20, spread over the list; 0: all) within MIN minutes (default 10);
-          J builds at a time (default 1), S seconds a test run (default 5 times the unmutated
-          run). Report in target/mutants/mutants.out/; fails on a missed mutant
-  load-test [--arena FILE] [--ticks N] [--seed S] [--client \"CMD ARGS\"]
-          the game server (`arena serve`, the HTTP one) on loopback: the same seeded game
-          (default 300 ticks, seed 7) with host/examples/colorfight_http_bot.py against
-          expander, alone, then under 300 connections sending half a header and 20 flooding
-          malformed requests; fails unless the
-          bot's accepted attacks under load are at least 90% of those alone, the clock's lateness
-          p99 under load is at most 10 ms (unless the server's lock wait stayed under 1 ms and
-          the wake-ups were late: the machine's scheduler, said but not failed), the peak RSS at
-          most 128 MiB, no panic and both traces verify; a missed goal is tried once more
-          (--arena: the arena to run, else a debug build; --client \"CMD ARGS\": another client,
-          the URL added; part of test, about 65 s)
-  scale-out [--arena FILE]
-          the Slurm and GNU parallel recipes of docs/tournaments.md as written, as root: a one-node
-          Slurm cluster on localhost (munged, slurmctld, slurmd) runs the sharded tournament as a
-          job array, GNU parallel runs it on 2 cores, each merge compared with a single run
-          (--arena: the arena to run, else a release build)
-  python-test
-          test's Python step alone: clippy over python/, the pocket_arena wheel built once
-          (maturin --zig, manylinux2014 abi3, profile ci-wheel; maturin and ziglang in a venv
-          under target/), installed into a fresh venv with pytest and supersuit, then
-          python/tests there with the arena binary of a debug build
-  setup   only install what is missing";
+/// `cargo xtask load-test` and `scale-out`: the system tests, in their crate (tests/system), given
+/// the task's options as typed.
+fn system_test(test: &str, args: &[String]) -> Result<()> {
+    let mut cmd = vec!["run", "--quiet", "-p", "arena-system-tests", "--", test];
+    cmd.extend(args.iter().map(String::as_str));
+    run("cargo", &cmd)
+}
+
+/// `--arena` with the binary `cargo test` has just built: what `test` runs the system tests on.
+fn arena_under_test() -> [String; 2] {
+    let arena = root().join("target/debug/arena");
+    ["--arena".into(), arena.to_string_lossy().into_owned()]
+}
 
 /// `cargo xtask soak`: the soak runner lives with the invariants it checks, in arena-tests.
-fn soak(args: &[String]) -> Result<()> {
+fn soak(o: &cli::Soak) -> Result<()> {
+    let options = [("--matches", o.matches), ("--seed", o.seed)];
+    let values: Vec<(&str, String)> = options
+        .iter()
+        .filter_map(|(name, v)| Some((*name, (*v)?.to_string())))
+        .collect();
     let mut cmd = vec![
         "run",
         "--release",
@@ -307,22 +176,10 @@ fn soak(args: &[String]) -> Result<()> {
         "soak",
         "--",
     ];
-    cmd.extend(args.iter().skip(1).map(String::as_str));
-    run("cargo", &cmd)
-}
-
-fn flag(args: &[String], name: &str) -> Option<String> {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .cloned()
-}
-
-fn number(args: &[String], name: &str, default: u32) -> Result<u32> {
-    match flag(args, name) {
-        Some(v) => Ok(v.parse()?),
-        None => Ok(default),
+    for (name, v) in &values {
+        cmd.extend([*name, v.as_str()]);
     }
+    run("cargo", &cmd)
 }
 
 /// Runs a command from the workspace root, failing on a non-zero exit.
@@ -441,14 +298,18 @@ fn viewer_in_browser() -> Result<()> {
 }
 
 fn test() -> Result<()> {
+    println!(
+        "xtask test: first `cargo xtask setup` (what is missing is installed): the rustup targets, \
+         then the rest beside fmt and clippy"
+    );
     let mut clock = steps::Clock::default();
     // The targets first (clippy runs host/build.rs, which builds the viewer for wasm32); the rest
     // installs beside fmt and clippy: apt waits on the network and the CPU-bound installs fill the
     // cores clippy leaves idle, so a fresh machine's set-up costs little more than clippy alone.
-    clock.step("set-up: targets", setup::targets)?;
+    clock.step("set-up: targets", setup::install_targets)?;
     let installs = std::thread::spawn(|| {
         let start = std::time::Instant::now();
-        (setup::rest(), start.elapsed())
+        (setup::install_rest(), start.elapsed())
     });
     clock.step("fmt", formatting)?;
     let lint = clock.step("clippy", || {
@@ -477,11 +338,10 @@ fn test() -> Result<()> {
     // What measures time on the wall runs on a quiet machine: the server under hostile
     // connections (with the binary `cargo test` built), then the scale-out.
     clock.step("load test", || {
-        let arena = root().join("target/debug/arena");
-        load::run(&["--arena".into(), arena.to_string_lossy().into_owned()])
+        system_test("load-test", &arena_under_test())
     })?;
     clock.step("scale-out", || {
-        scale_out::run(Some(root().join("target/debug/arena")))
+        system_test("scale-out", &arena_under_test())
     })?;
     // From here on nothing reads a wall clock: the boards (built, then emulated, each emulator
     // on one core for minutes) run beside the Python package, the browsers and the fuzz targets,
@@ -500,18 +360,26 @@ fn test() -> Result<()> {
         })?;
         // Every fuzz target briefly, two at a time: what a change broke in a decoder shows here.
         clock.step("fuzz", || {
-            fuzz::run(&[
-                "--seconds".into(),
-                "4".into(),
-                "--jobs".into(),
-                "2".into(),
-                "--sanitizer".into(),
-                "none".into(),
-                "--dev".into(),
-            ])
+            fuzz::run(fuzz::Options {
+                seconds: 4,
+                jobs: 2,
+                sanitizer: "none".into(),
+                dev: true,
+                targets: Vec::new(),
+            })
         })?;
         // The core's mutants on the lines the change touches (none on main itself).
-        clock.step("mutants of the change", || mutants::run(&["--diff".into()]))
+        clock.step("mutants of the change", || {
+            mutants::run(mutants::Args {
+                diff: true,
+                base: None,
+                jobs: 1,
+                timeout: None,
+                max: None,
+                budget: None,
+                files: Vec::new(),
+            })
+        })
     })();
     let Ok((boards, board_clock)) = boards.join() else {
         bail!("the boards' checks panicked");

@@ -1,6 +1,6 @@
 //! `cargo xtask mutants [--diff] [--base REF] [--jobs J] [--timeout S] [--max N] [--budget M]
-//! [FILE...]`: mutation testing of the core with cargo-mutants (installed when missing, as
-//! `cargo xtask setup` does). Each mutant is a small change to the code (an operator swapped, a
+//! [FILE...]`: mutation testing of the core with cargo-mutants (which `cargo xtask setup`
+//! installs; this task says so when it is missing). Each mutant is a small change to the code (an operator swapped, a
 //! function body replaced by a default value); a mutant the tests still pass on is a gap in the
 //! tests, or an equivalent mutant (one that changes nothing observable), which
 //! `.cargo/mutants.toml` excludes by name with the reason beside it.
@@ -50,51 +50,56 @@ pub struct Options {
     pub budget: Option<u64>,
 }
 
-impl Options {
-    /// The task's arguments (after `mutants`).
-    pub fn parse(args: &[String]) -> Result<Options> {
-        let diff = args.iter().any(|a| a == "--diff");
-        let mut o = Options {
-            diff,
-            base: None,
-            files: Vec::new(),
-            jobs: 1,
-            timeout: None,
-            max: if diff { 20 } else { 0 },
-            budget: diff.then_some(10),
-        };
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let mut value = |name: &str| {
-                it.next()
-                    .with_context(|| format!("mutants {name} needs a value"))
-            };
-            let number = |name: &str, v: &String| -> Result<u64> {
-                v.parse()
-                    .with_context(|| format!("mutants {name} {v}: not a whole number"))
-            };
-            match a.as_str() {
-                "--diff" => {}
-                "--base" => o.base = Some(value("--base")?.clone()),
-                "--jobs" => o.jobs = u32::try_from(number(a, value(a)?)?)?.max(1),
-                "--timeout" => o.timeout = Some(u32::try_from(number(a, value(a)?)?)?),
-                "--max" => o.max = usize::try_from(number(a, value(a)?)?)?,
-                "--budget" => o.budget = Some(number(a, value(a)?)?).filter(|&m| m > 0),
-                flag if flag.starts_with('-') => bail!("mutants: unknown option {flag}"),
-                file => o.files.push(file.to_string()),
-            }
+/// `cargo xtask mutants`'s options, as typed (see [`Args::options`] for the defaults that depend on
+/// `--diff`).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Only the mutants on the lines changed against the merge base with main.
+    #[arg(long, conflicts_with = "files")]
+    pub diff: bool,
+    /// With --diff: the branch or commit to compare with (default: origin/main, else main).
+    #[arg(long, value_name = "REF", requires = "diff")]
+    pub base: Option<String>,
+    /// Builds at a time (0 counts as 1).
+    #[arg(long, value_name = "J", default_value_t = 1)]
+    pub jobs: u32,
+    /// Seconds a test run may take (default: 5 times the unmutated run).
+    #[arg(long, value_name = "S")]
+    pub timeout: Option<u32>,
+    /// At most N mutants, spread over the list; 0: all
+    /// (default: 20 with --diff, else all).
+    #[arg(long, value_name = "N", verbatim_doc_comment)]
+    pub max: Option<usize>,
+    /// Stop after MIN minutes and report what was tested; 0: no limit
+    /// (default: 10 with --diff, else none).
+    #[arg(long, value_name = "MIN", verbatim_doc_comment)]
+    pub budget: Option<u64>,
+    /// The files to mutate (default: the core's game folders, core/src/games/).
+    #[arg(value_name = "FILE")]
+    pub files: Vec<String>,
+}
+
+impl Args {
+    /// The options with their defaults (`--max` 20 and `--budget` 10 with `--diff`).
+    pub fn options(self) -> Options {
+        Options {
+            diff: self.diff,
+            base: self.base,
+            files: self.files,
+            jobs: self.jobs.max(1),
+            timeout: self.timeout,
+            max: self.max.unwrap_or(if self.diff { 20 } else { 0 }),
+            budget: match self.budget {
+                Some(m) => Some(m).filter(|&m| m > 0),
+                None => self.diff.then_some(10),
+            },
         }
-        ensure!(
-            !o.diff || o.files.is_empty(),
-            "mutants: --diff takes the files from the change; name files without it"
-        );
-        Ok(o)
     }
 }
 
 /// `cargo xtask mutants ...`.
-pub fn run(args: &[String]) -> Result<()> {
-    let o = Options::parse(args)?;
+pub fn run(args: Args) -> Result<()> {
+    let o = args.options();
     crate::setup::cargo_mutants()?;
     let out = crate::root().join("target/mutants");
     std::fs::create_dir_all(&out).with_context(|| format!("cannot create {}", out.display()))?;
@@ -312,13 +317,19 @@ impl Outcome {
 mod tests {
     use super::*;
 
-    fn args(s: &str) -> Vec<String> {
-        s.split_whitespace().map(String::from).collect()
+    /// The options of `cargo xtask mutants <s>`, parsed as the command line does.
+    fn parse(s: &str) -> Result<Options, clap::Error> {
+        use clap::Parser as _;
+        let line = ["xtask", "mutants"].into_iter().chain(s.split_whitespace());
+        match crate::cli::Cli::try_parse_from(line)?.task {
+            Some(crate::cli::Task::Mutants(args)) => Ok(args.options()),
+            other => panic!("{s}: {other:?}"),
+        }
     }
 
     #[test]
     fn the_options_are_read() {
-        let o = Options::parse(&args("--diff --base origin/dev --jobs 2 --timeout 60")).unwrap();
+        let o = parse("--diff --base origin/dev --jobs 2 --timeout 60").unwrap();
         assert_eq!(
             o,
             Options {
@@ -331,13 +342,10 @@ mod tests {
                 budget: Some(10),
             }
         );
-        let o = Options::parse(&args("core/src/rng.rs --max 5")).unwrap();
+        let o = parse("core/src/rng.rs --max 5").unwrap();
         assert_eq!(o.files, ["core/src/rng.rs"]);
         assert_eq!((o.diff, o.max, o.budget, o.jobs), (false, 5, None, 1));
-        assert_eq!(
-            Options::parse(&args("--diff --budget 0")).unwrap().budget,
-            None
-        );
+        assert_eq!(parse("--diff --budget 0").unwrap().budget, None);
     }
 
     #[test]
@@ -349,7 +357,7 @@ mod tests {
             "--frobnicate",
             "--diff a.rs",
         ] {
-            assert!(Options::parse(&args(bad)).is_err(), "{bad}");
+            assert!(parse(bad).is_err(), "{bad}");
         }
     }
 

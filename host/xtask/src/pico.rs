@@ -1,5 +1,5 @@
 //! The Raspberry Pi Pico firmware on the emulated RP2040 (`boards/rp-pico/emulator`, a Node harness
-//! over rp2040js): building it, installing the harness's packages, running the release ELF with the
+//! over rp2040js): building it, checking the harness's packages, running the release ELF with the
 //! RTT log decoded by `defmt-print`, and the M0+ cost table.
 //!
 //! The harness takes the OLED's picture at the instant the firmware logs `frame m= t= k=` (it reads

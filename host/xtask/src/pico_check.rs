@@ -44,8 +44,8 @@ pub fn emulate(release: &Path) -> Result<()> {
     })
 }
 
-/// The harness: its Node packages installed, its unit tests passed (the ROM, the SSD1306 model,
-/// the ELF reader, rzCOBS, PNG).
+/// The harness: its Node packages there (`cargo xtask setup` installs them), its unit tests
+/// passed (the ROM, the SSD1306 model, the ELF reader, rzCOBS, PNG).
 fn harness() -> Result<()> {
     crate::setup::node_packages()?;
     tools::status(

@@ -1,8 +1,8 @@
 //! The Python package's step of `cargo xtask test`: clippy over python/ (its own workspace, which
 //! the root's clippy does not reach), the `pocket_arena` wheel built once as a user gets it
 //! (manylinux2014 x86_64, abi3: maturin `--zig`, with maturin and ziglang from PyPI in a tools
-//! environment under target/; profile `ci-wheel`: opt-level 1, without LTO, quicker to build on a
-//! fresh machine), then a fresh virtual environment with only that wheel (its dependencies from
+//! environment under target/ that `cargo xtask setup` makes; profile `ci-wheel`: opt-level 1,
+//! without LTO, quicker to build on a fresh machine), then a fresh virtual environment with only that wheel (its dependencies from
 //! PyPI), pytest and supersuit, and the package's pytest suite (python/tests) run in it against
 //! the `arena` binary `cargo test` built. Everything from python/ runs in that folder, so its own
 //! rust-toolchain.toml (no embedded or wasm targets) and .cargo/config.toml (no viewer module)
@@ -13,8 +13,6 @@ use anyhow::{bail, Context, Result};
 use std::path::Path;
 use std::process::Command;
 
-/// What the tools environment needs from PyPI (to build the wheel).
-const TOOLS: [&str; 2] = ["maturin", "ziglang"];
 /// What the test environment takes from PyPI beside the wheel (and the wheel's dependencies).
 const TESTING: [&str; 2] = ["pytest", "supersuit"];
 
@@ -27,19 +25,13 @@ fn ok(cmd: &mut Command, what: &str) -> Result<()> {
     Ok(())
 }
 
-/// Makes the tools environment (once), builds the wheel, installs it into a fresh environment,
-/// runs pytest there; returns (passed, failed).
+/// Checks the tools environment (`cargo xtask setup` makes it), builds the wheel, installs it into
+/// a fresh environment, runs pytest there; returns (passed, failed).
 pub fn run() -> Result<(u64, u64)> {
     let root = root();
-    let tools = root.join("target/python-venv");
-    let tool_py = venv(&tools)?;
-    let have_tools = Command::new(&tool_py)
-        .args(["-c", "import maturin, ziglang"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !have_tools {
-        pip(&tool_py, &TOOLS, "pip install maturin ziglang")?;
-    }
+    // maturin and ziglang: `cargo xtask setup` installs them.
+    crate::setup::python_tools()?;
+    let tools = crate::setup::python_tools_venv();
     let python = root.join("python");
     // python/ is its own workspace: the root's clippy never sees it.
     ok(

@@ -1,7 +1,31 @@
-//! Installs what a fresh machine lacks. Each step checks first, so a second run costs nothing.
+//! `cargo xtask setup`: installs what a fresh machine lacks, the only task that installs. Each step
+//! checks first, so a second run costs nothing. `demo` and `test` run it first, and say so; every
+//! other task checks what it needs with the functions below that take no [`Mode`] (`board`,
+//! `stm32_board`, `all`, `cargo_fuzz`, ...) and, when something is missing, fails with an error
+//! that names `cargo xtask setup`.
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, ensure, Context, Result};
 use std::process::Command;
+
+/// Install what is missing (`cargo xtask setup`), or only check, with an error that says to run it.
+#[derive(Clone, Copy, PartialEq, Debug)]
+pub enum Mode {
+    Install,
+    Check,
+}
+
+/// Ok if nothing is `missing`; else, checking, the error that names `cargo xtask setup`.
+fn checked(mode: Mode, missing: &[String]) -> Result<bool> {
+    if missing.is_empty() {
+        return Ok(true);
+    }
+    ensure!(
+        mode == Mode::Install,
+        "missing: {}; run `cargo xtask setup` (it installs what the tasks need)",
+        missing.join(", ")
+    );
+    Ok(false)
+}
 
 /// The boards' targets, and wasm32 for the replay viewer's module (host/build.rs).
 pub const TARGETS: [&str; 4] = [
@@ -19,9 +43,13 @@ fn output(program: &str, args: &[&str]) -> String {
         .unwrap_or_default()
 }
 
+/// On PATH, or in /usr/sbin (Debian's daemons: munged, slurmctld, not on every user's PATH).
 fn have(program: &str) -> bool {
     Command::new("sh")
-        .args(["-c", &format!("command -v {program}")])
+        .args([
+            "-c",
+            &format!("command -v {program} || test -x /usr/sbin/{program}"),
+        ])
         .output()
         .map(|o| o.status.success())
         .unwrap_or(false)
@@ -88,9 +116,9 @@ fn cargo_install(krate: &str) -> Result<()> {
 
 /// The Debian packages, each with a program that shows it is there: QEMU for the QEMU board (the
 /// main job needs only this one), Mono for the C# example bot's test, chromium for the viewer's
-/// browser test, Node for the emulated Pico,
-/// bubblewrap for `--sandbox`.
-const DEBIAN: [(&str, &str); 7] = [
+/// browser test, Node for the emulated Pico, bubblewrap for `--sandbox`, Slurm (slurm-wlm: the
+/// daemons and the clients), munge and GNU parallel for the scale-out recipes (tests/system).
+const DEBIAN: [(&str, &str); 10] = [
     ("qemu-system-arm", "qemu-system-arm"),
     ("mcs", "mono-mcs"),
     ("mono", "mono-mcs"),
@@ -98,6 +126,9 @@ const DEBIAN: [(&str, &str); 7] = [
     ("node", "nodejs"),
     ("npm", "npm"),
     ("bwrap", "bubblewrap"),
+    ("sbatch", "slurm-wlm"),
+    ("munge", "munge"),
+    ("parallel", "parallel"),
 ];
 
 /// The tools built from crates.io: defmt-print decodes the boards' logs (the main job needs only
@@ -106,33 +137,60 @@ const DEBIAN: [(&str, &str); 7] = [
 /// mutants`, and `test`'s step over the change).
 const CRATES: [&str; 4] = ["defmt-print", "flip-link", "cargo-fuzz", "cargo-mutants"];
 
-/// What the QEMU board needs (`cargo xtask demo`, `cost`, `panics`): the targets, QEMU and
-/// defmt-print.
-pub fn board() -> Result<()> {
-    targets()?;
-    debian(&DEBIAN[..1])?;
-    crates(&CRATES[..1])
+/// `cargo xtask setup`: everything, one step after the other.
+pub fn run() -> Result<()> {
+    install_targets()?;
+    install_rest()
 }
 
-/// What the STM32F411's checks need (`firmware-test --board stm32f411`, `emulate stm32f411`,
-/// `cost --board stm32f411`): defmt-print, flip-link, the emulator's venv (the board's target is
-/// added by its build; `cost` adds the QEMU board's needs for the M3 figures).
+/// The rustup targets and llvm-tools: the first part of `setup` (`test` runs it before clippy,
+/// which builds the viewer for wasm32).
+pub fn install_targets() -> Result<()> {
+    targets(Mode::Install)
+}
+
+/// All but the rustup targets: the rest of `setup` (`test` runs it beside fmt and clippy: apt waits
+/// on the network, clippy on the cores).
+pub fn install_rest() -> Result<()> {
+    let mode = Mode::Install;
+    debian(&DEBIAN, mode)?;
+    crates(&CRATES, mode)?;
+    node_packages_in(mode)?;
+    stm32_emulator_in(mode)?;
+    nightly_in(mode)?;
+    python_tools_in(mode)
+}
+
+/// `setup`'s part for the QEMU board: what `demo` installs first (and says so).
+pub fn install_board() -> Result<()> {
+    board_in(Mode::Install)
+}
+
+/// What the QEMU board needs (`demo`, `cost`, `panics`): the targets, QEMU and defmt-print.
+fn board_in(mode: Mode) -> Result<()> {
+    targets(mode)?;
+    debian(&DEBIAN[..1], mode)?;
+    crates(&CRATES[..1], mode)
+}
+
+/// Checks what the QEMU board needs (`cost`, `panics`): the targets, QEMU and defmt-print.
+pub fn board() -> Result<()> {
+    board_in(Mode::Check)
+}
+
+/// Checks what the STM32F411's checks need (`firmware-test --board stm32f411`, `emulate
+/// stm32f411`, `cost --board stm32f411`): defmt-print, flip-link, the emulator's venv.
 pub fn stm32_board() -> Result<()> {
-    crates(&CRATES[..2])?;
+    crates(&CRATES[..2], Mode::Check)?;
     stm32_emulator()
 }
 
-/// Everything, one step after the other.
+/// Checks what every board's checks need (`firmware-test`, the Pico's `emulate` and `cost`): the
+/// targets, QEMU, Node and npm, defmt-print, flip-link, the emulators' packages.
 pub fn all() -> Result<()> {
-    targets()?;
-    rest()
-}
-
-/// All but the rustup targets: what `cargo xtask test` installs while clippy runs (apt waits on
-/// the network, clippy on the cores).
-pub fn rest() -> Result<()> {
-    debian(&DEBIAN)?;
-    crates(&CRATES)?;
+    board_in(Mode::Check)?;
+    debian(&DEBIAN[4..6], Mode::Check)?;
+    crates(&CRATES[..2], Mode::Check)?;
     node_packages()?;
     stm32_emulator()
 }
@@ -145,13 +203,25 @@ pub fn stm32_venv() -> std::path::PathBuf {
 /// The emulated STM32F411's Python packages (Unicorn from PyPI, pinned in the harness's
 /// requirements.txt) in a venv under target/, unless it was made from this very file already; cc
 /// for the harness's C fast path, Debian's python3-venv when `python3 -m venv` lacks ensurepip.
+/// Checked.
 pub fn stm32_emulator() -> Result<()> {
+    stm32_emulator_in(Mode::Check)
+}
+
+fn stm32_emulator_in(mode: Mode) -> Result<()> {
     let dir = crate::root().join("boards/stm32f411/emulator");
     let wanted = std::fs::read(dir.join("requirements.txt"))
         .with_context(|| format!("{}/requirements.txt", dir.display()))?;
     let venv = stm32_venv();
     let stamp = venv.join(".arena-installed-from");
-    if std::fs::read(&stamp).ok().as_deref() == Some(&wanted[..]) {
+    let current = std::fs::read(&stamp).ok().as_deref() == Some(&wanted[..]);
+    if checked(
+        mode,
+        &(!current)
+            .then(|| format!("the emulated STM32F411's venv ({})", venv.display()))
+            .into_iter()
+            .collect::<Vec<_>>(),
+    )? {
         return Ok(());
     }
     if !have("cc") {
@@ -186,44 +256,59 @@ pub fn stm32_emulator() -> Result<()> {
     Ok(())
 }
 
-/// cargo-fuzz, for `cargo xtask fuzz` alone.
+/// Checks cargo-fuzz, for `cargo xtask fuzz`.
 pub fn cargo_fuzz() -> Result<()> {
-    crates(&CRATES[2..3])
+    crates(&CRATES[2..3], Mode::Check)
 }
 
-/// cargo-mutants, for `cargo xtask mutants` alone.
+/// Checks cargo-mutants, for `cargo xtask mutants`.
 pub fn cargo_mutants() -> Result<()> {
-    crates(&CRATES[3..])
+    crates(&CRATES[3..], Mode::Check)
 }
 
 /// The crates' tools that are missing, one `cargo install` each.
-fn crates(wanted: &[&str]) -> Result<()> {
-    for krate in wanted {
-        if !have(krate) {
-            cargo_install(krate)?;
-        }
+fn crates(wanted: &[&str], mode: Mode) -> Result<()> {
+    let missing: Vec<String> = wanted
+        .iter()
+        .filter(|k| !have(k))
+        .map(|k| format!("{k} (cargo install)"))
+        .collect();
+    if checked(mode, &missing)? {
+        return Ok(());
+    }
+    for krate in wanted.iter().filter(|k| !have(k)) {
+        cargo_install(krate)?;
     }
     Ok(())
 }
 
 /// The Debian packages that are missing, in one apt-get run.
-fn debian(wanted: &[(&str, &str)]) -> Result<()> {
+fn debian(wanted: &[(&str, &str)], mode: Mode) -> Result<()> {
     let mut missing: Vec<&str> = wanted
         .iter()
         .filter(|(program, _)| !have(program))
         .map(|(_, package)| *package)
         .collect();
     missing.dedup();
-    if missing.is_empty() {
+    let named: Vec<String> = missing.iter().map(|p| format!("{p} (Debian)")).collect();
+    if checked(mode, &named)? {
         return Ok(());
     }
     apt("debian", &missing.join(" "))
 }
 
 /// rust-toolchain.toml lists the targets, but rustup does not install them on its own here.
-pub fn targets() -> Result<()> {
+fn targets(mode: Mode) -> Result<()> {
     let installed = output("rustup", &["target", "list", "--installed"]);
     let missing = crate::tools::not_listed(&installed, &TARGETS);
+    let components = output("rustup", &["component", "list", "--installed"]);
+    let llvm = components.contains("llvm-tools");
+    let named: Vec<String> = (missing.iter().map(|t| format!("the {t} target")))
+        .chain((!llvm).then(|| "llvm-tools".to_string()))
+        .collect();
+    if checked(mode, &named)? {
+        return Ok(());
+    }
     if !missing.is_empty() {
         install(
             "targets",
@@ -234,8 +319,7 @@ pub fn targets() -> Result<()> {
                 .args(&missing),
         )?;
     }
-    let components = output("rustup", &["component", "list", "--installed"]);
-    if !components.contains("llvm-tools") {
+    if !llvm {
         install(
             "llvm-tools",
             "llvm-tools (rustup)",
@@ -253,13 +337,22 @@ pub fn targets() -> Result<()> {
 pub const PICO_EMULATOR: &str = "boards/rp-pico/emulator";
 
 /// `npm ci` in the harness folder from the committed lock file, unless node_modules was installed
-/// from this very lock file already (Node itself is one of `setup`'s Debian packages).
+/// from this very lock file already (Node itself is one of `setup`'s Debian packages). Checked.
 pub fn node_packages() -> Result<()> {
+    node_packages_in(Mode::Check)
+}
+
+fn node_packages_in(mode: Mode) -> Result<()> {
     let dir = crate::root().join(PICO_EMULATOR);
     let lock = std::fs::read(dir.join("package-lock.json"))
         .with_context(|| format!("{}/package-lock.json", dir.display()))?;
     let stamp = dir.join("node_modules/.arena-installed-from");
-    if std::fs::read(&stamp).ok().as_deref() == Some(&lock[..]) {
+    let current = std::fs::read(&stamp).ok().as_deref() == Some(&lock[..]);
+    let named: Vec<String> = (!current)
+        .then(|| format!("the emulated Pico's Node packages ({PICO_EMULATOR}/node_modules)"))
+        .into_iter()
+        .collect();
+    if checked(mode, &named)? {
         return Ok(());
     }
     install(
@@ -271,4 +364,104 @@ pub fn node_packages() -> Result<()> {
     )?;
     std::fs::write(&stamp, &lock)?;
     Ok(())
+}
+
+/// Checks the nightly toolchain, which the fuzz targets need (sanitizers).
+pub fn nightly() -> Result<()> {
+    nightly_in(Mode::Check)
+}
+
+/// A minimal nightly toolchain beside stable, if there is none.
+fn nightly_in(mode: Mode) -> Result<()> {
+    let ok = Command::new("rustc")
+        .args(["+nightly", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let named: Vec<String> = (!ok)
+        .then(|| "the nightly toolchain (rustup)".to_string())
+        .into_iter()
+        .collect();
+    if checked(mode, &named)? {
+        return Ok(());
+    }
+    install(
+        "nightly",
+        "a minimal nightly toolchain for the fuzz targets (rustup)",
+        Command::new("rustup").args(["toolchain", "install", "nightly", "--profile", "minimal"]),
+    )
+}
+
+/// The venv of the Python tools that build the wheel (`python-test`, `test`'s Python step):
+/// maturin and ziglang from PyPI.
+pub fn python_tools_venv() -> std::path::PathBuf {
+    crate::root().join("target/python-venv")
+}
+
+/// What the Python tools venv must hold, pip's names.
+const PYTHON_TOOLS: [&str; 2] = ["maturin", "ziglang"];
+
+/// Checks the Python tools venv.
+pub fn python_tools() -> Result<()> {
+    python_tools_in(Mode::Check)
+}
+
+fn python_tools_in(mode: Mode) -> Result<()> {
+    let venv = python_tools_venv();
+    let py = venv.join("bin/python");
+    let ok = Command::new(&py)
+        .args(["-c", &format!("import {}", PYTHON_TOOLS.join(", "))])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let named: Vec<String> = (!ok)
+        .then(|| format!("maturin and ziglang in {}", venv.display()))
+        .into_iter()
+        .collect();
+    if checked(mode, &named)? {
+        return Ok(());
+    }
+    if !py.exists() {
+        install(
+            "python-venv",
+            "a venv for the Python tools",
+            Command::new("python3").args(["-m", "venv"]).arg(&venv),
+        )?;
+    }
+    install(
+        "python-tools",
+        "maturin and ziglang (pip, into target/python-venv)",
+        Command::new(&py)
+            .args(["-m", "pip", "install", "-q", "--disable-pip-version-check"])
+            .args(PYTHON_TOOLS),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A task that checks fails on what is missing, naming it and `cargo xtask setup`; only setup
+    /// goes on to install it.
+    #[test]
+    fn a_check_names_what_is_missing_and_the_setup_task() {
+        let none: Vec<String> = Vec::new();
+        let some = vec!["QEMU (Debian)".to_string(), "flip-link".to_string()];
+        assert!(checked(Mode::Check, &none).unwrap());
+        assert!(checked(Mode::Install, &none).unwrap());
+        assert!(!checked(Mode::Install, &some).unwrap());
+        let e = checked(Mode::Check, &some).unwrap_err().to_string();
+        assert_eq!(
+            e,
+            "missing: QEMU (Debian), flip-link; run `cargo xtask setup` (it installs what the tasks need)"
+        );
+    }
+
+    /// Every tool a check looks for is one setup installs: the checks use setup's own lists.
+    #[test]
+    fn the_checked_parts_are_setups_lists() {
+        assert_eq!(DEBIAN[0].0, "qemu-system-arm");
+        assert_eq!(&DEBIAN[4..6], &[("node", "nodejs"), ("npm", "npm")]);
+        assert_eq!(&CRATES[..2], &["defmt-print", "flip-link"]);
+        assert_eq!(CRATES[2], "cargo-fuzz");
+        assert_eq!(CRATES[3], "cargo-mutants");
+    }
 }

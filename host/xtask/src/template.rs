@@ -1,14 +1,15 @@
 //! The user's crate, templates/rust-bot, in `cargo xtask test`: its firmware built for every board
 //! beside the board's own (in the board's target: the same profile and flags, so it reuses the
 //! board's compiled dependencies), and its bots played on the QEMU board with every digest equal to
-//! its desktop binary's (the firmware's match loop run in-process on the host); then its process
-//! binary (built with the desktop one, in one cargo run) in sandboxed tournaments against built-in
-//! bots, every match's result equal to the same match played in-process ([`tournaments`]).
+//! its desktop binary's (the firmware's match loop run in-process on the host).
 
-use std::path::PathBuf;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
+
+use crate::cost_pick::Listed;
 
 use crate::{log, qemu, root, tools};
 
@@ -22,16 +23,97 @@ const MATCHES: u32 = 4;
 /// Builds the template's firmware for `board` (a folder of boards/ and of the template's boards/)
 /// into the project's board target; returns the ELF.
 pub fn build_board(board: &str, target: &str) -> Result<PathBuf> {
+    build_board_in(&root().join(DIR), board, target)
+}
+
+/// [`build_board`] of a user's crate in `dir` (the template or a copy of it): its board folder's
+/// binary (the first `[[bin]]` name of its Cargo.toml, `mybot` in the template).
+pub fn build_board_in(dir: &Path, board: &str, target: &str) -> Result<PathBuf> {
     let target_dir = root().join("boards").join(board).join("target");
-    eprintln!("xtask: building {DIR}/boards/{board}");
+    let folder = dir.join("boards").join(board);
+    let bin = bin_name(&folder.join("Cargo.toml")).unwrap_or_else(|| BIN.to_owned());
+    eprintln!("xtask: building {}", folder.display());
     tools::status(
         Command::new("cargo")
-            .args(["build", "--release", "--bin", BIN])
-            .current_dir(root().join(DIR).join("boards").join(board))
+            .args(["build", "--release", "--bin", &bin])
+            .current_dir(&folder)
             .env("CARGO_TARGET_DIR", &target_dir)
             .env_remove("RUSTFLAGS"),
     )?;
-    Ok(target_dir.join(target).join("release").join(BIN))
+    Ok(target_dir.join(target).join("release").join(bin))
+}
+
+/// The first `name = "..."` after `[[bin]]` in the manifest `path` (or, with `[package]`, the
+/// package's name).
+fn manifest_name(path: &Path, table: &str) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let after = text.split(table).nth(1)?;
+    after
+        .lines()
+        .take_while(|l| !l.trim_start().starts_with("[[") || l.trim() == table)
+        .find_map(|l| {
+            let (key, value) = l.split_once('=')?;
+            (key.trim() == "name").then(|| value.trim().trim_matches('"').to_owned())
+        })
+}
+
+fn bin_name(manifest: &Path) -> Option<String> {
+    manifest_name(manifest, "[[bin]]")
+}
+
+/// The crate name of the user's crate in `dir` (its package's name, `-` as `_`): the path its
+/// bots' symbols start with.
+pub fn crate_name(dir: &Path) -> Result<String> {
+    let manifest = dir.join("Cargo.toml");
+    manifest_name(&manifest, "[package]")
+        .map(|n| n.replace('-', "_"))
+        .with_context(|| format!("no package name in {}", manifest.display()))
+}
+
+/// The entries of the user's lineup, from its desktop binary's `start` lines (the lineup once),
+/// each seat a user's bot or a built-in as its `lineup` lines say (`entry m= users=[true,
+/// false]`).
+pub fn user_entries(dir: &Path) -> Result<Vec<Listed>> {
+    let lines = desktop_in(dir, &["digest=0".to_owned()])?;
+    let listed = desktop_in(dir, &["lineup".to_owned()])?;
+    let users: BTreeMap<u32, Vec<bool>> = listed
+        .iter()
+        .filter(|l| log::kind(l) == "entry")
+        .filter_map(|l| {
+            let seats = log::field(l, "users")
+                .trim_matches(|c| c == '[' || c == ']')
+                .split(", ")
+                .map(|u| u == "true")
+                .collect();
+            Some((log::num::<u32>(l, "m")?, seats))
+        })
+        .collect();
+    let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+    let entries: Vec<Listed> = lines
+        .iter()
+        .filter(|l| log::kind(l) == "start")
+        .filter_map(|l| {
+            let index = log::num::<u32>(l, "m")?;
+            let game = leak(log::value(l, "game")?.to_owned());
+            let bots: Vec<&'static str> = log::bots_of(l)
+                .split(" vs ")
+                .map(|b| leak(b.to_owned()))
+                .collect();
+            Some(Listed {
+                index,
+                game,
+                config: leak(log::value(l, "config")?.to_owned()),
+                bots: Box::leak(bots.into_boxed_slice()),
+                users: users.get(&index).cloned().unwrap_or_default(),
+            })
+        })
+        .collect();
+    ensure!(
+        !entries.is_empty(),
+        "the desktop binary of {} started no match",
+        dir.display()
+    );
+    Ok(entries)
 }
 
 /// Builds the template's desktop binaries, the in-process one and the process one, in one cargo
@@ -47,10 +129,21 @@ fn build_desktop() -> Result<PathBuf> {
     Ok(dir)
 }
 
-/// The desktop binary's log of `args` (`matches=N digest=N`), built first (the template's own
-/// target).
+/// The desktop binary's log of `args` (`matches=N digest=N`), built first with the process
+/// binary (the template's own target).
 fn desktop(args: &[String]) -> Result<Vec<String>> {
-    let dir = build_desktop()?;
+    desktop_in(&build_desktop()?, args)
+}
+
+/// [`desktop`] of the user's crate in `dir`.
+pub fn desktop_in(dir: &Path, args: &[String]) -> Result<Vec<String>> {
+    let dir = dir.to_path_buf();
+    tools::status(
+        Command::new("cargo")
+            .args(["build", "--release", "--bin", "desktop"])
+            .current_dir(&dir)
+            .env_remove("RUSTFLAGS"),
+    )?;
     let out = Command::new(dir.join("target/release/desktop"))
         .args(args)
         .output()
@@ -68,11 +161,19 @@ fn desktop(args: &[String]) -> Result<Vec<String>> {
 
 /// Builds the template's QEMU firmware and plays its lineup in QEMU: every digest (one a turn) and
 /// each match's game and configuration as the desktop binary's; each match's stack high-water
-/// within the stack and its cost row logged.
+/// within the stack and its cost row logged, with a row for every seat (its bot's cost a turn,
+/// stack and flash bytes: a user's bot's from the crate's symbols).
 pub fn qemu_check() -> Result<()> {
     let elf = build_board("qemu-lm3s6965", "thumbv7m-none-eabi")?;
     let args = vec![format!("matches={MATCHES}"), "digest=1".to_owned()];
-    let ran = qemu::Run::new(&elf, args.clone(), 300).go()?;
+    let mut board_args = args.clone();
+    board_args.push("seats=1".to_owned());
+    // Under -icount: the seats' costs are instructions.
+    let ran = qemu::Run {
+        icount: true,
+        ..qemu::Run::new(&elf, board_args, 300)
+    }
+    .go()?;
     ensure!(
         ran.status == 0,
         "the template's QEMU firmware exited with {}",
@@ -104,6 +205,7 @@ pub fn qemu_check() -> Result<()> {
         &started,
     )?;
     println!("xtask test: {DIR} on QEMU and its desktop binary: {said} identical");
+    seat_rows(&ran.lines, &elf)?;
     for m in 0..MATCHES {
         let line = |kind: &str| {
             ran.lines
@@ -124,6 +226,64 @@ pub fn qemu_check() -> Result<()> {
                 .and_then(|l| log::num::<u32>(l, "bots_median"))
                 .is_some(),
             "no cost line with the bots' median for the template's match {m} on QEMU"
+        );
+    }
+    Ok(())
+}
+
+/// Each match of the template's QEMU run (`lines`, with `seats=1`) has a row for every seat: its
+/// turns, its bot's stack and flash bytes (the firmware `elf`'s symbols: a user's bot's are the
+/// crate's), one of them this crate's bot.
+fn seat_rows(lines: &[String], elf: &Path) -> Result<()> {
+    let dir = root().join(DIR);
+    let entries = user_entries(&dir)?;
+    let krate = crate_name(&dir)?;
+    for m in 0..MATCHES {
+        let users = entries
+            .iter()
+            .find(|e| e.index == m)
+            .map(|e| e.users.clone())
+            .unwrap_or_default();
+        ensure!(
+            users.contains(&true),
+            "the desktop binary's lineup names no bot of {krate} in match {m}"
+        );
+        let mut rows = log::cost_rows_of(lines, std::iter::once(m), "instructions", false);
+        crate::cost_pick::add_flash(&mut rows, elf, &users, &krate)?;
+        let seats = rows
+            .first()
+            .and_then(|r| r["seats"].as_array())
+            .cloned()
+            .unwrap_or_default();
+        ensure!(
+            seats.len() >= 2,
+            "the template's match {m} on QEMU logged {} seats' rows",
+            seats.len()
+        );
+        for seat in &seats {
+            let n = |k: &str| seat[k].as_u64().unwrap_or(0);
+            ensure!(
+                n("turns") > 0 && n("stack_bytes") > 0 && n("flash_bytes") > 0,
+                "the template's match {m} on QEMU: a seat's row without turns, stack or flash: {seat}"
+            );
+        }
+        ensure!(
+            seats.iter().any(|s| s["flash_of"] == krate.as_str()),
+            "the template's match {m}: no seat's flash is {krate}'s"
+        );
+        println!(
+            "xtask test: {DIR} match {m} on QEMU, per seat: {}",
+            seats
+                .iter()
+                .map(|s| format!(
+                    "{} {} instructions a turn (median), stack {} B, flash {} B",
+                    s["bot"].as_str().unwrap_or("?"),
+                    s["instructions_per_turn"]["median"],
+                    s["stack_bytes"],
+                    s["flash_bytes"]
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")
         );
     }
     Ok(())

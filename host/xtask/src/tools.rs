@@ -37,27 +37,25 @@ pub fn not_listed<'a>(listed: &str, wanted: &[&'a str]) -> Vec<&'a str> {
         .collect()
 }
 
-/// `rustup target add` for the targets not installed yet.
+/// Fails, naming `cargo xtask setup` (which adds them), when a target in `wanted` is missing.
 pub fn targets(wanted: &[&str]) -> Result<()> {
     let installed = output(Command::new("rustup").args(["target", "list", "--installed"]))?;
     let missing = not_listed(&installed, wanted);
     if !missing.is_empty() {
-        eprintln!("xtask: rustup target add {}", missing.join(" "));
-        status(
-            Command::new("rustup")
-                .args(["target", "add"])
-                .args(&missing),
-        )?;
+        bail!(
+            "the rustup targets {} are missing: run `cargo xtask setup`",
+            missing.join(", ")
+        );
     }
     Ok(())
 }
 
-/// llvm-size from the llvm-tools component (installed if missing).
+/// llvm-size from the llvm-tools component.
 pub fn llvm_size() -> Result<PathBuf> {
     llvm_tool("llvm-size")
 }
 
-/// A program of the llvm-tools component (installed if missing).
+/// A program of the llvm-tools component (`cargo xtask setup` adds it when missing).
 pub fn llvm_tool(name: &str) -> Result<PathBuf> {
     let sysroot = output(Command::new("rustc").args(["--print", "sysroot"]))?;
     let host = host_triple()?;
@@ -67,8 +65,10 @@ pub fn llvm_tool(name: &str) -> Result<PathBuf> {
         .join("bin")
         .join(name);
     if !path.is_file() {
-        eprintln!("xtask: rustup component add llvm-tools");
-        status(Command::new("rustup").args(["component", "add", "llvm-tools"]))?;
+        bail!(
+            "no {} (rustup's llvm-tools component): run `cargo xtask setup`",
+            path.display()
+        );
     }
     Ok(path)
 }

@@ -658,13 +658,16 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
         bots: &mut [B],
         seats: usize,
         orders: &mut heapless::Vec<Order, A>,
+        on: &mut impl FnMut(crate::game::Moment),
     ) -> [u16; MAX_SEATS] {
         let movers = crate::Game::to_move(self);
         let mut ends = [0u16; MAX_SEATS];
         for (seat, end) in ends.iter_mut().enumerate() {
             if seat < seats.min(self.players()) && movers.contains(seat) {
                 if let Some(bot) = bots.get_mut(seat) {
+                    on(crate::game::Moment::Acting(seat));
                     seat_orders(self, bot, seat, orders);
+                    on(crate::game::Moment::Acted(seat));
                 }
             }
             // At most A orders, and A fits a u16 (the ants of a map of at most 65,535 squares).

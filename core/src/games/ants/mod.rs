@@ -196,11 +196,11 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
     fn step_bots<const N: usize, B: crate::game::Bot<Self>>(
         &mut self,
         bots: &mut [B],
-        decided: impl FnOnce(),
+        mut on: impl FnMut(crate::game::Moment),
     ) -> StepReport {
         let mut orders: heapless::Vec<Order, A> = heapless::Vec::new();
-        let ends = self.decide_all(bots, N, &mut orders);
-        decided();
+        let ends = self.decide_all(bots, N, &mut orders, &mut on);
+        on(crate::game::Moment::Decided);
         self.play_decided(&orders, &ends)
     }
 }

@@ -519,7 +519,7 @@ fn walls() -> std::string::String {
 
 #[test]
 fn step_bots_plays_the_turn_each_bots_action_and_step_play() {
-    use crate::game::{Bot, Roster};
+    use crate::game::{Bot, Moment, Roster};
     let by_name = |name, seed| bots::AntsBot::by_name(name, seed).unwrap();
     let map = walls();
     for (names, first) in [(["hunter", "strong"], 2), (["strong", "hunter"], 1)] {
@@ -537,12 +537,18 @@ fn step_bots_plays_the_turn_each_bots_action_and_step_play() {
                 orders += action.len();
             }
             let report = apart.step(&actions);
-            let mut decided = 0;
+            let mut moments = Vec::new();
             let report_together = match first {
-                1 => together.step_bots::<1, _>(&mut bots_together, || decided += 1),
-                _ => together.step_bots::<2, _>(&mut bots_together, || decided += 1),
+                1 => together.step_bots::<1, _>(&mut bots_together, |m| moments.push(m)),
+                _ => together.step_bots::<2, _>(&mut bots_together, |m| moments.push(m)),
             };
-            assert_eq!(decided, 1, "turn {turn}");
+            // Each acting seat's bot between its two moments, then the rules.
+            let mut want = Vec::new();
+            for seat in 0..first {
+                want.extend([Moment::Acting(seat), Moment::Acted(seat)]);
+            }
+            want.push(Moment::Decided);
+            assert_eq!(moments, want, "turn {turn}");
             assert_eq!(report, report_together, "turn {turn}");
             assert_eq!(apart.digest(), together.digest(), "turn {turn}");
         }
@@ -562,7 +568,7 @@ fn mid_game() -> G {
     let mut g = game(OPEN, 3);
     let mut bots = [G::bot("strong", 1).unwrap(), G::bot("hunter", 2).unwrap()];
     for _ in 0..10 {
-        g.step_bots::<2, _>(&mut bots, || ());
+        g.step_bots::<2, _>(&mut bots, |_| ());
     }
     assert!(
         !g.over && !g.ants.is_empty() && !g.hills.is_empty(),

@@ -224,6 +224,9 @@ const SIEGE: State = State::Siege(Siege::new());
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TowerDefense {
     turn: u32,
+    /// The turn's first half is played ([`TowerDefense::begin_turn`]): the next `step` plays
+    /// the actions only. False in every state a match shows (only a look-ahead sets it).
+    begun: bool,
     state: State,
 }
 
@@ -371,6 +374,7 @@ impl TowerDefense {
     pub fn rebuilt(variant: Variant, turn: u32) -> TowerDefense {
         TowerDefense {
             turn,
+            begun: false,
             state: match variant {
                 Variant::Duel => DUEL,
                 Variant::Siege => SIEGE,
@@ -424,6 +428,35 @@ impl TowerDefense {
         }
     }
 
+    /// Plays the turn's first half now, as the next [`Game::step`] would play it before the
+    /// actions (rules "One turn": the boards, then income and growth; the turn number counts
+    /// it): the state the turn's actions meet, what a legal-move mask judges them on. The next
+    /// `step` then plays the actions only, so `begin_turn` + `step(actions)` is `step(actions)`
+    /// exactly (the same state, digest and report), with the first half played once.
+    ///
+    /// Returns false, changing nothing, when the game is over or a turn is already begun. A
+    /// begun state is a look-ahead's: [`Game::to_move`] and [`Game::outcome`] answer as after
+    /// the first half (a life may be 0 already, the actions are still played), and its digest
+    /// differs from the same numbers not begun.
+    pub fn begin_turn(&mut self) -> bool {
+        if self.begun || self.over() {
+            return false;
+        }
+        self.turn = self.turn.saturating_add(1);
+        let turn = self.turn;
+        match &mut self.state {
+            State::Duel(d) => d.advance(turn),
+            State::Siege(s) => s.advance(turn),
+        }
+        self.begun = true;
+        true
+    }
+
+    /// Whether the turn's first half is played ([`TowerDefense::begin_turn`]).
+    pub fn is_begun(&self) -> bool {
+        self.begun
+    }
+
     fn over(&self) -> bool {
         match &self.state {
             State::Duel(d) => {
@@ -447,6 +480,7 @@ impl Game for TowerDefense {
     fn blank() -> Self {
         TowerDefense {
             turn: 0,
+            begun: false,
             state: SIEGE,
         }
     }
@@ -454,6 +488,7 @@ impl Game for TowerDefense {
     /// The state is copied from a constant (no temporary on the stack).
     fn init(&mut self, params: &Params, _seed: u64) -> Result<(), SetupError> {
         self.turn = 0;
+        self.begun = false;
         match params.variant {
             Variant::Duel => self.state = DUEL,
             Variant::Siege => self.state = SIEGE,
@@ -470,31 +505,31 @@ impl Game for TowerDefense {
     }
 
     fn to_move(&self) -> SeatSet {
-        if self.over() {
+        if self.over() && !self.begun {
             SeatSet::EMPTY
         } else {
             SeatSet::all(2)
         }
     }
 
+    /// A whole turn, or the actions alone when the turn's first half is played already
+    /// ([`TowerDefense::begin_turn`]).
     fn step(&mut self, actions: &[Action]) -> StepReport {
         let mut report = StepReport::default();
-        if self.over() {
+        if !self.begun && !self.begin_turn() {
             return report;
         }
-        self.turn = self.turn.saturating_add(1);
+        self.begun = false;
         let turn = self.turn;
         let pass = Action::Pass;
         let action = |s: usize| actions.get(s).unwrap_or(&pass);
         match &mut self.state {
             State::Duel(d) => {
-                d.advance(turn);
                 for seat in 0..2 {
                     d.apply(seat, action(seat), &mut report);
                 }
             }
             State::Siege(s) => {
-                s.advance(turn);
                 for seat in 0..2 {
                     s.apply(seat, turn, action(seat), &mut report);
                 }
@@ -574,6 +609,10 @@ impl Game for TowerDefense {
 
     fn hash_into(&self, d: &mut Digest) {
         d.u32(self.turn);
+        // Only a look-ahead is begun: every state a match shows hashes as it always did.
+        if self.begun {
+            d.u8(2);
+        }
         match &self.state {
             State::Duel(g) => {
                 d.u8(0);

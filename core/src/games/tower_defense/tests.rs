@@ -787,6 +787,68 @@ fn decision_6_built_in_bots_are_deterministic() {
     assert!(wrong.is_empty(), "digests changed:\n{}", wrong.join("\n"));
 }
 
+// ---- The turn's first half played ahead (`begin_turn`) ----
+
+/// `begin_turn` then `step` is `step`: the same state, digest and report, turn after turn of
+/// every built-in bot in both variants up to the end (a life reaching 0 in the first half, the
+/// actions still played), and the begun state is what the actions meet (passes add nothing).
+#[test]
+fn a_turn_begun_ahead_then_stepped_is_the_turn() {
+    let mut ended = 0;
+    for variant in [Variant::Duel, Variant::Siege] {
+        for name in <TowerDefense as Roster>::BOTS {
+            let mut whole = TowerDefense::new(&Params { variant }, 0).unwrap();
+            let mut halves = whole;
+            let mut bots = [
+                TowerDefense::bot(name, 3).unwrap(),
+                TowerDefense::bot("random", 4).unwrap(),
+            ];
+            let mut turns = 0;
+            while !whole.is_over() && turns < 3000 {
+                let actions = [0, 1].map(|s| crate::Bot::act(&mut bots[s], &whole.view(s)));
+                let mut passed = whole;
+                passed.step(&[P, P]);
+                assert!(halves.begin_turn(), "{name} {variant:?} turn {turns}");
+                assert!(halves.is_begun());
+                assert!(!halves.begin_turn(), "a begun turn is not begun twice");
+                let mut ahead = halves;
+                ahead.begun = false;
+                assert_eq!(ahead, passed, "the begun state is the one passes meet");
+                assert_eq!(halves.to_move(), SeatSet::all(2));
+                let told = whole.step(&actions);
+                assert_eq!(
+                    halves.step(&actions),
+                    told,
+                    "{name} {variant:?} turn {turns}"
+                );
+                assert!(!halves.is_begun());
+                assert_eq!(halves, whole, "{name} {variant:?} turn {turns}");
+                assert_eq!(halves.digest(), whole.digest());
+                turns += 1;
+            }
+            ended += usize::from(whole.is_over());
+        }
+    }
+    assert!(ended > 0, "no match reached its end");
+}
+
+/// An ended game begins no turn; a begun state's digest is not the same numbers' unbegun.
+#[test]
+fn begin_turn_refuses_an_ended_game_and_a_begun_state_hashes_apart() {
+    let mut g = duel();
+    d(&mut g).players[0].life = 0;
+    let before = g;
+    assert!(!g.begin_turn());
+    assert_eq!(g, before);
+    let mut g = duel();
+    let mut begun = g;
+    assert!(begun.begin_turn());
+    g.step(&[P, P]);
+    assert_ne!(begun.digest(), g.digest());
+    begun.begun = false;
+    assert_eq!(begun.digest(), g.digest());
+}
+
 // ---- The digest covers the whole state ----
 
 /// A tower (a turret at 20, cooldown 3, 50 invested) and an invader (at 30: 7 of 10 hp, defense
@@ -876,7 +938,11 @@ fn unseen(
 /// until the digest tests below change it too.
 #[allow(dead_code)]
 fn every_field(g: &TowerDefense) {
-    let TowerDefense { turn: _, state } = g;
+    let TowerDefense {
+        turn: _,
+        begun: _,
+        state,
+    } = g;
     match state {
         State::Duel(Duel { players, boards: _ }) => {
             let Player {

@@ -27,16 +27,16 @@ pub use verify::{
     rerun_with, verify_replay, Kill,
 };
 
-use crate::error::{Error, Result};
-use crate::format::{Compete, Field, Fixture, Format};
+use crate::error::{Error, Result, Setting};
+use crate::format::{Field, Fixture, Format, GameFormat};
 use crate::game::Timing;
 use crate::game::{Plan, Playable, Setup, Standing, Stepped, Summary};
 use crate::process::Lines;
-use crate::protocol::Speak;
+use crate::protocol::GameProtocol;
 use crate::record::Record;
 use crate::replay::{Head, ReplayContext, Visit};
 use crate::seats::BotSpec;
-use crate::setup::{Arrange, MatchRequest};
+use crate::setup::{GameSetup, MatchRequest};
 use crate::verify::{Difference, Verified};
 use arena_core::games::ants::{Ants, AntsMap, AntsParams, HOST_ORDERS};
 use arena_core::rng::splitmix64;
@@ -154,7 +154,7 @@ impl Playable for Ants {
     }
 }
 
-impl Speak for Ants {
+impl GameProtocol for Ants {
     /// The turn time, as the bots are told it.
     fn time_limit(params: &AntsParams) -> (Duration, u32) {
         (Duration::from_millis(u64::from(params.turntime)), 1)
@@ -241,7 +241,7 @@ impl Record for Ants {
     }
 }
 
-impl Arrange for Ants {
+impl GameSetup for Ants {
     type PlayOptions = PlayOptions;
 
     fn setup(options: &PlayOptions, _bots: usize) -> Result<Setup<Self>> {
@@ -252,7 +252,7 @@ impl Arrange for Ants {
     /// Every player needs its bot (no default fills a seat), `--turn-ms` is the turn time unless
     /// `--turntime` says it, and the seeds are playgame.py's.
     fn plan(options: &PlayOptions, common: &MatchRequest) -> Result<Plan<Self>> {
-        let mut setup = <Self as Arrange>::setup(options, common.bots.len())?;
+        let mut setup = <Self as GameSetup>::setup(options, common.bots.len())?;
         if options.turntime.is_none() {
             if let Some(ms) = common.timing.turn_ms {
                 setup.params.turntime = ms.min(u64::from(u32::MAX)) as u32;
@@ -278,7 +278,7 @@ impl Arrange for Ants {
     }
 }
 
-impl Compete for Ants {
+impl GameFormat for Ants {
     type TournamentOptions = TournamentOptions;
 
     fn fixture_setup(options: &TournamentOptions, fixture: &Fixture) -> Result<Setup<Self>> {
@@ -287,7 +287,7 @@ impl Compete for Ants {
             .get(fixture.index % options.maps.len().max(1))
             .ok_or(Error::Missing {
                 what: "an Ants tournament",
-                option: "--map",
+                option: Setting::Map,
             })?;
         setup_on(map, options.turns, 3000, TURNTIME)
     }

@@ -13,15 +13,15 @@ pub mod protocol;
 mod refusals;
 pub mod tournament;
 
-use crate::error::{Error, Result};
-use crate::format::{Compete, Field, Fixture, Format};
+use crate::error::{Error, Result, Setting};
+use crate::format::{Field, Fixture, Format, GameFormat};
 use crate::game::{Plan, Playable, Setup};
 use crate::process::Lines;
-use crate::protocol::{Protocol, Speak};
+use crate::protocol::{GameProtocol, Protocol};
 use crate::record::Record;
 use crate::replay::Head;
 use crate::seats::{BotSpec, Bound};
-use crate::setup::{plan_of, Arrange, MatchRequest};
+use crate::setup::{plan_of, GameSetup, MatchRequest};
 use arena_core::games::ballroom::{Action, Ballroom, Params, Ruleset, Sent, PLAYERS};
 use arena_core::{Game, Roster, Seat};
 use serde_json::Value;
@@ -99,7 +99,7 @@ impl Playable for Ballroom {
     crate::game::json_from!(json);
 }
 
-impl Speak for Ballroom {
+impl GameProtocol for Ballroom {
     fn time_limit(_: &Params) -> (Duration, u32) {
         (PER_PHASE, 1)
     }
@@ -156,7 +156,7 @@ impl Record for Ballroom {
     }
 }
 
-impl Arrange for Ballroom {
+impl GameSetup for Ballroom {
     type PlayOptions = PlayOptions;
 
     fn setup(options: &PlayOptions, _bots: usize) -> Result<Setup<Self>> {
@@ -175,24 +175,16 @@ impl Arrange for Ballroom {
         if options.tcp && named.names.len() > named.bots.len() {
             if named.names.len() > PLAYERS {
                 return Err(Error::BadOption {
-                    option: "--name",
+                    option: Setting::Names,
                     value: format!("given {} times", named.names.len()),
                     why: format!("a Ballroom Blitz match has {PLAYERS} seats"),
                 });
             }
             named.bots.resize(named.names.len(), "tcp".to_string());
         } else if named.names.len() > named.bots.len() {
-            return Err(Error::BadOption {
-                option: "--name",
-                value: format!(
-                    "given {} times for {} --bot",
-                    named.names.len(),
-                    named.bots.len()
-                ),
-                why: "a name goes with each --bot, in order; to name seats that wait for a bot \
-                      over TCP, add --tcp (the seats without a --bot are named in order) or give \
-                      each of them --bot tcp"
-                    .into(),
+            return Err(Error::NamesPastBots {
+                names: named.names.len(),
+                bots: named.bots.len(),
             });
         }
         let common = &named;
@@ -206,14 +198,14 @@ impl Arrange for Ballroom {
         }
         let mut plan = plan_of::<Self>(options, &plain)?;
         let wait = Duration::try_from_secs_f64(options.tcp_wait).map_err(|e| Error::BadOption {
-            option: "--tcp-wait",
+            option: Setting::TcpWait,
             value: options.tcp_wait.to_string(),
             why: e.to_string(),
         })?;
         let last = options.port_base.checked_add(PLAYERS as u16 - 1);
         if last.is_none() {
             return Err(Error::BadOption {
-                option: "--port-base",
+                option: Setting::PortBase,
                 value: options.port_base.to_string(),
                 why: "the four ports do not fit".into(),
             });
@@ -247,7 +239,7 @@ impl Arrange for Ballroom {
     }
 }
 
-impl Compete for Ballroom {
+impl GameFormat for Ballroom {
     const MIN_ENTRANTS: usize = PLAYERS;
     type TournamentOptions = TournamentOptions;
 

@@ -10,11 +10,11 @@ pub mod tournament;
 pub mod trace;
 
 use crate::error::Result;
-use crate::format::{Compete, Field, Fixture, Format};
+use crate::format::{Field, Fixture, Format, GameFormat};
 use crate::game::{Playable, Setup, Stepped};
-use crate::protocol::Speak;
+use crate::protocol::GameProtocol;
 use crate::record::Record;
-use crate::setup::Arrange;
+use crate::setup::GameSetup;
 use arena_core::games::colorfight::{Action, ColorFight, Params, Refusal, Variant};
 use arena_core::{Game, Seat};
 use serde_json::Value;
@@ -70,7 +70,7 @@ impl Playable for ColorFight {
     crate::game::json_from!(json);
 }
 
-impl Speak for ColorFight {
+impl GameProtocol for ColorFight {
     fn time_limit(_: &Params) -> (Duration, u32) {
         (PER_ANSWER, 1)
     }
@@ -102,7 +102,7 @@ impl Record for ColorFight {
     crate::record::replay_from!(trace);
 }
 
-impl Arrange for ColorFight {
+impl GameSetup for ColorFight {
     type PlayOptions = PlayOptions;
 
     fn setup(options: &PlayOptions, bots: usize) -> Result<Setup<Self>> {
@@ -122,7 +122,7 @@ impl Arrange for ColorFight {
     }
 }
 
-impl Compete for ColorFight {
+impl GameFormat for ColorFight {
     /// Tournaments play Conquest on the default grid, one seat per entrant at the table.
     type TournamentOptions = ();
 

@@ -6,12 +6,12 @@ pub mod tournament;
 pub mod trace;
 
 use crate::error::{Error, Result};
-use crate::format::{Compete, Field, Fixture, Format};
+use crate::format::{Field, Fixture, Format, GameFormat};
 use crate::game::{Plan, Playable, Setup};
 use crate::process::Lines;
-use crate::protocol::{JsonLines, Protocol, Speak};
+use crate::protocol::{GameProtocol, JsonLines, Protocol};
 use crate::record::Record;
-use crate::setup::Arrange;
+use crate::setup::GameSetup;
 use arena_core::games::mammut::{Action, Mammut, Params, PLAYERS};
 use arena_core::{Game, Seat};
 use serde_json::Value;
@@ -55,7 +55,7 @@ impl Playable for Mammut {
     crate::game::json_from!(json);
 }
 
-impl Speak for Mammut {
+impl GameProtocol for Mammut {
     fn time_limit(_: &Params) -> (Duration, u32) {
         (PER_ACTION, 1)
     }
@@ -81,7 +81,7 @@ impl Record for Mammut {
     crate::record::replay_from!(trace);
 }
 
-impl Arrange for Mammut {
+impl GameSetup for Mammut {
     // Mammut has no options of its own.
     type PlayOptions = ();
 
@@ -90,7 +90,7 @@ impl Arrange for Mammut {
     }
 }
 
-impl Compete for Mammut {
+impl GameFormat for Mammut {
     const MIN_ENTRANTS: usize = PLAYERS;
     type TournamentOptions = ();
 

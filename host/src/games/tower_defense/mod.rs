@@ -7,12 +7,12 @@ pub mod tournament;
 pub mod trace;
 
 use crate::error::Result;
-use crate::format::{Compete, Field, Fixture, Format};
+use crate::format::{Field, Fixture, Format, GameFormat};
 use crate::game::{Playable, Setup};
-use crate::protocol::Speak;
+use crate::protocol::GameProtocol;
 use crate::record::Record;
 use crate::replay::Head;
-use crate::setup::Arrange;
+use crate::setup::GameSetup;
 use arena_core::games::tower_defense::{Action, Params, TowerDefense, Variant};
 use arena_core::{Game, Seat};
 use serde_json::Value;
@@ -90,7 +90,7 @@ impl Playable for TowerDefense {
     crate::game::json_from!(json);
 }
 
-impl Speak for TowerDefense {
+impl GameProtocol for TowerDefense {
     fn time_limit(params: &Params) -> (Duration, u32) {
         (per_turn(params.variant), 100)
     }
@@ -119,7 +119,7 @@ impl Record for TowerDefense {
     }
 }
 
-impl Arrange for TowerDefense {
+impl GameSetup for TowerDefense {
     type PlayOptions = PlayOptions;
 
     fn setup(options: &PlayOptions, _bots: usize) -> Result<Setup<Self>> {
@@ -131,7 +131,7 @@ impl Arrange for TowerDefense {
     }
 }
 
-impl Compete for TowerDefense {
+impl GameFormat for TowerDefense {
     type TournamentOptions = TournamentOptions;
 
     fn fixture_setup(options: &TournamentOptions, _: &Fixture) -> Result<Setup<Self>> {

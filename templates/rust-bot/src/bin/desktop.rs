@@ -5,7 +5,8 @@
 //!
 //! `cargo run --release -- [matches=N] [first=N] [digest=N] [maxsteps=N]`: N matches of the
 //! rotation (default: the lineup once), from match `first`, a digest every `digest` turns
-//! (0: only the final one).
+//! (0: only the final one). `cargo run --release -- lineup`: the lineup's entries, one line each,
+//! with which seats are this crate's bots (what `./cost.sh` reads).
 
 use arena_firmware::board::{Event, Listener, Parts};
 use arena_firmware::cost::NoClock;
@@ -61,6 +62,10 @@ fn main() {
         ..RunConfig::default()
     };
     for arg in std::env::args().skip(1) {
+        if arg == "lineup" {
+            lineup();
+            return;
+        }
         let parsed = arg.split_once('=').and_then(|(key, value)| {
             let n: u32 = value.parse().ok()?;
             match key {
@@ -73,7 +78,9 @@ fn main() {
             Some(())
         });
         if parsed.is_none() {
-            eprintln!("desktop: unknown argument {arg:?}: matches=N first=N digest=N maxsteps=N");
+            eprintln!(
+                "desktop: unknown argument {arg:?}: matches=N first=N digest=N maxsteps=N, or lineup"
+            );
             std::process::exit(2);
         }
     }
@@ -84,4 +91,41 @@ fn main() {
     };
     let played = arena_firmware::run::<mybot::MyLineup, _>(&mut board, &cfg);
     println!("done matches={played}");
+}
+
+/// Says whose each seat's bot is.
+struct Users(u32);
+
+impl arena_firmware::lineup::Visit for Users {
+    type Out = ();
+    fn visit<G: arena_firmware::Screen + arena_core::Roster>(
+        self,
+        entry: &arena_firmware::Entry,
+        seats: &[arena_firmware::lineup::Pick<G>],
+        _params: &dyn Fn() -> Option<G::Params>,
+    ) {
+        let users: Vec<bool> = seats
+            .iter()
+            .map(|p| matches!(p, arena_firmware::lineup::Pick::User { .. }))
+            .collect();
+        println!(
+            "entry m={} game={} config={} bots={:?} users={users:?}",
+            self.0,
+            G::NAME,
+            entry.config,
+            entry.bots
+        );
+    }
+    fn skip(self, entry: &arena_firmware::Entry) {
+        println!("entry m={} skipped config={}", self.0, entry.config);
+    }
+}
+
+/// `desktop lineup`: one line an entry of the lineup, which seats are this crate's bots (`users=`
+/// by seat: `true` for a user's bot, `false` for a built-in): `cargo xtask cost --template`
+/// reads them.
+fn lineup() {
+    for i in 0..mybot::MyLineup::LEN {
+        <mybot::MyLineup as Lineup>::visit(i, Users(u32::try_from(i).unwrap_or(u32::MAX)));
+    }
 }

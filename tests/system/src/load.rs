@@ -39,6 +39,29 @@ const LOCK_P99_US: u64 = 1_000;
 /// The bound on the server's peak resident memory, in KiB.
 const PEAK_RSS_KB: u64 = 128 * 1024;
 
+/// `cargo xtask load-test`'s options (`arena-system-tests load-test`'s).
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The arena binary to run (default: a debug build, built first).
+    #[arg(long, value_name = "FILE")]
+    pub arena: Option<PathBuf>,
+    /// The game's length in ticks.
+    #[arg(long, value_name = "N", default_value_t = TICKS)]
+    pub ticks: u32,
+    /// The game's seed.
+    #[arg(long, value_name = "S", default_value_t = SEED)]
+    pub seed: u64,
+    /// Another client: its command and arguments in one word, the server's URL added;
+    /// its last line of output is JSON with `accepted`, `attacks` and `cell_num`,
+    /// as the example bot prints.
+    #[arg(long, value_name = "CMD ARGS", verbatim_doc_comment)]
+    pub client: Option<String>,
+}
+
+/// The default game: 300 ticks, seed 7.
+pub const TICKS: u32 = 300;
+pub const SEED: u64 = 7;
+
 struct Options {
     arena: PathBuf,
     ticks: u32,
@@ -67,7 +90,7 @@ struct Tally {
     statuses: BTreeMap<u16, u64>,
 }
 
-pub fn run(args: &[String]) -> Result<()> {
+pub fn run(args: Args) -> Result<()> {
     let o = options(args)?;
     let work = crate::root().join("target/load-test");
     std::fs::create_dir_all(&work)?;
@@ -85,10 +108,9 @@ pub fn run(args: &[String]) -> Result<()> {
     unreachable!("the loop returns")
 }
 
-fn options(args: &[String]) -> Result<Options> {
-    let flag = |name: &str| crate::flag(args, name);
-    let arena = match flag("--arena") {
-        Some(a) => PathBuf::from(a),
+fn options(args: Args) -> Result<Options> {
+    let arena = match args.arena {
+        Some(a) => a,
         None => {
             crate::run("cargo", &["build", "-p", "arena-host", "--bin", "arena"])?;
             crate::root().join("target/debug/arena")
@@ -96,9 +118,9 @@ fn options(args: &[String]) -> Result<Options> {
     };
     Ok(Options {
         arena,
-        ticks: flag("--ticks").map_or(Ok(300), |t| t.parse())?,
-        seed: flag("--seed").map_or(Ok(7), |t| t.parse())?,
-        client: match flag("--client") {
+        ticks: args.ticks,
+        seed: args.seed,
+        client: match args.client {
             Some(c) => c.split_whitespace().map(String::from).collect(),
             None => vec![
                 "python3".into(),
@@ -197,7 +219,7 @@ fn game(o: &Options, trace: &Path, loaded: bool) -> Result<Run> {
     Ok(Run { bot, report, load })
 }
 
-/// The load, in a process of its own (`cargo xtask load-gen ADDR`, see [`generate`]) until
+/// The load, in a process of its own (`arena-system-tests load-gen ADDR`, see [`generate`]) until
 /// [`Load::stop`] closes its stdin.
 struct Load {
     child: std::process::Child,
@@ -210,7 +232,7 @@ impl Load {
     /// another machine's would be, not to the server's (spawned by this one, in its session).
     fn start(addr: SocketAddr) -> Result<Load> {
         let child = Command::new("setsid")
-            // This xtask's own binary through /proc: a build during `cargo xtask test` (cargo
+            // This very binary through /proc: a build during `cargo xtask test` (cargo
             // test's) may have replaced the file it was started from.
             .arg(format!("/proc/{}/exe", std::process::id()))
             .args(["load-gen", &addr.to_string()])
@@ -239,10 +261,9 @@ impl Load {
     }
 }
 
-/// `cargo xtask load-gen ADDR`: the half-open connections and the flooders against ADDR until
+/// `arena-system-tests load-gen ADDR`: the half-open connections and the flooders against ADDR until
 /// stdin closes, then the tally as one JSON line.
-pub fn generate(args: &[String]) -> Result<()> {
-    let addr: SocketAddr = args.first().context("load-gen ADDR")?.parse()?;
+pub fn generate(addr: SocketAddr) -> Result<()> {
     let threads = Threads::start(addr);
     let _ = std::io::copy(&mut std::io::stdin(), &mut std::io::sink());
     let t = threads.stop();

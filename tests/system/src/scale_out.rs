@@ -35,8 +35,8 @@ struct Measure {
     matches: usize,
 }
 
-/// The whole run: install what is missing, build `arena` unless given one, start the cluster, run
-/// both recipes and a single run, compare, stop the cluster.
+/// The whole run: check that Slurm, munge and GNU parallel are there, build `arena` unless given
+/// one, start the cluster, run both recipes and a single run, compare, stop the cluster.
 pub fn run(arena: Option<PathBuf>) -> Result<()> {
     let root = crate::root();
     let page =
@@ -49,9 +49,8 @@ pub fn run(arena: Option<PathBuf>) -> Result<()> {
         id_u() == "0",
         "scale-out starts munged, slurmctld and slurmd as root: run it as root (CI does)"
     );
+    installed()?;
     let total = Instant::now();
-    install()?;
-    let installed = total.elapsed();
     let arena = match arena {
         Some(a) => a,
         None => {
@@ -118,9 +117,8 @@ pub fn run(arena: Option<PathBuf>) -> Result<()> {
         );
     }
     println!(
-        "scale-out: all done in {:.1} s, {:.1} s of it installing (logs and results in {})",
+        "scale-out: all done in {:.1} s (logs and results in {})",
         total.elapsed().as_secs_f64(),
-        installed.as_secs_f64(),
         base.display()
     );
     Ok(())
@@ -487,28 +485,37 @@ fn id_u() -> String {
 
 /// A program on PATH or in /usr/sbin (where Debian puts the daemons; not on every user's PATH).
 fn program(name: &str) -> Option<PathBuf> {
-    if crate::tools::on_path(name) {
+    if crate::on_path(name) {
         return Some(PathBuf::from(name));
     }
     let sbin = Path::new("/usr/sbin").join(name);
     sbin.is_file().then_some(sbin)
 }
 
-/// Debian's slurm-wlm (slurmctld, slurmd and the clients), munge and GNU parallel, if missing.
-fn install() -> Result<()> {
-    let wanted = [
-        "munged",
-        "munge",
-        "slurmctld",
-        "slurmd",
-        "sbatch",
-        "sinfo",
-        "parallel",
-    ];
-    if wanted.iter().all(|p| program(p).is_some()) {
-        return Ok(());
-    }
-    crate::setup::apt("scale-out", "slurm-wlm munge parallel")
+/// The programs the recipes and the cluster need: Debian's slurm-wlm (slurmctld, slurmd and the
+/// clients), munge and GNU parallel, which `cargo xtask setup` installs.
+const NEEDED: [&str; 7] = [
+    "munged",
+    "munge",
+    "slurmctld",
+    "slurmd",
+    "sbatch",
+    "sinfo",
+    "parallel",
+];
+
+/// Fails, naming `cargo xtask setup`, when a program of [`NEEDED`] is missing.
+fn installed() -> Result<()> {
+    let missing: Vec<&str> = NEEDED
+        .into_iter()
+        .filter(|p| program(p).is_none())
+        .collect();
+    ensure!(
+        missing.is_empty(),
+        "scale-out needs {} (Debian's slurm-wlm, munge, parallel): run `cargo xtask setup`",
+        missing.join(", ")
+    );
+    Ok(())
 }
 
 /// Ends every process working in `dir` (its working directory there or below), this one aside, and
