@@ -695,11 +695,10 @@ fn seat_orders<
 ) {
     let mut action = heapless::Vec::new();
     bot.act_into(&g.view(seat), &mut action);
-    for o in action {
-        if orders.push(o).is_err() {
-            break;
-        }
-    }
+    // By reference: `for o in action` moved the whole buffer into its iterator, a second copy
+    // of it in this frame, under the bots' (on the Pico, Ants on tutorial1).
+    let room = orders.capacity().saturating_sub(orders.len());
+    let _ = orders.extend_from_slice(action.get(..room).unwrap_or(&action));
 }
 
 impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>
