@@ -1,4 +1,4 @@
-//! The Raspberry Pi Pico firmware on the emulated RP2040 (`boards/rp-pico/emulator`, a Node harness
+//! The Raspberry Pi Pico firmware on the emulated RP2040 (`host/xtask/emulators/rp2040`, a Node harness
 //! over rp2040js): building it, checking the harness's packages, running the release ELF with the
 //! RTT log decoded by `defmt-print`, and the M0+ cost table.
 //!
