@@ -175,6 +175,11 @@ pub trait Harness: Default + Sized {
     /// The harness's command line for `run` (without the output plumbing): [`Run::common`] and
     /// the board's own options.
     fn command(run: &Run<'_, Self>, summary: &Path) -> Command;
+    /// What the harness left in the frames folder `dir` made into the PNG frames that
+    /// frames.jsonl names (a harness that hands back frame buffers); by default nothing to do.
+    fn pictures(_dir: &Path) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// One emulated run; `own` holds the options of the board's harness alone.
@@ -288,7 +293,10 @@ impl<'a, H: Harness> Run<'a, H> {
             );
         }
         let frames = match self.frames {
-            Some(dir) => frames(dir, &lines)?,
+            Some(dir) => {
+                H::pictures(dir)?;
+                frames(dir, &lines)?
+            }
             None => Vec::new(),
         };
         Ok(Ran {

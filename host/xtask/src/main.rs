@@ -44,6 +44,7 @@ mod mutants;
 mod panics;
 mod pico;
 mod pico_check;
+mod picture;
 mod python;
 mod qemu;
 mod setup;

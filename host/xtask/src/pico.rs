@@ -65,7 +65,15 @@ impl crate::emulator::Harness for Options<'_> {
         }
         node
     }
+
+    /// The OLED's frame buffers (`frame-NNNN.pgm`, 128x64) as PNGs four times their size.
+    fn pictures(dir: &Path) -> Result<()> {
+        crate::picture::frames_to_png(dir, PNG_SCALE).map(drop)
+    }
 }
+
+/// How many times the OLED's 128x64 pixels are scaled in the PNG frames.
+pub const PNG_SCALE: u32 = 4;
 
 pub use crate::emulator::Ran;
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The Pocket Arena rp-pico firmware on an emulated Raspberry Pi Pico.
 //
-//   node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE]
+//   node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--summary FILE]
 //                 [--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES] [--pace N]
 //
 // --pace N: the turns a second the firmware keeps, written over its ARENA_PACE in flash before the
@@ -12,9 +12,11 @@
 // stdout: the RTT up-channel 0, byte for byte as a probe reads it (pipe it to `defmt-print -e ELF`).
 // stderr: what the harness says, each line starting with "emulator:".
 // --frames DIR: each frame the firmware announces ("frame m=.. t=.. k=.." in its log) as
-//   DIR/frame-NNNN.png (the OLED's 128x64 picture, scaled S times, default 4) and a line of
-//   DIR/frames.jsonl; with --every N, the picture after every N-th turn of each match too (taken when
-//   the firmware logs the next turn's digest, so it needs a digest every turn).
+//   DIR/frame-NNNN.pgm (the OLED's 128x64 frame buffer as the panel shows it: a binary PGM, one byte
+//   a pixel, 0 off and the contrast's gray on; xtask writes the PNG from it) and a line of
+//   DIR/frames.jsonl (whose `png` names the PNG xtask writes); with --every N, the picture after
+//   every N-th turn of each match too (taken when the firmware logs the next turn's digest, so it
+//   needs a digest every turn).
 // Exit status: 0 when N matches were played; 1 when the firmware faulted (a panic ends in a
 // HardFault), the core locked up or the ROM lacked a function; 2 for bad arguments or a bad ELF;
 // 3 when the run timed out: --timeout seconds of wall clock (default 900), --max-cycles emulated
@@ -27,11 +29,11 @@ import { ElfError } from './lib/elf.mjs';
 import { DefmtError } from './lib/defmt.mjs';
 import { RttError } from './lib/rtt.mjs';
 import { EmulatedPico, HEIGHT, WIDTH } from './lib/pico.mjs';
-import { picturePng } from './lib/png.mjs';
+import { framePgm } from './lib/pgm.mjs';
 import { Uf2Error } from './lib/uf2.mjs';
 
 const USAGE =
-  'usage: node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE] ' +
+  'usage: node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--summary FILE] ' +
   '[--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES] [--pace N]';
 
 function say(msg) {
@@ -44,8 +46,8 @@ function fail(status, msg) {
 }
 
 function parseArgs(argv) {
-  const opts = { scale: 4, timeout: 900, silence: 1e9, maxCycles: Infinity, chunk: 8192 };
-  const numbers = { '--every': 'every', '--matches': 'matches', '--scale': 'scale', '--timeout': 'timeout', '--silence': 'silence', '--max-cycles': 'maxCycles', '--chunk': 'chunk', '--pace': 'pace' };
+  const opts = { timeout: 900, silence: 1e9, maxCycles: Infinity, chunk: 8192 };
+  const numbers = { '--every': 'every', '--matches': 'matches', '--timeout': 'timeout', '--silence': 'silence', '--max-cycles': 'maxCycles', '--chunk': 'chunk', '--pace': 'pace' };
   const strings = { '--elf': 'elf', '--uf2': 'uf2', '--frames': 'frames', '--summary': 'summary' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -68,7 +70,6 @@ function parseArgs(argv) {
     }
   }
   if (!opts.elf) fail(2, `no --elf\n${USAGE}`);
-  if (opts.scale < 1 || opts.scale > 16) fail(2, '--scale must be 1 to 16');
   if (opts.chunk < 1) fail(2, '--chunk must be at least 1');
   if (opts.pace !== undefined && opts.pace > 0xffffffff) fail(2, '--pace must fit in 32 bits');
   return opts;
@@ -132,8 +133,9 @@ async function main() {
       onLog: (bytes) => out.write(bytes),
       onFrame: opts.frames
         ? (k, f) => {
-            const name = `frame-${String(k).padStart(4, '0')}.png`;
-            writeFileSync(join(opts.frames, name), picturePng(f.picture, WIDTH, HEIGHT, opts.scale, f.onLevel));
+            const stem = `frame-${String(k).padStart(4, '0')}`;
+            const name = `${stem}.png`;
+            writeFileSync(join(opts.frames, `${stem}.pgm`), framePgm(f.picture, WIDTH, HEIGHT, f.onLevel));
             appendFileSync(join(opts.frames, 'frames.jsonl'), `${JSON.stringify({ k, m: f.m, t: f.t, announced: f.announced, cycle: f.cycle, png: name })}\n`);
           }
         : undefined,
