@@ -45,6 +45,7 @@ mod panics;
 mod pico;
 mod pico_check;
 mod picture;
+mod probe;
 mod python;
 mod qemu;
 mod setup;
