@@ -172,3 +172,19 @@ def test_the_bots_index_plays_as_the_bot(game, config, bot):
         theirs.step({a: None for a in theirs.agents})
         assert mine.digest() == theirs.digest()
     assert indexed >= 20
+
+
+def test_bad_discrete_actions_are_refusals():
+    """Picks past a slot's choices, negative or not one per slot, and indices past Ballroom's list
+    are refused and said so, never raised; the match goes on."""
+    env = pocket_arena.ants.parallel_env(turns=20)
+    env.reset(seed=1)
+    for bad in ([5] * 128, [-1] + [0] * 127, [1, 2, 3]):
+        before = env._m.turn
+        _, _, _, _, infos = env.step({"player_0": np.array(bad), "player_1": None})
+        assert infos["player_0"]["refused"] == 1 and env._m.turn == before + 1
+        assert any("not in the space" in w or "JSON" in w for w in infos["player_0"]["why"])
+    b = pocket_arena.ballroom.parallel_env(turn_limit=5)
+    b.reset(seed=1)
+    _, _, _, _, infos = b.step({a: 121 for a in b.agents})
+    assert all(i["refused"] == 1 for i in infos.values())
