@@ -188,3 +188,26 @@ def test_bad_discrete_actions_are_refusals():
     b.reset(seed=1)
     _, _, _, _, infos = b.step({a: 121 for a in b.agents})
     assert all(i["refused"] == 1 for i in infos.values())
+
+
+@pytest.mark.parametrize("game,config", [("ballroom", {}), ("ants", {"turns": 40})])
+def test_supersuit_vec_env_takes_the_discrete_spaces(game, config):
+    """SuperSuit's concatenated vector env over the discrete parallel env (Ants: a MultiDiscrete
+    action per row), stepped with samples of the space past the matches' ends."""
+    ss = pytest.importorskip("supersuit")
+    env = getattr(pocket_arena, game).parallel_env(**config, turn_limit=8)
+    vec = ss.concat_vec_envs_v1(ss.pettingzoo_env_to_vec_env_v1(env), 2, num_cpus=0, base_class="gymnasium")
+    try:
+        obs, _ = vec.reset(seed=1)
+        n = obs.shape[0]
+        assert n == 2 * len(env.possible_agents)
+        vec.action_space.seed(0)
+        ends = 0
+        for _ in range(80):
+            acts = np.stack([vec.action_space.sample() for _ in range(n)])
+            obs, rewards, terms, truncs, _ = vec.step(acts)
+            assert obs.shape[0] == rewards.shape[0] == n
+            ends += int(np.sum(terms | truncs))
+        assert ends >= n
+    finally:
+        vec.close()
