@@ -91,8 +91,12 @@ def test_ants_factored_is_its_json(config):
     js = pocket_arena.ants.parallel_env(**config, action_type="json")
     space = disc.action_space("player_0")
     assert disc.action_type == "discrete" and list(space.nvec) == [5] * 128
-    _, infos = disc.reset(seed=4)
+    obs, infos = disc.reset(seed=4)
     js.reset(seed=4)
+    fields = disc.obs_fields
+    with open(disc.config["map"]) as f:
+        cols = next(int(line.split()[1]) for line in f if line.startswith("cols"))
+    plane = [i for i, f in enumerate(fields) if f.startswith("own_ant_")]
     orders, moved = 0, 0
     while disc.agents:
         acts, jacts = {}, {}
@@ -101,6 +105,9 @@ def test_ants_factored_is_its_json(config):
             mask = infos[a]["action_mask"]
             assert mask.shape == (640,) and mask.dtype == np.int8
             slots = ant_slots(disc, seat)
+            # Slot s is the s-th own ant of the observation's own_ant plane (row-major).
+            cells = np.flatnonzero(obs[a][plane])[:128]
+            assert [(int(i) // cols, int(i) % cols) for i in cells] == [tuple(x) for x in slots]
             rows = mask.reshape(128, 5)
             # Empty slots: only "stay"; every slot may stay.
             assert np.all(rows[:, 0] == 1) and not rows[len(slots):, 1:].any()
@@ -108,7 +115,7 @@ def test_ants_factored_is_its_json(config):
             assert space.contains(picks)
             acts[a], jacts[a] = picks, ants_json(disc, seat, picks)
             orders += len(jacts[a])
-        _, _, _, _, infos = disc.step(acts)
+        obs, _, _, _, infos = disc.step(acts)
         _, _, _, _, jinfos = js.step(jacts)
         assert disc.digest() == js.digest()
         for a in infos:
