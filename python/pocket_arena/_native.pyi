@@ -89,6 +89,10 @@ class VecMatch:
     def seeds(self) -> list[int]: ...
     def reset(self, seed: Optional[int] = None, copy: bool = True) -> tuple: ...
     def step(self, actions=None, policy: Optional[str] = None, picks=None, copy: bool = True) -> tuple: ...
+    listed: int
+    factors: Optional[Tuple[int, int]]
+    def step_factored(self, picks: npt.NDArray[np.int64], policy: Optional[str] = None, copy: bool = True) -> tuple:
+        """As `step`, with `picks` `(n, agents, slots)`: one choice per slot of a factored list (Ants)."""
 
 def games() -> dict[str, list[str]]:
     """The games (folder names) and each one's built-in bots."""

@@ -114,6 +114,14 @@ pub trait DynEnv: Send {
         picks: &[(Seat, usize)],
         policy: Option<&str>,
     ) -> Result<Vec<SeatStep>, String>;
+    /// One step with Python's seats' choices of a factored list (`(seat, one choice per slot)`:
+    /// [`DynEnv::factors`]); picks that make no action (not one per slot, or past a slot's
+    /// choices) are refused, the seat passing; seats without picks play `policy`, or pass.
+    fn step_factored(
+        &mut self,
+        picks: &[(Seat, Vec<usize>)],
+        policy: Option<&str>,
+    ) -> Result<Vec<SeatStep>, String>;
     /// The canonical action JSON the built-in bot `name` (seeded as `arena play` seeds it at
     /// `seat`) plays now.
     fn bot_action(&mut self, seat: Seat, name: &str) -> Result<String, String>;
@@ -860,6 +868,34 @@ impl<G: Teach> DynEnv for Env<G> {
             if let Some(s) = steps.get_mut(seat) {
                 s.refused += 1;
                 s.why.push(format!("action {i}: not in the list"));
+            }
+        }
+        Ok(steps)
+    }
+
+    fn step_factored(
+        &mut self,
+        picks: &[(Seat, Vec<usize>)],
+        policy: Option<&str>,
+    ) -> Result<Vec<SeatStep>, String> {
+        let given: Vec<Seat> = picks.iter().map(|(s, _)| *s).collect();
+        let mut advised = match policy {
+            Some(p) => self.advise(&given, p)?,
+            None => Vec::new(),
+        };
+        let mut off = Vec::new();
+        for (seat, choices) in picks {
+            match self.with_judged(|g| G::factored_action(g, *seat, choices)) {
+                Some(a) => advised.push((*seat, a.into())),
+                None => off.push(*seat),
+            }
+        }
+        let mut steps = self.step_with(&[], advised);
+        for seat in off {
+            if let Some(s) = steps.get_mut(seat) {
+                s.refused += 1;
+                s.why
+                    .push("picks: not one choice of the space per slot".into());
             }
         }
         Ok(steps)

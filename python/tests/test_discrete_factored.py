@@ -218,3 +218,47 @@ def test_supersuit_vec_env_takes_the_discrete_spaces(game, config):
         assert ends >= n
     finally:
         vec.close()
+
+
+def test_vector_env_takes_a_choice_per_ant_slot():
+    """VectorEnv's `(n, agents, slots)` picks for Ants: the matches are those of a second vector
+    given the equivalent order lines as JSON (written from its observations' own_ant planes),
+    digest for digest; legal picks from the batched masks are never refused, and a choice past
+    its slot's is."""
+    from pocket_arena.vector import VectorEnv
+
+    path = pocket_arena.ants.parallel_env().config["map"]
+    with open(path) as f:
+        cols = next(int(line.split()[1]) for line in f if line.startswith("cols"))
+    v = VectorEnv("ants", 3, seed=5, turns=40, map=path)
+    w = VectorEnv("ants", 3, seed=5, turns=40, map=path)
+    assert v.factors == (128, 5)
+    _, infos = v.reset()
+    wobs, _ = w.reset()
+    assert list(v.digests()) == list(w.digests())
+    rng = np.random.default_rng(2)
+    agents = v.possible_agents
+    plane = slice(2 + 2 * (wobs.shape[2] - 2) // 7, 2 + 3 * (wobs.shape[2] - 2) // 7)
+    orders = 0
+    for _ in range(20):
+        masks = infos["action_mask"].reshape(3, len(agents), 128, 5)
+        picks = np.array([[[rng.choice(np.flatnonzero(row)) for row in masks[i, k]] for k in range(len(agents))] for i in range(3)])
+        _, _, _, _, infos = v.step(picks)
+        assert int(infos["refused"].sum()) == 0
+        given = []
+        for i in range(3):
+            per = {}
+            for k, a in enumerate(agents):
+                cells = np.flatnonzero(wobs[i, k, plane])[:128]
+                per[a] = [f"o {c // cols} {c % cols} {DIRS[p - 1]}" for c, p in zip(cells, picks[i, k]) if p > 0]
+                orders += len(per[a])
+            given.append(per)
+        wobs, _, _, _, _ = w.step(given)
+        assert list(v.digests()) == list(w.digests())
+    assert orders > 50
+    bad = np.zeros((3, len(agents), 128), dtype=np.int64)
+    bad[:, :, 0] = 5
+    _, _, _, _, infos = v.step(bad)
+    assert (infos["refused"] == 1).all()
+    with pytest.raises(ValueError, match="picks"):
+        v.step(np.zeros((3, len(agents), 7), dtype=np.int64))
