@@ -211,6 +211,9 @@ pub struct Env<G: Teach> {
     /// Built-in bots by seat.
     bots: Vec<(Seat, String)>,
     text: bool,
+    /// The seed the match was asked for: what plays it again (the plan's own may differ, as
+    /// Ants' engine seed is signed and its RNG takes its magnitude).
+    seed: u64,
     plan: Plan<G>,
     game: Box<G>,
     seated: Vec<Seated<G>>,
@@ -289,6 +292,7 @@ impl<G: Teach> Env<G> {
             kwargs,
             bots,
             text,
+            seed,
             plan,
             game,
             seated,
@@ -651,12 +655,13 @@ impl<G: Teach> DynEnv for Env<G> {
         self.plan.config.clone()
     }
     fn seed(&self) -> u64 {
-        self.plan.seed
+        self.seed
     }
 
     fn reset(&mut self, seed: u64) -> Result<(), String> {
         let (plan, game, seated, agents) = Self::open(&self.kwargs, &self.bots, self.text, seed)?;
         self.start = game.turn();
+        self.seed = seed;
         self.plan = plan;
         self.game = game;
         self.seated = seated;
