@@ -93,6 +93,11 @@ impl crate::emulator::Harness for Options {
         }
         Ok(cmd)
     }
+
+    /// The LCD's frame buffers (`frame-NNNN.ppm`, 240x240 RGB) as PNGs of the same size.
+    fn pictures(dir: &Path) -> Result<()> {
+        crate::picture::frames_to_png(dir, 1).map(drop)
+    }
 }
 
 /// The Cortex-M0+ report, when `cargo xtask cost --board rp-pico` has left one.
