@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """The Pocket Arena stm32f411 firmware on an emulated STM32F411CE (Black Pill) with an ST7789.
 
-  python f411.py --elf ELF [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE]
+  python f411.py --elf ELF [--matches N] [--frames DIR] [--every N] [--summary FILE]
                  [--timeout SECONDS] [--silence SECONDS] [--count] [--build DIR]
 
 stdout: the RTT up-channel 0, byte for byte as a probe reads it (pipe it to `defmt-print -e ELF`).
 stderr: what the harness says, each line starting with "emulator:".
 --frames DIR: each frame the firmware announces ("frame m=.. t=.. k=.." in its log) as
-  DIR/frame-NNNN.png (the LCD's 240x240 picture, scaled S times, default 1) and a line of
-  DIR/frames.jsonl; with --every N, the picture after every N-th turn of each match too (taken when
+  DIR/frame-NNNN.ppm (the LCD's 240x240 frame buffer as the panel shows it: a binary PPM, RGB888;
+  xtask writes the PNG from it) and a line of DIR/frames.jsonl (whose `png` names that PNG); with --every N, the picture after every N-th turn of each match too (taken when
   the firmware logs the next turn's digest, so it needs a digest every turn).
 --count: DWT CYCCNT counts the instructions executed (a C hook on each; slower); without it
   CYCCNT advances by one a read, and costs in the log mean nothing.
@@ -38,7 +38,6 @@ sys.path.insert(0, HERE)
 from harness.board import F411  # noqa: E402
 from harness.defmt import DefmtError  # noqa: E402
 from harness.elf import ElfError  # noqa: E402
-from harness.png import rgb_png  # noqa: E402
 from harness.rtt import RttError  # noqa: E402
 from harness.st7789 import HEIGHT, WIDTH  # noqa: E402
 
@@ -64,7 +63,6 @@ def main():
     p.add_argument('--matches', type=int)
     p.add_argument('--frames')
     p.add_argument('--every', type=int)
-    p.add_argument('--scale', type=int, default=1)
     p.add_argument('--summary')
     p.add_argument('--timeout', type=float, default=900)
     p.add_argument('--silence', type=float, default=60)
@@ -75,8 +73,6 @@ def main():
     p.add_argument('--build')
     p.add_argument('--chunk', type=float, default=1.0)
     opts = p.parse_args()
-    if not 1 <= opts.scale <= 8:
-        fail(2, '--scale must be 1 to 8')
     for name in ('matches', 'every', 'frames_max'):
         v = getattr(opts, name)
         if v is not None and v < 0:
@@ -102,8 +98,8 @@ def main():
 
     def on_frame(k, f):
         name = f'frame-{k:04d}.png'
-        with open(os.path.join(opts.frames, name), 'wb') as png:
-            png.write(rgb_png(f['picture'], WIDTH, HEIGHT, opts.scale))
+        with open(os.path.join(opts.frames, f'frame-{k:04d}.ppm'), 'wb') as ppm:
+            ppm.write(b'P6\n%d %d\n255\n' % (WIDTH, HEIGHT) + bytes(f['picture']))
         with open(os.path.join(opts.frames, 'frames.jsonl'), 'a') as j:
             j.write(json.dumps({'k': k, 'm': f['m'], 't': f['t'], 'announced': f['announced'],
                                 'instructions': f['instructions'], 'png': name}) + '\n')

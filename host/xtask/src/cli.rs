@@ -55,7 +55,7 @@ pub enum Task {
     /// A board's ELF on its emulated chip (rp-pico, stm32f411), as PNG/GIF
     ///
     /// The Pico's release ELF on an emulated RP2040 (rp2040js, the Node harness in
-    /// boards/rp-pico/emulator) with an SSD1306 on I2C0, or the Black Pill's on an emulated
+    /// host/xtask/emulators/rp2040) with an SSD1306 on I2C0, or the Black Pill's on an emulated
     /// STM32F411CE (Unicorn, from PyPI into a venv under target/, the Python harness in
     /// boards/stm32f411/emulator) with an ST7789 on SPI1; the defmt log decoded live, the screen
     /// saved every N turns (and each announced frame) as PNG frames and an animated GIF in

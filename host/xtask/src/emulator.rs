@@ -173,8 +173,15 @@ pub trait Harness: Default + Sized {
     /// after its HardFault.
     fn silenced() -> Self;
     /// The harness's command line for `run` (without the output plumbing): [`Run::common`] and
-    /// the board's own options.
-    fn command(run: &Run<'_, Self>, summary: &Path) -> Command;
+    /// the board's own options; an error when what it needs from the ELF cannot be had. Files it
+    /// writes for the harness go beside `summary`, named `summary` with another extension
+    /// ([`Run::go`] removes `.target.json`).
+    fn command(run: &Run<'_, Self>, summary: &Path) -> Result<Command>;
+    /// What the harness left in the frames folder `dir` made into the PNG frames that
+    /// frames.jsonl names (a harness that hands back frame buffers); by default nothing to do.
+    fn pictures(_dir: &Path) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// One emulated run; `own` holds the options of the board's harness alone.
@@ -211,19 +218,17 @@ impl<'a, H: Harness> Run<'a, H> {
     }
 
     /// The harness's command line (without the output plumbing).
-    pub fn command(&self, summary: &Path) -> Command {
+    pub fn command(&self, summary: &Path) -> Result<Command> {
         H::command(self, summary)
     }
 
     /// `timeout` (30 s after the harness's own limit) of `program script` with the options both
-    /// harnesses take; each board adds its own.
+    /// harnesses take; each board adds its own (and how it gets the ELF).
     pub fn common(&self, program: impl AsRef<OsStr>, script: &Path, summary: &Path) -> Command {
         let mut cmd = Command::new("timeout");
         cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()])
             .arg(program)
             .arg(script)
-            .arg("--elf")
-            .arg(self.elf)
             .arg("--summary")
             .arg(summary)
             .args(["--timeout", &self.timeout_s.to_string()]);
@@ -249,8 +254,9 @@ impl<'a, H: Harness> Run<'a, H> {
             started.elapsed().as_nanos()
         ));
         let _ = std::fs::remove_file(&summary_path);
+        let target_path = summary_path.with_extension("target.json");
         let mut child = self
-            .command(&summary_path)
+            .command(&summary_path)?
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -280,6 +286,7 @@ impl<'a, H: Harness> Run<'a, H> {
             .and_then(|s| serde_json::from_str(&s).ok())
             .unwrap_or(Value::Null);
         let _ = std::fs::remove_file(&summary_path);
+        let _ = std::fs::remove_file(&target_path);
         if status == 124 || status == 137 {
             bail!(
                 "the emulated {} did not stop within {} s (killed)",
@@ -288,7 +295,10 @@ impl<'a, H: Harness> Run<'a, H> {
             );
         }
         let frames = match self.frames {
-            Some(dir) => frames(dir, &lines)?,
+            Some(dir) => {
+                H::pictures(dir)?;
+                frames(dir, &lines)?
+            }
             None => Vec::new(),
         };
         Ok(Ran {
@@ -417,19 +427,26 @@ pub struct BadInput<'a> {
 
 impl BadInput<'_> {
     /// Runs the checks; `harness` is the harness's command line for an ELF, without the output
-    /// plumbing (no defmt-print).
-    pub fn check(&self, harness: impl Fn(&Path) -> Command) -> Result<()> {
+    /// plumbing (no defmt-print), or xtask's refusal of the ELF before any harness starts (which
+    /// counts as exit status 2, the harness's for a bad ELF, with the error as its message).
+    pub fn check(&self, harness: impl Fn(&Path) -> Result<Command>) -> Result<()> {
         let expect_failure = |args: &[&str], elf: &Path, status: i32, says: &str| -> Result<()> {
-            let out = harness(elf)
-                .args(args)
-                .output()
-                .context("cannot start the emulator")?;
-            let err = String::from_utf8_lossy(&out.stderr);
+            let (code, err) = match harness(elf) {
+                Ok(mut cmd) => {
+                    let out = cmd
+                        .args(args)
+                        .output()
+                        .context("cannot start the emulator")?;
+                    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+                    (out.status.code(), err)
+                }
+                Err(e) => (Some(2), format!("{e:#}")),
+            };
             ensure!(
-                out.status.code() == Some(status) && err.contains(says),
+                code == Some(status) && err.contains(says),
                 "the emulator on {} {args:?}: want exit status {status} and `{says}`, got {:?}: {err}",
                 elf.display(),
-                out.status.code()
+                code
             );
             Ok(())
         };

@@ -42,6 +42,8 @@ mod log;
 mod mono;
 mod mutants;
 mod panics;
+mod picture;
+mod probe;
 mod python;
 mod setup;
 mod size;

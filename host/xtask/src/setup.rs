@@ -334,7 +334,7 @@ fn targets(mode: Mode) -> Result<()> {
 }
 
 /// The emulated Pico's harness (Node, rp2040js).
-pub const PICO_EMULATOR: &str = "boards/rp-pico/emulator";
+pub const PICO_EMULATOR: &str = "host/xtask/emulators/rp2040";
 
 /// `npm ci` in the harness folder from the committed lock file, unless node_modules was installed
 /// from this very lock file already (Node itself is one of `setup`'s Debian packages). Checked.

@@ -4,13 +4,11 @@ import os
 import struct
 import sys
 import unittest
-import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 
 from harness.defmt import DefmtError, FrameSplitter, find_format, frame_index, rzcobs_decode, u32_at  # noqa: E402
 from harness.elf import Elf, ElfError  # noqa: E402
-from harness.png import rgb_png  # noqa: E402
 from harness.rtt import RttReader  # noqa: E402
 from harness.st7789 import St7789, expand  # noqa: E402
 
@@ -184,18 +182,6 @@ class RttTest(unittest.TestCase):
         r.commit()
         self.assertEqual(struct.unpack_from('<I', mem, 24 + 16)[0], 2)
         self.assertIsNone(r.take())
-
-
-class PngTest(unittest.TestCase):
-    def test_scaled_rgb(self):
-        png = rgb_png(bytes([255, 0, 0, 0, 0, 255]), 2, 1, scale=2)
-        self.assertEqual(png[:8], b'\x89PNG\r\n\x1a\n')
-        w, h = struct.unpack('>II', png[16:24])
-        self.assertEqual((w, h), (4, 2))
-        idat = png.index(b'IDAT')
-        n = struct.unpack('>I', png[idat - 4:idat])[0]
-        raw = zlib.decompress(png[idat + 4:idat + 4 + n])
-        self.assertEqual(raw, (b'\0' + bytes([255, 0, 0] * 2 + [0, 0, 255] * 2)) * 2)
 
 
 if __name__ == '__main__':

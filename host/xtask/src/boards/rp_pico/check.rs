@@ -45,7 +45,7 @@ pub fn emulate(release: &Path) -> Result<()> {
 }
 
 /// The harness: its Node packages there (`cargo xtask setup` installs them), its unit tests
-/// passed (the ROM, the SSD1306 model, the ELF reader, rzCOBS, PNG).
+/// passed (the ROM, the SSD1306 model, the target file, rzCOBS, the frame buffer as PGM).
 fn harness() -> Result<()> {
     crate::setup::node_packages()?;
     tools::status(
@@ -241,11 +241,13 @@ fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
         timeout: "1",
     }
     .check(|elf| {
+        let target = root().join("target/xtask-pico/bad-input.target.json");
+        pico::write_target(elf, true, &target)?;
         let mut node = Command::new("timeout");
         node.args(["-k", "5", "60", "node"])
             .arg(root().join(pico::EMULATOR).join("pico.mjs"))
-            .arg("--elf")
-            .arg(elf);
-        node
+            .arg("--target")
+            .arg(target);
+        Ok(node)
     })
 }

@@ -1,4 +1,4 @@
-//! The Raspberry Pi Pico firmware on the emulated RP2040 (`boards/rp-pico/emulator`, a Node harness
+//! The Raspberry Pi Pico firmware on the emulated RP2040 (`host/xtask/emulators/rp2040`, a Node harness
 //! over rp2040js): building it, checking the harness's packages, running the release ELF with the
 //! RTT log decoded by `defmt-print`, and the M0+ cost table.
 //!
@@ -57,17 +57,44 @@ impl crate::emulator::Harness for Options<'_> {
         }
     }
 
-    fn command(run: &Run<'_>, summary: &Path) -> Command {
+    fn command(run: &Run<'_>, summary: &Path) -> Result<Command> {
         let script = root().join(EMULATOR).join("pico.mjs");
+        let target = summary.with_extension("target.json");
+        write_target(run.elf, run.own.uf2.is_none(), &target)?;
         let mut node = run.common("node", &script, summary);
+        node.arg("--target").arg(&target);
         if let Some(uf2) = run.own.uf2 {
             node.arg("--uf2").arg(uf2);
         }
         if let Some(n) = run.own.silence {
             node.args(["--silence", &n.to_string()]);
         }
-        node
+        Ok(node)
     }
+
+    /// The OLED's frame buffers (`frame-NNNN.pgm`, 128x64) as PNGs four times their size.
+    fn pictures(dir: &Path) -> Result<()> {
+        crate::picture::frames_to_png(dir, PNG_SCALE).map(drop)
+    }
+}
+
+/// How many times the OLED's 128x64 pixels are scaled in the PNG frames.
+pub const PNG_SCALE: u32 = 4;
+
+/// The log lines the harness acts on, by the start of their defmt strings: it counts the bus
+/// between `start`/`digest`/`final`, stops after N `start`s, and takes the OLED's picture at each
+/// `frame` (and, with `--every`, at `digest`/`final`).
+const FORMATS: [(&str, &str); 4] = [
+    ("start", "start m="),
+    ("frame", "frame m="),
+    ("digest", "digest m="),
+    ("final", "final m="),
+];
+
+/// The harness's `--target` file for `elf` (its segments unless the Pico boots from a UF2 file)
+/// at `to`.
+pub fn write_target(elf: &Path, segments: bool, to: &Path) -> Result<()> {
+    crate::probe::write_target(elf, segments, &FORMATS, to)
 }
 
 pub use crate::emulator::Ran;

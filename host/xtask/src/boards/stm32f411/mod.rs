@@ -71,10 +71,13 @@ impl crate::emulator::Harness for Options {
         }
     }
 
-    fn command(run: &Run<'_>, summary: &Path) -> Command {
+    fn command(run: &Run<'_>, summary: &Path) -> Result<Command> {
         let script = root().join(EMULATOR).join("f411.py");
         let mut cmd = run.common(python(), &script, summary);
-        cmd.arg("--build").arg(build_dir());
+        cmd.arg("--elf")
+            .arg(run.elf)
+            .arg("--build")
+            .arg(build_dir());
         let own = &run.own;
         if let Some(s) = own.silence_s {
             cmd.args(["--silence", &s.to_string()]);
@@ -88,7 +91,12 @@ impl crate::emulator::Harness for Options {
         if let Some(n) = own.frames_max {
             cmd.args(["--frames-max", &n.to_string()]);
         }
-        cmd
+        Ok(cmd)
+    }
+
+    /// The LCD's frame buffers (`frame-NNNN.ppm`, 240x240 RGB) as PNGs of the same size.
+    fn pictures(dir: &Path) -> Result<()> {
+        crate::picture::frames_to_png(dir, 1).map(drop)
     }
 }
 

@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { inflateSync } from 'node:zlib';
 import { test } from 'node:test';
 
 import { BootRom, RomError, code } from '../lib/bootrom.mjs';
-import { FrameSplitter, findFormat, rzcobsDecode } from '../lib/defmt.mjs';
-import { ElfError, parseElf } from '../lib/elf.mjs';
+import { FrameSplitter, rzcobsDecode } from '../lib/defmt.mjs';
 import { FLASH, boot2Crc, writePace } from '../lib/pico.mjs';
-import { crc32, grayPng } from '../lib/png.mjs';
+import { framePgm } from '../lib/pgm.mjs';
+import { TargetError, parseTarget } from '../lib/target.mjs';
 
 test('rzCOBS: the encodings of defmt\'s own encoder tests decode back', () => {
   const cases = [
@@ -36,26 +35,20 @@ test('frames split on zero bytes, across pushes', () => {
   assert.deepEqual(s.pending, [5]);
 });
 
-test('findFormat wants exactly one string with the prefix', () => {
-  const m = new Map([[1, { data: 'frame m={=u32}' }], [2, { data: 'start m={=u32}' }], [3, { data: 'framed' }]]);
-  assert.equal(findFormat(m, 'frame m='), 1);
-  assert.equal(findFormat(m, 'nothing'), undefined);
-  m.set(4, { data: 'frame m=again' });
-  assert.throws(() => findFormat(m, 'frame m='));
-});
-
-test('a malformed ELF is a clear ElfError', () => {
-  assert.throws(() => parseElf(new Uint8Array(10)), ElfError);
-  assert.throws(() => parseElf(new TextEncoder().encode('#!/bin/sh\necho not an elf, but long enough to be read as one......')), /no ELF magic/);
-  const h = new Uint8Array(52);
-  h.set([0x7f, 0x45, 0x4c, 0x46, 1, 1, 1]);
-  h[18] = 40;
-  new DataView(h.buffer).setUint32(28, 1000, true); // program headers past the end
-  new DataView(h.buffer).setUint16(44, 2, true);
-  new DataView(h.buffer).setUint16(42, 32, true);
-  assert.throws(() => parseElf(h), /past the end/);
-  h[18] = 62;
-  assert.throws(() => parseElf(h), /not ARM/);
+test('the target file: segments, symbols and formats checked', () => {
+  const t = parseTarget(JSON.stringify({ segments: [{ addr: 0x10000000, hex: '00ff10' }], rtt: 0x20000010, pace: null, formats: { start: 3, frame: 7 } }));
+  assert.deepEqual([...t.segments[0].data], [0, 255, 16]);
+  assert.equal(t.segments[0].addr, 0x10000000);
+  assert.equal(t.rtt, 0x20000010);
+  assert.equal(t.pace, undefined);
+  assert.deepEqual(t.formats, { start: 3, frame: 7 });
+  const bad = (j, says) => assert.throws(() => parseTarget(typeof j === 'string' ? j : JSON.stringify(j)), (e) => e instanceof TargetError && says.test(e.message));
+  bad('{"segments": [', /not JSON/);
+  bad({ rtt: 1 }, /no "segments"/);
+  bad({ segments: [{ addr: -1, hex: '' }], rtt: 1 }, /addr is no 32-bit address/);
+  bad({ segments: [{ addr: 1, hex: 'abc' }], rtt: 1 }, /hex is no even run/);
+  bad({ segments: [] }, /no "rtt" address/);
+  bad({ segments: [], rtt: 1, formats: { frame: 70000 } }, /formats.frame/);
 });
 
 test('the ROM: header, lookup and functions', () => {
@@ -106,28 +99,24 @@ test('the ROM: header, lookup and functions', () => {
   assert.throws(() => lookup('RE'), RomError, 'flash programming is not provided');
 });
 
-test('boot2 checksum and PNG CRC', () => {
-  // CRC-32/MPEG-2 of "123456789" is 0x0376e6e7; CRC-32 (zlib's) is 0xcbf43926.
+test('boot2 checksum and the frame buffer as PGM', () => {
+  // CRC-32/MPEG-2 of "123456789" is 0x0376e6e7.
   const digits = new TextEncoder().encode('123456789');
   assert.equal(boot2Crc(digits), 0x0376e6e7);
-  assert.equal(crc32(digits), 0xcbf43926);
-  const png = grayPng(2, 1, Uint8Array.from([0, 255]));
-  assert.deepEqual(Array.from(png.subarray(1, 4)), [0x50, 0x4e, 0x47]);
-  const idat = png.indexOf(Buffer.from('IDAT'));
-  const len = png.readUInt32BE(idat - 4);
-  assert.deepEqual(Array.from(inflateSync(png.subarray(idat + 4, idat + 4 + len))), [0, 0, 255]);
+  const pgm = framePgm(Uint8Array.from([0, 1, 1, 0, 0, 1]), 3, 2, 200);
+  assert.deepEqual(Array.from(pgm), [...Buffer.from('P5\n3 2\n255\n'), 0, 200, 200, 0, 0, 200]);
+  assert.throws(() => framePgm(Uint8Array.from([0, 1]), 3, 2, 200), /pixel count/);
 });
 
 test('the pace: the image\'s ARENA_PACE read and written over, in flash only', () => {
   const flash = new Uint8Array(64);
   flash.set([4, 0, 0, 0], 16);
-  const elf = (value) => ({ symbols: [{ name: 'ARENA_PACE', value }] });
-  assert.deepEqual(writePace(elf(FLASH + 16), flash, 0), { inImage: 4, set: 0 });
+  assert.deepEqual(writePace(FLASH + 16, flash, 0), { inImage: 4, set: 0 });
   assert.deepEqual([...flash.subarray(16, 20)], [0, 0, 0, 0]);
-  assert.deepEqual(writePace(elf(FLASH + 16), flash, 0x01020304), { inImage: 0, set: 0x01020304 });
+  assert.deepEqual(writePace(FLASH + 16, flash, 0x01020304), { inImage: 0, set: 0x01020304 });
   assert.deepEqual([...flash.subarray(16, 20)], [4, 3, 2, 1]);
-  assert.equal(writePace({ symbols: [] }, flash, 0), null);
+  assert.equal(writePace(undefined, flash, 0), null);
   for (const bad of [0x20000000, FLASH + 62, FLASH + 17]) {
-    assert.throws(() => writePace(elf(bad), flash, 0), ElfError);
+    assert.throws(() => writePace(bad, flash, 0), TargetError);
   }
 });

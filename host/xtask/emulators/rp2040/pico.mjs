@@ -1,37 +1,43 @@
 #!/usr/bin/env node
 // The Pocket Arena rp-pico firmware on an emulated Raspberry Pi Pico.
 //
-//   node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE]
+//   node pico.mjs --target FILE [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--summary FILE]
 //                 [--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES] [--pace N]
 //
 // --pace N: the turns a second the firmware keeps, written over its ARENA_PACE in flash before the
 //   core starts (default 0: flat out; a real Pico keeps the 4 in its image, which the summary's
 //   `pace.inImage` gives).
-// --uf2 FILE: flash from the UF2 file, as the boot ROM writes it in BOOTSEL mode (the ELF is then
-//   read for its symbols only: the RTT block and defmt's strings).
-// stdout: the RTT up-channel 0, byte for byte as a probe reads it (pipe it to `defmt-print -e ELF`).
+// --target FILE: what xtask read from the release ELF, as a probe is given it (lib/target.mjs): the
+//   loadable segments, the addresses of _SEGGER_RTT and ARENA_PACE, the defmt string indices of
+//   the start/frame/digest/final log lines. The harness reads no ELF itself.
+// --uf2 FILE: flash from the UF2 file, as the boot ROM writes it in BOOTSEL mode (the target's
+//   segments are then not loaded: it gives the symbols only).
+// stdout: the RTT up-channel 0, byte for byte as a probe reads it (xtask pipes it to
+//   `defmt-print -e ELF`).
 // stderr: what the harness says, each line starting with "emulator:".
 // --frames DIR: each frame the firmware announces ("frame m=.. t=.. k=.." in its log) as
-//   DIR/frame-NNNN.png (the OLED's 128x64 picture, scaled S times, default 4) and a line of
-//   DIR/frames.jsonl; with --every N, the picture after every N-th turn of each match too (taken when
-//   the firmware logs the next turn's digest, so it needs a digest every turn).
+//   DIR/frame-NNNN.pgm (the OLED's 128x64 frame buffer as the panel shows it: a binary PGM, one byte
+//   a pixel, 0 off and the contrast's gray on; xtask writes the PNG from it) and a line of
+//   DIR/frames.jsonl (whose `png` names the PNG xtask writes); with --every N, the picture after
+//   every N-th turn of each match too (taken when the firmware logs the next turn's digest, so it
+//   needs a digest every turn).
 // Exit status: 0 when N matches were played; 1 when the firmware faulted (a panic ends in a
-// HardFault), the core locked up or the ROM lacked a function; 2 for bad arguments or a bad ELF;
+// HardFault), the core locked up or the ROM lacked a function; 2 for bad arguments or a bad target;
 // 3 when the run timed out: --timeout seconds of wall clock (default 900), --max-cycles emulated
 // cycles, or --silence cycles without a log line (default 1,000,000,000: 8 s at 125 MHz).
 
 import { mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import { ElfError } from './lib/elf.mjs';
 import { DefmtError } from './lib/defmt.mjs';
 import { RttError } from './lib/rtt.mjs';
 import { EmulatedPico, HEIGHT, WIDTH } from './lib/pico.mjs';
-import { picturePng } from './lib/png.mjs';
+import { framePgm } from './lib/pgm.mjs';
+import { TargetError, parseTarget } from './lib/target.mjs';
 import { Uf2Error } from './lib/uf2.mjs';
 
 const USAGE =
-  'usage: node pico.mjs --elf ELF [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--scale S] [--summary FILE] ' +
+  'usage: node pico.mjs --target FILE [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--summary FILE] ' +
   '[--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES] [--pace N]';
 
 function say(msg) {
@@ -44,9 +50,9 @@ function fail(status, msg) {
 }
 
 function parseArgs(argv) {
-  const opts = { scale: 4, timeout: 900, silence: 1e9, maxCycles: Infinity, chunk: 8192 };
-  const numbers = { '--every': 'every', '--matches': 'matches', '--scale': 'scale', '--timeout': 'timeout', '--silence': 'silence', '--max-cycles': 'maxCycles', '--chunk': 'chunk', '--pace': 'pace' };
-  const strings = { '--elf': 'elf', '--uf2': 'uf2', '--frames': 'frames', '--summary': 'summary' };
+  const opts = { timeout: 900, silence: 1e9, maxCycles: Infinity, chunk: 8192 };
+  const numbers = { '--every': 'every', '--matches': 'matches', '--timeout': 'timeout', '--silence': 'silence', '--max-cycles': 'maxCycles', '--chunk': 'chunk', '--pace': 'pace' };
+  const strings = { '--target': 'target', '--uf2': 'uf2', '--frames': 'frames', '--summary': 'summary' };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-h' || a === '--help') {
@@ -67,8 +73,7 @@ function parseArgs(argv) {
       fail(2, `unknown argument ${a}\n${USAGE}`);
     }
   }
-  if (!opts.elf) fail(2, `no --elf\n${USAGE}`);
-  if (opts.scale < 1 || opts.scale > 16) fail(2, '--scale must be 1 to 16');
+  if (!opts.target) fail(2, `no --target\n${USAGE}`);
   if (opts.chunk < 1) fail(2, '--chunk must be at least 1');
   if (opts.pace !== undefined && opts.pace > 0xffffffff) fail(2, '--pace must fit in 32 bits');
   return opts;
@@ -102,11 +107,11 @@ class Output {
 
 async function main() {
   const opts = parseArgs(process.argv.slice(2));
-  let elfBytes;
+  let target;
   try {
-    elfBytes = new Uint8Array(readFileSync(opts.elf));
+    target = parseTarget(readFileSync(opts.target, 'utf8'));
   } catch (e) {
-    fail(2, `cannot read ${opts.elf}: ${e.message}`);
+    fail(2, `${e instanceof TargetError ? '' : 'cannot read '}${opts.target}: ${e.message}`);
   }
   let uf2;
   if (opts.uf2) {
@@ -124,7 +129,7 @@ async function main() {
   out.write(Uint8Array.of(0)); // defmt-rtt's leading frame separator
   let pico;
   try {
-    pico = new EmulatedPico(elfBytes, {
+    pico = new EmulatedPico(target, {
       matches: opts.matches,
       every: opts.every,
       pace: opts.pace,
@@ -132,15 +137,16 @@ async function main() {
       onLog: (bytes) => out.write(bytes),
       onFrame: opts.frames
         ? (k, f) => {
-            const name = `frame-${String(k).padStart(4, '0')}.png`;
-            writeFileSync(join(opts.frames, name), picturePng(f.picture, WIDTH, HEIGHT, opts.scale, f.onLevel));
+            const stem = `frame-${String(k).padStart(4, '0')}`;
+            const name = `${stem}.png`;
+            writeFileSync(join(opts.frames, `${stem}.pgm`), framePgm(f.picture, WIDTH, HEIGHT, f.onLevel));
             appendFileSync(join(opts.frames, 'frames.jsonl'), `${JSON.stringify({ k, m: f.m, t: f.t, announced: f.announced, cycle: f.cycle, png: name })}\n`);
           }
         : undefined,
     });
   } catch (e) {
     if (e instanceof Uf2Error) fail(2, `${opts.uf2}: ${e.message}`);
-    if (e instanceof ElfError || e instanceof DefmtError || e instanceof RttError) fail(2, `${opts.elf}: ${e.message}`);
+    if (e instanceof TargetError || e instanceof DefmtError || e instanceof RttError) fail(2, `${opts.target}: ${e.message}`);
     throw e;
   }
   if (!pico.boot2Ok) {

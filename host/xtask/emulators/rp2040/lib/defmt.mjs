@@ -67,19 +67,6 @@ export class FrameSplitter {
   }
 }
 
-/**
- * The index of the one format string that starts with `prefix` (for instance `frame m=`), or
- * undefined when none does. Two strings with the prefix are an error: the harness would not know
- * which one announces the event.
- */
-export function findFormat(strings, prefix) {
-  const hits = [...strings].filter(([, s]) => s.data.startsWith(prefix));
-  if (hits.length > 1) {
-    throw new DefmtError(`${hits.length} defmt strings start with "${prefix}": ${hits.map(([, s]) => s.data).join(' | ')}`);
-  }
-  return hits.length === 1 ? hits[0][0] : undefined;
-}
-
 /** A decoded frame's format index and the u32 argument at byte `at` after the index. */
 export function frameIndex(decoded) {
   if (decoded.length < 2) throw new DefmtError('frame without an index');

@@ -1,14 +1,15 @@
-// The emulated Raspberry Pi Pico: rp2040js's RP2040 with the release ELF in its flash, the harness's
-// boot ROM, an SSD1306 on I2C0 and the RTT log read as a probe reads it.
+// The emulated Raspberry Pi Pico: rp2040js's RP2040 with the release ELF's segments in its flash
+// (as xtask read them from the ELF, see target.mjs), the harness's boot ROM, an SSD1306 on I2C0 and
+// the RTT log read as a probe reads it.
 
 import { RP2040 } from 'rp2040js';
 
 import { BootRom, RomError, RomMemory } from './bootrom.mjs';
 import { CycleClock } from './clock.mjs';
-import { DefmtError, FrameSplitter, findFormat, frameIndex, rzcobsDecode, u32At } from './defmt.mjs';
-import { ElfError, defmtStrings, parseElf, symbolAddress } from './elf.mjs';
+import { DefmtError, FrameSplitter, frameIndex, rzcobsDecode, u32At } from './defmt.mjs';
 import { RttError, RttReader } from './rtt.mjs';
 import { HEIGHT, Ssd1306, WIDTH } from './ssd1306.mjs';
+import { TargetError } from './target.mjs';
 import { Uf2Error, uf2Blocks } from './uf2.mjs';
 
 export const FLASH = 0x10000000;
@@ -32,16 +33,15 @@ export function boot2Crc(bytes) {
 
 /** Why a run ended. `status`: the harness's exit status. */
 /**
- * The firmware's pace (`ARENA_PACE`, turns a second, a little-endian word in flash) written over
- * with `pace` (0: flat out, no emulated cycles spent waiting) in `flash` (the image as loaded, at
- * FLASH), before the core starts. Returns `{ inImage, set }` (the image's own value and the one
- * written), or null for an ELF without the symbol (which keeps no pace anyway).
+ * The firmware's pace (`ARENA_PACE` at `at`, turns a second, a little-endian word in flash) written
+ * over with `pace` (0: flat out, no emulated cycles spent waiting) in `flash` (the image as loaded,
+ * at FLASH), before the core starts. Returns `{ inImage, set }` (the image's own value and the one
+ * written), or null for a firmware without the symbol (`at` undefined: it keeps no pace anyway).
  */
-export function writePace(elf, flash, pace) {
-  const at = symbolAddress(elf, 'ARENA_PACE');
+export function writePace(at, flash, pace) {
   if (at === undefined) return null;
   if (at < FLASH || at + 4 > FLASH + flash.length || at & 3) {
-    throw new ElfError(`ARENA_PACE at 0x${at.toString(16)} is not a word in flash`);
+    throw new TargetError(`ARENA_PACE at 0x${at.toString(16)} is not a word in flash`);
   }
   const o = at - FLASH;
   const inImage = (flash[o] | (flash[o + 1] << 8) | (flash[o + 2] << 16) | (flash[o + 3] << 24)) >>> 0;
@@ -59,16 +59,16 @@ export class Halt {
 
 export class EmulatedPico {
   /**
-   * `elfBytes`: the ELF file. Options: `matches` (stop when match `matches` starts, that is after
+   * `target`: what xtask read from the ELF (target.mjs's parseTarget). Options: `matches` (stop when match `matches` starts, that is after
    * `matches` complete matches), `pace` (turns a second written over the firmware's
    * `ARENA_PACE` before it starts; default 0), `onFrame(k, {m, t, announced, picture, onLevel})` for each frame
    * the firmware announces and, with `every`, for every `every`-th turn of each match (taken from
    * the digests; that needs a digest every turn), `onLog(bytes)` for the RTT bytes, whole defmt
    * frames at a time.
    */
-  constructor(elfBytes, opts = {}) {
+  constructor(target, opts = {}) {
     this.opts = opts;
-    this.elf = parseElf(elfBytes);
+    this.target = target;
     this.clock = new CycleClock();
     this.mcu = new RP2040(this.clock);
     this.warnings = new Map();
@@ -112,20 +112,16 @@ export class EmulatedPico {
     i2c1.onConnect = () => i2c1.completeConnect(false);
 
     // The log.
-    const rttAt = symbolAddress(this.elf, '_SEGGER_RTT');
-    if (rttAt === undefined) throw new ElfError('no _SEGGER_RTT symbol: the firmware does not log over RTT (defmt-rtt)');
-    this.rtt = new RttReader(this.mcu, rttAt);
-    const strings = defmtStrings(this.elf);
-    if (strings.size === 0) throw new ElfError('no defmt format strings in the .defmt section');
-    this.frameFormat = findFormat(strings, 'frame m=');
-    this.startFormat = findFormat(strings, 'start m=');
-    this.digestFormat = findFormat(strings, 'digest m=');
-    this.finalFormat = findFormat(strings, 'final m=');
+    this.rtt = new RttReader(this.mcu, target.rtt);
+    this.frameFormat = target.formats.frame;
+    this.startFormat = target.formats.start;
+    this.digestFormat = target.formats.digest;
+    this.finalFormat = target.formats.final;
     if (opts.every && (this.digestFormat === undefined || this.finalFormat === undefined)) {
-      throw new ElfError('--every needs the firmware\'s "digest m=..." and "final m=..." log lines, and its ELF lacks one');
+      throw new TargetError('--every needs the firmware\'s "digest m=..." and "final m=..." log lines, and its ELF lacks one');
     }
     if (opts.matches !== undefined && this.startFormat === undefined) {
-      throw new ElfError('--matches needs the firmware\'s "start m=..." log line, and its ELF has none');
+      throw new TargetError('--matches needs the firmware\'s "start m=..." log line, and its ELF has none');
     }
     this.logFrames = 0;
     this.starts = 0;
@@ -145,8 +141,8 @@ export class EmulatedPico {
   }
 
   /** The ELF's loadable segments at their load addresses, as a probe writes them to flash; or,
-   * with `opts.uf2`, the UF2 file's blocks, as the boot ROM writes them in BOOTSEL mode (the ELF
-   * then only names the symbols). */
+   * with `opts.uf2`, the UF2 file's blocks, as the boot ROM writes them in BOOTSEL mode (the
+   * target then only gives the symbols). */
   load() {
     let loaded = 0;
     if (this.opts.uf2) {
@@ -162,19 +158,20 @@ export class EmulatedPico {
       this.checkBoot2();
       return;
     }
-    for (const s of this.elf.segments) {
-      if (s.filesz === 0) continue;
-      const a = s.paddr >>> 0;
-      if (a >= FLASH && a + s.filesz <= FLASH + FLASH_SIZE) {
+    for (const s of this.target.segments) {
+      const n = s.data.length;
+      if (n === 0) continue;
+      const a = s.addr >>> 0;
+      if (a >= FLASH && a + n <= FLASH + FLASH_SIZE) {
         this.mcu.flash.set(s.data, a - FLASH);
-      } else if (a >= SRAM && a + s.filesz <= SRAM + SRAM_SIZE) {
+      } else if (a >= SRAM && a + n <= SRAM + SRAM_SIZE) {
         this.mcu.sram.set(s.data, a - SRAM);
       } else {
-        throw new ElfError(`a loadable segment at 0x${a.toString(16)} (${s.filesz} bytes) is neither in flash nor in SRAM`);
+        throw new TargetError(`a loadable segment at 0x${a.toString(16)} (${n} bytes) is neither in flash nor in SRAM`);
       }
-      loaded += s.filesz;
+      loaded += n;
     }
-    if (loaded === 0) throw new ElfError('no loadable segment with data');
+    if (loaded === 0) throw new TargetError('no loadable segment with data');
     this.loadedBytes = loaded;
     this.loadedFrom = 'elf';
     this.checkBoot2();
@@ -182,7 +179,7 @@ export class EmulatedPico {
 
   /** The firmware's pace written over with `opts.pace` (default 0), see [writePace]. */
   setPace() {
-    this.pace = writePace(this.elf, this.mcu.flash, this.opts.pace ?? 0);
+    this.pace = writePace(this.target.pace, this.mcu.flash, this.opts.pace ?? 0);
   }
 
   checkBoot2() {
@@ -197,10 +194,10 @@ export class EmulatedPico {
     const sp = this.mcu.readUint32(VECTORS);
     const pc = this.mcu.readUint32(VECTORS + 4);
     if (sp < SRAM || sp > SRAM + SRAM_SIZE || sp & 3) {
-      throw new ElfError(`the initial stack pointer at 0x${VECTORS.toString(16)} is 0x${sp.toString(16)}: not in SRAM (no vector table there?)`);
+      throw new TargetError(`the initial stack pointer at 0x${VECTORS.toString(16)} is 0x${sp.toString(16)}: not in SRAM (no vector table there?)`);
     }
     if (!(pc & 1) || pc < FLASH || pc >= FLASH + FLASH_SIZE) {
-      throw new ElfError(`the reset vector at 0x${(VECTORS + 4).toString(16)} is 0x${pc.toString(16)}: not a Thumb address in flash`);
+      throw new TargetError(`the reset vector at 0x${(VECTORS + 4).toString(16)} is 0x${pc.toString(16)}: not a Thumb address in flash`);
     }
     const core = this.mcu.core;
     core.VTOR = VECTORS;
