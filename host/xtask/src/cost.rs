@@ -11,7 +11,8 @@ use anyhow::{ensure, Result};
 use arena_firmware::Lineup;
 use serde_json::json;
 
-use crate::{host, log, qemu, root};
+use crate::boards::qemu;
+use crate::{host, log, root};
 
 /// The budget: median instructions per turn of the rules (`step`).
 pub const BUDGET: u64 = 50_000;

@@ -8,7 +8,8 @@ use anyhow::{Context, Result};
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::{Delay, Frame};
 
-use crate::{log, qemu, root};
+use crate::boards::qemu;
+use crate::{log, root};
 
 /// The matches of one rotation (every entry of the board's lineup once).
 pub fn rotation() -> u32 {
@@ -23,7 +24,7 @@ pub fn run(matches: u32, snap: u32, verbose: bool) -> Result<()> {
     crate::setup::install_board()?;
     let release = qemu::build()?;
     let elf = release.join("arena");
-    let dir = qemu::fresh_dir(&root().join("target/demo"))?;
+    let dir = crate::tools::fresh_dir(&root().join("target/demo"))?;
     let args = vec![
         format!("matches={matches}"),
         format!("snap={}", snap.max(1)),

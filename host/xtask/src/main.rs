@@ -54,15 +54,6 @@ mod tally;
 mod template;
 mod tools;
 
-// The boards' modules under their old names (this commit moves files only).
-use boards::qemu;
-use boards::rp_pico as pico;
-use boards::rp_pico::check as pico_check;
-use boards::rp_pico::uf2;
-use boards::stm32f411 as stm32;
-use boards::stm32f411::check as stm32_check;
-use boards::stm32f411::dfu;
-
 /// A task's error is printed as its message and causes (`error: ...: ...`), never with anyhow's
 /// backtrace (which `RUST_BACKTRACE=1`, set on CI machines, would add to `main`'s `Err`). A
 /// command line clap refuses is said as clap says it (exit status 2); `--help` is printed by clap,
@@ -96,14 +87,11 @@ fn task(task: Option<Task>) -> Result<()> {
         Some(Task::Cost(c)) if c.template.is_some() => cost_template::run_args(&c.pick_args()),
         Some(Task::Cost(c)) if c.game.is_some() => cost_pick::run(&c.pick_args()),
         Some(Task::Cost(c)) => match c.board.as_deref() {
-            None | Some("qemu-lm3s6965") => cost::run(c.json).map(|_| ()),
-            Some("rp-pico") => pico::cost(c.json).map(|_| ()),
-            Some("stm32f411") => stm32::cost(c.json).map(|_| ()),
-            Some(other) => {
-                bail!("cost --board {other}: qemu-lm3s6965 (the default), rp-pico or stm32f411")
-            }
+            // The default: the first board of the registry.
+            None => boards::BOARDS[0].cost(c.json),
+            Some(b) => boards::named(b)?.cost(c.json),
         },
-        Some(Task::Emulate(e)) => emulate::run(Some(&e.board), e.elf.as_deref(), e.matches, e.snap),
+        Some(Task::Emulate(e)) => emulate::run(&e.board, e.elf.as_deref(), e.matches, e.snap),
         Some(Task::Size) => size::run().map(|_| ()),
         Some(Task::Panics(p)) => panics::run(p.elf.as_deref()),
         Some(Task::Lineup(l)) => host::preview(l.matches),
@@ -113,7 +101,7 @@ fn task(task: Option<Task>) -> Result<()> {
         Some(Task::LoadTest(l)) => system_test("load-test", &l.args()),
         Some(Task::ScaleOut(s)) => system_test("scale-out", &s.args()),
         Some(Task::Flash(f)) => flash::run(&f.board, f.uf2, f.dfu),
-        Some(Task::Uf2(u)) => uf2::run(&u.board).map(|_| ()),
+        Some(Task::Uf2(u)) => flash::image_file(&u.board, "--uf2").map(drop),
         None => {
             use std::io::Write as _;
             let help = cli::Cli::command().render_long_help();
@@ -123,7 +111,8 @@ fn task(task: Option<Task>) -> Result<()> {
     }
 }
 
-/// `cargo xtask firmware-test [--board B]`: every board's checks, or one part's.
+/// `cargo xtask firmware-test [--board B]`: every board's checks, or one part's (a board's, or
+/// the user's crate's: `template`).
 fn firmware_test(board: Option<&str>) -> Result<()> {
     match board {
         None => {
@@ -132,20 +121,12 @@ fn firmware_test(board: Option<&str>) -> Result<()> {
             clock.report();
             out
         }
-        Some("qemu-lm3s6965") => {
-            let mut clock = steps::Clock::default();
-            let out = check::qemu_board(&mut clock);
-            clock.report();
-            out
-        }
-        Some("rp-pico") => setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?)),
-        Some("stm32f411") => {
-            setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
-        }
         Some("template") => template::qemu_check().and_then(|()| template::tournaments()),
-        Some(other) => {
-            bail!("firmware-test --board {other}: qemu-lm3s6965, rp-pico, stm32f411 or template")
-        }
+        Some(b) if boards::BOARDS.iter().any(|x| x.name() == b) => check::one(b),
+        Some(other) => bail!(
+            "firmware-test --board {other}: {} or template",
+            boards::names(", ")
+        ),
     }
 }
 

@@ -20,7 +20,8 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-use crate::{qemu, tools};
+use crate::boards::qemu;
+use crate::tools;
 
 /// The panic paths that remain, each with why it cannot fire while the rotation plays: (caller
 /// prefix, sink prefix, why).

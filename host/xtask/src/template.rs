@@ -11,7 +11,8 @@ use anyhow::{ensure, Context, Result};
 
 use crate::cost_pick::Listed;
 
-use crate::{log, qemu, root, tools};
+use crate::boards::qemu;
+use crate::{log, root, tools};
 
 /// The template, from the project's root.
 pub const DIR: &str = "templates/rust-bot";

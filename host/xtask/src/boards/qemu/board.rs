@@ -1,0 +1,41 @@
+//! The QEMU board as xtask sees it (`crate::boards::Board`): its checks and cost table.
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+
+use super::{check, BOARD};
+use crate::boards::{Board, Checks};
+
+/// QEMU's lm3s6965evb (Cortex-M3) with its SSD0323 OLED.
+pub(crate) struct Qemu;
+
+impl Board for Qemu {
+    fn name(&self) -> &'static str {
+        "qemu-lm3s6965"
+    }
+    fn folder(&self) -> &'static str {
+        BOARD
+    }
+    fn target(&self) -> &'static str {
+        "thumbv7m-none-eabi"
+    }
+    fn chip(&self) -> (u64, u64) {
+        (256 * 1024, 64 * 1024)
+    }
+    fn setup(&self) -> Result<()> {
+        crate::setup::board()
+    }
+    fn checks(&self) -> Checks {
+        Checks::Here(check::qemu_board)
+    }
+    fn cost(&self, json_only: bool) -> Result<()> {
+        crate::cost::run(json_only).map(drop)
+    }
+    fn on_a_desk(&self) -> bool {
+        false
+    }
+    fn emulate(&self, _elf: Option<&Path>, _matches: u32, _snap: u32) -> Result<()> {
+        bail!("the QEMU board runs with `cargo xtask demo`")
+    }
+}
