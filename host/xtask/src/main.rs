@@ -31,7 +31,6 @@ mod cli;
 mod cost;
 mod cost_pick;
 mod cost_template;
-mod demo;
 mod elf;
 mod emulate;
 mod emulator;
@@ -41,7 +40,6 @@ mod host;
 mod log;
 mod mono;
 mod mutants;
-mod panics;
 mod python;
 mod setup;
 mod size;
@@ -82,7 +80,7 @@ fn task(task: Option<Task>) -> Result<()> {
         Some(Task::PythonTest) => python::run().map(|(p, f)| println!("{p} passed, {f} failed")),
         Some(Task::TemplateTournaments) => template::tournaments(),
         Some(Task::Setup) => setup::run(),
-        Some(Task::Demo(d)) => demo::run(d.matches, d.snap, d.verbose),
+        Some(Task::Demo(d)) => boards::first("demo", |b| b.demo(d.matches, d.snap, d.verbose)),
         Some(Task::FirmwareTest(f)) => firmware_test(f.board.as_deref()),
         Some(Task::Cost(c)) if c.template.is_some() => cost_template::run_args(&c.pick_args()),
         Some(Task::Cost(c)) if c.game.is_some() => cost_pick::run(&c.pick_args()),
@@ -93,7 +91,7 @@ fn task(task: Option<Task>) -> Result<()> {
         },
         Some(Task::Emulate(e)) => emulate::run(&e.board, e.elf.as_deref(), e.matches, e.snap),
         Some(Task::Size) => size::run().map(|_| ()),
-        Some(Task::Panics(p)) => panics::run(p.elf.as_deref()),
+        Some(Task::Panics(p)) => boards::first("panics", |b| b.panics(p.elf.as_deref())),
         Some(Task::Lineup(l)) => host::preview(l.matches),
         Some(Task::Soak(s)) => soak(&s),
         Some(Task::Fuzz(o)) => fuzz::run(o),

@@ -68,6 +68,16 @@ pub(crate) trait Board: Sync {
     /// `emulate <name>`: its release ELF (or `elf`) on its emulated chip, `matches` matches, a
     /// frame every `snap` turns.
     fn emulate(&self, elf: Option<&Path>, matches: u32, snap: u32) -> Result<()>;
+    /// `cargo xtask demo`: its rotation watched live, kept as PNG frames and a GIF, if it has a
+    /// demo (`None`: it has none).
+    fn demo(&self, _matches: u32, _snap: u32, _verbose: bool) -> Option<Result<()>> {
+        None
+    }
+    /// `cargo xtask panics [--elf FILE]`: the panic paths left in its firmware, each explained, if
+    /// it checks them (`None`: it does not).
+    fn panics(&self, _elf: Option<&str>) -> Option<Result<()>> {
+        None
+    }
     /// A board one can hold (`flash` runs on it); `false` for a board that exists only emulated.
     fn on_a_desk(&self) -> bool {
         true
@@ -83,6 +93,14 @@ pub(crate) fn named(name: &str) -> Result<&'static dyn Board> {
     match BOARDS.iter().find(|b| b.name() == name) {
         Some(b) => Ok(*b),
         None => bail!("unknown board {name}: {}", names(" or ")),
+    }
+}
+
+/// `cargo xtask <task>` for a task only some boards have: the first board's that has it.
+pub(crate) fn first(task: &str, run: impl Fn(&dyn Board) -> Option<Result<()>>) -> Result<()> {
+    match BOARDS.iter().find_map(|b| run(*b)) {
+        Some(out) => out,
+        None => bail!("no board has `cargo xtask {task}`"),
     }
 }
 

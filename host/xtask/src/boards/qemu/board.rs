@@ -32,6 +32,12 @@ impl Board for Qemu {
     fn cost(&self, json_only: bool) -> Result<()> {
         crate::cost::run(json_only).map(drop)
     }
+    fn demo(&self, matches: u32, snap: u32, verbose: bool) -> Option<Result<()>> {
+        Some(super::demo::run(matches, snap, verbose))
+    }
+    fn panics(&self, elf: Option<&str>) -> Option<Result<()>> {
+        Some(super::panics::run(elf))
+    }
     fn on_a_desk(&self) -> bool {
         false
     }

@@ -38,7 +38,7 @@ pub fn qemu_board(clock: &mut Clock) -> Result<()> {
     })?;
     clock.step("QEMU panic", || panic_screen(&release.join("panic-test")))?;
     clock.step("panic paths", || {
-        crate::panics::check(&release.join("arena"))
+        super::panics::check(&release.join("arena"))
     })?;
     clock.step("size", crate::size::run)?;
     clock.step("cost", || crate::cost::run(false)).map(drop)

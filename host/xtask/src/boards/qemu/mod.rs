@@ -4,6 +4,8 @@
 
 mod board;
 pub(crate) mod check;
+pub(crate) mod demo;
+pub(crate) mod panics;
 pub(crate) use board::Qemu;
 
 use std::io::{BufRead, BufReader, Read, Write};

@@ -20,7 +20,6 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-use crate::boards::qemu;
 use crate::tools;
 
 /// The panic paths that remain, each with why it cannot fire while the rotation plays: (caller
@@ -252,7 +251,7 @@ pub fn run(elf: Option<&str>) -> Result<()> {
         return check(Path::new(elf));
     }
     crate::setup::board()?;
-    let release = qemu::build()?;
+    let release = super::build()?;
     check(&release.join("arena"))
 }
 
