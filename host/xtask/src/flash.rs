@@ -51,7 +51,7 @@ pub fn run(board: &str, uf2: bool, dfu: bool) -> Result<()> {
     if !tools::on_path("probe-rs") {
         bail!(
             "probe-rs is not installed: `cargo install probe-rs-tools --locked` (about 10 minutes), \
-             plug in a debug probe (Picoprobe / ST-Link), then run this again"
+             plug in a debug probe, then run this again"
         );
     }
     tools::targets(&[target])?;

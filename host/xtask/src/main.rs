@@ -1,4 +1,4 @@
-//! `cargo xtask <task>`: the glue that needs several targets, QEMU and host tools. The tasks, their
+//! `cargo xtask <task>`: the glue that needs several targets, emulators and host tools. The tasks, their
 //! options and their help are the command line's (`cli`): `cargo xtask --help` lists them,
 //! `cargo xtask <task> --help` says what one does.
 
@@ -38,7 +38,6 @@ mod flash;
 mod fuzz;
 mod host;
 mod log;
-mod mono;
 mod mutants;
 mod python;
 mod setup;
@@ -119,7 +118,7 @@ fn firmware_test(board: Option<&str>) -> Result<()> {
             clock.report();
             out
         }
-        Some("template") => template::qemu_check().and_then(|()| template::tournaments()),
+        Some("template") => template::firmware_test(),
         Some(b) if boards::BOARDS.iter().any(|x| x.name() == b) => check::one(b),
         Some(other) => bail!(
             "firmware-test --board {other}: {} or template",
@@ -314,8 +313,8 @@ fn test() -> Result<()> {
     installed?;
     lint?;
     clock.step("rustdoc", api_docs)?;
-    // The core's no_std build for both thumb targets is the boards' builds below (the QEMU board
-    // on thumbv7m, the Pico on thumbv6m, the STM32F411 on thumbv7em, each with defmt).
+    // The core's no_std build for the thumb targets is the boards' builds below (each board on its
+    // own target, each with defmt).
     let (mut passed, mut failed) = clock.step("cargo test", tally::cargo_test)?;
     // What measures time on the wall runs on a quiet machine: the server under hostile
     // connections (with the binary `cargo test` built), then the scale-out.

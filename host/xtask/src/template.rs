@@ -160,6 +160,11 @@ pub fn desktop_in(dir: &Path, args: &[String]) -> Result<Vec<String>> {
         .collect())
 }
 
+/// `cargo xtask firmware-test --board template`: [`qemu_check`], then [`tournaments`].
+pub fn firmware_test() -> Result<()> {
+    qemu_check().and_then(|()| tournaments())
+}
+
 /// Builds the template's QEMU firmware and plays its lineup in QEMU: every digest (one a turn) and
 /// each match's game and configuration as the desktop binary's; each match's stack high-water
 /// within the stack and its cost row logged, with a row for every seat (its bot's cost a turn,

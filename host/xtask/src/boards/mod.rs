@@ -51,9 +51,13 @@ pub(crate) struct Image {
 
 /// What a board is to xtask.
 pub(crate) trait Board: Sync {
-    /// Its name as `--board` spells it (`rp-pico`).
+    /// Its name as `--board` spells it (`my-board`).
     fn name(&self) -> &'static str;
-    /// Its firmware crate's folder, from the workspace root (`boards/rp-pico`).
+    /// The words that name it in code and prose, lower case (its chip, its family): outside its folder
+    /// here only the registry says them (the test below).
+    #[allow(dead_code)] // Read by the tests only.
+    fn words(&self) -> &'static [&'static str];
+    /// Its firmware crate's folder, from the workspace root (`boards/my-board`).
     fn folder(&self) -> &'static str;
     /// The target triple its firmware builds for.
     fn target(&self) -> &'static str;
@@ -120,5 +124,103 @@ pub(crate) fn names_where(which: impl Fn(&&dyn Board) -> bool, last: &str) -> St
         Some((tail, [])) => (*tail).to_owned(),
         Some((tail, rest)) => format!("{}{last}{tail}", rest.join(", ")),
         None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BOARDS;
+    use std::path::{Path, PathBuf};
+
+    /// The modules of xtask outside `boards/` that still name a board, each to move behind the
+    /// registry (the test fails as well when one of them no longer does: the list only shrinks).
+    const NOT_YET: &[&str] = &[
+        "cli.rs",
+        "cost.rs",
+        "cost_pick.rs",
+        "cost_template.rs",
+        "emulator.rs",
+        "host.rs",
+        "setup.rs",
+        "template.rs",
+    ];
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The words of the boards that `text` says (case-insensitive).
+    fn named_in(text: &str) -> Vec<&'static str> {
+        let text = text.to_lowercase();
+        BOARDS
+            .iter()
+            .flat_map(|b| b.words().iter().copied().chain([b.name()]))
+            .filter(|w| text.contains(w))
+            .collect()
+    }
+
+    /// Adding a board is a folder and one registry line: no module of xtask outside
+    /// `boards/<b>/` names a board, and in `boards/mod.rs` only its `mod` lines and the registry.
+    #[test]
+    fn no_module_outside_a_boards_folder_names_a_board() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        let mut wrong = Vec::new();
+        for file in &files {
+            let rel = file
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = std::fs::read_to_string(file).unwrap();
+            if rel == "boards/mod.rs" {
+                // This file: its `mod` lines, the registry, and this test's own words (none).
+                let outside = text
+                    .lines()
+                    .filter(|l| !l.starts_with("pub(crate) mod ") && !l.contains("static BOARDS"))
+                    .filter(|l| !named_in(l).is_empty())
+                    .map(|l| format!("{rel}: {l}"));
+                wrong.extend(outside);
+                continue;
+            }
+            if rel.starts_with("boards/") {
+                continue;
+            }
+            let named = named_in(&text);
+            match (named.is_empty(), NOT_YET.contains(&rel.as_str())) {
+                (false, false) => wrong.push(format!("{rel} names {named:?}")),
+                (true, true) => wrong.push(format!("{rel} names no board: off the NOT_YET list")),
+                _ => {}
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    /// The registry's boards are the folders of the repository's `boards/` with a Cargo.toml (a
+    /// board folder without its registry line fails), and each has its folder here.
+    #[test]
+    fn the_registry_is_the_boards_folders() {
+        let root = crate::root();
+        let mut folders: Vec<String> = std::fs::read_dir(root.join("boards"))
+            .unwrap()
+            .flatten()
+            .filter(|d| d.path().join("Cargo.toml").is_file())
+            .map(|d| format!("boards/{}", d.file_name().to_string_lossy()))
+            .collect();
+        folders.sort();
+        let mut registry: Vec<String> = BOARDS.iter().map(|b| b.folder().to_owned()).collect();
+        registry.sort();
+        assert_eq!(registry, folders);
+        let mut names: Vec<&str> = BOARDS.iter().map(|b| b.name()).collect();
+        names.dedup();
+        assert_eq!(names.len(), BOARDS.len(), "two boards of one name");
     }
 }

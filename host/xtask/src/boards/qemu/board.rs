@@ -14,6 +14,9 @@ impl Board for Qemu {
     fn name(&self) -> &'static str {
         "qemu-lm3s6965"
     }
+    fn words(&self) -> &'static [&'static str] {
+        &["qemu", "lm3s"]
+    }
     fn folder(&self) -> &'static str {
         BOARD
     }

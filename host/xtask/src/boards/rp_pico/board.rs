@@ -16,6 +16,9 @@ impl Board for RpPico {
     fn name(&self) -> &'static str {
         "rp-pico"
     }
+    fn words(&self) -> &'static [&'static str] {
+        &["pico", "rp2040"]
+    }
     fn folder(&self) -> &'static str {
         BOARD
     }

@@ -24,8 +24,9 @@ use std::process::Command;
 use anyhow::{ensure, Context, Result};
 use serde_json::Value;
 
+use super::mono;
 use super::{self as pico, Run};
-use crate::{emulator, mono, root, tools};
+use crate::{emulator, root, tools};
 
 /// Everything before the emulator runs: Node's packages, the harness's own tests, the release
 /// ELFs (this uses both cores; [`emulate`] mostly one, so it can run beside other checks).

@@ -8,6 +8,7 @@
 
 mod board;
 pub(crate) mod check;
+pub(crate) mod mono;
 pub(crate) mod uf2;
 pub(crate) use board::RpPico;
 

@@ -16,6 +16,9 @@ impl Board for Stm32f411 {
     fn name(&self) -> &'static str {
         "stm32f411"
     }
+    fn words(&self) -> &'static [&'static str] {
+        &["stm32", "f411"]
+    }
     fn folder(&self) -> &'static str {
         BOARD
     }
