@@ -14,14 +14,6 @@ use image::{Delay, Frame};
 
 use crate::log;
 
-/// `cargo xtask emulate BOARD`: the board's own (`Board::emulate`).
-pub fn run(board: &str, elf: Option<&Path>, matches: u32, snap: u32) -> Result<()> {
-    if let Some(elf) = elf {
-        ensure!(elf.is_file(), "--elf {}: no such file", elf.display());
-    }
-    crate::boards::named(board)?.emulate(elf, matches, snap.max(1))
-}
-
 /// A board's run ended: fails unless it ended well; the frames in `dir` as an animated GIF.
 pub fn finish(ran: &crate::emulator::Ran, board: &str, dir: &Path) -> Result<()> {
     ensure!(

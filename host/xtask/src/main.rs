@@ -41,7 +41,6 @@ mod log;
 mod mutants;
 mod python;
 mod setup;
-mod size;
 mod steps;
 // The boards' stack painting, tested here on the host (the boards build for their targets only).
 #[cfg(test)]
@@ -88,8 +87,13 @@ fn task(task: Option<Task>) -> Result<()> {
             None => boards::BOARDS[0].cost(c.json),
             Some(b) => boards::named(b)?.cost(c.json),
         },
-        Some(Task::Emulate(e)) => emulate::run(&e.board, e.elf.as_deref(), e.matches, e.snap),
-        Some(Task::Size) => size::run().map(|_| ()),
+        Some(Task::Emulate(e)) => {
+            if let Some(elf) = &e.elf {
+                ensure!(elf.is_file(), "--elf {}: no such file", elf.display());
+            }
+            boards::named(&e.board)?.emulate(e.elf.as_deref(), e.matches, e.snap.max(1))
+        }
+        Some(Task::Size) => boards::size::run().map(|_| ()),
         Some(Task::Panics(p)) => boards::first("panics", |b| b.panics(p.elf.as_deref())),
         Some(Task::Lineup(l)) => host::preview(l.matches),
         Some(Task::Soak(s)) => soak(&s),

@@ -160,6 +160,13 @@ pub fn desktop_in(dir: &Path, args: &[String]) -> Result<Vec<String>> {
         .collect())
 }
 
+/// `firmware-test`'s part for the user's crate, each a step of `clock`: [`qemu_check`], then
+/// [`tournaments`].
+pub fn steps(clock: &mut crate::steps::Clock) -> Result<()> {
+    clock.step("template on QEMU", qemu_check)?;
+    clock.step("template's process, sandboxed", tournaments)
+}
+
 /// `cargo xtask firmware-test --board template`: [`qemu_check`], then [`tournaments`].
 pub fn firmware_test() -> Result<()> {
     qemu_check().and_then(|()| tournaments())

@@ -17,6 +17,7 @@ use crate::steps::Clock;
 
 pub(crate) mod qemu;
 pub(crate) mod rp_pico;
+pub(crate) mod size;
 pub(crate) mod stm32f411;
 
 /// Every board xtask knows, in the order `firmware-test`, `size` and the help list them.
@@ -136,7 +137,6 @@ mod tests {
     /// registry (the test fails as well when one of them no longer does: the list only shrinks).
     const NOT_YET: &[&str] = &[
         "cli.rs",
-        "cost.rs",
         "cost_pick.rs",
         "cost_template.rs",
         "emulator.rs",
@@ -191,7 +191,8 @@ mod tests {
                 wrong.extend(outside);
                 continue;
             }
-            if rel.starts_with("boards/") {
+            // A board's own folder (`boards/<b>/...`); `boards/size.rs` and the like are checked.
+            if rel.starts_with("boards/") && rel.matches('/').count() > 1 {
                 continue;
             }
             let named = named_in(&text);

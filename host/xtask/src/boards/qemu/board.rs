@@ -33,7 +33,7 @@ impl Board for Qemu {
         Checks::Here(check::qemu_board)
     }
     fn cost(&self, json_only: bool) -> Result<()> {
-        crate::cost::run(json_only).map(drop)
+        super::cost::run(json_only).map(drop)
     }
     fn demo(&self, matches: u32, snap: u32, verbose: bool) -> Option<Result<()>> {
         Some(super::demo::run(matches, snap, verbose))

@@ -8,8 +8,6 @@
 //!    rendering too) and in the log, and QEMU exits non-zero.
 //! 4. Size and cost: the QEMU firmware fits the LM3S6965; the median turn is within budget.
 //! 5. Panic paths: the firmware's machine code calls no panic but the explained ones (`panics`).
-//! 6. The user's crate (templates/rust-bot) on QEMU: every digest of its lineup equal to its
-//!    desktop binary's, and its process sandboxed in tournaments (`template`).
 
 use anyhow::{bail, ensure, Result};
 use arena_firmware::{Gray4Frame, RunConfig};
@@ -25,14 +23,9 @@ const SNAP: u32 = 25;
 
 /// The QEMU board's checks (`firmware-test --board qemu-lm3s6965` runs these alone): its build,
 /// digests, screendumps and OLED bytes, the panic screen, the panic paths, the size limits of every
-/// board and the cost budget.
+/// board and the cost budget. (The user's crate on QEMU is a part of its own: `template`.)
 pub fn qemu_board(clock: &mut Clock) -> Result<()> {
     let release = clock.step("QEMU build", super::build)?;
-    clock.step("template on QEMU", crate::template::qemu_check)?;
-    clock.step(
-        "template's process, sandboxed",
-        crate::template::tournaments,
-    )?;
     clock.step("QEMU digests", || {
         digests_and_pixels(&release.join("arena"))
     })?;
@@ -40,8 +33,8 @@ pub fn qemu_board(clock: &mut Clock) -> Result<()> {
     clock.step("panic paths", || {
         super::panics::check(&release.join("arena"))
     })?;
-    clock.step("size", crate::size::run)?;
-    clock.step("cost", || crate::cost::run(false)).map(drop)
+    clock.step("size", crate::boards::size::run)?;
+    clock.step("cost", || super::cost::run(false)).map(drop)
 }
 
 fn digests_and_pixels(elf: &std::path::Path) -> Result<()> {

@@ -4,6 +4,7 @@
 
 mod board;
 pub(crate) mod check;
+pub(crate) mod cost;
 pub(crate) mod demo;
 pub(crate) mod panics;
 pub(crate) use board::Qemu;
