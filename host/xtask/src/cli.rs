@@ -208,7 +208,7 @@ pub enum Task {
 #[derive(Args, Debug)]
 pub struct Demo {
     /// Matches to play (the default: the rotation once, one match of every entry).
-    #[arg(long, value_name = "N", default_value_t = crate::demo::rotation())]
+    #[arg(long, value_name = "N", default_value_t = crate::host::rotation())]
     pub matches: u32,
     /// Save the emulated OLED every N turns.
     #[arg(long, value_name = "N", default_value_t = 10)]
@@ -302,7 +302,7 @@ pub struct Panics {
 #[derive(Args, Debug)]
 pub struct Lineup {
     /// Matches to play (default: the rotation once).
-    #[arg(long, value_name = "N", default_value_t = crate::demo::rotation())]
+    #[arg(long, value_name = "N", default_value_t = crate::host::rotation())]
     pub matches: u32,
 }
 
@@ -467,7 +467,7 @@ mod tests {
         };
         assert_eq!(
             (d.matches, d.snap, d.verbose),
-            (crate::demo::rotation(), 10, false)
+            (crate::host::rotation(), 10, false)
         );
         let Ok(Cli {
             task: Some(Task::Lineup(l)),
@@ -475,7 +475,7 @@ mod tests {
         else {
             panic!("lineup")
         };
-        assert_eq!(l.matches, crate::demo::rotation());
+        assert_eq!(l.matches, crate::host::rotation());
         let Ok(Cli {
             task: Some(Task::Emulate(e)),
         }) = parse("emulate rp-pico")

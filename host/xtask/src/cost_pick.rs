@@ -205,8 +205,8 @@ pub fn run(args: &[String]) -> Result<()> {
     for chip in &chips {
         match chip.board {
             "qemu-lm3s6965" => picked::<crate::host::Lineup>(&pick, chip.board)?,
-            "rp-pico" => picked::<crate::pico::Lineup>(&pick, chip.board)?,
-            _ => picked::<crate::stm32::Lineup>(&pick, chip.board)?,
+            "rp-pico" => picked::<crate::boards::rp_pico::Lineup>(&pick, chip.board)?,
+            _ => picked::<crate::boards::stm32f411::Lineup>(&pick, chip.board)?,
         };
     }
     let mut report = Vec::new();
@@ -238,7 +238,7 @@ pub fn run(args: &[String]) -> Result<()> {
 /// QEMU: each picked entry alone, with each seat's cost and stack logged.
 fn qemu_rows(pick: &Pick) -> Result<Vec<Value>> {
     crate::setup::board()?;
-    let elf = crate::qemu::build()?.join("arena");
+    let elf = crate::boards::qemu::build()?.join("arena");
     let mut rows = Vec::new();
     for e in picked::<crate::host::Lineup>(pick, "qemu-lm3s6965")? {
         let mut got = qemu_entry(&elf, e.index)?;
@@ -259,9 +259,9 @@ pub fn qemu_entry(elf: &Path, first: u32) -> Result<Vec<Value>> {
         "seats=1".into(),
         format!("frames={FRAMES_EVERY}"),
     ];
-    let ran = crate::qemu::Run {
+    let ran = crate::boards::qemu::Run {
         icount: true,
-        ..crate::qemu::Run::new(elf, args, 600)
+        ..crate::boards::qemu::Run::new(elf, args, 600)
     }
     .go()?;
     ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
@@ -371,19 +371,19 @@ pub fn emulated_entry<H: crate::emulator::Harness>(
 }
 
 fn pico_rows(pick: &Pick) -> Result<Vec<Value>> {
-    let picked = picked::<crate::pico::Lineup>(pick, "rp-pico")?;
+    let picked = picked::<crate::boards::rp_pico::Lineup>(pick, "rp-pico")?;
     crate::setup::all()?;
-    let elf = crate::pico::build()?.join("arena");
+    let elf = crate::boards::rp_pico::build()?.join("arena");
     let mut rows = Vec::new();
     for e in picked {
         let mut got = emulated_entry(
             &elf,
             e.index,
             1500,
-            crate::pico::Options::default(),
+            crate::boards::rp_pico::Options::default(),
             "cycles",
         )?;
-        same_final::<crate::pico::Lineup>(&mut got, e.index, "rp-pico")?;
+        same_final::<crate::boards::rp_pico::Lineup>(&mut got, e.index, "rp-pico")?;
         add_flash(&mut got, &elf, &e.users, "-")?;
         rows.extend(got);
     }
@@ -391,17 +391,17 @@ fn pico_rows(pick: &Pick) -> Result<Vec<Value>> {
 }
 
 fn stm32_rows(pick: &Pick) -> Result<Vec<Value>> {
-    let picked = picked::<crate::stm32::Lineup>(pick, "stm32f411")?;
+    let picked = picked::<crate::boards::stm32f411::Lineup>(pick, "stm32f411")?;
     crate::setup::stm32_board()?;
-    let elf = crate::stm32::build()?.join("arena");
+    let elf = crate::boards::stm32f411::build()?.join("arena");
     let mut rows = Vec::new();
     for e in picked {
-        let count = crate::stm32::Options {
+        let count = crate::boards::stm32f411::Options {
             count: true,
-            ..crate::stm32::Options::default()
+            ..crate::boards::stm32f411::Options::default()
         };
         let mut got = emulated_entry(&elf, e.index, 3000, count, "instructions")?;
-        same_final::<crate::stm32::Lineup>(&mut got, e.index, "stm32f411")?;
+        same_final::<crate::boards::stm32f411::Lineup>(&mut got, e.index, "stm32f411")?;
         add_flash(&mut got, &elf, &e.users, "-")?;
         rows.extend(got);
     }
@@ -554,7 +554,7 @@ mod tests {
         let qemu = entries::<crate::host::Lineup>();
         assert_eq!(qemu.len(), <crate::host::Lineup as Lineup>::LEN);
         assert!(qemu.iter().all(|e| e.game != "?" && !e.bots.is_empty()));
-        let pico = entries::<crate::pico::Lineup>();
+        let pico = entries::<crate::boards::rp_pico::Lineup>();
         assert!(pico.len() > qemu.len());
         // The Pico plays the QEMU board's rotation first, at the same numbers.
         for (a, b) in qemu.iter().zip(&pico) {

@@ -82,9 +82,10 @@ pub fn run(dir: &Path, pick: &Pick, chips: &[&Chip], json_only: bool) -> Result<
             }
             "rp-pico" => {
                 crate::setup::all()?;
-                let elf = template::build_board_in(&dir, chip.board, crate::pico::TARGET)?;
+                let elf =
+                    template::build_board_in(&dir, chip.board, crate::boards::rp_pico::TARGET)?;
                 for e in &picked {
-                    let own = crate::pico::Options::default();
+                    let own = crate::boards::rp_pico::Options::default();
                     let mut got =
                         crate::cost_pick::emulated_entry(&elf, e.index, 1500, own, "cycles")?;
                     same_final(&dir, &mut got, e.index, chip.board)?;
@@ -94,11 +95,12 @@ pub fn run(dir: &Path, pick: &Pick, chips: &[&Chip], json_only: bool) -> Result<
             }
             _ => {
                 crate::setup::stm32_board()?;
-                let elf = template::build_board_in(&dir, chip.board, crate::stm32::TARGET)?;
+                let elf =
+                    template::build_board_in(&dir, chip.board, crate::boards::stm32f411::TARGET)?;
                 for e in &picked {
-                    let own = crate::stm32::Options {
+                    let own = crate::boards::stm32f411::Options {
                         count: true,
-                        ..crate::stm32::Options::default()
+                        ..crate::boards::stm32f411::Options::default()
                     };
                     let mut got =
                         crate::cost_pick::emulated_entry(&elf, e.index, 3000, own, "instructions")?;

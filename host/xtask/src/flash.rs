@@ -1,29 +1,49 @@
-//! `cargo xtask flash --board rp-pico|stm32f411`: build and run on a real board through probe-rs
-//! (the board's cargo runner is `probe-rs run --chip ...`); without a probe, `--uf2` for the Pico
-//! (`uf2`) and `--dfu` for the Black Pill (`dfu`).
+//! `cargo xtask flash --board B`: build and run on a real board through probe-rs (the board's cargo
+//! runner is `probe-rs run --chip ...`); without a probe, the board's image (`Board::image`: a UF2
+//! file, a DFU download) written by the board's own code.
 
 use std::process::Command;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, ensure, Result};
+
+use crate::boards::{Board, BOARDS};
 
 use crate::{root, tools};
 
 pub fn run(board: &str, uf2: bool, dfu: bool) -> Result<()> {
-    match (board, uf2, dfu) {
-        (_, true, true) => bail!("--uf2 or --dfu, not both"),
-        ("rp-pico", true, _) => return crate::uf2::flash(),
-        ("stm32f411", _, true) => {
-            return crate::dfu::flash(&crate::stm32::build()?.join("arena"));
-        }
-        (_, true, _) => bail!("--uf2 is for the rp-pico (the stm32f411 takes --dfu)"),
-        (_, _, true) => bail!("--dfu is for the stm32f411 (the rp-pico takes --uf2)"),
-        _ => {}
+    let b = crate::boards::named(board)?;
+    let real = |b: &&dyn Board| b.on_a_desk();
+    ensure!(
+        real(&b),
+        "{board} is emulated only: flash takes {}",
+        crate::boards::names_where(real, " or ")
+    );
+    if uf2 || dfu {
+        ensure!(!(uf2 && dfu), "--uf2 or --dfu, not both");
+        let flag = if uf2 { "--uf2" } else { "--dfu" };
+        // Who takes which image, for the message when this board does not take `flag`.
+        let takes = |flag: &str| {
+            BOARDS
+                .iter()
+                .filter(|b| b.image().is_some_and(|i| i.flag == flag))
+                .map(|b| b.name())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        return match b.image() {
+            Some(image) if image.flag == flag => (image.flash)(),
+            Some(image) => bail!(
+                "{flag} is for the {} (the {board} takes {})",
+                takes(flag),
+                image.flag
+            ),
+            None => bail!(
+                "{flag} is for the {} (the {board} takes neither)",
+                takes(flag)
+            ),
+        };
     }
-    let (dir, target) = match board {
-        "rp-pico" => ("boards/rp-pico", "thumbv6m-none-eabi"),
-        "stm32f411" => ("boards/stm32f411", "thumbv7em-none-eabihf"),
-        other => bail!("unknown board {other}: rp-pico or stm32f411"),
-    };
+    let (dir, target) = (b.folder(), b.target());
     let dir = root().join(dir);
     if !dir.join("Cargo.toml").is_file() {
         bail!("{} is not in this checkout", dir.display());
@@ -31,7 +51,7 @@ pub fn run(board: &str, uf2: bool, dfu: bool) -> Result<()> {
     if !tools::on_path("probe-rs") {
         bail!(
             "probe-rs is not installed: `cargo install probe-rs-tools --locked` (about 10 minutes), \
-             plug in a debug probe (Picoprobe / ST-Link), then run this again"
+             plug in a debug probe, then run this again"
         );
     }
     tools::targets(&[target])?;
@@ -47,6 +67,30 @@ pub fn run(board: &str, uf2: bool, dfu: bool) -> Result<()> {
         bail!("probe-rs run failed ({st}): is the probe connected and the board powered? `probe-rs list` shows the probes it sees");
     }
     Ok(())
+}
+
+/// `cargo xtask uf2 --board B` (`flag` `--uf2`): the board's image file written alone.
+pub fn image_file(board: &str, flag: &str) -> Result<std::path::PathBuf> {
+    let b = crate::boards::named(board)?;
+    match b.image() {
+        Some(image) if image.flag == flag => (image.write)(),
+        other => {
+            let takes =
+                crate::boards::names_where(|b| b.image().is_some_and(|i| i.flag == flag), " or ");
+            let instead = match other {
+                Some(i) => format!(
+                    " (the {board} flashes with `flash --board {board} {}`)",
+                    i.flag
+                ),
+                None => String::new(),
+            };
+            bail!(
+                "{} --board {board}: only the {takes} takes {} files{instead}",
+                &flag[2..],
+                flag[2..].to_uppercase()
+            )
+        }
+    }
 }
 
 #[cfg(test)]
@@ -82,9 +126,6 @@ mod tests {
             );
             checked += 1;
         }
-        assert!(
-            checked >= 2,
-            "the QEMU board and the Pico have two binaries each"
-        );
+        assert!(checked >= 2, "two boards (at least) have two binaries each");
     }
 }

@@ -9,6 +9,11 @@ use embedded_graphics::draw_target::DrawTarget;
 /// The lineup the QEMU firmware plays.
 pub type Lineup = arena_firmware::Arcade;
 
+/// The matches of one rotation (every entry of the board's lineup once).
+pub fn rotation() -> u32 {
+    <Lineup as arena_firmware::Lineup>::LEN as u32
+}
+
 /// What a board logs and shows, recorded on the host: the listener of a host board whose display
 /// is of type `D`.
 #[derive(Default)]

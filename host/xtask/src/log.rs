@@ -196,7 +196,7 @@ pub fn triples(lines: &[String], kind_: &str) -> Vec<Triple> {
         .collect()
 }
 
-/// Fails unless `board`'s log (`where_`: "the QEMU log") has digests and they, and its final
+/// Fails unless `board`'s log (`where_`: "the board's log", in messages) has digests and they, and its final
 /// digests, are the host's; how many digests and final digests it logged.
 pub fn same_digests(
     lines: &[String],

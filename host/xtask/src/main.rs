@@ -1,4 +1,4 @@
-//! `cargo xtask <task>`: the glue that needs several targets, QEMU and host tools. The tasks, their
+//! `cargo xtask <task>`: the glue that needs several targets, emulators and host tools. The tasks, their
 //! options and their help are the command line's (`cli`): `cargo xtask --help` lists them,
 //! `cargo xtask <task> --help` says what one does.
 
@@ -31,7 +31,6 @@ mod cli;
 mod cost;
 mod cost_pick;
 mod cost_template;
-mod demo;
 mod elf;
 mod emulate;
 mod emulator;
@@ -39,14 +38,11 @@ mod flash;
 mod fuzz;
 mod host;
 mod log;
-mod mono;
 mod mutants;
-mod panics;
 mod picture;
 mod probe;
 mod python;
 mod setup;
-mod size;
 mod steps;
 // The boards' stack painting, tested here on the host (the boards build for their targets only).
 #[cfg(test)]
@@ -55,15 +51,6 @@ mod stack_area;
 mod tally;
 mod template;
 mod tools;
-
-// The boards' modules under their old names (this commit moves files only).
-use boards::qemu;
-use boards::rp_pico as pico;
-use boards::rp_pico::check as pico_check;
-use boards::rp_pico::uf2;
-use boards::stm32f411 as stm32;
-use boards::stm32f411::check as stm32_check;
-use boards::stm32f411::dfu;
 
 /// A task's error is printed as its message and causes (`error: ...: ...`), never with anyhow's
 /// backtrace (which `RUST_BACKTRACE=1`, set on CI machines, would add to `main`'s `Err`). A
@@ -93,21 +80,23 @@ fn task(task: Option<Task>) -> Result<()> {
         Some(Task::PythonTest) => python::run().map(|(p, f)| println!("{p} passed, {f} failed")),
         Some(Task::TemplateTournaments) => template::tournaments(),
         Some(Task::Setup) => setup::run(),
-        Some(Task::Demo(d)) => demo::run(d.matches, d.snap, d.verbose),
+        Some(Task::Demo(d)) => boards::first("demo", |b| b.demo(d.matches, d.snap, d.verbose)),
         Some(Task::FirmwareTest(f)) => firmware_test(f.board.as_deref()),
         Some(Task::Cost(c)) if c.template.is_some() => cost_template::run_args(&c.pick_args()),
         Some(Task::Cost(c)) if c.game.is_some() => cost_pick::run(&c.pick_args()),
         Some(Task::Cost(c)) => match c.board.as_deref() {
-            None | Some("qemu-lm3s6965") => cost::run(c.json).map(|_| ()),
-            Some("rp-pico") => pico::cost(c.json).map(|_| ()),
-            Some("stm32f411") => stm32::cost(c.json).map(|_| ()),
-            Some(other) => {
-                bail!("cost --board {other}: qemu-lm3s6965 (the default), rp-pico or stm32f411")
-            }
+            // The default: the first board of the registry.
+            None => boards::BOARDS[0].cost(c.json),
+            Some(b) => boards::named(b)?.cost(c.json),
         },
-        Some(Task::Emulate(e)) => emulate::run(Some(&e.board), e.elf.as_deref(), e.matches, e.snap),
-        Some(Task::Size) => size::run().map(|_| ()),
-        Some(Task::Panics(p)) => panics::run(p.elf.as_deref()),
+        Some(Task::Emulate(e)) => {
+            if let Some(elf) = &e.elf {
+                ensure!(elf.is_file(), "--elf {}: no such file", elf.display());
+            }
+            boards::named(&e.board)?.emulate(e.elf.as_deref(), e.matches, e.snap.max(1))
+        }
+        Some(Task::Size) => boards::size::run().map(|_| ()),
+        Some(Task::Panics(p)) => boards::first("panics", |b| b.panics(p.elf.as_deref())),
         Some(Task::Lineup(l)) => host::preview(l.matches),
         Some(Task::Soak(s)) => soak(&s),
         Some(Task::Fuzz(o)) => fuzz::run(o),
@@ -115,7 +104,7 @@ fn task(task: Option<Task>) -> Result<()> {
         Some(Task::LoadTest(l)) => system_test("load-test", &l.args()),
         Some(Task::ScaleOut(s)) => system_test("scale-out", &s.args()),
         Some(Task::Flash(f)) => flash::run(&f.board, f.uf2, f.dfu),
-        Some(Task::Uf2(u)) => uf2::run(&u.board).map(|_| ()),
+        Some(Task::Uf2(u)) => flash::image_file(&u.board, "--uf2").map(drop),
         None => {
             use std::io::Write as _;
             let help = cli::Cli::command().render_long_help();
@@ -125,7 +114,8 @@ fn task(task: Option<Task>) -> Result<()> {
     }
 }
 
-/// `cargo xtask firmware-test [--board B]`: every board's checks, or one part's.
+/// `cargo xtask firmware-test [--board B]`: every board's checks, or one part's (a board's, or
+/// the user's crate's: `template`).
 fn firmware_test(board: Option<&str>) -> Result<()> {
     match board {
         None => {
@@ -134,20 +124,12 @@ fn firmware_test(board: Option<&str>) -> Result<()> {
             clock.report();
             out
         }
-        Some("qemu-lm3s6965") => {
-            let mut clock = steps::Clock::default();
-            let out = check::qemu_board(&mut clock);
-            clock.report();
-            out
-        }
-        Some("rp-pico") => setup::all().and_then(|_| pico_check::emulate(&pico_check::build()?)),
-        Some("stm32f411") => {
-            setup::stm32_board().and_then(|_| stm32_check::emulate(&stm32_check::build()?))
-        }
-        Some("template") => template::qemu_check().and_then(|()| template::tournaments()),
-        Some(other) => {
-            bail!("firmware-test --board {other}: qemu-lm3s6965, rp-pico, stm32f411 or template")
-        }
+        Some("template") => template::firmware_test(),
+        Some(b) if boards::BOARDS.iter().any(|x| x.name() == b) => check::one(b),
+        Some(other) => bail!(
+            "firmware-test --board {other}: {} or template",
+            boards::names(", ")
+        ),
     }
 }
 
@@ -337,8 +319,8 @@ fn test() -> Result<()> {
     installed?;
     lint?;
     clock.step("rustdoc", api_docs)?;
-    // The core's no_std build for both thumb targets is the boards' builds below (the QEMU board
-    // on thumbv7m, the Pico on thumbv6m, the STM32F411 on thumbv7em, each with defmt).
+    // The core's no_std build for the thumb targets is the boards' builds below (each board on its
+    // own target, each with defmt).
     let (mut passed, mut failed) = clock.step("cargo test", tally::cargo_test)?;
     // What measures time on the wall runs on a quiet machine: the server under hostile
     // connections (with the binary `cargo test` built), then the scale-out.

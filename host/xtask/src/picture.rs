@@ -1,6 +1,6 @@
 //! The emulators' frame buffers as the PNG frames xtask keeps: a harness hands back the panel's
-//! picture as a binary PGM (`P5`, 8-bit gray, one byte a pixel: the Pico's OLED) or PPM (`P6`,
-//! 8-bit RGB, three bytes a pixel: the F411's LCD), and this is the one PNG writer: each pixel
+//! picture as a binary PGM (`P5`, 8-bit gray, one byte a pixel: a monochrome OLED) or PPM (`P6`,
+//! 8-bit RGB, three bytes a pixel: a colour LCD), and this is the one PNG writer: each pixel
 //! scaled to a `scale` x `scale` block, 8-bit grayscale or RGB. Bad files give an error that says
 //! what is wrong, never a panic.
 

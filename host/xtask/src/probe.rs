@@ -2,7 +2,7 @@
 //! segments at their load addresses, the addresses of the symbols its harness needs
 //! (`_SEGGER_RTT`, the pace word) and the defmt string indices of the log lines it acts on. xtask
 //! reads the ELF ([`crate::elf`], its one ELF reader) and hands this to the harness as a JSON file
-//! (`--target FILE`; the rp2040 harness's `lib/target.mjs` says its shape). Bad input gives an
+//! (`--target FILE`; a harness's reader of it, e.g. `lib/target.mjs`, says its shape). Bad input gives an
 //! error that says what is wrong, never a panic.
 
 use std::path::Path;

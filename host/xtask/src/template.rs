@@ -11,7 +11,8 @@ use anyhow::{ensure, Context, Result};
 
 use crate::cost_pick::Listed;
 
-use crate::{log, qemu, root, tools};
+use crate::boards::qemu;
+use crate::{log, root, tools};
 
 /// The template, from the project's root.
 pub const DIR: &str = "templates/rust-bot";
@@ -157,6 +158,18 @@ pub fn desktop_in(dir: &Path, args: &[String]) -> Result<Vec<String>> {
         .lines()
         .map(str::to_owned)
         .collect())
+}
+
+/// `firmware-test`'s part for the user's crate, each a step of `clock`: [`qemu_check`], then
+/// [`tournaments`].
+pub fn steps(clock: &mut crate::steps::Clock) -> Result<()> {
+    clock.step("template on QEMU", qemu_check)?;
+    clock.step("template's process, sandboxed", tournaments)
+}
+
+/// `cargo xtask firmware-test --board template`: [`qemu_check`], then [`tournaments`].
+pub fn firmware_test() -> Result<()> {
+    qemu_check().and_then(|()| tournaments())
 }
 
 /// Builds the template's QEMU firmware and plays its lineup in QEMU: every digest (one a turn) and

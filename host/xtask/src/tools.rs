@@ -1,6 +1,6 @@
 //! Small helpers around external tools (the installs themselves are in `setup`).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use anyhow::{bail, Context, Result};
@@ -79,4 +79,28 @@ pub fn host_triple() -> Result<String> {
         .lines()
         .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
         .context("rustc -vV gave no host")
+}
+
+/// Builds a board in release mode (its own workspace and target dir); returns its release folder.
+pub fn build_board(board: &str, target: &str) -> Result<PathBuf> {
+    let dir = crate::root().join(board);
+    let target_dir = dir.join("target");
+    eprintln!("xtask: building {board}");
+    status(
+        Command::new("cargo")
+            .args(["build", "--release", "--bins"])
+            .current_dir(&dir)
+            .env("CARGO_TARGET_DIR", &target_dir)
+            .env_remove("RUSTFLAGS"),
+    )?;
+    Ok(target_dir.join(target).join("release"))
+}
+
+/// A fresh folder for a run's snapshots.
+pub fn fresh_dir(dir: &Path) -> Result<PathBuf> {
+    if dir.exists() {
+        std::fs::remove_dir_all(dir)?;
+    }
+    std::fs::create_dir_all(dir)?;
+    Ok(dir.canonicalize()?)
 }

@@ -1,5 +1,227 @@
-//! Each board's host side, one folder per board.
+//! Each board's host side, one folder per board (`boards/<b>/`), and what a board is to xtask: the
+//! [`Board`] trait and the one registry, [`BOARDS`].
+//!
+//! Adding a board: its firmware crate in the repository's `boards/<name>/` (a `Cargo.toml`), a
+//! folder here with a `mod.rs` whose type implements [`Board`] (its name as `--board` spells it,
+//! its firmware crate's folder, target and chip, its set-up check, its `firmware-test` checks, its
+//! `cost` figures, `emulate` on its emulated chip, its flash image if it has one), a `mod` line
+//! below and one entry in [`BOARDS`]. The tests at the end of this file fail when a folder of
+//! `boards/` with a `Cargo.toml` is not in the registry, and when a module of xtask outside
+//! `boards/<b>/` names a board.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Result};
+
+use crate::steps::Clock;
 
 pub(crate) mod qemu;
 pub(crate) mod rp_pico;
+pub(crate) mod size;
 pub(crate) mod stm32f411;
+
+/// Every board xtask knows, in the order `firmware-test`, `size` and the help list them.
+pub(crate) static BOARDS: [&dyn Board; 3] = [&qemu::Qemu, &rp_pico::RpPico, &stm32f411::Stm32f411];
+
+/// How `firmware-test` runs a board's checks.
+pub(crate) enum Checks {
+    /// On the calling thread, each part a step of the clock (the board whose checks run while the
+    /// emulators do).
+    Here(fn(&mut Clock) -> Result<()>),
+    /// Built first (the step `build_step`), then checked on a thread of its own beside the
+    /// others (an emulator on one core for minutes; its time recorded as `beside_step`). `rank`:
+    /// the higher starts first (the longer run).
+    Beside {
+        build_step: &'static str,
+        beside_step: &'static str,
+        rank: u8,
+        build: fn() -> Result<PathBuf>,
+        check: fn(&Path) -> Result<()>,
+    },
+}
+
+/// A file written from the board's release ELF that flashes it without a debug probe.
+pub(crate) struct Image {
+    /// The `flash` option that asks for it (`--uf2`; the task `uf2` writes the file alone).
+    pub flag: &'static str,
+    /// Builds the firmware and writes the image; returns its path.
+    pub write: fn() -> Result<PathBuf>,
+    /// Builds the image and puts it on the board.
+    pub flash: fn() -> Result<()>,
+}
+
+/// What a board is to xtask.
+pub(crate) trait Board: Sync {
+    /// Its name as `--board` spells it (`my-board`).
+    fn name(&self) -> &'static str;
+    /// The words that name it in code and prose, lower case (its chip, its family): outside its folder
+    /// here only the registry says them (the test below).
+    #[allow(dead_code)] // Read by the tests only.
+    fn words(&self) -> &'static [&'static str];
+    /// Its firmware crate's folder, from the workspace root (`boards/my-board`).
+    fn folder(&self) -> &'static str;
+    /// The target triple its firmware builds for.
+    fn target(&self) -> &'static str;
+    /// The chip's flash and RAM in bytes (what `size` checks the firmware against).
+    fn chip(&self) -> (u64, u64);
+    /// Checks (without installing) what its checks, `emulate` and `cost` need.
+    fn setup(&self) -> Result<()>;
+    /// Its part of `firmware-test`.
+    fn checks(&self) -> Checks;
+    /// `cost --board <name>`: its cost table (JSON only with `json_only`).
+    fn cost(&self, json_only: bool) -> Result<()>;
+    /// `emulate <name>`: its release ELF (or `elf`) on its emulated chip, `matches` matches, a
+    /// frame every `snap` turns.
+    fn emulate(&self, elf: Option<&Path>, matches: u32, snap: u32) -> Result<()>;
+    /// `cargo xtask demo`: its rotation watched live, kept as PNG frames and a GIF, if it has a
+    /// demo (`None`: it has none).
+    fn demo(&self, _matches: u32, _snap: u32, _verbose: bool) -> Option<Result<()>> {
+        None
+    }
+    /// `cargo xtask panics [--elf FILE]`: the panic paths left in its firmware, each explained, if
+    /// it checks them (`None`: it does not).
+    fn panics(&self, _elf: Option<&str>) -> Option<Result<()>> {
+        None
+    }
+    /// A board one can hold (`flash` runs on it); `false` for a board that exists only emulated.
+    fn on_a_desk(&self) -> bool {
+        true
+    }
+    /// The image `flash` writes without a probe, if it has one.
+    fn image(&self) -> Option<Image> {
+        None
+    }
+}
+
+/// The board `--board name` names.
+pub(crate) fn named(name: &str) -> Result<&'static dyn Board> {
+    match BOARDS.iter().find(|b| b.name() == name) {
+        Some(b) => Ok(*b),
+        None => bail!("unknown board {name}: {}", names(" or ")),
+    }
+}
+
+/// `cargo xtask <task>` for a task only some boards have: the first board's that has it.
+pub(crate) fn first(task: &str, run: impl Fn(&dyn Board) -> Option<Result<()>>) -> Result<()> {
+    match BOARDS.iter().find_map(|b| run(*b)) {
+        Some(out) => out,
+        None => bail!("no board has `cargo xtask {task}`"),
+    }
+}
+
+/// The boards' names, comma-separated, `last` before the last one (`a, b or c`).
+pub(crate) fn names(last: &str) -> String {
+    names_where(|_| true, last)
+}
+
+/// [`names`] of the boards `which` keeps.
+pub(crate) fn names_where(which: impl Fn(&&dyn Board) -> bool, last: &str) -> String {
+    let all: Vec<&str> = BOARDS
+        .iter()
+        .filter(|b| which(b))
+        .map(|b| b.name())
+        .collect();
+    match all.split_last() {
+        Some((tail, [])) => (*tail).to_owned(),
+        Some((tail, rest)) => format!("{}{last}{tail}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BOARDS;
+    use std::path::{Path, PathBuf};
+
+    /// The modules of xtask outside `boards/` that still name a board, each to move behind the
+    /// registry (the test fails as well when one of them no longer does: the list only shrinks).
+    const NOT_YET: &[&str] = &[
+        "cli.rs",
+        "cost_pick.rs",
+        "cost_template.rs",
+        "emulator.rs",
+        "host.rs",
+        "setup.rs",
+        "template.rs",
+    ];
+
+    fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                rust_files(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+
+    /// The words of the boards that `text` says (case-insensitive).
+    fn named_in(text: &str) -> Vec<&'static str> {
+        let text = text.to_lowercase();
+        BOARDS
+            .iter()
+            .flat_map(|b| b.words().iter().copied().chain([b.name()]))
+            .filter(|w| text.contains(w))
+            .collect()
+    }
+
+    /// Adding a board is a folder and one registry line: no module of xtask outside
+    /// `boards/<b>/` names a board, and in `boards/mod.rs` only its `mod` lines and the registry.
+    #[test]
+    fn no_module_outside_a_boards_folder_names_a_board() {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut files = Vec::new();
+        rust_files(&src, &mut files);
+        let mut wrong = Vec::new();
+        for file in &files {
+            let rel = file
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let text = std::fs::read_to_string(file).unwrap();
+            if rel == "boards/mod.rs" {
+                // This file: its `mod` lines, the registry, and this test's own words (none).
+                let outside = text
+                    .lines()
+                    .filter(|l| !l.starts_with("pub(crate) mod ") && !l.contains("static BOARDS"))
+                    .filter(|l| !named_in(l).is_empty())
+                    .map(|l| format!("{rel}: {l}"));
+                wrong.extend(outside);
+                continue;
+            }
+            // A board's own folder (`boards/<b>/...`); `boards/size.rs` and the like are checked.
+            if rel.starts_with("boards/") && rel.matches('/').count() > 1 {
+                continue;
+            }
+            let named = named_in(&text);
+            match (named.is_empty(), NOT_YET.contains(&rel.as_str())) {
+                (false, false) => wrong.push(format!("{rel} names {named:?}")),
+                (true, true) => wrong.push(format!("{rel} names no board: off the NOT_YET list")),
+                _ => {}
+            }
+        }
+        assert!(wrong.is_empty(), "{wrong:#?}");
+    }
+
+    /// The registry's boards are the folders of the repository's `boards/` with a Cargo.toml (a
+    /// board folder without its registry line fails), and each has its folder here.
+    #[test]
+    fn the_registry_is_the_boards_folders() {
+        let root = crate::root();
+        let mut folders: Vec<String> = std::fs::read_dir(root.join("boards"))
+            .unwrap()
+            .flatten()
+            .filter(|d| d.path().join("Cargo.toml").is_file())
+            .map(|d| format!("boards/{}", d.file_name().to_string_lossy()))
+            .collect();
+        folders.sort();
+        let mut registry: Vec<String> = BOARDS.iter().map(|b| b.folder().to_owned()).collect();
+        registry.sort();
+        assert_eq!(registry, folders);
+        let mut names: Vec<&str> = BOARDS.iter().map(|b| b.name()).collect();
+        names.dedup();
+        assert_eq!(names.len(), BOARDS.len(), "two boards of one name");
+    }
+}

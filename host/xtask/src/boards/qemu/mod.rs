@@ -2,6 +2,13 @@
 //! screendumps, and the snapshot handshake (the firmware waits for a host file after each announced
 //! frame, so every screendump shows exactly the frame announced).
 
+mod board;
+pub(crate) mod check;
+pub(crate) mod cost;
+pub(crate) mod demo;
+pub(crate) mod panics;
+pub(crate) use board::Qemu;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::net::UnixStream;
 use std::path::{Path, PathBuf};
@@ -10,24 +17,12 @@ use std::time::Duration;
 
 use anyhow::{bail, Context, Result};
 
-use crate::{log, root, tools};
+use crate::log;
 
 pub const BOARD: &str = "boards/qemu-lm3s6965";
 
-/// Builds a board in release mode (its own workspace and target dir); returns its release folder.
-pub fn build_board(board: &str, target: &str) -> Result<PathBuf> {
-    let dir = root().join(board);
-    let target_dir = dir.join("target");
-    eprintln!("xtask: building {board}");
-    tools::status(
-        Command::new("cargo")
-            .args(["build", "--release", "--bins"])
-            .current_dir(&dir)
-            .env("CARGO_TARGET_DIR", &target_dir)
-            .env_remove("RUSTFLAGS"),
-    )?;
-    Ok(target_dir.join(target).join("release"))
-}
+// Generic helpers once here, used by the other boards under these paths too.
+pub use crate::tools::{build_board, fresh_dir};
 
 pub fn build() -> Result<PathBuf> {
     build_board(BOARD, "thumbv7m-none-eabi")
@@ -224,13 +219,4 @@ impl Run<'_> {
             frames,
         })
     }
-}
-
-/// A fresh folder for a run's snapshots.
-pub fn fresh_dir(dir: &Path) -> Result<PathBuf> {
-    if dir.exists() {
-        std::fs::remove_dir_all(dir)?;
-    }
-    std::fs::create_dir_all(dir)?;
-    Ok(dir.canonicalize()?)
 }

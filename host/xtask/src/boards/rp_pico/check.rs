@@ -24,8 +24,9 @@ use std::process::Command;
 use anyhow::{ensure, Context, Result};
 use serde_json::Value;
 
-use crate::pico::{self, Run};
-use crate::{emulator, mono, qemu, root, tools};
+use super::mono;
+use super::{self as pico, Run};
+use crate::{emulator, root, tools};
 
 /// Everything before the emulator runs: Node's packages, the harness's own tests, the release
 /// ELFs (this uses both cores; [`emulate`] mostly one, so it can run beside other checks).
@@ -58,7 +59,7 @@ fn harness() -> Result<()> {
 
 /// The UF2 file of `elf`, checked block by block against the ELF's flash pages.
 fn uf2_of(elf: &Path, dir: &Path) -> Result<std::path::PathBuf> {
-    use crate::uf2;
+    use super::uf2;
     let file = dir.join("arena.uf2");
     uf2::write(elf, &file)?;
     let blocks =
@@ -87,7 +88,7 @@ fn uf2_of(elf: &Path, dir: &Path) -> Result<std::path::PathBuf> {
 }
 
 fn rotation(elf: &Path) -> Result<Vec<Value>> {
-    let dir = qemu::fresh_dir(&root().join("target/xtask-pico"))?;
+    let dir = tools::fresh_dir(&root().join("target/xtask-pico"))?;
     let uf2 = uf2_of(elf, &dir)?;
     let matches = <pico::Lineup as arena_firmware::Lineup>::LEN as u32;
     // The host plays the same matches on the other core while the emulator runs, as soon as the

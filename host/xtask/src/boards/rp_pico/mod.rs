@@ -6,8 +6,11 @@
 //! the RTT buffer before every byte that reaches the SSD1306, so the picture is the GDDRAM as it was
 //! when the frame was announced), and stops when match N starts (`--matches N`).
 
+mod board;
 pub(crate) mod check;
+pub(crate) mod mono;
 pub(crate) mod uf2;
+pub(crate) use board::RpPico;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -15,7 +18,8 @@ use std::process::{Command, Stdio};
 use anyhow::{ensure, Context, Result};
 use serde_json::Value;
 
-use crate::{qemu, root, tools};
+use crate::boards::qemu;
+use crate::{root, tools};
 
 pub const BOARD: &str = "boards/rp-pico";
 pub const TARGET: &str = "thumbv6m-none-eabi";
@@ -27,7 +31,7 @@ pub type Lineup = arena_firmware::PicoArcade;
 /// `panic-test`); returns the release folder.
 pub fn build() -> Result<PathBuf> {
     tools::targets(&[TARGET])?;
-    qemu::build_board(BOARD, TARGET)
+    tools::build_board(BOARD, TARGET)
 }
 
 /// One emulated run.

@@ -135,7 +135,7 @@ pub fn run(board: &str) -> Result<PathBuf> {
         board == "rp-pico",
         "uf2 --board {board}: only the rp-pico takes UF2 files (the stm32f411 flashes with `flash --board stm32f411 --dfu`)"
     );
-    let elf = crate::pico::build()?.join("arena");
+    let elf = super::build()?.join("arena");
     let out = path(board);
     let n = write(&elf, &out)?;
     println!(

@@ -24,8 +24,9 @@ use anyhow::{ensure, Context, Result};
 use embedded_graphics::pixelcolor::{Rgb565, Rgb888, RgbColor};
 use serde_json::Value;
 
-use crate::stm32::{self, Run};
-use crate::{dfu, emulator, log, qemu, root, tools};
+use super::dfu;
+use super::{self as stm32, Run};
+use crate::{emulator, log, root, tools};
 
 pub const SIDE: usize = 240;
 
@@ -130,7 +131,7 @@ fn harness() -> Result<()> {
 
 /// The rotation's checks; the per-match rows and the decoded log.
 fn rotation(elf: &Path) -> Result<(Vec<Value>, Vec<String>)> {
-    let dir = qemu::fresh_dir(&root().join("target/xtask-stm32f411"))?;
+    let dir = tools::fresh_dir(&root().join("target/xtask-stm32f411"))?;
     let matches = <stm32::Lineup as arena_firmware::Lineup>::LEN as u32;
     // The host plays the same matches on the other core while the emulator runs, once the boot
     // line has said how.
@@ -280,7 +281,7 @@ fn bus(s: &Value, rows: &[Value]) -> Result<()> {
 /// takes SPI1's bytes a slice at a time.
 fn registers_agree(elf: &Path, rotation: &[String]) -> Result<()> {
     const FRAMES: u32 = 2;
-    let dir = qemu::fresh_dir(&root().join("target/xtask-stm32f411/registers"))?;
+    let dir = tools::fresh_dir(&root().join("target/xtask-stm32f411/registers"))?;
     let ran = Run {
         matches: Some(1),
         frames: Some(&dir),

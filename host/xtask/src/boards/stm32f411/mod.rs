@@ -7,8 +7,10 @@
 //! log written before each pin change is read before that change, so the picture is the panel as
 //! it was when the frame was announced), and stops when match N starts (`--matches N`).
 
+mod board;
 pub(crate) mod check;
 pub(crate) mod dfu;
+pub(crate) use board::Stm32f411;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -16,7 +18,7 @@ use std::process::Command;
 use anyhow::Result;
 use serde_json::Value;
 
-use crate::{qemu, root, tools};
+use crate::{root, tools};
 
 pub const BOARD: &str = "boards/stm32f411";
 pub const TARGET: &str = "thumbv7em-none-eabihf";
@@ -28,7 +30,7 @@ pub type Lineup = arena_firmware::F411Arcade;
 /// `panic-test`); returns the release folder.
 pub fn build() -> Result<PathBuf> {
     tools::targets(&[TARGET])?;
-    qemu::build_board(BOARD, TARGET)
+    tools::build_board(BOARD, TARGET)
 }
 
 /// The venv's Python (with Unicorn), as `setup` installs it.
@@ -112,7 +114,7 @@ fn m0_report() -> Value {
 /// target/cost-stm32f411.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     use crate::emulator::leading_columns;
-    let m3 = crate::pico::m3_report()?;
+    let m3 = crate::boards::rp_pico::m3_report()?;
     let m0 = m0_report();
     let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
     let m0_rows = m0["matches"].as_array().cloned().unwrap_or_default();

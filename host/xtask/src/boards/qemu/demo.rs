@@ -8,12 +8,7 @@ use anyhow::{Context, Result};
 use image::codecs::gif::{GifEncoder, Repeat};
 use image::{Delay, Frame};
 
-use crate::{log, qemu, root};
-
-/// The matches of one rotation (every entry of the board's lineup once).
-pub fn rotation() -> u32 {
-    <crate::host::Lineup as arena_firmware::Lineup>::LEN as u32
-}
+use crate::{log, root};
 
 pub fn run(matches: u32, snap: u32, verbose: bool) -> Result<()> {
     println!(
@@ -21,16 +16,16 @@ pub fn run(matches: u32, snap: u32, verbose: bool) -> Result<()> {
          llvm-tools, QEMU, defmt-print: what is missing)"
     );
     crate::setup::install_board()?;
-    let release = qemu::build()?;
+    let release = super::build()?;
     let elf = release.join("arena");
-    let dir = qemu::fresh_dir(&root().join("target/demo"))?;
+    let dir = crate::tools::fresh_dir(&root().join("target/demo"))?;
     let args = vec![
         format!("matches={matches}"),
         format!("snap={}", snap.max(1)),
         "digest=10".to_owned(),
         "hold=ack".to_owned(),
     ];
-    let whole = if matches == rotation() {
+    let whole = if matches == crate::host::rotation() {
         " (the whole rotation: every entry of `cargo xtask lineup` once)"
     } else {
         ""
@@ -45,11 +40,11 @@ pub fn run(matches: u32, snap: u32, verbose: bool) -> Result<()> {
             println!("{text}");
         }
     };
-    let ran = qemu::Run {
+    let ran = super::Run {
         snapshots: Some(&dir),
         echo: verbose,
         tap: if verbose { None } else { Some(&tap) },
-        ..qemu::Run::new(&elf, args, 1800)
+        ..super::Run::new(&elf, args, 1800)
     }
     .go()?;
     let log_file = dir.join("log.txt");

@@ -20,7 +20,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-use crate::{qemu, tools};
+use crate::tools;
 
 /// The panic paths that remain, each with why it cannot fire while the rotation plays: (caller
 /// prefix, sink prefix, why).
@@ -251,7 +251,7 @@ pub fn run(elf: Option<&str>) -> Result<()> {
         return check(Path::new(elf));
     }
     crate::setup::board()?;
-    let release = qemu::build()?;
+    let release = super::build()?;
     check(&release.join("arena"))
 }
 

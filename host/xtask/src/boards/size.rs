@@ -8,7 +8,8 @@ use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
 
-use crate::{qemu, tools};
+use crate::boards::BOARDS;
+use crate::tools;
 
 const FLASH: &[&str] = &[
     ".vector_table",
@@ -54,47 +55,20 @@ pub fn measure(elf: &Path) -> Result<(u64, u64)> {
     Ok((flash, ram))
 }
 
-/// Boards: folder, target, binary, flash and RAM of the chip.
-pub const BOARDS: &[(&str, &str, &str, u64, u64)] = &[
-    (
-        qemu::BOARD,
-        "thumbv7m-none-eabi",
-        "arena",
-        256 * 1024,
-        64 * 1024,
-    ),
-    (
-        "boards/rp-pico",
-        "thumbv6m-none-eabi",
-        "arena",
-        2048 * 1024,
-        264 * 1024,
-    ),
-    (
-        "boards/stm32f411",
-        "thumbv7em-none-eabihf",
-        "arena",
-        512 * 1024,
-        128 * 1024,
-    ),
-];
-
 pub fn run() -> Result<Vec<(String, u64, u64)>> {
-    tools::targets(&[
-        "thumbv6m-none-eabi",
-        "thumbv7m-none-eabi",
-        "thumbv7em-none-eabihf",
-    ])?;
+    let targets: Vec<&str> = BOARDS.iter().map(|b| b.target()).collect();
+    tools::targets(&targets)?;
     let mut rows = Vec::new();
     println!(
         "{:<28} {:>10} {:>10} {:>12} {:>12}",
         "board", "flash", "static RAM", "chip flash", "chip RAM"
     );
-    for &(board, target, bin, chip_flash, chip_ram) in BOARDS {
+    for b in BOARDS {
+        let (board, (chip_flash, chip_ram)) = (b.folder(), b.chip());
         if !crate::root().join(board).join("Cargo.toml").is_file() {
             continue;
         }
-        let elf = qemu::build_board(board, target)?.join(bin);
+        let elf = tools::build_board(board, b.target())?.join("arena");
         let (flash, ram) = measure(&elf)?;
         println!("{board:<28} {flash:>10} {ram:>10} {chip_flash:>12} {chip_ram:>12}");
         ensure!(

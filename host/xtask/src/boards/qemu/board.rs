@@ -1,0 +1,50 @@
+//! The QEMU board as xtask sees it (`crate::boards::Board`): its checks and cost table.
+
+use std::path::Path;
+
+use anyhow::{bail, Result};
+
+use super::{check, BOARD};
+use crate::boards::{Board, Checks};
+
+/// QEMU's lm3s6965evb (Cortex-M3) with its SSD0323 OLED.
+pub(crate) struct Qemu;
+
+impl Board for Qemu {
+    fn name(&self) -> &'static str {
+        "qemu-lm3s6965"
+    }
+    fn words(&self) -> &'static [&'static str] {
+        &["qemu", "lm3s"]
+    }
+    fn folder(&self) -> &'static str {
+        BOARD
+    }
+    fn target(&self) -> &'static str {
+        "thumbv7m-none-eabi"
+    }
+    fn chip(&self) -> (u64, u64) {
+        (256 * 1024, 64 * 1024)
+    }
+    fn setup(&self) -> Result<()> {
+        crate::setup::board()
+    }
+    fn checks(&self) -> Checks {
+        Checks::Here(check::qemu_board)
+    }
+    fn cost(&self, json_only: bool) -> Result<()> {
+        super::cost::run(json_only).map(drop)
+    }
+    fn demo(&self, matches: u32, snap: u32, verbose: bool) -> Option<Result<()>> {
+        Some(super::demo::run(matches, snap, verbose))
+    }
+    fn panics(&self, elf: Option<&str>) -> Option<Result<()>> {
+        Some(super::panics::run(elf))
+    }
+    fn on_a_desk(&self) -> bool {
+        false
+    }
+    fn emulate(&self, _elf: Option<&Path>, _matches: u32, _snap: u32) -> Result<()> {
+        bail!("the QEMU board runs with `cargo xtask demo`")
+    }
+}

@@ -1,0 +1,76 @@
+//! The Raspberry Pi Pico as xtask sees it (`crate::boards::Board`): its checks, cost table,
+//! emulated runs and UF2 file.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::{check, uf2, Run, BOARD, TARGET};
+use crate::boards::{Board, Checks, Image};
+use crate::root;
+
+/// The Raspberry Pi Pico (RP2040, Cortex-M0+) with an SSD1306 OLED on I2C0.
+pub(crate) struct RpPico;
+
+impl Board for RpPico {
+    fn name(&self) -> &'static str {
+        "rp-pico"
+    }
+    fn words(&self) -> &'static [&'static str] {
+        &["pico", "rp2040"]
+    }
+    fn folder(&self) -> &'static str {
+        BOARD
+    }
+    fn target(&self) -> &'static str {
+        TARGET
+    }
+    fn chip(&self) -> (u64, u64) {
+        (2048 * 1024, 264 * 1024)
+    }
+    fn setup(&self) -> Result<()> {
+        crate::setup::all()
+    }
+    fn checks(&self) -> Checks {
+        Checks::Beside {
+            build_step: "Pico build",
+            beside_step: "Pico (beside)",
+            rank: 1,
+            build: check::build,
+            check: check::emulate,
+        }
+    }
+    fn cost(&self, json_only: bool) -> Result<()> {
+        super::cost(json_only).map(drop)
+    }
+    /// `cargo xtask emulate rp-pico`: the Pico's release ELF on the emulated RP2040.
+    fn emulate(&self, elf: Option<&Path>, matches: u32, snap: u32) -> Result<()> {
+        self.setup()?;
+        let elf = match elf {
+            Some(elf) => elf.to_path_buf(),
+            None => super::build()?.join("arena"),
+        };
+        let dir = crate::tools::fresh_dir(&root().join("target/emulate/rp-pico"))?;
+        println!(
+            "xtask: emulated Raspberry Pi Pico (rp2040js) with an SSD1306 on I2C0, {}; {matches} \
+             matches, a frame every {snap} turns",
+            elf.display()
+        );
+        let ran = Run {
+            matches: Some(matches),
+            frames: Some(&dir),
+            every: Some(snap),
+            echo: true,
+            ..Run::new(&elf, 3600)
+        }
+        .go()?;
+        crate::emulate::finish(&ran, "Pico", &dir)
+    }
+    fn image(&self) -> Option<Image> {
+        Some(Image {
+            flag: "--uf2",
+            write: || uf2::run("rp-pico"),
+            flash: uf2::flash,
+        })
+    }
+}

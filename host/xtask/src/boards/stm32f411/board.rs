@@ -1,0 +1,93 @@
+//! The STM32F411 Black Pill as xtask sees it (`crate::boards::Board`): its checks, cost table,
+//! emulated runs and DFU image.
+
+use std::path::Path;
+
+use anyhow::Result;
+
+use super::{check, dfu, Run, BOARD, TARGET};
+use crate::boards::{Board, Checks, Image};
+use crate::root;
+
+/// The STM32F411CE Black Pill (Cortex-M4F) with an ST7789 LCD on SPI1.
+pub(crate) struct Stm32f411;
+
+impl Board for Stm32f411 {
+    fn name(&self) -> &'static str {
+        "stm32f411"
+    }
+    fn words(&self) -> &'static [&'static str] {
+        &["stm32", "f411"]
+    }
+    fn folder(&self) -> &'static str {
+        BOARD
+    }
+    fn target(&self) -> &'static str {
+        TARGET
+    }
+    fn chip(&self) -> (u64, u64) {
+        (512 * 1024, 128 * 1024)
+    }
+    fn setup(&self) -> Result<()> {
+        crate::setup::stm32_board()
+    }
+    fn checks(&self) -> Checks {
+        // The longest emulated run (one core, minutes): built and started first.
+        Checks::Beside {
+            build_step: "STM32F411 build",
+            beside_step: "STM32F411 (beside)",
+            rank: 2,
+            build: check::build,
+            check: check::emulate,
+        }
+    }
+    fn cost(&self, json_only: bool) -> Result<()> {
+        super::cost(json_only).map(drop)
+    }
+    /// `cargo xtask emulate stm32f411`: the Black Pill's release ELF on the emulated STM32F411CE.
+    fn emulate(&self, elf: Option<&Path>, matches: u32, snap: u32) -> Result<()> {
+        self.setup()?;
+        let elf = match elf {
+            Some(elf) => elf.to_path_buf(),
+            None => super::build()?.join("arena"),
+        };
+        let dir = crate::tools::fresh_dir(&root().join("target/emulate/stm32f411"))?;
+        println!(
+            "xtask: emulated STM32F411CE (Unicorn) with an ST7789 on SPI1, {}; {matches} matches, \
+             a frame every {snap} turns (the cost lines count nothing here: `cost --board stm32f411` \
+             counts instructions)",
+            elf.display()
+        );
+        let ran = Run {
+            matches: Some(matches),
+            frames: Some(&dir),
+            every: Some(snap),
+            echo: true,
+            ..Run::new(&elf, 3600)
+        }
+        .go()?;
+        crate::emulate::finish(&ran, "STM32F411", &dir)
+    }
+    fn image(&self) -> Option<Image> {
+        Some(Image {
+            flag: "--dfu",
+            write: dfu_file,
+            flash: flash_dfu,
+        })
+    }
+}
+
+/// `cargo xtask flash --board stm32f411 --dfu`: the release ELF's raw image through the ROM's DFU
+/// bootloader.
+fn flash_dfu() -> Result<()> {
+    dfu::flash(&super::build()?.join("arena"))
+}
+
+/// The DFU image (the release ELF's flash contents) written alone.
+fn dfu_file() -> Result<std::path::PathBuf> {
+    let elf = super::build()?.join("arena");
+    let out = dfu::image_path();
+    let n = dfu::make(&elf, &out)?;
+    println!("xtask: {} ({n} bytes)", out.display());
+    Ok(out)
+}
