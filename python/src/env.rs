@@ -579,12 +579,9 @@ impl<G: Teach> Env<G> {
 
     /// Each seat's measure now, the one its rewards follow (`crate::reward::measures`).
     fn measure_now(&self) -> Vec<f64> {
-        reward::measures(
-            &*self.game,
-            self.seated.len(),
-            self.reward,
-            &self.score_now(),
-        )
+        reward::measures(&*self.game, self.seated.len(), self.reward, || {
+            self.score_now()
+        })
     }
 
     /// The moves the built-in bot `policy` makes for Python's seats to move that are not in

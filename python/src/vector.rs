@@ -137,7 +137,12 @@ fn observe(
 /// Writes what the step came to: rewards (the change of the measure rewards follow,
 /// `crate::reward`, plus the ranking `1 - 2 rank / (seats - 1)` when the match is over), flags,
 /// refusals and ranks.
-fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &[u32]) {
+fn outcome(
+    env: &mut dyn DynEnv,
+    agents: &[usize],
+    row: &mut Row<'_>,
+    steps: &[crate::env::SeatStep],
+) {
     let gained = env.take_gained();
     let trunc = env.truncated();
     let ranks = env.outcome().map(|(r, _)| r);
@@ -149,7 +154,7 @@ fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &
         row.rewards[k] = (gained.get(s).copied().unwrap_or(0.0) + f64::from(rank)) as f32;
         row.ends[2 * k] = !trunc && (ranks.is_some() || !env.seat_in(s));
         row.ends[2 * k + 1] = trunc;
-        row.refused[k] = refused.get(s).copied().unwrap_or(0);
+        row.refused[k] = steps.get(s).map_or(0, |x| x.refused);
     }
     for (s, x) in row.ranks.iter_mut().enumerate() {
         *x = ranks
@@ -527,8 +532,7 @@ impl VecMatch {
                 }
             };
             e.advance();
-            let refused: Vec<u32> = steps.iter().map(|s| s.refused).collect();
-            outcome(e.as_mut(), &agents, row, &refused);
+            outcome(e.as_mut(), &agents, row, &steps);
             if !e.is_done() {
                 observe(e.as_ref(), &agents, row, scratch, false);
             }
