@@ -66,7 +66,9 @@
 //!    `arena_host::GameSetup` (the match its options ask for) and `arena_host::GameFormat` (the
 //!    tournament format), which make it an `arena_host::HostGame`.
 //! 4. **The impls beside it**, each in its own layer's folder: the command line,
-//!    `host/src/cli/<game>.rs` (`arena_host::cli::GameCli`: flags and help); the browser viewer,
+//!    `host/src/cli/<game>.rs` (`arena_host::cli::GameCli`: flags and help; and, only for a game
+//!    whose original was a server, `arena_host::cli::Serve` there with a line in
+//!    `arena_host::cli::SERVERS`); the browser viewer,
 //!    `host/viewer/src/games/<game>.rs` (`arena_viewer::Viewed`); Python, the game's
 //!    `impl Observe` and `impl Teach` in `python/src/games.rs` and `python/src/reward.rs` (its
 //!    observation in `python/src/obs.rs`) and its module `python/pocket_arena/<game>.py`.

@@ -56,10 +56,10 @@ fn cli() -> Command {
         "serve",
         "Run the original server's network API for a game whose original was a server, so its original clients play against the engine.",
     );
+    for s in arena_host::cli::SERVERS {
+        serve = serve.subcommand((s.command)());
+    }
     for g in GAMES {
-        if let Some(s) = g.server {
-            serve = serve.subcommand((s.command)());
-        }
         play = play.subcommand((g.play)());
         verify = verify.subcommand(commands::verify::command(
             g.name,
@@ -136,8 +136,9 @@ fn main() -> ExitCode {
             None => Ok(()),
         },
         Some(("serve", m)) => match m.subcommand() {
-            Some((name, m)) => commands::by_name(name)
-                .and_then(|g| g.server)
+            Some((name, m)) => arena_host::cli::SERVERS
+                .iter()
+                .find(|s| s.name == name)
                 .map_or(Ok(()), |s| (s.run)(m)),
             None => Ok(()),
         },

@@ -190,14 +190,21 @@ pub fn request(kw: &mut Kwargs, seed: u64) -> Result<MatchRequest, String> {
         max_turns,
     };
     if sandbox {
-        // The caps only a cgroup holds are refused, where arena cannot write it, when asked for
-        // (the sandbox names them by the command line's options, as `arena play` does).
+        // The caps only a cgroup holds are refused, where arena cannot write it, when asked
+        // for, named by their keyword arguments.
+        use arena_host::sandbox::CgroupCap;
         let given = [
-            ("--bot-memory", memory.is_some()),
-            ("--bot-procs", procs.is_some()),
+            (CgroupCap::Memory, memory.is_some()),
+            (CgroupCap::Procs, procs.is_some()),
         ];
-        arena_host::sandbox::refuse_unheld(given.iter().filter(|(_, g)| *g).map(|(o, _)| *o))
-            .map_err(|why| format!("sandbox: {why}"))?;
+        arena_host::sandbox::refuse_unheld(given.iter().filter(|(_, g)| *g).map(|(c, _)| *c))
+            .map_err(|why| {
+                let keyword = match why.cap {
+                    CgroupCap::Memory => "bot_memory",
+                    CgroupCap::Procs => "bot_procs",
+                };
+                format!("sandbox: {}", why.naming(keyword))
+            })?;
         let outputs = [
             ("replay", replay.as_deref()),
             ("bot_logs", request.log_dir.as_deref()),

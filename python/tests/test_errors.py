@@ -25,8 +25,8 @@ def test_games_and_bots_are_listed():
         (ants.env, {"map": "/no/such.map"}, "such.map"),
         (mammut.env, {"obs_type": "pixels"}, "obs_type"),
         (ballroom.env, {"render_mode": "window"}, "render_mode"),
-        (ballroom.env, {"action_type": "discrete"}, "does not list"),
-        (ballroom.env, {"mask_in_obs": True}, "mask"),
+        (ballroom.env, {"action_type": "pixels"}, "action_type"),
+        (ballroom.env, {"obs_type": "text", "action_type": "discrete"}, "both"),
         (colorfight.env, {"max_cycles": 0}, "max_cycles"),
         (ants.env, {"map": "MAP", "obs_type": "json"}, "whole map"),
     ],
@@ -111,3 +111,27 @@ def test_an_option_of_the_wrong_type_says_what_it_expected():
         colorfight.parallel_env(size="12by12")
     with pytest.raises(ValueError, match="variant: `melee` is not one of duel, siege"):
         tower_defense.parallel_env(variant="melee")
+
+
+@pytest.mark.parametrize("keyword,controller", [("bot_memory", "memory"), ("bot_procs", "pids")])
+def test_a_cap_only_a_cgroup_holds_is_refused_by_its_keyword(tmp_path, keyword, controller):
+    """Without a cgroup to write (a user other than root, none delegated), `sandbox=True` with a
+    memory or process cap is refused, and the message names the keyword, not the command line's
+    `--bot-memory`: as root the check runs as `nobody`."""
+    import os
+    import subprocess
+    import sys
+
+    code = (
+        "import pocket_arena.tower_defense as td\n"
+        f"e = td.parallel_env(sandbox=True, {keyword}=64)\n"
+        "e.reset(seed=1)\n"
+    )
+    cmd = [sys.executable, "-c", code]
+    if os.geteuid() == 0:
+        cmd = ["setpriv", "--reuid", "65534", "--regid", "65534", "--clear-groups", *cmd]
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    out = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120)
+    assert out.returncode != 0, out.stdout + out.stderr
+    assert f"sandbox: {keyword} needs a {controller} cgroup" in out.stderr, out.stderr
+    assert "--bot-" not in out.stderr, out.stderr

@@ -69,11 +69,6 @@ game_cli! {
             "expander: takes the quickest cell next to its land, then the next",
             "random: a legal action drawn at random, sometimes a base",
         ],
-        #[cfg(feature = "serve")]
-        server: Some(super::Server {
-            command: serve_command,
-            run: serve,
-        }),
     }
 }
 
@@ -141,29 +136,30 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
 const SERVE_ABOUT: &str = "ColorFight's original server API (the October 2018 app.py) over HTTP, in real time: bots written for the original client library play against the engine.";
 
 #[cfg(feature = "serve")]
-fn serve_command() -> clap::Command {
-    use arena_core::Game;
-    ServeArgs::augment_args(clap::Command::new(ColorFight::NAME)).about(SERVE_ABOUT)
-}
+impl super::Serve for ColorFight {
+    fn command() -> clap::Command {
+        use arena_core::Game;
+        ServeArgs::augment_args(clap::Command::new(ColorFight::NAME)).about(SERVE_ABOUT)
+    }
 
-#[cfg(feature = "serve")]
-fn serve(m: &clap::ArgMatches) -> anyhow::Result<()> {
-    use crate::games::colorfight::serve::{run, ServeOptions};
-    use clap::FromArgMatches;
-    let o = ServeArgs::from_arg_matches(m)?;
-    run(&ServeOptions {
-        variant: o.variant.variant(),
-        size: o.size,
-        ticks: o.ticks,
-        players: o.players,
-        bots: o.bots,
-        join_s: o.join_s,
-        seed: o.seed.unwrap_or_else(super::clock_seed),
-        addr: std::net::SocketAddr::new(o.host, o.port),
-        replay: o.replay,
-        state_every: o.state_every,
-        linger_s: o.linger_s,
-        json: o.json,
-    })?;
-    Ok(())
+    fn run(m: &clap::ArgMatches) -> anyhow::Result<()> {
+        use crate::games::colorfight::serve::{run, ServeOptions};
+        use clap::FromArgMatches;
+        let o = ServeArgs::from_arg_matches(m)?;
+        run(&ServeOptions {
+            variant: o.variant.variant(),
+            size: o.size,
+            ticks: o.ticks,
+            players: o.players,
+            bots: o.bots,
+            join_s: o.join_s,
+            seed: o.seed.unwrap_or_else(super::clock_seed),
+            addr: std::net::SocketAddr::new(o.host, o.port),
+            replay: o.replay,
+            state_every: o.state_every,
+            linger_s: o.linger_s,
+            json: o.json,
+        })?;
+        Ok(())
+    }
 }

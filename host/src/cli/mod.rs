@@ -105,12 +105,20 @@ impl SandboxArgs {
         if !self.sandbox {
             return Ok(None);
         }
+        use crate::sandbox::CgroupCap;
         let given = [
-            ("--bot-memory", self.bot_memory.is_some()),
-            ("--bot-procs", self.bot_procs.is_some()),
+            (CgroupCap::Memory, self.bot_memory.is_some()),
+            (CgroupCap::Procs, self.bot_procs.is_some()),
         ];
-        crate::sandbox::refuse_unheld(given.iter().filter(|(_, g)| *g).map(|(o, _)| *o))
-            .map_err(|why| anyhow::anyhow!("--sandbox: {why}"))?;
+        crate::sandbox::refuse_unheld(given.iter().filter(|(_, g)| *g).map(|(c, _)| *c)).map_err(
+            |why| {
+                let option = match why.cap {
+                    CgroupCap::Memory => "--bot-memory",
+                    CgroupCap::Procs => "--bot-procs",
+                };
+                anyhow::anyhow!("--sandbox: {}", why.naming(option))
+            },
+        )?;
         let defaults = Caps::default();
         let caps = Caps {
             memory_mb: self.bot_memory.unwrap_or(defaults.memory_mb),
@@ -319,9 +327,6 @@ pub trait GameCli: HostGame {
     const TIME_LIMIT: &'static str;
     /// What this game's replay file is, for `arena verify <game> --help`.
     const REPLAY_ABOUT: &'static str;
-    /// `arena serve <game>`, for games whose original was a server that bots reached over the
-    /// network: the original's API, so its clients play against the engine.
-    const SERVER: Option<Server> = None;
     /// `arena play <game>`'s own flags (variant, size, map...).
     type PlayFlags: clap::Args + Send + Sync;
     /// `arena tournament <game>`'s own flags.
@@ -333,8 +338,7 @@ pub trait GameCli: HostGame {
 }
 
 /// A game's [`GameCli`]: what its `play` and `tournament` flags make of its options (each a
-/// closure over the flags), its help texts and, for a game with a server, the `server` (with its
-/// `#[cfg]`). Each game's file says only what is its own.
+/// closure over the flags) and its help texts. Each game's file says only what is its own.
 macro_rules! game_cli {
     (
         $game:ty {
@@ -344,7 +348,6 @@ macro_rules! game_cli {
             replay: $replay:literal,
             time_limit: $limit:literal,
             bots: [$($note:literal),* $(,)?],
-            $($(#[$server_attr:meta])* server: $server:expr,)?
         }
     ) => {
         impl $crate::cli::GameCli for $game {
@@ -352,7 +355,6 @@ macro_rules! game_cli {
             const BOT_NOTES: &'static [&'static str] = &[$($note),*];
             const TIME_LIMIT: &'static str = $limit;
             const REPLAY_ABOUT: &'static str = $replay;
-            $($(#[$server_attr])* const SERVER: Option<$crate::cli::Server> = $server;)?
             type PlayFlags = $play;
             type TournamentFlags = $tournament;
 
@@ -371,14 +373,44 @@ macro_rules! game_cli {
 #[derive(clap::Args, Clone, Debug)]
 pub struct NoArgs {}
 
-/// `arena serve <game>`: its options and what runs it.
+/// `arena serve <game>`, for a game whose original was a server that bots reached over the
+/// network: the original's API, so its clients play against the engine. A game opts in with an
+/// impl in its own file (`cli/<game>.rs`) and a line in [`SERVERS`]; nothing that plays a match
+/// asks for it.
+pub trait Serve: GameCli {
+    /// `arena serve <game>`'s clap command, named after the game.
+    fn command() -> clap::Command;
+    /// Runs `arena serve <game>` on its parsed arguments, until the match is over.
+    fn run(args: &clap::ArgMatches) -> anyhow::Result<()>;
+}
+
+/// A [`Serve`] game's server, as `arena` lists it.
 #[derive(Clone, Copy)]
 pub struct Server {
+    /// The game's command-line name.
+    pub name: &'static str,
     /// `arena serve <game>`'s clap command.
     pub command: fn() -> clap::Command,
-    /// Runs `arena serve <game>` on its parsed arguments, until the match is over.
+    /// Runs `arena serve <game>` on its parsed arguments.
     pub run: fn(&clap::ArgMatches) -> anyhow::Result<()>,
 }
+
+impl Server {
+    /// The server of game `G`.
+    pub const fn of<G: Serve>() -> Server {
+        Server {
+            name: G::NAME,
+            command: G::command,
+            run: G::run,
+        }
+    }
+}
+
+/// Every game with a server (`arena serve`): the registry of [`Serve`].
+pub static SERVERS: &[Server] = &[
+    #[cfg(feature = "serve")]
+    Server::of::<arena_core::games::colorfight::ColorFight>(),
+];
 
 pub mod ants;
 pub mod ballroom;

@@ -8,7 +8,7 @@ pub mod render;
 pub mod tournament;
 pub mod verify;
 
-use crate::cli::{GameCli, Server};
+use crate::cli::GameCli;
 use crate::error::Error;
 use crate::replay::{Head, ReplayContext};
 use anyhow::{bail, Context};
@@ -38,8 +38,6 @@ pub struct Entry {
     pub run_tournament: fn(&clap::ArgMatches) -> anyhow::Result<()>,
     /// Draws a replay of the game as `arena render` asks; returns the line saying what was written.
     pub render: fn(&render::Job<'_>) -> anyhow::Result<String>,
-    /// `arena serve <game>`, if the game has a server.
-    pub server: Option<Server>,
 }
 
 impl Entry {
@@ -58,7 +56,6 @@ impl Entry {
             tournament: tournament::command::<G>,
             run_tournament: tournament::run::<G>,
             render: render::render::<G>,
-            server: G::SERVER,
         }
     }
 }

@@ -171,22 +171,81 @@ pub fn check(caps: &Caps) -> Result<(), String> {
     }
 }
 
-/// The caps that only a cgroup holds: the option that asks for one, its cgroup controller, and
-/// what is left without it.
-const CGROUP_CAPS: [(&str, &str, &str); 2] = [
-    (
-        "--bot-memory",
-        "memory",
-        "memory would be capped per process only (RLIMIT_AS), which a bot of several processes, \
-         or one that fills its tmpfs, escapes",
-    ),
-    (
-        "--bot-procs",
-        "pids",
-        "processes would be capped by RLIMIT_NPROC only, which counts every process of this \
-         user: one seat's processes would count against the other seats'",
-    ),
-];
+/// A cap that only a cgroup holds: asked for, it is refused where arena cannot write that cgroup
+/// ([`refuse_unheld`]). Each front end names it its own way (the command line `--bot-memory`,
+/// Python `bot_memory`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CgroupCap {
+    /// The bot's memory, all its processes and its tmpfs pages together.
+    Memory,
+    /// The bot's processes.
+    Procs,
+}
+
+impl CgroupCap {
+    /// Its cgroup controller.
+    fn controller(self) -> &'static str {
+        match self {
+            CgroupCap::Memory => "memory",
+            CgroupCap::Procs => "pids",
+        }
+    }
+
+    /// What is left of it without the cgroup.
+    fn left(self) -> &'static str {
+        match self {
+            CgroupCap::Memory => {
+                "memory would be capped per process only (RLIMIT_AS), which a bot of several \
+                 processes, or one that fills its tmpfs, escapes"
+            }
+            CgroupCap::Procs => {
+                "processes would be capped by RLIMIT_NPROC only, which counts every process of \
+                 this user: one seat's processes would count against the other seats'"
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for CgroupCap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            CgroupCap::Memory => "the memory cap",
+            CgroupCap::Procs => "the process cap",
+        })
+    }
+}
+
+/// A [`CgroupCap`] asked for that cannot hold here: why, and how to get its cgroup. Its message
+/// speaks of the cap ("the memory cap needs a memory cgroup..."); [`Unheld::naming`] gives the
+/// same words with the front end's name for the option.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unheld {
+    /// The cap refused.
+    pub cap: CgroupCap,
+    whose: String,
+    how: String,
+}
+
+impl Unheld {
+    /// The message with `option` (the front end's name of the cap) as its subject.
+    pub fn naming(&self, option: &str) -> String {
+        format!(
+            "{option} needs a {} cgroup, and there is {}: {}. To get one, {}",
+            self.cap.controller(),
+            self.whose,
+            self.cap.left(),
+            self.how
+        )
+    }
+}
+
+impl std::fmt::Display for Unheld {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.naming(&self.cap.to_string()))
+    }
+}
+
+impl std::error::Error for Unheld {}
 
 /// How to get the cgroup folder `controller` needs, for this user.
 fn how_to_delegate(controller: &str) -> String {
@@ -204,16 +263,13 @@ fn how_to_delegate(controller: &str) -> String {
     )
 }
 
-/// Refuses the options given (`--bot-memory`, `--bot-procs`) whose cap only a cgroup holds,
-/// when arena cannot write that cgroup here: `Err` names the option, says why and how to get
-/// one. The caps not asked for keep their defaults, with what holds without a cgroup
-/// ([`unheld_note`]).
-pub fn refuse_unheld<'a>(given: impl IntoIterator<Item = &'a str>) -> Result<(), String> {
+/// Refuses the caps asked for (`given`) that only a cgroup holds, when arena cannot write that
+/// cgroup here: the error names the cap, says why and how to get one. The caps not asked for
+/// keep their defaults, with what holds without a cgroup ([`unheld_note`]).
+pub fn refuse_unheld(given: impl IntoIterator<Item = CgroupCap>) -> Result<(), Unheld> {
     let usable = cgroups::usable();
-    for option in given {
-        let Some(&(_, controller, left)) = CGROUP_CAPS.iter().find(|(o, _, _)| *o == option) else {
-            continue;
-        };
+    for cap in given {
+        let controller = cap.controller();
         if usable.contains(&controller) {
             continue;
         }
@@ -225,10 +281,11 @@ pub fn refuse_unheld<'a>(given: impl IntoIterator<Item = &'a str>) -> Result<(),
                 cgroups::euid()
             )
         };
-        return Err(format!(
-            "{option} needs a {controller} cgroup, and there is {whose}: {left}. To get one, {}",
-            how_to_delegate(controller)
-        ));
+        return Err(Unheld {
+            cap,
+            whose,
+            how: how_to_delegate(controller),
+        });
     }
     Ok(())
 }
@@ -760,6 +817,29 @@ pub fn capped_status(code: Option<i32>, caps: &Caps) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_unheld_cap_speaks_of_the_cap_and_takes_a_front_ends_name() {
+        let unheld = Unheld {
+            cap: CgroupCap::Procs,
+            whose: "no writable cgroup v1 hierarchy".into(),
+            how: "mount it".into(),
+        };
+        let said = unheld.to_string();
+        assert!(
+            said.starts_with("the process cap needs a pids cgroup, and there is no writable"),
+            "{said}"
+        );
+        assert!(
+            !said.contains("--"),
+            "a library message names no flag: {said}"
+        );
+        assert!(said.ends_with("To get one, mount it"), "{said}");
+        assert_eq!(
+            unheld.naming("bot_procs"),
+            said.replacen("the process cap", "bot_procs", 1)
+        );
+    }
 
     #[test]
     fn an_exit_status_names_the_cpu_and_file_size_caps() {
