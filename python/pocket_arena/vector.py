@@ -25,8 +25,10 @@ released, over the machine's cores), observations, masks and flags as batched nu
 - `dtype=np.int16` (constructor; default `np.int32`): the observations as int16, each number
   saturated to -32768..32767 (half the bytes written a step; what may pass the bounds: Tower
   Defense's gold, turn and hit points in long matches, ColorFight's tick past 32767 with `ticks=`).
-- `copy=False` (constructor): the arrays returned are the vector's own, overwritten by the next
-  step (as Gymnasium's vector environments' `copy=False`); the default returns copies.
+- `copy=False` (constructor): the arrays returned are read-only views of the vector's own, the
+  same objects every step, overwritten by the next step (as Gymnasium's vector environments'
+  `copy=False`); read-only because a step writes only what changed in the observations' rows
+  (Tower Defense). The default returns copies.
 """
 
 from __future__ import annotations

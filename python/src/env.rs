@@ -60,6 +60,16 @@ pub trait DynEnv: Send {
     /// The default observation written in place, in the row's dtype (`scratch`: room for games
     /// that build it aside, [`crate::games::ObsRow`]).
     fn observe_into(&self, seat: Seat, out: crate::games::ObsOut<'_>, scratch: &mut Vec<i32>);
+    /// [`DynEnv::observe_into`] into a row that holds what was written there last with `written`
+    /// (or anything, when `written` is unknown): only what changed since is written where the
+    /// game can tell ([`crate::games::Observe::encode_update`]); `written` is updated.
+    fn observe_update(
+        &self,
+        seat: Seat,
+        out: crate::games::ObsOut<'_>,
+        scratch: &mut Vec<i32>,
+        written: &mut crate::obs::Written,
+    );
     /// Each seat's score now ([`Observe::score`]; the outcome's once over).
     fn scores(&self) -> Vec<i64>;
     /// Each seat's measure change (`crate::reward`) since the last time it was taken (or the
@@ -591,12 +601,9 @@ impl<G: Teach> Env<G> {
 
     /// Each seat's measure now, the one its rewards follow (`crate::reward::measures`).
     fn measure_now(&self) -> Vec<f64> {
-        reward::measures(
-            &*self.game,
-            self.seated.len(),
-            self.reward,
-            &self.score_now(),
-        )
+        reward::measures(&*self.game, self.seated.len(), self.reward, || {
+            self.score_now()
+        })
     }
 
     /// The moves the built-in bot `policy` makes for Python's seats to move that are not in
@@ -740,6 +747,25 @@ impl<G: Teach> DynEnv for Env<G> {
         match out {
             ObsOut::I32(out) => G::encode_into(&self.game, seat, lines, ObsRow { out, scratch }),
             ObsOut::I16(out) => G::encode_into(&self.game, seat, lines, ObsRow { out, scratch }),
+        }
+    }
+
+    fn observe_update(
+        &self,
+        seat: Seat,
+        out: crate::games::ObsOut<'_>,
+        scratch: &mut Vec<i32>,
+        written: &mut crate::obs::Written,
+    ) {
+        use crate::games::{ObsOut, ObsRow};
+        let lines = self.lines(seat);
+        match out {
+            ObsOut::I32(out) => {
+                G::encode_update(&self.game, seat, lines, ObsRow { out, scratch }, written)
+            }
+            ObsOut::I16(out) => {
+                G::encode_update(&self.game, seat, lines, ObsRow { out, scratch }, written)
+            }
         }
     }
 

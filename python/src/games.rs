@@ -62,6 +62,19 @@ pub trait Observe: HostGame<Params: Send, Bot: Send> + Send {
         }
         row.out[n..].fill(T::ZERO);
     }
+    /// [`Observe::encode_into`] into a row that holds what was written there last with `written`
+    /// (`VectorEnv`'s rows): a game may then write only what changed since (Tower Defense); the
+    /// others write it whole. `written` is updated.
+    fn encode_update<T: obs::Num>(
+        game: &Self,
+        seat: Seat,
+        lines: Lines<'_>,
+        row: ObsRow<'_, T>,
+        written: &mut obs::Written,
+    ) {
+        *written = obs::Written::default();
+        Self::encode_into(game, seat, lines, row);
+    }
     /// The seat's score in the game's own measure while the match goes on (the outcome's once
     /// over, where [`Game::outcome`] has the last word).
     fn score(game: &Self, seat: Seat) -> i64;
@@ -137,6 +150,15 @@ impl Observe for TowerDefense {
     }
     fn encode_into<T: obs::Num>(game: &Self, seat: Seat, _: Lines<'_>, row: ObsRow<'_, T>) {
         obs::tower_defense_direct(game, seat, row.out);
+    }
+    fn encode_update<T: obs::Num>(
+        game: &Self,
+        seat: Seat,
+        _: Lines<'_>,
+        row: ObsRow<'_, T>,
+        written: &mut obs::Written,
+    ) {
+        obs::tower_defense_update(game, seat, row.out, written);
     }
     fn score(game: &Self, seat: Seat) -> i64 {
         // Duel: life; Siege: the turns lasted, for both (the outcome's scores).

@@ -86,18 +86,26 @@ impl Teach for Mammut {}
 impl Teach for Ants {}
 
 /// Each of `seats` seats' measure now: under [`Kind::Teach`] its own minus the mean of the
-/// others' (its own alone with one seat); under [`Kind::Score`] `scores` (the game's score, the
-/// outcome's once over).
-pub fn measures<G: Teach>(game: &G, seats: usize, kind: Kind, scores: &[i64]) -> Vec<f64> {
+/// others' (its own alone with one seat); under [`Kind::Score`] `scores()` (the game's score, the
+/// outcome's once over; not asked under [`Kind::Teach`]).
+pub fn measures<G: Teach>(
+    game: &G,
+    seats: usize,
+    kind: Kind,
+    scores: impl FnOnce() -> Vec<i64>,
+) -> Vec<f64> {
     match kind {
-        Kind::Score => scores.iter().map(|&s| s as f64).collect(),
+        Kind::Score => scores().into_iter().map(|s| s as f64).collect(),
         Kind::Teach => {
-            let own: Vec<f64> = (0..seats).map(|s| G::measure(game, s)).collect();
+            let mut own: Vec<f64> = (0..seats).map(|s| G::measure(game, s)).collect();
             let all: f64 = own.iter().sum();
             let others = seats.saturating_sub(1).max(1) as f64;
-            own.iter()
-                .map(|&m| if seats > 1 { m - (all - m) / others } else { m })
-                .collect()
+            if seats > 1 {
+                for m in &mut own {
+                    *m -= (all - *m) / others;
+                }
+            }
+            own
         }
     }
 }

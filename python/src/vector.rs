@@ -7,6 +7,7 @@
 
 use crate::env::DynEnv;
 use crate::games::ObsOut;
+use crate::obs::Written;
 use crate::Spec;
 use numpy::{PyArray2, PyArray3, PyArrayMethods, PyReadwriteArray3, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
@@ -21,6 +22,10 @@ struct Buffers {
     /// `(n, a, listed)`: the masks of the game's action list.
     masks: Py<PyArray3<i8>>,
     came: Outcomes,
+    /// Read-only views of the six arrays, in [`Batch`]'s order: what `copy=False` returns (the
+    /// same objects every step). Read-only because a step writes only what changed in the
+    /// observations' rows (`crate::obs::Written`): a number Python wrote there could stay.
+    views: [Py<PyAny>; 6],
 }
 
 /// The observations' array, in the dtype the vector was made with.
@@ -57,6 +62,8 @@ struct Row<'a> {
     ends: &'a mut [bool],
     refused: &'a mut [u32],
     ranks: &'a mut [i8],
+    /// What each agent's observation row holds since its last write (`crate::obs::Written`).
+    written: &'a mut [Written],
 }
 
 /// `buf` cut into `n` rows of `per` (empty rows when `per` is 0).
@@ -94,13 +101,23 @@ pub struct VecMatch {
     #[pyo3(get)]
     factors: Option<(usize, usize)>,
     buffers: Buffers,
+    /// What each row of the observations holds since its last write, `(n, a)`: a step writes
+    /// only what changed since (`crate::obs::Written`); a match started again is written whole.
+    written: Vec<Written>,
     /// The pool a step runs on (`None`: the calling thread alone).
     pool: Option<rayon::ThreadPool>,
     threads: usize,
 }
 
-/// Writes the observations and masks of `env`'s agents into their rows.
-fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut Scratch) {
+/// Writes the observations and masks of `env`'s agents into their rows: the observations whole
+/// (`whole`: a match started again), or only what changed since the rows' last write.
+fn observe(
+    env: &dyn DynEnv,
+    agents: &[usize],
+    row: &mut Row<'_>,
+    scratch: &mut Scratch,
+    whole: bool,
+) {
     let (l, m) = (row.obs.len() / agents.len(), row.masks.len() / agents.len());
     for (k, &s) in agents.iter().enumerate() {
         if l > 0 {
@@ -108,7 +125,11 @@ fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut 
                 ObsOut::I32(o) => ObsOut::I32(&mut o[k * l..(k + 1) * l]),
                 ObsOut::I16(o) => ObsOut::I16(&mut o[k * l..(k + 1) * l]),
             };
-            env.observe_into(s, out, &mut scratch.aside);
+            let written = &mut row.written[k];
+            if whole {
+                *written = Written::default();
+            }
+            env.observe_update(s, out, &mut scratch.aside, written);
         }
         if m > 0 {
             env.mask_into(s, &mut row.masks[k * m..(k + 1) * m]);
@@ -119,7 +140,12 @@ fn observe(env: &dyn DynEnv, agents: &[usize], row: &mut Row<'_>, scratch: &mut 
 /// Writes what the step came to: rewards (the change of the measure rewards follow,
 /// `crate::reward`, plus the ranking `1 - 2 rank / (seats - 1)` when the match is over), flags,
 /// refusals and ranks.
-fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &[u32]) {
+fn outcome(
+    env: &mut dyn DynEnv,
+    agents: &[usize],
+    row: &mut Row<'_>,
+    steps: &[crate::env::SeatStep],
+) {
     let gained = env.take_gained();
     let trunc = env.truncated();
     let ranks = env.outcome().map(|(r, _)| r);
@@ -131,7 +157,7 @@ fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &
         row.rewards[k] = (gained.get(s).copied().unwrap_or(0.0) + f64::from(rank)) as f32;
         row.ends[2 * k] = !trunc && (ranks.is_some() || !env.seat_in(s));
         row.ends[2 * k + 1] = trunc;
-        row.refused[k] = refused.get(s).copied().unwrap_or(0);
+        row.refused[k] = steps.get(s).map_or(0, |x| x.refused);
     }
     for (s, x) in row.ranks.iter_mut().enumerate() {
         *x = ranks
@@ -179,14 +205,18 @@ impl VecMatch {
             .zip(rows(ends.as_slice_mut()?, 2 * a, n))
             .zip(rows(refused.as_slice_mut()?, a, n))
             .zip(rows(ranks.as_slice_mut()?, self.seats, n))
-            .map(|(((((obs, masks), rewards), ends), refused), ranks)| Row {
-                obs,
-                masks,
-                rewards,
-                ends,
-                refused,
-                ranks,
-            })
+            .zip(rows(&mut self.written, a, n))
+            .map(
+                |((((((obs, masks), rewards), ends), refused), ranks), written)| Row {
+                    obs,
+                    masks,
+                    rewards,
+                    ends,
+                    refused,
+                    ranks,
+                    written,
+                },
+            )
             .collect();
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
         let pool = self.pool.as_ref();
@@ -216,13 +246,10 @@ impl VecMatch {
     /// The buffers, or copies of them (`copy`), as returned to Python.
     fn batch<'py>(&self, py: Python<'py>, copy: bool) -> PyResult<Batch<'py>> {
         let b = &self.buffers;
-        let give = |a: &Bound<'py, PyAny>| -> PyResult<Bound<'py, PyAny>> {
-            if copy {
-                a.call_method0("copy")
-            } else {
-                Ok(a.clone())
-            }
-        };
+        let give = |a: &Bound<'py, PyAny>| a.call_method0("copy");
+        if !copy {
+            return Ok(b.views.each_ref().map(|v| v.bind(py).clone()));
+        }
         Ok([
             match &b.obs {
                 ObsBuf::I32(o) => give(o.bind(py).as_any())?,
@@ -259,7 +286,7 @@ impl VecMatch {
                 e.reset(s)?;
                 e.advance();
                 e.take_gained();
-                observe(e.as_ref(), &agents, row, scratch);
+                observe(e.as_ref(), &agents, row, scratch, true);
             }
             Ok(())
         })
@@ -313,23 +340,43 @@ impl VecMatch {
             .filter(|_| observe)
             .unwrap_or(0);
         let (a, listed) = (agents.len(), if masks { envs[0].listed() } else { 0 });
+        let obs = match dtype {
+            "int32" => ObsBuf::I32(PyArray3::zeros(py, [n, a, obs_len], false).unbind()),
+            "int16" => ObsBuf::I16(PyArray3::zeros(py, [n, a, obs_len], false).unbind()),
+            _ => {
+                return Err(PyValueError::new_err(format!(
+                    "dtype `{dtype}`: int32 or int16"
+                )))
+            }
+        };
+        let masks = PyArray3::<i8>::zeros(py, [n, a, listed], false).unbind();
+        let came = Outcomes {
+            rewards: PyArray2::zeros(py, [n, a], false).unbind(),
+            ends: PyArray3::zeros(py, [n, a, 2], false).unbind(),
+            refused: PyArray2::zeros(py, [n, a], false).unbind(),
+            ranks: PyArray2::zeros(py, [n, seats], false).unbind(),
+        };
+        let view = |a: &Bound<'_, PyAny>| -> PyResult<Py<PyAny>> {
+            let v = a.call_method0("view")?;
+            v.getattr("flags")?.setattr("writeable", false)?;
+            Ok(v.unbind())
+        };
+        let views = [
+            match &obs {
+                ObsBuf::I32(o) => view(o.bind(py).as_any())?,
+                ObsBuf::I16(o) => view(o.bind(py).as_any())?,
+            },
+            view(masks.bind(py).as_any())?,
+            view(came.rewards.bind(py).as_any())?,
+            view(came.ends.bind(py).as_any())?,
+            view(came.refused.bind(py).as_any())?,
+            view(came.ranks.bind(py).as_any())?,
+        ];
         let buffers = Buffers {
-            obs: match dtype {
-                "int32" => ObsBuf::I32(PyArray3::zeros(py, [n, a, obs_len], false).unbind()),
-                "int16" => ObsBuf::I16(PyArray3::zeros(py, [n, a, obs_len], false).unbind()),
-                _ => {
-                    return Err(PyValueError::new_err(format!(
-                        "dtype `{dtype}`: int32 or int16"
-                    )))
-                }
-            },
-            masks: PyArray3::zeros(py, [n, a, listed], false).unbind(),
-            came: Outcomes {
-                rewards: PyArray2::zeros(py, [n, a], false).unbind(),
-                ends: PyArray3::zeros(py, [n, a, 2], false).unbind(),
-                refused: PyArray2::zeros(py, [n, a], false).unbind(),
-                ranks: PyArray2::zeros(py, [n, seats], false).unbind(),
-            },
+            obs,
+            masks,
+            came,
+            views,
         };
         let mut v = VecMatch {
             envs: Mutex::new(envs),
@@ -342,6 +389,7 @@ impl VecMatch {
             listed,
             factors,
             buffers,
+            written: vec![Written::default(); n * a],
             pool: None,
             threads: 1,
         };
@@ -367,6 +415,46 @@ impl VecMatch {
             None
         };
         Ok(())
+    }
+    /// Every match's observations now, each row written whole into a new array of the vector's
+    /// dtype (`(n, agents, obs_len)`): what a step's rows, written in part, must equal (tests).
+    fn observations_whole<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        fn whole<T: crate::obs::Num>(
+            envs: &[Box<dyn DynEnv>],
+            agents: &[usize],
+            l: usize,
+            wrap: for<'r> fn(&'r mut [T]) -> ObsOut<'r>,
+        ) -> Vec<T> {
+            let mut all = vec![T::ZERO; envs.len() * agents.len() * l];
+            let mut scratch = Vec::new();
+            if l == 0 {
+                return all;
+            }
+            let mut rows = all.chunks_exact_mut(l);
+            for e in envs {
+                for &s in agents {
+                    if let Some(row) = rows.next() {
+                        e.observe_into(s, wrap(row), &mut scratch);
+                    }
+                }
+            }
+            all
+        }
+        let envs = self.envs.lock().unwrap_or_else(|e| e.into_inner());
+        let shape = [self.n, self.agents.len(), self.obs_len];
+        let (agents, l) = (&self.agents, self.obs_len);
+        Ok(match &self.buffers.obs {
+            ObsBuf::I32(_) => {
+                numpy::PyArray1::from_vec(py, whole(&envs, agents, l, |r| ObsOut::I32(r)))
+                    .reshape(shape)?
+                    .into_any()
+            }
+            ObsBuf::I16(_) => {
+                numpy::PyArray1::from_vec(py, whole(&envs, agents, l, |r| ObsOut::I16(r)))
+                    .reshape(shape)?
+                    .into_any()
+            }
+        })
     }
     fn digests(&self) -> Vec<u64> {
         let envs = self.envs.lock().unwrap_or_else(|e| e.into_inner());
@@ -394,7 +482,7 @@ impl VecMatch {
             e.reset(arena_host::tournament::match_seed(base, i))?;
             e.advance();
             outcome(e.as_mut(), &agents, row, &[]);
-            observe(e.as_ref(), &agents, row, scratch);
+            observe(e.as_ref(), &agents, row, scratch, true);
             Ok(())
         })?;
         self.started = self.num_envs() as u64;
@@ -449,10 +537,9 @@ impl VecMatch {
                 }
             };
             e.advance();
-            let refused: Vec<u32> = steps.iter().map(|s| s.refused).collect();
-            outcome(e.as_mut(), &agents, row, &refused);
+            outcome(e.as_mut(), &agents, row, &steps);
             if !e.is_done() {
-                observe(e.as_ref(), &agents, row, scratch);
+                observe(e.as_ref(), &agents, row, scratch, false);
             }
             Ok(())
         })?;
@@ -495,10 +582,9 @@ impl VecMatch {
                 .collect();
             let steps = e.step_factored(&mine, policy)?;
             e.advance();
-            let refused: Vec<u32> = steps.iter().map(|s| s.refused).collect();
-            outcome(e.as_mut(), &agents, row, &refused);
+            outcome(e.as_mut(), &agents, row, &steps);
             if !e.is_done() {
-                observe(e.as_ref(), &agents, row, scratch);
+                observe(e.as_ref(), &agents, row, scratch, false);
             }
             Ok(())
         })?;

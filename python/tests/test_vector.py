@@ -154,8 +154,9 @@ def test_vector_masks_and_picks():
 
 
 def test_vector_buffers_without_copy_hold_the_single_envs_observations():
-    """Without `copy` the arrays are the vector's own, rewritten whole each step: what Python
-    writes into them is gone at the next step, and the rows are the single environments'."""
+    """Without `copy` the arrays are read-only views of the vector's own, the same objects every
+    step (a step writes only what changed in the observations: Python cannot write into them),
+    and the rows are the single environments'."""
     v = VectorEnv("tower_defense", 3, seed=1, copy=False, bots={"player_1": "random"})
     obs, _ = v.reset()
     singles = []
@@ -164,7 +165,8 @@ def test_vector_buffers_without_copy_hold_the_single_envs_observations():
         env.reset(seed=s)
         singles.append(env)
     for _ in range(80):
-        obs[:] = 7
+        with pytest.raises(ValueError):
+            obs[:] = 7
         again = v.step(policy="strong")[0]
         assert again is obs
         for i, env in enumerate(singles):
@@ -190,3 +192,32 @@ def test_int16_observations_are_the_int32_ones_saturated():
         VectorEnv("tower_defense", 2, dtype=np.float32)
     with pytest.raises(ValueError):
         VectorEnv("tower_defense", 2, dtype="no such type")
+
+
+@pytest.mark.parametrize("variant", ["duel", "siege"])
+@pytest.mark.parametrize("dtype", [np.int32, np.int16])
+@pytest.mark.parametrize("copy", [False, True])
+def test_observations_written_in_part_equal_the_whole_write(variant, dtype, copy):
+    """A step writes only what changed in each observation row since its last write (Tower
+    Defense: the spaces occupied then or now); the rows equal every match's observation written
+    whole, step after step, over random moves and picks, matches that end and start again
+    (turn limit) and resets."""
+    v = VectorEnv("tower_defense", 8, seed=5, variant=variant, turn_limit=60,
+                  bots={"player_1": "random"}, copy=copy, dtype=dtype)
+    obs, infos = v.reset()
+    rng = np.random.default_rng(7)
+    ended = 0
+    for step in range(400):
+        assert np.array_equal(obs, v._v.observations_whole()), step
+        if step == 150:
+            obs, infos = v.reset(seed=9)
+            continue
+        if step % 3 == 0:
+            masks = infos["action_mask"]
+            picks = np.array([[rng.choice(np.flatnonzero(m[0]))] for m in masks])
+            obs, _, terms, truncs, infos = v.step(picks)
+        else:
+            obs, _, terms, truncs, infos = v.step(policy="random")
+        ended += int((terms | truncs).sum())
+    assert ended >= 16
+    assert (obs[:, :, 2:] != 0).any()
