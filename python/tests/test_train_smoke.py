@@ -73,3 +73,27 @@ def test_evaluation_counts_each_match_once():
     agent = mod.Agent(np.random.default_rng(0), obs[0, 0], env.listed, 1e-3, "cf-skirmish")
     won, drawn, lost = mod.evaluate(agent, "cf-skirmish", 6, 3, config)
     assert won + drawn + lost == 6
+
+
+def test_the_best_window_is_kept_and_the_curve_written(tmp_path, capsys):
+    """`--best-window`: the parameters evaluated are those of a step the curve has, named with the
+    window's win rate; `--ent-final` anneals the entropy coefficient; `--curve` writes the rows
+    `main` returns and `--save` the parameters."""
+    mod = load()
+    import numpy as np
+
+    curve_path, saved = tmp_path / "curve.csv", tmp_path / "p.npz"
+    args = ["--game", "cf-skirmish", "--config", '{"size": "5x5", "ticks": 40}', "--envs", "8", "--steps", "8",
+            "--total-steps", "1600", "--eval", "0", "--minutes", "5", "--best-window", "8", "--ent-final", "0",
+            "--curve", str(curve_path), "--save", str(saved)]
+    curve = mod.main(args)
+    out = capsys.readouterr().out
+    kept = [line for line in out.splitlines() if line.startswith("kept the parameters of env-step ")]
+    assert len(kept) == 1, out
+    step = int(kept[0].split("env-step ")[1].split(":")[0])
+    assert step in [row["steps"] for row in curve]
+    rate = int(kept[0].split(": ")[1].split("%")[0])
+    assert 0 <= rate <= 100
+    assert [row["steps"] for row in mod.read_curve(curve_path)] == [row["steps"] for row in curve]
+    with np.load(saved) as z:
+        assert len(z.files) > 0 and all(np.isfinite(z[k]).all() for k in z.files)
