@@ -39,6 +39,7 @@ import json
 import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 # One BLAS thread: the matrices are small, and on a shared machine BLAS's worker threads waiting
 # for each other cost more wall time than they save (measured: 3x slower with them here).
@@ -240,19 +241,20 @@ class Agent:
         a = np.argmax(logp, 1) if greedy else sample(rng, logp)
         return a, logp[np.arange(len(a)), a], v
 
-    def update(self, b, clip, ent_coef, vf_coef, max_grad):
-        """One minibatch's gradient step; returns (policy loss, value loss, entropy, approx kl)."""
-        n = len(b["a"])
+    def gradients(self, b, n, clip, ent_coef, vf_coef):
+        """The loss's gradients over the rows of `b` (its advantages already normalised), each
+        row's part divided by `n`, the minibatch's size: the sums of (policy loss, value loss,
+        entropy, approx kl) over the rows, and the gradients."""
+        m = len(b["a"])
         logits, v, cache = self.forward(b["x"])
         logp = masked_log_softmax(logits, b["mask"])
         p = np.exp(logp)
-        rows = np.arange(n)
+        rows = np.arange(m)
         new = logp[rows, b["a"]]
         ratio = np.exp(new - b["logp"])
         adv = b["adv"]
-        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
         s1, s2 = ratio * adv, np.clip(ratio, 1 - clip, 1 + clip) * adv
-        pg_loss = -np.minimum(s1, s2).mean()
+        pg_loss = -np.minimum(s1, s2).sum()
         plogp = np.where(b["mask"], p * logp, 0.0)
         ent = -plogp.sum(1)
         # d(pg_loss)/d(new logp): the unclipped term's where it is the smaller (or equal).
@@ -263,15 +265,34 @@ class Agent:
         dlogits = dnew[:, None] * (onehot - p)
         # Entropy bonus: d(-ent_coef * mean H)/dlogits = ent_coef * p (log p + H) / n.
         dlogits += ent_coef * np.where(b["mask"], p * (logp + ent[:, None]), 0.0) / n
-        v_loss = 0.5 * ((v - b["ret"]) ** 2).mean()
+        v_loss = 0.5 * ((v - b["ret"]) ** 2).sum()
         dv = (vf_coef * (v - b["ret"]) / n).astype(np.float32)
         grads = self.backward(cache, dlogits.astype(np.float32), dv)
+        kl = float(((ratio - 1) - (new - b["logp"])).sum())
+        return np.array([pg_loss, v_loss, ent.sum(), kl]), grads
+
+    def update(self, b, clip, ent_coef, vf_coef, max_grad, pool=None, threads=1):
+        """One minibatch's gradient step; returns (policy loss, value loss, entropy, approx kl).
+        With a thread pool of `threads`, the rows are split among its threads (numpy lets go of the GIL in its
+        products and element-wise work, so the halves run on two cores at once) and the gradients
+        summed."""
+        n = len(b["a"])
+        adv = b["adv"]
+        b = dict(b, adv=(adv - adv.mean()) / (adv.std() + 1e-8))
+        if pool is None or threads < 2:
+            parts = [self.gradients(b, n, clip, ent_coef, vf_coef)]
+        else:
+            k = threads
+            cuts = np.linspace(0, n, k + 1).astype(int)
+            chunks = [{key: v[cuts[i]:cuts[i + 1]] for key, v in b.items()} for i in range(k)]
+            parts = list(pool.map(lambda c: self.gradients(c, n, clip, ent_coef, vf_coef), chunks))
+        stats = sum(s for s, _ in parts) / n
+        grads = [sum(gs) for gs in zip(*(g for _, g in parts))]
         norm = np.sqrt(sum(float((g * g).sum()) for g in grads))
         if norm > max_grad:
             grads = [g * (max_grad / norm) for g in grads]
         self.opt.step(grads)
-        kl = float(((ratio - 1) - (new - b["logp"])).mean())
-        return float(pg_loss), float(v_loss), float(ent.mean()), kl
+        return tuple(float(x) for x in stats)
 
 
 def make(game, n, seed, config):
@@ -320,6 +341,7 @@ def main(argv=None):
     ap.add_argument("--max-grad", type=float, default=0.5)
     ap.add_argument("--reward-scale", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads an update's minibatch is split among (default: the machine's cores)")
     ap.add_argument("--plain", action="store_true", help="one MLP over the whole observation for every action (no per-position network)")
     ap.add_argument("--eval", type=int, default=100, help="evaluation matches against random (0: none)")
     ap.add_argument("--eval-seed", type=int, default=10_000)
@@ -338,6 +360,7 @@ def main(argv=None):
     n_in, n_act = obs.shape[-1], env.listed
     agent = Agent(rng, obs[0, 0], n_act, args.lr, None if args.plain else args.game)
     N, T = args.envs, args.steps
+    pool = ThreadPoolExecutor(args.threads) if args.threads > 1 else None
     # Steps where the mask leaves one action (a ColorFight player busy with its attack, a Tower
     # Defense player without gold) are played without asking the network and are not samples:
     # their rewards go, discounted, to the seat's last decision (a semi-Markov step).
@@ -415,7 +438,7 @@ def main(argv=None):
             order = rng.permutation(total)
             for k in range(args.minibatches):
                 idx = order[k * size:(k + 1) * size]
-                stats.append(agent.update({key: v[idx] for key, v in flat.items()}, args.clip, ent_coef, args.vf_coef, args.max_grad))
+                stats.append(agent.update({key: v[idx] for key, v in flat.items()}, args.clip, ent_coef, args.vf_coef, args.max_grad, pool, args.threads))
         pg, vl, ent, kl = np.mean(stats, axis=0)
         if not all(np.isfinite([pg, vl, ent])):
             raise SystemExit(f"the loss is not finite (policy {pg}, value {vl}, entropy {ent})")
