@@ -63,7 +63,7 @@ def single(game, config, policy, seconds):
     def run():
         if not env.agents:
             state["infos"] = env.reset()[1]
-        acts = {a: env.bot_action(a, policy) for a in env.agents if state["infos"][a]["to_move"]}
+        acts = {a: env.bot_action(a, policy, as_index=False) for a in env.agents if state["infos"][a]["to_move"]}
         state["infos"] = env.step(acts)[4]
         return 1
 

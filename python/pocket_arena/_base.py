@@ -70,6 +70,30 @@ def _is_index(action) -> bool:
     return isinstance(action, np.ndarray) and action.ndim == 0 and np.issubdtype(action.dtype, np.integer)
 
 
+def _is_picks(action) -> bool:
+    """Whether `action` is one choice per slot of a factored space (a list, tuple or 1-d array of
+    integers), not a JSON value."""
+    if isinstance(action, np.ndarray):
+        return action.ndim == 1 and np.issubdtype(action.dtype, np.integer)
+    return isinstance(action, (list, tuple)) and len(action) > 0 and all(_is_index(a) for a in action)
+
+
+class FactoredDiscrete(spaces.MultiDiscrete):
+    """A `MultiDiscrete` whose mask is flat, as `info["action_mask"]` gives it (and sb3-contrib's
+    MaskablePPO takes it): each slot's choices one after the other. `sample(mask)` takes that flat
+    mask (or Gymnasium's tuple of one array per slot)."""
+
+    def sample(self, mask=None, probability=None):
+        if isinstance(mask, np.ndarray) and mask.ndim == 1 and self.nvec.ndim == 1:
+            ends = np.cumsum(self.nvec)
+            if mask.shape[0] != ends[-1]:
+                raise ValueError(f"mask: {ends[-1]} numbers (one per choice of each slot), not {mask.shape[0]}")
+            mask = tuple(np.asarray(part, dtype=np.int8) for part in np.split(mask, ends[:-1]))
+        if probability is not None:
+            return super().sample(probability=probability)
+        return super().sample(mask=mask)
+
+
 def bounds(game, match, seat):
     """The default observation's bounds (`low`, `high`, int32 vectors of its length): each
     field's (`_layout`)."""
@@ -185,6 +209,8 @@ class _Core:
         # The measure rewards follow (docs/python.md, "Rewards"): "teach" or "score".
         self._m.set_reward(str(config.get("reward", "teach")))
         self.listed = self._m.listed
+        #: A factored list's `(slots, choices)` (Ants: a choice per ant), else None.
+        self.factors = self._m.factors
         default_action = "text" if text else ("discrete" if self.listed else "json")
         self.action_type = config.get("action_type") or default_action
         if self.action_type not in ("json", "text", "discrete"):
@@ -202,7 +228,10 @@ class _Core:
         self._seat = {a: s for a, s in zip(self.possible_agents, self._m.agents)}
         self.obs_len = int(config.get("obs_len", OBS_LEN))
         self._obs_spaces = {a: self._obs_space() for a in self.possible_agents}
-        if self.action_type == "discrete":
+        if self.action_type == "discrete" and self.factors:
+            slots, choices = self.factors
+            act = lambda: FactoredDiscrete([choices] * slots)
+        elif self.action_type == "discrete":
             act = lambda: spaces.Discrete(self.listed)
         else:
             act = lambda: spaces.Text(ACTION_MAX, min_length=0, charset=string.printable)
@@ -277,6 +306,10 @@ class _Core:
     def _action_text(self, action, seat):
         if action is None:
             return None
+        if self.action_type == "discrete" and self.factors and _is_picks(action):
+            picks = [int(a) for a in action]
+            text = self._m.factored_json(seat, picks) if min(picks) >= 0 else None
+            return text if text is not None else f"<action {picks}: not in the space {self.factors}>"
         if self.action_type == "discrete" and _is_index(action):
             i = int(action)
             text = self._m.listed_json(seat, i) if i >= 0 else None
@@ -368,7 +401,8 @@ class _Core:
 
     def action_mask(self, agent):
         """Which actions of the game's list (`action_type="discrete"`) the rules take from `agent`
-        now: int8, 1 legal; `None` for the games that list none."""
+        now: int8, 1 legal (Ants: each ant slot's 5 choices in turn); `None` for the games that
+        list none."""
         return self._m.mask(self._seat[agent]) if self.listed else None
 
     def listed_action(self, agent, i):
@@ -385,20 +419,31 @@ class _Core:
         match, seeded as `arena play` seeds it at that seat).
 
         `as_index=None` (default): with `action_type="discrete"` its index in the game's list when
-        the list holds it, else (and in the other modes) its canonical JSON as a Python value;
-        either can be given to `step`. `as_index=True`: the index, or `None` when the list does
-        not hold the move (a Tower Defense spawn that splits its boost, a Mammut take of several
-        tiles). `as_index=False`: the JSON."""
+        the list holds it (Ants: the choice of each ant slot, an int64 array), else (and in the
+        other modes) its canonical JSON as a Python value; either can be given to `step`.
+        `as_index=True`: the index, or `None` when the list does not hold the move (a Tower
+        Defense spawn that splits its boost, a Mammut take of several tiles, an order for an ant
+        past Ants' slots). `as_index=False`: the JSON."""
         seat = self._seat[agent] if isinstance(agent, str) else int(agent)
         text = self._m.bot_action(seat, bot)
         if as_index is None:
             as_index = self.action_type == "discrete"
             if as_index:
-                i = self._m.listed_index(seat, text)
+                i = self._index_of(seat, text)
                 return json.loads(text) if i is None else i
         if as_index:
-            return self._m.listed_index(seat, text) if self.listed else None
+            return self._index_of(seat, text)
         return json.loads(text)
+
+    def _index_of(self, seat, text):
+        """The action JSON `text` in the discrete space: an index, the picks of a factored space
+        (an int64 array), or None."""
+        if not self.listed:
+            return None
+        if self.factors:
+            picks = self._m.factored_index(seat, text)
+            return None if picks is None else np.asarray(picks, dtype=np.int64)
+        return self._m.listed_index(seat, text)
 
     def close(self):
         pass

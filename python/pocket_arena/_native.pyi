@@ -37,7 +37,10 @@ class Match:
     def turn(self) -> int: ...
     @property
     def listed(self) -> int:
-        """How many actions the game's list has (0: the game lists none)."""
+        """How many actions the game's list has (0: the game lists none; Ants: slots x choices)."""
+    @property
+    def factors(self) -> Optional[Tuple[int, int]]:
+        """A factored list's `(slots, choices)` (Ants: `(128, 5)`, a choice per ant slot), else None."""
     def reset(self, seed: int) -> None: ...
     def advance(self) -> None:
         """Plays the built-in bots' steps until a Python seat is to move or the match is done."""
@@ -55,6 +58,10 @@ class Match:
     def listed_json(self, seat: int, i: int) -> Optional[str]: ...
     def listed_index(self, seat: int, json: str) -> Optional[int]: ...
     def refused_listed(self, seat: int) -> list[bool]: ...
+    def factored_json(self, seat: int, picks: Sequence[int]) -> Optional[str]:
+        """The action JSON of one choice per slot (None: not one pick per slot, or a pick past its choices)."""
+    def factored_index(self, seat: int, json: str) -> Optional[list[int]]:
+        """The choice per slot of an action JSON (None: the factored space cannot say it)."""
     def step_listed(self, picks: Sequence[Tuple[int, int]], policy: Optional[str] = None) -> list[Tuple[int, list[str]]]: ...
     def outcome(self) -> Optional[Tuple[list[int], list[int]]]:
         """`(ranks, scores)` once over (rank 0 first)."""
@@ -82,6 +89,10 @@ class VecMatch:
     def seeds(self) -> list[int]: ...
     def reset(self, seed: Optional[int] = None, copy: bool = True) -> tuple: ...
     def step(self, actions=None, policy: Optional[str] = None, picks=None, copy: bool = True) -> tuple: ...
+    listed: int
+    factors: Optional[Tuple[int, int]]
+    def step_factored(self, picks: npt.NDArray[np.int64], policy: Optional[str] = None, copy: bool = True) -> tuple:
+        """As `step`, with `picks` `(n, agents, slots)`: one choice per slot of a factored list (Ants)."""
 
 def games() -> dict[str, list[str]]:
     """The games (folder names) and each one's built-in bots."""

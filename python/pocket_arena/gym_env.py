@@ -7,9 +7,9 @@ seat by a built-in bot, registered as `pocket_arena/<Game>-v0` when `pocket_aren
 
 `opponent=` names the built-in bot of the other seats (the game's first, its default, when not
 given; `pocket_arena.GAMES` lists them); every other keyword is the game's config (docs/python.md).
-The observation, action and reward are the parallel environment's for `player_0`; where the game
-lists its actions the action space is `Discrete` and `action_masks()` gives the legal ones (as
-sb3-contrib's MaskablePPO asks: a bool vector).
+The observation, action and reward are the parallel environment's for `player_0`: the action
+space is `Discrete` (Ants: `MultiDiscrete`, a choice per ant slot) and `action_masks()` gives the
+legal ones (as sb3-contrib's MaskablePPO asks: a bool vector, Ants' slots one after the other).
 """
 
 from __future__ import annotations
@@ -67,15 +67,16 @@ class SingleAgentEnv(gym.Env):
         return obs[self.agent], float(rewards[self.agent]), bool(terms[self.agent]), bool(truncs[self.agent]), info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions of the list now (bool); all True for games that list none."""
+        """The legal actions of the list now (bool)."""
         mask = self._env.action_mask(self.agent)
         if mask is None:
             raise NotImplementedError(f"{self.game} does not list its actions")
         return np.asarray(mask, dtype=bool)
 
-    def bot_action(self, bot: str | None = None):
-        """The built-in `bot`'s move for the learner's seat now (an index where listed)."""
-        return self._env.bot_action(self.agent, bot or self.opponent)
+    def bot_action(self, bot: str | None = None, as_index: bool | None = None):
+        """The built-in `bot`'s move for the learner's seat now: an action of the space (Ants: an
+        int64 array) where the space holds it (`as_index`: as the parallel env's `bot_action`)."""
+        return self._env.bot_action(self.agent, bot or self.opponent, as_index=as_index)
 
     def render(self):
         return self._env.render()

@@ -7,7 +7,9 @@ released, over the machine's cores), observations, masks and flags as batched nu
   `infos["action_mask"]` is `(n, agents, listed)` int8.
 - `step(actions=None, policy=None) -> (obs, rewards, terminations, truncations, infos)`: `actions`
   is a list of n dicts `{agent: action}` (JSON values, as in the single environment), or an
-  `(n, agents)` integer array of indices into the game's list (-1: none), or `None`; agents given
+  `(n, agents)` integer array of indices into the game's list (-1: none), or for a factored list
+  (Ants: `factors == (128, 5)`) an `(n, agents, slots)` integer array, one choice per slot (a
+  row with a choice past its slot's is refused), or `None`; agents given
   nothing play the built-in bot `policy` (e.g. "random"), or pass. Rewards are the step's change
   of the measure `reward=` names (docs/python.md, "Rewards") plus the game's ranking when a
   match ends (+1 first, -1 last). `infos["refused"]` counts refusals; `infos["rank"]` is
@@ -55,6 +57,8 @@ class VectorEnv:
             self._v.threads = int(threads)
         self.num_envs = int(n)
         self.listed = self._v.listed
+        #: A factored list's `(slots, choices)` (Ants: a choice per ant slot), else None.
+        self.factors = self._v.factors
         self.possible_agents = [f"player_{s}" for s in self._v.agents]
         self.agents = list(self.possible_agents)
         L = self._v.obs_len
@@ -93,6 +97,10 @@ class VectorEnv:
         return given, None
 
     def step(self, actions=None, policy=None):
+        if self.factors and isinstance(actions, np.ndarray) and actions.ndim == 3:
+            picks = np.ascontiguousarray(actions, dtype=np.int64)
+            obs, masks, rewards, ends, refused, ranks = self._v.step_factored(picks, policy, self.copy)
+            return obs, rewards, ends[..., 0], ends[..., 1], self._infos(masks, refused, ranks)
         given, picks = self._given(actions)
         obs, masks, rewards, ends, refused, ranks = self._v.step(given, policy, picks, self.copy)
         return obs, rewards, ends[..., 0], ends[..., 1], self._infos(masks, refused, ranks)

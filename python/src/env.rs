@@ -80,8 +80,18 @@ pub trait DynEnv: Send {
     /// listed, as a Tower Defense spawn that splits its boost).
     fn listed_index(&self, seat: Seat, json: &str) -> Option<usize>;
     /// For each action of `seat`'s list, whether the core refuses it now, found by playing it on
-    /// a copy of the match (every other seat passing): what the tests hold the mask to.
+    /// a copy of the match (every other seat passing): what the tests hold the mask to. An
+    /// action the list has none for now (an Ants slot without an ant) counts as refused.
     fn refused_listed(&self, seat: Seat) -> Vec<bool>;
+    /// A factored list's `(slots, choices)` (`crate::games::Observe::factors`), `None` for a list
+    /// of single actions.
+    fn factors(&self) -> Option<(usize, usize)>;
+    /// The canonical action JSON of one choice per slot (`None`: not as many picks as slots, or
+    /// a pick past its slot's choices).
+    fn factored_json(&self, seat: Seat, picks: &[usize]) -> Option<String>;
+    /// The choice per slot of the action whose canonical JSON is `json` (`None` when the
+    /// factored space cannot say it).
+    fn factored_index(&self, seat: Seat, json: &str) -> Option<Vec<usize>>;
     /// Whether steps are kept for [`DynEnv::save_replay`] (a vector env, which never writes
     /// replays, keeps none).
     fn set_recording(&mut self, on: bool);
@@ -102,6 +112,14 @@ pub trait DynEnv: Send {
     fn step_listed(
         &mut self,
         picks: &[(Seat, usize)],
+        policy: Option<&str>,
+    ) -> Result<Vec<SeatStep>, String>;
+    /// One step with Python's seats' choices of a factored list (`(seat, one choice per slot)`:
+    /// [`DynEnv::factors`]); picks that make no action (not one per slot, or past a slot's
+    /// choices) are refused, the seat passing; seats without picks play `policy`, or pass.
+    fn step_factored(
+        &mut self,
+        picks: &[(Seat, Vec<usize>)],
         policy: Option<&str>,
     ) -> Result<Vec<SeatStep>, String>;
     /// The canonical action JSON the built-in bot `name` (seeded as `arena play` seeds it at
@@ -757,6 +775,12 @@ impl<G: Teach> DynEnv for Env<G> {
     }
 
     fn listed_index(&self, seat: Seat, json: &str) -> Option<usize> {
+        if let Ok(value) = serde_json::from_str::<serde_json::Value>(json) {
+            let action = G::action_from_json(&value);
+            if let Some(i) = self.with_judged(|g| G::index_of(g, seat, &action)) {
+                return Some(i);
+            }
+        }
         (0..self.listed()).find(|&i| self.listed_json(seat, i).is_some_and(|j| j == json))
     }
 
@@ -766,13 +790,29 @@ impl<G: Teach> DynEnv for Env<G> {
             .map(|i| {
                 let mut game = self.game.clone();
                 let mut moves = vec![G::Move::default(); n];
-                if let Some(a) = self.with_judged(|g| G::listed_action(g, seat, i)) {
-                    moves[seat] = a.into();
-                }
+                let Some(a) = self.with_judged(|g| G::listed_action(g, seat, i)) else {
+                    return true;
+                };
+                moves[seat] = a.into();
                 let stepped = game.play_step(&moves, SeatSet::EMPTY);
                 stepped.report.refused.get(seat).is_some_and(|&r| r > 0)
             })
             .collect()
+    }
+
+    fn factors(&self) -> Option<(usize, usize)> {
+        G::factors(&self.game)
+    }
+
+    fn factored_json(&self, seat: Seat, picks: &[usize]) -> Option<String> {
+        let action = self.with_judged(|g| G::factored_action(g, seat, picks))?;
+        Some(G::action_json(&action).to_string())
+    }
+
+    fn factored_index(&self, seat: Seat, json: &str) -> Option<Vec<usize>> {
+        let value: serde_json::Value = serde_json::from_str(json).ok()?;
+        let action = G::action_from_json(&value);
+        self.with_judged(|g| G::factored_picks(g, seat, &action))
     }
 
     fn set_recording(&mut self, on: bool) {
@@ -828,6 +868,34 @@ impl<G: Teach> DynEnv for Env<G> {
             if let Some(s) = steps.get_mut(seat) {
                 s.refused += 1;
                 s.why.push(format!("action {i}: not in the list"));
+            }
+        }
+        Ok(steps)
+    }
+
+    fn step_factored(
+        &mut self,
+        picks: &[(Seat, Vec<usize>)],
+        policy: Option<&str>,
+    ) -> Result<Vec<SeatStep>, String> {
+        let given: Vec<Seat> = picks.iter().map(|(s, _)| *s).collect();
+        let mut advised = match policy {
+            Some(p) => self.advise(&given, p)?,
+            None => Vec::new(),
+        };
+        let mut off = Vec::new();
+        for (seat, choices) in picks {
+            match self.with_judged(|g| G::factored_action(g, *seat, choices)) {
+                Some(a) => advised.push((*seat, a.into())),
+                None => off.push(*seat),
+            }
+        }
+        let mut steps = self.step_with(&[], advised);
+        for seat in off {
+            if let Some(s) = steps.get_mut(seat) {
+                s.refused += 1;
+                s.why
+                    .push("picks: not one choice of the space per slot".into());
             }
         }
         Ok(steps)

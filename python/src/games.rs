@@ -4,9 +4,9 @@
 
 use crate::config::Kwargs;
 use crate::obs::{self, AntsView};
-use arena_core::games::ants::Ants;
-use arena_core::games::ballroom::Ballroom;
+use arena_core::games::ants::{map as ants_map, Ants, Dir, Order};
 use arena_core::games::ballroom::Ruleset;
+use arena_core::games::ballroom::{self, Ballroom};
 use arena_core::games::colorfight::{self, ColorFight, Variant};
 use arena_core::games::mammut::{self, Mammut, TileSet};
 use arena_core::games::tower_defense::{self as td, Stat, TowerDefense, TowerKind};
@@ -87,6 +87,27 @@ pub trait Observe: HostGame<Params: Send, Bot: Send> + Send {
     /// Which actions of the list the rules take from `seat` now (`out`: one byte an action,
     /// 1 legal), judged on `judged` (as in [`Observe::listed_action`]).
     fn mask(_judged: &Self, _seat: Seat, _out: &mut [i8]) {}
+    /// The index in the list of an action whose JSON is none of the list's but which plays as
+    /// one of them (Ballroom's pass: the phase's default answer); `None` to look the JSON up.
+    fn index_of(_judged: &Self, _seat: Seat, _action: &Self::Action) -> Option<usize> {
+        None
+    }
+    /// A factored list: `(slots, choices)`, the action being one choice of `choices` for each of
+    /// `slots` (a MultiDiscrete); then [`Observe::listed`] is `slots * choices`, action
+    /// `slot * choices + c` of the list is choice `c` of that slot alone (the others choosing 0,
+    /// nothing), and the mask is each slot's in turn. `None`: one choice from the list.
+    fn factors(_game: &Self) -> Option<(usize, usize)> {
+        None
+    }
+    /// The action of one choice per slot (`picks`, as many as the slots), `judged` as in
+    /// [`Observe::listed_action`]; `None` when a pick is past its slot's choices.
+    fn factored_action(_judged: &Self, _seat: Seat, _picks: &[usize]) -> Option<Self::Action> {
+        None
+    }
+    /// The choice per slot that makes `action` (`None`: the factored space cannot say it).
+    fn factored_picks(_judged: &Self, _seat: Seat, _action: &Self::Action) -> Option<Vec<usize>> {
+        None
+    }
 }
 
 /// Tower Defense's list: pass; spawn without a boost, then with all of `boostMax` on hp, defense
@@ -221,7 +242,110 @@ impl Observe for Ballroom {
     fn score(game: &Self, seat: Seat) -> i64 {
         game.player(seat).map_or(0, |p| p.score.into())
     }
+    /// Every phase's answers in one list (docs/python.md): the class, use or not, a move to any
+    /// tile, an attack on any seat, any item; the mask keeps the current phase's.
+    fn listed(_: &Self) -> usize {
+        BALLROOM_LISTED
+    }
+    fn listed_action(_: &Self, _: Seat, i: usize) -> Option<ballroom::Action> {
+        use ballroom::{Action, Class, Item};
+        let board = ballroom::BOARD as usize;
+        Some(match i {
+            0..BALLROOM_USE => Action::Class(*Class::ALL.get(i)?),
+            BALLROOM_USE..BALLROOM_MOVE => Action::Use(i > BALLROOM_USE),
+            BALLROOM_MOVE..BALLROOM_ATTACK => {
+                let tile = i - BALLROOM_MOVE;
+                Action::Move {
+                    x: (tile % board) as i32,
+                    y: (tile / board) as i32,
+                }
+            }
+            BALLROOM_ATTACK..BALLROOM_BUY => Action::Attack {
+                target: (i - BALLROOM_ATTACK) as i32,
+            },
+            _ => Action::Buy(*Item::ALL.get(i - BALLROOM_BUY)?),
+        })
+    }
+    /// A pass is the phase's default answer (`Action::Pass`): KNIGHT, not using, a move to
+    /// one's own spawn, an attack on oneself, buying NONE.
+    fn index_of(game: &Self, seat: Seat, action: &ballroom::Action) -> Option<usize> {
+        use ballroom::{Action, Phase, Pos};
+        if *action != Action::Pass {
+            return None;
+        }
+        let home = Pos::spawn(seat);
+        Some(match game.phase()? {
+            Phase::Class => 0,
+            Phase::Use => BALLROOM_USE,
+            Phase::Move => {
+                BALLROOM_MOVE + home.y as usize * ballroom::BOARD as usize + home.x as usize
+            }
+            Phase::Attack => BALLROOM_ATTACK + seat,
+            Phase::Buy => BALLROOM_LISTED - 1,
+        })
+    }
+    /// What the engine takes without counting a refusal (`arena_core`'s ballroom module,
+    /// "Refusals"): any class; not using, or using an item that is not passive; a move within
+    /// the effective speed (Manhattan) or to one's own spawn; an attack in range, or on oneself
+    /// (the phase's pass); buying NONE, or on one's own spawn an item one can pay.
+    fn mask(game: &Self, seat: Seat, out: &mut [i8]) {
+        use ballroom::{Item, Phase, Pos};
+        out.fill(0);
+        let (Some(phase), Some(p)) = (game.phase(), game.player(seat)) else {
+            return;
+        };
+        let mut set = |i: usize| {
+            if let Some(m) = out.get_mut(i) {
+                *m = 1;
+            }
+        };
+        match phase {
+            Phase::Class => (0..BALLROOM_USE).for_each(&mut set),
+            Phase::Use => {
+                set(BALLROOM_USE);
+                if !p.item.is_permanent() {
+                    set(BALLROOM_USE + 1);
+                }
+            }
+            Phase::Move => {
+                let board = ballroom::BOARD as usize;
+                let speed = p.stats().speed;
+                let home = Pos::spawn(seat);
+                for tile in 0..board * board {
+                    let to = Pos::new((tile % board) as i8, (tile / board) as i8);
+                    if to == home || p.pos.manhattan(to) <= speed {
+                        set(BALLROOM_MOVE + tile);
+                    }
+                }
+            }
+            Phase::Attack => {
+                for target in 0..ballroom::PLAYERS {
+                    if target == seat || game.in_range(seat, target) {
+                        set(BALLROOM_ATTACK + target);
+                    }
+                }
+            }
+            Phase::Buy => {
+                let home = p.pos == Pos::spawn(seat);
+                for (k, item) in Item::ALL.iter().enumerate() {
+                    let cost = item.cost(game.ruleset());
+                    if *item == Item::None || (home && p.gold >= cost) {
+                        set(BALLROOM_BUY + k);
+                    }
+                }
+            }
+        }
+    }
 }
+
+/// Ballroom Blitz's list: the 3 classes (KNIGHT, WIZARD, ARCHER), `use` false and true, a move
+/// to tile `(x, y)` at `5 + 10 y + x`, an attack on seat `t` at `105 + t`, buying item `k` (the
+/// rules' order, NONE last) at `109 + k`.
+const BALLROOM_USE: usize = 3;
+const BALLROOM_MOVE: usize = BALLROOM_USE + 2;
+const BALLROOM_ATTACK: usize = BALLROOM_MOVE + (ballroom::BOARD * ballroom::BOARD) as usize;
+const BALLROOM_BUY: usize = BALLROOM_ATTACK + ballroom::PLAYERS;
+const BALLROOM_LISTED: usize = BALLROOM_BUY + 12;
 
 impl Observe for ColorFight {
     fn options(kw: &mut Kwargs) -> Result<ColorFightOptions, String> {
@@ -360,4 +484,122 @@ impl Observe for Ants {
     fn score(game: &Self, seat: Seat) -> i64 {
         game.score(seat).into()
     }
+    fn listed(_: &Self) -> usize {
+        ANT_SLOTS * ANT_CHOICES
+    }
+    fn factors(_: &Self) -> Option<(usize, usize)> {
+        Some((ANT_SLOTS, ANT_CHOICES))
+    }
+    /// Ant slot `i / 5` given choice `i % 5` alone: an empty order list for 0 (stay), else its
+    /// one order; `None` for a move of a slot without an ant.
+    fn listed_action(game: &Self, seat: Seat, i: usize) -> Option<AntsAction> {
+        let (slot, choice) = (i / ANT_CHOICES, i % ANT_CHOICES);
+        let mut orders = AntsAction::new();
+        if slot >= ANT_SLOTS || choice == 0 {
+            return (slot < ANT_SLOTS).then_some(orders);
+        }
+        let sq = *ant_slots(game, seat).get(slot)?;
+        orders.push(ant_order(game, sq, choice)?).ok()?;
+        Some(orders)
+    }
+    /// Every slot may stay (an empty one only that); an ant may step where the rules let it.
+    fn mask(game: &Self, seat: Seat, out: &mut [i8]) {
+        out.fill(0);
+        for m in out.iter_mut().step_by(ANT_CHOICES) {
+            *m = 1;
+        }
+        for (slot, &sq) in ant_slots(game, seat).iter().enumerate() {
+            let at = slot * ANT_CHOICES;
+            for (k, &dir) in Dir::ALL.iter().enumerate() {
+                if let Some(m) = out.get_mut(at + 1 + k) {
+                    *m = i8::from(ant_move_open(game, sq, dir));
+                }
+            }
+        }
+    }
+    /// The orders of the slots' choices (a choice for an empty slot gives none).
+    fn factored_action(game: &Self, seat: Seat, picks: &[usize]) -> Option<AntsAction> {
+        if picks.len() != ANT_SLOTS || picks.iter().any(|&c| c >= ANT_CHOICES) {
+            return None;
+        }
+        let mut orders = AntsAction::new();
+        for (&sq, &c) in ant_slots(game, seat).iter().zip(picks) {
+            if let Some(order) = ant_order(game, sq, c) {
+                orders.push(order).ok()?;
+            }
+        }
+        Some(orders)
+    }
+    /// `None` when an order names a square without one of the slots' ants, or one ant twice.
+    fn factored_picks(game: &Self, seat: Seat, action: &AntsAction) -> Option<Vec<usize>> {
+        let slots = ant_slots(game, seat);
+        let cols = usize::from(game.cols());
+        let mut picks = vec![0; ANT_SLOTS];
+        for order in action {
+            let (r, c) = (
+                usize::try_from(order.row).ok()?,
+                usize::try_from(order.col).ok()?,
+            );
+            if c >= cols {
+                return None;
+            }
+            let sq = u16::try_from(r * cols + c).ok()?;
+            let slot = slots.iter().position(|&s| s == sq)?;
+            let dir = Dir::ALL.iter().position(|&d| d == order.dir)?;
+            let pick = picks.get_mut(slot)?;
+            if *pick != 0 {
+                return None;
+            }
+            *pick = 1 + dir;
+        }
+        Some(picks)
+    }
+}
+
+/// Ants' factored actions: one choice for each of the seat's first `ANT_SLOTS` ants, its
+/// slots in the order of their squares (row-major); the ants past them stay.
+pub const ANT_SLOTS: usize = 128;
+/// An ant's choices: stay, then north, east, south, west (`Dir::ALL`).
+const ANT_CHOICES: usize = 1 + Dir::ALL.len();
+
+type AntsAction = <Ants as Game>::Action;
+
+/// The squares of `seat`'s ants in slot order: row-major, the first [`ANT_SLOTS`].
+pub fn ant_slots(game: &Ants, seat: Seat) -> Vec<u16> {
+    let mut squares: Vec<u16> = game
+        .ants()
+        .iter()
+        .filter(|a| usize::from(a.owner) == seat)
+        .map(|a| a.sq)
+        .collect();
+    squares.sort_unstable();
+    squares.truncate(ANT_SLOTS);
+    squares
+}
+
+/// The order of choice `c` for the ant on `sq` (`None`: 0, stay, or past the choices).
+fn ant_order(game: &Ants, sq: u16, c: usize) -> Option<Order> {
+    let dir = *Dir::ALL.get(c.checked_sub(1)?)?;
+    let cols = game.cols().max(1);
+    Some(Order {
+        row: i16::try_from(sq / cols).ok()?,
+        col: i16::try_from(sq % cols).ok()?,
+        dir,
+    })
+}
+
+/// Whether the ant on `sq` may step `dir` (on the torus): the rules block a move onto water or
+/// food ("move blocked", rules/ants.md, "Orders: validation"); onto any ant or hill is allowed.
+pub fn ant_move_open(game: &Ants, sq: u16, dir: Dir) -> bool {
+    let (rows, cols) = (i32::from(game.rows()), i32::from(game.cols()));
+    if rows == 0 || cols == 0 {
+        return false;
+    }
+    let (dr, dc) = dir.offset();
+    let (r, c) = (i32::from(sq) / cols, i32::from(sq) % cols);
+    let dest = (r + dr).rem_euclid(rows) * cols + (c + dc).rem_euclid(cols);
+    let Ok(dest) = usize::try_from(dest) else {
+        return false;
+    };
+    !matches!(game.square(dest), ants_map::FOOD | ants_map::WATER)
 }

@@ -159,6 +159,22 @@ impl Match {
     fn listed_index(&self, seat: usize, json: &str) -> Option<usize> {
         self.env().listed_index(seat, json)
     }
+    /// A factored list's `(slots, choices)` (Ants: a choice per ant), `None` for a list of
+    /// single actions.
+    #[getter]
+    fn factors(&self) -> Option<(usize, usize)> {
+        self.env().factors()
+    }
+    /// The canonical action JSON of one choice per slot (`None`: not one pick per slot, or a
+    /// pick past its slot's choices).
+    fn factored_json(&self, seat: usize, picks: Vec<usize>) -> Option<String> {
+        self.env().factored_json(seat, &picks)
+    }
+    /// The choice per slot of the action whose canonical JSON is `json`, or `None` when the
+    /// factored space cannot say it.
+    fn factored_index(&self, seat: usize, json: &str) -> Option<Vec<usize>> {
+        self.env().factored_index(seat, json)
+    }
     /// For each action of `seat`'s list, whether the core refuses it now (played on a copy).
     fn refused_listed(&self, seat: usize) -> Vec<bool> {
         self.env().refused_listed(seat)

@@ -90,6 +90,9 @@ pub struct VecMatch {
     /// How many actions the game's list has (0: no masks).
     #[pyo3(get)]
     listed: usize,
+    /// A factored list's `(slots, choices)` (Ants), for `step_factored`.
+    #[pyo3(get)]
+    factors: Option<(usize, usize)>,
     buffers: Buffers,
     /// The pool a step runs on (`None`: the calling thread alone).
     pool: Option<rayon::ThreadPool>,
@@ -298,6 +301,7 @@ impl VecMatch {
         }
         let agents = envs[0].agents().to_vec();
         let seats = envs[0].seats();
+        let factors = envs[0].factors();
         let mut one = Vec::new();
         let obs_len = agents
             .iter()
@@ -336,6 +340,7 @@ impl VecMatch {
             seats,
             obs_len,
             listed,
+            factors,
             buffers,
             pool: None,
             threads: 1,
@@ -443,6 +448,52 @@ impl VecMatch {
                     }
                 }
             };
+            e.advance();
+            let refused: Vec<u32> = steps.iter().map(|s| s.refused).collect();
+            outcome(e.as_mut(), &agents, row, &refused);
+            if !e.is_done() {
+                observe(e.as_ref(), &agents, row, scratch);
+            }
+            Ok(())
+        })?;
+        self.restart_done(py)?;
+        self.batch(py, copy)
+    }
+
+    /// As `step`, with `picks` `(n, agents, slots)`: one choice per slot of a factored list
+    /// (Ants: a choice per ant slot) for each of Python's seats; a row holding a choice past its
+    /// slot's is refused (the seat passes).
+    #[pyo3(signature = (picks, policy=None, copy=true))]
+    fn step_factored<'py>(
+        &mut self,
+        py: Python<'py>,
+        picks: numpy::PyReadonlyArray3<'py, i64>,
+        policy: Option<String>,
+        copy: bool,
+    ) -> PyResult<Batch<'py>> {
+        let (n, a) = (self.num_envs(), self.agents.len());
+        let slots = self.factors.map_or(0, |(s, _)| s);
+        if slots == 0 || picks.shape() != [n, a, slots] {
+            return Err(PyValueError::new_err(format!(
+                "picks: shape ({n}, {a}, {slots}), one choice per slot of a factored list"
+            )));
+        }
+        let picks: Vec<i64> = picks.as_array().iter().copied().collect();
+        let (agents, policy) = (self.agents.clone(), policy.as_deref());
+        self.each(py, |i, e, row, scratch| {
+            let mine: Vec<(usize, Vec<usize>)> = agents
+                .iter()
+                .enumerate()
+                .map(|(k, &s)| {
+                    let at = (i * a + k) * slots;
+                    let row = picks.get(at..at + slots).unwrap_or(&[]);
+                    let choices = row
+                        .iter()
+                        .map(|&c| usize::try_from(c).unwrap_or(usize::MAX));
+                    (s, choices.collect())
+                })
+                .collect();
+            let steps = e.step_factored(&mine, policy)?;
             e.advance();
             let refused: Vec<u32> = steps.iter().map(|s| s.refused).collect();
             outcome(e.as_mut(), &agents, row, &refused);

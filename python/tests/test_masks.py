@@ -1,6 +1,6 @@
 """Action lists and masks (`action_type="discrete"`): the mask is what the core takes, action
 for action, checked by playing each listed action on a copy of the match; PettingZoo's API test
-samples from the mask; the games that list none say so."""
+samples from the mask; every game lists its actions."""
 
 import importlib
 
@@ -17,6 +17,9 @@ LISTED = [
     ("colorfight", {"variant": "conquest", "size": "8x8"}),
     ("colorfight", {"variant": "skirmish", "size": "8x8"}),
     ("mammut", {}),
+    ("ballroom", {"ruleset": "engine"}),
+    ("ballroom", {"ruleset": "as-written"}),
+    ("ants", {"turns": 60}),
 ]
 
 
@@ -64,9 +67,16 @@ def test_listed_actions_read_back():
     assert infos["player_0"]["refused"] == 1
 
 
-@pytest.mark.parametrize("game,config", [c for c in configs() if c[0] in ("ballroom", "ants")])
-def test_games_without_a_list_say_so(game, config):
+@pytest.mark.parametrize("game,config", configs())
+def test_every_game_lists_its_actions(game, config):
+    """Discrete actions are every game's default; Ants' is a choice per ant slot."""
     mod = importlib.import_module(f"pocket_arena.{game}")
-    with pytest.raises(ValueError, match="does not list"):
-        mod.parallel_env(**config, action_type="discrete")
-    assert mod.parallel_env(**config).action_mask("player_0") is None
+    env = mod.parallel_env(**config)
+    assert env.action_type == "discrete" and env.listed > 0
+    space = env.action_space("player_0")
+    if game == "ants":
+        assert list(space.nvec) == [5] * 128 and env.listed == 640
+    else:
+        assert space.n == env.listed
+    env.reset(seed=0)
+    assert env.action_mask("player_0").shape == (env.listed,)

@@ -44,8 +44,8 @@ def test_a_copy_is_the_same_match_and_plays_on_alike(game, config, how):
     assert type(other) is type(env)
     assert other.digest() == env.digest() and other.agents == env.agents
     # Both play on alike, the built-in bots' state included.
-    a = env.bot_action(env.agents[0], pocket_arena.GAMES[game][0])
-    b = other.bot_action(other.agents[0], pocket_arena.GAMES[game][0])
+    a = env.bot_action(env.agents[0], pocket_arena.GAMES[game][0], as_index=False)
+    b = other.bot_action(other.agents[0], pocket_arena.GAMES[game][0], as_index=False)
     assert a == b
     play(env, 8, np.random.default_rng(2))
     play(other, 8, np.random.default_rng(2))
@@ -96,12 +96,14 @@ def test_the_registered_gymnasium_env_passes_the_checker(name):
     inner = env.unwrapped
     steps, done = 0, False
     while not done and steps < 200:
-        if inner.game in ("ballroom", "ants"):
-            action = inner.bot_action()
-        else:
-            mask = inner.action_masks()
-            assert mask.dtype == bool and mask.any()
-            action = int(np.flatnonzero(mask)[0])
+        mask = inner.action_masks()
+        assert mask.dtype == bool and mask.any()
+        # The built-in bot's move, an index of the space (Ants: a choice per ant slot) where the
+        # space holds it, on odd steps; else MaskablePPO's way, a legal pick of the flat mask.
+        action = inner.bot_action(as_index=True) if steps % 2 else None
+        if action is None:
+            action = env.action_space.sample(mask.astype(np.int8))
+        assert env.action_space.contains(action)
         obs, reward, term, trunc, info = env.step(action)
         assert isinstance(reward, float)
         done = term or trunc

@@ -25,13 +25,13 @@ macro_rules! eprintln {
     }};
 }
 
+mod boards;
 mod check;
 mod cli;
 mod cost;
 mod cost_pick;
 mod cost_template;
 mod demo;
-mod dfu;
 mod elf;
 mod emulate;
 mod emulator;
@@ -42,15 +42,10 @@ mod log;
 mod mono;
 mod mutants;
 mod panics;
-mod pico;
-mod pico_check;
 mod python;
-mod qemu;
 mod setup;
 mod size;
 mod steps;
-mod stm32;
-mod stm32_check;
 // The boards' stack painting, tested here on the host (the boards build for their targets only).
 #[cfg(test)]
 #[path = "../../../boards/stack_area.rs"]
@@ -58,7 +53,15 @@ mod stack_area;
 mod tally;
 mod template;
 mod tools;
-mod uf2;
+
+// The boards' modules under their old names (this commit moves files only).
+use boards::qemu;
+use boards::rp_pico as pico;
+use boards::rp_pico::check as pico_check;
+use boards::rp_pico::uf2;
+use boards::stm32f411 as stm32;
+use boards::stm32f411::check as stm32_check;
+use boards::stm32f411::dfu;
 
 /// A task's error is printed as its message and causes (`error: ...: ...`), never with anyhow's
 /// backtrace (which `RUST_BACKTRACE=1`, set on CI machines, would add to `main`'s `Err`). A

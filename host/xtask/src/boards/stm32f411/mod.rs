@@ -7,6 +7,9 @@
 //! log written before each pin change is read before that change, so the picture is the panel as
 //! it was when the frame was announced), and stops when match N starts (`--matches N`).
 
+pub(crate) mod check;
+pub(crate) mod dfu;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -6,6 +6,9 @@
 //! the RTT buffer before every byte that reaches the SSD1306, so the picture is the GDDRAM as it was
 //! when the frame was announced), and stops when match N starts (`--matches N`).
 
+pub(crate) mod check;
+pub(crate) mod uf2;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
