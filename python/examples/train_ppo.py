@@ -25,6 +25,11 @@ shared by the positions, reading a position and its neighbours (as CleanRL's `pp
 for Gym-MicroRTS), the others and the value from the network over the whole observation
 (`--plain`: that one for everything). Observations are squashed with `sign(x) * log1p(|x|)`.
 The rewards are the environments' defaults (`reward="teach"`, docs/python.md "Rewards").
+
+The parameters evaluated at the end are those under which the last `--best-window` training
+matches (100) had the best win rate, not the last ones: the policy's win rate moves by tens of
+points between updates. `--ent-final` anneals the entropy coefficient (linearly, as the learning
+rate) towards it over the budget.
 """
 
 from __future__ import annotations
@@ -34,6 +39,7 @@ import json
 import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 # One BLAS thread: the matrices are small, and on a shared machine BLAS's worker threads waiting
 # for each other cost more wall time than they save (measured: 3x slower with them here).
@@ -203,7 +209,8 @@ class Agent:
         if not self.grid:
             return g_logits, v, (cache, None)
         B = len(obs)
-        xl = self.grid.local(obs, sq)
+        # One (B x positions, features) matrix: one BLAS product instead of one per row.
+        xl = self.grid.local(obs, sq).reshape(B * self.grid.P, -1)
         wl, bl, wo, bo = self.local
         hl = np.tanh(xl @ wl + bl)
         pos = hl @ wo + bo
@@ -220,12 +227,12 @@ class Agent:
         grads = self.net.backward(cache, np.ascontiguousarray(dlogits[:, self.grid.others]), dv)
         xl, hl = loc
         wl, bl, wo, bo = self.local
-        dpos = dlogits[:, self.grid.index.reshape(-1)].reshape(B, self.grid.P, self.grid.K)
-        dwo = np.einsum("bph,bpk->hk", hl, dpos)
-        dbo = dpos.sum((0, 1))
+        dpos = dlogits[:, self.grid.index.reshape(-1)].reshape(B * self.grid.P, self.grid.K)
+        dwo = hl.T @ dpos
+        dbo = dpos.sum(0)
         dh = (dpos @ wo.T) * (1 - hl * hl)
-        dwl = xl.reshape(-1, xl.shape[-1]).T @ dh.reshape(-1, dh.shape[-1])
-        dbl = dh.sum((0, 1))
+        dwl = xl.T @ dh
+        dbl = dh.sum(0)
         return grads + [dwl, dbl, dwo, dbo]
 
     def act(self, rng, obs, mask, greedy=False):
@@ -234,19 +241,20 @@ class Agent:
         a = np.argmax(logp, 1) if greedy else sample(rng, logp)
         return a, logp[np.arange(len(a)), a], v
 
-    def update(self, b, clip, ent_coef, vf_coef, max_grad):
-        """One minibatch's gradient step; returns (policy loss, value loss, entropy, approx kl)."""
-        n = len(b["a"])
+    def gradients(self, b, n, clip, ent_coef, vf_coef):
+        """The loss's gradients over the rows of `b` (its advantages already normalised), each
+        row's part divided by `n`, the minibatch's size: the sums of (policy loss, value loss,
+        entropy, approx kl) over the rows, and the gradients."""
+        m = len(b["a"])
         logits, v, cache = self.forward(b["x"])
         logp = masked_log_softmax(logits, b["mask"])
         p = np.exp(logp)
-        rows = np.arange(n)
+        rows = np.arange(m)
         new = logp[rows, b["a"]]
         ratio = np.exp(new - b["logp"])
         adv = b["adv"]
-        adv = (adv - adv.mean()) / (adv.std() + 1e-8)
         s1, s2 = ratio * adv, np.clip(ratio, 1 - clip, 1 + clip) * adv
-        pg_loss = -np.minimum(s1, s2).mean()
+        pg_loss = -np.minimum(s1, s2).sum()
         plogp = np.where(b["mask"], p * logp, 0.0)
         ent = -plogp.sum(1)
         # d(pg_loss)/d(new logp): the unclipped term's where it is the smaller (or equal).
@@ -257,15 +265,34 @@ class Agent:
         dlogits = dnew[:, None] * (onehot - p)
         # Entropy bonus: d(-ent_coef * mean H)/dlogits = ent_coef * p (log p + H) / n.
         dlogits += ent_coef * np.where(b["mask"], p * (logp + ent[:, None]), 0.0) / n
-        v_loss = 0.5 * ((v - b["ret"]) ** 2).mean()
+        v_loss = 0.5 * ((v - b["ret"]) ** 2).sum()
         dv = (vf_coef * (v - b["ret"]) / n).astype(np.float32)
         grads = self.backward(cache, dlogits.astype(np.float32), dv)
+        kl = float(((ratio - 1) - (new - b["logp"])).sum())
+        return np.array([pg_loss, v_loss, ent.sum(), kl]), grads
+
+    def update(self, b, clip, ent_coef, vf_coef, max_grad, pool=None, threads=1):
+        """One minibatch's gradient step; returns (policy loss, value loss, entropy, approx kl).
+        With a thread pool of `threads`, the rows are split among its threads (numpy lets go of the GIL in its
+        products and element-wise work, so the halves run on two cores at once) and the gradients
+        summed."""
+        n = len(b["a"])
+        adv = b["adv"]
+        b = dict(b, adv=(adv - adv.mean()) / (adv.std() + 1e-8))
+        if pool is None or threads < 2:
+            parts = [self.gradients(b, n, clip, ent_coef, vf_coef)]
+        else:
+            k = threads
+            cuts = np.linspace(0, n, k + 1).astype(int)
+            chunks = [{key: v[cuts[i]:cuts[i + 1]] for key, v in b.items()} for i in range(k)]
+            parts = list(pool.map(lambda c: self.gradients(c, n, clip, ent_coef, vf_coef), chunks))
+        stats = sum(s for s, _ in parts) / n
+        grads = [sum(gs) for gs in zip(*(g for _, g in parts))]
         norm = np.sqrt(sum(float((g * g).sum()) for g in grads))
         if norm > max_grad:
             grads = [g * (max_grad / norm) for g in grads]
         self.opt.step(grads)
-        kl = float(((ratio - 1) - (new - b["logp"])).mean())
-        return float(pg_loss), float(v_loss), float(ent.mean()), kl
+        return tuple(float(x) for x in stats)
 
 
 def make(game, n, seed, config):
@@ -309,14 +336,17 @@ def main(argv=None):
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--clip", type=float, default=0.2)
     ap.add_argument("--ent-coef", type=float, default=0.01)
+    ap.add_argument("--ent-final", type=float, help="anneal the entropy coefficient linearly to this over the budget (default: --ent-coef throughout)")
     ap.add_argument("--vf-coef", type=float, default=0.5)
     ap.add_argument("--max-grad", type=float, default=0.5)
     ap.add_argument("--reward-scale", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads an update's minibatch is split among (default: the machine's cores)")
     ap.add_argument("--plain", action="store_true", help="one MLP over the whole observation for every action (no per-position network)")
     ap.add_argument("--eval", type=int, default=100, help="evaluation matches against random (0: none)")
     ap.add_argument("--eval-seed", type=int, default=10_000)
     ap.add_argument("--eval-greedy", action="store_true", help="evaluate again playing the most likely action")
+    ap.add_argument("--best-window", type=int, default=100, help="keep the parameters under which the last this many training matches had the best win rate, and evaluate those (0: the last parameters)")
     ap.add_argument("--save", help="write the trained parameters here (numpy .npz)")
     ap.add_argument("--config", default="{}", help="extra game config as JSON, e.g. '{\"size\": \"10x10\"}'")
     ap.add_argument("--curve", help="write the learning curve here (CSV)")
@@ -330,6 +360,7 @@ def main(argv=None):
     n_in, n_act = obs.shape[-1], env.listed
     agent = Agent(rng, obs[0, 0], n_act, args.lr, None if args.plain else args.game)
     N, T = args.envs, args.steps
+    pool = ThreadPoolExecutor(args.threads) if args.threads > 1 else None
     # Steps where the mask leaves one action (a ColorFight player busy with its attack, a Tower
     # Defense player without gold) are played without asking the network and are not samples:
     # their rewards go, discounted, to the seat's last decision (a semi-Markov step).
@@ -348,11 +379,16 @@ def main(argv=None):
     t0, c0 = time.perf_counter(), time.process_time()
     steps, curve = 0, []
     ep_ret, finished_ret, wins = np.zeros(N), [], []
+    best = {"rate": -1.0, "params": None, "steps": 0, "counted": 0}
     while True:
         elapsed = time.perf_counter() - t0
         if elapsed >= budget or (args.total_steps and steps >= args.total_steps):
             break
-        agent.opt.lr = args.lr * max(0.05, 1 - elapsed / budget)
+        # The share of the budget spent: of the time, or of --total-steps if that comes first.
+        done_frac = max(elapsed / budget, steps / args.total_steps if args.total_steps else 0.0)
+        agent.opt.lr = args.lr * max(0.05, 1 - done_frac)
+        ent_final = args.ent_coef if args.ent_final is None else args.ent_final
+        ent_coef = args.ent_coef + (ent_final - args.ent_coef) * min(1.0, done_frac)
         closed = [[] for _ in range(N)]
         while sum(len(c) for c in closed) < N * T:
             choice = np.flatnonzero(mask.sum(1) > 1)
@@ -402,7 +438,7 @@ def main(argv=None):
             order = rng.permutation(total)
             for k in range(args.minibatches):
                 idx = order[k * size:(k + 1) * size]
-                stats.append(agent.update({key: v[idx] for key, v in flat.items()}, args.clip, args.ent_coef, args.vf_coef, args.max_grad))
+                stats.append(agent.update({key: v[idx] for key, v in flat.items()}, args.clip, ent_coef, args.vf_coef, args.max_grad, pool, args.threads))
         pg, vl, ent, kl = np.mean(stats, axis=0)
         if not all(np.isfinite([pg, vl, ent])):
             raise SystemExit(f"the loss is not finite (policy {pg}, value {vl}, entropy {ent})")
@@ -413,11 +449,22 @@ def main(argv=None):
             "win_rate": float(np.mean(wins[-50:])) if wins else float("nan"),
             "policy_loss": float(pg), "value_loss": float(vl), "entropy": float(ent), "kl": float(kl),
         }
+        W = args.best_window
+        if W and len(wins) >= W and len(wins) - best["counted"] >= W // 4:
+            # A new window (a quarter of it new matches) with a better win rate: its parameters.
+            best["counted"] = len(wins)
+            rate = float(np.mean(wins[-W:]))
+            if rate > best["rate"]:
+                best.update(rate=rate, params=[p.copy() for p in agent.opt.params], steps=steps)
         curve.append(row)
         print(json.dumps(row), flush=True)
     cpu = time.process_time() - c0
     wall = time.perf_counter() - t0
     print(f"trained {steps} env-steps in {wall:.0f} s wall, {cpu:.0f} s CPU (this process), load {os.getloadavg()[0]:.1f}")
+    if best["params"] is not None:
+        for p, q in zip(agent.opt.params, best["params"]):
+            p[...] = q
+        print(f"kept the parameters of env-step {best['steps']}: {100 * best['rate']:.0f}% of the {args.best_window} training matches before it won")
     if args.curve:
         with open(args.curve, "w") as f:
             f.write(",".join(curve[0]) + "\n" if curve else "")

@@ -73,3 +73,55 @@ def test_evaluation_counts_each_match_once():
     agent = mod.Agent(np.random.default_rng(0), obs[0, 0], env.listed, 1e-3, "cf-skirmish")
     won, drawn, lost = mod.evaluate(agent, "cf-skirmish", 6, 3, config)
     assert won + drawn + lost == 6
+
+
+def test_the_best_window_is_kept_and_the_curve_written(tmp_path, capsys):
+    """`--best-window`: the parameters evaluated are those of a step the curve has, named with the
+    window's win rate; `--ent-final` anneals the entropy coefficient; `--curve` writes the rows
+    `main` returns and `--save` the parameters."""
+    mod = load()
+    import numpy as np
+
+    curve_path, saved = tmp_path / "curve.csv", tmp_path / "p.npz"
+    args = ["--game", "cf-skirmish", "--config", '{"size": "5x5", "ticks": 40}', "--envs", "8", "--steps", "8",
+            "--total-steps", "1600", "--eval", "0", "--minutes", "5", "--best-window", "8", "--ent-final", "0",
+            "--curve", str(curve_path), "--save", str(saved)]
+    curve = mod.main(args)
+    out = capsys.readouterr().out
+    kept = [line for line in out.splitlines() if line.startswith("kept the parameters of env-step ")]
+    assert len(kept) == 1, out
+    step = int(kept[0].split("env-step ")[1].split(":")[0])
+    assert step in [row["steps"] for row in curve]
+    rate = int(kept[0].split(": ")[1].split("%")[0])
+    assert 0 <= rate <= 100
+    assert [row["steps"] for row in mod.read_curve(curve_path)] == [row["steps"] for row in curve]
+    with np.load(saved) as z:
+        assert len(z.files) > 0 and all(np.isfinite(z[k]).all() for k in z.files)
+
+
+def test_an_update_split_among_threads_is_the_same_step():
+    """`--threads`: a minibatch's gradients computed in two halves on two threads and summed move
+    the parameters as the whole minibatch on one thread does."""
+    mod = load()
+    import numpy as np
+    from concurrent.futures import ThreadPoolExecutor
+
+    env = mod.make("td-duel", 6, 0, {})
+    obs, infos = env.reset()
+    for _ in range(5):
+        obs, _, _, _, infos = env.step(policy="random")
+    rng = np.random.default_rng(4)
+    mask = infos["action_mask"][:, 0] > 0
+    b = {"x": obs[:, 0], "mask": mask, "a": np.argmax(mask, 1), "logp": np.full(6, -3.0, np.float32),
+         "adv": rng.standard_normal(6).astype(np.float32), "ret": rng.standard_normal(6).astype(np.float32)}
+    agent = mod.Agent(np.random.default_rng(2), obs[0, 0], env.listed, 1e-2, "td-duel")
+    steps = []
+    agent.opt.step = steps.append  # the gradients the optimiser is given, the parameters unchanged
+    s1 = agent.update(b, 0.2, 0.01, 0.5, 1e9)
+    with ThreadPoolExecutor(2) as pool:
+        s2 = agent.update(b, 0.2, 0.01, 0.5, 1e9, pool, 2)
+    assert s1 == pytest.approx(s2, rel=1e-4, abs=1e-6)
+    assert len(steps) == 2 and len(steps[0]) == len(agent.opt.params)
+    assert any(np.abs(g).max() > 0 for g in steps[0])
+    for g1, g2 in zip(*steps):
+        np.testing.assert_allclose(g1, g2, rtol=1e-4, atol=1e-7)
