@@ -1,5 +1,4 @@
-//! What the emulated boards' harnesses have in common (the Pico's Node one over rp2040js and the
-//! STM32F411's Python one over Unicorn): a run with the RTT log decoded by `defmt-print`, its
+//! What the emulated boards' harnesses have in common (each board's own, in Node or Python): a run with the RTT log decoded by `defmt-print`, its
 //! summary and its frames ([`Run::go`]), the boot line's run options, and the checks both boards
 //! pass (a panic's log and HardFault, bad input rejected with a message).
 
@@ -163,7 +162,7 @@ pub trait Harness: Default + Sized {
     const BOARD: &'static str;
     /// Its short name in the checks' messages: `the {SHORT}'s log`.
     const SHORT: &'static str;
-    /// How its firmware's boot line starts (`rp-pico:`), the line that gives the run options.
+    /// How its firmware's boot line starts (`<board>:`), the line that gives the run options.
     const BOOT: &'static str;
     /// The summary file's name: `arena-{TAG}-PID-N.json` in the temporary folder.
     const TAG: &'static str;
@@ -410,7 +409,7 @@ pub fn panic_test<H: Harness>(elf: &Path) -> Result<()> {
 
 /// The bad input a harness must reject, each with a message and a non-zero status.
 pub struct BadInput<'a> {
-    /// The harness in messages (`the F411 emulator`).
+    /// The harness in messages (`the <board> emulator`).
     pub name: &'a str,
     /// Where the truncated ELF goes.
     pub dir: &'a Path,
@@ -498,7 +497,7 @@ pub fn cost_rows<H: Harness>(ran: &Ran, matches: u32, unit: &str) -> Result<Vec<
 }
 
 /// A board's cost report: the `board`, the `unit`, the per-match `rows` and the reports it stands
-/// beside (`qemu_cortex_m3`, ...), written to target/`name` and printed whole when `json_only`;
+/// beside (each a `<board>_<core>` key), written to target/`name` and printed whole when `json_only`;
 /// the report, and where it went when the table is to follow (not `json_only`).
 pub fn cost_report(
     name: &str,
