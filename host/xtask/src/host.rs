@@ -6,7 +6,7 @@ use arena_firmware::cost::NoClock;
 use arena_firmware::{Gray4Frame, RunConfig};
 use embedded_graphics::draw_target::DrawTarget;
 
-/// The lineup the QEMU firmware plays.
+/// The house's lineup, as the boards play it ([`play`] records it).
 pub type Lineup = arena_firmware::Arcade;
 
 /// The matches of one rotation (every entry of the board's lineup once).
@@ -87,33 +87,6 @@ where
 /// Plays `cfg` on the host.
 pub fn play(cfg: &RunConfig) -> Recorder {
     play_on::<Lineup, Gray4Frame>(cfg)
-}
-
-/// The RGB value QEMU's SSD0323 screendump gives gray level `level` (0..=15).
-pub fn qemu_gray(level: u8) -> u8 {
-    level * 17
-}
-
-/// Compares a 512x256 screendump with a frame scaled x4; the first differing pixel, if any.
-pub fn compare(png: &image::RgbImage, frame: &Gray4Frame) -> Option<(u32, u32, [u8; 3], u8)> {
-    if png.dimensions() != (512, 256) {
-        return Some((png.width(), png.height(), [0; 3], 0));
-    }
-    for (x, y, p) in png.enumerate_pixels() {
-        let level = frame.luma((x / 4) as usize, (y / 4) as usize);
-        let want = qemu_gray(level);
-        if p.0 != [want; 3] {
-            return Some((x, y, p.0, level));
-        }
-    }
-    None
-}
-
-/// A frame scaled x4 as QEMU shows it.
-pub fn to_image(frame: &Gray4Frame) -> image::RgbImage {
-    image::RgbImage::from_fn(512, 256, |x, y| {
-        image::Rgb([qemu_gray(frame.luma((x / 4) as usize, (y / 4) as usize)); 3])
-    })
 }
 
 /// `cargo xtask lineup`: what the board will play, computed on the host.

@@ -139,7 +139,6 @@ mod tests {
         "cli.rs",
         "cost_pick.rs",
         "cost_template.rs",
-        "host.rs",
         "setup.rs",
         "template.rs",
     ];

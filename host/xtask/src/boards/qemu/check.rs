@@ -141,9 +141,9 @@ fn oled_bytes(lines: &[String], started: &[(u32, String, String, String)]) -> Re
 
 fn same_pixels(png: &std::path::Path, frame: &Gray4Frame, what: &str) -> Result<()> {
     let img = image::open(png)?.to_rgb8();
-    if let Some((x, y, got, level)) = host::compare(&img, frame) {
+    if let Some((x, y, got, level)) = compare(&img, frame) {
         let want = png.with_extension("host.png");
-        host::to_image(frame).save(&want)?;
+        to_image(frame).save(&want)?;
         bail!(
             "{what}: screendump {} differs from the host rendering {} at ({x}, {y}): {got:?}, want level {level}",
             png.display(),
@@ -186,4 +186,31 @@ fn panic_screen(elf: &std::path::Path) -> Result<()> {
         ran.status
     );
     Ok(())
+}
+
+/// The RGB value QEMU's SSD0323 screendump gives gray level `level` (0..=15).
+fn qemu_gray(level: u8) -> u8 {
+    level * 17
+}
+
+/// Compares a 512x256 screendump with a frame scaled x4; the first differing pixel, if any.
+fn compare(png: &image::RgbImage, frame: &Gray4Frame) -> Option<(u32, u32, [u8; 3], u8)> {
+    if png.dimensions() != (512, 256) {
+        return Some((png.width(), png.height(), [0; 3], 0));
+    }
+    for (x, y, p) in png.enumerate_pixels() {
+        let level = frame.luma((x / 4) as usize, (y / 4) as usize);
+        let want = qemu_gray(level);
+        if p.0 != [want; 3] {
+            return Some((x, y, p.0, level));
+        }
+    }
+    None
+}
+
+/// A frame scaled x4 as QEMU shows it.
+fn to_image(frame: &Gray4Frame) -> image::RgbImage {
+    image::RgbImage::from_fn(512, 256, |x, y| {
+        image::Rgb([qemu_gray(frame.luma((x / 4) as usize, (y / 4) as usize)); 3])
+    })
 }
