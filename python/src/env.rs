@@ -606,6 +606,15 @@ impl<G: Teach> Env<G> {
         })
     }
 
+    /// `advise` when a `policy` is given, else no moves.
+    fn advise_unless(
+        &mut self,
+        given: &[Seat],
+        policy: Option<&str>,
+    ) -> Result<Vec<(Seat, G::Move)>, String> {
+        policy.map_or(Ok(Vec::new()), |p| self.advise(given, p))
+    }
+
     /// The moves the built-in bot `policy` makes for Python's seats to move that are not in
     /// `given`.
     fn advise(&mut self, given: &[Seat], policy: &str) -> Result<Vec<(Seat, G::Move)>, String> {
@@ -879,10 +888,7 @@ impl<G: Teach> DynEnv for Env<G> {
         policy: Option<&str>,
     ) -> Result<Vec<SeatStep>, String> {
         let given: Vec<Seat> = picks.iter().map(|(s, _)| *s).collect();
-        let mut advised = match policy {
-            Some(p) => self.advise(&given, p)?,
-            None => Vec::new(),
-        };
+        let mut advised = self.advise_unless(&given, policy)?;
         let mut past = Vec::new();
         let listed = G::listed(&self.game);
         for &(seat, i) in picks {
@@ -910,10 +916,7 @@ impl<G: Teach> DynEnv for Env<G> {
         policy: Option<&str>,
     ) -> Result<Vec<SeatStep>, String> {
         let given: Vec<Seat> = picks.iter().map(|(s, _)| *s).collect();
-        let mut advised = match policy {
-            Some(p) => self.advise(&given, p)?,
-            None => Vec::new(),
-        };
+        let mut advised = self.advise_unless(&given, policy)?;
         let mut off = Vec::new();
         for (seat, choices) in picks {
             match self.with_judged(|g| G::factored_action(g, *seat, choices)) {

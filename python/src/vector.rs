@@ -137,6 +137,22 @@ fn observe(
     }
 }
 
+/// After a step of `env`: the built-in seats moved on, what the step came to written, and the
+/// observations of a match that goes on (one that ended is written whole when it starts again).
+fn stepped(
+    env: &mut dyn DynEnv,
+    agents: &[usize],
+    row: &mut Row<'_>,
+    scratch: &mut Scratch,
+    steps: &[crate::env::SeatStep],
+) {
+    env.advance();
+    outcome(env, agents, row, steps);
+    if !env.is_done() {
+        observe(env, agents, row, scratch, false);
+    }
+}
+
 /// Writes what the step came to: rewards (the change of the measure rewards follow,
 /// `crate::reward`, plus the ranking `1 - 2 rank / (seats - 1)` when the match is over), flags,
 /// refusals and ranks.
@@ -536,11 +552,7 @@ impl VecMatch {
                     }
                 }
             };
-            e.advance();
-            outcome(e.as_mut(), &agents, row, &steps);
-            if !e.is_done() {
-                observe(e.as_ref(), &agents, row, scratch, false);
-            }
+            stepped(e.as_mut(), &agents, row, scratch, &steps);
             Ok(())
         })?;
         self.restart_done(py)?;
@@ -581,11 +593,7 @@ impl VecMatch {
                 })
                 .collect();
             let steps = e.step_factored(&mine, policy)?;
-            e.advance();
-            outcome(e.as_mut(), &agents, row, &steps);
-            if !e.is_done() {
-                observe(e.as_ref(), &agents, row, scratch, false);
-            }
+            stepped(e.as_mut(), &agents, row, scratch, &steps);
             Ok(())
         })?;
         self.restart_done(py)?;
