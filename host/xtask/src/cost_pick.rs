@@ -1,13 +1,13 @@
-//! `cargo xtask cost --game G [--bot B] [--vs X] [--board qemu-lm3s6965|rp-pico|stm32f411|all]`:
-//! the cost of the lineup entries that play game G with bot B against X, and no other match.
+//! `cargo xtask cost --game G [--bot B] [--vs X] [--board <board>|all]`: the cost of the lineup
+//! entries that play game G with bot B against X, and no other match.
 //!
-//! The entries are picked from each board's own lineup (the rotation it plays; with `--template`,
-//! a user's lineup, in cost_template.rs). Each picked entry K is played alone, the same match
-//! as in the rotation (match K's seed is its entry's own for its round), its final digest checked
-//! against the host's: on the QEMU board with `first=K matches=1 seats=1 frames=25`; on the
-//! emulated Pico and F411, which take no command line, from a copy of the board's ELF whose
-//! `ARENA_RUN` words in flash say the same (`arena_firmware::board::run_words`), stopped when
-//! match K+1 starts.
+//! The entries are picked from each board's own lineup (the rotation it plays,
+//! `Board::rotation`; with `--template`, a user's lineup, in cost_template.rs). Each picked entry
+//! K is played alone (`Board::alone`), the same match as in the rotation (match K's seed is its
+//! entry's own for its round), its final digest checked against the host's: on a board that
+//! takes a command line with `first=K matches=1 seats=1 frames=25`; on one that takes none, from
+//! a copy of the board's ELF whose `ARENA_RUN` words in flash say the same
+//! (`arena_firmware::board::run_words`, [`with_run_words`]), stopped when match K+1 starts.
 //!
 //! Each row gives, per turn, the rules' `step`, the bots' decisions (every seat's together) and
 //! each seat's bot alone as min / median / p99 / max in the board's unit, the stack high-water
@@ -23,34 +23,26 @@ use arena_firmware::lineup::{Entry, Visit};
 use arena_firmware::{Lineup, Screen};
 use serde_json::{json, Value};
 
-/// A board the cost is measured on: its name, its core, its clock, its unit, and how it runs.
-pub struct Chip {
-    pub board: &'static str,
-    pub core: &'static str,
-    pub mhz: u64,
-    pub unit: &'static str,
+use crate::boards::{Board, BOARDS};
+
+/// The rotation a board's firmware plays, as the cost commands read it.
+pub struct Rotation {
+    /// Every entry of the lineup, in rotation order.
+    pub entries: fn() -> Vec<Listed>,
+    /// The final digest of match `m` played alone on the host (the rotation's match `m`, its seed
+    /// the entry's own for that round).
+    pub host_final: fn(u32) -> Option<String>,
 }
 
-const CHIPS: [Chip; 3] = [
-    Chip {
-        board: "qemu-lm3s6965",
-        core: "Cortex-M3 (LM3S6965, 50 MHz; QEMU -icount: instructions, a lower bound on cycles)",
-        mhz: 50,
-        unit: "instructions",
-    },
-    Chip {
-        board: "rp-pico",
-        core: "Cortex-M0+ (RP2040, 125 MHz; rp2040js cycles)",
-        mhz: 125,
-        unit: "cycles",
-    },
-    Chip {
-        board: "stm32f411",
-        core: "Cortex-M4F (STM32F411, 100 MHz; emulated: instructions, a lower bound on cycles)",
-        mhz: 100,
-        unit: "instructions",
-    },
-];
+impl Rotation {
+    /// The rotation of lineup `L`.
+    pub fn of<L: Lineup>() -> Rotation {
+        Rotation {
+            entries: entries::<L>,
+            host_final: host_final::<L>,
+        }
+    }
+}
 
 /// What to measure: the game, the bot, its opponent.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,11 +123,6 @@ pub fn entries<L: Lineup>() -> Vec<Listed> {
         .collect()
 }
 
-/// The entries of `L` that `pick` wants; an error listing the lineup when none does.
-pub fn picked<L: Lineup>(pick: &Pick, board: &str) -> Result<Vec<Listed>> {
-    pick_from(entries::<L>(), pick, board)
-}
-
 /// The entries of `all` (a lineup, in rotation order) that `pick` wants; an error listing the
 /// lineup when none does.
 pub fn pick_from(all: Vec<Listed>, pick: &Pick, board: &str) -> Result<Vec<Listed>> {
@@ -170,7 +157,8 @@ pub fn share(value: u64, limit_us: u64, mhz: u64) -> String {
     format!("{}.{:03}%", per_mille_x10 / 1000, per_mille_x10 % 1000)
 }
 
-pub fn parse(args: &[String]) -> Result<(Pick, Vec<&'static Chip>, bool)> {
+/// The pick, the boards and `--json` of `cost --game ...` (the arguments as typed).
+pub fn parse(args: &[String]) -> Result<(Pick, Vec<&'static dyn Board>, bool)> {
     let flag = |name: &str| {
         args.iter()
             .position(|a| a == name)
@@ -185,14 +173,17 @@ pub fn parse(args: &[String]) -> Result<(Pick, Vec<&'static Chip>, bool)> {
         bot: flag("--bot"),
         vs: flag("--vs"),
     };
-    let chips: Vec<&Chip> = match flag("--board").as_deref() {
-        None | Some("qemu-lm3s6965") => vec![&CHIPS[0]],
-        Some("all") => CHIPS.iter().collect(),
-        Some(b) => match CHIPS.iter().find(|c| c.board == b) {
-            Some(c) => vec![c],
-            None => {
-                bail!("cost --board {b}: qemu-lm3s6965 (the default), rp-pico, stm32f411 or all")
-            }
+    let chips: Vec<&'static dyn Board> = match flag("--board").as_deref() {
+        // The default: the first board of the registry.
+        None => vec![BOARDS[0]],
+        Some("all") => BOARDS.to_vec(),
+        Some(b) => match BOARDS.iter().find(|c| c.name() == b) {
+            Some(c) => vec![*c],
+            None => bail!(
+                "cost --board {b}: {} (the default), {} or all",
+                BOARDS[0].name(),
+                crate::boards::names_where(|c| c.name() != BOARDS[0].name(), ", ")
+            ),
         },
     };
     Ok((pick, chips, args.iter().any(|a| a == "--json")))
@@ -203,25 +194,17 @@ pub fn run(args: &[String]) -> Result<()> {
     let (pick, chips, json_only) = parse(args)?;
     // Every board's entries first: a name that matches nothing fails before any build.
     for chip in &chips {
-        match chip.board {
-            "qemu-lm3s6965" => picked::<crate::host::Lineup>(&pick, chip.board)?,
-            "rp-pico" => picked::<crate::boards::rp_pico::Lineup>(&pick, chip.board)?,
-            _ => picked::<crate::boards::stm32f411::Lineup>(&pick, chip.board)?,
-        };
+        pick_from((chip.rotation().entries)(), &pick, chip.name())?;
     }
     let mut report = Vec::new();
     for chip in chips {
         let started = std::time::Instant::now();
-        let rows = match chip.board {
-            "qemu-lm3s6965" => qemu_rows(&pick)?,
-            "rp-pico" => pico_rows(&pick)?,
-            _ => stm32_rows(&pick)?,
-        };
-        crate::cost::check_stack(&rows, chip.board)?;
+        let rows = rows(chip, &pick)?;
+        crate::cost::check_stack(&rows, chip.name())?;
         if !json_only {
             print_rows(chip, &rows, started.elapsed());
         }
-        report.push(json!({ "board": chip.board, "core": chip.core, "mhz": chip.mhz, "unit": chip.unit, "matches": rows }));
+        report.push(table(chip, rows));
     }
     let report = json!({ "game": pick.game, "bot": pick.bot, "vs": pick.vs, "boards": report });
     let out = crate::root().join("target/cost-pick.json");
@@ -235,37 +218,31 @@ pub fn run(args: &[String]) -> Result<()> {
     Ok(())
 }
 
-/// QEMU: each picked entry alone, with each seat's cost and stack logged.
-fn qemu_rows(pick: &Pick) -> Result<Vec<Value>> {
-    crate::setup::board()?;
-    let elf = crate::boards::qemu::build()?.join("arena");
+/// A board's cost table in the JSON report: its name, core, clock, unit and rows.
+pub fn table(board: &dyn Board, rows: Vec<Value>) -> Value {
+    let core = board.core();
+    json!({ "board": board.name(), "core": core.about, "mhz": core.mhz, "unit": core.unit, "matches": rows })
+}
+
+/// Each picked entry of `board`'s rotation alone on the board, its final digest the host's.
+fn rows(board: &dyn Board, pick: &Pick) -> Result<Vec<Value>> {
+    let rotation = board.rotation();
+    let picked = pick_from((rotation.entries)(), pick, board.name())?;
+    board.setup()?;
+    let elf = board.build()?.join("arena");
     let mut rows = Vec::new();
-    for e in picked::<crate::host::Lineup>(pick, "qemu-lm3s6965")? {
-        let mut got = qemu_entry(&elf, e.index)?;
-        same_final::<crate::host::Lineup>(&mut got, e.index, "qemu-lm3s6965")?;
+    for e in picked {
+        let mut got = board.alone(&elf, e.index)?;
+        same_final(
+            &mut got,
+            e.index,
+            board.name(),
+            (rotation.host_final)(e.index),
+        )?;
         add_flash(&mut got, &elf, &e.users, "-")?;
         rows.extend(got);
     }
     Ok(rows)
-}
-
-/// Match `first` alone on the QEMU firmware `elf` (`first=K matches=1 seats=1`), its cost row
-/// (with the final digest it logged).
-pub fn qemu_entry(elf: &Path, first: u32) -> Result<Vec<Value>> {
-    let args = vec![
-        format!("first={first}"),
-        "matches=1".into(),
-        "digest=0".into(),
-        "seats=1".into(),
-        format!("frames={FRAMES_EVERY}"),
-    ];
-    let ran = crate::boards::qemu::Run {
-        icount: true,
-        ..crate::boards::qemu::Run::new(elf, args, 600)
-    }
-    .go()?;
-    ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
-    Ok(rows_with_finals(&ran.lines, first, "instructions", false))
 }
 
 /// The cost row of match `m` out of `lines`, with the `final` digest the board logged for it.
@@ -280,17 +257,20 @@ pub fn rows_with_finals(lines: &[String], m: u32, unit: &str, stack_size: bool) 
     rows
 }
 
-/// Fails unless each row's match logged a final digest equal to the host's for the same match of
-/// lineup `L` (match `m` played alone on the host: the rotation's match `m`, its seed the entry's
-/// own for that round).
-fn same_final<L: Lineup>(rows: &mut [Value], m: u32, board: &str) -> Result<()> {
+/// The final digest of match `m` of lineup `L` played alone on the host (the rotation's match `m`,
+/// its seed the entry's own for that round).
+fn host_final<L: Lineup>(m: u32) -> Option<String> {
     let rec = crate::host::play_on::<L, arena_firmware::Gray4Frame>(&arena_firmware::RunConfig {
         first: m,
         matches: Some(1),
         digest_every: 0,
         ..arena_firmware::RunConfig::default()
     });
-    let want = rec.finals.first().map(|f| f.2.to_string());
+    rec.finals.first().map(|f| f.2.to_string())
+}
+
+/// Fails unless each row's match logged a final digest equal to the host's (`want`) for match `m`.
+fn same_final(rows: &mut [Value], m: u32, board: &str, want: Option<String>) -> Result<()> {
     for r in rows.iter_mut() {
         let got = r["final_digest"].as_str().map(str::to_owned);
         ensure!(
@@ -302,10 +282,10 @@ fn same_final<L: Lineup>(rows: &mut [Value], m: u32, board: &str) -> Result<()> 
     Ok(())
 }
 
-/// A game frame every this many turns in a cost run (and the snapshots'): the emulated F411 spent
+/// A game frame every this many turns in a cost run (and the snapshots'): an emulated Cortex-M4 board spent
 /// 99% of a match drawing and sending a frame every turn (Tower Defense siege: 2.0 G
 /// instructions, 159 s), none of it in the figures.
-const FRAMES_EVERY: u32 = arena_firmware::board::SNAPSHOT_EVERY;
+pub const FRAMES_EVERY: u32 = arena_firmware::board::SNAPSHOT_EVERY;
 
 /// A copy of the firmware `elf` whose `ARENA_RUN` words (`arena_firmware::board::run_words`) are
 /// `[first, 1, FRAMES_EVERY]`: it plays the rotation from match `first` (the same match as in the
@@ -370,44 +350,6 @@ pub fn emulated_entry<H: crate::emulator::Harness>(
     Ok(rows)
 }
 
-fn pico_rows(pick: &Pick) -> Result<Vec<Value>> {
-    let picked = picked::<crate::boards::rp_pico::Lineup>(pick, "rp-pico")?;
-    crate::setup::all()?;
-    let elf = crate::boards::rp_pico::build()?.join("arena");
-    let mut rows = Vec::new();
-    for e in picked {
-        let mut got = emulated_entry(
-            &elf,
-            e.index,
-            1500,
-            crate::boards::rp_pico::Options::default(),
-            "cycles",
-        )?;
-        same_final::<crate::boards::rp_pico::Lineup>(&mut got, e.index, "rp-pico")?;
-        add_flash(&mut got, &elf, &e.users, "-")?;
-        rows.extend(got);
-    }
-    Ok(rows)
-}
-
-fn stm32_rows(pick: &Pick) -> Result<Vec<Value>> {
-    let picked = picked::<crate::boards::stm32f411::Lineup>(pick, "stm32f411")?;
-    crate::setup::stm32_board()?;
-    let elf = crate::boards::stm32f411::build()?.join("arena");
-    let mut rows = Vec::new();
-    for e in picked {
-        let count = crate::boards::stm32f411::Options {
-            count: true,
-            ..crate::boards::stm32f411::Options::default()
-        };
-        let mut got = emulated_entry(&elf, e.index, 3000, count, "instructions")?;
-        same_final::<crate::boards::stm32f411::Lineup>(&mut got, e.index, "stm32f411")?;
-        add_flash(&mut got, &elf, &e.users, "-")?;
-        rows.extend(got);
-    }
-    Ok(rows)
-}
-
 /// `min / median / p99 / max` of a per-turn figure.
 fn four(v: &Value) -> String {
     let n = |k: &str| v[k].as_u64().unwrap_or(0);
@@ -420,11 +362,13 @@ fn four(v: &Value) -> String {
     )
 }
 
-pub fn print_rows(chip: &Chip, rows: &[Value], took: std::time::Duration) {
+/// A board's table of `rows`, measured in `took`.
+pub fn print_rows(board: &dyn Board, rows: &[Value], took: std::time::Duration) {
+    let chip = board.core();
     println!(
         "{}: {} ({:.0} s)",
-        chip.board,
-        chip.core,
+        board.name(),
+        chip.about,
         took.as_secs_f64()
     );
     println!(
@@ -551,25 +495,46 @@ mod tests {
 
     #[test]
     fn every_board_lists_its_whole_lineup() {
-        let qemu = entries::<crate::host::Lineup>();
-        assert_eq!(qemu.len(), <crate::host::Lineup as Lineup>::LEN);
-        assert!(qemu.iter().all(|e| e.game != "?" && !e.bots.is_empty()));
-        let pico = entries::<crate::boards::rp_pico::Lineup>();
-        assert!(pico.len() > qemu.len());
-        // The Pico plays the QEMU board's rotation first, at the same numbers.
-        for (a, b) in qemu.iter().zip(&pico) {
-            assert_eq!((a.index, a.game, a.config), (b.index, b.game, b.config));
+        for board in BOARDS {
+            let all = (board.rotation().entries)();
+            assert!(!all.is_empty(), "{}", board.name());
+            assert!(all.iter().enumerate().all(|(i, e)| e.index as usize == i));
+            assert!(all.iter().all(|e| e.game != "?" && !e.bots.is_empty()));
         }
-        let e = &qemu[0];
+        let first = (BOARDS[0].rotation().entries)();
+        assert_eq!(first.len(), <crate::host::Lineup as Lineup>::LEN);
+        let e = &first[0];
         let p = pick(e.game, Some(e.bots[0]), e.bots.get(1).copied());
-        let found = picked::<crate::host::Lineup>(&p, "q").unwrap();
+        let found = pick_from(first.clone(), &p, "q").unwrap();
         assert!(found.iter().any(|f| f.index == 0));
-        let none = picked::<crate::host::Lineup>(&pick(e.game, Some("no-such-bot"), None), "q");
+        let none = pick_from(first.clone(), &pick(e.game, Some("no-such-bot"), None), "q");
         let said = none.unwrap_err().to_string();
         assert!(
             said.contains("no entry of q's lineup") && said.contains(e.config),
             "{said}"
         );
+    }
+
+    /// `--board`: the registry's first board by default, every board with `all`, a name not in
+    /// the registry refused with the list.
+    #[test]
+    fn the_boards_are_the_registrys() {
+        let args =
+            |line: &str| -> Vec<String> { line.split_whitespace().map(Into::into).collect() };
+        let names = |line: &str| -> Vec<&str> {
+            let (_, chips, _) = parse(&args(line)).unwrap();
+            chips.iter().map(|c| c.name()).collect()
+        };
+        assert_eq!(names("--game g"), [BOARDS[0].name()]);
+        let all: Vec<&str> = BOARDS.iter().map(|b| b.name()).collect();
+        assert_eq!(names("--game g --board all"), all);
+        let last = BOARDS[BOARDS.len() - 1].name();
+        assert_eq!(names(&format!("--game g --board {last}")), [last]);
+        let Err(e) = parse(&args("--game g --board nowhere")) else {
+            panic!("--board nowhere parsed");
+        };
+        let said = e.to_string();
+        assert!(all.iter().all(|b| said.contains(b)), "{said}");
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //!
 //! The lineup is the user's (`MyLineup`, which xtask does not link): its entries are read from the
 //! crate's desktop binary (one `start` line a match, the lineup once). Each picked entry `K` plays
-//! alone on each chip, as in `cost --game` over the project's lineups: on QEMU with `first=K
-//! matches=1 seats=1`, on the emulated Pico and F411 from a copy of the user's ELF with its
-//! `ARENA_RUN` words written over; its final digest must equal the desktop binary's for match `K`.
+//! alone on each board (`Board::alone`), as in `cost --game` over the project's lineups: with
+//! `first=K matches=1 seats=1` on a board that takes a command line, from a copy of the user's ELF
+//! with its `ARENA_RUN` words written over on one that takes none; its final digest must equal the
+//! desktop binary's for match `K`.
 //! A seat's flash is its bot's code: the user's crate's symbols for a user's bot, the game's bots
 //! module for a built-in (every built-in bot of the game together).
 
@@ -14,7 +15,8 @@ use std::path::Path;
 use anyhow::{ensure, Context, Result};
 use serde_json::{json, Value};
 
-use crate::cost_pick::{add_flash, pick_from, print_rows, Chip, Pick};
+use crate::boards::Board;
+use crate::cost_pick::{add_flash, pick_from, print_rows, table, Pick};
 use crate::{log, template};
 
 /// Fails unless each row's final digest is the desktop binary's for match `m` played alone.
@@ -55,7 +57,7 @@ pub fn run_args(args: &[String]) -> Result<()> {
 }
 
 /// `cargo xtask cost --template DIR ...`.
-pub fn run(dir: &Path, pick: &Pick, chips: &[&Chip], json_only: bool) -> Result<()> {
+pub fn run(dir: &Path, pick: &Pick, chips: &[&dyn Board], json_only: bool) -> Result<()> {
     let dir = dir
         .canonicalize()
         .with_context(|| format!("cost --template {}", dir.display()))?;
@@ -68,53 +70,20 @@ pub fn run(dir: &Path, pick: &Pick, chips: &[&Chip], json_only: bool) -> Result<
     let mut report = Vec::new();
     for chip in chips {
         let started = std::time::Instant::now();
+        chip.setup()?;
+        let elf = template::build_board_in(&dir, chip.name(), chip.target())?;
         let mut rows = Vec::new();
-        match chip.board {
-            "qemu-lm3s6965" => {
-                crate::setup::board()?;
-                let elf = template::build_board_in(&dir, chip.board, "thumbv7m-none-eabi")?;
-                for e in &picked {
-                    let mut got = crate::cost_pick::qemu_entry(&elf, e.index)?;
-                    same_final(&dir, &mut got, e.index, chip.board)?;
-                    add_flash(&mut got, &elf, &e.users, &krate)?;
-                    rows.extend(got);
-                }
-            }
-            "rp-pico" => {
-                crate::setup::all()?;
-                let elf =
-                    template::build_board_in(&dir, chip.board, crate::boards::rp_pico::TARGET)?;
-                for e in &picked {
-                    let own = crate::boards::rp_pico::Options::default();
-                    let mut got =
-                        crate::cost_pick::emulated_entry(&elf, e.index, 1500, own, "cycles")?;
-                    same_final(&dir, &mut got, e.index, chip.board)?;
-                    add_flash(&mut got, &elf, &e.users, &krate)?;
-                    rows.extend(got);
-                }
-            }
-            _ => {
-                crate::setup::stm32_board()?;
-                let elf =
-                    template::build_board_in(&dir, chip.board, crate::boards::stm32f411::TARGET)?;
-                for e in &picked {
-                    let own = crate::boards::stm32f411::Options {
-                        count: true,
-                        ..crate::boards::stm32f411::Options::default()
-                    };
-                    let mut got =
-                        crate::cost_pick::emulated_entry(&elf, e.index, 3000, own, "instructions")?;
-                    same_final(&dir, &mut got, e.index, chip.board)?;
-                    add_flash(&mut got, &elf, &e.users, &krate)?;
-                    rows.extend(got);
-                }
-            }
+        for e in &picked {
+            let mut got = chip.alone(&elf, e.index)?;
+            same_final(&dir, &mut got, e.index, chip.name())?;
+            add_flash(&mut got, &elf, &e.users, &krate)?;
+            rows.extend(got);
         }
-        crate::cost::check_stack(&rows, chip.board)?;
+        crate::cost::check_stack(&rows, chip.name())?;
         if !json_only {
-            print_rows(chip, &rows, started.elapsed());
+            print_rows(*chip, &rows, started.elapsed());
         }
-        report.push(json!({ "board": chip.board, "core": chip.core, "mhz": chip.mhz, "unit": chip.unit, "matches": rows }));
+        report.push(table(*chip, rows));
     }
     let report = json!({ "crate": krate, "dir": dir.display().to_string(), "game": pick.game, "bot": pick.bot, "vs": pick.vs, "boards": report });
     let out = crate::root().join("target/cost-template.json");

@@ -12,7 +12,9 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+use serde_json::Value;
 
+use crate::cost_pick::Rotation;
 use crate::steps::Clock;
 
 pub(crate) mod qemu;
@@ -50,6 +52,20 @@ pub(crate) struct Image {
     pub flash: fn() -> Result<()>,
 }
 
+/// A board's core as the cost tables name it.
+pub(crate) struct Core {
+    /// The core, its chip and clock, and what the figures count (a table's heading).
+    pub about: &'static str,
+    /// The core's clock in MHz (the bots' share of a turn's time limit).
+    pub mhz: u64,
+    /// What the figures count (`instructions`, `cycles`): the cost rows' `<unit>_per_turn`.
+    pub unit: &'static str,
+    /// The core's short name in another board's table (`M7`).
+    pub short: &'static str,
+    /// The key of its rotation's report in another board's JSON report.
+    pub key: &'static str,
+}
+
 /// What a board is to xtask.
 pub(crate) trait Board: Sync {
     /// Its name as `--board` spells it (`my-board`).
@@ -64,6 +80,19 @@ pub(crate) trait Board: Sync {
     fn target(&self) -> &'static str;
     /// The chip's flash and RAM in bytes (what `size` checks the firmware against).
     fn chip(&self) -> (u64, u64);
+    /// Its core, clock and cost unit.
+    fn core(&self) -> Core;
+    /// Builds its release firmware (the `arena` binary); returns the release folder.
+    fn build(&self) -> Result<PathBuf>;
+    /// The rotation its firmware plays: its lineup's entries, and each match's final digest on
+    /// the host.
+    fn rotation(&self) -> Rotation;
+    /// Match `first` of the firmware `elf`'s rotation played alone (the same match as in the
+    /// rotation), each seat's cost and bot stack logged: its cost rows, each with the final
+    /// digest the board logged (`cost --game`, `cost --template`).
+    fn alone(&self, elf: &Path, first: u32) -> Result<Vec<Value>>;
+    /// The file in target/ that `cost --board <name>` writes its rotation's report to.
+    fn report(&self) -> &'static str;
     /// Checks (without installing) what its checks, `emulate` and `cost` need.
     fn setup(&self) -> Result<()>;
     /// Its part of `firmware-test`.
@@ -135,13 +164,7 @@ mod tests {
 
     /// The modules of xtask outside `boards/` that still name a board, each to move behind the
     /// registry (the test fails as well when one of them no longer does: the list only shrinks).
-    const NOT_YET: &[&str] = &[
-        "cli.rs",
-        "cost_pick.rs",
-        "cost_template.rs",
-        "setup.rs",
-        "template.rs",
-    ];
+    const NOT_YET: &[&str] = &["cli.rs", "setup.rs", "template.rs"];
 
     fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {

@@ -1,11 +1,13 @@
 //! The QEMU board as xtask sees it (`crate::boards::Board`): its checks and cost table.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
+use serde_json::Value;
 
 use super::{check, BOARD};
-use crate::boards::{Board, Checks};
+use crate::boards::{Board, Checks, Core};
+use crate::cost_pick::Rotation;
 
 /// QEMU's lm3s6965evb (Cortex-M3) with its SSD0323 OLED.
 pub(crate) struct Qemu;
@@ -25,6 +27,28 @@ impl Board for Qemu {
     }
     fn chip(&self) -> (u64, u64) {
         (256 * 1024, 64 * 1024)
+    }
+    fn core(&self) -> Core {
+        Core {
+            about:
+                "Cortex-M3 (LM3S6965, 50 MHz; QEMU -icount: instructions, a lower bound on cycles)",
+            mhz: 50,
+            unit: "instructions",
+            short: "M3",
+            key: "qemu_cortex_m3",
+        }
+    }
+    fn build(&self) -> Result<PathBuf> {
+        super::build()
+    }
+    fn rotation(&self) -> Rotation {
+        Rotation::of::<crate::host::Lineup>()
+    }
+    fn alone(&self, elf: &Path, first: u32) -> Result<Vec<Value>> {
+        super::cost::alone(elf, first)
+    }
+    fn report(&self) -> &'static str {
+        super::cost::REPORT
     }
     fn setup(&self) -> Result<()> {
         crate::setup::board()

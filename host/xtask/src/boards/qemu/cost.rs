@@ -15,6 +15,9 @@ use serde_json::json;
 use crate::cost::{check_stack, STACK_OVER_STATE};
 use crate::{host, log, root};
 
+/// The file in target/ the rotation's report is written to.
+pub const REPORT: &str = "cost.json";
+
 /// The budget: median instructions per turn of the rules (`step`).
 pub const BUDGET: u64 = 50_000;
 
@@ -38,6 +41,30 @@ fn table_line(r: &serde_json::Value) -> String {
     )
 }
 
+/// Match `first` alone on the firmware `elf` (`first=K matches=1 seats=1`), its cost row (with
+/// the final digest it logged).
+pub fn alone(elf: &std::path::Path, first: u32) -> Result<Vec<serde_json::Value>> {
+    let args = vec![
+        format!("first={first}"),
+        "matches=1".into(),
+        "digest=0".into(),
+        "seats=1".into(),
+        format!("frames={}", crate::cost_pick::FRAMES_EVERY),
+    ];
+    let ran = super::Run {
+        icount: true,
+        ..super::Run::new(elf, args, 600)
+    }
+    .go()?;
+    ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
+    Ok(crate::cost_pick::rows_with_finals(
+        &ran.lines,
+        first,
+        "instructions",
+        false,
+    ))
+}
+
 pub fn run(json_only: bool) -> Result<serde_json::Value> {
     crate::setup::board()?;
     let elf = super::build()?.join("arena");
@@ -51,7 +78,7 @@ pub fn run(json_only: bool) -> Result<serde_json::Value> {
     ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
     let rows = log::cost_rows(&ran.lines, matches, "instructions", false);
     let report = json!({ "board": "qemu-lm3s6965", "unit": "instructions (-icount shift=0)", "budget_median": BUDGET, "stack_budget_over_state": STACK_OVER_STATE, "matches": rows });
-    let out = root().join("target/cost.json");
+    let out = root().join("target").join(REPORT);
     std::fs::create_dir_all(root().join("target"))?;
     std::fs::write(&out, serde_json::to_string_pretty(&report)?)?;
     if json_only {

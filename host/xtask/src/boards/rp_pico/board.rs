@@ -1,12 +1,14 @@
 //! The Raspberry Pi Pico as xtask sees it (`crate::boards::Board`): its checks, cost table,
 //! emulated runs and UF2 file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use serde_json::Value;
 
 use super::{check, uf2, Run, BOARD, TARGET};
-use crate::boards::{Board, Checks, Image};
+use crate::boards::{Board, Checks, Core, Image};
+use crate::cost_pick::Rotation;
 use crate::root;
 
 /// The Raspberry Pi Pico (RP2040, Cortex-M0+) with an SSD1306 OLED on I2C0.
@@ -27,6 +29,28 @@ impl Board for RpPico {
     }
     fn chip(&self) -> (u64, u64) {
         (2048 * 1024, 264 * 1024)
+    }
+    fn core(&self) -> Core {
+        Core {
+            about: "Cortex-M0+ (RP2040, 125 MHz; rp2040js cycles)",
+            mhz: 125,
+            unit: "cycles",
+            short: "M0+",
+            key: "rp2040_cortex_m0plus",
+        }
+    }
+    fn build(&self) -> Result<PathBuf> {
+        super::build()
+    }
+    fn rotation(&self) -> Rotation {
+        Rotation::of::<super::Lineup>()
+    }
+    fn alone(&self, elf: &Path, first: u32) -> Result<Vec<Value>> {
+        let own = super::Options::default();
+        crate::cost_pick::emulated_entry(elf, first, 1500, own, "cycles")
+    }
+    fn report(&self) -> &'static str {
+        super::REPORT
     }
     fn setup(&self) -> Result<()> {
         crate::setup::all()

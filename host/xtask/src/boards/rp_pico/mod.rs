@@ -13,15 +13,16 @@ pub(crate) mod uf2;
 pub(crate) use board::RpPico;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use anyhow::{ensure, Context, Result};
+use anyhow::Result;
 use serde_json::Value;
 
-use crate::boards::qemu;
 use crate::{root, tools};
 
 pub const BOARD: &str = "boards/rp-pico";
+/// The file in target/ that `cost --board <name>` writes its report to.
+pub const REPORT: &str = "cost-rp-pico.json";
 pub const TARGET: &str = "thumbv6m-none-eabi";
 pub use crate::setup::PICO_EMULATOR as EMULATOR;
 /// The lineup the Pico firmware plays (`boards/rp-pico/src/main.rs`).
@@ -103,40 +104,20 @@ pub fn write_target(elf: &Path, segments: bool, to: &Path) -> Result<()> {
 
 pub use crate::emulator::Ran;
 
-/// The QEMU Cortex-M3 report (target/cost.json from `cargo xtask cost`), measured again when it is
-/// missing or older than the QEMU firmware.
-pub fn m3_report() -> Result<Value> {
-    let elf = qemu::build()?.join("arena");
-    let path = root().join("target/cost.json");
-    let fresh = match (std::fs::metadata(&path), std::fs::metadata(&elf)) {
-        (Ok(c), Ok(e)) => c.modified()? >= e.modified()?,
-        _ => false,
-    };
-    if !fresh {
-        let out = Command::new(std::env::current_exe()?)
-            .args(["cost", "--json"])
-            .stderr(Stdio::inherit())
-            .output()
-            .context("running `cargo xtask cost --json` for the Cortex-M3 figures")?;
-        ensure!(out.status.success(), "`cargo xtask cost --json` failed");
-    }
-    let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
-    Ok(serde_json::from_str(&text)?)
-}
-
-/// Prints the M0+ table beside the M3 figures; writes target/cost-rp-pico.json.
+/// Prints the M0+ table beside the baseline board's figures (`crate::cost::baseline`, the M3's);
+/// writes target/cost-rp-pico.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     use crate::emulator::{leading_columns, min_median_max};
-    let m3 = m3_report()?;
+    let (base, m3) = crate::cost::baseline()?;
     let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
     let (report, out) = crate::emulator::cost_report(
-        "cost-rp-pico.json",
+        REPORT,
         (
             "rp-pico (emulated: rp2040js 1.4.1)",
             "Cortex-M0+ cycles as rp2040js counts them (no flash wait states, no bus contention; I2C and the ROM functions take no emulated time)",
         ),
         rows,
-        &[("qemu_cortex_m3", &m3)],
+        &[(base.core().key, &m3)],
         json_only,
     )?;
     let Some(out) = out else {

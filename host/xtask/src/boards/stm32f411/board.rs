@@ -1,12 +1,14 @@
 //! The STM32F411 Black Pill as xtask sees it (`crate::boards::Board`): its checks, cost table,
 //! emulated runs and DFU image.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::Result;
+use serde_json::Value;
 
 use super::{check, dfu, Run, BOARD, TARGET};
-use crate::boards::{Board, Checks, Image};
+use crate::boards::{Board, Checks, Core, Image};
+use crate::cost_pick::Rotation;
 use crate::root;
 
 /// The STM32F411CE Black Pill (Cortex-M4F) with an ST7789 LCD on SPI1.
@@ -27,6 +29,32 @@ impl Board for Stm32f411 {
     }
     fn chip(&self) -> (u64, u64) {
         (512 * 1024, 128 * 1024)
+    }
+    fn core(&self) -> Core {
+        Core {
+            about:
+                "Cortex-M4F (STM32F411, 100 MHz; emulated: instructions, a lower bound on cycles)",
+            mhz: 100,
+            unit: "instructions",
+            short: "M4",
+            key: "stm32f411_cortex_m4",
+        }
+    }
+    fn build(&self) -> Result<PathBuf> {
+        super::build()
+    }
+    fn rotation(&self) -> Rotation {
+        Rotation::of::<super::Lineup>()
+    }
+    fn alone(&self, elf: &Path, first: u32) -> Result<Vec<Value>> {
+        let own = super::Options {
+            count: true,
+            ..super::Options::default()
+        };
+        crate::cost_pick::emulated_entry(elf, first, 3000, own, "instructions")
+    }
+    fn report(&self) -> &'static str {
+        super::REPORT
     }
     fn setup(&self) -> Result<()> {
         crate::setup::stm32_board()

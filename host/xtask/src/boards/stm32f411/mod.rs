@@ -21,6 +21,8 @@ use serde_json::Value;
 use crate::{root, tools};
 
 pub const BOARD: &str = "boards/stm32f411";
+/// The file in target/ that `cost --board <name>` writes its report to.
+pub const REPORT: &str = "cost-stm32f411.json";
 pub const TARGET: &str = "thumbv7em-none-eabihf";
 pub const EMULATOR: &str = "boards/stm32f411/emulator";
 /// The lineup the F411 firmware plays (`boards/stm32f411/src/main.rs`).
@@ -102,60 +104,64 @@ impl crate::emulator::Harness for Options {
     }
 }
 
-/// The Cortex-M0+ report, when `cargo xtask cost --board rp-pico` has left one.
-fn m0_report() -> Value {
-    std::fs::read_to_string(root().join("target/cost-rp-pico.json"))
-        .ok()
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or(Value::Null)
-}
-
-/// Prints the Cortex-M4 table beside the M3's (and the M0+'s when measured); writes
+/// Prints the Cortex-M4 table beside the baseline board's figures (`crate::cost::baseline`, the
+/// M3's) and each other board's when measured (`cost --board <name>` run: the M0+'s); writes
 /// target/cost-stm32f411.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
+    use crate::boards::{Board, BOARDS};
     use crate::emulator::leading_columns;
-    let m3 = crate::boards::rp_pico::m3_report()?;
-    let m0 = m0_report();
-    let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
-    let m0_rows = m0["matches"].as_array().cloned().unwrap_or_default();
+    let (base, m3) = crate::cost::baseline()?;
+    // The baseline first (measured again when stale), then every other board but this one.
+    let others = BOARDS
+        .iter()
+        .filter(|b| b.name() != base.name() && b.name() != Stm32f411.name())
+        .map(|b| (*b, crate::cost::measured(*b)));
+    let beside: Vec<(&dyn Board, Value)> = std::iter::once((base, m3)).chain(others).collect();
+    let keyed: Vec<(&str, &Value)> = beside.iter().map(|(b, r)| (b.core().key, r)).collect();
     let (report, out) = crate::emulator::cost_report(
-        "cost-stm32f411.json",
+        REPORT,
         (
             "stm32f411 (emulated: Unicorn 2.1.4, Cortex-M4)",
             "Cortex-M4 instructions executed (DWT CYCCNT counts instructions in the emulator: no flash wait states, no bus timing, no pipeline)",
         ),
         rows,
-        &[("qemu_cortex_m3", &m3), ("rp2040_cortex_m0plus", &m0)],
+        &keyed,
         json_only,
     )?;
     let Some(out) = out else {
         return Ok(report);
     };
+    let heads: String = beside
+        .iter()
+        .map(|(b, _)| format!(" {:>8}", format!("{} med", b.core().short)))
+        .collect();
     println!(
-        "{} {:>8} {:>7} | {:>8} {:>8} | bots",
+        "{} {:>8} {:>7} |{heads} | bots",
         leading_columns(None, "M4 rules min/median/max", "instructions"),
         "stack",
         "state",
-        "M3 med",
-        "M0+ med"
     );
     for r in rows {
         let same = |x: &&Value| {
             x["game"] == r["game"] && x["config"] == r["config"] && x["match"] == r["match"]
         };
-        let m3 = m3_rows.iter().find(same).map_or("-".to_owned(), |x| {
-            x["instructions_per_turn"]["median"].to_string()
-        });
-        let m0 = m0_rows.iter().find(same).map_or("-".to_owned(), |x| {
-            x["cycles_per_turn"]["median"].to_string()
-        });
+        let medians: String = beside
+            .iter()
+            .map(|(b, report)| {
+                let per_turn = format!("{}_per_turn", b.core().unit);
+                let rows = report["matches"].as_array().cloned().unwrap_or_default();
+                let median = rows
+                    .iter()
+                    .find(same)
+                    .map_or("-".to_owned(), |x| x[&per_turn]["median"].to_string());
+                format!(" {median:>8}")
+            })
+            .collect();
         println!(
-            "{} {:>8} {:>7} | {:>8} {:>8} | {}",
+            "{} {:>8} {:>7} |{medians} | {}",
             leading_columns(Some(r), "", "instructions"),
             r["stack_bytes"].to_string(),
             r["state_bytes"].to_string(),
-            m3,
-            m0,
             r["bots"].as_str().unwrap_or("?")
         );
     }
