@@ -1,11 +1,17 @@
 //! `cargo xtask setup`: installs what a fresh machine lacks, the only task that installs. Each step
 //! checks first, so a second run costs nothing. `demo` and `test` run it first, and say so; every
-//! other task checks what it needs with the functions below that take no [`Mode`] (`board`,
-//! `stm32_board`, `all`, `cargo_fuzz`, ...) and, when something is missing, fails with an error
-//! that names `cargo xtask setup`.
+//! other task checks what it needs with the functions below that take no [`Mode`] (`all`,
+//! `cargo_fuzz`, ...) or with its board's `Board::setup` and, when something is missing, fails with
+//! an error that names `cargo xtask setup`.
+//!
+//! What a board needs is its own ([`Needs`], `Board::needs`, in its folder under `boards/`): setup
+//! installs every board's beside the tools of the rest of the project.
 
 use anyhow::{bail, ensure, Context, Result};
+use std::path::Path;
 use std::process::Command;
+
+use crate::boards::BOARDS;
 
 /// Install what is missing (`cargo xtask setup`), or only check, with an error that says to run it.
 #[derive(Clone, Copy, PartialEq, Debug)]
@@ -83,8 +89,9 @@ pub fn install(name: &str, what: &str, command: &mut Command) -> Result<()> {
 }
 
 /// Debian packages through apt-get (sudo unless root), in one `apt-get update` and one install,
-/// without the packages they only recommend (QEMU's and chromium's pulled in desktop audio, speech
-/// recognition and printing: a minute more of CI on a fresh machine, none of it used here).
+/// without the packages they only recommend (an emulator's and chromium's pulled in desktop
+/// audio, speech recognition and printing: a minute more of CI on a fresh machine, none of it
+/// used here).
 pub fn apt(name: &str, packages: &str) -> Result<()> {
     let sudo = if output("id", &["-u"]).trim() == "0" {
         ""
@@ -114,28 +121,79 @@ fn cargo_install(krate: &str) -> Result<()> {
     )
 }
 
-/// The Debian packages, each with a program that shows it is there: QEMU for the QEMU board (the
-/// main job needs only this one), Mono for the C# example bot's test, chromium for the viewer's
-/// browser test, Node for the emulated Pico, bubblewrap for `--sandbox`, Slurm (slurm-wlm: the
-/// daemons and the clients), munge and GNU parallel for the scale-out recipes (tests/system).
-const DEBIAN: [(&str, &str); 10] = [
-    ("qemu-system-arm", "qemu-system-arm"),
+/// What a board needs installed (`Board::needs`): `cargo xtask setup` installs it, the board's
+/// tasks check it ([`needs`]).
+pub struct Needs {
+    /// Debian packages, each with a program that shows it is there.
+    pub debian: &'static [(&'static str, &'static str)],
+    /// Tools built from crates.io (`cargo install`).
+    pub crates: &'static [&'static str],
+    /// The rest (the rustup targets, an emulator's packages), installed or checked, after the
+    /// packages and tools.
+    pub more: fn(Mode) -> Result<()>,
+}
+
+/// Installs or checks what a board needs: its Debian packages, its tools, then the rest.
+pub fn needs(needs: &Needs, mode: Mode) -> Result<()> {
+    debian(needs.debian, mode)?;
+    crates(needs.crates, mode)?;
+    (needs.more)(mode)
+}
+
+/// The Debian packages besides the boards' (each with a program that shows it is there): Mono for
+/// the C# example bot's test, chromium for the viewer's browser test, bubblewrap for `--sandbox`,
+/// Slurm (slurm-wlm: the daemons and the clients), munge and GNU parallel for the scale-out
+/// recipes (tests/system).
+const DEBIAN: [(&str, &str); 7] = [
     ("mcs", "mono-mcs"),
     ("mono", "mono-mcs"),
     ("chromium", "chromium"),
-    ("node", "nodejs"),
-    ("npm", "npm"),
     ("bwrap", "bubblewrap"),
     ("sbatch", "slurm-wlm"),
     ("munge", "munge"),
     ("parallel", "parallel"),
 ];
 
-/// The tools built from crates.io: defmt-print decodes the boards' logs (the main job needs only
-/// this one); the real boards link through flip-link (stack overflow protection); cargo-fuzz
-/// builds and runs the fuzz targets; cargo-mutants runs the mutation tests (`cargo xtask
-/// mutants`, and `test`'s step over the change).
-const CRATES: [&str; 4] = ["defmt-print", "flip-link", "cargo-fuzz", "cargo-mutants"];
+/// The tools built from crates.io besides the boards': cargo-fuzz builds and runs the fuzz
+/// targets; cargo-mutants runs the mutation tests (`cargo xtask mutants`, and `test`'s step over
+/// the change).
+const CRATES: [&str; 2] = ["cargo-fuzz", "cargo-mutants"];
+
+/// Every Debian package setup installs: the boards' (in the registry's order), then the rest's.
+fn all_debian() -> Vec<(&'static str, &'static str)> {
+    let mut all: Vec<(&str, &str)> = BOARDS
+        .iter()
+        .flat_map(|b| b.needs().debian)
+        .copied()
+        .collect();
+    all.extend(DEBIAN);
+    let mut seen = Vec::new();
+    all.retain(|p| {
+        !seen.contains(p) && {
+            seen.push(*p);
+            true
+        }
+    });
+    all
+}
+
+/// Every tool setup builds from crates.io: the boards' (in the registry's order), then the rest's.
+fn all_crates() -> Vec<&'static str> {
+    let mut all: Vec<&str> = BOARDS
+        .iter()
+        .flat_map(|b| b.needs().crates)
+        .copied()
+        .collect();
+    all.extend(CRATES);
+    let mut seen = Vec::new();
+    all.retain(|k| {
+        !seen.contains(k) && {
+            seen.push(*k);
+            true
+        }
+    });
+    all
+}
 
 /// `cargo xtask setup`: everything, one step after the other.
 pub fn run() -> Result<()> {
@@ -153,72 +211,37 @@ pub fn install_targets() -> Result<()> {
 /// on the network, clippy on the cores).
 pub fn install_rest() -> Result<()> {
     let mode = Mode::Install;
-    debian(&DEBIAN, mode)?;
-    crates(&CRATES, mode)?;
-    node_packages_in(mode)?;
-    stm32_emulator_in(mode)?;
+    debian(&all_debian(), mode)?;
+    crates(&all_crates(), mode)?;
+    for board in BOARDS {
+        (board.needs().more)(mode)?;
+    }
     nightly_in(mode)?;
     python_tools_in(mode)
 }
 
-/// `setup`'s part for the QEMU board: what `demo` installs first (and says so).
-pub fn install_board() -> Result<()> {
-    board_in(Mode::Install)
-}
-
-/// What the QEMU board needs (`demo`, `cost`, `panics`): the targets, QEMU and defmt-print.
-fn board_in(mode: Mode) -> Result<()> {
-    targets(mode)?;
-    debian(&DEBIAN[..1], mode)?;
-    crates(&CRATES[..1], mode)
-}
-
-/// Checks what the QEMU board needs (`cost`, `panics`): the targets, QEMU and defmt-print.
-pub fn board() -> Result<()> {
-    board_in(Mode::Check)
-}
-
-/// Checks what the STM32F411's checks need (`firmware-test --board stm32f411`, `emulate
-/// stm32f411`, `cost --board stm32f411`): defmt-print, flip-link, the emulator's venv.
-pub fn stm32_board() -> Result<()> {
-    crates(&CRATES[..2], Mode::Check)?;
-    stm32_emulator()
-}
-
-/// Checks what every board's checks need (`firmware-test`, the Pico's `emulate` and `cost`): the
-/// targets, QEMU, Node and npm, defmt-print, flip-link, the emulators' packages.
+/// Checks what every board needs (`firmware-test`): each board's [`Needs`].
 pub fn all() -> Result<()> {
-    board_in(Mode::Check)?;
-    debian(&DEBIAN[4..6], Mode::Check)?;
-    crates(&CRATES[..2], Mode::Check)?;
-    node_packages()?;
-    stm32_emulator()
+    for board in BOARDS {
+        needs(&board.needs(), Mode::Check)?;
+    }
+    Ok(())
 }
 
-/// The emulated STM32F411's venv (target/stm32f411-emulator/venv).
-pub fn stm32_venv() -> std::path::PathBuf {
-    crate::root().join("target/stm32f411-emulator/venv")
-}
-
-/// The emulated STM32F411's Python packages (Unicorn from PyPI, pinned in the harness's
-/// requirements.txt) in a venv under target/, unless it was made from this very file already; cc
-/// for the harness's C fast path, Debian's python3-venv when `python3 -m venv` lacks ensurepip.
-/// Checked.
-pub fn stm32_emulator() -> Result<()> {
-    stm32_emulator_in(Mode::Check)
-}
-
-fn stm32_emulator_in(mode: Mode) -> Result<()> {
-    let dir = crate::root().join("boards/stm32f411/emulator");
+/// The Python packages of an emulator's harness (its `requirements.txt` in `harness`, from the
+/// project's root) in a venv at `venv`, unless it was made from this very file already; cc for
+/// a harness's C code, Debian's python3-venv when `python3 -m venv` lacks ensurepip. `who` names
+/// the emulator (`the emulated board`), `tag` its install logs.
+pub fn python_venv(harness: &str, venv: &Path, who: &str, tag: &str, mode: Mode) -> Result<()> {
+    let dir = crate::root().join(harness);
     let wanted = std::fs::read(dir.join("requirements.txt"))
         .with_context(|| format!("{}/requirements.txt", dir.display()))?;
-    let venv = stm32_venv();
     let stamp = venv.join(".arena-installed-from");
     let current = std::fs::read(&stamp).ok().as_deref() == Some(&wanted[..]);
     if checked(
         mode,
         &(!current)
-            .then(|| format!("the emulated STM32F411's venv ({})", venv.display()))
+            .then(|| format!("{who}'s venv ({})", venv.display()))
             .into_iter()
             .collect::<Vec<_>>(),
     )? {
@@ -230,7 +253,7 @@ fn stm32_emulator_in(mode: Mode) -> Result<()> {
     let make = || {
         Command::new("python3")
             .args(["-m", "venv", "--clear"])
-            .arg(&venv)
+            .arg(venv)
             .output()
             .map(|o| o.status.success())
             .unwrap_or(false)
@@ -238,16 +261,16 @@ fn stm32_emulator_in(mode: Mode) -> Result<()> {
     if !make() {
         apt("python3-venv", "python3-venv")?;
         install(
-            "stm32-venv",
-            "a venv for the emulated STM32F411",
+            &format!("{tag}-venv"),
+            &format!("a venv for {who}"),
             Command::new("python3")
                 .args(["-m", "venv", "--clear"])
-                .arg(&venv),
+                .arg(venv),
         )?;
     }
     install(
-        "stm32-emulator",
-        "the emulated STM32F411's Python packages (pip install -r boards/stm32f411/emulator/requirements.txt)",
+        &format!("{tag}-emulator"),
+        &format!("{who}'s Python packages (pip install -r {harness}/requirements.txt)"),
         Command::new(venv.join("bin/pip"))
             .args(["install", "--disable-pip-version-check", "-q", "-r"])
             .arg(dir.join("requirements.txt")),
@@ -258,16 +281,16 @@ fn stm32_emulator_in(mode: Mode) -> Result<()> {
 
 /// Checks cargo-fuzz, for `cargo xtask fuzz`.
 pub fn cargo_fuzz() -> Result<()> {
-    crates(&CRATES[2..3], Mode::Check)
+    crates(&CRATES[..1], Mode::Check)
 }
 
 /// Checks cargo-mutants, for `cargo xtask mutants`.
 pub fn cargo_mutants() -> Result<()> {
-    crates(&CRATES[3..], Mode::Check)
+    crates(&CRATES[1..], Mode::Check)
 }
 
 /// The crates' tools that are missing, one `cargo install` each.
-fn crates(wanted: &[&str], mode: Mode) -> Result<()> {
+pub fn crates(wanted: &[&str], mode: Mode) -> Result<()> {
     let missing: Vec<String> = wanted
         .iter()
         .filter(|k| !have(k))
@@ -283,7 +306,7 @@ fn crates(wanted: &[&str], mode: Mode) -> Result<()> {
 }
 
 /// The Debian packages that are missing, in one apt-get run.
-fn debian(wanted: &[(&str, &str)], mode: Mode) -> Result<()> {
+pub fn debian(wanted: &[(&str, &str)], mode: Mode) -> Result<()> {
     let mut missing: Vec<&str> = wanted
         .iter()
         .filter(|(program, _)| !have(program))
@@ -297,8 +320,9 @@ fn debian(wanted: &[(&str, &str)], mode: Mode) -> Result<()> {
     apt("debian", &missing.join(" "))
 }
 
-/// rust-toolchain.toml lists the targets, but rustup does not install them on its own here.
-fn targets(mode: Mode) -> Result<()> {
+/// The rustup targets ([`TARGETS`]) and llvm-tools: rust-toolchain.toml lists the targets, but
+/// rustup does not install them on its own here.
+pub fn targets(mode: Mode) -> Result<()> {
     let installed = output("rustup", &["target", "list", "--installed"]);
     let missing = crate::tools::not_listed(&installed, &TARGETS);
     let components = output("rustup", &["component", "list", "--installed"]);
@@ -333,23 +357,17 @@ fn targets(mode: Mode) -> Result<()> {
     Ok(())
 }
 
-/// The emulated Pico's harness (Node, rp2040js).
-pub const PICO_EMULATOR: &str = "host/xtask/emulators/rp2040";
-
-/// `npm ci` in the harness folder from the committed lock file, unless node_modules was installed
-/// from this very lock file already (Node itself is one of `setup`'s Debian packages). Checked.
-pub fn node_packages() -> Result<()> {
-    node_packages_in(Mode::Check)
-}
-
-fn node_packages_in(mode: Mode) -> Result<()> {
-    let dir = crate::root().join(PICO_EMULATOR);
+/// `npm ci` in an emulator's harness folder (`harness`, from the project's root) from its
+/// committed lock file, unless node_modules was installed from this very lock file already (Node
+/// itself is a board's Debian package). `who` names the emulator (`the emulated board`).
+pub fn node_packages(harness: &str, who: &str, mode: Mode) -> Result<()> {
+    let dir = crate::root().join(harness);
     let lock = std::fs::read(dir.join("package-lock.json"))
         .with_context(|| format!("{}/package-lock.json", dir.display()))?;
     let stamp = dir.join("node_modules/.arena-installed-from");
     let current = std::fs::read(&stamp).ok().as_deref() == Some(&lock[..]);
     let named: Vec<String> = (!current)
-        .then(|| format!("the emulated Pico's Node packages ({PICO_EMULATOR}/node_modules)"))
+        .then(|| format!("{who}'s Node packages ({harness}/node_modules)"))
         .into_iter()
         .collect();
     if checked(mode, &named)? {
@@ -357,7 +375,7 @@ fn node_packages_in(mode: Mode) -> Result<()> {
     }
     install(
         "npm",
-        &format!("the emulator's Node packages (npm ci in {PICO_EMULATOR})"),
+        &format!("the emulator's Node packages (npm ci in {harness})"),
         Command::new("npm")
             .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
             .current_dir(&dir),
@@ -444,24 +462,45 @@ mod tests {
     #[test]
     fn a_check_names_what_is_missing_and_the_setup_task() {
         let none: Vec<String> = Vec::new();
-        let some = vec!["QEMU (Debian)".to_string(), "flip-link".to_string()];
+        let some = vec!["an-emulator (Debian)".to_string(), "flip-link".to_string()];
         assert!(checked(Mode::Check, &none).unwrap());
         assert!(checked(Mode::Install, &none).unwrap());
         assert!(!checked(Mode::Install, &some).unwrap());
         let e = checked(Mode::Check, &some).unwrap_err().to_string();
         assert_eq!(
             e,
-            "missing: QEMU (Debian), flip-link; run `cargo xtask setup` (it installs what the tasks need)"
+            "missing: an-emulator (Debian), flip-link; run `cargo xtask setup` (it installs what the tasks need)"
         );
     }
 
-    /// Every tool a check looks for is one setup installs: the checks use setup's own lists.
+    /// Every tool a check looks for is one setup installs: each board's Debian packages and tools,
+    /// and those of fuzz and mutants, are in setup's lists, each once.
     #[test]
     fn the_checked_parts_are_setups_lists() {
-        assert_eq!(DEBIAN[0].0, "qemu-system-arm");
-        assert_eq!(&DEBIAN[4..6], &[("node", "nodejs"), ("npm", "npm")]);
-        assert_eq!(&CRATES[..2], &["defmt-print", "flip-link"]);
-        assert_eq!(CRATES[2], "cargo-fuzz");
-        assert_eq!(CRATES[3], "cargo-mutants");
+        let (debian, crates) = (all_debian(), all_crates());
+        for board in BOARDS {
+            let n = board.needs();
+            assert!(
+                n.debian.iter().all(|p| debian.contains(p)),
+                "{}",
+                board.name()
+            );
+            assert!(
+                n.crates.iter().all(|k| crates.contains(k)),
+                "{}",
+                board.name()
+            );
+        }
+        assert!(DEBIAN.iter().all(|p| debian.contains(p)));
+        assert_eq!(CRATES[0], "cargo-fuzz");
+        assert_eq!(CRATES[1], "cargo-mutants");
+        assert!(crates.ends_with(&CRATES));
+        let once = |names: Vec<&str>| {
+            names
+                .iter()
+                .all(|n| names.iter().filter(|m| *m == n).count() == 1)
+        };
+        assert!(once(debian.iter().map(|p| p.0).collect()));
+        assert!(once(crates.clone()));
     }
 }

@@ -15,6 +15,7 @@ use anyhow::{bail, Result};
 use serde_json::Value;
 
 use crate::cost_pick::Rotation;
+use crate::setup::Needs;
 use crate::steps::Clock;
 
 pub(crate) mod qemu;
@@ -93,8 +94,14 @@ pub(crate) trait Board: Sync {
     fn alone(&self, elf: &Path, first: u32) -> Result<Vec<Value>>;
     /// The file in target/ that `cost --board <name>` writes its rotation's report to.
     fn report(&self) -> &'static str;
-    /// Checks (without installing) what its checks, `emulate` and `cost` need.
-    fn setup(&self) -> Result<()>;
+    /// What it needs installed (its emulator, the tools that link it and decode its log):
+    /// `cargo xtask setup` installs it.
+    fn needs(&self) -> Needs;
+    /// Checks (without installing) what its checks, `emulate` and `cost` need: by default its
+    /// [`Board::needs`].
+    fn setup(&self) -> Result<()> {
+        crate::setup::needs(&self.needs(), crate::setup::Mode::Check)
+    }
     /// Its part of `firmware-test`.
     fn checks(&self) -> Checks;
     /// `cost --board <name>`: its cost table (JSON only with `json_only`).
@@ -164,7 +171,7 @@ mod tests {
 
     /// The modules of xtask outside `boards/` that still name a board, each to move behind the
     /// registry (the test fails as well when one of them no longer does: the list only shrinks).
-    const NOT_YET: &[&str] = &["cli.rs", "setup.rs", "template.rs"];
+    const NOT_YET: &[&str] = &["cli.rs", "template.rs"];
 
     fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {

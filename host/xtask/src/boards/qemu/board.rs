@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::{check, BOARD};
 use crate::boards::{Board, Checks, Core};
 use crate::cost_pick::Rotation;
+use crate::setup::Needs;
 
 /// QEMU's lm3s6965evb (Cortex-M3) with its SSD0323 OLED.
 pub(crate) struct Qemu;
@@ -50,8 +51,13 @@ impl Board for Qemu {
     fn report(&self) -> &'static str {
         super::cost::REPORT
     }
-    fn setup(&self) -> Result<()> {
-        crate::setup::board()
+    /// QEMU and defmt-print, the targets and llvm-tools.
+    fn needs(&self) -> Needs {
+        Needs {
+            debian: &[("qemu-system-arm", "qemu-system-arm")],
+            crates: &["defmt-print"],
+            more: crate::setup::targets,
+        }
     }
     fn checks(&self) -> Checks {
         Checks::Here(check::qemu_board)

@@ -66,7 +66,7 @@ pub fn alone(elf: &std::path::Path, first: u32) -> Result<Vec<serde_json::Value>
 }
 
 pub fn run(json_only: bool) -> Result<serde_json::Value> {
-    crate::setup::board()?;
+    crate::boards::Board::setup(&super::Qemu)?;
     let elf = super::build()?.join("arena");
     let matches = host::Lineup::LEN as u32;
     let args = vec![format!("matches={matches}"), "digest=0".into()];

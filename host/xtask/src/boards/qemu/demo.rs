@@ -15,7 +15,10 @@ pub fn run(matches: u32, snap: u32, verbose: bool) -> Result<()> {
         "xtask demo: first `cargo xtask setup`'s part for the QEMU board (the thumb targets, \
          llvm-tools, QEMU, defmt-print: what is missing)"
     );
-    crate::setup::install_board()?;
+    crate::setup::needs(
+        &crate::boards::Board::needs(&super::Qemu),
+        crate::setup::Mode::Install,
+    )?;
     let release = super::build()?;
     let elf = release.join("arena");
     let dir = crate::tools::fresh_dir(&root().join("target/demo"))?;

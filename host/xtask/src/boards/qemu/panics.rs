@@ -250,7 +250,7 @@ pub fn run(elf: Option<&str>) -> Result<()> {
     if let Some(elf) = elf {
         return check(Path::new(elf));
     }
-    crate::setup::board()?;
+    crate::boards::Board::setup(&super::Qemu)?;
     let release = super::build()?;
     check(&release.join("arena"))
 }

@@ -10,6 +10,7 @@ use super::{check, uf2, Run, BOARD, TARGET};
 use crate::boards::{Board, Checks, Core, Image};
 use crate::cost_pick::Rotation;
 use crate::root;
+use crate::setup::Needs;
 
 /// The Raspberry Pi Pico (RP2040, Cortex-M0+) with an SSD1306 OLED on I2C0.
 pub(crate) struct RpPico;
@@ -52,6 +53,16 @@ impl Board for RpPico {
     fn report(&self) -> &'static str {
         super::REPORT
     }
+    /// Node and npm for the harness, its Node packages, defmt-print and flip-link.
+    fn needs(&self) -> Needs {
+        Needs {
+            debian: &[("node", "nodejs"), ("npm", "npm")],
+            crates: &["defmt-print", "flip-link"],
+            more: super::node_packages,
+        }
+    }
+    /// Every board's needs: its cost table stands beside the baseline board's figures, and its
+    /// checks ran beside every other board's.
     fn setup(&self) -> Result<()> {
         crate::setup::all()
     }

@@ -48,7 +48,7 @@ pub fn emulate(release: &Path) -> Result<()> {
 /// The harness: its Node packages there (`cargo xtask setup` installs them), its unit tests
 /// passed (the ROM, the SSD1306 model, the target file, rzCOBS, the frame buffer as PGM).
 fn harness() -> Result<()> {
-    crate::setup::node_packages()?;
+    pico::node_packages(crate::setup::Mode::Check)?;
     tools::status(
         Command::new("node")
             .args(["--test", "--test-reporter=dot", "test/"])

@@ -24,9 +24,15 @@ pub const BOARD: &str = "boards/rp-pico";
 /// The file in target/ that `cost --board <name>` writes its report to.
 pub const REPORT: &str = "cost-rp-pico.json";
 pub const TARGET: &str = "thumbv6m-none-eabi";
-pub use crate::setup::PICO_EMULATOR as EMULATOR;
+/// The emulated Pico's harness (Node, rp2040js).
+pub const EMULATOR: &str = "host/xtask/emulators/rp2040";
 /// The lineup the Pico firmware plays (`boards/rp-pico/src/main.rs`).
 pub type Lineup = arena_firmware::PicoArcade;
+
+/// The harness's Node packages (`npm ci` from its committed lock file), installed or checked.
+pub fn node_packages(mode: crate::setup::Mode) -> Result<()> {
+    crate::setup::node_packages(EMULATOR, "the emulated Pico", mode)
+}
 
 /// Builds the board (the `arena` firmware that `cargo xtask flash --board rp-pico` flashes, and
 /// `panic-test`); returns the release folder.
@@ -163,7 +169,7 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
 /// `cargo xtask cost --board rp-pico`: the rotation on the emulated Pico, one match per lineup
 /// entry, and its per-turn table beside the Cortex-M3's.
 pub fn cost(json_only: bool) -> Result<Value> {
-    crate::setup::all()?;
+    crate::boards::Board::setup(&RpPico)?;
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
     let rows = crate::emulator::rotation_cost(&elf, matches, 1500, Options::default(), "cycles")?;

@@ -10,6 +10,7 @@ use super::{check, dfu, Run, BOARD, TARGET};
 use crate::boards::{Board, Checks, Core, Image};
 use crate::cost_pick::Rotation;
 use crate::root;
+use crate::setup::Needs;
 
 /// The STM32F411CE Black Pill (Cortex-M4F) with an ST7789 LCD on SPI1.
 pub(crate) struct Stm32f411;
@@ -56,8 +57,13 @@ impl Board for Stm32f411 {
     fn report(&self) -> &'static str {
         super::REPORT
     }
-    fn setup(&self) -> Result<()> {
-        crate::setup::stm32_board()
+    /// defmt-print, flip-link and the harness's venv.
+    fn needs(&self) -> Needs {
+        Needs {
+            debian: &[],
+            crates: &["defmt-print", "flip-link"],
+            more: super::venv,
+        }
     }
     fn checks(&self) -> Checks {
         // The longest emulated run (one core, minutes): built and started first.

@@ -120,7 +120,7 @@ pub fn emulate(release: &Path) -> Result<()> {
 /// The harness: its venv with Unicorn set up, its unit tests passed (the ST7789 model, the ELF
 /// reader, rzCOBS, RTT, PNG).
 fn harness() -> Result<()> {
-    crate::setup::stm32_emulator()?;
+    stm32::venv(crate::setup::Mode::Check)?;
     tools::status(
         Command::new(stm32::python())
             .args(["-m", "unittest", "discover", "-q", "-s", "tests"])

@@ -37,7 +37,24 @@ pub fn build() -> Result<PathBuf> {
 
 /// The venv's Python (with Unicorn), as `setup` installs it.
 pub fn python() -> PathBuf {
-    crate::setup::stm32_venv().join("bin/python")
+    venv_dir().join("bin/python")
+}
+
+/// The harness's venv (target/stm32f411-emulator/venv).
+fn venv_dir() -> PathBuf {
+    root().join("target/stm32f411-emulator/venv")
+}
+
+/// The harness's Python packages (Unicorn from PyPI, pinned in its requirements.txt) in the venv
+/// under target/, installed or checked.
+pub fn venv(mode: crate::setup::Mode) -> Result<()> {
+    crate::setup::python_venv(
+        EMULATOR,
+        &venv_dir(),
+        "the emulated STM32F411",
+        "stm32",
+        mode,
+    )
 }
 
 /// Where the harness compiles its C fast path.
@@ -180,7 +197,7 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
 /// `cargo xtask cost --board stm32f411`: the rotation on the emulated F411 with instructions
 /// counted, one match per lineup entry, and its per-turn table beside the Cortex-M3's.
 pub fn cost(json_only: bool) -> Result<Value> {
-    crate::setup::stm32_board()?;
+    crate::boards::Board::setup(&Stm32f411)?;
     let elf = build()?.join("arena");
     let matches = <Lineup as arena_firmware::Lineup>::LEN as u32;
     let count = Options {
