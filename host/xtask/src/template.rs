@@ -1,7 +1,8 @@
 //! The user's crate, templates/rust-bot, in `cargo xtask test`: its firmware built for every board
 //! beside the board's own (in the board's target: the same profile and flags, so it reuses the
-//! board's compiled dependencies), and its bots played on the QEMU board with every digest equal to
-//! its desktop binary's (the firmware's match loop run in-process on the host).
+//! board's compiled dependencies), and its bots played on the first board whose firmware takes a
+//! command line (`boards::with_command_line`) with every digest equal to its desktop binary's (the
+//! firmware's match loop run in-process on the host).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -11,14 +12,13 @@ use anyhow::{ensure, Context, Result};
 
 use crate::cost_pick::Listed;
 
-use crate::boards::qemu;
 use crate::{log, root, tools};
 
 /// The template, from the project's root.
 pub const DIR: &str = "templates/rust-bot";
 /// Its firmware binary in each board folder.
 const BIN: &str = "mybot";
-/// Matches played on QEMU: the template's lineup once (four entries).
+/// Matches played on the board: the template's lineup once (four entries).
 const MATCHES: u32 = 4;
 
 /// Builds the template's firmware for `board` (a folder of boards/ and of the template's boards/)
@@ -160,37 +160,38 @@ pub fn desktop_in(dir: &Path, args: &[String]) -> Result<Vec<String>> {
         .collect())
 }
 
-/// `firmware-test`'s part for the user's crate, each a step of `clock`: [`qemu_check`], then
+/// `firmware-test`'s part for the user's crate, each a step of `clock`: [`board_check`], then
 /// [`tournaments`].
 pub fn steps(clock: &mut crate::steps::Clock) -> Result<()> {
-    clock.step("template on QEMU", qemu_check)?;
+    let (board, _) = crate::boards::with_command_line()?;
+    // A step's name lives as long as the clock's report: made once a run.
+    let step: &'static str = Box::leak(format!("template on {}", board.called()).into_boxed_str());
+    clock.step(step, board_check)?;
     clock.step("template's process, sandboxed", tournaments)
 }
 
-/// `cargo xtask firmware-test --board template`: [`qemu_check`], then [`tournaments`].
+/// `cargo xtask firmware-test --board template`: [`board_check`], then [`tournaments`].
 pub fn firmware_test() -> Result<()> {
-    qemu_check().and_then(|()| tournaments())
+    board_check().and_then(|()| tournaments())
 }
 
-/// Builds the template's QEMU firmware and plays its lineup in QEMU: every digest (one a turn) and
+/// Builds the template's firmware for the first board that takes a command line
+/// (`boards::with_command_line`) and plays its lineup there: every digest (one a turn) and
 /// each match's game and configuration as the desktop binary's; each match's stack high-water
 /// within the stack and its cost row logged, with a row for every seat (its bot's cost a turn,
 /// stack and flash bytes: a user's bot's from the crate's symbols).
-pub fn qemu_check() -> Result<()> {
-    let elf = build_board("qemu-lm3s6965", "thumbv7m-none-eabi")?;
+pub fn board_check() -> Result<()> {
+    let (board, command_line) = crate::boards::with_command_line()?;
+    let on = board.called();
+    let elf = build_board(board.name(), board.target())?;
     let args = vec![format!("matches={MATCHES}"), "digest=1".to_owned()];
     let mut board_args = args.clone();
     board_args.push("seats=1".to_owned());
-    // Under -icount: the seats' costs are instructions.
-    let ran = qemu::Run {
-        icount: true,
-        ..qemu::Run::new(&elf, board_args, 300)
-    }
-    .go()?;
+    // Instructions counted: the seats' costs are instructions.
+    let (status, lines) = command_line(&elf, board_args, 300)?;
     ensure!(
-        ran.status == 0,
-        "the template's QEMU firmware exited with {}",
-        ran.status
+        status == 0,
+        "the template's {on} firmware exited with {status}"
     );
     let host = desktop(&args)?;
     let started: Vec<(u32, String, String, ())> = host
@@ -211,24 +212,24 @@ pub fn qemu_check() -> Result<()> {
         started.len()
     );
     let said = log::same_matches(
-        &ran.lines,
-        "QEMU board",
+        &lines,
+        &format!("{on} board"),
         &log::triples(&host, "digest"),
         &log::triples(&host, "final"),
         &started,
     )?;
-    println!("xtask test: {DIR} on QEMU and its desktop binary: {said} identical");
-    seat_rows(&ran.lines, &elf)?;
+    println!("xtask test: {DIR} on {on} and its desktop binary: {said} identical");
+    seat_rows(&lines, &elf, on)?;
     for m in 0..MATCHES {
         let line = |kind: &str| {
-            ran.lines
+            lines
                 .iter()
                 .find(|l| log::kind(l) == kind && log::num::<u32>(l, "m") == Some(m))
         };
         let stack = line("stack")
             .and_then(|l| Some((log::num::<u32>(l, "used")?, log::num::<u32>(l, "of")?)));
         let Some((used, of)) = stack else {
-            anyhow::bail!("no stack line for the template's match {m} on QEMU");
+            anyhow::bail!("no stack line for the template's match {m} on {on}");
         };
         ensure!(
             used < of,
@@ -238,16 +239,16 @@ pub fn qemu_check() -> Result<()> {
             line("cost")
                 .and_then(|l| log::num::<u32>(l, "bots_median"))
                 .is_some(),
-            "no cost line with the bots' median for the template's match {m} on QEMU"
+            "no cost line with the bots' median for the template's match {m} on {on}"
         );
     }
     Ok(())
 }
 
-/// Each match of the template's QEMU run (`lines`, with `seats=1`) has a row for every seat: its
-/// turns, its bot's stack and flash bytes (the firmware `elf`'s symbols: a user's bot's are the
-/// crate's), one of them this crate's bot.
-fn seat_rows(lines: &[String], elf: &Path) -> Result<()> {
+/// Each match of the template's run on board `on` (`lines`, with `seats=1`) has a row for every
+/// seat: its turns, its bot's stack and flash bytes (the firmware `elf`'s symbols: a user's bot's
+/// are the crate's), one of them this crate's bot.
+fn seat_rows(lines: &[String], elf: &Path, on: &str) -> Result<()> {
     let dir = root().join(DIR);
     let entries = user_entries(&dir)?;
     let krate = crate_name(&dir)?;
@@ -270,14 +271,14 @@ fn seat_rows(lines: &[String], elf: &Path) -> Result<()> {
             .unwrap_or_default();
         ensure!(
             seats.len() >= 2,
-            "the template's match {m} on QEMU logged {} seats' rows",
+            "the template's match {m} on {on} logged {} seats' rows",
             seats.len()
         );
         for seat in &seats {
             let n = |k: &str| seat[k].as_u64().unwrap_or(0);
             ensure!(
                 n("turns") > 0 && n("stack_bytes") > 0 && n("flash_bytes") > 0,
-                "the template's match {m} on QEMU: a seat's row without turns, stack or flash: {seat}"
+                "the template's match {m} on {on}: a seat's row without turns, stack or flash: {seat}"
             );
         }
         ensure!(
@@ -285,7 +286,7 @@ fn seat_rows(lines: &[String], elf: &Path) -> Result<()> {
             "the template's match {m}: no seat's flash is {krate}'s"
         );
         println!(
-            "xtask test: {DIR} match {m} on QEMU, per seat: {}",
+            "xtask test: {DIR} match {m} on {on}, per seat: {}",
             seats
                 .iter()
                 .map(|s| format!(

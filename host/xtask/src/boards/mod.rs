@@ -43,6 +43,11 @@ pub(crate) enum Checks {
     },
 }
 
+/// A firmware run with a command line (`key=value` words), instructions counted, stopped after
+/// `timeout_s` seconds: its exit status and decoded log.
+pub(crate) type CommandLine =
+    fn(elf: &Path, args: Vec<String>, timeout_s: u32) -> Result<(i32, Vec<String>)>;
+
 /// A file written from the board's release ELF that flashes it without a debug probe.
 pub(crate) struct Image {
     /// The `flash` option that asks for it (`--uf2`; the task `uf2` writes the file alone).
@@ -71,6 +76,8 @@ pub(crate) struct Core {
 pub(crate) trait Board: Sync {
     /// Its name as `--board` spells it (`my-board`).
     fn name(&self) -> &'static str;
+    /// How prose calls it, in messages (`the template's match 2 on <it>`).
+    fn called(&self) -> &'static str;
     /// The words that name it in code and prose, lower case (its chip, its family): outside its folder
     /// here only the registry says them (the test below).
     #[allow(dead_code)] // Read by the tests only.
@@ -119,6 +126,11 @@ pub(crate) trait Board: Sync {
     fn panics(&self, _elf: Option<&str>) -> Option<Result<()>> {
         None
     }
+    /// How its firmware runs with a command line, if it takes one (`None`: it takes none; its
+    /// runs are chosen by the `ARENA_RUN` words of its ELF).
+    fn command_line(&self) -> Option<CommandLine> {
+        None
+    }
     /// A board one can hold (`flash` runs on it); `false` for a board that exists only emulated.
     fn on_a_desk(&self) -> bool {
         true
@@ -142,6 +154,18 @@ pub(crate) fn first(task: &str, run: impl Fn(&dyn Board) -> Option<Result<()>>) 
     match BOARDS.iter().find_map(|b| run(*b)) {
         Some(out) => out,
         None => bail!("no board has `cargo xtask {task}`"),
+    }
+}
+
+/// The first board whose firmware takes a command line (where a user's crate plays its lineup
+/// against its desktop binary), and how to run it.
+pub(crate) fn with_command_line() -> Result<(&'static dyn Board, CommandLine)> {
+    match BOARDS
+        .iter()
+        .find_map(|b| b.command_line().map(|run| (*b, run)))
+    {
+        Some(found) => Ok(found),
+        None => bail!("no board's firmware takes a command line"),
     }
 }
 
@@ -171,7 +195,7 @@ mod tests {
 
     /// The modules of xtask outside `boards/` that still name a board, each to move behind the
     /// registry (the test fails as well when one of them no longer does: the list only shrinks).
-    const NOT_YET: &[&str] = &["cli.rs", "template.rs"];
+    const NOT_YET: &[&str] = &["cli.rs"];
 
     fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         for entry in std::fs::read_dir(dir).unwrap().flatten() {

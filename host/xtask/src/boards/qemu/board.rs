@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 use serde_json::Value;
 
 use super::{check, BOARD};
-use crate::boards::{Board, Checks, Core};
+use crate::boards::{Board, Checks, CommandLine, Core};
 use crate::cost_pick::Rotation;
 use crate::setup::Needs;
 
@@ -16,6 +16,9 @@ pub(crate) struct Qemu;
 impl Board for Qemu {
     fn name(&self) -> &'static str {
         "qemu-lm3s6965"
+    }
+    fn called(&self) -> &'static str {
+        "QEMU"
     }
     fn words(&self) -> &'static [&'static str] {
         &["qemu", "lm3s"]
@@ -70,6 +73,9 @@ impl Board for Qemu {
     }
     fn panics(&self, elf: Option<&str>) -> Option<Result<()>> {
         Some(super::panics::run(elf))
+    }
+    fn command_line(&self) -> Option<CommandLine> {
+        Some(super::cost::command_line)
     }
     fn on_a_desk(&self) -> bool {
         false

@@ -41,6 +41,21 @@ fn table_line(r: &serde_json::Value) -> String {
     )
 }
 
+/// The firmware `elf` with `args` under `-icount shift=0` (SysTick counts instructions), stopped
+/// after `timeout_s`: its exit status and decoded log.
+pub fn command_line(
+    elf: &std::path::Path,
+    args: Vec<String>,
+    timeout_s: u32,
+) -> Result<(i32, Vec<String>)> {
+    let ran = super::Run {
+        icount: true,
+        ..super::Run::new(elf, args, timeout_s)
+    }
+    .go()?;
+    Ok((ran.status, ran.lines))
+}
+
 /// Match `first` alone on the firmware `elf` (`first=K matches=1 seats=1`), its cost row (with
 /// the final digest it logged).
 pub fn alone(elf: &std::path::Path, first: u32) -> Result<Vec<serde_json::Value>> {
@@ -51,14 +66,10 @@ pub fn alone(elf: &std::path::Path, first: u32) -> Result<Vec<serde_json::Value>
         "seats=1".into(),
         format!("frames={}", crate::cost_pick::FRAMES_EVERY),
     ];
-    let ran = super::Run {
-        icount: true,
-        ..super::Run::new(elf, args, 600)
-    }
-    .go()?;
-    ensure!(ran.status == 0, "QEMU firmware exited with {}", ran.status);
+    let (status, lines) = command_line(elf, args, 600)?;
+    ensure!(status == 0, "QEMU firmware exited with {status}");
     Ok(crate::cost_pick::rows_with_finals(
-        &ran.lines,
+        &lines,
         first,
         "instructions",
         false,

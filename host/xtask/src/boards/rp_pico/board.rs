@@ -19,6 +19,9 @@ impl Board for RpPico {
     fn name(&self) -> &'static str {
         "rp-pico"
     }
+    fn called(&self) -> &'static str {
+        "the Pico"
+    }
     fn words(&self) -> &'static [&'static str] {
         &["pico", "rp2040"]
     }

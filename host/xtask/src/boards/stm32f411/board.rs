@@ -19,6 +19,9 @@ impl Board for Stm32f411 {
     fn name(&self) -> &'static str {
         "stm32f411"
     }
+    fn called(&self) -> &'static str {
+        "the STM32F411"
+    }
     fn words(&self) -> &'static [&'static str] {
         &["stm32", "f411"]
     }
