@@ -3,12 +3,18 @@
 //! the whole the text `cargo xtask <task> --help` prints). The docs are kept as written
 //! (`verbatim_doc_comment`): clap here wraps nothing (no `wrap_help`, which would change the `arena`
 //! binary's help too, the features being one set in the workspace).
+//!
+//! What the help says of the boards is the registry's ([`command`]): each board's part of a task's
+//! help is its `Board::help`, the lists of boards its names, so a new board's folder is in the help
+//! without a line here.
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
-/// The tasks that need several targets, QEMU and host tools, run as `cargo xtask <task>`.
+use crate::boards::{Board, BOARDS};
+
+/// The tasks that need several targets, emulators and host tools, run as `cargo xtask <task>`.
 #[derive(Parser, Debug)]
 #[command(
     name = "cargo xtask",
@@ -25,14 +31,9 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Task {
-    /// Bot-vs-bot matches in QEMU, one line each; the OLED as PNG and GIF
+    /// Bot-vs-bot matches on the board that has a demo, one line each; its screen as PNG and GIF
     ///
-    /// First `cargo xtask setup`'s part for the QEMU board (it says so): what is missing of the
-    /// thumb targets, llvm-tools, QEMU and defmt-print is installed. Then plays bot-vs-bot matches
-    /// in QEMU (lm3s6965evb), by default one of every entry of the rotation (`lineup`), one line
-    /// per match (game, bots, result, turns, the rules' median cost); the whole decoded defmt log
-    /// in target/demo/log.txt (--verbose prints it live); the emulated OLED saved every N turns
-    /// (default 10) as PNG frames and an animated GIF in target/demo/.
+    /// (The board's own text, `Board::help`, replaces this one.)
     #[command(verbatim_doc_comment)]
     Demo(Demo),
     /// `cargo xtask setup`, then every check CI runs, timed
@@ -52,66 +53,55 @@ pub enum Task {
     /// package).
     #[command(verbatim_doc_comment)]
     Test,
-    /// A board's ELF on its emulated chip (rp-pico, stm32f411), as PNG/GIF
+    /// A board's ELF on its emulated chip, as PNG/GIF
     ///
-    /// The Pico's release ELF on an emulated RP2040 (rp2040js, the Node harness in
-    /// host/xtask/emulators/rp2040) with an SSD1306 on I2C0, or the Black Pill's on an emulated
-    /// STM32F411CE (Unicorn, from PyPI into a venv under target/, the Python harness in
-    /// boards/stm32f411/emulator) with an ST7789 on SPI1; the defmt log decoded live, the screen
-    /// saved every N turns (and each announced frame) as PNG frames and an animated GIF in
-    /// target/emulate/<board>/. Needs what `cargo xtask setup` installs (it says so when something
-    /// is missing).
+    /// A board's release ELF on its emulated chip (each board's below); the defmt log decoded live,
+    /// the screen saved every N turns (and each announced frame) as PNG frames and an animated GIF
+    /// in target/emulate/<board>/. Needs what `cargo xtask setup` installs (it says so when
+    /// something is missing).
     #[command(verbatim_doc_comment)]
     Emulate(Emulate),
-    /// Host vs QEMU, the emulated Pico and STM32F411, and the template
+    /// Host vs every board, and the template
     ///
-    /// Host vs QEMU: identical digests, screendumps equal to the host rendering, the OLED's bytes a
-    /// game frame (a median under a quarter of a whole frame), the panic screen, no unexplained
-    /// panic path; the size limits and the cost budget; then host vs the emulated Pico: identical
-    /// digests, OLED frames equal to the host rendering at oled128x64, the panic in the log with a
-    /// failure status, the stack per match (the Pico booted from its UF2 file); then the same on
-    /// the emulated STM32F411 with its ST7789 at rgb240x240, its clock tree and the DFU image;
-    /// templates/rust-bot (a user's crate) built for the three boards and its lineup in QEMU with
-    /// every digest equal to its desktop binary's. Needs what `cargo xtask setup` installs (it says
-    /// so when something is missing).
+    /// Each board's checks against the host (each board's below); templates/rust-bot (a user's
+    /// crate) built for every board and its lineup played on the first board whose firmware takes
+    /// a command line, every digest equal to its desktop binary's. Needs what `cargo xtask setup`
+    /// installs (it says so when something is missing).
     #[command(verbatim_doc_comment)]
     FirmwareTest(FirmwareTest),
     /// Instructions or cycles per turn of the lineup, stack, state size
     ///
-    /// Without --game: instructions per turn in QEMU (-icount shift=0), stack high-water mark,
-    /// state size; JSON also in target/cost.json. --board rp-pico: cycles per turn on the emulated
-    /// Pico (Cortex-M0+) beside the QEMU Cortex-M3 figures; JSON in target/cost-rp-pico.json;
-    /// --board stm32f411: instructions per turn on the emulated STM32F411 (Cortex-M4F), JSON in
-    /// target/cost-stm32f411.json.
+    /// Without --game: the board's whole rotation (--board, the first board below by default), a
+    /// match per entry: its cost per turn, stack high-water mark, state size, as each board says
+    /// below.
     ///
     /// With --game G [--bot B] [--vs X]: only the lineup entries playing G with B against X, each
-    /// alone on each chip (the same match as in the rotation, its final digest checked against
-    /// the host's; the Pico's and F411's ELF copied with its ARENA_RUN words written over; a frame
-    /// every 25 turns): per turn of the rules, of the bots together and of each seat's bot
-    /// min/median/p99/max, the bots' share of G's time limit at the chip's clock, the match's
-    /// stack, each bot's stack high-water and flash bytes (--board all: every board); JSON in
-    /// target/cost-pick.json. --template DIR: the lineup of a user's crate (templates/rust-bot or
-    /// a copy; its own board binaries, its desktop binary's digests; its cost.sh runs this); JSON
-    /// in target/cost-template.json. Needs what `cargo xtask setup` installs (it says so when
-    /// something is missing).
+    /// alone on each chip (the same match as in the rotation, its final digest checked against the
+    /// host's; the ELF of a board that takes no command line copied with its ARENA_RUN words
+    /// written over; a frame every 25 turns): per turn of the rules, of the bots together and of
+    /// each seat's bot min/median/p99/max, the bots' share of G's time limit at the chip's clock,
+    /// the match's stack, each bot's stack high-water and flash bytes (--board all: every board);
+    /// JSON in target/cost-pick.json. --template DIR: the lineup of a user's crate
+    /// (templates/rust-bot or a copy; its own board binaries, its desktop binary's digests; its
+    /// cost.sh runs this); JSON in target/cost-template.json. Needs what `cargo xtask setup`
+    /// installs (it says so when something is missing).
     #[command(verbatim_doc_comment)]
     Cost(Cost),
-    /// The Pico's release ELF as a UF2 file in target/uf2/
+    /// A board's release ELF as a UF2 file in target/uf2/
     ///
-    /// The Pico's release ELF as a UF2 file: target/uf2/pocket-arena-rp-pico.uf2.
+    /// (The board's own text, `Board::help`, replaces this one.)
     #[command(verbatim_doc_comment)]
     Uf2(Uf2),
     /// Flash and static RAM of every board
     Size,
-    /// The panic paths left in the QEMU firmware, each explained
+    /// The panic paths left in a board's firmware, each explained
     ///
-    /// The panic paths left in the QEMU firmware (read off the ELF), each with why it cannot fire
-    /// in the demo rotation; fails on any other (also part of test).
+    /// (The board's own text, `Board::help`, replaces this one.)
     #[command(verbatim_doc_comment)]
     Panics(Panics),
-    /// The QEMU board's rotation played on the host, a line a match
+    /// The default board's rotation played on the host, a line a match
     ///
-    /// Plays the QEMU board's rotation on the host (by default once: one match of every entry; N
+    /// Plays the default board's rotation on the host (by default once: one match of every entry; N
     /// matches go round it): turns, result and final state digest of each match (the digest the
     /// board logs as `final`).
     #[command(verbatim_doc_comment)]
@@ -119,9 +109,7 @@ pub enum Task {
     /// Build and run on a real board (probe-rs), or by UF2 or DFU
     ///
     /// Builds and runs on a real board (probe-rs run; needs probe-rs, whose install it names, and
-    /// flip-link, which `cargo xtask setup` installs); --uf2 (rp-pico): copy the UF2 file onto the
-    /// RPI-RP2 drive a Pico in BOOTSEL mode shows; --dfu (stm32f411): the raw image through the
-    /// ROM's USB DFU bootloader with dfu-util.
+    /// flip-link, which `cargo xtask setup` installs).
     #[command(verbatim_doc_comment)]
     Flash(Flash),
     /// The long run: N seeded matches, invariants after every turn
@@ -191,18 +179,259 @@ pub enum Task {
     /// Install what is missing, the only task that installs (a second run costs nothing)
     ///
     /// Installs what is missing, each step checking first: the thumb and wasm32 targets and
-    /// llvm-tools (rustup); QEMU, Mono, chromium, Node and npm, bubblewrap, Slurm, munge, GNU
-    /// parallel (apt-get, sudo unless root, without the packages they only recommend); defmt-print,
-    /// flip-link, cargo-fuzz and cargo-mutants (cargo install); the emulated Pico's Node packages
-    /// (npm ci from the committed lock file) and the emulated STM32F411's venv (pip); a minimal
-    /// nightly toolchain for the fuzz targets (rustup); maturin and ziglang in target/python-venv
-    /// for the Python wheel (pip). Each install's output in target/setup/<name>.log.
+    /// llvm-tools (rustup); what each board needs (below: apt-get, sudo unless root, without the
+    /// packages they only recommend; cargo install; the rest); Mono, chromium, bubblewrap, Slurm,
+    /// munge, GNU parallel (apt-get, in the same run as the boards'); cargo-fuzz and cargo-mutants
+    /// (cargo install); a minimal nightly toolchain for the fuzz targets (rustup); maturin and
+    /// ziglang in target/python-venv for the Python wheel (pip). Each install's output in
+    /// target/setup/<name>.log.
     ///
-    /// No other task installs: `test` runs setup first and `demo` its part for the QEMU board, each
-    /// saying so; every other task checks for the tools it needs and, when one is missing, fails
-    /// with an error that names `cargo xtask setup`.
+    /// No other task installs: `test` runs setup first and `demo` its board's part, each saying
+    /// so; every other task checks for the tools it needs and, when one is missing, fails with an
+    /// error that names `cargo xtask setup`.
     #[command(verbatim_doc_comment)]
     Setup,
+}
+
+/// The command line with the registry's words in its help: each board's part of a task's help
+/// (`Board::help`), the boards' names where a task lists them, each board's needs in `setup`'s.
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    // A task one board has: that board's text is the whole help.
+    for task in ["demo", "panics", "uf2"] {
+        if let Some(text) = BOARDS.iter().find_map(|b| b.help(task)) {
+            let summary = text.split("\n\n").next().unwrap_or(text);
+            cmd = cmd.mut_subcommand(task, |c| c.about(summary).long_about(text));
+        }
+    }
+    cmd.mut_subcommand("emulate", emulate)
+        .mut_subcommand("firmware-test", firmware_test)
+        .mut_subcommand("cost", cost)
+        .mut_subcommand("lineup", lineup)
+        .mut_subcommand("panics", panics)
+        .mut_subcommand("uf2", uf2)
+        .mut_subcommand("flash", flash)
+        .mut_subcommand("setup", setup)
+}
+
+/// The registry's names.
+fn names() -> Vec<&'static str> {
+    BOARDS.iter().map(|b| b.name()).collect()
+}
+
+/// A task's long help as written.
+fn long_of(c: &clap::Command) -> String {
+    c.get_long_about()
+        .map(|a| a.to_string())
+        .unwrap_or_default()
+}
+
+/// `emulate`: the boards that say what it does on them.
+fn emulate(c: clap::Command) -> clap::Command {
+    let emulated: Vec<&str> = BOARDS
+        .iter()
+        .filter(|b| b.help("emulate").is_some())
+        .map(|b| b.name())
+        .collect();
+    let demo = BOARDS.iter().find(|b| b.help("demo").is_some());
+    let board = match demo.filter(|d| !emulated.contains(&d.name())) {
+        Some(d) => format!(
+            "{} (the {} board runs with `cargo xtask demo`)",
+            or_list(&emulated),
+            d.called()
+        ),
+        None => or_list(&emulated),
+    };
+    let about = format!(
+        "A board's ELF on its emulated chip ({}), as PNG/GIF",
+        emulated.join(", ")
+    );
+    paragraphs(summary(c, about), "emulate").mut_arg("board", |a| a.help(board))
+}
+
+/// `firmware-test`: every board's part.
+fn firmware_test(c: clap::Command) -> clap::Command {
+    let all = names().join(", ");
+    let about = format!("Host vs every board ({all}), and the template");
+    paragraphs(summary(c, about), "firmware-test").mut_arg("board", |a| {
+        a.help(format!(
+            "That part's checks alone: {all} or template (default: all)"
+        ))
+    })
+}
+
+/// `cost`: every board's table, the first the default.
+fn cost(c: clap::Command) -> clap::Command {
+    let all = names();
+    let board = format!(
+        "{} (the default), {}; with --game also all",
+        all[0],
+        or_list(&all[1..])
+    );
+    paragraphs(c, "cost").mut_arg("board", |a| a.help(board))
+}
+
+/// `lineup`: the default board's rotation, as prose calls the board.
+fn lineup(c: clap::Command) -> clap::Command {
+    let called = BOARDS[0].called();
+    let said = |text: String| {
+        text.replace("The default board", &format!("The {called} board"))
+            .replace("the default board", &format!("the {called} board"))
+    };
+    let about = c.get_about().map(|a| a.to_string()).unwrap_or_default();
+    let long = long_of(&c);
+    c.about(said(about)).long_about(said(long))
+}
+
+/// `panics --elf`: the firmware of the board that has the task.
+fn panics(c: clap::Command) -> clap::Command {
+    match BOARDS.iter().find(|b| b.help("panics").is_some()) {
+        Some(p) => c.mut_arg("elf", |a| {
+            a.help(format!(
+                "Check FILE instead of building the {} firmware",
+                p.called()
+            ))
+        }),
+        None => c,
+    }
+}
+
+/// The boards with an image that `flash` writes with `flag`, and the image.
+fn imaged(flag: &str) -> Vec<(&'static dyn Board, crate::boards::Image)> {
+    BOARDS
+        .iter()
+        .filter_map(|b| b.image().filter(|i| i.flag == flag).map(|i| (*b, i)))
+        .collect()
+}
+
+/// `uf2 --board`: the boards with a UF2 file.
+fn uf2(c: clap::Command) -> clap::Command {
+    let boards: Vec<&str> = imaged("--uf2").iter().map(|(b, _)| b.name()).collect();
+    c.mut_arg("board", |a| a.help(or_list(&boards)))
+}
+
+/// `flash`: the boards one can hold, each image's option and board.
+fn flash(c: clap::Command) -> clap::Command {
+    let long = long_of(&c);
+    let images: Vec<String> = BOARDS
+        .iter()
+        .filter_map(|b| {
+            b.image()
+                .map(|i| format!("{} ({}): {}", i.flag, b.name(), i.how))
+        })
+        .collect();
+    // The summary, then the text with each image's option, board and what it does.
+    let (summary, text) = long.split_once("\n\n").unwrap_or(("", &long));
+    let text = unwrap(text);
+    let text = match (text.strip_suffix('.'), images.is_empty()) {
+        (Some(text), false) => format!("{text}; {}.", images.join("; ")),
+        _ => text,
+    };
+    let long = format!("{summary}\n\n{}", wrap(&text));
+    let held: Vec<&str> = BOARDS
+        .iter()
+        .filter(|b| b.on_a_desk())
+        .map(|b| b.name())
+        .collect();
+    let flag_help = |flag: &str| -> String {
+        imaged(flag)
+            .iter()
+            .map(|(b, i)| format!("{}: {}", b.name(), i.about))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    c.long_about(long)
+        .mut_arg("board", |a| a.help(or_list(&held)))
+        .mut_arg("uf2", |a| a.help(flag_help("--uf2")))
+        .mut_arg("dfu", |a| a.help(flag_help("--dfu")))
+}
+
+/// `setup`: each board's needs (`Board::needs`), a paragraph each after the first.
+fn setup(c: clap::Command) -> clap::Command {
+    let long = long_of(&c);
+    let needs = BOARDS.iter().map(|b| {
+        let n = b.needs();
+        let debian: Vec<&str> = n.debian.iter().map(|p| p.1).collect();
+        let parts = [
+            (!debian.is_empty()).then(|| format!("{} (apt-get)", debian.join(", "))),
+            (!n.crates.is_empty()).then(|| format!("{} (cargo install)", n.crates.join(", "))),
+            (!n.about.is_empty()).then(|| n.about.to_owned()),
+        ];
+        let parts: Vec<String> = parts.into_iter().flatten().collect();
+        wrap(&format!("{}: {}.", b.name(), parts.join("; ")))
+    });
+    // The summary and the first paragraph, each board's needs, then the rest.
+    let mut out: Vec<String> = long.split("\n\n").map(str::to_owned).collect();
+    let at = out.len().min(2);
+    out.splice(at..at, needs);
+    c.long_about(out.join("\n\n"))
+}
+
+/// `cargo xtask`'s command line parsed ([`command`]'s help; clap's error as clap says it).
+pub fn parse() -> Result<Cli, clap::Error> {
+    let mut cmd = command();
+    let matches = cmd.try_get_matches_from_mut(std::env::args_os())?;
+    Cli::from_arg_matches(&matches).map_err(|e| e.format(&mut cmd))
+}
+
+/// A task's long help with each board's paragraph (`Board::help`) after it, `<board>: text`.
+fn paragraphs(c: clap::Command, task: &str) -> clap::Command {
+    let mut text = c
+        .get_long_about()
+        .map(|a| a.to_string())
+        .unwrap_or_default();
+    for b in BOARDS {
+        if let Some(said) = b.help(task) {
+            text.push_str("\n\n");
+            text.push_str(&wrap(&format!("{}: {}", b.name(), unwrap(said))));
+        }
+    }
+    c.long_about(text)
+}
+
+/// A task's summary (in `cargo xtask --help` and atop its own help) set to `about`.
+fn summary(c: clap::Command, about: String) -> clap::Command {
+    let long = c
+        .get_long_about()
+        .map(|a| a.to_string())
+        .unwrap_or_default();
+    let rest = long.split_once("\n\n").map_or("", |(_, rest)| rest);
+    let long = format!("{about}\n\n{rest}");
+    c.about(about).long_about(long)
+}
+
+/// `a`, `a or b`, `a, b or c`.
+fn or_list(names: &[&str]) -> String {
+    match names.split_last() {
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+/// A paragraph's lines joined (each line break a space).
+fn unwrap(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A paragraph wrapped at the width of the help's own text (92 columns), word by word.
+fn wrap(text: &str) -> String {
+    const WIDTH: usize = 92;
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split_whitespace() {
+        let n = word.chars().count();
+        if line > 0 && line + 1 + n > WIDTH {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += n;
+    }
+    out
 }
 
 #[derive(Args, Debug)]
@@ -220,7 +449,7 @@ pub struct Demo {
 
 #[derive(Args, Debug)]
 pub struct Emulate {
-    /// rp-pico or stm32f411 (the QEMU board runs with `cargo xtask demo`).
+    /// The board (each board with an emulated chip).
     #[arg(value_name = "BOARD")]
     pub board: String,
     /// Matches to play.
@@ -236,7 +465,7 @@ pub struct Emulate {
 
 #[derive(Args, Debug)]
 pub struct FirmwareTest {
-    /// That part's checks alone: qemu-lm3s6965, rp-pico, stm32f411 or template (default: all).
+    /// That part's checks alone: a board's or template (default: all).
     #[arg(long, value_name = "BOARD")]
     pub board: Option<String>,
 }
@@ -246,7 +475,7 @@ pub struct Cost {
     /// JSON only.
     #[arg(long)]
     pub json: bool,
-    /// qemu-lm3s6965 (the default), rp-pico or stm32f411; with --game also all.
+    /// A board (the default: the first); with --game also all.
     #[arg(long, value_name = "BOARD")]
     pub board: Option<String>,
     /// Only the lineup entries playing G.
@@ -287,14 +516,14 @@ impl Cost {
 
 #[derive(Args, Debug)]
 pub struct Uf2 {
-    /// rp-pico.
+    /// The board that has a UF2 file.
     #[arg(long, value_name = "BOARD")]
     pub board: String,
 }
 
 #[derive(Args, Debug)]
 pub struct Panics {
-    /// Check FILE instead of building the QEMU firmware.
+    /// Check FILE instead of building the board's firmware.
     #[arg(long, value_name = "FILE")]
     pub elf: Option<String>,
 }
@@ -308,13 +537,13 @@ pub struct Lineup {
 
 #[derive(Args, Debug)]
 pub struct Flash {
-    /// rp-pico or stm32f411.
+    /// A board one can hold.
     #[arg(long, value_name = "BOARD")]
     pub board: String,
-    /// rp-pico: copy the UF2 file onto the RPI-RP2 drive (no probe).
+    /// The UF2 file of the board that has one (no probe).
     #[arg(long, conflicts_with = "dfu")]
     pub uf2: bool,
-    /// stm32f411: the raw image through the ROM's USB DFU bootloader with dfu-util (no probe).
+    /// The DFU image of the board that has one (no probe).
     #[arg(long)]
     pub dfu: bool,
 }
@@ -385,39 +614,45 @@ fn options<const N: usize>(given: [(&str, Option<String>); N]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     fn parse(line: &str) -> Result<Cli, clap::Error> {
-        Cli::try_parse_from(std::iter::once("xtask").chain(line.split_whitespace()))
+        let words = std::iter::once("xtask").chain(line.split_whitespace());
+        Cli::from_arg_matches(&command().try_get_matches_from(words)?)
+    }
+
+    /// A board of the registry (the last: not the default).
+    fn board() -> &'static str {
+        BOARDS[BOARDS.len() - 1].name()
     }
 
     #[test]
     fn the_command_line_is_consistent() {
-        Cli::command().debug_assert();
+        command().debug_assert();
     }
 
     /// Every line the help and the docs show parses, into the task it names.
     #[test]
     fn each_task_parses_its_documented_lines() {
+        let b = board();
         let lines = [
             "demo",
             "demo --matches 3 --snap 5 --verbose",
             "test",
-            "emulate rp-pico --matches 2 --snap 4 --elf target/x.elf",
-            "emulate stm32f411",
+            &format!("emulate {b} --matches 2 --snap 4 --elf target/x.elf"),
+            &format!("emulate {b}"),
             "firmware-test",
             "firmware-test --board template",
             "cost",
-            "cost --json --board rp-pico",
+            &format!("cost --json --board {b}"),
             "cost --game some_game --bot b --vs x --board all --json",
-            "uf2 --board rp-pico",
+            &format!("uf2 --board {b}"),
             "size",
             "panics",
             "panics --elf target/arena",
             "lineup",
             "lineup --matches 16",
-            "flash --board rp-pico --uf2",
-            "flash --board stm32f411 --dfu",
+            &format!("flash --board {b} --uf2"),
+            &format!("flash --board {b} --dfu"),
             "soak --matches 100 --seed 3",
             "fuzz",
             "fuzz --seconds 4 --jobs 2 --sanitizer none --dev",
@@ -478,21 +713,22 @@ mod tests {
         assert_eq!(l.matches, crate::host::rotation());
         let Ok(Cli {
             task: Some(Task::Emulate(e)),
-        }) = parse("emulate rp-pico")
+        }) = parse(&format!("emulate {}", board()))
         else {
             panic!("emulate")
         };
-        assert_eq!((e.board.as_str(), e.matches, e.snap), ("rp-pico", 3, 10));
+        assert_eq!((e.board.as_str(), e.matches, e.snap), (board(), 3, 10));
     }
 
     #[test]
     fn bad_lines_are_refused() {
+        let both = format!("flash --board {} --uf2 --dfu", board());
         for bad in [
             "frobnicate",
             "demo --matches many",
             "emulate",
             "flash",
-            "flash --board rp-pico --uf2 --dfu",
+            &both,
             "uf2",
             "cost --bot greedy",
             "fuzz --seconds 0",
@@ -541,8 +777,8 @@ mod tests {
     /// The help lists every task but the hidden one, each with its summary.
     #[test]
     fn the_help_lists_the_tasks() {
-        let help = Cli::command().render_long_help().to_string();
-        for task in Cli::command().get_subcommands() {
+        let help = command().render_long_help().to_string();
+        for task in command().get_subcommands() {
             let name = task.get_name();
             assert_eq!(
                 help.contains(&format!("  {name} ")),
@@ -550,5 +786,69 @@ mod tests {
                 "{name} in:\n{help}"
             );
         }
+    }
+
+    /// The help of task `task` as `cargo xtask <task> --help` prints it.
+    fn help_of(task: &str) -> String {
+        let mut cmd = command();
+        match cmd.find_subcommand_mut(task) {
+            Some(c) => c.render_long_help().to_string(),
+            None => panic!("no task {task}"),
+        }
+    }
+
+    /// The help says what the registry holds: every board in the tasks of every board, each with
+    /// its own paragraph where it has one; the lists of boards are the registry's names, a new
+    /// board's among them without a line here.
+    #[test]
+    fn the_help_is_the_registrys() {
+        for task in ["firmware-test", "cost", "setup"] {
+            let help = help_of(task);
+            for b in BOARDS {
+                assert!(
+                    help.contains(&format!("{}: ", b.name())),
+                    "{} in:\n{help}",
+                    b.name()
+                );
+                let said = b.help(task).map(unwrap).unwrap_or_default();
+                assert!(unwrap(&help).contains(&said), "{task}: {said}");
+            }
+        }
+        let emulate = help_of("emulate");
+        for b in BOARDS.iter().filter(|b| b.help("emulate").is_some()) {
+            assert!(emulate.contains(&format!("\n{}: ", b.name())), "{emulate}");
+        }
+        let flash = help_of("flash");
+        for b in BOARDS.iter().filter(|b| b.image().is_some()) {
+            assert!(flash.contains(&format!("({})", b.name())), "{flash}");
+        }
+        for task in ["demo", "panics", "uf2"] {
+            let owner = BOARDS.iter().find_map(|b| b.help(task));
+            assert_eq!(
+                owner.is_some(),
+                help_of(task).starts_with(owner.unwrap_or("-")),
+                "{task}"
+            );
+        }
+        // Nothing of the generic texts the boards' own replace is left.
+        let all = command().render_long_help().to_string()
+            + &command()
+                .get_subcommands()
+                .map(|c| help_of(c.get_name()))
+                .collect::<String>();
+        assert!(!all.contains("(The board's own text"), "{all}");
+        assert!(!all.contains("the default board"), "{all}");
+    }
+
+    /// Help paragraphs are wrapped at 92 columns, word by word, and joined back the same.
+    #[test]
+    fn paragraphs_wrap_at_the_help_width() {
+        let text = "word ".repeat(40);
+        let wrapped = wrap(&text);
+        assert!(wrapped.lines().all(|l| l.len() <= 92), "{wrapped}");
+        assert!(wrapped.lines().count() > 1);
+        assert_eq!(unwrap(&wrapped), text.trim_end());
+        assert_eq!(or_list(&["a", "b", "c"]), "a, b or c");
+        assert_eq!(or_list(&["a"]), "a");
     }
 }

@@ -3,7 +3,6 @@
 //! `cargo xtask <task> --help` says what one does.
 
 use anyhow::{bail, ensure, Context, Result};
-use clap::{CommandFactory as _, Parser as _};
 use cli::Task;
 use std::process::Command;
 
@@ -57,7 +56,7 @@ mod tools;
 /// command line clap refuses is said as clap says it (exit status 2); `--help` is printed by clap,
 /// which drops what a closed pipe cannot take.
 fn main() -> std::process::ExitCode {
-    let cli = match cli::Cli::try_parse() {
+    let cli = match cli::parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
@@ -107,7 +106,7 @@ fn task(task: Option<Task>) -> Result<()> {
         Some(Task::Uf2(u)) => flash::image_file(&u.board, "--uf2").map(drop),
         None => {
             use std::io::Write as _;
-            let help = cli::Cli::command().render_long_help();
+            let help = cli::command().render_long_help();
             let _ = writeln!(std::io::stdout(), "{help}");
             Ok(())
         }

@@ -131,6 +131,8 @@ pub struct Needs {
     /// The rest (the rustup targets, an emulator's packages), installed or checked, after the
     /// packages and tools.
     pub more: fn(Mode) -> Result<()>,
+    /// What the rest is, for `setup --help`.
+    pub about: &'static str,
 }
 
 /// Installs or checks what a board needs: its Debian packages, its tools, then the rest.

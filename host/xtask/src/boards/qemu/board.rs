@@ -60,6 +60,7 @@ impl Board for Qemu {
             debian: &[("qemu-system-arm", "qemu-system-arm")],
             crates: &["defmt-print"],
             more: crate::setup::targets,
+            about: "the thumb targets and llvm-tools (rustup)",
         }
     }
     fn checks(&self) -> Checks {
@@ -74,6 +75,22 @@ impl Board for Qemu {
     fn panics(&self, elf: Option<&str>) -> Option<Result<()>> {
         Some(super::panics::run(elf))
     }
+    fn help(&self, task: &str) -> Option<&'static str> {
+        Some(match task {
+            "demo" => DEMO,
+            "panics" => PANICS,
+            "firmware-test" => {
+                "host vs QEMU: identical digests, screendumps equal to the host rendering, the \
+                 OLED's bytes a game frame (a median under a quarter of a whole frame), the panic \
+                 screen, no unexplained panic path; the size limits and the cost budget."
+            }
+            "cost" => {
+                "(the default) instructions per turn in QEMU (-icount shift=0), stack high-water \
+                 mark, state size; JSON also in target/cost.json."
+            }
+            _ => return None,
+        })
+    }
     fn command_line(&self) -> Option<CommandLine> {
         Some(super::cost::command_line)
     }
@@ -84,3 +101,21 @@ impl Board for Qemu {
         bail!("the QEMU board runs with `cargo xtask demo`")
     }
 }
+
+/// `cargo xtask demo --help`.
+const DEMO: &str = "\
+Bot-vs-bot matches in QEMU, one line each; the OLED as PNG and GIF
+
+First `cargo xtask setup`'s part for the QEMU board (it says so): what is missing of the
+thumb targets, llvm-tools, QEMU and defmt-print is installed. Then plays bot-vs-bot matches
+in QEMU (lm3s6965evb), by default one of every entry of the rotation (`lineup`), one line
+per match (game, bots, result, turns, the rules' median cost); the whole decoded defmt log
+in target/demo/log.txt (--verbose prints it live); the emulated OLED saved every N turns
+(default 10) as PNG frames and an animated GIF in target/demo/.";
+
+/// `cargo xtask panics --help`.
+const PANICS: &str = "\
+The panic paths left in the QEMU firmware, each explained
+
+The panic paths left in the QEMU firmware (read off the ELF), each with why it cannot fire
+in the demo rotation; fails on any other (also part of test).";

@@ -20,7 +20,29 @@ impl Board for RpPico {
         "rp-pico"
     }
     fn called(&self) -> &'static str {
-        "the Pico"
+        "Pico"
+    }
+    fn help(&self, task: &str) -> Option<&'static str> {
+        Some(match task {
+            "emulate" => {
+                "the Pico's release ELF on an emulated RP2040 (rp2040js, the Node harness in \
+                 host/xtask/emulators/rp2040) with an SSD1306 on I2C0."
+            }
+            "firmware-test" => {
+                "host vs the emulated Pico: identical digests, OLED frames equal to the host \
+                 rendering at oled128x64, the panic in the log with a failure status, the stack \
+                 per match (the Pico booted from its UF2 file)."
+            }
+            "cost" => {
+                "cycles per turn on the emulated Pico (Cortex-M0+) beside the QEMU Cortex-M3 \
+                 figures; JSON in target/cost-rp-pico.json."
+            }
+            "uf2" => {
+                "The Pico's release ELF as a UF2 file in target/uf2/\n\n\
+                 The Pico's release ELF as a UF2 file: target/uf2/pocket-arena-rp-pico.uf2."
+            }
+            _ => return None,
+        })
     }
     fn words(&self) -> &'static [&'static str] {
         &["pico", "rp2040"]
@@ -62,6 +84,7 @@ impl Board for RpPico {
             debian: &[("node", "nodejs"), ("npm", "npm")],
             crates: &["defmt-print", "flip-link"],
             more: super::node_packages,
+            about: "the emulated Pico's Node packages (npm ci from the committed lock file)",
         }
     }
     /// Every board's needs: its cost table stands beside the baseline board's figures, and its
@@ -107,6 +130,8 @@ impl Board for RpPico {
     fn image(&self) -> Option<Image> {
         Some(Image {
             flag: "--uf2",
+            about: "copy the UF2 file onto the RPI-RP2 drive (no probe)",
+            how: "copy the UF2 file onto the RPI-RP2 drive a Pico in BOOTSEL mode shows",
             write: || uf2::run("rp-pico"),
             flash: uf2::flash,
         })

@@ -20,7 +20,27 @@ impl Board for Stm32f411 {
         "stm32f411"
     }
     fn called(&self) -> &'static str {
-        "the STM32F411"
+        "STM32F411"
+    }
+    fn help(&self, task: &str) -> Option<&'static str> {
+        Some(match task {
+            "emulate" => {
+                "the Black Pill's release ELF on an emulated STM32F411CE (Unicorn, from PyPI into \
+                 a venv under target/, the Python harness in boards/stm32f411/emulator) with an \
+                 ST7789 on SPI1."
+            }
+            "firmware-test" => {
+                "host vs the emulated STM32F411: identical digests, the ST7789's frames equal to \
+                 the host rendering at rgb240x240, the panic in the log with a failure status, the \
+                 stack per match, its clock tree and the DFU image."
+            }
+            "cost" => {
+                "instructions per turn on the emulated STM32F411 (Cortex-M4F) beside the QEMU \
+                 Cortex-M3 figures (and the Pico's Cortex-M0+, when measured); JSON in \
+                 target/cost-stm32f411.json."
+            }
+            _ => return None,
+        })
     }
     fn words(&self) -> &'static [&'static str] {
         &["stm32", "f411"]
@@ -66,6 +86,7 @@ impl Board for Stm32f411 {
             debian: &[],
             crates: &["defmt-print", "flip-link"],
             more: super::venv,
+            about: "the emulated STM32F411's venv (pip)",
         }
     }
     fn checks(&self) -> Checks {
@@ -108,6 +129,8 @@ impl Board for Stm32f411 {
     fn image(&self) -> Option<Image> {
         Some(Image {
             flag: "--dfu",
+            about: "the raw image through the ROM's USB DFU bootloader with dfu-util (no probe)",
+            how: "the raw image through the ROM's USB DFU bootloader with dfu-util",
             write: dfu_file,
             flash: flash_dfu,
         })
