@@ -44,8 +44,8 @@ pub enum Task {
     /// workspace: the root's, each board's, tests/fuzz's, python's), clippy, rustdoc, all tests,
     /// the server load test (same as load-test) and the docs' Slurm and GNU parallel recipes (same
     /// as scale-out, with the arena cargo test built) on a quiet machine; then the firmware checks
-    /// (same as firmware-test; the boards' builds are the core's no_std build on thumbv6m, thumbv7m
-    /// and thumbv7em) beside the Python package (same as python-test), the viewer and the report in
+    /// (same as firmware-test; the boards' builds are the core's no_std build on each board's
+    /// target) beside the Python package (same as python-test), the viewer and the report in
     /// headless chromium, and every fuzz target for 4 s, two at a time (same as fuzz --seconds 4
     /// --jobs 2 --sanitizer none --dev), then the core's mutants on the lines the change touches
     /// against main (same as mutants --diff: on main itself, none); ends with the time each step
@@ -178,7 +178,7 @@ pub enum Task {
     TemplateTournaments,
     /// Install what is missing, the only task that installs (a second run costs nothing)
     ///
-    /// Installs what is missing, each step checking first: the thumb and wasm32 targets and
+    /// Installs what is missing, each step checking first: the boards' targets, wasm32 and
     /// llvm-tools (rustup); what each board needs (below: apt-get, sudo unless root, without the
     /// packages they only recommend; cargo install; the rest); Mono, chromium, bubblewrap, Slurm,
     /// munge, GNU parallel (apt-get, in the same run as the boards'); cargo-fuzz and cargo-mutants

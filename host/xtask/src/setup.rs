@@ -33,13 +33,20 @@ fn checked(mode: Mode, missing: &[String]) -> Result<bool> {
     Ok(false)
 }
 
-/// The boards' targets, and wasm32 for the replay viewer's module (host/build.rs).
-pub const TARGETS: [&str; 4] = [
-    "thumbv6m-none-eabi",
-    "thumbv7m-none-eabi",
-    "thumbv7em-none-eabihf",
-    "wasm32-unknown-unknown",
-];
+/// The rustup targets: each board's (`Board::target`), and wasm32 for the replay viewer's module
+/// (host/build.rs).
+pub fn wanted_targets() -> Vec<&'static str> {
+    let mut all: Vec<&str> = BOARDS.iter().map(|b| b.target()).collect();
+    all.push("wasm32-unknown-unknown");
+    let mut seen = Vec::new();
+    all.retain(|t| {
+        !seen.contains(t) && {
+            seen.push(*t);
+            true
+        }
+    });
+    all
+}
 
 fn output(program: &str, args: &[&str]) -> String {
     Command::new(program)
@@ -322,11 +329,11 @@ pub fn debian(wanted: &[(&str, &str)], mode: Mode) -> Result<()> {
     apt("debian", &missing.join(" "))
 }
 
-/// The rustup targets ([`TARGETS`]) and llvm-tools: rust-toolchain.toml lists the targets, but
+/// The rustup targets ([`wanted_targets`]) and llvm-tools: rust-toolchain.toml lists the targets, but
 /// rustup does not install them on its own here.
 pub fn targets(mode: Mode) -> Result<()> {
     let installed = output("rustup", &["target", "list", "--installed"]);
-    let missing = crate::tools::not_listed(&installed, &TARGETS);
+    let missing = crate::tools::not_listed(&installed, &wanted_targets());
     let components = output("rustup", &["component", "list", "--installed"]);
     let llvm = components.contains("llvm-tools");
     let named: Vec<String> = (missing.iter().map(|t| format!("the {t} target")))

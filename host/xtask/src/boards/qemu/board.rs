@@ -60,7 +60,7 @@ impl Board for Qemu {
             debian: &[("qemu-system-arm", "qemu-system-arm")],
             crates: &["defmt-print"],
             more: crate::setup::targets,
-            about: "the thumb targets and llvm-tools (rustup)",
+            about: "the boards' targets, wasm32 and llvm-tools (rustup)",
         }
     }
     fn checks(&self) -> Checks {
