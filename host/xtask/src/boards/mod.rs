@@ -3,9 +3,10 @@
 //!
 //! Adding a board: its firmware crate in the repository's `boards/<name>/` (a `Cargo.toml`), a
 //! folder here with a `mod.rs` whose type implements [`Board`] (its name as `--board` spells it,
-//! its firmware crate's folder, target and chip, its set-up check, its `firmware-test` checks, its
-//! `cost` figures, `emulate` on its emulated chip, its flash image if it has one), a `mod` line
-//! below and one entry in [`BOARDS`]. The tests at the end of this file fail when a folder of
+//! its firmware crate's folder, target, chip and core, its build, its rotation, its needs for
+//! `setup`, its `firmware-test` checks, its `cost` figures, `emulate` on its emulated chip, its
+//! words in the help, its flash image if it has one), a `mod` line below and one entry in
+//! [`BOARDS`]; nothing else in xtask. The tests at the end of this file fail when a folder of
 //! `boards/` with a `Cargo.toml` is not in the registry, and when a module of xtask outside
 //! `boards/<b>/` names a board.
 
