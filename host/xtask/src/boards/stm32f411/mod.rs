@@ -126,7 +126,6 @@ impl crate::emulator::Harness for Options {
 /// target/cost-stm32f411.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     use crate::boards::{Board, BOARDS};
-    use crate::emulator::leading_columns;
     let (base, m3) = crate::cost::baseline()?;
     // The baseline first (measured again when stale), then every other board but this one.
     let others = BOARDS
@@ -148,16 +147,36 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     let Some(out) = out else {
         return Ok(report);
     };
+    for line in table(rows, &beside) {
+        println!("{line}");
+    }
+    println!(
+        "(M4: instructions per turn on the emulated STM32F411, from DWT CYCCNT, which the emulator \
+         advances by one per instruction executed: no flash wait states, no bus or pipeline timing, \
+         so read these as Cortex-M4 instruction counts, not cycles on a real Black Pill. M3: \
+         instructions under QEMU -icount; M0+: rp2040js cycles (`cost --board rp-pico`, when run). \
+         Stack: high-water mark in bytes, budget the state + {} B. JSON in {})",
+        crate::cost::STACK_OVER_STATE,
+        out.display()
+    );
+    Ok(report)
+}
+
+/// The table's heading and rows: the M4's figures, then each board's of `beside` (its report, or
+/// `null`) in a column of its own, its median a turn in its unit for the same game, configuration
+/// and match (`-` where it has none).
+fn table(rows: &[Value], beside: &[(&dyn crate::boards::Board, Value)]) -> Vec<String> {
+    use crate::emulator::leading_columns;
     let heads: String = beside
         .iter()
         .map(|(b, _)| format!(" {:>8}", format!("{} med", b.core().short)))
         .collect();
-    println!(
+    let mut lines = vec![format!(
         "{} {:>8} {:>7} |{heads} | bots",
         leading_columns(None, "M4 rules min/median/max", "instructions"),
         "stack",
         "state",
-    );
+    )];
     for r in rows {
         let same = |x: &&Value| {
             x["game"] == r["game"] && x["config"] == r["config"] && x["match"] == r["match"]
@@ -174,24 +193,15 @@ pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
                 format!(" {median:>8}")
             })
             .collect();
-        println!(
+        lines.push(format!(
             "{} {:>8} {:>7} |{medians} | {}",
             leading_columns(Some(r), "", "instructions"),
             r["stack_bytes"].to_string(),
             r["state_bytes"].to_string(),
             r["bots"].as_str().unwrap_or("?")
-        );
+        ));
     }
-    println!(
-        "(M4: instructions per turn on the emulated STM32F411, from DWT CYCCNT, which the emulator \
-         advances by one per instruction executed: no flash wait states, no bus or pipeline timing, \
-         so read these as Cortex-M4 instruction counts, not cycles on a real Black Pill. M3: \
-         instructions under QEMU -icount; M0+: rp2040js cycles (`cost --board rp-pico`, when run). \
-         Stack: high-water mark in bytes, budget the state + {} B. JSON in {})",
-        crate::cost::STACK_OVER_STATE,
-        out.display()
-    );
-    Ok(report)
+    lines
 }
 
 /// `cargo xtask cost --board stm32f411`: the rotation on the emulated F411 with instructions
@@ -208,4 +218,39 @@ pub fn cost(json_only: bool) -> Result<Value> {
     let report = print_cost(&rows, json_only)?;
     crate::cost::check_stack(&rows, "the F411")?;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::boards::BOARDS;
+
+    /// A column per board beside, the baseline first, each its median in its own unit for the same
+    /// match; `-` where a report has no such match or there is no report.
+    #[test]
+    fn the_table_has_a_column_per_board_beside() {
+        let row = json!({ "game": "g", "config": "c", "match": 3, "stack_bytes": 900, "state_bytes": 100, "bots": "a vs b" });
+        let base = BOARDS[0];
+        let unit = format!("{}_per_turn", base.core().unit);
+        let mut measured = row.clone();
+        measured[&unit] = json!({ "median": 4321 });
+        let beside = [
+            (base, json!({ "matches": [measured] })),
+            (BOARDS[1], serde_json::Value::Null),
+        ];
+        let lines = super::table(&[row], &beside);
+        let heads = format!(
+            "| {:>8} {:>8} | bots",
+            format!("{} med", base.core().short),
+            format!("{} med", BOARDS[1].core().short)
+        );
+        assert!(lines[0].ends_with(&heads), "{}", lines[0]);
+        assert!(
+            lines[1].ends_with("|     4321        - | a vs b"),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(lines.len(), 2);
+    }
 }
