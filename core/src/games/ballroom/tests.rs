@@ -1408,19 +1408,37 @@ fn the_decision_says_points_then_gold_then_the_seeded_coin() {
 #[test]
 fn replies_only_for_no_player_play_the_phase_as_no_replies() {
     // Every reply names an executor outside the players: the phase plays as with no reply at
-    // all (the engine reads none it could execute), whichever path filters them.
+    // all (the engine reads none it could execute), whichever path filters them. Executors
+    // just past the players, far past, and both, in every phase of two turns.
+    let executors: [&[u8]; 4] = [
+        &[PLAYERS as u8],
+        &[200, u8::MAX],
+        &[PLAYERS as u8, 200],
+        &[],
+    ];
     let mut with = engine([K, W, A, K]);
     let mut without = with.clone();
-    let actions = [Action::Use(true), mv(1, 1), hit(1), Action::Buy(Item::None)];
-    for (i, action) in actions.into_iter().enumerate() {
-        let replies = [PLAYERS as u8, 200, u8::MAX].map(|executor| Reply {
-            executor,
-            action,
-            flags: Flags::NONE,
-        });
-        let a = with.step_replies(&replies[..1 + i % 3]);
-        let b = without.step_replies(&[]);
-        assert_eq!(a, b);
-        assert_eq!(with, without);
+    let actions = [
+        Action::Use(true),
+        mv(1, 1),
+        hit(1),
+        Action::Buy(Item::Shield),
+    ];
+    for turn in 0..2 {
+        for (i, action) in actions.into_iter().enumerate() {
+            let execs = executors[(i + turn) % 4];
+            let mut replies = [Reply::default(); 2];
+            for (r, &executor) in replies.iter_mut().zip(execs) {
+                *r = Reply {
+                    executor,
+                    action,
+                    flags: Flags::NONE,
+                };
+            }
+            let a = with.step_replies(&replies[..execs.len()]);
+            let b = without.step_replies(&[]);
+            assert_eq!(a, b);
+            assert_eq!(with, without);
+        }
     }
 }
