@@ -1170,3 +1170,105 @@ fn strong_never_steps_from_safety_into_danger() {
         assert_eq!(orders, [order(7, 3, Dir::E)]);
     }
 }
+
+// ---- Food placed as the official engine places it ----
+
+/// 8 x 9, symmetric under one mirror only (row `r` to row `7 - r`: player 0's hill at (1,2),
+/// player 1's at (6,2)); the squares of rows 3 and 4 (and of rows 0 and 7, across the edge) are
+/// next to their mirror image, so their food sets are dropped (too close).
+const MIRROR: &str = "rows 8\ncols 9\nplayers 2\nm .....%...\nm ..0.%....\nm .......%.\nm %........\nm %........\nm .......%.\nm ..1.%....\nm .....%...\n";
+
+/// 4 x 4, four players with two hills each on every square of even `row + col` (player 0 on
+/// (0,0) and (2,2), 1 on (0,2) and (2,0), 2 on (1,1) and (3,3), 3 on (1,3) and (3,1)): each
+/// of a player's two hills matches player 0's first one in all eight orientations, so there
+/// are 16 options a player and 16^3 = 4,096 combinations, `MAX_SYMMETRIES` exactly (144 of them
+/// hold with the test food).
+const QUAD: &str = "rows 4\ncols 4\nplayers 4\nm 0.1.\nm .2.3\nm 1.0.\nm .3.2\n";
+
+/// Every food `g` places in `turns` turns without orders (the ants hold), as `(turn, row,
+/// column)` sorted: the initial food (turn 0) and each turn's.
+fn food_placed(mut g: G, turns: u16) -> Vec<(u16, i32, i32)> {
+    let mut placed = Vec::new();
+    let none: [&[Order]; 10] = [&[]; 10];
+    loop {
+        for f in g.food().iter().filter(|f| f.start_turn == g.turn) {
+            let (r, c) = g.row_col(f.sq as usize);
+            placed.push((g.turn, r, c));
+        }
+        if g.turn >= turns || g.over {
+            break;
+        }
+        g.play_turn(
+            &none[..g.players as usize],
+            crate::SeatSet::EMPTY,
+            |_, _, _| {},
+        );
+    }
+    placed.sort_unstable();
+    placed
+}
+
+/// `MIRROR`, engine seed 2, 150 turns: the official engine's food (see below).
+#[rustfmt::skip]
+const MIRROR_2_FOOD: [(u16, i32, i32); 54] = [
+    (0, 1, 3), (0, 2, 4), (0, 2, 6), (0, 5, 4), (0, 5, 6), (0, 6, 3), (2, 2, 8), (2, 5, 8),
+    (4, 2, 3), (4, 5, 3), (6, 2, 0), (6, 5, 0), (8, 1, 8), (8, 6, 8), (11, 1, 5), (11, 6, 5),
+    (13, 1, 0), (13, 6, 0), (15, 2, 2), (15, 5, 2), (17, 1, 6), (17, 6, 6), (19, 2, 5), (19, 5, 5),
+    (20, 1, 3), (20, 6, 3), (26, 1, 1), (26, 6, 1), (28, 1, 7), (28, 6, 7), (30, 2, 1), (30, 5, 1),
+    (33, 1, 1), (33, 6, 1), (35, 2, 2), (35, 5, 2), (51, 1, 3), (51, 6, 3), (64, 2, 2), (64, 5, 2),
+    (66, 1, 3), (66, 6, 3), (73, 1, 1), (73, 6, 1), (102, 1, 3), (102, 6, 3), (113, 2, 2), (113, 5, 2),
+    (124, 1, 1), (124, 6, 1), (126, 1, 3), (126, 6, 3), (150, 1, 1), (150, 6, 1),
+];
+/// `walls()`, engine seed 4, 60 turns: the official engine's food.
+#[rustfmt::skip]
+const WALLS_4_FOOD: [(u16, i32, i32); 24] = [
+    (0, 0, 2), (0, 0, 23), (0, 1, 2), (0, 2, 1), (0, 6, 14), (0, 17, 9), (0, 21, 22), (0, 22, 21),
+    (0, 23, 0), (0, 23, 21), (5, 9, 13), (5, 14, 10), (10, 6, 6), (10, 17, 17), (19, 5, 9), (19, 18, 14),
+    (33, 7, 2), (33, 16, 21), (42, 7, 19), (42, 16, 4), (47, 0, 22), (47, 23, 1), (56, 3, 15), (56, 20, 8),
+];
+
+/// The food of these games is the official engine's (aichallenge 4237971f `ants.py`, run
+/// unmodified under Python 3.11: `Ants(options)` with the `playgame.py` defaults and the
+/// engine seed, then `start_game` and, each turn, the engine loop's `shuffle` of the bots,
+/// `start_turn`, `do_moves` with no orders and `finish_turn`; the lists are its `all_food`,
+/// `(start_turn, row, col)` sorted). They go through the map's symmetry (one orientation on
+/// `MIRROR` and `walls`, 144 of 4,096 on `QUAD`), the food sets (the dropped ones, the
+/// starting ones within sight of a hill on the 24 x 24 `walls`), the deque cycling them (54
+/// food in 150 turns on `MIRROR`: the deque comes round) and placement.
+#[test]
+fn food_is_placed_where_and_when_the_official_engine_places_it() {
+    assert_eq!(food_placed(game(MIRROR, 2), 150), MIRROR_2_FOOD);
+    assert_eq!(food_placed(game(&walls(), 4), 60), WALLS_4_FOOD);
+    let all_eight = [
+        (0, 1),
+        (0, 3),
+        (1, 0),
+        (1, 2),
+        (2, 1),
+        (2, 3),
+        (3, 0),
+        (3, 2),
+    ];
+    for (seed, want) in [
+        (2, &all_eight[..]),
+        (3, &all_eight[..]),
+        (8, &[(0, 1), (0, 3), (2, 1), (2, 3)]),
+    ] {
+        let want: Vec<_> = want.iter().map(|&(r, c)| (0, r, c)).collect();
+        assert_eq!(food_placed(game(QUAD, seed), 0), want, "QUAD, seed {seed}");
+    }
+}
+
+/// `Game::seats` is the map's number of players; `Game::turn` the turns played.
+#[test]
+fn seats_are_the_maps_players_and_turn_counts_the_turns_played() {
+    let mut g = game(OPEN, 2);
+    assert_eq!(Game::seats(&g), 2);
+    assert_eq!(Game::seats(&game(QUAD, 2)), 4);
+    assert_eq!(Game::turn(&g), 0);
+    pass(&mut g);
+    assert_eq!(Game::turn(&g), 1);
+    pass(&mut g);
+    pass(&mut g);
+    assert_eq!(Game::turn(&g), 3);
+}
