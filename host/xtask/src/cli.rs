@@ -57,7 +57,7 @@ pub enum Task {
     /// The Pico's release ELF on an emulated RP2040 (rp2040js, the Node harness in
     /// host/xtask/emulators/rp2040) with an SSD1306 on I2C0, or the Black Pill's on an emulated
     /// STM32F411CE (Unicorn, from PyPI into a venv under target/, the Python harness in
-    /// boards/stm32f411/emulator) with an ST7789 on SPI1; the defmt log decoded live, the screen
+    /// host/xtask/emulators/stm32f411) with an ST7789 on SPI1; the defmt log decoded live, the screen
     /// saved every N turns (and each announced frame) as PNG frames and an animated GIF in
     /// target/emulate/<board>/. Needs what `cargo xtask setup` installs (it says so when something
     /// is missing).

@@ -209,7 +209,7 @@ pub fn stm32_emulator() -> Result<()> {
 }
 
 fn stm32_emulator_in(mode: Mode) -> Result<()> {
-    let dir = crate::root().join("boards/stm32f411/emulator");
+    let dir = crate::root().join(F411_EMULATOR);
     let wanted = std::fs::read(dir.join("requirements.txt"))
         .with_context(|| format!("{}/requirements.txt", dir.display()))?;
     let venv = stm32_venv();
@@ -247,7 +247,7 @@ fn stm32_emulator_in(mode: Mode) -> Result<()> {
     }
     install(
         "stm32-emulator",
-        "the emulated STM32F411's Python packages (pip install -r boards/stm32f411/emulator/requirements.txt)",
+        &format!("the emulated STM32F411's Python packages (pip install -r {F411_EMULATOR}/requirements.txt)"),
         Command::new(venv.join("bin/pip"))
             .args(["install", "--disable-pip-version-check", "-q", "-r"])
             .arg(dir.join("requirements.txt")),
@@ -335,6 +335,8 @@ fn targets(mode: Mode) -> Result<()> {
 
 /// The emulated Pico's harness (Node, rp2040js).
 pub const PICO_EMULATOR: &str = "host/xtask/emulators/rp2040";
+/// The emulated STM32F411's harness (Python over Unicorn).
+pub const F411_EMULATOR: &str = "host/xtask/emulators/stm32f411";
 
 /// `npm ci` in the harness folder from the committed lock file, unless node_modules was installed
 /// from this very lock file already (Node itself is one of `setup`'s Debian packages). Checked.
