@@ -772,4 +772,53 @@ mod tests {
         // Both answers are well represented.
         assert!(similar > 500 && not > 500, "{similar} similar, {not} not");
     }
+
+    /// The same on small maps of random squares, most of them not square: a turned view (aims
+    /// 4 to 7) then takes some squares twice and others never, so ants may face land.
+    #[test]
+    fn map_similar_answers_as_the_plain_comparison_on_small_random_maps() {
+        let mut rng = crate::Rng::new(8);
+        let mut similar = 0;
+        for (rows, cols) in [
+            (4, 2),
+            (2, 4),
+            (3, 4),
+            (4, 3),
+            (2, 3),
+            (3, 5),
+            (2, 6),
+            (3, 3),
+        ] {
+            for _ in 0..400 {
+                let players = 2 + rng.below(2) as u8;
+                let mut g = blank(rows, cols, players);
+                let squares = rows as usize * cols as usize;
+                for sq in 0..squares {
+                    g.map[sq] = match rng.below(9) {
+                        0..=4 => LAND,
+                        5 => WATER,
+                        6 => FOOD,
+                        _ => rng.below(players as u32) as u8,
+                    };
+                }
+                let loc1 = rng.below(squares as u32) as usize;
+                g.map[loc1] = 0;
+                for loc2 in (0..squares).filter(|&sq| g.map[sq] < LAND) {
+                    for aim in 0..8 {
+                        for player in 1..players {
+                            let want = plain_similar(&g, loc1, loc2, aim, player);
+                            assert_eq!(
+                                g.map_similar(loc1, loc2, aim, player),
+                                want,
+                                "{rows}x{cols} {:?}, from {loc1} to {loc2}, aim {aim}, player {player}",
+                                &g.map[..squares]
+                            );
+                            similar += usize::from(want);
+                        }
+                    }
+                }
+            }
+        }
+        assert!(similar > 200, "{similar} similar");
+    }
 }

@@ -25,6 +25,14 @@ fn game(text: &str, seed: u64) -> G {
 /// A board with no ants and no food left, for staging a position.
 fn empty(text: &str) -> G {
     let mut g = game(text, 1);
+    clear(&mut g);
+    g
+}
+
+/// No ants and no food left on `g`, of any build.
+fn clear<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &mut AntsGame<SQ, A, F, H, O>,
+) {
     for sq in 0..g.rows as usize * g.cols as usize {
         if g.map[sq] != WATER {
             g.map[sq] = LAND;
@@ -36,15 +44,19 @@ fn empty(text: &str) -> G {
     g.ants.clear();
     g.food.clear();
     g.ant_count = [0; 10];
-    g
 }
 
 fn sq(g: &G, r: i32, c: i32) -> usize {
     g.sq_of(r, c)
 }
 
-fn put_ant(g: &mut G, r: i32, c: i32, owner: u8) {
-    let s = sq(g, r, c);
+fn put_ant<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &mut AntsGame<SQ, A, F, H, O>,
+    r: i32,
+    c: i32,
+    owner: u8,
+) {
+    let s = g.sq_of(r, c);
     let id = g.next_ant;
     g.next_ant += 1;
     g.ant_at[s] = g.ants.len() as u16;
@@ -1504,5 +1516,56 @@ fn hold_never_moves_and_no_bot_moves_once_the_game_is_over() {
     g.over = true;
     for name in ["hunter", "strong"] {
         assert!(bot_orders(&g, name).iter().all(Vec::is_empty), "{name}");
+    }
+}
+
+#[test]
+fn a_full_hill_memory_keeps_the_hills_it_holds_over_new_ones() {
+    // The host build (the MCU build holds 8 hills in all, so no bot of it sees 8 enemy ones):
+    // 20 x 40, player 1's nine hills at (11,21) and in two rows at (12..=13, 27..=30), player
+    // 0's the same shifted by (-10, -20). Seen from (13,33), the eight in the rows fill the
+    // memory (the one at (11,21) is at radius2 148); from (12,23) all nine are in sight, the
+    // one at (11,21) the nearest (3 steps, north or west), but the memory keeps the eight it
+    // holds: the ant marches on them, east (4 steps).
+    let mut text = std::string::String::from("rows 20\ncols 40\nplayers 2\n");
+    for r in 0..20 {
+        text.push_str("m ");
+        for c in 0..40 {
+            let hill = |r0: i32, c0: i32| {
+                (r, c) == (r0, c0)
+                    || ((r0 + 1..=r0 + 2).contains(&r) && (c0 + 6..=c0 + 9).contains(&c))
+            };
+            text.push(if hill(1, 1) {
+                '0'
+            } else if hill(11, 21) {
+                '1'
+            } else {
+                '.'
+            });
+        }
+        text.push('\n');
+    }
+    let params = AntsParams::new(AntsMap::parse(&text).unwrap(), 200);
+    let at = |r: i32, c: i32| {
+        let mut g = std::boxed::Box::new(Ants::blank());
+        g.init(&params, 1).unwrap();
+        clear(&mut *g);
+        put_ant(&mut *g, r, c, 0);
+        g
+    };
+    let (first, then) = (at(13, 33), at(12, 23));
+    assert_eq!(then.hills().iter().filter(|h| h.owner == 1).count(), 9);
+    for name in ["hunter", "strong"] {
+        for seed in 0..8 {
+            let mut bot = bots::AntsBot::by_name(name, seed).unwrap();
+            let _: heapless::Vec<Order, HOST_ORDERS> = crate::Bot::act(&mut bot, &first.view(0));
+            let orders: heapless::Vec<Order, HOST_ORDERS> =
+                crate::Bot::act(&mut bot, &then.view(0));
+            assert_eq!(
+                orders.as_slice(),
+                [order(12, 23, Dir::E)],
+                "{name}, seed {seed}"
+            );
+        }
     }
 }
