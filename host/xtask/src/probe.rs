@@ -48,11 +48,49 @@ pub fn defmt_index(strings: &[(u32, String)], prefix: &str) -> Result<Option<u32
     }
 }
 
-/// The target description of the ELF `b`: its segments (none when `segments` is false: the board
-/// boots from another image and the ELF only names the symbols), `rtt` (the address of
-/// `_SEGGER_RTT`), `pace` (of `ARENA_PACE`, or null) and `formats` (`log line name -> index` for
-/// each `(name, prefix)` of `formats` the firmware has).
-pub fn target(b: &[u8], segments: bool, formats: &[(&str, &str)]) -> Result<Value, String> {
+/// The address (Thumb bit clear) of the one function whose name holds every one of `parts`;
+/// `None` when none or several do.
+pub fn function(symbols: &[elf::Symbol], parts: &[&str]) -> Option<u32> {
+    let mut hits = symbols
+        .iter()
+        .filter(|s| s.func && parts.iter().all(|p| s.name.contains(p)));
+    match (hits.next(), hits.next()) {
+        (Some(s), None) => Some(s.addr & !1),
+        _ => None,
+    }
+}
+
+/// The functions as `(address, size, name)`, Thumb bit clear, sorted by address.
+pub fn names(symbols: &[elf::Symbol]) -> Vec<(u32, u32, &str)> {
+    let mut names: Vec<_> = symbols
+        .iter()
+        .filter(|s| s.func)
+        .map(|s| (s.addr & !1, s.size, s.name.as_str()))
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// What a harness asks of the ELF besides the segments, `_SEGGER_RTT` and `ARENA_PACE`.
+#[derive(Clone, Copy, Default)]
+pub struct Wants<'a> {
+    /// The loadable segments (false: the board boots from another image and the ELF only names
+    /// the symbols).
+    pub segments: bool,
+    /// `(log line name, prefix)`: the defmt string index of each log line the harness acts on.
+    pub formats: &'a [(&'a str, &'a str)],
+    /// `(name, parts)`: the address of the one function whose (mangled) name holds every part, as
+    /// `functions.<name>` (null when none or several do: the harness does without it).
+    pub functions: &'a [(&'a str, &'a [&'a str])],
+    /// Every named function as `[address, size, name]`, sorted, in `names`: for naming a PC in a
+    /// fault report.
+    pub names: bool,
+}
+
+/// The target description of the ELF `b`: its segments (`[]` unless `want.segments`), `rtt` (the
+/// address of `_SEGGER_RTT`), `pace` (of `ARENA_PACE`, or null), `formats` (`log line name ->
+/// index` for each of `want.formats` the firmware has), `functions` and `names` (see [`Wants`]).
+pub fn target(b: &[u8], want: &Wants<'_>) -> Result<Value, String> {
     let segs = elf::load_segments(b)?;
     let symbols = elf::symbols(b)?;
     let address = |name: &str| symbols.iter().find(|s| s.name == name).map(|s| s.addr);
@@ -63,30 +101,43 @@ pub fn target(b: &[u8], segments: bool, formats: &[(&str, &str)]) -> Result<Valu
         return Err("no defmt format strings in the ELF's symbols".into());
     }
     let mut found = Map::new();
-    for (name, prefix) in formats {
+    for (name, prefix) in want.formats {
         if let Some(i) = defmt_index(&strings, prefix)? {
             found.insert((*name).to_owned(), i.into());
         }
     }
-    let segs: Vec<Value> = if segments {
+    let mut functions = Map::new();
+    for (name, parts) in want.functions {
+        let one = function(&symbols, parts).map_or(Value::Null, Value::from);
+        functions.insert((*name).to_owned(), one);
+    }
+    let segs: Vec<Value> = if want.segments {
         segs.iter()
             .map(|s| json!({ "addr": s.addr, "hex": hex(&s.data) }))
             .collect()
     } else {
         Vec::new()
     };
-    Ok(json!({
+    let mut out = json!({
         "segments": segs,
         "rtt": rtt,
         "pace": address("ARENA_PACE"),
         "formats": found,
-    }))
+        "functions": functions,
+    });
+    if want.names {
+        out["names"] = names(&symbols)
+            .iter()
+            .map(|(a, n, s)| json!([a, n, s]))
+            .collect();
+    }
+    Ok(out)
 }
 
 /// [`target`] of the ELF at `elf`, written to `to`.
-pub fn write_target(elf: &Path, segments: bool, formats: &[(&str, &str)], to: &Path) -> Result<()> {
+pub fn write_target(elf: &Path, want: &Wants<'_>, to: &Path) -> Result<()> {
     let b = std::fs::read(elf).with_context(|| format!("cannot read {}", elf.display()))?;
-    let t = target(&b, segments, formats)
+    let t = target(&b, want)
         .map_err(anyhow::Error::msg)
         .with_context(|| elf.display().to_string())?;
     std::fs::write(to, t.to_string()).with_context(|| to.display().to_string())
@@ -146,13 +197,47 @@ mod tests {
     }
 
     #[test]
+    fn functions_are_found_by_their_name_parts_and_named_by_address() {
+        let f = |name: &str, addr| elf::Symbol {
+            func: true,
+            size: 8,
+            ..sym(name, addr)
+        };
+        let symbols = [
+            f("_ZN3hal3spi9spi_write17h1E", 0x0800_1235),
+            f("_ZN3hal3spi8spi_read17h2E", 0x0800_1001),
+            f("_ZN3hal5i2c9spi_write17h3E", 0x0800_2001),
+            sym("_ZN3hal3spi9spi_write_DATA", 0x2000_0000),
+        ];
+        assert_eq!(
+            function(&symbols, &["3spi", "9spi_write"]),
+            Some(0x0800_1234)
+        );
+        // Two functions hold "9spi_write": which one is meant is unknown.
+        assert_eq!(function(&symbols, &["9spi_write"]), None);
+        assert_eq!(function(&symbols, &["uart"]), None);
+        assert_eq!(
+            names(&symbols),
+            [
+                (0x0800_1000, 8, "_ZN3hal3spi8spi_read17h2E"),
+                (0x0800_1234, 8, "_ZN3hal3spi9spi_write17h1E"),
+                (0x0800_2000, 8, "_ZN3hal5i2c9spi_write17h3E"),
+            ]
+        );
+    }
+
+    #[test]
     fn bad_elfs_are_refused_with_a_reason() {
-        assert!(target(b"#!/bin/sh\n", true, &[])
+        let all = Wants {
+            segments: true,
+            ..Wants::default()
+        };
+        assert!(target(b"#!/bin/sh\n", &all)
             .unwrap_err()
             .contains("no ELF magic"));
         // Segments but no symbol table: a stripped ELF.
         let e = elf::tests::elf(&[(1, 0x1000_0000, &[1, 2, 3])]);
-        assert!(target(&e, true, &[]).unwrap_err().contains("stripped"));
+        assert!(target(&e, &all).unwrap_err().contains("stripped"));
         assert_eq!(hex(&[0, 0xab, 0x10]), "00ab10");
     }
 }

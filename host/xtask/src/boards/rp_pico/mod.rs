@@ -105,7 +105,12 @@ const FORMATS: [(&str, &str); 4] = [
 /// The harness's `--target` file for `elf` (its segments unless the Pico boots from a UF2 file)
 /// at `to`.
 pub fn write_target(elf: &Path, segments: bool, to: &Path) -> Result<()> {
-    crate::probe::write_target(elf, segments, &FORMATS, to)
+    let want = crate::probe::Wants {
+        segments,
+        formats: &FORMATS,
+        ..Default::default()
+    };
+    crate::probe::write_target(elf, &want, to)
 }
 
 pub use crate::emulator::Ran;

@@ -26,7 +26,7 @@ impl Board for Stm32f411 {
         Some(match task {
             "emulate" => {
                 "the Black Pill's release ELF on an emulated STM32F411CE (Unicorn, from PyPI into \
-                 a venv under target/, the Python harness in boards/stm32f411/emulator) with an \
+                 a venv under target/, the Python harness in host/xtask/emulators/stm32f411) with an \
                  ST7789 on SPI1."
             }
             "firmware-test" => {

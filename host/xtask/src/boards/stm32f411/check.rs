@@ -14,7 +14,8 @@
 //! 5. Panic: `panic-test` panics once the board is up: the message is in the decoded log and the
 //!    run ends in the HardFault that panic-probe takes, with a failure status.
 //! 6. The harness: its own tests (`python -m unittest`), and bad input (a truncated ELF, a file that
-//!    is no ELF, a firmware that never logs) ends with a clear error and a non-zero status.
+//!    is no ELF: xtask refuses them before the harness starts; a firmware that never logs) ends
+//!    with a clear error and a non-zero status.
 //! 7. DFU: the raw image `flash --dfu` writes equals the ELF's flash contents.
 
 use std::path::Path;
@@ -117,8 +118,8 @@ pub fn emulate(release: &Path) -> Result<()> {
     })
 }
 
-/// The harness: its venv with Unicorn set up, its unit tests passed (the ST7789 model, the ELF
-/// reader, rzCOBS, RTT, PNG).
+/// The harness: its venv with Unicorn set up, its unit tests passed (the ST7789 model, the target
+/// file's reader, rzCOBS, RTT).
 fn harness() -> Result<()> {
     stm32::venv(crate::setup::Mode::Check)?;
     tools::status(

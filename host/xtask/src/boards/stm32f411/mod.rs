@@ -1,5 +1,5 @@
-//! The STM32F411 Black Pill firmware on the emulated STM32F411CE (`boards/stm32f411/emulator`, a
-//! Python harness over the Unicorn engine, installed from PyPI into a venv under target/):
+//! The STM32F411 Black Pill firmware on the emulated STM32F411CE (`host/xtask/emulators/stm32f411`,
+//! a Python harness over the Unicorn engine, installed from PyPI into a venv under target/):
 //! building it, running the release ELF with the RTT log decoded by `defmt-print`, the LCD's
 //! frames, and the Cortex-M4 cost table.
 //!
@@ -24,7 +24,8 @@ pub const BOARD: &str = "boards/stm32f411";
 /// The file in target/ that `cost --board <name>` writes its report to.
 pub const REPORT: &str = "cost-stm32f411.json";
 pub const TARGET: &str = "thumbv7em-none-eabihf";
-pub const EMULATOR: &str = "boards/stm32f411/emulator";
+/// The emulated STM32F411's harness (Python over Unicorn).
+pub const EMULATOR: &str = "host/xtask/emulators/stm32f411";
 /// The lineup the F411 firmware plays (`boards/stm32f411/src/main.rs`).
 pub type Lineup = arena_firmware::F411Arcade;
 
@@ -94,9 +95,11 @@ impl crate::emulator::Harness for Options {
 
     fn command(run: &Run<'_>, summary: &Path) -> Result<Command> {
         let script = root().join(EMULATOR).join("f411.py");
+        let target = summary.with_extension("target.json");
+        write_target(run.elf, &target)?;
         let mut cmd = run.common(python(), &script, summary);
-        cmd.arg("--elf")
-            .arg(run.elf)
+        cmd.arg("--target")
+            .arg(&target)
             .arg("--build")
             .arg(build_dir());
         let own = &run.own;
@@ -119,6 +122,32 @@ impl crate::emulator::Harness for Options {
     fn pictures(dir: &Path) -> Result<()> {
         crate::picture::frames_to_png(dir, 1).map(drop)
     }
+}
+
+/// The log lines the harness acts on, by the start of their defmt strings: it counts the bus
+/// between `start`/`digest`/`final`, stops after N `start`s, and takes the LCD's picture at each
+/// `frame` (and, with `--every`, at `digest`/`final`).
+const FORMATS: [(&str, &str); 4] = [
+    ("start", "start m="),
+    ("frame", "frame m="),
+    ("digest", "digest m="),
+    ("final", "final m="),
+];
+
+/// The one routine stm32f4xx-hal sends SPI bytes through (`spi_write`): the harness takes each
+/// slice at its entry (SPI1 register by register when the ELF has no single such routine).
+const SPI_WRITE: [&str; 2] = ["stm32f4xx_hal3spi", "9spi_write"];
+
+/// The harness's `--target` file for `elf` at `to`: the segments, the symbols, the log lines it
+/// acts on, `spi_write`, and the functions' names (for naming a PC in a fault).
+pub fn write_target(elf: &Path, to: &Path) -> Result<()> {
+    let want = crate::probe::Wants {
+        segments: true,
+        formats: &FORMATS,
+        functions: &[("spi_write", &SPI_WRITE)],
+        names: true,
+    };
+    crate::probe::write_target(elf, &want, to)
 }
 
 /// Prints the Cortex-M4 table beside the baseline board's figures (`crate::cost::baseline`, the

@@ -1,4 +1,4 @@
-"""The harness's parts on their own: the ST7789 model, the ELF reader, rzCOBS, the RTT reader, PNG."""
+"""The harness's parts on their own: the ST7789 model, the target file's reader, rzCOBS, the RTT reader."""
 
 import os
 import struct
@@ -7,10 +7,10 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 
-from harness.defmt import DefmtError, FrameSplitter, find_format, frame_index, rzcobs_decode, u32_at  # noqa: E402
-from harness.elf import Elf, ElfError  # noqa: E402
+from harness.defmt import DefmtError, FrameSplitter, frame_index, rzcobs_decode, u32_at  # noqa: E402
 from harness.rtt import RttReader  # noqa: E402
 from harness.st7789 import St7789, expand  # noqa: E402
+from harness.target import Target, TargetError  # noqa: E402
 
 
 def init(lcd, madctl=0):
@@ -136,27 +136,35 @@ class DefmtTest(unittest.TestCase):
         self.assertEqual(frames, [b'\x01\x02\x03', b'\x04'])
         decoded = bytes([0x34, 0x12, 7, 0, 0, 0])
         self.assertEqual((frame_index(decoded), u32_at(decoded, 0), u32_at(decoded, 4)), (0x1234, 7, None))
-        self.assertEqual(find_format({3: 'frame m={=u32}', 4: 'start m='}, 'frame m='), 3)
-        with self.assertRaises(DefmtError):
-            find_format({3: 'frame m=1', 4: 'frame m=2'}, 'frame m=')
 
 
-class ElfTest(unittest.TestCase):
+class TargetTest(unittest.TestCase):
+    def test_reads_what_xtask_hands_over(self):
+        t = Target('{"segments": [{"addr": 134217728, "hex": "00ff10"}], "rtt": 536870912, '
+                   '"pace": null, "formats": {"frame": 3, "start": 4}, '
+                   '"functions": {"spi_write": 134218240, "other": null}, '
+                   '"names": [[134218240, 16, "spi_write"], [134217984, 0, "reset"]]}')
+        self.assertEqual(t.segments, [(0x08000000, b'\x00\xff\x10')])
+        self.assertEqual((t.rtt, t.pace), (0x20000000, None))
+        self.assertEqual(t.formats, {'frame': 3, 'start': 4})
+        self.assertEqual(t.functions, {'spi_write': 0x08000200})
+        self.assertEqual(t.function_at(0x08000204), 'spi_write+0x4')
+        self.assertEqual(t.function_at(0x08000100), 'reset+0x0')  # size 0: its first address
+        self.assertEqual(t.function_at(0x08000210), '?')
+        self.assertEqual(t.function_at(0x08000000), '?')
+
     def test_bad_files_say_what_is_wrong(self):
-        for data, says in ((b'hello', 'too short'), (b'x' * 60, 'no ELF magic'),
-                           (b'\x7fELF\x02\x01' + bytes(58), '32-bit')):
-            with self.assertRaises(ElfError) as e:
-                Elf(data)
+        for text, says in (('{"segments": [', 'not JSON'), ('[1]', 'not a JSON object'),
+                           ('{"rtt": 1}', 'no "segments"'),
+                           ('{"segments": []}', 'no "rtt"'),
+                           ('{"segments": [{"addr": -1, "hex": ""}], "rtt": 1}', "segment 0's addr"),
+                           ('{"segments": [{"addr": 1, "hex": "0G"}], "rtt": 1}', 'hex digits'),
+                           ('{"segments": [{"addr": 1, "hex": "AB"}], "rtt": 1}', 'hex digits'),
+                           ('{"segments": [], "rtt": 1, "formats": {"frame": 70000}}', 'formats.frame'),
+                           ('{"segments": [], "rtt": 1, "names": [[1, 2]]}', 'names[0]')):
+            with self.assertRaises(TargetError) as e:
+                Target(text)
             self.assertIn(says, str(e.exception))
-        header = bytearray(52)
-        header[:6] = b'\x7fELF\x01\x01'
-        header[18] = 40
-        struct.pack_into('<IHH', header, 28, 1000, 0, 0)  # program headers at 1000
-        struct.pack_into('<H', header, 42, 32)
-        struct.pack_into('<H', header, 44, 1)
-        with self.assertRaises(ElfError) as e:
-            Elf(bytes(header))
-        self.assertIn('past the end', str(e.exception))
 
 
 class RttTest(unittest.TestCase):

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """The Pocket Arena stm32f411 firmware on an emulated STM32F411CE (Black Pill) with an ST7789.
 
-  python f411.py --elf ELF [--matches N] [--frames DIR] [--every N] [--summary FILE]
+  python f411.py --target FILE [--matches N] [--frames DIR] [--every N] [--summary FILE]
                  [--timeout SECONDS] [--silence SECONDS] [--count] [--build DIR]
 
+--target FILE: what to run, as xtask hands it over from the ELF (harness/target.py says its shape:
+  the loadable segments, the address of _SEGGER_RTT, the defmt indices of the log lines the
+  harness acts on, spi_write's address and the functions' names); the harness reads no ELF.
 stdout: the RTT up-channel 0, byte for byte as a probe reads it (pipe it to `defmt-print -e ELF`).
 stderr: what the harness says, each line starting with "emulator:".
 --frames DIR: each frame the firmware announces ("frame m=.. t=.. k=.." in its log) as
@@ -21,7 +24,7 @@ stderr: what the harness says, each line starting with "emulator:".
 --build DIR: where the C fast path (harness/fastpath.c) is compiled (default: a temp folder).
 Exit status: 0 when N matches were played; 1 when the firmware faulted (a panic ends in a
 HardFault), touched an address no model answers or set the chip up wrongly; 2 for bad arguments or
-a bad ELF; 3 when the run timed out: --timeout seconds of wall clock (default 900) or --silence
+a bad target file; 3 when the run timed out: --timeout seconds of wall clock (default 900) or --silence
 seconds without a log line (default 60).
 """
 
@@ -37,9 +40,9 @@ sys.path.insert(0, HERE)
 
 from harness.board import F411  # noqa: E402
 from harness.defmt import DefmtError  # noqa: E402
-from harness.elf import ElfError  # noqa: E402
 from harness.rtt import RttError  # noqa: E402
 from harness.st7789 import HEIGHT, WIDTH  # noqa: E402
+from harness.target import Target, TargetError  # noqa: E402
 
 
 def say(msg):
@@ -59,7 +62,7 @@ class Args(argparse.ArgumentParser):
 
 def main():
     p = Args(prog='f411.py', add_help=True)
-    p.add_argument('--elf', required=True)
+    p.add_argument('--target', required=True)
     p.add_argument('--matches', type=int)
     p.add_argument('--frames')
     p.add_argument('--every', type=int)
@@ -78,10 +81,10 @@ def main():
         if v is not None and v < 0:
             fail(2, f'--{name.replace("_", "-")} must be a whole number, not {v}')
     try:
-        with open(opts.elf, 'rb') as f:
-            elf = f.read()
+        with open(opts.target, 'rb') as f:
+            text = f.read()
     except OSError as e:
-        fail(2, f'cannot read {opts.elf}: {e.strerror}')
+        fail(2, f'cannot read {opts.target}: {e.strerror}')
     if opts.frames:
         os.makedirs(opts.frames, exist_ok=True)
         open(os.path.join(opts.frames, 'frames.jsonl'), 'w').close()
@@ -109,9 +112,9 @@ def main():
     build = opts.build or os.path.join(tempfile.gettempdir(), f'arena-f411-{os.getuid()}')
     on_log(b'\0')  # defmt-rtt's leading frame separator
     try:
-        board = F411(elf, opts, build)
-    except (ElfError, DefmtError, RttError) as e:
-        fail(2, f'{opts.elf}: {e}')
+        board = F411(Target(text), opts, build)
+    except (TargetError, DefmtError, RttError) as e:
+        fail(2, f'{opts.target}: {e}')
 
     started = time.monotonic()
     while board.halted is None:

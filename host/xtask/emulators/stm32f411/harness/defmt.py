@@ -72,14 +72,6 @@ class FrameSplitter:
                 self.on_frame(frame)
 
 
-def find_format(strings, prefix):
-    """The index of the one format string starting with `prefix`, or None; two are an error."""
-    hits = [i for i, s in strings.items() if s.startswith(prefix)]
-    if len(hits) > 1:
-        raise DefmtError(f'{len(hits)} defmt strings start with "{prefix}"')
-    return hits[0] if hits else None
-
-
 def frame_index(decoded):
     if len(decoded) < 2:
         raise DefmtError('frame without an index')

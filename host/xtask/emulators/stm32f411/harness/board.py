@@ -1,6 +1,7 @@
-"""The emulated STM32F411CE: Unicorn's Cortex-M4 with the release ELF in its flash, models of the
-peripherals the firmware touches (RM0383, the STM32F411 reference manual, and the Cortex-M4
-generic user guide for the core's own), an ST7789 on SPI1 and the RTT log read as a probe reads it.
+"""The emulated STM32F411CE: Unicorn's Cortex-M4 with the release ELF's segments in its flash (as
+xtask read them from the ELF, see target.py), models of the peripherals the firmware touches
+(RM0383, the STM32F411 reference manual, and the Cortex-M4 generic user guide for the core's own),
+an ST7789 on SPI1 and the RTT log read as a probe reads it.
 
 Memory: flash at 0x08000000 (512 KB, read-only, aliased at 0 as BOOT0 low maps it), SRAM at
 0x20000000 (128 KB). Peripherals, each a model with its registers' reset values:
@@ -35,10 +36,10 @@ import time
 import unicorn as U
 from unicorn import arm_const as A
 
-from .defmt import DefmtError, FrameSplitter, find_format, frame_index, rzcobs_decode, u32_at
-from .elf import Elf, ElfError
+from .defmt import DefmtError, FrameSplitter, frame_index, rzcobs_decode, u32_at
 from .rtt import RttError, RttReader
 from .st7789 import St7789
+from .target import TargetError
 
 FLASH = 0x08000000
 FLASH_SIZE = 512 * 1024
@@ -155,9 +156,9 @@ def bits(value, lo, n):
 
 
 class F411:
-    def __init__(self, elf_bytes, opts, build_dir):
+    def __init__(self, target, opts, build_dir):
         self.opts = opts
-        self.elf = Elf(elf_bytes)
+        self.target = target
         self.halted = None
         self.warnings = {}
         self.touched = {}
@@ -178,27 +179,22 @@ class F411:
         self.clocks = {'sysclk': HSI_HZ, 'source': 'HSI'}
         self.reads_of_cyccnt = 0
 
-        rtt_at = self.elf.symbol('_SEGGER_RTT')
-        if rtt_at is None:
-            raise ElfError('no _SEGGER_RTT symbol: the firmware does not log over RTT (defmt-rtt)')
+        rtt_at = target.rtt
         self.rtt = RttReader(lambda a, n: self.uc.mem_read(a, n),
                              lambda a, b: self.uc.mem_write(a, b), rtt_at, SRAM, SRAM_SIZE)
         # The C side reads the write offset at every pin change from the start (the control
         # block is in .data, so it is in place once the reset handler has copied .data).
         self.cvar('fp_rtt_wroff_at', ctypes.c_uint32).value = self.rtt.write_offset_at
         self.cvar('fp_rtt_rdoff_at', ctypes.c_uint32).value = self.rtt.read_offset_at
-        strings = self.elf.defmt_strings()
-        if not strings:
-            raise ElfError('no defmt format strings in the .defmt section')
-        self.frame_format = find_format(strings, 'frame m=')
-        self.start_format = find_format(strings, 'start m=')
-        self.digest_format = find_format(strings, 'digest m=')
-        self.final_format = find_format(strings, 'final m=')
+        self.frame_format = target.formats.get('frame')
+        self.start_format = target.formats.get('start')
+        self.digest_format = target.formats.get('digest')
+        self.final_format = target.formats.get('final')
         if opts.every and (self.digest_format is None or self.final_format is None):
-            raise ElfError('--every needs the firmware\'s "digest m=..." and "final m=..." log '
+            raise TargetError('--every needs the firmware\'s "digest m=..." and "final m=..." log '
                            'lines, and its ELF lacks one')
         if opts.matches is not None and self.start_format is None:
-            raise ElfError('--matches needs the firmware\'s "start m=..." log line, and its ELF has none')
+            raise TargetError('--matches needs the firmware\'s "start m=..." log line, and its ELF has none')
         self.log_frames = 0
         self.starts = 0
         self.frames = 0
@@ -255,9 +251,8 @@ class F411:
             if st != 0:
                 raise RuntimeError(f'uc_hook_add for {what} failed ({st})')
 
-        writers = [sym for sym in self.elf.symbols
-                   if sym.kind == 2 and 'stm32f4xx_hal3spi' in sym.name and '9spi_write' in sym.name]
-        self.spi_path = 'slices' if len(writers) == 1 and not self.opts.spi_registers else 'registers'
+        writer = self.target.functions.get('spi_write')
+        self.spi_path = 'slices' if writer is not None and not self.opts.spi_registers else 'registers'
         if self.spi_path == 'slices':
             # Every byte goes through one routine: SPI1's registers as memory (SR reads TXE|RXNE),
             # the slices taken at the routine's entry.
@@ -269,7 +264,7 @@ class F411:
                 raise RuntimeError(f'uc_mmio_map beside SPI1 failed ({st})')
             uc.mem_write(SPI1 + 0x08, struct.pack('<I', 0x0003))
             uc.mem_write(SPI1 + 0x10, struct.pack('<I', 7))
-            self.spi_write_at = writers[0].value & ~1
+            self.spi_write_at = writer
             code_hook(fp.spi_capture, self.spi_write_at, self.spi_write_at, 'SPI1')
         else:
             # Register by register (the routine inlined, or --spi-registers).
@@ -293,20 +288,19 @@ class F411:
 
     def load(self):
         loaded = 0
-        for s in self.elf.segments:
-            if s.filesz == 0:
+        for a, data in self.target.segments:
+            if not data:
                 continue
-            a = s.paddr
-            if FLASH <= a and a + s.filesz <= FLASH + FLASH_SIZE:
-                ctypes.memmove(ctypes.addressof(self.flash) + (a - FLASH), s.data, s.filesz)
-            elif SRAM <= a and a + s.filesz <= SRAM + SRAM_SIZE:
-                self.uc.mem_write(a, s.data)
+            if FLASH <= a and a + len(data) <= FLASH + FLASH_SIZE:
+                ctypes.memmove(ctypes.addressof(self.flash) + (a - FLASH), data, len(data))
+            elif SRAM <= a and a + len(data) <= SRAM + SRAM_SIZE:
+                self.uc.mem_write(a, data)
             else:
-                raise ElfError(f'a loadable segment at 0x{a:x} ({s.filesz} bytes) is neither in '
-                               'flash nor in SRAM')
-            loaded += s.filesz
+                raise TargetError(f'a loadable segment at 0x{a:x} ({len(data)} bytes) is neither in '
+                                  'flash nor in SRAM')
+            loaded += len(data)
         if loaded == 0:
-            raise ElfError('no loadable segment with data')
+            raise TargetError('no loadable segment with data')
         self.loaded_bytes = loaded
 
     def start_core(self):
@@ -314,10 +308,10 @@ class F411:
         table (VTOR 0)."""
         sp, pc = struct.unpack('<II', self.flash.raw[:8])
         if not SRAM <= sp <= SRAM + SRAM_SIZE or sp & 3:
-            raise ElfError(f'the initial stack pointer at 0x{FLASH:x} is 0x{sp:x}: not in SRAM '
+            raise TargetError(f'the initial stack pointer at 0x{FLASH:x} is 0x{sp:x}: not in SRAM '
                            '(no vector table there?)')
         if not pc & 1 or not (FLASH <= pc < FLASH + FLASH_SIZE or pc < FLASH_SIZE):
-            raise ElfError(f'the reset vector at 0x{FLASH + 4:x} is 0x{pc:x}: not a Thumb address '
+            raise TargetError(f'the reset vector at 0x{FLASH + 4:x} is 0x{pc:x}: not a Thumb address '
                            'in flash')
         self.uc.reg_write(A.UC_ARM_REG_MSP, sp)
         self.uc.reg_write(A.UC_ARM_REG_SP, sp)
@@ -328,8 +322,8 @@ class F411:
     def where(self):
         pc = self.uc.reg_read(A.UC_ARM_REG_PC)
         lr = self.uc.reg_read(A.UC_ARM_REG_LR)
-        return (f'pc=0x{pc:08x} {self.elf.function_at(pc)}, '
-                f'lr=0x{lr:08x} {self.elf.function_at(lr & ~1)}')
+        return (f'pc=0x{pc:08x} {self.target.function_at(pc)}, '
+                f'lr=0x{lr:08x} {self.target.function_at(lr & ~1)}')
 
     def halt(self, kind, status, message):
         if self.halted is None:
@@ -370,20 +364,20 @@ class F411:
             handler = struct.unpack('<I', bytes(uc.mem_read(vtor + 12, 4)))[0]
         except U.UcError:
             handler = 0
-        entry = f'HardFault handler 0x{handler:08x} {self.elf.function_at(handler & ~1)} (VTOR 0x{vtor:08x})'
+        entry = f'HardFault handler 0x{handler:08x} {self.target.function_at(handler & ~1)} (VTOR 0x{vtor:08x})'
         if intno == 1 and op >> 8 == 0xde:
             self.halt('hardfault', 1, f'HardFault: udf #{op & 0xff} at 0x{pc:08x} '
-                      f'{self.elf.function_at(pc)} (panic-probe ends a panic this way); {entry}')
+                      f'{self.target.function_at(pc)} (panic-probe ends a panic this way); {entry}')
         elif intno == 1:
             self.halt('hardfault', 1, f'HardFault: undefined instruction 0x{op:04x} at 0x{pc:08x} '
-                      f'{self.elf.function_at(pc)}; {entry}')
+                      f'{self.target.function_at(pc)}; {entry}')
         elif intno == 7:
             self.halt('breakpoint', 1, f'bkpt at 0x{pc:08x}: the core halts, as under a probe')
         elif intno == 17:
             self.halt('hardfault', 1, f'UsageFault (NOCP): a coprocessor (FPU) instruction at '
-                      f'0x{pc:08x} {self.elf.function_at(pc)} with CPACR not enabling it; {entry}')
+                      f'0x{pc:08x} {self.target.function_at(pc)} with CPACR not enabling it; {entry}')
         else:
-            self.halt('exception', 1, f'exception {intno} at 0x{pc:08x} {self.elf.function_at(pc)}; {entry}')
+            self.halt('exception', 1, f'exception {intno} at 0x{pc:08x} {self.target.function_at(pc)}; {entry}')
 
     def touch(self, name):
         self.touched[name] = self.touched.get(name, 0) + 1
@@ -900,7 +894,7 @@ class F411:
             c = self.cvar
             pc, lr = c('fp_min_sp_pc', ctypes.c_uint32).value, c('fp_min_sp_lr', ctypes.c_uint32).value
             deep = {'deepest': {'sp': c('fp_min_sp', ctypes.c_uint32).value,
-                                'pc': self.elf.function_at(pc), 'lr': self.elf.function_at(lr & ~1)}}
+                                'pc': self.target.function_at(pc), 'lr': self.target.function_at(lr & ~1)}}
         return {**deep,
             'instructions': self.cycles() if self.opts.count else None,
             'loadedBytes': self.loaded_bytes,
