@@ -241,14 +241,23 @@ fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
         silent: (elf, "1000"),
         timeout: "1",
     }
-    .check(|elf| {
-        let target = root().join("target/xtask-pico/bad-input.target.json");
-        pico::write_target(elf, true, &target)?;
-        let mut node = Command::new("timeout");
-        node.args(["-k", "5", "60", "node"])
-            .arg(root().join(pico::EMULATOR).join("pico.mjs"))
-            .arg("--target")
-            .arg(target);
-        Ok(node)
+    .check(|elf, args| {
+        let mut run = Run {
+            own: pico::Options::default(),
+            ..Run::new(elf, 60)
+        };
+        for pair in args.chunks(2) {
+            match pair {
+                ["--silence", n] => run.own.silence = Some(n.parse()?),
+                ["--matches", n] => run.matches = Some(n.parse()?),
+                ["--timeout", s] => run.timeout_s = s.parse()?,
+                _ => anyhow::bail!("no such option for the Pico's run: {pair:?}"),
+            }
+        }
+        let ran = run.go()?;
+        Ok((
+            Some(ran.status),
+            format!("{}\n{}", ran.messages.join("\n"), ran.why()),
+        ))
     })
 }

@@ -364,7 +364,17 @@ fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
         silent: (&silent, "2"),
         timeout: "2",
     }
-    .check(|elf| Run::new(elf, 60).command(&summary))
+    .check(|elf, args| {
+        let out = Run::new(elf, 60)
+            .command(&summary)?
+            .args(args)
+            .output()
+            .context("cannot start the emulator")?;
+        Ok((
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ))
+    })
 }
 
 /// The raw image `flash --board stm32f411 --dfu` writes is the ELF's flash contents.
