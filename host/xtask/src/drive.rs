@@ -155,6 +155,10 @@ pub struct Plan<'a> {
     pub timeout_s: u32,
     /// Emulated cycles without a log line before the run is stopped.
     pub silence: u64,
+    /// Seconds of wall clock without a log line before the run is stopped.
+    pub silence_s: Option<u32>,
+    /// Stop once this many frames have been announced.
+    pub frames_max: Option<u32>,
 }
 
 /// Why the run ended, as the harnesses said it before: `kind`, exit `status`, `message`.
@@ -211,6 +215,13 @@ impl<L: Write> Log<'_, L> {
             match rtt::up_channel(&block) {
                 Ok(Some(up)) => {
                     probe.write(self.plan.rtt + rtt::FLAGS, &up.blocking_flags.to_le_bytes())?;
+                    let rtt = self.plan.rtt;
+                    probe.ask(&format!(
+                        "watch {} {} {}",
+                        rtt + rtt::WRITE_OFFSET,
+                        rtt + rtt::READ_OFFSET,
+                        up.size
+                    ))?;
                     self.up = Some(up);
                 }
                 Ok(None) => return Ok(false),
@@ -293,8 +304,11 @@ impl<L: Write> Log<'_, L> {
         let m = rtt::u32_at(&decoded, 0).unwrap_or(0);
         let t = rtt::u32_at(&decoded, 4).map_or(-1, i64::from);
         if index.is_some() && (index == f.start || index == f.digest || index == f.fin) {
+            // Where a frame's bus traffic starts: the loop draws frame 0 after "start", turn t's
+            // frame after "digest t" and the result screen after "final".
             let kind = if index == f.fin { "result" } else { "game" };
-            probe.ask(&format!("mark {m} {kind}"))?;
+            let turn = if index == f.start { 0 } else { t.max(0) };
+            probe.ask(&format!("mark {m} {turn} {kind}"))?;
         }
         if index.is_some() && index == f.start {
             self.starts += 1;
@@ -310,6 +324,15 @@ impl<L: Write> Log<'_, L> {
         if index.is_some() && index == f.frame {
             self.capture(probe, m, t, true, cycles)?;
             self.frames += 1;
+            if let Some(limit) = self.plan.frames_max {
+                if self.frames >= u64::from(limit) {
+                    let mut out = encoded.to_vec();
+                    out.push(0);
+                    self.emit(&out);
+                    self.halted = halt("done", 0, format!("{limit} frames announced"));
+                    return Ok(());
+                }
+            }
         } else if let Some(every) = self.plan.every {
             if index.is_some() && (index == f.digest || index == f.fin) {
                 // The loop logs a turn's digest before it draws that turn: at "digest t" the panel
@@ -400,6 +423,7 @@ pub fn run<R: BufRead, W: Write, L: Write>(
     l.emit(&[0]); // defmt-rtt's leading frame separator
     probe.ask(&format!("watch {}", plan.rtt + rtt::WRITE_OFFSET))?;
     let mut last_log = 0u64;
+    let mut last_log_at = Instant::now();
     let mut cycles = 0u64;
     while l.halted.is_none() {
         if started.elapsed().as_secs_f64() > f64::from(plan.timeout_s) {
@@ -410,7 +434,11 @@ pub fn run<R: BufRead, W: Write, L: Write>(
             );
             break;
         }
-        let budget = CHUNK.min(plan.silence.saturating_sub(cycles - last_log).max(1));
+        let budget = CHUNK.min(
+            plan.silence
+                .saturating_sub(cycles.saturating_sub(last_log))
+                .max(1),
+        );
         let run = format!("run {budget}");
         let r = match l.read_back.take() {
             Some(w) => probe.ask_after(&l.read_offset_command(w), &run)?,
@@ -435,6 +463,7 @@ pub fn run<R: BufRead, W: Write, L: Write>(
                 l.stops += 1;
                 if l.drain(probe, value, cycles)? {
                     last_log = cycles;
+                    last_log_at = Instant::now();
                 }
             }
             Some("budget") => {}
@@ -443,15 +472,8 @@ pub fn run<R: BufRead, W: Write, L: Write>(
         if l.out_broken && l.halted.is_none() {
             l.halted = halt("output", 2, "the log's reader (defmt-print) went away");
         }
-        if l.halted.is_none() && cycles - last_log > plan.silence {
-            l.halted = halt(
-                "silent",
-                3,
-                format!(
-                    "the firmware has logged nothing for {} emulated cycles",
-                    plan.silence
-                ),
-            );
+        if l.halted.is_none() {
+            l.halted = plan.silent(cycles.saturating_sub(last_log), last_log_at);
         }
     }
     if !l.done() && l.halted.as_ref().is_some_and(|h| h.kind != "target") {
@@ -499,6 +521,31 @@ impl<L> Log<'_, L> {
 }
 
 impl Plan<'_> {
+    /// Why the run stops when the firmware has logged nothing for `cycles` emulated cycles and
+    /// since `last`.
+    fn silent(&self, cycles: u64, last: Instant) -> Option<Halt> {
+        if let Some(s) = self.silence_s {
+            if last.elapsed().as_secs_f64() > f64::from(s) {
+                return halt(
+                    "silent",
+                    3,
+                    format!("the firmware has logged nothing for {s} s of wall clock"),
+                );
+            }
+        }
+        if cycles > self.silence {
+            return halt(
+                "silent",
+                3,
+                format!(
+                    "the firmware has logged nothing for {} emulated cycles",
+                    self.silence
+                ),
+            );
+        }
+        None
+    }
+
     /// Why the firmware cannot be run as planned: the log lines `matches` or `every` need are
     /// not in its ELF.
     fn unplayable(&self) -> Option<Halt> {
@@ -583,6 +630,7 @@ mod tests {
             r#"{"stop":"watch","cycles":10,"value":3}"#.to_owned(), // run
             format!(r#"{{"hex":"{}"}}"#, hex(&block)),              // read block
             "{}".to_owned(),                                        // write flags
+            "{}".to_owned(),                                        // watch the ring
             format!(r#"{{"hex":"{}"}}"#, hex(&frame)),              // read ring
             "{}".to_owned(),                                        // write RdOff
             "{}".to_owned(),                                        // mark
@@ -604,13 +652,15 @@ mod tests {
             every: None,
             timeout_s: 60,
             silence: 1000,
+            silence_s: None,
+            frames_max: None,
         };
         let mut log = Vec::new();
         let s = run(&mut p, &plan, &mut log).unwrap();
         assert_eq!(
             String::from_utf8(p.commands).unwrap(),
             "watch 536870948\nrun 1000\nread 536870912 48\nwrite 536870956 02000000\n\
-             read 536871936 3\nmark 0 game\nwrite 536870952 03000000\nrun 1000\n\
+             watch 536870948 536870952 16\nread 536871936 3\nmark 0 0 game\nwrite 536870952 03000000\nrun 1000\n\
              read 536870948 4\nsummary\nquit\n"
         );
         assert_eq!(

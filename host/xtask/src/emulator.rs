@@ -3,7 +3,6 @@
 //! summary and its frames ([`Run::go`]), the boot line's run options, and the checks both boards
 //! pass (a panic's log and HardFault, bad input rejected with a message).
 
-use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -172,24 +171,28 @@ pub trait Harness: Default + Sized {
     /// The options of a run that ends soon after the log falls silent, as `panic-test`'s does
     /// after its HardFault.
     fn silenced() -> Self;
-    /// The harness's command line for `run` (without the output plumbing): [`Run::common`] and
-    /// the board's own options; an error when what it needs from the ELF cannot be had. Files it
-    /// writes for the harness go beside `summary`, named `summary` with another extension
-    /// ([`Run::go`] removes `.target.json`).
+    /// The harness's command line for `run`: the program under [`Run::timeout`], given the
+    /// target file it writes from the ELF at `summary` with the extension `.target.json` (read
+    /// back by [`Run::go`] for the run's plan, and removed), and the board's own options; an error
+    /// when what it needs from the ELF cannot be had.
     fn command(run: &Run<'_, Self>, summary: &Path) -> Result<Command>;
     /// What the harness left in the frames folder `dir` made into the PNG frames that
     /// frames.jsonl names (a harness that hands back frame buffers); by default nothing to do.
     fn pictures(_dir: &Path) -> Result<()> {
         Ok(())
     }
-    /// Whether the harness is driven as a debug probe ([`crate::drive`]: xtask reads the log,
-    /// decides the pictures and the stop; the command line then gives only what to load, and
-    /// writes the `.target.json` file the run's plan is read from) rather than running on its own
-    /// with its log on stdout.
-    const PROBE: bool = false;
-    /// With [`Self::PROBE`]: the emulated cycles without a log line before the run is stopped.
+    /// The emulated cycles without a log line before the run is stopped.
     fn silence(&self) -> u64 {
         1_000_000_000
+    }
+    /// The seconds of wall clock without a log line before the run is stopped (none: only the
+    /// cycles count).
+    fn silence_s(&self) -> Option<u32> {
+        None
+    }
+    /// Stop once this many frames have been announced.
+    fn frames_max(&self) -> Option<u32> {
+        None
     }
 }
 
@@ -226,108 +229,23 @@ impl<'a, H: Harness> Run<'a, H> {
         }
     }
 
-    /// The harness's command line (without the output plumbing).
+    /// The harness's command line.
     pub fn command(&self, summary: &Path) -> Result<Command> {
         H::command(self, summary)
     }
 
-    /// `timeout` (30 s after the harness's own limit) of `program script` with the options both
-    /// harnesses take; each board adds its own (and how it gets the ELF).
-    pub fn common(&self, program: impl AsRef<OsStr>, script: &Path, summary: &Path) -> Command {
+    /// `timeout`, 30 s after the run's own limit (which xtask keeps), to put a harness under.
+    pub fn timeout(&self) -> Command {
         let mut cmd = Command::new("timeout");
-        cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()])
-            .arg(program)
-            .arg(script)
-            .arg("--summary")
-            .arg(summary)
-            .args(["--timeout", &self.timeout_s.to_string()]);
-        if let Some(n) = self.matches {
-            cmd.args(["--matches", &n.to_string()]);
-        }
-        if let Some(dir) = self.frames {
-            cmd.arg("--frames").arg(dir);
-        }
-        if let Some(n) = self.every {
-            cmd.args(["--every", &n.max(1).to_string()]);
-        }
+        cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()]);
         cmd
-    }
-
-    /// Runs the harness with its log decoded.
-    pub fn go(&self) -> Result<Ran> {
-        if H::PROBE {
-            return self.go_probe();
-        }
-        let started = std::time::Instant::now();
-        let summary_path = std::env::temp_dir().join(format!(
-            "arena-{}-{}-{}.json",
-            H::TAG,
-            std::process::id(),
-            started.elapsed().as_nanos()
-        ));
-        let _ = std::fs::remove_file(&summary_path);
-        let target_path = summary_path.with_extension("target.json");
-        let mut child = self
-            .command(&summary_path)?
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .context(H::CANNOT_START)?;
-        let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
-            bail!("no stdout/stderr from the emulator");
-        };
-        let messages = std::thread::spawn(move || {
-            BufReader::new(err)
-                .lines()
-                .map_while(Result::ok)
-                .inspect(|l| eprintln!("{l}"))
-                .collect::<Vec<_>>()
-        });
-        let (mut print, decoded) = log::decode(self.elf, out)?;
-        let lines = log::read_lines(decoded, self.echo, |line| {
-            if let Some(tap) = &self.tap {
-                let _ = tap.send(line.to_owned());
-            }
-            Ok(())
-        })?;
-        let status = child.wait()?.code().unwrap_or(-1);
-        let _ = print.wait();
-        let messages = messages.join().unwrap_or_default();
-        let summary: Value = std::fs::read_to_string(&summary_path)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or(Value::Null);
-        let _ = std::fs::remove_file(&summary_path);
-        let _ = std::fs::remove_file(&target_path);
-        if status == 124 || status == 137 {
-            bail!(
-                "the emulated {} did not stop within {} s (killed)",
-                H::BOARD,
-                self.timeout_s + 30
-            );
-        }
-        let frames = match self.frames {
-            Some(dir) => {
-                H::pictures(dir)?;
-                frames(dir, &lines)?
-            }
-            None => Vec::new(),
-        };
-        Ok(Ran {
-            status,
-            lines,
-            frames,
-            summary,
-            messages,
-            seconds: started.elapsed().as_secs_f64(),
-        })
     }
 }
 
 impl<H: Harness> Run<'_, H> {
-    /// [`Run::go`] for a harness driven as a probe: the driver on a thread of its own, the log's
-    /// bytes through a pipe to `defmt-print`, the decoded lines read here.
-    fn go_probe(&self) -> Result<Ran> {
+    /// Runs the harness, driven as a debug probe ([`crate::drive`]) on a thread of its own, the
+    /// log's bytes through a pipe to `defmt-print`, the decoded lines read here.
+    pub fn go(&self) -> Result<Ran> {
         let started = std::time::Instant::now();
         let summary_path = std::env::temp_dir().join(format!(
             "arena-{}-{}-{}.json",
@@ -440,6 +358,7 @@ impl<H: Harness> Run<'_, H> {
             .context("no rtt address in the target file")?;
         let (matches, every, timeout_s, silence) =
             (self.matches, self.every, self.timeout_s, self.own.silence());
+        let (silence_s, frames_max) = (self.own.silence_s(), self.own.frames_max());
         let formats = crate::drive::Formats::of(target);
         Ok(std::thread::spawn(move || {
             let plan = crate::drive::Plan {
@@ -450,6 +369,8 @@ impl<H: Harness> Run<'_, H> {
                 every,
                 timeout_s,
                 silence,
+                silence_s,
+                frames_max,
             };
             let out = crate::drive::run(&mut probe, &plan, std::io::BufWriter::new(log));
             probe.quit();
@@ -475,14 +396,17 @@ fn said(child: &mut std::process::Child) -> Result<std::thread::JoinHandle<Vec<S
 /// How a probe-driven run ended, in the words the harnesses used for it.
 fn last_word(summary: &Value) -> String {
     format!(
-        "emulator: {}{}; {} cycles in {:.1} s, {} log frames, {} frames announced",
+        "emulator: {}{}; {}{:.1} s, {} log frames, {} frames announced",
         if summary["kind"] == "done" {
             ""
         } else {
             "stopped: "
         },
         summary["message"].as_str().unwrap_or(""),
-        summary["cycles"],
+        summary["cycles"]
+            .as_u64()
+            .or(summary["instructions"].as_u64())
+            .map_or(String::new(), |n| format!("{n} cycles in ")),
         summary["wallSeconds"].as_f64().unwrap_or(0.0),
         summary["logFrames"],
         summary["frames"]

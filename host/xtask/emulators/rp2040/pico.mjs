@@ -15,7 +15,8 @@
 //   `pace.inImage` gives).
 //
 // Once loaded it says {"ready":true}; then, each command's reply (an {"error": "..."} for a bad one):
-//   watch ADDR         a watchpoint on the word at ADDR (a store to it stops `run`)      {}
+//   watch ADDR ...     a watchpoint on the word at ADDR (a store to it stops `run`; what
+//                      follows, a ring's read offset and size, is not needed here)      {}
 //   run CYCLES         runs until the watched word is written, the core halts (a fault, a
 //                      lock-up, a missing ROM function) or CYCLES cycles have passed:
 //                      {"stop": "watch"|"budget"|"halt", "cycles": N, "value": the watched
@@ -24,8 +25,8 @@
 //   write ADDR HEX     {} (SRAM)
 //   display            {"ext": "pgm", "hex": the OLED's 128x64 picture as a binary PGM, 0 off and
 //                      the contrast's gray on; xtask writes the PNG}
-//   mark M game|result the I2C bus's frame of match M starts here (the counts per frame are in
-//                      the summary's `bus`)                                             {}
+//   mark M T game|result  the I2C bus's frame of match M (turn T) starts here (the counts per
+//                      frame are in the summary's `bus`)                                {}
 //   summary            what the hardware did: cycles, loading, the ROM, I2C, the OLED, the bus
 //   quit               the emulator's warnings on stderr, then exit 0 (also at the end of stdin)
 // ADDR, LEN, CYCLES and M are decimal. Exit status 2 when the target or the UF2 file is bad.
@@ -108,8 +109,9 @@ function answer(pico, line) {
     case 'display':
       return { ext: 'pgm', hex: framePgm(pico.oled.picture(), WIDTH, HEIGHT, pico.oled.onLevel).toString('hex') };
     case 'mark':
-      if (args[1] !== 'game' && args[1] !== 'result') throw new ProbeError(`mark: the frame is "game" or "result", not ${args[1]}`);
-      pico.busBoundary(number(args[0], 'the match'), args[1]);
+      if (args[2] !== 'game' && args[2] !== 'result') throw new ProbeError(`mark: the frame is "game" or "result", not ${args[2]}`);
+      number(args[1], 'the turn');
+      pico.busBoundary(number(args[0], 'the match'), args[2]);
       return {};
     case 'summary':
       return pico.summary();

@@ -46,7 +46,8 @@ pub fn emulate(release: &Path) -> Result<()> {
 }
 
 /// The harness: its Node packages there (`cargo xtask setup` installs them), its unit tests
-/// passed (the ROM, the SSD1306 model, the target file, rzCOBS, the frame buffer as PGM).
+/// passed (the ROM, the SSD1306 model, the target file, the probe's watchpoint and memory, the
+/// frame buffer as PGM).
 fn harness() -> Result<()> {
     crate::setup::node_packages()?;
     tools::status(

@@ -68,18 +68,13 @@ impl crate::emulator::Harness for Options<'_> {
         let script = root().join(EMULATOR).join("pico.mjs");
         let target = summary.with_extension("target.json");
         write_target(run.elf, run.own.uf2.is_none(), &target)?;
-        let mut node = Command::new("timeout");
-        node.args(["-k", "5", &(run.timeout_s + 30).to_string(), "node"])
-            .arg(&script)
-            .arg("--target")
-            .arg(&target);
+        let mut node = run.timeout();
+        node.arg("node").arg(&script).arg("--target").arg(&target);
         if let Some(uf2) = run.own.uf2 {
             node.arg("--uf2").arg(uf2);
         }
         Ok(node)
     }
-
-    const PROBE: bool = true;
 
     fn silence(&self) -> u64 {
         self.silence.unwrap_or(1_000_000_000)

@@ -119,7 +119,7 @@ pub fn emulate(release: &Path) -> Result<()> {
 }
 
 /// The harness: its venv with Unicorn set up, its unit tests passed (the ST7789 model, the target
-/// file's reader, rzCOBS, RTT).
+/// file's reader).
 fn harness() -> Result<()> {
     crate::setup::stm32_emulator()?;
     tools::status(
@@ -354,7 +354,6 @@ fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
     let dir = root().join("target/xtask-stm32f411");
     let silent = dir.join("silent.elf");
     silent_firmware(elf, &silent)?;
-    let summary = dir.join("bad-summary.json");
     emulator::BadInput {
         name: "the F411 emulator",
         dir: &dir,
@@ -365,14 +364,19 @@ fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
         timeout: "2",
     }
     .check(|elf, args| {
-        let out = Run::new(elf, 60)
-            .command(&summary)?
-            .args(args)
-            .output()
-            .context("cannot start the emulator")?;
+        let mut run = Run::new(elf, 60);
+        for pair in args.chunks(2) {
+            match pair {
+                ["--silence", n] => run.own.silence_s = Some(n.parse()?),
+                ["--matches", n] => run.matches = Some(n.parse()?),
+                ["--timeout", s] => run.timeout_s = s.parse()?,
+                _ => anyhow::bail!("no such option for the F411's run: {pair:?}"),
+            }
+        }
+        let ran = run.go()?;
         Ok((
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr).into_owned(),
+            Some(ran.status),
+            format!("{}\n{}", ran.messages.join("\n"), ran.why()),
         ))
     })
 }
