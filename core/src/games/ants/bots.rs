@@ -746,9 +746,27 @@ mod tests {
         assert_eq!(p.byte(FREE, 1), 0b10000);
         p.clear(FREE);
         assert!(!p.get(FREE, 12) && p.get(SEEN, 0));
+        // A bit set off leaves its byte's others as they are.
+        for sq in [8, 9, 10] {
+            p.set(FREE, sq, true);
+        }
+        p.set(FREE, 9, false);
+        assert_eq!(p.byte(FREE, 1), 0b101);
+        p.set(FREE, 9, false);
+        assert_eq!(p.byte(FREE, 1), 0b101);
         let mut bits = 0b1010_0100u8;
         let taken: [Option<usize>; 4] = core::array::from_fn(|_| take_lowest(&mut bits));
         assert_eq!(taken, [Some(2), Some(5), Some(7), None]);
+    }
+
+    /// The ants (of a list by square) on a square: none, one, or all that share it.
+    #[test]
+    fn ants_on_a_square_are_found_in_the_sorted_list() {
+        let mine = [3u16, 5, 5, 9];
+        assert_eq!(ants_on(&mine, 5), 1..3);
+        assert_eq!(ants_on(&mine, 9), 3..4);
+        assert_eq!(ants_on(&mine, 3), 0..1);
+        assert!(ants_on(&mine, 4).is_empty() && ants_on(&mine, 10).is_empty());
     }
 
     /// A field spreads a breadth-first search a distance at a time, reading only the bytes of

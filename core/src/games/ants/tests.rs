@@ -25,6 +25,14 @@ fn game(text: &str, seed: u64) -> G {
 /// A board with no ants and no food left, for staging a position.
 fn empty(text: &str) -> G {
     let mut g = game(text, 1);
+    clear(&mut g);
+    g
+}
+
+/// No ants and no food left on `g`, of any build.
+fn clear<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &mut AntsGame<SQ, A, F, H, O>,
+) {
     for sq in 0..g.rows as usize * g.cols as usize {
         if g.map[sq] != WATER {
             g.map[sq] = LAND;
@@ -36,15 +44,19 @@ fn empty(text: &str) -> G {
     g.ants.clear();
     g.food.clear();
     g.ant_count = [0; 10];
-    g
 }
 
 fn sq(g: &G, r: i32, c: i32) -> usize {
     g.sq_of(r, c)
 }
 
-fn put_ant(g: &mut G, r: i32, c: i32, owner: u8) {
-    let s = sq(g, r, c);
+fn put_ant<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    g: &mut AntsGame<SQ, A, F, H, O>,
+    r: i32,
+    c: i32,
+    owner: u8,
+) {
+    let s = g.sq_of(r, c);
     let id = g.next_ant;
     g.next_ant += 1;
     g.ant_at[s] = g.ants.len() as u16;
@@ -1168,5 +1180,392 @@ fn strong_never_steps_from_safety_into_danger() {
     let g = staged(&[(7, 3, 0), (2, 8, 1)]);
     for orders in bot_orders(&g, "strong") {
         assert_eq!(orders, [order(7, 3, Dir::E)]);
+    }
+}
+
+// ---- Food placed as the official engine places it ----
+
+/// 8 x 9, symmetric under one mirror only (row `r` to row `7 - r`: player 0's hill at (1,2),
+/// player 1's at (6,2)); the squares of rows 3 and 4 (and of rows 0 and 7, across the edge) are
+/// next to their mirror image, so their food sets are dropped (too close).
+const MIRROR: &str = "rows 8\ncols 9\nplayers 2\nm .....%...\nm ..0.%....\nm .......%.\nm %........\nm %........\nm .......%.\nm ..1.%....\nm .....%...\n";
+
+/// 4 x 4, four players with two hills each on every square of even `row + col` (player 0 on
+/// (0,0) and (2,2), 1 on (0,2) and (2,0), 2 on (1,1) and (3,3), 3 on (1,3) and (3,1)): each
+/// of a player's two hills matches player 0's first one in all eight orientations, so there
+/// are 16 options a player and 16^3 = 4,096 combinations, `MAX_SYMMETRIES` exactly (144 of them
+/// hold with the test food).
+const QUAD: &str = "rows 4\ncols 4\nplayers 4\nm 0.1.\nm .2.3\nm 1.0.\nm .3.2\n";
+
+/// Every food `g` places in `turns` turns without orders (the ants hold), as `(turn, row,
+/// column)` sorted: the initial food (turn 0) and each turn's.
+fn food_placed(mut g: G, turns: u16) -> Vec<(u16, i32, i32)> {
+    let mut placed = Vec::new();
+    let none: [&[Order]; 10] = [&[]; 10];
+    loop {
+        for f in g.food().iter().filter(|f| f.start_turn == g.turn) {
+            let (r, c) = g.row_col(f.sq as usize);
+            placed.push((g.turn, r, c));
+        }
+        if g.turn >= turns || g.over {
+            break;
+        }
+        g.play_turn(
+            &none[..g.players as usize],
+            crate::SeatSet::EMPTY,
+            |_, _, _| {},
+        );
+    }
+    placed.sort_unstable();
+    placed
+}
+
+/// `MIRROR`, engine seed 2, 150 turns: the official engine's food (see below).
+#[rustfmt::skip]
+const MIRROR_2_FOOD: [(u16, i32, i32); 54] = [
+    (0, 1, 3), (0, 2, 4), (0, 2, 6), (0, 5, 4), (0, 5, 6), (0, 6, 3), (2, 2, 8), (2, 5, 8),
+    (4, 2, 3), (4, 5, 3), (6, 2, 0), (6, 5, 0), (8, 1, 8), (8, 6, 8), (11, 1, 5), (11, 6, 5),
+    (13, 1, 0), (13, 6, 0), (15, 2, 2), (15, 5, 2), (17, 1, 6), (17, 6, 6), (19, 2, 5), (19, 5, 5),
+    (20, 1, 3), (20, 6, 3), (26, 1, 1), (26, 6, 1), (28, 1, 7), (28, 6, 7), (30, 2, 1), (30, 5, 1),
+    (33, 1, 1), (33, 6, 1), (35, 2, 2), (35, 5, 2), (51, 1, 3), (51, 6, 3), (64, 2, 2), (64, 5, 2),
+    (66, 1, 3), (66, 6, 3), (73, 1, 1), (73, 6, 1), (102, 1, 3), (102, 6, 3), (113, 2, 2), (113, 5, 2),
+    (124, 1, 1), (124, 6, 1), (126, 1, 3), (126, 6, 3), (150, 1, 1), (150, 6, 1),
+];
+/// `walls()`, engine seed 4, 60 turns: the official engine's food.
+#[rustfmt::skip]
+const WALLS_4_FOOD: [(u16, i32, i32); 24] = [
+    (0, 0, 2), (0, 0, 23), (0, 1, 2), (0, 2, 1), (0, 6, 14), (0, 17, 9), (0, 21, 22), (0, 22, 21),
+    (0, 23, 0), (0, 23, 21), (5, 9, 13), (5, 14, 10), (10, 6, 6), (10, 17, 17), (19, 5, 9), (19, 18, 14),
+    (33, 7, 2), (33, 16, 21), (42, 7, 19), (42, 16, 4), (47, 0, 22), (47, 23, 1), (56, 3, 15), (56, 20, 8),
+];
+
+/// The food of these games is the official engine's (aichallenge 4237971f `ants.py`, run
+/// unmodified under Python 3.11: `Ants(options)` with the `playgame.py` defaults and the
+/// engine seed, then `start_game` and, each turn, the engine loop's `shuffle` of the bots,
+/// `start_turn`, `do_moves` with no orders and `finish_turn`; the lists are its `all_food`,
+/// `(start_turn, row, col)` sorted). They go through the map's symmetry (one orientation on
+/// `MIRROR` and `walls`, 144 of 4,096 on `QUAD`), the food sets (the dropped ones, the
+/// starting ones within sight of a hill on the 24 x 24 `walls`), the deque cycling them (54
+/// food in 150 turns on `MIRROR`: the deque comes round) and placement.
+#[test]
+fn food_is_placed_where_and_when_the_official_engine_places_it() {
+    assert_eq!(food_placed(game(MIRROR, 2), 150), MIRROR_2_FOOD);
+    assert_eq!(food_placed(game(&walls(), 4), 60), WALLS_4_FOOD);
+    let all_eight = [
+        (0, 1),
+        (0, 3),
+        (1, 0),
+        (1, 2),
+        (2, 1),
+        (2, 3),
+        (3, 0),
+        (3, 2),
+    ];
+    for (seed, want) in [
+        (2, &all_eight[..]),
+        (3, &all_eight[..]),
+        (8, &[(0, 1), (0, 3), (2, 1), (2, 3)]),
+    ] {
+        let want: Vec<_> = want.iter().map(|&(r, c)| (0, r, c)).collect();
+        assert_eq!(food_placed(game(QUAD, seed), 0), want, "QUAD, seed {seed}");
+    }
+}
+
+/// `Game::seats` is the map's number of players; `Game::turn` the turns played.
+#[test]
+fn seats_are_the_maps_players_and_turn_counts_the_turns_played() {
+    let mut g = game(OPEN, 2);
+    assert_eq!(Game::seats(&g), 2);
+    assert_eq!(Game::seats(&game(QUAD, 2)), 4);
+    assert_eq!(Game::turn(&g), 0);
+    pass(&mut g);
+    assert_eq!(Game::turn(&g), 1);
+    pass(&mut g);
+    pass(&mut g);
+    assert_eq!(Game::turn(&g), 3);
+}
+
+// ---- The built-in bots' choices ----
+
+/// `name`'s orders for seat 0 in `g`, by seed as [`bot_orders`], the ones of the ant on
+/// `(r, c)` only.
+fn orders_from(g: &G, name: &str, r: i16, c: i16) -> Vec<Vec<Dir>> {
+    bot_orders(g, name)
+        .into_iter()
+        .map(|o| {
+            o.iter()
+                .filter(|o| (o.row, o.col) == (r, c))
+                .map(|o| o.dir)
+                .collect()
+        })
+        .collect()
+}
+
+/// Player 1's hill at `(r, c)` razed (by player 0): gone from every view.
+fn raze(g: &mut G, r: i32, c: i32) {
+    let s = sq(g, r, c) as u16;
+    for h in g.hills.iter_mut().filter(|h| h.sq == s) {
+        h.killed_by = Some(0);
+    }
+}
+
+#[test]
+fn strong_counts_enemies_and_friends_within_radius2_10_of_a_step() {
+    // Player 0's ant at (7,3) marches on the enemy hill at (7,7); its one step closer is east,
+    // to (7,4). An enemy at radius2 10 of (7,4) (1 row and 3 columns off, then 3 rows and 1
+    // column off, across the edge) and over 10 of (7,3): `strong` holds.
+    for enemy in [(8, 7), (0, 5)] {
+        let g = staged(&[(7, 3, 0), (enemy.0, enemy.1, 1)]);
+        for dirs in orders_from(&g, "strong", 7, 3) {
+            assert!(!dirs.contains(&Dir::E), "enemy at {enemy:?}: {dirs:?}");
+        }
+    }
+    // At radius2 13 of (7,4) (2 rows and 3 columns off): out of reach, `strong` steps.
+    let g = staged(&[(7, 3, 0), (9, 7, 1)]);
+    for dirs in orders_from(&g, "strong", 7, 3) {
+        assert_eq!(dirs, [Dir::E]);
+    }
+    // The enemy on the hill, at radius2 9 of (7,4), but a friend at (7,2) (radius2 4 of (7,4),
+    // and it cannot step on: its way east is taken): two friends there, the ant and it, and
+    // one enemy, who does not outnumber them plus one. `strong` steps.
+    let g = staged(&[(7, 3, 0), (7, 2, 0), (7, 7, 1)]);
+    for dirs in orders_from(&g, "strong", 7, 3) {
+        assert_eq!(dirs, [Dir::E]);
+    }
+}
+
+#[test]
+fn strong_sends_the_nearest_ant_to_a_food_and_hunter_sends_every_ant() {
+    // Food at (3,3), two steps from the ants at (1,3) (south of it) and (3,1) (west of it);
+    // the enemy hill at (7,7) is north or east of the first, south or west of the second.
+    let mut g = staged(&[(1, 3, 0), (3, 1, 0), (7, 8, 1)]);
+    put_food(&mut g, 3, 3);
+    for seed_orders in bot_orders(&g, "strong") {
+        let of = |r, c| {
+            seed_orders
+                .iter()
+                .find(|o| (o.row, o.col) == (r, c))
+                .map(|o| o.dir)
+        };
+        // The first of the nearest (by square) takes the food; the other marches on.
+        assert_eq!(of(1, 3), Some(Dir::S), "{seed_orders:?}");
+        assert!(matches!(of(3, 1), Some(Dir::S | Dir::W)), "{seed_orders:?}");
+    }
+    for seed_orders in bot_orders(&g, "hunter") {
+        let mut got: Vec<_> = seed_orders.iter().map(|o| (o.row, o.col, o.dir)).collect();
+        got.sort_unstable_by_key(|o| (o.0, o.1));
+        assert_eq!(got, [(1, 3, Dir::S), (3, 1, Dir::E)]);
+    }
+}
+
+#[test]
+fn strong_claims_a_food_within_39_steps_not_40() {
+    // 48 x 48 (the MCU build's largest): food at (2,2), seen by an ant at (2,6) walled in by
+    // water (no field reaches it); the enemy hill at (25,25). An ant 39 steps south-east of the
+    // food, at (31,30), takes it (its steps to the food are south and east, to the hill north
+    // and west); one at (30,30), 40 steps from it, marches on the hill.
+    let text = open_map(48, 48);
+    for (ant, to_food) in [((31, 30), true), ((30, 30), false)] {
+        let mut g = empty(&text);
+        put_ant(&mut g, 2, 6, 0);
+        for (r, c) in [(1, 6), (3, 6), (2, 5), (2, 7)] {
+            let s = sq(&g, r, c);
+            g.map[s] = WATER;
+        }
+        put_ant(&mut g, ant.0, ant.1, 0);
+        put_food(&mut g, 2, 2);
+        for dirs in orders_from(&g, "strong", ant.0 as i16, ant.1 as i16) {
+            let want: &[Dir] = if to_food {
+                &[Dir::S, Dir::E]
+            } else {
+                &[Dir::N, Dir::W]
+            };
+            assert!(
+                dirs.len() == 1 && want.contains(&dirs[0]),
+                "{ant:?}: {dirs:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn with_no_enemy_hill_left_the_bots_go_for_the_enemy_ants() {
+    let mut g = staged(&[(4, 4, 0), (4, 8, 1)]);
+    raze(&mut g, 7, 7);
+    for dirs in orders_from(&g, "hunter", 4, 4) {
+        assert_eq!(dirs, [Dir::E]);
+    }
+}
+
+#[test]
+fn an_ant_no_field_reaches_leaves_the_others_their_fields() {
+    // The ant at (0,0), walled in by water, is reached by no field (it wanders, and cannot
+    // step); the one at (4,4) still marches on the enemy hill at (7,7), south or east.
+    let mut g = staged(&[(0, 0, 0), (4, 4, 0), (9, 5, 1)]);
+    for (r, c) in [(9, 0), (1, 0), (0, 9), (0, 1)] {
+        let s = sq(&g, r, c);
+        g.map[s] = WATER;
+    }
+    for name in ["hunter", "strong"] {
+        for orders in bot_orders(&g, name) {
+            assert_eq!(orders.len(), 1, "{name}: {orders:?}");
+            assert_eq!((orders[0].row, orders[0].col), (4, 4));
+            assert!(
+                matches!(orders[0].dir, Dir::S | Dir::E),
+                "{name}: {orders:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn of_equally_good_steps_the_first_in_the_bots_shuffled_order_is_taken() {
+    // The ant at (4,4) is as near the enemy hill at (7,7) going south as going east: it takes
+    // whichever of the two its bot's shuffle of the four directions puts first (the bot draws
+    // from `Rng::stream(seed, b"ants-bot")`, one shuffle an ant, before anything else).
+    let g = staged(&[(4, 4, 0), (0, 9, 1)]);
+    for name in ["hunter", "strong"] {
+        for (seed, dirs) in orders_from(&g, name, 4, 4).into_iter().enumerate() {
+            let mut rng = crate::Rng::stream(seed as u64, b"ants-bot");
+            let mut shuffled = Dir::ALL;
+            rng.shuffle(&mut shuffled);
+            let first = shuffled.into_iter().find(|d| matches!(d, Dir::S | Dir::E));
+            assert_eq!(dirs.first().copied(), first, "{name}, seed {seed}");
+        }
+    }
+}
+
+#[test]
+fn an_ant_steps_only_nearer_and_wanders_with_nothing_to_go_for() {
+    // Next to the food at (4,3), the ant at (4,4) waits (it gathers it): its other neighbours
+    // are no nearer to any food, (4,5) being as near (next to the food at (4,6)).
+    let mut g = staged(&[(4, 4, 0), (0, 9, 1)]);
+    put_food(&mut g, 4, 3);
+    put_food(&mut g, 4, 6);
+    for name in ["hunter", "strong"] {
+        for dirs in orders_from(&g, name, 4, 4) {
+            assert_eq!(dirs, [], "{name}");
+        }
+    }
+    // No food, no enemy hill, no enemy ant: it wanders, a step in some direction.
+    let mut g = staged(&[(4, 4, 0)]);
+    raze(&mut g, 7, 7);
+    for name in ["hunter", "strong"] {
+        for dirs in orders_from(&g, name, 4, 4) {
+            assert_eq!(dirs.len(), 1, "{name}");
+        }
+    }
+}
+
+#[test]
+fn the_bots_remember_enemy_hills_out_of_sight_and_forget_razed_ones() {
+    // 24 x 24, player 0's hills at (1,1) and (1,7), player 1's at (13,13) and (13,19).
+    let mut text = std::string::String::from("rows 24\ncols 24\nplayers 2\n");
+    for r in 0..24 {
+        text.push_str("m ");
+        for c in 0..24 {
+            text.push(match (r, c) {
+                (1, 1) | (1, 7) => '0',
+                (13, 13) | (13, 19) => '1',
+                _ => '.',
+            });
+        }
+        text.push('\n');
+    }
+    let at = |ant: (i32, i32)| {
+        let mut g = empty(&text);
+        put_ant(&mut g, ant.0, ant.1, 0);
+        g
+    };
+    for name in ["hunter", "strong"] {
+        for seed in 0..8 {
+            // Seen from (10,13), then out of sight from (2,17) (radius2 121 + 16 of the
+            // nearest): the ant marches on the hills remembered, south or east.
+            let mut bot = bots::AntsBot::by_name(name, seed).unwrap();
+            let _: heapless::Vec<Order, MCU_ORDERS> =
+                crate::Bot::act(&mut bot, &at((10, 13)).view(0));
+            let orders: heapless::Vec<Order, MCU_ORDERS> =
+                crate::Bot::act(&mut bot, &at((2, 17)).view(0));
+            assert_eq!(orders.len(), 1, "{name}");
+            assert!(
+                matches!(orders[0].dir, Dir::S | Dir::E),
+                "{name}, seed {seed}: {orders:?}"
+            );
+            // Both seen from (13,16); then the one at (13,13) razed in sight, the ant on
+            // (13,14) next to it: it marches on the other, east.
+            let mut bot = bots::AntsBot::by_name(name, seed).unwrap();
+            let _: heapless::Vec<Order, MCU_ORDERS> =
+                crate::Bot::act(&mut bot, &at((13, 16)).view(0));
+            let mut g = at((13, 14));
+            raze(&mut g, 13, 13);
+            let orders: heapless::Vec<Order, MCU_ORDERS> = crate::Bot::act(&mut bot, &g.view(0));
+            assert_eq!(
+                orders.as_slice(),
+                [order(13, 14, Dir::E)],
+                "{name}, seed {seed}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hold_never_moves_and_no_bot_moves_once_the_game_is_over() {
+    let mut g = staged(&[(4, 4, 0), (0, 9, 1)]);
+    assert!(bot_orders(&g, "hold").iter().all(Vec::is_empty));
+    assert!(bot_orders(&g, "hunter").iter().all(|o| o.len() == 1));
+    g.over = true;
+    for name in ["hunter", "strong"] {
+        assert!(bot_orders(&g, name).iter().all(Vec::is_empty), "{name}");
+    }
+}
+
+#[test]
+fn a_full_hill_memory_keeps_the_hills_it_holds_over_new_ones() {
+    // The host build (the MCU build holds 8 hills in all, so no bot of it sees 8 enemy ones):
+    // 20 x 40, player 1's nine hills at (11,21) and in two rows at (12..=13, 27..=30), player
+    // 0's the same shifted by (-10, -20). Seen from (13,33), the eight in the rows fill the
+    // memory (the one at (11,21) is at radius2 148); from (12,23) all nine are in sight, the
+    // one at (11,21) the nearest (3 steps, north or west), but the memory keeps the eight it
+    // holds: the ant marches on them, east (4 steps).
+    let mut text = std::string::String::from("rows 20\ncols 40\nplayers 2\n");
+    for r in 0..20 {
+        text.push_str("m ");
+        for c in 0..40 {
+            let hill = |r0: i32, c0: i32| {
+                (r, c) == (r0, c0)
+                    || ((r0 + 1..=r0 + 2).contains(&r) && (c0 + 6..=c0 + 9).contains(&c))
+            };
+            text.push(if hill(1, 1) {
+                '0'
+            } else if hill(11, 21) {
+                '1'
+            } else {
+                '.'
+            });
+        }
+        text.push('\n');
+    }
+    let params = AntsParams::new(AntsMap::parse(&text).unwrap(), 200);
+    let at = |r: i32, c: i32| {
+        let mut g = std::boxed::Box::new(Ants::blank());
+        g.init(&params, 1).unwrap();
+        clear(&mut *g);
+        put_ant(&mut *g, r, c, 0);
+        g
+    };
+    let (first, then) = (at(13, 33), at(12, 23));
+    assert_eq!(then.hills().iter().filter(|h| h.owner == 1).count(), 9);
+    for name in ["hunter", "strong"] {
+        for seed in 0..8 {
+            let mut bot = bots::AntsBot::by_name(name, seed).unwrap();
+            let _: heapless::Vec<Order, HOST_ORDERS> = crate::Bot::act(&mut bot, &first.view(0));
+            let orders: heapless::Vec<Order, HOST_ORDERS> =
+                crate::Bot::act(&mut bot, &then.view(0));
+            assert_eq!(
+                orders.as_slice(),
+                [order(12, 23, Dir::E)],
+                "{name}, seed {seed}"
+            );
+        }
     }
 }

@@ -1339,3 +1339,106 @@ fn the_random_bot_buys_on_its_spawn_only() {
     }
     assert!(bought > 0, "on its spawn with 1000 gold, it never bought");
 }
+
+#[test]
+fn four_seats_all_move_every_phase_until_the_end() {
+    let mut g = Ballroom::new(&Params::default(), 3).unwrap();
+    assert_eq!(g.seats(), 4);
+    assert!(!g.started(), "the classes are not chosen yet");
+    assert_eq!(g.to_move(), SeatSet::all(4), "the class handshake");
+    g.step(&[Action::Class(W); 4]);
+    assert!(g.started());
+    let mut steps = 0;
+    while g.phase().is_some() {
+        assert_eq!(g.to_move(), SeatSet::all(4), "step {steps}");
+        g.step(&[Action::Pass; 4]);
+        steps += 1;
+    }
+    assert_eq!(steps, 4 * TURNS as usize);
+    assert_eq!((g.to_move(), g.seats()), (SeatSet::EMPTY, 4));
+    // Classes given with the params: the handshake is skipped, the game is started.
+    assert!(engine([K, W, A, K]).started());
+}
+
+#[test]
+fn the_ruleset_is_the_one_set_up() {
+    for ruleset in [Ruleset::Engine, Ruleset::AsWritten] {
+        assert_eq!(game([K, W, A, K], ruleset).ruleset(), ruleset);
+        let params = Params {
+            ruleset,
+            classes: None,
+        };
+        assert_eq!(Ballroom::new(&params, 5).unwrap().ruleset(), ruleset);
+    }
+}
+
+#[test]
+fn the_decision_says_points_then_gold_then_the_seeded_coin() {
+    let finished = |score: [u16; 4], gold: [u16; 4]| {
+        let mut g = engine([K; 4]);
+        g.turn = TURNS;
+        for s in 0..4 {
+            g.players[s].score = score[s];
+            g.players[s].gold = gold[s];
+        }
+        g
+    };
+    assert!(engine([K; 4]).decision().is_none(), "not over");
+    let g = finished([10, 30, 20, 30], [5, 1, 9, 2]);
+    let why = g.decision().unwrap();
+    assert_eq!(why.rank[..4], *g.outcome().unwrap().ranks());
+    crate::outcome::assert_says(
+        &why,
+        "seat 3 wins on gold, 2 to 1 (points tied at 30)",
+        (2, "points 20 gold 9"),
+        "ranked by points, then gold, then a seeded coin",
+    );
+    let g = finished([5; 4], [5; 4]);
+    let why = g.decision().unwrap();
+    let w = g.outcome().unwrap().winner().unwrap();
+    let r = g.ranking()[1];
+    assert_eq!(
+        crate::outcome::shown(why.verdict()),
+        crate::outcome::shown(format_args!(
+            "seat {w} wins over seat {r} by a seeded coin: points tied at 5, gold tied at 5"
+        ))
+    );
+}
+
+#[test]
+fn replies_only_for_no_player_play_the_phase_as_no_replies() {
+    // Every reply names an executor outside the players: the phase plays as with no reply at
+    // all (the engine reads none it could execute), whichever path filters them. Executors
+    // just past the players, far past, and both, in every phase of two turns.
+    let executors: [&[u8]; 4] = [
+        &[PLAYERS as u8],
+        &[200, u8::MAX],
+        &[PLAYERS as u8, 200],
+        &[],
+    ];
+    let mut with = engine([K, W, A, K]);
+    let mut without = with.clone();
+    let actions = [
+        Action::Use(true),
+        mv(1, 1),
+        hit(1),
+        Action::Buy(Item::Shield),
+    ];
+    for turn in 0..2 {
+        for (i, action) in actions.into_iter().enumerate() {
+            let execs = executors[(i + turn) % 4];
+            let mut replies = [Reply::default(); 2];
+            for (r, &executor) in replies.iter_mut().zip(execs) {
+                *r = Reply {
+                    executor,
+                    action,
+                    flags: Flags::NONE,
+                };
+            }
+            let a = with.step_replies(&replies[..execs.len()]);
+            let b = without.step_replies(&[]);
+            assert_eq!(a, b);
+            assert_eq!(with, without);
+        }
+    }
+}

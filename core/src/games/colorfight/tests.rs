@@ -1140,3 +1140,132 @@ fn may_build_says_whether_a_base_could_be_built_now() {
     g.players[0].gold = Num::const_from_int(100);
     assert!(!g.may_build(0));
 }
+
+#[test]
+fn a_game_keeps_its_seed_and_its_turn_is_the_tick() {
+    for seed in [7, 1 << 40] {
+        let mut g = ColorFight::new(&Params::default(), seed).unwrap();
+        assert_eq!(g.seed(), seed);
+        assert_eq!((g.turn(), g.tick()), (0, 0));
+        run(&mut g, &[], 3);
+        assert_eq!((g.turn(), g.tick()), (3, 3));
+        assert_eq!(
+            g.seed(),
+            seed,
+            "the seed is the set-up's, not a stream's state"
+        );
+    }
+}
+
+#[test]
+fn a_grid_may_be_just_big_enough_for_its_players_not_smaller() {
+    // 2 x 2 has no mines (2 % of 4 cells is 0): 4 players take a cell each, 5 do not fit.
+    for variant in [Variant::Conquest, Variant::Skirmish] {
+        let params = |players| Params {
+            variant,
+            width: 2,
+            height: 2,
+            players,
+            ..Params::default()
+        };
+        let g = ColorFight::new(&params(4), 3).unwrap();
+        assert!(g.players().iter().all(|p| p.cells == 1 && !p.defeated));
+        assert!(g.cells().iter().all(|c| c.owner != 0));
+        assert_eq!(
+            ColorFight::new(&params(5), 3).err(),
+            Some(SetupError::Invalid("grid too small for mines and players"))
+        );
+    }
+}
+
+/// `may_build` (what the bots ask before they build) says yes exactly when some cell would take
+/// a build now: an own cell that nobody attacks and that holds no base.
+#[test]
+fn may_build_is_whether_some_cell_would_take_a_build() {
+    let cells = |g: &ColorFight, seat: Seat| {
+        let builds: std::vec::Vec<_> = (0..5)
+            .flat_map(|y| (0..5).map(move |x| (x, y)))
+            .filter(|&(x, y)| g.plan(seat, &build(x, y)).is_ok())
+            .collect();
+        builds
+    };
+    // Seat 0: its base at (0, 0) and one more cell, (1, 0); seat 1: its base and (1, 1).
+    let mut g = conquest(&[(0, 0, 0), (1, 4, 4)], &[(0, 1, 0), (1, 1, 1)]);
+    for seat in 0..2 {
+        g.players[seat].gold = Num::const_from_int(100);
+    }
+    assert!(g.may_build(0));
+    assert_eq!(cells(&g, 0), [(1, 0)]);
+    // Seat 1 attacks (1, 0): seat 0's one cell without a base is being taken, the rest of the
+    // grid is not its own.
+    g.step(&[A, attack(1, 0)]);
+    assert_eq!(at(&g, 1, 0).attacker, 2, "seat 1 attacks (1, 0)");
+    assert!(!g.may_build(0));
+    assert_eq!(cells(&g, 0), []);
+    assert_eq!(g.plan(0, &build(1, 0)), Err(Refusal::BeingTaken));
+    assert_eq!(g.plan(0, &build(0, 0)), Err(Refusal::HasBase));
+    assert_eq!(g.plan(0, &build(2, 2)), Err(Refusal::NotOwn));
+    // Seat 1, busy attacking, may still build on (1, 1).
+    assert!(g.may_build(1));
+    assert_eq!(cells(&g, 1), [(1, 1)]);
+}
+
+/// `rebuild` (a state as a protocol describes it) takes the described state whole, seed 0, and
+/// refuses, changing nothing, cells that are not `width * height` (both at least 2) or over
+/// `MAX_CELLS`, and players not `params.players` or outside 2..=8.
+#[test]
+fn rebuild_takes_a_described_state_and_refuses_what_no_game_could_be() {
+    let mut src = conquest(&[(0, 0, 0), (1, 4, 4)], &[(0, 1, 0), (1, 3, 4)]);
+    run(&mut src, &[attack(2, 0), attack(2, 4)], 12);
+    let mut g = ColorFight::new(&Params::default(), 99).unwrap();
+    g.rebuild(src.params(), 12, src.cells(), src.players())
+        .unwrap();
+    assert_eq!((g.params(), g.tick(), g.seed()), (src.params(), 12, 0));
+    assert_eq!((g.width(), g.height()), (5, 5));
+    assert_eq!(g.cells(), src.cells());
+    assert_eq!(g.players(), src.players());
+
+    const CELLS: SetupError = SetupError::Invalid("cells are not width x height, both at least 2");
+    const MANY: SetupError = SetupError::Capacity("more than MAX_CELLS cells");
+    const PLAYERS: SetupError = SetupError::Invalid("2 to 8 players, as many as params.players");
+    let cells = std::vec![Cell::default(); 33 * 32];
+    let players = [Player::start(0); MAX_PLAYERS + 1];
+    // (width, height, cells given, params.players, players given): what rebuild answers.
+    type Case = ((u16, u16, usize, u8, usize), Result<(), SetupError>);
+    let cases: [Case; 14] = [
+        ((2, 2, 4, 2, 2), Ok(())),
+        ((3, 2, 6, 2, 2), Ok(())),
+        ((1, 4, 4, 2, 2), Err(CELLS)),
+        ((4, 1, 4, 2, 2), Err(CELLS)),
+        ((2, 2, 5, 2, 2), Err(CELLS)),
+        ((2, 2, 3, 2, 2), Err(CELLS)),
+        ((32, 32, 1024, 2, 2), Ok(())),
+        ((33, 32, 33 * 32, 2, 2), Err(MANY)),
+        ((2, 2, 4, 1, 1), Err(PLAYERS)),
+        ((2, 2, 4, 0, 0), Err(PLAYERS)),
+        ((2, 2, 4, 8, 8), Ok(())),
+        ((2, 2, 4, 9, 9), Err(PLAYERS)),
+        ((2, 2, 4, 3, 2), Err(PLAYERS)),
+        ((2, 2, 4, 2, 3), Err(PLAYERS)),
+    ];
+    for ((width, height, n_cells, n, n_players), want) in cases {
+        let params = Params {
+            variant: Variant::Skirmish,
+            width,
+            height,
+            players: n,
+            ..Params::default()
+        };
+        let mut g = src.clone();
+        let before = g.digest();
+        let got = g.rebuild(&params, 5, &cells[..n_cells], &players[..n_players]);
+        let case = (width, height, n_cells, n, n_players);
+        assert_eq!(got, want, "{case:?}");
+        if want.is_ok() {
+            assert_eq!((g.params(), g.tick()), (&params, 5), "{case:?}");
+            assert_eq!((g.cells().len(), g.players().len()), (n_cells, n_players));
+        } else {
+            assert_eq!(g.digest(), before, "{case:?}: refused, nothing changed");
+        }
+    }
+}

@@ -930,3 +930,47 @@ fn placement_gives_5_3_2_1_0_by_points_ties_splitting() {
     g.points = [10, 10, 0, 0, 0];
     assert_eq!(g.placement(), [4 * s, 4 * s, s, s, s]);
 }
+
+#[test]
+fn turns_count_every_step_and_actions_the_rounds_legal_ones() {
+    let mut g = table();
+    assert_eq!((g.turn(), g.actions()), (0, 0));
+    assert!(!act(&mut g, take(&[4])), "id 1 takes one tile");
+    assert!(act(&mut g, Action::Nothing), "id 2 is refused once");
+    assert!(!act(&mut g, take(&[5, 6])), "then takes two");
+    assert_eq!(g.mover(), Some(id(3)));
+    assert_eq!((g.turn(), g.actions()), (3, 2));
+}
+
+#[test]
+fn only_the_removed_seat_is_removed() {
+    // Id 3 (seat 2) moves first and is refused twice: out of the round, and nobody else.
+    let mut g = table();
+    g.mover = id(3) as u8;
+    assert!(act(&mut g, Action::Nothing));
+    assert!(act(&mut g, take(&[])));
+    assert_eq!(g.mover(), Some(id(4)));
+    assert!(g.is_removed(id(3)));
+    for seat in [0, 1, 3, 4, PLAYERS, 7] {
+        assert!(!g.is_removed(seat), "seat {seat}");
+    }
+}
+
+#[test]
+fn the_decision_ranks_by_points() {
+    let mut g = Mammut::new(&Params, 4).unwrap();
+    assert!(g.decision().is_none(), "not over");
+    for _ in 1..=ROUNDS {
+        g.end_round();
+    }
+    let why = g.decision().unwrap();
+    let o = g.outcome().unwrap();
+    assert_eq!(why.rank[..PLAYERS], *o.ranks());
+    for s in 0..PLAYERS {
+        assert_eq!(why.values[s][0], i64::from(g.points()[s]));
+    }
+    assert_eq!(
+        crate::outcome::shown(why.rule()),
+        "ranked by points; a tie for first is a draw"
+    );
+}

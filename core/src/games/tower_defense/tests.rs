@@ -1439,3 +1439,163 @@ fn siege_costs_ask_the_defender_ten_and_refuse_the_invader() {
     assert_eq!((g.upgrade_cost(0), g.upgrade_cost(1)), (75, 75));
     assert_eq!((g.build_cost(2), g.upgrade_cost(2)), (u64::MAX, u64::MAX));
 }
+
+#[test]
+fn stats_are_named_as_in_the_bot_protocol() {
+    // rules "Actions": `{"type": "upgrade", "pos": ..., "stat": "power" | "range"}`.
+    assert_eq!(Stat::Power.name(), "power");
+    assert_eq!(Stat::Range.name(), "range");
+    assert_eq!(Stat::from_name("power"), Some(Stat::Power));
+    assert_eq!(Stat::from_name("range"), Some(Stat::Range));
+    for s in [Stat::Power, Stat::Range] {
+        assert_eq!(Stat::from_name(s.name()), Some(s));
+    }
+    assert_eq!(Stat::from_name(""), None);
+    assert_eq!(Stat::from_name("Power"), None);
+}
+
+/// An invader of 12 of 20 hit points, stunned, on space `pos`.
+fn invader_view(pos: u8) -> InvaderView {
+    InvaderView {
+        pos,
+        hp: 12,
+        maxhp: 20,
+        defense: 1,
+        stun_res: 2,
+        stun_time: 3,
+    }
+}
+
+/// A just-built turret on space `pos` under `rules` (level, power and range its base ones).
+fn turret_view(pos: u8, rules: &board::BoardRules) -> TowerView {
+    let (power, range) = rules.base(TowerKind::Turret);
+    TowerView {
+        pos,
+        kind: TowerKind::Turret,
+        level: rules.base_level,
+        power,
+        range,
+        cooldown: 10,
+        invested: 50,
+    }
+}
+
+/// What the protocols rebuild a seat's state with (`rebuilt`, then the accounts, the invaders and
+/// the towers put one by one) and what the adapter and Python read back (`masks`, `invader`,
+/// `tower`): every board that exists takes and shows what is put on it, a board that does not
+/// exist refuses and shows nothing.
+#[test]
+fn duel_rebuilt_state_takes_and_shows_what_is_put_on_each_board() {
+    let mut g = TowerDefense::rebuilt(Variant::Duel, 1_234);
+    assert_eq!(
+        (g.variant(), g.turn(), g.boards()),
+        (Variant::Duel, 1_234, 2)
+    );
+    assert_eq!((g.masks(0), g.masks(1)), ((0, 0), (0, 0)));
+    // Board 0: an invader on 3, a tower on 7; board 1: an invader on 64, a tower on 100 - 1.
+    assert!(g.put_invader(0, &invader_view(3)));
+    assert!(g.put_tower(0, &turret_view(7, &duel::RULES)));
+    assert!(g.put_invader(1, &invader_view(64)));
+    assert!(g.put_tower(1, &turret_view(99, &duel::RULES)));
+    assert_eq!(g.masks(0), (1 << 3, 1 << 7));
+    assert_eq!(g.masks(1), (1 << 64, 1 << 99));
+    assert_eq!(g.invader(0, 3), Some(invader_view(3)));
+    assert_eq!(g.tower(1, 99), Some(turret_view(99, &duel::RULES)));
+    // A space taken refuses, and so does a board that is not there.
+    assert!(!g.put_invader(0, &invader_view(3)));
+    assert!(!g.put_tower(1, &turret_view(99, &duel::RULES)));
+    assert!(!g.put_invader(2, &invader_view(5)));
+    assert!(!g.put_tower(2, &turret_view(5, &duel::RULES)));
+    assert_eq!(g.masks(2), (0, 0));
+    assert_eq!(
+        (g.masks(0), g.masks(1)),
+        ((1 << 3, 1 << 7), (1 << 64, 1 << 99))
+    );
+
+    // The accounts: set and read back; Siege's cannot be set on a duel.
+    let mut players = *duel().players().unwrap();
+    players[0].gold = 321;
+    players[0].life = 17;
+    players[1].life = 42;
+    players[1].boost_max = 15;
+    let before = g;
+    let (invader, defender) = siege_accounts();
+    assert!(!g.set_siege(invader, defender));
+    assert_eq!(g, before, "a refused set_siege changes nothing");
+    assert!(g.set_players(players));
+    assert_eq!(g.players(), Some(&players));
+    assert_eq!(
+        (g.gold(0), g.life(0), g.life(1), g.boost_max(1)),
+        (321, 17, 42, 15)
+    );
+    assert_eq!((g.gold(2), g.life(2), g.boost_max(2)), (0, 0, 0));
+}
+
+/// Siege accounts no state starts with: an invader with gold and boosts, a defender worn down.
+fn siege_accounts() -> (Attacker, Defender) {
+    (
+        Attacker {
+            gold: 777,
+            income: 13,
+            boost_max: 25,
+        },
+        Defender { gold: 66, life: 9 },
+    )
+}
+
+/// The Siege side of the same: one board (0), seat 0 spawns on it, seat 1 defends it, and what
+/// asks after board 1 or the other seat's part gets nothing.
+#[test]
+fn siege_rebuilt_state_has_one_board_and_each_seat_its_own_accounts() {
+    let mut g = TowerDefense::rebuilt(Variant::Siege, 56);
+    assert_eq!((g.variant(), g.turn(), g.boards()), (Variant::Siege, 56, 1));
+    assert!(g.put_invader(0, &invader_view(10)));
+    assert!(g.put_tower(0, &turret_view(11, &siege::RULES)));
+    // Board 1 does not exist: nothing is put there, nothing shown, not even board 0's pieces.
+    assert!(!g.put_invader(1, &invader_view(20)));
+    assert!(!g.put_tower(1, &turret_view(21, &siege::RULES)));
+    assert_eq!(g.masks(0), (1 << 10, 1 << 11));
+    assert_eq!(g.masks(1), (0, 0));
+    assert_eq!(g.invader(0, 10), Some(invader_view(10)));
+    assert_eq!(g.tower(0, 11), Some(turret_view(11, &siege::RULES)));
+    assert_eq!((g.invader(1, 10), g.tower(1, 11)), (None, None));
+
+    let (invader, defender) = siege_accounts();
+    let before = g;
+    assert!(!g.set_players(*duel().players().unwrap()));
+    assert_eq!(g, before, "a refused set_players changes nothing");
+    assert!(g.set_siege(invader, defender));
+    assert_eq!(g.siege(), Some((&invader, &defender)));
+    let (inv, def) = (siege::INVADER_SEAT, siege::DEFENDER_SEAT);
+    assert_eq!((g.gold(inv), g.gold(def), g.gold(2)), (777, 66, 0));
+    assert_eq!((g.life(def), g.life(inv), g.life(2)), (9, 0, 0));
+    assert_eq!((g.boost_max(inv), g.boost_max(def)), (25, 0));
+}
+
+/// Which board a seat attacks (its invaders walk there) and defends (its towers stand there):
+/// Duel, board `i` is walked by player `i`'s invaders and defended by player `1 - i`'s towers
+/// (rules "Duel: State"); Siege, one board, attacked by seat 0 and defended by seat 1.
+#[test]
+fn each_seat_attacks_and_defends_the_boards_the_rules_say() {
+    let g = duel();
+    assert_eq!(
+        (g.attacked_board(0), g.attacked_board(1)),
+        (Some(0), Some(1))
+    );
+    assert_eq!(
+        (g.defended_board(0), g.defended_board(1)),
+        (Some(1), Some(0))
+    );
+    assert_eq!((g.attacked_board(2), g.defended_board(2)), (None, None));
+    let g = siege_game();
+    let (inv, def) = (siege::INVADER_SEAT, siege::DEFENDER_SEAT);
+    assert_eq!(
+        (g.attacked_board(inv), g.attacked_board(def)),
+        (Some(0), None)
+    );
+    assert_eq!(
+        (g.defended_board(def), g.defended_board(inv)),
+        (Some(0), None)
+    );
+    assert_eq!((g.attacked_board(2), g.defended_board(2)), (None, None));
+}
