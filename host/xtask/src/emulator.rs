@@ -1,8 +1,8 @@
-//! What the emulated boards' harnesses have in common (each board's own, in Node or Python): a run with the RTT log decoded by `defmt-print`, its
+//! What the emulated boards' harnesses have in common (each board's own, in Node or Python, some
+//! driven as a probe by `crate::drive`): a run with the RTT log decoded by `defmt-print`, its
 //! summary and its frames ([`Run::go`]), the boot line's run options, and the checks both boards
 //! pass (a panic's log and HardFault, bad input rejected with a message).
 
-use std::ffi::OsStr;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -171,15 +171,28 @@ pub trait Harness: Default + Sized {
     /// The options of a run that ends soon after the log falls silent, as `panic-test`'s does
     /// after its HardFault.
     fn silenced() -> Self;
-    /// The harness's command line for `run` (without the output plumbing): [`Run::common`] and
-    /// the board's own options; an error when what it needs from the ELF cannot be had. Files it
-    /// writes for the harness go beside `summary`, named `summary` with another extension
-    /// ([`Run::go`] removes `.target.json`).
+    /// The harness's command line for `run`: the program under [`Run::timeout`], given the
+    /// target file it writes from the ELF at `summary` with the extension `.target.json` (read
+    /// back by [`Run::go`] for the run's plan, and removed), and the board's own options; an error
+    /// when what it needs from the ELF cannot be had.
     fn command(run: &Run<'_, Self>, summary: &Path) -> Result<Command>;
     /// What the harness left in the frames folder `dir` made into the PNG frames that
     /// frames.jsonl names (a harness that hands back frame buffers); by default nothing to do.
     fn pictures(_dir: &Path) -> Result<()> {
         Ok(())
+    }
+    /// The emulated cycles without a log line before the run is stopped.
+    fn silence(&self) -> u64 {
+        1_000_000_000
+    }
+    /// The seconds of wall clock without a log line before the run is stopped (none: only the
+    /// cycles count).
+    fn silence_s(&self) -> Option<u32> {
+        None
+    }
+    /// Stop once this many frames have been announced.
+    fn frames_max(&self) -> Option<u32> {
+        None
     }
 }
 
@@ -216,34 +229,22 @@ impl<'a, H: Harness> Run<'a, H> {
         }
     }
 
-    /// The harness's command line (without the output plumbing).
+    /// The harness's command line.
     pub fn command(&self, summary: &Path) -> Result<Command> {
         H::command(self, summary)
     }
 
-    /// `timeout` (30 s after the harness's own limit) of `program script` with the options both
-    /// harnesses take; each board adds its own (and how it gets the ELF).
-    pub fn common(&self, program: impl AsRef<OsStr>, script: &Path, summary: &Path) -> Command {
+    /// `timeout`, 30 s after the run's own limit (which xtask keeps), to put a harness under.
+    pub fn timeout(&self) -> Command {
         let mut cmd = Command::new("timeout");
-        cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()])
-            .arg(program)
-            .arg(script)
-            .arg("--summary")
-            .arg(summary)
-            .args(["--timeout", &self.timeout_s.to_string()]);
-        if let Some(n) = self.matches {
-            cmd.args(["--matches", &n.to_string()]);
-        }
-        if let Some(dir) = self.frames {
-            cmd.arg("--frames").arg(dir);
-        }
-        if let Some(n) = self.every {
-            cmd.args(["--every", &n.max(1).to_string()]);
-        }
+        cmd.args(["-k", "5", &(self.timeout_s + 30).to_string()]);
         cmd
     }
+}
 
-    /// Runs the harness with its log decoded.
+impl<H: Harness> Run<'_, H> {
+    /// Runs the harness, driven as a debug probe ([`crate::drive`]) on a thread of its own, the
+    /// log's bytes through a pipe to `defmt-print`, the decoded lines read here.
     pub fn go(&self) -> Result<Ran> {
         let started = std::time::Instant::now();
         let summary_path = std::env::temp_dir().join(format!(
@@ -252,47 +253,73 @@ impl<'a, H: Harness> Run<'a, H> {
             std::process::id(),
             started.elapsed().as_nanos()
         ));
-        let _ = std::fs::remove_file(&summary_path);
         let target_path = summary_path.with_extension("target.json");
         let mut child = self
             .command(&summary_path)?
+            .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .context(H::CANNOT_START)?;
-        let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
-            bail!("no stdout/stderr from the emulator");
+        let target: Value = serde_json::from_str(
+            &std::fs::read_to_string(&target_path)
+                .with_context(|| target_path.display().to_string())?,
+        )?;
+        let messages = said(&mut child)?;
+        let (reader, writer) = std::io::pipe()?;
+        let (mut print, decoded) = log::decode(self.elf, reader)?;
+        let probe = crate::drive::probe_of(&mut child);
+        // Read once the harness says it is ready (or has ended).
+        let _ = std::fs::remove_file(&target_path);
+        let probe = match probe {
+            Ok(p) => p,
+            Err(e) => {
+                drop(writer);
+                let status = child.wait()?.code().unwrap_or(-1);
+                let _ = print.wait();
+                let messages = messages.join().unwrap_or_default();
+                return Ok(Ran {
+                    status,
+                    lines: Vec::new(),
+                    frames: Vec::new(),
+                    summary: json!({ "message": messages.last().cloned().unwrap_or(format!("{e:#}")) }),
+                    messages,
+                    seconds: started.elapsed().as_secs_f64(),
+                });
+            }
         };
-        let messages = std::thread::spawn(move || {
-            BufReader::new(err)
-                .lines()
-                .map_while(Result::ok)
-                .inspect(|l| eprintln!("{l}"))
-                .collect::<Vec<_>>()
-        });
-        let (mut print, decoded) = log::decode(self.elf, out)?;
+        let driver = self.driver(&target, probe, writer)?;
         let lines = log::read_lines(decoded, self.echo, |line| {
             if let Some(tap) = &self.tap {
                 let _ = tap.send(line.to_owned());
             }
             Ok(())
         })?;
-        let status = child.wait()?.code().unwrap_or(-1);
+        let summary = match driver.join() {
+            Ok(s) => s,
+            Err(_) => bail!("the emulator's driver panicked"),
+        };
+        let code = child.wait()?.code().unwrap_or(-1);
         let _ = print.wait();
         let messages = messages.join().unwrap_or_default();
-        let summary: Value = std::fs::read_to_string(&summary_path)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok())
-            .unwrap_or(Value::Null);
-        let _ = std::fs::remove_file(&summary_path);
-        let _ = std::fs::remove_file(&target_path);
-        if status == 124 || status == 137 {
+        if code == 124 || code == 137 {
             bail!(
                 "the emulated {} did not stop within {} s (killed)",
                 H::BOARD,
                 self.timeout_s + 30
             );
         }
+        let summary = summary.with_context(|| {
+            format!("driving the emulated {}: {}", H::BOARD, messages.join("; "))
+        })?;
+        let status = summary["status"]
+            .as_i64()
+            .and_then(|s| i32::try_from(s).ok())
+            .unwrap_or(-1);
+        let mut messages = messages;
+        let word = last_word(&summary);
+        eprintln!("{word}");
+        messages.push(word);
         let frames = match self.frames {
             Some(dir) => {
                 H::pictures(dir)?;
@@ -309,6 +336,81 @@ impl<'a, H: Harness> Run<'a, H> {
             seconds: started.elapsed().as_secs_f64(),
         })
     }
+}
+
+impl<H: Harness> Run<'_, H> {
+    /// The run's plan driven through `probe` on a thread of its own, the log into `log`; the
+    /// summary, once done.
+    fn driver<R, W>(
+        &self,
+        target: &Value,
+        mut probe: crate::drive::Probe<R, W>,
+        log: std::io::PipeWriter,
+    ) -> Result<std::thread::JoinHandle<Result<Value>>>
+    where
+        R: BufRead + Send + 'static,
+        W: std::io::Write + Send + 'static,
+    {
+        let frames = self.frames.map(Path::to_path_buf);
+        let rtt = target["rtt"]
+            .as_u64()
+            .and_then(|v| u32::try_from(v).ok())
+            .context("no rtt address in the target file")?;
+        let (matches, every, timeout_s, silence) =
+            (self.matches, self.every, self.timeout_s, self.own.silence());
+        let (silence_s, frames_max) = (self.own.silence_s(), self.own.frames_max());
+        let formats = crate::drive::Formats::of(target);
+        Ok(std::thread::spawn(move || {
+            let plan = crate::drive::Plan {
+                rtt,
+                formats,
+                matches,
+                frames: frames.as_deref(),
+                every,
+                timeout_s,
+                silence,
+                silence_s,
+                frames_max,
+            };
+            let out = crate::drive::run(&mut probe, &plan, std::io::BufWriter::new(log));
+            probe.quit();
+            out
+        }))
+    }
+}
+
+/// What the harness says on stderr, echoed and collected on a thread of its own.
+fn said(child: &mut std::process::Child) -> Result<std::thread::JoinHandle<Vec<String>>> {
+    let Some(err) = child.stderr.take() else {
+        bail!("no stderr from the emulator");
+    };
+    Ok(std::thread::spawn(move || {
+        BufReader::new(err)
+            .lines()
+            .map_while(Result::ok)
+            .inspect(|l| eprintln!("{l}"))
+            .collect::<Vec<_>>()
+    }))
+}
+
+/// How a probe-driven run ended, in the words the harnesses used for it.
+fn last_word(summary: &Value) -> String {
+    format!(
+        "emulator: {}{}; {}{:.1} s, {} log frames, {} frames announced",
+        if summary["kind"] == "done" {
+            ""
+        } else {
+            "stopped: "
+        },
+        summary["message"].as_str().unwrap_or(""),
+        summary["cycles"]
+            .as_u64()
+            .or(summary["instructions"].as_u64())
+            .map_or(String::new(), |n| format!("{n} cycles in ")),
+        summary["wallSeconds"].as_f64().unwrap_or(0.0),
+        summary["logFrames"],
+        summary["frames"]
+    )
 }
 
 /// The frames the harness wrote to `dir` (frames.jsonl), each announced one with its line.
@@ -425,20 +527,17 @@ pub struct BadInput<'a> {
 }
 
 impl BadInput<'_> {
-    /// Runs the checks; `harness` is the harness's command line for an ELF, without the output
-    /// plumbing (no defmt-print), or xtask's refusal of the ELF before any harness starts (which
-    /// counts as exit status 2, the harness's for a bad ELF, with the error as its message).
-    pub fn check(&self, harness: impl Fn(&Path) -> Result<Command>) -> Result<()> {
+    /// Runs the checks; `harness` runs an ELF with the given options (`--silence N`, `--matches
+    /// N`, `--timeout S`) and says its exit status and what it said, or xtask's refusal of the
+    /// ELF before any harness starts (which counts as exit status 2, the harness's for a bad ELF,
+    /// with the error as its message).
+    pub fn check(
+        &self,
+        harness: impl Fn(&Path, &[&str]) -> Result<(Option<i32>, String)>,
+    ) -> Result<()> {
         let expect_failure = |args: &[&str], elf: &Path, status: i32, says: &str| -> Result<()> {
-            let (code, err) = match harness(elf) {
-                Ok(mut cmd) => {
-                    let out = cmd
-                        .args(args)
-                        .output()
-                        .context("cannot start the emulator")?;
-                    let err = String::from_utf8_lossy(&out.stderr).into_owned();
-                    (out.status.code(), err)
-                }
+            let (code, err) = match harness(elf, args) {
+                Ok(said) => said,
                 Err(e) => (Some(2), format!("{e:#}")),
             };
             ensure!(

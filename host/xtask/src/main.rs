@@ -30,6 +30,7 @@ mod cli;
 mod cost;
 mod cost_pick;
 mod cost_template;
+mod drive;
 mod elf;
 mod emulate;
 mod emulator;
@@ -41,6 +42,7 @@ mod mutants;
 mod picture;
 mod probe;
 mod python;
+mod rtt;
 mod setup;
 mod steps;
 // The boards' stack painting, tested here on the host (the boards build for their targets only).

@@ -1,44 +1,45 @@
 #!/usr/bin/env node
-// The Pocket Arena rp-pico firmware on an emulated Raspberry Pi Pico.
+// The Pocket Arena rp-pico firmware on an emulated Raspberry Pi Pico, driven as a debug probe
+// drives a board: xtask (host/xtask/src/drive.rs) sends one command a line on stdin and reads one
+// JSON reply a line on stdout. The harness models the hardware only; xtask reads the RTT log
+// through these commands, decodes defmt, decides when a picture is taken and when to stop.
 //
-//   node pico.mjs --target FILE [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--summary FILE]
-//                 [--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES] [--pace N]
+//   node pico.mjs --target FILE [--uf2 FILE] [--pace N]
 //
+// --target FILE: what xtask read from the release ELF, as a probe is given it (lib/target.mjs): the
+//   loadable segments, the addresses of _SEGGER_RTT and ARENA_PACE. The harness reads no ELF.
+// --uf2 FILE: flash from the UF2 file, as the boot ROM writes it in BOOTSEL mode (the target's
+//   segments are then not loaded).
 // --pace N: the turns a second the firmware keeps, written over its ARENA_PACE in flash before the
 //   core starts (default 0: flat out; a real Pico keeps the 4 in its image, which the summary's
 //   `pace.inImage` gives).
-// --target FILE: what xtask read from the release ELF, as a probe is given it (lib/target.mjs): the
-//   loadable segments, the addresses of _SEGGER_RTT and ARENA_PACE, the defmt string indices of
-//   the start/frame/digest/final log lines. The harness reads no ELF itself.
-// --uf2 FILE: flash from the UF2 file, as the boot ROM writes it in BOOTSEL mode (the target's
-//   segments are then not loaded: it gives the symbols only).
-// stdout: the RTT up-channel 0, byte for byte as a probe reads it (xtask pipes it to
-//   `defmt-print -e ELF`).
-// stderr: what the harness says, each line starting with "emulator:".
-// --frames DIR: each frame the firmware announces ("frame m=.. t=.. k=.." in its log) as
-//   DIR/frame-NNNN.pgm (the OLED's 128x64 frame buffer as the panel shows it: a binary PGM, one byte
-//   a pixel, 0 off and the contrast's gray on; xtask writes the PNG from it) and a line of
-//   DIR/frames.jsonl (whose `png` names the PNG xtask writes); with --every N, the picture after
-//   every N-th turn of each match too (taken when the firmware logs the next turn's digest, so it
-//   needs a digest every turn).
-// Exit status: 0 when N matches were played; 1 when the firmware faulted (a panic ends in a
-// HardFault), the core locked up or the ROM lacked a function; 2 for bad arguments or a bad target;
-// 3 when the run timed out: --timeout seconds of wall clock (default 900), --max-cycles emulated
-// cycles, or --silence cycles without a log line (default 1,000,000,000: 8 s at 125 MHz).
+//
+// Once loaded it says {"ready":true}; then, each command's reply (an {"error": "..."} for a bad one):
+//   watch ADDR ...     a watchpoint on the word at ADDR (a store to it stops `run`; what
+//                      follows, a ring's read offset and size, is not needed here)      {}
+//   run CYCLES         runs until the watched word is written, the core halts (a fault, a
+//                      lock-up, a missing ROM function) or CYCLES cycles have passed:
+//                      {"stop": "watch"|"budget"|"halt", "cycles": N, "value": the watched
+//                      word, and for "halt": "kind", "status", "message"}
+//   read ADDR LEN      {"hex": the bytes} (SRAM or flash)
+//   write ADDR HEX     {} (SRAM)
+//   display            {"ext": "pgm", "hex": the OLED's 128x64 picture as a binary PGM, 0 off and
+//                      the contrast's gray on; xtask writes the PNG}
+//   mark M T game|result  the I2C bus's frame of match M (turn T) starts here (the counts per
+//                      frame are in the summary's `bus`)                                {}
+//   summary            what the hardware did: cycles, loading, the ROM, I2C, the OLED, the bus
+//   quit               the emulator's warnings on stderr, then exit 0 (also at the end of stdin)
+// ADDR, LEN, CYCLES and M are decimal. Exit status 2 when the target or the UF2 file is bad.
 
-import { mkdirSync, readFileSync, writeFileSync, appendFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
 
-import { DefmtError } from './lib/defmt.mjs';
-import { RttError } from './lib/rtt.mjs';
-import { EmulatedPico, HEIGHT, WIDTH } from './lib/pico.mjs';
+import { EmulatedPico, HEIGHT, ProbeError, WIDTH } from './lib/pico.mjs';
 import { framePgm } from './lib/pgm.mjs';
 import { TargetError, parseTarget } from './lib/target.mjs';
 import { Uf2Error } from './lib/uf2.mjs';
 
-const USAGE =
-  'usage: node pico.mjs --target FILE [--uf2 FILE] [--matches N] [--frames DIR] [--every N] [--summary FILE] ' +
-  '[--timeout SECONDS] [--silence CYCLES] [--max-cycles CYCLES] [--pace N]';
+const USAGE = 'usage: node pico.mjs --target FILE [--uf2 FILE] [--pace N]';
 
 function say(msg) {
   process.stderr.write(`emulator: ${msg}\n`);
@@ -50,9 +51,7 @@ function fail(status, msg) {
 }
 
 function parseArgs(argv) {
-  const opts = { timeout: 900, silence: 1e9, maxCycles: Infinity, chunk: 8192 };
-  const numbers = { '--every': 'every', '--matches': 'matches', '--timeout': 'timeout', '--silence': 'silence', '--max-cycles': 'maxCycles', '--chunk': 'chunk', '--pace': 'pace' };
-  const strings = { '--target': 'target', '--uf2': 'uf2', '--frames': 'frames', '--summary': 'summary' };
+  const opts = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '-h' || a === '--help') {
@@ -60,49 +59,70 @@ function parseArgs(argv) {
       process.exit(0);
     }
     const v = argv[i + 1];
-    if (a in numbers) {
+    if (a === '--pace') {
       const n = Number(v);
-      if (v === undefined || !Number.isFinite(n) || n < 0 || !Number.isInteger(n)) fail(2, `${a} needs a whole number, got ${v}\n${USAGE}`);
-      opts[numbers[a]] = n;
+      if (v === undefined || !Number.isInteger(n) || n < 0 || n > 0xffffffff) fail(2, `--pace needs a whole number below 2^32, got ${v}\n${USAGE}`);
+      opts.pace = n;
       i++;
-    } else if (a in strings) {
+    } else if (a === '--target' || a === '--uf2') {
       if (v === undefined) fail(2, `${a} needs a value\n${USAGE}`);
-      opts[strings[a]] = v;
+      opts[a.slice(2)] = v;
       i++;
     } else {
       fail(2, `unknown argument ${a}\n${USAGE}`);
     }
   }
   if (!opts.target) fail(2, `no --target\n${USAGE}`);
-  if (opts.chunk < 1) fail(2, '--chunk must be at least 1');
-  if (opts.pace !== undefined && opts.pace > 0xffffffff) fail(2, '--pace must fit in 32 bits');
   return opts;
 }
 
-/** stdout with backpressure: the run waits while the reader (defmt-print) catches up. */
-class Output {
-  constructor() {
-    this.waiting = null;
-    this.broken = null;
-    process.stdout.on('error', (e) => {
-      this.broken = e;
-    });
-  }
+/** A whole number from a command's argument, or a ProbeError. */
+function number(v, what) {
+  const n = Number(v);
+  if (v === undefined || v === '' || !Number.isSafeInteger(n) || n < 0) throw new ProbeError(`${what} is no whole number: ${v}`);
+  return n;
+}
 
-  write(bytes) {
-    if (this.broken) return;
-    if (!process.stdout.write(bytes) && !this.waiting) {
-      this.waiting = new Promise((resolve) => process.stdout.once('drain', () => {
-        this.waiting = null;
-        resolve();
-      }));
+/** The reply to one command line. */
+function answer(pico, line) {
+  const [cmd, ...args] = line.trim().split(/\s+/);
+  switch (cmd) {
+    case 'watch':
+      pico.watch(number(args[0], 'the address'));
+      return {};
+    case 'run': {
+      const budget = number(args[0], 'the cycles');
+      const stop = pico.halted ? 'halt' : pico.run(budget);
+      const reply = { stop, cycles: pico.cycles };
+      if (pico.watched !== undefined) reply.value = pico.mcu.readUint32(pico.watched);
+      if (stop === 'halt') Object.assign(reply, { kind: pico.halted.kind, status: pico.halted.status, message: pico.halted.message });
+      return reply;
     }
+    case 'read':
+      return { hex: Buffer.from(pico.read(number(args[0], 'the address'), number(args[1], 'the length'))).toString('hex') };
+    case 'write': {
+      const hex = args[1] ?? '';
+      if (hex.length % 2 !== 0 || !/^[0-9a-f]*$/.test(hex)) throw new ProbeError('the bytes are no even run of lowercase hex digits');
+      pico.write(number(args[0], 'the address'), new Uint8Array(Buffer.from(hex, 'hex')));
+      return {};
+    }
+    case 'display':
+      return { ext: 'pgm', hex: framePgm(pico.oled.picture(), WIDTH, HEIGHT, pico.oled.onLevel).toString('hex') };
+    case 'mark':
+      if (args[2] !== 'game' && args[2] !== 'result') throw new ProbeError(`mark: the frame is "game" or "result", not ${args[2]}`);
+      number(args[1], 'the turn');
+      pico.busBoundary(number(args[0], 'the match'), args[2]);
+      return {};
+    case 'summary':
+      return pico.summary();
+    default:
+      throw new ProbeError(`unknown command ${JSON.stringify(cmd)} (watch, run, read, write, display, mark, summary, quit)`);
   }
+}
 
-  async settle() {
-    if (this.waiting) await this.waiting;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+function farewell(pico) {
+  for (const [w, n] of pico.warnings) say(`rp2040js: ${w}${n > 1 ? ` (${n} times)` : ''}`);
+  for (const w of pico.oled.warnings) say(`SSD1306: ${w}`);
 }
 
 async function main() {
@@ -121,68 +141,29 @@ async function main() {
       fail(2, `cannot read ${opts.uf2}: ${e.message}`);
     }
   }
-  if (opts.frames) {
-    mkdirSync(opts.frames, { recursive: true });
-    writeFileSync(join(opts.frames, 'frames.jsonl'), '');
-  }
-  const out = new Output();
-  out.write(Uint8Array.of(0)); // defmt-rtt's leading frame separator
   let pico;
   try {
-    pico = new EmulatedPico(target, {
-      matches: opts.matches,
-      every: opts.every,
-      pace: opts.pace,
-      uf2,
-      onLog: (bytes) => out.write(bytes),
-      onFrame: opts.frames
-        ? (k, f) => {
-            const stem = `frame-${String(k).padStart(4, '0')}`;
-            const name = `${stem}.png`;
-            writeFileSync(join(opts.frames, `${stem}.pgm`), framePgm(f.picture, WIDTH, HEIGHT, f.onLevel));
-            appendFileSync(join(opts.frames, 'frames.jsonl'), `${JSON.stringify({ k, m: f.m, t: f.t, announced: f.announced, cycle: f.cycle, png: name })}\n`);
-          }
-        : undefined,
-    });
+    pico = new EmulatedPico(target, { pace: opts.pace, uf2 });
   } catch (e) {
     if (e instanceof Uf2Error) fail(2, `${opts.uf2}: ${e.message}`);
-    if (e instanceof TargetError || e instanceof DefmtError || e instanceof RttError) fail(2, `${opts.target}: ${e.message}`);
+    if (e instanceof TargetError) fail(2, `${opts.target}: ${e.message}`);
     throw e;
   }
   if (!pico.boot2Ok) {
     say('warning: the 256 bytes at 0x10000000 are no boot2 with a valid checksum: the RP2040 boot ROM would not start this image from flash');
   }
-
-  const started = Date.now();
-  let nextYield = started + 25;
-  while (!pico.halted) {
-    pico.step(opts.chunk);
-    pico.drain();
-    const cycles = pico.cycles;
-    if (cycles > opts.maxCycles) pico.halt('timeout', 3, `stopped after ${opts.maxCycles} emulated cycles (--max-cycles)`);
-    if (cycles - pico.lastLogCycle > opts.silence) {
-      pico.halt('silent', 3, `the firmware has logged nothing for ${opts.silence} cycles (${(opts.silence / 125e6).toFixed(1)} s of emulated time at 125 MHz)`);
-    }
-    const now = Date.now();
-    if (now >= nextYield) {
-      if ((now - started) / 1000 > opts.timeout) pico.halt('timeout', 3, `timed out after ${opts.timeout} s (wall clock)`);
-      await out.settle();
-      if (out.broken) pico.halt('output', 2, `stdout closed: ${out.broken.message}`);
-      nextYield = Date.now() + 25;
+  const send = (reply) => process.stdout.write(`${JSON.stringify(reply)}\n`);
+  send({ ready: true });
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    if (line.trim() === 'quit') break;
+    try {
+      send(answer(pico, line));
+    } catch (e) {
+      if (!(e instanceof ProbeError)) throw e;
+      send({ error: e.message });
     }
   }
-  pico.drain();
-  const wall = (Date.now() - started) / 1000;
-  const h = pico.halted;
-  const summary = { status: h.status, kind: h.kind, message: h.message, wallSeconds: wall, ...pico.summary() };
-  if (pico.splitter.pending.length > 0) summary.unfinishedLogBytes = pico.splitter.pending.length;
-  if (opts.summary) writeFileSync(opts.summary, `${JSON.stringify(summary, null, 2)}\n`);
-  for (const [w, n] of pico.warnings) say(`rp2040js: ${w}${n > 1 ? ` (${n} times)` : ''}`);
-  for (const w of pico.oled.warnings) say(`SSD1306: ${w}`);
-  const mcps = (summary.cycles / 1e6 / Math.max(wall, 1e-3)).toFixed(0);
-  say(`${h.kind === 'done' ? '' : 'stopped: '}${h.message}; ${summary.cycles} cycles in ${wall.toFixed(1)} s (${mcps} M cycles/s), ${summary.logFrames} log frames, ${summary.frames} frames announced`);
-  await out.settle();
-  process.exitCode = h.status;
+  farewell(pico);
 }
 
 main().catch((e) => {

@@ -1,13 +1,13 @@
 // The emulated Raspberry Pi Pico: rp2040js's RP2040 with the release ELF's segments in its flash
-// (as xtask read them from the ELF, see target.mjs), the harness's boot ROM, an SSD1306 on I2C0 and
-// the RTT log read as a probe reads it.
+// (as xtask read them from the ELF, see target.mjs), the harness's boot ROM, an SSD1306 on I2C0,
+// and what a debug probe has: a watchpoint (a store to a watched word stops the run right after
+// that instruction), memory reads and writes. It knows no log format: xtask reads the RTT log
+// through the probe (host/xtask/src/rtt.rs).
 
 import { RP2040 } from 'rp2040js';
 
 import { BootRom, RomError, RomMemory } from './bootrom.mjs';
 import { CycleClock } from './clock.mjs';
-import { DefmtError, FrameSplitter, frameIndex, rzcobsDecode, u32At } from './defmt.mjs';
-import { RttError, RttReader } from './rtt.mjs';
 import { HEIGHT, Ssd1306, WIDTH } from './ssd1306.mjs';
 import { TargetError } from './target.mjs';
 import { Uf2Error, uf2Blocks } from './uf2.mjs';
@@ -49,6 +49,8 @@ export function writePace(at, flash, pace) {
   return { inImage, set: pace };
 }
 
+export class ProbeError extends Error {}
+
 export class Halt {
   constructor(kind, status, message) {
     this.kind = kind;
@@ -59,12 +61,9 @@ export class Halt {
 
 export class EmulatedPico {
   /**
-   * `target`: what xtask read from the ELF (target.mjs's parseTarget). Options: `matches` (stop when match `matches` starts, that is after
-   * `matches` complete matches), `pace` (turns a second written over the firmware's
-   * `ARENA_PACE` before it starts; default 0), `onFrame(k, {m, t, announced, picture, onLevel})` for each frame
-   * the firmware announces and, with `every`, for every `every`-th turn of each match (taken from
-   * the digests; that needs a digest every turn), `onLog(bytes)` for the RTT bytes, whole defmt
-   * frames at a time.
+   * `target`: what xtask read from the ELF (target.mjs's parseTarget). Options: `pace` (turns a
+   * second written over the firmware's `ARENA_PACE` before it starts; default 0), `uf2` (boot
+   * from this UF2 file's blocks instead of the target's segments).
    */
   constructor(target, opts = {}) {
     this.opts = opts;
@@ -91,14 +90,10 @@ export class EmulatedPico {
     const i2c = this.mcu.i2c[0];
     i2c.onStart = () => i2c.completeStart();
     i2c.onConnect = (address, mode) => {
-      this.drain();
       this.i2cBytes++; // the address byte
       i2c.completeConnect(this.oled.connect(address, mode !== I2C_WRITE));
     };
     i2c.onWriteByte = (value) => {
-      // The log up to now belongs to the picture before this byte: drain it first, so an
-      // announced frame is always paired with the GDDRAM as it was when it was announced.
-      this.drain();
       this.i2cBytes++;
       i2c.completeWrite(this.oled.writeByte(value));
     };
@@ -111,33 +106,62 @@ export class EmulatedPico {
     const i2c1 = this.mcu.i2c[1];
     i2c1.onConnect = () => i2c1.completeConnect(false);
 
-    // The log.
-    this.rtt = new RttReader(this.mcu, target.rtt);
-    this.frameFormat = target.formats.frame;
-    this.startFormat = target.formats.start;
-    this.digestFormat = target.formats.digest;
-    this.finalFormat = target.formats.final;
-    if (opts.every && (this.digestFormat === undefined || this.finalFormat === undefined)) {
-      throw new TargetError('--every needs the firmware\'s "digest m=..." and "final m=..." log lines, and its ELF lacks one');
-    }
-    if (opts.matches !== undefined && this.startFormat === undefined) {
-      throw new TargetError('--matches needs the firmware\'s "start m=..." log line, and its ELF has none');
-    }
-    this.logFrames = 0;
-    this.starts = 0;
-    this.frames = 0;
     // The bus a frame at a time, as a logic analyser would count it: I2C bytes (address bytes
-    // included) between one frame's start and the next. The loop draws frame 0 after "start",
-    // turn t's frame after "digest t", the result screen after "final".
+    // included) between one mark and the next (xtask marks the start of each frame: the loop
+    // draws frame 0 after "start", turn t's frame after "digest t", the result screen after
+    // "final").
     this.i2cBytes = 0;
     this.busOpen = null;
     this.busMatches = new Map();
     this.busGame = [];
-    this.captures = 0;
-    this.lastTurn = '';
-    this.lastLogCycle = 0;
-    this.splitter = new FrameSplitter((f) => this.logFrame(f));
     this.mcu.onBreak = (imm) => this.onBreak(imm);
+    this.watchHit = false;
+    this.watched = undefined;
+  }
+
+  /** A watchpoint on the word at `address` (none when undefined): a store to any of its bytes
+   * stops `run` right after that instruction. */
+  watch(address) {
+    if (this.watched === undefined && address !== undefined) {
+      const mcu = this.mcu;
+      const w32 = mcu.writeUint32.bind(mcu);
+      const w16 = mcu.writeUint16.bind(mcu);
+      const w8 = mcu.writeUint8.bind(mcu);
+      const hit = (a, n) => {
+        const w = this.watched;
+        if (w !== undefined && a >>> 0 < w + 4 && (a >>> 0) + n > w) this.watchHit = true;
+      };
+      mcu.writeUint32 = (a, v) => {
+        w32(a, v);
+        hit(a, 4);
+      };
+      mcu.writeUint16 = (a, v) => {
+        w16(a, v);
+        hit(a, 2);
+      };
+      mcu.writeUint8 = (a, v) => {
+        w8(a, v);
+        hit(a, 1);
+      };
+    }
+    this.watched = address === undefined ? undefined : address >>> 0;
+  }
+
+  /** `n` bytes at `address` (SRAM or flash, as a probe reads them). */
+  read(address, n) {
+    const a = address >>> 0;
+    if (a >= SRAM && a + n <= SRAM + SRAM_SIZE) return this.mcu.sram.slice(a - SRAM, a - SRAM + n);
+    if (a >= FLASH && a + n <= FLASH + FLASH_SIZE) return this.mcu.flash.slice(a - FLASH, a - FLASH + n);
+    throw new ProbeError(`cannot read ${n} bytes at 0x${a.toString(16)}: neither SRAM nor flash`);
+  }
+
+  /** `bytes` written at `address` (SRAM only, as a probe writes memory while the core is halted). */
+  write(address, bytes) {
+    const a = address >>> 0;
+    if (!(a >= SRAM && a + bytes.length <= SRAM + SRAM_SIZE)) {
+      throw new ProbeError(`cannot write ${bytes.length} bytes at 0x${a.toString(16)}: not SRAM`);
+    }
+    this.mcu.sram.set(bytes, a - SRAM);
   }
 
   /** The ELF's loadable segments at their load addresses, as a probe writes them to flash; or,
@@ -259,62 +283,6 @@ export class EmulatedPico {
     this.halt('breakpoint', 1, `bkpt #${imm} at 0x${at.toString(16)}: the core halts, as under a probe`);
   }
 
-  /** Reads the RTT up-channel and hands its frames on. */
-  drain() {
-    if (this.halted && this.halted.kind === 'done') return;
-    let bytes;
-    try {
-      bytes = this.rtt.drain();
-    } catch (e) {
-      if (!(e instanceof RttError)) throw e;
-      this.halt('rtt', 1, `RTT: ${e.message}`);
-      return;
-    }
-    if (bytes) {
-      this.lastLogCycle = this.cycles;
-      this.splitter.push(bytes);
-    }
-  }
-
-  logFrame(encoded) {
-    if (this.halted && this.halted.kind === 'done') return;
-    let decoded;
-    try {
-      decoded = rzcobsDecode(encoded);
-    } catch (e) {
-      if (!(e instanceof DefmtError)) throw e;
-      this.halt('log', 1, `a defmt frame that does not decode: ${e.message}`);
-      return;
-    }
-    const index = frameIndex(decoded);
-    if (index === this.startFormat || index === this.digestFormat || index === this.finalFormat) {
-      this.busBoundary(u32At(decoded, 0), index === this.finalFormat ? 'result' : 'game');
-    }
-    if (index === this.startFormat) {
-      this.starts++;
-      if (this.opts.matches !== undefined && this.starts > this.opts.matches) {
-        this.halt('done', 0, `${this.opts.matches} matches played`);
-        return;
-      }
-    }
-    this.logFrames++;
-    // The picture first, then the log line that announced it.
-    if (index === this.frameFormat) {
-      this.capture(u32At(decoded, 0), u32At(decoded, 4), true);
-      this.frames++;
-    } else if (this.opts.every && (index === this.digestFormat || index === this.finalFormat)) {
-      // The loop logs a turn's digest before it draws that turn: at "digest t" the panel still
-      // shows turn t - 1; at "final t" (after the last turn) it shows turn t.
-      const m = u32At(decoded, 0);
-      const t = u32At(decoded, 4);
-      const shown = index === this.digestFormat ? t - 1 : t;
-      if (shown % this.opts.every === 0) this.capture(m, shown, false);
-    }
-    const out = new Uint8Array(encoded.length + 1);
-    out.set(encoded, 0);
-    if (this.opts.onLog) this.opts.onLog(out);
-  }
-
   /** A frame of match `m` of `kind` starts on the bus: the one before it ends. */
   busBoundary(m, kind) {
     if (this.busOpen) {
@@ -332,32 +300,17 @@ export class EmulatedPico {
     this.busOpen = { m, kind, at: this.i2cBytes };
   }
 
-  /** Hands the panel's picture on: every announced frame, and each turn taken from the digests
-   * once (not again when the firmware announced that turn already). */
-  capture(m, t, announced) {
-    if (!this.opts.onFrame) return;
-    const turn = `${m}/${t}`;
-    if (announced) {
-      this.lastTurn = turn;
-    } else {
-      if (turn === this.lastTurn) return;
-      this.lastTurn = turn;
-    }
-    this.opts.onFrame(this.captures++, {
-      m,
-      t,
-      announced,
-      cycle: this.cycles,
-      picture: this.oled.picture(),
-      onLevel: this.oled.onLevel,
-    });
-  }
-
-  /** Runs up to `n` instructions (or until the run halts). */
-  step(n) {
+  /** Runs until the watched word is written, the run halts or `budget` cycles have passed; says
+   * which (`watch`, `halt`, `budget`). */
+  run(budget) {
     const { core } = this.mcu;
     const clock = this.clock;
-    for (let i = 0; i < n; i++) {
+    const end = clock.t + budget;
+    this.watchHit = false;
+    // An alarm that fell due with the instruction the last run stopped after, first: the same
+    // order as a run that had not stopped there.
+    if (clock.t >= clock.nextDue) clock.fire();
+    while (clock.t < end) {
       if (core.waiting) {
         if (core.interruptsUpdated && core.checkForInterrupts()) {
           core.waiting = false;
@@ -365,14 +318,16 @@ export class EmulatedPico {
         }
         if (!clock.sleep()) {
           this.halt('asleep', 1, `the core sleeps (WFI/WFE at 0x${(core.PC >>> 0).toString(16)}) with no timer to wake it`);
-          return;
+          return 'halt';
         }
       } else {
         clock.t += core.executeInstruction();
+        if (this.watchHit) return this.halted ? 'halt' : 'watch';
         if (clock.t >= clock.nextDue) clock.fire();
       }
-      if (this.halted) return;
+      if (this.halted) return 'halt';
     }
+    return 'budget';
   }
 
   /** What the run did, for the summary. */
@@ -383,11 +338,6 @@ export class EmulatedPico {
       loadedFrom: this.loadedFrom,
       boot2ChecksumOk: this.boot2Ok,
       pace: this.pace,
-      rttBytes: this.rtt.bytes,
-      logFrames: this.logFrames,
-      matchesStarted: Math.min(this.starts, this.opts.matches ?? this.starts),
-      frames: this.frames,
-      captures: this.captures,
       rom: this.rom.stats(),
       romLookups: Object.fromEntries(this.rom.lookups),
       bus: busSummary(this.busMatches, this.busGame),

@@ -3,17 +3,13 @@
 //
 //   { "segments": [{ "addr": N, "hex": "..." }, ...],   the loadable segments, at their load
 //                                                        addresses (empty with --uf2)
-//     "rtt": N,                                          the address of _SEGGER_RTT
 //     "pace": N | null,                                  the address of ARENA_PACE (a word in flash)
-//     "formats": { "start": I, "frame": I, "digest": I, "final": I } }
-//                                                        the defmt string indices of the log lines
-//                                                        the harness acts on (each may be absent)
+//     ... }                                              (what else the file holds is xtask's own:
+//                                                        the harness knows no log format)
 //
 // A file that does not have this shape is a TargetError that says what is wrong.
 
 export class TargetError extends Error {}
-
-const FORMATS = ['start', 'frame', 'digest', 'final'];
 
 function address(v, what) {
   if (!Number.isInteger(v) || v < 0 || v > 0xffffffff) throw new TargetError(`${what} is no 32-bit address: ${JSON.stringify(v)}`);
@@ -37,15 +33,6 @@ export function parseTarget(text) {
     }
     return { addr, data: new Uint8Array(Buffer.from(s.hex, 'hex')) };
   });
-  if (j.rtt === undefined || j.rtt === null) throw new TargetError('no "rtt" address: the firmware does not log over RTT (defmt-rtt)');
-  const rtt = address(j.rtt, '"rtt"');
   const pace = j.pace === undefined || j.pace === null ? undefined : address(j.pace, '"pace"');
-  const formats = {};
-  for (const k of FORMATS) {
-    const v = j.formats?.[k];
-    if (v === undefined || v === null) continue;
-    if (!Number.isInteger(v) || v < 0 || v > 0xffff) throw new TargetError(`formats.${k} is no defmt string index: ${JSON.stringify(v)}`);
-    formats[k] = v;
-  }
-  return { segments, rtt, pace, formats };
+  return { segments, pace };
 }

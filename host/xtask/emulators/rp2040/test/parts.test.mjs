@@ -2,53 +2,21 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { BootRom, RomError, code } from '../lib/bootrom.mjs';
-import { FrameSplitter, rzcobsDecode } from '../lib/defmt.mjs';
 import { FLASH, boot2Crc, writePace } from '../lib/pico.mjs';
 import { framePgm } from '../lib/pgm.mjs';
 import { TargetError, parseTarget } from '../lib/target.mjs';
 
-test('rzCOBS: the encodings of defmt\'s own encoder tests decode back', () => {
-  const cases = [
-    [[0x00], [0x7f]],
-    [[0x01], [0x01, 0x7e]],
-    [[0x00, 0x01], [0x01, 0x7d]],
-    [[0x01, 0x02], [0x01, 0x02, 0x7c]],
-    [[0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x00], [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x40]],
-    [[0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77], [0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x80]],
-  ];
-  for (const [plain, enc] of cases) {
-    const got = Array.from(rzcobsDecode(Uint8Array.from(enc)));
-    assert.deepEqual(got.slice(0, plain.length), plain, `decode ${enc}`);
-    assert.ok(got.slice(plain.length).every((b) => b === 0), 'only padding zeros after the data');
-  }
-  const long = Array.from({ length: 134 }, (_, i) => (i % 255) + 1);
-  assert.deepEqual(Array.from(rzcobsDecode(Uint8Array.from([...long, 0xff]))), long);
-  assert.throws(() => rzcobsDecode(Uint8Array.from([1, 2, 0x7e])));
-});
-
-test('frames split on zero bytes, across pushes', () => {
-  const got = [];
-  const s = new FrameSplitter((f) => got.push(Array.from(f)));
-  s.push(Uint8Array.from([0, 1, 2]));
-  s.push(Uint8Array.from([3, 0, 0, 4, 0, 5]));
-  assert.deepEqual(got, [[1, 2, 3], [4]]);
-  assert.deepEqual(s.pending, [5]);
-});
-
-test('the target file: segments, symbols and formats checked', () => {
+test('the target file: segments and symbols checked', () => {
   const t = parseTarget(JSON.stringify({ segments: [{ addr: 0x10000000, hex: '00ff10' }], rtt: 0x20000010, pace: null, formats: { start: 3, frame: 7 } }));
   assert.deepEqual([...t.segments[0].data], [0, 255, 16]);
   assert.equal(t.segments[0].addr, 0x10000000);
-  assert.equal(t.rtt, 0x20000010);
   assert.equal(t.pace, undefined);
-  assert.deepEqual(t.formats, { start: 3, frame: 7 });
   const bad = (j, says) => assert.throws(() => parseTarget(typeof j === 'string' ? j : JSON.stringify(j)), (e) => e instanceof TargetError && says.test(e.message));
   bad('{"segments": [', /not JSON/);
   bad({ rtt: 1 }, /no "segments"/);
   bad({ segments: [{ addr: -1, hex: '' }], rtt: 1 }, /addr is no 32-bit address/);
   bad({ segments: [{ addr: 1, hex: 'abc' }], rtt: 1 }, /hex is no even run/);
-  bad({ segments: [] }, /no "rtt" address/);
-  bad({ segments: [], rtt: 1, formats: { frame: 70000 } }, /formats.frame/);
+  bad({ segments: [], rtt: 1, pace: 'x' }, /"pace" is no 32-bit address/);
 });
 
 test('the ROM: header, lookup and functions', () => {

@@ -1,7 +1,8 @@
 """The emulated STM32F411CE: Unicorn's Cortex-M4 with the release ELF's segments in its flash (as
 xtask read them from the ELF, see target.py), models of the peripherals the firmware touches
 (RM0383, the STM32F411 reference manual, and the Cortex-M4 generic user guide for the core's own),
-an ST7789 on SPI1 and the RTT log read as a probe reads it.
+an ST7789 on SPI1, and what a debug probe has: a (sampled) watchpoint, memory reads and writes. It
+knows no log format: xtask reads the RTT log through the probe (host/xtask/src/rtt.rs).
 
 Memory: flash at 0x08000000 (512 KB, read-only, aliased at 0 as BOOT0 low maps it), SRAM at
 0x20000000 (128 KB). Peripherals, each a model with its registers' reset values:
@@ -36,8 +37,6 @@ import time
 import unicorn as U
 from unicorn import arm_const as A
 
-from .defmt import DefmtError, FrameSplitter, frame_index, rzcobs_decode, u32_at
-from .rtt import RttError, RttReader
 from .st7789 import St7789
 from .target import TargetError
 
@@ -65,6 +64,10 @@ def _uclib():
     except ImportError:  # the layout of other 2.x releases
         from unicorn import unicorn as u
     return u.uclib
+
+
+class ProbeError(Exception):
+    pass
 
 
 class Halt(Exception):
@@ -170,7 +173,6 @@ class F411:
         self.models()
         self.lcd = St7789()
         self.code = 0
-        self.wroff_seen = 0
         self.spi_to_lcd = 0
         self.spi_lost = 0
         self.events_seen = 0
@@ -179,30 +181,11 @@ class F411:
         self.clocks = {'sysclk': HSI_HZ, 'source': 'HSI'}
         self.reads_of_cyccnt = 0
 
-        rtt_at = target.rtt
-        self.rtt = RttReader(lambda a, n: self.uc.mem_read(a, n),
-                             lambda a, b: self.uc.mem_write(a, b), rtt_at, SRAM, SRAM_SIZE)
-        # The C side reads the write offset at every pin change from the start (the control
-        # block is in .data, so it is in place once the reset handler has copied .data).
-        self.cvar('fp_rtt_wroff_at', ctypes.c_uint32).value = self.rtt.write_offset_at
-        self.cvar('fp_rtt_rdoff_at', ctypes.c_uint32).value = self.rtt.read_offset_at
-        self.frame_format = target.formats.get('frame')
-        self.start_format = target.formats.get('start')
-        self.digest_format = target.formats.get('digest')
-        self.final_format = target.formats.get('final')
-        if opts.every and (self.digest_format is None or self.final_format is None):
-            raise TargetError('--every needs the firmware\'s "digest m=..." and "final m=..." log '
-                           'lines, and its ELF lacks one')
-        if opts.matches is not None and self.start_format is None:
-            raise TargetError('--matches needs the firmware\'s "start m=..." log line, and its ELF has none')
-        self.log_frames = 0
-        self.starts = 0
-        self.frames = 0
-        self.captures = 0
-        self.last_turn = ''
-        self.last_log = time.monotonic()
-        self.last_log_insns = 0
-        self.splitter = FrameSplitter(self.log_frame)
+        # The watched word (none yet), the value last reported, and the replay of the last
+        # stretch's SPI bytes and pin events: [bytes, events, next event, bytes fed, paused at].
+        self.watched = None
+        self.reported = 0
+        self.pending = None
         self.start_core()
 
     # ----- memory -----
@@ -570,9 +553,8 @@ class F411:
     def pin_af(self, port, pin):
         return bits(self.gpio(port, 8 if pin < 8 else 9), (pin % 8) * 4, 4)
 
-    def replay(self):
-        """The SPI bytes and pin events since the last replay, in order, with the log written
-        between them (so each announced frame is the picture at its announcement)."""
+    def take(self):
+        """The SPI bytes and pin events the C side collected since the last take, to replay."""
         c = self.cvar
         n_bytes = c('fp_len').value
         n_events = c('fp_events').value
@@ -581,11 +563,19 @@ class F411:
         ev = self.event_buffer[:n_events * 3]
         c('fp_len').value = 0
         c('fp_events').value = 0
-        pos = 0
+        self.pending = [data, ev, 0, 0, None]
+
+    def replay(self):
+        """Feeds the LCD the SPI bytes and pin events taken, in order, up to the first event at
+        which the watched word had changed: returns its value there (the replay goes on from
+        that event at the next call), or None once all is fed."""
+        if self.pending is None:
+            return None
+        data, ev, i, pos, paused = self.pending
         code = self.code
-        wrote = self.wroff_seen
+        wrote = self.reported
         feed = self.lcd.feed
-        for i in range(0, n_events * 3, 3):
+        while i < len(ev):
             at = ev[i]
             if at > pos:
                 if code & 13 == 13:  # D/C an output, RST an output driven high
@@ -595,11 +585,11 @@ class F411:
                     self.lost(at - pos, code)
                 pos = at
             w = ev[i + 1]
-            if w != wrote:
-                wrote = w
-                self.log_until(w)
-                if self.halted is not None:
-                    break
+            if w != wrote and paused != i:
+                self.code = code
+                self.reported = w
+                self.pending = [data, ev, i, pos, i]
+                return w
             new = ev[i + 2]
             if new != code:
                 if new & 12 == 4 and code & 12 != 4:  # RST driven low: a hardware reset
@@ -607,15 +597,16 @@ class F411:
                 if new & 32 and not code & 32:  # CS driven low: a transaction starts
                     self.transactions += 1
                 code = new
-        else:
-            if n_bytes > pos:
-                if code & 13 == 13:
-                    self.spi_to_lcd += n_bytes - pos
-                    feed(data[pos:], code & 2)
-                else:
-                    self.lost(n_bytes - pos, code)
+            i += 3
+        if len(data) > pos:
+            if code & 13 == 13:
+                self.spi_to_lcd += len(data) - pos
+                feed(data[pos:], code & 2)
+            else:
+                self.lost(len(data) - pos, code)
         self.code = code
-        self.wroff_seen = wrote
+        self.pending = None
+        return None
 
     def lost(self, n, code):
         self.spi_lost += n
@@ -749,86 +740,59 @@ class F411:
             return
         self.unmodelled(a, size, True, value)
 
-    # ----- the log -----
+    # ----- the probe -----
 
-    def log_until(self, wroff=None):
-        """Hands on the log written up to RTT write offset `wroff` (all of it when None)."""
-        if self.halted is not None and self.halted.kind == 'done':
-            return
-        try:
-            was_ready = self.rtt.ready
-            data = self.rtt.take(wroff)
-            if self.rtt.ready and not was_ready:
-                self.cvar('fp_rtt_size', ctypes.c_uint32).value = self.rtt.size
-        except RttError as e:
-            self.halt('rtt', 1, f'RTT: {e}')
-            return
-        if data:
-            self.last_log = time.monotonic()
-            self.last_log_insns = self.cycles()
-            self.splitter.push(data)
+    def watch(self, address, ring=None):
+        """A watchpoint on the word at `address`: the C side samples it at every pin change (the
+        pin events carry it) and `run` stops wherever it changed, with the SPI bytes and pin
+        changes before that point fed to the LCD and none after. `ring` = (address of the read
+        offset, size) when the word is a ring buffer's write offset: the core is then also
+        stopped before that ring is half full (so a firmware that waits for room never waits)."""
+        self.watched = address
+        self.cvar('fp_rtt_wroff_at', ctypes.c_uint32).value = address
+        if ring is not None:
+            self.cvar('fp_rtt_rdoff_at', ctypes.c_uint32).value = ring[0]
+            self.cvar('fp_rtt_size', ctypes.c_uint32).value = ring[1]
 
-    def drain(self):
-        """Everything up to now: the bytes and pins, the log; the RTT buffer handed back."""
-        self.replay()
-        self.log_until()
-        try:
-            self.rtt.commit()
-        except U.UcError:
-            pass
+    def word(self, address):
+        return struct.unpack('<I', bytes(self.uc.mem_read(address, 4)))[0]
 
-    def log_frame(self, encoded):
-        if self.halted is not None and self.halted.kind == 'done':
-            return
-        try:
-            decoded = rzcobs_decode(encoded)
-            index = frame_index(decoded)
-        except DefmtError as e:
-            self.halt('log', 1, f'a defmt frame that does not decode: {e}')
-            return
-        if index in (self.start_format, self.digest_format, self.final_format):
-            # Where a frame's bus traffic starts: the loop draws frame 0 after "start", turn t's
-            # frame after "digest t" and the result screen after "final".
-            m = u32_at(decoded, 0)
-            t = 0 if index == self.start_format else u32_at(decoded, 4)
-            kind = 'result' if index == self.final_format else 'game'
-            self.bus.boundary(self, m, t, kind)
-        if index == self.start_format:
-            self.starts += 1
-            if self.opts.matches is not None and self.starts > self.opts.matches:
-                self.halt('done', 0, f'{self.opts.matches} matches played')
-                return
-        self.log_frames += 1
-        if index == self.frame_format:
-            self.capture(u32_at(decoded, 0), u32_at(decoded, 4), True)
-            self.frames += 1
-            limit = getattr(self.opts, 'frames_max', None)
-            if limit is not None and self.frames >= limit:
-                if self.opts.on_log:
-                    self.opts.on_log(encoded + b'\0')
-                self.halt('done', 0, f'{limit} frames announced')
-                return
-        elif self.opts.every and index in (self.digest_format, self.final_format):
-            # The loop logs a turn's digest before it draws that turn: at "digest t" the panel
-            # still shows turn t - 1; at "final t" (after the last turn) it shows turn t.
-            m, t = u32_at(decoded, 0), u32_at(decoded, 4)
-            shown = t - 1 if index == self.digest_format else t
-            if shown % self.opts.every == 0:
-                self.capture(m, shown, False)
-        if self.opts.on_log:
-            self.opts.on_log(encoded + b'\0')
+    def run(self, seconds):
+        """Runs until the watched word changed, the core halts, or `seconds` of wall clock pass:
+        ('watch', its value), ('halt', None) or ('budget', None)."""
+        started = time.monotonic()
+        while True:
+            w = self.replay()
+            if w is not None:
+                return 'watch', w
+            if self.halted is not None:
+                return 'halt', None
+            if self.watched is not None:
+                now = self.word(self.watched)
+                if now != self.reported:
+                    self.reported = now
+                    return 'watch', now
+            if time.monotonic() - started > seconds:
+                return 'budget', None
+            self.step(min(seconds, 1.0))
 
-    def capture(self, m, t, announced):
-        if not self.opts.on_frame:
-            return
-        turn = f'{m}/{t}'
-        if not announced and turn == self.last_turn:
-            return
-        self.last_turn = turn
-        self.opts.on_frame(self.captures, {'m': m, 't': t, 'announced': announced,
-                                           'instructions': self.cycles(),
-                                           'picture': self.lcd.picture()})
-        self.captures += 1
+    def read(self, address, n):
+        """`n` bytes at `address` (SRAM or flash, as a probe reads them)."""
+        if SRAM <= address and address + n <= SRAM + SRAM_SIZE or (
+                FLASH <= address and address + n <= FLASH + FLASH_SIZE):
+            return bytes(self.uc.mem_read(address, n))
+        raise ProbeError(f'cannot read {n} bytes at 0x{address:x}: neither SRAM nor flash')
+
+    def write(self, address, data):
+        """`data` written at `address` (SRAM only, as a probe writes memory while the core is
+        halted)."""
+        if not (SRAM <= address and address + len(data) <= SRAM + SRAM_SIZE):
+            raise ProbeError(f'cannot write {len(data)} bytes at 0x{address:x}: not SRAM')
+        self.uc.mem_write(address, bytes(data))
+
+    def mark(self, m, t, kind):
+        """The bus's frame of match `m`, turn `t`, starts here (a game frame, or the result)."""
+        self.bus.boundary(self, m, t, kind)
 
     # ----- running -----
 
@@ -876,8 +840,7 @@ class F411:
                 self.halt('emulator', 1, f'Unicorn: {e} ({self.where()})')
         self.pc = uc.reg_read(A.UC_ARM_REG_PC) | 1
         self.check_fastpath()
-        if self.halted is None:
-            self.drain()
+        self.take()
 
     def spi_cr1(self):
         if self.spi_path == 'registers':
@@ -898,11 +861,6 @@ class F411:
         return {**deep,
             'instructions': self.cycles() if self.opts.count else None,
             'loadedBytes': self.loaded_bytes,
-            'rttBytes': self.rtt.bytes,
-            'logFrames': self.log_frames,
-            'matchesStarted': min(self.starts, self.opts.matches if self.opts.matches is not None else self.starts),
-            'frames': self.frames,
-            'captures': self.captures,
             'clocks': self.clocks,
             'spi': {'path': self.spi_path, 'clockHz': self.spi_clock(), 'cr1': self.spi_cr1(),
                     'bytes': self.cvar('fp_bytes').value, 'toLcd': self.spi_to_lcd,

@@ -2,21 +2,16 @@
 reader, host/xtask/src/elf.rs; probe.rs writes this) and hands over a JSON file (`--target FILE`):
 
   { "segments": [{"addr": N, "hex": "..."}, ...],  the loadable segments at their load addresses
-    "rtt": N,                                       the address of _SEGGER_RTT
-    "pace": N | null,                               the address of ARENA_PACE (unused here)
-    "formats": {"start": I, "frame": I, ...},       the defmt string indices of the log lines the
-                                                    harness acts on (each may be absent)
     "functions": {"spi_write": N | null},           the one routine SPI bytes go through, if one
-    "names": [[address, size, name], ...] }         the functions, sorted: for naming a PC
+    "names": [[address, size, name], ...],          the functions, sorted: for naming a PC
+    ... }                                           (what else the file holds is xtask's own: the
+                                                    harness knows no log format)
 
 A file that does not have this shape is a TargetError that says what is wrong.
 """
 
 import bisect
 import json
-
-FORMATS = ('start', 'frame', 'digest', 'final')
-
 
 class TargetError(Exception):
     pass
@@ -51,21 +46,6 @@ class Target:
             except ValueError:
                 raise TargetError(f"segment {i}'s hex is no even run of lowercase hex digits") from None
             self.segments.append((addr, data))
-        if j.get('rtt') is None:
-            raise TargetError('no "rtt" address: the firmware does not log over RTT (defmt-rtt)')
-        self.rtt = _address(j['rtt'], '"rtt"')
-        self.pace = None if j.get('pace') is None else _address(j['pace'], '"pace"')
-        formats = j.get('formats') or {}
-        if not isinstance(formats, dict):
-            raise TargetError('"formats" is no object')
-        self.formats = {}
-        for k in FORMATS:
-            v = formats.get(k)
-            if v is None:
-                continue
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 0xffff:
-                raise TargetError(f'formats.{k} is no defmt string index: {json.dumps(v)}')
-            self.formats[k] = v
         functions = j.get('functions') or {}
         if not isinstance(functions, dict):
             raise TargetError('"functions" is no object')

@@ -1,4 +1,4 @@
-"""The harness's parts on their own: the ST7789 model, the target file's reader, rzCOBS, the RTT reader."""
+"""The harness's parts on their own: the ST7789 model and the target file's reader."""
 
 import os
 import struct
@@ -7,8 +7,6 @@ import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..'))
 
-from harness.defmt import DefmtError, FrameSplitter, frame_index, rzcobs_decode, u32_at  # noqa: E402
-from harness.rtt import RttReader  # noqa: E402
 from harness.st7789 import St7789, expand  # noqa: E402
 from harness.target import Target, TargetError  # noqa: E402
 
@@ -120,24 +118,6 @@ class St7789Test(unittest.TestCase):
         self.assertEqual(lcd.picture()[:3], bytes([255, 40, 25]))
 
 
-class DefmtTest(unittest.TestCase):
-    def test_rzcobs_groups(self):
-        # Seven bytes with zeros at positions 1 and 3: one group, code 0b0001010 | 0x00 bits.
-        self.assertEqual(rzcobs_decode(bytes([1, 3, 5, 6, 7, 0x0a])), bytes([1, 0, 3, 0, 5, 6, 7]))
-        self.assertEqual(rzcobs_decode(bytes(range(1, 8)) + b'\x80'), bytes(range(1, 8)) + b'\0')
-        with self.assertRaises(DefmtError):
-            rzcobs_decode(bytes([1, 0x0a]))
-
-    def test_frames_split_on_zero_and_keep_the_index(self):
-        frames = []
-        s = FrameSplitter(frames.append)
-        s.push(b'\x01\x02')
-        s.push(b'\x03\0\0\x04\0')
-        self.assertEqual(frames, [b'\x01\x02\x03', b'\x04'])
-        decoded = bytes([0x34, 0x12, 7, 0, 0, 0])
-        self.assertEqual((frame_index(decoded), u32_at(decoded, 0), u32_at(decoded, 4)), (0x1234, 7, None))
-
-
 class TargetTest(unittest.TestCase):
     def test_reads_what_xtask_hands_over(self):
         t = Target('{"segments": [{"addr": 134217728, "hex": "00ff10"}], "rtt": 536870912, '
@@ -145,8 +125,6 @@ class TargetTest(unittest.TestCase):
                    '"functions": {"spi_write": 134218240, "other": null}, '
                    '"names": [[134218240, 16, "spi_write"], [134217984, 0, "reset"]]}')
         self.assertEqual(t.segments, [(0x08000000, b'\x00\xff\x10')])
-        self.assertEqual((t.rtt, t.pace), (0x20000000, None))
-        self.assertEqual(t.formats, {'frame': 3, 'start': 4})
         self.assertEqual(t.functions, {'spi_write': 0x08000200})
         self.assertEqual(t.function_at(0x08000204), 'spi_write+0x4')
         self.assertEqual(t.function_at(0x08000100), 'reset+0x0')  # size 0: its first address
@@ -156,40 +134,14 @@ class TargetTest(unittest.TestCase):
     def test_bad_files_say_what_is_wrong(self):
         for text, says in (('{"segments": [', 'not JSON'), ('[1]', 'not a JSON object'),
                            ('{"rtt": 1}', 'no "segments"'),
-                           ('{"segments": []}', 'no "rtt"'),
+                           ('{"segments": [], "functions": {"spi_write": "x"}}', 'functions.spi_write'),
                            ('{"segments": [{"addr": -1, "hex": ""}], "rtt": 1}', "segment 0's addr"),
                            ('{"segments": [{"addr": 1, "hex": "0G"}], "rtt": 1}', 'hex digits'),
                            ('{"segments": [{"addr": 1, "hex": "AB"}], "rtt": 1}', 'hex digits'),
-                           ('{"segments": [], "rtt": 1, "formats": {"frame": 70000}}', 'formats.frame'),
                            ('{"segments": [], "rtt": 1, "names": [[1, 2]]}', 'names[0]')):
             with self.assertRaises(TargetError) as e:
                 Target(text)
             self.assertIn(says, str(e.exception))
-
-
-class RttTest(unittest.TestCase):
-    def test_reads_what_was_written_and_wraps(self):
-        mem = bytearray(4096)
-        base = 0x20000000
-
-        def read(a, n):
-            return mem[a - base:a - base + n]
-
-        def write(a, b):
-            mem[a - base:a - base + len(b)] = b
-
-        mem[0:10] = b'SEGGER RTT'
-        struct.pack_into('<IIIIIIII', mem, 16, 1, 0, 0, base + 1024, 16, 14, 12, 0)
-        mem[1024 + 12:1024 + 16] = b'abcd'
-        mem[1024:1024 + 2] = b'ef'
-        r = RttReader(read, write, base, base, 4096)
-        struct.pack_into('<I', mem, 24 + 12, 2)  # written up to offset 2, wrapping
-        self.assertEqual(r.take(), b'abcdef')
-        self.assertEqual(struct.unpack_from('<I', mem, 24 + 20)[0] & 3, 2)  # block if full
-        self.assertEqual(struct.unpack_from('<I', mem, 24 + 16)[0], 12)  # not committed yet
-        r.commit()
-        self.assertEqual(struct.unpack_from('<I', mem, 24 + 16)[0], 2)
-        self.assertIsNone(r.take())
 
 
 if __name__ == '__main__':

@@ -46,7 +46,8 @@ pub fn emulate(release: &Path) -> Result<()> {
 }
 
 /// The harness: its Node packages there (`cargo xtask setup` installs them), its unit tests
-/// passed (the ROM, the SSD1306 model, the target file, rzCOBS, the frame buffer as PGM).
+/// passed (the ROM, the SSD1306 model, the target file, the probe's watchpoint and memory, the
+/// frame buffer as PGM).
 fn harness() -> Result<()> {
     pico::node_packages(crate::setup::Mode::Check)?;
     tools::status(
@@ -241,14 +242,23 @@ fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
         silent: (elf, "1000"),
         timeout: "1",
     }
-    .check(|elf| {
-        let target = root().join("target/xtask-pico/bad-input.target.json");
-        pico::write_target(elf, true, &target)?;
-        let mut node = Command::new("timeout");
-        node.args(["-k", "5", "60", "node"])
-            .arg(root().join(pico::EMULATOR).join("pico.mjs"))
-            .arg("--target")
-            .arg(target);
-        Ok(node)
+    .check(|elf, args| {
+        let mut run = Run {
+            own: pico::Options::default(),
+            ..Run::new(elf, 60)
+        };
+        for pair in args.chunks(2) {
+            match pair {
+                ["--silence", n] => run.own.silence = Some(n.parse()?),
+                ["--matches", n] => run.matches = Some(n.parse()?),
+                ["--timeout", s] => run.timeout_s = s.parse()?,
+                _ => anyhow::bail!("no such option for the Pico's run: {pair:?}"),
+            }
+        }
+        let ran = run.go()?;
+        Ok((
+            Some(ran.status),
+            format!("{}\n{}", ran.messages.join("\n"), ran.why()),
+        ))
     })
 }

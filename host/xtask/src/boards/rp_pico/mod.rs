@@ -2,9 +2,10 @@
 //! over rp2040js): building it, checking the harness's packages, running the release ELF with the
 //! RTT log decoded by `defmt-print`, and the M0+ cost table.
 //!
-//! The harness takes the OLED's picture at the instant the firmware logs `frame m= t= k=` (it reads
-//! the RTT buffer before every byte that reaches the SSD1306, so the picture is the GDDRAM as it was
-//! when the frame was announced), and stops when match N starts (`--matches N`).
+//! The harness is driven as a debug probe (`crate::drive`): every write of the RTT write offset
+//! stops the core, xtask reads the log, and reads the OLED out at the instant the firmware logs
+//! `frame m= t= k=` (so the picture is the GDDRAM as it was when the frame was announced); it stops
+//! the run when match N starts.
 
 mod board;
 pub(crate) mod check;
@@ -68,19 +69,22 @@ impl crate::emulator::Harness for Options<'_> {
         }
     }
 
+    /// `node pico.mjs --target FILE [--uf2 FILE]` under `timeout`: driven as a probe, it takes
+    /// nothing else.
     fn command(run: &Run<'_>, summary: &Path) -> Result<Command> {
         let script = root().join(EMULATOR).join("pico.mjs");
         let target = summary.with_extension("target.json");
         write_target(run.elf, run.own.uf2.is_none(), &target)?;
-        let mut node = run.common("node", &script, summary);
-        node.arg("--target").arg(&target);
+        let mut node = run.timeout();
+        node.arg("node").arg(&script).arg("--target").arg(&target);
         if let Some(uf2) = run.own.uf2 {
             node.arg("--uf2").arg(uf2);
         }
-        if let Some(n) = run.own.silence {
-            node.args(["--silence", &n.to_string()]);
-        }
         Ok(node)
+    }
+
+    fn silence(&self) -> u64 {
+        self.silence.unwrap_or(1_000_000_000)
     }
 
     /// The OLED's frame buffers (`frame-NNNN.pgm`, 128x64) as PNGs four times their size.
@@ -92,9 +96,9 @@ impl crate::emulator::Harness for Options<'_> {
 /// How many times the OLED's 128x64 pixels are scaled in the PNG frames.
 pub const PNG_SCALE: u32 = 4;
 
-/// The log lines the harness acts on, by the start of their defmt strings: it counts the bus
-/// between `start`/`digest`/`final`, stops after N `start`s, and takes the OLED's picture at each
-/// `frame` (and, with `--every`, at `digest`/`final`).
+/// The log lines xtask acts on when it drives the harness, by the start of their defmt strings:
+/// it marks the bus's frames at `start`/`digest`/`final`, stops after N `start`s, and reads the
+/// OLED out at each `frame` (and, with `every`, at `digest`/`final`).
 const FORMATS: [(&str, &str); 4] = [
     ("start", "start m="),
     ("frame", "frame m="),

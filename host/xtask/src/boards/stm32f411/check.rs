@@ -119,7 +119,7 @@ pub fn emulate(release: &Path) -> Result<()> {
 }
 
 /// The harness: its venv with Unicorn set up, its unit tests passed (the ST7789 model, the target
-/// file's reader, rzCOBS, RTT).
+/// file's reader).
 fn harness() -> Result<()> {
     stm32::venv(crate::setup::Mode::Check)?;
     tools::status(
@@ -354,7 +354,6 @@ fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
     let dir = root().join("target/xtask-stm32f411");
     let silent = dir.join("silent.elf");
     silent_firmware(elf, &silent)?;
-    let summary = dir.join("bad-summary.json");
     emulator::BadInput {
         name: "the F411 emulator",
         dir: &dir,
@@ -364,7 +363,22 @@ fn bad_input(elf: &Path, panic_elf: &Path) -> Result<()> {
         silent: (&silent, "2"),
         timeout: "2",
     }
-    .check(|elf| Run::new(elf, 60).command(&summary))
+    .check(|elf, args| {
+        let mut run = Run::new(elf, 60);
+        for pair in args.chunks(2) {
+            match pair {
+                ["--silence", n] => run.own.silence_s = Some(n.parse()?),
+                ["--matches", n] => run.matches = Some(n.parse()?),
+                ["--timeout", s] => run.timeout_s = s.parse()?,
+                _ => anyhow::bail!("no such option for the F411's run: {pair:?}"),
+            }
+        }
+        let ran = run.go()?;
+        Ok((
+            Some(ran.status),
+            format!("{}\n{}", ran.messages.join("\n"), ran.why()),
+        ))
+    })
 }
 
 /// The raw image `flash --board stm32f411 --dfu` writes is the ELF's flash contents.

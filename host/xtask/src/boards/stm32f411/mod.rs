@@ -3,9 +3,11 @@
 //! building it, running the release ELF with the RTT log decoded by `defmt-print`, the LCD's
 //! frames, and the Cortex-M4 cost table.
 //!
-//! The harness takes the ST7789's picture at the instant the firmware logs `frame m= t= k=` (the
-//! log written before each pin change is read before that change, so the picture is the panel as
-//! it was when the frame was announced), and stops when match N starts (`--matches N`).
+//! The harness is driven as a debug probe (`crate::drive`): its pin events carry the RTT write
+//! offset, and a run stops where it changed, the LCD fed the SPI bytes before that point only;
+//! xtask reads the log and reads the LCD out at the instant the firmware logs `frame m= t= k=`
+//! (so the picture is the panel as it was when the frame was announced), and stops the run when
+//! match N starts.
 
 mod board;
 pub(crate) mod check;
@@ -93,29 +95,40 @@ impl crate::emulator::Harness for Options {
         }
     }
 
+    /// `python f411.py --target FILE --build DIR [--count] [--spi-registers]` under `timeout`:
+    /// driven as a probe, it takes nothing else.
     fn command(run: &Run<'_>, summary: &Path) -> Result<Command> {
         let script = root().join(EMULATOR).join("f411.py");
         let target = summary.with_extension("target.json");
         write_target(run.elf, &target)?;
-        let mut cmd = run.common(python(), &script, summary);
-        cmd.arg("--target")
+        let mut cmd = run.timeout();
+        cmd.arg(python())
+            .arg(&script)
+            .arg("--target")
             .arg(&target)
             .arg("--build")
             .arg(build_dir());
         let own = &run.own;
-        if let Some(s) = own.silence_s {
-            cmd.args(["--silence", &s.to_string()]);
-        }
         if own.count {
             cmd.arg("--count");
         }
         if own.spi_registers {
             cmd.arg("--spi-registers");
         }
-        if let Some(n) = own.frames_max {
-            cmd.args(["--frames-max", &n.to_string()]);
-        }
         Ok(cmd)
+    }
+
+    /// The instructions are not counted without `count`: only the wall clock tells silence.
+    fn silence(&self) -> u64 {
+        u64::MAX
+    }
+
+    fn silence_s(&self) -> Option<u32> {
+        Some(self.silence_s.unwrap_or(60))
+    }
+
+    fn frames_max(&self) -> Option<u32> {
+        self.frames_max
     }
 
     /// The LCD's frame buffers (`frame-NNNN.ppm`, 240x240 RGB) as PNGs of the same size.
@@ -124,9 +137,9 @@ impl crate::emulator::Harness for Options {
     }
 }
 
-/// The log lines the harness acts on, by the start of their defmt strings: it counts the bus
-/// between `start`/`digest`/`final`, stops after N `start`s, and takes the LCD's picture at each
-/// `frame` (and, with `--every`, at `digest`/`final`).
+/// The log lines xtask acts on when it drives the harness, by the start of their defmt strings:
+/// it marks the bus's frames at `start`/`digest`/`final`, stops after N `start`s, and reads the
+/// LCD out at each `frame` (and, with `every`, at `digest`/`final`).
 const FORMATS: [(&str, &str); 4] = [
     ("start", "start m="),
     ("frame", "frame m="),
@@ -138,8 +151,8 @@ const FORMATS: [(&str, &str); 4] = [
 /// slice at its entry (SPI1 register by register when the ELF has no single such routine).
 const SPI_WRITE: [&str; 2] = ["stm32f4xx_hal3spi", "9spi_write"];
 
-/// The harness's `--target` file for `elf` at `to`: the segments, the symbols, the log lines it
-/// acts on, `spi_write`, and the functions' names (for naming a PC in a fault).
+/// The harness's `--target` file for `elf` at `to`: the segments, `_SEGGER_RTT`, the log lines
+/// xtask acts on, `spi_write`, and the functions' names (for naming a PC in a fault).
 pub fn write_target(elf: &Path, to: &Path) -> Result<()> {
     let want = crate::probe::Wants {
         segments: true,
