@@ -290,8 +290,27 @@ class Agent:
     def act(self, rng, obs, mask, greedy=False):
         logits, v, _ = self.forward(obs)
         logp = self.logp(logits, mask)
-        a = np.argmax(logp, 1) if greedy else sample(rng, logp)
+        if not greedy:
+            a = sample(rng, logp)
+        elif self.kind_prior:
+            a = self.most_likely(logp)
+        else:
+            a = np.argmax(logp, 1)
         return a, logp[np.arange(len(a)), a], v
+
+    def most_likely(self, logp):
+        """With the kind prior, the most likely action is the most likely kind's most likely
+        position: the action of highest probability alone would almost never be one of a kind
+        whose mass the prior spreads over many positions (a build, with a hundred spaces free)."""
+        p = np.exp(logp)
+        idx = self.grid.index  # (P, K)
+        mass = p[:, idx].sum(1)  # (B, K)
+        others = self.grid.others
+        rows = np.arange(len(p))
+        k = np.argmax(mass, 1)
+        o = others[np.argmax(p[:, others], 1)]
+        pos = np.argmax(logp[:, idx][rows, :, k], 1)  # (B,): the best position of kind k
+        return np.where(mass[rows, k] > p[rows, o], idx[pos, k], o)
 
     def gradients(self, b, n, clip, ent_coef, vf_coef):
         """The loss's gradients over the rows of `b` (its advantages already normalised), each

@@ -125,6 +125,26 @@ def test_the_kind_prior_makes_each_kind_one_action_at_the_start():
     assert p[~mask[0]].max() == 0
 
 
+def test_the_most_likely_action_under_the_kind_prior_is_the_likeliest_kinds():
+    """With `--kind-prior`, the most likely action is the likeliest kind's likeliest position: forty
+    turrets holding 60% of the probability between them beat a pass of 40%."""
+    mod = load()
+    import numpy as np
+
+    env = mod.make("td-duel", 1, 0, {})
+    obs, _ = env.reset()
+    agent = mod.Agent(np.random.default_rng(0), obs[0, 0], env.listed, 1e-3, "td-duel", kind_prior=True)
+    p = np.zeros((2, env.listed))
+    p[:, 0] = 0.4
+    p[:, 5:45] = 0.6 / 40
+    p[0, 20] += 0.001
+    p[0, 21] -= 0.001
+    p[1, 0], p[1, 5:45] = 0.7, 0.3 / 40  # the pass now the likelier
+    with np.errstate(divide="ignore"):
+        a = agent.most_likely(np.log(p))
+    assert list(a) == [20, 0]
+
+
 def test_evaluation_counts_each_match_once():
     mod = load()
     import numpy as np
