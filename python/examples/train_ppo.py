@@ -26,6 +26,16 @@ for Gym-MicroRTS), the others and the value from the network over the whole obse
 (`--plain`: that one for everything). Observations are squashed with `sign(x) * log1p(|x|)`.
 The rewards are the environments' defaults (`reward="teach"`, docs/python.md "Rewards").
 
+For the per-position network, off unless given (docs/python.md, "Training", says what they did
+for Tower Defense Duel): `--kind-prior` counts each kind of per-position action (a build of a
+kind, an upgrade, a destroy; an attack, a base) as one prior weight, its logits less the log of
+how many of that kind are legal, so that a destroy per tower does not outweigh the pass; then the
+most likely action (`--eval-greedy`) is the likeliest kind's likeliest position. `--ent-kind`
+takes the same log counts from the entropy bonus (no pull towards the kinds with many actions);
+`--pool-value` adds to the value a sum over the positions of a linear read of their features;
+`--critic` gives the value a network of its own. Each log row has each kind's share of the
+decisions and its mean advantage.
+
 The parameters evaluated at the end are those under which the last `--best-window` training
 matches (100) had the best win rate, not the last ones: the policy's win rate moves by tens of
 points between updates. `--ent-final` anneals the entropy coefficient (linearly, as the learning
