@@ -26,6 +26,16 @@ for Gym-MicroRTS), the others and the value from the network over the whole obse
 (`--plain`: that one for everything). Observations are squashed with `sign(x) * log1p(|x|)`.
 The rewards are the environments' defaults (`reward="teach"`, docs/python.md "Rewards").
 
+For the per-position network, off unless given (docs/python.md, "Training", says what they did
+for Tower Defense Duel): `--kind-prior` counts each kind of per-position action (a build of a
+kind, an upgrade, a destroy; an attack, a base) as one prior weight, its logits less the log of
+how many of that kind are legal, so that a destroy per tower does not outweigh the pass; then the
+most likely action (`--eval-greedy`) is the likeliest kind's likeliest position. `--ent-kind`
+takes the same log counts from the entropy bonus (no pull towards the kinds with many actions);
+`--pool-value` adds to the value a sum over the positions of a linear read of their features;
+`--critic` gives the value a network of its own. Each log row has each kind's share of the
+decisions and its mean advantage.
+
 The parameters evaluated at the end are those under which the last `--best-window` training
 matches (100) had the best win rate, not the last ones: the policy's win rate moves by tens of
 points between updates. `--ent-final` anneals the entropy coefficient (linearly, as the learning
@@ -142,16 +152,23 @@ class Grid:
         self.game = game
         if game == "td-duel":
             self.P, self.K = 100, 6
+            self.names = ["turret", "stunner", "bomb", "power", "range", "destroy", "pass", "spawn"]
             # List: 0 pass, 1-4 spawns, 5 + 100 k + p build kind k, 305 + 100 k + p upgrade, 505 + p destroy.
             self.index = np.array([[5 + 100 * k + p for k in range(3)] + [305 + 100 * k + p for k in range(2)] + [505 + p] for p in range(100)])
         else:
             w, h = int(obs0[2]), int(obs0[3])
             self.w, self.h, self.P, self.K = w, h, w * h, 2
+            self.names = ["attack", "base", "pass", "other"]
             self.index = np.array([[1 + c, 1 + w * h + c] for c in range(w * h)])
         assert self.index.max() < listed
         flat = np.zeros(listed, bool)
         flat[self.index.reshape(-1)] = True
         self.others = np.flatnonzero(~flat)
+        # Each listed action's kind, for the log: 0..K-1 per position, K a pass (index 0), K + 1 the
+        # others (Tower Defense's spawns).
+        self.kind = np.full(listed, self.K + 1)
+        self.kind[0] = self.K
+        self.kind[self.index] = np.arange(self.K)[None, :]
         self.d = self.local(obs0[None], squash(obs0[None])).shape[-1]
 
     def local(self, obs, sq):
@@ -189,23 +206,54 @@ class Grid:
 
 
 class Agent:
-    def __init__(self, rng, obs0, n_act, lr, game=None, hidden=32):
+    def __init__(self, rng, obs0, n_act, lr, game=None, hidden=32, critic=False, kind_prior=False, ent_kind=False, pool_value=False):
         self.n_act = n_act
         self.grid = Grid(game, obs0, n_act) if game else None
         n_out = len(self.grid.others) if self.grid else n_act
         self.net = Net(rng, len(obs0), n_out)
         params = self.net.params
+        self.critic = Net(rng, len(obs0), 1) if critic else None
+        if self.critic:
+            params = params + self.critic.params
+        self.kind_prior = kind_prior and self.grid is not None
+        self.ent_kind = ent_kind and self.grid is not None
         if self.grid:
             d, K = self.grid.d, self.grid.K
             q, _ = np.linalg.qr(rng.standard_normal((max(d, hidden), min(d, hidden))))
             wl = (np.sqrt(2) * (q if d >= hidden else q.T)[:d, :hidden]).astype(np.float32)
             self.local = [wl, np.zeros(hidden, np.float32), (0.01 * rng.standard_normal((hidden, K))).astype(np.float32), np.zeros(K, np.float32)]
             params = params + self.local
+        # The value plus a sum over the positions of a linear read of their hidden features: what
+        # each tower or cell is worth, added up (the value's weights last among the parameters).
+        self.pool = np.zeros(hidden, np.float32) if pool_value and self.grid else None
+        if self.pool is not None:
+            params = params + [self.pool]
         self.opt = Adam(params, lr)
+
+    def log_count(self, mask):
+        """(B, actions): for each per-position action, log of how many legal actions of its kind
+        the row has; 0 for the others."""
+        idx = self.grid.index  # (P, K)
+        legal = mask[:, idx]  # (B, P, K)
+        n = np.maximum(legal.sum(1), 1)  # (B, K)
+        c = np.zeros(mask.shape, np.float32)
+        c[:, idx.reshape(-1)] = np.broadcast_to(np.log(n)[:, None, :], legal.shape).reshape(len(mask), -1)
+        return c
+
+    def logp(self, logits, mask):
+        """Log-probabilities over the legal actions. With the kind prior, each per-position kind's
+        legal actions share one prior weight (the logits less log of how many of that kind are
+        legal), so that at the start a kind is as likely as one other action, whatever the count."""
+        if self.kind_prior:
+            logits = logits - self.log_count(mask)
+        return masked_log_softmax(logits, mask)
 
     def forward(self, obs):
         sq = squash(obs)
         g_logits, v, cache = self.net.forward(sq)
+        if self.critic:
+            _, v, ccache = self.critic.forward(sq)
+            cache = (cache, ccache)
         if not self.grid:
             return g_logits, v, (cache, None)
         B = len(obs)
@@ -217,29 +265,62 @@ class Agent:
         logits = np.empty((B, self.n_act), np.float32)
         logits[:, self.grid.others] = g_logits
         logits[:, self.grid.index.reshape(-1)] = pos.reshape(B, -1)
+        if self.pool is not None:
+            v = v + (hl @ self.pool).reshape(B, -1).sum(1)
         return logits, v, (cache, (xl, hl))
 
     def backward(self, caches, dlogits, dv):
         cache, loc = caches
+        cgrads = []
+        dv_all = dv
+        if self.critic:
+            cache, ccache = cache
+            cgrads = self.critic.backward(ccache, np.zeros((len(dv), 1), np.float32), dv)
+            dv = np.zeros_like(dv)
         if not self.grid:
-            return self.net.backward(cache, dlogits, dv)
+            return self.net.backward(cache, dlogits, dv) + cgrads
         B = len(dlogits)
-        grads = self.net.backward(cache, np.ascontiguousarray(dlogits[:, self.grid.others]), dv)
+        grads = self.net.backward(cache, np.ascontiguousarray(dlogits[:, self.grid.others]), dv) + cgrads
         xl, hl = loc
         wl, bl, wo, bo = self.local
         dpos = dlogits[:, self.grid.index.reshape(-1)].reshape(B * self.grid.P, self.grid.K)
         dwo = hl.T @ dpos
         dbo = dpos.sum(0)
-        dh = (dpos @ wo.T) * (1 - hl * hl)
+        dhl = dpos @ wo.T
+        extra = []
+        if self.pool is not None:
+            dvp = np.repeat(dv_all, self.grid.P)[:, None]  # each position's part of its row's value
+            dhl += dvp * self.pool[None, :]
+            extra = [(hl * dvp).sum(0)]
+        dh = dhl * (1 - hl * hl)
         dwl = xl.T @ dh
         dbl = dh.sum(0)
-        return grads + [dwl, dbl, dwo, dbo]
+        return grads + [dwl, dbl, dwo, dbo] + extra
 
     def act(self, rng, obs, mask, greedy=False):
         logits, v, _ = self.forward(obs)
-        logp = masked_log_softmax(logits, mask)
-        a = np.argmax(logp, 1) if greedy else sample(rng, logp)
+        logp = self.logp(logits, mask)
+        if not greedy:
+            a = sample(rng, logp)
+        elif self.kind_prior:
+            a = self.most_likely(logp)
+        else:
+            a = np.argmax(logp, 1)
         return a, logp[np.arange(len(a)), a], v
+
+    def most_likely(self, logp):
+        """With the kind prior, the most likely action is the most likely kind's most likely
+        position: the action of highest probability alone would almost never be one of a kind
+        whose mass the prior spreads over many positions (a build, with a hundred spaces free)."""
+        p = np.exp(logp)
+        idx = self.grid.index  # (P, K)
+        mass = p[:, idx].sum(1)  # (B, K)
+        others = self.grid.others
+        rows = np.arange(len(p))
+        k = np.argmax(mass, 1)
+        o = others[np.argmax(p[:, others], 1)]
+        pos = np.argmax(logp[:, idx][rows, :, k], 1)  # (B,): the best position of kind k
+        return np.where(mass[rows, k] > p[rows, o], idx[pos, k], o)
 
     def gradients(self, b, n, clip, ent_coef, vf_coef):
         """The loss's gradients over the rows of `b` (its advantages already normalised), each
@@ -247,7 +328,7 @@ class Agent:
         entropy, approx kl) over the rows, and the gradients."""
         m = len(b["a"])
         logits, v, cache = self.forward(b["x"])
-        logp = masked_log_softmax(logits, b["mask"])
+        logp = self.logp(logits, b["mask"])
         p = np.exp(logp)
         rows = np.arange(m)
         new = logp[rows, b["a"]]
@@ -265,6 +346,13 @@ class Agent:
         dlogits = dnew[:, None] * (onehot - p)
         # Entropy bonus: d(-ent_coef * mean H)/dlogits = ent_coef * p (log p + H) / n.
         dlogits += ent_coef * np.where(b["mask"], p * (logp + ent[:, None]), 0.0) / n
+        if self.ent_kind:
+            # The bonus is the entropy less E[log n_kind] (minus the KL to the kind prior, up to
+            # a constant): plain entropy pulls towards the kinds with many legal actions.
+            c = self.log_count(b["mask"])
+            ec = (p * c).sum(1, keepdims=True)
+            ent = ent - ec[:, 0]
+            dlogits += ent_coef * np.where(b["mask"], p * (c - ec), 0.0) / n
         v_loss = 0.5 * ((v - b["ret"]) ** 2).sum()
         dv = (vf_coef * (v - b["ret"]) / n).astype(np.float32)
         grads = self.backward(cache, dlogits.astype(np.float32), dv)
@@ -343,6 +431,10 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=os.cpu_count() or 1, help="threads an update's minibatch is split among (default: the machine's cores)")
     ap.add_argument("--plain", action="store_true", help="one MLP over the whole observation for every action (no per-position network)")
+    ap.add_argument("--critic", action="store_true", help="a value network of its own (CleanRL's ppo.py) instead of a value head on the policy's trunk")
+    ap.add_argument("--ent-kind", action="store_true", help="the entropy bonus less E[log of the chosen kind's legal count]: no pull towards kinds with many legal actions")
+    ap.add_argument("--pool-value", action="store_true", help="add to the value a sum over the positions of a linear read of the per-position network's features")
+    ap.add_argument("--kind-prior", action="store_true", help="each per-position kind's legal actions share one prior weight (logits less log of their count)")
     ap.add_argument("--eval", type=int, default=100, help="evaluation matches against random (0: none)")
     ap.add_argument("--eval-seed", type=int, default=10_000)
     ap.add_argument("--eval-greedy", action="store_true", help="evaluate again playing the most likely action")
@@ -358,7 +450,8 @@ def main(argv=None):
     env = make(args.game, args.envs, args.seed, config)
     obs, infos = env.reset()
     n_in, n_act = obs.shape[-1], env.listed
-    agent = Agent(rng, obs[0, 0], n_act, args.lr, None if args.plain else args.game)
+    agent = Agent(rng, obs[0, 0], n_act, args.lr, None if args.plain else args.game, critic=args.critic, kind_prior=args.kind_prior, ent_kind=args.ent_kind, pool_value=args.pool_value)
+    chosen = np.zeros(agent.grid.K + 2 if agent.grid else 1)
     N, T = args.envs, args.steps
     pool = ThreadPoolExecutor(args.threads) if args.threads > 1 else None
     # Steps where the mask leaves one action (a ColorFight player busy with its attack, a Tower
@@ -396,6 +489,8 @@ def main(argv=None):
             if len(choice):
                 a, lp, v = agent.act(rng, x[choice], mask[choice])
                 act[choice] = a
+                if agent.grid:
+                    chosen += np.bincount(agent.grid.kind[a], minlength=len(chosen))
                 for j, i in enumerate(choice):
                     if pend["open"][i]:
                         close(i, v[j], False)
@@ -433,6 +528,11 @@ def main(argv=None):
         }
         total = len(rows)
         size = total // args.minibatches
+        adv_kind = {}
+        if agent.grid:
+            # The mean advantage of each kind chosen, in standard deviations (the log).
+            kinds, z = agent.grid.kind[flat["a"]], flat["adv"] / (flat["adv"].std() + 1e-8)
+            adv_kind = {f"adv_{name}": round(float(z[kinds == k].mean()), 4) if (kinds == k).any() else 0.0 for k, name in enumerate(agent.grid.names)}
         stats = []
         for _ in range(args.epochs):
             order = rng.permutation(total)
@@ -449,6 +549,11 @@ def main(argv=None):
             "win_rate": float(np.mean(wins[-50:])) if wins else float("nan"),
             "policy_loss": float(pg), "value_loss": float(vl), "entropy": float(ent), "kl": float(kl),
         }
+        if agent.grid:
+            for name, c in zip(agent.grid.names, chosen / max(chosen.sum(), 1)):
+                row[name] = round(float(c), 4)
+            chosen[:] = 0
+            row.update(adv_kind)
         W = args.best_window
         if W and len(wins) >= W and len(wins) - best["counted"] >= W // 4:
             # A new window (a quarter of it new matches) with a better win rate: its parameters.

@@ -63,6 +63,88 @@ def test_the_per_position_gradients_are_the_numerical_ones():
         assert (up - down) / 2e-2 == pytest.approx(float(g[i]), rel=0.05, abs=1e-3)
 
 
+@pytest.mark.parametrize("critic", [False, True])
+def test_the_pooled_value_and_the_critic_gradients_are_the_numerical_ones(critic):
+    """`--pool-value` (the value plus a sum over the positions) and `--critic` (a value network of
+    its own): every parameter's hand-written gradient against finite differences."""
+    mod = load()
+    import numpy as np
+
+    env = mod.make("td-duel", 3, 0, {})
+    obs, infos = env.reset()
+    for _ in range(3):
+        obs, _, _, _, infos = env.step(policy="random")
+    rng = np.random.default_rng(1)
+    agent = mod.Agent(rng, obs[0, 0], env.listed, 1e-3, "td-duel", critic=critic, pool_value=True)
+    agent.pool[:] = 0.1 * rng.standard_normal(agent.pool.shape)
+    x = obs[:, 0]
+    dl = rng.standard_normal((3, env.listed)).astype(np.float32)
+    dv = rng.standard_normal(3).astype(np.float32)
+
+    def loss():
+        logits, v, _ = agent.forward(x)
+        return float((logits.astype(np.float64) * dl).sum() + (v.astype(np.float64) * dv).sum())
+
+    _, _, cache = agent.forward(x)
+    grads = agent.backward(cache, dl, dv)
+    assert len(grads) == len(agent.opt.params)
+    checked = 0
+    for p, g in zip(agent.opt.params, grads):
+        assert p.shape == g.shape
+        if not np.abs(g).max() > 0:
+            continue  # with `critic`, the policy trunk's value head and the critic's policy head
+        i = np.unravel_index(np.argmax(np.abs(g)), g.shape)
+        old = p[i]
+        p[i] = old + 1e-2
+        up = loss()
+        p[i] = old - 1e-2
+        down = loss()
+        p[i] = old
+        assert (up - down) / 2e-2 == pytest.approx(float(g[i]), rel=0.05, abs=1e-3)
+        checked += 1
+    assert checked >= (17 if critic else 13)
+
+
+def test_the_kind_prior_makes_each_kind_one_action_at_the_start():
+    """`--kind-prior`: with logits all equal, a kind of per-position actions is as likely as the
+    pass, however many of its actions are legal."""
+    mod = load()
+    import numpy as np
+
+    env = mod.make("td-duel", 1, 0, {})
+    obs, infos = env.reset()
+    agent = mod.Agent(np.random.default_rng(0), obs[0, 0], env.listed, 1e-3, "td-duel", kind_prior=True)
+    mask = np.zeros((1, env.listed), bool)
+    mask[0, 0] = True  # the pass
+    mask[0, 505 + np.arange(7)] = True  # seven destroys
+    mask[0, 5 + np.arange(40)] = True  # forty turrets
+    p = np.exp(agent.logp(np.zeros((1, env.listed), np.float32), mask))[0]
+    assert p.sum() == pytest.approx(1.0)
+    assert p[0] == pytest.approx(1 / 3) and p[505:512].sum() == pytest.approx(1 / 3)
+    assert p[5:45].sum() == pytest.approx(1 / 3)
+    assert p[~mask[0]].max() == 0
+
+
+def test_the_most_likely_action_under_the_kind_prior_is_the_likeliest_kinds():
+    """With `--kind-prior`, the most likely action is the likeliest kind's likeliest position: forty
+    turrets holding 60% of the probability between them beat a pass of 40%."""
+    mod = load()
+    import numpy as np
+
+    env = mod.make("td-duel", 1, 0, {})
+    obs, _ = env.reset()
+    agent = mod.Agent(np.random.default_rng(0), obs[0, 0], env.listed, 1e-3, "td-duel", kind_prior=True)
+    p = np.zeros((2, env.listed))
+    p[:, 0] = 0.4
+    p[:, 5:45] = 0.6 / 40
+    p[0, 20] += 0.001
+    p[0, 21] -= 0.001
+    p[1, 0], p[1, 5:45] = 0.7, 0.3 / 40  # the pass now the likelier
+    with np.errstate(divide="ignore"):
+        a = agent.most_likely(np.log(p))
+    assert list(a) == [20, 0]
+
+
 def test_evaluation_counts_each_match_once():
     mod = load()
     import numpy as np
