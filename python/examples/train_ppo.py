@@ -40,6 +40,11 @@ The parameters evaluated at the end are those under which the last `--best-windo
 matches (100) had the best win rate, not the last ones: the policy's win rate moves by tens of
 points between updates. `--ent-final` anneals the entropy coefficient (linearly, as the learning
 rate) towards it over the budget.
+
+`--select-greedy N` keeps instead the parameters that won the most of N selection matches played
+with the most likely action (the play `--eval-greedy` evaluates), every `--select-every` updates,
+on the seeds of `--select-seed` (refused if they meet the training's or the evaluation's); ties
+go to the later parameters, and the selection's time counts inside `--minutes`.
 """
 
 from __future__ import annotations
@@ -388,6 +393,22 @@ def make(game, n, seed, config):
     return VectorEnv(name, n, seed=seed, bots={"player_1": "random"}, **base, **config)
 
 
+# `VectorEnv(seed=s)` seeds its match i as `tournament::match_seed(s, i)`: splitmix64 (a bijection)
+# of `s ^ (i * GOLDEN)` mod 2**64, so two vectors' matches share a seed only where those inputs meet.
+GOLDEN = 0xD1B5_4A32_D192_ED03
+GOLDEN_INV = pow(GOLDEN, -1, 2**64)
+
+
+def seeds_overlap(seed_a, count_a, seed_b, count_b):
+    """Whether match i < count_a of a vector seeded `seed_a` and match j < count_b of one seeded
+    `seed_b` are seeded alike, for some i, j (exactly: for each j, the one i that would meet it)."""
+    for j in range(count_b):
+        x = (seed_b ^ (j * GOLDEN % 2**64)) ^ seed_a
+        if (x * GOLDEN_INV) % 2**64 < count_a:
+            return True
+    return False
+
+
 def evaluate(agent, game, matches, seed, config, greedy=False):
     """`matches` matches against `random`, one a row of a VectorEnv: (wins, draws, losses)."""
     rng = np.random.default_rng(seed)
@@ -397,7 +418,8 @@ def evaluate(agent, game, matches, seed, config, greedy=False):
     while (result < 0).any():
         mask = infos["action_mask"][:, 0] > 0
         a = np.argmax(mask, 1)
-        choice = np.flatnonzero(mask.sum(1) > 1)
+        # A row whose match has ended plays on (the vector starts it again) without the network.
+        choice = np.flatnonzero((mask.sum(1) > 1) & (result < 0))
         if len(choice):
             a[choice] = agent.act(rng, obs[choice, 0], mask[choice], greedy)[0]
         obs, _, term, trunc, infos = env.step(a[:, None])
@@ -438,13 +460,23 @@ def main(argv=None):
     ap.add_argument("--eval", type=int, default=100, help="evaluation matches against random (0: none)")
     ap.add_argument("--eval-seed", type=int, default=10_000)
     ap.add_argument("--eval-greedy", action="store_true", help="evaluate again playing the most likely action")
-    ap.add_argument("--best-window", type=int, default=100, help="keep the parameters under which the last this many training matches had the best win rate, and evaluate those (0: the last parameters)")
+    ap.add_argument("--best-window", type=int, default=100, help="keep the parameters under which the last this many training matches had the best win rate, and evaluate those (0: the last parameters); not with --select-greedy")
+    ap.add_argument("--select-greedy", type=int, default=0, metavar="N", help="every --select-every updates, play N matches against random with the most likely action on the selection seeds (--select-seed) and keep the parameters that won the most of them (ties: the later); their time counts in the budget")
+    ap.add_argument("--select-every", type=int, default=2, metavar="K", help="updates between two --select-greedy rounds")
+    ap.add_argument("--select-seed", type=int, default=20_000, help="the selection matches' vector seed (its matches must meet neither the training's nor the evaluation's)")
     ap.add_argument("--save", help="write the trained parameters here (numpy .npz)")
     ap.add_argument("--config", default="{}", help="extra game config as JSON, e.g. '{\"size\": \"10x10\"}'")
     ap.add_argument("--curve", help="write the learning curve here (CSV)")
     ap.add_argument("--plot", help="plot the learning curve into this PNG (needs matplotlib)")
     args = ap.parse_args(argv)
     config = json.loads(args.config)
+    if args.select_greedy:
+        # The training vector starts at most ~2**40 matches; the evaluation plays --eval.
+        trained = 2**40
+        for what, a, na, b, nb in (("training", args.seed, trained, args.select_seed, args.select_greedy),
+                                   ("evaluation", args.eval_seed, args.eval, args.select_seed, args.select_greedy)):
+            if seeds_overlap(a, na, b, nb):
+                ap.error(f"--select-seed {args.select_seed}: its matches meet the {what} matches' seeds; choose another")
 
     rng = np.random.default_rng(args.seed)
     env = make(args.game, args.envs, args.seed, config)
@@ -473,6 +505,7 @@ def main(argv=None):
     steps, curve = 0, []
     ep_ret, finished_ret, wins = np.zeros(N), [], []
     best = {"rate": -1.0, "params": None, "steps": 0, "counted": 0}
+    updates, select_wall, select_cpu = 0, 0.0, 0.0
     while True:
         elapsed = time.perf_counter() - t0
         if elapsed >= budget or (args.total_steps and steps >= args.total_steps):
@@ -554,7 +587,19 @@ def main(argv=None):
                 row[name] = round(float(c), 4)
             chosen[:] = 0
             row.update(adv_kind)
-        W = args.best_window
+        updates += 1
+        W = 0 if args.select_greedy else args.best_window
+        if args.select_greedy and updates % args.select_every == 0:
+            # Selection by what is evaluated: the most likely action on seeds of neither the
+            # training nor the evaluation, the same N matches each round; inside the budget.
+            ts, cs = time.perf_counter(), time.process_time()
+            won = evaluate(agent, args.game, args.select_greedy, args.select_seed, config, greedy=True)[0]
+            select_wall += time.perf_counter() - ts
+            select_cpu += time.process_time() - cs
+            rate = won / args.select_greedy
+            row["select_rate"] = rate
+            if rate >= best["rate"]:
+                best.update(rate=rate, params=[p.copy() for p in agent.opt.params], steps=steps)
         if W and len(wins) >= W and len(wins) - best["counted"] >= W // 4:
             # A new window (a quarter of it new matches) with a better win rate: its parameters.
             best["counted"] = len(wins)
@@ -569,12 +614,17 @@ def main(argv=None):
     if best["params"] is not None:
         for p, q in zip(agent.opt.params, best["params"]):
             p[...] = q
-        print(f"kept the parameters of env-step {best['steps']}: {100 * best['rate']:.0f}% of the {args.best_window} training matches before it won")
+        if args.select_greedy:
+            print(f"selection: {select_wall:.0f} s wall ({100 * select_wall / max(wall, 1e-9):.0f}% of the training's), {select_cpu:.0f} s CPU")
+            print(f"kept the parameters of env-step {best['steps']}: {100 * best['rate']:.0f}% of the {args.select_greedy} selection matches won (most likely action)")
+        else:
+            print(f"kept the parameters of env-step {best['steps']}: {100 * best['rate']:.0f}% of the {args.best_window} training matches before it won")
     if args.curve:
         with open(args.curve, "w") as f:
-            f.write(",".join(curve[0]) + "\n" if curve else "")
+            keys = list(dict.fromkeys(k for row in curve for k in row))
+            f.write(",".join(keys) + "\n" if curve else "")
             for row in curve:
-                f.write(",".join(str(v) for v in row.values()) + "\n")
+                f.write(",".join(str(row.get(k, "nan")) for k in keys) + "\n")
     if args.save:
         np.savez(args.save, *agent.opt.params)
     if args.eval:
@@ -606,6 +656,9 @@ def plot(curve, path, title):
     ax.set_ylabel("win rate against random")
     ax.set_ylim(-0.02, 1.02)
     ax.set_title(title, fontsize=8)
+    sel = [(r["steps"] / 1000, r["select_rate"]) for r in curve if r.get("select_rate", float("nan")) == r.get("select_rate", float("nan"))]
+    if sel:
+        ax.plot(*zip(*sel), "o", color="tab:green", markersize=3, label="selection matches won (most likely action)")
     ax2 = ax.twinx()
     ax2.plot(steps, [r["return"] for r in curve], color="tab:orange", alpha=0.7, label="mean match return")
     ax2.set_ylabel("match return")

@@ -207,3 +207,51 @@ def test_an_update_split_among_threads_is_the_same_step():
     assert any(np.abs(g).max() > 0 for g in steps[0])
     for g1, g2 in zip(*steps):
         np.testing.assert_allclose(g1, g2, rtol=1e-4, atol=1e-7)
+
+
+def test_the_selection_seeds_meet_neither_the_training_nor_the_evaluation():
+    """`--select-seed`: the overlap check finds a vector whose match 0 is another's match 5, the
+    defaults' selection matches meet neither the training's (any count a run reaches) nor the 100
+    evaluation matches', and `main` refuses a selection seed that meets them."""
+    mod = load()
+    a = 1
+    b = a ^ (5 * mod.GOLDEN % 2**64)  # its match 0 is seeded as a's match 5
+    assert mod.seeds_overlap(a, 6, b, 1)
+    assert not mod.seeds_overlap(a, 5, b, 1)
+    assert not mod.seeds_overlap(1, 2**40, 20_000, 64)
+    assert not mod.seeds_overlap(10_000, 100, 20_000, 64)
+    assert not mod.seeds_overlap(1, 2**40, 10_000, 100)
+    with pytest.raises(SystemExit):
+        mod.main(["--game", "cf-skirmish", "--select-greedy", "4", "--select-seed", str(b), "--eval", "0", "--total-steps", "64"])
+
+
+def test_the_selection_keeps_the_parameters_that_won_most_selection_matches(tmp_path, capsys):
+    """`--select-greedy N`: the parameters kept (and saved) are those of the latest round with the
+    best selection win rate, and played again with the most likely action on the selection seeds
+    they win that many matches."""
+    mod = load()
+    import numpy as np
+
+    config = '{"size": "5x5", "ticks": 40}'
+    saved = tmp_path / "p.npz"
+    args = ["--game", "cf-skirmish", "--config", config, "--envs", "8", "--steps", "8", "--total-steps", "1600",
+            "--eval", "0", "--minutes", "5", "--select-greedy", "6", "--select-every", "1", "--select-seed", "77",
+            "--save", str(saved)]
+    curve = mod.main(args)
+    out = capsys.readouterr().out
+    rounds = [(row["steps"], row["select_rate"]) for row in curve if "select_rate" in row]
+    assert len(rounds) == len(curve) >= 2
+    top = max(r for _, r in rounds)
+    want = [s for s, r in rounds if r == top][-1]
+    kept = [line for line in out.splitlines() if line.startswith("kept the parameters of env-step ")]
+    assert len(kept) == 1, out
+    assert int(kept[0].split("env-step ")[1].split(":")[0]) == want
+    assert "selection matches won" in kept[0]
+    env = mod.make("cf-skirmish", 1, 0, {"size": "5x5", "ticks": 40})
+    obs, _ = env.reset()
+    agent = mod.Agent(np.random.default_rng(0), obs[0, 0], env.listed, 1e-3, "cf-skirmish")
+    with np.load(saved) as z:
+        for p, k in zip(agent.opt.params, z.files):
+            p[...] = z[k]
+    won = mod.evaluate(agent, "cf-skirmish", 6, 77, {"size": "5x5", "ticks": 40}, greedy=True)[0]
+    assert won / 6 == top
