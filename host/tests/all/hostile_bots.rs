@@ -280,13 +280,26 @@ fn survives(game: &GameCase, dir: &std::path::Path, base: u32) -> Vec<String> {
     failures
 }
 
-/// The processes a bot left behind: those running `sleep <marker>`.
+/// The processes a bot left behind: those running `sleep <marker>` once the killed ones have had
+/// time to go (a process group killed as the match ends is gone a moment later, a moment that
+/// a loaded machine stretches: CI saw one still listed right after the end). Waits up to 20 s,
+/// returning as soon as none is listed; only a process that survived the kill is still there.
 pub fn left_behind(marker: &str) -> String {
-    let out = std::process::Command::new("pgrep")
-        .args(["-af", &format!("sleep {marker}")])
-        .output()
-        .unwrap();
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    let listed = || {
+        let out = std::process::Command::new("pgrep")
+            .args(["-af", &format!("sleep {marker}")])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    loop {
+        let left = listed();
+        if left.is_empty() || std::time::Instant::now() >= until {
+            return left;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
 }
 
 #[test]

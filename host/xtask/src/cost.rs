@@ -1,13 +1,8 @@
 //! The stack budget every board's cost table is held to (each board's table is in its folder under
-//! `boards/`), and the reports a board's table stands beside: the baseline board's (the registry's
-//! first, the default of `cost`) and the others' when measured.
+//! `boards/`; the reports a board's table stands beside, the baseline board's and the others',
+//! are the registry's: `boards::baseline`, `boards::measured`).
 
-use std::process::{Command, Stdio};
-
-use anyhow::{ensure, Context, Result};
-use serde_json::Value;
-
-use crate::boards::{Board, BOARDS};
+use anyhow::{ensure, Result};
 
 /// The stack budget: a match's stack high-water mark at most its state's size plus this (the
 /// state built in place, once; the rest for the loop, the bots, the screen and the board).
@@ -34,42 +29,6 @@ pub fn check_stack(rows: &[serde_json::Value], board: &str) -> Result<()> {
         );
     }
     Ok(())
-}
-
-/// The baseline board (the registry's first, what `cargo xtask cost` measures) and its rotation's
-/// report, measured again (`cargo xtask cost --json`) when it is missing or older than the
-/// board's firmware.
-pub fn baseline() -> Result<(&'static dyn Board, Value)> {
-    let board = BOARDS[0];
-    let elf = board.build()?.join("arena");
-    let path = crate::root().join("target").join(board.report());
-    let fresh = match (std::fs::metadata(&path), std::fs::metadata(&elf)) {
-        (Ok(c), Ok(e)) => c.modified()? >= e.modified()?,
-        _ => false,
-    };
-    if !fresh {
-        let out = Command::new(std::env::current_exe()?)
-            .args(["cost", "--json"])
-            .stderr(Stdio::inherit())
-            .output()
-            .with_context(|| {
-                format!(
-                    "running `cargo xtask cost --json` for the {} figures",
-                    board.core().short
-                )
-            })?;
-        ensure!(out.status.success(), "`cargo xtask cost --json` failed");
-    }
-    let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
-    Ok((board, serde_json::from_str(&text)?))
-}
-
-/// `board`'s rotation's report as `cost --board <name>` left it (`null` when it has not run).
-pub fn measured(board: &dyn Board) -> Value {
-    std::fs::read_to_string(crate::root().join("target").join(board.report()))
-        .ok()
-        .and_then(|s| serde_json::from_str(&s).ok())
-        .unwrap_or(Value::Null)
 }
 
 #[cfg(test)]

@@ -42,6 +42,7 @@ mod mutants;
 mod picture;
 mod probe;
 mod python;
+mod rotation;
 mod rtt;
 mod setup;
 mod steps;
@@ -80,7 +81,7 @@ fn task(task: Option<Task>) -> Result<()> {
         // The Python package's step of `test` alone.
         Some(Task::PythonTest) => python::run().map(|(p, f)| println!("{p} passed, {f} failed")),
         Some(Task::TemplateTournaments) => template::tournaments(),
-        Some(Task::Setup) => setup::run(),
+        Some(Task::Setup) => setup::run(&boards::targets(), &boards::needs()),
         Some(Task::Demo(d)) => boards::first("demo", |b| b.demo(d.matches, d.snap, d.verbose)),
         Some(Task::FirmwareTest(f)) => firmware_test(f.board.as_deref()),
         Some(Task::Cost(c)) if c.template.is_some() => cost_template::run_args(&c.pick_args()),
@@ -294,10 +295,12 @@ fn test() -> Result<()> {
     // The targets first (clippy runs host/build.rs, which builds the viewer for wasm32); the rest
     // installs beside fmt and clippy: apt waits on the network and the CPU-bound installs fill the
     // cores clippy leaves idle, so a fresh machine's set-up costs little more than clippy alone.
-    clock.step("set-up: targets", setup::install_targets)?;
+    clock.step("set-up: targets", || {
+        setup::install_targets(&boards::targets())
+    })?;
     let installs = std::thread::spawn(|| {
         let start = std::time::Instant::now();
-        (setup::install_rest(), start.elapsed())
+        (setup::install_rest(&boards::needs()), start.elapsed())
     });
     clock.step("fmt", formatting)?;
     let lint = clock.step("clippy", || {

@@ -1,5 +1,5 @@
 //! xtask's one RTT reader and its one splitter of defmt frames: what a debug probe does with the
-//! log of a board it drives ([`crate::drive`]). The harnesses model hardware only; this reads the
+//! log of a board it drives (`drive.rs`). The harnesses model hardware only; this reads the
 //! up channel through their `read`/`write` commands.
 //!
 //! The control block at `_SEGGER_RTT` (SEGGER's layout, as defmt-rtt declares it):

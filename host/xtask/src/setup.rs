@@ -11,8 +11,6 @@ use anyhow::{bail, ensure, Context, Result};
 use std::path::Path;
 use std::process::Command;
 
-use crate::boards::BOARDS;
-
 /// Install what is missing (`cargo xtask setup`), or only check, with an error that says to run it.
 #[derive(Clone, Copy, PartialEq, Debug)]
 pub enum Mode {
@@ -33,10 +31,10 @@ fn checked(mode: Mode, missing: &[String]) -> Result<bool> {
     Ok(false)
 }
 
-/// The rustup targets: each board's (`Board::target`), and wasm32 for the replay viewer's module
-/// (host/build.rs).
-pub fn wanted_targets() -> Vec<&'static str> {
-    let mut all: Vec<&str> = BOARDS.iter().map(|b| b.target()).collect();
+/// The rustup targets: the boards' (`boards`: each board's `Board::target`, as the registry hands
+/// them down), and wasm32 for the replay viewer's module (host/build.rs).
+pub fn wanted_targets(boards: &[&'static str]) -> Vec<&'static str> {
+    let mut all: Vec<&str> = boards.to_vec();
     all.push("wasm32-unknown-unknown");
     let mut seen = Vec::new();
     all.retain(|t| {
@@ -153,7 +151,7 @@ pub fn needs(needs: &Needs, mode: Mode) -> Result<()> {
 /// the C# example bot's test, chromium for the viewer's browser test, bubblewrap for `--sandbox`,
 /// Slurm (slurm-wlm: the daemons and the clients), munge and GNU parallel for the scale-out
 /// recipes (tests/system).
-const DEBIAN: [(&str, &str); 7] = [
+pub(crate) const DEBIAN: [(&str, &str); 7] = [
     ("mcs", "mono-mcs"),
     ("mono", "mono-mcs"),
     ("chromium", "chromium"),
@@ -166,15 +164,11 @@ const DEBIAN: [(&str, &str); 7] = [
 /// The tools built from crates.io besides the boards': cargo-fuzz builds and runs the fuzz
 /// targets; cargo-mutants runs the mutation tests (`cargo xtask mutants`, and `test`'s step over
 /// the change).
-const CRATES: [&str; 2] = ["cargo-fuzz", "cargo-mutants"];
+pub(crate) const CRATES: [&str; 2] = ["cargo-fuzz", "cargo-mutants"];
 
 /// Every Debian package setup installs: the boards' (in the registry's order), then the rest's.
-fn all_debian() -> Vec<(&'static str, &'static str)> {
-    let mut all: Vec<(&str, &str)> = BOARDS
-        .iter()
-        .flat_map(|b| b.needs().debian)
-        .copied()
-        .collect();
+pub(crate) fn all_debian(boards: &[Needs]) -> Vec<(&'static str, &'static str)> {
+    let mut all: Vec<(&str, &str)> = boards.iter().flat_map(|b| b.debian).copied().collect();
     all.extend(DEBIAN);
     let mut seen = Vec::new();
     all.retain(|p| {
@@ -187,12 +181,8 @@ fn all_debian() -> Vec<(&'static str, &'static str)> {
 }
 
 /// Every tool setup builds from crates.io: the boards' (in the registry's order), then the rest's.
-fn all_crates() -> Vec<&'static str> {
-    let mut all: Vec<&str> = BOARDS
-        .iter()
-        .flat_map(|b| b.needs().crates)
-        .copied()
-        .collect();
+pub(crate) fn all_crates(boards: &[Needs]) -> Vec<&'static str> {
+    let mut all: Vec<&str> = boards.iter().flat_map(|b| b.crates).copied().collect();
     all.extend(CRATES);
     let mut seen = Vec::new();
     all.retain(|k| {
@@ -204,35 +194,36 @@ fn all_crates() -> Vec<&'static str> {
     all
 }
 
-/// `cargo xtask setup`: everything, one step after the other.
-pub fn run() -> Result<()> {
-    install_targets()?;
-    install_rest()
+/// `cargo xtask setup`: everything, one step after the other (`targets` and `boards`: every
+/// board's target and needs, which the registry hands down: setup names no board).
+pub fn run(targets: &[&'static str], boards: &[Needs]) -> Result<()> {
+    install_targets(targets)?;
+    install_rest(boards)
 }
 
 /// The rustup targets and llvm-tools: the first part of `setup` (`test` runs it before clippy,
 /// which builds the viewer for wasm32).
-pub fn install_targets() -> Result<()> {
-    targets(Mode::Install)
+pub fn install_targets(boards: &[&'static str]) -> Result<()> {
+    targets(boards, Mode::Install)
 }
 
 /// All but the rustup targets: the rest of `setup` (`test` runs it beside fmt and clippy: apt waits
 /// on the network, clippy on the cores).
-pub fn install_rest() -> Result<()> {
+pub fn install_rest(boards: &[Needs]) -> Result<()> {
     let mode = Mode::Install;
-    debian(&all_debian(), mode)?;
-    crates(&all_crates(), mode)?;
-    for board in BOARDS {
-        (board.needs().more)(mode)?;
+    debian(&all_debian(boards), mode)?;
+    crates(&all_crates(boards), mode)?;
+    for board in boards {
+        (board.more)(mode)?;
     }
     nightly_in(mode)?;
     python_tools_in(mode)
 }
 
-/// Checks what every board needs (`firmware-test`): each board's [`Needs`].
-pub fn all() -> Result<()> {
-    for board in BOARDS {
-        needs(&board.needs(), Mode::Check)?;
+/// Checks what every board needs (`firmware-test`): each board's [`Needs`] (`boards`).
+pub fn all(boards: &[Needs]) -> Result<()> {
+    for board in boards {
+        needs(board, Mode::Check)?;
     }
     Ok(())
 }
@@ -331,9 +322,9 @@ pub fn debian(wanted: &[(&str, &str)], mode: Mode) -> Result<()> {
 
 /// The rustup targets ([`wanted_targets`]) and llvm-tools: rust-toolchain.toml lists the targets, but
 /// rustup does not install them on its own here.
-pub fn targets(mode: Mode) -> Result<()> {
+pub fn targets(boards: &[&'static str], mode: Mode) -> Result<()> {
     let installed = output("rustup", &["target", "list", "--installed"]);
-    let missing = crate::tools::not_listed(&installed, &wanted_targets());
+    let missing = crate::tools::not_listed(&installed, &wanted_targets(boards));
     let components = output("rustup", &["component", "list", "--installed"]);
     let llvm = components.contains("llvm-tools");
     let named: Vec<String> = (missing.iter().map(|t| format!("the {t} target")))
@@ -480,36 +471,5 @@ mod tests {
             e,
             "missing: an-emulator (Debian), flip-link; run `cargo xtask setup` (it installs what the tasks need)"
         );
-    }
-
-    /// Every tool a check looks for is one setup installs: each board's Debian packages and tools,
-    /// and those of fuzz and mutants, are in setup's lists, each once.
-    #[test]
-    fn the_checked_parts_are_setups_lists() {
-        let (debian, crates) = (all_debian(), all_crates());
-        for board in BOARDS {
-            let n = board.needs();
-            assert!(
-                n.debian.iter().all(|p| debian.contains(p)),
-                "{}",
-                board.name()
-            );
-            assert!(
-                n.crates.iter().all(|k| crates.contains(k)),
-                "{}",
-                board.name()
-            );
-        }
-        assert!(DEBIAN.iter().all(|p| debian.contains(p)));
-        assert_eq!(CRATES[0], "cargo-fuzz");
-        assert_eq!(CRATES[1], "cargo-mutants");
-        assert!(crates.ends_with(&CRATES));
-        let once = |names: Vec<&str>| {
-            names
-                .iter()
-                .all(|n| names.iter().filter(|m| *m == n).count() == 1)
-        };
-        assert!(once(debian.iter().map(|p| p.0).collect()));
-        assert!(once(crates.clone()));
     }
 }

@@ -10,7 +10,7 @@ use std::process::Command;
 
 use anyhow::{ensure, Context, Result};
 
-use crate::cost_pick::Listed;
+use crate::rotation::Listed;
 
 use crate::{log, root, tools};
 

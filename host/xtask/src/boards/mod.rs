@@ -12,10 +12,10 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Result};
+use anyhow::{bail, ensure, Context, Result};
 use serde_json::Value;
 
-use crate::cost_pick::Rotation;
+use crate::rotation::Rotation;
 use crate::setup::Needs;
 use crate::steps::Clock;
 
@@ -201,6 +201,52 @@ pub(crate) fn names_where(which: impl Fn(&&dyn Board) -> bool, last: &str) -> St
     }
 }
 
+/// The baseline board (the registry's first, what `cargo xtask cost` measures) and its rotation's
+/// report, measured again (`cargo xtask cost --json`) when it is missing or older than the
+/// board's firmware.
+pub fn baseline() -> Result<(&'static dyn Board, Value)> {
+    let board = BOARDS[0];
+    let elf = board.build()?.join("arena");
+    let path = crate::root().join("target").join(board.report());
+    let fresh = match (std::fs::metadata(&path), std::fs::metadata(&elf)) {
+        (Ok(c), Ok(e)) => c.modified()? >= e.modified()?,
+        _ => false,
+    };
+    if !fresh {
+        let out = std::process::Command::new(std::env::current_exe()?)
+            .args(["cost", "--json"])
+            .stderr(std::process::Stdio::inherit())
+            .output()
+            .with_context(|| {
+                format!(
+                    "running `cargo xtask cost --json` for the {} figures",
+                    board.core().short
+                )
+            })?;
+        ensure!(out.status.success(), "`cargo xtask cost --json` failed");
+    }
+    let text = std::fs::read_to_string(&path).with_context(|| path.display().to_string())?;
+    Ok((board, serde_json::from_str(&text)?))
+}
+
+/// `board`'s rotation's report as `cost --board <name>` left it (`null` when it has not run).
+pub fn measured(board: &dyn Board) -> Value {
+    std::fs::read_to_string(crate::root().join("target").join(board.report()))
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// Every board's target triple, in the registry's order (what `setup` installs and checks).
+pub(crate) fn targets() -> Vec<&'static str> {
+    BOARDS.iter().map(|b| b.target()).collect()
+}
+
+/// Every board's needs, in the registry's order (what `setup` installs, `firmware-test` checks).
+pub(crate) fn needs() -> Vec<Needs> {
+    BOARDS.iter().map(|b| b.needs()).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::BOARDS;
@@ -282,5 +328,40 @@ mod tests {
         let mut names: Vec<&str> = BOARDS.iter().map(|b| b.name()).collect();
         names.dedup();
         assert_eq!(names.len(), BOARDS.len(), "two boards of one name");
+    }
+
+    /// Every tool a check looks for is one setup installs: each board's Debian packages and tools,
+    /// and those of fuzz and mutants, are in setup's lists, each once.
+    #[test]
+    fn the_checked_parts_are_setups_lists() {
+        let needs = super::needs();
+        let (debian, crates) = (
+            crate::setup::all_debian(&needs),
+            crate::setup::all_crates(&needs),
+        );
+        for board in BOARDS {
+            let n = board.needs();
+            assert!(
+                n.debian.iter().all(|p| debian.contains(p)),
+                "{}",
+                board.name()
+            );
+            assert!(
+                n.crates.iter().all(|k| crates.contains(k)),
+                "{}",
+                board.name()
+            );
+        }
+        assert!(crate::setup::DEBIAN.iter().all(|p| debian.contains(p)));
+        assert_eq!(crate::setup::CRATES[0], "cargo-fuzz");
+        assert_eq!(crate::setup::CRATES[1], "cargo-mutants");
+        assert!(crates.ends_with(&crate::setup::CRATES));
+        let once = |names: Vec<&str>| {
+            names
+                .iter()
+                .all(|n| names.iter().filter(|m| *m == n).count() == 1)
+        };
+        assert!(once(debian.iter().map(|p| p.0).collect()));
+        assert!(once(crates.clone()));
     }
 }

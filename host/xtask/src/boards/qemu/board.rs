@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::{check, BOARD};
 use crate::boards::{Board, Checks, CommandLine, Core};
-use crate::cost_pick::Rotation;
+use crate::rotation::Rotation;
 use crate::setup::Needs;
 
 /// QEMU's lm3s6965evb (Cortex-M3) with its SSD0323 OLED.
@@ -59,7 +59,7 @@ impl Board for Qemu {
         Needs {
             debian: &[("qemu-system-arm", "qemu-system-arm")],
             crates: &["defmt-print"],
-            more: crate::setup::targets,
+            more: |mode| crate::setup::targets(&crate::boards::targets(), mode),
             about: "the boards' targets, wasm32 and llvm-tools (rustup)",
         }
     }

@@ -64,11 +64,11 @@ pub fn alone(elf: &std::path::Path, first: u32) -> Result<Vec<serde_json::Value>
         "matches=1".into(),
         "digest=0".into(),
         "seats=1".into(),
-        format!("frames={}", crate::cost_pick::FRAMES_EVERY),
+        format!("frames={}", crate::rotation::FRAMES_EVERY),
     ];
     let (status, lines) = command_line(elf, args, 600)?;
     ensure!(status == 0, "QEMU firmware exited with {status}");
-    Ok(crate::cost_pick::rows_with_finals(
+    Ok(crate::rotation::rows_with_finals(
         &lines,
         first,
         "instructions",

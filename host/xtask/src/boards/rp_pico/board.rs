@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::{check, uf2, Run, BOARD, TARGET};
 use crate::boards::{Board, Checks, Core, Image};
-use crate::cost_pick::Rotation;
 use crate::root;
+use crate::rotation::Rotation;
 use crate::setup::Needs;
 
 /// The Raspberry Pi Pico (RP2040, Cortex-M0+) with an SSD1306 OLED on I2C0.
@@ -73,7 +73,7 @@ impl Board for RpPico {
     }
     fn alone(&self, elf: &Path, first: u32) -> Result<Vec<Value>> {
         let own = super::Options::default();
-        crate::cost_pick::emulated_entry(elf, first, 1500, own, "cycles")
+        crate::rotation::emulated_entry(elf, first, 1500, own, "cycles")
     }
     fn report(&self) -> &'static str {
         super::REPORT
@@ -90,7 +90,7 @@ impl Board for RpPico {
     /// Every board's needs: its cost table stands beside the baseline board's figures, and its
     /// checks ran beside every other board's.
     fn setup(&self) -> Result<()> {
-        crate::setup::all()
+        crate::setup::all(&crate::boards::needs())
     }
     fn checks(&self) -> Checks {
         Checks::Beside {

@@ -119,11 +119,11 @@ pub fn write_target(elf: &Path, segments: bool, to: &Path) -> Result<()> {
 
 pub use crate::emulator::Ran;
 
-/// Prints the M0+ table beside the baseline board's figures (`crate::cost::baseline`, the M3's);
+/// Prints the M0+ table beside the baseline board's figures (`crate::boards::baseline`, the M3's);
 /// writes target/cost-rp-pico.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     use crate::emulator::{leading_columns, min_median_max};
-    let (base, m3) = crate::cost::baseline()?;
+    let (base, m3) = crate::boards::baseline()?;
     let m3_rows = m3["matches"].as_array().cloned().unwrap_or_default();
     let (report, out) = crate::emulator::cost_report(
         REPORT,

@@ -8,8 +8,8 @@ use serde_json::Value;
 
 use super::{check, dfu, Run, BOARD, TARGET};
 use crate::boards::{Board, Checks, Core, Image};
-use crate::cost_pick::Rotation;
 use crate::root;
+use crate::rotation::Rotation;
 use crate::setup::Needs;
 
 /// The STM32F411CE Black Pill (Cortex-M4F) with an ST7789 LCD on SPI1.
@@ -75,7 +75,7 @@ impl Board for Stm32f411 {
             count: true,
             ..super::Options::default()
         };
-        crate::cost_pick::emulated_entry(elf, first, 3000, own, "instructions")
+        crate::rotation::emulated_entry(elf, first, 3000, own, "instructions")
     }
     fn report(&self) -> &'static str {
         super::REPORT

@@ -163,17 +163,17 @@ pub fn write_target(elf: &Path, to: &Path) -> Result<()> {
     crate::probe::write_target(elf, &want, to)
 }
 
-/// Prints the Cortex-M4 table beside the baseline board's figures (`crate::cost::baseline`, the
+/// Prints the Cortex-M4 table beside the baseline board's figures (`crate::boards::baseline`, the
 /// M3's) and each other board's when measured (`cost --board <name>` run: the M0+'s); writes
 /// target/cost-stm32f411.json.
 pub fn print_cost(rows: &[Value], json_only: bool) -> Result<Value> {
     use crate::boards::{Board, BOARDS};
-    let (base, m3) = crate::cost::baseline()?;
+    let (base, m3) = crate::boards::baseline()?;
     // The baseline first (measured again when stale), then every other board but this one.
     let others = BOARDS
         .iter()
         .filter(|b| b.name() != base.name() && b.name() != Stm32f411.name())
-        .map(|b| (*b, crate::cost::measured(*b)));
+        .map(|b| (*b, crate::boards::measured(*b)));
     let beside: Vec<(&dyn Board, Value)> = std::iter::once((base, m3)).chain(others).collect();
     let keyed: Vec<(&str, &Value)> = beside.iter().map(|(b, r)| (b.core().key, r)).collect();
     let (report, out) = crate::emulator::cost_report(
