@@ -1569,3 +1569,53 @@ fn a_full_hill_memory_keeps_the_hills_it_holds_over_new_ones() {
         }
     }
 }
+
+// ---- The sample of the files the full mutation run did not reach (docs/reliability.md) ----
+
+#[test]
+fn the_state_and_each_view_read_back_the_radii_set_up() {
+    let mut p = params(OPEN);
+    (p.viewradius2, p.attackradius2, p.spawnradius2) = (55, 7, 2);
+    let g = G::new(&p, 1).unwrap();
+    assert_eq!(
+        (g.viewradius2(), g.attackradius2(), g.spawnradius2()),
+        (55, 7, 2)
+    );
+    for seat in 0..2 {
+        let v = g.view(seat);
+        assert_eq!(
+            (v.viewradius2(), v.attackradius2(), v.spawnradius2()),
+            (55, 7, 2),
+            "seat {seat}"
+        );
+    }
+}
+
+#[test]
+fn ranking_and_winning_turns_are_the_turns_the_order_last_changed() {
+    // Both players start on 1 point (one hill each): tied. The first turn sets the ranking (none
+    // before it, as the official engine's `None`). Player 0's ant razes player 1's hill at (7,7)
+    // on turn 2: 3 points to 0, the ranking and the lead change then.
+    let mut g = staged(&[(7, 5, 0), (0, 0, 1), (2, 2, 0)]);
+    assert_eq!((g.ranking_turn(), g.winning_turn()), (0, 0));
+    play(&mut g, [&[order(7, 5, Dir::E)], &[]]);
+    assert_eq!(g.scores(), &[1, 1]);
+    assert_eq!((g.ranking_turn(), g.winning_turn()), (1, 1));
+    play(&mut g, [&[order(7, 6, Dir::E)], &[]]);
+    assert_eq!(g.scores(), &[3, 0]);
+    assert_eq!((g.ranking_turn(), g.winning_turn()), (2, 2));
+}
+
+#[test]
+fn map_numbers_of_nine_digits_with_leading_zeros_read_as_python_int_reads_them() {
+    // The official engine reads `rows`, `cols` and `players` with `int(value)`: zeros in front
+    // change nothing. Nine characters are read (ten are refused: no size or count needs them).
+    let padded = OPEN
+        .replacen("rows 10", "rows 000000010", 1)
+        .replacen("cols 10", "cols 000000010", 1)
+        .replacen("players 2", "players 000000002", 1);
+    let m = AntsMcuMap::parse(&padded).unwrap();
+    assert_eq!((m.rows, m.cols, m.players), (10, 10, 2));
+    let too_long = OPEN.replacen("rows 10", "rows 0000000010", 1);
+    assert!(AntsMcuMap::parse(&too_long).is_err());
+}

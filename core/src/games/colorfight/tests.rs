@@ -1269,3 +1269,31 @@ fn rebuild_takes_a_described_state_and_refuses_what_no_game_could_be() {
         }
     }
 }
+
+// ---- The sample of the files the full mutation run did not reach (docs/reliability.md) ----
+
+#[test]
+fn the_strategist_values_a_base_on_an_enemy_cell_not_the_enemy_cell_itself() {
+    // Three by two: an enemy cell at (0,0), the strategist's base at (1,0), an enemy base at
+    // (2,0), the strategist's cells below. Both targets are as quick to take (enemy cells of the
+    // same age, two own neighbours each); only the base makes one worth more (its 40 over a plain
+    // cell's 3), so the strategist goes for it, though the plain cell comes first in cell order
+    // (which breaks ties).
+    let mut g = staged(
+        (Variant::Conquest, 3, 2, 2),
+        &[(0, 1, 0), (1, 2, 0)],
+        &[(1, 0, 0), (0, 0, 1), (0, 1, 1), (0, 2, 1)],
+    );
+    let (a, b) = (g.plan(0, &attack(0, 0)), g.plan(0, &attack(2, 0)));
+    let (Ok(Plan::Attack { ticks: ta, .. }), Ok(Plan::Attack { ticks: tb, .. })) = (a, b) else {
+        panic!("both are attackable: {a:?} {b:?}");
+    };
+    assert_eq!(ta, tb);
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(2, 0));
+    // Without the base, the first of the two equal cells.
+    let i = g.index(2, 0).unwrap();
+    g.cells[i].building = Building::None;
+    g.players[1].bases = 0;
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(0, 0));
+}

@@ -623,6 +623,45 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_thief_is_a_waiting_player_who_would_rather_steal_than_take_as_greedy_plays() {
+        // `cautious` fears the first waiting player that greedy play would make steal its hand:
+        // one whose best steal of that hand is worth strictly more than its best take (on a tie
+        // greedy takes), and whose greedy choice it then is, when that hand is its best loot.
+        // Checked on every state of random games (hands of 2 and more).
+        let (mut robbed, mut ties) = (0, 0);
+        for seed in 0..12 {
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots: [MammutBot; PLAYERS] =
+                core::array::from_fn(|s| MammutBot::by_name("random", seed + s as u64).unwrap());
+            while !g.is_over() {
+                let v = g.view(0);
+                let t = Table::of(&v);
+                for seat in (0..PLAYERS).filter(|&s| t.hand(s).len() >= 2) {
+                    for q in (0..PLAYERS).filter(|&q| q != seat && t.hand(q).is_empty()) {
+                        let take = best_take(&v, &t, q).map(|c| c.value);
+                        let steal = best_steal_from(&v, &t, q, seat).map(|c| c.value);
+                        if take.is_some() && take == steal && !v.is_removed(q) {
+                            ties += 1;
+                        }
+                    }
+                    if let Some((q, steal)) = thief(&v, &t, seat) {
+                        robbed += 1;
+                        assert!(t.hand(q).is_empty() && !v.is_removed(q));
+                        let take = best_take(&v, &t, q);
+                        assert!(take.is_none_or(|take| steal.value > take.value));
+                        if best_steal(&v, &t, q) == Some(steal) {
+                            let greedy = greedy_choice(&v, &t, q).map(|c| c.action);
+                            assert_eq!(greedy, Some(steal.action));
+                        }
+                    }
+                }
+                step_with_bots(&mut g, &mut bots);
+            }
+        }
+        assert!(robbed > 0 && ties > 0, "robbed {robbed}, ties {ties}");
+    }
+
     /// The first move of game `seed`: the game, the mover, the table and the greedy choice.
     fn first_greedy_choice(seed: u64) -> (Mammut, Seat, Table, Choice) {
         let g = Mammut::new(&Params, seed).unwrap();
