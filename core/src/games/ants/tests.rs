@@ -1619,3 +1619,112 @@ fn map_numbers_of_nine_digits_with_leading_zeros_read_as_python_int_reads_them()
     let too_long = OPEN.replacen("rows 10", "rows 0000000010", 1);
     assert!(AntsMcuMap::parse(&too_long).is_err());
 }
+
+/// The view of what the protocol told `seat` ([`AntsView::from_sight`]), of the same build as
+/// `_like` (the engine's view).
+fn told<'a, const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    _like: &AntsView<'_, SQ, A, F, H, O>,
+    sight: &'a Sight<'a>,
+    seat: crate::Seat,
+) -> AntsView<'a, SQ, A, F, H, O> {
+    AntsView::from_sight(sight, seat)
+}
+
+/// Everything a view shows, in its order.
+type Shown = (
+    (usize, u32, u16, u16, usize, u16, u16, u16, u16, i64, bool),
+    Vec<(usize, bool)>,
+    Vec<usize>,
+    Vec<usize>,
+    Vec<(usize, usize)>,
+    Vec<usize>,
+    Vec<(usize, usize)>,
+    Vec<(usize, usize)>,
+);
+
+fn shown<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    v: &AntsView<'_, SQ, A, F, H, O>,
+    squares: usize,
+) -> Shown {
+    let mut visits = Vec::new();
+    v.for_each_visible(|sq, water| visits.push((sq, water)));
+    (
+        (
+            v.seat(),
+            v.turn(),
+            v.rows(),
+            v.cols(),
+            v.players(),
+            v.turns(),
+            v.viewradius2(),
+            v.attackradius2(),
+            v.spawnradius2(),
+            v.player_seed(),
+            v.is_finished(),
+        ),
+        visits,
+        (0..squares).filter(|&s| v.is_visible(s)).collect(),
+        (0..squares).filter(|&s| v.is_water(s)).collect(),
+        v.ants().collect(),
+        v.food().collect(),
+        v.hills().collect(),
+        v.dead().collect(),
+    )
+}
+
+#[test]
+fn a_view_from_what_the_protocol_sent_shows_what_the_engines_view_shows() {
+    let mut g = mid_game();
+    // A smaller sight than the default 77 (which sees the whole 10 x 10 here), and water in it
+    // (OPEN has none): land squares around the first ant.
+    g.view2 = 10;
+    let a0 = g.ants[0].sq as usize;
+    for (dr, dc) in [(0, 2), (1, -1), (-2, 0), (3, 3), (-5, 5)] {
+        let s = g.offset(a0, dr, dc);
+        if g.map[s] == LAND {
+            g.map[s] = WATER;
+        }
+    }
+    let squares = g.rows() as usize * g.cols() as usize;
+    let water: Vec<bool> = (0..squares).map(|s| g.square(s) == WATER).collect();
+    let sight = Sight {
+        turn: g.turn(),
+        rows: g.rows(),
+        cols: g.cols(),
+        players: g.players(),
+        turns: g.turns(),
+        viewradius2: g.viewradius2(),
+        attackradius2: g.attackradius2(),
+        spawnradius2: g.spawnradius2(),
+        player_seed: g.player_seed(),
+        water: &water,
+        ants: g.ants(),
+        food: g.food(),
+        hills: g.hills(),
+        dead: g.killed(),
+        finished: g.is_finished(),
+    };
+    let mut water_seen = 0;
+    for seat in 0..2 {
+        let engine = g.view(seat);
+        let from_sight = told(&engine, &sight, seat);
+        let (a, b) = (shown(&engine, squares), shown(&from_sight, squares));
+        assert_eq!(a, b, "seat {seat}");
+        // Not everything is in sight.
+        assert!(!a.2.is_empty() && a.2.len() < squares, "seat {seat}");
+        water_seen += a.3.len();
+        // In sight: within viewradius2 of one of the seat's ants.
+        let own: Vec<usize> = g
+            .ants()
+            .iter()
+            .filter(|x| x.owner as usize == seat)
+            .map(|x| x.sq as usize)
+            .collect();
+        let near = |s: usize| {
+            own.iter()
+                .any(|&o| g.distance2(o, s) <= u32::from(g.viewradius2()))
+        };
+        assert_eq!(a.2, (0..squares).filter(|&s| near(s)).collect::<Vec<_>>());
+    }
+    assert!(water_seen > 0);
+}
