@@ -1297,3 +1297,29 @@ fn the_strategist_values_a_base_on_an_enemy_cell_not_the_enemy_cell_itself() {
     g.players[1].bases = 0;
     assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(0, 0));
 }
+
+#[test]
+fn late_in_the_game_the_strategist_walks_towards_an_enemys_lone_base_not_its_own() {
+    // Four by two, 10 minutes in (respawns are over): the strategist's only base at (1,0) with
+    // (1,1), the enemy's only base at (3,0). Its four neutral neighbours take as long; the one
+    // nearest the enemy's lone base, (2,0), is worth most (3 + 4 x (10 - 1)).
+    let mut g = staged(
+        (Variant::Conquest, 4, 2, 2),
+        &[(0, 1, 0), (1, 3, 0)],
+        &[(0, 1, 1)],
+    );
+    let times: std::vec::Vec<u32> = [(0, 0), (0, 1), (2, 0), (2, 1)]
+        .iter()
+        .map(|&(x, y)| match g.plan(0, &attack(x, y)) {
+            Ok(Plan::Attack { ticks, .. }) => ticks,
+            other => panic!("({x},{y}): {other:?}"),
+        })
+        .collect();
+    assert!(times.iter().all(|&t| t == times[0]), "{times:?}");
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    g.tick = RESPAWN_TICKS;
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(2, 0));
+    // Before the hunt, all four are worth the same: the first in cell order.
+    g.tick = RESPAWN_TICKS - 601;
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(0, 0));
+}
