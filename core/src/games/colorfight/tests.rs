@@ -1323,3 +1323,43 @@ fn late_in_the_game_the_strategist_walks_towards_an_enemys_lone_base_not_its_own
     g.tick = RESPAWN_TICKS - 601;
     assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(0, 0));
 }
+
+#[test]
+fn the_strategist_builds_a_base_once_rich_enough_and_its_cool_down_is_over() {
+    let mut g = conquest(&[(0, 0, 0), (1, 4, 4)], &[(0, 1, 0), (0, 0, 1), (0, 1, 1)]);
+    g.players[0].gold = Num::const_from_int(BASE_COST as i64);
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    let is_build = |a: Action| matches!(a, Action::Build { .. });
+    // The cool-down ends on tick 0 (a fresh player's): it builds on tick 0.
+    assert_eq!(g.players[0].next_build, 0);
+    let a = crate::Bot::act(&mut bot, &g.view(0));
+    assert!(is_build(a) && g.plan(0, &a).is_ok(), "{a:?}");
+    // One tick before the cool-down ends: no build.
+    g.players[0].next_build = 1;
+    assert!(!is_build(crate::Bot::act(&mut bot, &g.view(0))));
+}
+
+#[test]
+fn the_strategist_builds_deep_inside_its_land() {
+    // Its base at (0,0) and a 3 x 3 block of land: (1,1) has four own neighbours (the most),
+    // and is 2 from the base.
+    let owned: std::vec::Vec<(Seat, i32, i32)> = (0..3)
+        .flat_map(|x| (0..3).map(move |y| (0, x, y)))
+        .filter(|&(_, x, y)| (x, y) != (0, 0))
+        .collect();
+    let mut g = conquest(&[(0, 0, 0), (1, 4, 4)], &owned);
+    g.players[0].gold = Num::const_from_int(BASE_COST as i64);
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), build(1, 1));
+}
+
+#[test]
+fn buildings_are_named_as_in_the_servers_json() {
+    for (b, name) in [
+        (Building::None, "none"),
+        (Building::Base, "base"),
+        (Building::Building, "building"),
+    ] {
+        assert_eq!(b.name(), name);
+    }
+}
