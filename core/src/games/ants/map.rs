@@ -295,6 +295,15 @@ mod tests {
             map_err("rows 1\ncols 3\nplayers 2\nm 0x1\n"),
             (4, 4, "invalid character in map")
         );
+        // A hill (digit) or an ant on a hill (capital) of a player the map does not have.
+        assert_eq!(
+            map_err("rows 1\ncols 3\nplayers 2\nm 021\n"),
+            (4, 4, "invalid character in map")
+        );
+        assert_eq!(
+            map_err("rows 1\ncols 3\nplayers 2\nm 0C1\n"),
+            (4, 4, "invalid character in map")
+        );
     }
 
     #[test]

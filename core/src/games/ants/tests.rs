@@ -1569,3 +1569,162 @@ fn a_full_hill_memory_keeps_the_hills_it_holds_over_new_ones() {
         }
     }
 }
+
+// ---- The sample of the files the full mutation run did not reach (docs/reliability.md) ----
+
+#[test]
+fn the_state_and_each_view_read_back_the_radii_set_up() {
+    let mut p = params(OPEN);
+    (p.viewradius2, p.attackradius2, p.spawnradius2) = (55, 7, 2);
+    let g = G::new(&p, 1).unwrap();
+    assert_eq!(
+        (g.viewradius2(), g.attackradius2(), g.spawnradius2()),
+        (55, 7, 2)
+    );
+    for seat in 0..2 {
+        let v = g.view(seat);
+        assert_eq!(
+            (v.viewradius2(), v.attackradius2(), v.spawnradius2()),
+            (55, 7, 2),
+            "seat {seat}"
+        );
+    }
+}
+
+#[test]
+fn ranking_and_winning_turns_are_the_turns_the_order_last_changed() {
+    // Both players start on 1 point (one hill each): tied. The first turn sets the ranking (none
+    // before it, as the official engine's `None`). Player 0's ant razes player 1's hill at (7,7)
+    // on turn 2: 3 points to 0, the ranking and the lead change then.
+    let mut g = staged(&[(7, 5, 0), (0, 0, 1), (2, 2, 0)]);
+    assert_eq!((g.ranking_turn(), g.winning_turn()), (0, 0));
+    play(&mut g, [&[order(7, 5, Dir::E)], &[]]);
+    assert_eq!(g.scores(), &[1, 1]);
+    assert_eq!((g.ranking_turn(), g.winning_turn()), (1, 1));
+    play(&mut g, [&[order(7, 6, Dir::E)], &[]]);
+    assert_eq!(g.scores(), &[3, 0]);
+    assert_eq!((g.ranking_turn(), g.winning_turn()), (2, 2));
+}
+
+#[test]
+fn map_numbers_of_nine_digits_with_leading_zeros_read_as_python_int_reads_them() {
+    // The official engine reads `rows`, `cols` and `players` with `int(value)`: zeros in front
+    // change nothing. Nine characters are read (ten are refused: no size or count needs them).
+    let padded = OPEN
+        .replacen("rows 10", "rows 000000010", 1)
+        .replacen("cols 10", "cols 000000010", 1)
+        .replacen("players 2", "players 000000002", 1);
+    let m = AntsMcuMap::parse(&padded).unwrap();
+    assert_eq!((m.rows, m.cols, m.players), (10, 10, 2));
+    let too_long = OPEN.replacen("rows 10", "rows 0000000010", 1);
+    assert!(AntsMcuMap::parse(&too_long).is_err());
+}
+
+/// The view of what the protocol told `seat` ([`AntsView::from_sight`]), of the same build as
+/// `_like` (the engine's view).
+fn told<'a, const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    _like: &AntsView<'_, SQ, A, F, H, O>,
+    sight: &'a Sight<'a>,
+    seat: crate::Seat,
+) -> AntsView<'a, SQ, A, F, H, O> {
+    AntsView::from_sight(sight, seat)
+}
+
+/// Everything a view shows, in its order.
+type Shown = (
+    (usize, u32, u16, u16, usize, u16, u16, u16, u16, i64, bool),
+    Vec<(usize, bool)>,
+    Vec<usize>,
+    Vec<usize>,
+    Vec<(usize, usize)>,
+    Vec<usize>,
+    Vec<(usize, usize)>,
+    Vec<(usize, usize)>,
+);
+
+fn shown<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: usize>(
+    v: &AntsView<'_, SQ, A, F, H, O>,
+    squares: usize,
+) -> Shown {
+    let mut visits = Vec::new();
+    v.for_each_visible(|sq, water| visits.push((sq, water)));
+    (
+        (
+            v.seat(),
+            v.turn(),
+            v.rows(),
+            v.cols(),
+            v.players(),
+            v.turns(),
+            v.viewradius2(),
+            v.attackradius2(),
+            v.spawnradius2(),
+            v.player_seed(),
+            v.is_finished(),
+        ),
+        visits,
+        (0..squares).filter(|&s| v.is_visible(s)).collect(),
+        (0..squares).filter(|&s| v.is_water(s)).collect(),
+        v.ants().collect(),
+        v.food().collect(),
+        v.hills().collect(),
+        v.dead().collect(),
+    )
+}
+
+#[test]
+fn a_view_from_what_the_protocol_sent_shows_what_the_engines_view_shows() {
+    let mut g = mid_game();
+    // A smaller sight than the default 77 (which sees the whole 10 x 10 here), and water in it
+    // (OPEN has none): land squares around the first ant.
+    g.view2 = 10;
+    let a0 = g.ants[0].sq as usize;
+    for (dr, dc) in [(0, 2), (1, -1), (-2, 0), (3, 3), (-5, 5)] {
+        let s = g.offset(a0, dr, dc);
+        if g.map[s] == LAND {
+            g.map[s] = WATER;
+        }
+    }
+    let squares = g.rows() as usize * g.cols() as usize;
+    let water: Vec<bool> = (0..squares).map(|s| g.square(s) == WATER).collect();
+    let sight = Sight {
+        turn: g.turn(),
+        rows: g.rows(),
+        cols: g.cols(),
+        players: g.players(),
+        turns: g.turns(),
+        viewradius2: g.viewradius2(),
+        attackradius2: g.attackradius2(),
+        spawnradius2: g.spawnradius2(),
+        player_seed: g.player_seed(),
+        water: &water,
+        ants: g.ants(),
+        food: g.food(),
+        hills: g.hills(),
+        dead: g.killed(),
+        finished: g.is_finished(),
+    };
+    let mut water_seen = 0;
+    for seat in 0..2 {
+        let engine = g.view(seat);
+        let from_sight = told(&engine, &sight, seat);
+        let (a, b) = (shown(&engine, squares), shown(&from_sight, squares));
+        assert_eq!(a, b, "seat {seat}");
+        // Not everything is in sight.
+        assert!(!a.2.is_empty() && a.2.len() < squares, "seat {seat}");
+        water_seen += a.3.len();
+        // In sight: within viewradius2 of one of the seat's ants.
+        let own: Vec<usize> = g
+            .ants()
+            .iter()
+            .filter(|x| x.owner as usize == seat)
+            .map(|x| x.sq as usize)
+            .collect();
+        let near = |s: usize| {
+            own.iter()
+                .any(|&o| g.distance2(o, s) <= u32::from(g.viewradius2()))
+        };
+        assert_eq!(a.2, (0..squares).filter(|&s| near(s)).collect::<Vec<_>>());
+    }
+    assert!(water_seen > 0);
+}

@@ -303,4 +303,30 @@ mod tests {
         assert_eq!(hit(&g, 2, 1), 5);
         assert_eq!(hit(&g, 0, 4), 0, "no such player");
     }
+
+    #[test]
+    fn strong_waits_on_its_spawn_to_buy_the_scope_until_8_turns_are_left() {
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        let home = Pos::spawn(0);
+        g.players[0].pos = home;
+        g.players[0].item = Item::None;
+        g.players[0].gold = STRONG_ITEM.cost(g.ruleset());
+        let walk = move_to(diagonal_toward_control(&g, 0));
+        assert_ne!(walk, move_to(home));
+        // Turn 91 (9 turns left): it stays to shop; turn 92 (8 left): it walks in.
+        for (turn, want) in [
+            (0, move_to(home)),
+            (91, move_to(home)),
+            (92, walk),
+            (99, walk),
+        ] {
+            g.turn = turn;
+            assert_eq!(g.turn(), u32::from(turn));
+            assert_eq!(strong_act(&g, 0, Phase::Move), want, "turn {turn}");
+        }
+        // Too poor for the scope: it walks in at once.
+        g.turn = 0;
+        g.players[0].gold = STRONG_ITEM.cost(g.ruleset()) - 1;
+        assert_eq!(strong_act(&g, 0, Phase::Move), walk);
+    }
 }

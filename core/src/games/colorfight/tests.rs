@@ -1269,3 +1269,97 @@ fn rebuild_takes_a_described_state_and_refuses_what_no_game_could_be() {
         }
     }
 }
+
+// ---- The sample of the files the full mutation run did not reach (docs/reliability.md) ----
+
+#[test]
+fn the_strategist_values_a_base_on_an_enemy_cell_not_the_enemy_cell_itself() {
+    // Three by two: an enemy cell at (0,0), the strategist's base at (1,0), an enemy base at
+    // (2,0), the strategist's cells below. Both targets are as quick to take (enemy cells of the
+    // same age, two own neighbours each); only the base makes one worth more (its 40 over a plain
+    // cell's 3), so the strategist goes for it, though the plain cell comes first in cell order
+    // (which breaks ties).
+    let mut g = staged(
+        (Variant::Conquest, 3, 2, 2),
+        &[(0, 1, 0), (1, 2, 0)],
+        &[(1, 0, 0), (0, 0, 1), (0, 1, 1), (0, 2, 1)],
+    );
+    let (a, b) = (g.plan(0, &attack(0, 0)), g.plan(0, &attack(2, 0)));
+    let (Ok(Plan::Attack { ticks: ta, .. }), Ok(Plan::Attack { ticks: tb, .. })) = (a, b) else {
+        panic!("both are attackable: {a:?} {b:?}");
+    };
+    assert_eq!(ta, tb);
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(2, 0));
+    // Without the base, the first of the two equal cells.
+    let i = g.index(2, 0).unwrap();
+    g.cells[i].building = Building::None;
+    g.players[1].bases = 0;
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(0, 0));
+}
+
+#[test]
+fn late_in_the_game_the_strategist_walks_towards_an_enemys_lone_base_not_its_own() {
+    // Four by two, 10 minutes in (respawns are over): the strategist's only base at (1,0) with
+    // (1,1), the enemy's only base at (3,0). Its four neutral neighbours take as long; the one
+    // nearest the enemy's lone base, (2,0), is worth most (3 + 4 x (10 - 1)).
+    let mut g = staged(
+        (Variant::Conquest, 4, 2, 2),
+        &[(0, 1, 0), (1, 3, 0)],
+        &[(0, 1, 1)],
+    );
+    let times: std::vec::Vec<u32> = [(0, 0), (0, 1), (2, 0), (2, 1)]
+        .iter()
+        .map(|&(x, y)| match g.plan(0, &attack(x, y)) {
+            Ok(Plan::Attack { ticks, .. }) => ticks,
+            other => panic!("({x},{y}): {other:?}"),
+        })
+        .collect();
+    assert!(times.iter().all(|&t| t == times[0]), "{times:?}");
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    g.tick = RESPAWN_TICKS;
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(2, 0));
+    // Before the hunt, all four are worth the same: the first in cell order.
+    g.tick = RESPAWN_TICKS - 601;
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(0, 0));
+}
+
+#[test]
+fn the_strategist_builds_a_base_once_rich_enough_and_its_cool_down_is_over() {
+    let mut g = conquest(&[(0, 0, 0), (1, 4, 4)], &[(0, 1, 0), (0, 0, 1), (0, 1, 1)]);
+    g.players[0].gold = Num::const_from_int(BASE_COST as i64);
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    let is_build = |a: Action| matches!(a, Action::Build { .. });
+    // The cool-down ends on tick 0 (a fresh player's): it builds on tick 0.
+    assert_eq!(g.players[0].next_build, 0);
+    let a = crate::Bot::act(&mut bot, &g.view(0));
+    assert!(is_build(a) && g.plan(0, &a).is_ok(), "{a:?}");
+    // One tick before the cool-down ends: no build.
+    g.players[0].next_build = 1;
+    assert!(!is_build(crate::Bot::act(&mut bot, &g.view(0))));
+}
+
+#[test]
+fn the_strategist_builds_deep_inside_its_land() {
+    // Its base at (0,0) and a 3 x 3 block of land: (1,1) has four own neighbours (the most),
+    // and is 2 from the base.
+    let owned: std::vec::Vec<(Seat, i32, i32)> = (0..3)
+        .flat_map(|x| (0..3).map(move |y| (0, x, y)))
+        .filter(|&(_, x, y)| (x, y) != (0, 0))
+        .collect();
+    let mut g = conquest(&[(0, 0, 0), (1, 4, 4)], &owned);
+    g.players[0].gold = Num::const_from_int(BASE_COST as i64);
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), build(1, 1));
+}
+
+#[test]
+fn buildings_are_named_as_in_the_servers_json() {
+    for (b, name) in [
+        (Building::None, "none"),
+        (Building::Base, "base"),
+        (Building::Building, "building"),
+    ] {
+        assert_eq!(b.name(), name);
+    }
+}

@@ -623,6 +623,105 @@ mod tests {
         }
     }
 
+    #[test]
+    fn a_thief_is_a_waiting_player_who_would_rather_steal_than_take_as_greedy_plays() {
+        // `cautious` fears the first waiting player that greedy play would make steal its hand:
+        // one whose best steal of that hand is worth strictly more than its best take (on a tie
+        // greedy takes), and whose greedy choice it then is, when that hand is its best loot.
+        // Checked on every state of random games (hands of 2 and more).
+        let (mut robbed, mut ties) = (0, 0);
+        for seed in 0..12 {
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots: [MammutBot; PLAYERS] =
+                core::array::from_fn(|s| MammutBot::by_name("random", seed + s as u64).unwrap());
+            while !g.is_over() {
+                let v = g.view(0);
+                let t = Table::of(&v);
+                for seat in (0..PLAYERS).filter(|&s| t.hand(s).len() >= 2) {
+                    for q in (0..PLAYERS).filter(|&q| q != seat && t.hand(q).is_empty()) {
+                        let take = best_take(&v, &t, q).map(|c| c.value);
+                        let steal = best_steal_from(&v, &t, q, seat).map(|c| c.value);
+                        if take.is_some() && take == steal && !v.is_removed(q) {
+                            ties += 1;
+                        }
+                    }
+                    if let Some((q, steal)) = thief(&v, &t, seat) {
+                        robbed += 1;
+                        assert!(t.hand(q).is_empty() && !v.is_removed(q));
+                        let take = best_take(&v, &t, q);
+                        assert!(take.is_none_or(|take| steal.value > take.value));
+                        if best_steal(&v, &t, q) == Some(steal) {
+                            let greedy = greedy_choice(&v, &t, q).map(|c| c.action);
+                            assert_eq!(greedy, Some(steal.action));
+                        }
+                    }
+                }
+                step_with_bots(&mut g, &mut bots);
+            }
+        }
+        assert!(robbed > 0 && ties > 0, "robbed {robbed}, ties {ties}");
+    }
+
+    #[test]
+    fn greedy_plays_the_best_take_unless_a_steal_is_worth_more() {
+        // On every state of random games: the greedy choice is worth what the table after it
+        // is worth to the mover, no less than its best take or its best steal, and a take when
+        // no steal is worth more.
+        let mut steals = 0;
+        for seed in 0..8 {
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots: [MammutBot; PLAYERS] =
+                core::array::from_fn(|s| MammutBot::by_name("random", seed + s as u64).unwrap());
+            while let Some(seat) = g.mover() {
+                let v = g.view(seat);
+                let t = Table::of(&v);
+                let choice = greedy_choice(&v, &t, seat).unwrap();
+                let take = best_take(&v, &t, seat).map(|c| c.value);
+                let steal = best_steal(&v, &t, seat).map(|c| c.value);
+                assert_eq!(choice.value, worth(&v, &t.after(seat, choice.action), seat));
+                assert!(take.is_none_or(|x| choice.value >= x));
+                assert!(steal.is_none_or(|x| choice.value >= x));
+                let is_take = matches!(choice.action, Action::Take(_));
+                if take.is_some() && steal.is_none_or(|s| take >= Some(s)) {
+                    assert!(
+                        is_take,
+                        "seed {seed}: {choice:?}, take {take:?}, steal {steal:?}"
+                    );
+                }
+                steals += usize::from(!is_take);
+                step_with_bots(&mut g, &mut bots);
+            }
+        }
+        assert!(steals > 0);
+    }
+
+    #[test]
+    fn a_take_of_every_size_is_planned_up_to_the_whole_middle() {
+        // The first move of a game: all 32 tiles in the middle, and a best take of each size
+        // from 1 to 32 (the last one all of them), each a subset of that size.
+        for seed in 0..4 {
+            let g = Mammut::new(&Params, seed).unwrap();
+            let seat = g.mover().unwrap();
+            let v = g.view(seat);
+            let t = Table::of(&v);
+            assert_eq!(t.middle.len(), TILE_COUNT);
+            let takes = best_takes(&v, &t, seat);
+            assert!(takes[0].is_none());
+            for (k, c) in takes.iter().enumerate().skip(1) {
+                let Some(Choice {
+                    action: Action::Take(set),
+                    ..
+                }) = c
+                else {
+                    panic!("seed {seed}: no take of {k} tiles");
+                };
+                assert_eq!(set.len(), k);
+                assert!(set.is_subset(t.middle));
+            }
+            assert_eq!(takes.len(), TILE_COUNT + 1);
+        }
+    }
+
     /// The first move of game `seed`: the game, the mover, the table and the greedy choice.
     fn first_greedy_choice(seed: u64) -> (Mammut, Seat, Table, Choice) {
         let g = Mammut::new(&Params, seed).unwrap();

@@ -954,6 +954,13 @@ fn only_the_removed_seat_is_removed() {
     for seat in [0, 1, 3, 4, PLAYERS, 7] {
         assert!(!g.is_removed(seat), "seat {seat}");
     }
+    // Every seat's view says the same (the bots read it there).
+    for viewer in 0..PLAYERS {
+        let v = g.view(viewer);
+        for seat in 0..=PLAYERS {
+            assert_eq!(v.is_removed(seat), seat == id(3), "{viewer} sees {seat}");
+        }
+    }
 }
 
 #[test]
