@@ -1081,3 +1081,47 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 
 /// Re-exported for the map and bots.
 pub(crate) const _USED: [u8; 2] = [FOOD, LAND];
+
+#[cfg(test)]
+mod tests {
+    use super::{enemies_in_run, LAND, WATER};
+
+    /// `enemies_in_run` counts what its definition says (squares below `LAND`, not `owner`'s) on
+    /// every run of maps of 1 to 40 squares, runs that end within eight squares of the map's end
+    /// included: there it reads a square at a time, which only a run near the end of the map's
+    /// storage reaches in a game (a battle at the bottom right of a map as large as the build
+    /// allows). Squares: every player's ant (0..=9), land, food and water.
+    #[test]
+    fn enemies_in_run_counts_as_its_definition_up_to_the_end_of_the_map() {
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = move || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        let mut storage = [0u8; 40];
+        for _ in 0..40 {
+            let squares = 1 + (next() % 40) as usize;
+            for v in storage.iter_mut() {
+                *v = (next() % (u64::from(WATER) + 1)) as u8;
+            }
+            let map = &storage[..squares];
+            for start in 0..squares {
+                for len in 0..=squares - start {
+                    for owner in [0u8, 1, 9] {
+                        let plain = map[start..start + len]
+                            .iter()
+                            .filter(|&&v| v < LAND && v != owner)
+                            .count() as u32;
+                        assert_eq!(
+                            enemies_in_run(map, start, len, owner),
+                            plain,
+                            "{map:?}, from {start}, {len} squares, owner {owner}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
