@@ -473,6 +473,51 @@ fn hill_kills_stall_the_cutoff_counter() {
 }
 
 #[test]
+fn ants_dying_on_the_cutoff_players_own_hill_do_not_stall_the_cutoff_counter() {
+    // Player 0 holds over 85% of ants and food: it is `cutoff_bot`. Two of its ants collide on
+    // its own unrazed hill at (2,2): only a hill whose owner is not `cutoff_bot` stalls the
+    // counter (`rules/ants.md`), so it counts on.
+    let ants: Vec<_> = (0..8).map(|c| (0, c, 0)).chain([(5, 5, 1)]).collect();
+    let mut g = staged(&ants);
+    g.food_extra = -100_000;
+    pass(&mut g);
+    assert_eq!(g.cutoff_counter(), (0, 1));
+    put_ant(&mut g, 2, 1, 0);
+    put_ant(&mut g, 2, 3, 0);
+    play(&mut g, [&[order(2, 1, Dir::E), order(2, 3, Dir::W)], &[]]);
+    assert_eq!(g.killed().len(), 2);
+    assert!(g.hills.iter().all(|h| h.killed_by.is_none()));
+    assert_eq!(g.cutoff_counter(), (0, 2));
+}
+
+#[test]
+fn is_water_is_true_on_water_and_off_the_map_only() {
+    let g = game(&walls(), 1);
+    // (3,0) is a wall square of `walls`, (0,0) and the hill at (2,2) are land.
+    assert!(g.is_water(sq(&g, 3, 0)));
+    assert!(!g.is_water(sq(&g, 0, 0)));
+    assert!(!g.is_water(sq(&g, 2, 2)));
+    assert!(g.is_water(24 * 24));
+    let water = (0..24 * 24).filter(|&s| g.is_water(s)).count();
+    assert_eq!(
+        water,
+        (0..24 * 24).filter(|&s| g.square(s) == WATER).count()
+    );
+    assert!(water > 0);
+}
+
+#[test]
+fn ranks_count_the_players_with_more_points() {
+    // Tied on one point each at the start; 3 to 0 once player 0 razes player 1's hill.
+    let mut g = staged(&[(7, 6, 0), (0, 0, 1), (2, 2, 0)]);
+    assert_eq!(g.scores(), &[1, 1]);
+    assert_eq!(g.ranks()[..2], [0, 0]);
+    play(&mut g, [&[order(7, 6, Dir::E)], &[]]);
+    assert_eq!(g.scores(), &[3, 0]);
+    assert_eq!(g.ranks()[..2], [0, 1]);
+}
+
+#[test]
 fn one_player_dominating_leads_to_not_razing_hills() {
     let ants: Vec<_> = (0..8).map(|c| (0, c, 0)).chain([(5, 5, 1)]).collect();
     let mut g = staged(&ants);

@@ -777,6 +777,37 @@ mod tests {
     }
 
     #[test]
+    fn random_bot_steals_about_half_the_time_when_the_middle_is_not_empty() {
+        // The first mover takes one tile; the next one sees the middle not empty and one
+        // victim holding a tile: `random` steals from it or takes, a coin flip each.
+        let mut g = Mammut::new(&Params, 3).unwrap();
+        let first = g.mover().unwrap();
+        let tile = g.middle().iter().next().unwrap();
+        let mut acts = [Action::Nothing; PLAYERS];
+        acts[first] = Action::Take(TileSet::EMPTY.with(tile));
+        assert_eq!(g.step(&acts).refused[first], 0);
+        let seat = g.mover().unwrap();
+        assert!(!g.middle().is_empty());
+        let (mut steals, mut takes) = (0, 0);
+        for seed in 0..40 {
+            let a = RandomBot::new(seed).act(&g.view(seat));
+            assert!(g.legal(seat, &a).is_ok());
+            match a {
+                Action::Steal { victim, put_back } => {
+                    assert_eq!((victim as usize, put_back), (first, tile));
+                    steals += 1;
+                }
+                Action::Take(_) => takes += 1,
+                Action::Nothing => panic!("random passed"),
+            }
+        }
+        assert!(
+            steals >= 10 && takes >= 10,
+            "{steals} steals, {takes} takes"
+        );
+    }
+
+    #[test]
     fn random_bot_is_deterministic_for_its_seed() {
         let g = Mammut::new(&Params, 3).unwrap();
         let seat = g.mover().unwrap();
