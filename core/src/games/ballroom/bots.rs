@@ -283,7 +283,7 @@ fn strong_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
 }
 
 #[cfg(test)]
-#[allow(clippy::unwrap_used)]
+#[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
     use super::*;
     use crate::games::ballroom::Params;
@@ -328,5 +328,62 @@ mod tests {
         g.turn = 0;
         g.players[0].gold = STRONG_ITEM.cost(g.ruleset()) - 1;
         assert_eq!(strong_act(&g, 0, Phase::Move), walk);
+    }
+
+    #[test]
+    fn random_passes_half_the_time_only_when_passing_is_free() {
+        // On its spawn with 10 gold: buying NONE would cost 100 (engine) it cannot pay, so a
+        // pass is free and the bot passes on about half the seeds, buying an affordable item on
+        // the others. With 100 gold or more a pass would cost 100: it always buys an item.
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        g.players[0].pos = Pos::spawn(0);
+        let mut kinds = [0usize; 2];
+        for gold in [10u16, 100, 1000] {
+            g.players[0].gold = gold;
+            for seed in 0..32 {
+                let mut rng = Rng::stream(seed, b"random-buy");
+                let a = random_act(&g, 0, Phase::Buy, &mut rng);
+                let Action::Buy(item) = a else {
+                    panic!("{a:?}")
+                };
+                if gold == 10 {
+                    kinds[usize::from(item == Item::None)] += 1;
+                } else {
+                    assert_ne!(item, Item::None, "gold {gold} seed {seed}");
+                }
+                if item != Item::None {
+                    assert!(item.cost(g.ruleset()) <= gold, "{item:?} with {gold}");
+                }
+            }
+        }
+        assert!(kinds[0] > 0 && kinds[1] > 0, "bought / passed: {kinds:?}");
+    }
+
+    #[test]
+    fn strong_on_the_block_takes_the_tile_nearest_the_players_walking_in() {
+        // strong (seat 0) beside the block reaches all four of its tiles; the others stand
+        // off the block near the corner (9, 9): the block tile nearest them is (5, 5), whose
+        // distances (Chebyshev) sum lowest, not (4, 4) first in board order.
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        g.players[0].pos = Pos::new(4, 4);
+        g.players[0].item = Item::HunterScope;
+        for (s, (x, y)) in [(1, (9, 7)), (2, (9, 9)), (3, (7, 9))] {
+            g.players[s].pos = Pos::new(x, y);
+        }
+        assert_eq!(closeness(&g, 0, Pos::new(5, 5)), 4 + 4 + 4);
+        assert_eq!(closeness(&g, 0, Pos::new(4, 4)), 5 + 5 + 5);
+        assert_eq!(strong_act(&g, 0, Phase::Move), move_to(Pos::new(5, 5)));
+        // A dead player or one on the block does not count.
+        g.players[1].pos = Pos::new(5, 4);
+        assert_eq!(closeness(&g, 0, Pos::new(5, 5)), 4 + 4);
+        g.players[2].health = 0;
+        assert!(g.players[2].is_dead());
+        assert_eq!(closeness(&g, 0, Pos::new(5, 5)), 4);
+        g.players[2].health = 5;
+        // The others gathered near (0, 9): the nearest block tile is (4, 5).
+        for s in 1..4 {
+            g.players[s].pos = Pos::new(1, 8);
+        }
+        assert_eq!(strong_act(&g, 0, Phase::Move), move_to(Pos::new(4, 5)));
     }
 }

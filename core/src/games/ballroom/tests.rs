@@ -1442,3 +1442,14 @@ fn replies_only_for_no_player_play_the_phase_as_no_replies() {
         }
     }
 }
+
+#[test]
+fn a_ruleset_is_named_as_on_the_command_line_and_found_by_that_name() {
+    assert_eq!(Ruleset::Engine.name(), "engine");
+    assert_eq!(Ruleset::AsWritten.name(), "as-written");
+    for r in [Ruleset::Engine, Ruleset::AsWritten] {
+        assert_eq!(Ruleset::from_name(r.name()), Some(r));
+    }
+    assert_eq!(Ruleset::from_name(""), None);
+    assert_eq!(Ruleset::from_name("Engine"), None);
+}

@@ -145,3 +145,62 @@ fn attack(game: &TowerDefense, seat: Seat, board: usize) -> Action {
         stun_res: res as i64,
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::games::tower_defense::{duel, InvaderView, TowerView, Variant};
+
+    /// A Duel at its start where seat 0 (defending board 1) has `gold` and seat 1 none.
+    fn duel_with_gold(gold: u32) -> TowerDefense {
+        let mut g = TowerDefense::rebuilt(Variant::Duel, 0);
+        let mut players = *g.players().unwrap();
+        players[0].gold = gold;
+        players[1].gold = 0;
+        assert!(g.set_players(players));
+        g
+    }
+
+    #[test]
+    fn defence_builds_only_while_the_threat_outweighs_the_firepower() {
+        let mut g = duel_with_gold(1000);
+        assert!(g.build_cost(0) <= 1000);
+        // No invader and no enemy gold: no threat, nothing to build.
+        assert_eq!(defence(&g, 0, 1), None);
+        // A 1-hp invader on space 0: threat 1 * 1 * 100 / 100 = 1, no firepower: it builds the
+        // layout's first tower.
+        let weak = InvaderView {
+            pos: 0,
+            hp: 1,
+            maxhp: 1,
+            defense: 0,
+            stun_res: 0,
+            stun_time: 0,
+        };
+        assert!(g.put_invader(1, &weak));
+        assert_eq!(threat(&g, 1), 1);
+        assert_eq!(
+            defence(&g, 0, 1),
+            Some(Action::Build {
+                kind: Some(TowerKind::Turret),
+                pos: 97,
+            })
+        );
+        // A turret on 97 outweighs it (3 * firepower >= 2 * threat): nothing more, although
+        // gold and free layout spaces are left.
+        let (power, range) = duel::RULES.base(TowerKind::Turret);
+        let turret = TowerView {
+            pos: 97,
+            kind: TowerKind::Turret,
+            level: duel::RULES.base_level,
+            power,
+            range,
+            cooldown: 0,
+            invested: 50,
+        };
+        assert!(g.put_tower(1, &turret));
+        assert!(firepower(&g, 1) >= 1);
+        assert_eq!(defence(&g, 0, 1), None);
+    }
+}
