@@ -36,14 +36,18 @@ fn checked(mode: Mode, missing: &[String]) -> Result<bool> {
 pub fn wanted_targets(boards: &[&'static str]) -> Vec<&'static str> {
     let mut all: Vec<&str> = boards.to_vec();
     all.push("wasm32-unknown-unknown");
-    let mut seen = Vec::new();
-    all.retain(|t| {
-        !seen.contains(t) && {
-            seen.push(*t);
-            true
+    first_of_each(all)
+}
+
+/// `all` with each item kept at its first place only (the lists setup installs from, in order).
+fn first_of_each<T: PartialEq>(all: Vec<T>) -> Vec<T> {
+    let mut kept: Vec<T> = Vec::with_capacity(all.len());
+    for x in all {
+        if !kept.contains(&x) {
+            kept.push(x);
         }
-    });
-    all
+    }
+    kept
 }
 
 fn output(program: &str, args: &[&str]) -> String {
@@ -170,28 +174,14 @@ pub(crate) const CRATES: [&str; 2] = ["cargo-fuzz", "cargo-mutants"];
 pub(crate) fn all_debian(boards: &[Needs]) -> Vec<(&'static str, &'static str)> {
     let mut all: Vec<(&str, &str)> = boards.iter().flat_map(|b| b.debian).copied().collect();
     all.extend(DEBIAN);
-    let mut seen = Vec::new();
-    all.retain(|p| {
-        !seen.contains(p) && {
-            seen.push(*p);
-            true
-        }
-    });
-    all
+    first_of_each(all)
 }
 
 /// Every tool setup builds from crates.io: the boards' (in the registry's order), then the rest's.
 pub(crate) fn all_crates(boards: &[Needs]) -> Vec<&'static str> {
     let mut all: Vec<&str> = boards.iter().flat_map(|b| b.crates).copied().collect();
     all.extend(CRATES);
-    let mut seen = Vec::new();
-    all.retain(|k| {
-        !seen.contains(k) && {
-            seen.push(*k);
-            true
-        }
-    });
-    all
+    first_of_each(all)
 }
 
 /// `cargo xtask setup`: everything, one step after the other (`targets` and `boards`: every
