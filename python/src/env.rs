@@ -14,6 +14,7 @@ use arena_host::render::{half_blocks, Canvas, Display, Label};
 use arena_host::seats::BotSpec;
 use arena_host::HostGame;
 use clap::ValueEnum;
+use std::borrow::Cow;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::path::Path;
@@ -24,8 +25,9 @@ use std::sync::{Arc, Mutex};
 pub struct SeatStep {
     /// Actions (orders, for Ants) the rules refused this step.
     pub refused: u32,
-    /// The reasons the game gave for them, and the protocol's notes (unreadable lines...).
-    pub why: Vec<String>,
+    /// The reasons the game gave for them, and the protocol's notes (unreadable lines...): most
+    /// are the game's own words (`&'static str`), kept without a copy.
+    pub why: Vec<Cow<'static, str>>,
 }
 
 /// A game's match behind one interface, so that Python holds any game.
@@ -75,7 +77,7 @@ pub trait DynEnv: Send {
     /// Each seat's measure change (`crate::reward`) since the last time it was taken (or the
     /// match began): the step reward, whatever number of steps the built-in bots played in
     /// between.
-    fn take_gained(&mut self) -> Vec<f64>;
+    fn take_gained(&mut self) -> &[f64];
     /// Each seat's measure now, the one [`DynEnv::take_gained`] follows.
     fn measures(&self) -> Vec<f64>;
     /// Which measure the rewards follow (from now: the change so far is dropped).
@@ -107,7 +109,7 @@ pub trait DynEnv: Send {
     fn set_recording(&mut self, on: bool);
     /// One step: `actions` holds Python's seats' answers (text or action JSON); returns what each
     /// seat's step came to.
-    fn step(&mut self, actions: &[(Seat, String)]) -> Vec<SeatStep>;
+    fn step(&mut self, actions: &[(Seat, String)]) -> &[SeatStep];
     /// Plays the built-in bots' steps until a Python seat is to move or the match is done.
     fn advance(&mut self);
     /// One step in which Python's seats that were given no action play the built-in bot
@@ -116,14 +118,14 @@ pub trait DynEnv: Send {
         &mut self,
         actions: &[(Seat, String)],
         policy: &str,
-    ) -> Result<Vec<SeatStep>, String>;
+    ) -> Result<&[SeatStep], String>;
     /// One step with Python's seats' picks from the list (`(seat, index)`; an index past the list
     /// is refused, the seat passing); seats without one play `policy`, or pass.
     fn step_listed(
         &mut self,
         picks: &[(Seat, usize)],
         policy: Option<&str>,
-    ) -> Result<Vec<SeatStep>, String>;
+    ) -> Result<&[SeatStep], String>;
     /// One step with Python's seats' choices of a factored list (`(seat, one choice per slot)`:
     /// [`DynEnv::factors`]); picks that make no action (not one per slot, or past a slot's
     /// choices) are refused, the seat passing; seats without picks play `policy`, or pass.
@@ -131,7 +133,7 @@ pub trait DynEnv: Send {
         &mut self,
         picks: &[(Seat, Vec<usize>)],
         policy: Option<&str>,
-    ) -> Result<Vec<SeatStep>, String>;
+    ) -> Result<&[SeatStep], String>;
     /// The canonical action JSON the built-in bot `name` (seeded as `arena play` seeds it at
     /// `seat`) plays now.
     fn bot_action(&mut self, seat: Seat, name: &str) -> Result<String, String>;
@@ -243,6 +245,15 @@ pub struct Env<G: Teach> {
     record: bool,
     /// Each seat's measure when [`DynEnv::take_gained`] last took it (`crate::reward`).
     taken: Vec<f64>,
+    /// Room reused step after step (a step allocates nothing once they have grown): each
+    /// seat's measure now, and its change ([`DynEnv::take_gained`]'s answer).
+    now: Vec<f64>,
+    gained: Vec<f64>,
+    /// The last step's outcome per seat (the step functions' answer).
+    steps: Vec<SeatStep>,
+    /// A step's moves, and the moves made for some seats before it (`advise`).
+    moves: Vec<G::Move>,
+    advised: Vec<(Seat, G::Move)>,
     /// The measure rewards follow.
     reward: reward::Kind,
     /// The state this turn's actions meet, for games that play part of a turn before them
@@ -315,6 +326,11 @@ impl<G: Teach> Env<G> {
             put_out: (Vec::new(), 0),
             record: true,
             taken: Vec::new(),
+            now: Vec::new(),
+            gained: Vec::new(),
+            steps: Vec::new(),
+            moves: Vec::new(),
+            advised: Vec::new(),
             reward: reward::Kind::default(),
             ahead: RefCell::default(),
         };
@@ -382,7 +398,8 @@ impl<G: Teach> Env<G> {
     fn greet(&mut self) {
         self.standings = vec![Standing::default(); self.seated.len()];
         self.finished = vec![false; self.seated.len()];
-        self.taken = self.measure_now();
+        self.measure_now();
+        std::mem::swap(&mut self.taken, &mut self.now);
         self.put_out = (Vec::new(), 0);
         for seat in 0..self.seated.len() {
             if let Seated::Python(Some(sp)) = &mut self.seated[seat] {
@@ -461,21 +478,44 @@ impl<G: Teach> Env<G> {
 }
 
 impl<G: Teach> Env<G> {
-    /// A step with Python's answers (`actions`) and moves already made for some seats (`advised`).
-    fn step_with(
+    /// A step with Python's answers (`actions`) and the moves already made for some seats
+    /// (`self.advised`, emptied): its outcome per seat in `self.steps`. The buffers are taken
+    /// out of the match for the step and put back, so that a step allocates nothing.
+    fn step_with(&mut self, actions: &[(Seat, String)]) {
+        let n = self.seated.len();
+        let mut steps = std::mem::take(&mut self.steps);
+        steps.resize_with(n, SeatStep::default);
+        for s in &mut steps {
+            s.refused = 0;
+            s.why.clear();
+        }
+        let mut advised = std::mem::take(&mut self.advised);
+        let mut moves = std::mem::take(&mut self.moves);
+        if !self.is_done() {
+            moves.clear();
+            moves.resize(n, G::Move::default());
+            self.play_moves(actions, &mut advised, &mut moves, &mut steps);
+        }
+        advised.clear();
+        self.advised = advised;
+        self.moves = moves;
+        self.steps = steps;
+    }
+
+    /// [`Env::step_with`]'s step, of a match that is not done.
+    fn play_moves(
         &mut self,
         actions: &[(Seat, String)],
-        mut advised: Vec<(Seat, G::Move)>,
-    ) -> Vec<SeatStep> {
+        advised: &mut Vec<(Seat, G::Move)>,
+        moves: &mut [G::Move],
+        steps: &mut [SeatStep],
+    ) {
         let n = self.seated.len();
-        let mut steps = vec![SeatStep::default(); n];
-        if self.is_done() {
-            return steps;
-        }
         let movers = self.game.to_move();
         let label = self.game.report_turn();
-        let was_in: Vec<bool> = (0..n).map(|s| self.game.seat_in(s)).collect();
-        let mut moves: Vec<G::Move> = vec![G::Move::default(); n];
+        let was_in = (0..n.min(128))
+            .filter(|&s| self.game.seat_in(s))
+            .fold(0u128, |m, s| m | 1 << s);
         for seat in movers.iter().filter(|&s| s < n) {
             if let Some(i) = advised.iter().position(|(s, _)| *s == seat) {
                 moves[seat] = advised.swap_remove(i).1;
@@ -499,7 +539,7 @@ impl<G: Teach> Env<G> {
                                 if note.is_refusal() {
                                     steps[seat].refused += 1;
                                 }
-                                steps[seat].why.push(note.to_string());
+                                steps[seat].why.push(note.to_string().into());
                             }
                         }
                         Err(f) => {
@@ -508,7 +548,7 @@ impl<G: Teach> Env<G> {
                                 Fault::Timeout { .. } => {
                                     "incomplete answer: the protocol read past its end".into()
                                 }
-                                f => f.to_string(),
+                                f => f.to_string().into(),
                             });
                         }
                     }
@@ -520,40 +560,42 @@ impl<G: Teach> Env<G> {
                         Ok(v) => moves[seat] = game.read_action(seat, &v).into(),
                         Err(e) => {
                             steps[seat].refused += 1;
-                            steps[seat].why.push(format!("unreadable action JSON: {e}"));
+                            steps[seat]
+                                .why
+                                .push(format!("unreadable action JSON: {e}").into());
                         }
                     }
                 }
             }
         }
-        let stepped = self.play_step(&moves);
+        let stepped = self.play_step(moves);
         for (seat, s) in steps.iter_mut().enumerate() {
             s.refused += u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
         }
-        for (seat, why) in &stepped.why {
-            if let Some(s) = steps.get_mut(*seat) {
-                s.why.push((*why).to_string());
+        for &(seat, why) in &stepped.why {
+            if let Some(s) = steps.get_mut(seat) {
+                s.why.push(why.into());
             }
         }
         for (seat, f) in &stepped.notes {
             if let Some(s) = steps.get_mut(*seat) {
-                s.why.push(f.to_string());
+                s.why.push(f.to_string().into());
             }
         }
         if self.record {
-            self.history.push(moves);
+            self.history.push(moves.to_vec());
         }
         for seat in movers.iter().filter(|&s| s < n) {
             self.standings[seat].last_turn = label;
         }
-        let out: Vec<Seat> = (0..n)
-            .filter(|&s| was_in[s] && !self.game.seat_in(s))
+        // Collected without allocating when no seat was put out (almost every step).
+        let out: Vec<Seat> = (0..n.min(128))
+            .filter(|&s| was_in & 1 << s != 0 && !self.game.seat_in(s))
             .collect();
         self.put_out = (out, label);
         if self.text || G::SEES_BY_PROTOCOL {
             self.ask_all();
         }
-        steps
     }
 
     /// The match's step with `moves`: finished from the look-ahead when one was made this turn
@@ -599,37 +641,50 @@ impl<G: Teach> Env<G> {
         }
     }
 
-    /// Each seat's measure now, the one its rewards follow (`crate::reward::measures`).
-    fn measure_now(&self) -> Vec<f64> {
-        reward::measures(&*self.game, self.seated.len(), self.reward, || {
-            self.score_now()
-        })
+    /// Each seat's measure now, the one its rewards follow (`crate::reward::measures`), into
+    /// `self.now`.
+    fn measure_now(&mut self) {
+        let mut now = std::mem::take(&mut self.now);
+        reward::measures(
+            &*self.game,
+            self.seated.len(),
+            self.reward,
+            &mut now,
+            || self.score_now(),
+        );
+        self.now = now;
     }
 
-    /// `advise` when a `policy` is given, else no moves.
+    /// `advise` when a `policy` is given, else no moves (`self.advised` emptied either way).
     fn advise_unless(
         &mut self,
-        given: &[Seat],
+        given: impl Fn(Seat) -> bool,
         policy: Option<&str>,
-    ) -> Result<Vec<(Seat, G::Move)>, String> {
-        policy.map_or(Ok(Vec::new()), |p| self.advise(given, p))
+    ) -> Result<(), String> {
+        match policy {
+            Some(p) => self.advise(given, p),
+            None => {
+                self.advised.clear();
+                Ok(())
+            }
+        }
     }
 
-    /// The moves the built-in bot `policy` makes for Python's seats to move that are not in
-    /// `given`.
-    fn advise(&mut self, given: &[Seat], policy: &str) -> Result<Vec<(Seat, G::Move)>, String> {
-        let mut advised = Vec::new();
+    /// The moves the built-in bot `policy` makes for Python's seats to move that are not
+    /// `given`, into `self.advised` (emptied first).
+    fn advise(&mut self, given: impl Fn(Seat) -> bool, policy: &str) -> Result<(), String> {
+        self.advised.clear();
         if !self.is_done() {
             for seat in self.game.to_move().iter() {
                 let python = matches!(self.seated.get(seat), Some(Seated::Python(_)));
-                if python && !given.contains(&seat) {
+                if python && !given(seat) {
                     let i = self.adviser(seat, policy)?;
                     let action = self.advisers[i].2.act(&self.game.view(seat));
-                    advised.push((seat, G::Move::from(action)));
+                    self.advised.push((seat, G::Move::from(action)));
                 }
             }
         }
-        Ok(advised)
+        Ok(())
     }
 
     /// The index of the built-in bot `name` advising `seat` (made on first use).
@@ -783,19 +838,30 @@ impl<G: Teach> DynEnv for Env<G> {
     }
 
     fn measures(&self) -> Vec<f64> {
-        self.measure_now()
+        let mut out = Vec::new();
+        reward::measures(
+            &*self.game,
+            self.seated.len(),
+            self.reward,
+            &mut out,
+            || self.score_now(),
+        );
+        out
     }
 
     fn set_reward(&mut self, kind: reward::Kind) {
         self.reward = kind;
-        self.taken = self.measure_now();
+        self.measure_now();
+        std::mem::swap(&mut self.taken, &mut self.now);
     }
 
-    fn take_gained(&mut self) -> Vec<f64> {
-        let now = self.measure_now();
-        let gained = now.iter().zip(&self.taken).map(|(n, t)| n - t).collect();
-        self.taken = now;
-        gained
+    fn take_gained(&mut self) -> &[f64] {
+        self.measure_now();
+        self.gained.clear();
+        let gained = self.now.iter().zip(&self.taken).map(|(n, t)| n - t);
+        self.gained.extend(gained);
+        std::mem::swap(&mut self.taken, &mut self.now);
+        &self.gained
     }
 
     fn listed(&self) -> usize {
@@ -862,13 +928,16 @@ impl<G: Teach> DynEnv for Env<G> {
         }
     }
 
-    fn step(&mut self, actions: &[(Seat, String)]) -> Vec<SeatStep> {
-        self.step_with(actions, Vec::new())
+    fn step(&mut self, actions: &[(Seat, String)]) -> &[SeatStep] {
+        self.advised.clear();
+        self.step_with(actions);
+        &self.steps
     }
 
     fn advance(&mut self) {
         while !self.is_done() && !self.game.to_move().iter().any(|s| self.agents.contains(&s)) {
-            self.step_with(&[], Vec::new());
+            self.advised.clear();
+            self.step_with(&[]);
         }
     }
 
@@ -876,19 +945,18 @@ impl<G: Teach> DynEnv for Env<G> {
         &mut self,
         actions: &[(Seat, String)],
         policy: &str,
-    ) -> Result<Vec<SeatStep>, String> {
-        let given: Vec<Seat> = actions.iter().map(|(s, _)| *s).collect();
-        let advised = self.advise(&given, policy)?;
-        Ok(self.step_with(actions, advised))
+    ) -> Result<&[SeatStep], String> {
+        self.advise(|seat| actions.iter().any(|(s, _)| *s == seat), policy)?;
+        self.step_with(actions);
+        Ok(&self.steps)
     }
 
     fn step_listed(
         &mut self,
         picks: &[(Seat, usize)],
         policy: Option<&str>,
-    ) -> Result<Vec<SeatStep>, String> {
-        let given: Vec<Seat> = picks.iter().map(|(s, _)| *s).collect();
-        let mut advised = self.advise_unless(&given, policy)?;
+    ) -> Result<&[SeatStep], String> {
+        self.advise_unless(|seat| picks.iter().any(|(s, _)| *s == seat), policy)?;
         let mut past = Vec::new();
         let listed = G::listed(&self.game);
         for &(seat, i) in picks {
@@ -896,43 +964,42 @@ impl<G: Teach> DynEnv for Env<G> {
                 .with_judged(|g| G::listed_action(g, seat, i))
                 .filter(|_| i < listed)
             {
-                Some(a) => advised.push((seat, a.into())),
+                Some(a) => self.advised.push((seat, a.into())),
                 None => past.push((seat, i)),
             }
         }
-        let mut steps = self.step_with(&[], advised);
+        self.step_with(&[]);
         for (seat, i) in past {
-            if let Some(s) = steps.get_mut(seat) {
+            if let Some(s) = self.steps.get_mut(seat) {
                 s.refused += 1;
-                s.why.push(format!("action {i}: not in the list"));
+                s.why.push(format!("action {i}: not in the list").into());
             }
         }
-        Ok(steps)
+        Ok(&self.steps)
     }
 
     fn step_factored(
         &mut self,
         picks: &[(Seat, Vec<usize>)],
         policy: Option<&str>,
-    ) -> Result<Vec<SeatStep>, String> {
-        let given: Vec<Seat> = picks.iter().map(|(s, _)| *s).collect();
-        let mut advised = self.advise_unless(&given, policy)?;
+    ) -> Result<&[SeatStep], String> {
+        self.advise_unless(|seat| picks.iter().any(|(s, _)| *s == seat), policy)?;
         let mut off = Vec::new();
         for (seat, choices) in picks {
             match self.with_judged(|g| G::factored_action(g, *seat, choices)) {
-                Some(a) => advised.push((*seat, a.into())),
+                Some(a) => self.advised.push((*seat, a.into())),
                 None => off.push(*seat),
             }
         }
-        let mut steps = self.step_with(&[], advised);
+        self.step_with(&[]);
         for seat in off {
-            if let Some(s) = steps.get_mut(seat) {
+            if let Some(s) = self.steps.get_mut(seat) {
                 s.refused += 1;
                 s.why
                     .push("picks: not one choice of the space per slot".into());
             }
         }
-        Ok(steps)
+        Ok(&self.steps)
     }
 
     fn bot_action(&mut self, seat: Seat, name: &str) -> Result<String, String> {

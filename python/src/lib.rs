@@ -53,6 +53,14 @@ impl Match {
     }
 }
 
+/// A step's outcome per seat as Python gets it: `(refused, [reasons])`.
+fn owned(steps: &[env::SeatStep]) -> Vec<(u32, Vec<String>)> {
+    steps
+        .iter()
+        .map(|s| (s.refused, s.why.iter().map(|w| w.to_string()).collect()))
+        .collect()
+}
+
 #[pymethods]
 impl Match {
     #[new]
@@ -125,7 +133,7 @@ impl Match {
     /// Each seat's change of the measure rewards follow since the last call (or the match's
     /// start).
     fn take_gained(&mut self) -> Vec<f64> {
-        self.env_mut().take_gained()
+        self.env_mut().take_gained().to_vec()
     }
     /// Each seat's measure now, the one rewards follow (`reward="teach"`: its own minus the
     /// others' mean; `"score"`: the game's score).
@@ -188,9 +196,8 @@ impl Match {
         policy: Option<&str>,
     ) -> PyResult<Vec<(u32, Vec<String>)>> {
         let env = self.env_mut();
-        py.detach(|| env.step_listed(&picks, policy))
+        py.detach(|| env.step_listed(&picks, policy).map(owned))
             .map_err(PyValueError::new_err)
-            .map(|v| v.into_iter().map(|s| (s.refused, s.why)).collect())
     }
 
     /// `(ranks, scores)` once the game is over (rank 0 is first), else `None`.
@@ -219,10 +226,7 @@ impl Match {
     /// returns, per seat, `(refused, [reasons])`.
     fn step(&mut self, py: Python<'_>, actions: Vec<(usize, String)>) -> Vec<(u32, Vec<String>)> {
         let env = self.env_mut();
-        py.detach(|| env.step(&actions))
-            .into_iter()
-            .map(|s| (s.refused, s.why))
-            .collect()
+        py.detach(|| owned(env.step(&actions)))
     }
 
     /// As `step`, with Python's seats that were given nothing playing the built-in bot `policy`.
@@ -233,9 +237,8 @@ impl Match {
         policy: &str,
     ) -> PyResult<Vec<(u32, Vec<String>)>> {
         let env = self.env_mut();
-        py.detach(|| env.step_policy(&actions, policy))
+        py.detach(|| env.step_policy(&actions, policy).map(owned))
             .map_err(PyValueError::new_err)
-            .map(|v| v.into_iter().map(|s| (s.refused, s.why)).collect())
     }
 
     /// The canonical action JSON the built-in bot `name` would play at `seat` now (seeded as

@@ -54,11 +54,40 @@ pub trait Teach: Observe {
 /// has neither lives nor a path to defend, so the defender's measure counts against it.
 impl Teach for TowerDefense {
     fn measure(game: &Self, seat: Seat) -> f64 {
-        let walked: usize = game.defended_board(seat).map_or(0, |b| {
-            crate::obs::bits(game.masks(b).0).map(|p| p + 1).sum()
-        });
+        let walked = game
+            .defended_board(seat)
+            .map_or(0, |b| walked(game.masks(b).0));
         f64::from(game.life(seat)) - walked as f64 / crate::obs::PATH as f64
     }
+}
+
+/// The sum of `pos + 1` over the spaces `pos` of the path (below [`crate::obs::PATH`]) set in
+/// `mask`, by popcounts: the spaces' count, plus for each bit `k` of a position `2^k` times the
+/// spaces whose position has that bit (seven planes: positions are below 128).
+fn walked(mask: u128) -> u32 {
+    const PATH: u128 = (1 << crate::obs::PATH) - 1;
+    /// Plane `k`: the positions whose bit `k` is set.
+    const PLANES: [u128; 7] = {
+        let mut planes = [0u128; 7];
+        let mut pos = 0;
+        while pos < 128 {
+            let mut k = 0;
+            while k < 7 {
+                if pos >> k & 1 == 1 {
+                    planes[k] |= 1 << pos;
+                }
+                k += 1;
+            }
+            pos += 1;
+        }
+        planes
+    };
+    let mask = mask & PATH;
+    let mut sum = mask.count_ones();
+    for (k, plane) in PLANES.iter().enumerate() {
+        sum += (mask & plane).count_ones() << k;
+    }
+    sum
 }
 
 /// ColorFight: cells held; Conquest adds 10 a gold mine (as its score) and a tenth of the energy
@@ -85,27 +114,58 @@ impl Teach for Ballroom {}
 impl Teach for Mammut {}
 impl Teach for Ants {}
 
-/// Each of `seats` seats' measure now: under [`Kind::Teach`] its own minus the mean of the
-/// others' (its own alone with one seat); under [`Kind::Score`] `scores()` (the game's score, the
-/// outcome's once over; not asked under [`Kind::Teach`]).
+/// Each of `seats` seats' measure now, into `out` (cleared first): under [`Kind::Teach`] its own
+/// minus the mean of the others' (its own alone with one seat); under [`Kind::Score`] `scores()`
+/// (the game's score, the outcome's once over; not asked under [`Kind::Teach`]).
 pub fn measures<G: Teach>(
     game: &G,
     seats: usize,
     kind: Kind,
+    out: &mut Vec<f64>,
     scores: impl FnOnce() -> Vec<i64>,
-) -> Vec<f64> {
+) {
+    out.clear();
     match kind {
-        Kind::Score => scores().into_iter().map(|s| s as f64).collect(),
+        Kind::Score => out.extend(scores().into_iter().map(|s| s as f64)),
         Kind::Teach => {
-            let mut own: Vec<f64> = (0..seats).map(|s| G::measure(game, s)).collect();
-            let all: f64 = own.iter().sum();
+            out.extend((0..seats).map(|s| G::measure(game, s)));
+            let all: f64 = out.iter().sum();
             let others = seats.saturating_sub(1).max(1) as f64;
             if seats > 1 {
-                for m in &mut own {
+                for m in out.iter_mut() {
                     *m -= (all - *m) / others;
                 }
             }
-            own
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// [`super::walked`] is the plain sum of `pos + 1` over the set spaces below 100, for masks
+    /// from empty to full, single spaces, the spaces past the path and a spread of patterns.
+    #[test]
+    fn walked_is_the_sum_of_positions_plus_one() {
+        let plain = |m: u128| -> u32 {
+            (0..100u32)
+                .filter(|&p| m >> p & 1 == 1)
+                .map(|p| p + 1)
+                .sum()
+        };
+        let mut masks = vec![0u128, u128::MAX, (1 << 100) - 1, !((1u128 << 100) - 1)];
+        masks.extend((0..128).map(|p| 1u128 << p));
+        let mut x = 0x9E37_79B9_7F4A_7C15_F39C_C060_5CED_C834u128;
+        for _ in 0..1000 {
+            // A xorshift over 128 bits: masks of every density.
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            masks.push(x);
+            masks.push(x & x.rotate_left(29));
+        }
+        for m in masks {
+            assert_eq!(super::walked(m), plain(m), "mask {m:#x}");
+        }
+        assert_eq!(super::walked((1 << 100) - 1), 5050);
     }
 }

@@ -9,6 +9,7 @@ use crate::env::DynEnv;
 use crate::games::ObsOut;
 use crate::obs::Written;
 use crate::Spec;
+use arena_core::MAX_SEATS;
 use numpy::{PyArray2, PyArray3, PyArrayMethods, PyReadwriteArray3, PyUntypedArrayMethods};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -137,17 +138,28 @@ fn observe(
     }
 }
 
-/// After a step of `env`: the built-in seats moved on, what the step came to written, and the
-/// observations of a match that goes on (one that ended is written whole when it starts again).
+/// Each seat's refusals in a step (`steps`), kept aside (the match's own answer is overwritten
+/// by the built-in seats' steps that follow).
+fn refusals(steps: &[crate::env::SeatStep]) -> [u32; MAX_SEATS] {
+    let mut refused = [0; MAX_SEATS];
+    for (r, s) in refused.iter_mut().zip(steps) {
+        *r = s.refused;
+    }
+    refused
+}
+
+/// After a step of `env` (`refused`: each seat's refusals in it): the built-in seats moved on,
+/// what the step came to written, and the observations of a match that goes on (one that
+/// ended is written whole when it starts again).
 fn stepped(
     env: &mut dyn DynEnv,
     agents: &[usize],
     row: &mut Row<'_>,
     scratch: &mut Scratch,
-    steps: &[crate::env::SeatStep],
+    refused: &[u32; MAX_SEATS],
 ) {
     env.advance();
-    outcome(env, agents, row, steps);
+    outcome(env, agents, row, refused);
     if !env.is_done() {
         observe(env, agents, row, scratch, false);
     }
@@ -156,13 +168,11 @@ fn stepped(
 /// Writes what the step came to: rewards (the change of the measure rewards follow,
 /// `crate::reward`, plus the ranking `1 - 2 rank / (seats - 1)` when the match is over), flags,
 /// refusals and ranks.
-fn outcome(
-    env: &mut dyn DynEnv,
-    agents: &[usize],
-    row: &mut Row<'_>,
-    steps: &[crate::env::SeatStep],
-) {
-    let gained = env.take_gained();
+fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &[u32; MAX_SEATS]) {
+    let mut gained = [0.0; MAX_SEATS];
+    for (g, &x) in gained.iter_mut().zip(env.take_gained()) {
+        *g = x;
+    }
     let trunc = env.truncated();
     let ranks = env.outcome().map(|(r, _)| r);
     let n = env.seats().max(2) as f32;
@@ -173,7 +183,7 @@ fn outcome(
         row.rewards[k] = (gained.get(s).copied().unwrap_or(0.0) + f64::from(rank)) as f32;
         row.ends[2 * k] = !trunc && (ranks.is_some() || !env.seat_in(s));
         row.ends[2 * k + 1] = trunc;
-        row.refused[k] = steps.get(s).map_or(0, |x| x.refused);
+        row.refused[k] = refused.get(s).copied().unwrap_or(0);
     }
     for (s, x) in row.ranks.iter_mut().enumerate() {
         *x = ranks
@@ -497,7 +507,7 @@ impl VecMatch {
         self.each(py, |i, e, row, scratch| {
             e.reset(arena_host::tournament::match_seed(base, i))?;
             e.advance();
-            outcome(e.as_mut(), &agents, row, &[]);
+            outcome(e.as_mut(), &agents, row, &[0; MAX_SEATS]);
             observe(e.as_ref(), &agents, row, scratch, true);
             Ok(())
         })?;
@@ -537,12 +547,19 @@ impl VecMatch {
         let (acts, agents) = (actions.unwrap_or_default(), self.agents.clone());
         let policy = policy.as_deref();
         self.each(py, |i, e, row, scratch| {
-            let steps = match &picks {
+            let refused = refusals(match &picks {
                 Some(p) => {
-                    let mine: Vec<(usize, usize)> = (agents.iter().zip(&p[i * a..(i + 1) * a]))
-                        .filter_map(|(&s, &k)| usize::try_from(k).ok().map(|k| (s, k)))
-                        .collect();
-                    e.step_listed(&mine, policy)?
+                    // At most one pick a seat: a fixed array, no allocation.
+                    let mut mine = [(0, 0); MAX_SEATS];
+                    let mut m = 0;
+                    let given = agents.iter().zip(&p[i * a..(i + 1) * a]);
+                    for (&s, &k) in given.take(MAX_SEATS) {
+                        if let Ok(k) = usize::try_from(k) {
+                            mine[m] = (s, k);
+                            m += 1;
+                        }
+                    }
+                    e.step_listed(&mine[..m], policy)?
                 }
                 None => {
                     let given: &[(usize, String)] = acts.get(i).map_or(&[], Vec::as_slice);
@@ -551,8 +568,8 @@ impl VecMatch {
                         None => e.step(given),
                     }
                 }
-            };
-            stepped(e.as_mut(), &agents, row, scratch, &steps);
+            });
+            stepped(e.as_mut(), &agents, row, scratch, &refused);
             Ok(())
         })?;
         self.restart_done(py)?;
@@ -592,8 +609,8 @@ impl VecMatch {
                     (s, choices.collect())
                 })
                 .collect();
-            let steps = e.step_factored(&mine, policy)?;
-            stepped(e.as_mut(), &agents, row, scratch, &steps);
+            let refused = refusals(e.step_factored(&mine, policy)?);
+            stepped(e.as_mut(), &agents, row, scratch, &refused);
             Ok(())
         })?;
         self.restart_done(py)?;
