@@ -351,6 +351,46 @@ mod tests {
         assert_eq!(map_err("rows\n"), (1, 1, "expected `key value`"));
     }
 
+    /// Every player of the `players` line needs a hill of its own: one missing among
+    /// others that have theirs is refused too, whichever it is.
+    #[test]
+    fn every_player_needs_a_hill_of_its_own() {
+        for text in [
+            "rows 1\ncols 3\nplayers 3\nm 0.1\n",
+            "rows 1\ncols 3\nplayers 3\nm 2.1\n",
+            "rows 1\ncols 3\nplayers 3\nm 0.2\n",
+            "rows 1\ncols 3\nplayers 3\nm 00.\n",
+        ] {
+            assert_eq!(map_err(text), (5, 1, "a player has no hill"), "{text}");
+        }
+        let m = M::parse("rows 1\ncols 3\nplayers 3\nm 201\n").unwrap();
+        assert_eq!(m.hills.as_slice(), &[(0, 2), (1, 0), (2, 1)]);
+    }
+
+    /// The sizes and the player count shape every map line, so they come before the first
+    /// one (in any order among themselves); after it they are refused, not taken.
+    #[test]
+    fn sizes_and_players_come_before_the_map_lines() {
+        let m = M::parse("players 2\ncols 2\nrows 1\nm 01\n").unwrap();
+        assert_eq!((m.rows, m.cols, m.players), (1, 2, 2));
+        for (text, what) in [
+            (
+                "rows 1\ncols 2\nplayers 2\nm 01\nrows 1\n",
+                "rows and cols must come before map lines",
+            ),
+            (
+                "rows 1\ncols 2\nplayers 2\nm 01\ncols 3\n",
+                "rows and cols must come before map lines",
+            ),
+            (
+                "rows 1\ncols 2\nplayers 2\nm 01\nplayers 3\n",
+                "players must come before map lines",
+            ),
+        ] {
+            assert_eq!(map_err(text), (5, 1, what), "{text}");
+        }
+    }
+
     #[test]
     fn refuses_maps_over_capacity() {
         assert_eq!(

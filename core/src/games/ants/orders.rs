@@ -203,6 +203,62 @@ mod tests {
         );
     }
 
+    /// Each direction's letter reads back as that direction, in either case (the official
+    /// engine lower-cases the line), and those four letters are the only ones.
+    #[test]
+    fn every_direction_reads_back_from_its_letter() {
+        for d in Dir::ALL {
+            assert_eq!(Dir::from_letter(d.letter()), Some(d), "{d:?}");
+            let upper = [
+                b'o',
+                b' ',
+                b'0',
+                b' ',
+                b'0',
+                b' ',
+                d.letter().to_ascii_uppercase(),
+            ];
+            let line = core::str::from_utf8(&upper).unwrap();
+            assert_eq!(
+                parse_order(line),
+                Ok(Some(Order {
+                    row: 0,
+                    col: 0,
+                    dir: d
+                })),
+                "{line}"
+            );
+        }
+        assert_eq!(Dir::ALL.map(Dir::letter), *b"nesw");
+        for c in 0..=u8::MAX {
+            let read = Dir::from_letter(c).is_some();
+            assert_eq!(read, b"nesw".contains(&c), "{c}");
+        }
+    }
+
+    /// The reasons are the official engine's words (`ants.py` `do_moves`: `'%s # %s' %
+    /// (line, reason)` in the bot's error and ignored lists), and the one of our own.
+    #[test]
+    fn refusals_give_the_official_engines_words() {
+        let words = [
+            (OrderError::UnknownAction, "unknown action"),
+            (
+                OrderError::IncorrectlyFormatted,
+                "incorrectly formatted order",
+            ),
+            (OrderError::InvalidRowOrCol, "invalid row or col"),
+            (OrderError::InvalidDirection, "invalid direction"),
+            (OrderError::Duplicate, "duplicate order"),
+            (OrderError::NotPlayerAnt, "not player ant"),
+            (OrderError::OutOfBounds, "out of bounds"),
+            (OrderError::MoveBlocked, "move blocked"),
+            (OrderError::TooMany, "too many orders"),
+        ];
+        for (e, said) in words {
+            assert_eq!(e.reason(), said, "{e:?}");
+        }
+    }
+
     #[test]
     fn integers_follow_python_int() {
         assert_eq!(py_int("+7"), Some(7));

@@ -1316,6 +1316,33 @@ fn food_is_placed_where_and_when_the_official_engine_places_it() {
     }
 }
 
+/// Two hills side by side on a map whose only symmetry carries each column onto the other
+/// (row 3's water keeps the rows from turning over): every food set is a square and its
+/// neighbour, so every one is dropped and the deque holds only its sentinel.
+const NO_FOOD_SETS: &str = "rows 5\ncols 2\nplayers 2\nm 01\nm ..\nm ..\nm %%\nm ..\n";
+
+/// A map without any food set gets no food, ever (mod.rs: the official engine crashes on it,
+/// `len(None)` in `do_food_visible`; ours goes on): nothing placed and nothing scheduled, at
+/// the start (the visible and the starting food) and on every turn, while the food owed
+/// (`food_extra`) grows. (Attack radius2 0: the two ants side by side live on.)
+#[test]
+fn a_map_without_any_food_set_gets_no_food() {
+    let mut p = params(NO_FOOD_SETS);
+    p.attackradius2 = 0;
+    for seed in 0..4 {
+        let mut g = G::setup(&p, seed).unwrap();
+        assert_eq!(g.ring_len, 1, "seed {seed}: the sentinel only");
+        for _ in 0..40 {
+            assert!(g.food().is_empty(), "seed {seed}, turn {}", g.turn);
+            assert!(g.pending_order.is_empty(), "seed {seed}, turn {}", g.turn);
+            assert!(g.pending.iter().all(|&p| p == 0), "seed {seed}");
+            pass(&mut g);
+        }
+        assert_eq!(g.turn, 40);
+        assert!(g.food_extra >= 40, "seed {seed}: {} owed", g.food_extra);
+    }
+}
+
 /// `Game::seats` is the map's number of players; `Game::turn` the turns played.
 #[test]
 fn seats_are_the_maps_players_and_turn_counts_the_turns_played() {

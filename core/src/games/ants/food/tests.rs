@@ -273,3 +273,49 @@ fn map_similar_answers_as_the_plain_comparison_on_small_random_maps() {
     }
     assert!(similar > 200, "{similar} similar");
 }
+
+/// `place_food` (rules/ants.md, Food): the pending squares are walked in the order they were
+/// first scheduled, one food goes on each that is land with no ant and no food, and a square
+/// keeps its place in the walk, with what is left of its count, until all its food is
+/// placed: food scheduled under an ant waits for the ant to leave, a second food on a square
+/// for the first to go, food on water for ever.
+#[test]
+fn scheduled_food_waits_for_its_square_to_be_free_land_in_scheduling_order() {
+    let mut g = blank(4, 4, 2);
+    g.map[..16].fill(LAND);
+    let (ant, free, twice, water) = (5, 9, 2, 14);
+    g.map[ant] = 1;
+    g.map[water] = WATER;
+    for sq in [ant, free, twice, water, twice] {
+        g.schedule(sq);
+    }
+    let placed = |g: &AntsMcu| -> Vec<u16> { g.food.iter().map(|f| f.sq).collect() };
+    let order = |g: &AntsMcu| -> Vec<u16> { g.pending_order.iter().copied().collect() };
+    g.place_food();
+    assert_eq!(placed(&g), [free as u16, twice as u16]);
+    assert_eq!(order(&g), [ant as u16, twice as u16, water as u16]);
+    assert_eq!(
+        (g.pending[ant], g.pending[free], g.pending[twice]),
+        (1, 0, 1)
+    );
+    assert_eq!((g.map[free], g.map[twice]), (FOOD, FOOD));
+    // Nothing has moved: nothing more is placed, nothing is forgotten.
+    g.place_food();
+    assert_eq!(placed(&g), [free as u16, twice as u16]);
+    assert_eq!(order(&g), [ant as u16, twice as u16, water as u16]);
+    // The ant leaves and the food on `twice` is eaten: both get their food, the ant's square
+    // first (it was scheduled first); the water's stays pending.
+    g.map[ant] = LAND;
+    g.map[twice] = LAND;
+    g.food.retain(|f| f.sq != twice as u16);
+    g.place_food();
+    assert_eq!(placed(&g), [free as u16, ant as u16, twice as u16]);
+    assert_eq!(order(&g), [water as u16]);
+    assert_eq!(
+        (g.pending[ant], g.pending[twice], g.pending[water]),
+        (0, 0, 1)
+    );
+    // A square scheduled again once its food is placed joins the end of the walk.
+    g.schedule(free);
+    assert_eq!(order(&g), [water as u16, free as u16]);
+}
