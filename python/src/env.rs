@@ -86,6 +86,9 @@ pub trait DynEnv: Send {
     fn listed(&self) -> usize;
     /// Which actions of the list the rules take from `seat` now (`out`: [`DynEnv::listed`] bytes).
     fn mask_into(&self, seat: Seat, out: &mut [i8]);
+    /// [`DynEnv::mask_into`] into a row holding this method's last write for `seat` (`written`:
+    /// what it holds), writing only what changed (`crate::games::Observe::mask_update`).
+    fn mask_update(&self, seat: Seat, out: &mut [i8], written: &mut crate::obs::Written);
     /// Action `i` of `seat`'s list as its canonical JSON.
     fn listed_json(&self, seat: Seat, i: usize) -> Option<String>;
     /// The index in `seat`'s list of the action whose canonical JSON is `json` (`None`: not
@@ -870,6 +873,9 @@ impl<G: Teach> DynEnv for Env<G> {
 
     fn mask_into(&self, seat: Seat, out: &mut [i8]) {
         self.with_judged(|g| G::mask(g, seat, out));
+    }
+    fn mask_update(&self, seat: Seat, out: &mut [i8], written: &mut crate::obs::Written) {
+        self.with_judged(|g| G::mask_update(g, seat, out, written));
     }
 
     fn listed_json(&self, seat: Seat, i: usize) -> Option<String> {

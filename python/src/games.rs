@@ -92,6 +92,12 @@ pub trait Observe: HostGame<Params: Send, Bot: Send> + Send {
     fn look_ahead(_game: &Self, _ahead: &mut Self) -> bool {
         false
     }
+    /// [`Observe::mask`] into a row holding what this method last wrote there for `seat`
+    /// (`written` says what: `Written::default()` for a row never written or a match started
+    /// again), writing only what changed since; the same bytes as [`Observe::mask`] in the end.
+    fn mask_update(game: &Self, seat: Seat, out: &mut [i8], _written: &mut obs::Written) {
+        Self::mask(game, seat, out);
+    }
     /// Action `i` of `seat`'s list, `judged` the state the actions meet (the game, or its
     /// look-ahead: [`Observe::LOOKS_AHEAD`]).
     fn listed_action(_judged: &Self, _seat: Seat, _i: usize) -> Option<Self::Action> {
@@ -211,21 +217,42 @@ impl Observe for TowerDefense {
             _ => return None,
         })
     }
+    /// Between two writes of a row most turns change neither whether a build nor whether an
+    /// upgrade is paid for: then only the pass, the spawns and the spaces whose tower came or
+    /// went are written.
+    fn mask_update(game: &Self, seat: Seat, out: &mut [i8], written: &mut obs::Written) {
+        let Some(b) = game.defended_board(seat).filter(|_| out.len() >= TD_LISTED) else {
+            written.td_mask = None;
+            return Self::mask(game, seat, out);
+        };
+        let gold = game.gold(seat);
+        let towers = game.masks(b).1;
+        let build = i8::from(game.build_cost(seat) <= gold);
+        let upgrade = i8::from(game.upgrade_cost(seat) <= gold);
+        match written.td_mask {
+            Some((then, b0, u0)) if (b0, u0) == (build, upgrade) => {
+                out[0] = 1;
+                td_spawns(game, seat, gold, out);
+                for pos in obs::bits(towers ^ then) {
+                    let on = towers >> pos & 1 == 1;
+                    for k in 0..3 {
+                        out[TD_BUILD + k * obs::PATH + pos] = if on { 0 } else { build };
+                    }
+                    for k in 0..2 {
+                        out[TD_UPGRADE + k * obs::PATH + pos] = if on { upgrade } else { 0 };
+                    }
+                    out[TD_DESTROY + pos] = i8::from(on);
+                }
+            }
+            _ => Self::mask(game, seat, out),
+        }
+        written.td_mask = Some((towers, build, upgrade));
+    }
     fn mask(game: &Self, seat: Seat, out: &mut [i8]) {
         out.fill(0);
         out[0] = 1;
         let gold = game.gold(seat);
-        if let Some(b) = game.attacked_board(seat) {
-            // Spawn cost `10 + hp + 10 * (defense + stunRes)` (rule "Invaders"), space 0 free.
-            let m = u64::from(game.boost_max(seat));
-            let free = game.masks(b).0 & 1 == 0;
-            for (k, cost) in [10, 10 + m, 10 + 10 * m, 10 + 10 * m]
-                .into_iter()
-                .enumerate()
-            {
-                out[1 + k] = i8::from(free && cost <= gold);
-            }
-        }
+        td_spawns(game, seat, gold, out);
         if let Some(b) = game.defended_board(seat) {
             // Every free space may take a tower, every tower an upgrade or its removal.
             let towers = game.masks(b).1;
@@ -242,6 +269,22 @@ impl Observe for TowerDefense {
                 out[TD_DESTROY + pos] = 1;
             }
         }
+    }
+}
+
+/// Tower Defense's spawn actions in `seat`'s mask (`out[1..5]`).
+fn td_spawns(game: &TowerDefense, seat: Seat, gold: u64, out: &mut [i8]) {
+    let mut spawns = [0; 4];
+    if let Some(b) = game.attacked_board(seat) {
+        // Spawn cost `10 + hp + 10 * (defense + stunRes)` (rule "Invaders"), space 0 free.
+        let m = u64::from(game.boost_max(seat));
+        let free = game.masks(b).0 & 1 == 0;
+        for (s, cost) in spawns.iter_mut().zip([10, 10 + m, 10 + 10 * m, 10 + 10 * m]) {
+            *s = i8::from(free && cost <= gold);
+        }
+    }
+    if let Some(o) = out.get_mut(1..TD_BUILD) {
+        o.copy_from_slice(&spawns);
     }
 }
 

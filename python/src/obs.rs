@@ -221,6 +221,10 @@ pub fn tower_defense(state: &Value, seat: usize, out: &mut Vec<i32>) {
 pub struct Written {
     /// Boards, row length, each board's masks.
     td: Option<(usize, usize, Occupied)>,
+    /// What the agent's mask row holds, for games that write it in part
+    /// ([`crate::games::Observe::mask_update`]; Tower Defense: the towers of the defended board,
+    /// whether a build and an upgrade were paid for).
+    pub(crate) td_mask: Option<(u128, i8, i8)>,
 }
 
 /// Up to two boards' occupancy masks `(invaders, towers)`.

@@ -121,19 +121,19 @@ fn observe(
 ) {
     let (l, m) = (row.obs.len() / agents.len(), row.masks.len() / agents.len());
     for (k, &s) in agents.iter().enumerate() {
+        let written = &mut row.written[k];
+        if whole {
+            *written = Written::default();
+        }
         if l > 0 {
             let out = match &mut row.obs {
                 ObsOut::I32(o) => ObsOut::I32(&mut o[k * l..(k + 1) * l]),
                 ObsOut::I16(o) => ObsOut::I16(&mut o[k * l..(k + 1) * l]),
             };
-            let written = &mut row.written[k];
-            if whole {
-                *written = Written::default();
-            }
             env.observe_update(s, out, &mut scratch.aside, written);
         }
         if m > 0 {
-            env.mask_into(s, &mut row.masks[k * m..(k + 1) * m]);
+            env.mask_update(s, &mut row.masks[k * m..(k + 1) * m], written);
         }
     }
 }
@@ -481,6 +481,26 @@ impl VecMatch {
                     .into_any()
             }
         })
+    }
+    /// Every match's masks now, each row written whole into a new array (`(n, agents,
+    /// listed)`): what a step's mask rows, written in part, must equal (tests).
+    fn masks_whole<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let envs = self.envs.lock().unwrap_or_else(|e| e.into_inner());
+        let m = envs.first().map_or(0, |e| e.listed());
+        let mut all = vec![0i8; envs.len() * self.agents.len() * m];
+        if m > 0 {
+            let mut rows = all.chunks_exact_mut(m);
+            for e in envs.iter() {
+                for &s in &self.agents {
+                    if let Some(row) = rows.next() {
+                        e.mask_into(s, row);
+                    }
+                }
+            }
+        }
+        Ok(numpy::PyArray1::from_vec(py, all)
+            .reshape([envs.len(), self.agents.len(), m])?
+            .into_any())
     }
     fn digests(&self) -> Vec<u64> {
         let envs = self.envs.lock().unwrap_or_else(|e| e.into_inner());

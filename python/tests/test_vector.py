@@ -221,3 +221,33 @@ def test_observations_written_in_part_equal_the_whole_write(variant, dtype, copy
         ended += int((terms | truncs).sum())
     assert ended >= 16
     assert (obs[:, :, 2:] != 0).any()
+
+
+@pytest.mark.parametrize("variant", ["duel", "siege"])
+@pytest.mark.parametrize("copy", [False, True])
+def test_masks_written_in_part_equal_the_whole_write(variant, copy):
+    """A step writes only what changed in each mask row since its last write (Tower Defense:
+    the spaces whose tower came or went, unless whether a build or an upgrade is paid for
+    changed); the rows equal every match's mask written whole, step after step, over random
+    moves and picks, matches that end and start again (turn limit) and resets, both seats."""
+    v = VectorEnv("tower_defense", 8, seed=5, variant=variant, turn_limit=60, copy=copy)
+    obs, infos = v.reset()
+    rng = np.random.default_rng(7)
+    ended = partial = 0
+    for step in range(400):
+        masks = infos["action_mask"]
+        whole = v._v.masks_whole()
+        assert np.array_equal(masks, whole), step
+        if step == 150:
+            obs, infos = v.reset(seed=9)
+            continue
+        if step % 3 == 0:
+            picks = np.array([[rng.choice(np.flatnonzero(m[k])) for k in range(m.shape[0])]
+                              for m in masks])
+            obs, _, terms, truncs, infos = v.step(picks)
+        else:
+            obs, _, terms, truncs, infos = v.step(policy="random")
+        ended += int((terms | truncs).sum())
+        partial += int((whole[:, :, 1 + 4:] != 0).any())
+    assert ended >= 16
+    assert partial > 100
