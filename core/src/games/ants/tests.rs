@@ -490,6 +490,92 @@ fn ants_dying_on_the_cutoff_players_own_hill_do_not_stall_the_cutoff_counter() {
     assert_eq!(g.cutoff_counter(), (0, 2));
 }
 
+/// Four players on a 12 x 16 map, their hills on row 1, each 4 columns on from the last (the
+/// map's symmetry: that shift).
+const FOUR: &str = "rows 12\ncols 16\nplayers 4\nm ................\nm .0...1...2...3..\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\n";
+
+fn play4(g: &mut G, orders: [&[Order]; 4]) {
+    g.play_turn(&orders, crate::SeatSet::EMPTY, |_, _, _| {});
+}
+
+/// The cutoff counter's keys that are not players are the official `LAND` and `FOOD`
+/// (`ants.py`: `LAND = -2`, `FOOD = -3`), no seat's number (rules/ants.md, Cutoff counters):
+/// `cutoff_bot` starts at `LAND`, the counter at 0; a player dominating from the first turn
+/// starts its count at 1 even on a turn an ant dies on another player's hill (the count
+/// stalls only for the key already counted); a player taking over from the food starts at 1.
+#[test]
+fn the_cutoff_counters_land_and_food_are_no_seat() {
+    assert_eq!(game(FOUR, 1).cutoff_counter(), (-2, 0));
+    let mut g = empty(FOUR);
+    g.food_extra = -100_000;
+    // Player 2: 20 ants on rows 5 and 6, and two about to collide on player 0's hill at
+    // (1,1); the others one ant each on row 9, out of everyone's attack radius.
+    for c in 0..16 {
+        put_ant(&mut g, 5, c, 2);
+    }
+    for c in 0..4 {
+        put_ant(&mut g, 6, c, 2);
+    }
+    put_ant(&mut g, 1, 0, 2);
+    put_ant(&mut g, 1, 2, 2);
+    for p in [0, 1, 3] {
+        put_ant(&mut g, 9, 4 * p as i32 + 1, p);
+    }
+    let two = [order(1, 0, Dir::E), order(1, 2, Dir::W)];
+    play4(&mut g, [&[], &[], &two, &[]]);
+    assert_eq!(g.killed().len(), 2);
+    assert!(g.hill_kill);
+    // 20 of 23: over 85 %.
+    assert_eq!(g.cutoff_counter(), (2, 1));
+    // Food dominating (64 food, 4 ants), then player 3 (21 ants of 24).
+    let mut g = empty(FOUR);
+    g.food_extra = -100_000;
+    for p in 0..4 {
+        put_ant(&mut g, 9, 4 * p as i32 + 1, p);
+    }
+    for r in 3..7 {
+        for c in 0..16 {
+            put_food(&mut g, r, c);
+        }
+    }
+    play4(&mut g, [&[]; 4]);
+    assert_eq!(g.cutoff_counter(), (-3, 1));
+    for f in g.food.clone() {
+        g.map[f.sq as usize] = LAND;
+    }
+    g.food.clear();
+    for c in 0..16 {
+        put_ant(&mut g, 5, c, 3);
+    }
+    for c in 0..4 {
+        put_ant(&mut g, 6, c, 3);
+    }
+    play4(&mut g, [&[]; 4]);
+    assert_eq!(g.cutoff_counter(), (3, 1));
+    assert_eq!(g.cutoff(), None);
+}
+
+/// `wrap(v, n)` is Python's `v % n` (the sign of `n`) for every `v` a caller can hand it,
+/// not only within one lap of the board: `food_set_at` adds an offset of up to `cols - 1`
+/// to a row when a symmetry turns rows into columns (aims 4 to 7), so on a map wider than
+/// it is high a row reaches `2 * rows` and beyond. Then far off (saturated) values.
+#[test]
+fn wrap_is_pythons_modulo_however_far_off_the_board() {
+    for n in 1..=40 {
+        for v in -5 * n..=5 * n {
+            assert_eq!(state::wrap(v, n), v.rem_euclid(n), "wrap({v}, {n})");
+        }
+    }
+    for (v, n) in [
+        (i32::MAX, 7),
+        (i32::MIN, 7),
+        (i32::MAX, 32_767),
+        (-32_768, 32_767),
+    ] {
+        assert_eq!(state::wrap(v, n), v.rem_euclid(n), "wrap({v}, {n})");
+    }
+}
+
 #[test]
 fn is_water_is_true_on_water_and_off_the_map_only() {
     let g = game(&walls(), 1);
