@@ -555,10 +555,10 @@ fn the_cutoff_counters_land_and_food_are_no_seat() {
     assert_eq!(g.cutoff(), None);
 }
 
-/// `wrap(v, n)` is Python's `v % n` (the sign of `n`) for every `v` a caller can hand it,
-/// not only within one lap of the board: `food_set_at` adds an offset of up to `cols - 1`
-/// to a row when a symmetry turns rows into columns (aims 4 to 7), so on a map wider than
-/// it is high a row reaches `2 * rows` and beyond. Then far off (saturated) values.
+/// `wrap(v, n)` is Python's `v % n` (the sign of `n`), not only within one lap of the board:
+/// two laps off is reached in play on a map one square wide or high (the symmetry check's
+/// food at offset (1, 2) from a hill), and far off (saturated) values fall through to
+/// `rem_euclid`.
 #[test]
 fn wrap_is_pythons_modulo_however_far_off_the_board() {
     for n in 1..=40 {
@@ -1747,6 +1747,41 @@ fn the_state_and_each_view_read_back_the_radii_set_up() {
             "seat {seat}"
         );
     }
+}
+
+/// What a game was set up with reads back as it was given (the host's replay and the
+/// protocol's `turn 0` block read these), and the creation counters are the next ids to hand
+/// out: one ant a hill at the start, then one a spawn; one food id a food placed.
+#[test]
+fn the_state_reads_back_its_set_up_and_counts_what_it_created() {
+    let mut p = params(FOUR);
+    (p.turns, p.loadtime, p.turntime, p.player_seed) = (123, 2345, 678, -99);
+    (p.food_rate, p.food_turn) = (Draw::Fixed(6), Draw::Fixed(21));
+    (p.food_start, p.food_visible) = (Draw::Fixed(80), Draw::Fixed(4));
+    let mut g = G::new(&p, 5).unwrap();
+    assert_eq!((g.rows(), g.cols(), g.players()), (12, 16, 4));
+    assert_eq!((g.turns(), g.loadtime(), g.turntime()), (123, 2345, 678));
+    assert_eq!(g.player_seed(), -99);
+    assert_eq!(g.food_params(), (6, 21, 80, 4));
+    assert_eq!(g.current_turn(), 0);
+    assert_eq!(g.ants_created(), 4);
+    // The food placed at the start holds ids 0, 1, ..: `food_created` is the next one.
+    let ids = |g: &G| -> Vec<u32> { g.food().iter().map(|f| f.id).collect() };
+    assert!(g.food().len() >= 2, "{:?}", g.food());
+    assert_eq!(ids(&g), (0..g.food().len() as u32).collect::<Vec<_>>());
+    assert_eq!(g.food_created(), g.food().len() as u32);
+    // A hive food spawns as ant 4 once the hill is free.
+    let hill0 = g.hills()[0].sq as usize;
+    let (r, c) = g.row_col(hill0);
+    g.hive[0] = 1;
+    let step = [order(r as i16, c as i16, Dir::S)];
+    g.play_turn(&[&step, &[], &[], &[]], crate::SeatSet::EMPTY, |_, _, _| {});
+    assert_eq!(g.current_turn(), 1);
+    assert_eq!(g.ants_created(), 5, "one spawn on the freed hill");
+    assert_eq!(g.ants().iter().map(|a| a.id).max(), Some(4));
+    let none: [&[Order]; 4] = [&[]; 4];
+    g.play_turn(&none, crate::SeatSet::EMPTY, |_, _, _| {});
+    assert_eq!(g.current_turn(), 2);
 }
 
 #[test]
