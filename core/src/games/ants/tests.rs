@@ -1784,6 +1784,25 @@ fn the_state_reads_back_its_set_up_and_counts_what_it_created() {
     assert_eq!(g.current_turn(), 2);
 }
 
+/// Each per-seat reader answers for that seat, and a seat the game does not have reads as
+/// nothing: no points, no hive, no ants, not alive, killed (`is_killed`: beyond the seats).
+#[test]
+fn each_seats_readers_answer_for_that_seat_and_nothing_for_no_seat() {
+    // Player 0 razes player 1's hill at (7,7); player 1 gathers the food at (0,6).
+    let mut g = staged(&[(7, 6, 0), (2, 2, 0), (0, 0, 1), (0, 5, 1)]);
+    put_food(&mut g, 0, 6);
+    g.food_extra = -1000;
+    play(&mut g, [&[order(7, 6, Dir::E)], &[]]);
+    assert_eq!(g.scores(), &[3, 0]);
+    assert_eq!([g.score(0), g.score(1), g.score(2)], [3, 0, 0]);
+    assert_eq!([g.hive_food(0), g.hive_food(1), g.hive_food(2)], [0, 1, 0]);
+    assert_eq!([g.ant_count(0), g.ant_count(1), g.ant_count(2)], [2, 2, 0]);
+    assert!(g.is_alive(0) && g.is_alive(1) && !g.is_alive(2));
+    assert!(!g.is_killed(0) && !g.is_killed(1));
+    assert!(g.is_killed(10) && !g.is_alive(10));
+    assert_eq!((g.score(10), g.hive_food(10), g.ant_count(10)), (0, 0, 0));
+}
+
 #[test]
 fn ranking_and_winning_turns_are_the_turns_the_order_last_changed() {
     // Both players start on 1 point (one hill each): tied. The first turn sets the ranking (none
