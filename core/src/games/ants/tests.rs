@@ -1785,7 +1785,8 @@ fn the_state_reads_back_its_set_up_and_counts_what_it_created() {
 }
 
 /// Each per-seat reader answers for that seat, and a seat the game does not have reads as
-/// nothing: no points, no hive, no ants, not alive, killed (`is_killed`: beyond the seats).
+/// nothing: no points, no hive, no ants, not alive, killed (`is_killed`: beyond the seats),
+/// never out.
 #[test]
 fn each_seats_readers_answer_for_that_seat_and_nothing_for_no_seat() {
     // Player 0 razes player 1's hill at (7,7); player 1 gathers the food at (0,6).
@@ -1801,6 +1802,9 @@ fn each_seats_readers_answer_for_that_seat_and_nothing_for_no_seat() {
     assert!(!g.is_killed(0) && !g.is_killed(1));
     assert!(g.is_killed(10) && !g.is_alive(10));
     assert_eq!((g.score(10), g.hive_food(10), g.ant_count(10)), (0, 0, 0));
+    // No one is out; a seat the game does not have was never in, so it never went out.
+    let outs: Vec<Option<u16>> = [0, 1, 2, 9, 10].map(|p| g.out_at(p)).to_vec();
+    assert_eq!(outs, [None; 5]);
 }
 
 #[test]
@@ -1939,4 +1943,57 @@ fn a_view_from_what_the_protocol_sent_shows_what_the_engines_view_shows() {
         assert_eq!(a.2, (0..squares).filter(|&s| near(s)).collect::<Vec<_>>());
     }
     assert!(water_seen > 0);
+}
+
+/// Each view, the engine's and one built from what the protocol sent, reads back the game's
+/// set-up and turn as given (`turn` is the turns played: the protocol's `turn N` minus one),
+/// and measures distances on the torus.
+#[test]
+fn each_view_reads_back_the_games_set_up_and_turn() {
+    let mut p = params(FOUR);
+    (p.turns, p.player_seed) = (123, -99);
+    (p.viewradius2, p.attackradius2, p.spawnradius2) = (55, 7, 2);
+    let mut g = G::new(&p, 5).unwrap();
+    let none: [&[Order]; 4] = [&[]; 4];
+    for _ in 0..3 {
+        g.play_turn(&none, crate::SeatSet::EMPTY, |_, _, _| {});
+    }
+    let sight = Sight {
+        turn: 3,
+        rows: 12,
+        cols: 16,
+        players: 4,
+        turns: 123,
+        viewradius2: 55,
+        attackradius2: 7,
+        spawnradius2: 2,
+        player_seed: -99,
+        water: &[],
+        ants: &[],
+        food: &[],
+        hills: &[],
+        dead: &[],
+        finished: false,
+    };
+    let at = |r: usize, c: usize| r * 16 + c;
+    for seat in 0..4 {
+        let engine = g.view(seat);
+        for v in [engine, told(&engine, &sight, seat)] {
+            assert_eq!(v.seat(), seat);
+            assert_eq!((v.turn(), v.rows(), v.cols(), v.players()), (3, 12, 16, 4));
+            assert_eq!(v.turns(), 123);
+            assert_eq!(
+                (v.viewradius2(), v.attackradius2(), v.spawnradius2()),
+                (55, 7, 2)
+            );
+            assert_eq!(v.player_seed(), -99);
+            assert!(!v.is_finished());
+            // Across both edges: one row and one column apart; then as far as a 12 x 16
+            // torus goes (6 rows, 8 columns); then 2 rows and 3 columns the short way.
+            assert_eq!(v.distance2(at(0, 0), at(11, 15)), 2);
+            assert_eq!(v.distance2(at(0, 0), at(6, 8)), 100);
+            assert_eq!(v.distance2(at(1, 14), at(11, 1)), 13);
+            assert_eq!(v.distance2(at(5, 5), at(5, 5)), 0);
+        }
+    }
 }
