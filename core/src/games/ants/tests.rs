@@ -1997,3 +1997,36 @@ fn each_view_reads_back_the_games_set_up_and_turn() {
         }
     }
 }
+
+/// A game set up again in place (`init`, how the boards and the host reuse one boxed state) is
+/// the game a fresh `setup` gives, field for field, whatever the last game left: a larger map
+/// (its squares beyond the new map back to what `blank` holds: water, no ant, no hill, ...)
+/// or a smaller one, ants, food, hills, kills, a game over.
+#[test]
+fn a_game_set_up_again_in_place_is_the_game_set_up_fresh() {
+    let played = |text: &str, seed: u64, turns: usize| {
+        let mut g = game(text, seed);
+        let mut bots = [G::bot("strong", 1).unwrap(), G::bot("hunter", 2).unwrap()];
+        for _ in 0..turns {
+            g.step_bots::<2, _>(&mut bots, |_| ());
+        }
+        g
+    };
+    let walls = walls();
+    for (before, after) in [(walls.as_str(), OPEN), (OPEN, walls.as_str())] {
+        let mut g = played(before, 4, 60);
+        assert!(g.turn > 0 && g.next_food > 0 && g.next_ant > g.hills.len() as u32);
+        let fresh = G::setup(&params(after), 7).unwrap();
+        g.init(&params(after), 7).unwrap();
+        assert!(g == fresh, "set up again after {} turns", 60);
+        // Beyond the map: water, as on a fresh game.
+        let squares = g.rows() as usize * g.cols() as usize;
+        assert!(g.is_water(squares) && g.is_water(MCU_SQUARES - 1));
+    }
+    // After a game that ended.
+    let mut g = staged(&[(4, 4, 0), (4, 6, 1)]);
+    pass(&mut g);
+    assert!(g.is_finished());
+    g.init(&params(OPEN), 7).unwrap();
+    assert!(g == G::setup(&params(OPEN), 7).unwrap());
+}
