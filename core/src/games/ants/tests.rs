@@ -1429,6 +1429,29 @@ fn a_map_without_any_food_set_gets_no_food() {
     }
 }
 
+/// `MIRROR`, engine seed 2, 60 turns, `food_visible` drawn from `(0, 0)`: the official
+/// engine's food (run as for the lists above, with `"food_visible": (0, 0)`).
+#[rustfmt::skip]
+const MIRROR_2_NO_VISIBLE_FOOD: [(u16, i32, i32); 36] = [
+    (2, 1, 6), (2, 6, 6), (4, 2, 1), (4, 5, 1), (6, 1, 5), (6, 6, 5), (11, 2, 5), (11, 5, 5),
+    (13, 1, 0), (13, 6, 0), (15, 2, 3), (15, 5, 3), (17, 1, 3), (17, 6, 3), (19, 1, 7), (19, 6, 7),
+    (20, 2, 8), (20, 5, 8), (22, 2, 4), (22, 5, 4), (24, 2, 6), (24, 5, 6), (26, 2, 0), (26, 5, 0),
+    (28, 1, 8), (28, 6, 8), (30, 1, 1), (30, 6, 1), (31, 2, 2), (31, 5, 2), (33, 2, 2), (33, 5, 2),
+    (55, 1, 3), (55, 6, 3), (59, 1, 1), (59, 6, 1),
+];
+
+/// With no visible food (`food_visible` 0) the official `start_game` skips `do_food_visible`
+/// altogether (`if self.food_visible > 0`): no visible food sets are built and no shuffle
+/// draws from the generator. The food is then the official engine's, turn for turn.
+#[test]
+fn with_no_visible_food_the_food_is_the_official_engines() {
+    let mut p = params(MIRROR);
+    p.food_visible = Draw::Range(0, 0);
+    let g = G::setup(&p, 2).unwrap();
+    assert_eq!(g.food_params().3, 0);
+    assert_eq!(food_placed(g, 60), MIRROR_2_NO_VISIBLE_FOOD);
+}
+
 /// `Game::seats` is the map's number of players; `Game::turn` the turns played.
 #[test]
 fn seats_are_the_maps_players_and_turn_counts_the_turns_played() {
@@ -2029,4 +2052,73 @@ fn a_game_set_up_again_in_place_is_the_game_set_up_fresh() {
     assert!(g.is_finished());
     g.init(&params(OPEN), 7).unwrap();
     assert!(g == G::setup(&params(OPEN), 7).unwrap());
+}
+
+/// A food parameter's range is drawn with `randrange(lo, hi + 1)`: an empty one (`lo > hi`,
+/// on which the official `randrange` raises) is refused, a range of one value gives it;
+/// `food_turn` 0 (a division by zero in the official engine) is refused.
+#[test]
+fn setup_refuses_an_empty_food_range_and_a_food_turn_of_0() {
+    let empty = Err(SetupError::Invalid("empty food parameter range"));
+    for which in 0..4 {
+        let mut p = params(OPEN);
+        let field = match which {
+            0 => &mut p.food_rate,
+            1 => &mut p.food_turn,
+            2 => &mut p.food_start,
+            _ => &mut p.food_visible,
+        };
+        *field = Draw::Range(10, 5);
+        assert_eq!(G::new(&p, 1).map(|g| g.food_params()), empty, "{which}");
+        let mut p = params(OPEN);
+        (p.food_rate, p.food_turn) = (Draw::Range(7, 7), Draw::Range(20, 20));
+        (p.food_start, p.food_visible) = (Draw::Range(90, 90), Draw::Range(3, 3));
+        assert_eq!(G::new(&p, 1).map(|g| g.food_params()), Ok((7, 20, 90, 3)));
+    }
+    let mut p = params(OPEN);
+    p.food_turn = Draw::Fixed(0);
+    assert_eq!(
+        G::new(&p, 1).map(|g| g.food_params()),
+        Err(SetupError::Invalid("food_turn must be positive"))
+    );
+}
+
+/// A build holds as many hills as it holds ants (one ant starts on each): a map with exactly
+/// that many is taken, one with more refused.
+#[test]
+fn setup_takes_as_many_hills_as_the_build_holds_ants_and_no_more() {
+    type TwoAnts = AntsGame<192, 2, 16, 4, 8>;
+    let setup = |text: &str| {
+        let map = Map::<192, 4>::parse(text).unwrap();
+        TwoAnts::setup(&Params::new(map, 10), 1).map(|g| g.ants().len())
+    };
+    assert_eq!(setup(OPEN), Ok(2));
+    assert_eq!(
+        setup(FOUR),
+        Err(SetupError::Capacity(
+            "more hills than this build holds ants"
+        ))
+    );
+}
+
+/// The engine's kills name seats: a seat the game does not have is no one, and the turn plays
+/// as without it. After turn 0, or once the game is over, `kill_at_start` does nothing.
+#[test]
+fn kills_of_no_seat_and_late_kills_at_start_change_nothing() {
+    let mut g = game(OPEN, 3);
+    let mut same = g.clone();
+    g.play_turn(&[&[], &[]], crate::SeatSet::only(2), |_, _, _| {});
+    same.play_turn(&[&[], &[]], crate::SeatSet::EMPTY, |_, _, _| {});
+    assert!(!g.is_killed(2));
+    assert!(g == same);
+    // Turn 1 played: too late for a kill at the start.
+    g.kill_at_start(crate::SeatSet::only(0));
+    assert!(g == same && !g.is_killed(0));
+    // A game over at its start (no turns): nothing more happens to it.
+    let mut p = params(OPEN);
+    p.turns = 0;
+    let mut g = G::new(&p, 1).unwrap();
+    let before = g.clone();
+    g.kill_at_start(crate::SeatSet::only(1));
+    assert!(g == before && !g.is_killed(1));
 }
