@@ -217,6 +217,33 @@ fn orders_are_validated_in_the_official_order() {
     );
 }
 
+/// Seats are validated in turn, each against the board before anyone moves: an order for
+/// another seat's ant is "not player ant" even once that seat has moved it this turn (only
+/// one's own ant ordered twice is a "duplicate order").
+#[test]
+fn an_order_for_an_ant_another_seat_moved_is_not_the_players_ant() {
+    let mut g = staged(&[(4, 4, 0), (0, 9, 1)]);
+    let refused = play(
+        &mut g,
+        [
+            &[order(4, 4, Dir::E)],
+            &[
+                order(4, 4, Dir::W),
+                order(0, 9, Dir::S),
+                order(0, 9, Dir::N),
+            ],
+        ],
+    );
+    assert_eq!(
+        refused,
+        [
+            (1, 0, OrderError::NotPlayerAnt),
+            (1, 2, OrderError::Duplicate)
+        ]
+    );
+    assert_eq!((owner_at(&g, 4, 5), owner_at(&g, 1, 9)), (Some(0), Some(1)));
+}
+
 #[test]
 fn moves_onto_food_or_water_are_ignored_and_the_ant_stays() {
     let mut g = staged(&[(4, 4, 0), (0, 9, 1)]);
@@ -574,6 +601,19 @@ fn wrap_is_pythons_modulo_however_far_off_the_board() {
     ] {
         assert_eq!(state::wrap(v, n), v.rem_euclid(n), "wrap({v}, {n})");
     }
+}
+
+/// `is_food` (what the bots ask) is true on the squares holding a food only: not on land,
+/// water, an ant, a hill, or off the map.
+#[test]
+fn is_food_is_true_on_food_only() {
+    let mut g = staged(&[(4, 3, 0), (0, 9, 1)]);
+    g.map[sq(&g, 3, 4)] = WATER;
+    put_food(&mut g, 4, 4);
+    put_food(&mut g, 9, 0);
+    let food: Vec<usize> = (0..100).filter(|&s| g.is_food(s)).collect();
+    assert_eq!(food, [sq(&g, 4, 4), sq(&g, 9, 0)]);
+    assert!(!g.is_food(100) && !g.is_food(usize::MAX));
 }
 
 #[test]
