@@ -244,6 +244,27 @@ fn an_order_for_an_ant_another_seat_moved_is_not_the_players_ant() {
     assert_eq!((owner_at(&g, 4, 5), owner_at(&g, 1, 9)), (Some(0), Some(1)));
 }
 
+/// Row 0 and column 0 are on the board: orders for ants there are taken (only negative rows
+/// and columns, which Python's indexing would wrap, are out of bounds).
+#[test]
+fn orders_for_ants_on_row_0_and_column_0_are_taken() {
+    let mut g = staged(&[(0, 4, 0), (4, 0, 0), (9, 9, 1)]);
+    let refused = play(
+        &mut g,
+        [
+            &[
+                order(0, 4, Dir::S),
+                order(4, 0, Dir::E),
+                order(-10, 4, Dir::E),
+            ],
+            &[],
+        ],
+    );
+    assert_eq!(refused, [(0, 2, OrderError::OutOfBounds)]);
+    assert_eq!((owner_at(&g, 1, 4), owner_at(&g, 4, 1)), (Some(0), Some(0)));
+    assert_eq!((owner_at(&g, 0, 4), owner_at(&g, 4, 0)), (None, None));
+}
+
 #[test]
 fn moves_onto_food_or_water_are_ignored_and_the_ant_stays() {
     let mut g = staged(&[(4, 4, 0), (0, 9, 1)]);

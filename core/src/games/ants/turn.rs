@@ -1083,6 +1083,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 pub(crate) const _USED: [u8; 2] = [FOOD, LAND];
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::{enemies_in_run, LAND, WATER};
 
