@@ -341,6 +341,46 @@ fn spawning_uses_hive_food_on_free_hills_only() {
     assert_eq!(g.ant_on(sq(&g, 2, 2)).unwrap().spawn_turn, 1);
 }
 
+/// A player's hive food spawns on its least recently touched free hill first (rules/ants.md:
+/// hills sorted by `(last_touched, random())`): on `walls`, player 0's hills are (2,2) and
+/// (8,14). One food goes to the one touched longer ago, whichever comes first in the list;
+/// with both touched on the same turn, the draw decides, so each is chosen for some seeds.
+#[test]
+fn spawning_takes_the_least_recently_touched_hill_then_the_draw() {
+    let walls = walls();
+    let spawned_on = |touched: [u16; 2], seed: u64| {
+        let mut g = game(&walls, seed);
+        clear(&mut g);
+        put_ant(&mut g, 5, 5, 0);
+        put_ant(&mut g, 18, 18, 1);
+        g.food_extra = -100_000;
+        assert_eq!((g.hills[0].owner, g.hills[1].owner), (0, 0));
+        g.hills[0].last_touched = touched[0];
+        g.hills[1].last_touched = touched[1];
+        g.hive[0] = 1;
+        let none: [&[Order]; 2] = [&[]; 2];
+        g.play_turn(&none, crate::SeatSet::EMPTY, |_, _, _| {});
+        assert_eq!(g.hive_food(0), 0);
+        let born: Vec<(i32, i32)> = g
+            .ants()
+            .iter()
+            .filter(|a| a.spawn_turn == 1)
+            .map(|a| g.row_col(a.sq as usize))
+            .collect();
+        assert_eq!(born.len(), 1);
+        born[0]
+    };
+    for seed in 0..4 {
+        assert_eq!(spawned_on([5, 2], seed), (8, 14), "seed {seed}");
+        assert_eq!(spawned_on([2, 5], seed), (2, 2), "seed {seed}");
+    }
+    let tied: Vec<(i32, i32)> = (0..16).map(|seed| spawned_on([3, 3], seed)).collect();
+    assert!(
+        tied.contains(&(2, 2)) && tied.contains(&(8, 14)),
+        "{tied:?}"
+    );
+}
+
 #[test]
 fn spawning_draws_one_random_per_unrazed_hill_even_with_an_empty_hive() {
     let mut a = staged(&[(0, 0, 0), (0, 5, 1)]);

@@ -841,11 +841,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                     continue;
                 }
                 let key = (hill.last_touched, self.rng.random53(), h as u8);
-                // Stable insertion by key (Python's sort is stable; keys are distinct anyway).
-                let pos = order
-                    .iter()
-                    .position(|&(t, r, _)| (t, r) > (key.0, key.1))
-                    .unwrap_or(order.len());
+                // Insertion by key, as Python's stable sort by `(last_touched, random())`:
+                // ties of both (never seen) keep the hills' order, which the index, last in
+                // the key, gives; so no two keys are equal.
+                let pos = order.iter().position(|&k| k > key).unwrap_or(order.len());
                 let _ = order.insert(pos, key);
             }
             for &(_, _, h) in &order {
