@@ -1553,6 +1553,30 @@ fn with_no_visible_food_the_food_is_the_official_engines() {
     assert_eq!(food_placed(g, 60), MIRROR_2_NO_VISIBLE_FOOD);
 }
 
+/// `MIRROR`, engine seed 2, 30 turns, `food_start` drawn from `(10, 10)` and `food_visible`
+/// from `(1, 1)`: the official engine's food (run as above).
+#[rustfmt::skip]
+const MIRROR_2_START_10_FOOD: [(u16, i32, i32); 30] = [
+    (0, 2, 3), (0, 2, 6), (0, 2, 8), (0, 5, 3), (0, 5, 6), (0, 5, 8), (2, 2, 0), (2, 5, 0),
+    (4, 1, 8), (4, 6, 8), (8, 1, 5), (8, 6, 5), (10, 1, 0), (10, 6, 0), (11, 2, 2), (11, 5, 2),
+    (13, 1, 6), (13, 6, 6), (15, 2, 5), (15, 5, 5), (17, 1, 3), (17, 6, 3), (20, 2, 4), (20, 5, 4),
+    (22, 1, 1), (22, 6, 1), (24, 1, 7), (24, 6, 7), (26, 2, 1), (26, 5, 1),
+];
+
+/// The starting food is `land_area // food_start - food_visible * players` (rules/ants.md:
+/// `land_area = H*W - water`): on `MIRROR` (72 squares, 8 of water) with `food_start` 10 and
+/// one visible food a player, 64 // 10 - 2 = 4 food besides the 2 visible ones at turn 0; then
+/// the official engine's food, turn for turn.
+#[test]
+fn the_starting_food_comes_from_the_land_area_as_the_official_engines() {
+    let mut p = params(MIRROR);
+    (p.food_start, p.food_visible) = (Draw::Range(10, 10), Draw::Range(1, 1));
+    let g = G::setup(&p, 2).unwrap();
+    assert_eq!(g.land_area, 64);
+    assert_eq!(g.food().len(), 6);
+    assert_eq!(food_placed(g, 30), MIRROR_2_START_10_FOOD);
+}
+
 /// `Game::seats` is the map's number of players; `Game::turn` the turns played.
 #[test]
 fn seats_are_the_maps_players_and_turn_counts_the_turns_played() {
@@ -1887,6 +1911,8 @@ fn the_state_reads_back_its_set_up_and_counts_what_it_created() {
     assert_eq!((g.turns(), g.loadtime(), g.turntime()), (123, 2345, 678));
     assert_eq!(g.player_seed(), -99);
     assert_eq!(g.food_params(), (6, 21, 80, 4));
+    // Everyone starts with as many points as player 0 has hills: one.
+    assert_eq!(g.scores(), &[1, 1, 1, 1]);
     assert_eq!(g.current_turn(), 0);
     assert_eq!(g.ants_created(), 4);
     // The food placed at the start holds ids 0, 1, ..: `food_created` is the next one.
