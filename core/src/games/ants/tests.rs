@@ -482,6 +482,32 @@ fn killed_players_lose_a_point_per_hill_and_their_ants_stay() {
     assert_eq!(g.cutoff(), Some(Cutoff::LoneSurvivor));
 }
 
+/// A player the engine kills loses a point for each of its hills at once (`kill_player`), once:
+/// on a 4-player map the game goes on and the score shows it; its hill razed afterwards costs
+/// it nothing more, and a second kill changes nothing.
+#[test]
+fn a_killed_player_loses_its_hills_points_at_once_and_once() {
+    let mut g = empty(FOUR);
+    g.food_extra = -100_000;
+    for p in 0..4 {
+        put_ant(&mut g, 9, 4 * p as i32 + 1, p);
+    }
+    // Player 0's ant next to player 3's hill at (1,13).
+    put_ant(&mut g, 1, 12, 0);
+    play4(&mut g, [&[]; 4]);
+    let none: [&[Order]; 4] = [&[]; 4];
+    g.play_turn(&none, crate::SeatSet::only(3), |_, _, _| {});
+    assert!(g.is_killed(3) && !g.is_finished());
+    assert_eq!(g.scores(), &[1, 1, 1, 0]);
+    assert!(g.hills[3].raze_points);
+    // Razed by player 0: 2 points to the razer, nothing more off player 3.
+    play4(&mut g, [&[order(1, 12, Dir::E)], &[], &[], &[]]);
+    assert_eq!(g.hills[3].killed_by, Some(0));
+    assert_eq!(g.scores(), &[3, 1, 1, 0]);
+    g.kill_player(3);
+    assert_eq!(g.scores(), &[3, 1, 1, 0]);
+}
+
 #[test]
 fn asymmetric_maps_are_refused() {
     let text = "rows 3\ncols 4\nplayers 2\nm 0..%\nm ....\nm .1..\n";
