@@ -508,6 +508,24 @@ fn a_killed_player_loses_its_hills_points_at_once_and_once() {
     assert_eq!(g.scores(), &[3, 1, 1, 0]);
 }
 
+/// With a cutoff share of 0 every key of the official `pop_count` reaches it, and the first
+/// one counts: a player with ants. A player with no ant and no hill left (its hive food not
+/// counted) is no key at all, so it is never `cutoff_bot`.
+#[test]
+fn a_player_with_nothing_left_is_never_the_cutoff_key() {
+    let mut g = empty(FOUR);
+    g.food_extra = -100_000;
+    g.cutoff_percent = (0, 20);
+    g.hills[0].killed_by = Some(1);
+    g.hills[0].end_turn = Some(0);
+    for p in 1..4 {
+        put_ant(&mut g, 9, 4 * p as i32 + 1, p);
+    }
+    play4(&mut g, [&[]; 4]);
+    assert_eq!(g.ant_count(0), 0);
+    assert_eq!(g.cutoff_counter(), (1, 1));
+}
+
 #[test]
 fn asymmetric_maps_are_refused() {
     let text = "rows 3\ncols 4\nplayers 2\nm 0..%\nm ....\nm .1..\n";
