@@ -2011,9 +2011,12 @@ fn ranking_and_winning_turns_are_the_turns_the_order_last_changed() {
     play(&mut g, [&[order(7, 5, Dir::E)], &[]]);
     assert_eq!(g.scores(), &[1, 1]);
     assert_eq!((g.ranking_turn(), g.winning_turn()), (1, 1));
+    // The official `winning_bot`, the players on the top score (a mask here; in the digest).
+    assert_eq!(g.winning, Some(0b11));
     play(&mut g, [&[order(7, 6, Dir::E)], &[]]);
     assert_eq!(g.scores(), &[3, 0]);
     assert_eq!((g.ranking_turn(), g.winning_turn()), (2, 2));
+    assert_eq!(g.winning, Some(0b01));
 }
 
 #[test]
