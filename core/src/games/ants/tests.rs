@@ -217,6 +217,54 @@ fn orders_are_validated_in_the_official_order() {
     );
 }
 
+/// Seats are validated in turn, each against the board before anyone moves: an order for
+/// another seat's ant is "not player ant" even once that seat has moved it this turn (only
+/// one's own ant ordered twice is a "duplicate order").
+#[test]
+fn an_order_for_an_ant_another_seat_moved_is_not_the_players_ant() {
+    let mut g = staged(&[(4, 4, 0), (0, 9, 1)]);
+    let refused = play(
+        &mut g,
+        [
+            &[order(4, 4, Dir::E)],
+            &[
+                order(4, 4, Dir::W),
+                order(0, 9, Dir::S),
+                order(0, 9, Dir::N),
+            ],
+        ],
+    );
+    assert_eq!(
+        refused,
+        [
+            (1, 0, OrderError::NotPlayerAnt),
+            (1, 2, OrderError::Duplicate)
+        ]
+    );
+    assert_eq!((owner_at(&g, 4, 5), owner_at(&g, 1, 9)), (Some(0), Some(1)));
+}
+
+/// Row 0 and column 0 are on the board: orders for ants there are taken (only negative rows
+/// and columns, which Python's indexing would wrap, are out of bounds).
+#[test]
+fn orders_for_ants_on_row_0_and_column_0_are_taken() {
+    let mut g = staged(&[(0, 4, 0), (4, 0, 0), (9, 9, 1)]);
+    let refused = play(
+        &mut g,
+        [
+            &[
+                order(0, 4, Dir::S),
+                order(4, 0, Dir::E),
+                order(-10, 4, Dir::E),
+            ],
+            &[],
+        ],
+    );
+    assert_eq!(refused, [(0, 2, OrderError::OutOfBounds)]);
+    assert_eq!((owner_at(&g, 1, 4), owner_at(&g, 4, 1)), (Some(0), Some(0)));
+    assert_eq!((owner_at(&g, 0, 4), owner_at(&g, 4, 0)), (None, None));
+}
+
 #[test]
 fn moves_onto_food_or_water_are_ignored_and_the_ant_stays() {
     let mut g = staged(&[(4, 4, 0), (0, 9, 1)]);
@@ -291,6 +339,46 @@ fn spawning_uses_hive_food_on_free_hills_only() {
     assert_eq!(g.hive_food(0), 1, "one ant per hill per turn");
     assert_eq!(g.hive_food(1), 2);
     assert_eq!(g.ant_on(sq(&g, 2, 2)).unwrap().spawn_turn, 1);
+}
+
+/// A player's hive food spawns on its least recently touched free hill first (rules/ants.md:
+/// hills sorted by `(last_touched, random())`): on `walls`, player 0's hills are (2,2) and
+/// (8,14). One food goes to the one touched longer ago, whichever comes first in the list;
+/// with both touched on the same turn, the draw decides, so each is chosen for some seeds.
+#[test]
+fn spawning_takes_the_least_recently_touched_hill_then_the_draw() {
+    let walls = walls();
+    let spawned_on = |touched: [u16; 2], seed: u64| {
+        let mut g = game(&walls, seed);
+        clear(&mut g);
+        put_ant(&mut g, 5, 5, 0);
+        put_ant(&mut g, 18, 18, 1);
+        g.food_extra = -100_000;
+        assert_eq!((g.hills[0].owner, g.hills[1].owner), (0, 0));
+        g.hills[0].last_touched = touched[0];
+        g.hills[1].last_touched = touched[1];
+        g.hive[0] = 1;
+        let none: [&[Order]; 2] = [&[]; 2];
+        g.play_turn(&none, crate::SeatSet::EMPTY, |_, _, _| {});
+        assert_eq!(g.hive_food(0), 0);
+        let born: Vec<(i32, i32)> = g
+            .ants()
+            .iter()
+            .filter(|a| a.spawn_turn == 1)
+            .map(|a| g.row_col(a.sq as usize))
+            .collect();
+        assert_eq!(born.len(), 1);
+        born[0]
+    };
+    for seed in 0..4 {
+        assert_eq!(spawned_on([5, 2], seed), (8, 14), "seed {seed}");
+        assert_eq!(spawned_on([2, 5], seed), (2, 2), "seed {seed}");
+    }
+    let tied: Vec<(i32, i32)> = (0..16).map(|seed| spawned_on([3, 3], seed)).collect();
+    assert!(
+        tied.contains(&(2, 2)) && tied.contains(&(8, 14)),
+        "{tied:?}"
+    );
 }
 
 #[test]
@@ -394,6 +482,50 @@ fn killed_players_lose_a_point_per_hill_and_their_ants_stay() {
     assert_eq!(g.cutoff(), Some(Cutoff::LoneSurvivor));
 }
 
+/// A player the engine kills loses a point for each of its hills at once (`kill_player`), once:
+/// on a 4-player map the game goes on and the score shows it; its hill razed afterwards costs
+/// it nothing more, and a second kill changes nothing.
+#[test]
+fn a_killed_player_loses_its_hills_points_at_once_and_once() {
+    let mut g = empty(FOUR);
+    g.food_extra = -100_000;
+    for p in 0..4 {
+        put_ant(&mut g, 9, 4 * p as i32 + 1, p);
+    }
+    // Player 0's ant next to player 3's hill at (1,13).
+    put_ant(&mut g, 1, 12, 0);
+    play4(&mut g, [&[]; 4]);
+    let none: [&[Order]; 4] = [&[]; 4];
+    g.play_turn(&none, crate::SeatSet::only(3), |_, _, _| {});
+    assert!(g.is_killed(3) && !g.is_finished());
+    assert_eq!(g.scores(), &[1, 1, 1, 0]);
+    assert!(g.hills[3].raze_points);
+    // Razed by player 0: 2 points to the razer, nothing more off player 3.
+    play4(&mut g, [&[order(1, 12, Dir::E)], &[], &[], &[]]);
+    assert_eq!(g.hills[3].killed_by, Some(0));
+    assert_eq!(g.scores(), &[3, 1, 1, 0]);
+    g.kill_player(3);
+    assert_eq!(g.scores(), &[3, 1, 1, 0]);
+}
+
+/// With a cutoff share of 0 every key of the official `pop_count` reaches it, and the first
+/// one counts: a player with ants. A player with no ant and no hill left (its hive food not
+/// counted) is no key at all, so it is never `cutoff_bot`.
+#[test]
+fn a_player_with_nothing_left_is_never_the_cutoff_key() {
+    let mut g = empty(FOUR);
+    g.food_extra = -100_000;
+    g.cutoff_percent = (0, 20);
+    g.hills[0].killed_by = Some(1);
+    g.hills[0].end_turn = Some(0);
+    for p in 1..4 {
+        put_ant(&mut g, 9, 4 * p as i32 + 1, p);
+    }
+    play4(&mut g, [&[]; 4]);
+    assert_eq!(g.ant_count(0), 0);
+    assert_eq!(g.cutoff_counter(), (1, 1));
+}
+
 #[test]
 fn asymmetric_maps_are_refused() {
     let text = "rows 3\ncols 4\nplayers 2\nm 0..%\nm ....\nm .1..\n";
@@ -488,6 +620,105 @@ fn ants_dying_on_the_cutoff_players_own_hill_do_not_stall_the_cutoff_counter() {
     assert_eq!(g.killed().len(), 2);
     assert!(g.hills.iter().all(|h| h.killed_by.is_none()));
     assert_eq!(g.cutoff_counter(), (0, 2));
+}
+
+/// Four players on a 12 x 16 map, their hills on row 1, each 4 columns on from the last (the
+/// map's symmetry: that shift).
+const FOUR: &str = "rows 12\ncols 16\nplayers 4\nm ................\nm .0...1...2...3..\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\nm ................\n";
+
+fn play4(g: &mut G, orders: [&[Order]; 4]) {
+    g.play_turn(&orders, crate::SeatSet::EMPTY, |_, _, _| {});
+}
+
+/// The cutoff counter's keys that are not players are the official `LAND` and `FOOD`
+/// (`ants.py`: `LAND = -2`, `FOOD = -3`), no seat's number (rules/ants.md, Cutoff counters):
+/// `cutoff_bot` starts at `LAND`, the counter at 0; a player dominating from the first turn
+/// starts its count at 1 even on a turn an ant dies on another player's hill (the count
+/// stalls only for the key already counted); a player taking over from the food starts at 1.
+#[test]
+fn the_cutoff_counters_land_and_food_are_no_seat() {
+    assert_eq!(game(FOUR, 1).cutoff_counter(), (-2, 0));
+    let mut g = empty(FOUR);
+    g.food_extra = -100_000;
+    // Player 2: 20 ants on rows 5 and 6, and two about to collide on player 0's hill at
+    // (1,1); the others one ant each on row 9, out of everyone's attack radius.
+    for c in 0..16 {
+        put_ant(&mut g, 5, c, 2);
+    }
+    for c in 0..4 {
+        put_ant(&mut g, 6, c, 2);
+    }
+    put_ant(&mut g, 1, 0, 2);
+    put_ant(&mut g, 1, 2, 2);
+    for p in [0, 1, 3] {
+        put_ant(&mut g, 9, 4 * p as i32 + 1, p);
+    }
+    let two = [order(1, 0, Dir::E), order(1, 2, Dir::W)];
+    play4(&mut g, [&[], &[], &two, &[]]);
+    assert_eq!(g.killed().len(), 2);
+    assert!(g.hill_kill);
+    // 20 of 23: over 85 %.
+    assert_eq!(g.cutoff_counter(), (2, 1));
+    // Food dominating (64 food, 4 ants), then player 3 (21 ants of 24).
+    let mut g = empty(FOUR);
+    g.food_extra = -100_000;
+    for p in 0..4 {
+        put_ant(&mut g, 9, 4 * p as i32 + 1, p);
+    }
+    for r in 3..7 {
+        for c in 0..16 {
+            put_food(&mut g, r, c);
+        }
+    }
+    play4(&mut g, [&[]; 4]);
+    assert_eq!(g.cutoff_counter(), (-3, 1));
+    for f in g.food.clone() {
+        g.map[f.sq as usize] = LAND;
+    }
+    g.food.clear();
+    for c in 0..16 {
+        put_ant(&mut g, 5, c, 3);
+    }
+    for c in 0..4 {
+        put_ant(&mut g, 6, c, 3);
+    }
+    play4(&mut g, [&[]; 4]);
+    assert_eq!(g.cutoff_counter(), (3, 1));
+    assert_eq!(g.cutoff(), None);
+}
+
+/// `wrap(v, n)` is Python's `v % n` (the sign of `n`), not only within one lap of the board:
+/// two laps off is reached in play on a map one square wide or high (the symmetry check's
+/// food at offset (1, 2) from a hill), and far off (saturated) values fall through to
+/// `rem_euclid`.
+#[test]
+fn wrap_is_pythons_modulo_however_far_off_the_board() {
+    for n in 1..=40 {
+        for v in -5 * n..=5 * n {
+            assert_eq!(state::wrap(v, n), v.rem_euclid(n), "wrap({v}, {n})");
+        }
+    }
+    for (v, n) in [
+        (i32::MAX, 7),
+        (i32::MIN, 7),
+        (i32::MAX, 32_767),
+        (-32_768, 32_767),
+    ] {
+        assert_eq!(state::wrap(v, n), v.rem_euclid(n), "wrap({v}, {n})");
+    }
+}
+
+/// `is_food` (what the bots ask) is true on the squares holding a food only: not on land,
+/// water, an ant, a hill, or off the map.
+#[test]
+fn is_food_is_true_on_food_only() {
+    let mut g = staged(&[(4, 3, 0), (0, 9, 1)]);
+    g.map[sq(&g, 3, 4)] = WATER;
+    put_food(&mut g, 4, 4);
+    put_food(&mut g, 9, 0);
+    let food: Vec<usize> = (0..100).filter(|&s| g.is_food(s)).collect();
+    assert_eq!(food, [sq(&g, 4, 4), sq(&g, 9, 0)]);
+    assert!(!g.is_food(100) && !g.is_food(usize::MAX));
 }
 
 #[test]
@@ -1343,6 +1574,53 @@ fn a_map_without_any_food_set_gets_no_food() {
     }
 }
 
+/// `MIRROR`, engine seed 2, 60 turns, `food_visible` drawn from `(0, 0)`: the official
+/// engine's food (run as for the lists above, with `"food_visible": (0, 0)`).
+#[rustfmt::skip]
+const MIRROR_2_NO_VISIBLE_FOOD: [(u16, i32, i32); 36] = [
+    (2, 1, 6), (2, 6, 6), (4, 2, 1), (4, 5, 1), (6, 1, 5), (6, 6, 5), (11, 2, 5), (11, 5, 5),
+    (13, 1, 0), (13, 6, 0), (15, 2, 3), (15, 5, 3), (17, 1, 3), (17, 6, 3), (19, 1, 7), (19, 6, 7),
+    (20, 2, 8), (20, 5, 8), (22, 2, 4), (22, 5, 4), (24, 2, 6), (24, 5, 6), (26, 2, 0), (26, 5, 0),
+    (28, 1, 8), (28, 6, 8), (30, 1, 1), (30, 6, 1), (31, 2, 2), (31, 5, 2), (33, 2, 2), (33, 5, 2),
+    (55, 1, 3), (55, 6, 3), (59, 1, 1), (59, 6, 1),
+];
+
+/// With no visible food (`food_visible` 0) the official `start_game` skips `do_food_visible`
+/// altogether (`if self.food_visible > 0`): no visible food sets are built and no shuffle
+/// draws from the generator. The food is then the official engine's, turn for turn.
+#[test]
+fn with_no_visible_food_the_food_is_the_official_engines() {
+    let mut p = params(MIRROR);
+    p.food_visible = Draw::Range(0, 0);
+    let g = G::setup(&p, 2).unwrap();
+    assert_eq!(g.food_params().3, 0);
+    assert_eq!(food_placed(g, 60), MIRROR_2_NO_VISIBLE_FOOD);
+}
+
+/// `MIRROR`, engine seed 2, 30 turns, `food_start` drawn from `(10, 10)` and `food_visible`
+/// from `(1, 1)`: the official engine's food (run as above).
+#[rustfmt::skip]
+const MIRROR_2_START_10_FOOD: [(u16, i32, i32); 30] = [
+    (0, 2, 3), (0, 2, 6), (0, 2, 8), (0, 5, 3), (0, 5, 6), (0, 5, 8), (2, 2, 0), (2, 5, 0),
+    (4, 1, 8), (4, 6, 8), (8, 1, 5), (8, 6, 5), (10, 1, 0), (10, 6, 0), (11, 2, 2), (11, 5, 2),
+    (13, 1, 6), (13, 6, 6), (15, 2, 5), (15, 5, 5), (17, 1, 3), (17, 6, 3), (20, 2, 4), (20, 5, 4),
+    (22, 1, 1), (22, 6, 1), (24, 1, 7), (24, 6, 7), (26, 2, 1), (26, 5, 1),
+];
+
+/// The starting food is `land_area // food_start - food_visible * players` (rules/ants.md:
+/// `land_area = H*W - water`): on `MIRROR` (72 squares, 8 of water) with `food_start` 10 and
+/// one visible food a player, 64 // 10 - 2 = 4 food besides the 2 visible ones at turn 0; then
+/// the official engine's food, turn for turn.
+#[test]
+fn the_starting_food_comes_from_the_land_area_as_the_official_engines() {
+    let mut p = params(MIRROR);
+    (p.food_start, p.food_visible) = (Draw::Range(10, 10), Draw::Range(1, 1));
+    let g = G::setup(&p, 2).unwrap();
+    assert_eq!(g.land_area, 64);
+    assert_eq!(g.food().len(), 6);
+    assert_eq!(food_placed(g, 30), MIRROR_2_START_10_FOOD);
+}
+
 /// `Game::seats` is the map's number of players; `Game::turn` the turns played.
 #[test]
 fn seats_are_the_maps_players_and_turn_counts_the_turns_played() {
@@ -1663,6 +1941,66 @@ fn the_state_and_each_view_read_back_the_radii_set_up() {
     }
 }
 
+/// What a game was set up with reads back as it was given (the host's replay and the
+/// protocol's `turn 0` block read these), and the creation counters are the next ids to hand
+/// out: one ant a hill at the start, then one a spawn; one food id a food placed.
+#[test]
+fn the_state_reads_back_its_set_up_and_counts_what_it_created() {
+    let mut p = params(FOUR);
+    (p.turns, p.loadtime, p.turntime, p.player_seed) = (123, 2345, 678, -99);
+    (p.food_rate, p.food_turn) = (Draw::Fixed(6), Draw::Fixed(21));
+    (p.food_start, p.food_visible) = (Draw::Fixed(80), Draw::Fixed(4));
+    let mut g = G::new(&p, 5).unwrap();
+    assert_eq!((g.rows(), g.cols(), g.players()), (12, 16, 4));
+    assert_eq!((g.turns(), g.loadtime(), g.turntime()), (123, 2345, 678));
+    assert_eq!(g.player_seed(), -99);
+    assert_eq!(g.food_params(), (6, 21, 80, 4));
+    // Everyone starts with as many points as player 0 has hills: one.
+    assert_eq!(g.scores(), &[1, 1, 1, 1]);
+    assert_eq!(g.current_turn(), 0);
+    assert_eq!(g.ants_created(), 4);
+    // The food placed at the start holds ids 0, 1, ..: `food_created` is the next one.
+    let ids = |g: &G| -> Vec<u32> { g.food().iter().map(|f| f.id).collect() };
+    assert!(g.food().len() >= 2, "{:?}", g.food());
+    assert_eq!(ids(&g), (0..g.food().len() as u32).collect::<Vec<_>>());
+    assert_eq!(g.food_created(), g.food().len() as u32);
+    // A hive food spawns as ant 4 once the hill is free.
+    let hill0 = g.hills()[0].sq as usize;
+    let (r, c) = g.row_col(hill0);
+    g.hive[0] = 1;
+    let step = [order(r as i16, c as i16, Dir::S)];
+    g.play_turn(&[&step, &[], &[], &[]], crate::SeatSet::EMPTY, |_, _, _| {});
+    assert_eq!(g.current_turn(), 1);
+    assert_eq!(g.ants_created(), 5, "one spawn on the freed hill");
+    assert_eq!(g.ants().iter().map(|a| a.id).max(), Some(4));
+    let none: [&[Order]; 4] = [&[]; 4];
+    g.play_turn(&none, crate::SeatSet::EMPTY, |_, _, _| {});
+    assert_eq!(g.current_turn(), 2);
+}
+
+/// Each per-seat reader answers for that seat, and a seat the game does not have reads as
+/// nothing: no points, no hive, no ants, not alive, killed (`is_killed`: beyond the seats),
+/// never out.
+#[test]
+fn each_seats_readers_answer_for_that_seat_and_nothing_for_no_seat() {
+    // Player 0 razes player 1's hill at (7,7); player 1 gathers the food at (0,6).
+    let mut g = staged(&[(7, 6, 0), (2, 2, 0), (0, 0, 1), (0, 5, 1)]);
+    put_food(&mut g, 0, 6);
+    g.food_extra = -1000;
+    play(&mut g, [&[order(7, 6, Dir::E)], &[]]);
+    assert_eq!(g.scores(), &[3, 0]);
+    assert_eq!([g.score(0), g.score(1), g.score(2)], [3, 0, 0]);
+    assert_eq!([g.hive_food(0), g.hive_food(1), g.hive_food(2)], [0, 1, 0]);
+    assert_eq!([g.ant_count(0), g.ant_count(1), g.ant_count(2)], [2, 2, 0]);
+    assert!(g.is_alive(0) && g.is_alive(1) && !g.is_alive(2));
+    assert!(!g.is_killed(0) && !g.is_killed(1));
+    assert!(g.is_killed(10) && !g.is_alive(10));
+    assert_eq!((g.score(10), g.hive_food(10), g.ant_count(10)), (0, 0, 0));
+    // No one is out; a seat the game does not have was never in, so it never went out.
+    let outs: Vec<Option<u16>> = [0, 1, 2, 9, 10].map(|p| g.out_at(p)).to_vec();
+    assert_eq!(outs, [None; 5]);
+}
+
 #[test]
 fn ranking_and_winning_turns_are_the_turns_the_order_last_changed() {
     // Both players start on 1 point (one hill each): tied. The first turn sets the ranking (none
@@ -1673,9 +2011,12 @@ fn ranking_and_winning_turns_are_the_turns_the_order_last_changed() {
     play(&mut g, [&[order(7, 5, Dir::E)], &[]]);
     assert_eq!(g.scores(), &[1, 1]);
     assert_eq!((g.ranking_turn(), g.winning_turn()), (1, 1));
+    // The official `winning_bot`, the players on the top score (a mask here; in the digest).
+    assert_eq!(g.winning, Some(0b11));
     play(&mut g, [&[order(7, 6, Dir::E)], &[]]);
     assert_eq!(g.scores(), &[3, 0]);
     assert_eq!((g.ranking_turn(), g.winning_turn()), (2, 2));
+    assert_eq!(g.winning, Some(0b01));
 }
 
 #[test]
@@ -1799,4 +2140,159 @@ fn a_view_from_what_the_protocol_sent_shows_what_the_engines_view_shows() {
         assert_eq!(a.2, (0..squares).filter(|&s| near(s)).collect::<Vec<_>>());
     }
     assert!(water_seen > 0);
+}
+
+/// Each view, the engine's and one built from what the protocol sent, reads back the game's
+/// set-up and turn as given (`turn` is the turns played: the protocol's `turn N` minus one),
+/// and measures distances on the torus.
+#[test]
+fn each_view_reads_back_the_games_set_up_and_turn() {
+    let mut p = params(FOUR);
+    (p.turns, p.player_seed) = (123, -99);
+    (p.viewradius2, p.attackradius2, p.spawnradius2) = (55, 7, 2);
+    let mut g = G::new(&p, 5).unwrap();
+    let none: [&[Order]; 4] = [&[]; 4];
+    for _ in 0..3 {
+        g.play_turn(&none, crate::SeatSet::EMPTY, |_, _, _| {});
+    }
+    let sight = Sight {
+        turn: 3,
+        rows: 12,
+        cols: 16,
+        players: 4,
+        turns: 123,
+        viewradius2: 55,
+        attackradius2: 7,
+        spawnradius2: 2,
+        player_seed: -99,
+        water: &[],
+        ants: &[],
+        food: &[],
+        hills: &[],
+        dead: &[],
+        finished: false,
+    };
+    let at = |r: usize, c: usize| r * 16 + c;
+    for seat in 0..4 {
+        let engine = g.view(seat);
+        for v in [engine, told(&engine, &sight, seat)] {
+            assert_eq!(v.seat(), seat);
+            assert_eq!((v.turn(), v.rows(), v.cols(), v.players()), (3, 12, 16, 4));
+            assert_eq!(v.turns(), 123);
+            assert_eq!(
+                (v.viewradius2(), v.attackradius2(), v.spawnradius2()),
+                (55, 7, 2)
+            );
+            assert_eq!(v.player_seed(), -99);
+            assert!(!v.is_finished());
+            // Across both edges: one row and one column apart; then as far as a 12 x 16
+            // torus goes (6 rows, 8 columns); then 2 rows and 3 columns the short way.
+            assert_eq!(v.distance2(at(0, 0), at(11, 15)), 2);
+            assert_eq!(v.distance2(at(0, 0), at(6, 8)), 100);
+            assert_eq!(v.distance2(at(1, 14), at(11, 1)), 13);
+            assert_eq!(v.distance2(at(5, 5), at(5, 5)), 0);
+        }
+    }
+}
+
+/// A game set up again in place (`init`, how the boards and the host reuse one boxed state) is
+/// the game a fresh `setup` gives, field for field, whatever the last game left: a larger map
+/// (its squares beyond the new map back to what `blank` holds: water, no ant, no hill, ...)
+/// or a smaller one, ants, food, hills, kills, a game over.
+#[test]
+fn a_game_set_up_again_in_place_is_the_game_set_up_fresh() {
+    let played = |text: &str, seed: u64, turns: usize| {
+        let mut g = game(text, seed);
+        let mut bots = [G::bot("strong", 1).unwrap(), G::bot("hunter", 2).unwrap()];
+        for _ in 0..turns {
+            g.step_bots::<2, _>(&mut bots, |_| ());
+        }
+        g
+    };
+    let walls = walls();
+    for (before, after) in [(walls.as_str(), OPEN), (OPEN, walls.as_str())] {
+        let mut g = played(before, 4, 60);
+        assert!(g.turn > 0 && g.next_food > 0 && g.next_ant > g.hills.len() as u32);
+        let fresh = G::setup(&params(after), 7).unwrap();
+        g.init(&params(after), 7).unwrap();
+        assert!(g == fresh, "set up again after {} turns", 60);
+        // Beyond the map: water, as on a fresh game.
+        let squares = g.rows() as usize * g.cols() as usize;
+        assert!(g.is_water(squares) && g.is_water(MCU_SQUARES - 1));
+    }
+    // After a game that ended.
+    let mut g = staged(&[(4, 4, 0), (4, 6, 1)]);
+    pass(&mut g);
+    assert!(g.is_finished());
+    g.init(&params(OPEN), 7).unwrap();
+    assert!(g == G::setup(&params(OPEN), 7).unwrap());
+}
+
+/// A food parameter's range is drawn with `randrange(lo, hi + 1)`: an empty one (`lo > hi`,
+/// on which the official `randrange` raises) is refused, a range of one value gives it;
+/// `food_turn` 0 (a division by zero in the official engine) is refused.
+#[test]
+fn setup_refuses_an_empty_food_range_and_a_food_turn_of_0() {
+    let empty = Err(SetupError::Invalid("empty food parameter range"));
+    for which in 0..4 {
+        let mut p = params(OPEN);
+        let field = match which {
+            0 => &mut p.food_rate,
+            1 => &mut p.food_turn,
+            2 => &mut p.food_start,
+            _ => &mut p.food_visible,
+        };
+        *field = Draw::Range(10, 5);
+        assert_eq!(G::new(&p, 1).map(|g| g.food_params()), empty, "{which}");
+        let mut p = params(OPEN);
+        (p.food_rate, p.food_turn) = (Draw::Range(7, 7), Draw::Range(20, 20));
+        (p.food_start, p.food_visible) = (Draw::Range(90, 90), Draw::Range(3, 3));
+        assert_eq!(G::new(&p, 1).map(|g| g.food_params()), Ok((7, 20, 90, 3)));
+    }
+    let mut p = params(OPEN);
+    p.food_turn = Draw::Fixed(0);
+    assert_eq!(
+        G::new(&p, 1).map(|g| g.food_params()),
+        Err(SetupError::Invalid("food_turn must be positive"))
+    );
+}
+
+/// A build holds as many hills as it holds ants (one ant starts on each): a map with exactly
+/// that many is taken, one with more refused.
+#[test]
+fn setup_takes_as_many_hills_as_the_build_holds_ants_and_no_more() {
+    type TwoAnts = AntsGame<192, 2, 16, 4, 8>;
+    let setup = |text: &str| {
+        let map = Map::<192, 4>::parse(text).unwrap();
+        TwoAnts::setup(&Params::new(map, 10), 1).map(|g| g.ants().len())
+    };
+    assert_eq!(setup(OPEN), Ok(2));
+    assert_eq!(
+        setup(FOUR),
+        Err(SetupError::Capacity(
+            "more hills than this build holds ants"
+        ))
+    );
+}
+
+/// The engine's kills name seats: a seat the game does not have is no one, and the turn plays
+/// as without it. After turn 0, or once the game is over, `kill_at_start` does nothing.
+#[test]
+fn kills_of_no_seat_and_late_kills_at_start_change_nothing() {
+    let mut g = game(OPEN, 3);
+    let mut same = g.clone();
+    g.play_turn(&[&[], &[]], crate::SeatSet::only(2), |_, _, _| {});
+    same.play_turn(&[&[], &[]], crate::SeatSet::EMPTY, |_, _, _| {});
+    assert!(!g.is_killed(2));
+    assert!(g == same);
+    // Turn 1 played: too late for a kill at the start.
+    g.kill_at_start(crate::SeatSet::only(0));
+    assert!(g == same && !g.is_killed(0));
+    // A game over at its start (no turns): nothing more happens to it.
+    let mut p = params(OPEN);
+    p.turns = 0;
+    let mut g = G::new(&p, 1).unwrap();
+    let before = g.clone();
+    g.kill_at_start(crate::SeatSet::only(1));
+    assert!(g == before && !g.is_killed(1));
 }

@@ -841,11 +841,10 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
                     continue;
                 }
                 let key = (hill.last_touched, self.rng.random53(), h as u8);
-                // Stable insertion by key (Python's sort is stable; keys are distinct anyway).
-                let pos = order
-                    .iter()
-                    .position(|&(t, r, _)| (t, r) > (key.0, key.1))
-                    .unwrap_or(order.len());
+                // Insertion by key, as Python's stable sort by `(last_touched, random())`:
+                // ties of both (never seen) keep the hills' order, which the index, last in
+                // the key, gives; so no two keys are equal.
+                let pos = order.iter().position(|&k| k > key).unwrap_or(order.len());
                 let _ = order.insert(pos, key);
             }
             for &(_, _, h) in &order {
@@ -1083,6 +1082,7 @@ impl<const SQ: usize, const A: usize, const F: usize, const H: usize, const O: u
 pub(crate) const _USED: [u8; 2] = [FOOD, LAND];
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::{enemies_in_run, LAND, WATER};
 
@@ -1123,5 +1123,83 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `is_rank_stabilized` answers as the official one (`ants.py`), written plainly: for each
+    /// alive player with a hill left, its best score (+2 a hill of the others left) against
+    /// each opponent's worst (-1 a hill of its own left); not stabilized when a player behind
+    /// could catch up (`>=`) or one level could get ahead (`>`). On random states of a map of
+    /// four players with two hills each: hills razed or not, scores, ants, engine kills.
+    #[test]
+    fn rank_stabilized_answers_as_the_official_check() {
+        use super::super::{AntsMcu, AntsMcuMap, AntsMcuParams};
+        const QUAD: &str = "rows 4\ncols 4\nplayers 4\nm 0.1.\nm .2.3\nm 1.0.\nm .3.2\n";
+        let params = AntsMcuParams::new(AntsMcuMap::parse(QUAD).unwrap(), 10);
+        let mut g = AntsMcu::setup(&params, 1).unwrap();
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        let plain = |g: &AntsMcu| {
+            let n = g.players as usize;
+            let left = |h: &&super::Hill| h.killed_by.is_none();
+            for p in 0..n {
+                if !(g.is_alive(p) && g.hills.iter().filter(left).any(|h| h.owner as usize == p)) {
+                    continue;
+                }
+                let others = g
+                    .hills
+                    .iter()
+                    .filter(left)
+                    .filter(|h| h.owner as usize != p);
+                let max_score = 2 * others.count() as i32 + g.score[p];
+                for o in (0..n).filter(|&o| o != p) {
+                    let own = g
+                        .hills
+                        .iter()
+                        .filter(left)
+                        .filter(|h| h.owner as usize == o);
+                    let min_score = -(own.count() as i32) + g.score[o];
+                    let (sp, so) = (g.score[p], g.score[o]);
+                    if (sp < so && max_score >= min_score) || (sp == so && max_score > min_score) {
+                        return false;
+                    }
+                }
+            }
+            true
+        };
+        let (mut stable, mut not) = (0, 0);
+        for _ in 0..20_000 {
+            for h in g.hills.iter_mut() {
+                h.killed_by = (next(3) == 0).then_some(next(4) as u8);
+            }
+            for p in 0..4 {
+                g.score[p] = next(9) as i32 - 3;
+                g.ant_count[p] = next(3) as u16;
+            }
+            g.dead = crate::SeatSet::EMPTY;
+            for p in 0..4 {
+                if next(6) == 0 {
+                    g.dead = g.dead.with(p);
+                }
+            }
+            let want = plain(&g);
+            assert_eq!(
+                g.is_rank_stabilized(),
+                want,
+                "{:?} {:?}",
+                &g.score[..4],
+                g.hills
+            );
+            if want {
+                stable += 1;
+            } else {
+                not += 1;
+            }
+        }
+        assert!(stable > 1000 && not > 1000, "{stable} stable, {not} not");
     }
 }

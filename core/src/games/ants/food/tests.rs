@@ -4,7 +4,7 @@
 
 extern crate std;
 use super::*;
-use crate::games::ants::{AntsMcu, MCU_SQUARES};
+use crate::games::ants::{AntsMcu, MCU_FOOD, MCU_SQUARES};
 use std::collections::VecDeque;
 use std::vec::Vec;
 
@@ -318,4 +318,34 @@ fn scheduled_food_waits_for_its_square_to_be_free_land_in_scheduling_order() {
     // A square scheduled again once its food is placed joins the end of the walk.
     g.schedule(free);
     assert_eq!(order(&g), [water as u16, free as u16]);
+}
+
+/// A full food list (a rule case of the build, mod.rs: "food list full") leaves the food
+/// scheduled, counts each square that waits once a placement (`capacity_waits`), and places it
+/// when there is room, in scheduling order.
+#[test]
+fn food_waits_for_room_in_a_full_food_list_and_each_wait_is_counted() {
+    let mut g = blank(20, 20, 2);
+    g.map[..400].fill(LAND);
+    for sq in 0..MCU_FOOD {
+        assert!(g.add_food(sq));
+    }
+    assert_eq!(g.capacity_waits(), 0);
+    g.schedule(300);
+    g.schedule(301);
+    g.place_food();
+    assert_eq!(g.capacity_waits(), 2);
+    assert_eq!(g.food.len(), MCU_FOOD);
+    assert_eq!(g.pending_order.as_slice(), [300, 301]);
+    g.place_food();
+    assert_eq!(g.capacity_waits(), 4);
+    // One food goes: the first scheduled square takes its place, the second waits again.
+    g.food.pop();
+    g.map[MCU_FOOD - 1] = LAND;
+    g.place_food();
+    assert_eq!(g.capacity_waits(), 5);
+    assert_eq!(g.food.last().map(|f| f.sq), Some(300));
+    assert_eq!(g.map[300], FOOD);
+    assert_eq!(g.pending_order.as_slice(), [301]);
+    assert_eq!(g.food_created(), MCU_FOOD as u32 + 1);
 }
