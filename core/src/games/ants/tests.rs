@@ -2296,3 +2296,58 @@ fn kills_of_no_seat_and_late_kills_at_start_change_nothing() {
     g.kill_at_start(crate::SeatSet::only(1));
     assert!(g == before && !g.is_killed(1));
 }
+
+#[test]
+fn a_view_shows_water_and_enemy_ants_in_sight_only() {
+    // Two hills 12 rows and 12 columns apart on a 24 x 24 torus (288 squared, beyond the
+    // view's 77) and walls beside each: at turn 0 each seat sees its own walls, not the
+    // other's, and not the other seat's ant.
+    let mut text = std::string::String::from("rows 24\ncols 24\nplayers 2\n");
+    for r in 0..24 {
+        let row: std::string::String = (0..24)
+            .map(|c| match (r, c) {
+                (2, 2) => '0',
+                (14, 14) => '1',
+                (4, 2..=5) | (16, 14..=17) => '%',
+                _ => '.',
+            })
+            .collect();
+        text.push_str(&std::format!("m {row}\n"));
+    }
+    let g = game(&text, 1);
+    for seat in 0..2 {
+        let v = g.view(seat);
+        let (mut seen, mut hidden) = (0, 0);
+        for s in 0..24 * 24 {
+            let water = g.square(s) == WATER;
+            assert_eq!(
+                v.is_water(s),
+                water && v.is_visible(s),
+                "seat {seat}, square {s}"
+            );
+            match (water, v.is_visible(s)) {
+                (true, true) => seen += 1,
+                (true, false) => hidden += 1,
+                _ => {}
+            }
+        }
+        assert!(
+            seen > 0 && hidden > 0,
+            "seat {seat}: {seen} walls seen, {hidden} hidden"
+        );
+        let listed: Vec<(usize, crate::Seat)> = v.ants().collect();
+        let mut enemies_out_of_sight = 0;
+        for a in g.ants() {
+            let (at, owner) = (usize::from(a.sq), usize::from(a.owner));
+            let shown = owner == seat || v.is_visible(at);
+            assert_eq!(
+                listed.contains(&(at, owner)),
+                shown,
+                "seat {seat}, ant {a:?}"
+            );
+            enemies_out_of_sight += usize::from(!shown);
+        }
+        assert!(enemies_out_of_sight > 0);
+        assert!(listed.iter().any(|&(_, owner)| owner == seat));
+    }
+}

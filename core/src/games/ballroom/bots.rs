@@ -386,4 +386,42 @@ mod tests {
         }
         assert_eq!(strong_act(&g, 0, Phase::Move), move_to(Pos::new(4, 5)));
     }
+
+    /// The Manhattan distance to the nearest of the control block's tiles, by trying each.
+    fn nearest_block_tile(p: Pos) -> i32 {
+        use crate::games::ballroom::{CONTROL_BEGIN, CONTROL_END};
+        let mut best = i32::MAX;
+        for x in CONTROL_BEGIN..=CONTROL_END {
+            for y in CONTROL_BEGIN..=CONTROL_END {
+                best = best.min((i32::from(p.x) - x).abs() + (i32::from(p.y) - y).abs());
+            }
+        }
+        best
+    }
+
+    #[test]
+    fn to_control_is_the_distance_to_the_nearest_block_tile() {
+        for x in 0..BOARD as i8 {
+            for y in 0..BOARD as i8 {
+                let p = Pos::new(x, y);
+                assert_eq!(to_control(p), nearest_block_tile(p), "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn toward_control_takes_the_first_reachable_tile_nearest_the_block() {
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        let corners = [(0, 0), (0, 9), (9, 0), (9, 9), (2, 7), (7, 3)];
+        for seat in 0..crate::games::ballroom::PLAYERS {
+            for (x, y) in corners {
+                g.players[seat].pos = Pos::new(x, y);
+                let want = reachable(&g, seat)
+                    .min_by_key(|&t| nearest_block_tile(t))
+                    .unwrap();
+                assert_ne!(want, Pos::spawn(seat));
+                assert_eq!(toward_control(&g, seat), want, "seat {seat} at ({x}, {y})");
+            }
+        }
+    }
 }
