@@ -279,7 +279,10 @@ fn td_spawns(game: &TowerDefense, seat: Seat, gold: u64, out: &mut [i8]) {
         // Spawn cost `10 + hp + 10 * (defense + stunRes)` (rule "Invaders"), space 0 free.
         let m = u64::from(game.boost_max(seat));
         let free = game.masks(b).0 & 1 == 0;
-        for (s, cost) in spawns.iter_mut().zip([10, 10 + m, 10 + 10 * m, 10 + 10 * m]) {
+        for (s, cost) in spawns
+            .iter_mut()
+            .zip([10, 10 + m, 10 + 10 * m, 10 + 10 * m])
+        {
             *s = i8::from(free && cost <= gold);
         }
     }
