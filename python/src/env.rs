@@ -648,14 +648,15 @@ impl<G: Teach> Env<G> {
     /// `self.now`.
     fn measure_now(&mut self) {
         let mut now = std::mem::take(&mut self.now);
-        reward::measures(
-            &*self.game,
-            self.seated.len(),
-            self.reward,
-            &mut now,
-            || self.score_now(),
-        );
+        self.measure_into(&mut now);
         self.now = now;
+    }
+
+    /// Each seat's measure now into `out` (cleared first by `reward::measures`).
+    fn measure_into(&self, out: &mut Vec<f64>) {
+        reward::measures(&*self.game, self.seated.len(), self.reward, out, || {
+            self.score_now()
+        });
     }
 
     /// `advise` when a `policy` is given, else no moves (`self.advised` emptied either way).
@@ -842,13 +843,7 @@ impl<G: Teach> DynEnv for Env<G> {
 
     fn measures(&self) -> Vec<f64> {
         let mut out = Vec::new();
-        reward::measures(
-            &*self.game,
-            self.seated.len(),
-            self.reward,
-            &mut out,
-            || self.score_now(),
-        );
+        self.measure_into(&mut out);
         out
     }
 
