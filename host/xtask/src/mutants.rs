@@ -30,6 +30,10 @@ use std::time::{Duration, Instant};
 /// The package whose mutants are tested, and with whose tests.
 const PACKAGE: &str = "arena-core";
 
+/// The cargo profile each mutant is built with (the root `Cargo.toml`: the tests' without line
+/// tables, half the rebuild).
+const PROFILE: &str = "mutants";
+
 /// The files of a full run.
 const GAME_FOLDERS: &str = "core/src/games/**";
 
@@ -129,9 +133,16 @@ pub fn run(args: Args) -> Result<()> {
         println!("mutants: no mutant in what was selected: nothing to test");
         return Ok(());
     }
-    let mut args: Vec<String> = ["mutants", "--test-package", PACKAGE, "--jobs"]
-        .map(String::from)
-        .to_vec();
+    let mut args: Vec<String> = [
+        "mutants",
+        "--test-package",
+        PACKAGE,
+        "--profile",
+        PROFILE,
+        "--jobs",
+    ]
+    .map(String::from)
+    .to_vec();
     args.push(o.jobs.to_string());
     args.extend(["--output".into(), out.to_string_lossy().into_owned()]);
     args.extend(select);
