@@ -12,14 +12,14 @@ TUTORIAL1 = GOLDEN / "ants" / "maps" / "tutorial1.map"
 
 
 def arena_binary():
-    """The `arena` binary: $ARENA_BIN, else target/release or target/debug, else PATH."""
+    """The `arena` binary: $ARENA_BIN, else the newer of target/release and target/debug (an
+    old release build beside a fresh debug one would play yesterday's rules), else PATH."""
     env = os.environ.get("ARENA_BIN")
     if env:
         return env
-    for kind in ("release", "debug"):
-        p = ROOT / "target" / kind / "arena"
-        if p.exists():
-            return str(p)
+    built = [p for p in (ROOT / "target" / k / "arena" for k in ("release", "debug")) if p.exists()]
+    if built:
+        return str(max(built, key=lambda p: p.stat().st_mtime))
     return shutil.which("arena")
 
 
