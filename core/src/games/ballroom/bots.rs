@@ -532,6 +532,83 @@ mod tests {
         assert_eq!(strong_act(&g, 0, Phase::Move), move_to(Pos::new(4, 4)));
     }
 
+    #[test]
+    fn strong_hits_a_player_it_can_kill_else_the_weakest_ties_to_the_higher_score() {
+        // strong (seat 0), a Knight holding a Rally Banner (damage 8) at (4, 4), range 1.
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        g.players[0].pos = Pos::new(4, 4);
+        g.players[0].item = Item::RallyBanner;
+        g.players[0].effect_timer = -1;
+        assert_eq!(g.players[0].stats().damage, 8);
+        let put = |g: &mut Ballroom, s: usize, (x, y): (i8, i8), health: i8, score: u16| {
+            g.players[s].pos = Pos::new(x, y);
+            g.players[s].health = health;
+            g.players[s].score = score;
+            assert!(g.in_range(0, s), "seat {s}");
+        };
+        // Seat 1 holds a Procrustean Iron (a hit does 5) with 6 health: the weakest, not
+        // killed. Seat 2 with 8 health: killed (8 >= 8). Seat 3 with 9: neither. Seat 2.
+        put(&mut g, 1, (5, 5), 6, 0);
+        g.players[1].item = Item::ProcrusteanIron;
+        put(&mut g, 2, (3, 4), 8, 0);
+        put(&mut g, 3, (4, 5), 9, 0);
+        assert_eq!(hit(&g, 0, 1), 5);
+        assert_eq!(
+            strong_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 2 }
+        );
+        // Nobody killed (seat 2 at 9 too): the weakest, seat 1.
+        g.players[2].health = 9;
+        assert_eq!(
+            strong_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 1 }
+        );
+        // Everyone killed, all at 5 health: the higher score (seats 2 and 3 at 7), then the
+        // lower seat of the two.
+        g.players[1].item = Item::None;
+        for (s, at, score) in [(1, (5, 5), 3), (2, (3, 4), 7), (3, (4, 5), 7)] {
+            put(&mut g, s, at, 5, score);
+        }
+        assert_eq!(
+            strong_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 2 }
+        );
+        // Seat 2 out of range: 3.
+        g.players[2].pos = Pos::spawn(2);
+        assert_eq!(
+            strong_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 3 }
+        );
+    }
+
+    #[test]
+    fn strong_buys_the_scope_on_its_spawn_holding_nothing_with_8_gold() {
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        let scope = STRONG_ITEM.cost(g.ruleset());
+        assert_eq!((STRONG_ITEM, scope), (Item::HunterScope, 8));
+        let home = Pos::spawn(0);
+        for (pos, item, gold, want) in [
+            (home, Item::None, scope, Item::HunterScope),
+            (home, Item::None, 99, Item::HunterScope),
+            // Too poor: NONE, free below 100 gold.
+            (home, Item::None, scope - 1, Item::None),
+            // Holding an item already (the scope, or another): it keeps it, NONE.
+            (home, Item::HunterScope, 50, Item::None),
+            (home, Item::AnemoiWings, 50, Item::None),
+            // Off its spawn nothing can be bought: NONE.
+            (Pos::new(4, 4), Item::None, 50, Item::None),
+        ] {
+            g.players[0].pos = pos;
+            g.players[0].item = item;
+            g.players[0].gold = gold;
+            assert_eq!(
+                strong_act(&g, 0, Phase::Buy),
+                Action::Buy(want),
+                "{pos:?} holding {item:?} with {gold}"
+            );
+        }
+    }
+
     /// The Manhattan distance to the nearest of the control block's tiles, by trying each.
     fn nearest_block_tile(p: Pos) -> i32 {
         use crate::games::ballroom::{CONTROL_BEGIN, CONTROL_END};
