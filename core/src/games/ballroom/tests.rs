@@ -1565,3 +1565,58 @@ fn classes_items_and_phases_have_the_references_names_in_its_order() {
     }
     assert_eq!((Phase::Class.name(), Phase::Class.index()), ("CLASS", 0));
 }
+
+#[test]
+fn items_are_the_references_table() {
+    // The reference's `Item` enum: (stat set: max health, damage, speed, range; effect timer;
+    // price), its `affect` (the class a class item turns its user into), in declaration order.
+    let none = StatSet::new(0, 0, 0, 0);
+    let table = [
+        (Item::Shield, none, 1, 8, None),
+        (Item::ProcrusteanIron, none, -1, 8, None),
+        (Item::HeavyBroadsword, none, 0, 8, Some(K)),
+        (Item::MagicStaff, none, 0, 8, Some(W)),
+        (Item::SteelTippedArrow, none, 0, 8, Some(A)),
+        (Item::AnemoiWings, StatSet::new(0, 0, 1, 0), -1, 8, None),
+        (Item::HunterScope, StatSet::new(0, 0, 0, 1), -1, 8, None),
+        (Item::RallyBanner, StatSet::new(0, 2, 0, 0), -1, 8, None),
+        (Item::StrengthPotion, StatSet::new(0, 4, 0, 0), 1, 5, None),
+        (Item::SpeedPotion, StatSet::new(0, 0, 2, 0), 1, 5, None),
+        (Item::DexterityPotion, StatSet::new(0, 0, 0, 2), 1, 5, None),
+        (Item::None, none, -1, 100, None),
+    ];
+    assert_eq!(table.map(|t| t.0), Item::ALL);
+    for (item, bonus, timer, cost, class) in table {
+        assert_eq!(item.bonus(), bonus, "{item:?}");
+        assert_eq!(item.timer(), timer, "{item:?}");
+        assert_eq!(item.is_permanent(), timer == -1, "{item:?}");
+        assert_eq!(item.cost(Ruleset::Engine), cost, "{item:?}");
+        // As written: NONE free (the text has no price for it), class items 10.
+        let written = match item {
+            Item::None => 0,
+            Item::HeavyBroadsword | Item::MagicStaff | Item::SteelTippedArrow => 10,
+            _ => cost,
+        };
+        assert_eq!(item.cost(Ruleset::AsWritten), written, "{item:?}");
+        assert_eq!(item.class_change(), class, "{item:?}");
+    }
+    // In play: an Archer using a Magic Staff is a Wizard; a Knight drinking a Strength Potion
+    // hits for 6 + 4 this turn, killing a Knight at full health (9).
+    let mut g = engine([A, K, K, K]);
+    place(&mut g, &[(0, 4, 4), (1, 5, 5), (2, 5, 4)]);
+    g.players[0].item = Item::MagicStaff;
+    g.players[1].item = Item::StrengthPotion;
+    g.step(&[
+        Action::Use(true),
+        Action::Use(true),
+        Action::Pass,
+        Action::Pass,
+    ]);
+    assert_eq!(g.players[0].class, W);
+    assert_eq!(g.players[0].stats(), W.stats());
+    assert_eq!(g.players[1].stats().damage, 10);
+    g.step(&[mv(4, 4), mv(5, 5), mv(5, 4), Action::Pass]);
+    assert_eq!(g.players[2].health, 9);
+    g.step(&[hit(0), hit(2), hit(2), hit(3)]);
+    assert_eq!(g.players[2].health, 0, "9 - 10");
+}
