@@ -1564,6 +1564,12 @@ fn classes_items_and_phases_have_the_references_names_in_its_order() {
         assert_eq!((p.name(), usize::from(p.index())), (name, i + 1));
     }
     assert_eq!((Phase::Class.name(), Phase::Class.index()), ("CLASS", 0));
+    // The phase before, within a turn: none before USE (nor before the handshake).
+    assert_eq!(Phase::Buy.previous(), Some(Phase::Attack));
+    assert_eq!(Phase::Attack.previous(), Some(Phase::Move));
+    assert_eq!(Phase::Move.previous(), Some(Phase::Use));
+    assert_eq!(Phase::Use.previous(), None);
+    assert_eq!(Phase::Class.previous(), None);
 }
 
 #[test]
