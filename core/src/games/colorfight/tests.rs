@@ -1467,3 +1467,46 @@ fn the_strategist_values_energy_cells_while_its_energy_is_below_80() {
         );
     }
 }
+
+#[test]
+fn the_strategist_defends_a_threatened_base_once_its_defence_has_decayed() {
+    // Its base at (0,0), the enemy's cell (1,0) beside it (the enemy's base at (2,0)), tick
+    // 1,000. A base of its own with an enemy beside it is worth 60 once taken more than 450
+    // ticks ago (the time its defence takes to decay): the strategist attacks its own base to
+    // defend it. Taken 450 ticks ago, or a plain cell of its own: worth nothing, it attacks
+    // elsewhere: the neutral (0,1), as much worth as the enemy's cell and quicker to take.
+    let mut g = conquest(&[(0, 0, 0), (1, 2, 0)], &[(1, 1, 0)]);
+    g.tick = 1_000;
+    let ticks = |g: &ColorFight, x, y| match g.plan(0, &attack(x, y)) {
+        Ok(Plan::Attack { ticks, .. }) => ticks,
+        other => panic!("({x},{y}): {other:?}"),
+    };
+    assert!(ticks(&g, 0, 1) < ticks(&g, 1, 0));
+    let home = g.index(0, 0).unwrap();
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    for (age, want) in [
+        (451, attack(0, 0)),
+        (450, attack(0, 1)),
+        (1_000, attack(0, 0)),
+    ] {
+        g.cells[home].taken_at = 1_000 - age;
+        assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), want, "age {age}");
+    }
+    g.cells[home].building = Building::None;
+    g.players[0].bases = 0;
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(0, 1));
+}
+
+#[test]
+fn the_strategist_passes_rather_than_attack_a_cell_worth_nothing() {
+    // A 2 x 2 grid all its own, its base at (0,0) and no enemy beside it: it may attack each
+    // of its cells, none worth anything. It passes.
+    let g = staged(
+        (Variant::Conquest, 2, 2, 2),
+        &[(0, 0, 0)],
+        &[(0, 1, 0), (0, 0, 1), (0, 1, 1)],
+    );
+    assert!(g.plan(0, &attack(1, 1)).is_ok());
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), Action::Pass);
+}
