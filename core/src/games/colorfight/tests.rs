@@ -1510,3 +1510,44 @@ fn the_strategist_passes_rather_than_attack_a_cell_worth_nothing() {
     let mut bot = ColorFightBot::new("strategist", 0).unwrap();
     assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), Action::Pass);
 }
+
+#[test]
+fn kinds_are_named_as_in_the_servers_json() {
+    for (k, name) in [
+        (Kind::Normal, "normal"),
+        (Kind::Gold, "gold"),
+        (Kind::Energy, "energy"),
+    ] {
+        assert_eq!(k.name(), name);
+    }
+}
+
+#[test]
+fn a_cell_tells_its_owners_and_attackers_seat_and_a_player_its_target() {
+    // Tags are seat + 1, 0 for nobody.
+    for (tag, seat) in [(0u8, None), (1, Some(0)), (3, Some(2)), (8, Some(7))] {
+        let c = Cell {
+            owner: tag,
+            attacker: tag,
+            ..Cell::EMPTY
+        };
+        assert_eq!(
+            (c.owner_seat(), c.attacker_seat()),
+            (seat, seat),
+            "tag {tag}"
+        );
+    }
+    // Player 0 attacks (3,2), cell 13 of a 5 x 5 grid: the cell shows it, the player too.
+    let mut g = conquest(&[(0, 2, 2), (1, 4, 4)], &[]);
+    let target = g.index(3, 2).unwrap();
+    assert_eq!(target, 13);
+    assert_eq!(g.player(0).unwrap().attacking(), None, "idle");
+    g.step(&[attack(3, 2), A]);
+    assert_eq!(g.player(0).unwrap().attacking(), Some(target));
+    assert_eq!(g.cell(target).unwrap().attacker_seat(), Some(0));
+    // Defeated, its attack is cancelled: the cell is no longer attacked.
+    g.defeat(0);
+    assert_eq!(g.player(0).unwrap().attacking(), None);
+    let c = g.cell(target).unwrap();
+    assert_eq!((c.attacker_seat(), c.done_at), (None, 0));
+}
