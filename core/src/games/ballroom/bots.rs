@@ -193,6 +193,7 @@ fn holder_act(game: &Ballroom, seat: Seat, phase: Phase) -> Action {
 
 /// Toward the control block like [`toward_control`], ties going to the diagonal: away from the
 /// walls, where the lanes of neighbouring spawns meet and a fight on the way scores nothing.
+/// Ties left: board order.
 fn diagonal_toward_control(game: &Ballroom, seat: Seat) -> Pos {
     let mut best = Pos::spawn(seat);
     let mut best_key = (i32::MAX, i32::MAX);
@@ -385,6 +386,227 @@ mod tests {
             g.players[s].pos = Pos::new(1, 8);
         }
         assert_eq!(strong_act(&g, 0, Phase::Move), move_to(Pos::new(4, 5)));
+    }
+
+    #[test]
+    fn holder_is_a_knight_walking_in_hitting_the_weakest_and_never_paying_for_none() {
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        assert_eq!(
+            holder_act(&g, 0, Phase::Class),
+            Action::Class(Class::Knight)
+        );
+        assert_eq!(holder_act(&g, 0, Phase::Use), Action::Use(false));
+        // From its spawn (0, 0), a Knight (speed 2) reaches three tiles 6 from the block:
+        // (0, 2), (1, 1), (2, 0); the first in board order (x outer) is taken.
+        assert_eq!(g.players[0].stats().speed, 2);
+        assert_eq!(holder_act(&g, 0, Phase::Move), move_to(Pos::new(0, 2)));
+        // On the block at (4, 4), range 1: seats 1 (5, 5) with 5 health, 2 (3, 4) and 3 (4, 5)
+        // with 3 each, all in range. The weakest, the lower seat of the two: 2.
+        g.players[0].pos = Pos::new(4, 4);
+        for (s, (x, y), h) in [(1, (5, 5), 5), (2, (3, 4), 3), (3, (4, 5), 3)] {
+            g.players[s].pos = Pos::new(x, y);
+            g.players[s].health = h;
+            assert!(g.in_range(0, s), "seat {s}");
+        }
+        assert_eq!(
+            holder_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 2 }
+        );
+        // Seat 1 the weakest (1 health) but out of range (Chebyshev 2): 2 again.
+        g.players[1].pos = Pos::new(6, 6);
+        g.players[1].health = 1;
+        assert!(!g.in_range(0, 1));
+        assert_eq!(
+            holder_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 2 }
+        );
+        // Seat 3 weaker than 2: 3.
+        g.players[3].health = 2;
+        assert_eq!(
+            holder_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 3 }
+        );
+        // Nobody in range: a pass.
+        for s in 1..PLAYERS {
+            g.players[s].pos = Pos::spawn(s);
+        }
+        assert_eq!(holder_act(&g, 0, Phase::Attack), Action::Pass);
+        // The buy: NONE costs 100 in the engine, charged on the spawn to a player who has it
+        // (and the held item dropped): with 100 gold there it buys a 5-gold potion instead.
+        // With 99, or off its spawn, NONE costs nothing.
+        let none = Item::None.cost(g.ruleset());
+        assert_eq!(none, 100);
+        for (pos, gold, want) in [
+            (Pos::spawn(0), none, Item::StrengthPotion),
+            (Pos::spawn(0), 1000, Item::StrengthPotion),
+            (Pos::spawn(0), none - 1, Item::None),
+            (Pos::new(4, 4), 1000, Item::None),
+        ] {
+            g.players[0].pos = pos;
+            g.players[0].gold = gold;
+            assert_eq!(
+                holder_act(&g, 0, Phase::Buy),
+                Action::Buy(want),
+                "{pos:?} with {gold}"
+            );
+        }
+    }
+
+    #[test]
+    fn random_attacks_a_player_in_range_or_passes_when_none_is() {
+        // Seat 0, a Knight at (4, 4) (range 1): seats 1 (5, 5) and 2 (3, 4) in range, seat 3
+        // on its spawn out of range. Every seed attacks 1 or 2, each chosen on some seeds.
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        g.players[0].pos = Pos::new(4, 4);
+        g.players[1].pos = Pos::new(5, 5);
+        g.players[2].pos = Pos::new(3, 4);
+        let mut hit = [0usize; PLAYERS];
+        for seed in 0..32 {
+            let mut rng = Rng::stream(seed, b"random-attack");
+            match random_act(&g, 0, Phase::Attack, &mut rng) {
+                Action::Attack { target } if target == 1 || target == 2 => {
+                    hit[target as usize] += 1;
+                }
+                a => panic!("seed {seed}: {a:?}"),
+            }
+        }
+        assert!(hit[1] > 0 && hit[2] > 0, "{hit:?}");
+        // Nobody in range: a pass.
+        g.players[1].pos = Pos::spawn(1);
+        g.players[2].pos = Pos::spawn(2);
+        for seed in 0..8 {
+            let mut rng = Rng::stream(seed, b"random-attack");
+            assert_eq!(random_act(&g, 0, Phase::Attack, &mut rng), Action::Pass);
+        }
+    }
+
+    #[test]
+    fn random_buys_each_affordable_item_alike_once_a_pass_costs_100() {
+        // On its spawn with 100 gold (NONE's engine price: a pass is no longer free) or more,
+        // `random` buys one of the 11 items (each 8 gold at most), uniformly: over 330 seeds,
+        // each about 30 times. Never NONE, none of them more than twice its share.
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        g.players[0].pos = Pos::spawn(0);
+        let none = Item::None.cost(g.ruleset());
+        for gold in [none, none + 1, 1000] {
+            g.players[0].gold = gold;
+            let mut count = [0usize; Item::ALL.len()];
+            for seed in 0..330 {
+                let mut rng = Rng::stream(seed, b"random-buy");
+                let a = random_act(&g, 0, Phase::Buy, &mut rng);
+                let Action::Buy(item) = a else {
+                    panic!("{a:?}")
+                };
+                count[usize::from(item.index())] += 1;
+            }
+            assert_eq!(count[usize::from(Item::None.index())], 0, "gold {gold}");
+            for (i, &n) in Item::ALL.iter().zip(&count).take(11) {
+                assert!((1..=60).contains(&n), "gold {gold}: {i:?} {n} times of 330");
+            }
+        }
+    }
+
+    #[test]
+    fn strong_breaks_its_ties_in_board_order() {
+        // Off the block: strong holding Anemoi Wings (speed 3) on its spawn (0, 0) reaches
+        // (1, 2) and (2, 1), both 5 from the block and as far from its centre (Chebyshev, 3.5):
+        // the first in board order (x outer), (1, 2).
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        g.players[0].item = Item::AnemoiWings;
+        g.players[0].effect_timer = -1;
+        assert_eq!(g.players[0].stats().speed, 3);
+        assert_eq!(strong_act(&g, 0, Phase::Move), move_to(Pos::new(1, 2)));
+        // On the block at (4, 4), every block tile in reach. One player off the block, at
+        // (9, 4): (5, 4) and (5, 5) are both 4 from it (Chebyshev), (4, 4) and (4, 5) 5: (5, 4).
+        g.players[0].pos = Pos::new(4, 4);
+        g.players[0].item = Item::HunterScope;
+        g.players[1].pos = Pos::new(9, 4);
+        for s in 2..PLAYERS {
+            g.players[s].pos = Pos::new(4, 5);
+        }
+        assert_eq!(closeness(&g, 0, Pos::new(5, 4)), 4);
+        assert_eq!(closeness(&g, 0, Pos::new(5, 5)), 4);
+        assert_eq!(strong_act(&g, 0, Phase::Move), move_to(Pos::new(5, 4)));
+        // Nobody off the block: all four tie at 0; the first, (4, 4), where it stands.
+        g.players[1].pos = Pos::new(5, 5);
+        assert_eq!(strong_act(&g, 0, Phase::Move), move_to(Pos::new(4, 4)));
+    }
+
+    #[test]
+    fn strong_hits_a_player_it_can_kill_else_the_weakest_ties_to_the_higher_score() {
+        // strong (seat 0), a Knight holding a Rally Banner (damage 8) at (4, 4), range 1.
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        g.players[0].pos = Pos::new(4, 4);
+        g.players[0].item = Item::RallyBanner;
+        g.players[0].effect_timer = -1;
+        assert_eq!(g.players[0].stats().damage, 8);
+        let put = |g: &mut Ballroom, s: usize, (x, y): (i8, i8), health: i8, score: u16| {
+            g.players[s].pos = Pos::new(x, y);
+            g.players[s].health = health;
+            g.players[s].score = score;
+            assert!(g.in_range(0, s), "seat {s}");
+        };
+        // Seat 1 holds a Procrustean Iron (a hit does 5) with 6 health: the weakest, not
+        // killed. Seat 2 with 8 health: killed (8 >= 8). Seat 3 with 9: neither. Seat 2.
+        put(&mut g, 1, (5, 5), 6, 0);
+        g.players[1].item = Item::ProcrusteanIron;
+        put(&mut g, 2, (3, 4), 8, 0);
+        put(&mut g, 3, (4, 5), 9, 0);
+        assert_eq!(hit(&g, 0, 1), 5);
+        assert_eq!(
+            strong_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 2 }
+        );
+        // Nobody killed (seat 2 at 9 too): the weakest, seat 1.
+        g.players[2].health = 9;
+        assert_eq!(
+            strong_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 1 }
+        );
+        // Everyone killed, all at 5 health: the higher score (seats 2 and 3 at 7), then the
+        // lower seat of the two.
+        g.players[1].item = Item::None;
+        for (s, at, score) in [(1, (5, 5), 3), (2, (3, 4), 7), (3, (4, 5), 7)] {
+            put(&mut g, s, at, 5, score);
+        }
+        assert_eq!(
+            strong_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 2 }
+        );
+        // Seat 2 out of range: 3.
+        g.players[2].pos = Pos::spawn(2);
+        assert_eq!(
+            strong_act(&g, 0, Phase::Attack),
+            Action::Attack { target: 3 }
+        );
+    }
+
+    #[test]
+    fn strong_buys_the_scope_on_its_spawn_holding_nothing_with_8_gold() {
+        let mut g = Ballroom::new(&Params::default(), 1).unwrap();
+        let scope = STRONG_ITEM.cost(g.ruleset());
+        assert_eq!((STRONG_ITEM, scope), (Item::HunterScope, 8));
+        let home = Pos::spawn(0);
+        for (pos, item, gold, want) in [
+            (home, Item::None, scope, Item::HunterScope),
+            (home, Item::None, 99, Item::HunterScope),
+            // Too poor: NONE, free below 100 gold.
+            (home, Item::None, scope - 1, Item::None),
+            // Holding an item already (the scope, or another): it keeps it, NONE.
+            (home, Item::HunterScope, 50, Item::None),
+            (home, Item::AnemoiWings, 50, Item::None),
+            // Off its spawn nothing can be bought: NONE.
+            (Pos::new(4, 4), Item::None, 50, Item::None),
+        ] {
+            g.players[0].pos = pos;
+            g.players[0].item = item;
+            g.players[0].gold = gold;
+            assert_eq!(
+                strong_act(&g, 0, Phase::Buy),
+                Action::Buy(want),
+                "{pos:?} holding {item:?} with {gold}"
+            );
+        }
     }
 
     /// The Manhattan distance to the nearest of the control block's tiles, by trying each.

@@ -175,8 +175,9 @@ impl Ballroom {
                 p.effect_timer = p.effect_timer.saturating_sub(1);
             }
             if p.effect_timer == 0 {
+                // The reference sets the timer to -1 here too; NONE counts as permanent, so the
+                // next check does it.
                 p.in_effect = Item::None;
-                p.effect_timer = -1;
             }
             if p.in_effect.is_permanent() {
                 p.effect_timer = -1;

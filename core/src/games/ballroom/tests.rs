@@ -138,6 +138,14 @@ fn effective_stats_follow_the_effect_timer() {
     p.effect_timer = 1;
     assert_eq!(p.stats().speed, 4, "timer > 0: the used item");
     assert_eq!(p.stats().max_health, 9, "no item changes max health");
+    // The reference's `getEffectiveStatSet` counts the item in effect only while the timer is
+    // above 0: at 0 the class alone, whatever `in_effect` still names.
+    p.effect_timer = 0;
+    assert_eq!(
+        p.stats().speed,
+        2,
+        "timer 0: the used item no longer counts"
+    );
 }
 
 #[test]
@@ -221,8 +229,19 @@ fn class_change_to_knight_keeps_low_health_off_spawn() {
     g.step(&SELF_HITS);
     g.step(&NO_BUY);
     assert_eq!((g.players[0].class, g.players[0].health), (K, 3));
+    assert_eq!(
+        (g.players[0].in_effect, g.players[0].effect_timer),
+        (Item::HeavyBroadsword, 0),
+        "shown in effect until the next turn begins"
+    );
     // At end of turn on the spawn it heals to the new max.
     g.step(&[Action::Use(false); 4]);
+    // `beginTurn`: a timer at 0 is not counted down; the item in effect becomes NONE, its
+    // timer -1.
+    assert_eq!(
+        (g.players[0].in_effect, g.players[0].effect_timer),
+        (Item::None, -1)
+    );
     g.step(&[Action::Pass; 4]);
     g.step(&SELF_HITS);
     g.step(&NO_BUY);
@@ -253,6 +272,36 @@ fn invalid_move_snaps_to_nearest_reachable_tile_lowest_x_then_y() {
     // Out of the board: snapped to the nearest board tile in reach.
     assert_eq!(rules::snap(at(9, 9), 2, 12, 9), at(9, 9));
     assert_eq!(rules::snap(at(5, 5), 2, -1, 5), at(3, 5));
+}
+
+#[test]
+fn a_move_off_the_board_is_invalid_even_within_speed_and_snaps_onto_it() {
+    // `inBounds(dest) && speed >= manhattan(dest, pos)`: a destination one column or one row
+    // off the board is 1 away, within a Knight's speed 2, but off the board: invalid (refused),
+    // and snapped to the nearest reachable tile, the one beside it.
+    for (from, to, snapped) in [
+        ((2, 0), (2, -1), (2, 0)),
+        ((0, 3), (-1, 3), (0, 3)),
+        ((9, 5), (10, 5), (9, 5)),
+        ((4, 9), (4, 10), (4, 9)),
+    ] {
+        let mut g = engine([K, K, K, K]);
+        place(&mut g, &[(0, from.0, from.1)]);
+        g.step(&[Action::Use(false); 4]);
+        let r = g.step(&p0(mv(to.0, to.1)));
+        let m = g.record().moves[0];
+        assert_eq!(
+            (m.x, m.y, m.valid),
+            (to.0, to.1, false),
+            "{from:?} to {to:?}"
+        );
+        assert_eq!(r.refused[0], 1);
+        assert_eq!(
+            g.players[0].pos,
+            at(snapped.0, snapped.1),
+            "{from:?} to {to:?}"
+        );
+    }
 }
 
 #[test]
@@ -292,6 +341,21 @@ fn snap_is_the_reference_scan() {
                             "from ({fx},{fy}) speed {speed} to ({dx},{dy})"
                         );
                     }
+                }
+            }
+        }
+    }
+    // The fast walk's other speeds (up to 20, `2 * BOARD`), one either side of them and the
+    // extremes (the scan's), from a few origins.
+    for (fx, fy) in [(0, 0), (9, 9), (4, 5), (2, 7)] {
+        for speed in [-1, 13, 16, 19, 20, 21, 100, i32::MIN, i32::MAX] {
+            for &dx in &coords {
+                for &dy in &coords {
+                    assert_eq!(
+                        rules::snap(at(fx, fy), speed, dx, dy),
+                        rules::snap_scan(at(fx, fy), speed, dx, dy),
+                        "from ({fx},{fy}) speed {speed} to ({dx},{dy})"
+                    );
                 }
             }
         }
@@ -1452,4 +1516,113 @@ fn a_ruleset_is_named_as_on_the_command_line_and_found_by_that_name() {
     }
     assert_eq!(Ruleset::from_name(""), None);
     assert_eq!(Ruleset::from_name("Engine"), None);
+}
+
+#[test]
+fn classes_items_and_phases_have_the_references_names_in_its_order() {
+    // `CharacterClass`, `Item` and `GamePhaseType` of the reference (MechMania 28's engine):
+    // the names its JSON and logs carry, the index its declaration order.
+    let classes = [(K, "KNIGHT"), (W, "WIZARD"), (A, "ARCHER")];
+    for (i, (c, name)) in classes.into_iter().enumerate() {
+        assert_eq!((c.name(), usize::from(c.index())), (name, i));
+        assert_eq!(Class::from_name(name), Some(c));
+    }
+    assert_eq!(Class::ALL.map(Class::name), ["KNIGHT", "WIZARD", "ARCHER"]);
+    for other in ["", "knight", "Wizard", "NONE", "ARCHERS"] {
+        assert_eq!(Class::from_name(other), None, "{other:?}");
+    }
+    let items = [
+        "SHIELD",
+        "PROCRUSTEAN_IRON",
+        "HEAVY_BROADSWORD",
+        "MAGIC_STAFF",
+        "STEEL_TIPPED_ARROW",
+        "ANEMOI_WINGS",
+        "HUNTER_SCOPE",
+        "RALLY_BANNER",
+        "STRENGTH_POTION",
+        "SPEED_POTION",
+        "DEXTERITY_POTION",
+        "NONE",
+    ];
+    assert_eq!(Item::ALL.map(Item::name), items);
+    for (i, (item, name)) in Item::ALL.into_iter().zip(items).enumerate() {
+        assert_eq!(usize::from(item.index()), i);
+        assert_eq!(Item::from_name(name), Some(item));
+    }
+    for other in ["", "none", "Shield", "HUNTER SCOPE", "KNIGHT"] {
+        assert_eq!(Item::from_name(other), None, "{other:?}");
+    }
+    // The four phases of a turn in `GamePhaseType`'s order after the handshake (index 0).
+    let phases = [
+        (Phase::Use, "USE"),
+        (Phase::Move, "MOVE"),
+        (Phase::Attack, "ATTACK"),
+        (Phase::Buy, "BUY"),
+    ];
+    for (i, (p, name)) in phases.into_iter().enumerate() {
+        assert_eq!((p.name(), usize::from(p.index())), (name, i + 1));
+    }
+    assert_eq!((Phase::Class.name(), Phase::Class.index()), ("CLASS", 0));
+    // The phase before, within a turn: none before USE (nor before the handshake).
+    assert_eq!(Phase::Buy.previous(), Some(Phase::Attack));
+    assert_eq!(Phase::Attack.previous(), Some(Phase::Move));
+    assert_eq!(Phase::Move.previous(), Some(Phase::Use));
+    assert_eq!(Phase::Use.previous(), None);
+    assert_eq!(Phase::Class.previous(), None);
+}
+
+#[test]
+fn items_are_the_references_table() {
+    // The reference's `Item` enum: (stat set: max health, damage, speed, range; effect timer;
+    // price), its `affect` (the class a class item turns its user into), in declaration order.
+    let none = StatSet::new(0, 0, 0, 0);
+    let table = [
+        (Item::Shield, none, 1, 8, None),
+        (Item::ProcrusteanIron, none, -1, 8, None),
+        (Item::HeavyBroadsword, none, 0, 8, Some(K)),
+        (Item::MagicStaff, none, 0, 8, Some(W)),
+        (Item::SteelTippedArrow, none, 0, 8, Some(A)),
+        (Item::AnemoiWings, StatSet::new(0, 0, 1, 0), -1, 8, None),
+        (Item::HunterScope, StatSet::new(0, 0, 0, 1), -1, 8, None),
+        (Item::RallyBanner, StatSet::new(0, 2, 0, 0), -1, 8, None),
+        (Item::StrengthPotion, StatSet::new(0, 4, 0, 0), 1, 5, None),
+        (Item::SpeedPotion, StatSet::new(0, 0, 2, 0), 1, 5, None),
+        (Item::DexterityPotion, StatSet::new(0, 0, 0, 2), 1, 5, None),
+        (Item::None, none, -1, 100, None),
+    ];
+    assert_eq!(table.map(|t| t.0), Item::ALL);
+    for (item, bonus, timer, cost, class) in table {
+        assert_eq!(item.bonus(), bonus, "{item:?}");
+        assert_eq!(item.timer(), timer, "{item:?}");
+        assert_eq!(item.is_permanent(), timer == -1, "{item:?}");
+        assert_eq!(item.cost(Ruleset::Engine), cost, "{item:?}");
+        // As written: NONE free (the text has no price for it), class items 10.
+        let written = match item {
+            Item::None => 0,
+            Item::HeavyBroadsword | Item::MagicStaff | Item::SteelTippedArrow => 10,
+            _ => cost,
+        };
+        assert_eq!(item.cost(Ruleset::AsWritten), written, "{item:?}");
+        assert_eq!(item.class_change(), class, "{item:?}");
+    }
+    // In play: an Archer using a Magic Staff is a Wizard; a Knight drinking a Strength Potion
+    // hits for 6 + 4 this turn, killing a Knight at full health (9).
+    let mut g = engine([A, K, K, K]);
+    place(&mut g, &[(0, 4, 4), (1, 5, 5), (2, 5, 4)]);
+    g.players[0].item = Item::MagicStaff;
+    g.players[1].item = Item::StrengthPotion;
+    g.step(&[
+        Action::Use(true),
+        Action::Use(true),
+        Action::Pass,
+        Action::Pass,
+    ]);
+    assert_eq!(g.players[0].class, W);
+    assert_eq!(g.players[0].stats(), W.stats());
+    assert_eq!(g.players[1].stats().damage, 10);
+    g.step(&[mv(4, 4), mv(5, 5), mv(5, 4), Action::Pass]);
+    assert_eq!(g.players[2].health, 9);
+    g.step(&[hit(0), hit(2), hit(2), hit(3)]);
+    assert_eq!(g.players[2].health, 0, "9 - 10");
 }

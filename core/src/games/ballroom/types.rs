@@ -327,7 +327,8 @@ pub enum Phase {
 }
 
 impl Phase {
-    /// The reference's `GamePhaseType` name (`None` for the handshake, which has no phase message).
+    /// The reference's `GamePhaseType` name; `CLASS` for the handshake, which the reference
+    /// has no phase (nor phase message) for.
     pub const fn name(self) -> &'static str {
         match self {
             Phase::Class => "CLASS",

@@ -1363,3 +1363,191 @@ fn buildings_are_named_as_in_the_servers_json() {
         assert_eq!(b.name(), name);
     }
 }
+
+// ---- The full run resumed (2026-12-07): the misses of colorfight (docs/reliability.md) ----
+
+#[test]
+fn random_draws_its_build_coin_only_when_it_could_build() {
+    // `random` draws from its own seeded stream (`Rng::stream(seed, "colorfight/random")`): a
+    // coin (1 in 4) to build a base, only when one could be built now, then which of the cells
+    // it may attack (uniformly, in cell order). Its base at (0,0) and (1,0): it may attack
+    // both and their three neighbours.
+    let mut g = conquest(&[(0, 0, 0), (1, 4, 4)], &[(0, 1, 0)]);
+    let by_index: std::vec::Vec<Action> = (0..g.cells().len())
+        .map(|i| {
+            let (x, y) = g.coords(i);
+            attack(x, y)
+        })
+        .filter(|a| g.plan(0, a).is_ok())
+        .collect();
+    assert_eq!(by_index.len(), 5);
+    let first_pick = |seed: u64| {
+        let mut rng = crate::rng::Rng::stream(seed, b"colorfight/random");
+        by_index[rng.index(by_index.len()).unwrap()]
+    };
+    let act = |g: &ColorFight, seed: u64| {
+        let mut bot = ColorFightBot::new("random", seed).unwrap();
+        crate::Bot::act(&mut bot, &g.view(0))
+    };
+    // Too poor to build (30 gold, a base costs 60): no coin, the first draw picks the cell.
+    assert!(!g.may_build(0));
+    for seed in 0..16 {
+        assert_eq!(act(&g, seed), first_pick(seed), "poor, seed {seed}");
+    }
+    // Rich enough but cooling down, or holding as many bases as allowed: the same.
+    g.players[0].gold = Num::const_from_int(BASE_COST as i64);
+    for (next_build, bases) in [(1, 1), (0, MAX_BASES)] {
+        g.players[0].next_build = next_build;
+        g.players[0].bases = bases;
+        assert!(!g.may_build(0));
+        for seed in 0..16 {
+            assert_eq!(act(&g, seed), first_pick(seed), "seed {seed}");
+        }
+    }
+    // It could build: the coin comes first; some seeds build, the others attack.
+    g.players[0].next_build = 0;
+    g.players[0].bases = 1;
+    assert!(g.may_build(0));
+    let builds = (0..32)
+        .map(|seed| act(&g, seed))
+        .filter(|a| matches!(a, Action::Build { .. }))
+        .count();
+    assert!((1..32).contains(&builds), "{builds} builds of 32");
+}
+
+#[test]
+fn the_strategist_builds_as_far_as_it_can_from_its_own_bases() {
+    // Its base at (0,0) and the row (1,0)..(4,0); the enemy's base at (4,4). (1,0), (2,0) and
+    // (3,0) have two own neighbours each, (4,0) one: among the three, the farthest from its
+    // base, (3,0) (3 away), not the nearest to the enemy's base or the first in cell order.
+    let mut g = conquest(
+        &[(0, 0, 0), (1, 4, 4)],
+        &[(0, 1, 0), (0, 2, 0), (0, 3, 0), (0, 4, 0)],
+    );
+    g.players[0].gold = Num::const_from_int(BASE_COST as i64);
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), build(3, 0));
+    // A second base of its own at (4,0): (1,0) and (3,0) are now 1 from a base, (2,0) 2.
+    let i = g.index(4, 0).unwrap();
+    g.cells[i].building = Building::Base;
+    g.players[0].bases = 2;
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), build(2, 0));
+}
+
+#[test]
+fn the_strategist_values_energy_cells_while_its_energy_is_below_80() {
+    // Its base at (0,0), with (1,0), (0,1) and (2,1): the neutral (1,1) has three own
+    // neighbours, the neutral energy cell (3,1) one, so (3,1) takes about twice as long
+    // (surround factor 1 against 1/2). Energy below 80: an energy cell is worth 20, over a plain
+    // cell's 3, worth the time: (3,1). From 80 on it is worth 4: (1,1), the quicker.
+    let mut g = conquest(&[(0, 0, 0), (1, 4, 4)], &[(0, 1, 0), (0, 0, 1), (0, 2, 1)]);
+    let e = g.index(3, 1).unwrap();
+    g.cells[e].kind = Kind::Energy;
+    let ticks = |g: &ColorFight, x, y| match g.plan(0, &attack(x, y)) {
+        Ok(Plan::Attack { ticks, .. }) => ticks,
+        other => panic!("({x},{y}): {other:?}"),
+    };
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    for (energy, want) in [
+        (0, attack(3, 1)),
+        (79, attack(3, 1)),
+        (80, attack(1, 1)),
+        (100, attack(1, 1)),
+    ] {
+        g.players[0].energy = Num::const_from_int(energy);
+        let (plain, energy_cell) = (ticks(&g, 1, 1), ticks(&g, 3, 1));
+        assert!(
+            (2 * plain - 1..=2 * plain).contains(&energy_cell),
+            "{plain} {energy_cell}"
+        );
+        assert_eq!(
+            crate::Bot::act(&mut bot, &g.view(0)),
+            want,
+            "energy {energy}"
+        );
+    }
+}
+
+#[test]
+fn the_strategist_defends_a_threatened_base_once_its_defence_has_decayed() {
+    // Its base at (0,0), the enemy's cell (1,0) beside it (the enemy's base at (2,0)), tick
+    // 1,000. A base of its own with an enemy beside it is worth 60 once taken more than 450
+    // ticks ago (the time its defence takes to decay): the strategist attacks its own base to
+    // defend it. Taken 450 ticks ago, or a plain cell of its own: worth nothing, it attacks
+    // elsewhere: the neutral (0,1), as much worth as the enemy's cell and quicker to take.
+    let mut g = conquest(&[(0, 0, 0), (1, 2, 0)], &[(1, 1, 0)]);
+    g.tick = 1_000;
+    let ticks = |g: &ColorFight, x, y| match g.plan(0, &attack(x, y)) {
+        Ok(Plan::Attack { ticks, .. }) => ticks,
+        other => panic!("({x},{y}): {other:?}"),
+    };
+    assert!(ticks(&g, 0, 1) < ticks(&g, 1, 0));
+    let home = g.index(0, 0).unwrap();
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    for (age, want) in [
+        (451, attack(0, 0)),
+        (450, attack(0, 1)),
+        (1_000, attack(0, 0)),
+    ] {
+        g.cells[home].taken_at = 1_000 - age;
+        assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), want, "age {age}");
+    }
+    g.cells[home].building = Building::None;
+    g.players[0].bases = 0;
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), attack(0, 1));
+}
+
+#[test]
+fn the_strategist_passes_rather_than_attack_a_cell_worth_nothing() {
+    // A 2 x 2 grid all its own, its base at (0,0) and no enemy beside it: it may attack each
+    // of its cells, none worth anything. It passes.
+    let g = staged(
+        (Variant::Conquest, 2, 2, 2),
+        &[(0, 0, 0)],
+        &[(0, 1, 0), (0, 0, 1), (0, 1, 1)],
+    );
+    assert!(g.plan(0, &attack(1, 1)).is_ok());
+    let mut bot = ColorFightBot::new("strategist", 0).unwrap();
+    assert_eq!(crate::Bot::act(&mut bot, &g.view(0)), Action::Pass);
+}
+
+#[test]
+fn kinds_are_named_as_in_the_servers_json() {
+    for (k, name) in [
+        (Kind::Normal, "normal"),
+        (Kind::Gold, "gold"),
+        (Kind::Energy, "energy"),
+    ] {
+        assert_eq!(k.name(), name);
+    }
+}
+
+#[test]
+fn a_cell_tells_its_owners_and_attackers_seat_and_a_player_its_target() {
+    // Tags are seat + 1, 0 for nobody.
+    for (tag, seat) in [(0u8, None), (1, Some(0)), (3, Some(2)), (8, Some(7))] {
+        let c = Cell {
+            owner: tag,
+            attacker: tag,
+            ..Cell::EMPTY
+        };
+        assert_eq!(
+            (c.owner_seat(), c.attacker_seat()),
+            (seat, seat),
+            "tag {tag}"
+        );
+    }
+    // Player 0 attacks (3,2), cell 13 of a 5 x 5 grid: the cell shows it, the player too.
+    let mut g = conquest(&[(0, 2, 2), (1, 4, 4)], &[]);
+    let target = g.index(3, 2).unwrap();
+    assert_eq!(target, 13);
+    assert_eq!(g.player(0).unwrap().attacking(), None, "idle");
+    g.step(&[attack(3, 2), A]);
+    assert_eq!(g.player(0).unwrap().attacking(), Some(target));
+    assert_eq!(g.cell(target).unwrap().attacker_seat(), Some(0));
+    // Defeated, its attack is cancelled: the cell is no longer attacked.
+    g.defeat(0);
+    assert_eq!(g.player(0).unwrap().attacking(), None);
+    let c = g.cell(target).unwrap();
+    assert_eq!((c.attacker_seat(), c.done_at), (None, 0));
+}
