@@ -113,10 +113,12 @@ fn hit(game: &Ballroom, attacker: Seat, target: Seat) -> i32 {
 }
 
 /// A buy that never triggers the engine's "NONE costs 100": something cheap instead of NONE
-/// when on spawn with 100 gold or more.
+/// when on spawn with 100 gold or more. As written, NONE is free (and keeps the held item):
+/// always NONE.
 fn safe_pass_buy(game: &Ballroom, seat: Seat) -> Action {
+    let none = Item::None.cost(game.ruleset());
     match game.player(seat) {
-        Some(p) if p.pos == Pos::spawn(seat) && p.gold >= Item::None.cost(game.ruleset()) => {
+        Some(p) if none > 0 && p.pos == Pos::spawn(seat) && p.gold >= none => {
             Action::Buy(Item::StrengthPotion)
         }
         _ => Action::Buy(Item::None),
@@ -448,6 +450,47 @@ mod tests {
                 holder_act(&g, 0, Phase::Buy),
                 Action::Buy(want),
                 "{pos:?} with {gold}"
+            );
+        }
+    }
+
+    #[test]
+    fn as_written_the_bots_pass_for_free_on_their_spawn() {
+        // As written, buying NONE costs nothing and keeps the held item: on its spawn, with
+        // little gold or much, holding something or not, `holder` and `strong` (not shopping
+        // for its scope) buy NONE, which is never refused. (In the engine they would buy a
+        // Strength Potion with 100 gold there, refused below its 5.)
+        let params = Params {
+            ruleset: crate::games::ballroom::Ruleset::AsWritten,
+            ..Params::default()
+        };
+        let mut g = Ballroom::new(&params, 1).unwrap();
+        assert_eq!(Item::None.cost(g.ruleset()), 0);
+        g.players[0].pos = Pos::spawn(0);
+        for (gold, item) in [(0, Item::None), (4, Item::None), (150, Item::RallyBanner)] {
+            g.players[0].gold = gold;
+            g.players[0].item = item;
+            assert_eq!(
+                holder_act(&g, 0, Phase::Buy),
+                Action::Buy(Item::None),
+                "{gold}"
+            );
+            if item != Item::None {
+                assert_eq!(
+                    strong_act(&g, 0, Phase::Buy),
+                    Action::Buy(Item::None),
+                    "{gold}"
+                );
+            }
+        }
+        // Too poor for any item, `random` passes too.
+        g.players[0].gold = 4;
+        g.players[0].item = Item::None;
+        for seed in 0..8 {
+            let mut rng = Rng::stream(seed, b"random-buy");
+            assert_eq!(
+                random_act(&g, 0, Phase::Buy, &mut rng),
+                Action::Buy(Item::None)
             );
         }
     }
