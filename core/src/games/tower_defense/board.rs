@@ -1135,3 +1135,90 @@ impl<H: Hp> Board<H> {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::games::tower_defense::duel::RULES;
+
+    /// A board holding some of everything: invaders (one stunned), a tower of each kind at its
+    /// starting range and one turret and one stunner of longer range, ready or cooling down.
+    fn furnished() -> Board<u16> {
+        let mut b = Board::<u16>::EMPTY;
+        b.place(10, 20, 25, 1, 2, 0);
+        b.place(11, 5, 5, 0, 0, 3);
+        b.place(70, 9, 30, 0, 4, 0);
+        for (pos, kind) in [
+            (12, TowerKind::Turret),
+            (13, TowerKind::Stunner),
+            (14, TowerKind::Bomb),
+            (40, TowerKind::Turret),
+            (41, TowerKind::Stunner),
+        ] {
+            b.build(pos, kind, 50, &RULES);
+        }
+        b.upgrade(40, true, 75);
+        b.upgrade(40, true, 80);
+        b.upgrade(41, true, 85);
+        b.set_cooldown(12, 0);
+        b.set_cooldown(14, 0);
+        b.set_cooldown(41, 0);
+        b
+    }
+
+    #[test]
+    fn check_refuses_every_mask_and_empty_space_that_disagrees_with_the_arrays() {
+        // `check` is what the model tests lean on to say a board's masks are right: it must
+        // say so of a board built by the board's own operations, and refuse each mask with a
+        // bit more or less than the arrays hold, and an empty space that is not all zeros.
+        let b = furnished();
+        assert!(b.check());
+        type Corruption = (&'static str, fn(&mut Board<u16>));
+        let corruptions: [Corruption; 14] = [
+            ("occupied: an empty space", |b| {
+                b.occupied.put(bit(50), true)
+            }),
+            ("occupied: an invader left out", |b| {
+                b.occupied.put(bit(70), false)
+            }),
+            ("stunned: one more", |b| b.stunned.put(bit(10), true)),
+            ("stunned: the stunned one left out", |b| {
+                b.stunned.put(bit(11), false)
+            }),
+            ("towers: an empty space", |b| b.towers.put(bit(60), true)),
+            ("towers: a tower left out", |b| b.towers.put(bit(40), false)),
+            ("ready: a cooling tower", |b| b.ready.put(bit(13), true)),
+            ("ready: a ready tower left out", |b| {
+                b.ready.put(bit(12), false)
+            }),
+            ("turret1: the range-3 turret", |b| {
+                b.turret1.put(bit(40), true)
+            }),
+            ("stunner0: the range-1 stunner", |b| {
+                b.stunner0.put(bit(41), true)
+            }),
+            ("bombs: a bomb left out", |b| b.bombs.put(bit(14), false)),
+            ("an empty space's invader record", |b| b.inv[60].defense = 3),
+            ("an empty space's range", |b| b.range[61] = 1),
+            ("an empty space's power and cooldown", |b| {
+                b.power[62] = 2;
+                b.cooldown[63] = 4;
+            }),
+        ];
+        for (what, corrupt) in corruptions {
+            let mut c = b;
+            corrupt(&mut c);
+            assert!(!c.check(), "{what}");
+        }
+        // An empty space's power alone, and its cooldown alone.
+        for space in [0, 99] {
+            let mut c = b;
+            c.power[space] = 1;
+            assert!(!c.check(), "power on {space}");
+            let mut c = b;
+            c.cooldown[space] = 1;
+            assert!(!c.check(), "cooldown on {space}");
+        }
+    }
+}
