@@ -193,7 +193,10 @@ fn value_groups(g: &MammutView<'_>, pool: TileSet, seat: Seat) -> [TileSet; GROU
 }
 
 /// The knapsack over the groups: the best worth of every take size (from `start` tiles already
-/// taken), and per group and size how many of its tiles that best take holds.
+/// taken), and per group and size how many of its tiles that best take holds. Of takes of one
+/// size and equal worth it keeps the first found, the one with the most tiles of the last group,
+/// then of the one before, and so on: a take that can hold a worthless tile instead of a Fire
+/// (say) holds the worthless one, so the same take is planned whatever order equal worths come in.
 fn knapsack(
     groups: &[TileSet; GROUPS],
     start: usize,
@@ -814,5 +817,139 @@ mod tests {
         let a = RandomBot::new(5).act(&g.view(seat));
         assert_eq!(a, RandomBot::new(5).act(&g.view(seat)));
         assert!(g.legal(seat, &a).is_ok());
+    }
+
+    #[test]
+    fn of_takes_of_one_size_and_equal_worth_the_plan_holds_the_later_groups_tiles() {
+        // `cautious` weighs the best take of every size up to 12; where two takes of a size are
+        // worth the same, the plan holds the tiles of the later groups (the rest, new animals,
+        // Axe, Ivory, Fur, Meat, Fire: `value_groups`' order). So no tile of the take can be
+        // swapped for one of a later group left in the middle at the same worth. Checked on
+        // every size of the states of random games, where such ties are common.
+        let mut ties = 0;
+        for seed in 0..3 {
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots: [MammutBot; PLAYERS] =
+                core::array::from_fn(|s| MammutBot::by_name("random", seed + s as u64).unwrap());
+            for _ in 0..24 {
+                let Some(seat) = g.mover() else { break };
+                let v = g.view(seat);
+                let t = Table::of(&v);
+                let pool = t.middle.without(v.tie_tile());
+                let groups = value_groups(&v, pool, seat);
+                let group_of = |tile: u8| groups.iter().position(|m| m.contains(tile));
+                let takes = best_takes(&v, &t, seat);
+                for c in takes.iter().take(CAUTIOUS_MAX_TAKE + 1).flatten() {
+                    let Action::Take(set) = c.action else {
+                        panic!("not a take")
+                    };
+                    for out in set.and(pool).iter() {
+                        for into in pool.minus(set).iter() {
+                            if group_of(into) <= group_of(out) {
+                                continue;
+                            }
+                            let swapped = Action::Take(set.without(out).with(into));
+                            let w = worth(&v, &t.after(seat, swapped), seat);
+                            assert!(w < c.value, "seed {seed}: {out} for {into} in {set:?}");
+                        }
+                    }
+                    // Some take of that size is worth as much but holds earlier groups' tiles
+                    // instead: count those, to show ties are met.
+                    for out in set.and(pool).iter() {
+                        for into in pool.minus(set).iter() {
+                            if group_of(into) < group_of(out) {
+                                let swapped = Action::Take(set.without(out).with(into));
+                                let w = worth(&v, &t.after(seat, swapped), seat);
+                                ties += usize::from(w == c.value);
+                            }
+                        }
+                    }
+                }
+                step_with_bots(&mut g, &mut bots);
+            }
+        }
+        assert!(ties > 100, "{ties} ties met");
+    }
+
+    #[test]
+    fn best_takes_and_steals_are_the_best_of_every_take_and_steal_tried_one_by_one() {
+        // On the states of random games whose middle holds at most 11 tiles, every take is
+        // tried: the best take of each size is worth the most any take of that size is worth,
+        // and holds the tie-breaker tile only if no take of that size without it is worth as
+        // much. Every steal is tried too: the best steal from a victim puts back the tile that
+        // leaves the most (the lowest id of equals), and the best steal is the best from the
+        // victims holding 2 tiles or more (1 or more once the middle is empty), the first seat
+        // of equals.
+        let (mut states, mut tie_kept_out, mut steals) = (0, 0, 0);
+        for seed in 0..10 {
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots: [MammutBot; PLAYERS] =
+                core::array::from_fn(|s| MammutBot::by_name("random", seed + s as u64).unwrap());
+            while let Some(seat) = g.mover() {
+                let v = g.view(seat);
+                let t = Table::of(&v);
+                let tie = v.tie_tile();
+                let tiles: heapless::Vec<u8, 32> = t.middle.iter().collect();
+                if tiles.len() <= 11 {
+                    states += 1;
+                    // best[with the tie tile][size]
+                    let mut best = [[None::<i32>; SIZES]; 2];
+                    for mask in 1u32..1 << tiles.len() {
+                        let set = tiles
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| mask >> i & 1 != 0)
+                            .fold(TileSet::EMPTY, |s, (_, &tile)| s.with(tile));
+                        let w = worth(&v, &t.after(seat, Action::Take(set)), seat);
+                        let slot = &mut best[usize::from(set.contains(tie))][set.len()];
+                        *slot = Some(slot.map_or(w, |b: i32| b.max(w)));
+                    }
+                    let takes = best_takes(&v, &t, seat);
+                    for k in 1..=tiles.len() {
+                        let c = takes[k].unwrap();
+                        let Action::Take(set) = c.action else {
+                            panic!("not a take")
+                        };
+                        let (without, with) = (best[0][k], best[1][k]);
+                        assert_eq!(Some(c.value), without.max(with), "seed {seed}, size {k}");
+                        let tie_wins = with > without;
+                        assert_eq!(set.contains(tie), tie_wins, "seed {seed}, size {k}");
+                        tie_kept_out += usize::from(with.is_some() && with == without);
+                    }
+                }
+                let min = if t.middle.is_empty() { 1 } else { 2 };
+                let mut candidates: heapless::Vec<Choice, PLAYERS> = heapless::Vec::new();
+                for victim in (0..PLAYERS).filter(|&q| q != seat) {
+                    let every: heapless::Vec<Choice, 32> = t
+                        .hand(victim)
+                        .iter()
+                        .map(|put_back| {
+                            let action = Action::Steal {
+                                victim: victim as u8,
+                                put_back,
+                            };
+                            let value = worth(&v, &t.after(seat, action), seat);
+                            Choice { action, value }
+                        })
+                        .collect();
+                    let most = every.iter().map(|c| c.value).max();
+                    let best = every.iter().copied().find(|c| Some(c.value) == most);
+                    assert_eq!(best_steal_from(&v, &t, seat, victim), best);
+                    steals +=
+                        usize::from(every.len() > 1 && every.iter().any(|c| Some(c.value) != most));
+                    if t.hand(victim).len() >= min {
+                        candidates.extend(best);
+                    }
+                }
+                let most = candidates.iter().map(|c| c.value).max();
+                let best_of_all = candidates.iter().copied().find(|c| Some(c.value) == most);
+                assert_eq!(best_steal(&v, &t, seat), best_of_all, "seed {seed}");
+                step_with_bots(&mut g, &mut bots);
+            }
+        }
+        assert!(
+            states > 50 && tie_kept_out > 20 && steals > 100,
+            "{states} states, {tie_kept_out} ties kept out, {steals} steals whose put-back matters"
+        );
     }
 }
