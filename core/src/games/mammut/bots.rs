@@ -552,9 +552,11 @@ impl Bot<Mammut> for MammutBot {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
+    extern crate std;
     use super::*;
     use crate::game::{step_with_bots, Game};
     use crate::games::mammut::Params;
+    use std::vec::Vec;
 
     #[test]
     fn animals_are_worth_4_each_before_the_last_round_then_the_bonus_step() {
@@ -951,5 +953,151 @@ mod tests {
             states > 50 && tie_kept_out > 20 && steals > 100,
             "{states} states, {tie_kept_out} ties kept out, {steals} steals whose put-back matters"
         );
+    }
+
+    /// The first player after `seat` clockwise, in the round and empty-handed, whom greedy play
+    /// would make steal `seat`'s hand of 2 tiles or more (its best steal of that hand worth more
+    /// than its best take), and that steal: `thief`'s definition, written plainly.
+    fn thief_plainly(v: &MammutView<'_>, t: &Table, seat: Seat) -> Option<(Seat, Choice)> {
+        if t.hand(seat).len() < 2 {
+            return None;
+        }
+        let clockwise = super::super::scoring::order_from(v.ids(), seat, true);
+        clockwise[1..].iter().map(|&q| q as Seat).find_map(|q| {
+            if v.is_removed(q) || !t.hand(q).is_empty() {
+                return None;
+            }
+            let steal = best_steal_from(v, t, q, seat)?;
+            let take = best_take(v, t, q).map(|c| c.value);
+            take.is_none_or(|take| steal.value > take)
+                .then_some((q, steal))
+        })
+    }
+
+    /// `cautious` as the module's docs say it, written plainly: greedy when nobody else waits to
+    /// act; else, of the best takes of 1 to 12 tiles and the best steal from each player holding
+    /// 2 tiles or more, the first of the highest expected value, where a choice after which a
+    /// thief would steal is worth what greedy play gets back once robbed, at most its own value.
+    fn cautious_plainly(v: &MammutView<'_>, seat: Seat) -> Action {
+        let t = Table::of(v);
+        let greedy = || greedy_choice(v, &t, seat).map_or(Action::Nothing, |c| c.action);
+        let others_wait =
+            (0..PLAYERS).any(|q| q != seat && !v.is_removed(q) && t.hand(q).is_empty());
+        if !others_wait {
+            return greedy();
+        }
+        let takes = best_takes(v, &t, seat);
+        let mut candidates: Vec<Choice> = takes[1..=CAUTIOUS_MAX_TAKE]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        for victim in (0..PLAYERS).filter(|&q| q != seat && t.hand(q).len() >= 2) {
+            candidates.extend(best_steal_from(v, &t, seat, victim));
+        }
+        let expected = |c: &Choice| {
+            let after = t.after(seat, c.action);
+            match thief_plainly(v, &after, seat) {
+                None => c.value,
+                Some((q, steal)) => greedy_choice(v, &after.after(q, steal.action), seat)
+                    .map_or(i32::MIN, |back| back.value.min(c.value)),
+            }
+        };
+        let most = candidates.iter().map(expected).max();
+        candidates
+            .iter()
+            .find(|c| Some(expected(c)) == most)
+            .map_or_else(greedy, |c| c.action)
+    }
+
+    #[test]
+    fn cautious_plays_as_its_definition_says_at_every_state_of_random_and_cautious_games() {
+        // Every state of games of cautious, greedy and random players: `thief` for every seat
+        // (hands of 0 and 1 tile included), `expected` for every take `cautious` weighs, and
+        // its action, against the definitions written plainly.
+        let (mut states, mut unlike_greedy, mut thieves, mut lone, mut big) = (0, 0, 0, 0, 0);
+        for seed in 0..4 {
+            let names = ["cautious", "random", "cautious", "greedy", "random"];
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots: [MammutBot; PLAYERS] =
+                core::array::from_fn(|s| MammutBot::by_name(names[s], seed + s as u64).unwrap());
+            while let Some(seat) = g.mover() {
+                let v = g.view(seat);
+                let t = Table::of(&v);
+                states += 1;
+                for s in 0..PLAYERS {
+                    let found = thief(&v, &t, s);
+                    assert_eq!(found, thief_plainly(&v, &t, s), "seed {seed}, seat {s}");
+                    thieves += usize::from(found.is_some());
+                }
+                for c in best_takes(&v, &t, seat)
+                    .iter()
+                    .take(CAUTIOUS_MAX_TAKE + 1)
+                    .flatten()
+                {
+                    let after = t.after(seat, c.action);
+                    let want = match thief_plainly(&v, &after, seat) {
+                        None => c.value,
+                        Some((q, steal)) => greedy_choice(&v, &after.after(q, steal.action), seat)
+                            .map_or(i32::MIN, |back| back.value.min(c.value)),
+                    };
+                    assert_eq!(expected(&v, &t, seat, *c), want, "seed {seed}");
+                }
+                let action = CautiousBot.act(&v);
+                assert_eq!(
+                    action,
+                    cautious_plainly(&v, seat),
+                    "seed {seed}, seat {seat}"
+                );
+                let greedy = GreedyBot.act(&v);
+                unlike_greedy += usize::from(action != greedy);
+                if !(0..PLAYERS).any(|q| q != seat && v.waits(q)) {
+                    lone += 1;
+                }
+                if let Action::Take(set) = action {
+                    big += usize::from(set.len() >= CAUTIOUS_MAX_TAKE - 1);
+                }
+                step_with_bots(&mut g, &mut bots);
+            }
+        }
+        assert!(
+            states > 100 && unlike_greedy > 10 && thieves > 10 && lone > 10 && big > 0,
+            "{states} states: {unlike_greedy} unlike greedy, {thieves} thieves, {lone} last to act, {big} takes of 11 or 12"
+        );
+    }
+
+    #[test]
+    fn cautious_never_steals_a_single_tile_while_the_middle_holds_one() {
+        // The module's docs: a hand of one tile is never worth stealing, and a steal of one tile
+        // is only considered when there is nothing to take. On a table made for it (ids 1 to 5
+        // in seat order, the tiles named in the rules file's order, most of them set aside):
+        // seat 1 holds the only Meat (tile 2, Opossum|Meat, Meat up), the middle six Mystery
+        // tiles. Seat 0, first in the tie order, would be first in Meat (8) instead of second
+        // (5) by stealing that Meat, and gains nothing by taking a Mystery tile; players wait
+        // after it. It takes.
+        let mut g = Mammut::new(&Params, 1).unwrap();
+        g.ids = [1, 2, 3, 4, 5];
+        g.deal = crate::games::mammut::Deal::identity(1 << 2);
+        g.first = 0;
+        g.mover = 0;
+        g.hands = [TileSet::EMPTY; PLAYERS];
+        g.hands[1] = TileSet::only(2);
+        g.middle = (8..=13).fold(TileSet::EMPTY, |m, tile| m.with(tile));
+        assert_eq!(g.visible(2), Some(Side::Meat));
+        let v = g.view(0);
+        let t = Table::of(&v);
+        let steal = Action::Steal {
+            victim: 1,
+            put_back: 2,
+        };
+        assert_eq!(g.legal(0, &steal), Ok(()));
+        let mystery = Action::Take(TileSet::only(8));
+        assert_eq!(
+            worth(&v, &t.after(0, steal), 0),
+            worth(&v, &t.after(0, mystery), 0) + 3
+        );
+        for action in [CautiousBot.act(&v), GreedyBot.act(&v)] {
+            assert!(matches!(action, Action::Take(_)), "{action:?}");
+        }
     }
 }
