@@ -994,9 +994,12 @@ fn every_view_reads_back_the_table_as_the_game_shows_it() {
     g.animals = [0b1, 0, 0b110, 0b1000000, 0];
     gives(&mut g, &[(2, Side::Meat, 2), (4, Side::Bat, 1)]);
     g.mover = id(3) as u8;
+    assert!(!g.view(id(3)).has_strike(), "no refusal yet");
     assert!(act(&mut g, Action::Nothing), "id 3 refused once");
+    assert!(g.view(id(3)).has_strike());
     assert!(act(&mut g, Action::Nothing), "then removed");
     assert_eq!(g.mover(), Some(id(5)));
+    assert!(!g.view(id(5)).has_strike(), "a new turn, no strike");
     assert!(act(&mut g, Action::Nothing), "id 5 refused once: a strike");
     let ids = [1, 2, 3, 4, 5];
     for viewer in 0..PLAYERS {
@@ -1074,4 +1077,47 @@ fn a_view_shows_each_side_as_it_lies_and_nothing_of_a_mystery_tiles_other_side()
         }
     }
     assert!(mysteries > 24, "{mysteries} Mystery ids seen");
+}
+
+#[test]
+fn positions_say_where_each_seat_stands_in_a_tie_order() {
+    // The inverse of the order: seat 3 first, then 0, 4, 1, 2.
+    assert_eq!(positions(&[3, 0, 4, 1, 2]), [1, 3, 4, 0, 2]);
+    assert_eq!(positions(&[0, 1, 2, 3, 4]), [0, 1, 2, 3, 4]);
+    // Every tie order of a table, clockwise and counter-clockwise from each seat.
+    let ids = [2, 5, 3, 1, 4];
+    for start in 0..PLAYERS {
+        for clockwise in [true, false] {
+            let order = order_from(&ids, start, clockwise);
+            let pos = positions(&order);
+            for (i, &seat) in order.iter().enumerate() {
+                assert_eq!(pos[seat as usize] as usize, i);
+            }
+        }
+    }
+}
+
+#[test]
+fn revealing_turns_the_tiles_showing_mystery_and_leaves_every_other_side() {
+    // Scoring turns every Mystery tile that shows "Mystery"; a Mystery tile that already shows
+    // its other side (the round's random faces turn about half of them) keeps it, and so does
+    // every other tile. Tiles 8..=13 are the Mystery tiles of the rules file's list.
+    let faces = (1 << 8) | (1 << 11) | (1 << 20) | (1 << 31);
+    let deal = Deal::identity(faces);
+    assert_eq!(deal.visible(8), Some(Side::Fire), "already turned");
+    assert_eq!(deal.visible(9), Some(Side::Mystery));
+    let turned = deal.revealed();
+    for id in 0..TILE_COUNT as u8 {
+        let sides = TILES[id as usize];
+        let want = if sides[0] == Side::Mystery {
+            sides[1]
+        } else {
+            deal.visible(id).unwrap()
+        };
+        assert_eq!(turned.visible(id), Some(want), "id {id}");
+    }
+    assert_eq!(turned.kinds(), deal.kinds());
+    assert_eq!(turned.mystery(), deal.mystery());
+    // Turning twice changes nothing more.
+    assert_eq!(turned.revealed(), turned);
 }
