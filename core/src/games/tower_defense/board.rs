@@ -1139,6 +1139,7 @@ impl<H: Hp> Board<H> {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
+    extern crate std;
     use super::*;
     use crate::games::tower_defense::duel::RULES;
 
@@ -1219,6 +1220,71 @@ mod tests {
             let mut c = b;
             c.cooldown[space] = 1;
             assert!(!c.check(), "cooldown on {space}");
+        }
+    }
+
+    #[test]
+    fn each_space_says_whether_it_holds_an_invader_or_a_tower_and_none_off_the_path_does() {
+        // Invaders and towers at both ends of the path and on both sides of the masks' word
+        // boundary (63, 64): each space answers for itself, and no space off the path holds
+        // anything (100 up; beyond the masks' 128 bits a space's bit would alias one on the
+        // path: 128 is 0's, 192 is 64's, 227 is 99's).
+        let mut b = Board::<u16>::EMPTY;
+        let invaders = [0, 5, 63, 64, 99];
+        let towers = [1, 62, 64, 98, 99];
+        for pos in invaders {
+            b.place(pos, 7, 9, 1, 2, 0);
+        }
+        for pos in towers {
+            b.build(pos, TowerKind::Bomb, 50, &RULES);
+        }
+        assert!(b.check());
+        for pos in 0..SPACES {
+            assert_eq!(b.has_invader(pos), invaders.contains(&pos), "invader {pos}");
+            assert_eq!(b.has_tower(pos), towers.contains(&pos), "tower {pos}");
+            assert_eq!(b.invader(pos).is_some(), invaders.contains(&pos));
+            assert_eq!(b.tower(pos, &RULES).is_some(), towers.contains(&pos));
+        }
+        let mask = |spaces: &[usize]| spaces.iter().fold(0u128, |m, &p| m | 1 << p);
+        assert_eq!(b.invader_mask(), mask(&invaders));
+        assert_eq!(b.tower_mask(), mask(&towers));
+        for pos in [100, 101, 127, 128, 129, 192, 227, usize::MAX] {
+            assert!(!b.has_invader(pos), "invader {pos}");
+            assert!(!b.has_tower(pos), "tower {pos}");
+            assert_eq!(b.invader(pos), None);
+            assert_eq!(b.tower(pos, &RULES), None);
+        }
+        assert_eq!(
+            b.invader(64),
+            Some(InvaderView {
+                pos: 64,
+                hp: 7,
+                maxhp: 9,
+                defense: 1,
+                stun_res: 2,
+                stun_time: 0,
+            })
+        );
+    }
+
+    #[test]
+    fn dilate_reaches_every_space_within_r_of_the_mask_for_any_range() {
+        // The spaces within `r` of a bit of the mask, on the path: for every range a tower can
+        // reach up to, a u16's largest included (a Siege defender buys a range upgrade for 10
+        // gold), against the plain definition. Ranges from 255 up once shifted a u128 by 128
+        // (a panic where overflow is checked) in the doubling loop.
+        let masks = [bit(0), bit(99), bit(50), bit(3) | bit(64) | bit(97), PATH];
+        let mut ranges: std::vec::Vec<u16> = (0..=300).collect();
+        ranges.extend([1000, 32767, u16::MAX]);
+        for m in masks {
+            for &r in &ranges {
+                let plain = (0..SPACES)
+                    .filter(|&s| {
+                        (0..SPACES).any(|p| m >> p & 1 != 0 && p.abs_diff(s) <= r as usize)
+                    })
+                    .fold(0u128, |acc, s| acc | bit(s));
+                assert_eq!(dilate(m, r), plain, "mask {m:x}, range {r}");
+            }
         }
     }
 }
