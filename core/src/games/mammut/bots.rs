@@ -193,7 +193,10 @@ fn value_groups(g: &MammutView<'_>, pool: TileSet, seat: Seat) -> [TileSet; GROU
 }
 
 /// The knapsack over the groups: the best worth of every take size (from `start` tiles already
-/// taken), and per group and size how many of its tiles that best take holds.
+/// taken), and per group and size how many of its tiles that best take holds. Of takes of one
+/// size and equal worth it keeps the first found, the one with the most tiles of the last group,
+/// then of the one before, and so on: a take that can hold a worthless tile instead of a Fire
+/// (say) holds the worthless one, so the same take is planned whatever order equal worths come in.
 fn knapsack(
     groups: &[TileSet; GROUPS],
     start: usize,
@@ -549,9 +552,11 @@ impl Bot<Mammut> for MammutBot {
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::panic)]
 mod tests {
+    extern crate std;
     use super::*;
     use crate::game::{step_with_bots, Game};
     use crate::games::mammut::Params;
+    use std::vec::Vec;
 
     #[test]
     fn animals_are_worth_4_each_before_the_last_round_then_the_bonus_step() {
@@ -814,5 +819,285 @@ mod tests {
         let a = RandomBot::new(5).act(&g.view(seat));
         assert_eq!(a, RandomBot::new(5).act(&g.view(seat)));
         assert!(g.legal(seat, &a).is_ok());
+    }
+
+    #[test]
+    fn of_takes_of_one_size_and_equal_worth_the_plan_holds_the_later_groups_tiles() {
+        // `cautious` weighs the best take of every size up to 12; where two takes of a size are
+        // worth the same, the plan holds the tiles of the later groups (the rest, new animals,
+        // Axe, Ivory, Fur, Meat, Fire: `value_groups`' order). So no tile of the take can be
+        // swapped for one of a later group left in the middle at the same worth. Checked on
+        // every size of the states of random games, where such ties are common.
+        let mut ties = 0;
+        for seed in 0..3 {
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots: [MammutBot; PLAYERS] =
+                core::array::from_fn(|s| MammutBot::by_name("random", seed + s as u64).unwrap());
+            for _ in 0..24 {
+                let Some(seat) = g.mover() else { break };
+                let v = g.view(seat);
+                let t = Table::of(&v);
+                let pool = t.middle.without(v.tie_tile());
+                let groups = value_groups(&v, pool, seat);
+                let group_of = |tile: u8| groups.iter().position(|m| m.contains(tile));
+                let takes = best_takes(&v, &t, seat);
+                for c in takes.iter().take(CAUTIOUS_MAX_TAKE + 1).flatten() {
+                    let Action::Take(set) = c.action else {
+                        panic!("not a take")
+                    };
+                    for out in set.and(pool).iter() {
+                        for into in pool.minus(set).iter() {
+                            if group_of(into) <= group_of(out) {
+                                continue;
+                            }
+                            let swapped = Action::Take(set.without(out).with(into));
+                            let w = worth(&v, &t.after(seat, swapped), seat);
+                            assert!(w < c.value, "seed {seed}: {out} for {into} in {set:?}");
+                        }
+                    }
+                    // Some take of that size is worth as much but holds earlier groups' tiles
+                    // instead: count those, to show ties are met.
+                    for out in set.and(pool).iter() {
+                        for into in pool.minus(set).iter() {
+                            if group_of(into) < group_of(out) {
+                                let swapped = Action::Take(set.without(out).with(into));
+                                let w = worth(&v, &t.after(seat, swapped), seat);
+                                ties += usize::from(w == c.value);
+                            }
+                        }
+                    }
+                }
+                step_with_bots(&mut g, &mut bots);
+            }
+        }
+        assert!(ties > 100, "{ties} ties met");
+    }
+
+    #[test]
+    fn best_takes_and_steals_are_the_best_of_every_take_and_steal_tried_one_by_one() {
+        // On the states of random games whose middle holds at most 11 tiles, every take is
+        // tried: the best take of each size is worth the most any take of that size is worth,
+        // and holds the tie-breaker tile only if no take of that size without it is worth as
+        // much. Every steal is tried too: the best steal from a victim puts back the tile that
+        // leaves the most (the lowest id of equals), and the best steal is the best from the
+        // victims holding 2 tiles or more (1 or more once the middle is empty), the first seat
+        // of equals.
+        let (mut states, mut tie_kept_out, mut steals) = (0, 0, 0);
+        for seed in 0..10 {
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots: [MammutBot; PLAYERS] =
+                core::array::from_fn(|s| MammutBot::by_name("random", seed + s as u64).unwrap());
+            while let Some(seat) = g.mover() {
+                let v = g.view(seat);
+                let t = Table::of(&v);
+                let tie = v.tie_tile();
+                let tiles: heapless::Vec<u8, 32> = t.middle.iter().collect();
+                if tiles.len() <= 11 {
+                    states += 1;
+                    // best[with the tie tile][size]
+                    let mut best = [[None::<i32>; SIZES]; 2];
+                    for mask in 1u32..1 << tiles.len() {
+                        let set = tiles
+                            .iter()
+                            .enumerate()
+                            .filter(|(i, _)| mask >> i & 1 != 0)
+                            .fold(TileSet::EMPTY, |s, (_, &tile)| s.with(tile));
+                        let w = worth(&v, &t.after(seat, Action::Take(set)), seat);
+                        let slot = &mut best[usize::from(set.contains(tie))][set.len()];
+                        *slot = Some(slot.map_or(w, |b: i32| b.max(w)));
+                    }
+                    let takes = best_takes(&v, &t, seat);
+                    for k in 1..=tiles.len() {
+                        let c = takes[k].unwrap();
+                        let Action::Take(set) = c.action else {
+                            panic!("not a take")
+                        };
+                        let (without, with) = (best[0][k], best[1][k]);
+                        assert_eq!(Some(c.value), without.max(with), "seed {seed}, size {k}");
+                        let tie_wins = with > without;
+                        assert_eq!(set.contains(tie), tie_wins, "seed {seed}, size {k}");
+                        tie_kept_out += usize::from(with.is_some() && with == without);
+                    }
+                }
+                let min = if t.middle.is_empty() { 1 } else { 2 };
+                let mut candidates: heapless::Vec<Choice, PLAYERS> = heapless::Vec::new();
+                for victim in (0..PLAYERS).filter(|&q| q != seat) {
+                    let every: heapless::Vec<Choice, 32> = t
+                        .hand(victim)
+                        .iter()
+                        .map(|put_back| {
+                            let action = Action::Steal {
+                                victim: victim as u8,
+                                put_back,
+                            };
+                            let value = worth(&v, &t.after(seat, action), seat);
+                            Choice { action, value }
+                        })
+                        .collect();
+                    let most = every.iter().map(|c| c.value).max();
+                    let best = every.iter().copied().find(|c| Some(c.value) == most);
+                    assert_eq!(best_steal_from(&v, &t, seat, victim), best);
+                    steals +=
+                        usize::from(every.len() > 1 && every.iter().any(|c| Some(c.value) != most));
+                    if t.hand(victim).len() >= min {
+                        candidates.extend(best);
+                    }
+                }
+                let most = candidates.iter().map(|c| c.value).max();
+                let best_of_all = candidates.iter().copied().find(|c| Some(c.value) == most);
+                assert_eq!(best_steal(&v, &t, seat), best_of_all, "seed {seed}");
+                step_with_bots(&mut g, &mut bots);
+            }
+        }
+        assert!(
+            states > 50 && tie_kept_out > 20 && steals > 100,
+            "{states} states, {tie_kept_out} ties kept out, {steals} steals whose put-back matters"
+        );
+    }
+
+    /// The first player after `seat` clockwise, in the round and empty-handed, whom greedy play
+    /// would make steal `seat`'s hand of 2 tiles or more (its best steal of that hand worth more
+    /// than its best take), and that steal: `thief`'s definition, written plainly.
+    fn thief_plainly(v: &MammutView<'_>, t: &Table, seat: Seat) -> Option<(Seat, Choice)> {
+        if t.hand(seat).len() < 2 {
+            return None;
+        }
+        let clockwise = super::super::scoring::order_from(v.ids(), seat, true);
+        clockwise[1..].iter().map(|&q| q as Seat).find_map(|q| {
+            if v.is_removed(q) || !t.hand(q).is_empty() {
+                return None;
+            }
+            let steal = best_steal_from(v, t, q, seat)?;
+            let take = best_take(v, t, q).map(|c| c.value);
+            take.is_none_or(|take| steal.value > take)
+                .then_some((q, steal))
+        })
+    }
+
+    /// `cautious` as the module's docs say it, written plainly: greedy when nobody else waits to
+    /// act; else, of the best takes of 1 to 12 tiles and the best steal from each player holding
+    /// 2 tiles or more, the first of the highest expected value, where a choice after which a
+    /// thief would steal is worth what greedy play gets back once robbed, at most its own value.
+    fn cautious_plainly(v: &MammutView<'_>, seat: Seat) -> Action {
+        let t = Table::of(v);
+        let greedy = || greedy_choice(v, &t, seat).map_or(Action::Nothing, |c| c.action);
+        let others_wait =
+            (0..PLAYERS).any(|q| q != seat && !v.is_removed(q) && t.hand(q).is_empty());
+        if !others_wait {
+            return greedy();
+        }
+        let takes = best_takes(v, &t, seat);
+        let mut candidates: Vec<Choice> = takes[1..=CAUTIOUS_MAX_TAKE]
+            .iter()
+            .flatten()
+            .copied()
+            .collect();
+        for victim in (0..PLAYERS).filter(|&q| q != seat && t.hand(q).len() >= 2) {
+            candidates.extend(best_steal_from(v, &t, seat, victim));
+        }
+        let expected = |c: &Choice| {
+            let after = t.after(seat, c.action);
+            match thief_plainly(v, &after, seat) {
+                None => c.value,
+                Some((q, steal)) => greedy_choice(v, &after.after(q, steal.action), seat)
+                    .map_or(i32::MIN, |back| back.value.min(c.value)),
+            }
+        };
+        let most = candidates.iter().map(expected).max();
+        candidates
+            .iter()
+            .find(|c| Some(expected(c)) == most)
+            .map_or_else(greedy, |c| c.action)
+    }
+
+    #[test]
+    fn cautious_plays_as_its_definition_says_at_every_state_of_random_and_cautious_games() {
+        // Every state of games of cautious, greedy and random players: `thief` for every seat
+        // (hands of 0 and 1 tile included), `expected` for every take `cautious` weighs, and
+        // its action, against the definitions written plainly.
+        let (mut states, mut unlike_greedy, mut thieves, mut lone, mut big) = (0, 0, 0, 0, 0);
+        for seed in 0..4 {
+            let names = ["cautious", "random", "cautious", "greedy", "random"];
+            let mut g = Mammut::new(&Params, seed).unwrap();
+            let mut bots: [MammutBot; PLAYERS] =
+                core::array::from_fn(|s| MammutBot::by_name(names[s], seed + s as u64).unwrap());
+            while let Some(seat) = g.mover() {
+                let v = g.view(seat);
+                let t = Table::of(&v);
+                states += 1;
+                for s in 0..PLAYERS {
+                    let found = thief(&v, &t, s);
+                    assert_eq!(found, thief_plainly(&v, &t, s), "seed {seed}, seat {s}");
+                    thieves += usize::from(found.is_some());
+                }
+                for c in best_takes(&v, &t, seat)
+                    .iter()
+                    .take(CAUTIOUS_MAX_TAKE + 1)
+                    .flatten()
+                {
+                    let after = t.after(seat, c.action);
+                    let want = match thief_plainly(&v, &after, seat) {
+                        None => c.value,
+                        Some((q, steal)) => greedy_choice(&v, &after.after(q, steal.action), seat)
+                            .map_or(i32::MIN, |back| back.value.min(c.value)),
+                    };
+                    assert_eq!(expected(&v, &t, seat, *c), want, "seed {seed}");
+                }
+                let action = CautiousBot.act(&v);
+                assert_eq!(
+                    action,
+                    cautious_plainly(&v, seat),
+                    "seed {seed}, seat {seat}"
+                );
+                let greedy = GreedyBot.act(&v);
+                unlike_greedy += usize::from(action != greedy);
+                if !(0..PLAYERS).any(|q| q != seat && v.waits(q)) {
+                    lone += 1;
+                }
+                if let Action::Take(set) = action {
+                    big += usize::from(set.len() >= CAUTIOUS_MAX_TAKE - 1);
+                }
+                step_with_bots(&mut g, &mut bots);
+            }
+        }
+        assert!(
+            states > 100 && unlike_greedy > 10 && thieves > 10 && lone > 10 && big > 0,
+            "{states} states: {unlike_greedy} unlike greedy, {thieves} thieves, {lone} last to act, {big} takes of 11 or 12"
+        );
+    }
+
+    #[test]
+    fn cautious_never_steals_a_single_tile_while_the_middle_holds_one() {
+        // The module's docs: a hand of one tile is never worth stealing, and a steal of one tile
+        // is only considered when there is nothing to take. On a table made for it (ids 1 to 5
+        // in seat order, the tiles named in the rules file's order, most of them set aside):
+        // seat 1 holds the only Meat (tile 2, Opossum|Meat, Meat up), the middle six Mystery
+        // tiles. Seat 0, first in the tie order, would be first in Meat (8) instead of second
+        // (5) by stealing that Meat, and gains nothing by taking a Mystery tile; players wait
+        // after it. It takes.
+        let mut g = Mammut::new(&Params, 1).unwrap();
+        g.ids = [1, 2, 3, 4, 5];
+        g.deal = crate::games::mammut::Deal::identity(1 << 2);
+        g.first = 0;
+        g.mover = 0;
+        g.hands = [TileSet::EMPTY; PLAYERS];
+        g.hands[1] = TileSet::only(2);
+        g.middle = (8..=13).fold(TileSet::EMPTY, |m, tile| m.with(tile));
+        assert_eq!(g.visible(2), Some(Side::Meat));
+        let v = g.view(0);
+        let t = Table::of(&v);
+        let steal = Action::Steal {
+            victim: 1,
+            put_back: 2,
+        };
+        assert_eq!(g.legal(0, &steal), Ok(()));
+        let mystery = Action::Take(TileSet::only(8));
+        assert_eq!(
+            worth(&v, &t.after(0, steal), 0),
+            worth(&v, &t.after(0, mystery), 0) + 3
+        );
+        for action in [CautiousBot.act(&v), GreedyBot.act(&v)] {
+            assert!(matches!(action, Action::Take(_)), "{action:?}");
+        }
     }
 }

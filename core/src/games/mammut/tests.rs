@@ -981,3 +981,143 @@ fn the_decision_ranks_by_points() {
         "ranked by points; a tie for first is a draw"
     );
 }
+
+#[test]
+fn every_view_reads_back_the_table_as_the_game_shows_it() {
+    // The protocol's JSON and the bots read the table through a seat's view: every reader answers
+    // what the game holds, set here to values no fresh game has (round 3, points, furs, animals,
+    // a removed seat, a strike), for every viewer alike.
+    let mut g = table();
+    g.round = 3;
+    g.points = [14, 0, 27, 3, 9];
+    g.furs = [2, 7, 0, 1, 4];
+    g.animals = [0b1, 0, 0b110, 0b1000000, 0];
+    gives(&mut g, &[(2, Side::Meat, 2), (4, Side::Bat, 1)]);
+    g.mover = id(3) as u8;
+    assert!(!g.view(id(3)).has_strike(), "no refusal yet");
+    assert!(act(&mut g, Action::Nothing), "id 3 refused once");
+    assert!(g.view(id(3)).has_strike());
+    assert!(act(&mut g, Action::Nothing), "then removed");
+    assert_eq!(g.mover(), Some(id(5)));
+    assert!(!g.view(id(5)).has_strike(), "a new turn, no strike");
+    assert!(act(&mut g, Action::Nothing), "id 5 refused once: a strike");
+    let ids = [1, 2, 3, 4, 5];
+    for viewer in 0..PLAYERS {
+        let v = g.view(viewer);
+        assert_eq!(v.seat(), viewer);
+        assert_eq!((v.turn(), v.is_over(), v.round()), (3, false, 3));
+        assert_eq!(v.ids(), &ids);
+        assert_eq!(v.points(), &[14, 0, 27, 3, 9]);
+        assert_eq!(v.furs(), &[2, 7, 0, 1, 4]);
+        assert_eq!(v.animals(), &[0b1, 0, 0b110, 0b1000000, 0]);
+        assert_eq!((v.first_player(), v.mover()), (0, Some(id(5))));
+        assert!(v.has_strike());
+        assert_eq!(v.hands(), g.hands());
+        assert_eq!(v.hand(id(2)).len(), 2);
+        assert_eq!(v.hand(id(4)).len(), 1);
+        assert_eq!(v.middle(), g.middle());
+        assert_eq!(v.middle().len(), TILE_COUNT - 3);
+        // Waiting: in the round and empty-handed (ids 1 and 5); id 3 is out, 2 and 4 hold tiles.
+        for seat in 0..PLAYERS {
+            assert_eq!(v.waits(seat), seat == id(1) || seat == id(5), "seat {seat}");
+            assert_eq!(v.is_removed(seat), seat == id(3));
+        }
+        // The rules' check, as the game gives it.
+        let tile = v.middle().first().unwrap();
+        assert_eq!(v.legal(id(5), &take(&[tile])), Ok(()));
+        assert_eq!(v.legal(id(1), &take(&[tile])), Err(Refusal::NotYourTurn));
+        assert_eq!(v.legal(id(5), &steal(id(1), 0)), Err(Refusal::EmptyVictim));
+        // Every id shows the side the game shows, Mystery included.
+        for tile in 0..TILE_COUNT as u8 {
+            assert_eq!(v.visible(tile), g.visible(tile));
+            assert_eq!(v.deal().visible(tile), g.visible(tile));
+        }
+        assert_eq!(v.visible(TILE_COUNT as u8), None);
+        assert_eq!(v.tie_tile(), g.tie_tile());
+    }
+    // Once over, the view says so and names no mover.
+    for _ in g.round()..=ROUNDS {
+        g.end_round();
+    }
+    let v = g.view(0);
+    assert!(v.is_over());
+    assert_eq!(v.mover(), None);
+    assert_eq!(v.round(), ROUNDS);
+}
+
+#[test]
+fn a_view_shows_each_side_as_it_lies_and_nothing_of_a_mystery_tiles_other_side() {
+    // Over the deals of several games and rounds: the view's deal shows every id's visible side
+    // (the tie-breaker tile where the game has it), and every Mystery id names the same tile,
+    // so its other side (what scoring will turn) is the same for all of them.
+    let mut mysteries = 0;
+    for seed in 0..8 {
+        let mut g = Mammut::new(&Params, seed).unwrap();
+        for _ in 0..3 {
+            let v = g.view(0);
+            let seen = v.deal();
+            assert_eq!(seen.tie_tile(), g.tie_tile());
+            let mut hidden = None;
+            for tile in 0..TILE_COUNT as u8 {
+                let side = g.visible(tile).unwrap();
+                assert_eq!(seen.visible(tile), Some(side), "seed {seed}, id {tile}");
+                let sides = seen.sides(tile).unwrap();
+                assert!(sides.contains(&side));
+                if side == Side::Mystery {
+                    mysteries += 1;
+                    let other = seen.revealed().visible(tile);
+                    assert_eq!(
+                        *hidden.get_or_insert(other),
+                        other,
+                        "seed {seed}, id {tile}"
+                    );
+                }
+            }
+            g.end_round();
+        }
+    }
+    assert!(mysteries > 24, "{mysteries} Mystery ids seen");
+}
+
+#[test]
+fn positions_say_where_each_seat_stands_in_a_tie_order() {
+    // The inverse of the order: seat 3 first, then 0, 4, 1, 2.
+    assert_eq!(positions(&[3, 0, 4, 1, 2]), [1, 3, 4, 0, 2]);
+    assert_eq!(positions(&[0, 1, 2, 3, 4]), [0, 1, 2, 3, 4]);
+    // Every tie order of a table, clockwise and counter-clockwise from each seat.
+    let ids = [2, 5, 3, 1, 4];
+    for start in 0..PLAYERS {
+        for clockwise in [true, false] {
+            let order = order_from(&ids, start, clockwise);
+            let pos = positions(&order);
+            for (i, &seat) in order.iter().enumerate() {
+                assert_eq!(pos[seat as usize] as usize, i);
+            }
+        }
+    }
+}
+
+#[test]
+fn revealing_turns_the_tiles_showing_mystery_and_leaves_every_other_side() {
+    // Scoring turns every Mystery tile that shows "Mystery"; a Mystery tile that already shows
+    // its other side (the round's random faces turn about half of them) keeps it, and so does
+    // every other tile. Tiles 8..=13 are the Mystery tiles of the rules file's list.
+    let faces = (1 << 8) | (1 << 11) | (1 << 20) | (1 << 31);
+    let deal = Deal::identity(faces);
+    assert_eq!(deal.visible(8), Some(Side::Fire), "already turned");
+    assert_eq!(deal.visible(9), Some(Side::Mystery));
+    let turned = deal.revealed();
+    for id in 0..TILE_COUNT as u8 {
+        let sides = TILES[id as usize];
+        let want = if sides[0] == Side::Mystery {
+            sides[1]
+        } else {
+            deal.visible(id).unwrap()
+        };
+        assert_eq!(turned.visible(id), Some(want), "id {id}");
+    }
+    assert_eq!(turned.kinds(), deal.kinds());
+    assert_eq!(turned.mystery(), deal.mystery());
+    // Turning twice changes nothing more.
+    assert_eq!(turned.revealed(), turned);
+}

@@ -1135,3 +1135,156 @@ impl<H: Hp> Board<H> {
         }
     }
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use crate::games::tower_defense::duel::RULES;
+
+    /// A board holding some of everything: invaders (one stunned), a tower of each kind at its
+    /// starting range and one turret and one stunner of longer range, ready or cooling down.
+    fn furnished() -> Board<u16> {
+        let mut b = Board::<u16>::EMPTY;
+        b.place(10, 20, 25, 1, 2, 0);
+        b.place(11, 5, 5, 0, 0, 3);
+        b.place(70, 9, 30, 0, 4, 0);
+        for (pos, kind) in [
+            (12, TowerKind::Turret),
+            (13, TowerKind::Stunner),
+            (14, TowerKind::Bomb),
+            (40, TowerKind::Turret),
+            (41, TowerKind::Stunner),
+        ] {
+            b.build(pos, kind, 50, &RULES);
+        }
+        b.upgrade(40, true, 75);
+        b.upgrade(40, true, 80);
+        b.upgrade(41, true, 85);
+        b.set_cooldown(12, 0);
+        b.set_cooldown(14, 0);
+        b.set_cooldown(41, 0);
+        b
+    }
+
+    #[test]
+    fn check_refuses_every_mask_and_empty_space_that_disagrees_with_the_arrays() {
+        // `check` is what the model tests lean on to say a board's masks are right: it must
+        // say so of a board built by the board's own operations, and refuse each mask with a
+        // bit more or less than the arrays hold, and an empty space that is not all zeros.
+        let b = furnished();
+        assert!(b.check());
+        type Corruption = (&'static str, fn(&mut Board<u16>));
+        let corruptions: [Corruption; 14] = [
+            ("occupied: an empty space", |b| {
+                b.occupied.put(bit(50), true)
+            }),
+            ("occupied: an invader left out", |b| {
+                b.occupied.put(bit(70), false)
+            }),
+            ("stunned: one more", |b| b.stunned.put(bit(10), true)),
+            ("stunned: the stunned one left out", |b| {
+                b.stunned.put(bit(11), false)
+            }),
+            ("towers: an empty space", |b| b.towers.put(bit(60), true)),
+            ("towers: a tower left out", |b| b.towers.put(bit(40), false)),
+            ("ready: a cooling tower", |b| b.ready.put(bit(13), true)),
+            ("ready: a ready tower left out", |b| {
+                b.ready.put(bit(12), false)
+            }),
+            ("turret1: the range-3 turret", |b| {
+                b.turret1.put(bit(40), true)
+            }),
+            ("stunner0: the range-1 stunner", |b| {
+                b.stunner0.put(bit(41), true)
+            }),
+            ("bombs: a bomb left out", |b| b.bombs.put(bit(14), false)),
+            ("an empty space's invader record", |b| b.inv[60].defense = 3),
+            ("an empty space's range", |b| b.range[61] = 1),
+            ("an empty space's power and cooldown", |b| {
+                b.power[62] = 2;
+                b.cooldown[63] = 4;
+            }),
+        ];
+        for (what, corrupt) in corruptions {
+            let mut c = b;
+            corrupt(&mut c);
+            assert!(!c.check(), "{what}");
+        }
+        // An empty space's power alone, and its cooldown alone.
+        for space in [0, 99] {
+            let mut c = b;
+            c.power[space] = 1;
+            assert!(!c.check(), "power on {space}");
+            let mut c = b;
+            c.cooldown[space] = 1;
+            assert!(!c.check(), "cooldown on {space}");
+        }
+    }
+
+    #[test]
+    fn each_space_says_whether_it_holds_an_invader_or_a_tower_and_none_off_the_path_does() {
+        // Invaders and towers at both ends of the path and on both sides of the masks' word
+        // boundary (63, 64): each space answers for itself, and no space off the path holds
+        // anything (100 up; beyond the masks' 128 bits a space's bit would alias one on the
+        // path: 128 is 0's, 192 is 64's, 227 is 99's).
+        let mut b = Board::<u16>::EMPTY;
+        let invaders = [0, 5, 63, 64, 99];
+        let towers = [1, 62, 64, 98, 99];
+        for pos in invaders {
+            b.place(pos, 7, 9, 1, 2, 0);
+        }
+        for pos in towers {
+            b.build(pos, TowerKind::Bomb, 50, &RULES);
+        }
+        assert!(b.check());
+        for pos in 0..SPACES {
+            assert_eq!(b.has_invader(pos), invaders.contains(&pos), "invader {pos}");
+            assert_eq!(b.has_tower(pos), towers.contains(&pos), "tower {pos}");
+            assert_eq!(b.invader(pos).is_some(), invaders.contains(&pos));
+            assert_eq!(b.tower(pos, &RULES).is_some(), towers.contains(&pos));
+        }
+        let mask = |spaces: &[usize]| spaces.iter().fold(0u128, |m, &p| m | 1 << p);
+        assert_eq!(b.invader_mask(), mask(&invaders));
+        assert_eq!(b.tower_mask(), mask(&towers));
+        for pos in [100, 101, 127, 128, 129, 192, 227, usize::MAX] {
+            assert!(!b.has_invader(pos), "invader {pos}");
+            assert!(!b.has_tower(pos), "tower {pos}");
+            assert_eq!(b.invader(pos), None);
+            assert_eq!(b.tower(pos, &RULES), None);
+        }
+        assert_eq!(
+            b.invader(64),
+            Some(InvaderView {
+                pos: 64,
+                hp: 7,
+                maxhp: 9,
+                defense: 1,
+                stun_res: 2,
+                stun_time: 0,
+            })
+        );
+    }
+
+    #[test]
+    fn dilate_reaches_every_space_within_r_of_the_mask_for_any_range() {
+        // The spaces within `r` of a bit of the mask, on the path: for every range a tower can
+        // reach up to, a u16's largest included (a Siege defender buys a range upgrade for 10
+        // gold), against the plain definition. Ranges from 255 up once shifted a u128 by 128
+        // (a panic where overflow is checked) in the doubling loop.
+        let masks = [bit(0), bit(99), bit(50), bit(3) | bit(64) | bit(97), PATH];
+        let mut ranges: std::vec::Vec<u16> = (0..=300).collect();
+        ranges.extend([1000, 32767, u16::MAX]);
+        for m in masks {
+            for &r in &ranges {
+                let plain = (0..SPACES)
+                    .filter(|&s| {
+                        (0..SPACES).any(|p| m >> p & 1 != 0 && p.abs_diff(s) <= r as usize)
+                    })
+                    .fold(0u128, |acc, s| acc | bit(s));
+                assert_eq!(dilate(m, r), plain, "mask {m:x}, range {r}");
+            }
+        }
+    }
+}

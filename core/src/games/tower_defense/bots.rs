@@ -231,3 +231,124 @@ fn next_space(pos: u8) -> u8 {
         .filter(|&p| (p as usize) < SPACES)
         .unwrap_or(0)
 }
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    extern crate std;
+    use super::*;
+    use std::vec::Vec;
+
+    /// A state of `variant` at its start where both seats have `gold`.
+    fn with_gold(variant: Variant, gold: u32) -> TowerDefense {
+        let mut g = TowerDefense::rebuilt(variant, 0);
+        match variant {
+            Variant::Duel => {
+                let mut players = *g.players().unwrap();
+                players.iter_mut().for_each(|p| p.gold = gold);
+                assert!(g.set_players(players));
+            }
+            Variant::Siege => {
+                let (mut a, mut d) = g.siege().map(|(a, d)| (*a, *d)).unwrap();
+                a.gold = gold as u64;
+                d.gold = gold as u64;
+                assert!(g.set_siege(a, d));
+            }
+        }
+        g
+    }
+
+    /// The builder's next `n` actions for `seat` on the unchanging state `g`.
+    fn builder_acts(bot: &mut TdBot, g: &TowerDefense, seat: Seat, n: usize) -> Vec<Action> {
+        (0..n).map(|_| bot.act(&g.view(seat))).collect()
+    }
+
+    #[test]
+    fn builder_builds_100_towers_round_the_path_then_upgrades_power_round_it() {
+        // The reference controller's `simpleTurretBuilder` (a7bce42): build from space 30,
+        // `pos = (pos + 1) % 100`, a bomb on 32, a stunner where `pos % 3 == 1` but not on 31,
+        // else a turret; after the 100th build, upgrade power from space 0 round the path,
+        // each only when the gold covers the cost (else nothing: a pass).
+        let g = with_gold(Variant::Duel, 1_000_000);
+        let mut bot = TdBot::new("builder", 3).unwrap();
+        let acts = builder_acts(&mut bot, &g, 0, 250);
+        for (i, a) in acts.iter().enumerate() {
+            let want = if i < 100 {
+                let pos = (30 + i) % 100;
+                let kind = if pos == 32 {
+                    TowerKind::Bomb
+                } else if pos % 3 == 1 && pos != 31 {
+                    TowerKind::Stunner
+                } else {
+                    TowerKind::Turret
+                };
+                Action::Build {
+                    kind: Some(kind),
+                    pos: pos as i64,
+                }
+            } else {
+                Action::Upgrade {
+                    pos: ((i - 100) % 100) as i64,
+                    stat: Some(Stat::Power),
+                }
+            };
+            assert_eq!(*a, want, "action {i}");
+        }
+        // Siege's defender (the earlier controller): turrets only, from space 10.
+        let g = with_gold(Variant::Siege, 1_000_000);
+        let mut bot = TdBot::new("builder", 3).unwrap();
+        let acts = builder_acts(&mut bot, &g, 1, 102);
+        for (i, a) in acts.iter().enumerate() {
+            let want = if i < 100 {
+                Action::Build {
+                    kind: Some(TowerKind::Turret),
+                    pos: ((10 + i) % 100) as i64,
+                }
+            } else {
+                Action::Upgrade {
+                    pos: (i - 100) as i64,
+                    stat: Some(Stat::Power),
+                }
+            };
+            assert_eq!(*a, want, "siege action {i}");
+        }
+    }
+
+    #[test]
+    fn builder_passes_while_it_cannot_pay_and_does_not_move_on() {
+        // 49 gold: a Duel tower costs 50, so the builder passes and, once paid, builds on the
+        // space it was waiting for; the same for an upgrade (75) after its 100 builds.
+        let poor = with_gold(Variant::Duel, 49);
+        let rich = with_gold(Variant::Duel, 1_000_000);
+        assert_eq!(poor.build_cost(0), 50);
+        let mut bot = TdBot::new("builder", 0).unwrap();
+        assert_eq!(bot.act(&poor.view(0)), Action::Pass);
+        assert_eq!(
+            bot.act(&rich.view(0)),
+            Action::Build {
+                kind: Some(TowerKind::Turret),
+                pos: 30
+            }
+        );
+        assert_eq!(bot.act(&poor.view(0)), Action::Pass);
+        builder_acts(&mut bot, &rich, 0, 99);
+        let enough = with_gold(Variant::Duel, 74);
+        assert_eq!(rich.upgrade_cost(0), 75);
+        assert_eq!(bot.act(&enough.view(0)), Action::Pass);
+        assert_eq!(
+            bot.act(&rich.view(0)),
+            Action::Upgrade {
+                pos: 0,
+                stat: Some(Stat::Power)
+            }
+        );
+    }
+
+    #[test]
+    fn next_space_goes_round_the_path() {
+        assert_eq!(next_space(0), 1);
+        assert_eq!(next_space(98), 99);
+        assert_eq!(next_space(99), 0);
+        assert_eq!(next_space(u8::MAX), 0);
+    }
+}

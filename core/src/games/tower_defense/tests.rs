@@ -1454,6 +1454,22 @@ fn stats_are_named_as_in_the_bot_protocol() {
     assert_eq!(Stat::from_name("Power"), None);
 }
 
+#[test]
+fn tower_kinds_are_named_as_in_the_bot_protocol() {
+    // rules: an observation's towers and `{"action":"build","type":"turret","pos":P}` name the
+    // kinds `"turret"`, `"stunner"` or `"bomb"`.
+    assert_eq!(TowerKind::Turret.name(), "turret");
+    assert_eq!(TowerKind::Stunner.name(), "stunner");
+    assert_eq!(TowerKind::Bomb.name(), "bomb");
+    for k in TowerKind::ALL {
+        assert_eq!(TowerKind::from_name(k.name()), Some(k));
+    }
+    assert_eq!(TowerKind::from_name("stunner"), Some(TowerKind::Stunner));
+    assert_eq!(TowerKind::from_name(""), None);
+    assert_eq!(TowerKind::from_name("Turret"), None);
+    assert_eq!(TowerKind::from_name("tower"), None);
+}
+
 /// An invader of 12 of 20 hit points, stunned, on space `pos`.
 fn invader_view(pos: u8) -> InvaderView {
     InvaderView {
