@@ -629,6 +629,26 @@ fn siege_spawn_hp_is_floor_of_base_times_11_pow_k_over_10_pow_k() {
     // Beyond 128 bits (11^37) the value is still exact: 10 * 1.1^40 = 452.59...
     assert_eq!(siege::multiplied_hp(10, 40), 452);
     assert_eq!(siege::multiplied_hp(u64::MAX, 1), u32::MAX, "saturates");
+    // A base past 32 bits saturates too, its high word counted (not only the low one, which
+    // alone would give 0 and 9 here).
+    assert_eq!(siege::multiplied_hp(1 << 32, 0), u32::MAX);
+    assert_eq!(siege::multiplied_hp((1 << 32) + 7, 3), u32::MAX);
+    assert_eq!(siege::multiplied_hp(u32::MAX as u64, 0), u32::MAX);
+    assert_eq!(
+        siege::multiplied_hp(1 << 31, 1),
+        (((1u64 << 31) * 11) / 10) as u32
+    );
+    // Late in a long game (k up to 100 at the turn cap, a base up to 10 + 48,894): values
+    // computed exactly, floor(base * 11^k / 10^k) with Python's integers, where the long
+    // division's remainders carry from limb to limb.
+    for (base, k, hp) in [
+        (170, 99, 2_129_730),
+        (187, 98, 2_129_730),
+        (4909, 90, 26_081_628),
+        (49_956, 69, 35_865_999),
+    ] {
+        assert_eq!(siege::multiplied_hp(base, k), hp, "{base} * 1.1^{k}");
+    }
     let mut g = siege_game();
     g.turn = 19_999;
     s(&mut g).invader.gold = 100;
@@ -678,6 +698,9 @@ fn siege_seat_0_invader_spawns_seat_1_defender_builds() {
     assert_eq!(r.refused[..2], [1, 1]);
     let r = g.step(&[spawn(0, 0, 0), build(TowerKind::Turret, 5)]);
     assert_eq!(r.refused[..2], [0, 0]);
+    // Either seat may pass: nothing to refuse (as in Duel).
+    let r = g.step(&[P, P]);
+    assert_eq!(r.total_refused(), 0);
 }
 
 // ---- Decisions ----
