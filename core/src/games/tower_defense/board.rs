@@ -1287,4 +1287,75 @@ mod tests {
             }
         }
     }
+
+    fn invader(pos: u8, hp: u32, maxhp: u32, stun_time: u16) -> InvaderView {
+        InvaderView {
+            pos,
+            hp,
+            maxhp,
+            defense: 0,
+            stun_res: 0,
+            stun_time,
+        }
+    }
+
+    #[test]
+    fn an_invader_put_keeps_its_stun_and_values_too_wide_for_the_board_are_refused() {
+        // A Duel board holds hit points in 16 bits: an invader whose hit points or maximum do
+        // not fit is refused (nothing changed), as is one with no hit points; one that fits is
+        // put, stunned or not as described, and the board's masks agree with it.
+        let mut b = Board::<u16>::EMPTY;
+        for (hp, maxhp) in [(70_000, 100), (100, 70_000), (70_000, 70_000), (0, 10)] {
+            assert!(!b.put_invader(&invader(5, hp, maxhp, 0)), "{hp}/{maxhp}");
+            assert_eq!(b, Board::EMPTY);
+        }
+        assert!(b.put_invader(&invader(5, 65_535, 65_535, 0)));
+        assert!(b.put_invader(&invader(6, 3, 9, 2)));
+        assert!(b.put_invader(&invader(8, 4, 9, 1)));
+        assert!(
+            b.check(),
+            "the stunned mask holds exactly the stunned invaders"
+        );
+        assert_eq!(b.invader(6).map(|v| v.stun_time), Some(2));
+        // A turn without towers: the stunned ones count down and stay, the one at 5 is
+        // blocked by the stunned one at 6; nothing else moves.
+        b.turn(&RULES);
+        let at = |b: &Board<u16>| {
+            (0..SPACES)
+                .filter(|&p| b.has_invader(p))
+                .collect::<std::vec::Vec<_>>()
+        };
+        assert_eq!(at(&b), [5, 6, 8]);
+        assert_eq!(b.invader(8).map(|v| v.stun_time), Some(0));
+        b.turn(&RULES);
+        assert_eq!(at(&b), [5, 6, 9], "8's stun is over, 6 holds one more turn");
+        // A Siege board holds 32 bits.
+        let mut siege = Board::<u32>::EMPTY;
+        assert!(siege.put_invader(&invader(0, 70_000, 70_000, 0)));
+        assert!(!siege.put_invader(&invader(0, 1, 1, 0)), "a space taken");
+    }
+
+    #[test]
+    fn a_tower_put_holds_up_to_the_largest_investment_a_tag_holds_and_no_more() {
+        let mut b = Board::<u16>::EMPTY;
+        let (power, range) = RULES.base(TowerKind::Turret);
+        let mut t = TowerView {
+            pos: 40,
+            kind: TowerKind::Turret,
+            level: RULES.base_level,
+            power,
+            range,
+            cooldown: 3,
+            invested: TowerTag::INVESTED_MASK,
+        };
+        t.invested = TowerTag::INVESTED_MASK + 1;
+        assert!(!b.put_tower(&t, &RULES), "2^30");
+        assert_eq!(b, Board::EMPTY);
+        t.invested = u32::MAX;
+        assert!(!b.put_tower(&t, &RULES));
+        t.invested = TowerTag::INVESTED_MASK;
+        assert!(b.put_tower(&t, &RULES), "2^30 - 1");
+        assert_eq!(b.tower(40, &RULES), Some(t));
+        assert!(b.check());
+    }
 }

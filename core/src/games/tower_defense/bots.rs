@@ -331,17 +331,28 @@ mod tests {
             }
         );
         assert_eq!(bot.act(&poor.view(0)), Action::Pass);
-        builder_acts(&mut bot, &rich, 0, 99);
-        let enough = with_gold(Variant::Duel, 74);
-        assert_eq!(rich.upgrade_cost(0), 75);
-        assert_eq!(bot.act(&enough.view(0)), Action::Pass);
+        // Exactly the cost is enough.
         assert_eq!(
-            bot.act(&rich.view(0)),
-            Action::Upgrade {
-                pos: 0,
-                stat: Some(Stat::Power)
+            bot.act(&with_gold(Variant::Duel, 50).view(0)),
+            Action::Build {
+                kind: Some(TowerKind::Turret),
+                pos: 31
             }
         );
+        builder_acts(&mut bot, &rich, 0, 98);
+        let short = with_gold(Variant::Duel, 74);
+        assert_eq!(rich.upgrade_cost(0), 75);
+        assert_eq!(bot.act(&short.view(0)), Action::Pass);
+        for pos in [0, 1] {
+            assert_eq!(
+                bot.act(&with_gold(Variant::Duel, 75).view(0)),
+                Action::Upgrade {
+                    pos,
+                    stat: Some(Stat::Power)
+                }
+            );
+        }
+        assert_eq!(bot.act(&short.view(0)), Action::Pass);
     }
 
     #[test]

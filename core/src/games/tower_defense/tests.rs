@@ -629,6 +629,26 @@ fn siege_spawn_hp_is_floor_of_base_times_11_pow_k_over_10_pow_k() {
     // Beyond 128 bits (11^37) the value is still exact: 10 * 1.1^40 = 452.59...
     assert_eq!(siege::multiplied_hp(10, 40), 452);
     assert_eq!(siege::multiplied_hp(u64::MAX, 1), u32::MAX, "saturates");
+    // A base past 32 bits saturates too, its high word counted (not only the low one, which
+    // alone would give 0 and 9 here).
+    assert_eq!(siege::multiplied_hp(1 << 32, 0), u32::MAX);
+    assert_eq!(siege::multiplied_hp((1 << 32) + 7, 3), u32::MAX);
+    assert_eq!(siege::multiplied_hp(u32::MAX as u64, 0), u32::MAX);
+    assert_eq!(
+        siege::multiplied_hp(1 << 31, 1),
+        (((1u64 << 31) * 11) / 10) as u32
+    );
+    // Late in a long game (k up to 100 at the turn cap, a base up to 10 + 48,894): values
+    // computed exactly, floor(base * 11^k / 10^k) with Python's integers, where the long
+    // division's remainders carry from limb to limb.
+    for (base, k, hp) in [
+        (170, 99, 2_129_730),
+        (187, 98, 2_129_730),
+        (4909, 90, 26_081_628),
+        (49_956, 69, 35_865_999),
+    ] {
+        assert_eq!(siege::multiplied_hp(base, k), hp, "{base} * 1.1^{k}");
+    }
     let mut g = siege_game();
     g.turn = 19_999;
     s(&mut g).invader.gold = 100;
@@ -678,6 +698,9 @@ fn siege_seat_0_invader_spawns_seat_1_defender_builds() {
     assert_eq!(r.refused[..2], [1, 1]);
     let r = g.step(&[spawn(0, 0, 0), build(TowerKind::Turret, 5)]);
     assert_eq!(r.refused[..2], [0, 0]);
+    // Either seat may pass: nothing to refuse (as in Duel).
+    let r = g.step(&[P, P]);
+    assert_eq!(r.total_refused(), 0);
 }
 
 // ---- Decisions ----
@@ -1344,6 +1367,73 @@ fn assert_covered(seen: &Seen) {
         seen.far_stunners
     );
     assert!(seen.stuns > 100, "stuns {}", seen.stuns);
+}
+
+/// The crowds the chaos games hardly make: invaders on every other space up to 99, in pairs
+/// two spaces apart, on every space, in a run at the end; each with a few towers ready (one
+/// with nothing in reach, range-1 turrets below, on and above an invader, a bomb, a far turret
+/// and stunner), hit points high (nobody dies: the turn is played at once) or low (someone
+/// dies: in order). The turn of each against the model, in both variants.
+/// A crowd of invaders, by name: whether a space holds one.
+type Crowd = (&'static str, fn(usize) -> bool);
+
+#[test]
+fn board_turns_of_crowds_up_to_the_end_of_the_path_match_the_model() {
+    let crowds: [Crowd; 6] = [
+        ("odd spaces", |p| p % 2 == 1),
+        ("even spaces", |p| p % 2 == 0),
+        ("pairs at 2, 3 mod 4", |p| p % 4 >= 2),
+        ("pairs at 0, 1 mod 4", |p| p % 4 < 2),
+        ("every space", |_| true),
+        ("the last 20", |p| p >= 80),
+    ];
+    let towers: [&[(usize, TowerKind, u16)]; 6] = [
+        &[(0, TowerKind::Stunner, 0)],
+        &[(40, TowerKind::Turret, 1), (41, TowerKind::Turret, 1)],
+        &[(98, TowerKind::Turret, 1), (99, TowerKind::Turret, 1)],
+        &[(50, TowerKind::Bomb, 2)],
+        &[(10, TowerKind::Turret, 7), (60, TowerKind::Stunner, 5)],
+        &[(97, TowerKind::Stunner, 0), (96, TowerKind::Turret, 1)],
+    ];
+    let mut checked = 0;
+    for variant in [Variant::Duel, Variant::Siege] {
+        let descending = variant == Variant::Siege;
+        let rules = if descending {
+            siege::RULES
+        } else {
+            duel::RULES
+        };
+        for (name, occupied) in crowds {
+            for set in towers {
+                for hp in [1000, 1, 2] {
+                    let mut b = Board::<u16>::EMPTY;
+                    for p in (0..SPACES).filter(|&p| occupied(p)) {
+                        b.place(p, hp, 1000, 0, 0, 0);
+                    }
+                    for &(p, kind, range) in set {
+                        b.build(p, kind, 50, &rules);
+                        let base = rules.base(kind).1;
+                        for _ in base..range {
+                            b.upgrade(p, true, 10);
+                        }
+                        b.set_cooldown(p, 0);
+                    }
+                    let invaders = (0..SPACES).filter_map(|p| b.invader(p));
+                    let standing = (0..SPACES).filter_map(|p| b.tower(p, &rules));
+                    let mut model = model::Board::of(invaders, standing);
+                    let (gold, through) = model.turn(descending);
+                    let out = b.turn(&rules);
+                    let what = std::format!("{variant:?}, {name}, {set:?}, hp {hp}");
+                    assert!(b.check(), "{what}: masks");
+                    assert!(model.same_as(&b, &rules), "{what}: state differs");
+                    let gold = if rules.kill_rewards { gold } else { 0 };
+                    assert_eq!((out.kill_gold, out.through), (gold, through), "{what}");
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 2 * 6 * 6 * 3);
 }
 
 /// Twelve seeds of 1500 turns of `variant` match the model and cover every rule.
