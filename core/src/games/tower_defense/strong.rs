@@ -203,4 +203,131 @@ mod tests {
         assert!(firepower(&g, 1) >= 1);
         assert_eq!(defence(&g, 0, 1), None);
     }
+
+    /// A Duel tower of `kind` on `pos` with `power` (its range the kind's first), ready.
+    fn standing(pos: u8, kind: TowerKind, power: u16) -> TowerView {
+        let (base_power, range) = duel::RULES.base(kind);
+        TowerView {
+            pos,
+            kind,
+            level: duel::RULES.base_level + u32::from(power - base_power),
+            power,
+            range,
+            cooldown: 0,
+            invested: 50,
+        }
+    }
+
+    #[test]
+    fn defence_counts_a_quarter_of_the_enemys_gold_as_threat() {
+        // No invader on the path, but the enemy holds 400 gold, invaders to come: a need of
+        // 100, which nothing standing meets: it builds the layout's first tower.
+        let mut g = duel_with_gold(1000);
+        let mut players = *g.players().unwrap();
+        players[1].gold = 400;
+        assert!(g.set_players(players));
+        assert_eq!(
+            defence(&g, 0, 1),
+            Some(Action::Build {
+                kind: Some(TowerKind::Turret),
+                pos: 97,
+            })
+        );
+        // A turret of power 34 (firepower 34 * 3 = 102; 3 * 102 >= 2 * 100) meets it.
+        assert!(g.put_tower(1, &standing(97, TowerKind::Turret, 34)));
+        assert_eq!(firepower(&g, 1), 102);
+        assert_eq!(defence(&g, 0, 1), None);
+    }
+
+    #[test]
+    fn with_the_layout_built_defence_upgrades_the_weakest_turret_nearest_the_end() {
+        // Every space of the layout holds its tower; the turrets on 96 and 91 have power 1,
+        // the others 2, the stunners 3. A strong invader comes: the bot upgrades the power of
+        // the weakest turret, the one nearer the end of the path of the two (96), if it can
+        // pay for it (75 gold), else it does nothing.
+        let mut g = duel_with_gold(1000);
+        for (pos, kind) in LAYOUT {
+            let power = match (pos, kind) {
+                (_, TowerKind::Stunner) => 3,
+                (96 | 91, _) => 1,
+                _ => 2,
+            };
+            assert!(g.put_tower(1, &standing(pos, kind, power)));
+        }
+        let strong = InvaderView {
+            pos: 0,
+            hp: 1000,
+            maxhp: 1000,
+            defense: 0,
+            stun_res: 0,
+            stun_time: 0,
+        };
+        assert!(g.put_invader(1, &strong));
+        assert_eq!(g.upgrade_cost(0), 75);
+        assert_eq!(
+            defence(&g, 0, 1),
+            Some(Action::Upgrade {
+                pos: 96,
+                stat: Some(Stat::Power),
+            })
+        );
+        let mut players = *g.players().unwrap();
+        players[0].gold = 75;
+        assert!(g.set_players(players));
+        assert!(defence(&g, 0, 1).is_some(), "exactly the cost");
+        players[0].gold = 74;
+        assert!(g.set_players(players));
+        assert_eq!(defence(&g, 0, 1), None);
+    }
+
+    #[test]
+    fn attack_buys_the_resistance_and_defence_that_blunt_the_strongest_towers_then_hit_points() {
+        // The module's docs: stun resistance equal to the strongest stunner's power and defence
+        // one below the strongest turret's or bomb's, each only if it takes at most half of
+        // the boost left; the rest in hit points; paid `10 * (res + def) + hp + 10`, else pass.
+        let spawn = |hp, defense, stun_res| Action::Spawn {
+            hp,
+            defense,
+            stun_res,
+        };
+        // (boost, stunner power, turret power) -> the spawn.
+        for (boost, stun, hit, want) in [
+            (20, 8, 5, spawn(8, 4, 8)),
+            (20, 10, 5, spawn(6, 4, 10)),
+            (20, 11, 5, spawn(16, 4, 0)),
+            (20, 15, 5, spawn(16, 4, 0)),
+            (20, 0, 11, spawn(10, 10, 0)),
+            (20, 0, 12, spawn(20, 0, 0)),
+            (20, 0, 15, spawn(20, 0, 0)),
+            (21, 0, 11, spawn(11, 10, 0)),
+            (21, 10, 0, spawn(11, 0, 10)),
+            (21, 11, 0, spawn(21, 0, 0)),
+        ] {
+            let mut g = duel_with_gold(1_000_000);
+            let mut players = *g.players().unwrap();
+            players[0].boost_max = boost;
+            assert!(g.set_players(players));
+            if stun > 0 {
+                assert!(g.put_tower(0, &standing(40, TowerKind::Stunner, stun)));
+            }
+            if hit > 0 {
+                assert!(g.put_tower(0, &standing(41, TowerKind::Turret, hit)));
+            }
+            assert_eq!(
+                attack(&g, 0, 0),
+                want,
+                "boost {boost}, stunner {stun}, turret {hit}"
+            );
+        }
+        // Paid only with enough gold: 10 * (8 + 4) + 8 + 10 = 138.
+        for (gold, want) in [(138, spawn(8, 4, 8)), (137, Action::Pass)] {
+            let mut g = duel_with_gold(gold);
+            let mut players = *g.players().unwrap();
+            players[0].boost_max = 20;
+            assert!(g.set_players(players));
+            assert!(g.put_tower(0, &standing(40, TowerKind::Stunner, 8)));
+            assert!(g.put_tower(0, &standing(41, TowerKind::Turret, 5)));
+            assert_eq!(attack(&g, 0, 0), want, "gold {gold}");
+        }
+    }
 }
