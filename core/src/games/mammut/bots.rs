@@ -556,7 +556,6 @@ mod tests {
     use super::*;
     use crate::game::{step_with_bots, Game};
     use crate::games::mammut::Params;
-    use std::vec::Vec;
 
     #[test]
     fn animals_are_worth_4_each_before_the_last_round_then_the_bonus_step() {
@@ -987,7 +986,7 @@ mod tests {
             return greedy();
         }
         let takes = best_takes(v, &t, seat);
-        let mut candidates: Vec<Choice> = takes[1..=CAUTIOUS_MAX_TAKE]
+        let mut candidates: heapless::Vec<Choice, 64> = takes[1..=CAUTIOUS_MAX_TAKE]
             .iter()
             .flatten()
             .copied()

@@ -1274,10 +1274,9 @@ mod tests {
         // gold), against the plain definition. Ranges from 255 up once shifted a u128 by 128
         // (a panic where overflow is checked) in the doubling loop.
         let masks = [bit(0), bit(99), bit(50), bit(3) | bit(64) | bit(97), PATH];
-        let mut ranges: std::vec::Vec<u16> = (0..=300).collect();
-        ranges.extend([1000, 32767, u16::MAX]);
+        let ranges = (0..=300).chain([1000, 32767, u16::MAX]);
         for m in masks {
-            for &r in &ranges {
+            for r in ranges.clone() {
                 let plain = (0..SPACES)
                     .filter(|&s| {
                         (0..SPACES).any(|p| m >> p & 1 != 0 && p.abs_diff(s) <= r as usize)
@@ -1323,7 +1322,7 @@ mod tests {
         let at = |b: &Board<u16>| {
             (0..SPACES)
                 .filter(|&p| b.has_invader(p))
-                .collect::<std::vec::Vec<_>>()
+                .collect::<heapless::Vec<_, 100>>()
         };
         assert_eq!(at(&b), [5, 6, 8]);
         assert_eq!(b.invader(8).map(|v| v.stun_time), Some(0));

@@ -235,9 +235,7 @@ fn next_space(pos: u8) -> u8 {
 #[cfg(test)]
 #[allow(clippy::unwrap_used)]
 mod tests {
-    extern crate std;
     use super::*;
-    use std::vec::Vec;
 
     /// A state of `variant` at its start where both seats have `gold`.
     fn with_gold(variant: Variant, gold: u32) -> TowerDefense {
@@ -259,7 +257,12 @@ mod tests {
     }
 
     /// The builder's next `n` actions for `seat` on the unchanging state `g`.
-    fn builder_acts(bot: &mut TdBot, g: &TowerDefense, seat: Seat, n: usize) -> Vec<Action> {
+    fn builder_acts(
+        bot: &mut TdBot,
+        g: &TowerDefense,
+        seat: Seat,
+        n: usize,
+    ) -> heapless::Vec<Action, 256> {
         (0..n).map(|_| bot.act(&g.view(seat))).collect()
     }
 
