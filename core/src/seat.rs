@@ -77,9 +77,15 @@ impl SeatSet {
         self.0
     }
 
-    /// The seats in increasing order.
+    /// The seats in increasing order, a set bit at a time (testing each of the ten seats was
+    /// about 150 instructions a step of a Python vector's match).
     pub fn iter(self) -> impl Iterator<Item = Seat> {
-        (0..MAX_SEATS).filter(move |&s| self.contains(s))
+        let mut bits = self.0 & SeatSet::all(MAX_SEATS).0;
+        core::iter::from_fn(move || {
+            let seat = bits.trailing_zeros() as usize;
+            bits &= bits.wrapping_sub(1);
+            (seat < MAX_SEATS).then_some(seat)
+        })
     }
 }
 
@@ -96,5 +102,21 @@ mod tests {
         assert!(SeatSet::only(MAX_SEATS).is_empty());
         assert_eq!(SeatSet::all(99).len(), MAX_SEATS);
         assert_eq!(s.without(1).with(7).bits(), 0b1000_1101);
+        let mut seen = [usize::MAX; MAX_SEATS + 1];
+        let mut n = 0;
+        for seat in SeatSet::EMPTY
+            .with(9)
+            .with(0)
+            .with(5)
+            .with(MAX_SEATS)
+            .iter()
+        {
+            seen[n] = seat;
+            n += 1;
+        }
+        assert_eq!(seen[..n], [0, 5, 9]);
+        assert_eq!(SeatSet::EMPTY.iter().next(), None);
+        assert_eq!(SeatSet::all(MAX_SEATS).iter().count(), MAX_SEATS);
+        assert_eq!(SeatSet::all(MAX_SEATS).iter().last(), Some(MAX_SEATS - 1));
     }
 }
