@@ -427,6 +427,12 @@ impl<H: Hp> Board<H> {
         self.towers.get()
     }
 
+    /// Towers whose cooldown is 0, as a bit mask: a tower in it both before and after a turn
+    /// shows the same numbers (any change to a tower leaves it cooling).
+    pub fn ready_mask(&self) -> u128 {
+        self.ready.get()
+    }
+
     /// Whether an invader stands on space `pos`.
     pub fn has_invader(&self, pos: usize) -> bool {
         pos < SPACES && self.invader_mask() & bit(pos) != 0
@@ -473,6 +479,31 @@ impl<H: Hp> Board<H> {
             cooldown: *self.cooldown.get(pos)?,
             invested: tag.invested(),
         })
+    }
+
+    /// `f` of each invader on a space set in `spaces`, lowest space first.
+    pub fn visit_invaders(&self, spaces: u128, mut f: impl FnMut(InvaderView)) {
+        each_up!(spaces & self.invader_mask(), |pos, _b| {
+            if let Some(v) = self.inv.get(pos) {
+                f(InvaderView {
+                    pos: pos as u8,
+                    hp: v.hp.get(),
+                    maxhp: v.maxhp.get(),
+                    defense: v.defense,
+                    stun_res: v.stun_res,
+                    stun_time: v.stun,
+                });
+            }
+        });
+    }
+
+    /// `f` of each tower on a space set in `spaces`, lowest space first, under `rules`.
+    pub fn visit_towers(&self, spaces: u128, rules: &BoardRules, mut f: impl FnMut(TowerView)) {
+        each_up!(spaces & self.tower_mask(), |pos, _b| {
+            if let Some(t) = self.tower(pos, rules) {
+                f(t);
+            }
+        });
     }
 
     /// Whether every mask holds what it says, given the arrays (for tests).

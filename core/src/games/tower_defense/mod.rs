@@ -281,6 +281,34 @@ impl TowerDefense {
         }
     }
 
+    /// `f` of each invader of board `board` on a space set in `spaces`, lowest space first:
+    /// [`TowerDefense::invader`] for many spaces, the board looked up once.
+    pub fn visit_invaders(&self, board: usize, spaces: u128, f: impl FnMut(InvaderView)) {
+        match &self.state {
+            State::Duel(d) => {
+                if let Some(b) = d.boards.get(board) {
+                    b.visit_invaders(spaces, f);
+                }
+            }
+            State::Siege(s) if board == 0 => s.board.visit_invaders(spaces, f),
+            State::Siege(_) => {}
+        }
+    }
+
+    /// `f` of each tower of board `board` on a space set in `spaces`, lowest space first:
+    /// [`TowerDefense::tower`] for many spaces, the board looked up once.
+    pub fn visit_towers(&self, board: usize, spaces: u128, f: impl FnMut(TowerView)) {
+        match &self.state {
+            State::Duel(d) => {
+                if let Some(b) = d.boards.get(board) {
+                    b.visit_towers(spaces, &duel::RULES, f);
+                }
+            }
+            State::Siege(s) if board == 0 => s.board.visit_towers(spaces, &siege::RULES, f),
+            State::Siege(_) => {}
+        }
+    }
+
     /// The invaders of a board, in increasing position.
     pub fn invaders(&self, board: usize) -> impl Iterator<Item = InvaderView> + '_ {
         (0..SPACES).filter_map(move |p| self.invader(board, p))
@@ -300,6 +328,16 @@ impl TowerDefense {
                 .map_or((0, 0), |b| (b.invader_mask(), b.tower_mask())),
             State::Siege(s) if board == 0 => (s.board.invader_mask(), s.board.tower_mask()),
             State::Siege(_) => (0, 0),
+        }
+    }
+
+    /// The towers of a board whose cooldown is 0, as a bit mask (a tower built, upgraded or
+    /// fired is not in it until it has cooled down).
+    pub fn ready_mask(&self, board: usize) -> u128 {
+        match &self.state {
+            State::Duel(d) => d.boards.get(board).map_or(0, board::Board::ready_mask),
+            State::Siege(s) if board == 0 => s.board.ready_mask(),
+            State::Siege(_) => 0,
         }
     }
 

@@ -1705,3 +1705,60 @@ fn each_seat_attacks_and_defends_the_boards_the_rules_say() {
     );
     assert_eq!((g.attacked_board(2), g.defended_board(2)), (None, None));
 }
+
+// ---- Reading many spaces at once (`visit_invaders`, `visit_towers`, `ready_mask`) ----
+
+/// The visitors give, lowest space first, exactly what `invader` and `tower` show at the spaces
+/// asked (every space, none, and a pattern that moves turn by turn), and `ready_mask` holds the
+/// towers whose cooldown is 0, over 400 turns of the built-in bots in both variants.
+#[test]
+fn the_visitors_and_the_ready_mask_show_what_each_space_holds() {
+    let mut seen_ready = 0;
+    for variant in [Variant::Duel, Variant::Siege] {
+        for name in ["random", "strong"] {
+            let mut g = TowerDefense::new(&Params { variant }, 0).unwrap();
+            let mut bots = [
+                TowerDefense::bot(name, 5).unwrap(),
+                TowerDefense::bot(name, 6).unwrap(),
+            ];
+            for turn in 0..400u32 {
+                let pattern = 0x9249_2492_4924_9249_2492_4924_9249_2492_u128.rotate_left(turn % 3);
+                for b in 0..g.boards() {
+                    for spaces in [u128::MAX, 0, pattern] {
+                        let (mut invaders, mut towers) = (0u128, 0u128);
+                        let mut last = None;
+                        g.visit_invaders(b, spaces, |v| {
+                            let pos = usize::from(v.pos);
+                            assert!(spaces >> pos & 1 == 1 && last < Some(pos));
+                            assert_eq!(g.invader(b, pos), Some(v));
+                            last = Some(pos);
+                            invaders |= 1 << pos;
+                        });
+                        last = None;
+                        g.visit_towers(b, spaces, |t| {
+                            let pos = usize::from(t.pos);
+                            assert!(spaces >> pos & 1 == 1 && last < Some(pos));
+                            assert_eq!(g.tower(b, pos), Some(t));
+                            last = Some(pos);
+                            towers |= 1 << pos;
+                        });
+                        let (inv, tow) = g.masks(b);
+                        assert_eq!((invaders, towers), (inv & spaces, tow & spaces));
+                    }
+                    let ready = (0..SPACES)
+                        .filter(|&p| g.tower(b, p).is_some_and(|t| t.cooldown == 0))
+                        .fold(0u128, |m, p| m | 1 << p);
+                    assert_eq!(g.ready_mask(b), ready, "{variant:?} {name} turn {turn}");
+                    seen_ready += ready.count_ones();
+                }
+                crate::step_with_bots(&mut g, &mut bots);
+            }
+        }
+    }
+    assert!(seen_ready > 1000, "{seen_ready}");
+    // Past the boards: nothing.
+    let g = duel();
+    g.visit_invaders(2, u128::MAX, |_| panic!("no board 2"));
+    g.visit_towers(2, u128::MAX, |_| panic!("no board 2"));
+    assert_eq!(g.ready_mask(2), 0);
+}
