@@ -51,6 +51,11 @@ pub trait Playable: Roster + Screen + Sized + 'static {
         let actions: Vec<Self::Action> = moves.iter().cloned().map(Into::into).collect();
         self.step(&actions).into()
     }
+    /// [`Playable::play_step`] into `out`, whose vectors' room is kept (a loop stepping many
+    /// matches allocates nothing for the reasons of its refusals); what `out` held is replaced.
+    fn play_step_into(&mut self, moves: &[Self::Move], dropped: SeatSet, out: &mut Stepped) {
+        *out = self.play_step(moves, dropped);
+    }
     /// Whether `mv` is `seat`'s pass now: a pass is a bot's choice, counted apart from refusals.
     /// Default: the core's pass (`Action::default()`).
     fn is_pass(&self, _seat: Seat, mv: &Self::Move) -> bool {

@@ -73,14 +73,26 @@ impl Playable for TowerDefense {
         moves: &[Action],
         _dropped: arena_core::SeatSet,
     ) -> crate::game::Stepped {
+        let mut stepped = crate::game::Stepped::default();
+        self.play_step_into(moves, arena_core::SeatSet::EMPTY, &mut stepped);
+        stepped
+    }
+
+    fn play_step_into(
+        &mut self,
+        moves: &[Action],
+        _dropped: arena_core::SeatSet,
+        out: &mut crate::game::Stepped,
+    ) {
         let variant = self.variant();
-        let mut stepped = crate::game::Stepped::from(self.step(moves));
+        out.report = self.step(moves);
+        out.notes.clear();
+        out.why.clear();
         for (seat, action) in moves.iter().enumerate() {
-            if stepped.report.refused.get(seat).is_some_and(|&n| n > 0) {
-                stepped.why.push((seat, refusal(variant, seat, action)));
+            if out.report.refused.get(seat).is_some_and(|&n| n > 0) {
+                out.why.push((seat, refusal(variant, seat, action)));
             }
         }
-        stepped
     }
 
     fn state_json(&self, _seat: Seat) -> Value {
