@@ -9,6 +9,7 @@
 
 use arena_core::games::ballroom::{Class, Item};
 use arena_core::games::mammut::Side;
+use arena_core::games::tower_defense::TowerDefense;
 use serde_json::Value;
 
 /// A number of an observation array: `i32`, or `i16` saturated (`VectorEnv(dtype=np.int16)`).
@@ -16,6 +17,8 @@ pub trait Num: Copy + Send + 'static {
     const ZERO: Self;
     /// `x` as this type, saturated to its bounds.
     fn sat(x: i32) -> Self;
+    /// `x` as this type, saturated to its largest value.
+    fn sat_u(x: u32) -> Self;
 }
 
 impl Num for i32 {
@@ -23,12 +26,18 @@ impl Num for i32 {
     fn sat(x: i32) -> i32 {
         x
     }
+    fn sat_u(x: u32) -> i32 {
+        x.min(i32::MAX as u32) as i32
+    }
 }
 
 impl Num for i16 {
     const ZERO: i16 = 0;
     fn sat(x: i32) -> i16 {
         x.clamp(i16::MIN.into(), i16::MAX.into()) as i16
+    }
+    fn sat_u(x: u32) -> i16 {
+        x.min(i16::MAX as u32) as i16
     }
 }
 
@@ -219,8 +228,8 @@ pub fn tower_defense(state: &Value, seat: usize, out: &mut Vec<i32>) {
 /// next write is whole.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Written {
-    /// Boards, row length, each board's masks.
-    td: Option<(usize, usize, Occupied)>,
+    /// Boards, row length, each board's masks, at which turn.
+    td: Option<TdWritten>,
     /// What the agent's mask row holds, for games that write it in part
     /// ([`crate::games::Observe::mask_update`]; Tower Defense: the towers of the defended board,
     /// whether a build and an upgrade were paid for).
@@ -230,6 +239,17 @@ pub struct Written {
 /// Up to two boards' occupancy masks `(invaders, towers)`.
 type Occupied = [(u128, u128); 2];
 
+/// What a Tower Defense row was written from.
+#[derive(Clone, Copy, Debug)]
+struct TdWritten {
+    boards: usize,
+    len: usize,
+    occupied: Occupied,
+    /// Each board's towers whose cooldown was 0 ([`TowerDefense::ready_mask`]).
+    ready: [u128; 2],
+    turn: u32,
+}
+
 /// [`tower_defense`] read off the state itself into `out` (of [`tower_defense_len`] numbers, all
 /// written, each saturated to `T`, straight into the array's row: no `i32` row aside): the row
 /// cleared in one pass, then the header and the occupied spaces (the boards' occupancy masks),
@@ -237,15 +257,11 @@ type Occupied = [(u128, u128); 2];
 /// spaces run by run: the one clearing pass was faster, 1.7 to 3.1 against 2.0 to 3.5 us an
 /// env-step of `VectorEnv(256)` at load 13 to 25; a whole row cleared at once need not be read
 /// into the cache first.)
-pub fn tower_defense_direct<T: Num>(
-    g: &arena_core::games::tower_defense::TowerDefense,
-    seat: usize,
-    out: &mut [T],
-) {
+pub fn tower_defense_direct<T: Num>(g: &TowerDefense, seat: usize, out: &mut [T]) {
     out.fill(T::ZERO);
     td_head(g, seat, out);
     for b in 0..g.boards() {
-        td_spaces(g, b, out, g.masks(b), (0, 0));
+        td_spaces(g, b, out, g.masks(b), (0, 0), 0);
     }
 }
 
@@ -256,109 +272,137 @@ pub fn tower_defense_direct<T: Num>(
 /// `written` is updated either way. (The row of 2,212 numbers is mostly empty spaces: its
 /// clearing pass was about a third of `VectorEnv(256)`'s step.)
 pub fn tower_defense_update<T: Num>(
-    g: &arena_core::games::tower_defense::TowerDefense,
+    g: &TowerDefense,
     seat: usize,
     out: &mut [T],
     written: &mut Written,
 ) {
+    use arena_core::Game;
     let boards = g.boards();
-    let now: Occupied = [0, 1].map(|b| if b < boards { g.masks(b) } else { (0, 0) });
+    let on = |b| b < boards;
+    let now: Occupied = [0, 1].map(|b| if on(b) { g.masks(b) } else { (0, 0) });
+    let ready = [0, 1].map(|b| if on(b) { g.ready_mask(b) } else { 0 });
+    let turn = g.turn();
     match written.td {
-        Some((n, len, then)) if n == boards && len == out.len() && boards <= 2 => {
+        // A turn at most since: a tower ready then and now shows what it showed.
+        Some(w)
+            if w.boards == boards
+                && w.len == out.len()
+                && boards <= 2
+                && turn.wrapping_sub(w.turn) <= 1 =>
+        {
             td_head(g, seat, out);
-            for (b, ((inv, tow), (inv0, tow0))) in now.iter().zip(then).enumerate().take(boards) {
-                td_spaces(g, b, out, (*inv, *tow), (inv0, tow0));
+            for b in 0..boards {
+                let (then, now) = (w.occupied[b], now[b]);
+                let steady = then.1 & now.1 & w.ready[b] & ready[b];
+                td_spaces(g, b, out, now, then, steady);
             }
         }
         _ => tower_defense_direct(g, seat, out),
     }
-    written.td = (boards <= 2).then_some((boards, out.len(), now));
+    written.td = (boards <= 2).then_some(TdWritten {
+        boards,
+        len: out.len(),
+        occupied: now,
+        ready,
+        turn,
+    });
 }
 
 /// The header of [`tower_defense`] into `out`'s first numbers.
-fn td_head<T: Num>(g: &arena_core::games::tower_defense::TowerDefense, seat: usize, out: &mut [T]) {
+fn td_head<T: Num>(g: &TowerDefense, seat: usize, out: &mut [T]) {
     use arena_core::Game;
     let start = out.len().saturating_sub(g.boards() * PATH * SPACE);
-    let head = &mut out[..start];
-    let mut at = 0;
-    let mut put = |x: u64| {
-        if let Some(o) = head.get_mut(at) {
-            *o = T::sat(sat(x));
-        }
-        at += 1;
-    };
-    put(seat as u64);
-    put(u64::from(g.turn()));
-    if let Some(players) = g.players() {
-        for p in players {
-            for x in [p.gold, p.life, p.income, p.boost_max, p.inflation] {
-                put(u64::from(x));
-            }
+    // Gathered first, then written in one pass (a bounds check per number cost more).
+    let mut head = [0u64; 12];
+    head[0] = seat as u64;
+    head[1] = u64::from(g.turn());
+    if let Some([p, q]) = g.players() {
+        for (h, x) in head[2..].iter_mut().zip([
+            p.gold,
+            p.life,
+            p.income,
+            p.boost_max,
+            p.inflation,
+            q.gold,
+            q.life,
+            q.income,
+            q.boost_max,
+            q.inflation,
+        ]) {
+            *h = u64::from(x);
         }
     } else if let Some((inv, def)) = g.siege() {
-        for x in [inv.gold, inv.income.into(), inv.boost_max.into()] {
-            put(x);
-        }
-        put(def.gold);
-        put(u64::from(def.life));
+        let numbers = [
+            inv.gold,
+            inv.income.into(),
+            inv.boost_max.into(),
+            def.gold,
+            def.life.into(),
+        ];
+        head[2..7].copy_from_slice(&numbers);
+    }
+    for (o, &x) in out[..start].iter_mut().zip(&head) {
+        *o = T::sat_u(u32::try_from(x).unwrap_or(u32::MAX));
     }
 }
 
 /// Board `b`'s spaces written into `out`'s path `b`: those occupied `now` (`(invaders,
-/// towers)` masks) their numbers, those occupied `then` and empty now zeros. Each set in its
+/// towers)` masks) their numbers but the `steady` towers (the row holds their numbers), those
+/// occupied `then` and empty now zeros. Each set in its
 /// own loop, so that no branch asks whether a space is occupied (one that would go either way
 /// at random, an invader space in two being vacated: those mispredictions were most of the
 /// write's cost, measured the same with 16 matches as with 256).
 fn td_spaces<T: Num>(
-    g: &arena_core::games::tower_defense::TowerDefense,
+    g: &TowerDefense,
     b: usize,
     out: &mut [T],
     now: (u128, u128),
     then: (u128, u128),
+    steady: u128,
 ) {
     let start = out.len().saturating_sub(g.boards() * PATH * SPACE);
     let Some(path) = out[start..].chunks_exact_mut(PATH * SPACE).nth(b) else {
         return;
     };
-    let put = |path: &mut [T], at: usize, numbers: &[i32]| {
-        if let Some(slot) = path.get_mut(at..at + numbers.len()) {
-            for (o, &x) in slot.iter_mut().zip(numbers) {
-                *o = T::sat(x);
-            }
-        }
-    };
-    // (`map_or`: a branch taken the same way every time, the masks saying where they are.)
-    for pos in bits(now.1) {
-        let numbers = g.tower(b, pos).map_or([0; 5], |t| {
-            [
-                tower_code(t.kind),
-                sat(u64::from(t.level)),
-                t.power.into(),
-                t.range.into(),
-                t.cooldown.into(),
-            ]
-        });
-        put(path, pos * SPACE, &numbers);
-    }
+    g.visit_towers(b, now.1 & !steady, |t| {
+        let level = t.level;
+        let numbers = [
+            tower_code(t.kind) as u32,
+            level,
+            t.power.into(),
+            t.range.into(),
+            t.cooldown.into(),
+        ];
+        put(path, usize::from(t.pos) * SPACE, numbers);
+    });
     for pos in bits(then.1 & !now.1) {
-        put(path, pos * SPACE, &[0; 5]);
+        put(path, pos * SPACE, [0; 5]);
     }
     // One invader a space at most (the rules): the JSON reader's sums are its numbers.
-    for pos in bits(now.0) {
-        let numbers = g.invader(b, pos).map_or([0; 6], |i| {
-            [
-                1,
-                sat(i.hp.into()),
-                sat(i.maxhp.into()),
-                i.defense.into(),
-                i.stun_res.into(),
-                i.stun_time.into(),
-            ]
-        });
-        put(path, pos * SPACE + 5, &numbers);
-    }
+    g.visit_invaders(b, now.0, |i| {
+        let numbers = [
+            1,
+            i.hp,
+            i.maxhp,
+            i.defense.into(),
+            i.stun_res.into(),
+            i.stun_time.into(),
+        ];
+        put(path, usize::from(i.pos) * SPACE + 5, numbers);
+    });
     for pos in bits(then.0 & !now.0) {
-        put(path, pos * SPACE + 5, &[0; 6]);
+        put(path, pos * SPACE + 5, [0; 6]);
+    }
+}
+
+/// `numbers` into `path` from `at`, each saturated to `T`.
+#[inline]
+fn put<T: Num, const N: usize>(path: &mut [T], at: usize, numbers: [u32; N]) {
+    if let Some(slot) = path.get_mut(at..at + N) {
+        for (o, x) in slot.iter_mut().zip(numbers) {
+            *o = T::sat_u(x);
+        }
     }
 }
 
