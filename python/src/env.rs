@@ -254,6 +254,8 @@ pub struct Env<G: Teach> {
     gained: Vec<f64>,
     /// The last step's outcome per seat (the step functions' answer).
     steps: Vec<SeatStep>,
+    /// The game's own account of the last step, its room reused.
+    stepped: arena_host::game::Stepped,
     /// A step's moves, and the moves made for some seats before it (`advise`).
     moves: Vec<G::Move>,
     advised: Vec<(Seat, G::Move)>,
@@ -332,6 +334,7 @@ impl<G: Teach> Env<G> {
             now: Vec::new(),
             gained: Vec::new(),
             steps: Vec::new(),
+            stepped: arena_host::game::Stepped::default(),
             moves: Vec::new(),
             advised: Vec::new(),
             reward: reward::Kind::default(),
@@ -516,9 +519,7 @@ impl<G: Teach> Env<G> {
         let n = self.seated.len();
         let movers = self.game.to_move();
         let label = self.game.report_turn();
-        let was_in = (0..n.min(128))
-            .filter(|&s| self.game.seat_in(s))
-            .fold(0u128, |m, s| m | 1 << s);
+        let was_in = self.seats_in();
         for seat in movers.iter().filter(|&s| s < n) {
             if let Some(i) = advised.iter().position(|(s, _)| *s == seat) {
                 moves[seat] = advised.swap_remove(i).1;
@@ -571,7 +572,8 @@ impl<G: Teach> Env<G> {
                 }
             }
         }
-        let stepped = self.play_step(moves);
+        let mut stepped = std::mem::take(&mut self.stepped);
+        self.play_step(moves, &mut stepped);
         for (seat, s) in steps.iter_mut().enumerate() {
             s.refused += u32::from(stepped.report.refused.get(seat).copied().unwrap_or(0));
         }
@@ -591,11 +593,14 @@ impl<G: Teach> Env<G> {
         for seat in movers.iter().filter(|&s| s < n) {
             self.standings[seat].last_turn = label;
         }
-        // Collected without allocating when no seat was put out (almost every step).
-        let out: Vec<Seat> = (0..n.min(128))
-            .filter(|&s| was_in & 1 << s != 0 && !self.game.seat_in(s))
-            .collect();
-        self.put_out = (out, label);
+        self.stepped = stepped;
+        // Almost every step puts nobody out: then the list is only emptied.
+        let out = was_in.bits() & !self.seats_in().bits();
+        self.put_out.0.clear();
+        self.put_out
+            .0
+            .extend((0..n.min(arena_core::MAX_SEATS)).filter(|&s| out >> s & 1 == 1));
+        self.put_out.1 = label;
         if self.text || G::SEES_BY_PROTOCOL {
             self.ask_all();
         }
@@ -603,14 +608,21 @@ impl<G: Teach> Env<G> {
 
     /// The match's step with `moves`: finished from the look-ahead when one was made this turn
     /// (the same step: `Observe::look_ahead`), else played whole.
-    fn play_step(&mut self, moves: &[G::Move]) -> arena_host::game::Stepped {
+    fn play_step(&mut self, moves: &[G::Move], out: &mut arena_host::game::Stepped) {
         let ahead = self.ahead.get_mut();
         if std::mem::take(&mut ahead.fresh) && ahead.begun {
             if let Some(state) = ahead.state.as_mut() {
                 std::mem::swap(&mut self.game, state);
             }
         }
-        self.game.play_step(moves, SeatSet::EMPTY)
+        self.game.play_step_into(moves, SeatSet::EMPTY, out);
+    }
+
+    /// The seats still in the match (at most [`arena_core::MAX_SEATS`]).
+    fn seats_in(&self) -> SeatSet {
+        (0..self.seated.len().min(arena_core::MAX_SEATS))
+            .filter(|&s| self.game.seat_in(s))
+            .fold(SeatSet::EMPTY, SeatSet::with)
     }
 
     /// `f` of the state this turn's actions meet: the match itself, or its look-ahead for games

@@ -67,16 +67,12 @@ struct Row<'a> {
     written: &'a mut [Written],
 }
 
-/// `buf` cut into `n` rows of `per` (empty rows when `per` is 0).
-fn rows<T>(mut buf: &mut [T], per: usize, n: usize) -> Vec<&mut [T]> {
-    (0..n)
-        .map(|_| {
-            let all = std::mem::take(&mut buf);
-            let (row, rest) = all.split_at_mut(per.min(all.len()));
-            buf = rest;
-            row
-        })
-        .collect()
+/// The first `per` elements of `buf` (fewer when it holds fewer), taken off it.
+fn cut<'a, T>(buf: &mut &'a mut [T], per: usize) -> &'a mut [T] {
+    let all = std::mem::take(buf);
+    let (row, rest) = all.split_at_mut(per.min(all.len()));
+    *buf = rest;
+    row
 }
 
 #[pyclass(module = "pocket_arena._native")]
@@ -207,16 +203,14 @@ impl VecMatch {
         let b = &self.buffers;
         let per = a * self.obs_len;
         let (mut obs32, mut obs16): (PyReadwriteArray3<i32>, PyReadwriteArray3<i16>);
-        let obs_rows: Vec<ObsOut<'_>> = match &b.obs {
+        let mut obs = match &b.obs {
             ObsBuf::I32(o) => {
                 obs32 = o.bind(py).try_readwrite()?;
-                let all = obs32.as_slice_mut()?;
-                rows(all, per, n).into_iter().map(ObsOut::I32).collect()
+                ObsOut::I32(obs32.as_slice_mut()?)
             }
             ObsBuf::I16(o) => {
                 obs16 = o.bind(py).try_readwrite()?;
-                let all = obs16.as_slice_mut()?;
-                rows(all, per, n).into_iter().map(ObsOut::I16).collect()
+                ObsOut::I16(obs16.as_slice_mut()?)
             }
         };
         let mut masks = b.masks.bind(py).try_readwrite()?;
@@ -224,26 +218,29 @@ impl VecMatch {
         let mut ends = b.came.ends.bind(py).try_readwrite()?;
         let mut refused = b.came.refused.bind(py).try_readwrite()?;
         let mut ranks = b.came.ranks.bind(py).try_readwrite()?;
-        let mut rows: Vec<Row<'_>> = obs_rows
-            .into_iter()
-            .zip(rows(masks.as_slice_mut()?, a * self.listed, n))
-            .zip(rows(rewards.as_slice_mut()?, a, n))
-            .zip(rows(ends.as_slice_mut()?, 2 * a, n))
-            .zip(rows(refused.as_slice_mut()?, a, n))
-            .zip(rows(ranks.as_slice_mut()?, self.seats, n))
-            .zip(rows(&mut self.written, a, n))
-            .map(
-                |((((((obs, masks), rewards), ends), refused), ranks), written)| Row {
-                    obs,
-                    masks,
-                    rewards,
-                    ends,
-                    refused,
-                    ranks,
-                    written,
+        let (mut masks, mut rewards, mut ends) = (
+            masks.as_slice_mut()?,
+            rewards.as_slice_mut()?,
+            ends.as_slice_mut()?,
+        );
+        let (mut refused, mut ranks) = (refused.as_slice_mut()?, ranks.as_slice_mut()?);
+        let mut written = self.written.as_mut_slice();
+        // Each match's rows cut off the arrays' fronts in one pass.
+        let mut rows: Vec<Row<'_>> = Vec::with_capacity(n);
+        for _ in 0..n {
+            rows.push(Row {
+                obs: match &mut obs {
+                    ObsOut::I32(o) => ObsOut::I32(cut(o, per)),
+                    ObsOut::I16(o) => ObsOut::I16(cut(o, per)),
                 },
-            )
-            .collect();
+                masks: cut(&mut masks, a * self.listed),
+                rewards: cut(&mut rewards, a),
+                ends: cut(&mut ends, 2 * a),
+                refused: cut(&mut refused, a),
+                ranks: cut(&mut ranks, self.seats),
+                written: cut(&mut written, a),
+            });
+        }
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
         let pool = self.pool.as_ref();
         let done = py.detach(|| {
@@ -255,11 +252,13 @@ impl VecMatch {
             match pool {
                 // A handful of matches costs less than waking the pool's threads.
                 Some(p) if n >= 32 => p.install(run),
-                _ => envs
-                    .iter_mut()
-                    .zip(rows.iter_mut())
-                    .enumerate()
-                    .try_for_each(|(i, (e, r))| f(i, e, r, &mut Scratch::default())),
+                _ => {
+                    let mut scratch = Scratch::default();
+                    envs.iter_mut()
+                        .zip(rows.iter_mut())
+                        .enumerate()
+                        .try_for_each(|(i, (e, r))| f(i, e, r, &mut scratch))
+                }
             }
         });
         done.map_err(PyValueError::new_err)
