@@ -2,12 +2,16 @@
 """Env-steps per second of every game, single environment and VectorEnv, and Ants on tutorial1
 beside ants-ai 1.0.3 (its AntsEnv and its bare Game), in one run. Prints a Markdown table.
 
-    python python/bench/bench.py [--seconds S] [--no-ants-ai] [--golden DIR] [--repeats N]
+    python python/bench/bench.py [--seconds S] [--no-ants-ai] [--golden DIR] [--repeats N] [--bursts B]
     python python/bench/bench.py --envpool-only   # Tower Defense Duel VectorEnv(256) vs envpool CartPole
 
 Tower Defense Duel's VectorEnv(256) (observations and masks) is measured beside envpool's
 CartPole-v1 x256 (`pip install envpool`), alternating, `--repeats` times: CPU time an env-step
-(`time.process_time`, every thread of the process), min and median.
+(`time.process_time`, every thread of the process), min and median; envpool both with a worker
+thread a core (its default) and with one. Then side by side in one process, `--bursts` pairs of
+bursts of 20 steps each against envpool with one worker thread and with one a core: the median
+over burst pairs of envpool's CPU an env-step over ours is the figure to quote (the machine's
+load falls on both alike).
 
 The policy is random legal moves: each game's built-in `random` bot (Ants has none: a random
 direction or none for every own ant, on both sides, as ants-ai's RandomAgent does). ants-ai is
@@ -155,15 +159,25 @@ def td_step_cpu(seconds, **options):
     return vector_cpu("tower_defense", {"variant": "duel"}, "random", 256, seconds, **options)[1]
 
 
-def envpool_step_cpu(seconds):
-    """CPU us an env-step of envpool's CartPole-v1 x256 (gymnasium API, random actions drawn
-    before the timing, one worker thread a core); `None` when envpool is not installed."""
+def envpool_cartpole(threads):
+    """envpool's CartPole-v1 x256 (gymnasium API) with `threads` worker threads, reset; `None`
+    when envpool is not installed."""
     try:
         import envpool
     except ImportError:
         return None
-    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=256, num_threads=os.cpu_count() or 1, seed=1)
+    env = envpool.make("CartPole-v1", env_type="gymnasium", num_envs=256, num_threads=threads, seed=1)
     env.reset()
+    return env
+
+
+def envpool_step_cpu(seconds, threads=None):
+    """CPU us an env-step of envpool's CartPole-v1 x256 (gymnasium API, random actions drawn
+    before the timing; `threads` worker threads, default one a core); `None` when envpool is not
+    installed."""
+    env = envpool_cartpole(threads or os.cpu_count() or 1)
+    if env is None:
+        return None
     acts = np.random.default_rng(0).integers(0, 2, (64, 256)).astype(np.int32)
     k = {"i": 0}
 
@@ -180,14 +194,16 @@ def envpool_step_cpu(seconds):
 HEADLINE = "Tower Defense Duel VectorEnv(256), observations (int16) + masks, copy=False, threads=1"
 
 
-def vs_envpool(seconds, repeats):
-    """Both, alternating, `repeats` times: min and median CPU us an env-step."""
+def vs_envpool(seconds, repeats, bursts=100):
+    """Both, alternating, `repeats` times: min and median CPU us an env-step; then side by side
+    in bursts (`paired_envpool`)."""
     rows = {HEADLINE: lambda: td_step_cpu(seconds, copy=False, dtype=np.int16, threads=1),
             "Tower Defense Duel VectorEnv(256), observations + masks, copy=False": lambda: td_step_cpu(seconds, copy=False),
             "Tower Defense Duel VectorEnv(256), observations (int16) + masks, copy=False": lambda: td_step_cpu(seconds, copy=False, dtype=np.int16),
             "Tower Defense Duel VectorEnv(256), observations + masks, copy=False, threads=1": lambda: td_step_cpu(seconds, copy=False, threads=1),
             "Tower Defense Duel VectorEnv(256), observations + masks, copies (defaults)": lambda: td_step_cpu(seconds),
-            "envpool CartPole-v1 x256": lambda: envpool_step_cpu(seconds)}
+            "envpool CartPole-v1 x256": lambda: envpool_step_cpu(seconds),
+            "envpool CartPole-v1 x256, num_threads=1": lambda: envpool_step_cpu(seconds, threads=1)}
     got = {k: [] for k in rows}
     load0 = os.getloadavg()[0]
     for _ in range(repeats):
@@ -209,6 +225,56 @@ def vs_envpool(seconds, repeats):
     if td and ep:
         print(f"\nenvpool CartPole / Tower Defense Duel (int16, threads=1), CPU an env-step (medians): "
               f"{float(np.median(ep)) / float(np.median(td)):.2f}x")
+    paired_envpool(bursts)
+
+
+def paired_envpool(bursts, steps=20):
+    """The headline vector beside envpool's CartPole x256 in one process, in alternating bursts of
+    `steps` steps (the order swapped every burst), once with one envpool worker thread (its cost
+    on one core, nothing waiting on another) and once with one a core (envpool's own default):
+    CPU us an env-step of each, and the median over burst pairs of envpool's over ours, the
+    figure the machine's load moves least (both sides are measured within a second of each
+    other)."""
+    import statistics
+
+    v = VectorEnv("tower_defense", 256, seed=1, bots={"player_1": "random"}, variant="duel",
+                  copy=False, dtype=np.int16, threads=1)
+    v.reset()
+    acts = np.random.default_rng(0).integers(0, 2, (64, 256)).astype(np.int32)
+    print(f"\nSide by side, {bursts} pairs of bursts of {steps} steps, CPU us an env-step "
+          f"(load average {os.getloadavg()[0]:.1f}):\n")
+    print("| envpool worker threads | ours min | ours median | envpool min | envpool median | envpool / ours (median over pairs) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for threads in (1, os.cpu_count() or 1):
+        env = envpool_cartpole(threads)
+        if env is None:
+            print(f"| {threads} | not run (pip install envpool) | | | | |")
+            continue
+
+        def ours():
+            for _ in range(steps):
+                v.step(policy="random")
+
+        def theirs():
+            for i in range(steps):
+                env.step(acts[i % 64])
+
+        for _ in range(15):
+            ours()
+            theirs()
+        a, b, r = [], [], []
+        for burst in range(bursts):
+            got = {}
+            for fn in ((ours, theirs) if burst % 2 == 0 else (theirs, ours)):
+                c = time.process_time()
+                fn()
+                got[fn] = (time.process_time() - c) / (steps * 256) * 1e6
+            a.append(got[ours])
+            b.append(got[theirs])
+            r.append(got[theirs] / got[ours])
+        print(f"| {threads} | {min(a):.2f} | {statistics.median(a):.2f} | {min(b):.2f} | "
+              f"{statistics.median(b):.2f} | {statistics.median(r):.2f}x |", flush=True)
+        del env
 
 
 # ---- Ants
@@ -319,6 +385,7 @@ def main():
     ap.add_argument("--seconds", type=float, default=1.5)
     ap.add_argument("--no-ants-ai", action="store_true")
     ap.add_argument("--repeats", type=int, default=5, help="runs of the envpool comparison")
+    ap.add_argument("--bursts", type=int, default=100, help="pairs of bursts in the side-by-side envpool comparison")
     ap.add_argument("--envpool-only", action="store_true", help="only Tower Defense Duel's VectorEnv(256) beside envpool's CartPole")
     ap.add_argument("--golden", default=str(ROOT.parent / "shared" / "golden"))
     args = ap.parse_args()
@@ -327,7 +394,7 @@ def main():
           f"pocket_arena {pocket_arena.__version__}; Python {platform.python_version()}; "
           f"{os.cpu_count()} cores; policy: random legal moves\n")
     if args.envpool_only:
-        vs_envpool(s, args.repeats)
+        vs_envpool(s, args.repeats, args.bursts)
         return
     print("| game | Rust step alone | env step from Python (step_policy) | Python's cost a step (us of CPU) | PettingZoo parallel_env.step | VectorEnv 1 | 16 | 64 | 256 |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
@@ -341,7 +408,7 @@ def main():
         shown.insert(2, f"{py_cpu - alone_cpu:.2f}")
         print(f"| {label} | " + " | ".join(shown) + " |", flush=True)
     td_vector_table(s)
-    vs_envpool(s, args.repeats)
+    vs_envpool(s, args.repeats, args.bursts)
     tut = pathlib.Path(args.golden) / "ants" / "maps" / "tutorial1.map"
     if tut.exists():
         ours = ants_ours(tut, s)
