@@ -8,7 +8,7 @@ where CPU time moves by a third from one minute to the next on a shared machine.
 
 Two runs under cachegrind, one stepping the vector W times and one W + N times after the same
 start; the difference over N x 256 is the count an env-step (the start, the imports and the
-warm-up cancel out). Needs `valgrind` (Debian: `apt-get install valgrind`) and an installed
+warm-up cancel out; Python's hash seed is fixed, so that its dictionaries probe alike). Needs `valgrind` (Debian: `apt-get install valgrind`) and an installed
 `pocket_arena`. valgrind runs the program about 50 times slower: the defaults take about a minute.
 """
 
@@ -38,7 +38,7 @@ def count(steps):
         r = subprocess.run(
             ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={tmp}/out",
              sys.executable, "-c", DRIVER, str(steps)],
-            capture_output=True, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1"},
+            capture_output=True, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0"},
         )
     if r.returncode != 0:
         sys.exit(f"valgrind failed ({r.returncode}):\n{r.stderr[-2000:]}")

@@ -65,6 +65,8 @@ struct Row<'a> {
     ranks: &'a mut [i8],
     /// What each agent's observation row holds since its last write (`crate::obs::Written`).
     written: &'a mut [Written],
+    /// Whether the match is done after the step (one flag).
+    done: &'a mut [bool],
 }
 
 /// The first `per` elements of `buf` (fewer when it holds fewer), taken off it.
@@ -101,6 +103,8 @@ pub struct VecMatch {
     /// What each row of the observations holds since its last write, `(n, a)`: a step writes
     /// only what changed since (`crate::obs::Written`); a match started again is written whole.
     written: Vec<Written>,
+    /// Whether each match was done after the last step: those `restart_done` starts again.
+    done: Vec<bool>,
     /// The pool a step runs on (`None`: the calling thread alone).
     pool: Option<rayon::ThreadPool>,
     threads: usize,
@@ -156,7 +160,11 @@ fn stepped(
 ) {
     env.advance();
     outcome(env, agents, row, refused);
-    if !env.is_done() {
+    let done = env.is_done();
+    if let Some(d) = row.done.first_mut() {
+        *d = done;
+    }
+    if !done {
         observe(env, agents, row, scratch, false);
     }
 }
@@ -225,6 +233,7 @@ impl VecMatch {
         );
         let (mut refused, mut ranks) = (refused.as_slice_mut()?, ranks.as_slice_mut()?);
         let mut written = self.written.as_mut_slice();
+        let mut done = self.done.as_mut_slice();
         // Each match's rows cut off the arrays' fronts in one pass.
         let mut rows: Vec<Row<'_>> = Vec::with_capacity(n);
         for _ in 0..n {
@@ -239,6 +248,7 @@ impl VecMatch {
                 refused: cut(&mut refused, a),
                 ranks: cut(&mut ranks, self.seats),
                 written: cut(&mut written, a),
+                done: cut(&mut done, 1),
             });
         }
         let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
@@ -291,10 +301,10 @@ impl VecMatch {
     /// Starts again, seeded by their index over the vector's life, the matches that are done;
     /// their rows show the new match's first observation (their rewards and flags stay the end's).
     fn restart_done(&mut self, py: Python<'_>) -> PyResult<()> {
-        let envs = self.envs.get_mut().unwrap_or_else(|e| e.into_inner());
-        let mut seeds = vec![None; envs.len()];
-        for (seed, e) in seeds.iter_mut().zip(envs.iter()) {
-            if e.is_done() {
+        // The flags the step left (asking each match again would visit them all once more).
+        let mut seeds = vec![None; self.done.len()];
+        for (seed, &done) in seeds.iter_mut().zip(&self.done) {
+            if done {
                 *seed = Some(arena_host::tournament::match_seed(
                     self.seed,
                     self.started as usize,
@@ -308,6 +318,9 @@ impl VecMatch {
         let agents = self.agents.clone();
         self.each(py, |i, e, row, scratch| {
             if let Some(s) = seeds[i] {
+                if let Some(d) = row.done.first_mut() {
+                    *d = false;
+                }
                 e.reset(s)?;
                 e.advance();
                 e.take_gained();
@@ -415,6 +428,7 @@ impl VecMatch {
             factors,
             buffers,
             written: vec![Written::default(); n * a],
+            done: vec![false; n],
             pool: None,
             threads: 1,
         };
@@ -527,6 +541,9 @@ impl VecMatch {
             e.reset(arena_host::tournament::match_seed(base, i))?;
             e.advance();
             outcome(e.as_mut(), &agents, row, &[0; MAX_SEATS]);
+            if let Some(d) = row.done.first_mut() {
+                *d = e.is_done();
+            }
             observe(e.as_ref(), &agents, row, scratch, true);
             Ok(())
         })?;
