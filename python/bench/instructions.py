@@ -8,8 +8,9 @@ where CPU time moves by a third from one minute to the next on a shared machine.
 
 Two runs under cachegrind, one stepping the vector W times and one W + N times after the same
 start; the difference over N x 256 is the count an env-step (the start, the imports and the
-warm-up cancel out; Python's hash seed is fixed, so that its dictionaries probe alike). Needs `valgrind` (Debian: `apt-get install valgrind`) and an installed
-`pocket_arena`. valgrind runs the program about 50 times slower: the defaults take about a minute.
+warm-up cancel out; Python's hash seed is fixed, so that its dictionaries probe alike). Needs
+`valgrind` (Debian: `apt-get install valgrind`) and an installed `pocket_arena`. valgrind runs
+the program about 50 times slower: the defaults take about a minute.
 """
 
 import argparse
