@@ -39,7 +39,8 @@ def count(steps):
         r = subprocess.run(
             ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={tmp}/out",
              sys.executable, "-c", DRIVER, str(steps)],
-            capture_output=True, text=True, env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0"},
+            capture_output=True, text=True, cwd=tmp,  # not a source folder that shadows the package
+            env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONHASHSEED": "0"},
         )
     if r.returncode != 0:
         sys.exit(f"valgrind failed ({r.returncode}):\n{r.stderr[-2000:]}")

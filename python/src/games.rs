@@ -233,7 +233,7 @@ impl Observe for TowerDefense {
             Some((then, b0, u0)) if (b0, u0) == (build, upgrade) => {
                 out[0] = 1;
                 td_spawns(game, seat, gold, out);
-                for pos in obs::bits(towers ^ then) {
+                obs::each_bit(towers ^ then, |pos| {
                     let on = towers >> pos & 1 == 1;
                     for k in 0..3 {
                         out[TD_BUILD + k * obs::PATH + pos] = if on { 0 } else { build };
@@ -242,7 +242,7 @@ impl Observe for TowerDefense {
                         out[TD_UPGRADE + k * obs::PATH + pos] = if on { upgrade } else { 0 };
                     }
                     out[TD_DESTROY + pos] = i8::from(on);
-                }
+                });
             }
             _ => Self::mask(game, seat, out),
         }
@@ -259,7 +259,7 @@ impl Observe for TowerDefense {
             let build = i8::from(game.build_cost(seat) <= gold);
             let upgrade = i8::from(game.upgrade_cost(seat) <= gold);
             out[TD_BUILD..TD_UPGRADE].fill(build);
-            for pos in obs::bits(towers) {
+            obs::each_bit(towers, |pos| {
                 for k in 0..3 {
                     out[TD_BUILD + k * obs::PATH + pos] = 0;
                 }
@@ -267,7 +267,7 @@ impl Observe for TowerDefense {
                     out[TD_UPGRADE + k * obs::PATH + pos] = upgrade;
                 }
                 out[TD_DESTROY + pos] = 1;
-            }
+            });
         }
     }
 }

@@ -366,10 +366,9 @@ fn td_spaces<T: Num>(
         return;
     };
     g.visit_towers(b, now.1 & !steady, |t| {
-        let level = t.level;
         let numbers = [
             tower_code(t.kind) as u32,
-            level,
+            t.level,
             t.power.into(),
             t.range.into(),
             t.cooldown.into(),
@@ -404,7 +403,7 @@ fn put<T: Num, const N: usize>(path: &mut [T], at: usize, numbers: [u32; N]) {
 
 /// `f` of each set bit of a board mask below [`PATH`], lowest first, a 64-bit word at a time
 /// (a 128-bit scan and clear is several instructions a bit on a 64-bit processor).
-fn each_bit(mask: u128, mut f: impl FnMut(usize)) {
+pub fn each_bit(mask: u128, mut f: impl FnMut(usize)) {
     const HIGH: u64 = (1 << (PATH - 64)) - 1;
     for (base, mut word) in [(0, mask as u64), (64, (mask >> 64) as u64 & HIGH)] {
         while word != 0 {
@@ -412,15 +411,6 @@ fn each_bit(mask: u128, mut f: impl FnMut(usize)) {
             word &= word - 1;
         }
     }
-}
-
-/// The set bits of a board mask below [`PATH`], lowest first.
-pub fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        let pos = mask.trailing_zeros() as usize;
-        mask &= mask.wrapping_sub(1);
-        (pos < PATH).then_some(pos)
-    })
 }
 
 /// Ballroom Blitz: `[seat]`, then per player `[class, x, y, isActive, item, gold, score,

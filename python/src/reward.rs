@@ -66,15 +66,8 @@ impl Teach for TowerDefense {
 /// bits instead cost more: the processor's popcount is not in the baseline x86-64 the wheel is
 /// built for, and seven planes counted in software were about 500 instructions a step.
 fn walked(mask: u128) -> u32 {
-    const PATH: u128 = (1 << crate::obs::PATH) - 1;
-    let mask = mask & PATH;
     let mut sum = 0;
-    for (base, mut word) in [(1, mask as u64), (65, (mask >> 64) as u64)] {
-        while word != 0 {
-            sum += base + word.trailing_zeros();
-            word &= word - 1;
-        }
-    }
+    crate::obs::each_bit(mask, |pos| sum += pos as u32 + 1);
     sum
 }
 

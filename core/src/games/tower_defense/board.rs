@@ -225,6 +225,20 @@ struct Invader<H> {
     stun: u16,
 }
 
+impl<H: Hp> Invader<H> {
+    /// The invader as the bots and codecs see it, standing on `pos`.
+    fn view(&self, pos: usize) -> InvaderView {
+        InvaderView {
+            pos: pos as u8,
+            hp: self.hp.get(),
+            maxhp: self.maxhp.get(),
+            defense: self.defense,
+            stun_res: self.stun_res,
+            stun_time: self.stun,
+        }
+    }
+}
+
 /// A 128-bit mask of spaces, stored as two words (a `u128` field would raise the board's
 /// alignment, and so its size, to 16).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -448,15 +462,7 @@ impl<H: Hp> Board<H> {
         if !self.has_invader(pos) {
             return None;
         }
-        let v = self.inv.get(pos)?;
-        Some(InvaderView {
-            pos: pos as u8,
-            hp: v.hp.get(),
-            maxhp: v.maxhp.get(),
-            defense: v.defense,
-            stun_res: v.stun_res,
-            stun_time: v.stun,
-        })
+        self.inv.get(pos).map(|v| v.view(pos))
     }
 
     /// The tower on space `pos`, if any, under `rules`.
@@ -485,14 +491,7 @@ impl<H: Hp> Board<H> {
     pub fn visit_invaders(&self, spaces: u128, mut f: impl FnMut(InvaderView)) {
         each_up!(spaces & self.invader_mask(), |pos, _b| {
             if let Some(v) = self.inv.get(pos) {
-                f(InvaderView {
-                    pos: pos as u8,
-                    hp: v.hp.get(),
-                    maxhp: v.maxhp.get(),
-                    defense: v.defense,
-                    stun_res: v.stun_res,
-                    stun_time: v.stun,
-                });
+                f(v.view(pos));
             }
         });
     }

@@ -71,10 +71,10 @@ impl Playable for TowerDefense {
     fn play_step(
         &mut self,
         moves: &[Action],
-        _dropped: arena_core::SeatSet,
+        dropped: arena_core::SeatSet,
     ) -> crate::game::Stepped {
         let mut stepped = crate::game::Stepped::default();
-        self.play_step_into(moves, arena_core::SeatSet::EMPTY, &mut stepped);
+        self.play_step_into(moves, dropped, &mut stepped);
         stepped
     }
 
