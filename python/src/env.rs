@@ -5,7 +5,7 @@
 use crate::config::Kwargs;
 use crate::games::Observe;
 use crate::reward::{self, Teach};
-use arena_core::{Bot, Game, Seat, SeatSet};
+use arena_core::{Bot, Game, Seat, SeatSet, MAX_SEATS};
 use arena_host::game::{End, Finish, Plan, Standing};
 use arena_host::process::{Fault, Line, Lines};
 use arena_host::protocol::{Clock, Protocol};
@@ -115,6 +115,22 @@ pub trait DynEnv: Send {
     fn step(&mut self, actions: &[(Seat, String)]) -> &[SeatStep];
     /// Plays the built-in bots' steps until a Python seat is to move or the match is done.
     fn advance(&mut self);
+    /// `VectorEnv`'s step: [`DynEnv::step_listed`]'s, keeping only what the vector reads: each
+    /// seat's refusals, returned (`self.steps` is left as it was). `None`, with nothing played,
+    /// for a match with text seats: those take `step_listed`.
+    fn step_lean(
+        &mut self,
+        picks: &[(Seat, usize)],
+        policy: Option<&str>,
+    ) -> Result<Option<[u32; MAX_SEATS]>, String>;
+    /// `VectorEnv`'s end of a step, into the match's rows ([`crate::vector::stepped`]).
+    fn stepped(
+        &mut self,
+        agents: &[Seat],
+        row: &mut crate::vector::Row<'_>,
+        scratch: &mut crate::vector::Scratch,
+        refused: &[u32; MAX_SEATS],
+    );
     /// One step in which Python's seats that were given no action play the built-in bot
     /// `policy`'s moves (kept per seat for the match, seeded as at a table).
     fn step_policy(
@@ -247,11 +263,11 @@ pub struct Env<G: Teach> {
     /// Whether `history` is kept.
     record: bool,
     /// Each seat's measure when [`DynEnv::take_gained`] last took it (`crate::reward`).
-    taken: Vec<f64>,
-    /// Room reused step after step (a step allocates nothing once they have grown): each
-    /// seat's measure now, and its change ([`DynEnv::take_gained`]'s answer).
-    now: Vec<f64>,
-    gained: Vec<f64>,
+    taken: [f64; MAX_SEATS],
+    /// Each seat's measure now, and its change ([`DynEnv::take_gained`]'s answer): fixed
+    /// arrays, as a match has at most [`MAX_SEATS`] seats.
+    now: [f64; MAX_SEATS],
+    gained: [f64; MAX_SEATS],
     /// The last step's outcome per seat (the step functions' answer).
     steps: Vec<SeatStep>,
     /// The game's own account of the last step, its room reused.
@@ -330,9 +346,9 @@ impl<G: Teach> Env<G> {
             finished: Vec::new(),
             put_out: (Vec::new(), 0),
             record: true,
-            taken: Vec::new(),
-            now: Vec::new(),
-            gained: Vec::new(),
+            taken: [0.0; MAX_SEATS],
+            now: [0.0; MAX_SEATS],
+            gained: [0.0; MAX_SEATS],
             steps: Vec::new(),
             stepped: arena_host::game::Stepped::default(),
             moves: Vec::new(),
@@ -493,7 +509,9 @@ impl<G: Teach> Env<G> {
         steps.resize_with(n, SeatStep::default);
         for s in &mut steps {
             s.refused = 0;
-            s.why.clear();
+            if !s.why.is_empty() {
+                s.why.clear();
+            }
         }
         let mut advised = std::mem::take(&mut self.advised);
         let mut moves = std::mem::take(&mut self.moves);
@@ -597,9 +615,10 @@ impl<G: Teach> Env<G> {
         // Almost every step puts nobody out: then the list is only emptied.
         let out = was_in.bits() & !self.seats_in().bits();
         self.put_out.0.clear();
-        self.put_out
-            .0
-            .extend((0..n.min(arena_core::MAX_SEATS)).filter(|&s| out >> s & 1 == 1));
+        if out != 0 {
+            let gone = (0..n.min(MAX_SEATS)).filter(|&s| out >> s & 1 == 1);
+            self.put_out.0.extend(gone);
+        }
         self.put_out.1 = label;
         if self.text || G::SEES_BY_PROTOCOL {
             self.ask_all();
@@ -649,26 +668,71 @@ impl<G: Teach> Env<G> {
 
     /// Each seat's score now: the game's measure, the outcome's once over.
     fn score_now(&self) -> Vec<i64> {
-        let n = self.seated.len();
-        match self.game.outcome() {
-            Some(o) => o.score.iter().take(n).copied().collect(),
-            None => (0..n).map(|s| G::score(&self.game, s)).collect(),
-        }
+        scores_of(&*self.game, self.seated.len())
     }
 
     /// Each seat's measure now, the one its rewards follow (`crate::reward::measures`), into
     /// `self.now`.
     fn measure_now(&mut self) {
-        let mut now = std::mem::take(&mut self.now);
-        self.measure_into(&mut now);
-        self.now = now;
+        let n = self.seated.len().min(MAX_SEATS);
+        let game = &*self.game;
+        reward::measures(game, self.reward, &mut self.now[..n], || scores_of(game, n));
     }
 
-    /// Each seat's measure now into `out` (cleared first by `reward::measures`).
-    fn measure_into(&self, out: &mut Vec<f64>) {
-        reward::measures(&*self.game, self.seated.len(), self.reward, out, || {
-            self.score_now()
-        });
+    /// The moves of a listed step into `self.advised`: `policy`'s for Python's seats to move
+    /// without a pick, then each pick's action in the game's list (judged on the turn's
+    /// look-ahead); `past(seat, i)` for a pick `i` not in the list.
+    fn listed_moves(
+        &mut self,
+        picks: &[(Seat, usize)],
+        policy: Option<&str>,
+        mut past: impl FnMut(Seat, usize),
+    ) -> Result<(), String> {
+        self.advise_unless(|seat| picks.iter().any(|(s, _)| *s == seat), policy)?;
+        let listed = G::listed(&self.game);
+        for &(seat, i) in picks {
+            match self
+                .with_judged(|g| G::listed_action(g, seat, i))
+                .filter(|_| i < listed)
+            {
+                Some(a) => self.advised.push((seat, a.into())),
+                None => past(seat, i),
+            }
+        }
+        Ok(())
+    }
+
+    /// [`Env::step_with`] without text actions, for a match without text seats: the moves of
+    /// `self.advised` (emptied) and of the built-in seats, played. Only each seat's refusals are
+    /// kept (returned): the reasons, the standings and the seats put out are read by text seats
+    /// alone (the end message), and bookkeeping them was most of a vector step's own cost.
+    fn play_lean(&mut self) -> [u32; MAX_SEATS] {
+        let mut refused = [0; MAX_SEATS];
+        if !self.is_done() {
+            let n = self.seated.len();
+            let mut moves = std::mem::take(&mut self.moves);
+            moves.clear();
+            moves.resize(n, G::Move::default());
+            for seat in self.game.to_move().iter().filter(|&s| s < n) {
+                if let Some(i) = self.advised.iter().position(|(s, _)| *s == seat) {
+                    moves[seat] = self.advised.swap_remove(i).1;
+                } else if let Seated::Bot(bot) = &mut self.seated[seat] {
+                    moves[seat] = G::bot_move(bot, &self.game, seat);
+                }
+            }
+            let mut stepped = std::mem::take(&mut self.stepped);
+            self.play_step(&moves, &mut stepped);
+            for (r, &x) in refused.iter_mut().zip(&stepped.report.refused).take(n) {
+                *r = u32::from(x);
+            }
+            self.stepped = stepped;
+            if self.record {
+                self.history.push(moves.clone());
+            }
+            self.moves = moves;
+        }
+        self.advised.clear();
+        refused
     }
 
     /// `advise` when a `policy` is given, else no moves (`self.advised` emptied either way).
@@ -722,6 +786,14 @@ impl<G: Teach> Env<G> {
             })?;
         self.advisers.push((seat, name.to_string(), bot));
         Ok(self.advisers.len() - 1)
+    }
+}
+
+/// Each of the first `n` seats' score in `game` now: the game's measure, the outcome's once over.
+fn scores_of<G: Teach>(game: &G, n: usize) -> Vec<i64> {
+    match game.outcome() {
+        Some(o) => o.score.iter().take(n).copied().collect(),
+        None => (0..n).map(|s| G::score(game, s)).collect(),
     }
 }
 
@@ -854,8 +926,10 @@ impl<G: Teach> DynEnv for Env<G> {
     }
 
     fn measures(&self) -> Vec<f64> {
-        let mut out = Vec::new();
-        self.measure_into(&mut out);
+        let n = self.seated.len().min(MAX_SEATS);
+        let mut out = vec![0.0; n];
+        let game = &*self.game;
+        reward::measures(game, self.reward, &mut out, || scores_of(game, n));
         out
     }
 
@@ -867,11 +941,13 @@ impl<G: Teach> DynEnv for Env<G> {
 
     fn take_gained(&mut self) -> &[f64] {
         self.measure_now();
-        self.gained.clear();
-        let gained = self.now.iter().zip(&self.taken).map(|(n, t)| n - t);
-        self.gained.extend(gained);
-        std::mem::swap(&mut self.taken, &mut self.now);
-        &self.gained
+        let n = self.seated.len().min(MAX_SEATS);
+        let (gained, now, taken) = (&mut self.gained[..n], &self.now[..n], &mut self.taken[..n]);
+        for ((g, n), t) in gained.iter_mut().zip(now).zip(taken) {
+            *g = n - *t;
+            *t = *n;
+        }
+        gained
     }
 
     fn listed(&self) -> usize {
@@ -954,6 +1030,16 @@ impl<G: Teach> DynEnv for Env<G> {
         }
     }
 
+    fn stepped(
+        &mut self,
+        agents: &[Seat],
+        row: &mut crate::vector::Row<'_>,
+        scratch: &mut crate::vector::Scratch,
+        refused: &[u32; MAX_SEATS],
+    ) {
+        crate::vector::stepped(self, agents, row, scratch, refused);
+    }
+
     fn step_policy(
         &mut self,
         actions: &[(Seat, String)],
@@ -969,18 +1055,8 @@ impl<G: Teach> DynEnv for Env<G> {
         picks: &[(Seat, usize)],
         policy: Option<&str>,
     ) -> Result<&[SeatStep], String> {
-        self.advise_unless(|seat| picks.iter().any(|(s, _)| *s == seat), policy)?;
         let mut past = Vec::new();
-        let listed = G::listed(&self.game);
-        for &(seat, i) in picks {
-            match self
-                .with_judged(|g| G::listed_action(g, seat, i))
-                .filter(|_| i < listed)
-            {
-                Some(a) => self.advised.push((seat, a.into())),
-                None => past.push((seat, i)),
-            }
-        }
+        self.listed_moves(picks, policy, |seat, i| past.push((seat, i)))?;
         self.step_with(&[]);
         for (seat, i) in past {
             if let Some(s) = self.steps.get_mut(seat) {
@@ -989,6 +1065,28 @@ impl<G: Teach> DynEnv for Env<G> {
             }
         }
         Ok(&self.steps)
+    }
+
+    fn step_lean(
+        &mut self,
+        picks: &[(Seat, usize)],
+        policy: Option<&str>,
+    ) -> Result<Option<[u32; MAX_SEATS]>, String> {
+        if self.text || G::SEES_BY_PROTOCOL {
+            return Ok(None);
+        }
+        let mut past = [0; MAX_SEATS];
+        let n = self.seated.len();
+        self.listed_moves(picks, policy, |seat, _| {
+            if let Some(p) = past.get_mut(seat).filter(|_| seat < n) {
+                *p += 1;
+            }
+        })?;
+        let mut refused = self.play_lean();
+        for (r, p) in refused.iter_mut().zip(past) {
+            *r += p;
+        }
+        Ok(Some(refused))
     }
 
     fn step_factored(

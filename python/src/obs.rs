@@ -279,9 +279,11 @@ pub fn tower_defense_update<T: Num>(
 ) {
     use arena_core::Game;
     let boards = g.boards();
-    let on = |b| b < boards;
-    let now: Occupied = [0, 1].map(|b| if on(b) { g.masks(b) } else { (0, 0) });
-    let ready = [0, 1].map(|b| if on(b) { g.ready_mask(b) } else { 0 });
+    let (mut now, mut ready): (Occupied, [u128; 2]) = ([(0, 0); 2], [0; 2]);
+    for b in 0..boards.min(2) {
+        now[b] = g.masks(b);
+        ready[b] = g.ready_mask(b);
+    }
     let turn = g.turn();
     match written.td {
         // A turn at most since: a tower ready then and now shows what it showed.

@@ -93,22 +93,29 @@ impl Teach for Ballroom {}
 impl Teach for Mammut {}
 impl Teach for Ants {}
 
-/// Each of `seats` seats' measure now, into `out` (cleared first): under [`Kind::Teach`] its own
-/// minus the mean of the others' (its own alone with one seat); under [`Kind::Score`] `scores()`
-/// (the game's score, the outcome's once over; not asked under [`Kind::Teach`]).
+/// Each seat's measure now, into `out` (a seat each; at most `arena_core::MAX_SEATS`, kept by the
+/// match in a fixed array so that a step's rewards allocate nothing): under [`Kind::Teach`] its
+/// own minus the mean of the others' (its own alone with one seat); under [`Kind::Score`]
+/// `scores()` (the game's score, the outcome's once over; not asked under [`Kind::Teach`]).
 pub fn measures<G: Teach>(
     game: &G,
-    seats: usize,
     kind: Kind,
-    out: &mut Vec<f64>,
+    out: &mut [f64],
     scores: impl FnOnce() -> Vec<i64>,
 ) {
-    out.clear();
     match kind {
-        Kind::Score => out.extend(scores().into_iter().map(|s| s as f64)),
+        Kind::Score => {
+            out.fill(0.0);
+            for (o, s) in out.iter_mut().zip(scores()) {
+                *o = s as f64;
+            }
+        }
         Kind::Teach => {
-            out.extend((0..seats).map(|s| G::measure(game, s)));
+            for (s, m) in out.iter_mut().enumerate() {
+                *m = G::measure(game, s);
+            }
             let all: f64 = out.iter().sum();
+            let seats = out.len();
             let others = seats.saturating_sub(1).max(1) as f64;
             if seats > 1 {
                 for m in out.iter_mut() {

@@ -39,7 +39,7 @@ enum ObsBuf {
 /// A worker's room: `aside` for games that build an observation aside (it stays in the core's
 /// cache).
 #[derive(Default)]
-struct Scratch {
+pub struct Scratch {
     aside: Vec<i32>,
 }
 
@@ -56,7 +56,7 @@ struct Outcomes {
 }
 
 /// One match's rows of the [`Buffers`].
-struct Row<'a> {
+pub struct Row<'a> {
     obs: ObsOut<'a>,
     masks: &'a mut [i8],
     rewards: &'a mut [f32],
@@ -112,8 +112,8 @@ pub struct VecMatch {
 
 /// Writes the observations and masks of `env`'s agents into their rows: the observations whole
 /// (`whole`: a match started again), or only what changed since the rows' last write.
-fn observe(
-    env: &dyn DynEnv,
+fn observe<E: DynEnv + ?Sized>(
+    env: &E,
     agents: &[usize],
     row: &mut Row<'_>,
     scratch: &mut Scratch,
@@ -150,9 +150,11 @@ fn refusals(steps: &[crate::env::SeatStep]) -> [u32; MAX_SEATS] {
 
 /// After a step of `env` (`refused`: each seat's refusals in it): the built-in seats moved on,
 /// what the step came to written, and the observations of a match that goes on (one that
-/// ended is written whole when it starts again).
-fn stepped(
-    env: &mut dyn DynEnv,
+/// ended is written whole when it starts again). Generic, and reached through
+/// [`DynEnv::stepped`]: one call through the match's vtable, the dozen it makes of the match
+/// direct (and inlined).
+pub(crate) fn stepped<E: DynEnv + ?Sized>(
+    env: &mut E,
     agents: &[usize],
     row: &mut Row<'_>,
     scratch: &mut Scratch,
@@ -172,27 +174,40 @@ fn stepped(
 /// Writes what the step came to: rewards (the change of the measure rewards follow,
 /// `crate::reward`, plus the ranking `1 - 2 rank / (seats - 1)` when the match is over), flags,
 /// refusals and ranks.
-fn outcome(env: &mut dyn DynEnv, agents: &[usize], row: &mut Row<'_>, refused: &[u32; MAX_SEATS]) {
+fn outcome<E: DynEnv + ?Sized>(
+    env: &mut E,
+    agents: &[usize],
+    row: &mut Row<'_>,
+    refused: &[u32; MAX_SEATS],
+) {
     let mut gained = [0.0; MAX_SEATS];
     for (g, &x) in gained.iter_mut().zip(env.take_gained()) {
         *g = x;
     }
     let trunc = env.truncated();
-    let ranks = env.outcome().map(|(r, _)| r);
+    // The outcome is built only for a match that is over.
+    let Some((ranks, _)) = env.is_over().then(|| env.outcome()).flatten() else {
+        // Going on, or stopped by the turn limit: no ranking term, no ranks.
+        for (k, &s) in agents.iter().enumerate() {
+            row.rewards[k] = gained.get(s).copied().unwrap_or(0.0) as f32;
+            row.ends[2 * k] = !trunc && !env.seat_in(s);
+            row.ends[2 * k + 1] = trunc;
+            row.refused[k] = refused.get(s).copied().unwrap_or(0);
+        }
+        row.ranks.fill(-1);
+        return;
+    };
     let n = env.seats().max(2) as f32;
     for (k, &s) in agents.iter().enumerate() {
-        let rank = ranks
-            .as_ref()
-            .map_or(0.0, |r| 1.0 - 2.0 * f32::from(r[s]) / (n - 1.0));
+        let rank = 1.0 - 2.0 * f32::from(ranks[s]) / (n - 1.0);
         row.rewards[k] = (gained.get(s).copied().unwrap_or(0.0) + f64::from(rank)) as f32;
-        row.ends[2 * k] = !trunc && (ranks.is_some() || !env.seat_in(s));
+        row.ends[2 * k] = !trunc;
         row.ends[2 * k + 1] = trunc;
         row.refused[k] = refused.get(s).copied().unwrap_or(0);
     }
     for (s, x) in row.ranks.iter_mut().enumerate() {
         *x = ranks
-            .as_ref()
-            .and_then(|r| r.get(s))
+            .get(s)
             .map_or(-1, |&r| i8::try_from(r).unwrap_or(i8::MAX));
     }
 }
@@ -583,7 +598,7 @@ impl VecMatch {
         let (acts, agents) = (actions.unwrap_or_default(), self.agents.clone());
         let policy = policy.as_deref();
         self.each(py, |i, e, row, scratch| {
-            let refused = refusals(match &picks {
+            let refused = match &picks {
                 Some(p) => {
                     // At most one pick a seat: a fixed array, no allocation.
                     let mut mine = [(0, 0); MAX_SEATS];
@@ -595,17 +610,25 @@ impl VecMatch {
                             m += 1;
                         }
                     }
-                    e.step_listed(&mine[..m], policy)?
+                    match e.step_lean(&mine[..m], policy)? {
+                        Some(refused) => refused,
+                        None => refusals(e.step_listed(&mine[..m], policy)?),
+                    }
                 }
                 None => {
                     let given: &[(usize, String)] = acts.get(i).map_or(&[], Vec::as_slice);
-                    match policy {
-                        Some(p) => e.step_policy(given, p)?,
-                        None => e.step(given),
+                    // Without actions the step is a listed one with no picks.
+                    match (given.is_empty(), policy) {
+                        (true, _) => match e.step_lean(&[], policy)? {
+                            Some(refused) => refused,
+                            None => refusals(e.step_listed(&[], policy)?),
+                        },
+                        (false, Some(p)) => refusals(e.step_policy(given, p)?),
+                        (false, None) => refusals(e.step(given)),
                     }
                 }
-            });
-            stepped(e.as_mut(), &agents, row, scratch, &refused);
+            };
+            e.stepped(&agents, row, scratch, &refused);
             Ok(())
         })?;
         self.restart_done(py)?;
@@ -646,7 +669,7 @@ impl VecMatch {
                 })
                 .collect();
             let refused = refusals(e.step_factored(&mine, policy)?);
-            stepped(e.as_mut(), &agents, row, scratch, &refused);
+            e.stepped(&agents, row, scratch, &refused);
             Ok(())
         })?;
         self.restart_done(py)?;

@@ -38,6 +38,60 @@ def test_vector_matches_are_single_matches(game, config):
             assert v.digests()[i] == single_digests(game, config, s, bots[0], 4, {"player_1": bots[-1]})
 
 
+# Siege's picks the mask refuses are left out: the single environment sends a pick as its JSON,
+# which the Siege invader's reader (rules, Decision 7) may read as another action than the
+# vector's, which plays the listed action itself.
+LEAN = [
+    ("tower_defense", {"variant": "duel"}, ["legal", "refused", "past"]),
+    ("tower_defense", {"variant": "siege"}, ["legal", "past"]),
+    ("colorfight", {"variant": "skirmish", "size": "10x10"}, ["legal", "refused", "past"]),
+]
+
+
+@pytest.mark.parametrize("game,config,given", LEAN)
+def test_vector_steps_are_the_single_envs_refusals_and_all(game, config, given):
+    """VectorEnv steps a match without text seats by a shorter path than the environments'
+    (`step_lean`: no reasons, no standings): the same matches, rewards and refusals as single
+    environments given the same picks (legal ones, ones the rules refuse, ones past the list)
+    and the same policy, step after step."""
+    bots = {"player_1": "random"}
+    v = VectorEnv(game, 3, seed=9, bots=bots, turn_limit=1000, **config)
+    _, infos = v.reset()
+    singles = []
+    for s in v.seeds():
+        env = getattr(pocket_arena, game).parallel_env(**config, bots=bots, turn_limit=1000)
+        env.reset(seed=s)
+        singles.append(env)
+    rng = np.random.default_rng(5)
+    kinds = set()
+    # A Siege seat is not asked every turn: it is given a pick only when it is to move.
+    moving = [True] * len(singles)
+    for step in range(80):
+        if step % 4 == 0:
+            _, rewards, terms, truncs, infos = v.step(policy="random")
+            single = [e.step({"player_0": e.bot_action("player_0", "random")}) for e in singles]
+        else:
+            picks = []
+            for m, asked in zip(infos["action_mask"], moving):
+                kind = rng.choice(given, p=[0.6] + [0.4 / (len(given) - 1)] * (len(given) - 1))
+                pool = np.flatnonzero(m[0] if kind == "legal" else 1 - m[0])
+                pick = v.listed + 3 if kind == "past" or len(pool) == 0 else rng.choice(pool)
+                kinds.add(kind if asked else "none")
+                picks.append([pick if asked else -1])
+            picks = np.array(picks)
+            _, rewards, terms, truncs, infos = v.step(picks)
+            single = [
+                e.step({"player_0": int(p[0])} if p[0] >= 0 else {}) for e, p in zip(singles, picks)
+            ]
+        assert not (terms | truncs).any()
+        moving = [inf["player_0"]["to_move"] for _, _, _, _, inf in single]
+        for i, (_, r, _, _, inf) in enumerate(single):
+            assert infos["refused"][i, 0] == inf["player_0"]["refused"], (step, i)
+            assert rewards[i, 0] == np.float32(r["player_0"]), (step, i)
+        assert v.digests() == [e.digest() for e in singles], step
+    assert set(given) <= kinds
+
+
 def test_automatic_reset_takes_the_next_seed():
     v = VectorEnv("tower_defense", 2, seed=5, turn_limit=3, bots={"player_1": "strong"})
     v.reset()

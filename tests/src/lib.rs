@@ -172,6 +172,14 @@ pub fn play_checked<G: Suite>(
                 "invariant broken at step {t} (seed {seed}, actions {actions:?}): {why}"
             )));
         }
+        // Games answer `is_over` without building the outcome: the two must agree.
+        if game.is_over() != game.outcome().is_some() {
+            return Err(TestCaseError::fail(format!(
+                "after step {t} (seed {seed}): is_over() is {} and outcome() {:?}",
+                game.is_over(),
+                game.outcome()
+            )));
+        }
         played.digests.push(game.digest());
         played.actions.push(actions);
     }

@@ -576,6 +576,11 @@ impl Game for TowerDefense {
         report
     }
 
+    /// [`Game::is_over`] without building the outcome (asked several times a step).
+    fn is_over(&self) -> bool {
+        self.over()
+    }
+
     fn outcome(&self) -> Option<Outcome> {
         if !self.over() {
             return None;
