@@ -628,13 +628,29 @@ impl<G: Teach> Env<G> {
     /// The match's step with `moves`: finished from the look-ahead when one was made this turn
     /// (the same step: `Observe::look_ahead`), else played whole.
     fn play_step(&mut self, moves: &[G::Move], out: &mut arena_host::game::Stepped) {
-        let ahead = self.ahead.get_mut();
+        Self::finish_turn(&mut self.game, self.ahead.get_mut(), moves, out);
+    }
+
+    /// [`Env::play_step`] of the match's parts (`game`, its look-ahead).
+    fn finish_turn(
+        game: &mut Box<G>,
+        ahead: &mut Ahead<G>,
+        moves: &[G::Move],
+        out: &mut arena_host::game::Stepped,
+    ) {
         if std::mem::take(&mut ahead.fresh) && ahead.begun {
             if let Some(state) = ahead.state.as_mut() {
-                std::mem::swap(&mut self.game, state);
+                std::mem::swap(game, state);
             }
         }
-        self.game.play_step_into(moves, SeatSet::EMPTY, out);
+        game.play_step_into(moves, SeatSet::EMPTY, out);
+    }
+
+    /// Whether the turn limit `turn_limit=` set is reached (the match's own end aside).
+    fn past_limit(&self) -> bool {
+        self.plan
+            .max_turns
+            .is_some_and(|m| u64::from(self.game.turn().saturating_sub(self.start)) >= m)
     }
 
     /// The seats still in the match (at most [`arena_core::MAX_SEATS`]).
@@ -710,7 +726,8 @@ impl<G: Teach> Env<G> {
         let mut refused = [0; MAX_SEATS];
         if !self.is_done() {
             let n = self.seated.len();
-            let mut moves = std::mem::take(&mut self.moves);
+            // The fields borrowed apart, none taken out and put back.
+            let moves = &mut self.moves;
             moves.clear();
             moves.resize(n, G::Move::default());
             for seat in self.game.to_move().iter().filter(|&s| s < n) {
@@ -720,16 +737,18 @@ impl<G: Teach> Env<G> {
                     moves[seat] = G::bot_move(bot, &self.game, seat);
                 }
             }
-            let mut stepped = std::mem::take(&mut self.stepped);
-            self.play_step(&moves, &mut stepped);
-            for (r, &x) in refused.iter_mut().zip(&stepped.report.refused).take(n) {
+            Self::finish_turn(
+                &mut self.game,
+                self.ahead.get_mut(),
+                moves,
+                &mut self.stepped,
+            );
+            for (r, &x) in refused.iter_mut().zip(&self.stepped.report.refused).take(n) {
                 *r = u32::from(x);
             }
-            self.stepped = stepped;
             if self.record {
                 self.history.push(moves.clone());
             }
-            self.moves = moves;
         }
         self.advised.clear();
         refused
@@ -845,14 +864,10 @@ impl<G: Teach> DynEnv for Env<G> {
         self.game.is_over()
     }
     fn truncated(&self) -> bool {
-        !self.game.is_over()
-            && self
-                .plan
-                .max_turns
-                .is_some_and(|m| u64::from(self.game.turn().saturating_sub(self.start)) >= m)
+        !self.game.is_over() && self.past_limit()
     }
     fn is_done(&self) -> bool {
-        self.game.is_over() || self.truncated()
+        self.game.is_over() || self.past_limit()
     }
     fn turn(&self) -> u32 {
         self.game.turn()

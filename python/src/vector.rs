@@ -119,7 +119,12 @@ fn observe<E: DynEnv + ?Sized>(
     scratch: &mut Scratch,
     whole: bool,
 ) {
-    let (l, m) = (row.obs.len() / agents.len(), row.masks.len() / agents.len());
+    // One agent (most vectors): its rows whole, no division.
+    let (l, m) = match agents.len() {
+        0 => (0, 0),
+        1 => (row.obs.len(), row.masks.len()),
+        a => (row.obs.len() / a, row.masks.len() / a),
+    };
     for (k, &s) in agents.iter().enumerate() {
         let written = &mut row.written[k];
         if whole {
