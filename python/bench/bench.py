@@ -221,10 +221,12 @@ def vs_envpool(seconds, repeats, bursts=100):
             continue
         print(f"| {k} | {min(xs):.2f} | {float(np.median(xs)):.2f} | {', '.join(f'{x:.2f}' for x in xs)} |")
     td = got[HEADLINE]
-    ep = got["envpool CartPole-v1 x256"]
-    if td and ep:
-        print(f"\nenvpool CartPole / Tower Defense Duel (int16, threads=1), CPU an env-step (medians): "
-              f"{float(np.median(ep)) / float(np.median(td)):.2f}x")
+    for name, label in (("envpool CartPole-v1 x256", "a worker thread a core, its default"),
+                        ("envpool CartPole-v1 x256, num_threads=1", "one worker thread")):
+        ep = got[name]
+        if td and ep:
+            print(f"\nenvpool CartPole ({label}) / Tower Defense Duel (int16, threads=1), CPU an "
+                  f"env-step (medians): {float(np.median(ep)) / float(np.median(td)):.2f}x")
     paired_envpool(bursts)
 
 
