@@ -115,14 +115,14 @@ pub trait DynEnv: Send {
     fn step(&mut self, actions: &[(Seat, String)]) -> &[SeatStep];
     /// Plays the built-in bots' steps until a Python seat is to move or the match is done.
     fn advance(&mut self);
-    /// `VectorEnv`'s step: [`DynEnv::step_listed`]'s, keeping only what the vector reads: each
-    /// seat's refusals, returned (`self.steps` is left as it was). `None`, with nothing played,
-    /// for a match with text seats: those take `step_listed`.
+    /// `VectorEnv`'s step: [`DynEnv::step_listed`]'s, each seat's refusals returned. A match
+    /// without text seats keeps nothing else of the step (`self.steps` is left as it was); one
+    /// with text seats takes `step_listed` itself.
     fn step_lean(
         &mut self,
         picks: &[(Seat, usize)],
         policy: Option<&str>,
-    ) -> Result<Option<[u32; MAX_SEATS]>, String>;
+    ) -> Result<[u32; MAX_SEATS], String>;
     /// `VectorEnv`'s end of a step, into the match's rows ([`crate::vector::stepped`]).
     fn stepped(
         &mut self,
@@ -509,9 +509,7 @@ impl<G: Teach> Env<G> {
         steps.resize_with(n, SeatStep::default);
         for s in &mut steps {
             s.refused = 0;
-            if !s.why.is_empty() {
-                s.why.clear();
-            }
+            s.why.clear();
         }
         let mut advised = std::mem::take(&mut self.advised);
         let mut moves = std::mem::take(&mut self.moves);
@@ -615,10 +613,9 @@ impl<G: Teach> Env<G> {
         // Almost every step puts nobody out: then the list is only emptied.
         let out = was_in.bits() & !self.seats_in().bits();
         self.put_out.0.clear();
-        if out != 0 {
-            let gone = (0..n.min(MAX_SEATS)).filter(|&s| out >> s & 1 == 1);
-            self.put_out.0.extend(gone);
-        }
+        self.put_out
+            .0
+            .extend((0..n.min(MAX_SEATS)).filter(|&s| out >> s & 1 == 1));
         self.put_out.1 = label;
         if self.text || G::SEES_BY_PROTOCOL {
             self.ask_all();
@@ -1086,9 +1083,13 @@ impl<G: Teach> DynEnv for Env<G> {
         &mut self,
         picks: &[(Seat, usize)],
         policy: Option<&str>,
-    ) -> Result<Option<[u32; MAX_SEATS]>, String> {
+    ) -> Result<[u32; MAX_SEATS], String> {
         if self.text || G::SEES_BY_PROTOCOL {
-            return Ok(None);
+            let mut refused = [0; MAX_SEATS];
+            for (r, s) in refused.iter_mut().zip(self.step_listed(picks, policy)?) {
+                *r = s.refused;
+            }
+            return Ok(refused);
         }
         let mut past = [0; MAX_SEATS];
         let n = self.seated.len();
@@ -1101,7 +1102,7 @@ impl<G: Teach> DynEnv for Env<G> {
         for (r, p) in refused.iter_mut().zip(past) {
             *r += p;
         }
-        Ok(Some(refused))
+        Ok(refused)
     }
 
     fn step_factored(

@@ -191,28 +191,25 @@ fn outcome<E: DynEnv + ?Sized>(
     }
     let trunc = env.truncated();
     // The outcome is built only for a match that is over.
-    let Some((ranks, _)) = env.is_over().then(|| env.outcome()).flatten() else {
-        // Going on, or stopped by the turn limit: no ranking term, no ranks.
-        for (k, &s) in agents.iter().enumerate() {
-            row.rewards[k] = gained.get(s).copied().unwrap_or(0.0) as f32;
-            row.ends[2 * k] = !trunc && !env.seat_in(s);
-            row.ends[2 * k + 1] = trunc;
-            row.refused[k] = refused.get(s).copied().unwrap_or(0);
-        }
-        row.ranks.fill(-1);
-        return;
-    };
+    let ranks = env
+        .is_over()
+        .then(|| env.outcome())
+        .flatten()
+        .map(|(r, _)| r);
     let n = env.seats().max(2) as f32;
     for (k, &s) in agents.iter().enumerate() {
-        let rank = 1.0 - 2.0 * f32::from(ranks[s]) / (n - 1.0);
+        let rank = ranks
+            .as_ref()
+            .map_or(0.0, |r| 1.0 - 2.0 * f32::from(r[s]) / (n - 1.0));
         row.rewards[k] = (gained.get(s).copied().unwrap_or(0.0) + f64::from(rank)) as f32;
-        row.ends[2 * k] = !trunc;
+        row.ends[2 * k] = !trunc && (ranks.is_some() || !env.seat_in(s));
         row.ends[2 * k + 1] = trunc;
         row.refused[k] = refused.get(s).copied().unwrap_or(0);
     }
     for (s, x) in row.ranks.iter_mut().enumerate() {
         *x = ranks
-            .get(s)
+            .as_ref()
+            .and_then(|r| r.get(s))
             .map_or(-1, |&r| i8::try_from(r).unwrap_or(i8::MAX));
     }
 }
@@ -615,19 +612,13 @@ impl VecMatch {
                             m += 1;
                         }
                     }
-                    match e.step_lean(&mine[..m], policy)? {
-                        Some(refused) => refused,
-                        None => refusals(e.step_listed(&mine[..m], policy)?),
-                    }
+                    e.step_lean(&mine[..m], policy)?
                 }
                 None => {
                     let given: &[(usize, String)] = acts.get(i).map_or(&[], Vec::as_slice);
                     // Without actions the step is a listed one with no picks.
                     match (given.is_empty(), policy) {
-                        (true, _) => match e.step_lean(&[], policy)? {
-                            Some(refused) => refused,
-                            None => refusals(e.step_listed(&[], policy)?),
-                        },
+                        (true, _) => e.step_lean(&[], policy)?,
                         (false, Some(p)) => refusals(e.step_policy(given, p)?),
                         (false, None) => refusals(e.step(given)),
                     }
