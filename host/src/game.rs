@@ -56,6 +56,12 @@ pub trait Playable: Roster + Screen + Sized + 'static {
     fn play_step_into(&mut self, moves: &[Self::Move], dropped: SeatSet, out: &mut Stepped) {
         *out = self.play_step(moves, dropped);
     }
+    /// [`Playable::play_step_into`] for a caller that reads only `out.report` (a vector of
+    /// matches without text seats): a game may leave the reasons and notes out (emptied), which
+    /// Tower Defense does, its refusals' reasons being a third of its step.
+    fn play_report_into(&mut self, moves: &[Self::Move], dropped: SeatSet, out: &mut Stepped) {
+        self.play_step_into(moves, dropped, out);
+    }
     /// Whether `mv` is `seat`'s pass now: a pass is a bot's choice, counted apart from refusals.
     /// Default: the core's pass (`Action::default()`).
     fn is_pass(&self, _seat: Seat, mv: &Self::Move) -> bool {

@@ -625,22 +625,18 @@ impl<G: Teach> Env<G> {
     /// The match's step with `moves`: finished from the look-ahead when one was made this turn
     /// (the same step: `Observe::look_ahead`), else played whole.
     fn play_step(&mut self, moves: &[G::Move], out: &mut arena_host::game::Stepped) {
-        Self::finish_turn(&mut self.game, self.ahead.get_mut(), moves, out);
+        Self::from_ahead(&mut self.game, self.ahead.get_mut());
+        self.game.play_step_into(moves, SeatSet::EMPTY, out);
     }
 
-    /// [`Env::play_step`] of the match's parts (`game`, its look-ahead).
-    fn finish_turn(
-        game: &mut Box<G>,
-        ahead: &mut Ahead<G>,
-        moves: &[G::Move],
-        out: &mut arena_host::game::Stepped,
-    ) {
+    /// The turn begun in the look-ahead, if one was made this turn, made the match's state (the
+    /// step then finishes it: `Observe::look_ahead`).
+    fn from_ahead(game: &mut Box<G>, ahead: &mut Ahead<G>) {
         if std::mem::take(&mut ahead.fresh) && ahead.begun {
             if let Some(state) = ahead.state.as_mut() {
                 std::mem::swap(game, state);
             }
         }
-        game.play_step_into(moves, SeatSet::EMPTY, out);
     }
 
     /// Whether the turn limit `turn_limit=` set is reached (the match's own end aside).
@@ -713,42 +709,6 @@ impl<G: Teach> Env<G> {
             }
         }
         Ok(())
-    }
-
-    /// [`Env::step_with`] without text actions, for a match without text seats: the moves of
-    /// `self.advised` (emptied) and of the built-in seats, played. Only each seat's refusals are
-    /// kept (returned): the reasons, the standings and the seats put out are read by text seats
-    /// alone (the end message), and bookkeeping them was most of a vector step's own cost.
-    fn play_lean(&mut self) -> [u32; MAX_SEATS] {
-        let mut refused = [0; MAX_SEATS];
-        if !self.is_done() {
-            let n = self.seated.len();
-            // The fields borrowed apart, none taken out and put back.
-            let moves = &mut self.moves;
-            moves.clear();
-            moves.resize(n, G::Move::default());
-            for seat in self.game.to_move().iter().filter(|&s| s < n) {
-                if let Some(i) = self.advised.iter().position(|(s, _)| *s == seat) {
-                    moves[seat] = self.advised.swap_remove(i).1;
-                } else if let Seated::Bot(bot) = &mut self.seated[seat] {
-                    moves[seat] = G::bot_move(bot, &self.game, seat);
-                }
-            }
-            Self::finish_turn(
-                &mut self.game,
-                self.ahead.get_mut(),
-                moves,
-                &mut self.stepped,
-            );
-            for (r, &x) in refused.iter_mut().zip(&self.stepped.report.refused).take(n) {
-                *r = u32::from(x);
-            }
-            if self.record {
-                self.history.push(moves.clone());
-            }
-        }
-        self.advised.clear();
-        refused
     }
 
     /// `advise` when a `policy` is given, else no moves (`self.advised` emptied either way).
@@ -1091,17 +1051,59 @@ impl<G: Teach> DynEnv for Env<G> {
             }
             return Ok(refused);
         }
-        let mut past = [0; MAX_SEATS];
-        let n = self.seated.len();
-        self.listed_moves(picks, policy, |seat, _| {
-            if let Some(p) = past.get_mut(seat).filter(|_| seat < n) {
-                *p += 1;
+        let n = self.seated.len().min(MAX_SEATS);
+        let mut refused = [0; MAX_SEATS];
+        // Each pick's action in the list, judged on the turn's look-ahead; a pick past the
+        // list is refused (the seat passes). A seat given a pick is not advised.
+        let listed = G::listed(&self.game);
+        let mut picked: [Option<G::Move>; MAX_SEATS] = std::array::from_fn(|_| None);
+        let mut given = 0u32;
+        for &(seat, i) in picks.iter().filter(|(s, _)| *s < n) {
+            given |= 1 << seat;
+            match self
+                .with_judged(|g| G::listed_action(g, seat, i))
+                .filter(|_| i < listed)
+            {
+                Some(a) => picked[seat] = Some(a.into()),
+                None => refused[seat] += 1,
             }
-        })?;
-        let mut refused = self.play_lean();
-        for (r, p) in refused.iter_mut().zip(past) {
-            *r += p;
         }
+        if self.is_done() {
+            return Ok(refused);
+        }
+        let movers = self.game.to_move();
+        // The advisers first (an unknown policy is refused before any bot draws).
+        let mut advisers = [usize::MAX; MAX_SEATS];
+        if let Some(p) = policy {
+            for seat in movers.iter().filter(|&s| s < n && given >> s & 1 == 0) {
+                if matches!(self.seated[seat], Seated::Python(_)) {
+                    advisers[seat] = self.adviser(seat, p)?;
+                }
+            }
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        moves.clear();
+        moves.resize(n, G::Move::default());
+        for seat in movers.iter().filter(|&s| s < n) {
+            moves[seat] = match &mut self.seated[seat] {
+                Seated::Bot(bot) => G::bot_move(bot, &self.game, seat),
+                Seated::Python(_) => match (picked[seat].take(), advisers[seat]) {
+                    (Some(m), _) => m,
+                    (None, usize::MAX) => G::Move::default(),
+                    (None, i) => G::bot_move(&mut self.advisers[i].2, &self.game, seat),
+                },
+            };
+        }
+        Self::from_ahead(&mut self.game, self.ahead.get_mut());
+        self.game
+            .play_report_into(&moves, SeatSet::EMPTY, &mut self.stepped);
+        for (r, &x) in refused.iter_mut().zip(&self.stepped.report.refused).take(n) {
+            *r += u32::from(x);
+        }
+        if self.record {
+            self.history.push(moves.clone());
+        }
+        self.moves = moves;
         Ok(refused)
     }
 

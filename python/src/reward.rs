@@ -44,6 +44,18 @@ pub trait Teach: Observe {
     fn measure(game: &Self, seat: Seat) -> f64 {
         Self::score(game, seat) as f64
     }
+    /// Every seat's [`Teach::measure`] into `out` (a seat each), for games that find them
+    /// together for less.
+    fn measure_all(game: &Self, out: &mut [f64]) {
+        each_measure(game, out);
+    }
+}
+
+/// [`Teach::measure`] a seat at a time into `out`.
+fn each_measure<G: Teach>(game: &G, out: &mut [f64]) {
+    for (s, m) in out.iter_mut().enumerate() {
+        *m = G::measure(game, s);
+    }
 }
 
 /// Tower Defense: the seat's lives, less the invaders on the path it defends, each counted as
@@ -58,6 +70,18 @@ impl Teach for TowerDefense {
             .defended_board(seat)
             .map_or(0, |b| walked(game.masks(b).0));
         f64::from(game.life(seat)) - walked as f64 / crate::obs::PATH as f64
+    }
+    /// Duel: both players' measures at once (the state asked for its variant once).
+    fn measure_all(game: &Self, out: &mut [f64]) {
+        let lost = |board: usize| walked(game.masks(board).0) as f64 / crate::obs::PATH as f64;
+        match (game.players(), out) {
+            // Each defends the path the other's invaders walk.
+            (Some([p0, p1]), [m0, m1]) => {
+                *m0 = f64::from(p0.life) - lost(1);
+                *m1 = f64::from(p1.life) - lost(0);
+            }
+            (_, out) => each_measure(game, out),
+        }
     }
 }
 
@@ -111,9 +135,7 @@ pub fn measures<G: Teach>(
             }
         }
         Kind::Teach => {
-            for (s, m) in out.iter_mut().enumerate() {
-                *m = G::measure(game, s);
-            }
+            G::measure_all(game, out);
             let all: f64 = out.iter().sum();
             let seats = out.len();
             let others = seats.saturating_sub(1).max(1) as f64;

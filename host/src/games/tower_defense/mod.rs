@@ -85,14 +85,23 @@ impl Playable for TowerDefense {
         out: &mut crate::game::Stepped,
     ) {
         let variant = self.variant();
-        out.report = self.step(moves);
-        out.notes.clear();
-        out.why.clear();
+        self.play_report_into(moves, _dropped, out);
         for (seat, action) in moves.iter().enumerate() {
             if out.report.refused.get(seat).is_some_and(|&n| n > 0) {
                 out.why.push((seat, refusal(variant, seat, action)));
             }
         }
+    }
+
+    fn play_report_into(
+        &mut self,
+        moves: &[Action],
+        _dropped: arena_core::SeatSet,
+        out: &mut crate::game::Stepped,
+    ) {
+        out.report = self.step(moves);
+        out.notes.clear();
+        out.why.clear();
     }
 
     fn state_json(&self, _seat: Seat) -> Value {
