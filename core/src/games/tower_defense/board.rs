@@ -1126,15 +1126,16 @@ impl<H: Hp> Board<H> {
         }
         let moving = inv & !blocked;
         let mut through = None;
-        each_down!(moving, |i, _b| {
-            let Some(v) = self.inv.get_mut(i) else {
-                continue;
-            };
-            let walker = core::mem::take(v);
-            if i == LAST {
+        if moving & bit(LAST) != 0 {
+            if let Some(v) = self.inv.get_mut(LAST) {
+                let walker = core::mem::take(v);
                 through = Some((walker.hp.get(), walker.maxhp.get()));
-            } else if let Some(next) = self.inv.get_mut(i.wrapping_add(1)) {
-                // The space above is free: its invader has moved on, or there was none.
+            }
+        }
+        each_down!(moving & !bit(LAST), |i, _b| {
+            let walker = self.inv.get_mut(i).map(core::mem::take);
+            // The space above is free: its invader has moved on, or there was none.
+            if let (Some(walker), Some(next)) = (walker, self.inv.get_mut(i.wrapping_add(1))) {
                 *next = walker;
             }
         });
