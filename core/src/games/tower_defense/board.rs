@@ -1133,10 +1133,11 @@ impl<H: Hp> Board<H> {
             }
         }
         each_down!(moving & !bit(LAST), |i, _b| {
-            let walker = self.inv.get_mut(i).map(core::mem::take);
-            // The space above is free: its invader has moved on, or there was none.
-            if let (Some(walker), Some(next)) = (walker, self.inv.get_mut(i.wrapping_add(1))) {
-                *next = walker;
+            // The space above is free (its invader has moved on, or there was none): the walker
+            // and the empty space trade places.
+            let (below, above) = self.inv.split_at_mut(i.wrapping_add(1).min(SPACES));
+            if let (Some(walker), Some(next)) = (below.last_mut(), above.first_mut()) {
+                core::mem::swap(walker, next);
             }
         });
         self.occupied.set((moving << 1 & PATH) | blocked);
