@@ -318,7 +318,11 @@ impl VecMatch {
     /// Starts again, seeded by their index over the vector's life, the matches that are done;
     /// their rows show the new match's first observation (their rewards and flags stay the end's).
     fn restart_done(&mut self, py: Python<'_>) -> PyResult<()> {
-        // The flags the step left (asking each match again would visit them all once more).
+        // The flags the step left (asking each match again would visit them all once more);
+        // most steps end none.
+        if !self.done.contains(&true) {
+            return Ok(());
+        }
         let mut seeds = vec![None; self.done.len()];
         for (seed, &done) in seeds.iter_mut().zip(&self.done) {
             if done {
@@ -328,9 +332,6 @@ impl VecMatch {
                 ));
                 self.started += 1;
             }
-        }
-        if seeds.iter().all(Option::is_none) {
-            return Ok(());
         }
         let agents = self.agents.clone();
         self.each(py, |i, e, row, scratch| {
