@@ -8,7 +8,9 @@ where CPU time moves by a third from one minute to the next on a shared machine.
 
 Two runs under cachegrind, one stepping the vector W times and one W + N times after the same
 start; the difference over N x 256 is the count an env-step (the start, the imports and the
-warm-up cancel out; Python's hash seed is fixed, so that its dictionaries probe alike). Needs
+warm-up cancel out; Python's hash seed is fixed, so that its dictionaries probe alike). Later in
+a match there are more invaders: `--warm 3000` counts steps nearer those of `bench.py`, which
+runs each vector from its reset for seconds (docs/python.md, "The count's window"). Needs
 `valgrind` (Debian: `apt-get install valgrind`) and an installed `pocket_arena`. valgrind runs
 the program about 50 times slower: the defaults take about a minute.
 """
@@ -53,7 +55,9 @@ def count(steps):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--steps", type=int, default=100, help="steps counted (of 256 matches each)")
-    ap.add_argument("--warm", type=int, default=20, help="steps of both runs before the counted ones")
+    ap.add_argument("--warm", type=int, default=20,
+                    help="steps of both runs before the counted ones (matches grow more invaders "
+                         "as they go: 3000 is nearer bench.py's runs, about a quarter more)")
     args = ap.parse_args()
     if args.steps < 1 or args.warm < 0:
         sys.exit("--steps must be at least 1 and --warm at least 0")
