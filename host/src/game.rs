@@ -57,8 +57,9 @@ pub trait Playable: Roster + Screen + Sized + 'static {
         *out = self.play_step(moves, dropped);
     }
     /// [`Playable::play_step_into`] for a caller that reads only `out.report` (a vector of
-    /// matches without text seats): a game may leave the reasons and notes out (emptied), which
-    /// Tower Defense does, its refusals' reasons being a third of its step.
+    /// matches without text seats): a game may leave the reasons and notes out (emptied), as
+    /// Tower Defense does (a reason was looked up for each refusal, and random bots' actions are
+    /// refused often).
     fn play_report_into(&mut self, moves: &[Self::Move], dropped: SeatSet, out: &mut Stepped) {
         self.play_step_into(moves, dropped, out);
     }

@@ -81,11 +81,11 @@ impl Playable for TowerDefense {
     fn play_step_into(
         &mut self,
         moves: &[Action],
-        _dropped: arena_core::SeatSet,
+        dropped: arena_core::SeatSet,
         out: &mut crate::game::Stepped,
     ) {
         let variant = self.variant();
-        self.play_report_into(moves, _dropped, out);
+        self.play_report_into(moves, dropped, out);
         for (seat, action) in moves.iter().enumerate() {
             if out.report.refused.get(seat).is_some_and(|&n| n > 0) {
                 out.why.push((seat, refusal(variant, seat, action)));
