@@ -698,17 +698,22 @@ impl<G: Teach> Env<G> {
         mut past: impl FnMut(Seat, usize),
     ) -> Result<(), String> {
         self.advise_unless(|seat| picks.iter().any(|(s, _)| *s == seat), policy)?;
-        let listed = G::listed(&self.game);
         for &(seat, i) in picks {
-            match self
-                .with_judged(|g| G::listed_action(g, seat, i))
-                .filter(|_| i < listed)
-            {
-                Some(a) => self.advised.push((seat, a.into())),
+            match self.listed_move(seat, i) {
+                Some(m) => self.advised.push((seat, m)),
                 None => past(seat, i),
             }
         }
         Ok(())
+    }
+
+    /// `seat`'s move for the pick `i` of the game's list, judged on the turn's look-ahead;
+    /// `None` for a pick past the list.
+    fn listed_move(&self, seat: Seat, i: usize) -> Option<G::Move> {
+        let listed = G::listed(&self.game);
+        self.with_judged(|g| G::listed_action(g, seat, i))
+            .filter(|_| i < listed)
+            .map(Into::into)
     }
 
     /// `advise` when a `policy` is given, else no moves (`self.advised` emptied either way).
@@ -1045,26 +1050,18 @@ impl<G: Teach> DynEnv for Env<G> {
         policy: Option<&str>,
     ) -> Result<[u32; MAX_SEATS], String> {
         if self.text || G::SEES_BY_PROTOCOL {
-            let mut refused = [0; MAX_SEATS];
-            for (r, s) in refused.iter_mut().zip(self.step_listed(picks, policy)?) {
-                *r = s.refused;
-            }
-            return Ok(refused);
+            return Ok(crate::vector::refusals(self.step_listed(picks, policy)?));
         }
         let n = self.seated.len().min(MAX_SEATS);
         let mut refused = [0; MAX_SEATS];
-        // Each pick's action in the list, judged on the turn's look-ahead; a pick past the
-        // list is refused (the seat passes). A seat given a pick is not advised.
-        let listed = G::listed(&self.game);
+        // Each pick's move; a pick past the list is refused (the seat passes). A seat given a
+        // pick is not advised.
         let mut picked: [Option<G::Move>; MAX_SEATS] = std::array::from_fn(|_| None);
         let mut given = 0u32;
         for &(seat, i) in picks.iter().filter(|(s, _)| *s < n) {
             given |= 1 << seat;
-            match self
-                .with_judged(|g| G::listed_action(g, seat, i))
-                .filter(|_| i < listed)
-            {
-                Some(a) => picked[seat] = Some(a.into()),
+            match self.listed_move(seat, i) {
+                Some(m) => picked[seat] = Some(m),
                 None => refused[seat] += 1,
             }
         }

@@ -145,7 +145,7 @@ fn observe<E: DynEnv + ?Sized>(
 
 /// Each seat's refusals in a step (`steps`), kept aside (the match's own answer is overwritten
 /// by the built-in seats' steps that follow).
-fn refusals(steps: &[crate::env::SeatStep]) -> [u32; MAX_SEATS] {
+pub(crate) fn refusals(steps: &[crate::env::SeatStep]) -> [u32; MAX_SEATS] {
     let mut refused = [0; MAX_SEATS];
     for (r, s) in refused.iter_mut().zip(steps) {
         *r = s.refused;
