@@ -303,6 +303,30 @@ class _Core:
         self._m.take_gained()
         self.agents = list(self.possible_agents)
 
+    def _move(self, action, seat):
+        """`seat`'s `action` as the step takes it: `(index, None)` for a pick from the list
+        (`action_type="discrete"`, a game that lists single actions), `(None, text)` for anything
+        else; `None` for no action (a negative pick, `None`)."""
+        if self.action_type == "discrete" and not self.factors and _is_index(action):
+            return (int(action), None) if int(action) >= 0 else None
+        text = self._action_text(action, seat)
+        return None if text is None else (None, text)
+
+    def _play(self, moves):
+        """One step of the match with `moves`, `[(seat, move)]` of the seats to move (`_move`'s).
+        When every move is a pick, the picks are played as the list's actions themselves, as
+        `VectorEnv` plays them: a pick the mask refuses is the rules' refusal of that action, not
+        what the seat's JSON reader makes of its JSON (Tower Defense Siege's invader reads any
+        JSON as a spawn, the rules' Decision 7). Else every move goes as text, a pick as its JSON."""
+        if moves and all(i is not None for _, (i, _) in moves):
+            return self._m.step_listed([(s, i) for s, (i, _) in moves])
+        texts = []
+        for s, (i, text) in moves:
+            text = text if i is None else self._action_text(i, s)
+            if text is not None:
+                texts.append((s, text))
+        return self._m.step(texts)
+
     def _action_text(self, action, seat):
         if action is None:
             return None
@@ -499,13 +523,13 @@ class RawEnv(_Core, AECEnv):
             return
         self._cumulative_rewards[agent] = 0.0
         self._acted[agent] += 1
-        text = self._action_text(action, self._seat[agent])
-        if text is not None:
-            self._pending.append((self._seat[agent], text))
+        move = self._move(action, self._seat[agent])
+        if move is not None:
+            self._pending.append((self._seat[agent], move))
         if agent in self._queue:
             self._queue.remove(agent)
         if not self._queue:
-            results = self._m.step(self._pending)
+            results = self._play(self._pending)
             self._pending = []
             self._m.advance()
             self.rewards = self._rewards()
@@ -544,10 +568,10 @@ class ParallelEnvBase(_Core, ParallelEnv):
             if a not in self._seat:
                 continue
             s = self._seat[a]
-            text = self._action_text(act, s)
-            if s in movers and text is not None:
-                given.append((s, text))
-        results = self._m.step(given)
+            move = self._move(act, s)
+            if s in movers and move is not None:
+                given.append((s, move))
+        results = self._play(given)
         self._m.advance()
         self._cycles += 1
         over, trunc = self._m.is_over(), self._m.truncated() or self._cut()

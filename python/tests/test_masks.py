@@ -80,3 +80,25 @@ def test_every_game_lists_its_actions(game, config):
         assert space.n == env.listed
     env.reset(seed=0)
     assert env.action_mask("player_0").shape == (env.listed,)
+
+
+def test_a_refused_pick_is_that_actions_refusal_not_what_its_json_reads_as():
+    """Tower Defense Siege's invader reads any JSON it is sent as a spawn (the rules, Decision 7).
+    A build picked from the list by the invader is the build, which the mask refuses and the
+    rules refuse: the match goes on as after a pass. The same build sent as JSON is a spawn."""
+
+    def siege():
+        env = pocket_arena.tower_defense.parallel_env(variant="siege", bots={"player_1": "random"})
+        _, infos = env.reset(seed=3)
+        assert infos["player_0"]["to_move"]
+        return env, infos["player_0"]["action_mask"]
+
+    build = 5 + 50  # a turret at space 50
+    (picked, mask), (passed, _), (sent, _) = siege(), siege(), siege()
+    assert mask[build] == 0
+    info = picked.step({"player_0": build})[4]["player_0"]
+    assert info["refused"] == 1 and any("other side" in w for w in info["why"]), info
+    passed.step({"player_0": 0})
+    assert picked.digest() == passed.digest()
+    info = sent.step({"player_0": picked.listed_action("player_0", build)})[4]["player_0"]
+    assert any("spawn" in w for w in info["why"]), info
