@@ -313,19 +313,14 @@ class _Core:
         return None if text is None else (None, text)
 
     def _play(self, moves):
-        """One step of the match with `moves`, `[(seat, move)]` of the seats to move (`_move`'s).
-        When every move is a pick, the picks are played as the list's actions themselves, as
-        `VectorEnv` plays them: a pick the mask refuses is the rules' refusal of that action, not
-        what the seat's JSON reader makes of its JSON (Tower Defense Siege's invader reads any
-        JSON as a spawn, the rules' Decision 7). Else every move goes as text, a pick as its JSON."""
-        if moves and all(i is not None for _, (i, _) in moves):
-            return self._m.step_listed([(s, i) for s, (i, _) in moves])
-        texts = []
-        for s, (i, text) in moves:
-            text = text if i is None else self._action_text(i, s)
-            if text is not None:
-                texts.append((s, text))
-        return self._m.step(texts)
+        """One step of the match with `moves`, `[(seat, move)]` of the seats to move (`_move`'s):
+        picks from the list are played as the list's actions themselves, as `VectorEnv` plays
+        them (a pick the mask refuses is the rules' refusal of that action, not what the seat's
+        JSON reader makes of its JSON: Tower Defense Siege's invader reads any JSON as a spawn,
+        the rules' Decision 7); the rest as text."""
+        picks = [(s, i) for s, (i, _) in moves if i is not None]
+        texts = [(s, text) for s, (i, text) in moves if i is None]
+        return self._m.step_listed(picks, None, texts)
 
     def _action_text(self, action, seat):
         if action is None:

@@ -62,7 +62,8 @@ class Match:
         """The action JSON of one choice per slot (None: not one pick per slot, or a pick past its choices)."""
     def factored_index(self, seat: int, json: str) -> Optional[list[int]]:
         """The choice per slot of an action JSON (None: the factored space cannot say it)."""
-    def step_listed(self, picks: Sequence[Tuple[int, int]], policy: Optional[str] = None) -> list[Tuple[int, list[str]]]: ...
+    def step_listed(self, picks: Sequence[Tuple[int, int]], policy: Optional[str] = None, actions: Sequence[Tuple[int, str]] = ()) -> list[Tuple[int, list[str]]]:
+        """One step: `picks` `[(seat, index)]` played as the list's actions, `actions` `[(seat, text)]` as `step` takes them."""
     def outcome(self) -> Optional[Tuple[list[int], list[int]]]:
         """`(ranks, scores)` once over (rank 0 first)."""
     def observe(self, seat: int) -> str: ...

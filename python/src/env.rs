@@ -138,11 +138,14 @@ pub trait DynEnv: Send {
         actions: &[(Seat, String)],
         policy: &str,
     ) -> Result<&[SeatStep], String>;
-    /// One step with Python's seats' picks from the list (`(seat, index)`; an index past the list
-    /// is refused, the seat passing); seats without one play `policy`, or pass.
+    /// One step with Python's seats' picks from the list (`(seat, index)`, each played as the
+    /// list's action itself; an index past the list is refused, the seat passing) and other
+    /// seats' answers as text (`actions`, as [`DynEnv::step`] takes them); seats given neither
+    /// play `policy`, or pass.
     fn step_listed(
         &mut self,
         picks: &[(Seat, usize)],
+        actions: &[(Seat, String)],
         policy: Option<&str>,
     ) -> Result<&[SeatStep], String>;
     /// One step with Python's seats' choices of a factored list (`(seat, one choice per slot)`:
@@ -689,15 +692,17 @@ impl<G: Teach> Env<G> {
     }
 
     /// The moves of a listed step into `self.advised`: `policy`'s for Python's seats to move
-    /// without a pick, then each pick's action in the game's list (judged on the turn's
-    /// look-ahead); `past(seat, i)` for a pick `i` not in the list.
+    /// without a pick that are not `answered` otherwise, then each pick's action in the game's
+    /// list (judged on the turn's look-ahead); `past(seat, i)` for a pick `i` not in the list.
     fn listed_moves(
         &mut self,
         picks: &[(Seat, usize)],
+        answered: impl Fn(Seat) -> bool,
         policy: Option<&str>,
         mut past: impl FnMut(Seat, usize),
     ) -> Result<(), String> {
-        self.advise_unless(|seat| picks.iter().any(|(s, _)| *s == seat), policy)?;
+        let given = |seat| answered(seat) || picks.iter().any(|(s, _)| *s == seat);
+        self.advise_unless(given, policy)?;
         for &(seat, i) in picks {
             match self.listed_move(seat, i) {
                 Some(m) => self.advised.push((seat, m)),
@@ -1030,11 +1035,13 @@ impl<G: Teach> DynEnv for Env<G> {
     fn step_listed(
         &mut self,
         picks: &[(Seat, usize)],
+        actions: &[(Seat, String)],
         policy: Option<&str>,
     ) -> Result<&[SeatStep], String> {
         let mut past = Vec::new();
-        self.listed_moves(picks, policy, |seat, i| past.push((seat, i)))?;
-        self.step_with(&[]);
+        let answered = |seat| actions.iter().any(|(s, _)| *s == seat);
+        self.listed_moves(picks, answered, policy, |seat, i| past.push((seat, i)))?;
+        self.step_with(actions);
         for (seat, i) in past {
             if let Some(s) = self.steps.get_mut(seat) {
                 s.refused += 1;
@@ -1050,7 +1057,11 @@ impl<G: Teach> DynEnv for Env<G> {
         policy: Option<&str>,
     ) -> Result<[u32; MAX_SEATS], String> {
         if self.text || G::SEES_BY_PROTOCOL {
-            return Ok(crate::vector::refusals(self.step_listed(picks, policy)?));
+            return Ok(crate::vector::refusals(self.step_listed(
+                picks,
+                &[],
+                policy,
+            )?));
         }
         let n = self.seated.len().min(MAX_SEATS);
         let mut refused = [0; MAX_SEATS];

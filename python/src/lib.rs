@@ -187,16 +187,18 @@ impl Match {
     fn refused_listed(&self, seat: usize) -> Vec<bool> {
         self.env().refused_listed(seat)
     }
-    /// One step with Python's seats' picks from the list `[(seat, index)]`.
-    #[pyo3(signature = (picks, policy=None))]
+    /// One step with Python's seats' picks from the list `[(seat, index)]`, each played as the
+    /// list's action itself, and other seats' answers `[(seat, text)]` as `step` takes them.
+    #[pyo3(signature = (picks, policy=None, actions=Vec::new()))]
     fn step_listed(
         &mut self,
         py: Python<'_>,
         picks: Vec<(usize, usize)>,
         policy: Option<&str>,
+        actions: Vec<(usize, String)>,
     ) -> PyResult<Vec<(u32, Vec<String>)>> {
         let env = self.env_mut();
-        py.detach(|| env.step_listed(&picks, policy).map(owned))
+        py.detach(|| env.step_listed(&picks, &actions, policy).map(owned))
             .map_err(PyValueError::new_err)
     }
 

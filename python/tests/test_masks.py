@@ -102,3 +102,17 @@ def test_a_refused_pick_is_that_actions_refusal_not_what_its_json_reads_as():
     assert picked.digest() == passed.digest()
     info = sent.step({"player_0": picked.listed_action("player_0", build)})[4]["player_0"]
     assert any("spawn" in w for w in info["why"]), info
+
+
+def test_a_pick_beside_a_json_answer_is_still_the_lists_action():
+    """Both Siege seats Python's, the invader picking a build from the list and the defender
+    answering JSON in the same step: the pick is the build (refused, the invader's side), not its
+    JSON read as a spawn."""
+    env = pocket_arena.tower_defense.parallel_env(variant="siege", bots={})
+    _, infos = env.reset(seed=3)
+    assert infos["player_0"]["to_move"] and infos["player_1"]["to_move"]
+    build = next(i for i in range(5, 305) if infos["player_1"]["action_mask"][i])
+    infos = env.step({"player_0": 5 + 50, "player_1": env.listed_action("player_1", build)})[4]
+    assert infos["player_0"]["refused"] == 1, infos["player_0"]
+    assert any("other side" in w for w in infos["player_0"]["why"]), infos["player_0"]
+    assert infos["player_1"]["refused"] == 0, infos["player_1"]
